@@ -1,0 +1,150 @@
+/**
+ * JSON Schemas (draft-07, as Fastify/Ajv use them) for every resource of the
+ * spec. Request schemas allow unknown extra fields (protocol-decisions.md
+ * "Errors outside the tables"); response schemas are what the issuer emits.
+ */
+import { ERROR_CODES } from './errors.js';
+import { CHECK_IN_STATUSES, TICKET_STATES } from './types.js';
+
+const dateTime = { type: 'string', format: 'date-time' } as const;
+const nullableDateTime = { type: ['string', 'null'], format: 'date-time' } as const;
+const nonEmpty = { type: 'string', minLength: 1 } as const;
+
+export const publicKeySchema = {
+  $id: 'PublicKey',
+  type: 'object',
+  required: ['kid', 'alg', 'public_key', 'valid_from'],
+  properties: {
+    kid: { type: 'string', pattern: '^[0-9a-f]{8}$' },
+    alg: { type: 'string', enum: ['Ed25519'] },
+    public_key: { type: 'string' },
+    valid_from: dateTime,
+    valid_until: nullableDateTime,
+  },
+} as const;
+
+export const discoveryDocumentSchema = {
+  $id: 'DiscoveryDocument',
+  type: 'object',
+  required: ['protocol_version', 'issuer', 'name', 'keys', 'endpoints', 'supported_versions'],
+  properties: {
+    protocol_version: { type: 'integer' },
+    issuer: { type: 'string' },
+    name: { type: 'string' },
+    keys: { type: 'array', items: publicKeySchema },
+    endpoints: {
+      type: 'object',
+      required: ['check_in', 'status', 'scanner_enroll'],
+      properties: { check_in: { type: 'string' }, status: { type: 'string' }, scanner_enroll: { type: 'string' } },
+    },
+    supported_versions: { type: 'array', items: { type: 'integer' } },
+  },
+} as const;
+
+export const enrollRequestSchema = {
+  $id: 'EnrollRequest',
+  type: 'object',
+  required: ['token', 'scanner_id'],
+  properties: {
+    token: nonEmpty,
+    scanner_id: nonEmpty,
+    scanner_name: { type: 'string', maxLength: 200 },
+    scanner_platform: { type: 'string', maxLength: 200 },
+    protocol_version: { type: 'integer' },
+  },
+} as const;
+
+export const enrollResponseSchema = {
+  $id: 'EnrollResponse',
+  type: 'object',
+  required: ['api_key', 'api_key_id', 'scope', 'issuer'],
+  properties: {
+    api_key: { type: 'string' },
+    api_key_id: { type: 'string' },
+    scope: {
+      type: 'object',
+      required: ['eid', 'event_name', 'event_date', 'expires_at'],
+      properties: {
+        eid: { type: 'string' },
+        event_name: { type: 'string' },
+        event_date: dateTime,
+        gate_id: { type: ['string', 'null'] },
+        expires_at: dateTime,
+      },
+    },
+    issuer: {
+      type: 'object',
+      required: ['name', 'iss'],
+      properties: { name: { type: 'string' }, iss: { type: 'string' } },
+    },
+  },
+} as const;
+
+export const checkInRequestSchema = {
+  $id: 'CheckInRequest',
+  type: 'object',
+  required: ['tid', 'eid', 'scanned_at', 'scanner_id', 'idempotency_key'],
+  properties: {
+    tid: nonEmpty,
+    eid: nonEmpty,
+    scanned_at: dateTime,
+    scanner_id: nonEmpty,
+    gate_id: { type: 'string' },
+    idempotency_key: { type: 'string' },
+    signature_status: { type: 'string', enum: ['valid', 'invalid'] },
+  },
+} as const;
+
+export const checkInTicketSchema = {
+  type: 'object',
+  required: ['tid', 'eid'],
+  properties: {
+    tid: { type: 'string' },
+    eid: { type: 'string' },
+    holder_name: { type: 'string' },
+    ticket_type: { type: 'string' },
+    checked_in_at: nullableDateTime,
+  },
+} as const;
+
+export const checkInResponseSchema = {
+  $id: 'CheckInResponse',
+  type: 'object',
+  required: ['status', 'ticket'],
+  properties: {
+    status: { type: 'string', enum: [...CHECK_IN_STATUSES] },
+    ticket: checkInTicketSchema,
+  },
+} as const;
+
+export const ticketStatusSchema = {
+  $id: 'TicketStatus',
+  type: 'object',
+  required: ['tid', 'eid', 'status', 'issued_at'],
+  properties: {
+    tid: { type: 'string' },
+    eid: { type: 'string' },
+    status: { type: 'string', enum: [...TICKET_STATES] },
+    holder_name: { type: 'string' },
+    ticket_type: { type: 'string' },
+    issued_at: dateTime,
+    checked_in_at: nullableDateTime,
+  },
+} as const;
+
+export const errorEnvelopeSchema = {
+  $id: 'ErrorEnvelope',
+  type: 'object',
+  required: ['error'],
+  properties: {
+    error: {
+      type: 'object',
+      required: ['code', 'message'],
+      properties: {
+        code: { type: 'string', enum: [...ERROR_CODES] },
+        message: { type: 'string' },
+        details: { type: 'object', additionalProperties: true },
+      },
+    },
+  },
+} as const;

@@ -1,0 +1,35 @@
+/** The setup QR code: `tsetup1.<base64url(setup_json)>` (spec "Setup QR payload"). */
+import { encodeBase64Url, utf8Encode } from './base64url.js';
+import { optionalString, requireDateTime, requireInteger, requireString, type JsonObject } from './fields.js';
+import { QrCodeError } from './qr-code-error.js';
+import { decodeSegmentJson, readFields } from './ticket-code.js';
+import type { SetupPayload } from './types.js';
+
+export const SETUP_PREFIX = 'tsetup1.';
+
+export function encodeSetupCode(payload: SetupPayload): string {
+  return SETUP_PREFIX + encodeBase64Url(utf8Encode(JSON.stringify(payload)));
+}
+
+export function decodeSetupCode(code: string): SetupPayload {
+  if (!code.startsWith(SETUP_PREFIX)) throw new QrCodeError('wrong_prefix', `a setup code starts with "${SETUP_PREFIX}"`);
+  const rest = code.slice(SETUP_PREFIX.length);
+  if (rest.includes('.')) throw new QrCodeError('wrong_segment_count', 'a setup code has exactly one segment');
+  return readFields(decodeSegmentJson(rest, 'setup'), readSetupPayload);
+}
+
+function readSetupPayload(obj: JsonObject): SetupPayload {
+  const payload: SetupPayload = {
+    v: requireInteger(obj, 'v'),
+    iss: requireString(obj, 'iss'),
+    enroll_url: requireString(obj, 'enroll_url'),
+    token: requireString(obj, 'token'),
+    eid: requireString(obj, 'eid'),
+    expires_at: requireDateTime(obj, 'expires_at'),
+  };
+  const eventName = optionalString(obj, 'event_name');
+  const gateId = optionalString(obj, 'gate_id');
+  if (eventName !== undefined) payload.event_name = eventName;
+  if (gateId !== undefined) payload.gate_id = gateId;
+  return payload;
+}

@@ -1,0 +1,120 @@
+/** Resource types of the spec's "Resources and fields" part, shared by the issuer and the kiosk. */
+
+export const PROTOCOL_VERSION = 1;
+export const SUPPORTED_VERSIONS: readonly number[] = [1];
+
+/** ISO 8601 UTC date-time string. */
+export type IsoDateTime = string;
+
+export interface PublicKey {
+  kid: string;
+  alg: 'Ed25519';
+  public_key: string;
+  valid_from: IsoDateTime;
+  valid_until?: IsoDateTime | null;
+}
+
+export interface IssuerEndpoints {
+  check_in: string;
+  status: string;
+  scanner_enroll: string;
+}
+
+export interface DiscoveryDocument {
+  protocol_version: number;
+  issuer: string;
+  name: string;
+  keys: PublicKey[];
+  endpoints: IssuerEndpoints;
+  supported_versions: number[];
+}
+
+export interface EnrollRequest {
+  token: string;
+  scanner_id: string;
+  scanner_name?: string;
+  scanner_platform?: string;
+  /** protocol-decisions.md "Enrollment": requested protocol version, default 1. */
+  protocol_version?: number;
+}
+
+export interface EnrollScope {
+  eid: string;
+  event_name: string;
+  event_date: IsoDateTime;
+  gate_id?: string | null;
+  expires_at: IsoDateTime;
+}
+
+export interface EnrollResponse {
+  api_key: string;
+  api_key_id: string;
+  scope: EnrollScope;
+  issuer: { name: string; iss: string };
+}
+
+export interface CheckInRequest {
+  tid: string;
+  eid: string;
+  scanned_at: IsoDateTime;
+  scanner_id: string;
+  gate_id?: string;
+  idempotency_key: string;
+  /** protocol-decisions.md: how a scanner reports a failed signature (spec rule 7). */
+  signature_status?: 'valid' | 'invalid';
+}
+
+export const CHECK_IN_STATUSES = ['valid', 'already_used', 'revoked', 'wrong_event', 'expired', 'invalid_signature'] as const;
+export type CheckInStatus = (typeof CHECK_IN_STATUSES)[number];
+
+export interface CheckInTicket {
+  tid: string;
+  eid: string;
+  holder_name?: string;
+  ticket_type?: string;
+  checked_in_at?: IsoDateTime | null;
+}
+
+export interface CheckInResponse {
+  status: CheckInStatus;
+  ticket: CheckInTicket;
+}
+
+export const TICKET_STATES = ['valid', 'checked_in', 'revoked', 'expired'] as const;
+export type TicketState = (typeof TICKET_STATES)[number];
+
+export interface TicketStatus {
+  tid: string;
+  eid: string;
+  status: TicketState;
+  holder_name?: string;
+  ticket_type?: string;
+  issued_at: IsoDateTime;
+  checked_in_at?: IsoDateTime | null;
+}
+
+/** Ticket QR payload (the JSON inside `tkt1.`). */
+export interface TicketPayload {
+  v: number;
+  iss: string;
+  kid: string;
+  tid: string;
+  eid: string;
+  ev: { name: string; date: IsoDateTime; venue: string };
+  tt?: string;
+  hn?: string;
+  iat: number;
+  exp: number;
+}
+
+/** Setup QR payload (the JSON inside `tsetup1.`). */
+export interface SetupPayload {
+  v: number;
+  iss: string;
+  enroll_url: string;
+  token: string;
+  eid: string;
+  event_name?: string;
+  gate_id?: string;
+  expires_at: IsoDateTime;
+}
