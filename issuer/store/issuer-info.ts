@@ -1,0 +1,17 @@
+import type { Db } from './database.js';
+
+export interface IssuerInfo {
+  base_url: string;
+  name: string;
+  created_at: string;
+}
+
+export function getIssuerInfo(db: Db): IssuerInfo {
+  const row = db.prepare('SELECT base_url, name, created_at FROM issuer WHERE singleton = 1').get() as IssuerInfo | undefined;
+  if (!row) throw new Error('the issuer database has not been initialised (run "ticket-issuer init")');
+  return row;
+}
+
+export function setIssuerInfo(db: Db, info: IssuerInfo): void {
+  db.prepare('INSERT INTO issuer (singleton, base_url, name, created_at) VALUES (1, @base_url, @name, @created_at)').run(info);
+}
