@@ -10,3 +10,4 @@ export * from './setup-code.js';
 export * from './ticket-code.js';
 export * from './types.js';
 export * from './uuid.js';
+export * from './verdict.js';

@@ -1,0 +1,289 @@
+/**
+ * The door's answer to one scanned ticket, and the offline rules that reach it.
+ *
+ * Pure: no clock, no storage, no network. The caller passes "now", the issuer's
+ * keys (from the cached discovery document) and what this kiosk has already
+ * admitted. The rules are ONE ordered list of named checks with stable codes
+ * (pretix-style precedence): the first check that fails decides the refusal.
+ */
+import { decodeBase64Url } from './base64url.js';
+import { verifyEd25519 } from './ed25519.js';
+import { QrCodeError } from './qr-code-error.js';
+import { decodeTicketCode, TICKET_PREFIX, type DecodedTicket } from './ticket-code.js';
+import { SUPPORTED_VERSIONS, type CheckInResponse, type IsoDateTime, type PublicKey, type TicketPayload } from './types.js';
+
+export const REFUSAL_REASONS = [
+  'not_a_ticket',
+  'unsupported_version',
+  'wrong_issuer',
+  'unknown_key',
+  'invalid_signature',
+  'wrong_event',
+  'expired',
+  'revoked',
+  'already_used',
+  /** The issuer does not know the ticket (404 NOT_FOUND), though its signature verified. */
+  'unknown_ticket',
+  /** The issuer was unreachable and the kiosk runs the `strict` offline policy. */
+  'offline',
+] as const;
+export type RefusalReason = (typeof REFUSAL_REASONS)[number];
+
+/**
+ * The offline checks, in precedence order. Codes are stable (they are stored
+ * with scans and shown to operators); several codes may share one reason.
+ */
+export const OFFLINE_CHECKS = [
+  'prefix', // looks like `tkt<N>.`
+  'prefix_version', // N is a version we speak (spec "Versioning" 3)
+  'decode', // base64url, JSON, required fields, 64-byte signature
+  'payload_version', // payload `v` supported
+  'issuer', // payload `iss` is the issuer this kiosk is enrolled with
+  'key_known', // `kid` is in the discovery document
+  'key_window', // the key was valid when the ticket was issued, and is valid now
+  'signature', // Ed25519 over the payload segment (spec "Ticket QR payload")
+  'event', // payload `eid` is the enrolled event
+  'expiry', // `exp` has not passed
+  'seen_here', // this kiosk has not admitted the ticket already
+] as const;
+export type OfflineCheckCode = (typeof OFFLINE_CHECKS)[number];
+
+export const CHECK_REASON: Readonly<Record<OfflineCheckCode, RefusalReason>> = {
+  prefix: 'not_a_ticket',
+  prefix_version: 'unsupported_version',
+  decode: 'not_a_ticket',
+  payload_version: 'unsupported_version',
+  issuer: 'wrong_issuer',
+  key_known: 'unknown_key',
+  key_window: 'unknown_key',
+  signature: 'invalid_signature',
+  event: 'wrong_event',
+  expiry: 'expired',
+  seen_here: 'already_used',
+};
+
+/** Which rule decided: an offline check, the issuer's answer, or the offline policy. */
+export type DecidedBy = OfflineCheckCode | 'issuer' | 'offline_policy';
+
+/** What the door shows about the ticket. Only filled from a payload whose signature verified, or from the issuer. */
+export interface VerdictTicket {
+  tid: string;
+  /** The ticket's own event (for `wrong_event`, the other event). */
+  eid: string;
+  holder_name?: string;
+  ticket_type?: string;
+  /** Display name of the ticket's event, when known. */
+  event_name?: string;
+}
+
+interface VerdictBase {
+  decided_at: IsoDateTime;
+  /** True when the issuer was not consulted (or not reachable) for this verdict. */
+  offline: boolean;
+  decided_by: DecidedBy;
+  ticket?: VerdictTicket;
+}
+
+export interface AdmitVerdict extends VerdictBase {
+  kind: 'admit';
+}
+
+export interface RefuseVerdict extends VerdictBase {
+  kind: 'refuse';
+  reason: RefusalReason;
+  /** For `already_used`: the time of the first use (the issuer's, or this kiosk's when offline). */
+  first_used_at?: IsoDateTime;
+  /** A short technical detail for the operator (never a secret). */
+  detail?: string;
+}
+
+export type Verdict = AdmitVerdict | RefuseVerdict;
+
+/** What the offline rules need to know; all of it is data, supplied by the caller. */
+export interface OfflineContext {
+  /** The issuer base URL this kiosk is enrolled with. */
+  issuer: string;
+  /** The event this kiosk's key is scoped to. */
+  eid: string;
+  /** Public keys of the last good discovery document. */
+  keys: readonly PublicKey[];
+  nowMs: number;
+  /** When this kiosk first admitted the ticket, or undefined. */
+  admittedHereAt(tid: string): IsoDateTime | undefined;
+  /** Tolerated clock difference between issuer and kiosk for key windows. Default 5 minutes. */
+  clockSkewMs?: number;
+}
+
+export type OfflineEvaluation =
+  | { pass: true; ticket: DecodedTicket; key: PublicKey }
+  | {
+      pass: false;
+      check: OfflineCheckCode;
+      verdict: RefuseVerdict;
+      /** The decoded payload when decoding got that far. Unauthenticated unless `signatureVerified`. */
+      claimed?: TicketPayload;
+      signatureVerified: boolean;
+    };
+
+const DEFAULT_SKEW_MS = 5 * 60_000;
+const PREFIX = /^tkt(\d+)\./;
+
+/** Mutable working facts threaded through the checks; each check may add one. */
+interface Work {
+  text: string;
+  ctx: OfflineContext;
+  ticket?: DecodedTicket;
+  key?: PublicKey;
+  signatureVerified: boolean;
+}
+
+type Failure = { detail?: string; firstUsedAt?: string } | null;
+const pass: Failure = null;
+
+const RULES: Readonly<Record<OfflineCheckCode, (w: Work) => Failure>> = {
+  prefix: (w) => (PREFIX.test(w.text) ? pass : { detail: 'not a tkt code' }),
+  prefix_version: (w) => {
+    const version = PREFIX.exec(w.text)?.[1];
+    return w.text.startsWith(TICKET_PREFIX) ? pass : { detail: `code version ${version}` };
+  },
+  decode: (w) => {
+    try {
+      w.ticket = decodeTicketCode(w.text);
+      return pass;
+    } catch (error) {
+      if (error instanceof QrCodeError) return { detail: error.code + (error.field ? `:${error.field}` : '') };
+      throw error;
+    }
+  },
+  payload_version: (w) => (SUPPORTED_VERSIONS.includes(payloadOf(w).v) ? pass : { detail: `payload version ${payloadOf(w).v}` }),
+  issuer: (w) => (payloadOf(w).iss === w.ctx.issuer ? pass : { detail: 'ticket from another issuer' }),
+  key_known: (w) => {
+    w.key = w.ctx.keys.find((k) => k.kid === payloadOf(w).kid);
+    return w.key ? pass : { detail: `kid ${payloadOf(w).kid} not published` };
+  },
+  key_window: (w) => {
+    // protocol-decisions.md "Keys": a retired key keeps `valid_until` and still
+    // verifies tickets issued before it; a ticket issued outside the window is forged or misdated.
+    const key = w.key!;
+    const skew = w.ctx.clockSkewMs ?? DEFAULT_SKEW_MS;
+    const from = Date.parse(key.valid_from);
+    const until = key.valid_until ? Date.parse(key.valid_until) : Number.POSITIVE_INFINITY;
+    const iatMs = payloadOf(w).iat * 1000;
+    if (Number.isNaN(from) || Number.isNaN(until)) return { detail: 'key has an unreadable validity window' };
+    if (w.ctx.nowMs + skew < from) return { detail: 'key not valid yet' };
+    if (iatMs + skew < from || iatMs - skew > until) return { detail: 'ticket issued outside the key validity window' };
+    return pass;
+  },
+  signature: (w) => {
+    const ticket = w.ticket!;
+    let publicKey: Uint8Array;
+    try {
+      publicKey = decodeBase64Url(w.key!.public_key);
+    } catch {
+      return { detail: 'published key is not base64url' };
+    }
+    w.signatureVerified = verifyEd25519(ticket.signature, ticket.signedBytes, publicKey);
+    return w.signatureVerified ? pass : { detail: 'signature does not verify' };
+  },
+  event: (w) => (payloadOf(w).eid === w.ctx.eid ? pass : { detail: `ticket is for event ${payloadOf(w).eid}` }),
+  // Spec "Ticket QR payload": exp is Unix seconds; the issuer calls a ticket expired when exp is before the scan.
+  expiry: (w) => (payloadOf(w).exp * 1000 >= w.ctx.nowMs ? pass : { detail: 'ticket expiry has passed' }),
+  seen_here: (w) => {
+    const at = w.ctx.admittedHereAt(payloadOf(w).tid);
+    return at === undefined ? pass : { firstUsedAt: at, detail: 'already admitted by this kiosk' };
+  },
+};
+
+function payloadOf(w: Work): TicketPayload {
+  if (!w.ticket) throw new Error('check ran before decode'); // a bug in OFFLINE_CHECKS order, not bad input
+  return w.ticket.payload;
+}
+
+/** Runs OFFLINE_CHECKS in order; the first failure decides. */
+export function evaluateTicketOffline(text: string, ctx: OfflineContext): OfflineEvaluation {
+  const w: Work = { text, ctx, signatureVerified: false };
+  for (const check of OFFLINE_CHECKS) {
+    const failure = RULES[check](w);
+    if (failure === null) continue;
+    const claimed = w.ticket?.payload;
+    const verdict: RefuseVerdict = {
+      kind: 'refuse',
+      reason: CHECK_REASON[check],
+      decided_at: new Date(ctx.nowMs).toISOString(),
+      offline: true,
+      decided_by: check,
+    };
+    // Only a verified payload is shown: an unauthenticated holder name would let anyone print "VIP".
+    if (claimed && w.signatureVerified) verdict.ticket = ticketFromPayload(claimed);
+    if (failure.firstUsedAt !== undefined) verdict.first_used_at = failure.firstUsedAt;
+    if (failure.detail !== undefined) verdict.detail = failure.detail;
+    const result: OfflineEvaluation = { pass: false, check, verdict, signatureVerified: w.signatureVerified };
+    if (claimed) result.claimed = claimed;
+    return result;
+  }
+  return { pass: true, ticket: w.ticket!, key: w.key! };
+}
+
+export function ticketFromPayload(payload: TicketPayload): VerdictTicket {
+  const ticket: VerdictTicket = { tid: payload.tid, eid: payload.eid, event_name: payload.ev.name };
+  if (payload.hn !== undefined) ticket.holder_name = payload.hn;
+  if (payload.tt !== undefined) ticket.ticket_type = payload.tt;
+  return ticket;
+}
+
+export function admitVerdict(payload: TicketPayload, offline: boolean, decidedAt: IsoDateTime): AdmitVerdict {
+  return { kind: 'admit', decided_at: decidedAt, offline, decided_by: offline ? 'offline_policy' : 'issuer', ticket: ticketFromPayload(payload) };
+}
+
+/** Offline behaviour (spec "Idempotency summary", last paragraph): optimistic admits; `strict` refuses. */
+export type OfflinePolicy = 'optimistic' | 'strict';
+
+export function offlineVerdict(payload: TicketPayload, policy: OfflinePolicy, decidedAt: IsoDateTime): Verdict {
+  if (policy === 'optimistic') return admitVerdict(payload, true, decidedAt);
+  return {
+    kind: 'refuse',
+    reason: 'offline',
+    decided_at: decidedAt,
+    offline: true,
+    decided_by: 'offline_policy',
+    ticket: ticketFromPayload(payload),
+    detail: 'issuer unreachable; strict offline policy',
+  };
+}
+
+/**
+ * Maps the issuer's CheckInResponse to the door's verdict. `payload` is the
+ * verified ticket that was sent; the issuer's ticket fields win where given.
+ */
+export function verdictFromCheckIn(response: CheckInResponse, payload: TicketPayload, decidedAt: IsoDateTime): Verdict {
+  const ticket = ticketFromPayload(payload);
+  ticket.eid = response.ticket.eid;
+  if (response.ticket.holder_name !== undefined) ticket.holder_name = response.ticket.holder_name;
+  if (response.ticket.ticket_type !== undefined) ticket.ticket_type = response.ticket.ticket_type;
+  // The payload's event name describes the payload's eid only; for wrong_event the issuer may name another.
+  if (response.ticket.eid !== payload.eid) delete ticket.event_name;
+  if (response.status === 'valid') return { kind: 'admit', decided_at: decidedAt, offline: false, decided_by: 'issuer', ticket };
+  const verdict: RefuseVerdict = {
+    kind: 'refuse',
+    reason: response.status,
+    decided_at: decidedAt,
+    offline: false,
+    decided_by: 'issuer',
+    ticket,
+  };
+  if (response.status === 'already_used' && response.ticket.checked_in_at) verdict.first_used_at = response.ticket.checked_in_at;
+  return verdict;
+}
+
+/** A refusal decided by the issuer without a CheckInResponse (404 NOT_FOUND). */
+export function unknownTicketVerdict(payload: TicketPayload, decidedAt: IsoDateTime): RefuseVerdict {
+  return {
+    kind: 'refuse',
+    reason: 'unknown_ticket',
+    decided_at: decidedAt,
+    offline: false,
+    decided_by: 'issuer',
+    ticket: ticketFromPayload(payload),
+    detail: 'the issuer does not know this ticket',
+  };
+}
