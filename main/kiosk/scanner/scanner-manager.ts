@@ -1,0 +1,266 @@
+/**
+ * Finds the door scanner among the HID devices, reads its reports, hands
+ * whole scans to the kiosk, and gets the scanner back after it is unplugged.
+ *
+ * Life cycle: start() enumerates once and opens the best candidate
+ * (device-selection.ts). While no scanner is open it enumerates again every
+ * `pollIntervalMs`; hidapi has no portable hot-plug events, so polling is the
+ * plug detection. An 'error' from the open device (node-hid's read fails when
+ * the device goes away) closes it, drops any half-read scan, reports
+ * "unplugged" and goes back to polling.
+ *
+ * The decoders are pure and timer-free; this manager owns the one timer that
+ * matters to them: when a scan is half-assembled and no report follows within
+ * `incompleteScanTimeoutMs`, the fragment is dropped (a lost last report would
+ * otherwise glue onto the next scan).
+ */
+import { chooseScanner, describeDevice, type KnownScanner, type ScannerChoice, type ScannerMode } from './device-selection.js';
+import { HidPosDecoder } from './hid-pos-decoder.js';
+import { KeyboardReportDecoder } from './keyboard-decoder.js';
+import type { HidDeviceInfo, HidHandle, NodeHidApi } from './node-hid-boundary.js';
+import type { DecodeProblem, ScanEvent, ScannedCode } from './scan-event.js';
+
+export type DisconnectReason =
+  | 'not_started'
+  | 'no_scanner'
+  | 'enumeration_failed'
+  | 'open_failed'
+  | 'unplugged'
+  | 'stopped';
+
+export interface ConnectedScanner {
+  mode: ScannerMode;
+  label: string;
+  vendorId: number;
+  productId: number;
+  path: string;
+}
+
+export type ScannerStatus =
+  | { state: 'connected'; scanner: ConnectedScanner; message: string }
+  | { state: 'disconnected'; reason: DisconnectReason; message: string };
+
+export interface ScannerManagerOptions {
+  /** node-hid, or a stand-in with the same shape (see node-hid-boundary.ts). */
+  hid: NodeHidApi;
+  /** Scanner models allowed by vendor/product id; required for keyboard-mode scanners. */
+  knownScanners?: readonly KnownScanner[];
+  /** How often to look for a scanner while none is open. */
+  pollIntervalMs?: number;
+  /** Drop a half-read scan when no report follows within this time. Scanners send a scan's reports milliseconds apart. */
+  incompleteScanTimeoutMs?: number;
+  onScan?: (scan: ScannedCode) => void;
+  onProblem?: (problem: DecodeProblem) => void;
+  onStatus?: (status: ScannerStatus) => void;
+}
+
+interface OpenScanner {
+  handle: HidHandle;
+  decoder: HidPosDecoder | KeyboardReportDecoder;
+  scanner: ConnectedScanner;
+}
+
+const DEFAULT_POLL_INTERVAL_MS = 2000;
+const DEFAULT_INCOMPLETE_SCAN_TIMEOUT_MS = 300;
+
+export class ScannerManager {
+  private readonly hid: NodeHidApi;
+  private readonly knownScanners: readonly KnownScanner[];
+  private readonly pollIntervalMs: number;
+  private readonly incompleteScanTimeoutMs: number;
+  private readonly listeners: Pick<ScannerManagerOptions, 'onScan' | 'onProblem' | 'onStatus'>;
+
+  private started = false;
+  private connecting = false;
+  private open: OpenScanner | null = null;
+  private pollTimer: NodeJS.Timeout | null = null;
+  private incompleteScanTimer: NodeJS.Timeout | null = null;
+  private currentStatus: ScannerStatus = { state: 'disconnected', reason: 'not_started', message: 'Scanner input not started.' };
+
+  constructor(options: ScannerManagerOptions) {
+    this.hid = options.hid;
+    this.knownScanners = options.knownScanners ?? [];
+    this.pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
+    this.incompleteScanTimeoutMs = options.incompleteScanTimeoutMs ?? DEFAULT_INCOMPLETE_SCAN_TIMEOUT_MS;
+    this.listeners = { onScan: options.onScan, onProblem: options.onProblem, onStatus: options.onStatus };
+  }
+
+  get status(): ScannerStatus {
+    return this.currentStatus;
+  }
+
+  /** Looks for a scanner now and keeps looking while none is connected. Never rejects. */
+  async start(): Promise<ScannerStatus> {
+    if (!this.started) {
+      this.started = true;
+      await this.connect();
+    }
+    return this.currentStatus;
+  }
+
+  /** Closes the scanner and stops looking. */
+  async stop(): Promise<void> {
+    this.started = false;
+    this.clearTimer('poll');
+    this.clearTimer('incompleteScan');
+    const open = this.open;
+    this.open = null;
+    if (open) await closeQuietly(open.handle);
+    this.setStatus({ state: 'disconnected', reason: 'stopped', message: 'Scanner input stopped.' });
+  }
+
+  private async connect(): Promise<void> {
+    if (!this.started || this.open || this.connecting) return;
+    this.connecting = true;
+    try {
+      await this.tryOpen();
+    } finally {
+      this.connecting = false;
+    }
+    if (!this.open) this.schedulePoll();
+  }
+
+  private async tryOpen(): Promise<void> {
+    let devices: HidDeviceInfo[];
+    try {
+      devices = this.hid.devicesAsync ? await this.hid.devicesAsync() : this.hid.devices();
+    } catch (error) {
+      this.setStatus({ state: 'disconnected', reason: 'enumeration_failed', message: `Cannot list HID devices: ${errorText(error)}` });
+      return;
+    }
+    const choice = chooseScanner(devices, this.knownScanners);
+    if (!choice) {
+      this.setStatus({
+        state: 'disconnected',
+        reason: 'no_scanner',
+        message: 'No scanner connected: no HID-POS scanner (usage page 0x8C) or listed scanner found.',
+      });
+      return;
+    }
+
+    let handle: HidHandle;
+    try {
+      handle = await this.openDevice(choice.device.path);
+    } catch (error) {
+      this.setStatus({
+        state: 'disconnected',
+        reason: 'open_failed',
+        message: `Cannot open scanner ${describeDevice(choice.device)}: ${errorText(error)}. On Linux the kiosk user needs read access to its /dev/hidraw node (udev rule).`,
+      });
+      return;
+    }
+    if (!this.started) {
+      await closeQuietly(handle); // stop() ran while the device was opening
+      return;
+    }
+    this.attach(handle, choice);
+  }
+
+  private async openDevice(path: string): Promise<HidHandle> {
+    if (this.hid.HIDAsync) return this.hid.HIDAsync.open(path);
+    return new this.hid.HID(path);
+  }
+
+  private attach(handle: HidHandle, choice: ScannerChoice): void {
+    const scanner: ConnectedScanner = {
+      mode: choice.mode,
+      label: describeDevice(choice.device),
+      vendorId: choice.device.vendorId,
+      productId: choice.device.productId,
+      path: choice.device.path,
+    };
+    const open: OpenScanner = {
+      handle,
+      scanner,
+      decoder: choice.mode === 'hid-pos' ? new HidPosDecoder() : new KeyboardReportDecoder(),
+    };
+    this.open = open;
+    handle.on('data', (report) => this.onReport(open, report));
+    handle.on('error', (error) => void this.onDeviceError(open, error));
+    this.setStatus({ state: 'connected', scanner, message: `Scanner connected: ${scanner.label}, ${scanner.mode} mode.` });
+  }
+
+  private onReport(open: OpenScanner, report: Uint8Array): void {
+    if (this.open !== open) return; // a late report from a device already closed
+    this.clearTimer('incompleteScan');
+    for (const event of open.decoder.push(report)) this.deliver(event);
+    if (open.decoder.isAssembling) {
+      this.incompleteScanTimer = setTimeout(() => {
+        this.incompleteScanTimer = null;
+        if (this.open !== open) return;
+        const problem = open.decoder.reset();
+        if (problem) this.deliver(problem);
+      }, this.incompleteScanTimeoutMs);
+    }
+  }
+
+  private async onDeviceError(open: OpenScanner, error: unknown): Promise<void> {
+    if (this.open !== open) return;
+    this.open = null;
+    this.clearTimer('incompleteScan');
+    const problem = open.decoder.reset();
+    if (problem) this.deliver(problem);
+    this.setStatus({
+      state: 'disconnected',
+      reason: 'unplugged',
+      message: `Scanner disconnected: ${open.scanner.label} (${errorText(error)}). Waiting for it to come back.`,
+    });
+    await closeQuietly(open.handle);
+    this.schedulePoll();
+  }
+
+  private schedulePoll(): void {
+    if (!this.started || this.pollTimer) return;
+    this.pollTimer = setTimeout(() => {
+      this.pollTimer = null;
+      void this.connect();
+    }, this.pollIntervalMs);
+  }
+
+  private clearTimer(which: 'poll' | 'incompleteScan'): void {
+    const timer = which === 'poll' ? this.pollTimer : this.incompleteScanTimer;
+    if (timer) clearTimeout(timer);
+    if (which === 'poll') this.pollTimer = null;
+    else this.incompleteScanTimer = null;
+  }
+
+  private setStatus(status: ScannerStatus): void {
+    const previous = this.currentStatus;
+    this.currentStatus = status;
+    // Polling repeats "no scanner" every interval: tell listeners about changes only.
+    if (previous.state === status.state && previous.message === status.message) return;
+    this.notify(() => this.listeners.onStatus?.(status));
+  }
+
+  private deliver(event: ScanEvent): void {
+    if (event.kind === 'scan') this.notify(() => this.listeners.onScan?.(event));
+    else this.notify(() => this.listeners.onProblem?.(event));
+  }
+
+  /**
+   * Listener code runs inside node-hid's 'data' emit; if it threw there,
+   * node-hid would report a device error and the scanner would be dropped.
+   * Rethrow outside instead, so the bug stays loud and the scanner stays open.
+   */
+  private notify(call: () => void): void {
+    try {
+      call();
+    } catch (error) {
+      queueMicrotask(() => {
+        throw error;
+      });
+    }
+  }
+}
+
+async function closeQuietly(handle: HidHandle): Promise<void> {
+  try {
+    await handle.close();
+  } catch {
+    // Closing a device that is already gone fails; it is closed either way.
+  }
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,209 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { chooseScanner } from '../../../main/kiosk/scanner/device-selection.js';
+import type { DecodeProblem, ScannedCode } from '../../../main/kiosk/scanner/scan-event.js';
+import { ScannerManager, type ScannerManagerOptions, type ScannerStatus } from '../../../main/kiosk/scanner/scanner-manager.js';
+import { FakeNodeHid, attendantKeyboard, keyboardScanner, posScanner, waitFor } from './fake-node-hid.js';
+import { code, keyboardFixtures, posFixtures, reports } from './fixtures.js';
+
+const ticket = code(posFixtures, 'ticket');
+
+/** A manager on the fake, recording everything it reports. */
+function harness(fake: FakeNodeHid, options: Partial<ScannerManagerOptions> = {}, api = fake.api()) {
+  const scans: ScannedCode[] = [];
+  const problems: DecodeProblem[] = [];
+  const statuses: ScannerStatus[] = [];
+  const manager = new ScannerManager({
+    hid: api,
+    pollIntervalMs: 20,
+    incompleteScanTimeoutMs: 50,
+    onScan: (scan) => scans.push(scan),
+    onProblem: (problem) => problems.push(problem),
+    onStatus: (status) => statuses.push(status),
+    ...options,
+  });
+  managers.push(manager);
+  return { manager, scans, problems, statuses };
+}
+
+const managers: ScannerManager[] = [];
+afterEach(async () => {
+  await Promise.all(managers.splice(0).map((manager) => manager.stop()));
+});
+
+const states = (statuses: ScannerStatus[]) => statuses.map((s) => (s.state === 'connected' ? 'connected' : s.reason));
+
+describe('chooseScanner', () => {
+  it('takes a HID-POS interface without configuration', () => {
+    expect(chooseScanner([attendantKeyboard, posScanner], [])).toEqual({ device: posScanner, mode: 'hid-pos' });
+  });
+
+  it('never reads an unlisted keyboard, and reads a listed one in keyboard mode', () => {
+    expect(chooseScanner([attendantKeyboard, keyboardScanner], [])).toBeNull();
+    const listed = [{ vendorId: 0x05e0, productId: 0x1200 }];
+    expect(chooseScanner([attendantKeyboard, keyboardScanner], listed)).toEqual({ device: keyboardScanner, mode: 'keyboard' });
+  });
+
+  it('prefers HID-POS over a listed keyboard-mode scanner', () => {
+    const listed = [{ vendorId: 0x05e0, productId: 0x1200 }];
+    expect(chooseScanner([keyboardScanner, posScanner], listed)?.mode).toBe('hid-pos');
+  });
+
+  it('uses the listed mode when the backend reports no usage page, and skips other interfaces of a listed device', () => {
+    const noUsagePage = { ...keyboardScanner, usagePage: undefined, usage: undefined };
+    const vendorInterface = { ...keyboardScanner, path: '/dev/hidraw6', usagePage: 0xff00, usage: 0x01 };
+    expect(chooseScanner([vendorInterface, noUsagePage], [{ vendorId: 0x05e0, productId: 0x1200, mode: 'keyboard' }])).toEqual({
+      device: noUsagePage,
+      mode: 'keyboard',
+    });
+    expect(chooseScanner([vendorInterface], [{ vendorId: 0x05e0, productId: 0x1200, mode: 'keyboard' }])).toBeNull();
+  });
+
+  it('skips interfaces without a path', () => {
+    expect(chooseScanner([{ ...posScanner, path: undefined }], [])).toBeNull();
+  });
+});
+
+describe('ScannerManager with a HID-POS scanner', () => {
+  it('opens the scanner on start and turns its reports into one scan', async () => {
+    const fake = new FakeNodeHid();
+    fake.plug(posScanner);
+    const { manager, scans, problems, statuses } = harness(fake);
+
+    const status = await manager.start();
+    expect(status).toEqual({
+      state: 'connected',
+      scanner: { mode: 'hid-pos', label: 'Honeywell Voyager 1470g (0c2e:0b87)', vendorId: 0x0c2e, productId: 0x0b87, path: '/dev/hidraw3' },
+      message: 'Scanner connected: Honeywell Voyager 1470g (0c2e:0b87), hid-pos mode.',
+    });
+    for (const report of reports(posFixtures, 'ticket')) fake.lastHandle().sendReport(report);
+
+    expect(scans).toEqual([{ kind: 'scan', source: 'hid-pos', text: ticket, symbologyId: ']Q1' }]);
+    expect(problems).toEqual([]);
+    expect(states(statuses)).toEqual(['connected']);
+  });
+
+  it('reports "no scanner" cleanly, keeps polling, and connects when one is plugged in', async () => {
+    const fake = new FakeNodeHid();
+    const { manager, statuses } = harness(fake);
+
+    expect(await manager.start()).toEqual({
+      state: 'disconnected',
+      reason: 'no_scanner',
+      message: 'No scanner connected: no HID-POS scanner (usage page 0x8C) or listed scanner found.',
+    });
+    await waitFor('a few polls', () => fake.enumerations >= 3);
+    expect(states(statuses)).toEqual(['no_scanner']); // repeated polls do not repeat the status
+
+    fake.plug(posScanner);
+    await waitFor('connected', () => manager.status.state === 'connected');
+    expect(states(statuses)).toEqual(['no_scanner', 'connected']);
+  });
+
+  it('after unplug: drops the half-read scan, reports it, reconnects, and scans again', async () => {
+    const fake = new FakeNodeHid();
+    fake.plug(posScanner);
+    const { manager, scans, problems, statuses } = harness(fake, { incompleteScanTimeoutMs: 10_000 });
+    await manager.start();
+    const firstHandle = fake.lastHandle();
+    const ticketReports = reports(posFixtures, 'ticket');
+    firstHandle.sendReport(ticketReports[0]!);
+    firstHandle.sendReport(ticketReports[1]!);
+
+    fake.unplug(posScanner.path!);
+    await waitFor('unplugged status', () => manager.status.state === 'disconnected');
+    expect(manager.status).toMatchObject({ reason: 'unplugged' });
+    expect(manager.status.message).toContain('could not read from HID device');
+    expect(problems).toEqual([
+      { kind: 'problem', source: 'hid-pos', code: 'incomplete_scan', message: 'discarded 112 bytes of a scan whose last report never arrived' },
+    ]);
+    await waitFor('old handle closed', () => firstHandle.closed);
+
+    await waitFor('polling while unplugged', () => fake.enumerations >= 3);
+    fake.plug(posScanner);
+    await waitFor('reconnected', () => manager.status.state === 'connected');
+    const secondHandle = fake.lastHandle();
+    expect(secondHandle).not.toBe(firstHandle);
+
+    for (const report of ticketReports) secondHandle.sendReport(report);
+    expect(scans.map((scan) => scan.text)).toEqual([ticket]);
+    expect(states(statuses)).toEqual(['connected', 'unplugged', 'no_scanner', 'connected']);
+  });
+
+  it('drops a scan whose last report never comes, then reads the next scan cleanly', async () => {
+    const fake = new FakeNodeHid();
+    fake.plug(posScanner);
+    const { manager, scans, problems } = harness(fake, { incompleteScanTimeoutMs: 30 });
+    await manager.start();
+    const prefix = reports(posFixtures, 'lostLastReportSameSymbology', 'firstScanPrefix');
+    for (const report of prefix) fake.lastHandle().sendReport(report);
+
+    await waitFor('incomplete scan reported', () => problems.length === 1);
+    expect(problems[0]).toMatchObject({ code: 'incomplete_scan' });
+
+    for (const report of reports(posFixtures, 'lostLastReportSameSymbology', 'nextScan')) fake.lastHandle().sendReport(report);
+    expect(scans.map((scan) => scan.text)).toEqual([code(posFixtures, 'setup')]);
+  });
+
+  it('reports an open failure (e.g. hidraw permission) and retries until the device opens', async () => {
+    const fake = new FakeNodeHid();
+    fake.plug(posScanner);
+    fake.unopenable.add(posScanner.path!);
+    const { manager } = harness(fake);
+
+    const status = await manager.start();
+    expect(status).toMatchObject({ state: 'disconnected', reason: 'open_failed' });
+    expect(status.message).toContain('Cannot open scanner Honeywell Voyager 1470g (0c2e:0b87): cannot open device with path /dev/hidraw3');
+
+    fake.unopenable.clear();
+    await waitFor('connected after retry', () => manager.status.state === 'connected');
+  });
+
+  it('stop() closes the device and stops polling', async () => {
+    const fake = new FakeNodeHid();
+    fake.plug(posScanner);
+    const { manager, statuses } = harness(fake);
+    await manager.start();
+    await manager.stop();
+
+    expect(fake.lastHandle().closed).toBe(true);
+    expect(manager.status).toMatchObject({ state: 'disconnected', reason: 'stopped' });
+    const enumerations = fake.enumerations;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(fake.enumerations).toBe(enumerations);
+    expect(states(statuses)).toEqual(['connected', 'stopped']);
+  });
+
+  it('keeps the scanner open when a scan listener throws', async () => {
+    const fake = new FakeNodeHid();
+    fake.plug(posScanner);
+    const uncaught: unknown[] = [];
+    const onUncaught = (error: unknown) => uncaught.push(error);
+    process.prependListener('uncaughtException', onUncaught);
+    try {
+      const { manager } = harness(fake, {
+        onScan: () => {
+          throw new Error('listener bug');
+        },
+      });
+      await manager.start();
+      for (const report of reports(posFixtures, 'ean13')) fake.lastHandle().sendReport(report);
+      await waitFor('listener error surfaced', () => uncaught.length === 1);
+      expect(manager.status.state).toBe('connected');
+    } finally {
+      process.removeListener('uncaughtException', onUncaught);
+    }
+  });
+});
+
+describe('ScannerManager with a keyboard-mode scanner', () => {
+  it('reads a listed keyboard-mode scanner through the sync HID API when HIDAsync is missing', async () => {
+    const fake = new FakeNodeHid();
+    fake.plug(attendantKeyboard);
+    fake.plug(keyboardScanner);
+    const { manager, scans } = harness(fake, { knownScanners: [{ vendorId: 0x05e0, productId: 0x1200 }] }, fake.api({ withAsync: false }));
+
+    expect(await manager.start()).toMatchObject({ state: 'connected', scanner: { mode: 'keyboard', path: '/dev/hidraw5' } });
+    for (const report of reports(keyboardFixtures, 'ticketPressReleaseEnter')) fake.lastHandle().sendReport(report);
+    expect(scans).toEqual([{ kind: 'scan', source: 'keyboard', text: code(keyboardFixtures, 'ticket'), symbologyId: null }]);
+  });
+});
