@@ -1,0 +1,119 @@
+/**
+ * Enrollment by setup QR (spec "Setup QR payload", "POST /api/v1/scanners/enroll").
+ * The setup checks are pure; `enroll` does the I/O: discovery, the token
+ * exchange, then the key into the secret store and the scope into local state.
+ * Neither the token nor the key ever appears in an outcome or a message.
+ */
+import { SUPPORTED_VERSIONS, baseUrlProblem, isSecureOrLoopbackUrl, type EnrollRequest, type SetupPayload } from '../../protocol/index.js';
+import type { ApiKeyStore } from './api-key-store.js';
+import type { DiscoveryCache } from './discovery.js';
+import type { IssuerClient } from './issuer-client.js';
+import type { Enrollment, LocalStore } from './local-store.js';
+
+export const ENROLL_FAILURES = [
+  'not_a_setup_code', // a `tsetup1.` code that does not decode
+  'unsupported_version', // setup `v` not spoken here
+  'bad_issuer_url', // `iss` is not an HTTPS (or loopback) base URL
+  'bad_enroll_url', // `enroll_url` is not HTTPS (or loopback)
+  'setup_expired', // the setup code's `expires_at` has passed
+  'issuer_unreachable', // discovery or the exchange could not reach the issuer
+  'bad_discovery', // the discovery document is invalid
+  'enroll_url_mismatch', // `enroll_url` differs from discovery endpoints.scanner_enroll
+  'token_invalid', // 400 INVALID_TOKEN: malformed, expired or already used
+  'token_revoked', // 403 TOKEN_REVOKED
+  'protocol_version_unsupported', // 400 PROTOCOL_VERSION_UNSUPPORTED
+  'rate_limited', // 429
+  'issuer_error', // 5xx or an answer that is not per spec
+  'scope_mismatch', // the issuer answered for another issuer or event than the setup code named
+] as const;
+export type EnrollFailureCode = (typeof ENROLL_FAILURES)[number];
+
+export type EnrollOutcome = { ok: true; enrollment: Enrollment } | { ok: false; code: EnrollFailureCode; message: string };
+
+/** Local checks of a decoded setup payload, before any network. Pure. */
+export function setupProblem(setup: SetupPayload, nowMs: number): { code: EnrollFailureCode; message: string } | null {
+  if (!SUPPORTED_VERSIONS.includes(setup.v)) return { code: 'unsupported_version', message: `setup code version ${setup.v} is not supported` };
+  const issProblem = baseUrlProblem(setup.iss);
+  if (issProblem) return { code: 'bad_issuer_url', message: `the issuer address is not usable (${issProblem})` };
+  if (!isSecureOrLoopbackUrl(setup.enroll_url)) return { code: 'bad_enroll_url', message: 'the enrollment address is not HTTPS' };
+  if (Date.parse(setup.expires_at) <= nowMs) return { code: 'setup_expired', message: 'this setup code has expired; ask for a new one' };
+  return null;
+}
+
+export interface EnrollDeps {
+  store: LocalStore;
+  apiKeys: ApiKeyStore;
+  discovery: DiscoveryCache;
+  client: IssuerClient;
+  now: () => number;
+  /** e.g. `linux x64 node 20.19.0`; the Electron shell may add its own version. */
+  platform: string;
+  timeoutMs?: number;
+}
+
+export function defaultPlatform(): string {
+  return `${process.platform} ${process.arch} node ${process.version}`;
+}
+
+export async function enroll(setup: SetupPayload, deps: EnrollDeps): Promise<EnrollOutcome> {
+  const fail = (code: EnrollFailureCode, message: string): EnrollOutcome => ({ ok: false, code, message });
+  const local = setupProblem(setup, deps.now());
+  if (local) return fail(local.code, local.message);
+
+  const refreshed = await deps.discovery.refresh(setup.iss, deps.timeoutMs);
+  if (!refreshed.ok) {
+    const failure = refreshed.failure;
+    if (failure.kind === 'invalid') return fail('bad_discovery', `the issuer's discovery document is invalid: ${failure.problem}`);
+    if (failure.kind === 'unreachable') return fail('issuer_unreachable', `cannot reach the issuer (${failure.detail})`);
+    return fail('issuer_error', `the issuer's discovery endpoint answered ${failure.kind}`);
+  }
+  // Spec "Setup QR payload": enroll_url must match endpoints.scanner_enroll, so a
+  // forged setup code cannot send our scanner identity to another server.
+  if (refreshed.document.endpoints.scanner_enroll !== setup.enroll_url) {
+    return fail('enroll_url_mismatch', 'the setup code does not match the issuer it names');
+  }
+
+  const identity = deps.store.identity();
+  const request: EnrollRequest = {
+    token: setup.token,
+    scanner_id: identity.scanner_id,
+    scanner_name: identity.scanner_name,
+    scanner_platform: deps.platform,
+  };
+  const call = await deps.client.enroll(setup.enroll_url, request, deps.timeoutMs === undefined ? {} : { timeoutMs: deps.timeoutMs });
+  switch (call.kind) {
+    case 'enrolled':
+      break;
+    case 'unreachable':
+      return fail('issuer_unreachable', `cannot reach the issuer (${call.detail})`);
+    case 'rate_limited':
+      return fail('rate_limited', 'too many attempts; wait and scan again');
+    case 'server_error':
+      return fail('issuer_error', `the issuer failed (HTTP ${call.status})`);
+    case 'unauthorized':
+    case 'rejected':
+      if (call.code === 'TOKEN_REVOKED') return fail('token_revoked', 'this setup code was revoked by the organizer');
+      if (call.code === 'PROTOCOL_VERSION_UNSUPPORTED') return fail('protocol_version_unsupported', 'the issuer does not support this kiosk version');
+      return fail('token_invalid', 'this setup code is invalid, expired or already used');
+  }
+
+  const response = call.response;
+  if (response.issuer.iss !== setup.iss || response.scope.eid !== setup.eid) {
+    return fail('scope_mismatch', 'the issuer enrolled this kiosk for another issuer or event than the setup code named');
+  }
+  // Key first: if saving the state fails we have a usable key and no claim of enrollment, never the reverse.
+  await deps.apiKeys.saveApiKey(response.api_key);
+  const enrollment: Enrollment = {
+    iss: response.issuer.iss,
+    issuer_name: response.issuer.name,
+    eid: response.scope.eid,
+    event_name: response.scope.event_name,
+    event_date: response.scope.event_date,
+    gate_id: response.scope.gate_id ?? null,
+    key_expires_at: response.scope.expires_at,
+    api_key_id: response.api_key_id,
+    enrolled_at: new Date(deps.now()).toISOString(),
+  };
+  deps.store.saveEnrollment(enrollment);
+  return { ok: true, enrollment };
+}

@@ -1,0 +1,246 @@
+/**
+ * HTTP client for the issuer's four endpoints (spec "Endpoints"), on the fetch
+ * built into Node 20. Every call returns a typed outcome instead of throwing,
+ * so callers decide (scan: go offline; drain: back off; UI: re-enroll).
+ *
+ * The API key is only ever put in the Authorization header: never in an
+ * outcome, an error message or a log line (spec "EnrollResponse" api_key).
+ */
+import {
+  CHECK_IN_STATUSES,
+  TICKET_STATES,
+  isErrorCode,
+  isJsonObject,
+  type CheckInRequest,
+  type CheckInResponse,
+  type EnrollRequest,
+  type EnrollResponse,
+  type ErrorCode,
+  type TicketStatus,
+} from '../../protocol/index.js';
+import { parseRetryAfterMs } from './backoff.js';
+
+export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
+
+export interface IssuerClientOptions {
+  /** Replaces the global fetch (tests, or a fetch bound to a custom TLS setup). */
+  fetch?: FetchLike;
+  /**
+   * An undici Dispatcher passed through to Node's fetch, e.g. an Agent whose
+   * `connect` options pin the issuer's self-signed certificate by SHA-256
+   * fingerprint or trust a CA file (protocol-decisions.md admin CLI `serve`).
+   */
+  dispatcher?: RequestInit['dispatcher'];
+  /** Default timeout for calls that are given none. */
+  timeoutMs?: number;
+  now?: () => number;
+}
+
+/** Why a call did not produce an answer from the issuer's protocol. */
+export type CallFailure =
+  /** Network error, DNS, TLS, connection refused, or the time budget ran out. Retry later. */
+  | { kind: 'unreachable'; detail: string }
+  /** 5xx, or a 2xx body that is not what the spec promises. Retry with backoff. */
+  | { kind: 'server_error'; status: number; code?: string }
+  /** 429 RATE_LIMITED (spec "Rate limiting"): wait `retryAfterMs` if given. */
+  | { kind: 'rate_limited'; retryAfterMs?: number }
+  /** 401/403 on a Bearer endpoint: the scanner must re-enroll. Never a ticket refusal. */
+  | { kind: 'unauthorized'; status: 401 | 403; code?: ErrorCode }
+  /** Any other 4xx: retrying the same request cannot help. */
+  | { kind: 'rejected'; status: number; code?: ErrorCode; message?: string; details?: Record<string, unknown> };
+
+export type CheckInCall =
+  | { kind: 'answered'; response: CheckInResponse }
+  /** protocol-decisions.md "reporting a failed signature": 400 with details.reason invalid_signature. */
+  | { kind: 'signature_reported' }
+  | { kind: 'not_found' }
+  | CallFailure;
+
+export type StatusCall = { kind: 'answered'; status: TicketStatus } | { kind: 'not_found' } | CallFailure;
+export type EnrollCall = { kind: 'enrolled'; response: EnrollResponse } | CallFailure;
+export type DiscoveryCall = { kind: 'answered'; body: unknown } | CallFailure;
+
+export const SCANNER_UNAUTHORIZED_MESSAGE = 'scanner no longer authorised — re-enroll';
+
+interface RawAnswer {
+  kind: 'http';
+  status: number;
+  body: unknown;
+  headers: Headers;
+}
+
+interface CallOptions {
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+const DEFAULT_TIMEOUT_MS = 10_000;
+
+export class IssuerClient {
+  private readonly fetchImpl: FetchLike;
+  private readonly dispatcher: RequestInit['dispatcher'];
+  private readonly defaultTimeoutMs: number;
+  private readonly now: () => number;
+
+  constructor(options: IssuerClientOptions = {}) {
+    this.fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
+    this.dispatcher = options.dispatcher;
+    this.defaultTimeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** GET {iss}/.well-known/ticket-issuer.json. The body is validated by discovery.ts. */
+  async fetchDiscovery(iss: string, options: CallOptions = {}): Promise<DiscoveryCall> {
+    const answer = await this.send('GET', `${iss}/.well-known/ticket-issuer.json`, undefined, {}, options);
+    if (answer.kind !== 'http') return answer;
+    if (answer.status === 200) return { kind: 'answered', body: answer.body };
+    return this.failure(answer, false);
+  }
+
+  /** POST the enrollment token (spec "POST /api/v1/scanners/enroll"). No Bearer: the token is the credential. */
+  async enroll(enrollUrl: string, request: EnrollRequest, options: CallOptions = {}): Promise<EnrollCall> {
+    const answer = await this.send('POST', enrollUrl, request, {}, options);
+    if (answer.kind !== 'http') return answer;
+    if (answer.status === 200) {
+      return isEnrollResponse(answer.body)
+        ? { kind: 'enrolled', response: answer.body }
+        : { kind: 'server_error', status: 200, code: 'INTERNAL' };
+    }
+    // 403 TOKEN_REVOKED is about the token, not about this scanner's key.
+    return this.failure(answer, false);
+  }
+
+  /**
+   * POST a check-in (spec "POST /api/v1/tickets/check-in"). The idempotency key
+   * goes in both header and body, equal (protocol-decisions.md precedence note).
+   */
+  async checkIn(checkInUrl: string, apiKey: string, request: CheckInRequest, options: CallOptions = {}): Promise<CheckInCall> {
+    const headers = { authorization: `Bearer ${apiKey}`, 'idempotency-key': request.idempotency_key };
+    const answer = await this.send('POST', checkInUrl, request, headers, options);
+    if (answer.kind !== 'http') return answer;
+    if (answer.status === 200) {
+      return isCheckInResponse(answer.body) ? { kind: 'answered', response: answer.body } : { kind: 'server_error', status: 200 };
+    }
+    if (answer.status === 404) return { kind: 'not_found' };
+    if (answer.status === 400 && request.signature_status === 'invalid' && errorOf(answer.body)?.details?.['reason'] === 'invalid_signature') {
+      return { kind: 'signature_reported' };
+    }
+    return this.failure(answer, true);
+  }
+
+  /** GET the ticket status, never changing it (spec "GET /api/v1/tickets/{tid}/status"). */
+  async status(statusUrlTemplate: string, apiKey: string, tid: string, options: CallOptions = {}): Promise<StatusCall> {
+    const url = statusUrlTemplate.replace('{tid}', encodeURIComponent(tid));
+    const answer = await this.send('GET', url, undefined, { authorization: `Bearer ${apiKey}` }, options);
+    if (answer.kind !== 'http') return answer;
+    if (answer.status === 200) {
+      return isTicketStatus(answer.body) ? { kind: 'answered', status: answer.body } : { kind: 'server_error', status: 200 };
+    }
+    if (answer.status === 404) return { kind: 'not_found' };
+    return this.failure(answer, true);
+  }
+
+  private failure(answer: RawAnswer, bearer: boolean): CallFailure {
+    const error = errorOf(answer.body);
+    const code = error && isErrorCode(error.code) ? error.code : undefined;
+    if (answer.status === 429) {
+      const retryAfterMs = parseRetryAfterMs(answer.headers.get('retry-after'), this.now());
+      return retryAfterMs === undefined ? { kind: 'rate_limited' } : { kind: 'rate_limited', retryAfterMs };
+    }
+    if (answer.status >= 500) return code ? { kind: 'server_error', status: answer.status, code } : { kind: 'server_error', status: answer.status };
+    if (bearer && (answer.status === 401 || answer.status === 403)) {
+      return code ? { kind: 'unauthorized', status: answer.status, code } : { kind: 'unauthorized', status: answer.status };
+    }
+    const rejected: CallFailure = { kind: 'rejected', status: answer.status };
+    if (code) rejected.code = code;
+    if (typeof error?.message === 'string') rejected.message = error.message;
+    if (error?.details) rejected.details = error.details;
+    return rejected;
+  }
+
+  private async send(
+    method: 'GET' | 'POST',
+    url: string,
+    body: unknown,
+    headers: Record<string, string>,
+    options: CallOptions,
+  ): Promise<RawAnswer | CallFailure> {
+    const timeout = AbortSignal.timeout(options.timeoutMs ?? this.defaultTimeoutMs);
+    const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
+    const init: RequestInit = {
+      method,
+      headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+      signal,
+      redirect: 'error', // never follow a redirect with a Bearer key to somewhere else
+    };
+    if (body !== undefined) init.body = JSON.stringify(body);
+    if (this.dispatcher !== undefined) init.dispatcher = this.dispatcher;
+    try {
+      const response = await this.fetchImpl(url, init);
+      const text = await response.text();
+      let parsed: unknown = undefined;
+      try {
+        parsed = text.length > 0 ? JSON.parse(text) : undefined;
+      } catch {
+        parsed = undefined;
+      }
+      return { kind: 'http', status: response.status, body: parsed, headers: response.headers };
+    } catch (error) {
+      return { kind: 'unreachable', detail: describeNetworkError(error, signal) };
+    }
+  }
+}
+
+/** A short cause for logs and the operator; fetch errors never contain request headers. */
+function describeNetworkError(error: unknown, signal: AbortSignal): string {
+  if (signal.aborted) return 'timed out';
+  if (error instanceof Error) {
+    const cause = (error as Error & { cause?: { code?: unknown } }).cause;
+    if (cause && typeof cause.code === 'string') return cause.code;
+    return error.name;
+  }
+  return 'network error';
+}
+
+function errorOf(body: unknown): { code?: unknown; message?: unknown; details?: Record<string, unknown> } | undefined {
+  if (!isJsonObject(body) || !isJsonObject(body['error'])) return undefined;
+  const error = body['error'];
+  const details = isJsonObject(error['details']) ? error['details'] : undefined;
+  return details ? { code: error['code'], message: error['message'], details } : { code: error['code'], message: error['message'] };
+}
+
+const isString = (value: unknown): value is string => typeof value === 'string';
+
+function isCheckInResponse(body: unknown): body is CheckInResponse {
+  if (!isJsonObject(body) || !isJsonObject(body['ticket'])) return false;
+  const ticket = body['ticket'];
+  return (CHECK_IN_STATUSES as readonly unknown[]).includes(body['status']) && isString(ticket['tid']) && isString(ticket['eid']);
+}
+
+function isTicketStatus(body: unknown): body is TicketStatus {
+  return (
+    isJsonObject(body) &&
+    isString(body['tid']) &&
+    isString(body['eid']) &&
+    (TICKET_STATES as readonly unknown[]).includes(body['status']) &&
+    isString(body['issued_at'])
+  );
+}
+
+function isEnrollResponse(body: unknown): body is EnrollResponse {
+  if (!isJsonObject(body) || !isJsonObject(body['scope']) || !isJsonObject(body['issuer'])) return false;
+  const scope = body['scope'];
+  const issuer = body['issuer'];
+  return (
+    isString(body['api_key']) &&
+    body['api_key'].length > 0 &&
+    isString(body['api_key_id']) &&
+    isString(scope['eid']) &&
+    isString(scope['event_name']) &&
+    isString(scope['event_date']) &&
+    isString(scope['expires_at']) &&
+    (scope['gate_id'] === undefined || scope['gate_id'] === null || isString(scope['gate_id'])) &&
+    isString(issuer['name']) &&
+    isString(issuer['iss'])
+  );
+}

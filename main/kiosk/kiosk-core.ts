@@ -1,0 +1,510 @@
+/**
+ * The kiosk core: plain Node, no Electron. The Electron shell and the web host
+ * both wrap one KioskCore and expose it as the KioskApi.
+ *
+ * A scan flows (architecture.md "How a scan flows"):
+ *   route (tkt / tsetup / garbage) → offline rules (protocol/verdict.ts; an
+ *   unknown kid triggers one rate-limited discovery refetch) → commit the scan
+ *   with a fresh idempotency key → POST check-in within the online budget →
+ *   on timeout or network failure, the offline policy → commit the verdict →
+ *   show it. The queue drains in the background while the issuer answers.
+ */
+import { EventEmitter } from 'node:events';
+import {
+  QrCodeError,
+  decodeSetupCode,
+  decodeTicketCode,
+  evaluateTicketOffline,
+  offlineVerdict,
+  unknownTicketVerdict,
+  verdictFromCheckIn,
+  type DiscoveryDocument,
+  type OfflineEvaluation,
+  type OfflinePolicy,
+  type SetupPayload,
+  type TicketPayload,
+  type Verdict,
+} from '../../protocol/index.js';
+import type { ApiKeyStore } from './api-key-store.js';
+import { backoffDelayMs, DEFAULT_BACKOFF, type BackoffOptions } from './backoff.js';
+import { DiscoveryCache } from './discovery.js';
+import { defaultPlatform, enroll, setupProblem } from './enrollment.js';
+import { IssuerClient, SCANNER_UNAUTHORIZED_MESSAGE, type CheckInCall, type FetchLike, type IssuerClientOptions } from './issuer-client.js';
+import type { ConnectionState, KioskApi, KioskState, ScanResult, SetupSummary, StatusLookupResult } from './kiosk-api.js';
+import { checkInRequestFor, LocalStore, type Enrollment, type StoredScan } from './local-store.js';
+import { drainQueue, type DrainReport } from './queue-drain.js';
+
+export interface KioskCoreOptions {
+  /** The SQLite file of the kiosk's local state. */
+  dbPath: string;
+  apiKeys: ApiKeyStore;
+  fetch?: FetchLike;
+  dispatcher?: IssuerClientOptions['dispatcher'];
+  /** Time the door waits for the issuer before taking the offline path. */
+  onlineBudgetMs?: number;
+  offlinePolicy?: OfflinePolicy;
+  drainConcurrency?: number;
+  drainTimeoutMs?: number;
+  /** Status lookups and enrollment are not at the door's pace: a longer timeout. */
+  interactiveTimeoutMs?: number;
+  backoff?: BackoffOptions;
+  discoveryMaxAgeMs?: number;
+  discoveryMinRefetchIntervalMs?: number;
+  /** Sent as scanner_platform at enrollment. */
+  platform?: string;
+  /** Drain in the background on timers (default true). Tests may drive drain() themselves. */
+  autoDrain?: boolean;
+  now?: () => number;
+  random?: () => number;
+}
+
+export const DEFAULT_ONLINE_BUDGET_MS = 1500;
+const LAST_VERDICTS = 20;
+const NOT_ENROLLED = 'this kiosk is not enrolled: scan a setup code';
+
+export class KioskCore implements KioskApi {
+  private readonly events = new EventEmitter();
+  private readonly store: LocalStore;
+  private readonly client: IssuerClient;
+  private readonly discovery: DiscoveryCache;
+  private readonly now: () => number;
+  private readonly random: () => number;
+  private readonly budgetMs: number;
+  private readonly policy: OfflinePolicy;
+  private readonly backoff: BackoffOptions;
+  private connection: ConnectionState = 'unknown';
+  private authorised = true;
+  private lastVerdicts: Verdict[] = [];
+  private pendingSetup: SetupPayload | null = null;
+  /** Scans run one at a time, so "seen before on this kiosk" cannot race. */
+  private scanChain: Promise<unknown> = Promise.resolve();
+  private draining: Promise<DrainReport | null> | null = null;
+  private drainTimer: NodeJS.Timeout | null = null;
+  private readonly drainAbort = new AbortController();
+  /** Fire-and-forget work (background discovery refreshes) that close() must wait for. */
+  private readonly background = new Set<Promise<unknown>>();
+  private closed = false;
+
+  constructor(private readonly options: KioskCoreOptions) {
+    this.now = options.now ?? Date.now;
+    this.random = options.random ?? Math.random;
+    this.budgetMs = options.onlineBudgetMs ?? DEFAULT_ONLINE_BUDGET_MS;
+    this.policy = options.offlinePolicy ?? 'optimistic';
+    this.backoff = options.backoff ?? DEFAULT_BACKOFF;
+    this.store = LocalStore.open(options.dbPath);
+    const clientOptions: IssuerClientOptions = { now: this.now };
+    if (options.fetch) clientOptions.fetch = options.fetch;
+    if (options.dispatcher) clientOptions.dispatcher = options.dispatcher;
+    this.client = new IssuerClient(clientOptions);
+    this.discovery = new DiscoveryCache({
+      store: this.store,
+      client: this.client,
+      now: this.now,
+      ...(options.discoveryMaxAgeMs === undefined ? {} : { maxAgeMs: options.discoveryMaxAgeMs }),
+      ...(options.discoveryMinRefetchIntervalMs === undefined ? {} : { minRefetchIntervalMs: options.discoveryMinRefetchIntervalMs }),
+    });
+    this.store.identity(); // scanner_id is generated on first start, not at first enrollment
+    // Scans left in the queue by a previous run go out as soon as possible.
+    if (this.store.pendingCount() > 0) this.scheduleDrain(this.now());
+  }
+
+  // --- KioskApi -------------------------------------------------------------
+
+  scan(text: string): Promise<ScanResult> {
+    const run = this.scanChain.then(() => this.scanNow(text));
+    this.scanChain = run.catch(() => undefined);
+    return run;
+  }
+
+  async confirmReEnroll(): Promise<ScanResult> {
+    const setup = this.pendingSetup;
+    if (!setup) return { type: 'nothing_to_confirm' };
+    this.pendingSetup = null;
+    return this.performEnrollment(setup);
+  }
+
+  async cancelReEnroll(): Promise<KioskState> {
+    this.pendingSetup = null;
+    this.changed();
+    return this.getState();
+  }
+
+  async lookupStatus(codeOrTid: string): Promise<StatusLookupResult> {
+    const enrollment = this.store.getEnrollment();
+    if (!enrollment) return { type: 'not_enrolled', message: NOT_ENROLLED };
+    const tid = tidFromInput(codeOrTid.trim());
+    if (tid === null) return { type: 'not_a_ticket' };
+    const document = await this.documentFor(enrollment);
+    const apiKey = await this.options.apiKeys.loadApiKey();
+    if (!document || !apiKey) return { type: 'unavailable', message: 'the issuer has not been reached yet' };
+    const call = await this.client.status(document.endpoints.status, apiKey, tid, { timeoutMs: this.interactiveTimeoutMs() });
+    this.noteConnection(call);
+    switch (call.kind) {
+      case 'answered':
+        return { type: 'status', status: call.status };
+      case 'not_found':
+        return { type: 'not_found' };
+      case 'unauthorized':
+        return { type: 'scanner_unauthorized', message: SCANNER_UNAUTHORIZED_MESSAGE };
+      case 'rate_limited':
+        return { type: 'unavailable', message: 'the issuer asks to slow down; try again shortly' };
+      case 'unreachable':
+        return { type: 'unavailable', message: `the issuer is unreachable (${call.detail})` };
+      case 'server_error':
+      case 'rejected':
+        return { type: 'unavailable', message: `the issuer could not answer (HTTP ${call.status})` };
+    }
+  }
+
+  async getState(): Promise<KioskState> {
+    return this.snapshot();
+  }
+
+  async setScannerName(name: string): Promise<KioskState> {
+    this.store.setScannerName(name);
+    this.changed();
+    return this.getState();
+  }
+
+  onStateChange(listener: (state: KioskState) => void): () => void {
+    this.events.on('state', listener);
+    return () => this.events.off('state', listener);
+  }
+
+  // --- host controls (not part of the renderer's API) -------------------
+
+  /** One drain pass now (also what the background timer runs). Single-flight. */
+  drain(): Promise<DrainReport | null> {
+    if (this.draining) return this.draining;
+    this.draining = this.drainNow().finally(() => {
+      this.draining = null;
+    });
+    return this.draining;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.drainTimer) clearTimeout(this.drainTimer);
+    this.drainAbort.abort();
+    await this.draining?.catch(() => undefined);
+    await this.scanChain;
+    await Promise.allSettled([...this.background]);
+    this.events.removeAllListeners();
+    this.store.close();
+  }
+
+  // --- scanning -------------------------------------------------------------
+
+  private async scanNow(raw: string): Promise<ScanResult> {
+    // Keyboard-wedge scanners end a code with Enter; some add a tab or spaces.
+    const text = raw.trim();
+    if (/^tsetup\d+\./.test(text)) return this.handleSetup(text);
+    const enrollment = this.store.getEnrollment();
+    if (!enrollment) return { type: 'not_enrolled', message: NOT_ENROLLED };
+
+    let document = this.discovery.cached(enrollment.iss);
+    if (!this.discovery.isFresh(enrollment.iss)) this.inBackground(this.refreshInBackground(enrollment.iss));
+    let evaluation = this.evaluate(text, enrollment, document);
+    if (!evaluation.pass && evaluation.check === 'key_known') {
+      // Spec "Versioning" 5: an unknown kid may be a freshly rotated key. One refetch, rate-limited.
+      const refetch = this.discovery.refreshLimited(enrollment.iss, this.budgetMs);
+      const result = refetch ? await refetch : null;
+      if (result) this.connection = result.ok ? 'online' : result.failure.kind === 'unreachable' ? 'offline' : this.connection;
+      if (result?.ok) {
+        document = result.document;
+        evaluation = this.evaluate(text, enrollment, document);
+      }
+    }
+    if (!evaluation.pass) {
+      if (evaluation.check === 'signature' && evaluation.claimed?.eid === enrollment.eid) {
+        this.reportInvalidSignature(text, evaluation.claimed, enrollment, evaluation.verdict);
+      }
+      return this.show(evaluation.verdict);
+    }
+    return this.checkIn(text, evaluation.ticket.payload, enrollment, document!);
+  }
+
+  private evaluate(text: string, enrollment: Enrollment, document: DiscoveryDocument | null): OfflineEvaluation {
+    return evaluateTicketOffline(text, {
+      issuer: enrollment.iss,
+      eid: enrollment.eid,
+      keys: document?.keys ?? [],
+      nowMs: this.now(),
+      admittedHereAt: (tid) => this.store.firstAdmissionAt(tid),
+    });
+  }
+
+  /**
+   * protocol-decisions.md "reporting a failed signature": queued like a check-in
+   * (so it survives being offline) with signature_status "invalid". The verdict
+   * is already decided locally; the issuer's 400 only confirms it was logged.
+   */
+  private reportInvalidSignature(code: string, claimed: TicketPayload, enrollment: Enrollment, verdict: Verdict): void {
+    this.store.insertScan({
+      code,
+      iss: enrollment.iss,
+      tid: claimed.tid,
+      eid: claimed.eid,
+      gate_id: enrollment.gate_id,
+      scanner_id: this.store.identity().scanner_id,
+      scanned_at: new Date(this.now()).toISOString(),
+      signature_status: 'invalid',
+      queue_state: 'pending',
+      verdict,
+    });
+    this.scheduleDrain(this.now());
+  }
+
+  private async checkIn(code: string, payload: TicketPayload, enrollment: Enrollment, document: DiscoveryDocument): Promise<ScanResult> {
+    // A held scan of this ticket (strict offline refusal, or lost authorisation) is resent as it was:
+    // same body, same idempotency key, so an earlier request that did land is answered consistently.
+    const held = this.store.heldScanFor(payload.tid);
+    let scan: StoredScan;
+    if (held) {
+      this.store.setQueueState(held.idempotency_key, 'sending');
+      scan = held;
+    } else {
+      // Committed before any verdict exists or is shown (spec "Offline behaviour"; this brief's durability rule).
+      scan = this.store.insertScan({
+        code,
+        iss: enrollment.iss,
+        tid: payload.tid,
+        eid: payload.eid,
+        gate_id: enrollment.gate_id,
+        scanner_id: this.store.identity().scanner_id,
+        scanned_at: new Date(this.now()).toISOString(),
+        signature_status: 'valid',
+        queue_state: 'sending',
+      });
+    }
+
+    const apiKey = await this.options.apiKeys.loadApiKey();
+    // Known offline with the optimistic policy: do not make the queue wait a full budget per person.
+    const skipOnline = this.policy === 'optimistic' && this.connection === 'offline';
+    const call: CheckInCall | null =
+      apiKey && !skipOnline && this.authorised
+        ? await this.client.checkIn(document.endpoints.check_in, apiKey, checkInRequestFor(scan), { timeoutMs: this.budgetMs })
+        : null;
+    if (call) this.noteConnection(call);
+    const decidedAt = new Date(this.now()).toISOString();
+
+    if (call?.kind === 'answered' || call?.kind === 'not_found') {
+      const verdict = call.kind === 'answered' ? verdictFromCheckIn(call.response, payload, decidedAt) : unknownTicketVerdict(payload, decidedAt);
+      this.store.atomically(() => {
+        this.store.recordAnswer(scan.idempotency_key, {
+          status: call.kind === 'answered' ? call.response.status : 'not_found',
+          body: call.kind === 'answered' ? call.response : null,
+          answeredAt: decidedAt,
+          final: 'done',
+        });
+        this.store.decideScan(scan.idempotency_key, verdict, 'done');
+      });
+      if (this.store.pendingCount() > 0) this.scheduleDrain(this.now()); // the issuer is back: flush the queue
+      return this.show(verdict);
+    }
+    if (call?.kind === 'unauthorized' || (!apiKey && !skipOnline) || !this.authorised) {
+      this.store.setQueueState(scan.idempotency_key, 'held');
+      this.authorised = false;
+      this.changed();
+      return { type: 'scanner_unauthorized', message: SCANNER_UNAUTHORIZED_MESSAGE };
+    }
+
+    // Offline path: timeout, network error, 5xx, 429, or known offline.
+    const verdict = offlineVerdict(payload, this.policy, decidedAt);
+    const queueState = call?.kind === 'rejected' ? 'failed' : this.policy === 'optimistic' ? 'pending' : 'held';
+    this.store.atomically(() => {
+      if (call?.kind === 'rejected') {
+        this.store.recordAnswer(scan.idempotency_key, {
+          status: 'rejected',
+          body: { status: call.status, code: call.code ?? null },
+          answeredAt: decidedAt,
+          final: 'failed',
+          error: call.code ?? `HTTP ${call.status}`,
+        });
+      }
+      this.store.decideScan(scan.idempotency_key, verdict, queueState);
+    });
+    if (queueState === 'pending' && !this.drainTimer) this.scheduleDrain(this.now() + backoffDelayMs(0, this.random, this.backoff));
+    return this.show(verdict);
+  }
+
+  private show(verdict: Verdict): ScanResult {
+    this.lastVerdicts = [verdict, ...this.lastVerdicts].slice(0, LAST_VERDICTS);
+    this.changed();
+    return { type: 'verdict', verdict };
+  }
+
+  // --- enrollment -----------------------------------------------------------
+
+  private async handleSetup(text: string): Promise<ScanResult> {
+    let setup: SetupPayload;
+    try {
+      setup = decodeSetupCode(text);
+    } catch (error) {
+      if (!(error instanceof QrCodeError)) throw error;
+      if (!text.startsWith('tsetup1.')) return { type: 'enroll_failed', code: 'unsupported_version', message: 'this setup code version is not supported' };
+      return { type: 'enroll_failed', code: 'not_a_setup_code', message: 'this setup code is damaged' };
+    }
+    const problem = setupProblem(setup, this.now());
+    if (problem) return { type: 'enroll_failed', ...problem };
+    const current = this.store.getEnrollment();
+    if (current) {
+      // Never silently move a working door to another event: the operator confirms.
+      this.pendingSetup = setup;
+      this.changed();
+      return {
+        type: 'confirm_re_enroll',
+        current: { issuer_name: current.issuer_name, event_name: current.event_name, gate_id: current.gate_id },
+        proposed: summarize(setup),
+        pending_scans: this.store.pendingCount(),
+      };
+    }
+    return this.performEnrollment(setup);
+  }
+
+  private async performEnrollment(setup: SetupPayload): Promise<ScanResult> {
+    const outcome = await enroll(setup, {
+      store: this.store,
+      apiKeys: this.options.apiKeys,
+      discovery: this.discovery,
+      client: this.client,
+      now: this.now,
+      platform: this.options.platform ?? defaultPlatform(),
+      timeoutMs: this.interactiveTimeoutMs(),
+    });
+    if (!outcome.ok) {
+      this.changed();
+      return { type: 'enroll_failed', code: outcome.code, message: outcome.message };
+    }
+    this.authorised = true;
+    this.connection = 'online';
+    this.lastVerdicts = [];
+    if (this.store.pendingCount() > 0) this.scheduleDrain(this.now());
+    this.changed();
+    const e = outcome.enrollment;
+    return { type: 'enrolled', issuer_name: e.issuer_name, event_name: e.event_name, event_date: e.event_date, gate_id: e.gate_id };
+  }
+
+  // --- discovery, connection and the drain ---------------------------------
+
+  private async documentFor(enrollment: Enrollment): Promise<DiscoveryDocument | null> {
+    const cached = this.discovery.cached(enrollment.iss);
+    if (cached) return cached;
+    const result = await this.discovery.refresh(enrollment.iss, this.interactiveTimeoutMs());
+    return result.ok ? result.document : null;
+  }
+
+  private inBackground(work: Promise<unknown>): void {
+    const tracked = work.catch(() => undefined).finally(() => this.background.delete(tracked));
+    this.background.add(tracked);
+  }
+
+  private async refreshInBackground(iss: string): Promise<void> {
+    const refresh = this.discovery.refreshLimited(iss, this.interactiveTimeoutMs());
+    if (!refresh) return;
+    const result = await refresh;
+    if (this.closed) return;
+    if (result.ok) this.connection = 'online';
+    else if (result.failure.kind === 'unreachable') this.connection = 'offline';
+    this.changed();
+  }
+
+  private noteConnection(call: { kind: string }): void {
+    const before = this.connection;
+    if (call.kind === 'unreachable' || call.kind === 'server_error') this.connection = 'offline';
+    else this.connection = 'online';
+    if (call.kind === 'unauthorized') this.authorised = false;
+    if (before !== this.connection) this.changed();
+  }
+
+  private async drainNow(): Promise<DrainReport | null> {
+    if (this.closed) return null;
+    const enrollment = this.store.getEnrollment();
+    if (!enrollment || !this.authorised) return null;
+    const document = this.discovery.cached(enrollment.iss);
+    const apiKey = await this.options.apiKeys.loadApiKey();
+    if (!document || !apiKey) return null;
+    const report = await drainQueue({
+      store: this.store,
+      client: this.client,
+      iss: enrollment.iss,
+      checkInUrl: document.endpoints.check_in,
+      apiKey,
+      now: this.now,
+      random: this.random,
+      concurrency: this.options.drainConcurrency ?? 4,
+      timeoutMs: this.options.drainTimeoutMs ?? 10_000,
+      backoff: this.backoff,
+      signal: this.drainAbort.signal,
+    });
+    if (this.closed) return report;
+    if (report.stop === 'offline') this.connection = 'offline';
+    else if (report.stop === 'unauthorized') this.authorised = false;
+    else if (report.settled.length > 0 || report.stop === 'rate_limited') this.connection = 'online';
+    this.scheduleDrain(report.retryAt);
+    this.changed();
+    return report;
+  }
+
+  private scheduleDrain(at: number | null): void {
+    if (this.options.autoDrain === false || this.closed) return;
+    if (this.drainTimer) clearTimeout(this.drainTimer);
+    this.drainTimer = null;
+    if (at === null) return;
+    this.drainTimer = setTimeout(() => {
+      this.drainTimer = null;
+      // A failing pass (e.g. a disk error) must not crash the door; try again later.
+      this.drain().catch(() => this.scheduleDrain(this.now() + this.backoff.maxMs));
+    }, Math.max(0, at - this.now()));
+    this.drainTimer.unref();
+  }
+
+  private interactiveTimeoutMs(): number {
+    return this.options.interactiveTimeoutMs ?? 10_000;
+  }
+
+  // --- state ---------------------------------------------------------------
+
+  private snapshot(): KioskState {
+    const enrollment = this.store.getEnrollment();
+    const identity = this.store.identity();
+    return {
+      enrolled: enrollment !== null,
+      authorised: this.authorised,
+      scanner: { id: identity.scanner_id, name: identity.scanner_name },
+      issuer: enrollment ? { iss: enrollment.iss, name: enrollment.issuer_name } : null,
+      event: enrollment ? { eid: enrollment.eid, name: enrollment.event_name, date: enrollment.event_date } : null,
+      gate_id: enrollment?.gate_id ?? null,
+      api_key_id: enrollment?.api_key_id ?? null,
+      key_expires_at: enrollment?.key_expires_at ?? null,
+      connection: this.connection,
+      offline_policy: this.policy,
+      pending_scans: this.store.pendingCount(),
+      last_verdicts: [...this.lastVerdicts],
+      double_admissions: this.store.doubleAdmissions().map(({ idempotency_key: _key, ...view }) => view),
+      re_enroll_pending: this.pendingSetup ? summarize(this.pendingSetup) : null,
+    };
+  }
+
+  private changed(): void {
+    if (this.closed || this.events.listenerCount('state') === 0) return;
+    this.events.emit('state', this.snapshot());
+  }
+}
+
+function summarize(setup: SetupPayload): SetupSummary {
+  return { iss: setup.iss, eid: setup.eid, event_name: setup.event_name ?? null, gate_id: setup.gate_id ?? null, expires_at: setup.expires_at };
+}
+
+/** A status lookup takes a scanned ticket code or a typed ticket ID. */
+function tidFromInput(input: string): string | null {
+  if (input.startsWith('tkt')) {
+    try {
+      return decodeTicketCode(input).payload.tid;
+    } catch {
+      return null;
+    }
+  }
+  return /^[0-9A-Za-z_-]{1,128}$/.test(input) ? input : null;
+}

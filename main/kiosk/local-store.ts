@@ -1,0 +1,389 @@
+/**
+ * The kiosk's durable local state: one SQLite file (better-sqlite3).
+ *
+ * - scans: every scan that goes to the issuer, committed BEFORE its verdict is
+ *   shown, with its idempotency key, so a crash or power cut never loses an
+ *   admission nor changes the key a retry is sent with (spec "Offline behaviour").
+ * - settings: the non-secret enrollment state and the device identity.
+ *   The API key is NOT here (spec "Authentication" 8): see api-key-store.ts.
+ * - discovery: the last good discovery document per issuer, so a kiosk that
+ *   restarts offline still verifies signatures.
+ *
+ * WAL + synchronous=FULL: a committed transaction survives power loss, not
+ * only a process crash.
+ */
+import Database from 'better-sqlite3';
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { CheckInRequest, DiscoveryDocument, IsoDateTime, Verdict } from '../../protocol/index.js';
+
+/** Ordered, append-only: migration N brings the file from user_version N to N+1. */
+const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+  CREATE TABLE discovery (
+    iss TEXT PRIMARY KEY,
+    document TEXT NOT NULL,
+    fetched_at INTEGER NOT NULL
+  );
+  CREATE TABLE scans (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    idempotency_key TEXT NOT NULL UNIQUE,
+    code TEXT NOT NULL,
+    iss TEXT NOT NULL,
+    tid TEXT NOT NULL,
+    eid TEXT NOT NULL,
+    gate_id TEXT,
+    scanner_id TEXT NOT NULL,
+    scanned_at TEXT NOT NULL,
+    signature_status TEXT NOT NULL CHECK (signature_status IN ('valid', 'invalid')),
+    queue_state TEXT NOT NULL CHECK (queue_state IN ('sending', 'pending', 'held', 'done', 'failed')),
+    verdict TEXT,
+    admitted_at TEXT,
+    admitted_offline INTEGER NOT NULL DEFAULT 0,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at INTEGER NOT NULL DEFAULT 0,
+    last_error TEXT,
+    result_status TEXT,
+    result TEXT,
+    answered_at TEXT
+  );
+  CREATE INDEX scans_queue ON scans (queue_state, next_attempt_at, seq);
+  CREATE INDEX scans_tid ON scans (tid);
+  `,
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/**
+ * Where a scan stands with the issuer:
+ * - sending: a request is in flight from the scan itself (reset to pending on restart);
+ * - pending: waits in the offline queue;
+ * - held: not sent automatically (strict offline refusal, or the scanner lost its key);
+ *   a rescan of the same ticket resends it with the same body and key;
+ * - done: the issuer answered; failed: the issuer rejected the request for good.
+ */
+export type QueueState = 'sending' | 'pending' | 'held' | 'done' | 'failed';
+
+export interface Enrollment {
+  iss: string;
+  issuer_name: string;
+  eid: string;
+  event_name: string;
+  event_date: IsoDateTime;
+  gate_id: string | null;
+  key_expires_at: IsoDateTime;
+  /** Safe to log (spec "EnrollResponse"); the key itself lives in the secret store. */
+  api_key_id: string;
+  enrolled_at: IsoDateTime;
+}
+
+export interface ScannerIdentity {
+  scanner_id: string;
+  scanner_name: string;
+}
+
+export interface NewScan {
+  code: string;
+  iss: string;
+  tid: string;
+  eid: string;
+  gate_id: string | null;
+  scanner_id: string;
+  scanned_at: IsoDateTime;
+  signature_status: 'valid' | 'invalid';
+  queue_state: 'sending' | 'pending';
+  /** Set when the verdict is already known at insert time (a refusal reported to the issuer). */
+  verdict?: Verdict;
+}
+
+export interface StoredScan {
+  seq: number;
+  idempotency_key: string;
+  code: string;
+  iss: string;
+  tid: string;
+  eid: string;
+  gate_id: string | null;
+  scanner_id: string;
+  scanned_at: IsoDateTime;
+  signature_status: 'valid' | 'invalid';
+  queue_state: QueueState;
+  verdict: Verdict | null;
+  admitted_at: IsoDateTime | null;
+  admitted_offline: boolean;
+  attempts: number;
+  next_attempt_at: number;
+  last_error: string | null;
+  result_status: string | null;
+  result: unknown;
+  answered_at: IsoDateTime | null;
+}
+
+/** A ticket admitted offline here that the issuer later answered `already_used`: two people may be inside. */
+export interface DoubleAdmission {
+  tid: string;
+  eid: string;
+  admitted_here_at: IsoDateTime;
+  /** The issuer's time of the first check-in (elsewhere or earlier). */
+  first_checked_in_at: IsoDateTime | null;
+  holder_name?: string;
+  idempotency_key: string;
+}
+
+interface ScanRow extends Omit<StoredScan, 'verdict' | 'admitted_offline' | 'result'> {
+  verdict: string | null;
+  admitted_offline: number;
+  result: string | null;
+}
+
+export class LocalStore {
+  private constructor(private readonly db: Database.Database) {}
+
+  static open(path: string): LocalStore {
+    const db = new Database(path);
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 5000');
+    const store = new LocalStore(db);
+    store.migrate();
+    // A request that was in flight when the process died may or may not have
+    // reached the issuer: it goes back to the queue with the SAME key, so the
+    // issuer's idempotency answers it consistently (spec "Idempotency summary").
+    db.prepare(`UPDATE scans SET queue_state = 'pending' WHERE queue_state = 'sending'`).run();
+    return store;
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  /** Runs `work` in one transaction: all of its writes commit together or not at all. */
+  atomically<T>(work: () => T): T {
+    return this.db.transaction(work)();
+  }
+
+  private migrate(): void {
+    const current = this.db.pragma('user_version', { simple: true }) as number;
+    if (current > MIGRATIONS.length) throw new Error(`kiosk database is schema ${current}, newer than this app (${MIGRATIONS.length})`);
+    for (let version = current; version < MIGRATIONS.length; version++) {
+      this.db.transaction(() => {
+        this.db.exec(MIGRATIONS[version]!);
+        this.db.pragma(`user_version = ${version + 1}`);
+      })();
+    }
+  }
+
+  // --- settings -----------------------------------------------------------
+
+  private getSetting(key: string): string | undefined {
+    const row = this.db.prepare('SELECT value FROM settings WHERE key = ?').get(key) as { value: string } | undefined;
+    return row?.value;
+  }
+
+  private setSetting(key: string, value: string): void {
+    this.db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value);
+  }
+
+  /** The device identity; scanner_id is a UUID v4 generated once and kept forever (spec "EnrollRequest"). */
+  identity(): ScannerIdentity {
+    return this.db.transaction(() => {
+      let scannerId = this.getSetting('scanner_id');
+      if (!scannerId) {
+        scannerId = randomUUID();
+        this.setSetting('scanner_id', scannerId);
+      }
+      let scannerName = this.getSetting('scanner_name');
+      if (!scannerName) {
+        scannerName = hostname() || 'kiosk';
+        this.setSetting('scanner_name', scannerName);
+      }
+      return { scanner_id: scannerId, scanner_name: scannerName };
+    })();
+  }
+
+  setScannerName(name: string): void {
+    const trimmed = name.trim();
+    if (trimmed.length === 0 || trimmed.length > 200) throw new Error('a scanner name has 1 to 200 characters');
+    this.setSetting('scanner_name', trimmed);
+  }
+
+  getEnrollment(): Enrollment | null {
+    const value = this.getSetting('enrollment');
+    return value ? (JSON.parse(value) as Enrollment) : null;
+  }
+
+  saveEnrollment(enrollment: Enrollment): void {
+    this.setSetting('enrollment', JSON.stringify(enrollment));
+  }
+
+  clearEnrollment(): void {
+    this.db.prepare(`DELETE FROM settings WHERE key = 'enrollment'`).run();
+  }
+
+  // --- discovery cache ----------------------------------------------------
+
+  getDiscovery(iss: string): { document: DiscoveryDocument; fetchedAt: number } | null {
+    const row = this.db.prepare('SELECT document, fetched_at FROM discovery WHERE iss = ?').get(iss) as
+      | { document: string; fetched_at: number }
+      | undefined;
+    return row ? { document: JSON.parse(row.document) as DiscoveryDocument, fetchedAt: row.fetched_at } : null;
+  }
+
+  saveDiscovery(iss: string, document: DiscoveryDocument, fetchedAt: number): void {
+    this.db
+      .prepare(
+        `INSERT INTO discovery (iss, document, fetched_at) VALUES (?, ?, ?)
+         ON CONFLICT (iss) DO UPDATE SET document = excluded.document, fetched_at = excluded.fetched_at`,
+      )
+      .run(iss, JSON.stringify(document), fetchedAt);
+  }
+
+  // --- scans and the offline queue ---------------------------------------
+
+  /** Commits a new scan with a fresh UUID v4 idempotency key (one per scan attempt). */
+  insertScan(scan: NewScan): StoredScan {
+    const key = randomUUID();
+    this.db
+      .prepare(
+        `INSERT INTO scans (idempotency_key, code, iss, tid, eid, gate_id, scanner_id, scanned_at, signature_status, queue_state, verdict)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        key,
+        scan.code,
+        scan.iss,
+        scan.tid,
+        scan.eid,
+        scan.gate_id,
+        scan.scanner_id,
+        scan.scanned_at,
+        scan.signature_status,
+        scan.queue_state,
+        scan.verdict ? JSON.stringify(scan.verdict) : null,
+      );
+    return this.scan(key)!;
+  }
+
+  scan(idempotencyKey: string): StoredScan | null {
+    const row = this.db.prepare('SELECT * FROM scans WHERE idempotency_key = ?').get(idempotencyKey) as ScanRow | undefined;
+    return row ? fromRow(row) : null;
+  }
+
+  /** Records the verdict the door is about to show (commit first, then show). */
+  decideScan(idempotencyKey: string, verdict: Verdict, queueState: QueueState): void {
+    const admitted = verdict.kind === 'admit';
+    this.db
+      .prepare(
+        `UPDATE scans SET verdict = ?, queue_state = ?,
+           admitted_at = CASE WHEN ? THEN ? ELSE admitted_at END,
+           admitted_offline = CASE WHEN ? THEN ? ELSE admitted_offline END
+         WHERE idempotency_key = ?`,
+      )
+      .run(JSON.stringify(verdict), queueState, admitted ? 1 : 0, verdict.decided_at, admitted ? 1 : 0, verdict.offline ? 1 : 0, idempotencyKey);
+  }
+
+  /** Moves a scan between queue states without touching its verdict. */
+  setQueueState(idempotencyKey: string, queueState: QueueState): void {
+    this.db.prepare('UPDATE scans SET queue_state = ? WHERE idempotency_key = ?').run(queueState, idempotencyKey);
+  }
+
+  /** The issuer's answer (or final rejection) for a scan. */
+  recordAnswer(idempotencyKey: string, answer: { status: string; body: unknown; answeredAt: IsoDateTime; final: 'done' | 'failed'; error?: string }): void {
+    this.db
+      .prepare(
+        `UPDATE scans SET queue_state = ?, result_status = ?, result = ?, answered_at = ?, last_error = ?, attempts = attempts + 1
+         WHERE idempotency_key = ?`,
+      )
+      .run(answer.final, answer.status, JSON.stringify(answer.body ?? null), answer.answeredAt, answer.error ?? null, idempotencyKey);
+  }
+
+  /** A failed attempt that will be retried: back to the queue, due at `nextAttemptAt`. */
+  recordRetry(idempotencyKey: string, nextAttemptAt: number, error: string): void {
+    this.db
+      .prepare(
+        `UPDATE scans SET queue_state = 'pending', attempts = attempts + 1, next_attempt_at = ?, last_error = ?
+         WHERE idempotency_key = ?`,
+      )
+      .run(nextAttemptAt, error, idempotencyKey);
+  }
+
+  /** Queued scans due now, oldest first. */
+  dueScans(nowMs: number, limit: number): StoredScan[] {
+    const rows = this.db
+      .prepare(`SELECT * FROM scans WHERE queue_state = 'pending' AND next_attempt_at <= ? ORDER BY seq LIMIT ?`)
+      .all(nowMs, limit) as ScanRow[];
+    return rows.map(fromRow);
+  }
+
+  /** When the next queued scan becomes due, or null when the queue is empty. */
+  nextDueAt(): number | null {
+    const row = this.db.prepare(`SELECT MIN(next_attempt_at) AS due FROM scans WHERE queue_state = 'pending'`).get() as { due: number | null };
+    return row.due;
+  }
+
+  /** Scans that still have to reach the issuer. */
+  pendingCount(): number {
+    const row = this.db.prepare(`SELECT COUNT(*) AS n FROM scans WHERE queue_state IN ('pending', 'sending')`).get() as { n: number };
+    return row.n;
+  }
+
+  /** The newest held scan of a ticket (sent again, same key and body, when the ticket is rescanned). */
+  heldScanFor(tid: string): StoredScan | null {
+    const row = this.db.prepare(`SELECT * FROM scans WHERE tid = ? AND queue_state = 'held' ORDER BY seq DESC LIMIT 1`).get(tid) as
+      | ScanRow
+      | undefined;
+    return row ? fromRow(row) : null;
+  }
+
+  /** When this kiosk first admitted the ticket (online or offline), if it did. */
+  firstAdmissionAt(tid: string): IsoDateTime | undefined {
+    const row = this.db.prepare(`SELECT MIN(admitted_at) AS at FROM scans WHERE tid = ? AND admitted_at IS NOT NULL`).get(tid) as { at: string | null };
+    return row.at ?? undefined;
+  }
+
+  doubleAdmissions(): DoubleAdmission[] {
+    const rows = this.db
+      .prepare(
+        `SELECT * FROM scans WHERE admitted_offline = 1 AND admitted_at IS NOT NULL AND result_status = 'already_used' ORDER BY seq`,
+      )
+      .all() as ScanRow[];
+    return rows.map(fromRow).map((scan) => {
+      const result = scan.result as { ticket?: { checked_in_at?: string | null; holder_name?: string } } | null;
+      const entry: DoubleAdmission = {
+        tid: scan.tid,
+        eid: scan.eid,
+        admitted_here_at: scan.admitted_at!,
+        first_checked_in_at: result?.ticket?.checked_in_at ?? null,
+        idempotency_key: scan.idempotency_key,
+      };
+      const holder = result?.ticket?.holder_name ?? (scan.verdict?.ticket?.holder_name as string | undefined);
+      if (holder !== undefined) entry.holder_name = holder;
+      return entry;
+    });
+  }
+}
+
+/** The exact request body for a stored scan: identical on every retry (spec check-in rule 1). */
+export function checkInRequestFor(scan: StoredScan): CheckInRequest {
+  const request: CheckInRequest = {
+    tid: scan.tid,
+    eid: scan.eid,
+    scanned_at: scan.scanned_at,
+    scanner_id: scan.scanner_id,
+    idempotency_key: scan.idempotency_key,
+  };
+  if (scan.gate_id !== null) request.gate_id = scan.gate_id;
+  if (scan.signature_status === 'invalid') request.signature_status = 'invalid';
+  return request;
+}
+
+function fromRow(row: ScanRow): StoredScan {
+  return {
+    ...row,
+    verdict: row.verdict ? (JSON.parse(row.verdict) as Verdict) : null,
+    admitted_offline: row.admitted_offline === 1,
+    result: row.result ? (JSON.parse(row.result) as unknown) : null,
+  };
+}
