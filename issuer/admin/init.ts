@@ -1,0 +1,60 @@
+/** `init`: create the data dir, database and first signing key (protocol-decisions.md "admin CLI"). */
+import type { Command } from 'commander';
+import { createDataDir, isInitialised, resolveDataDir, type DataDir } from '../data-dir.js';
+import { generateSigningKey, publicKeyBase64Url, savePrivateKey } from '../signing.js';
+import { openDatabase } from '../store/database.js';
+import { setIssuerInfo } from '../store/issuer-info.js';
+import { insertActiveKey } from '../store/signing-keys.js';
+import { isoUtc, parseBaseUrl, parseLabel } from './arguments.js';
+import { action, withCommonOptions, type CommonOptions } from './command.js';
+import { AdminError } from './errors.js';
+
+export interface InitResult {
+  issuer: string;
+  name: string;
+  kid: string;
+}
+
+/** Refuses an existing issuer: overwriting it would orphan every ticket it signed. */
+export function initIssuer(dataDir: DataDir, baseUrl: string, name: string, now: Date): InitResult {
+  if (isInitialised(dataDir)) {
+    throw new AdminError('ALREADY_INITIALISED', `${dataDir.root} already holds an issuer; refusing to overwrite it (use another --data DIR)`);
+  }
+  createDataDir(dataDir);
+  const key = generateSigningKey();
+  // The private key is on disk (0600) before the database names it, so an active kid always has its key.
+  savePrivateKey(dataDir.keysDir, key);
+  const db = openDatabase(dataDir.database);
+  try {
+    db.transaction(() => {
+      setIssuerInfo(db, { base_url: baseUrl, name, created_at: isoUtc(now) });
+      insertActiveKey(db, { kid: key.kid, public_key: publicKeyBase64Url(key), valid_from: isoUtc(now) });
+    }).immediate();
+  } finally {
+    db.close();
+  }
+  return { issuer: baseUrl, name, kid: key.kid };
+}
+
+interface InitOptions extends CommonOptions {
+  baseUrl: string;
+  name: string;
+}
+
+export function registerInitCommand(program: Command): void {
+  withCommonOptions(
+    program
+      .command('init')
+      .description('create the data dir, database and first signing key')
+      .requiredOption('--base-url <url>', 'the issuer base URL scanners reach, e.g. https://tickets.example.com')
+      .requiredOption('--name <name>', 'the issuer name shown to scanners'),
+  ).action(
+    action<InitOptions>((options, output) => {
+      const baseUrl = parseBaseUrl(options.baseUrl);
+      const name = parseLabel(options.name, '--name');
+      const dataDir = resolveDataDir(options.data);
+      const result = initIssuer(dataDir, baseUrl, name, new Date());
+      output.result(result, () => `Initialised issuer "${result.name}" (${result.issuer}) in ${dataDir.root}\nSigning key: ${result.kid}`);
+    }),
+  );
+}

@@ -1,0 +1,51 @@
+/** Opening an initialised data dir for one admin command (protocol-decisions.md "admin CLI"). */
+import { resolveDataDir, isInitialised, type DataDir } from '../data-dir.js';
+import { openDatabase, type Db } from '../store/database.js';
+import { findEvent, type EventRow } from '../store/events.js';
+import type { IssuerInfo } from '../store/issuer-info.js';
+import { AdminError } from './errors.js';
+
+export interface IssuerContext {
+  dataDir: DataDir;
+  db: Db;
+  info: IssuerInfo;
+}
+
+export function notInitialised(dataDir: DataDir): AdminError {
+  return new AdminError(
+    'NOT_INITIALISED',
+    `no issuer data in ${dataDir.root}: run "ticket-issuer init --base-url URL --name NAME" first, or pass --data DIR (or set TICKET_ISSUER_DATA)`,
+  );
+}
+
+/**
+ * Opens the database of an initialised issuer. Safe while `serve` runs on the
+ * same dir: SQLite WAL plus a busy timeout (issuer/store/database.ts).
+ */
+export function openIssuer(dataOption: string | undefined): IssuerContext {
+  const dataDir = resolveDataDir(dataOption);
+  if (!isInitialised(dataDir)) throw notInitialised(dataDir);
+  const db = openDatabase(dataDir.database);
+  const info = db.prepare('SELECT base_url, name, created_at FROM issuer WHERE singleton = 1').get() as IssuerInfo | undefined;
+  if (!info) {
+    db.close();
+    throw notInitialised(dataDir);
+  }
+  return { dataDir, db, info };
+}
+
+/** Runs `work` with an open issuer and always closes the database. */
+export async function withIssuer<T>(dataOption: string | undefined, work: (context: IssuerContext) => T | Promise<T>): Promise<T> {
+  const context = openIssuer(dataOption);
+  try {
+    return await work(context);
+  } finally {
+    context.db.close();
+  }
+}
+
+export function requireEvent(db: Db, eid: string): EventRow {
+  const event = findEvent(db, eid);
+  if (!event) throw new AdminError('EVENT_NOT_FOUND', `no event ${eid} at this issuer (create one with "ticket-issuer event create")`);
+  return event;
+}

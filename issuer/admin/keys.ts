@@ -1,0 +1,34 @@
+/** `key rotate` (protocol-decisions.md "Keys"): a new active signing key; the old one stays published while its tickets live. */
+import type { Command } from 'commander';
+import type { DataDir } from '../data-dir.js';
+import { generateSigningKey, publicKeyBase64Url, savePrivateKey } from '../signing.js';
+import type { Db } from '../store/database.js';
+import { rotateKey } from '../store/signing-keys.js';
+import { isoUtc } from './arguments.js';
+import { action, withCommonOptions, type CommonOptions } from './command.js';
+import { withIssuer } from './issuer-context.js';
+
+export interface RotateResult {
+  kid: string;
+  retired: string[];
+}
+
+export function rotateSigningKey(dataDir: DataDir, db: Db, now: Date): RotateResult {
+  const key = generateSigningKey();
+  // On disk (0600) before the database makes it the signer, so the active kid always has its private key.
+  savePrivateKey(dataDir.keysDir, key);
+  const retired = rotateKey(db, { kid: key.kid, public_key: publicKeyBase64Url(key), valid_from: isoUtc(now) }, isoUtc(now));
+  return { kid: key.kid, retired };
+}
+
+export function registerKeyCommands(program: Command): void {
+  const key = program.command('key').description('ticket signing keys');
+  withCommonOptions(key.command('rotate').description('make a new active signing key; new tickets are signed with it')).action(
+    action<CommonOptions>((options, output) =>
+      withIssuer(options.data, ({ dataDir, db }) => {
+        const result = rotateSigningKey(dataDir, db, new Date());
+        output.result(result, () => `New signing key ${result.kid}; retired ${result.retired.join(', ') || 'none'} (still published while its tickets are valid).`);
+      }),
+    ),
+  );
+}

@@ -1,0 +1,75 @@
+/**
+ * `ticket import` rows: `holder_name,ticket_type[,expires_at]`, header row
+ * optional (protocol-decisions.md "admin CLI"). All lines are checked before
+ * anything is issued, so one bad line means nothing is stored.
+ */
+import { MAX_LABEL_LENGTH, parseDateTime, unixSeconds } from './arguments.js';
+import { CsvSyntaxError, isBlankRecord, parseCsv, type CsvRecord } from './csv.js';
+import { AdminError } from './errors.js';
+import type { TicketSpec } from './issuance.js';
+
+export const CSV_COLUMNS = ['holder_name', 'ticket_type', 'expires_at'] as const;
+
+export interface CsvLineError {
+  line: number;
+  message: string;
+}
+
+/** Shown in one message; the rest are counted. */
+const MAX_LISTED_ERRORS = 10;
+
+export function ticketSpecsFromCsv(text: string, defaultExp: number, source: string): TicketSpec[] {
+  let records: CsvRecord[];
+  try {
+    records = parseCsv(text).filter((record) => !isBlankRecord(record));
+  } catch (error) {
+    if (error instanceof CsvSyntaxError) throw csvInvalid(source, [{ line: error.line, message: error.message }]);
+    throw error;
+  }
+  if (records[0] && isHeader(records[0])) records = records.slice(1);
+  if (records.length === 0) throw new AdminError('CSV_INVALID', `${source} holds no ticket rows (expected ${CSV_COLUMNS.join(',')})`);
+
+  const specs: TicketSpec[] = [];
+  const errors: CsvLineError[] = [];
+  for (const record of records) {
+    const result = specFromRecord(record, defaultExp);
+    if (typeof result === 'string') errors.push({ line: record.line, message: result });
+    else specs.push(result);
+  }
+  if (errors.length > 0) throw csvInvalid(source, errors);
+  return specs;
+}
+
+function isHeader(record: CsvRecord): boolean {
+  const names = record.fields.map((field) => field.trim().toLowerCase());
+  return names.length >= 2 && names.length <= 3 && names.every((name, i) => name === CSV_COLUMNS[i]);
+}
+
+/** A spec, or what is wrong with the line. */
+function specFromRecord(record: CsvRecord, defaultExp: number): TicketSpec | string {
+  const fields = record.fields.map((field) => field.trim());
+  if (fields.length < 2 || fields.length > 3) {
+    return `expected 2 or 3 fields (${CSV_COLUMNS.join(',')}), found ${fields.length}`;
+  }
+  const [holderName, ticketType, expiresAt] = fields as [string, string, string | undefined];
+  if (holderName.length > MAX_LABEL_LENGTH) return `holder_name is ${holderName.length} characters long; keep it to ${MAX_LABEL_LENGTH}`;
+  if (ticketType.length > MAX_LABEL_LENGTH) return `ticket_type is ${ticketType.length} characters long; keep it to ${MAX_LABEL_LENGTH}`;
+  const spec: TicketSpec = { exp: defaultExp };
+  if (holderName !== '') spec.holderName = holderName;
+  if (ticketType !== '') spec.ticketType = ticketType;
+  if (expiresAt !== undefined && expiresAt !== '') {
+    try {
+      spec.exp = unixSeconds(parseDateTime(expiresAt, 'expires_at'));
+    } catch (error) {
+      return error instanceof Error ? error.message : String(error);
+    }
+  }
+  return spec;
+}
+
+function csvInvalid(source: string, errors: readonly CsvLineError[]): AdminError {
+  const listed = errors.slice(0, MAX_LISTED_ERRORS).map((e) => `line ${e.line}: ${e.message}`);
+  if (errors.length > MAX_LISTED_ERRORS) listed.push(`and ${errors.length - MAX_LISTED_ERRORS} more`);
+  const count = errors.length === 1 ? '1 bad line' : `${errors.length} bad lines`;
+  return new AdminError('CSV_INVALID', `${source}: ${count}, nothing imported; ${listed.join('; ')}`);
+}

@@ -1,0 +1,171 @@
+/** `ticket issue`, `ticket import`, `ticket revoke`, `ticket show` (protocol-decisions.md "admin CLI"). */
+import fs from 'node:fs';
+import type { Command } from 'commander';
+import type { TicketStatus } from '../../protocol/types.js';
+import { ticketStatus } from '../services/ticket-status.js';
+import { loadSigningKey } from '../signing.js';
+import { findCheckin } from '../store/checkins.js';
+import type { Db } from '../store/database.js';
+import { activeKid } from '../store/signing-keys.js';
+import { findTicket, revokeTicket, type NewTicket, type TicketRow } from '../store/tickets.js';
+import { isoUtc, parseDateTime, parseInteger, parseLabel, unixSeconds } from './arguments.js';
+import { action, withCommonOptions, type CommonOptions } from './command.js';
+import { AdminError } from './errors.js';
+import type { IdFactory } from './ids.js';
+import { defaultTicketExpiry, issueTickets, type TicketSpec } from './issuance.js';
+import { requireEvent, withIssuer, type IssuerContext } from './issuer-context.js';
+import type { Output } from './output.js';
+import { terminalQr } from './qr.js';
+import { ticketSpecsFromCsv } from './ticket-csv.js';
+
+/** Bounded so one command cannot fill the disk by a typo; larger runs can be split. */
+export const MAX_TICKETS_PER_COMMAND = 1_000_000;
+
+export interface IssuedTicketsJson {
+  tickets: { tid: string; qr: string }[];
+}
+
+export function requireTicket(db: Db, tid: string): TicketRow {
+  const ticket = findTicket(db, tid);
+  if (!ticket) throw new AdminError('TICKET_NOT_FOUND', `no ticket ${tid} at this issuer`);
+  return ticket;
+}
+
+/** Signs and stores `specs` for `eid` with the active key; shows a progress bar to a human. */
+async function issueForEvent(context: IssuerContext, eid: string, specs: (event: ReturnType<typeof requireEvent>) => TicketSpec[], nextId: IdFactory, output: Output): Promise<IssuedTicketsJson> {
+  const { db, dataDir, info } = context;
+  const event = requireEvent(db, eid);
+  const list = specs(event);
+  const key = loadSigningKey(dataDir.keysDir, activeKid(db));
+  const progress = output.progress(list.length, 'Signing tickets');
+  let tickets: NewTicket[];
+  try {
+    tickets = await issueTickets(db, { iss: info.base_url, event, key, nextId, now: new Date() }, list, { onStored: (count) => progress.advance(count) });
+  } finally {
+    progress.stop();
+  }
+  output.log(`Issued ${tickets.length} ticket(s) for "${event.name}" (${event.eid}) with key ${key.kid}.`);
+  return { tickets: tickets.map((ticket) => ({ tid: ticket.tid, qr: ticket.qr })) };
+}
+
+const ticketLines = (result: IssuedTicketsJson): string => result.tickets.map((t) => `${t.tid}\t${t.qr}`).join('\n');
+
+export function ticketShowJson(ticket: TicketRow, status: TicketStatus): TicketStatus & { qr: string } {
+  return { ...status, qr: ticket.qr };
+}
+
+interface IssueOptions extends CommonOptions {
+  event: string;
+  holder?: string;
+  type?: string;
+  count?: string;
+  expires?: string;
+}
+
+interface ImportOptions extends CommonOptions {
+  event: string;
+  csv: string;
+}
+
+interface RevokeOptions extends CommonOptions {
+  reason?: string;
+}
+
+export function registerTicketCommands(program: Command, nextId: IdFactory): void {
+  const ticket = program.command('ticket').description('issue, import, revoke and show tickets');
+
+  withCommonOptions(
+    ticket
+      .command('issue')
+      .description('issue and sign tickets (default expiry: event end + 12 h)')
+      .requiredOption('--event <eid>', 'event ID')
+      .option('--holder <name>', 'holder display name (keep it short)')
+      .option('--type <type>', 'ticket type label, e.g. VIP')
+      .option('--count <n>', 'number of tickets', '1')
+      .option('--expires <iso>', 'ticket expiry, ISO 8601 with time zone'),
+  ).action(
+    action<IssueOptions>((options, output) => {
+      const count = parseInteger(options.count ?? '1', '--count', 1, MAX_TICKETS_PER_COMMAND);
+      const holderName = options.holder === undefined ? undefined : parseLabel(options.holder, '--holder');
+      const ticketType = options.type === undefined ? undefined : parseLabel(options.type, '--type');
+      const expires = options.expires === undefined ? undefined : unixSeconds(parseDateTime(options.expires, '--expires'));
+      return withIssuer(options.data, async (context) => {
+        const result = await issueForEvent(
+          context,
+          options.event,
+          (event) => {
+            const spec: TicketSpec = { exp: expires ?? defaultTicketExpiry(event) };
+            if (holderName !== undefined) spec.holderName = holderName;
+            if (ticketType !== undefined) spec.ticketType = ticketType;
+            return Array.from({ length: count }, () => spec);
+          },
+          nextId,
+          output,
+        );
+        output.result(result, () => ticketLines(result));
+      });
+    }),
+  );
+
+  withCommonOptions(
+    ticket
+      .command('import')
+      .description('issue one ticket per CSV row: holder_name,ticket_type[,expires_at] (header row optional)')
+      .requiredOption('--event <eid>', 'event ID')
+      .requiredOption('--csv <file>', 'CSV file'),
+  ).action(
+    action<ImportOptions>((options, output) => {
+      let text: string;
+      try {
+        text = fs.readFileSync(options.csv, 'utf8');
+      } catch (error) {
+        throw new AdminError('INVALID_ARGUMENT', `cannot read --csv ${options.csv}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+      }
+      return withIssuer(options.data, async (context) => {
+        const result = await issueForEvent(context, options.event, (event) => ticketSpecsFromCsv(text, defaultTicketExpiry(event), options.csv), nextId, output);
+        output.result(result, () => ticketLines(result));
+      });
+    }),
+  );
+
+  withCommonOptions(
+    ticket
+      .command('revoke')
+      .description('revoke a ticket (takes effect on the next scan, also while serve runs)')
+      .argument('<tid>', 'ticket ID')
+      .option('--reason <reason>', 'why, for the audit trail'),
+  ).action(
+    action<RevokeOptions>((options, output, [tid]) =>
+      withIssuer(options.data, ({ db }) => {
+        const reason = options.reason?.trim() || null;
+        if (!revokeTicket(db, tid!, reason, isoUtc(new Date()))) throw new AdminError('TICKET_NOT_FOUND', `no ticket ${tid} at this issuer`);
+        const result = { tid: tid!, status: 'revoked' as const };
+        output.result(result, () => `Revoked ticket ${tid}.`);
+      }),
+    ),
+  );
+
+  withCommonOptions(ticket.command('show').description("a ticket's status and its QR").argument('<tid>', 'ticket ID')).action(
+    action<CommonOptions>((options, output, [tid]) =>
+      withIssuer(options.data, async ({ db }) => {
+        const row = requireTicket(db, tid!);
+        const status = ticketStatus(row, findCheckin(db, row.tid), unixSeconds(new Date()));
+        const result = ticketShowJson(row, status);
+        const qr = output.json ? '' : await terminalQr(row.qr);
+        output.result(result, () => [...describeStatus(status), '', qr, row.qr].join('\n'));
+      }),
+    ),
+  );
+}
+
+function describeStatus(status: TicketStatus): string[] {
+  return [
+    `Ticket      ${status.tid}`,
+    `Event       ${status.eid}`,
+    `Status      ${status.status}`,
+    `Holder      ${status.holder_name ?? '-'}`,
+    `Type        ${status.ticket_type ?? '-'}`,
+    `Issued at   ${status.issued_at}`,
+    `Checked in  ${status.checked_in_at ?? '-'}`,
+  ];
+}
