@@ -128,7 +128,6 @@ export class DiscoveryCache {
   refresh(iss: string, timeoutMs?: number): Promise<RefreshResult> {
     const running = this.inFlight.get(iss);
     if (running) return running;
-    this.lastAttemptAt.set(iss, this.now());
     const work = this.fetchAndStore(iss, timeoutMs).finally(() => this.inFlight.delete(iss));
     this.inFlight.set(iss, work);
     return work;
@@ -144,6 +143,9 @@ export class DiscoveryCache {
     if (running) return running;
     const last = this.lastAttemptAt.get(iss);
     if (last !== undefined && this.now() - last < this.minRefetchIntervalMs) return null;
+    // Only these refetches count against the limit: an explicit refresh (enrollment) must not block
+    // the unknown-kid refetch of a key rotated right after it.
+    this.lastAttemptAt.set(iss, this.now());
     return this.refresh(iss, timeoutMs);
   }
 

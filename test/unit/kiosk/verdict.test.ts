@@ -54,7 +54,7 @@ function ctx(overrides: Partial<OfflineContext> = {}): OfflineContext {
 /** A ticket scenario: payload changes, signing key, and context changes. Faults compose. */
 interface Scenario {
   payload: Partial<TicketPayload>;
-  secret: Uint8Array;
+  secret: typeof SECRET;
   ctx: Partial<OfflineContext>;
 }
 type Fault = (s: Scenario) => void;
