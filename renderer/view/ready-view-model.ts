@@ -1,0 +1,64 @@
+/** What the Ready screen shows for a kiosk state. Pure. */
+import type { KioskState, Verdict } from '../kiosk-types.js';
+import { t } from '../messages/format.js';
+import { formatClockTime, formatEventDate, type TimeOptions } from './dates.js';
+import { verdictView } from './verdict-view-model.js';
+
+export interface RecentVerdictLine {
+  icon: '✓' | '✗';
+  dataVerdict: 'admit' | 'refuse';
+  time: string;
+  text: string;
+}
+
+export interface ReadyView {
+  eventName: string;
+  eventDate: string;
+  gate: string;
+  connection: { text: string; dataConnection: 'online' | 'offline' | 'unknown' };
+  /** What offline means for the door right now; null while online. */
+  offlineRule: string | null;
+  pendingText: string;
+  pendingCount: number;
+  /** Null when there were none: the warning is only shown when it matters. */
+  doubleAdmissionsText: string | null;
+  unauthorisedText: string | null;
+  recent: RecentVerdictLine[];
+}
+
+/** How many past verdicts the Ready screen lists. */
+export const RECENT_VERDICTS_SHOWN = 5;
+
+export function readyView(state: KioskState, time: TimeOptions = {}): ReadyView {
+  const pending = state.pending_scans;
+  const doubles = state.double_admissions.length;
+  return {
+    eventName: state.event?.name ?? '',
+    eventDate: state.event ? formatEventDate(state.event.date, time) : '',
+    gate: state.gate_id ? t('ready.gate', { gate: state.gate_id }) : t('ready.all_gates'),
+    connection: connectionView(state.connection),
+    offlineRule: state.connection === 'offline' ? (state.offline_policy === 'strict' ? t('ready.offline_strict') : t('ready.offline_optimistic')) : null,
+    pendingText: pending === 0 ? t('ready.pending.zero') : pending === 1 ? t('ready.pending.one') : t('ready.pending.other', { count: pending }),
+    pendingCount: pending,
+    doubleAdmissionsText: doubles === 0 ? null : doubles === 1 ? t('ready.double.one') : t('ready.double.other', { count: doubles }),
+    unauthorisedText: state.authorised ? null : t('ready.unauthorised'),
+    recent: state.last_verdicts.slice(0, RECENT_VERDICTS_SHOWN).map((v) => recentLine(v, time)),
+  };
+}
+
+function connectionView(connection: KioskState['connection']): ReadyView['connection'] {
+  if (connection === 'online') return { text: t('ready.online'), dataConnection: 'online' };
+  if (connection === 'offline') return { text: t('ready.offline'), dataConnection: 'offline' };
+  return { text: t('ready.connecting'), dataConnection: 'unknown' };
+}
+
+function recentLine(verdict: Verdict, time: TimeOptions): RecentVerdictLine {
+  const view = verdictView(verdict, time);
+  const who = [view.holderName, view.ticketType].filter((part): part is string => part !== null).join(', ');
+  return {
+    icon: view.icon,
+    dataVerdict: view.dataVerdict,
+    time: formatClockTime(verdict.decided_at, time),
+    text: who ? `${view.reasonText} — ${who}` : view.reasonText,
+  };
+}

@@ -1,0 +1,94 @@
+/**
+ * What the Verdict screen shows for one verdict. Pure: verdict in, words and
+ * hooks out. The word and the icon say ADMIT/REFUSE without colour, the
+ * colour only repeats it.
+ */
+import type { RefusalReason, Verdict } from '../kiosk-types.js';
+import { t } from '../messages/format.js';
+import { formatClockTime, type TimeOptions } from './dates.js';
+
+/** Refusals the renderer reaches itself, before or instead of a verdict from the kiosk. */
+export const LOCAL_REFUSALS = ['layout_mismatch', 'scanner_unauthorized', 'scan_failed'] as const;
+export type LocalRefusalReason = (typeof LOCAL_REFUSALS)[number];
+
+export interface LocalRefusal {
+  kind: 'refuse';
+  reason: LocalRefusalReason;
+}
+
+export type DoorVerdict = Verdict | LocalRefusal;
+
+/** `data-reason`: `valid` for an admit, else the refusal reason. A stable hook for end-to-end tests. */
+export type VerdictReasonCode = 'valid' | RefusalReason | LocalRefusalReason;
+
+export interface VerdictView {
+  word: string;
+  icon: '✓' | '✗';
+  reasonText: string;
+  cssClass: 'verdict--admit' | 'verdict--refuse';
+  dataVerdict: 'admit' | 'refuse';
+  dataReason: VerdictReasonCode;
+  holderName: string | null;
+  ticketType: string | null;
+  /** Set when the kiosk decided without the issuer. */
+  offlineNote: string | null;
+}
+
+export function verdictView(verdict: DoorVerdict, time: TimeOptions = {}): VerdictView {
+  const ticket = 'ticket' in verdict ? verdict.ticket : undefined;
+  const common = {
+    holderName: ticket?.holder_name ?? null,
+    ticketType: ticket?.ticket_type ?? null,
+    offlineNote: 'offline' in verdict && verdict.offline ? t('verdict.offline_note') : null,
+  };
+  if (verdict.kind === 'admit') {
+    return { ...common, word: t('verdict.admit'), icon: '✓', reasonText: t('reason.valid'), cssClass: 'verdict--admit', dataVerdict: 'admit', dataReason: 'valid' };
+  }
+  return { ...common, word: t('verdict.refuse'), icon: '✗', reasonText: refusalText(verdict, time), cssClass: 'verdict--refuse', dataVerdict: 'refuse', dataReason: verdict.reason };
+}
+
+type Refusal = Extract<DoorVerdict, { kind: 'refuse' }>;
+
+/** One sentence for each refusal; exhaustive, so a new reason in the protocol fails to compile here. */
+export function refusalText(verdict: Refusal, time: TimeOptions = {}): string {
+  switch (verdict.reason) {
+    case 'already_used': {
+      const at = 'first_used_at' in verdict ? verdict.first_used_at : undefined;
+      return at ? t('reason.already_used_at', { time: formatClockTime(at, time) }) : t('reason.already_used');
+    }
+    case 'wrong_event': {
+      const event = 'ticket' in verdict ? verdict.ticket?.event_name : undefined;
+      return event ? t('reason.wrong_event_named', { event }) : t('reason.wrong_event');
+    }
+    case 'not_a_ticket':
+      return t('reason.not_a_ticket');
+    case 'unsupported_version':
+      return t('reason.unsupported_version');
+    case 'wrong_issuer':
+      return t('reason.wrong_issuer');
+    case 'unknown_key':
+      return t('reason.unknown_key');
+    case 'invalid_signature':
+      return t('reason.invalid_signature');
+    case 'expired':
+      return t('reason.expired');
+    case 'revoked':
+      return t('reason.revoked');
+    case 'unknown_ticket':
+      return t('reason.unknown_ticket');
+    case 'offline':
+      return t('reason.offline');
+    case 'layout_mismatch':
+      return t('reason.layout_mismatch');
+    case 'scanner_unauthorized':
+      return t('reason.scanner_unauthorized');
+    case 'scan_failed':
+      return t('reason.scan_failed');
+  }
+}
+
+/** Identifies a verdict across the scan() answer and the state's last_verdicts, so it is shown (and beeps) once. */
+export function verdictIdentity(verdict: Verdict): string {
+  const reason = verdict.kind === 'refuse' ? verdict.reason : 'valid';
+  return `${verdict.decided_at}|${verdict.ticket?.tid ?? ''}|${reason}`;
+}

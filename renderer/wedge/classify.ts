@@ -1,0 +1,26 @@
+/**
+ * What a finished keyboard-wedge scan is: a code to hand to the kiosk, a code
+ * typed through the wrong keyboard layout, or something else. Pure.
+ */
+import { codeKindOf, payloadLooksLikeJson, type CodeKind } from './code-syntax.js';
+import { FOREIGN_LAYOUTS, unmangleFromLayout, type ForeignLayout } from './layouts.js';
+
+export type ScannedText =
+  | { kind: CodeKind; text: string }
+  /** A code that arrived through a layout other than the scanner's US one: fix the settings, don't call the ticket invalid. */
+  | { kind: 'layout_mismatch'; layout: ForeignLayout }
+  | { kind: 'invalid' };
+
+export function classifyScannedText(text: string): ScannedText {
+  const kind = codeKindOf(text);
+  if (kind && payloadLooksLikeJson(text)) return { kind, text };
+  for (const layout of FOREIGN_LAYOUTS) {
+    const asTyped = unmangleFromLayout(text, layout);
+    if (asTyped !== null && asTyped !== text && codeKindOf(asTyped) && payloadLooksLikeJson(asTyped)) {
+      return { kind: 'layout_mismatch', layout };
+    }
+  }
+  // Right characters, odd payload start: let the kiosk decide; it will explain what is wrong.
+  if (kind) return { kind, text };
+  return { kind: 'invalid' };
+}

@@ -1,0 +1,34 @@
+/**
+ * The character-level shape of the codes a door sees (spec "Ticket QR payload",
+ * "Setup QR payload"): `tkt1.<b64url>.<b64url>` and `tsetup1.<b64url>`, with
+ * base64url = RFC 4648 §5 without padding. Only the shape: decoding and the
+ * signature are the kiosk core's job. The renderer imports no protocol code,
+ * so the two prefixes are repeated here.
+ */
+export const TICKET_PREFIX = 'tkt1.';
+export const SETUP_PREFIX = 'tsetup1.';
+
+export type CodeKind = 'ticket' | 'setup';
+
+const SEGMENT = '[A-Za-z0-9_-]+';
+const TICKET_SHAPE = new RegExp(`^tkt1\\.${SEGMENT}\\.${SEGMENT}$`);
+const SETUP_SHAPE = new RegExp(`^tsetup1\\.${SEGMENT}$`);
+
+/** Which code the text is shaped like, or null when it uses other characters or another layout. */
+export function codeKindOf(text: string): CodeKind | null {
+  if (TICKET_SHAPE.test(text)) return 'ticket';
+  if (SETUP_SHAPE.test(text)) return 'setup';
+  return null;
+}
+
+/**
+ * True when the first segment can be base64url of a JSON object. The object's
+ * `{` (0x7B) encodes as `e`; the next character carries the low two bits of
+ * `{` and the high nibble of the next byte: `"` or space give `y`, tab/CR/LF
+ * give `w`, `}` gives `3`. Anything else (for example `ez`, bytes 0x30–0x3F)
+ * cannot start JSON: that is how a German layout's y↔z swap gives itself away.
+ */
+export function payloadLooksLikeJson(text: string): boolean {
+  const start = text.indexOf('.') + 1;
+  return /^e[wy3]/.test(text.slice(start, start + 2));
+}
