@@ -78,3 +78,13 @@ export function scanLogForEvent(db: Db, eid: string): (ScanLogRow & { id: number
 export function scanLogByOutcome(db: Db, outcome: string): (ScanLogRow & { id: number })[] {
   return db.prepare('SELECT * FROM scan_log WHERE outcome = ? ORDER BY id').all(outcome) as (ScanLogRow & { id: number })[];
 }
+
+/** A stored answer with the scanner of the key that stored it: a replay is honoured for any key of that scanner. */
+export function findStoredAnswerWithScanner(db: Db, idempotencyKey: string): (StoredAnswer & { scanner_id: string }) | undefined {
+  return db
+    .prepare(
+      `SELECT i.*, k.scanner_id FROM idempotency i JOIN api_keys k ON k.api_key_id = i.api_key_id
+       WHERE i.idempotency_key = ?`,
+    )
+    .get(idempotencyKey) as (StoredAnswer & { scanner_id: string }) | undefined;
+}

@@ -1,0 +1,100 @@
+/**
+ * The issuer's HTTP application: `build()` assembles the Fastify instance
+ * without listening (server.ts listens), like Fastify's demo app. The
+ * instance owns its database connection and closes it last, after in-flight
+ * requests and the pending group commit are done.
+ *
+ * The server never loads private signing keys: it publishes public keys only.
+ */
+import rateLimit from '@fastify/rate-limit';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { resolveDataDir, requireInitialised } from './data-dir.js';
+import { clientErrorHandler, frameworkErrorHandler, installErrorHandlers } from './errors.js';
+import { createLogger } from './logging.js';
+import checkInRoute from './routes/check-in.js';
+import discoveryRoute from './routes/discovery.js';
+import enrollRoute from './routes/enroll.js';
+import { addProtocolSchemas } from './routes/schemas.js';
+import ticketStatusRoute from './routes/ticket-status.js';
+import { IDEMPOTENCY_RETENTION_MS } from './services/check-in.js';
+import { GroupCommit } from './services/group-commit.js';
+import { enrollRateLimit, scannerRateLimit } from './services/rate-limits.js';
+import { pruneStoredAnswers } from './store/checkins.js';
+import { openDatabase } from './store/database.js';
+import { getIssuerInfo } from './store/issuer-info.js';
+
+export interface BuildOptions {
+  /** The issuer data directory (created by `ticket-issuer init`). */
+  dataDir: string;
+  /** Check-in + status requests per minute per scanner credential (default 600). */
+  scannerRpm?: number;
+  /** Enrollment requests per minute per client IP (default 10). */
+  enrollRpm?: number;
+  /** TLS key and certificate (PEM); plain HTTP without. */
+  https?: { key: string | Buffer; cert: string | Buffer } | null;
+  /** A pino logger; by default JSON lines on stdout at `info`, with secrets redacted (logging.ts). */
+  logger?: Logger;
+  /** Trust X-Forwarded-For from a TLS-terminating proxy, for the per-IP enrollment limit. */
+  trustProxy?: boolean;
+}
+
+/** Requests are small JSON documents; anything larger is refused with 400 INVALID_REQUEST. */
+export const BODY_LIMIT_BYTES = 16 * 1024;
+const PRUNE_EVERY_MS = 3600_000;
+
+export async function build(options: BuildOptions): Promise<FastifyInstance> {
+  const dataDir = resolveDataDir(options.dataDir);
+  requireInitialised(dataDir);
+  const db = openDatabase(dataDir.database);
+  let issuer;
+  try {
+    issuer = getIssuerInfo(db);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+
+  const common = {
+    loggerInstance: options.logger ?? createLogger(),
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: options.trustProxy ?? false,
+    // Finish requests on open connections during shutdown instead of a bare 503 without our envelope.
+    return503OnClosing: false,
+    // Ill-typed fields must fail (precedence 2), not be coerced: 123 is not a tid.
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
+    frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
+  };
+  const app = (options.https ? Fastify({ ...common, https: options.https }) : Fastify(common)) as unknown as FastifyInstance;
+  app.log.info({ issuer: issuer.base_url, name: issuer.name }, 'issuer loaded');
+
+  const groupCommit = new GroupCommit(db);
+  const pruneIdempotency = () =>
+    groupCommit
+      .run((tx) => pruneStoredAnswers(tx, new Date(Date.now() - IDEMPOTENCY_RETENTION_MS).toISOString()))
+      .catch((error: unknown) => app.log.warn({ err: error }, 'pruning stored idempotent answers failed'));
+  const pruneTimer = setInterval(pruneIdempotency, PRUNE_EVERY_MS).unref();
+  // Runs after the server has stopped and in-flight requests are answered (Fastify closes the server first).
+  app.addHook('onClose', async () => {
+    clearInterval(pruneTimer);
+    await groupCommit.drained();
+    db.close();
+  });
+
+  app.decorateRequest('credential', null);
+  // Only JSON bodies are accepted (spec "Endpoints"); a text/plain body is a wrong content type, hence 400.
+  app.removeContentTypeParser('text/plain');
+  installErrorHandlers(app);
+  addProtocolSchemas(app);
+  await app.register(rateLimit, { global: false });
+
+  const scannerLimit = scannerRateLimit(app, options.scannerRpm);
+  await app.register(discoveryRoute, { db });
+  await app.register(enrollRoute, { db, ipRateLimit: enrollRateLimit(app, options.enrollRpm) });
+  await app.register(checkInRoute, { db, groupCommit, scannerRateLimit: scannerLimit });
+  await app.register(ticketStatusRoute, { db, scannerRateLimit: scannerLimit });
+
+  void pruneIdempotency();
+  return app;
+}

@@ -1,0 +1,59 @@
+/**
+ * Scanner authentication (spec "Authentication" 1, 5, 6): `Authorization:
+ * Bearer <API_KEY>`. Keys are looked up by their SHA-256 hash and the hash is
+ * re-compared in constant time (issuer/secrets.ts). The database is read on
+ * every request, so a revocation by the admin CLI in another process takes
+ * effect on the very next request (protocol-decisions.md "admin CLI").
+ */
+import type { FastifyRequest } from 'fastify';
+import { hashesEqual, hashSecret } from './secrets.js';
+import { errors } from './errors.js';
+import type { Db } from './store/database.js';
+import { findApiKeyByHash } from './store/scanners.js';
+
+/** What the rest of the request may know about its caller. Never the key itself. */
+export interface ScannerCredential {
+  apiKeyId: string;
+  /** SHA-256 of the Bearer: the rate-limit key (never the raw key). */
+  keyHash: string;
+  scannerId: string;
+  eid: string;
+  gateId: string | null;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    credential: ScannerCredential | null;
+  }
+}
+
+const BEARER = /^Bearer +(\S+) *$/i;
+
+export function bearerFrom(authorization: string | undefined): string | null {
+  if (authorization === undefined) return null;
+  return BEARER.exec(authorization)?.[1] ?? null;
+}
+
+/** The credential for a Bearer, or null when it is missing, unknown, expired or revoked. */
+export function authenticate(db: Db, authorization: string | undefined, now: Date): ScannerCredential | null {
+  const bearer = bearerFrom(authorization);
+  if (bearer === null) return null;
+  const keyHash = hashSecret(bearer);
+  const row = findApiKeyByHash(db, keyHash);
+  if (!row || !hashesEqual(row.key_hash, keyHash)) return null;
+  if (row.revoked_at !== null) return null;
+  if (Date.parse(row.expires_at) <= now.getTime()) return null;
+  return { apiKeyId: row.api_key_id, keyHash, scannerId: row.scanner_id, eid: row.eid, gateId: row.gate_id };
+}
+
+/**
+ * onRequest hook: runs before the body is parsed, so a bad key answers 401
+ * before any 400 about the body (protocol-decisions.md check-in precedence 1).
+ */
+export function requireScanner(db: Db) {
+  return async function authenticateScanner(request: FastifyRequest): Promise<void> {
+    const credential = authenticate(db, request.headers.authorization, new Date());
+    if (credential === null) throw errors.unauthorized();
+    request.credential = credential;
+  };
+}

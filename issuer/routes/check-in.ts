@@ -1,0 +1,53 @@
+/**
+ * POST /api/v1/tickets/check-in (spec "Endpoints"; protocol-decisions.md
+ * "Check-in: precedence"). The Bearer is checked in onRequest, before the
+ * body is read (precedence 1 before 2); the rest is services/check-in.ts.
+ */
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { checkInRequestSchema } from '../../protocol/schemas.js';
+import { requireScanner } from '../auth.js';
+import { errors, validationField } from '../errors.js';
+import type { Db } from '../store/database.js';
+import { checkIn, recordMalformedCheckIn } from '../services/check-in.js';
+import type { CheckInBody } from '../services/check-in-decision.js';
+import { PATHS } from '../services/discovery.js';
+import type { GroupCommit } from '../services/group-commit.js';
+import type { RateLimitHook } from '../services/rate-limits.js';
+import { errorResponses, ref } from './schemas.js';
+
+// The key may come in the Idempotency-Key header instead of the body (spec "CheckInRequest"),
+// so the body schema does not require it; services/check-in-decision.ts judges the key.
+const { $id: _id, ...requestSchema } = checkInRequestSchema;
+const checkInBodySchema = { ...requestSchema, required: requestSchema.required.filter((field) => field !== 'idempotency_key') };
+
+export default async function checkInRoute(
+  app: FastifyInstance,
+  options: { db: Db; groupCommit: GroupCommit; scannerRateLimit: RateLimitHook },
+): Promise<void> {
+  app.post(
+    PATHS.checkIn,
+    {
+      schema: {
+        body: checkInBodySchema,
+        headers: { type: 'object', properties: { 'idempotency-key': { type: 'string' } } },
+        response: { 200: ref('CheckInResponse'), ...errorResponses(400, 401, 403, 404, 409, 429, 500) },
+      },
+      // Malformed attempts are audited too, so the handler sees the validation error.
+      attachValidation: true,
+      onRequest: [requireScanner(options.db), options.scannerRateLimit],
+    },
+    async (request, reply: FastifyReply) => {
+      const credential = request.credential!;
+      if (request.validationError) {
+        const field = validationField(request.validationError);
+        await recordMalformedCheckIn(options.groupCommit, credential, request.body, field);
+        throw errors.invalidField(field);
+      }
+      const headerKey = request.headers['idempotency-key'] as string | undefined;
+      const result = await checkIn(options.groupCommit, credential, request.body as CheckInBody, headerKey);
+      if (!result.ok) throw result.error;
+      // Stored answers are sent as stored: a replay is byte for byte the first answer.
+      return reply.code(result.httpStatus).type('application/json; charset=utf-8').send(result.responseBody);
+    },
+  );
+}

@@ -1,0 +1,43 @@
+/** POST /api/v1/scanners/enroll (spec "Endpoints"; protocol-decisions.md "Enrollment"). */
+import type { FastifyInstance } from 'fastify';
+import { enrollRequestSchema } from '../../protocol/schemas.js';
+import { SUPPORTED_VERSIONS } from '../../protocol/types.js';
+import { errors, validationField } from '../errors.js';
+import type { Db } from '../store/database.js';
+import { PATHS } from '../services/discovery.js';
+import { enroll, type EnrollInput } from '../services/enrollment.js';
+import type { RateLimitHook } from '../services/rate-limits.js';
+import { errorResponses, ref } from './schemas.js';
+
+const { $id: _id, ...enrollBodySchema } = enrollRequestSchema;
+
+export default async function enrollRoute(app: FastifyInstance, options: { db: Db; ipRateLimit: RateLimitHook }): Promise<void> {
+  app.post(
+    PATHS.enroll,
+    {
+      schema: { body: enrollBodySchema, response: { 200: ref('EnrollResponse'), ...errorResponses(400, 403, 429, 500) } },
+      // The handler orders the checks itself: the protocol version first, then field errors.
+      attachValidation: true,
+      onRequest: [options.ipRateLimit],
+    },
+    async (request) => {
+      const body = request.body as Record<string, unknown> | null;
+      const version = body?.protocol_version;
+      if (typeof version === 'number' && !SUPPORTED_VERSIONS.includes(version)) throw errors.versionUnsupported(version);
+      if (request.validationError) {
+        const field = validationField(request.validationError);
+        // A missing or ill-typed token is a malformed token (spec "Enrollment token lifecycle").
+        throw field === 'token' ? errors.invalidToken() : errors.invalidField(field);
+      }
+      const input = body as unknown as EnrollInput;
+      const result = enroll(options.db, input, new Date());
+      if (!result.ok) {
+        request.log.info({ code: result.error.code, scanner_id: input.scanner_id }, 'enrollment refused');
+        throw result.error;
+      }
+      // api_key_id is safe to log; the api_key never is.
+      request.log.info({ api_key_id: result.apiKeyId, scanner_id: input.scanner_id, eid: result.response.scope.eid }, 'scanner enrolled');
+      return result.response;
+    },
+  );
+}

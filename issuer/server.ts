@@ -1,0 +1,155 @@
+/**
+ * Runs the issuer: listen, TLS, graceful shutdown (the CLI's `serve`,
+ * protocol-decisions.md "admin CLI").
+ *
+ * HTTPS by default with a self-signed certificate generated once and kept in
+ * `<data>/tls/` (key 0600); scanners pin its SHA-256 fingerprint, which is
+ * returned and logged. `tlsCert`/`tlsKey` serve a real certificate;
+ * `plainHttp` is for a TLS-terminating proxy or loopback.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { generate } from 'selfsigned';
+import type { Logger } from 'pino';
+import { build } from './app.js';
+import { resolveDataDir, requireInitialised, writePrivateFile } from './data-dir.js';
+import { createLogger } from './logging.js';
+import { openDatabase } from './store/database.js';
+import { getIssuerInfo } from './store/issuer-info.js';
+
+export interface StartServerOptions {
+  dataDir: string;
+  /** Default 127.0.0.1; use 0.0.0.0 to serve scanners on the venue network. */
+  host?: string;
+  /** Default 8443; 0 picks a free port (see the returned url). */
+  port?: number;
+  plainHttp?: boolean;
+  /** PEM files of a real certificate and its key; both or neither. */
+  tlsCert?: string;
+  tlsKey?: string;
+  scannerRpm?: number;
+  enrollRpm?: number;
+  logger?: Logger;
+  /** Close gracefully on SIGTERM/SIGINT (default true). */
+  handleSignals?: boolean;
+}
+
+export interface RunningServer {
+  /** Where the server listens, e.g. https://127.0.0.1:8443. */
+  url: string;
+  /** SHA-256 fingerprint of the served certificate (colon-separated hex), null with plainHttp. */
+  fingerprint: string | null;
+  /** Stops accepting, finishes in-flight requests and the pending group commit, closes the database. */
+  close(): Promise<void>;
+}
+
+export const DEFAULT_HOST = '127.0.0.1';
+export const DEFAULT_PORT = 8443;
+const SELF_SIGNED_VALIDITY_DAYS = 5 * 365;
+
+export interface TlsMaterial {
+  key: string;
+  cert: string;
+  fingerprint: string;
+}
+
+export const certificateFingerprint = (certPem: string): string => new crypto.X509Certificate(certPem).fingerprint256;
+
+/** Loads `<tlsDir>/cert.pem` and `key.pem`, generating them the first time. */
+export async function ensureSelfSignedCertificate(tlsDir: string, hostnames: readonly string[]): Promise<TlsMaterial> {
+  const certFile = path.join(tlsDir, 'cert.pem');
+  const keyFile = path.join(tlsDir, 'key.pem');
+  if (!fs.existsSync(certFile) || !fs.existsSync(keyFile)) {
+    fs.mkdirSync(tlsDir, { recursive: true, mode: 0o700 });
+    const names = [...new Set(hostnames)];
+    const notBeforeDate = new Date(Date.now() - 3600_000); // an hour of slack for scanner clocks behind ours
+    const pems = await generate([{ name: 'commonName', value: names[0] ?? 'localhost' }], {
+      keyType: 'ec',
+      curve: 'P-256',
+      algorithm: 'sha256',
+      notBeforeDate,
+      notAfterDate: new Date(notBeforeDate.getTime() + SELF_SIGNED_VALIDITY_DAYS * 86400_000),
+      extensions: [
+        { name: 'basicConstraints', cA: false },
+        { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
+        { name: 'extKeyUsage', serverAuth: true },
+        { name: 'subjectAltName', altNames: names.map((name) => (net.isIP(name) ? { type: 7, ip: name } : { type: 2, value: name })) },
+      ],
+    });
+    writePrivateFile(keyFile, pems.private);
+    fs.writeFileSync(certFile, pems.cert, { mode: 0o644 });
+  }
+  const cert = fs.readFileSync(certFile, 'utf8');
+  return { key: fs.readFileSync(keyFile, 'utf8'), cert, fingerprint: certificateFingerprint(cert) };
+}
+
+function certificateHostnames(baseUrl: string, host: string): string[] {
+  const names = [new URL(baseUrl).hostname.replace(/^\[(.*)\]$/, '$1'), 'localhost', '127.0.0.1', '::1'];
+  if (host !== '0.0.0.0' && host !== '::') names.push(host);
+  return names;
+}
+
+async function tlsFor(options: StartServerOptions, tlsDir: string, baseUrl: string, host: string): Promise<TlsMaterial | null> {
+  if (options.plainHttp) return null;
+  if (options.tlsCert !== undefined || options.tlsKey !== undefined) {
+    if (options.tlsCert === undefined || options.tlsKey === undefined) throw new Error('--tls-cert and --tls-key go together');
+    const cert = fs.readFileSync(options.tlsCert, 'utf8');
+    return { cert, key: fs.readFileSync(options.tlsKey, 'utf8'), fingerprint: certificateFingerprint(cert) };
+  }
+  return ensureSelfSignedCertificate(tlsDir, certificateHostnames(baseUrl, host));
+}
+
+export async function startServer(options: StartServerOptions): Promise<RunningServer> {
+  const dataDir = resolveDataDir(options.dataDir);
+  requireInitialised(dataDir);
+  const host = options.host ?? DEFAULT_HOST;
+  const probe = openDatabase(dataDir.database);
+  let baseUrl: string;
+  try {
+    baseUrl = getIssuerInfo(probe).base_url;
+  } finally {
+    probe.close();
+  }
+  const tls = await tlsFor(options, dataDir.tlsDir, baseUrl, host);
+  const logger = options.logger ?? createLogger();
+  const app = await build({
+    dataDir: dataDir.root,
+    https: tls && { key: tls.key, cert: tls.cert },
+    scannerRpm: options.scannerRpm,
+    enrollRpm: options.enrollRpm,
+    logger,
+  });
+  try {
+    await app.listen({ host, port: options.port ?? DEFAULT_PORT });
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
+  const { port } = app.server.address() as AddressInfo;
+  const urlHost = host === '0.0.0.0' || host === '::' ? 'localhost' : net.isIPv6(host) ? `[${host}]` : host;
+  const url = `${tls ? 'https' : 'http'}://${urlHost}:${port}`;
+  if (tls) logger.info({ url, fingerprint: tls.fingerprint }, 'TLS certificate SHA-256 fingerprint');
+  if (baseUrl.startsWith('https:') && !tls) logger.info({ baseUrl }, 'serving plain HTTP: a TLS-terminating proxy must serve the base URL');
+
+  let closing: Promise<void> | null = null;
+  const onSignal = (signal: NodeJS.Signals) => {
+    logger.info({ signal }, 'shutting down');
+    void close();
+  };
+  const close = (): Promise<void> => {
+    if (closing === null) {
+      process.off('SIGTERM', onSignal);
+      process.off('SIGINT', onSignal);
+      closing = app.close();
+    }
+    return closing;
+  };
+  if (options.handleSignals ?? true) {
+    process.once('SIGTERM', onSignal);
+    process.once('SIGINT', onSignal);
+  }
+  return { url, fingerprint: tls?.fingerprint ?? null, close };
+}

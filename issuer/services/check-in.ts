@@ -1,0 +1,121 @@
+/**
+ * Check-in, the I/O around the pure decision (check-in-decision.ts). One job
+ * of the group commit per request: read the facts, decide, and write in the
+ * same IMMEDIATE transaction the check-in row, the stored idempotent answer
+ * and the scan_log row. A `valid` is sent only after that commit is on disk.
+ *
+ * "Exactly one valid per ticket, ever" (protocol-decisions.md) rests on the
+ * checkins primary key inside that transaction: if anything ever let a second
+ * first-check-in through, its INSERT fails and the job answers 500, never a
+ * second `valid`.
+ */
+import type { ErrorEnvelope } from '../../protocol/errors.js';
+import type { CheckInResponse } from '../../protocol/types.js';
+import { isUuidV4 } from '../../protocol/uuid.js';
+import type { ScannerCredential } from '../auth.js';
+import type { ApiError } from '../errors.js';
+import { appendScanLog, findCheckin, findStoredAnswerWithScanner, insertCheckin, insertStoredAnswer } from '../store/checkins.js';
+import type { Db } from '../store/database.js';
+import { findTicket } from '../store/tickets.js';
+import { decideCheckIn, effectiveIdempotencyKey, requestHash, type CheckInBody, type CheckInDecision } from './check-in-decision.js';
+import type { GroupCommit } from './group-commit.js';
+
+/** The HTTP answer, already serialised: first answers and replays send the very same bytes. */
+export type CheckInResult = { ok: true; httpStatus: number; responseBody: string } | { ok: false; error: ApiError };
+
+export function checkIn(groupCommit: GroupCommit, credential: ScannerCredential, body: CheckInBody, headerKey: string | undefined): Promise<CheckInResult> {
+  return groupCommit.run((db) => checkInJob(db, credential, body, headerKey, new Date()));
+}
+
+function checkInJob(db: Db, credential: ScannerCredential, body: CheckInBody, headerKey: string | undefined, now: Date): CheckInResult {
+  const key = effectiveIdempotencyKey(body, headerKey);
+  const stored = key !== undefined && isUuidV4(key) ? findStoredAnswerWithScanner(db, key) : undefined;
+  const decision = decideCheckIn({
+    now,
+    credential,
+    body,
+    headerKey,
+    prior: stored && { requestHash: stored.request_hash, httpStatus: stored.http_status, responseBody: stored.response_body, scannerId: stored.scanner_id },
+    ticket: findTicket(db, body.tid),
+    checkin: findCheckin(db, body.tid),
+  });
+  const result = apply(db, decision, credential, body, key!, now);
+  appendScanLog(db, {
+    at: now.toISOString(),
+    scanned_at: body.scanned_at,
+    tid: body.tid,
+    eid: body.eid,
+    scanner_id: credential.scannerId,
+    api_key_id: credential.apiKeyId,
+    gate_id: body.gate_id ?? credential.gateId,
+    idempotency_key: key ?? null,
+    outcome: decision.outcome,
+    details: JSON.stringify({ check: decision.check, http_status: result.ok ? result.httpStatus : result.error.statusCode }),
+  });
+  return result;
+}
+
+function apply(db: Db, decision: CheckInDecision, credential: ScannerCredential, body: CheckInBody, key: string, now: Date): CheckInResult {
+  switch (decision.kind) {
+    case 'refuse':
+      return { ok: false, error: decision.error };
+    case 'replay':
+      return { ok: true, httpStatus: decision.httpStatus, responseBody: decision.responseBody };
+    case 'answer': {
+      const responseBody = serialise(decision.body);
+      if (decision.firstCheckIn) {
+        insertCheckin(db, {
+          tid: body.tid,
+          checked_in_at: decision.firstCheckIn.checkedInAt,
+          scanner_id: credential.scannerId,
+          gate_id: body.gate_id ?? credential.gateId,
+          api_key_id: credential.apiKeyId,
+          idempotency_key: key,
+          recorded_at: now.toISOString(),
+        });
+      }
+      insertStoredAnswer(db, {
+        idempotency_key: key,
+        request_hash: requestHash(body, key),
+        http_status: decision.httpStatus,
+        response_body: responseBody,
+        api_key_id: credential.apiKeyId,
+        created_at: now.toISOString(),
+      });
+      return { ok: true, httpStatus: decision.httpStatus, responseBody };
+    }
+  }
+}
+
+function serialise(body: CheckInResponse | ErrorEnvelope): string {
+  return JSON.stringify(body);
+}
+
+/**
+ * Audits an attempt whose body failed the route schema (precedence 2): every
+ * check-in attempt goes to scan_log, with tid/eid as claimed when they are strings.
+ */
+export function recordMalformedCheckIn(groupCommit: GroupCommit, credential: ScannerCredential, body: unknown, field: string): Promise<void> {
+  const claimed = (name: string): string | null => {
+    const value = (body as Record<string, unknown> | null)?.[name];
+    return typeof value === 'string' ? value : null;
+  };
+  const now = new Date().toISOString();
+  return groupCommit.run((db) =>
+    appendScanLog(db, {
+      at: now,
+      scanned_at: claimed('scanned_at'),
+      tid: claimed('tid'),
+      eid: claimed('eid'),
+      scanner_id: credential.scannerId,
+      api_key_id: credential.apiKeyId,
+      gate_id: claimed('gate_id') ?? credential.gateId,
+      idempotency_key: claimed('idempotency_key'),
+      outcome: 'invalid_request',
+      details: JSON.stringify({ check: 'well_formed', field }),
+    }),
+  );
+}
+
+/** Stored answers are kept at least 7 days (protocol-decisions.md precedence notes); older ones are dropped. */
+export const IDEMPOTENCY_RETENTION_MS = 7 * 24 * 3600_000;

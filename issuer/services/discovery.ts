@@ -1,0 +1,53 @@
+/**
+ * The discovery document (spec "Issuer discovery document"). Built from the
+ * database on every request, so a key rotated by the admin CLI in another
+ * process shows at once, without a restart (protocol-decisions.md "Keys").
+ * The strong ETag is a hash of the exact bytes sent.
+ */
+import crypto from 'node:crypto';
+import { PROTOCOL_VERSION, SUPPORTED_VERSIONS, type DiscoveryDocument, type IssuerEndpoints } from '../../protocol/types.js';
+import type { Db } from '../store/database.js';
+import { getIssuerInfo } from '../store/issuer-info.js';
+import { publishedKeys } from '../store/signing-keys.js';
+
+export const API_PREFIX = `/api/v${PROTOCOL_VERSION}`;
+export const PATHS = {
+  discovery: '/.well-known/ticket-issuer.json',
+  enroll: `${API_PREFIX}/scanners/enroll`,
+  checkIn: `${API_PREFIX}/tickets/check-in`,
+  status: `${API_PREFIX}/tickets/:tid/status`,
+} as const;
+
+export function endpointsFor(baseUrl: string): IssuerEndpoints {
+  return {
+    check_in: `${baseUrl}${PATHS.checkIn}`,
+    status: `${baseUrl}${API_PREFIX}/tickets/{tid}/status`,
+    scanner_enroll: `${baseUrl}${PATHS.enroll}`,
+  };
+}
+
+export function discoveryDocument(db: Db, now: Date): DiscoveryDocument {
+  const issuer = getIssuerInfo(db);
+  return {
+    protocol_version: PROTOCOL_VERSION,
+    issuer: issuer.base_url,
+    name: issuer.name,
+    keys: publishedKeys(db, Math.floor(now.getTime() / 1000)),
+    endpoints: endpointsFor(issuer.base_url),
+    supported_versions: [...SUPPORTED_VERSIONS],
+  };
+}
+
+/** The body and its strong ETag (RFC 9110 8.8.3: a quoted opaque string, no W/ prefix). */
+export function discoveryRepresentation(db: Db, now: Date): { json: string; etag: string } {
+  const json = JSON.stringify(discoveryDocument(db, now));
+  const etag = `"${crypto.createHash('sha256').update(json).digest('base64url')}"`;
+  return { json, etag };
+}
+
+/** If-None-Match (RFC 9110 13.1.2): a list of ETags or `*`; weak comparison is what the RFC asks for here. */
+export function ifNoneMatchHits(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}
