@@ -29,6 +29,8 @@ export function parseRetryAfterMs(value: string | null | undefined, nowMs: numbe
   if (value === null || value === undefined) return undefined;
   const text = value.trim();
   if (/^\d+$/.test(text)) return Number(text) * 1000;
+  // Only the IMF-fixdate form: Date.parse alone would read "-5" or "1.5" as years.
+  if (!/^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(text)) return undefined;
   const date = Date.parse(text);
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - nowMs);
