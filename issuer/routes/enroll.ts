@@ -31,10 +31,7 @@ export default async function enrollRoute(app: FastifyInstance, options: { db: D
       }
       const input = body as unknown as EnrollInput;
       const result = enroll(options.db, input, new Date());
-      if (!result.ok) {
-        request.log.info({ code: result.error.code, scanner_id: input.scanner_id }, 'enrollment refused');
-        throw result.error;
-      }
+      if (!result.ok) throw result.error;
       // api_key_id is safe to log; the api_key never is.
       request.log.info({ api_key_id: result.apiKeyId, scanner_id: input.scanner_id, eid: result.response.scope.eid }, 'scanner enrolled');
       return result.response;

@@ -1,0 +1,166 @@
+/**
+ * A real issuer data directory in a temp folder, filled directly through
+ * issuer/store and issuer/signing (not the CLI, which is written in parallel):
+ * issuer info, an active signing key, events, signed tickets, setup tokens
+ * and enrolled scanner keys.
+ */
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ulid } from 'ulid';
+import { encodeSetupCode } from '../../protocol/setup-code.js';
+import { encodeTicketCode } from '../../protocol/ticket-code.js';
+import { PROTOCOL_VERSION } from '../../protocol/types.js';
+import { createDataDir, resolveDataDir, type DataDir } from '../../issuer/data-dir.js';
+import { hashSecret, newApiKey, newApiKeyId, newEnrollmentToken, newTokenId } from '../../issuer/secrets.js';
+import { generateSigningKey, publicKeyBase64Url, savePrivateKey, signEd25519Node, type SigningKey } from '../../issuer/signing.js';
+import { openDatabase, type Db } from '../../issuer/store/database.js';
+import { insertEvent, type EventRow } from '../../issuer/store/events.js';
+import { setIssuerInfo } from '../../issuer/store/issuer-info.js';
+import { insertApiKey, insertEnrollmentToken } from '../../issuer/store/scanners.js';
+import { insertActiveKey } from '../../issuer/store/signing-keys.js';
+import { insertTickets, type TicketRow } from '../../issuer/store/tickets.js';
+
+const HOUR = 3600_000;
+
+export interface EnrolledScanner {
+  apiKey: string;
+  apiKeyId: string;
+  scannerId: string;
+  eid: string;
+  gateId: string | null;
+}
+
+export interface SetupToken {
+  token: string;
+  tokenId: string;
+  setupCode: string;
+}
+
+export interface IssuerFixture {
+  root: string;
+  dataDir: DataDir;
+  /** A connection of the test's own, for setup and for asserting what the server stored. */
+  db: Db;
+  baseUrl: string;
+  name: string;
+  signingKey: SigningKey;
+  createEvent(options?: { name?: string; date?: Date; endsAt?: Date }): EventRow;
+  issueTicket(eid: string, options?: { holderName?: string | null; ticketType?: string | null; expiresAt?: Date }): TicketRow;
+  createSetupToken(eid: string, options?: { gateId?: string | null; expiresAt?: Date; keyExpiresAt?: Date }): SetupToken;
+  /** A scanner key inserted directly, as if enrolled. */
+  enrollScanner(eid: string, options?: { scannerId?: string; gateId?: string | null; expiresAt?: Date }): EnrolledScanner;
+  /** Closes the test's connection and deletes the folder. */
+  cleanup(): void;
+}
+
+export function createIssuerFixture(options: { baseUrl?: string; name?: string } = {}): IssuerFixture {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'issuer-test-'));
+  const dataDir = resolveDataDir(path.join(root, 'data'));
+  createDataDir(dataDir);
+  const db = openDatabase(dataDir.database);
+  const baseUrl = options.baseUrl ?? 'https://tickets.example.test';
+  const name = options.name ?? 'Example Tickets';
+  const now = new Date();
+  setIssuerInfo(db, { base_url: baseUrl, name, created_at: now.toISOString() });
+  const signingKey = generateSigningKey();
+  savePrivateKey(dataDir.keysDir, signingKey);
+  insertActiveKey(db, { kid: signingKey.kid, public_key: publicKeyBase64Url(signingKey), valid_from: now.toISOString() });
+  const events = new Map<string, EventRow>();
+
+  return {
+    root,
+    dataDir,
+    db,
+    baseUrl,
+    name,
+    signingKey,
+
+    createEvent({ name: eventName = 'Spring Concert', date = new Date(Date.now() + 2 * HOUR), endsAt } = {}) {
+      const event: EventRow = {
+        eid: ulid(),
+        name: eventName,
+        date: date.toISOString(),
+        venue: 'Main Hall',
+        ends_at: (endsAt ?? new Date(date.getTime() + 12 * HOUR)).toISOString(),
+        created_at: new Date().toISOString(),
+      };
+      insertEvent(db, event);
+      events.set(event.eid, event);
+      return event;
+    },
+
+    issueTicket(eid, { holderName = 'Ada Lovelace', ticketType = 'Standard', expiresAt = new Date(Date.now() + 24 * HOUR) } = {}) {
+      const event = events.get(eid)!;
+      const tid = ulid();
+      const iat = Math.floor(Date.now() / 1000);
+      const exp = Math.floor(expiresAt.getTime() / 1000);
+      const payload = {
+        v: PROTOCOL_VERSION,
+        iss: baseUrl,
+        kid: signingKey.kid,
+        tid,
+        eid,
+        ev: { name: event.name, date: event.date, venue: event.venue },
+        ...(ticketType !== null ? { tt: ticketType } : {}),
+        ...(holderName !== null ? { hn: holderName } : {}),
+        iat,
+        exp,
+      };
+      const qr = encodeTicketCode(payload, (message) => signEd25519Node(message, signingKey.privateKey));
+      const ticket = { tid, eid, kid: signingKey.kid, holder_name: holderName, ticket_type: ticketType, issued_at: new Date(iat * 1000).toISOString(), exp, qr };
+      insertTickets(db, [ticket]);
+      return { ...ticket, revoked_at: null, revoke_reason: null };
+    },
+
+    createSetupToken(eid, { gateId = null, expiresAt = new Date(Date.now() + 24 * HOUR), keyExpiresAt = new Date(Date.now() + 48 * HOUR) } = {}) {
+      const token = newEnrollmentToken();
+      const tokenId = newTokenId();
+      insertEnrollmentToken(db, {
+        token_id: tokenId,
+        token_hash: hashSecret(token),
+        eid,
+        gate_id: gateId,
+        expires_at: expiresAt.toISOString(),
+        key_expires_at: keyExpiresAt.toISOString(),
+        created_at: new Date().toISOString(),
+      });
+      const setupCode = encodeSetupCode({
+        v: PROTOCOL_VERSION,
+        iss: baseUrl,
+        enroll_url: `${baseUrl}/api/v1/scanners/enroll`,
+        token,
+        eid,
+        ...(gateId !== null ? { gate_id: gateId } : {}),
+        expires_at: expiresAt.toISOString(),
+      });
+      return { token, tokenId, setupCode };
+    },
+
+    enrollScanner(eid, { scannerId = randomUUID(), gateId = null, expiresAt = new Date(Date.now() + 48 * HOUR) } = {}) {
+      const { tokenId } = this.createSetupToken(eid, { gateId });
+      db.prepare('UPDATE enrollment_tokens SET used_at = ? WHERE token_id = ?').run(new Date().toISOString(), tokenId);
+      const apiKey = newApiKey();
+      const apiKeyId = newApiKeyId();
+      insertApiKey(db, {
+        api_key_id: apiKeyId,
+        key_hash: hashSecret(apiKey),
+        token_id: tokenId,
+        scanner_id: scannerId,
+        scanner_name: 'Test scanner',
+        scanner_platform: 'vitest',
+        eid,
+        gate_id: gateId,
+        expires_at: expiresAt.toISOString(),
+        created_at: new Date().toISOString(),
+      });
+      return { apiKey, apiKeyId, scannerId, eid, gateId };
+    },
+
+    cleanup() {
+      db.close();
+      fs.rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
