@@ -68,6 +68,8 @@ export class LoopbackIssuer {
   delayMs = 0;
   fail5xx = 0;
   rateLimit: { count: number; retryAfterS: number } | null = null;
+  /** Called as each check-in request arrives, before it is answered (e.g. to kill a client mid-request). */
+  onCheckIn: ((count: number) => void) | null = null;
   /** Overrides the discovery document body (invalid documents). */
   discoveryOverride: ((doc: DiscoveryDocument) => unknown) | null = null;
 
@@ -153,6 +155,7 @@ export class LoopbackIssuer {
     }
     const path = (req.url ?? '/').split('?')[0]!;
     this.requests.push({ method: req.method ?? 'GET', path, headers: req.headers, body });
+    if (path === '/api/v1/tickets/check-in') this.onCheckIn?.(this.checkInRequests().length);
     if (this.down) {
       req.socket.destroy();
       return;
