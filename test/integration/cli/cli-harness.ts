@@ -1,0 +1,93 @@
+/**
+ * Runs the built admin CLI (dist/issuer/cli.js) as a child process, the way
+ * an operator or a script does. Needs a build first: test/global-setup.ts.
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { expect } from 'vitest';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+export const CLI = path.join(ROOT, 'dist', 'issuer', 'cli.js');
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export function runCli(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
+  if (!fs.existsSync(CLI)) throw new Error(`${CLI} is missing: build first (npm run build, or vitest's test/global-setup.ts)`);
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [CLI, ...args],
+      { env: { ...process.env, TICKET_ISSUER_DATA: '', ...env }, maxBuffer: 256 * 1024 * 1024, cwd: os.tmpdir() },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+/** Runs with --json, expects success and exactly one JSON document on stdout. */
+export async function cliJson<T = Record<string, unknown>>(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<T> {
+  const result = await runCli([...args, '--json'], env);
+  expect(result.stderr.includes('ticket-issuer:') ? result.stderr : '', 'no failure reported').toBe('');
+  expect(result.code).toBe(0);
+  return JSON.parse(result.stdout) as T;
+}
+
+/** Runs with --json, expects the contract's failure: non-zero exit, one stderr line, `{"error":{code,message}}` on stdout. */
+export async function cliFailure(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: string; message: string; exitCode: number; stderr: string }> {
+  const result = await runCli([...args, '--json'], env);
+  expect(result.code).not.toBe(0);
+  const lines = result.stderr.split('\n').filter((line) => line !== '');
+  expect(lines).toHaveLength(1);
+  const document = JSON.parse(result.stdout) as { error: { code: string; message: string } };
+  expect(Object.keys(document)).toEqual(['error']);
+  expect(Object.keys(document.error).sort()).toEqual(['code', 'message']);
+  expect(lines[0]).toContain(document.error.message);
+  return { ...document.error, exitCode: result.code, stderr: lines[0]! };
+}
+
+export function tempDir(prefix = 'cli-test-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+export const BASE_URL = 'https://tickets.example.com';
+
+export interface Issuer {
+  data: string;
+  kid: string;
+}
+
+export async function initIssuer(baseUrl = BASE_URL): Promise<Issuer> {
+  const data = path.join(tempDir(), 'issuer-data');
+  const { kid } = await cliJson<{ kid: string }>(['init', '--data', data, '--base-url', baseUrl, '--name', 'Test Issuer']);
+  return { data, kid };
+}
+
+export interface EventJson {
+  eid: string;
+  name: string;
+  date: string;
+  venue: string;
+  ends_at: string;
+}
+
+/** An event a week from now, so its tickets are valid while the tests run. */
+export async function createEvent(data: string, extra: string[] = []): Promise<EventJson> {
+  const date = new Date(Date.now() + 7 * 86_400_000);
+  date.setUTCMilliseconds(0);
+  return cliJson<EventJson>(['event', 'create', '--data', data, '--name', 'Spring Gala', '--date', date.toISOString(), '--venue', 'Main Hall', ...extra]);
+}
+
+/** Direct read access to the data dir's database, for facts the CLI does not print. */
+export function openDb(data: string): Database.Database {
+  return new Database(path.join(data, 'issuer.db'));
+}
