@@ -61,6 +61,7 @@ export interface KioskCoreOptions {
 export const DEFAULT_ONLINE_BUDGET_MS = 1500;
 const LAST_VERDICTS = 20;
 const NOT_ENROLLED = 'this kiosk is not enrolled: scan a setup code';
+const SCANNER_KEY_EXPIRED_MESSAGE = "this scanner's key has expired — re-enroll";
 
 export class KioskCore implements KioskApi {
   private readonly events = new EventEmitter();
@@ -202,6 +203,12 @@ export class KioskCore implements KioskApi {
     if (/^tsetup\d+\./.test(text)) return this.handleSetup(text);
     const enrollment = this.store.getEnrollment();
     if (!enrollment) return { type: 'not_enrolled', message: NOT_ENROLLED };
+    // Spec "Authentication" 5: the key ends at expires_at; past it the door must not admit, even offline.
+    if (Date.parse(enrollment.key_expires_at) <= this.now()) {
+      this.authorised = false;
+      this.changed();
+      return { type: 'scanner_unauthorized', message: SCANNER_KEY_EXPIRED_MESSAGE };
+    }
 
     let document = this.discovery.cached(enrollment.iss);
     if (!this.discovery.isFresh(enrollment.iss)) this.inBackground(this.refreshInBackground(enrollment.iss));

@@ -195,6 +195,15 @@ describe('online scans', () => {
     expect(keys[1]).toBe(keys[0]);
   });
 
+  it('an expired scanner key stops admissions, even offline', async () => {
+    let clock = Date.now();
+    const core = await enrolledCore({ now: () => clock });
+    issuer.down = true;
+    clock += 2 * 86_400_000;
+    expect(await core.scan(issuer.issueTicket({ exp: Math.floor(clock / 1000) + 3600 }).code)).toMatchObject({ type: 'scanner_unauthorized' });
+    expect((await core.getState()).authorised).toBe(false);
+  });
+
   it('looks up a ticket status by code or tid without checking it in', async () => {
     const core = await enrolledCore();
     const { code, tid } = issuer.issueTicket();

@@ -68,6 +68,8 @@ export class LoopbackIssuer {
   delayMs = 0;
   fail5xx = 0;
   rateLimit: { count: number; retryAfterS: number } | null = null;
+  /** The scope expiry handed out at enrollment. */
+  keyExpiresAt: () => string = () => new Date(Date.now() + 86_400_000).toISOString();
   /** Called as each check-in request arrives, before it is answered (e.g. to kill a client mid-request). */
   onCheckIn: ((count: number) => void) | null = null;
   /** Overrides the discovery document body (invalid documents). */
@@ -198,7 +200,7 @@ export class LoopbackIssuer {
     send(res, 200, {
       api_key: apiKey,
       api_key_id: apiKeyId,
-      scope: { eid: this.eid, event_name: 'Summer Gala', event_date: '2026-06-01T19:00:00Z', gate_id: null, expires_at: '2026-06-02T08:00:00Z' },
+      scope: { eid: this.eid, event_name: 'Summer Gala', event_date: '2026-06-01T19:00:00Z', gate_id: null, expires_at: this.keyExpiresAt() },
       issuer: { name: 'Loopback Tickets', iss: this.url },
     });
   }
