@@ -27,7 +27,7 @@ import {
 } from '../../protocol/index.js';
 import type { ApiKeyStore } from './api-key-store.js';
 import { backoffDelayMs, DEFAULT_BACKOFF, type BackoffOptions } from './backoff.js';
-import { DiscoveryCache } from './discovery.js';
+import { DiscoveryCache, type RefreshResult } from './discovery.js';
 import { defaultPlatform, enroll, setupProblem } from './enrollment.js';
 import { IssuerClient, SCANNER_UNAUTHORIZED_MESSAGE, type CheckInCall, type FetchLike, type IssuerClientOptions } from './issuer-client.js';
 import type { ConnectionState, KioskApi, KioskState, ScanResult, SetupSummary, StatusLookupResult } from './kiosk-api.js';
@@ -217,7 +217,7 @@ export class KioskCore implements KioskApi {
       // Spec "Versioning" 5: an unknown kid may be a freshly rotated key. One refetch, rate-limited.
       const refetch = this.discovery.refreshLimited(enrollment.iss, this.budgetMs);
       const result = refetch ? await refetch : null;
-      if (result) this.connection = result.ok ? 'online' : result.failure.kind === 'unreachable' ? 'offline' : this.connection;
+      if (result) this.noteRefresh(result);
       if (result?.ok) {
         document = result.document;
         evaluation = this.evaluate(text, enrollment, document);
@@ -332,7 +332,15 @@ export class KioskCore implements KioskApi {
       }
       this.store.decideScan(scan.idempotency_key, verdict, queueState);
     });
-    if (queueState === 'pending' && !this.drainTimer) this.scheduleDrain(this.now() + backoffDelayMs(0, this.random, this.backoff));
+    if (queueState === 'pending') {
+      // Spec "Rate limiting" 4: a 429 at the door also delays the queue by its Retry-After.
+      let due = this.now() + backoffDelayMs(0, this.random, this.backoff);
+      if (call?.kind === 'rate_limited' && call.retryAfterMs !== undefined) {
+        due = Math.max(due, this.now() + call.retryAfterMs);
+        this.store.recordRetry(scan.idempotency_key, due, 'RATE_LIMITED');
+      }
+      if (!this.drainTimer) this.scheduleDrain(due);
+    }
     return this.show(verdict);
   }
 
@@ -411,12 +419,14 @@ export class KioskCore implements KioskApi {
     const refresh = this.discovery.refreshLimited(iss, this.interactiveTimeoutMs());
     if (!refresh) return;
     const result = await refresh;
-    if (this.closed) return;
-    if (result.ok) this.connection = 'online';
-    else if (result.failure.kind === 'unreachable') this.connection = 'offline';
-    this.changed();
+    if (!this.closed) this.noteRefresh(result);
   }
 
+  private noteRefresh(result: RefreshResult): void {
+    this.noteConnection(result.ok ? { kind: 'answered' } : result.failure);
+  }
+
+  /** Any answer from the issuer means online; no answer (or a 5xx) means offline. */
   private noteConnection(call: { kind: string }): void {
     const before = this.connection;
     if (call.kind === 'unreachable' || call.kind === 'server_error') this.connection = 'offline';

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isUuidV4, type Verdict } from '../../../protocol/index.js';
 import { KioskCore, type KioskCoreOptions } from '../../../main/kiosk/kiosk-core.js';
@@ -64,6 +65,9 @@ describe('enrollment', () => {
     expect(enrollRequest.body).toMatchObject({ scanner_id: state.scanner.id, scanner_name: state.scanner.name, scanner_platform: 'test-platform' });
     expect(state).toMatchObject({ enrolled: true, authorised: true, event: { eid: issuer.eid, name: 'Summer Gala' }, issuer: { iss: issuer.url } });
     expect(JSON.stringify(state)).not.toContain(apiKeys.key);
+    // Spec "EnrollResponse": never stored in plain text. Not in the SQLite file nor its WAL.
+    await core.scan(issuer.issueTicket().code);
+    for (const file of readdirSync(dir.dir)) expect(readFileSync(join(dir.dir, file)).includes(apiKeys.key!)).toBe(false);
   });
 
   it('a setup code while enrolled asks for confirmation; confirm re-enrolls, cancel keeps the old enrollment', async () => {
@@ -312,6 +316,16 @@ describe('offline scans and the queue', () => {
     expect((await core.drain())?.settled).toHaveLength(0); // not due yet
     clock += 7000;
     expect((await core.drain())?.settled).toHaveLength(1);
+  });
+
+  it('a 429 at the door admits per policy and holds the scan back for Retry-After', async () => {
+    let clock = Date.now();
+    const core = await enrolledCore({ now: () => clock });
+    issuer.rateLimit = { count: 1, retryAfterS: 5 };
+    expect(verdictOf(await core.scan(issuer.issueTicket().code))).toMatchObject({ kind: 'admit', offline: true });
+    expect((await core.drain())?.settled).toHaveLength(0);
+    clock += 5000;
+    expect((await core.drain())?.settled.map((s) => s.result_status)).toEqual(['valid']);
   });
 
   it('drains in the background when autoDrain is on', async () => {
