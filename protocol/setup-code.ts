@@ -1,6 +1,6 @@
 /** The setup QR code: `tsetup1.<base64url(setup_json)>` (spec "Setup QR payload"). */
 import { encodeBase64Url, utf8Encode } from './base64url.js';
-import { optionalString, requireDateTime, requireInteger, requireString, type JsonObject } from './fields.js';
+import { FieldError, optionalString, requireDateTime, requireInteger, requireString, type JsonObject } from './fields.js';
 import { QrCodeError } from './qr-code-error.js';
 import { decodeSegmentJson, readFields } from './ticket-code.js';
 import type { SetupPayload } from './types.js';
@@ -31,5 +31,15 @@ function readSetupPayload(obj: JsonObject): SetupPayload {
   const gateId = optionalString(obj, 'gate_id');
   if (eventName !== undefined) payload.event_name = eventName;
   if (gateId !== undefined) payload.gate_id = gateId;
+  const fingerprint = optionalString(obj, 'tls_cert_sha256');
+  if (fingerprint !== undefined) {
+    if (!isCertificateFingerprint(fingerprint)) throw new FieldError('tls_cert_sha256', 'wrong_type');
+    payload.tls_cert_sha256 = fingerprint;
+  }
   return payload;
+}
+
+/** SHA-256 certificate fingerprint as OpenSSL and Node print it: 32 uppercase hex pairs joined by ':'. */
+export function isCertificateFingerprint(value: string): boolean {
+  return /^[0-9A-F]{2}(:[0-9A-F]{2}){31}$/.test(value);
 }

@@ -117,4 +117,11 @@ export interface SetupPayload {
   event_name?: string;
   gate_id?: string;
   expires_at: IsoDateTime;
+  /**
+   * Project extension (docs/protocol.md "Self-signed issuers"): the SHA-256
+   * fingerprint of the issuer's self-signed TLS certificate, uppercase hex
+   * pairs joined by ':'. Present only when the issuer is not using a
+   * CA-signed certificate; other scanners ignore it as an unknown field.
+   */
+  tls_cert_sha256?: string;
 }

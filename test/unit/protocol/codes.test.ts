@@ -118,3 +118,19 @@ describe('tsetup1 setup codes', () => {
     if (field !== undefined) expect(error.field).toBe(field);
   });
 });
+
+describe('tsetup1 self-signed certificate pin (project extension)', () => {
+  const fingerprint = Array.from({ length: 32 }, (_, i) => (i * 7).toString(16).padStart(2, '0').toUpperCase()).join(':');
+
+  it('carries tls_cert_sha256 when present', () => {
+    expect(decodeSetupCode(encodeSetupCode({ ...setup, tls_cert_sha256: fingerprint })).tls_cert_sha256).toBe(fingerprint);
+  });
+
+  it.each([['lowercase', fingerprint.toLowerCase()], ['too short', fingerprint.slice(3)], ['no colons', fingerprint.replaceAll(':', '')]])(
+    'refuses a malformed fingerprint (%s)',
+    (_label, bad) => {
+      const error = codeOf(() => decodeSetupCode(`tsetup1.${segment({ ...setup, tls_cert_sha256: bad })}`));
+      expect(error).toEqual({ code: 'wrong_field_type', field: 'tls_cert_sha256' });
+    },
+  );
+});
