@@ -9,7 +9,8 @@ export type ScannedText =
   | { kind: CodeKind; text: string }
   /** A code that arrived through a layout other than the scanner's US one: fix the settings, don't call the ticket invalid. */
   | { kind: 'layout_mismatch'; layout: ForeignLayout }
-  | { kind: 'invalid' };
+  /** Not a code's shape; the text still goes to the kiosk, which records the refusal (or finds a ticket ID in it). */
+  | { kind: 'invalid'; text: string };
 
 export function classifyScannedText(text: string): ScannedText {
   const kind = codeKindOf(text);
@@ -22,5 +23,5 @@ export function classifyScannedText(text: string): ScannedText {
   }
   // Right characters, odd payload start: let the kiosk decide; it will explain what is wrong.
   if (kind) return { kind, text };
-  return { kind: 'invalid' };
+  return { kind: 'invalid', text };
 }

@@ -108,7 +108,7 @@ describe('classifying a finished scan', () => {
     ['random AZERTY-looking noise', 'tkt&:é"(-è_ç'],
     ['human typing with a typo', 'tkt1,eyJ2IjoxfQ.c2ln'],
   ])('%s is invalid', (_label, text) => {
-    expect(classifyScannedText(text)).toEqual({ kind: 'invalid' });
+    expect(classifyScannedText(text)).toEqual({ kind: 'invalid', text });
   });
 
   it('right characters with an odd payload start go to the kiosk, which explains the refusal', () => {

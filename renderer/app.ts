@@ -1,0 +1,266 @@
+/**
+ * The kiosk screens' controller: holds the little state the renderer owns
+ * (which verdict is up, whether lookup is open, the last problem to explain),
+ * turns scans into KioskApi calls, and mounts the screen chooseScreen picks.
+ * Decisions live in view/ and wedge/ as pure functions; this file only wires.
+ */
+import { attempt } from './kiosk-bridge.js';
+import type { KioskApi, KioskState, ScanResult } from './kiosk-types.js';
+import { t } from './messages/format.js';
+import { mountLookup, isLookupInput, type LookupProps } from './screens/lookup.js';
+import { mountReady, type ReadyProps } from './screens/ready.js';
+import type { ScreenHandle } from './screens/screen.js';
+import { mountSetup, type SetupProps } from './screens/setup.js';
+import { mountVerdict } from './screens/verdict.js';
+import { playVerdictSound } from './sound.js';
+import { chooseScreen, VERDICT_SHOWN_MS, type ShownScreen } from './view/screen-choice.js';
+import { enrollFailureText } from './view/setup-view-model.js';
+import { failedStatusView, layoutMismatchStatusView, statusView, type StatusView } from './view/status-view-model.js';
+import { verdictIdentity, verdictView, type DoorVerdict, type VerdictView } from './view/verdict-view-model.js';
+import { classifyScannedText, type ScannedText } from './wedge/classify.js';
+import { startWedgeCapture } from './wedge/capture.js';
+
+type Mounted =
+  | { screen: 'starting' }
+  | { screen: 'setup'; handle: ScreenHandle<SetupProps> }
+  | { screen: 'ready'; handle: ScreenHandle<ReadyProps> }
+  | { screen: 'verdict'; handle: ScreenHandle<VerdictView> }
+  | { screen: 'lookup'; handle: ScreenHandle<LookupProps> };
+
+export class KioskScreens {
+  private state: KioskState | null = null;
+  private verdict: VerdictView | null = null;
+  private verdictTimer: number | undefined;
+  private lookupOpen = false;
+  private lookupResult: StatusView | null = null;
+  private lookupBusy = false;
+  /** The last problem to explain on Setup or Ready (enrollment failure, …); cleared by the next scan. */
+  private message: string | null = null;
+  private busy = false;
+  /** Verdicts already shown, so one that arrives both as a scan() answer and in last_verdicts beeps once. */
+  private readonly seenVerdicts = new Set<string>();
+  private mounted: Mounted = { screen: 'starting' };
+
+  constructor(
+    private readonly root: HTMLElement,
+    private readonly kiosk: KioskApi,
+    private readonly win: Window,
+  ) {}
+
+  async start(): Promise<void> {
+    this.kiosk.onStateChange((state) => this.receiveState(state));
+    startWedgeCapture(this.win.document, { isTypingTarget: isLookupInput, onScan: (scan) => void this.onScan(scan) });
+    this.win.document.addEventListener('keydown', (event) => this.onShortcut(event));
+    const first = await attempt(() => this.kiosk.getState());
+    if (!first.ok) {
+      this.showFatal(t('app.no_kiosk'));
+      return;
+    }
+    // Verdicts from before this screen started are history, not news: list them, don't announce them.
+    for (const verdict of first.value.last_verdicts) this.seenVerdicts.add(verdictIdentity(verdict));
+    this.receiveState(first.value);
+  }
+
+  private receiveState(state: KioskState): void {
+    this.state = state;
+    // A verdict the renderer did not ask for (a HID scanner read by the main process) is news too.
+    const newest = state.last_verdicts[0];
+    if (newest && !this.seenVerdicts.has(verdictIdentity(newest))) this.showVerdict(newest);
+    else this.render();
+  }
+
+  private async refreshState(): Promise<void> {
+    const result = await attempt(() => this.kiosk.getState());
+    if (result.ok) this.receiveState(result.value);
+  }
+
+  // ---- scans -------------------------------------------------------------
+
+  private async onScan(scan: ScannedText): Promise<void> {
+    if (this.lookupOpen && this.state?.enrolled && !this.state.re_enroll_pending) {
+      await this.lookUp(scan);
+      return;
+    }
+    this.message = null;
+    const enrolled = this.state?.enrolled ?? false;
+    if (scan.kind === 'layout_mismatch') {
+      if (enrolled) this.showVerdict({ kind: 'refuse', reason: 'layout_mismatch' });
+      else this.setMessage(t('reason.layout_mismatch'));
+      return;
+    }
+    if (scan.kind === 'invalid' && !enrolled) {
+      this.setMessage(t('setup.error.not_a_code'));
+      return;
+    }
+    // Unrecognised text still goes to the kiosk: it is the authority on tickets and records the refusal.
+    this.busy = true;
+    this.render();
+    const result = await attempt(() => this.kiosk.scan(scan.text));
+    this.busy = false;
+    if (!result.ok) {
+      if (enrolled) this.showVerdict({ kind: 'refuse', reason: 'scan_failed' });
+      else this.setMessage(t('setup.error.failed'));
+      return;
+    }
+    this.handleScanResult(result.value, scan);
+    await this.refreshState();
+  }
+
+  private handleScanResult(result: ScanResult, scan: ScannedText | null): void {
+    switch (result.type) {
+      case 'verdict':
+        this.showVerdict(result.verdict);
+        return;
+      case 'enrolled':
+      case 'confirm_re_enroll':
+      case 'nothing_to_confirm':
+        // The state (enrolled, re_enroll_pending) carries what to show next.
+        this.render();
+        return;
+      case 'enroll_failed':
+        this.setMessage(enrollFailureText(result.code));
+        return;
+      case 'not_enrolled':
+        this.setMessage(scan?.kind === 'ticket' ? t('setup.error.ticket_scanned') : t('setup.error.not_a_code'));
+        return;
+      case 'scanner_unauthorized':
+        this.showVerdict({ kind: 'refuse', reason: 'scanner_unauthorized' });
+        return;
+    }
+  }
+
+  private async confirmReEnroll(): Promise<void> {
+    this.message = null;
+    this.busy = true;
+    this.render();
+    const result = await attempt(() => this.kiosk.confirmReEnroll());
+    this.busy = false;
+    if (result.ok) this.handleScanResult(result.value, null);
+    else this.setMessage(t('setup.error.failed'));
+    await this.refreshState();
+  }
+
+  private async cancelReEnroll(): Promise<void> {
+    const result = await attempt(() => this.kiosk.cancelReEnroll());
+    if (result.ok) this.receiveState(result.value);
+  }
+
+  // ---- status lookup -----------------------------------------------------
+
+  private async lookUp(scan: ScannedText): Promise<void> {
+    if (scan.kind === 'layout_mismatch') {
+      this.lookupResult = layoutMismatchStatusView();
+      this.render();
+      return;
+    }
+    // An 'invalid' shape may be a ticket ID typed by hand: the kiosk accepts those.
+    this.lookupBusy = true;
+    this.render();
+    const result = await attempt(() => this.kiosk.lookupStatus(scan.text));
+    this.lookupBusy = false;
+    this.lookupResult = result.ok ? statusView(result.value) : failedStatusView();
+    this.render();
+  }
+
+  private openLookup(): void {
+    this.lookupOpen = true;
+    this.lookupResult = null;
+    this.render();
+    this.win.document.querySelector<HTMLInputElement>('[data-lookup-input]')?.focus();
+  }
+
+  private closeLookup(): void {
+    this.lookupOpen = false;
+    this.render();
+  }
+
+  // ---- verdicts ----------------------------------------------------------
+
+  private showVerdict(verdict: DoorVerdict): void {
+    if ('decided_at' in verdict) this.seenVerdicts.add(verdictIdentity(verdict));
+    const view = verdictView(verdict);
+    this.verdict = view;
+    this.lookupOpen = false;
+    playVerdictSound(view.dataVerdict);
+    this.win.clearTimeout(this.verdictTimer);
+    this.verdictTimer = this.win.setTimeout(() => this.dismissVerdict(), VERDICT_SHOWN_MS[view.dataVerdict]);
+    this.render();
+  }
+
+  private dismissVerdict(): void {
+    this.win.clearTimeout(this.verdictTimer);
+    this.verdict = null;
+    this.render();
+  }
+
+  private onShortcut(event: KeyboardEvent): void {
+    const screen = this.mounted.screen;
+    if (event.key === 'F2' && (screen === 'ready' || screen === 'verdict') && this.state?.enrolled) {
+      event.preventDefault();
+      this.verdict = null;
+      this.openLookup();
+    } else if (event.key === 'Escape') {
+      if (screen === 'lookup') this.closeLookup();
+      else if (screen === 'verdict') this.dismissVerdict();
+      else if (screen === 'setup' && this.state?.re_enroll_pending) void this.cancelReEnroll();
+    }
+  }
+
+  // ---- rendering ---------------------------------------------------------
+
+  private setMessage(message: string): void {
+    this.message = message;
+    this.render();
+  }
+
+  private render(): void {
+    const screen = chooseScreen({ state: this.state, verdictShown: this.verdict !== null, lookupOpen: this.lookupOpen });
+    if (screen !== this.mounted.screen) this.mount(screen);
+    const mounted = this.mounted;
+    switch (mounted.screen) {
+      case 'starting':
+        this.root.replaceChildren(t('app.starting'));
+        return;
+      case 'setup':
+        mounted.handle.update({ state: this.state, message: this.message, busy: this.busy });
+        return;
+      case 'ready':
+        if (this.state) mounted.handle.update({ state: this.state, notice: this.message });
+        return;
+      case 'verdict':
+        if (this.verdict) mounted.handle.update(this.verdict);
+        return;
+      case 'lookup':
+        mounted.handle.update({ result: this.lookupResult, busy: this.lookupBusy });
+        return;
+    }
+  }
+
+  private mount(screen: ShownScreen): void {
+    this.root.replaceChildren();
+    this.root.dataset['screen'] = screen;
+    delete this.root.dataset['setupMode'];
+    switch (screen) {
+      case 'starting':
+        this.mounted = { screen };
+        return;
+      case 'setup':
+        this.mounted = { screen, handle: mountSetup(this.root, { confirmReEnroll: () => void this.confirmReEnroll(), cancelReEnroll: () => void this.cancelReEnroll() }) };
+        return;
+      case 'ready':
+        this.mounted = { screen, handle: mountReady(this.root, { openLookup: () => this.openLookup() }) };
+        return;
+      case 'verdict':
+        this.mounted = { screen, handle: mountVerdict(this.root, { dismiss: () => this.dismissVerdict() }) };
+        return;
+      case 'lookup':
+        this.mounted = { screen, handle: mountLookup(this.root, { submit: (text) => void this.lookUp(classifyScannedText(text)), close: () => this.closeLookup() }) };
+        return;
+    }
+  }
+
+  private showFatal(message: string): void {
+    this.root.dataset['screen'] = 'starting';
+    this.root.replaceChildren(message);
+  }
+}

@@ -1,0 +1,70 @@
+/** Ready: which event and gate, online or offline, what waits to sync, the last verdicts. */
+import { el, replaceChildren } from '../dom.js';
+import type { KioskState } from '../kiosk-types.js';
+import { t } from '../messages/format.js';
+import { readyView } from '../view/ready-view-model.js';
+import type { ScreenHandle } from './screen.js';
+
+export interface ReadyProps {
+  state: KioskState;
+  /** A message about the last action (e.g. a failed re-enroll), or null. */
+  notice: string | null;
+}
+
+export interface ReadyActions {
+  openLookup(): void;
+}
+
+export function mountReady(root: HTMLElement, actions: ReadyActions): ScreenHandle<ReadyProps> {
+  return {
+    update({ state, notice }) {
+      const view = readyView(state);
+      const lookup = el('button', { type: 'button', class: 'button', 'data-action': 'open-lookup' }, '🔍 ', t('ready.lookup_button'));
+      lookup.addEventListener('click', actions.openLookup);
+      const connectionIcon = view.connection.dataConnection === 'online' ? '●' : view.connection.dataConnection === 'offline' ? '⚠' : '…';
+      replaceChildren(
+        root,
+        el(
+          'header',
+          { class: 'ready__header' },
+          el('div', {}, el('h1', { class: 'ready__event', 'data-event-name': '' }, view.eventName), el('p', { class: 'ready__date' }, view.eventDate)),
+          el('p', { class: 'ready__gate', 'data-gate': state.gate_id ?? '' }, view.gate),
+        ),
+        el(
+          'div',
+          { class: 'ready__status' },
+          el('p', { class: 'pill', 'data-connection': view.connection.dataConnection }, el('span', { 'aria-hidden': 'true' }, connectionIcon), ' ', view.connection.text),
+          el('p', { class: 'pill', 'data-pending-count': String(view.pendingCount) }, view.pendingText),
+          view.doubleAdmissionsText
+            ? el('p', { class: 'pill pill--warning', 'data-double-admissions': String(state.double_admissions.length) }, '⚠ ', view.doubleAdmissionsText)
+            : null,
+        ),
+        view.offlineRule ? el('p', { class: 'ready__offline-rule' }, view.offlineRule) : null,
+        view.unauthorisedText ? el('p', { class: 'banner banner--danger', role: 'alert', 'data-unauthorised': '' }, '✗ ', view.unauthorisedText) : null,
+        notice ? el('p', { class: 'banner', role: 'alert', 'data-notice': '' }, notice) : null,
+        el('p', { class: 'ready__prompt' }, el('span', { class: 'ready__prompt-icon', 'aria-hidden': 'true' }, '▣'), ' ', t('ready.prompt')),
+        el(
+          'section',
+          { class: 'ready__recent' },
+          el('h2', {}, t('ready.recent.title')),
+          view.recent.length === 0
+            ? el('p', { class: 'ready__recent-none' }, t('ready.recent.none'))
+            : el(
+                'ol',
+                { 'data-recent-verdicts': '' },
+                ...view.recent.map((line) =>
+                  el(
+                    'li',
+                    { class: `recent recent--${line.dataVerdict}`, 'data-verdict': line.dataVerdict },
+                    el('span', { class: 'recent__icon', 'aria-hidden': 'true' }, line.icon),
+                    el('span', { class: 'recent__time' }, line.time),
+                    el('span', { class: 'recent__text' }, line.text),
+                  ),
+                ),
+              ),
+        ),
+        el('footer', { class: 'ready__footer' }, lookup),
+      );
+    },
+  };
+}

@@ -1,0 +1,73 @@
+/** Setup: how to enroll, enrollment errors, and the re-enroll question when a setup code is scanned while enrolled. */
+import { el, replaceChildren } from '../dom.js';
+import type { KioskState } from '../kiosk-types.js';
+import { t } from '../messages/format.js';
+import { reEnrollQuestion } from '../view/setup-view-model.js';
+import type { ScreenHandle } from './screen.js';
+
+export interface SetupProps {
+  state: KioskState | null;
+  /** A plain-words problem with the last scan, or null. */
+  message: string | null;
+  busy: boolean;
+}
+
+export interface SetupActions {
+  confirmReEnroll(): void;
+  cancelReEnroll(): void;
+}
+
+export function mountSetup(root: HTMLElement, actions: SetupActions): ScreenHandle<SetupProps> {
+  return {
+    update(props) {
+      const pending = props.state?.re_enroll_pending ?? null;
+      root.dataset['setupMode'] = pending ? 'confirm' : 'enroll';
+      if (pending && props.state) {
+        const { state } = props;
+        const current = state.event ? { event_name: state.event.name, gate_id: state.gate_id } : null;
+        const question = reEnrollQuestion(current, pending, state.pending_scans);
+        const yes = el('button', { type: 'button', class: 'button button--primary', 'data-action': 'confirm-re-enroll' }, t('setup.confirm.yes'));
+        const no = el('button', { type: 'button', class: 'button', 'data-action': 'cancel-re-enroll' }, t('setup.confirm.no'));
+        yes.addEventListener('click', actions.confirmReEnroll);
+        no.addEventListener('click', actions.cancelReEnroll);
+        replaceChildren(
+          root,
+          el('h1', { class: 'setup__title' }, question.title),
+          el('p', { class: 'setup__event' }, question.current),
+          el('p', { class: 'setup__event setup__event--new' }, question.proposed),
+          question.pending ? el('p', { class: 'setup__warning', 'data-pending-count': String(state.pending_scans) }, '⚠ ', question.pending) : null,
+          props.message ? el('p', { class: 'setup__message', role: 'alert', 'data-setup-message': '' }, props.message) : null,
+          el('div', { class: 'setup__buttons' }, no, yes),
+        );
+        return;
+      }
+      replaceChildren(
+        root,
+        el('div', { class: 'setup__icon', 'aria-hidden': 'true' }, qrIcon()),
+        el('h1', { class: 'setup__title' }, t('setup.instruction')),
+        el('p', { class: 'setup__hint' }, t('setup.hint')),
+        props.busy ? el('p', { class: 'setup__busy', 'data-busy': '' }, t('setup.working')) : null,
+        props.message ? el('p', { class: 'setup__message', role: 'alert', 'data-setup-message': '' }, '✗ ', props.message) : null,
+      );
+    },
+  };
+}
+
+/** A QR-code pictogram as inline SVG (no image file, nothing for the CSP to allow). */
+function qrIcon(): SVGSVGElement {
+  const ns = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(ns, 'svg');
+  svg.setAttribute('viewBox', '0 0 7 7');
+  svg.setAttribute('class', 'qr-icon');
+  const cells = ['0,0,3,3', '4,0,3,3', '0,4,3,3', '4,4,1,1', '6,4,1,1', '5,5,1,1', '4,6,1,1', '6,6,1,1'];
+  for (const cell of cells) {
+    const [x, y, w, h] = cell.split(',');
+    const rect = document.createElementNS(ns, 'rect');
+    rect.setAttribute('x', x!);
+    rect.setAttribute('y', y!);
+    rect.setAttribute('width', w!);
+    rect.setAttribute('height', h!);
+    svg.append(rect);
+  }
+  return svg;
+}

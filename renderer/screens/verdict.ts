@@ -1,0 +1,32 @@
+/** Verdict: ADMIT or REFUSE, readable from two meters; word, icon and colour all say it. */
+import { el, replaceChildren } from '../dom.js';
+import { t } from '../messages/format.js';
+import type { VerdictView } from '../view/verdict-view-model.js';
+import type { ScreenHandle } from './screen.js';
+
+export interface VerdictActions {
+  dismiss(): void;
+}
+
+export function mountVerdict(root: HTMLElement, actions: VerdictActions): ScreenHandle<VerdictView> {
+  return {
+    update(view) {
+      const next = el('button', { type: 'button', class: 'button verdict__next', 'data-action': 'dismiss-verdict' }, t('verdict.back'));
+      next.addEventListener('click', actions.dismiss);
+      const who = [view.holderName, view.ticketType].filter((part): part is string => part !== null);
+      replaceChildren(
+        root,
+        el(
+          'section',
+          { class: `verdict ${view.cssClass}`, role: 'status', 'data-verdict': view.dataVerdict, 'data-reason': view.dataReason },
+          el('div', { class: 'verdict__icon', 'aria-hidden': 'true' }, view.icon),
+          el('div', { class: 'verdict__word' }, view.word),
+          el('p', { class: 'verdict__reason', 'data-reason-text': '' }, view.reasonText),
+          who.length > 0 ? el('p', { class: 'verdict__holder', 'data-holder': '' }, who.join(' · ')) : null,
+          view.offlineNote ? el('p', { class: 'verdict__offline', 'data-offline': '' }, view.offlineNote) : null,
+          next,
+        ),
+      );
+    },
+  };
+}

@@ -1,0 +1,23 @@
+/** Which screen to show. Pure, so the precedence is one readable list. */
+import type { KioskState } from '../kiosk-types.js';
+
+export type ShownScreen = 'starting' | 'setup' | 'ready' | 'verdict' | 'lookup';
+
+export interface ScreenInputs {
+  state: KioskState | null;
+  verdictShown: boolean;
+  lookupOpen: boolean;
+}
+
+export function chooseScreen({ state, verdictShown, lookupOpen }: ScreenInputs): ShownScreen {
+  if (state === null) return 'starting';
+  // The re-enroll question waits for an answer; nothing may cover it.
+  if (state.re_enroll_pending) return 'setup';
+  if (verdictShown) return 'verdict';
+  if (!state.enrolled) return 'setup';
+  if (lookupOpen) return 'lookup';
+  return 'ready';
+}
+
+/** How long a verdict stays before Ready returns (the next scan replaces it sooner). A refusal needs reading. */
+export const VERDICT_SHOWN_MS = { admit: 3_000, refuse: 6_000 } as const;
