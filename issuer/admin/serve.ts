@@ -5,31 +5,18 @@
  * (protocol-decisions.md "admin CLI"). Everything it prints is a log: stderr.
  */
 import type { Command } from 'commander';
+import pino from 'pino';
 import { isLoopbackHost } from '../../protocol/base-url.js';
+import { createLogger } from '../logging.js';
+import type { RunningServer, StartServerOptions } from '../server.js';
 import { parseInteger } from './arguments.js';
 import { action, withCommonOptions, type CommonOptions } from './command.js';
 import { AdminError } from './errors.js';
 import { openIssuer } from './issuer-context.js';
 
-/** The contract of issuer/server.ts startServer. */
-export interface ServerOptions {
-  dataDir: string;
-  host: string;
-  port: number;
-  plainHttp: boolean;
-  tlsCert?: string;
-  tlsKey?: string;
-  scannerRpm?: number;
-  enrollRpm?: number;
-}
-
-export interface RunningServer {
-  url: string;
-  fingerprint?: string | null;
-  close(): Promise<void>;
-}
-
+/** The port of issuer/server.ts when the base URL names none. */
 export const DEFAULT_PORT = 8443;
+const DEFAULT_HOST = '127.0.0.1';
 
 /**
  * Where to listen unless told: scanners reach the issuer at its base URL, so a
@@ -38,7 +25,7 @@ export const DEFAULT_PORT = 8443;
  */
 export function defaultListen(baseUrl: string): { host: string; port: number } {
   const url = new URL(baseUrl);
-  return { host: isLoopbackHost(url.hostname) ? '127.0.0.1' : '0.0.0.0', port: url.port === '' ? DEFAULT_PORT : Number(url.port) };
+  return { host: isLoopbackHost(url.hostname) ? DEFAULT_HOST : '0.0.0.0', port: url.port === '' ? DEFAULT_PORT : Number(url.port) };
 }
 
 interface ServeOptions extends CommonOptions {
@@ -51,14 +38,16 @@ interface ServeOptions extends CommonOptions {
   enrollRpm?: string;
 }
 
-export function serveOptions(options: ServeOptions, dataDir: string, baseUrl: string): ServerOptions {
+export function serveOptions(options: ServeOptions, dataDir: string, baseUrl: string): StartServerOptions {
   if ((options.tlsCert === undefined) !== (options.tlsKey === undefined)) {
     throw new AdminError('INVALID_ARGUMENT', '--tls-cert and --tls-key go together');
   }
   if (options.plainHttp && options.tlsCert !== undefined) throw new AdminError('INVALID_ARGUMENT', '--plain-http cannot be combined with --tls-cert/--tls-key');
   const defaults = defaultListen(baseUrl);
-  const server: ServerOptions = {
+  const server: StartServerOptions = {
     dataDir,
+    // This command owns SIGINT/SIGTERM, so it can say it is stopping and wait for close().
+    handleSignals: false,
     host: options.host ?? defaults.host,
     port: options.port === undefined ? defaults.port : parseInteger(options.port, '--port', 0, 65535),
     plainHttp: options.plainHttp === true,
@@ -70,14 +59,11 @@ export function serveOptions(options: ServeOptions, dataDir: string, baseUrl: st
   return server;
 }
 
-type StartServer = (options: ServerOptions) => Promise<RunningServer>;
-
-async function loadStartServer(): Promise<StartServer> {
-  // Loaded at run time so the other commands never pay for Fastify's start-up.
-  // TODO: a static import once issuer/server.ts has landed; a variable specifier keeps the build green until then.
-  const specifier = '../server.js';
-  const module = (await import(specifier)) as { startServer: StartServer };
-  return module.startServer;
+async function startServer(options: StartServerOptions): Promise<RunningServer> {
+  // Loaded only here so the other commands never pay for loading Fastify.
+  const server = await import('../server.js');
+  // Request logs are logs: stderr, never stdout (protocol-decisions.md "admin CLI").
+  return server.startServer({ ...options, logger: createLogger({ stream: pino.destination(2) }) });
 }
 
 export function registerServeCommand(program: Command): void {
@@ -97,10 +83,9 @@ export function registerServeCommand(program: Command): void {
       const { dataDir, db, info } = openIssuer(options.data);
       db.close();
       const serverOptions = serveOptions(options, dataDir.root, info.base_url);
-      if (serverOptions.plainHttp && !isLoopbackHost(serverOptions.host)) {
+      if (serverOptions.plainHttp && !isLoopbackHost(serverOptions.host ?? DEFAULT_HOST)) {
         output.log(`warning: plain HTTP on ${serverOptions.host}: only behind a TLS-terminating proxy (scanners require HTTPS)`);
       }
-      const startServer = await loadStartServer();
       const server = await startServer(serverOptions);
       output.log(`ticket-issuer "${info.name}" serving ${info.base_url} on ${server.url} (data: ${dataDir.root})`);
       if (server.fingerprint) output.log(`TLS certificate SHA-256 fingerprint: ${server.fingerprint}`);

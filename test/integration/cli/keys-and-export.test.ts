@@ -45,7 +45,8 @@ describe('checkins export', () => {
     const event = await createEvent(data);
     const other = await createEvent(data);
     const { tickets } = await cliJson<Issued>(['ticket', 'issue', '--data', data, '--event', event.eid, '--holder', 'Ada, Countess', '--type', 'VIP', '--count', '2']);
-    const [first, second] = tickets as [{ tid: string }, { tid: string }];
+    const first = tickets[0]!;
+    const second = tickets[1]!;
 
     // What the HTTP API records during the event, written directly.
     const db = openDatabase(path.join(data, 'issuer.db'));

@@ -1,7 +1,7 @@
 /** `scanner setup`, `revoke-setup`, `list`, `revoke`: exact JSON, a PNG that decodes, and no secret kept. */
 import fs from 'node:fs';
 import path from 'node:path';
-import jsQR from 'jsqr';
+import jsQRModule from 'jsqr';
 import { PNG } from 'pngjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { decodeSetupCode } from '../../../protocol/setup-code.js';
@@ -9,6 +9,9 @@ import { hashSecret } from '../../../issuer/secrets.js';
 import { openDatabase } from '../../../issuer/store/database.js';
 import { claimToken, insertApiKey } from '../../../issuer/store/scanners.js';
 import { BASE_URL, cliFailure, cliJson, createEvent, initIssuer, runCli, tempDir, type EventJson, type Issuer } from './cli-harness.js';
+
+// jsqr is CommonJS with an ES-style default export: under NodeNext the callable is on `.default` at the type level only.
+const jsQR = jsQRModule as unknown as typeof jsQRModule.default;
 
 interface SetupJson {
   setup_qr: string;

@@ -1,0 +1,120 @@
+/**
+ * `serve` as an operator runs it, with admin commands from other processes on
+ * the same data dir taking effect on the very next request
+ * (protocol-decisions.md "admin CLI (contract)").
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import crypto from 'node:crypto';
+import https from 'node:https';
+import { afterEach, describe, expect, it } from 'vitest';
+import { decodeSetupCode } from '../../../protocol/setup-code.js';
+import { CLI, cliJson, createEvent, initIssuer } from './cli-harness.js';
+
+interface Serving {
+  child: ChildProcessWithoutNullStreams;
+  url: string;
+  stderr: () => string;
+}
+
+const running: ChildProcessWithoutNullStreams[] = [];
+
+afterEach(() => {
+  for (const child of running.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+});
+
+/** Starts `serve` and waits until it has printed its URL (and fingerprint) and is ready. */
+function serve(args: string[]): Promise<Serving> {
+  const child = spawn(process.execPath, [CLI, 'serve', ...args], { env: { ...process.env, TICKET_ISSUER_DATA: '' } });
+  running.push(child);
+  let stderr = '';
+  let stdout = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      const match = / serving \S+ on (\S+) /.exec(stderr);
+      if (match && stderr.includes('Press Ctrl+C to stop.')) resolve({ child, url: match[1]!, stderr: () => stderr });
+    });
+    child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${stderr}${stdout}`)));
+  });
+}
+
+function stopped(child: ChildProcessWithoutNullStreams): Promise<number | null> {
+  return new Promise((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.on('exit', (code) => resolve(code))));
+}
+
+describe('serve', () => {
+  it('serves the API; revoke, rotate and scanner revoke from other processes apply to the next request; SIGTERM stops it', async () => {
+    const { data, kid } = await initIssuer('http://127.0.0.1:8080');
+    const event = await createEvent(data);
+    const server = await serve(['--data', data, '--plain-http', '--host', '127.0.0.1', '--port', '0', '--json']);
+
+    const discovery = async () => (await (await fetch(`${server.url}/.well-known/ticket-issuer.json`)).json()) as { issuer: string; keys: { kid: string }[] };
+    expect((await discovery()).issuer).toBe('http://127.0.0.1:8080');
+    expect((await discovery()).keys.map((k) => k.kid)).toEqual([kid]);
+
+    // Enroll a scanner with a setup code made by the CLI.
+    const setup = await cliJson<{ setup_qr: string }>(['scanner', 'setup', '--data', data, '--event', event.eid]);
+    const { token } = decodeSetupCode(setup.setup_qr);
+    const enrolled = await fetch(`${server.url}/api/v1/scanners/enroll`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token, scanner_id: crypto.randomUUID(), scanner_name: 'Door 1' }),
+    });
+    expect(enrolled.status).toBe(200);
+    const { api_key, api_key_id } = (await enrolled.json()) as { api_key: string; api_key_id: string };
+
+    const { tickets } = await cliJson<{ tickets: { tid: string }[] }>(['ticket', 'issue', '--data', data, '--event', event.eid]);
+    const tid = tickets[0]!.tid;
+    const status = async () => {
+      const response = await fetch(`${server.url}/api/v1/tickets/${tid}/status`, { headers: { authorization: `Bearer ${api_key}` } });
+      return { http: response.status, body: (await response.json()) as { status?: string } };
+    };
+    expect(await status()).toMatchObject({ http: 200, body: { status: 'valid' } });
+
+    await cliJson(['ticket', 'revoke', '--data', data, tid]);
+    expect(await status()).toMatchObject({ http: 200, body: { status: 'revoked' } });
+
+    const rotated = await cliJson<{ kid: string }>(['key', 'rotate', '--data', data]);
+    expect((await discovery()).keys.map((k) => k.kid)).toEqual([rotated.kid, kid]);
+
+    const listed = await cliJson<{ scanners: { api_key_id: string; scanner_name: string }[] }>(['scanner', 'list', '--data', data]);
+    expect(listed.scanners).toEqual([expect.objectContaining({ api_key_id, scanner_name: 'Door 1' })]);
+    await cliJson(['scanner', 'revoke', '--data', data, api_key_id]);
+    expect((await status()).http).toBe(401);
+
+    server.child.kill('SIGTERM');
+    expect(await stopped(server.child)).toBe(0);
+    expect(server.stderr()).toContain('SIGTERM: stopping');
+    // The API key never reaches the logs.
+    expect(server.stderr()).not.toContain(api_key);
+    expect(server.stderr()).not.toContain(token);
+  });
+
+  it('serves HTTPS by default with a self-signed certificate whose printed fingerprint is the one served', async () => {
+    const { data } = await initIssuer('https://127.0.0.1:8443');
+    const server = await serve(['--data', data, '--port', '0']);
+    expect(server.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+    const printed = /fingerprint: ([0-9A-F:]+)/.exec(server.stderr())?.[1];
+    expect(printed).toMatch(/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/);
+
+    const served = await new Promise<string>((resolve, reject) => {
+      const request = https.get(`${server.url}/.well-known/ticket-issuer.json`, { rejectUnauthorized: false }, (response) => {
+        const certificate = (response.socket as import('node:tls').TLSSocket).getPeerCertificate();
+        response.resume();
+        resolve(certificate.fingerprint256);
+      });
+      request.on('error', reject);
+    });
+    expect(served).toBe(printed);
+  });
+
+  it('refuses --tls-cert without --tls-key before starting', async () => {
+    const { data } = await initIssuer();
+    const child = spawn(process.execPath, [CLI, 'serve', '--data', data, '--tls-cert', '/tmp/x.pem', '--json']);
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    expect(await stopped(child)).toBe(1);
+    expect(JSON.parse(stdout)).toEqual({ error: { code: 'INVALID_ARGUMENT', message: '--tls-cert and --tls-key go together' } });
+  });
+});
