@@ -1,0 +1,24 @@
+/**
+ * The IPC channel names between the Electron main process and the preload,
+ * in one place. Runs anywhere (no imports).
+ *
+ * The sandboxed preload cannot import this file at runtime (it may only
+ * require('electron')), so it repeats the object and checks it with
+ * `satisfies typeof KIOSK_CHANNELS`: the literal types make any drift a
+ * compile error.
+ */
+
+/** renderer → main, one per KioskApi method: ipcRenderer.invoke / ipcMain.handle. */
+export const KIOSK_CHANNELS = {
+  scan: 'kiosk:scan',
+  confirmReEnroll: 'kiosk:confirm-re-enroll',
+  cancelReEnroll: 'kiosk:cancel-re-enroll',
+  lookupStatus: 'kiosk:lookup-status',
+  getState: 'kiosk:get-state',
+  setScannerName: 'kiosk:set-scanner-name',
+} as const;
+
+/** main → renderer, the only push: the new KioskState after every change (webContents.send). */
+export const STATE_CHANGED_CHANNEL = 'kiosk:state-changed' as const;
+
+export type KioskChannels = typeof KIOSK_CHANNELS;

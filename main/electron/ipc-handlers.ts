@@ -1,0 +1,148 @@
+/**
+ * The KioskApi calls as plain functions of (core, method, args) → answer.
+ * Electron-free: the Electron shell (ipcMain.handle) and the web host (POST
+ * /api/kiosk/<method>) both answer through handleKioskCall, so both validate
+ * the same way and answer the same envelopes.
+ *
+ * Everything arriving here is untrusted (a compromised renderer, or any page
+ * that reaches the web host): every argument is checked for type, count and
+ * length before the core sees it. Answers are plain JSON: never an Error
+ * object (its stack and any attached cause would cross the boundary) and never
+ * a secret; unexpected failures become a fixed message, and the host gets the
+ * error for its own log through `onInternalError`.
+ */
+import type { KioskApi } from '../kiosk/kiosk-api.js';
+import { SecretStoreUnavailableError } from '../kiosk/secret-store.js';
+import { KIOSK_CHANNELS } from './ipc-channels.js';
+
+/** The request/answer calls of KioskApi (onStateChange is a push, not a call). */
+export type KioskCalls = Omit<KioskApi, 'onStateChange'>;
+export type KioskCallName = keyof typeof KIOSK_CHANNELS & keyof KioskCalls;
+export const KIOSK_CALL_NAMES = Object.keys(KIOSK_CHANNELS) as KioskCallName[];
+
+export type AnswerErrorCode =
+  /** No such KioskApi call. */
+  | 'unknown_method'
+  /** The caller is not the kiosk's own page (another frame, another origin). */
+  | 'forbidden'
+  /** Wrong argument count, type or length; the message says which. */
+  | 'invalid_input'
+  /** The OS keyring cannot keep the API key; the message says what IT must install. */
+  | 'secret_store_unavailable'
+  /** Anything else: details go to the host's log only. */
+  | 'internal_error';
+
+export interface AnswerError {
+  code: AnswerErrorCode;
+  message: string;
+}
+
+export type Answer<T> = { ok: true; value: T } | { ok: false; error: AnswerError };
+export type KioskAnswer<M extends KioskCallName> = Answer<Awaited<ReturnType<KioskCalls[M]>>>;
+
+/** Longest string any call accepts: a QR Code holds at most 2,953 bytes, so 4096 covers every real scan. */
+export const MAX_INPUT_LENGTH = 4096;
+/** The core's own limit for scanner names (local-store.ts), checked here so the answer says so. */
+export const MAX_SCANNER_NAME_LENGTH = 200;
+
+export const INTERNAL_ERROR_MESSAGE = 'The kiosk could not handle this request. The details are in the kiosk log.';
+
+export interface HandleOptions {
+  /** Called with any unexpected error, for the host's log. Never forwarded to the caller. */
+  onInternalError?: (method: KioskCallName, error: unknown) => void;
+}
+
+export function isKioskCallName(name: string): name is KioskCallName {
+  return Object.hasOwn(KIOSK_CHANNELS, name);
+}
+
+/** Runs one call against the core. Never rejects: every outcome is an Answer. */
+export async function handleKioskCall<M extends KioskCallName>(core: KioskCalls, method: M, args: unknown, options?: HandleOptions): Promise<KioskAnswer<M>>;
+export async function handleKioskCall(core: KioskCalls, method: string, args: unknown, options?: HandleOptions): Promise<Answer<unknown>>;
+export async function handleKioskCall(core: KioskCalls, method: string, args: unknown, options: HandleOptions = {}): Promise<Answer<unknown>> {
+  if (!isKioskCallName(method)) return failure('unknown_method', 'There is no such kiosk call.');
+  let call: () => Promise<unknown>;
+  try {
+    call = boundCall(core, method, args);
+  } catch (error) {
+    if (error instanceof InvalidInput) return failure('invalid_input', error.message);
+    throw error;
+  }
+  try {
+    return { ok: true, value: await call() };
+  } catch (error) {
+    // Its messages are written for IT and never contain the key (secret-store.ts).
+    if (error instanceof SecretStoreUnavailableError) return failure('secret_store_unavailable', error.message);
+    options.onInternalError?.(method, error);
+    return failure('internal_error', INTERNAL_ERROR_MESSAGE);
+  }
+}
+
+/** Validates the arguments for `method` and returns the call to make, or throws InvalidInput. */
+function boundCall(core: KioskCalls, method: KioskCallName, args: unknown): () => Promise<unknown> {
+  if (!Array.isArray(args)) throw new InvalidInput('The arguments must be a list.');
+  switch (method) {
+    case 'scan': {
+      const text = onlyString(args, 'the scanned text');
+      return () => core.scan(text);
+    }
+    case 'lookupStatus': {
+      const codeOrTid = onlyString(args, 'the ticket code or ID');
+      return () => core.lookupStatus(codeOrTid);
+    }
+    case 'setScannerName': {
+      const name = scannerName(onlyString(args, 'the scanner name'));
+      return () => core.setScannerName(name);
+    }
+    case 'confirmReEnroll':
+      noArguments(args);
+      return () => core.confirmReEnroll();
+    case 'cancelReEnroll':
+      noArguments(args);
+      return () => core.cancelReEnroll();
+    case 'getState':
+      noArguments(args);
+      return () => core.getState();
+  }
+}
+
+class InvalidInput extends Error {}
+
+function noArguments(args: readonly unknown[]): void {
+  if (args.length !== 0) throw new InvalidInput('This call takes no arguments.');
+}
+
+function onlyString(args: readonly unknown[], what: string): string {
+  if (args.length !== 1) throw new InvalidInput(`Expected exactly one argument: ${what}.`);
+  const value = args[0];
+  if (typeof value !== 'string') throw new InvalidInput(`${capitalize(what)} must be a string.`);
+  if (value.length === 0) throw new InvalidInput(`${capitalize(what)} is empty.`);
+  if (value.length > MAX_INPUT_LENGTH) throw new InvalidInput(`${capitalize(what)} is longer than ${MAX_INPUT_LENGTH} characters.`);
+  return value;
+}
+
+/** A scanner name goes to the issuer and onto screens: printable text only. */
+function scannerName(value: string): string {
+  const name = value.trim();
+  if (name.length === 0 || name.length > MAX_SCANNER_NAME_LENGTH) {
+    throw new InvalidInput(`The scanner name must have 1 to ${MAX_SCANNER_NAME_LENGTH} characters.`);
+  }
+  // C0 and C1 controls (newlines, escapes) and bidi overrides could forge lines in logs or reorder text on screen.
+  if (/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/.test(name)) {
+    throw new InvalidInput('The scanner name must not contain control characters.');
+  }
+  return name;
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** The answer to a caller that is not the kiosk's own page; the hosts check that before handling. */
+export function forbiddenAnswer(): { ok: false; error: AnswerError } {
+  return failure('forbidden', "Only the kiosk's own page may operate the kiosk.");
+}
+
+function failure(code: AnswerErrorCode, message: string): { ok: false; error: AnswerError } {
+  return { ok: false, error: { code, message } };
+}

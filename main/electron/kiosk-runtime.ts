@@ -1,0 +1,102 @@
+/**
+ * Starts what both hosts (Electron shell, web host) run: the kiosk core on
+ * its data directory, the API key in the OS keyring, and HID scanners feeding
+ * scans into the core. Electron-free.
+ */
+import { mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { KioskCore, type KioskCoreOptions } from '../kiosk/kiosk-core.js';
+import { SecretStore } from '../kiosk/secret-store.js';
+import { loadNodeHid, ScannerManager, type KnownScanner, type ScannerMode } from '../kiosk/scanner/index.js';
+import { fetchTrustingCa } from './issuer-ca-fetch.js';
+import { KeyringApiKeys, keyringAccountFor } from './keyring-api-keys.js';
+
+export interface KioskRuntimeOptions {
+  /** Where the kiosk keeps its SQLite state. Created if missing. */
+  dataDir: string;
+  /** Keyring service name (default "ticket-kiosk"); tests use their own. */
+  keyringService?: string;
+  /** Read HID scanners (HID-POS always; keyboard-mode ones only when listed). */
+  hidScanners?: boolean;
+  knownScanners?: readonly KnownScanner[];
+  /** PEM file of the CA that signed an on-site issuer's certificate. */
+  issuerCaFile?: string;
+  /** Sent as scanner_platform at enrollment. */
+  platform?: string;
+  /** For tests: anything else the core accepts. */
+  core?: Partial<Omit<KioskCoreOptions, 'dbPath' | 'apiKeys'>>;
+  /** One line per event worth an operator's attention. Never receives scanned text or secrets. */
+  log: (line: string) => void;
+}
+
+export interface KioskRuntime {
+  core: KioskCore;
+  /** Null when HID scanning is off or node-hid cannot load here. */
+  scanner: ScannerManager | null;
+  /** Stops the scanner, then the core (which waits for scans and the drain in flight). */
+  close(): Promise<void>;
+}
+
+/** Throws SecretStoreUnavailableError when no usable keyring exists: the kiosk must not start without one. */
+export async function startKioskRuntime(options: KioskRuntimeOptions): Promise<KioskRuntime> {
+  const secrets = new SecretStore(options.keyringService === undefined ? {} : { serviceName: options.keyringService });
+  await secrets.checkAvailable();
+  // The state holds ticket holders' names and the scan history: private to the kiosk user.
+  await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
+
+  const coreOptions: KioskCoreOptions = {
+    ...options.core,
+    dbPath: join(options.dataDir, 'kiosk.db'),
+    apiKeys: new KeyringApiKeys(secrets, keyringAccountFor(options.dataDir)),
+  };
+  if (options.platform) coreOptions.platform = options.platform;
+  if (options.issuerCaFile) coreOptions.fetch = fetchTrustingCa(await readFile(options.issuerCaFile, 'utf8'));
+  const core = new KioskCore(coreOptions);
+
+  const scanner = options.hidScanners ? await startScanner(core, options) : null;
+  let closing: Promise<void> | null = null;
+  return {
+    core,
+    scanner,
+    close() {
+      closing ??= (async () => {
+        await scanner?.stop();
+        await core.close();
+      })();
+      return closing;
+    },
+  };
+}
+
+async function startScanner(core: KioskCore, options: KioskRuntimeOptions): Promise<ScannerManager | null> {
+  let hid;
+  try {
+    hid = await loadNodeHid();
+  } catch (error) {
+    options.log(`HID scanner input is off: node-hid cannot load here (${errorText(error)}). Keyboard-wedge scanners still work in the window.`);
+    return null;
+  }
+  const scanner = new ScannerManager({
+    hid,
+    knownScanners: options.knownScanners ?? [],
+    // The verdict reaches the screen as a state change (last_verdicts); here only failures need a word.
+    onScan: (scan) => void core.scan(scan.text).catch((error: unknown) => options.log(`A scan could not be handled: ${errorText(error)}`)),
+    onProblem: (problem) => options.log(`Scanner: ${problem.message}`),
+    onStatus: (status) => options.log(status.message),
+  });
+  await scanner.start();
+  return scanner;
+}
+
+/** Parses `VID:PID` or `VID:PID:MODE` (hex ids as `lsusb` prints them), e.g. `05e0:1200:keyboard`. */
+export function parseKnownScanner(text: string): KnownScanner {
+  const match = /^([0-9a-f]{4}):([0-9a-f]{4})(?::(hid-pos|keyboard))?$/i.exec(text.trim());
+  if (!match) throw new Error(`"${text}" is not a scanner id: expected VID:PID or VID:PID:MODE, e.g. 05e0:1200:keyboard`);
+  const known: KnownScanner = { vendorId: parseInt(match[1]!, 16), productId: parseInt(match[2]!, 16) };
+  if (match[3]) known.mode = match[3].toLowerCase() as ScannerMode;
+  return known;
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

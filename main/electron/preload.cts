@@ -1,0 +1,64 @@
+/**
+ * The preload: runs sandboxed in the window before the page, and gives the
+ * page exactly one object, `window.kiosk`, through contextBridge.
+ *
+ * A sandboxed preload may only require('electron'): everything else here is a
+ * type-only import, erased at compile time. That is why the channel names are
+ * repeated below instead of imported; `satisfies KioskChannels` (literal
+ * types) turns any drift into a compile error. The api object `satisfies` the
+ * renderer's own KioskApi type, so the bridge cannot drift from what the
+ * screens expect either.
+ *
+ * Main answers `{ok: true, value}` or `{ok: false, error: {code, message}}`;
+ * here the first resolves to the value and the second rejects with an Error
+ * carrying the message and code (an Error cannot cross IPC intact).
+ */
+import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
+import type { KioskApi, KioskState } from '../../renderer/kiosk-types.js';
+import type { Answer } from './ipc-handlers.js';
+import type { KioskChannels, STATE_CHANGED_CHANNEL as StateChangedChannel } from './ipc-channels.js';
+
+const CHANNELS = {
+  scan: 'kiosk:scan',
+  confirmReEnroll: 'kiosk:confirm-re-enroll',
+  cancelReEnroll: 'kiosk:cancel-re-enroll',
+  lookupStatus: 'kiosk:lookup-status',
+  getState: 'kiosk:get-state',
+  setScannerName: 'kiosk:set-scanner-name',
+} as const satisfies KioskChannels;
+const STATE_CHANGED: typeof StateChangedChannel = 'kiosk:state-changed';
+
+class KioskCallError extends Error {
+  constructor(
+    message: string,
+    readonly code: string,
+  ) {
+    super(message);
+    this.name = 'KioskCallError';
+  }
+}
+
+async function call<T>(channel: string, ...args: unknown[]): Promise<T> {
+  const answer = (await ipcRenderer.invoke(channel, ...args)) as Answer<T>;
+  if (answer.ok) return answer.value;
+  throw new KioskCallError(answer.error.message, answer.error.code);
+}
+
+const api = {
+  scan: (text) => call(CHANNELS.scan, text),
+  confirmReEnroll: () => call(CHANNELS.confirmReEnroll),
+  cancelReEnroll: () => call(CHANNELS.cancelReEnroll),
+  lookupStatus: (codeOrTid) => call(CHANNELS.lookupStatus, codeOrTid),
+  getState: () => call(CHANNELS.getState),
+  setScannerName: (name) => call(CHANNELS.setScannerName, name),
+  onStateChange(listener) {
+    // The page gets the state only, never the IPC event (it would expose ipcRenderer's sender).
+    const forward = (_event: IpcRendererEvent, state: KioskState): void => listener(state);
+    ipcRenderer.on(STATE_CHANGED, forward);
+    return () => {
+      ipcRenderer.removeListener(STATE_CHANGED, forward);
+    };
+  },
+} satisfies KioskApi;
+
+contextBridge.exposeInMainWorld('kiosk', api);

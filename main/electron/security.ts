@@ -1,0 +1,128 @@
+/**
+ * The Electron window's security settings and policies, as constants and pure
+ * functions so tests can check them without the Electron binary. Imports only
+ * types from electron; the CSP is shared with the web host.
+ *
+ * Follows Electron's security checklist (electronjs.org/docs/latest/tutorial/security):
+ * context isolation, sandbox, no Node in the renderer, web security on, a
+ * strict CSP, no navigation, no new windows, no permissions, and IPC answered
+ * only for our own page.
+ */
+import type { BrowserWindowConstructorOptions, Event, Session, WebContents, WindowOpenHandlerResponse } from 'electron';
+
+/**
+ * The renderer loads only its own files: no inline script or style, no eval,
+ * no remote anything. renderer/index.html carries the same policy as a meta tag
+ * (file:// responses may not pass through webRequest). The header also
+ * carries form-action and frame-ancestors; browsers ignore the latter in a meta tag.
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "connect-src 'self'",
+  "img-src 'self' data:",
+  "media-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+export interface WindowChoices {
+  /** Absolute path of the compiled preload (.cjs). */
+  preloadPath: string;
+  /** Full screen, no window frame, no way out but the kiosk's own controls. */
+  kiosk: boolean;
+}
+
+export function windowOptions({ preloadPath, kiosk }: WindowChoices): BrowserWindowConstructorOptions {
+  return {
+    width: 1280,
+    height: 800,
+    show: false, // shown on 'ready-to-show', so the door never flashes a white window
+    backgroundColor: '#000000',
+    autoHideMenuBar: true,
+    kiosk,
+    fullscreen: kiosk,
+    webPreferences: {
+      preload: preloadPath,
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      experimentalFeatures: false,
+      webviewTag: false,
+      navigateOnDragDrop: false,
+      spellcheck: false,
+      // At the door nobody should open developer tools; at a desk they help.
+      devTools: !kiosk,
+    },
+  };
+}
+
+/**
+ * True only for our own page: the same file:// path as the app's index.html
+ * (a different hash or query is still our page). Anything unparsable is false.
+ */
+export function isAppPage(url: string, appPageUrl: string): boolean {
+  let target: URL;
+  let app: URL;
+  try {
+    target = new URL(url);
+    app = new URL(appPageUrl);
+  } catch {
+    return false;
+  }
+  return target.protocol === 'file:' && app.protocol === 'file:' && target.host === app.host && target.pathname === app.pathname;
+}
+
+/** Navigation policy: stay on our page. */
+export const isAllowedNavigation = isAppPage;
+
+/** IPC policy: answer only frames showing our page (checklist 17, "validate the sender"). */
+export const isTrustedSender = (frameUrl: string | undefined, appPageUrl: string): boolean =>
+  frameUrl !== undefined && isAppPage(frameUrl, appPageUrl);
+
+export const denyWindowOpen = (): WindowOpenHandlerResponse => ({ action: 'deny' });
+export const denyPermissionRequest = (_contents: unknown, _permission: string, callback: (granted: boolean) => void): void => callback(false);
+export const denyPermissionCheck = (): boolean => false;
+
+/** The response headers with any CSP the response had replaced by ours. */
+export function withContentSecurityPolicy(headers: Record<string, string[]> | undefined): Record<string, string[]> {
+  const result: Record<string, string[]> = {};
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    if (name.toLowerCase() !== 'content-security-policy') result[name] = value;
+  }
+  result['Content-Security-Policy'] = [CONTENT_SECURITY_POLICY];
+  return result;
+}
+
+export type SessionPolicyTarget = Pick<Session, 'setPermissionRequestHandler' | 'setPermissionCheckHandler'> & {
+  webRequest: Pick<Session['webRequest'], 'onHeadersReceived'>;
+};
+
+/** Session-wide: every response gets our CSP; every permission is refused. */
+export function applySessionPolicies(session: SessionPolicyTarget): void {
+  session.webRequest.onHeadersReceived((details, callback) => {
+    callback({ responseHeaders: withContentSecurityPolicy(details.responseHeaders) });
+  });
+  session.setPermissionRequestHandler(denyPermissionRequest);
+  session.setPermissionCheckHandler(denyPermissionCheck);
+}
+
+export type ContentsPolicyTarget = Pick<WebContents, 'on' | 'setWindowOpenHandler'>;
+
+/** Per web contents: no navigation away from our page, no redirects, no new windows, no <webview>. */
+export function applyContentsPolicies(contents: ContentsPolicyTarget, appPageUrl: string): void {
+  const stayOnAppPage = (event: Event<{ url: string }>): void => {
+    if (!isAllowedNavigation(event.url, appPageUrl)) event.preventDefault();
+  };
+  contents.on('will-navigate', stayOnAppPage);
+  contents.on('will-redirect', stayOnAppPage);
+  contents.on('will-attach-webview', (event) => event.preventDefault());
+  contents.setWindowOpenHandler(denyWindowOpen);
+}
