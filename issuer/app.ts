@@ -21,8 +21,8 @@ import { IDEMPOTENCY_RETENTION_MS } from './services/check-in.js';
 import { GroupCommit } from './services/group-commit.js';
 import { enrollRateLimit, scannerRateLimit } from './services/rate-limits.js';
 import { pruneStoredAnswers } from './store/checkins.js';
-import { openDatabase } from './store/database.js';
-import { getIssuerInfo } from './store/issuer-info.js';
+import { openDatabase, type Db } from './store/database.js';
+import { getIssuerInfo, type IssuerInfo } from './store/issuer-info.js';
 
 export interface BuildOptions {
   /** The issuer data directory (created by `ticket-issuer init`). */
@@ -47,14 +47,15 @@ export async function build(options: BuildOptions): Promise<FastifyInstance> {
   const dataDir = resolveDataDir(options.dataDir);
   requireInitialised(dataDir);
   const db = openDatabase(dataDir.database);
-  let issuer;
   try {
-    issuer = getIssuerInfo(db);
+    return await assemble(options, db, getIssuerInfo(db));
   } catch (error) {
     db.close();
     throw error;
   }
+}
 
+async function assemble(options: BuildOptions, db: Db, issuer: IssuerInfo): Promise<FastifyInstance> {
   const common = {
     loggerInstance: options.logger ?? createLogger(),
     bodyLimit: BODY_LIMIT_BYTES,
@@ -70,18 +71,6 @@ export async function build(options: BuildOptions): Promise<FastifyInstance> {
   app.log.info({ issuer: issuer.base_url, name: issuer.name }, 'issuer loaded');
 
   const groupCommit = new GroupCommit(db);
-  const pruneIdempotency = () =>
-    groupCommit
-      .run((tx) => pruneStoredAnswers(tx, new Date(Date.now() - IDEMPOTENCY_RETENTION_MS).toISOString()))
-      .catch((error: unknown) => app.log.warn({ err: error }, 'pruning stored idempotent answers failed'));
-  const pruneTimer = setInterval(pruneIdempotency, PRUNE_EVERY_MS).unref();
-  // Runs after the server has stopped and in-flight requests are answered (Fastify closes the server first).
-  app.addHook('onClose', async () => {
-    clearInterval(pruneTimer);
-    await groupCommit.drained();
-    db.close();
-  });
-
   app.decorateRequest('credential', null);
   // Only JSON bodies are accepted (spec "Endpoints"); a text/plain body is a wrong content type, hence 400.
   app.removeContentTypeParser('text/plain');
@@ -95,6 +84,18 @@ export async function build(options: BuildOptions): Promise<FastifyInstance> {
   await app.register(checkInRoute, { db, groupCommit, scannerRateLimit: scannerLimit });
   await app.register(ticketStatusRoute, { db, scannerRateLimit: scannerLimit });
 
+  // Stored answers are kept at least 7 days; older ones are dropped at start and hourly, through the group commit.
+  const pruneIdempotency = () =>
+    groupCommit
+      .run((tx) => pruneStoredAnswers(tx, new Date(Date.now() - IDEMPOTENCY_RETENTION_MS).toISOString()))
+      .catch((error: unknown) => app.log.warn({ err: error }, 'pruning stored idempotent answers failed'));
+  const pruneTimer = setInterval(pruneIdempotency, PRUNE_EVERY_MS).unref();
   void pruneIdempotency();
+  // Runs after the server has stopped and in-flight requests are answered (Fastify closes the server first).
+  app.addHook('onClose', async () => {
+    clearInterval(pruneTimer);
+    await groupCommit.drained();
+    db.close();
+  });
   return app;
 }
