@@ -25,6 +25,7 @@ export const ENROLL_FAILURES = [
   'rate_limited', // 429
   'issuer_error', // 5xx or an answer that is not per spec
   'scope_mismatch', // the issuer answered for another issuer or event than the setup code named
+  'secret_store_unavailable', // no usable OS keyring to keep the API key (spec "Authentication" 8)
 ] as const;
 export type EnrollFailureCode = (typeof ENROLL_FAILURES)[number];
 
@@ -56,10 +57,27 @@ export function defaultPlatform(): string {
 }
 
 export async function enroll(setup: SetupPayload, deps: EnrollDeps): Promise<EnrollOutcome> {
-  const fail = (code: EnrollFailureCode, message: string): EnrollOutcome => ({ ok: false, code, message });
   const local = setupProblem(setup, deps.now());
-  if (local) return fail(local.code, local.message);
+  if (local) return { ok: false, ...local };
+  // Spec "Authentication" 8: no keyring, no enrollment. Checked before the single-use token is spent.
+  if (deps.apiKeys.checkAvailable) {
+    try {
+      await deps.apiKeys.checkAvailable();
+    } catch (error) {
+      return { ok: false, code: 'secret_store_unavailable', message: secretStoreMessage(error) };
+    }
+  }
+  // docs/protocol.md "Self-signed issuers": the setup code's pin applies from the first request on.
+  // A failed enrollment puts back the pin that was there, so a working door keeps talking to its issuer.
+  const previousPin = deps.client.pinnedCertificate(setup.iss);
+  deps.client.pinCertificate(setup.iss, setup.tls_cert_sha256 ?? null);
+  const outcome = await exchange(setup, deps);
+  if (!outcome.ok) deps.client.pinCertificate(setup.iss, previousPin);
+  return outcome;
+}
 
+async function exchange(setup: SetupPayload, deps: EnrollDeps): Promise<EnrollOutcome> {
+  const fail = (code: EnrollFailureCode, message: string): EnrollOutcome => ({ ok: false, code, message });
   const refreshed = await deps.discovery.refresh(setup.iss, deps.timeoutMs);
   if (!refreshed.ok) {
     const failure = refreshed.failure;
@@ -102,7 +120,11 @@ export async function enroll(setup: SetupPayload, deps: EnrollDeps): Promise<Enr
     return fail('scope_mismatch', 'the issuer enrolled this kiosk for another issuer or event than the setup code named');
   }
   // Key first: if saving the state fails we have a usable key and no claim of enrollment, never the reverse.
-  await deps.apiKeys.saveApiKey(response.api_key);
+  try {
+    await deps.apiKeys.saveApiKey(response.api_key, response.issuer.iss);
+  } catch (error) {
+    return fail('secret_store_unavailable', secretStoreMessage(error, response.api_key));
+  }
   const enrollment: Enrollment = {
     iss: response.issuer.iss,
     issuer_name: response.issuer.name,
@@ -113,7 +135,14 @@ export async function enroll(setup: SetupPayload, deps: EnrollDeps): Promise<Enr
     key_expires_at: response.scope.expires_at,
     api_key_id: response.api_key_id,
     enrolled_at: new Date(deps.now()).toISOString(),
+    tls_cert_sha256: setup.tls_cert_sha256 ?? null,
   };
   deps.store.saveEnrollment(enrollment);
   return { ok: true, enrollment };
+}
+
+/** The store's own message (SecretStoreUnavailableError says what to install); never the key, whatever the store wrote. */
+function secretStoreMessage(error: unknown, apiKey?: string): string {
+  const text = error instanceof Error ? error.message : 'the secret store failed';
+  return apiKey ? text.split(apiKey).join('[redacted]') : text;
 }

@@ -19,6 +19,7 @@ import {
   type TicketStatus,
 } from '../../protocol/index.js';
 import { parseRetryAfterMs } from './backoff.js';
+import { PIN_MISMATCH_CODE, pinnedAgent } from './tls-pinning.js';
 
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
 
@@ -81,12 +82,41 @@ export class IssuerClient {
   private readonly dispatcher: RequestInit['dispatcher'];
   private readonly defaultTimeoutMs: number;
   private readonly now: () => number;
+  /** Pinned self-signed issuers by origin (tls-pinning.ts): their fingerprint and the Agent that enforces it. */
+  private readonly pins = new Map<string, { fingerprint: string; agent: ReturnType<typeof pinnedAgent> }>();
 
   constructor(options: IssuerClientOptions = {}) {
     this.fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
     this.dispatcher = options.dispatcher;
     this.defaultTimeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.now = options.now ?? Date.now;
+  }
+
+  /**
+   * From now on, TLS connections to the origin of `url` accept only the
+   * certificate with this SHA-256 fingerprint (setup code `tls_cert_sha256`);
+   * null removes the pin, so normal CA validation applies again.
+   */
+  pinCertificate(url: string, fingerprint: string | null): void {
+    const origin = new URL(url).origin;
+    const current = this.pins.get(origin);
+    if (current?.fingerprint === fingerprint) return;
+    this.pins.delete(origin);
+    // Requests still running on the old Agent finish; it then closes.
+    if (current) void current.agent.close().catch(() => undefined);
+    if (fingerprint !== null) this.pins.set(origin, { fingerprint, agent: pinnedAgent(fingerprint) });
+  }
+
+  /** The pin for the origin of `url`, or null. */
+  pinnedCertificate(url: string): string | null {
+    return this.pins.get(new URL(url).origin)?.fingerprint ?? null;
+  }
+
+  /** Closes the pinned connections (on kiosk shutdown). */
+  async close(): Promise<void> {
+    const agents = [...this.pins.values()].map((pin) => pin.agent);
+    this.pins.clear();
+    await Promise.allSettled(agents.map((agent) => agent.close()));
   }
 
   /** GET {iss}/.well-known/ticket-issuer.json. The body is validated by discovery.ts. */
@@ -174,9 +204,13 @@ export class IssuerClient {
       redirect: 'error', // never follow a redirect with a Bearer key to somewhere else
     };
     if (body !== undefined) init.body = JSON.stringify(body);
-    if (this.dispatcher !== undefined) init.dispatcher = this.dispatcher;
+    const pinned = pinnedOrigin(this.pins, url);
+    if (pinned) init.dispatcher = pinned.agent;
+    else if (this.dispatcher !== undefined) init.dispatcher = this.dispatcher;
+    // A pin is enforced by its Agent, which only Node's own fetch honours: a replaced fetch is bypassed for pinned origins.
+    const fetchImpl: FetchLike = pinned ? (input, options) => fetch(input, options) : this.fetchImpl;
     try {
-      const response = await this.fetchImpl(url, init);
+      const response = await fetchImpl(url, init);
       const text = await response.text();
       let parsed: unknown = undefined;
       try {
@@ -191,11 +225,22 @@ export class IssuerClient {
   }
 }
 
+function pinnedOrigin<T>(pins: Map<string, T>, url: string): T | undefined {
+  if (pins.size === 0) return undefined;
+  try {
+    return pins.get(new URL(url).origin);
+  } catch {
+    return undefined;
+  }
+}
+
 /** A short cause for logs and the operator; fetch errors never contain request headers. */
 function describeNetworkError(error: unknown, signal: AbortSignal): string {
   if (signal.aborted) return 'timed out';
   if (error instanceof Error) {
-    const cause = (error as Error & { cause?: { code?: unknown } }).cause;
+    const cause = (error as Error & { cause?: { code?: unknown; message?: unknown } }).cause;
+    // The pin's own message says what the operator must know: wrong certificate, not a network fault.
+    if (cause && cause.code === PIN_MISMATCH_CODE && typeof cause.message === 'string') return cause.message;
     if (cause && typeof cause.code === 'string') return cause.code;
     return error.name;
   }

@@ -105,6 +105,9 @@ export class KioskCore implements KioskApi {
       ...(options.discoveryMinRefetchIntervalMs === undefined ? {} : { minRefetchIntervalMs: options.discoveryMinRefetchIntervalMs }),
     });
     this.store.identity(); // scanner_id is generated on first start, not at first enrollment
+    // A pinned self-signed issuer stays pinned across restarts (docs/protocol.md "Self-signed issuers").
+    const enrollment = this.store.getEnrollment();
+    if (enrollment?.tls_cert_sha256) this.client.pinCertificate(enrollment.iss, enrollment.tls_cert_sha256);
     // Scans left in the queue by a previous run go out as soon as possible.
     if (this.store.pendingCount() > 0) this.scheduleDrain(this.now());
   }
@@ -136,7 +139,9 @@ export class KioskCore implements KioskApi {
     const tid = tidFromInput(codeOrTid.trim());
     if (tid === null) return { type: 'not_a_ticket' };
     const document = await this.documentFor(enrollment);
-    const apiKey = await this.options.apiKeys.loadApiKey();
+    const lookup = await this.loadApiKey(enrollment);
+    if ('unavailable' in lookup) return { type: 'unavailable', message: lookup.unavailable };
+    const apiKey = lookup.key;
     if (!document || !apiKey) return { type: 'unavailable', message: 'the issuer has not been reached yet' };
     const call = await this.client.status(document.endpoints.status, apiKey, tid, { timeoutMs: this.interactiveTimeoutMs() });
     this.noteConnection(call);
@@ -191,6 +196,7 @@ export class KioskCore implements KioskApi {
     await this.draining?.catch(() => undefined);
     await this.scanChain;
     await Promise.allSettled([...this.background]);
+    await this.client.close();
     this.events.removeAllListeners();
     this.store.close();
   }
@@ -286,7 +292,10 @@ export class KioskCore implements KioskApi {
       });
     }
 
-    const apiKey = await this.options.apiKeys.loadApiKey();
+    const lookup = await this.loadApiKey(enrollment);
+    // A keyring that fails right now (locked, D-Bus restarting) is not a lost authorisation: the offline path.
+    const keyringDown = 'unavailable' in lookup;
+    const apiKey = keyringDown ? null : lookup.key;
     // Known offline with the optimistic policy: do not make the queue wait a full budget per person.
     const skipOnline = this.policy === 'optimistic' && this.connection === 'offline';
     const call: CheckInCall | null =
@@ -310,14 +319,14 @@ export class KioskCore implements KioskApi {
       if (this.store.pendingCount() > 0) this.scheduleDrain(this.now()); // the issuer is back: flush the queue
       return this.show(verdict);
     }
-    if (call?.kind === 'unauthorized' || (!apiKey && !skipOnline) || !this.authorised) {
+    if (call?.kind === 'unauthorized' || (!apiKey && !keyringDown && !skipOnline) || !this.authorised) {
       this.store.setQueueState(scan.idempotency_key, 'held');
       this.authorised = false;
       this.changed();
       return { type: 'scanner_unauthorized', message: SCANNER_UNAUTHORIZED_MESSAGE };
     }
 
-    // Offline path: timeout, network error, 5xx, 429, or known offline.
+    // Offline path: timeout, network error, 5xx, 429, known offline, or the keyring failing for now.
     const verdict = offlineVerdict(payload, this.policy, decidedAt);
     const queueState = call?.kind === 'rejected' ? 'failed' : this.policy === 'optimistic' ? 'pending' : 'held';
     this.store.atomically(() => {
@@ -440,7 +449,12 @@ export class KioskCore implements KioskApi {
     const enrollment = this.store.getEnrollment();
     if (!enrollment || !this.authorised) return null;
     const document = this.discovery.cached(enrollment.iss);
-    const apiKey = await this.options.apiKeys.loadApiKey();
+    const lookup = await this.loadApiKey(enrollment);
+    if ('unavailable' in lookup) {
+      this.scheduleDrain(this.now() + this.backoff.maxMs); // the keyring may come back; the queue waits
+      return null;
+    }
+    const apiKey = lookup.key;
     if (!document || !apiKey) return null;
     const report = await drainQueue({
       store: this.store,
@@ -475,6 +489,15 @@ export class KioskCore implements KioskApi {
       this.drain().catch(() => this.scheduleDrain(this.now() + this.backoff.maxMs));
     }, Math.max(0, at - this.now()));
     this.drainTimer.unref();
+  }
+
+  /** The enrollment's API key from the store; a store failure is reported by its (secret-free) message, never thrown. */
+  private async loadApiKey(enrollment: Enrollment): Promise<{ key: string | null } | { unavailable: string }> {
+    try {
+      return { key: await this.options.apiKeys.loadApiKey(enrollment.iss) };
+    } catch (error) {
+      return { unavailable: error instanceof Error ? error.message : 'the secret store failed' };
+    }
   }
 
   private interactiveTimeoutMs(): number {

@@ -76,6 +76,14 @@ export interface Enrollment {
   /** Safe to log (spec "EnrollResponse"); the key itself lives in the secret store. */
   api_key_id: string;
   enrolled_at: IsoDateTime;
+  /**
+   * The setup code's pin of the issuer's self-signed TLS certificate (SHA-256,
+   * uppercase hex pairs with ':'), or null for CA validation. Kept with the
+   * enrollment so a restarted kiosk keeps using it; a re-enrollment replaces
+   * both together. Part of the enrollment JSON in `settings`, so no schema
+   * change: records written before it existed read as null.
+   */
+  tls_cert_sha256: string | null;
 }
 
 export interface ScannerIdentity {
@@ -211,7 +219,9 @@ export class LocalStore {
 
   getEnrollment(): Enrollment | null {
     const value = this.getSetting('enrollment');
-    return value ? (JSON.parse(value) as Enrollment) : null;
+    if (!value) return null;
+    const enrollment = JSON.parse(value) as Enrollment;
+    return { ...enrollment, tls_cert_sha256: enrollment.tls_cert_sha256 ?? null };
   }
 
   saveEnrollment(enrollment: Enrollment): void {
