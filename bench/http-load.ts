@@ -1,0 +1,115 @@
+/**
+ * A small HTTP load generator for the benchmarks: `concurrency` clients on
+ * keep-alive connections, bounded by a request count and a time limit. Each
+ * client sends its next request as soon as the previous answer arrives
+ * (saturation: the throughput ceiling), or, with `ratePerSecond`, paces itself
+ * so all clients together offer that rate (latency under a given load).
+ * Loopback only: benchmarks never send traffic anywhere else.
+ */
+import http from 'node:http';
+
+export interface LoadRequest {
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export interface LoadResult {
+  requests: number;
+  elapsedMs: number;
+  perSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  /** Response count per "HTTP status / outcome" label, to show every answer was the expected one. */
+  outcomes: Map<string, number>;
+}
+
+export interface LoadOptions {
+  url: string;
+  concurrency: number;
+  maxRequests: number;
+  maxMs: number;
+  /** The i-th request (0-based, across all clients) sent by client `client`. */
+  request: (i: number, client: number) => LoadRequest;
+  /** Offered load of all clients together; absent = as fast as answers come back. */
+  ratePerSecond?: number;
+  /** Labels a response for the outcome tally, e.g. "200 valid". */
+  outcome: (status: number, body: string) => string;
+}
+
+export async function runLoad(options: LoadOptions): Promise<LoadResult> {
+  const target = new URL(options.url);
+  if (target.hostname !== '127.0.0.1') throw new Error('benchmarks only load 127.0.0.1');
+  const agent = new http.Agent({ keepAlive: true, maxSockets: options.concurrency });
+  const latencies: number[] = [];
+  const outcomes = new Map<string, number>();
+  let next = 0;
+  const started = performance.now();
+  const deadline = started + options.maxMs;
+
+  // Each paced client sends every `interval` ms, the clients staggered evenly across one interval.
+  const interval = options.ratePerSecond === undefined ? 0 : (options.concurrency * 1000) / options.ratePerSecond;
+
+  const client = async (clientIndex: number): Promise<void> => {
+    let sendAt = started + (clientIndex * interval) / options.concurrency;
+    while (next < options.maxRequests && performance.now() < deadline) {
+      if (interval > 0) {
+        const wait = sendAt - performance.now();
+        if (wait > 0) await sleep(wait);
+        sendAt += interval;
+        if (performance.now() >= deadline || next >= options.maxRequests) break;
+      }
+      const request = options.request(next++, clientIndex);
+      const sent = performance.now();
+      const { status, body } = await post(agent, target, request);
+      latencies.push(performance.now() - sent);
+      const label = options.outcome(status, body);
+      outcomes.set(label, (outcomes.get(label) ?? 0) + 1);
+    }
+  };
+  await Promise.all(Array.from({ length: options.concurrency }, (_, i) => client(i)));
+  const elapsedMs = performance.now() - started;
+  agent.destroy();
+
+  latencies.sort((a, b) => a - b);
+  return {
+    requests: latencies.length,
+    elapsedMs,
+    perSecond: (latencies.length * 1000) / elapsedMs,
+    p50Ms: percentile(latencies, 0.5),
+    p99Ms: percentile(latencies, 0.99),
+    outcomes,
+  };
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Nearest-rank percentile of sorted values. */
+export function percentile(sorted: readonly number[], fraction: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)]!;
+}
+
+function post(agent: http.Agent, target: URL, request: LoadRequest): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        agent,
+        host: target.hostname,
+        port: target.port,
+        path: request.path,
+        method: 'POST',
+        headers: { ...request.headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(request.body) },
+      },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(request.body);
+  });
+}
