@@ -32,6 +32,8 @@ export interface StartServerOptions {
   tlsKey?: string;
   scannerRpm?: number;
   enrollRpm?: number;
+  /** Behind a TLS-terminating proxy: take the client IP from X-Forwarded-For (per-IP enrollment limit). */
+  trustProxy?: boolean;
   logger?: Logger;
   /** Close gracefully on SIGTERM/SIGINT (default true). */
   handleSignals?: boolean;
@@ -120,6 +122,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     https: tls && { key: tls.key, cert: tls.cert },
     scannerRpm: options.scannerRpm,
     enrollRpm: options.enrollRpm,
+    trustProxy: options.trustProxy,
     logger,
   });
   try {
