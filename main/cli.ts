@@ -1,0 +1,106 @@
+#!/usr/bin/env node
+/**
+ * ticket-kiosk: the door kiosk from the command line.
+ *   ticket-kiosk web [--port P] [--data DIR] [--host H] [--allow-remote] [--issuer-ca FILE]
+ *                    [--scanner VID:PID[:MODE]]... [--no-hid]
+ * runs the kiosk core in Node and serves the kiosk screens to a browser
+ * (main/web-host). The Electron app is `npm start`.
+ */
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { defaultWebHostDataDir, rendererDistDir } from './electron/app-paths.js';
+import { parseKnownScanner, startKioskRuntime, type KioskRuntime } from './electron/kiosk-runtime.js';
+import type { KnownScanner } from './kiosk/scanner/index.js';
+import { listenProblem, startWebHost, type WebHost } from './web-host/server.js';
+
+interface WebCommandOptions {
+  port: number;
+  host: string;
+  data: string;
+  allowRemote: boolean;
+  issuerCa?: string;
+  scanner: KnownScanner[];
+  hid: boolean;
+}
+
+const log = (line: string): void => console.log(`[kiosk] ${line}`);
+
+async function runWeb(options: WebCommandOptions): Promise<void> {
+  const problem = listenProblem(options.host, options.allowRemote);
+  if (problem) {
+    console.error(`ticket-kiosk: ${problem}`);
+    process.exitCode = 2;
+    return;
+  }
+  let runtime: KioskRuntime;
+  try {
+    runtime = await startKioskRuntime({
+      dataDir: options.data,
+      hidScanners: options.hid,
+      knownScanners: options.scanner,
+      ...(options.issuerCa ? { issuerCaFile: options.issuerCa } : {}),
+      log,
+    });
+  } catch (error) {
+    // SecretStoreUnavailableError says what IT must install; no message here holds a secret.
+    console.error(`ticket-kiosk: cannot start: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
+    return;
+  }
+  let host: WebHost;
+  try {
+    host = await startWebHost({ core: runtime.core, host: options.host, port: options.port, allowRemote: options.allowRemote, rendererDir: rendererDistDir(), log });
+  } catch (error) {
+    console.error(`ticket-kiosk: cannot listen on ${options.host}:${options.port}: ${error instanceof Error ? error.message : String(error)}`);
+    await runtime.close();
+    process.exitCode = 1;
+    return;
+  }
+  console.log(`Ticket kiosk running at ${host.url} (state in ${options.data}). Open it in a browser; Ctrl-C stops it.`);
+
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals): void => {
+    if (stopping) return;
+    stopping = true;
+    log(`${signal}: stopping`);
+    // The core waits for the scan in flight and the queue's last write.
+    void host
+      .close()
+      .then(() => runtime.close())
+      .catch((error: unknown) => {
+        console.error(`ticket-kiosk: shutdown failed: ${error instanceof Error ? error.message : String(error)}`);
+        process.exitCode = 1;
+      })
+      .finally(() => process.exit());
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+function portNumber(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65535) throw new InvalidArgumentError('a port is a number from 0 to 65535');
+  return port;
+}
+
+function scannerId(value: string, previous: KnownScanner[]): KnownScanner[] {
+  try {
+    return [...previous, parseKnownScanner(value)];
+  } catch (error) {
+    throw new InvalidArgumentError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+const program = new Command('ticket-kiosk').description('The door kiosk for Ed25519-signed tickets');
+program
+  .command('web')
+  .description('Run the kiosk in Node and serve its screens to a browser')
+  .addOption(new Option('--port <port>', 'port to listen on').default(8787).argParser(portNumber))
+  .option('--host <host>', 'address to listen on (loopback unless --allow-remote)', '127.0.0.1')
+  .option('--data <dir>', "the kiosk's state directory", defaultWebHostDataDir())
+  .option('--allow-remote', 'listen beyond loopback: anyone on that network can operate the door', false)
+  .option('--issuer-ca <file>', "PEM of the CA that signed an on-site issuer's certificate")
+  .option('--scanner <vid:pid[:mode]>', 'allow a keyboard-mode HID scanner, e.g. 05e0:1200:keyboard (repeatable)', scannerId, [])
+  .option('--no-hid', 'do not read HID scanners (keyboard-wedge scanners still work in the page)')
+  .action((options: WebCommandOptions) => runWeb(options));
+
+await program.parseAsync(process.argv);

@@ -1,0 +1,88 @@
+/**
+ * The script the web host serves as /kiosk-host.js: it defines
+ * `window.kiosk`, the renderer's KioskApi, over fetch (POST
+ * /api/kiosk/<method>) and server-sent events (GET /api/kiosk/events).
+ *
+ * Written as one self-contained function so the compiler checks it against
+ * the renderer's KioskApi type; the server sends its source text, called with
+ * `window`. It must not refer to anything outside its own body.
+ */
+import type { KioskApi, KioskState } from '../../renderer/kiosk-types.js';
+
+/** The few browser globals the script uses (the main build has no DOM types). */
+export interface HostWindow {
+  fetch(url: string, init: { method: 'POST'; headers: Record<string, string>; body: string; cache: 'no-store'; credentials: 'same-origin' }): Promise<{
+    status: number;
+    json(): Promise<unknown>;
+  }>;
+  EventSource: new (url: string) => {
+    addEventListener(type: 'state', listener: (event: { data: string }) => void): void;
+    close(): void;
+  };
+  Event: new (type: string) => unknown;
+  dispatchEvent(event: unknown): boolean;
+  kiosk?: KioskApi;
+}
+
+export function installKioskHost(win: HostWindow): void {
+  type Envelope = { ok: true; value: unknown } | { ok: false; error: { code: string; message: string } };
+
+  async function call<T>(method: string, ...args: unknown[]): Promise<T> {
+    const response = await win.fetch('/api/kiosk/' + method, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(args),
+      cache: 'no-store',
+      credentials: 'same-origin',
+    });
+    let answer: Envelope;
+    try {
+      answer = (await response.json()) as Envelope;
+    } catch {
+      throw new Error('The kiosk host gave an answer that is not JSON (HTTP ' + response.status + ').');
+    }
+    if (answer && answer.ok === true) return answer.value as T;
+    const error = new Error(answer && answer.ok === false ? answer.error.message : 'The kiosk host gave an unexpected answer.');
+    error.name = 'KioskCallError';
+    throw error;
+  }
+
+  // One event stream, opened by the first subscriber and closed with the last; EventSource reconnects by itself.
+  const listeners = new Set<(state: KioskState) => void>();
+  let events: InstanceType<HostWindow['EventSource']> | null = null;
+
+  const api = {
+    scan: (text) => call('scan', text),
+    confirmReEnroll: () => call('confirmReEnroll'),
+    cancelReEnroll: () => call('cancelReEnroll'),
+    lookupStatus: (codeOrTid) => call('lookupStatus', codeOrTid),
+    getState: () => call('getState'),
+    setScannerName: (name) => call('setScannerName', name),
+    onStateChange(listener) {
+      const subscriber = (state: KioskState): void => listener(state);
+      listeners.add(subscriber);
+      if (!events) {
+        events = new win.EventSource('/api/kiosk/events');
+        events.addEventListener('state', (event) => {
+          const state = JSON.parse(event.data) as KioskState;
+          for (const each of [...listeners]) each(state);
+        });
+      }
+      return () => {
+        listeners.delete(subscriber);
+        if (listeners.size === 0 && events) {
+          events.close();
+          events = null;
+        }
+      };
+    },
+  } satisfies KioskApi;
+
+  Object.defineProperty(win, 'kiosk', { value: Object.freeze(api), enumerable: true });
+  win.dispatchEvent(new win.Event('kiosk-ready'));
+}
+
+/** The file served as /kiosk-host.js. */
+export function hostScriptSource(): string {
+  return `'use strict';\n(${installKioskHost.toString()})(window);\n`;
+}

@@ -1,0 +1,349 @@
+/**
+ * The web host's HTTP server (node:http): the built renderer, /kiosk-host.js,
+ * the KioskApi as POST /api/kiosk/<method>, and state changes as server-sent
+ * events at GET /api/kiosk/events. No Electron.
+ *
+ * Whoever can call this API operates the door, so:
+ * - it listens on loopback unless told otherwise (listenProblem);
+ * - every request's Host must name this server (an IP literal, localhost or
+ *   the configured host, with our port): a DNS-rebinding page arrives with
+ *   its own domain in Host and is refused;
+ * - API requests from a browser must be same-origin (Origin, Sec-Fetch-Site),
+ *   and POSTs must be application/json, which no cross-site form can send
+ *   without a CORS preflight (never granted: there are no CORS headers here);
+ * - every argument goes through the same validation as the Electron IPC
+ *   (ipc-handlers.ts), and answers are the same envelopes.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { readFile, stat } from 'node:fs/promises';
+import { isIP, type AddressInfo } from 'node:net';
+import { extname, join, resolve, sep } from 'node:path';
+import type { KioskApi, KioskState } from '../kiosk/kiosk-api.js';
+import { handleKioskCall, isKioskCallName, type AnswerErrorCode } from '../electron/ipc-handlers.js';
+import { CONTENT_SECURITY_POLICY } from '../electron/security.js';
+import { hostScriptSource } from './host-script.js';
+
+export type WebHostCore = Pick<KioskApi, 'scan' | 'confirmReEnroll' | 'cancelReEnroll' | 'lookupStatus' | 'getState' | 'setScannerName' | 'onStateChange'>;
+
+export interface WebHostOptions {
+  core: WebHostCore;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 0 (any free port); the CLI defaults to 8787. */
+  port?: number;
+  /** Listen beyond loopback. Anyone on that network can then operate the door. */
+  allowRemote?: boolean;
+  /** The built renderer (renderer/dist). */
+  rendererDir: string;
+  log: (line: string) => void;
+}
+
+export interface WebHost {
+  /** e.g. http://127.0.0.1:8787/ */
+  url: string;
+  port: number;
+  /** Ends the event streams and stops listening. Does not close the core. */
+  close(): Promise<void>;
+}
+
+export type HostErrorCode = AnswerErrorCode | 'invalid_json' | 'payload_too_large' | 'unsupported_media_type' | 'not_found' | 'method_not_allowed' | 'bad_request';
+
+export const MAX_BODY_BYTES = 64 * 1024;
+const MAX_EVENT_STREAMS = 16;
+const KEEPALIVE_MS = 25_000;
+const API_PREFIX = '/api/kiosk/';
+const EVENTS_PATH = '/api/kiosk/events';
+const HOST_SCRIPT_PATH = '/kiosk-host.js';
+const HOST_SCRIPT_TAG = '<script src="./kiosk-host.js"></script>';
+
+const LOOPBACK_NAMES = new Set(['localhost', '::1', '[::1]']);
+
+export function isLoopbackAddress(host: string): boolean {
+  return LOOPBACK_NAMES.has(host.toLowerCase()) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+/** Null when the host may listen there; otherwise why not. */
+export function listenProblem(host: string, allowRemote: boolean): string | null {
+  if (isLoopbackAddress(host) || allowRemote) return null;
+  return `refusing to listen on ${host}: anyone who can reach it could operate the door. Listen on 127.0.0.1, or pass --allow-remote if that is really intended.`;
+}
+
+export interface RequestFacts {
+  method: string;
+  hostHeader: string | undefined;
+  origin: string | undefined;
+  secFetchSite: string | undefined;
+}
+
+/**
+ * Null when the request may proceed; otherwise what to refuse with. Pure.
+ * `configuredHost` is the --host value, `port` the port we listen on.
+ */
+export function requestProblem(facts: RequestFacts, configuredHost: string, port: number, isApi: boolean): string | null {
+  const host = parseHostHeader(facts.hostHeader);
+  if (!host) return 'the Host header is missing or malformed';
+  if (host.port !== port) return 'the Host header names another port';
+  const name = host.hostname.toLowerCase();
+  const known = isIP(name.replace(/^\[|\]$/g, '')) !== 0 || name === 'localhost' || name === configuredHost.toLowerCase();
+  if (!known) return 'the Host header names another server (DNS rebinding?)';
+  if (!isApi) return null;
+  if (facts.origin !== undefined && facts.origin !== `http://${facts.hostHeader}`) return 'cross-origin requests may not operate the kiosk';
+  // Browsers send Sec-Fetch-Site; "none" is a typed URL or bookmark, never a page.
+  if (facts.secFetchSite !== undefined && facts.secFetchSite !== 'same-origin' && facts.secFetchSite !== 'none') {
+    return 'cross-site requests may not operate the kiosk';
+  }
+  return null;
+}
+
+function parseHostHeader(value: string | undefined): { hostname: string; port: number } | null {
+  if (!value) return null;
+  let url: URL;
+  try {
+    url = new URL(`http://${value}`);
+  } catch {
+    return null;
+  }
+  if (url.username || url.password || url.pathname !== '/' || url.host !== value.toLowerCase()) return null;
+  return { hostname: url.hostname, port: url.port === '' ? 80 : Number(url.port) };
+}
+
+export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
+  const host = options.host ?? '127.0.0.1';
+  const problem = listenProblem(host, options.allowRemote ?? false);
+  if (problem) throw new Error(problem);
+  if (!isLoopbackAddress(host)) {
+    options.log(`WARNING: listening on ${host} beyond loopback: anyone on that network can operate the door.`);
+  }
+
+  const streams = new Set<ServerResponse>();
+  let port = 0;
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      options.log(`request failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
+      if (!res.headersSent) sendJson(res, 500, failure('internal_error', 'The kiosk host failed to answer.'));
+      else res.destroy();
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    setCommonHeaders(res);
+    const path = new URL(req.url ?? '/', 'http://placeholder').pathname;
+    const isApi = path.startsWith('/api/');
+    const refusal = requestProblem(
+      { method: req.method ?? '', hostHeader: req.headers.host, origin: req.headers.origin, secFetchSite: header(req, 'sec-fetch-site') },
+      host,
+      port,
+      isApi,
+    );
+    if (refusal) {
+      req.resume();
+      return sendJson(res, 403, failure('forbidden', `Refused: ${refusal}.`));
+    }
+    if (path === EVENTS_PATH) return req.method === 'GET' ? openEventStream(res) : notAllowed(req, res, 'GET');
+    if (path.startsWith(API_PREFIX)) return req.method === 'POST' ? apiCall(req, res, path.slice(API_PREFIX.length)) : notAllowed(req, res, 'POST');
+    if (isApi) return sendJson(res, 404, failure('not_found', 'There is no such kiosk API path.'));
+    if (req.method !== 'GET' && req.method !== 'HEAD') return notAllowed(req, res, 'GET, HEAD');
+    return serveFile(req, res, path);
+  }
+
+  async function apiCall(req: IncomingMessage, res: ServerResponse, method: string): Promise<void> {
+    const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    if (type !== 'application/json') {
+      req.resume();
+      return sendJson(res, 415, failure('unsupported_media_type', 'Kiosk API requests must be sent as application/json.'));
+    }
+    if (!isKioskCallName(method)) {
+      req.resume();
+      return sendJson(res, 404, failure('unknown_method', 'There is no such kiosk call.'));
+    }
+    const body = await readBody(req);
+    if (body === null) return sendJson(res, 413, failure('payload_too_large', `The request body is larger than ${MAX_BODY_BYTES} bytes.`));
+    let args: unknown = [];
+    if (body.trim() !== '') {
+      try {
+        args = JSON.parse(body);
+      } catch {
+        return sendJson(res, 400, failure('invalid_json', 'The request body is not valid JSON: send the arguments as a JSON array, e.g. ["tkt1...."].'));
+      }
+    }
+    const answer = await handleKioskCall(options.core, method, args, {
+      onInternalError: (failed, error) => options.log(`${failed} failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`),
+    });
+    sendJson(res, answer.ok ? 200 : statusFor(answer.error.code), answer);
+  }
+
+  async function openEventStream(res: ServerResponse): Promise<void> {
+    if (streams.size >= MAX_EVENT_STREAMS) return sendJson(res, 503, failure('internal_error', 'Too many open event streams.'));
+    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive' });
+    streams.add(res);
+    const send = (state: KioskState): void => {
+      res.write(`event: state\ndata: ${JSON.stringify(state)}\n\n`);
+    };
+    const unsubscribe = options.core.onStateChange(send);
+    const keepalive = setInterval(() => res.write(': keepalive\n\n'), KEEPALIVE_MS);
+    keepalive.unref();
+    // The response's 'close', not the request's: a GET request "closes" as soon as its empty body is read.
+    res.on('close', () => {
+      clearInterval(keepalive);
+      unsubscribe();
+      streams.delete(res);
+    });
+    // The current state first, so a page that (re)connects is in step at once.
+    res.write('retry: 2000\n\n');
+    send(await options.core.getState());
+  }
+
+  async function serveFile(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    if (path === HOST_SCRIPT_PATH) return sendBody(req, res, 200, 'text/javascript; charset=utf-8', hostScriptSource());
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(path);
+    } catch {
+      return sendText(req, res, 400, 'Bad path.');
+    }
+    const root = resolve(options.rendererDir);
+    const file = resolve(root, '.' + (decoded.endsWith('/') ? decoded + 'index.html' : decoded));
+    if (decoded.includes('\0') || (file !== root && !file.startsWith(root + sep))) return sendText(req, res, 404, 'Not found.');
+    const info = await stat(file).catch(() => null);
+    if (!info?.isFile()) {
+      if (decoded === '/' || decoded === '/index.html') {
+        return sendText(req, res, 503, `The kiosk screens are not built (${join(root, 'index.html')} is missing). Build them: npx vite build --config renderer/vite.config.ts`);
+      }
+      return sendText(req, res, 404, 'Not found.');
+    }
+    const type = CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
+    if (extname(file).toLowerCase() === '.html') return sendBody(req, res, 200, type, withHostScript(await readFile(file, 'utf8')));
+    return sendBody(req, res, 200, type, await readFile(file));
+  }
+
+  function notAllowed(req: IncomingMessage, res: ServerResponse, allow: string): void {
+    req.resume();
+    res.setHeader('allow', allow);
+    sendJson(res, 405, failure('method_not_allowed', `Use ${allow}.`));
+  }
+
+  await new Promise<void>((resolveListen, rejectListen) => {
+    server.once('error', rejectListen);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', rejectListen);
+      resolveListen();
+    });
+  });
+  port = (server.address() as AddressInfo).port;
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+
+  return {
+    url: `http://${urlHost}:${port}/`,
+    port,
+    close() {
+      for (const stream of streams) stream.end();
+      streams.clear();
+      return new Promise<void>((resolveClose) => {
+        server.close(() => resolveClose());
+        server.closeIdleConnections();
+      });
+    },
+  };
+}
+
+/** index.html with the host script first in <head>: it defines window.kiosk before the renderer's module script runs. */
+export function withHostScript(html: string): string {
+  const head = /<head[^>]*>/i.exec(html);
+  if (!head) return HOST_SCRIPT_TAG + html;
+  const at = head.index + head[0].length;
+  return html.slice(0, at) + HOST_SCRIPT_TAG + html.slice(at);
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.wav': 'audio/wav',
+  '.mp3': 'audio/mpeg',
+  '.ogg': 'audio/ogg',
+};
+
+function statusFor(code: HostErrorCode): number {
+  switch (code) {
+    case 'invalid_input':
+    case 'invalid_json':
+    case 'bad_request':
+      return 400;
+    case 'forbidden':
+      return 403;
+    case 'unknown_method':
+    case 'not_found':
+      return 404;
+    case 'method_not_allowed':
+      return 405;
+    case 'payload_too_large':
+      return 413;
+    case 'unsupported_media_type':
+      return 415;
+    case 'secret_store_unavailable':
+      return 503;
+    case 'internal_error':
+      return 500;
+  }
+}
+
+function setCommonHeaders(res: ServerResponse): void {
+  res.setHeader('content-security-policy', CONTENT_SECURITY_POLICY);
+  res.setHeader('x-content-type-options', 'nosniff');
+  res.setHeader('x-frame-options', 'DENY');
+  res.setHeader('referrer-policy', 'no-referrer');
+  res.setHeader('cross-origin-opener-policy', 'same-origin');
+  res.setHeader('cross-origin-resource-policy', 'same-origin');
+  res.setHeader('cache-control', 'no-store');
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * The body as text, or null when it is larger than MAX_BODY_BYTES. An
+ * oversized body is still read to its end (and dropped), so the client gets
+ * the 413 instead of a reset connection.
+ */
+function readBody(req: IncomingMessage): Promise<string | null> {
+  return new Promise((resolveBody, rejectBody) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+    });
+    req.on('end', () => resolveBody(size > MAX_BODY_BYTES ? null : Buffer.concat(chunks).toString('utf8')));
+    req.on('error', rejectBody);
+  });
+}
+
+function failure(code: HostErrorCode, message: string): { ok: false; error: { code: HostErrorCode; message: string } } {
+  return { ok: false, error: { code, message } };
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+function sendBody(req: IncomingMessage, res: ServerResponse, status: number, type: string, body: string | Buffer): void {
+  res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(body) });
+  res.end(req.method === 'HEAD' ? undefined : body);
+}
+
+function sendText(req: IncomingMessage, res: ServerResponse, status: number, text: string): void {
+  sendBody(req, res, status, 'text/plain; charset=utf-8', text);
+}
