@@ -1,7 +1,7 @@
 // Screenshot check of the kiosk screens (dev tool, not part of the build or the test suite).
 //   npx vite build --config renderer/vite.config.ts --mode dev && node renderer/dev/screenshots.mjs
-// Serves renderer/dev-dist on 127.0.0.1, drives Chromium with the fake kiosk, types codes the way a
-// wedge scanner does (a few ms per key), asserts the data-* hooks and writes PNGs to test-results/renderer/.
+// Serves renderer/dev-dist on 127.0.0.1, drives Chromium with the fake kiosk, sends codes as keyboard-wedge
+// bursts, asserts the data-* hooks and writes PNGs to test-results/renderer/.
 import { createServer } from 'node:http';
 import { mkdir, readFile } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
@@ -36,16 +36,28 @@ function expectEqual(actual, expected, what) {
   if (actual !== expected) throw new Error(`${what}: expected ${expected}, got ${actual}`);
 }
 
-/** Like a wedge scanner: real key events, ~5 ms apart, Enter at the end. */
+/**
+ * Like a wedge scanner: one burst of keydown events, then Enter. Dispatched inside the page because
+ * keys typed over CDP (page.keyboard.type) get their timestamps when the browser receives each
+ * command: on a loaded machine some gaps exceed 80 ms and split the burst, which a real scanner's
+ * hardware-timestamped keys do not. Also types what a US keyboard cannot (é, ç…: a scanner on AZERTY).
+ */
 async function scan(page, text) {
-  await page.keyboard.type(text, { delay: 3 });
-  await page.keyboard.press('Enter');
-}
-
-/** Characters a US keyboard cannot type (é, ç…) as keydown events in one burst, like a scanner on an AZERTY machine. */
-async function scanRaw(page, text) {
   await page.evaluate((t) => {
     for (const key of [...t, 'Enter']) document.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }));
+  }, text);
+}
+
+/** A person typing: 100 ms between keys (busy-waited, so every gap is at least that). */
+async function typeLikeAPerson(page, text) {
+  await page.evaluate((t) => {
+    for (const key of [...t, 'Enter']) {
+      const until = performance.now() + 100;
+      while (performance.now() < until) {
+        /* wait */
+      }
+      document.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }));
+    }
   }, text);
 }
 
@@ -91,7 +103,7 @@ async function run(width, height) {
   await shot('06-refuse-wrong-event');
 
   const frMangled = [...ticket].map((c) => US_TO_FR.get(c) ?? c).join('');
-  await scanRaw(page, frMangled);
+  await scan(page, frMangled);
   await page.waitForSelector('section[data-reason="layout_mismatch"]');
   await shot('07-refuse-layout-mismatch');
 
@@ -131,8 +143,7 @@ async function run(width, height) {
 
   // A person typing a code slowly must not be taken for a scan.
   await page.keyboard.press('Escape');
-  await page.keyboard.type('tkt1.abcdefghijk.lmnop', { delay: 90 });
-  await page.keyboard.press('Enter');
+  await typeLikeAPerson(page, 'tkt1.abcdefghijk.lmnop');
   await page.waitForTimeout(300);
   expectEqual(await screen(), 'ready', 'human typing is ignored');
 

@@ -42,7 +42,7 @@ export function mountLookup(root: HTMLElement, actions: LookupActions): ScreenHa
   const result = el('div', { class: 'lookup__result', 'aria-live': 'polite', 'data-lookup-result': '' });
   replaceChildren(
     root,
-    el('h1', { class: 'lookup__title' }, '🔍 ', t('lookup.title')),
+    el('h1', { class: 'lookup__title' }, t('lookup.title')),
     el('p', { class: 'lookup__instruction' }, t('lookup.instruction')),
     form,
     result,

@@ -19,7 +19,7 @@ export function mountReady(root: HTMLElement, actions: ReadyActions): ScreenHand
   return {
     update({ state, notice }) {
       const view = readyView(state);
-      const lookup = el('button', { type: 'button', class: 'button', 'data-action': 'open-lookup' }, '🔍 ', t('ready.lookup_button'));
+      const lookup = el('button', { type: 'button', class: 'button', 'data-action': 'open-lookup' }, t('ready.lookup_button'));
       lookup.addEventListener('click', actions.openLookup);
       const connectionIcon = view.connection.dataConnection === 'online' ? '●' : view.connection.dataConnection === 'offline' ? '⚠' : '…';
       replaceChildren(

@@ -1,5 +1,6 @@
 /** Verdict: ADMIT or REFUSE, readable from two meters; word, icon and colour all say it. */
 import { el, replaceChildren } from '../dom.js';
+import { verdictIcon } from '../icons.js';
 import { t } from '../messages/format.js';
 import type { VerdictView } from '../view/verdict-view-model.js';
 import type { ScreenHandle } from './screen.js';
@@ -19,7 +20,7 @@ export function mountVerdict(root: HTMLElement, actions: VerdictActions): Screen
         el(
           'section',
           { class: `verdict ${view.cssClass}`, role: 'status', 'data-verdict': view.dataVerdict, 'data-reason': view.dataReason },
-          el('div', { class: 'verdict__icon', 'aria-hidden': 'true' }, view.icon),
+          verdictIcon(view.dataVerdict, view.icon, 'verdict__icon'),
           el('div', { class: 'verdict__word' }, view.word),
           el('p', { class: 'verdict__reason', 'data-reason-text': '' }, view.reasonText),
           who.length > 0 ? el('p', { class: 'verdict__holder', 'data-holder': '' }, who.join(' · ')) : null,

@@ -1,0 +1,26 @@
+/** Verdict pictograms as inline SVG: thick strokes that read from two meters whatever fonts the kiosk has. */
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+const PATHS: Readonly<Record<'admit' | 'refuse', string>> = {
+  admit: 'M 18 52 L 40 74 L 82 26',
+  refuse: 'M 24 24 L 76 76 M 76 24 L 24 76',
+};
+
+/** `label` is the Unicode icon (✓/✗), kept as the accessible name so screen readers and text dumps still get it. */
+export function verdictIcon(kind: 'admit' | 'refuse', label: string, className: string): SVGSVGElement {
+  const svg = document.createElementNS(SVG_NS, 'svg');
+  svg.setAttribute('viewBox', '0 0 100 100');
+  svg.setAttribute('class', className);
+  svg.setAttribute('role', 'img');
+  svg.setAttribute('aria-label', label);
+  svg.setAttribute('data-icon', label);
+  const path = document.createElementNS(SVG_NS, 'path');
+  path.setAttribute('d', PATHS[kind]);
+  path.setAttribute('fill', 'none');
+  path.setAttribute('stroke', 'currentColor');
+  path.setAttribute('stroke-width', '16');
+  path.setAttribute('stroke-linecap', 'round');
+  path.setAttribute('stroke-linejoin', 'round');
+  svg.append(path);
+  return svg;
+}
