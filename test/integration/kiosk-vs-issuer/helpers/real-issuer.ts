@@ -1,0 +1,150 @@
+/**
+ * The REAL issuer (issuer/server.ts startServer) on a loopback port, over a
+ * temp data directory filled by test/helpers/issuer-fixture.ts. Admin changes
+ * go through the issuer's own store and admin functions (the code the CLI
+ * runs) on a separate SQLite connection, as `ticket-issuer` in another process
+ * would make them while `serve` runs.
+ *
+ * The base URL names the port (the kiosk checks that `iss` is the URL it
+ * fetched discovery from), so the port is chosen before the data dir is made
+ * and reused when the issuer is restarted.
+ */
+import net from 'node:net';
+import { decodeSetupCode, encodeSetupCode } from '../../../../protocol/setup-code.js';
+import { rotateSigningKey } from '../../../../issuer/admin/keys.js';
+import { newIdFactory } from '../../../../issuer/admin/ids.js';
+import { issueTickets } from '../../../../issuer/admin/issuance.js';
+import { startServer, type RunningServer } from '../../../../issuer/server.js';
+import { loadSigningKey } from '../../../../issuer/signing.js';
+import { scanLogByOutcome, type CheckinRow, type ScanLogRow } from '../../../../issuer/store/checkins.js';
+import type { EventRow } from '../../../../issuer/store/events.js';
+import { revokeApiKey } from '../../../../issuer/store/scanners.js';
+import { activeKid } from '../../../../issuer/store/signing-keys.js';
+import { revokeTicket } from '../../../../issuer/store/tickets.js';
+import { createIssuerFixture, type IssuerFixture } from '../../../helpers/issuer-fixture.js';
+import { captureLog, type CapturedLog } from '../../../helpers/log-capture.js';
+
+export interface RealIssuerOptions {
+  /** Serve HTTPS with the issuer's self-signed certificate (its default) instead of plain HTTP. */
+  tls?: boolean;
+  /** Check-in + status requests per minute per scanner key (issuer default 600). */
+  scannerRpm?: number;
+}
+
+/** A port that was free a moment ago, on 127.0.0.1. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export class RealIssuer {
+  readonly log: CapturedLog = captureLog();
+  private running: RunningServer | null = null;
+  /** SHA-256 fingerprint of the served certificate (HTTPS only), known once started. */
+  fingerprint: string | null = null;
+
+  private constructor(
+    readonly fx: IssuerFixture,
+    readonly port: number,
+    readonly event: EventRow,
+    private readonly options: RealIssuerOptions,
+  ) {}
+
+  static async create(options: RealIssuerOptions = {}): Promise<RealIssuer> {
+    const port = await freePort();
+    const fx = createIssuerFixture({ baseUrl: `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}`, name: 'Harbour Tickets' });
+    return new RealIssuer(fx, port, fx.createEvent({ name: 'Autumn Festival' }), options);
+  }
+
+  get url(): string {
+    return this.fx.baseUrl;
+  }
+
+  async start(): Promise<this> {
+    const server = await startServer({
+      dataDir: this.fx.dataDir.root,
+      host: '127.0.0.1',
+      port: this.port,
+      plainHttp: !this.options.tls,
+      logger: this.log.logger,
+      handleSignals: false,
+      ...(this.options.scannerRpm === undefined ? {} : { scannerRpm: this.options.scannerRpm }),
+    });
+    this.running = server;
+    this.fingerprint = server.fingerprint;
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    const server = this.running;
+    this.running = null;
+    await server?.close();
+  }
+
+  /** A fresh single-use setup code for `eid` (default: the issuer's event), optionally pinning a certificate. */
+  setupCode(options: { eid?: string; pin?: string; gateId?: string } = {}): { code: string; tokenId: string } {
+    const setup = this.fx.createSetupToken(options.eid ?? this.event.eid, options.gateId === undefined ? {} : { gateId: options.gateId });
+    if (options.pin === undefined) return { code: setup.setupCode, tokenId: setup.tokenId };
+    return { code: encodeSetupCode({ ...decodeSetupCode(setup.setupCode), tls_cert_sha256: options.pin }), tokenId: setup.tokenId };
+  }
+
+  /** A ticket signed with the fixture's first key. */
+  issueTicket(options: { eid?: string; holderName?: string; expiresAt?: Date } = {}): { tid: string; code: string } {
+    const ticket = this.fx.issueTicket(options.eid ?? this.event.eid, {
+      ...(options.holderName === undefined ? {} : { holderName: options.holderName }),
+      ...(options.expiresAt === undefined ? {} : { expiresAt: options.expiresAt }),
+    });
+    return { tid: ticket.tid, code: ticket.qr };
+  }
+
+  /** Tickets signed with the ACTIVE key (after a rotation, the new one), as `ticket issue` does. */
+  async issueWithActiveKey(count: number, eid = this.event.eid): Promise<{ tid: string; code: string }[]> {
+    const db = this.fx.db;
+    const event = db.prepare('SELECT * FROM events WHERE eid = ?').get(eid) as EventRow;
+    const key = loadSigningKey(this.fx.dataDir.keysDir, activeKid(db));
+    const exp = Math.floor(Date.now() / 1000) + 24 * 3600;
+    const specs = Array.from({ length: count }, (_, i) => ({ holderName: `Guest ${i + 1}`, ticketType: 'Standard', exp }));
+    const tickets = await issueTickets(db, { iss: this.url, event, key, nextId: newIdFactory(), now: new Date() }, specs);
+    return tickets.map((ticket) => ({ tid: ticket.tid, code: ticket.qr }));
+  }
+
+  revokeTicket(tid: string): void {
+    if (!revokeTicket(this.fx.db, tid, 'refund', new Date().toISOString())) throw new Error(`no ticket ${tid}`);
+  }
+
+  revokeScanner(apiKeyId: string): void {
+    if (!revokeApiKey(this.fx.db, apiKeyId, new Date().toISOString())) throw new Error(`no scanner key ${apiKeyId}`);
+  }
+
+  /** `ticket-issuer key rotate`: the new kid. */
+  rotateKey(): string {
+    return rotateSigningKey(this.fx.dataDir, this.fx.db, new Date()).kid;
+  }
+
+  checkin(tid: string): CheckinRow | undefined {
+    return this.fx.db.prepare('SELECT * FROM checkins WHERE tid = ?').get(tid) as CheckinRow | undefined;
+  }
+
+  checkinCount(): number {
+    return (this.fx.db.prepare('SELECT COUNT(*) AS n FROM checkins').get() as { n: number }).n;
+  }
+
+  scanLog(outcome: string): ScanLogRow[] {
+    return scanLogByOutcome(this.fx.db, outcome);
+  }
+
+  tokenUsed(tokenId: string): boolean {
+    return (this.fx.db.prepare('SELECT used_at FROM enrollment_tokens WHERE token_id = ?').get(tokenId) as { used_at: string | null }).used_at !== null;
+  }
+
+  async cleanup(): Promise<void> {
+    await this.stop();
+    this.fx.cleanup();
+  }
+}
