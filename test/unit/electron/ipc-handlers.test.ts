@@ -1,0 +1,165 @@
+/**
+ * The IPC/HTTP handlers against a real kiosk core (temp SQLite file, an
+ * in-memory ApiKeyStore, a loopback issuer): hostile inputs, envelopes, and
+ * that no answer ever carries the API key.
+ */
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  handleKioskCall,
+  INTERNAL_ERROR_MESSAGE,
+  KIOSK_CALL_NAMES,
+  MAX_INPUT_LENGTH,
+  type KioskCalls,
+} from '../../../main/electron/ipc-handlers.js';
+import { KIOSK_CHANNELS } from '../../../main/electron/ipc-channels.js';
+import { KioskCore } from '../../../main/kiosk/kiosk-core.js';
+import { SecretStoreUnavailableError } from '../../../main/kiosk/secret-store.js';
+import { LoopbackIssuer } from '../../integration/kiosk/helpers/loopback-issuer.js';
+import { MemoryApiKeys, tempDir } from '../../integration/kiosk/helpers/memory-api-keys.js';
+
+let issuer: LoopbackIssuer;
+let apiKeys: MemoryApiKeys;
+let dir: { dir: string; cleanup: () => void };
+let core: KioskCore;
+
+beforeEach(async () => {
+  issuer = await new LoopbackIssuer().start();
+  apiKeys = new MemoryApiKeys();
+  dir = tempDir('kiosk-ipc-');
+  core = new KioskCore({ dbPath: join(dir.dir, 'kiosk.db'), apiKeys, autoDrain: false, onlineBudgetMs: 800 });
+});
+
+afterEach(async () => {
+  await core.close();
+  await issuer.close();
+  dir.cleanup();
+});
+
+describe('call names', () => {
+  it('covers every request/answer call of KioskApi, one channel each', () => {
+    expect([...KIOSK_CALL_NAMES].sort()).toEqual(['cancelReEnroll', 'confirmReEnroll', 'getState', 'lookupStatus', 'scan', 'setScannerName']);
+    expect(new Set(Object.values(KIOSK_CHANNELS)).size).toBe(KIOSK_CALL_NAMES.length);
+  });
+
+  it.each(['onStateChange', 'drain', 'close', '__proto__', 'constructor', 'toString', 'hasOwnProperty', '', 'SCAN', 'scan '])(
+    'refuses %j as unknown_method',
+    async (name) => {
+      expect(await handleKioskCall(core, name, [])).toEqual({ ok: false, error: { code: 'unknown_method', message: 'There is no such kiosk call.' } });
+    },
+  );
+});
+
+describe('input validation', () => {
+  const tooLong = 'x'.repeat(MAX_INPUT_LENGTH + 1);
+  const hostile: Array<[string, unknown, RegExp]> = [
+    ['scan', undefined, /must be a list/],
+    ['scan', 'tkt1.abc', /must be a list/],
+    ['scan', { 0: 'tkt1.abc', length: 1 }, /must be a list/],
+    ['scan', [], /exactly one argument/],
+    ['scan', ['a', 'b'], /exactly one argument/],
+    ['scan', [42], /must be a string/],
+    ['scan', [null], /must be a string/],
+    ['scan', [['tkt1.abc']], /must be a string/],
+    ['scan', [{ toString: () => 'tkt1.abc' }], /must be a string/],
+    ['scan', [''], /is empty/],
+    ['scan', [tooLong], /longer than 4096/],
+    ['lookupStatus', [123], /must be a string/],
+    ['lookupStatus', [tooLong], /longer than 4096/],
+    ['lookupStatus', [], /exactly one argument/],
+    ['setScannerName', ['   '], /1 to 200 characters/],
+    ['setScannerName', ['x'.repeat(201)], /1 to 200 characters/],
+    ['setScannerName', ['Door 1\nFAKE LOG LINE'], /control characters/],
+    ['setScannerName', ['Door\u0000'], /control characters/],
+    ['setScannerName', ['Door \u202eevil'], /control characters/],
+    ['setScannerName', ['Door\u009b'], /control characters/],
+    ['setScannerName', [true], /must be a string/],
+    ['getState', ['extra'], /takes no arguments/],
+    ['confirmReEnroll', [undefined], /takes no arguments/],
+    ['cancelReEnroll', [{}], /takes no arguments/],
+  ];
+
+  it.each(hostile)('%s(%j) → invalid_input', async (method, args, message) => {
+    const before = await core.getState();
+    const answer = await handleKioskCall(core, method, args);
+    expect(answer.ok).toBe(false);
+    if (answer.ok) return;
+    expect(answer.error.code).toBe('invalid_input');
+    expect(answer.error.message).toMatch(message);
+    expect(answer).not.toBeInstanceOf(Error);
+    // Refused before the core: nothing changed.
+    expect(await core.getState()).toEqual(before);
+  });
+
+  it('accepts the longest allowed input and passes a trimmed scanner name', async () => {
+    const scan = await handleKioskCall(core, 'scan', ['x'.repeat(MAX_INPUT_LENGTH)]);
+    expect(scan).toEqual({ ok: true, value: { type: 'not_enrolled', message: expect.any(String) } });
+    const named = await handleKioskCall(core, 'setScannerName', ['  North door  ']);
+    expect(named.ok && named.value.scanner.name).toBe('North door');
+  });
+});
+
+describe('answers', () => {
+  it('are plain JSON envelopes that survive a structured-clone or JSON round trip', async () => {
+    const answer = await handleKioskCall(core, 'getState', []);
+    expect(answer.ok).toBe(true);
+    expect(JSON.parse(JSON.stringify(answer))).toEqual(answer);
+    expect(structuredClone(answer)).toEqual(answer);
+  });
+
+  it('never carry the API key, through enrollment, scans, lookups and re-enrollment', async () => {
+    const answers: unknown[] = [];
+    const call = async (method: string, ...args: unknown[]) => {
+      const answer = await handleKioskCall(core, method, args);
+      answers.push(answer);
+      return answer;
+    };
+    expect(await call('scan', issuer.setupCode())).toMatchObject({ ok: true, value: { type: 'enrolled' } });
+    const firstKey = apiKeys.key!;
+    expect(firstKey).toMatch(/^sk_/);
+    const ticket = issuer.issueTicket();
+    expect(await call('scan', ticket.code)).toMatchObject({ ok: true, value: { type: 'verdict' } });
+    await call('scan', ticket.code);
+    await call('lookupStatus', ticket.tid);
+    await call('lookupStatus', ticket.code);
+    await call('setScannerName', 'East gate');
+    await call('scan', issuer.setupCode());
+    await call('cancelReEnroll');
+    await call('scan', issuer.setupCode());
+    expect(await call('confirmReEnroll')).toMatchObject({ ok: true, value: { type: 'enrolled' } });
+    await call('getState');
+
+    const everything = JSON.stringify(answers);
+    expect(apiKeys.key).not.toBe(firstKey);
+    expect(everything).not.toContain(firstKey);
+    expect(everything).not.toContain(apiKeys.key!);
+    expect(everything).not.toMatch(/sk_[A-Za-z0-9_-]{8,}/);
+  });
+
+  it('turn an unexpected failure into a fixed message; the error goes only to the host log', async () => {
+    const secretish = 'sk_live_should_never_leave_main';
+    const failing = {
+      scan: async () => {
+        throw new Error(`database exploded near ${secretish}`);
+      },
+    } as unknown as KioskCalls;
+    const logged: Array<[string, unknown]> = [];
+    const answer = await handleKioskCall(failing, 'scan', ['tkt1.x'], { onInternalError: (method, error) => logged.push([method, error]) });
+    expect(answer).toEqual({ ok: false, error: { code: 'internal_error', message: INTERNAL_ERROR_MESSAGE } });
+    expect(JSON.stringify(answer)).not.toContain(secretish);
+    expect(logged).toHaveLength(1);
+    expect(logged[0]![0]).toBe('scan');
+  });
+
+  it('pass on what IT must do when the keyring is unavailable', async () => {
+    const noKeyring = {
+      scan: async () => {
+        throw new SecretStoreUnavailableError('keyring_failed', 'No usable OS keyring to keep the kiosk\'s API key: install gnome-keyring.');
+      },
+    } as unknown as KioskCalls;
+    expect(await handleKioskCall(noKeyring, 'scan', ['tkt1.x'])).toEqual({
+      ok: false,
+      error: { code: 'secret_store_unavailable', message: "No usable OS keyring to keep the kiosk's API key: install gnome-keyring." },
+    });
+  });
+});

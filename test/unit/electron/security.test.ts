@@ -1,0 +1,153 @@
+/**
+ * The Electron window's security settings and policies (main/electron/security.ts),
+ * without the Electron binary: thin recorders stand in for Session and WebContents.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import {
+  applyContentsPolicies,
+  applySessionPolicies,
+  CONTENT_SECURITY_POLICY,
+  isAllowedNavigation,
+  isTrustedSender,
+  windowOptions,
+  withContentSecurityPolicy,
+  type ContentsPolicyTarget,
+  type SessionPolicyTarget,
+} from '../../../main/electron/security.js';
+import { parseShellOptions } from '../../../main/electron/shell-options.js';
+
+const APP = 'file:///opt/Ticket%20Kiosk/resources/app.asar/renderer/dist/index.html';
+
+describe('window options', () => {
+  it.each([false, true])('isolate, sandbox and keep Node out of the renderer (kiosk %s)', (kiosk) => {
+    const options = windowOptions({ preloadPath: '/app/dist/main/electron/preload.cjs', kiosk });
+    expect(options.webPreferences).toMatchObject({
+      preload: '/app/dist/main/electron/preload.cjs',
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
+      experimentalFeatures: false,
+    });
+    expect(options.kiosk).toBe(kiosk);
+    expect(options.fullscreen).toBe(kiosk);
+    expect(options.webPreferences?.devTools).toBe(!kiosk);
+  });
+});
+
+describe('navigation and IPC sender policy', () => {
+  const table: Array<[string, boolean]> = [
+    [APP, true],
+    [`${APP}#/lookup`, true],
+    [`${APP}?screen=setup`, true],
+    ['file:///opt/Ticket%20Kiosk/resources/app.asar/renderer/dist/other.html', false],
+    ['file:///etc/passwd', false],
+    ['file://evil.example/opt/Ticket%20Kiosk/resources/app.asar/renderer/dist/index.html', false],
+    ['https://evil.example/', false],
+    ['http://127.0.0.1:8787/', false],
+    ['javascript:alert(1)', false],
+    ['data:text/html,<script>alert(1)</script>', false],
+    ['about:blank', false],
+    ['devtools://devtools/bundled/inspector.html', false],
+    ['not a url', false],
+    ['', false],
+  ];
+  it.each(table)('navigation to %j allowed: %s', (url, allowed) => {
+    expect(isAllowedNavigation(url, APP)).toBe(allowed);
+  });
+  it.each(table)('IPC from a frame at %j trusted: %s', (url, trusted) => {
+    expect(isTrustedSender(url, APP)).toBe(trusted);
+  });
+  it('does not trust a sender without a frame', () => {
+    expect(isTrustedSender(undefined, APP)).toBe(false);
+  });
+});
+
+describe('Content-Security-Policy', () => {
+  it('allows only our own files: no inline or eval script, no plugins, no base or framing', () => {
+    const directives = new Map(CONTENT_SECURITY_POLICY.split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name!, values]));
+    expect(directives.get('default-src')).toEqual(["'self'"]);
+    expect(directives.get('script-src')).toEqual(["'self'"]);
+    expect(directives.get('object-src')).toEqual(["'none'"]);
+    expect(directives.get('base-uri')).toEqual(["'none'"]);
+    expect(directives.get('frame-ancestors')).toEqual(["'none'"]);
+    expect(CONTENT_SECURITY_POLICY).not.toMatch(/unsafe-|\*|https?:/);
+  });
+
+  it("repeats every directive of the renderer's meta tag exactly", () => {
+    const html = readFileSync('renderer/index.html', 'utf8');
+    const meta = /http-equiv="Content-Security-Policy"\s+content="([^"]+)"/.exec(html)?.[1];
+    expect(meta, 'renderer/index.html must carry the CSP as a meta tag').toBeDefined();
+    const ours = CONTENT_SECURITY_POLICY.split(';').map((d) => d.trim());
+    for (const directive of meta!.split(';').map((d) => d.trim())) expect(ours).toContain(directive);
+  });
+
+  it('replaces whatever CSP a response had, in any letter case, and keeps other headers', () => {
+    const headers = withContentSecurityPolicy({ 'content-security-policy': ["default-src *"], 'X-Other': ['1'] });
+    expect(headers).toEqual({ 'Content-Security-Policy': [CONTENT_SECURITY_POLICY], 'X-Other': ['1'] });
+    expect(withContentSecurityPolicy(undefined)).toEqual({ 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] });
+  });
+});
+
+describe('session and web contents policies', () => {
+  it('refuses every permission request and check, and adds the CSP to every response', () => {
+    const recorded: Record<string, (...args: any[]) => unknown> = {};
+    const session = {
+      webRequest: { onHeadersReceived: (listener: (...args: any[]) => unknown) => (recorded['headers'] = listener) },
+      setPermissionRequestHandler: (handler: (...args: any[]) => unknown) => (recorded['request'] = handler),
+      setPermissionCheckHandler: (handler: (...args: any[]) => unknown) => (recorded['check'] = handler),
+    } as unknown as SessionPolicyTarget;
+    applySessionPolicies(session);
+
+    for (const permission of ['media', 'geolocation', 'notifications', 'hid', 'usb', 'serial', 'clipboard-read', 'openExternal', 'fullscreen']) {
+      let granted: boolean | undefined;
+      recorded['request']!({}, permission, (answer: boolean) => (granted = answer), {});
+      expect(granted).toBe(false);
+      expect(recorded['check']!({}, permission, 'file://', {})).toBe(false);
+    }
+    let response: unknown;
+    recorded['headers']!({ url: APP, responseHeaders: { 'Content-Security-Policy': ["script-src 'unsafe-inline'"] } }, (r: unknown) => (response = r));
+    expect(response).toEqual({ responseHeaders: { 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] } });
+  });
+
+  it('stops navigation and redirects away from our page, <webview>, and every new window', () => {
+    const listeners = new Map<string, (event: { url?: string; preventDefault(): void }) => void>();
+    let openHandler: (() => unknown) | undefined;
+    const contents = {
+      on: (event: string, listener: (event: { url?: string; preventDefault(): void }) => void) => listeners.set(event, listener),
+      setWindowOpenHandler: (handler: () => unknown) => (openHandler = handler),
+    } as unknown as ContentsPolicyTarget;
+    applyContentsPolicies(contents, APP);
+
+    const prevented = (event: string, url?: string): boolean => {
+      let stopped = false;
+      listeners.get(event)!({ url, preventDefault: () => (stopped = true) });
+      return stopped;
+    };
+    expect(prevented('will-navigate', 'https://evil.example/')).toBe(true);
+    expect(prevented('will-navigate', `${APP}#/ready`)).toBe(false);
+    expect(prevented('will-redirect', 'https://evil.example/')).toBe(true);
+    expect(prevented('will-attach-webview')).toBe(true);
+    expect(openHandler!()).toEqual({ action: 'deny' });
+  });
+});
+
+describe('shell options', () => {
+  it('reads --kiosk, --issuer-ca, --scanner and --no-hid and ignores Chromium switches', () => {
+    expect(parseShellOptions(['/usr/bin/electron', 'dist/main/electron/main.js', '--enable-logging', '--kiosk', '--issuer-ca=/etc/ca.pem', '--scanner', '05e0:1200:keyboard', '--no-hid'])).toEqual({
+      kiosk: true,
+      issuerCaFile: '/etc/ca.pem',
+      knownScanners: [{ vendorId: 0x05e0, productId: 0x1200, mode: 'keyboard' }],
+      hidScanners: false,
+    });
+    expect(parseShellOptions([], { TICKET_KIOSK_FULLSCREEN: '1' }).kiosk).toBe(true);
+    expect(parseShellOptions([]).kiosk).toBe(false);
+    expect(() => parseShellOptions(['--scanner', 'usb-scanner'])).toThrow(/not a scanner id/);
+    expect(() => parseShellOptions(['--issuer-ca'])).toThrow(/needs a value/);
+  });
+});
