@@ -1,0 +1,179 @@
+/**
+ * main/electron/main.ts with Electron replaced at its module boundary (the
+ * binary cannot run here) by a thin recorder. Everything behind it is real:
+ * the kiosk core on a temp directory, the OS keyring (run inside
+ * scripts/with-keyring.sh), node-hid.
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { KIOSK_CHANNELS, STATE_CHANGED_CHANNEL } from '../../../main/electron/ipc-channels.js';
+import { CONTENT_SECURITY_POLICY, windowOptions } from '../../../main/electron/security.js';
+
+type Listener = (...args: any[]) => unknown;
+
+const electron = vi.hoisted(() => {
+  const appListeners = new Map<string, Listener>();
+  const state = {
+    dataDir: '',
+    appListeners,
+    ipcHandlers: new Map<string, Listener>(),
+    removedHandlers: [] as string[],
+    windows: [] as Array<{ options: unknown; loadedFile: string | null; sent: Array<[string, unknown]> }>,
+    session: { request: null as Listener | null, check: null as Listener | null, headers: null as Listener | null },
+    errors: [] as Array<[string, string]>,
+    quitCalls: 0,
+    sandboxEnabled: false,
+  };
+  class BrowserWindow {
+    readonly record = { options: null as unknown, loadedFile: null as string | null, sent: [] as Array<[string, unknown]> };
+    readonly webContents = { send: (channel: string, payload: unknown) => this.record.sent.push([channel, payload]) };
+    constructor(options: unknown) {
+      this.record.options = options;
+      state.windows.push(this.record);
+    }
+    once(): void {}
+    on(): void {}
+    show(): void {}
+    isDestroyed(): boolean {
+      return false;
+    }
+    isMinimized(): boolean {
+      return false;
+    }
+    focus(): void {}
+    async loadFile(path: string): Promise<void> {
+      this.record.loadedFile = path;
+    }
+  }
+  const module = {
+    app: {
+      on: (event: string, listener: Listener) => appListeners.set(event, listener),
+      whenReady: () => Promise.resolve(),
+      requestSingleInstanceLock: () => true,
+      enableSandbox: () => {
+        state.sandboxEnabled = true;
+      },
+      getPath: (name: string) => (name === 'userData' ? state.dataDir : '/nonexistent'),
+      quit: () => {
+        state.quitCalls++;
+      },
+      exit: () => undefined,
+    },
+    BrowserWindow,
+    ipcMain: {
+      handle: (channel: string, handler: Listener) => state.ipcHandlers.set(channel, handler),
+      removeHandler: (channel: string) => state.removedHandlers.push(channel),
+    },
+    session: {
+      defaultSession: {
+        webRequest: { onHeadersReceived: (listener: Listener) => (state.session.headers = listener) },
+        setPermissionRequestHandler: (handler: Listener) => (state.session.request = handler),
+        setPermissionCheckHandler: (handler: Listener) => (state.session.check = handler),
+      },
+    },
+    dialog: { showErrorBox: (title: string, message: string) => state.errors.push([title, message]) },
+  };
+  return { state, module };
+});
+
+vi.mock('electron', () => ({ ...electron.module, default: electron.module }));
+
+const INDEX_HTML = resolve('renderer/dist/index.html');
+const APP_PAGE_URL = pathToFileURL(INDEX_HTML).href;
+const rendererBuilt = existsSync(INDEX_HTML);
+const state = electron.state;
+
+beforeAll(async () => {
+  if (!process.env.DBUS_SESSION_BUS_ADDRESS) {
+    throw new Error('This test starts the real kiosk runtime, which needs an OS keyring: run it inside scripts/with-keyring.sh');
+  }
+  state.dataDir = mkdtempSync(join(tmpdir(), 'kiosk-electron-main-'));
+  await import('../../../main/electron/main.js');
+  // start() runs after whenReady(): wait until it has either loaded the page or reported why not.
+  await vi.waitFor(() => expect(state.windows[0]?.loadedFile ?? state.errors[0]).toBeTruthy(), { timeout: 15_000 });
+});
+
+afterAll(async () => {
+  if (state.quitCalls === 0) await quitLikeElectron();
+  rmSync(state.dataDir, { recursive: true, force: true });
+});
+
+/** Electron emits will-quit; main.ts delays it until the core has closed, then quits again. */
+async function quitLikeElectron(): Promise<{ prevented: boolean }> {
+  let prevented = false;
+  const quitsBefore = state.quitCalls;
+  state.appListeners.get('will-quit')!({ preventDefault: () => (prevented = true) });
+  await vi.waitFor(() => expect(state.quitCalls).toBeGreaterThan(quitsBefore));
+  return { prevented };
+}
+
+describe('the Electron shell', () => {
+  it('sandboxes every renderer and applies the navigation policies to all web contents', () => {
+    expect(state.sandboxEnabled).toBe(true);
+    const contentsListeners = new Map<string, Listener>();
+    let openHandler: Listener | undefined;
+    state.appListeners.get('web-contents-created')!({}, {
+      on: (event: string, listener: Listener) => contentsListeners.set(event, listener),
+      setWindowOpenHandler: (handler: Listener) => (openHandler = handler),
+    });
+    let prevented = false;
+    contentsListeners.get('will-navigate')!({ url: 'https://evil.example/', preventDefault: () => (prevented = true) });
+    expect(prevented).toBe(true);
+    expect(openHandler!()).toEqual({ action: 'deny' });
+  });
+
+  it('refuses permissions and sets the CSP on the default session', () => {
+    let granted: boolean | undefined;
+    state.session.request!({}, 'media', (answer: boolean) => (granted = answer), {});
+    expect(granted).toBe(false);
+    expect(state.session.check!({}, 'media', 'file://', {})).toBe(false);
+    let response: any;
+    state.session.headers!({ responseHeaders: {} }, (r: unknown) => (response = r));
+    expect(response.responseHeaders['Content-Security-Policy']).toEqual([CONTENT_SECURITY_POLICY]);
+  });
+
+  it.runIf(!rendererBuilt)('says how to build the screens when renderer/dist is missing', () => {
+    expect(state.errors[0]?.[1]).toMatch(/npx vite build --config renderer\/vite.config.ts/);
+  });
+
+  describe.runIf(rendererBuilt)('with the renderer built', () => {
+    it('opens one window with the secure options and our preload, and loads renderer/dist/index.html', () => {
+      expect(state.errors).toEqual([]);
+      expect(state.windows).toHaveLength(1);
+      const options = state.windows[0]!.options as ReturnType<typeof windowOptions>;
+      expect(options.webPreferences?.preload).toMatch(/main[\\/]electron[\\/]preload\.cjs$/);
+      expect(options).toEqual(windowOptions({ preloadPath: options.webPreferences!.preload!, kiosk: false }));
+      expect(state.windows[0]!.loadedFile).toBe(INDEX_HTML);
+    });
+
+    it('answers IPC on every channel for our page only, with validated input', async () => {
+      expect([...state.ipcHandlers.keys()].sort()).toEqual(Object.values(KIOSK_CHANNELS).sort());
+      const invoke = (channel: string, frameUrl: string | null, ...args: unknown[]) =>
+        state.ipcHandlers.get(channel)!({ senderFrame: frameUrl === null ? null : { url: frameUrl } }, ...args);
+
+      expect(await invoke(KIOSK_CHANNELS.getState, APP_PAGE_URL)).toMatchObject({ ok: true, value: { enrolled: false } });
+      expect(await invoke(KIOSK_CHANNELS.getState, 'https://evil.example/')).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+      expect(await invoke(KIOSK_CHANNELS.getState, null)).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+      expect(await invoke(KIOSK_CHANNELS.scan, APP_PAGE_URL, { text: 'tkt1.x' })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    });
+
+    it('pushes each state change to the window on the one push channel', async () => {
+      const sent = state.windows[0]!.sent;
+      await state.ipcHandlers.get(KIOSK_CHANNELS.setScannerName)!({ senderFrame: { url: APP_PAGE_URL } }, 'Side door');
+      expect(sent.at(-1)).toEqual([STATE_CHANGED_CHANNEL, expect.objectContaining({ scanner: expect.objectContaining({ name: 'Side door' }) })]);
+    });
+  });
+
+  it('on quit, holds Electron until the core has closed, removing the IPC handlers', async () => {
+    const { prevented } = await quitLikeElectron();
+    expect(prevented).toBe(true);
+    if (rendererBuilt) expect(state.removedHandlers.sort()).toEqual(Object.values(KIOSK_CHANNELS).sort());
+    // The second will-quit (from that app.quit) goes through.
+    let preventedAgain = false;
+    state.appListeners.get('will-quit')!({ preventDefault: () => (preventedAgain = true) });
+    expect(preventedAgain).toBe(false);
+  });
+});
