@@ -19,11 +19,11 @@ export class KeychainApiKeyStore implements ApiKeyStore {
     this.secrets = options instanceof SecretStore ? options : new SecretStore(options);
   }
 
-  saveApiKey(apiKey: string, iss?: string): Promise<void> {
+  async saveApiKey(apiKey: string, iss?: string): Promise<void> {
     return this.secrets.saveApiKey(accountOf(iss), apiKey);
   }
 
-  loadApiKey(iss?: string): Promise<string | null> {
+  async loadApiKey(iss?: string): Promise<string | null> {
     return this.secrets.loadApiKey(accountOf(iss));
   }
 

@@ -1,0 +1,135 @@
+/**
+ * KeychainApiKeyStore: the core's ApiKeyStore on the real OS keyring, one
+ * entry per issuer base URL; and a kiosk WITHOUT a usable keyring, run for
+ * real in a child node process whose D-Bus address points nowhere, against
+ * the real issuer.
+ *
+ *   scripts/with-keyring.sh npx vitest run test/integration/kiosk-vs-issuer
+ */
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { KeychainApiKeyStore } from '../../../main/kiosk/keychain-api-key-store.js';
+import { SecretStore } from '../../../main/kiosk/secret-store.js';
+import { RealIssuer } from './helpers/real-issuer.js';
+import { requireKeyring } from './helpers/kiosk.js';
+
+const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
+const SERVICE = `ticket-kiosk-test-${process.pid}-adapter`;
+const ISSUER = 'https://issuer.example.test';
+const OTHER = 'https://other.example.test';
+
+describe('KeychainApiKeyStore on the real keyring', () => {
+  const keys = new KeychainApiKeyStore({ serviceName: SERVICE });
+
+  beforeAll(() => requireKeyring(keys));
+
+  afterEach(async () => {
+    await keys.deleteApiKey(ISSUER);
+    await keys.deleteApiKey(OTHER);
+  });
+
+  it('keeps one key per issuer base URL (the keyring account), and deletes it', async () => {
+    await keys.saveApiKey('tvk_for_issuer_0000000000', ISSUER);
+    await keys.saveApiKey('tvk_for_other_11111111111', OTHER);
+
+    expect(await keys.loadApiKey(ISSUER)).toBe('tvk_for_issuer_0000000000');
+    expect(await keys.loadApiKey(OTHER)).toBe('tvk_for_other_11111111111');
+    // The same entry SecretStore reads directly: service name + issuer base URL.
+    expect(await new SecretStore({ serviceName: SERVICE }).loadApiKey(ISSUER)).toBe('tvk_for_issuer_0000000000');
+
+    await keys.deleteApiKey(ISSUER);
+    expect(await keys.loadApiKey(ISSUER)).toBeNull();
+    expect(await keys.loadApiKey(OTHER)).toBe('tvk_for_other_11111111111');
+  });
+
+  it('refuses a call that does not name the issuer, instead of guessing an account', async () => {
+    await expect(keys.loadApiKey()).rejects.toThrow('needs the issuer base URL');
+    await expect(keys.saveApiKey('tvk_secret_never_echoed_22')).rejects.not.toThrow('tvk_secret_never_echoed_22');
+  });
+});
+
+describe('a kiosk without a usable keyring (child process, real issuer)', () => {
+  let sandbox: string;
+  let issuer: RealIssuer;
+
+  beforeAll(async () => {
+    sandbox = await mkdtemp(join(tmpdir(), 'kiosk-no-keyring-'));
+    await transpileKioskInto(sandbox);
+    issuer = await (await RealIssuer.create()).start();
+  });
+
+  afterAll(async () => {
+    await issuer?.cleanup();
+    await rm(sandbox, { recursive: true, force: true });
+  });
+
+  it('refuses enrollment with the secret store message, before spending the setup token', async () => {
+    const { code, tokenId } = issuer.setupCode();
+
+    const outcome = await runChild(sandbox, code, { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/ticket-kiosk-test-bus' });
+
+    expect(outcome.result).toMatchObject({ type: 'enroll_failed', code: 'secret_store_unavailable' });
+    expect(outcome.result.message).toContain('No usable OS keyring to keep the kiosk');
+    expect(outcome.result.message).toContain('Linux kiosks need a Secret Service keyring such as gnome-keyring');
+    expect(outcome.state).toMatchObject({ enrolled: false });
+    // The single-use token is still good for a kiosk that has a keyring.
+    expect(issuer.tokenUsed(tokenId)).toBe(false);
+  });
+});
+
+/**
+ * Node 20 cannot run TypeScript: protocol/ and main/kiosk/ (without the HID
+ * scanner input) are transpiled as-is into `dir`, keeping relative paths, and
+ * the repository's node_modules is linked for better-sqlite3, keytar and undici.
+ */
+async function transpileKioskInto(dir: string): Promise<void> {
+  for (const folder of ['protocol', 'main/kiosk']) {
+    for (const name of await readdir(join(repoRoot, folder))) {
+      if (!name.endsWith('.ts')) continue;
+      const file = `${folder}/${name}`;
+      const { outputText } = ts.transpileModule(await readFile(join(repoRoot, file), 'utf8'), {
+        compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022, esModuleInterop: true },
+        fileName: file,
+      });
+      const target = join(dir, file.replace(/\.ts$/, '.js'));
+      await mkdir(dirname(target), { recursive: true });
+      await writeFile(target, outputText);
+    }
+  }
+  await writeFile(join(dir, 'package.json'), '{"type":"module"}\n');
+  await symlink(join(repoRoot, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  await writeFile(join(dir, 'child.js'), CHILD_SCRIPT);
+}
+
+const CHILD_SCRIPT = `
+import { KioskCore } from './main/kiosk/kiosk-core.js';
+import { KeychainApiKeyStore } from './main/kiosk/keychain-api-key-store.js';
+const core = new KioskCore({
+  dbPath: process.argv[3],
+  apiKeys: new KeychainApiKeyStore({ serviceName: 'ticket-kiosk-test-child' }),
+  autoDrain: false,
+});
+const result = await core.scan(process.argv[2]);
+const state = await core.getState();
+await core.close();
+process.stdout.write(JSON.stringify({ result, state }));
+`;
+
+function runChild(dir: string, setupCode: string, env: Record<string, string>): Promise<{ result: { type: string; code?: string; message: string }; state: unknown }> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      [join(dir, 'child.js'), setupCode, join(dir, 'kiosk.db')],
+      { cwd: dir, env: { ...process.env, ...env }, timeout: 20_000 },
+      (error, stdout, stderr) => {
+        if (error) reject(new Error(`child failed: ${error.message}\n${stderr}`));
+        else resolve(JSON.parse(stdout) as never);
+      },
+    );
+  });
+}
