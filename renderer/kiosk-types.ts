@@ -28,7 +28,8 @@ export type EnrollFailureCode =
   | 'protocol_version_unsupported'
   | 'rate_limited'
   | 'issuer_error'
-  | 'scope_mismatch';
+  | 'scope_mismatch'
+  | 'secret_store_unavailable';
 
 export type ConnectionState = 'online' | 'offline' | 'unknown';
 

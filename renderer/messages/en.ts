@@ -33,6 +33,7 @@ export const en = {
   'setup.error.rate_limited': 'Too many attempts. Wait a minute, then scan again.',
   'setup.error.issuer_error': "The organizer's server had a problem. Scan again in a moment.",
   'setup.error.scope_mismatch': 'The server answered for a different event than the setup code. Ask your organizer for help.',
+  'setup.error.secret_store_unavailable': 'This computer has no safe place to keep the scanner key (no keyring). Ask your technician; the setup code was not used.',
   'setup.confirm.title': 'Switch this scanner to another event?',
   'setup.confirm.current': 'Now: {event}',
   'setup.confirm.proposed': 'New: {event}',

@@ -12,7 +12,7 @@ export function formatClockTime(iso: string, options: TimeOptions = {}): string 
   return format(iso, { hour: '2-digit', minute: '2-digit' }, options);
 }
 
-/** "Sat 14 Mar 2026, 19:30". */
+/** "Sat, 14 Mar 2026, 19:30" in en-GB. */
 export function formatEventDate(iso: string, options: TimeOptions = {}): string {
   return format(iso, { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' }, options);
 }

@@ -17,6 +17,7 @@ const ENROLL_FAILURE_MESSAGE: Readonly<Record<EnrollFailureCode, PlainMessageKey
   rate_limited: 'setup.error.rate_limited',
   issuer_error: 'setup.error.issuer_error',
   scope_mismatch: 'setup.error.scope_mismatch',
+  secret_store_unavailable: 'setup.error.secret_store_unavailable',
 };
 
 export function enrollFailureText(code: EnrollFailureCode): string {
