@@ -177,7 +177,12 @@ export class KioskScreens {
   // ---- verdicts ----------------------------------------------------------
 
   private showVerdict(verdict: DoorVerdict): void {
-    if ('decided_at' in verdict) this.seenVerdicts.add(verdictIdentity(verdict));
+    if ('decided_at' in verdict) {
+      // The same verdict may come as the scan() answer and in last_verdicts, in either order: show and beep once.
+      const identity = verdictIdentity(verdict);
+      if (this.seenVerdicts.has(identity)) return;
+      this.seenVerdicts.add(identity);
+    }
     const view = verdictView(verdict);
     this.verdict = view;
     this.lookupOpen = false;
