@@ -2,5 +2,3 @@
 export interface ScreenHandle<P> {
   update(props: P): void;
 }
-
-export type ScreenName = 'starting' | 'setup' | 'ready' | 'verdict' | 'lookup';
