@@ -1,0 +1,88 @@
+/**
+ * The web host in a real Chromium (playwright-core, /usr/bin/chromium): the
+ * page gets `window.kiosk` from /kiosk-host.js and can call the kiosk and
+ * receive state pushes, under the strict CSP. Serves the built renderer when
+ * renderer/dist exists, else a tiny page of this test's own.
+ * Run inside scripts/with-keyring.sh (the real kiosk runtime keeps its key in the OS keyring).
+ */
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rendererDistDir } from '../../../main/electron/app-paths.js';
+import { startKioskRuntime, type KioskRuntime } from '../../../main/electron/kiosk-runtime.js';
+import { startWebHost, type WebHost } from '../../../main/web-host/server.js';
+import type { KioskApi, KioskState } from '../../../renderer/kiosk-types.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+const builtRenderer = existsSync(join(rendererDistDir(), 'index.html'));
+let dataDir: string;
+let testPageDir: string | null = null;
+let runtime: KioskRuntime;
+let host: WebHost;
+let browser: Browser;
+let page: Page;
+const cspViolations: string[] = [];
+
+declare global {
+  interface Window {
+    kiosk?: KioskApi;
+    receivedStates?: KioskState[];
+  }
+}
+
+beforeAll(async () => {
+  if (!process.env.DBUS_SESSION_BUS_ADDRESS) throw new Error('Run this test inside scripts/with-keyring.sh (the kiosk keeps its API key in the OS keyring)');
+  dataDir = mkdtempSync(join(tmpdir(), 'kiosk-browser-'));
+  if (!builtRenderer) {
+    testPageDir = mkdtempSync(join(tmpdir(), 'kiosk-browser-page-'));
+    writeFileSync(join(testPageDir, 'index.html'), '<!doctype html><html><head><title>kiosk test page</title></head><body><main id="screen"></main></body></html>');
+  }
+  runtime = await startKioskRuntime({ dataDir, keyringService: `ticket-kiosk-browser-test-${process.pid}`, hidScanners: false, core: { autoDrain: false }, log: () => undefined });
+  host = await startWebHost({ core: runtime.core, rendererDir: testPageDir ?? rendererDistDir(), log: () => undefined });
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  page = await browser.newPage();
+  page.on('console', (message) => {
+    // Violations only: Chromium also notes that frame-ancestors in a meta tag is ignored (the header carries it).
+    if (/Refused to|violates the following Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+  });
+  await page.goto(host.url);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await host?.close();
+  await runtime?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+  if (testPageDir) rmSync(testPageDir, { recursive: true, force: true });
+});
+
+describe(`window.kiosk in Chromium (${builtRenderer ? 'built renderer' : 'test page'})`, () => {
+  it('is defined by the host script and answers getState from the page', async () => {
+    const state = await page.evaluate(() => window.kiosk!.getState());
+    expect(state).toEqual(await runtime.core.getState());
+    expect(await page.evaluate(() => Object.isFrozen(window.kiosk))).toBe(true);
+  });
+
+  it('rejects invalid input with the reason, and pushes state changes to the page', async () => {
+    const rejection = await page.evaluate(() => window.kiosk!.setScannerName('bad\nname').then(() => 'resolved', (error: Error) => error.message));
+    expect(rejection).toMatch(/control characters/);
+
+    await page.evaluate(() => {
+      window.receivedStates = [];
+      window.kiosk!.onStateChange((state) => window.receivedStates!.push(state));
+    });
+    // Whether this subscription opens the event stream (whose first event is the current state)
+    // or joins the renderer's, the state with the new name arrives.
+    await page.evaluate(() => window.kiosk!.setScannerName('Browser door'));
+    await page.waitForFunction(() => window.receivedStates!.some((state) => state.scanner.name === 'Browser door'));
+    expect((await runtime.core.getState()).scanner.name).toBe('Browser door');
+  });
+
+  it('runs without Content-Security-Policy violations', () => {
+    expect(cspViolations).toEqual([]);
+  });
+});
