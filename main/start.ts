@@ -8,12 +8,17 @@
  * internet. So this reads the same files index.js reads (path.txt, dist/,
  * ELECTRON_OVERRIDE_DIST_PATH) without ever starting a download, then runs
  * `electron --version` with a short timeout to be sure the binary starts.
+ *
+ * Electron loads the kiosk's native modules (better-sqlite3, keytar, node-hid)
+ * with its own ABI: after installing the binary, rebuild them once with
+ * `npx electron-rebuild` (electron-builder does this when packaging).
  */
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { packageRoot } from './electron/app-paths.js';
 
 export type ElectronBinary = { available: true; path: string } | { available: false; reason: string };
 
@@ -64,8 +69,9 @@ async function main(): Promise<void> {
     process.exitCode = 1;
     return;
   }
-  const shell = fileURLToPath(new URL('./electron/main.js', import.meta.url));
-  const child = spawn(binary.path, [shell, ...process.argv.slice(2)], { stdio: 'inherit' });
+  // The package directory, not main.js itself: Electron then takes the app's name (and so its
+  // userData directory) from package.json, and starts "main": dist/main/electron/main.js.
+  const child = spawn(binary.path, [packageRoot(), ...process.argv.slice(2)], { stdio: 'inherit' });
   // Ctrl-C reaches Electron through the terminal too; a SIGTERM to this launcher (a service manager) is passed on.
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
   child.on('error', (error) => {

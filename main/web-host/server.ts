@@ -116,6 +116,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   }
 
   const streams = new Set<ServerResponse>();
+  const hostScript = hostScriptSource();
   let port = 0;
   const server: Server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
@@ -194,7 +195,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   }
 
   async function serveFile(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
-    if (path === HOST_SCRIPT_PATH) return sendBody(req, res, 200, 'text/javascript; charset=utf-8', hostScriptSource());
+    if (path === HOST_SCRIPT_PATH) return sendBody(req, res, 200, 'text/javascript; charset=utf-8', hostScript);
     let decoded: string;
     try {
       decoded = decodeURIComponent(path);
