@@ -27,12 +27,8 @@ let browser: Browser;
 let page: Page;
 const cspViolations: string[] = [];
 
-declare global {
-  interface Window {
-    kiosk?: KioskApi;
-    receivedStates?: KioskState[];
-  }
-}
+/** The page's window as the functions passed to page.evaluate see it (the test build has no DOM types). */
+declare const window: { kiosk?: KioskApi; receivedStates?: KioskState[] };
 
 beforeAll(async () => {
   if (!process.env.DBUS_SESSION_BUS_ADDRESS) throw new Error('Run this test inside scripts/with-keyring.sh (the kiosk keeps its API key in the OS keyring)');
