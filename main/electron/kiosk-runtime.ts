@@ -6,10 +6,9 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { KioskCore, type KioskCoreOptions } from '../kiosk/kiosk-core.js';
-import { SecretStore } from '../kiosk/secret-store.js';
+import { KeychainApiKeyStore } from '../kiosk/keychain-api-key-store.js';
 import { loadNodeHid, ScannerManager, type KnownScanner, type ScannerMode } from '../kiosk/scanner/index.js';
 import { fetchTrustingCa } from './issuer-ca-fetch.js';
-import { KeyringApiKeys, keyringAccountFor } from './keyring-api-keys.js';
 
 export interface KioskRuntimeOptions {
   /** Where the kiosk keeps its SQLite state. Created if missing. */
@@ -39,15 +38,15 @@ export interface KioskRuntime {
 
 /** Throws SecretStoreUnavailableError when no usable keyring exists: the kiosk must not start without one. */
 export async function startKioskRuntime(options: KioskRuntimeOptions): Promise<KioskRuntime> {
-  const secrets = new SecretStore(options.keyringService === undefined ? {} : { serviceName: options.keyringService });
-  await secrets.checkAvailable();
+  const apiKeys = new KeychainApiKeyStore(options.keyringService === undefined ? {} : { serviceName: options.keyringService });
+  await apiKeys.checkAvailable();
   // The state holds ticket holders' names and the scan history: private to the kiosk user.
   await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
 
   const coreOptions: KioskCoreOptions = {
     ...options.core,
     dbPath: join(options.dataDir, 'kiosk.db'),
-    apiKeys: new KeyringApiKeys(secrets, keyringAccountFor(options.dataDir)),
+    apiKeys,
   };
   if (options.platform) coreOptions.platform = options.platform;
   if (options.issuerCaFile) coreOptions.fetch = fetchTrustingCa(await readFile(options.issuerCaFile, 'utf8'));

@@ -8,7 +8,6 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keyringAccountFor } from '../../../main/electron/keyring-api-keys.js';
 import { startKioskRuntime, type KioskRuntime } from '../../../main/electron/kiosk-runtime.js';
 import { CONTENT_SECURITY_POLICY } from '../../../main/electron/security.js';
 import { SecretStore } from '../../../main/kiosk/secret-store.js';
@@ -38,7 +37,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await host?.close();
   await runtime?.close();
-  await new SecretStore({ serviceName: KEYRING_SERVICE }).deleteApiKey(keyringAccountFor(dataDir)).catch(() => false);
+  await new SecretStore({ serviceName: KEYRING_SERVICE }).deleteApiKey(issuer.url).catch(() => false);
   await issuer?.close();
   rmSync(dataDir, { recursive: true, force: true });
   rmSync(rendererDir, { recursive: true, force: true });
@@ -113,7 +112,7 @@ describe('the kiosk API over HTTP', () => {
     expect(await call('lookupStatus', [ticket.tid])).toMatchObject({ status: 200, body: { ok: true } });
     await call('getState');
 
-    const apiKey = await new SecretStore({ serviceName: KEYRING_SERVICE }).loadApiKey(keyringAccountFor(dataDir));
+    const apiKey = await new SecretStore({ serviceName: KEYRING_SERVICE }).loadApiKey(issuer.url);
     expect(apiKey).toMatch(/^sk_/); // it is in the OS keyring...
     for (const text of texts) expect(text).not.toContain(apiKey!); // ...and never in an answer
     expect(logs.join('\n')).not.toContain(apiKey!);
