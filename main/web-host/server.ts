@@ -46,7 +46,7 @@ export interface WebHost {
   close(): Promise<void>;
 }
 
-export type HostErrorCode = AnswerErrorCode | 'invalid_json' | 'payload_too_large' | 'unsupported_media_type' | 'not_found' | 'method_not_allowed' | 'bad_request';
+export type HostErrorCode = AnswerErrorCode | 'invalid_json' | 'payload_too_large' | 'unsupported_media_type' | 'not_found' | 'method_not_allowed';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 const MAX_EVENT_STREAMS = 16;
@@ -69,7 +69,6 @@ export function listenProblem(host: string, allowRemote: boolean): string | null
 }
 
 export interface RequestFacts {
-  method: string;
   hostHeader: string | undefined;
   origin: string | undefined;
   secFetchSite: string | undefined;
@@ -131,7 +130,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     const path = new URL(req.url ?? '/', 'http://placeholder').pathname;
     const isApi = path.startsWith('/api/');
     const refusal = requestProblem(
-      { method: req.method ?? '', hostHeader: req.headers.host, origin: req.headers.origin, secFetchSite: header(req, 'sec-fetch-site') },
+      { hostHeader: req.headers.host, origin: req.headers.origin, secFetchSite: header(req, 'sec-fetch-site') },
       host,
       port,
       isApi,
@@ -277,7 +276,6 @@ function statusFor(code: HostErrorCode): number {
   switch (code) {
     case 'invalid_input':
     case 'invalid_json':
-    case 'bad_request':
       return 400;
     case 'forbidden':
       return 403;

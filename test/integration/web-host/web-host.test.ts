@@ -165,11 +165,11 @@ describe('who may call', () => {
   });
 
   it.each([
-    [{ method: 'POST', hostHeader: 'kiosk.evil:8787', origin: undefined, secFetchSite: undefined }, 'another server'],
-    [{ method: 'POST', hostHeader: undefined, origin: undefined, secFetchSite: undefined }, 'missing or malformed'],
-    [{ method: 'POST', hostHeader: 'user@127.0.0.1:8787', origin: undefined, secFetchSite: undefined }, 'missing or malformed'],
-    [{ method: 'POST', hostHeader: '127.0.0.1:8787/x', origin: undefined, secFetchSite: undefined }, 'missing or malformed'],
-    [{ method: 'POST', hostHeader: '127.0.0.1', origin: undefined, secFetchSite: undefined }, 'another port'],
+    [{ hostHeader: 'kiosk.evil:8787', origin: undefined, secFetchSite: undefined }, 'another server'],
+    [{ hostHeader: undefined, origin: undefined, secFetchSite: undefined }, 'missing or malformed'],
+    [{ hostHeader: 'user@127.0.0.1:8787', origin: undefined, secFetchSite: undefined }, 'missing or malformed'],
+    [{ hostHeader: '127.0.0.1:8787/x', origin: undefined, secFetchSite: undefined }, 'missing or malformed'],
+    [{ hostHeader: '127.0.0.1', origin: undefined, secFetchSite: undefined }, 'another port'],
   ])('requestProblem(%j) names the problem', (facts, problem) => {
     expect(requestProblem(facts, '127.0.0.1', 8787, true)).toContain(problem);
   });
