@@ -32,7 +32,7 @@ import { defaultPlatform, enroll, setupProblem } from './enrollment.js';
 import { IssuerClient, SCANNER_UNAUTHORIZED_MESSAGE, type CheckInCall, type FetchLike, type IssuerClientOptions } from './issuer-client.js';
 import type { ConnectionState, KioskApi, KioskState, ScanResult, SetupSummary, StatusLookupResult } from './kiosk-api.js';
 import { checkInRequestFor, LocalStore, type Enrollment, type StoredScan } from './local-store.js';
-import { drainQueue, type DrainReport } from './queue-drain.js';
+import { DEFAULT_DRAIN_CONCURRENCY, drainQueue, type DrainReport } from './queue-drain.js';
 
 export interface KioskCoreOptions {
   /** The SQLite file of the kiosk's local state. */
@@ -464,7 +464,7 @@ export class KioskCore implements KioskApi {
       apiKey,
       now: this.now,
       random: this.random,
-      concurrency: this.options.drainConcurrency ?? 4,
+      concurrency: this.options.drainConcurrency ?? DEFAULT_DRAIN_CONCURRENCY,
       timeoutMs: this.options.drainTimeoutMs ?? 10_000,
       backoff: this.backoff,
       signal: this.drainAbort.signal,

@@ -146,7 +146,19 @@ interface ScanRow extends Omit<StoredScan, 'verdict' | 'admitted_offline' | 'res
 }
 
 export class LocalStore {
+  /** Prepared once, reused: preparing costs more than running these small statements (the drain runs thousands). */
+  private readonly statements = new Map<string, Database.Statement>();
+
   private constructor(private readonly db: Database.Database) {}
+
+  private statement(sql: string): Database.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
 
   static open(path: string): LocalStore {
     const db = new Database(path);
@@ -186,12 +198,12 @@ export class LocalStore {
   // --- settings -----------------------------------------------------------
 
   private getSetting(key: string): string | undefined {
-    const row = this.db.prepare('SELECT value FROM settings WHERE key = ?').get(key) as { value: string } | undefined;
+    const row = this.statement('SELECT value FROM settings WHERE key = ?').get(key) as { value: string } | undefined;
     return row?.value;
   }
 
   private setSetting(key: string, value: string): void {
-    this.db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value);
+    this.statement('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value);
   }
 
   /** The device identity; scanner_id is a UUID v4 generated once and kept forever (spec "EnrollRequest"). */
@@ -229,21 +241,21 @@ export class LocalStore {
   }
 
   clearEnrollment(): void {
-    this.db.prepare(`DELETE FROM settings WHERE key = 'enrollment'`).run();
+    this.statement(`DELETE FROM settings WHERE key = 'enrollment'`).run();
   }
 
   // --- discovery cache ----------------------------------------------------
 
   getDiscovery(iss: string): { document: DiscoveryDocument; fetchedAt: number } | null {
-    const row = this.db.prepare('SELECT document, fetched_at FROM discovery WHERE iss = ?').get(iss) as
+    const row = this.statement('SELECT document, fetched_at FROM discovery WHERE iss = ?').get(iss) as
       | { document: string; fetched_at: number }
       | undefined;
     return row ? { document: JSON.parse(row.document) as DiscoveryDocument, fetchedAt: row.fetched_at } : null;
   }
 
   saveDiscovery(iss: string, document: DiscoveryDocument, fetchedAt: number): void {
-    this.db
-      .prepare(
+    this
+      .statement(
         `INSERT INTO discovery (iss, document, fetched_at) VALUES (?, ?, ?)
          ON CONFLICT (iss) DO UPDATE SET document = excluded.document, fetched_at = excluded.fetched_at`,
       )
@@ -255,8 +267,8 @@ export class LocalStore {
   /** Commits a new scan with a fresh UUID v4 idempotency key (one per scan attempt). */
   insertScan(scan: NewScan): StoredScan {
     const key = randomUUID();
-    this.db
-      .prepare(
+    this
+      .statement(
         `INSERT INTO scans (idempotency_key, code, iss, tid, eid, gate_id, scanner_id, scanned_at, signature_status, queue_state, verdict)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
@@ -277,15 +289,15 @@ export class LocalStore {
   }
 
   scan(idempotencyKey: string): StoredScan | null {
-    const row = this.db.prepare('SELECT * FROM scans WHERE idempotency_key = ?').get(idempotencyKey) as ScanRow | undefined;
+    const row = this.statement('SELECT * FROM scans WHERE idempotency_key = ?').get(idempotencyKey) as ScanRow | undefined;
     return row ? fromRow(row) : null;
   }
 
   /** Records the verdict the door is about to show (commit first, then show). */
   decideScan(idempotencyKey: string, verdict: Verdict, queueState: QueueState): void {
     const admitted = verdict.kind === 'admit';
-    this.db
-      .prepare(
+    this
+      .statement(
         `UPDATE scans SET verdict = ?, queue_state = ?,
            admitted_at = CASE WHEN ? THEN ? ELSE admitted_at END,
            admitted_offline = CASE WHEN ? THEN ? ELSE admitted_offline END
@@ -296,13 +308,13 @@ export class LocalStore {
 
   /** Moves a scan between queue states without touching its verdict. */
   setQueueState(idempotencyKey: string, queueState: QueueState): void {
-    this.db.prepare('UPDATE scans SET queue_state = ? WHERE idempotency_key = ?').run(queueState, idempotencyKey);
+    this.statement('UPDATE scans SET queue_state = ? WHERE idempotency_key = ?').run(queueState, idempotencyKey);
   }
 
   /** The issuer's answer (or final rejection) for a scan. */
   recordAnswer(idempotencyKey: string, answer: { status: string; body: unknown; answeredAt: IsoDateTime; final: 'done' | 'failed'; error?: string }): void {
-    this.db
-      .prepare(
+    this
+      .statement(
         `UPDATE scans SET queue_state = ?, result_status = ?, result = ?, answered_at = ?, last_error = ?, attempts = attempts + 1
          WHERE idempotency_key = ?`,
       )
@@ -311,8 +323,8 @@ export class LocalStore {
 
   /** A failed attempt that will be retried: back to the queue, due at `nextAttemptAt`. */
   recordRetry(idempotencyKey: string, nextAttemptAt: number, error: string): void {
-    this.db
-      .prepare(
+    this
+      .statement(
         `UPDATE scans SET queue_state = 'pending', attempts = attempts + 1, next_attempt_at = ?, last_error = ?
          WHERE idempotency_key = ?`,
       )
@@ -321,27 +333,27 @@ export class LocalStore {
 
   /** Queued scans due now, oldest first. */
   dueScans(nowMs: number, limit: number): StoredScan[] {
-    const rows = this.db
-      .prepare(`SELECT * FROM scans WHERE queue_state = 'pending' AND next_attempt_at <= ? ORDER BY seq LIMIT ?`)
+    const rows = this
+      .statement(`SELECT * FROM scans WHERE queue_state = 'pending' AND next_attempt_at <= ? ORDER BY seq LIMIT ?`)
       .all(nowMs, limit) as ScanRow[];
     return rows.map(fromRow);
   }
 
   /** When the next queued scan becomes due, or null when the queue is empty. */
   nextDueAt(): number | null {
-    const row = this.db.prepare(`SELECT MIN(next_attempt_at) AS due FROM scans WHERE queue_state = 'pending'`).get() as { due: number | null };
+    const row = this.statement(`SELECT MIN(next_attempt_at) AS due FROM scans WHERE queue_state = 'pending'`).get() as { due: number | null };
     return row.due;
   }
 
   /** Scans that still have to reach the issuer. */
   pendingCount(): number {
-    const row = this.db.prepare(`SELECT COUNT(*) AS n FROM scans WHERE queue_state IN ('pending', 'sending')`).get() as { n: number };
+    const row = this.statement(`SELECT COUNT(*) AS n FROM scans WHERE queue_state IN ('pending', 'sending')`).get() as { n: number };
     return row.n;
   }
 
   /** The newest held scan of a ticket (sent again, same key and body, when the ticket is rescanned). */
   heldScanFor(tid: string): StoredScan | null {
-    const row = this.db.prepare(`SELECT * FROM scans WHERE tid = ? AND queue_state = 'held' ORDER BY seq DESC LIMIT 1`).get(tid) as
+    const row = this.statement(`SELECT * FROM scans WHERE tid = ? AND queue_state = 'held' ORDER BY seq DESC LIMIT 1`).get(tid) as
       | ScanRow
       | undefined;
     return row ? fromRow(row) : null;
@@ -349,13 +361,13 @@ export class LocalStore {
 
   /** When this kiosk first admitted the ticket (online or offline), if it did. */
   firstAdmissionAt(tid: string): IsoDateTime | undefined {
-    const row = this.db.prepare(`SELECT MIN(admitted_at) AS at FROM scans WHERE tid = ? AND admitted_at IS NOT NULL`).get(tid) as { at: string | null };
+    const row = this.statement(`SELECT MIN(admitted_at) AS at FROM scans WHERE tid = ? AND admitted_at IS NOT NULL`).get(tid) as { at: string | null };
     return row.at ?? undefined;
   }
 
   doubleAdmissions(): DoubleAdmission[] {
-    const rows = this.db
-      .prepare(
+    const rows = this
+      .statement(
         `SELECT * FROM scans WHERE admitted_offline = 1 AND admitted_at IS NOT NULL AND result_status = 'already_used' ORDER BY seq`,
       )
       .all() as ScanRow[];

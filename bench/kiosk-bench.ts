@@ -1,0 +1,268 @@
+/**
+ * The kiosk benchmark (`npm run bench:kiosk`, i.e. `node dist/bench/kiosk-bench.js`
+ * after `npx tsc -p tsconfig.json`). One run, loopback only, bounded in count:
+ *  (a) offline decode + verify: protocol/verdict.ts evaluateTicketOffline over
+ *      distinct real tickets (decode, key lookup, Ed25519 verify, local checks);
+ *  (b) online scan-to-verdict: KioskCore.scan against the real issuer
+ *      (issuer/server.ts, plain HTTP on 127.0.0.1), first check-in of each ticket;
+ *  (c) queue drain: scans admitted offline while the issuer is stopped (their
+ *      scan-to-verdict time, with the durable SQLite commit, is printed too),
+ *      then the issuer is started and the time to drain the queue to zero measured.
+ * Goals: (a) p99 < 5 ms; (b) p99 < 50 ms; (c) ≥ 500 scans/s.
+ *
+ * The issuer runs in its own worker thread (as it runs in its own process in
+ * real life), so it does not share the kiosk's event loop. The kiosk's API key
+ * is kept in memory here: the benchmark measures scanning, not the OS keyring.
+ * A benchmark, not a test: it prints figures.
+ *
+ * Options: --verify N (5000) --online N (500) --drain N (10000) --concurrency N (the kiosk's default, DEFAULT_DRAIN_CONCURRENCY)
+ */
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { addHours } from '../issuer/admin/arguments.js';
+import { createEvent } from '../issuer/admin/events.js';
+import { newIdFactory } from '../issuer/admin/ids.js';
+import { initIssuer } from '../issuer/admin/init.js';
+import { issueTickets } from '../issuer/admin/issuance.js';
+import { createScannerSetup } from '../issuer/admin/scanners.js';
+import { resolveDataDir } from '../issuer/data-dir.js';
+import { createLogger } from '../issuer/logging.js';
+import { loadSigningKey } from '../issuer/signing.js';
+import { openDatabase, type Db } from '../issuer/store/database.js';
+import type { EventRow } from '../issuer/store/events.js';
+import { activeKid, publishedKeys } from '../issuer/store/signing-keys.js';
+import { evaluateTicketOffline } from '../protocol/verdict.js';
+import type { ApiKeyStore } from '../main/kiosk/api-key-store.js';
+import type { ScanResult } from '../main/kiosk/kiosk-api.js';
+import { KioskCore } from '../main/kiosk/kiosk-core.js';
+import { DEFAULT_DRAIN_CONCURRENCY } from '../main/kiosk/queue-drain.js';
+
+interface Settings {
+  verify: number;
+  online: number;
+  drain: number;
+  /** Requests the drain keeps in flight (KioskCore drainConcurrency); the kiosk's default when not given. */
+  concurrency: number | undefined;
+}
+
+const GOALS = { verifyP99Ms: 5, onlineP99Ms: 50, drainPerSecond: 500 };
+/** Upper bound of one run: the drain stops being waited for after this. */
+const DRAIN_DEADLINE_MS = 180_000;
+
+function settingsFrom(argv: readonly string[]): Settings {
+  const value = (flag: string, fallback: number): number => {
+    const i = argv.indexOf(flag);
+    if (i < 0) return fallback;
+    const n = Number(argv[i + 1]);
+    if (!Number.isSafeInteger(n) || n <= 0 || n > 100_000) throw new Error(`${flag} needs a whole number from 1 to 100000`);
+    return n;
+  };
+  return { verify: value('--verify', 5_000), online: value('--online', 500), drain: value('--drain', 10_000), concurrency: process.argv.includes('--concurrency') ? value('--concurrency', DEFAULT_DRAIN_CONCURRENCY) : undefined };
+}
+
+// ---------------------------------------------------------------- the issuer's thread
+
+interface IssuerRole {
+  dataDir: string;
+  port: number;
+}
+
+async function serveInThisWorker(role: IssuerRole): Promise<void> {
+  const { startServer } = await import('../issuer/server.js');
+  const server = await startServer({
+    dataDir: role.dataDir,
+    host: '127.0.0.1',
+    port: role.port,
+    plainHttp: true,
+    // The drain sends thousands of check-ins a second with one key: no rate limit in the way of the figure.
+    scannerRpm: 100_000_000,
+    handleSignals: false,
+    logger: createLogger({ level: 'warn' }),
+  });
+  parentPort!.once('message', () => {
+    void server.close().then(() => parentPort!.postMessage('closed'));
+  });
+  parentPort!.postMessage('ready');
+}
+
+interface IssuerThread {
+  stop(): Promise<void>;
+}
+
+function startIssuerThread(role: IssuerRole): Promise<IssuerThread> {
+  const worker = new Worker(new URL(import.meta.url), { workerData: role });
+  return new Promise((resolve, reject) => {
+    worker.once('error', reject);
+    worker.once('message', () =>
+      resolve({
+        stop: () =>
+          new Promise<void>((done) => {
+            worker.once('message', () => void worker.terminate().then(() => done()));
+            worker.postMessage('close');
+          }),
+      }),
+    );
+  });
+}
+
+// ---------------------------------------------------------------- helpers
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+class MemoryApiKeys implements ApiKeyStore {
+  private key: string | null = null;
+  async saveApiKey(apiKey: string): Promise<void> {
+    this.key = apiKey;
+  }
+  async loadApiKey(): Promise<string | null> {
+    return this.key;
+  }
+  async deleteApiKey(): Promise<void> {
+    this.key = null;
+  }
+}
+
+interface Percentiles {
+  count: number;
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+function percentiles(samples: number[]): Percentiles {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number): number => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? Number.NaN;
+  return { count: sorted.length, p50: at(0.5), p99: at(0.99), max: sorted[sorted.length - 1] ?? Number.NaN };
+}
+
+const ms = (value: number): string => `${value.toFixed(3)} ms`;
+const verdictKind = (result: ScanResult): string => (result.type === 'verdict' ? `${result.verdict.kind}${result.verdict.offline ? ' (offline)' : ''}` : result.type);
+
+async function issue(db: Db, baseUrl: string, event: EventRow, dataDir: ReturnType<typeof resolveDataDir>, count: number): Promise<string[]> {
+  const key = loadSigningKey(dataDir.keysDir, activeKid(db));
+  const exp = Math.floor(Date.now() / 1000) + 48 * 3600;
+  const specs = Array.from({ length: count }, (_, i) => ({ holderName: `Guest ${i + 1}`, ticketType: 'Standard', exp }));
+  const tickets = await issueTickets(db, { iss: baseUrl, event, key, nextId: newIdFactory(), now: new Date() }, specs);
+  return tickets.map((ticket) => ticket.qr);
+}
+
+// ---------------------------------------------------------------- the run
+
+async function main(): Promise<void> {
+  const settings = settingsFrom(process.argv.slice(2));
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'kiosk-bench-'));
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const dataDir = resolveDataDir(path.join(root, 'issuer'));
+  const now = new Date();
+  initIssuer(dataDir, baseUrl, 'Bench Tickets', now);
+  const db = openDatabase(dataDir.database);
+  let issuer: IssuerThread | null = null;
+  let core: KioskCore | null = null;
+  try {
+    const event = createEvent(db, { name: 'Bench Night', date: addHours(now, 1), venue: 'Hall' }, newIdFactory(), now);
+    const setup = createScannerSetup(db, baseUrl, event, {}, now);
+    const total = settings.verify + settings.online + settings.drain;
+    const codes = await issue(db, baseUrl, event, dataDir, total);
+    const verifyCodes = codes.slice(0, settings.verify);
+    const onlineCodes = codes.slice(settings.verify, settings.verify + settings.online);
+    const drainCodes = codes.slice(settings.verify + settings.online);
+
+    console.log(`kiosk benchmark — ${new Date().toISOString()} — node ${process.version}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown CPU'})`);
+    console.log(`issuer: issuer/server.ts in a worker thread, plain HTTP on ${baseUrl}; kiosk: KioskCore on a temp SQLite file (WAL, synchronous=FULL)\n`);
+
+    // (a) offline decode + verify, pure.
+    const keys = publishedKeys(db, Math.floor(Date.now() / 1000));
+    const context = { issuer: baseUrl, eid: event.eid, keys, nowMs: Date.now(), admittedHereAt: () => undefined };
+    for (const code of verifyCodes.slice(0, 200)) evaluateTicketOffline(code, context); // warm-up (JIT, noble's tables)
+    const verifySamples: number[] = [];
+    let verified = 0;
+    for (const code of verifyCodes) {
+      const start = performance.now();
+      const evaluation = evaluateTicketOffline(code, context);
+      verifySamples.push(performance.now() - start);
+      if (evaluation.pass) verified += 1;
+    }
+    const verify = percentiles(verifySamples);
+    console.log(`(a) offline decode + verify, ${verify.count} distinct tickets (${verified} verified): p50 ${ms(verify.p50)}, p99 ${ms(verify.p99)}, max ${ms(verify.max)}`);
+
+    // (b) online scan-to-verdict against the real issuer.
+    issuer = await startIssuerThread({ dataDir: dataDir.root, port });
+    core = new KioskCore({ dbPath: path.join(root, 'kiosk.db'), apiKeys: new MemoryApiKeys(), autoDrain: false, ...(settings.concurrency === undefined ? {} : { drainConcurrency: settings.concurrency }) });
+    const enrolled = await core.scan(setup.setup_qr);
+    if (enrolled.type !== 'enrolled') throw new Error(`enrollment failed: ${JSON.stringify(enrolled)}`);
+    const warmUp = await issue(db, baseUrl, event, dataDir, 50);
+    for (const code of warmUp) await core.scan(code);
+    const onlineSamples: number[] = [];
+    const onlineKinds = new Map<string, number>();
+    for (const code of onlineCodes) {
+      const start = performance.now();
+      const result = await core.scan(code);
+      onlineSamples.push(performance.now() - start);
+      onlineKinds.set(verdictKind(result), (onlineKinds.get(verdictKind(result)) ?? 0) + 1);
+    }
+    const online = percentiles(onlineSamples);
+    console.log(`(b) online scan-to-verdict, ${online.count} scans: p50 ${ms(online.p50)}, p99 ${ms(online.p99)}, max ${ms(online.max)}  [${[...onlineKinds].map(([k, n]) => `${k}: ${n}`).join(', ')}]`);
+
+    // (c) queue offline, then drain.
+    await issuer.stop();
+    issuer = null;
+    const offlineSamples: number[] = [];
+    const offlineKinds = new Map<string, number>();
+    for (const code of drainCodes) {
+      const start = performance.now();
+      const result = await core.scan(code);
+      offlineSamples.push(performance.now() - start);
+      offlineKinds.set(verdictKind(result), (offlineKinds.get(verdictKind(result)) ?? 0) + 1);
+    }
+    const offline = percentiles(offlineSamples);
+    const queued = (await core.getState()).pending_scans;
+    console.log(`    offline scan-to-verdict (durable commit), ${offline.count} scans: p50 ${ms(offline.p50)}, p99 ${ms(offline.p99)}, max ${ms(offline.max)}  [${[...offlineKinds].map(([k, n]) => `${k}: ${n}`).join(', ')}]`);
+
+    issuer = await startIssuerThread({ dataDir: dataDir.root, port });
+    const drainStart = performance.now();
+    let pending = queued;
+    while (pending > 0 && performance.now() - drainStart < DRAIN_DEADLINE_MS) {
+      const report = await core.drain();
+      pending = (await core.getState()).pending_scans;
+      if (report?.stop !== 'empty' && pending > 0) throw new Error(`the drain stopped: ${report?.stop ?? 'not run'} with ${pending} pending`);
+    }
+    const drainSeconds = (performance.now() - drainStart) / 1000;
+    const drained = queued - pending;
+    const checkins = (db.prepare('SELECT COUNT(*) AS n FROM checkins').get() as { n: number }).n;
+    const rate = drained / drainSeconds;
+    console.log(`(c) drain (${settings.concurrency ?? DEFAULT_DRAIN_CONCURRENCY} in flight): ${drained} of ${queued} queued scans in ${drainSeconds.toFixed(2)} s = ${rate.toFixed(0)} scans/s (issuer now holds ${checkins} check-ins)\n`);
+
+    const line = (name: string, ok: boolean, text: string) => console.log(`${ok ? 'PASS' : 'MISS'}  ${name}: ${text}`);
+    line('verify p99 < 5 ms', verify.p99 < GOALS.verifyP99Ms, ms(verify.p99));
+    line('online p99 < 50 ms', online.p99 < GOALS.onlineP99Ms, ms(online.p99));
+    line('drain ≥ 500 scans/s', rate >= GOALS.drainPerSecond && pending === 0, `${rate.toFixed(0)} scans/s`);
+  } finally {
+    await core?.close();
+    await issuer?.stop();
+    db.close();
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+}
+
+if (isMainThread) {
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  });
+} else {
+  void serveInThisWorker(workerData as IssuerRole);
+}
