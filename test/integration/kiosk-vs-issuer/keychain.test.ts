@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { KeychainApiKeyStore } from '../../../main/kiosk/keychain-api-key-store.js';
+import { KioskCore } from '../../../main/kiosk/kiosk-core.js';
 import { SecretStore } from '../../../main/kiosk/secret-store.js';
 import { RealIssuer } from './helpers/real-issuer.js';
 import { requireKeyring } from './helpers/kiosk.js';
@@ -71,7 +72,7 @@ describe('a kiosk without a usable keyring (child process, real issuer)', () => 
   it('refuses enrollment with the secret store message, before spending the setup token', async () => {
     const { code, tokenId } = issuer.setupCode();
 
-    const outcome = await runChild(sandbox, code, { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/ticket-kiosk-test-bus' });
+    const outcome = await runChild(sandbox, code, 'enroll.db', DEAD_BUS);
 
     expect(outcome.result).toMatchObject({ type: 'enroll_failed', code: 'secret_store_unavailable' });
     expect(outcome.result.message).toContain('No usable OS keyring to keep the kiosk');
@@ -80,7 +81,44 @@ describe('a kiosk without a usable keyring (child process, real issuer)', () => 
     // The single-use token is still good for a kiosk that has a keyring.
     expect(issuer.tokenUsed(tokenId)).toBe(false);
   });
+
+  it('an enrolled kiosk whose keyring stops answering admits offline and keeps the scan queued, instead of failing the scan', async () => {
+    // Enrolled here, with a working keyring, under the child's service name.
+    const keys = new KeychainApiKeyStore({ serviceName: CHILD_SERVICE });
+    await requireKeyring(keys);
+    const dbPath = join(sandbox, 'enrolled.db');
+    const enrolled = new KioskCore({ dbPath, apiKeys: keys, autoDrain: false });
+    try {
+      expect(await enrolled.scan(issuer.setupCode().code)).toMatchObject({ type: 'enrolled' });
+    } finally {
+      await enrolled.close();
+    }
+    const { tid, code } = issuer.issueTicket();
+
+    try {
+      // The same kiosk state, in a process that cannot reach any keyring.
+      const outcome = await runChild(sandbox, code, 'enrolled.db', DEAD_BUS);
+      expect(outcome.result).toMatchObject({ type: 'verdict', verdict: { kind: 'admit', offline: true } });
+      expect(outcome.state).toMatchObject({ enrolled: true, authorised: true, pending_scans: 1 });
+      expect(issuer.checkin(tid)).toBeUndefined();
+
+      // With the keyring back, the queued scan reaches the issuer.
+      const back = new KioskCore({ dbPath, apiKeys: keys, autoDrain: false });
+      try {
+        await back.drain();
+        expect((await back.getState()).pending_scans).toBe(0);
+      } finally {
+        await back.close();
+      }
+      expect(issuer.checkin(tid)).toBeDefined();
+    } finally {
+      await keys.deleteApiKey(issuer.url);
+    }
+  });
 });
+
+const DEAD_BUS = { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/ticket-kiosk-test-bus' };
+const CHILD_SERVICE = `ticket-kiosk-test-${process.pid}-child`;
 
 /**
  * Node 20 cannot run TypeScript: protocol/ and main/kiosk/ (without the HID
@@ -111,7 +149,7 @@ import { KioskCore } from './main/kiosk/kiosk-core.js';
 import { KeychainApiKeyStore } from './main/kiosk/keychain-api-key-store.js';
 const core = new KioskCore({
   dbPath: process.argv[3],
-  apiKeys: new KeychainApiKeyStore({ serviceName: 'ticket-kiosk-test-child' }),
+  apiKeys: new KeychainApiKeyStore({ serviceName: process.argv[4] }),
   autoDrain: false,
 });
 const result = await core.scan(process.argv[2]);
@@ -120,11 +158,12 @@ await core.close();
 process.stdout.write(JSON.stringify({ result, state }));
 `;
 
-function runChild(dir: string, setupCode: string, env: Record<string, string>): Promise<{ result: { type: string; code?: string; message: string }; state: unknown }> {
+/** Opens a KioskCore on `dbName` in the sandbox, scans `text` once, and reports the result and the state. */
+function runChild(dir: string, text: string, dbName: string, env: Record<string, string>): Promise<{ result: { type: string; code?: string; message: string }; state: unknown }> {
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
-      [join(dir, 'child.js'), setupCode, join(dir, 'kiosk.db')],
+      [join(dir, 'child.js'), text, join(dir, dbName), CHILD_SERVICE],
       { cwd: dir, env: { ...process.env, ...env }, timeout: 20_000 },
       (error, stdout, stderr) => {
         if (error) reject(new Error(`child failed: ${error.message}\n${stderr}`));
