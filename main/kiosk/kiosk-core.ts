@@ -9,6 +9,7 @@
  *   on timeout or network failure, the offline policy → commit the verdict →
  *   show it. The queue drains in the background while the issuer answers.
  */
+import { verifyEd25519Node } from './node-ed25519.js';
 import { EventEmitter } from 'node:events';
 import {
   QrCodeError,
@@ -245,6 +246,7 @@ export class KioskCore implements KioskApi {
       keys: document?.keys ?? [],
       nowMs: this.now(),
       admittedHereAt: (tid) => this.store.firstAdmissionAt(tid),
+      verify: verifyEd25519Node,
     });
   }
 

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { publicKeyFromSecret, signEd25519, verifyEd25519 } from '../../../protocol/ed25519.js';
 import { kidFromPublicKey } from '../../../protocol/kid.js';
 import { generateSigningKey, signEd25519Node, signingKeyFromSeed } from '../../../issuer/signing.js';
+import { verifyEd25519Node } from '../../../main/kiosk/node-ed25519.js';
 
 interface Vector {
   name: string;
@@ -31,6 +32,14 @@ describe('RFC 8032 section 7.1 vectors', () => {
       expect(verifyEd25519(hex(v.signature), hex(v.message), hex(v.public_key))).toBe(true);
       expect(toHex(publicKeyFromSecret(hex(v.secret_key)))).toBe(v.public_key);
       expect(toHex(signEd25519(hex(v.message), hex(v.secret_key)))).toBe(v.signature);
+    });
+
+    it(`${v.name}: the kiosk's node:crypto verifier accepts it and refuses a flipped bit`, () => {
+      expect(verifyEd25519Node(hex(v.signature), hex(v.message), hex(v.public_key))).toBe(true);
+      const signature = hex(v.signature);
+      signature[40] = signature[40]! ^ 0x80;
+      expect(verifyEd25519Node(signature, hex(v.message), hex(v.public_key))).toBe(false);
+      expect(verifyEd25519Node(hex(v.signature).subarray(1), hex(v.message), hex(v.public_key))).toBe(false);
     });
 
     it(`${v.name}: any flipped bit of signature or message is refused`, () => {
