@@ -36,6 +36,25 @@ const fail = (message) => {
   process.exit(1);
 };
 
+// ---------- a keyring ----------
+// The kiosk refuses to start without an OS keyring for its API key. A headless Linux box (a fresh
+// server, a container) has no session bus, so run again inside a private, throwaway gnome-keyring:
+// the demo's key belongs to a throwaway issuer anyway, and no real keyring is touched.
+if (process.platform === 'linux' && !process.env.DBUS_SESSION_BUS_ADDRESS && !process.env.TICKET_DEMO_PRIVATE_KEYRING) {
+  const wrapper = join(root, 'scripts', 'with-keyring.sh');
+  say('No D-Bus session here: running the demo inside a private keyring (scripts/with-keyring.sh).');
+  const child = spawn(wrapper, [process.execPath, fileURLToPath(import.meta.url), ...args], {
+    stdio: 'inherit',
+    env: { ...process.env, TICKET_DEMO_PRIVATE_KEYRING: '1' },
+  });
+  // Ctrl+C reaches the demo inside too (same terminal); this process only waits for it to finish.
+  process.on('SIGINT', () => {});
+  process.on('SIGTERM', () => child.kill('SIGTERM'));
+  child.on('error', (error) => fail(`cannot start ${wrapper}: ${error.message}`));
+  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+  await new Promise(() => {});
+}
+
 // ---------- preconditions ----------
 for (const file of [issuerCli, kioskCli, join(root, 'renderer', 'dist', 'index.html')]) {
   if (!existsSync(file)) fail(`${relative(root, file)} is missing: build first (npm run build)`);
@@ -143,9 +162,9 @@ writeFileSync(
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Demo tickets: Demo Night</title>
 <style>
   body { font: 14px/1.35 system-ui, sans-serif; margin: 1.5em; }
-  main { display: grid; grid-template-columns: repeat(auto-fill, minmax(220px, 1fr)); gap: 14px; }
+  main { display: grid; grid-template-columns: repeat(auto-fill, minmax(260px, 1fr)); gap: 14px; }
   figure { margin: 0; padding: 10px; border: 2px solid #999; border-radius: 8px; break-inside: avoid; text-align: center; }
-  figure img { width: 200px; height: 200px; image-rendering: pixelated; }
+  figure img { width: 240px; height: 240px; image-rendering: pixelated; }
   figure.setup { border-color: #1f4fbf; background: #eef3ff; }
   figure.valid { border-color: #1d6b2c; }
   figure.refuse { border-color: #a11; }
