@@ -88,7 +88,7 @@ export async function ensureSelfSignedCertificate(tlsDir: string, hostnames: rea
   return { key: fs.readFileSync(keyFile, 'utf8'), cert, fingerprint: certificateFingerprint(cert) };
 }
 
-function certificateHostnames(baseUrl: string, host: string): string[] {
+export function certificateHostnames(baseUrl: string, host: string): string[] {
   const names = [new URL(baseUrl).hostname.replace(/^\[(.*)\]$/, '$1'), 'localhost', '127.0.0.1', '::1'];
   if (host !== '0.0.0.0' && host !== '::') names.push(host);
   return names;

@@ -10,7 +10,8 @@ import { findTokenById, insertEnrollmentToken, listApiKeys, revokeApiKey, revoke
 import { addHours, isoUtc, parseDateTime, parseLabel } from './arguments.js';
 import { action, withCommonOptions, type CommonOptions } from './command.js';
 import { AdminError } from './errors.js';
-import { requireEvent, withIssuer } from './issuer-context.js';
+import { requireEvent, withIssuer, type IssuerContext } from './issuer-context.js';
+import { certificateHostnames, ensureSelfSignedCertificate } from '../server.js';
 import { terminalQr, writeQrPng } from './qr.js';
 
 /** protocol-decisions.md "Enrollment": the API key expires at event end plus 12 h unless told otherwise. */
@@ -24,6 +25,8 @@ export interface SetupRequest {
   expires?: Date;
   /** API key expiry; default: event end + 12 h. */
   keyExpires?: Date;
+  /** SHA-256 fingerprint of the self-signed certificate kiosks should pin (docs/protocol.md "Self-signed issuers"). */
+  tlsCertSha256?: string;
 }
 
 export interface SetupResult {
@@ -73,6 +76,7 @@ export function createScannerSetup(db: Db, baseUrl: string, event: EventRow, req
     expires_at: isoUtc(tokenExpires),
   };
   if (request.gateId !== undefined) payload.gate_id = request.gateId;
+  if (request.tlsCertSha256 !== undefined) payload.tls_cert_sha256 = request.tlsCertSha256;
   return { setup_qr: encodeSetupCode(payload), token_id: tokenId, eid: event.eid, gate_id: request.gateId ?? null, expires_at: isoUtc(tokenExpires) };
 }
 
@@ -111,6 +115,20 @@ interface SetupOptions extends CommonOptions {
   expires?: string;
   keyExpires?: string;
   png?: string;
+  /** False with --no-cert-pin. */
+  certPin: boolean;
+}
+
+/**
+ * The fingerprint a setup code should pin: the issuer's self-signed
+ * certificate (made now if `serve` has not run yet, so the code is usable at
+ * once), unless the base URL is plain-HTTP loopback or the operator serves a
+ * CA-signed certificate and said --no-cert-pin.
+ */
+async function certificatePin(context: IssuerContext, certPin: boolean): Promise<string | undefined> {
+  if (!certPin || !context.info.base_url.startsWith('https:')) return undefined;
+  const { fingerprint } = await ensureSelfSignedCertificate(context.dataDir.tlsDir, certificateHostnames(context.info.base_url, '0.0.0.0'));
+  return fingerprint;
 }
 
 interface ListOptions extends CommonOptions {
@@ -128,15 +146,19 @@ export function registerScannerCommands(program: Command): void {
       .option('--gate <gate>', 'scope the scanner to this gate')
       .option('--expires <iso>', 'setup code expiry (default: the key expiry)')
       .option('--key-expires <iso>', 'scanner API key expiry (default: event end + 12 h)')
-      .option('--png <file>', 'also write the setup QR as a PNG image'),
+      .option('--png <file>', 'also write the setup QR as a PNG image')
+      .option('--no-cert-pin', 'do not pin the self-signed TLS certificate (use when serving a CA-signed certificate)'),
   ).action(
     action<SetupOptions>((options, output) => {
       const request: SetupRequest = {};
       if (options.gate !== undefined) request.gateId = parseLabel(options.gate, '--gate');
       if (options.expires !== undefined) request.expires = parseDateTime(options.expires, '--expires');
       if (options.keyExpires !== undefined) request.keyExpires = parseDateTime(options.keyExpires, '--key-expires');
-      return withIssuer(options.data, async ({ db, info }) => {
+      return withIssuer(options.data, async (context) => {
+        const { db, info } = context;
         const event = requireEvent(db, options.event);
+        const pin = await certificatePin(context, options.certPin);
+        if (pin !== undefined) request.tlsCertSha256 = pin;
         const result = createScannerSetup(db, info.base_url, event, request, new Date());
         if (options.png !== undefined) {
           await writeQrPng(options.png, result.setup_qr);
@@ -147,6 +169,7 @@ export function registerScannerCommands(program: Command): void {
           [
             `Scan this with the scanner to enroll it for "${event.name}"${result.gate_id === null ? '' : ` at gate ${result.gate_id}`}.`,
             `It works once, until ${result.expires_at}. Token ID (to revoke it): ${result.token_id}`,
+            ...(pin === undefined ? [] : [`Kiosks enrolled with it pin the issuer's TLS certificate ${pin}`]),
             '',
             qr,
             result.setup_qr,
