@@ -5,6 +5,7 @@
  * assembles them and turns command-line errors into the contract's report.
  */
 import { Command, CommanderError } from 'commander';
+import { registerBackupCommand } from './admin/backup.js';
 import { AdminError } from './admin/errors.js';
 import { registerEventCommands } from './admin/events.js';
 import { registerExportCommands } from './admin/export.js';
@@ -32,6 +33,7 @@ export function buildProgram(): Command {
   registerScannerCommands(program);
   registerKeyCommands(program);
   registerExportCommands(program);
+  registerBackupCommand(program);
   return program;
 }
 

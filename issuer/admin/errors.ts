@@ -17,6 +17,7 @@ export const ADMIN_ERROR_CODES = [
   'TOKEN_ALREADY_USED',
   'API_KEY_NOT_FOUND',
   'CSV_INVALID',
+  'BACKUP_TARGET_EXISTS',
   'INTERNAL',
 ] as const;
 

@@ -1,0 +1,56 @@
+/**
+ * `backup --to DIR` (beyond the contract's table; docs/issuer.md "Backups"):
+ * a consistent copy of a data dir, also while `serve` writes to it. The
+ * database goes through SQLite's online backup API (a snapshot, never a torn
+ * file); keys and the TLS certificate are copied with their private modes.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { resolveDataDir } from '../data-dir.js';
+import { action, withCommonOptions, type CommonOptions } from './command.js';
+import { AdminError } from './errors.js';
+import { withIssuer } from './issuer-context.js';
+
+export interface BackupResult {
+  backup: string;
+  database: string;
+  files: string[];
+}
+
+function copyPrivateDir(from: string, to: string): string[] {
+  if (!fs.existsSync(from)) return [];
+  fs.mkdirSync(to, { mode: 0o700 });
+  return fs.readdirSync(from).map((name) => {
+    const target = path.join(to, name);
+    fs.copyFileSync(path.join(from, name), target, fs.constants.COPYFILE_EXCL);
+    fs.chmodSync(target, fs.statSync(path.join(from, name)).mode & 0o777);
+    return target;
+  });
+}
+
+interface BackupOptions extends CommonOptions {
+  to: string;
+}
+
+export function registerBackupCommand(program: Command): void {
+  withCommonOptions(
+    program
+      .command('backup')
+      .description('copy the data dir (database snapshot, signing keys, TLS certificate); safe while serve runs')
+      .requiredOption('--to <dir>', 'a new directory for the backup'),
+  ).action(
+    action<BackupOptions>((options, output) =>
+      withIssuer(options.data, async ({ dataDir, db }) => {
+        const target = resolveDataDir(options.to);
+        if (fs.existsSync(target.root)) throw new AdminError('BACKUP_TARGET_EXISTS', `${target.root} already exists; back up into a new directory`);
+        fs.mkdirSync(target.root, { recursive: true, mode: 0o700 });
+        fs.closeSync(fs.openSync(target.database, 'wx', 0o600));
+        await db.backup(target.database);
+        const files = [...copyPrivateDir(dataDir.keysDir, target.keysDir), ...copyPrivateDir(dataDir.tlsDir, target.tlsDir)];
+        const result: BackupResult = { backup: target.root, database: target.database, files };
+        output.result(result, () => `Backed up ${dataDir.root} to ${target.root} (database snapshot and ${files.length} key/certificate file(s)).`);
+      }),
+    ),
+  );
+}
