@@ -63,7 +63,7 @@ export const en = {
 
   'verdict.admit': 'ADMIT',
   'verdict.refuse': 'REFUSE',
-  'verdict.offline_note': 'Checked offline — will sync later',
+  'verdict.offline_note': 'Admitted offline — will sync later',
   'verdict.back': 'Next scan',
 
   'reason.valid': 'Valid ticket',

@@ -39,7 +39,9 @@ export function verdictView(verdict: DoorVerdict, time: TimeOptions = {}): Verdi
   const common = {
     holderName: ticket?.holder_name ?? null,
     ticketType: ticket?.ticket_type ?? null,
-    offlineNote: 'offline' in verdict && verdict.offline ? t('verdict.offline_note') : null,
+    // Only an admit by the offline policy waits to sync. A refusal the kiosk decided
+    // itself (signature, event, expiry, seen here) is final and needs no note.
+    offlineNote: verdict.kind === 'admit' && 'decided_by' in verdict && verdict.decided_by === 'offline_policy' ? t('verdict.offline_note') : null,
   };
   if (verdict.kind === 'admit') {
     return { ...common, word: t('verdict.admit'), icon: '✓', reasonText: t('reason.valid'), cssClass: 'verdict--admit', dataVerdict: 'admit', dataReason: 'valid' };

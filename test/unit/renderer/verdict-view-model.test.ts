@@ -23,7 +23,14 @@ describe('verdict view-model', () => {
 
   it('an offline admit says it will sync', () => {
     const verdict: Verdict = { kind: 'admit', decided_at: '2026-07-18T19:42:00Z', offline: true, decided_by: 'offline_policy', ticket };
-    expect(verdictView(verdict).offlineNote).toBe('Checked offline — will sync later');
+    expect(verdictView(verdict).offlineNote).toBe('Admitted offline — will sync later');
+  });
+
+  it('a refusal the kiosk decided by itself carries no sync note, online or offline', () => {
+    for (const offline of [true, false]) {
+      const verdict: Verdict = { kind: 'refuse', reason: 'invalid_signature', decided_at: '2026-07-18T19:42:00Z', offline, decided_by: 'signature', ticket };
+      expect(verdictView(verdict).offlineNote).toBeNull();
+    }
   });
 
   it('already used: the time of first use, on the kiosk clock', () => {
