@@ -6,7 +6,7 @@
  *
  * Needs `npm run build` (dist/ and renderer/dist/) and a keyring:
  *   npm run build && scripts/with-keyring.sh npx vitest run test/e2e
- * Screenshots go to test-results/e2e/; a curated set is copied to docs/screenshots/.
+ * Screenshots go to test-results/e2e/; with UPDATE_SCREENSHOTS=1 a curated set is copied to docs/screenshots/.
  *
  * The steps build on each other (one door, one evening), so they run in order.
  */
@@ -135,7 +135,8 @@ async function shot(page: Page, name: string): Promise<void> {
   const file = join(SHOTS, `${name}.png`);
   await page.screenshot({ path: file });
   const curated = CURATED[name];
-  if (curated) copyFileSync(file, join(README_SHOTS, curated));
+  // Only on request (UPDATE_SCREENSHOTS=1), so a test run never changes committed files.
+  if (curated && process.env.UPDATE_SCREENSHOTS === '1') copyFileSync(file, join(README_SHOTS, curated));
 }
 
 interface Tickets {
