@@ -7,7 +7,9 @@
  * in these types (spec "EnrollResponse": the key is never shown or logged).
  */
 import type { IsoDateTime, OfflinePolicy, TicketStatus, Verdict } from '../../protocol/index.js';
-import type { EnrollFailureCode } from './enrollment.js';
+
+export type { EnrollFailureCode } from './enroll-failures.js';
+import type { EnrollFailureCode } from './enroll-failures.js';
 
 export type ConnectionState = 'online' | 'offline' | 'unknown';
 
