@@ -66,18 +66,28 @@ export async function issueTickets(
   const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
   const signer = createSigner(context.key.privateKey, specs.length);
   const issued: NewTicket[] = [];
+  // Batches being signed, oldest first. Two in flight: while the main thread
+  // stores one and prepares the next, the signing threads always have work.
+  const signing: Promise<NewTicket[]>[] = [];
+  let nextStart = 0;
+  const startSigning = (): void => {
+    if (nextStart >= specs.length) return;
+    signing.push(signBatch(signer, context, specs.slice(nextStart, nextStart + batchSize)));
+    nextStart += batchSize;
+  };
   try {
-    let signing: Promise<NewTicket[]> | undefined = specs.length > 0 ? signBatch(signer, context, specs.slice(0, batchSize)) : undefined;
-    for (let start = 0; signing !== undefined; start += batchSize) {
-      const batch = await signing;
-      const next = start + batchSize;
-      // Start signing the next batch before storing this one, so the signing threads never wait for SQLite.
-      signing = next < specs.length ? signBatch(signer, context, specs.slice(next, next + batchSize)) : undefined;
+    startSigning();
+    startSigning();
+    while (signing.length > 0) {
+      const batch = await signing.shift()!;
+      startSigning();
       insertTickets(db, batch);
       for (const ticket of batch) issued.push(ticket);
       options.onStored?.(batch.length);
     }
   } finally {
+    // Let any batch still being signed settle (after an error) before the threads stop.
+    await Promise.allSettled(signing);
     await signer.close();
   }
   return issued;
