@@ -1,19 +1,26 @@
 /**
- * Vitest globalSetup: builds the project once (`tsc -p tsconfig.json`), so
- * integration tests can run the built programs (dist/issuer/cli.js) as child
- * processes, exactly as users run them.
+ * Vitest globalSetup: builds the project once (`npm run build`: tsc into dist/
+ * and the renderer into renderer/dist/), so integration and end-to-end tests
+ * run the built programs (dist/issuer/cli.js, the built screens) exactly as
+ * users run them, and `npx vitest run` works on its own.
  */
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export default function setup(): void {
-  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-  const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+function runBuildStep(what: string, script: string, args: string[]): void {
   try {
-    execFileSync(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: root, stdio: 'pipe' });
+    execFileSync(process.execPath, [path.join(root, 'node_modules', ...script.split('/')), ...args], { cwd: root, stdio: 'pipe' });
   } catch (error) {
-    const output = (error as { stdout?: Buffer }).stdout?.toString() ?? String(error);
-    throw new Error(`the build failed, so the built programs cannot be tested:\n${output}`);
+    const { stdout, stderr } = error as { stdout?: Buffer; stderr?: Buffer };
+    const output = `${stdout?.toString() ?? ''}${stderr?.toString() ?? ''}` || String(error);
+    throw new Error(`${what} failed, so the built programs cannot be tested:\n${output}`);
   }
+}
+
+export default function setup(): void {
+  runBuildStep('the TypeScript build', 'typescript/bin/tsc', ['-p', 'tsconfig.json']);
+  runBuildStep('the renderer build', 'vite/bin/vite.js', ['build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn']);
 }

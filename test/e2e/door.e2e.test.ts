@@ -4,89 +4,29 @@
  * real OS keyring behind the web host, and the built screens in real Chromium.
  * Scans are typed the way a keyboard-wedge scanner types them.
  *
- * Needs `npm run build` (dist/ and renderer/dist/) and a keyring:
- *   npm run build && scripts/with-keyring.sh npx vitest run test/e2e
+ * Needs the build (test/global-setup.ts does it) and a keyring:
+ *   scripts/with-keyring.sh npx vitest run test/e2e
  * Screenshots go to test-results/e2e/; with UPDATE_SCREENSHOTS=1 a curated set is copied to docs/screenshots/.
  *
  * The steps build on each other (one door, one evening), so they run in order.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, issuerCli, launchChromium, LOOPBACK as HOST, RENDERER_DIR, requireBuild, ROOT, scanInPage as scan, startIssuer, type RunningIssuer } from '../../bench/door-harness.js';
 import { startKioskRuntime, type KioskRuntime } from '../../main/electron/kiosk-runtime.js';
 import { KeychainApiKeyStore } from '../../main/kiosk/keychain-api-key-store.js';
 import { startWebHost, type WebHost } from '../../main/web-host/server.js';
 
-const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
-const ISSUER_CLI = join(ROOT, 'dist', 'issuer', 'cli.js');
-const RENDERER_DIR = join(ROOT, 'renderer', 'dist');
 const SHOTS = join(ROOT, 'test-results', 'e2e');
 const README_SHOTS = join(ROOT, 'docs', 'screenshots');
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
-const HOST = '127.0.0.1';
 /** Waits for the page are generous: two shared cores, a browser, an issuer and the test itself. */
 const WAIT_MS = 30_000;
 /** After the issuer returns, the queue retries on its backoff (at most 30 s between tries). */
 const DRAIN_WAIT_MS = 90_000;
 const KEYRING_SERVICE = `ticket-kiosk-e2e-${process.pid}`;
-
-const run = promisify(execFile);
-
-/** The built admin CLI, as an organiser runs it, with --json. */
-async function issuerCli<T = any>(dataDir: string, ...args: string[]): Promise<T> {
-  const { stdout } = await run(process.execPath, [ISSUER_CLI, ...args, '--data', dataDir, '--json'], { cwd: ROOT });
-  return JSON.parse(stdout) as T;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, HOST, () => {
-      const address = server.address();
-      server.close(() => resolvePort(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
-interface RunningIssuer {
-  child: ChildProcess;
-  exited: Promise<unknown>;
-  stop(): Promise<void>;
-}
-
-/** `ticket-issuer serve --plain-http` on a fixed port (the kiosk was enrolled with that base URL). */
-async function startIssuer(dataDir: string, port: number): Promise<RunningIssuer> {
-  const child = spawn(process.execPath, [ISSUER_CLI, 'serve', '--plain-http', '--host', HOST, '--port', String(port), '--data', dataDir], {
-    cwd: ROOT,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let log = '';
-  child.stderr!.on('data', (chunk: Buffer) => (log = (log + chunk.toString('utf8')).slice(-4000)));
-  const exited = new Promise((resolveExit) => child.once('exit', resolveExit));
-  const until = Date.now() + WAIT_MS;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the issuer exited at start:\n${log}`);
-    const ok = await fetch(`http://${HOST}:${port}/.well-known/ticket-issuer.json`).then((r) => r.ok, () => false);
-    if (ok) break;
-    if (Date.now() > until) throw new Error(`the issuer did not answer within ${WAIT_MS} ms:\n${log}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return {
-    child,
-    exited,
-    async stop() {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
 
 /** A US-layout scanner on a German (QWERTZ) computer: Y and Z swap, `-` and `_` become `ß` and `?`. */
 function asTypedOnGermanLayout(code: string): string {
@@ -101,23 +41,6 @@ function forge(code: string): string {
   claims['hn'] = 'Frank Forger';
   claims['tt'] = 'VIP';
   return [prefix, Buffer.from(JSON.stringify(claims)).toString('base64url'), signature].join('.');
-}
-
-/**
- * Like a wedge scanner: one burst of keydown events ending with Enter, dispatched inside the page.
- * Keys sent over CDP are timestamped as each command arrives, and on a loaded machine the gaps
- * split the burst (docs/kiosk-screens.md "Testing note"); a scanner's keys come back to back.
- */
-async function scan(page: Page, text: string): Promise<void> {
-  await page.evaluate((t) => {
-    for (const key of [...t, 'Enter']) document.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }));
-  }, text);
-}
-
-/** The page's DOM as the functions passed to page.evaluate see it (the test build has no DOM lib). */
-declare const document: { dispatchEvent(event: unknown): boolean };
-declare class KeyboardEvent {
-  constructor(type: string, init: { key: string; bubbles: boolean });
 }
 
 /** Screens shown in the README: test-results name → docs/screenshots name. */
@@ -167,9 +90,7 @@ const EVENT_NAME = 'Summer Night Open Air';
 
 beforeAll(async () => {
   if (!process.env['DBUS_SESSION_BUS_ADDRESS']) throw new Error('Run the e2e tests inside scripts/with-keyring.sh (the kiosk keeps its API key in the OS keyring)');
-  for (const file of [ISSUER_CLI, join(RENDERER_DIR, 'index.html')]) {
-    if (!existsSync(file)) throw new Error(`${file} is missing: run npm run build first`);
-  }
+  requireBuild();
   mkdirSync(SHOTS, { recursive: true });
   mkdirSync(README_SHOTS, { recursive: true });
   root = mkdtempSync(join(tmpdir(), 'door-e2e-'));
@@ -200,7 +121,7 @@ beforeAll(async () => {
   runtime = await startKioskRuntime({ dataDir: join(root, 'kiosk'), keyringService: KEYRING_SERVICE, hidScanners: false, log: () => undefined });
   host = await startWebHost({ core: runtime.core, host: HOST, port: 0, rendererDir: RENDERER_DIR, log: () => undefined });
 
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+  browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   // No pop-in animation: screenshots show the settled screen.
   await page.emulateMedia({ reducedMotion: 'reduce' });
