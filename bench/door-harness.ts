@@ -1,0 +1,123 @@
+/**
+ * The door as the end-to-end test (test/e2e/door.e2e.test.ts) and the browser
+ * benchmark (bench/e2e-bench.ts) both run it: the built `ticket-issuer` CLI as
+ * an organiser runs it, `ticket-issuer serve --plain-http` as a child process
+ * on loopback, headless Chromium, and a scan sent the way a keyboard-wedge
+ * scanner sends it.
+ *
+ * Lives in bench/ because tsconfig.json compiles bench/ (not test/) into
+ * dist/; the test imports it from source. Works from both places: the
+ * project root is found by walking up to package.json.
+ */
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+function findRoot(from: string): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) return dir;
+    if (dirname(dir) === dir) throw new Error(`no package.json above ${from}`);
+  }
+}
+
+/** The project root (where package.json is), from bench/ or dist/bench/ alike. */
+export const ROOT = findRoot(dirname(fileURLToPath(import.meta.url)));
+export const ISSUER_CLI = join(ROOT, 'dist', 'issuer', 'cli.js');
+export const RENDERER_DIR = join(ROOT, 'renderer', 'dist');
+export const LOOPBACK = '127.0.0.1';
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+/** Generous: two shared cores, a browser, an issuer and the caller itself. */
+export const ISSUER_START_WAIT_MS = 30_000;
+
+const run = promisify(execFile);
+
+/** Throws, saying what to do, when the built issuer CLI or screens are missing. */
+export function requireBuild(): void {
+  for (const file of [ISSUER_CLI, join(RENDERER_DIR, 'index.html')]) {
+    if (!existsSync(file)) throw new Error(`${file} is missing: run npm run build first`);
+  }
+}
+
+/** The built admin CLI, as an organiser runs it, with --json. */
+export async function issuerCli<T = any>(dataDir: string, ...args: string[]): Promise<T> {
+  // Large enough for `ticket issue --count` of a few thousand tickets in one answer.
+  const { stdout } = await run(process.execPath, [ISSUER_CLI, ...args, '--data', dataDir, '--json'], { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 });
+  return JSON.parse(stdout) as T;
+}
+
+/** A port nobody listens on right now (on loopback). */
+export function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, LOOPBACK, () => {
+      const address = server.address();
+      server.close(() => resolvePort(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+export interface RunningIssuer {
+  child: ChildProcess;
+  exited: Promise<unknown>;
+  /** SIGTERM, then waits for the exit: afterwards the port refuses connections. */
+  stop(): Promise<void>;
+}
+
+/** `ticket-issuer serve --plain-http` on a fixed port (a kiosk is enrolled with that base URL), once it answers. */
+export async function startIssuer(dataDir: string, port: number, waitMs = ISSUER_START_WAIT_MS): Promise<RunningIssuer> {
+  const child = spawn(process.execPath, [ISSUER_CLI, 'serve', '--plain-http', '--host', LOOPBACK, '--port', String(port), '--data', dataDir], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let log = '';
+  child.stderr!.on('data', (chunk: Buffer) => (log = (log + chunk.toString('utf8')).slice(-4000)));
+  const exited = new Promise((resolveExit) => child.once('exit', resolveExit));
+  const until = Date.now() + waitMs;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the issuer exited at start:\n${log}`);
+    const ok = await fetch(`http://${LOOPBACK}:${port}/.well-known/ticket-issuer.json`).then((r) => r.ok, () => false);
+    if (ok) break;
+    if (Date.now() > until) {
+      child.kill('SIGTERM');
+      throw new Error(`the issuer did not answer within ${waitMs} ms:\n${log}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    child,
+    exited,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** Headless Chromium from the system package, with the project's usual flags. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+}
+
+/**
+ * Like a wedge scanner: one burst of keydown events ending with Enter, dispatched inside the page.
+ * Keys sent over CDP (page.keyboard.type) are timestamped as each command arrives, and on a loaded
+ * machine the gaps split the burst (docs/kiosk-screens.md "Testing note"); a scanner's keys come
+ * back to back.
+ */
+export async function scanInPage(page: Page, text: string): Promise<void> {
+  await page.evaluate((t) => {
+    for (const key of [...t, 'Enter']) document.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }));
+  }, text);
+}
+
+/** The page's DOM as the functions passed to page.evaluate see it (the Node build has no DOM lib). */
+declare const document: { dispatchEvent(event: unknown): boolean };
+declare class KeyboardEvent {
+  constructor(type: string, init: { key: string; bubbles: boolean });
+}
