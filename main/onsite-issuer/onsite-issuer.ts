@@ -1,0 +1,353 @@
+/**
+ * The bundled issuer, run by the kiosk app on the same machine (issue 5
+ * "Start it from the app"). Electron-free: the Electron shell drives it over
+ * IPC (main/electron/issuer-ipc-handlers.ts); on the command line and with the
+ * browser host the same is `ticket-issuer serve`.
+ *
+ * It runs in the calling process (the Electron main process): the issuer is
+ * issuer/server.ts's startServer, unchanged, on a data directory the app owns
+ * (`<userData>/issuer-data`). What this adds is only what an app needs:
+ *
+ * - an explicit `init` step (name and base URL from the operator; the app
+ *   never invents an issuer identity), through issuer/admin/init.ts, the code
+ *   `ticket-issuer init` runs;
+ * - listening where `ticket-issuer serve` would (issuer/admin/serve.ts
+ *   defaultListen: every interface unless the base URL is loopback, on the
+ *   base URL's port), HTTPS with the self-signed certificate of the data dir,
+ *   made the first time with every LAN address of this machine in its names;
+ * - a status to show: running, one URL per LAN address, the certificate
+ *   fingerprint kiosks pin, the data dir;
+ * - clear refusals (not initialised, already running, port in use) as
+ *   OnsiteIssuerError codes, and a graceful stop (requests in flight finish,
+ *   the pending group commit is written, the database is closed).
+ */
+import { X509Certificate } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pino, { type Logger } from 'pino';
+import { parseBaseUrl, parseInteger, parseLabel } from '../../issuer/admin/arguments.js';
+import { AdminError } from '../../issuer/admin/errors.js';
+import { initIssuer } from '../../issuer/admin/init.js';
+import { defaultListen, DEFAULT_PORT } from '../../issuer/admin/serve.js';
+import { isInitialised, resolveDataDir, type DataDir } from '../../issuer/data-dir.js';
+import { createLogger } from '../../issuer/logging.js';
+import {
+  certificateFingerprint,
+  certificateHostnames,
+  ensureSelfSignedCertificate,
+  startServer,
+  type RunningServer,
+} from '../../issuer/server.js';
+import { openDatabase } from '../../issuer/store/database.js';
+import { getIssuerInfo, type IssuerInfo } from '../../issuer/store/issuer-info.js';
+import { lanAddresses, localAddress, reachableUrls, suggestedBaseUrl, type InterfaceTable } from './lan.js';
+
+export { DEFAULT_PORT as DEFAULT_ONSITE_PORT };
+
+/** Where the dashboard another part of the issuer serves lives, on the issuer's own origin. */
+export const ADMIN_PATH = '/admin';
+
+export type OnsiteIssuerErrorCode =
+  /** A request value is malformed (base URL, name, port); the message says which and how. */
+  | 'invalid_input'
+  /** start/status need an issuer identity first: call init. */
+  | 'not_initialised'
+  /** init on a data dir that already holds an issuer (it would orphan every ticket it signed). */
+  | 'already_initialised'
+  /** start while it runs (or is starting). */
+  | 'already_running'
+  /** Another program (or another issuer) listens on the port. */
+  | 'port_in_use'
+  /** Any other reason the socket cannot be opened (address not on this machine, privileged port). */
+  | 'cannot_listen';
+
+export class OnsiteIssuerError extends Error {
+  override readonly name = 'OnsiteIssuerError';
+  constructor(
+    readonly code: OnsiteIssuerErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface OnsiteIssuerOptions {
+  /** The issuer's data directory, owned by the app: `<userData>/issuer-data`. */
+  dataDir: string;
+  /** Interface to listen on; default as `ticket-issuer serve`: 0.0.0.0, or 127.0.0.1 for a loopback base URL. */
+  host?: string;
+  /** Port; default the base URL's (which kiosks use), else 8443. */
+  port?: number;
+  /** Check-in + status requests per minute per scanner key (issuer default 600). */
+  scannerRpm?: number;
+  /** Enrollment requests per minute per client IP (issuer default 10). */
+  enrollRpm?: number;
+  /** The issuer's request log; default JSON lines on stdout at `info`. */
+  logger?: Logger;
+  /** For tests: the network interfaces (default os.networkInterfaces). */
+  networkInterfaces?: () => InterfaceTable;
+  now?: () => Date;
+}
+
+export interface InitRequest {
+  /** The issuer name kiosks show, e.g. "Harbour Festival". */
+  name: string;
+  /** What scanners reach, e.g. https://192.168.1.20:8443. Default: https://<first LAN address>:<port>. */
+  baseUrl?: string;
+  /** The port of the default base URL (default 8443). Ignored when baseUrl is given. */
+  port?: number;
+}
+
+export interface OnsiteIssuerStatus {
+  /** The data dir holds an issuer (init was done, here or by `ticket-issuer init`). */
+  initialised: boolean;
+  running: boolean;
+  dataDir: string;
+  /** The issuer's identity, once initialised. */
+  issuer: { name: string; baseUrl: string } | null;
+  /** Where it listens (running only). */
+  listen: { host: string; port: number } | null;
+  /** Where scanners reach it: one HTTPS URL per LAN IPv4 address (running only). */
+  urls: string[];
+  /** The admin dashboard on this machine, https://127.0.0.1:<port>/admin (running only). */
+  adminUrl: string | null;
+  /** SHA-256 fingerprint of the TLS certificate kiosks pin, once the certificate exists. */
+  fingerprint: string | null;
+  /** The names (DNS and IP) the certificate is made out to. */
+  certificateNames: string[];
+  /** This machine's LAN IPv4 addresses now. */
+  lanAddresses: string[];
+  /** What init would use without a base URL (not initialised only). */
+  suggestedBaseUrl: string | null;
+  /** Things an operator should know, e.g. the base URL names an address this machine no longer has. */
+  warnings: string[];
+}
+
+type State = { kind: 'stopped' } | { kind: 'starting'; done: Promise<unknown> } | { kind: 'running'; server: RunningServer; host: string; port: number } | { kind: 'stopping'; done: Promise<void> };
+
+export class OnsiteIssuer {
+  private readonly dataDir: DataDir;
+  private readonly interfaces: () => InterfaceTable;
+  private readonly now: () => Date;
+  private state: State = { kind: 'stopped' };
+  private info: IssuerInfo | null = null;
+  private logger: Logger | null;
+
+  constructor(private readonly options: OnsiteIssuerOptions) {
+    this.dataDir = resolveDataDir(options.dataDir);
+    this.interfaces = options.networkInterfaces ?? os.networkInterfaces;
+    this.now = options.now ?? (() => new Date());
+    this.logger = options.logger ?? null;
+  }
+
+  get dataDirectory(): string {
+    return this.dataDir.root;
+  }
+
+  get running(): boolean {
+    return this.state.kind === 'running';
+  }
+
+  status(): OnsiteIssuerStatus {
+    const addresses = lanAddresses(this.interfaces());
+    const info = this.identity();
+    const certificate = this.certificate();
+    const status: OnsiteIssuerStatus = {
+      initialised: info !== null,
+      running: false,
+      dataDir: this.dataDir.root,
+      issuer: info && { name: info.name, baseUrl: info.base_url },
+      listen: null,
+      urls: [],
+      adminUrl: null,
+      fingerprint: certificate?.fingerprint ?? null,
+      certificateNames: certificate?.names ?? [],
+      lanAddresses: addresses,
+      suggestedBaseUrl: info ? null : suggestedBaseUrl(addresses, this.options.port ?? DEFAULT_PORT),
+      warnings: info ? baseUrlWarnings(info.base_url, addresses) : [],
+    };
+    if (this.state.kind === 'running') {
+      const { host, port } = this.state;
+      status.running = true;
+      status.listen = { host, port };
+      status.urls = reachableUrls(host, port, addresses);
+      status.adminUrl = `https://${localAddress(host)}:${port}${ADMIN_PATH}`;
+    }
+    return status;
+  }
+
+  /**
+   * Gives the data dir its issuer identity and first signing key, exactly as
+   * `ticket-issuer init` does. Refuses a data dir that already holds one.
+   */
+  init(request: InitRequest): OnsiteIssuerStatus {
+    if (this.identity() !== null) {
+      throw new OnsiteIssuerError('already_initialised', `${this.dataDir.root} already holds an issuer; it is kept (a new identity would orphan every ticket it signed)`);
+    }
+    const name = adminCall(() => parseLabel(request.name, 'the issuer name'));
+    const port = request.port ?? this.options.port ?? DEFAULT_PORT;
+    adminCall(() => parseInteger(String(port), 'the port', 1, 65535));
+    const baseUrl = adminCall(() => parseBaseUrl(request.baseUrl ?? suggestedBaseUrl(lanAddresses(this.interfaces()), port)));
+    adminCall(() => initIssuer(this.dataDir, baseUrl, name, this.now()));
+    this.logFor().info({ issuer: baseUrl, name, dataDir: this.dataDir.root }, 'on-site issuer initialised');
+    return this.status();
+  }
+
+  /** Starts serving; refuses when not initialised, already running, or the port is taken. */
+  async start(): Promise<OnsiteIssuerStatus> {
+    if (this.state.kind === 'starting' || this.state.kind === 'running') {
+      const where = this.state.kind === 'running' ? ` on port ${this.state.port}` : '';
+      throw new OnsiteIssuerError('already_running', `the on-site issuer is already running${where}; stop it first to restart it`);
+    }
+    if (this.state.kind === 'stopping') {
+      await this.state.done.catch(() => undefined);
+      return this.start(); // whatever happened meanwhile, decide again
+    }
+    const info = this.identity();
+    if (info === null) {
+      throw new OnsiteIssuerError('not_initialised', `no issuer in ${this.dataDir.root} yet: initialise it first with its name and base URL`);
+    }
+    const defaults = defaultListen(info.base_url);
+    const host = this.options.host ?? defaults.host;
+    const port = this.options.port ?? defaults.port;
+    const done = this.listen(info, host, port);
+    this.state = { kind: 'starting', done };
+    try {
+      const server = await done;
+      this.state = { kind: 'running', server, host, port };
+    } catch (error) {
+      this.state = { kind: 'stopped' };
+      throw error;
+    }
+    const status = this.status();
+    this.logFor().info({ urls: status.urls, fingerprint: status.fingerprint }, 'on-site issuer running');
+    return status;
+  }
+
+  /** Stops accepting, lets requests in flight finish, writes the pending check-ins, closes the database. Idempotent. */
+  async stop(): Promise<OnsiteIssuerStatus> {
+    const state = this.state;
+    if (state.kind === 'starting') {
+      await state.done.catch(() => undefined);
+      return this.stop();
+    }
+    if (state.kind === 'stopping') {
+      await state.done;
+      return this.status();
+    }
+    if (state.kind === 'running') {
+      const done = state.server.close();
+      this.state = { kind: 'stopping', done };
+      try {
+        await done;
+      } finally {
+        this.state = { kind: 'stopped' };
+      }
+      this.logFor().info('on-site issuer stopped');
+    }
+    return this.status();
+  }
+
+  private async listen(info: IssuerInfo, host: string, port: number): Promise<RunningServer> {
+    // Made once and kept in tls/ (kiosks pin it, so it is never replaced here). The first time,
+    // it names every LAN address, so a browser on the venue network sees its own address in it.
+    await ensureSelfSignedCertificate(this.dataDir.tlsDir, [...certificateHostnames(info.base_url, host), ...lanAddresses(this.interfaces())]);
+    try {
+      return await startServer({
+        dataDir: this.dataDir.root,
+        host,
+        port,
+        // The app owns the process's signals: it stops the issuer on quit.
+        handleSignals: false,
+        logger: this.logFor(),
+        ...(this.options.scannerRpm === undefined ? {} : { scannerRpm: this.options.scannerRpm }),
+        ...(this.options.enrollRpm === undefined ? {} : { enrollRpm: this.options.enrollRpm }),
+      });
+    } catch (error) {
+      throw listenError(error, host, port);
+    }
+  }
+
+  /** The issuer identity, read once from the database (it never changes after init). */
+  private identity(): IssuerInfo | null {
+    if (this.info) return this.info;
+    if (!isInitialised(this.dataDir)) return null;
+    const db = openDatabase(this.dataDir.database);
+    try {
+      this.info = getIssuerInfo(db);
+    } catch {
+      return null; // an empty database file: init did not finish
+    } finally {
+      db.close();
+    }
+    return this.info;
+  }
+
+  private certificate(): { fingerprint: string; names: string[] } | null {
+    let pem: string;
+    try {
+      pem = fs.readFileSync(path.join(this.dataDir.tlsDir, 'cert.pem'), 'utf8');
+    } catch {
+      return null;
+    }
+    return { fingerprint: certificateFingerprint(pem), names: certificateNames(pem) };
+  }
+
+  private logFor(): Logger {
+    this.logger ??= createLogger();
+    return this.logger;
+  }
+}
+
+/**
+ * The issuer's request log as JSON lines appended to `file` (0600: it holds
+ * client addresses), through the issuer's own logger, which redacts secrets.
+ */
+export function issuerFileLogger(file: string, level = 'info'): Logger {
+  return createLogger({ level, stream: pino.destination({ dest: file, append: true, mkdir: true, mode: 0o600, sync: false }) });
+}
+
+/** The subject alternative names of a PEM certificate, as plain names and addresses. */
+export function certificateNames(pem: string): string[] {
+  const san = new X509Certificate(pem).subjectAltName ?? '';
+  return san
+    .split(',')
+    .map((entry) => entry.trim().replace(/^(DNS|IP Address):/, ''))
+    .filter((name) => name !== '');
+}
+
+/** A kiosk reaches the issuer at its base URL: say so when that address is not this machine's any more. */
+function baseUrlWarnings(baseUrl: string, addresses: readonly string[]): string[] {
+  const host = new URL(baseUrl).hostname;
+  const isIpv4 = /^\d{1,3}(\.\d{1,3}){3}$/.test(host);
+  if (!isIpv4 || host.startsWith('127.') || addresses.includes(host)) return [];
+  return [
+    `The base URL names ${host}, which is not an address of this machine now (${addresses.join(', ') || 'no LAN address'}): kiosks enrolled with it cannot reach this issuer. Give this machine that address again (e.g. a DHCP reservation).`,
+  ];
+}
+
+/** Validation through the admin CLI's own checks, reported as invalid_input / already_initialised. */
+function adminCall<T>(work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    if (error instanceof AdminError) {
+      throw new OnsiteIssuerError(error.code === 'ALREADY_INITIALISED' ? 'already_initialised' : 'invalid_input', error.message.replace(/^--base-url /, 'the base URL '));
+    }
+    throw error;
+  }
+}
+
+function listenError(error: unknown, host: string, port: number): unknown {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  if (code === 'EADDRINUSE') {
+    return new OnsiteIssuerError(
+      'port_in_use',
+      `port ${port} is already in use on ${host}: another program (perhaps "ticket-issuer serve" or a second copy of this app) listens there. Stop it, then start the issuer again.`,
+    );
+  }
+  if (code === 'EADDRNOTAVAIL') return new OnsiteIssuerError('cannot_listen', `cannot listen on ${host}: it is not an address of this machine`);
+  if (code === 'EACCES') return new OnsiteIssuerError('cannot_listen', `not allowed to listen on port ${port} (ports below 1024 need administrator rights)`);
+  return error;
+}
