@@ -18,7 +18,17 @@ export const KIOSK_CHANNELS = {
   setScannerName: 'kiosk:set-scanner-name',
 } as const;
 
+/** renderer → main, the on-site issuer (main/onsite-issuer), one per OnsiteIssuerApi method (issuer-ipc-handlers.ts). */
+export const ISSUER_CHANNELS = {
+  status: 'issuer:status',
+  init: 'issuer:init',
+  start: 'issuer:start',
+  stop: 'issuer:stop',
+  openAdmin: 'issuer:open-admin',
+} as const;
+
 /** main → renderer, the only push: the new KioskState after every change (webContents.send). */
 export const STATE_CHANGED_CHANNEL = 'kiosk:state-changed' as const;
 
 export type KioskChannels = typeof KIOSK_CHANNELS;
+export type IssuerChannels = typeof ISSUER_CHANNELS;

@@ -7,17 +7,26 @@
  * no navigation, new windows, <webview> or permissions; IPC answered only for
  * our own page, every argument validated (ipc-handlers.ts); the API key stays
  * in this process and the OS keyring.
+ *
+ * The on-site issuer (main/onsite-issuer) runs in this process too when the
+ * operator starts it (IPC ISSUER_CHANNELS, or --onsite-issuer); its admin
+ * dashboard opens in a window of its own whose session trusts only the
+ * issuer's pinned certificate (admin-window.ts). On quit the kiosk core
+ * closes first (it may be draining to that issuer), then the issuer.
  */
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { app, BrowserWindow, dialog, ipcMain, session } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, session, type Session } from 'electron';
+import { issuerFileLogger, OnsiteIssuer } from '../onsite-issuer/onsite-issuer.js';
+import { ADMIN_PARTITION, adminWindowOptions, applyAdminContentsPolicies, applyAdminSessionPolicies, type AdminPin } from './admin-window.js';
 import { packageRoot, rendererDistDir } from './app-paths.js';
-import { KIOSK_CHANNELS, STATE_CHANGED_CHANNEL } from './ipc-channels.js';
+import { ISSUER_CHANNELS, KIOSK_CHANNELS, STATE_CHANGED_CHANNEL } from './ipc-channels.js';
 import { forbiddenAnswer, handleKioskCall, KIOSK_CALL_NAMES } from './ipc-handlers.js';
+import { handleIssuerCall, ISSUER_CALL_NAMES, issuerForbiddenAnswer } from './issuer-ipc-handlers.js';
 import { startKioskRuntime, type KioskRuntime } from './kiosk-runtime.js';
 import { applyContentsPolicies, applySessionPolicies, isTrustedSender, windowOptions } from './security.js';
-import { parseShellOptions } from './shell-options.js';
+import { parseShellOptions, type ShellOptions } from './shell-options.js';
 
 const PRELOAD_PATH = join(dirname(fileURLToPath(import.meta.url)), 'preload.cjs');
 const INDEX_HTML = join(rendererDistDir(packageRoot()), 'index.html');
@@ -26,6 +35,15 @@ const APP_PAGE_URL = pathToFileURL(INDEX_HTML).href;
 let runtime: KioskRuntime | null = null;
 let mainWindow: BrowserWindow | null = null;
 let shutDown = false;
+let kioskMode = false;
+let onsiteIssuer: OnsiteIssuer | null = null;
+let adminWindow: BrowserWindow | null = null;
+let adminSession: Session | null = null;
+/** The dashboard window's pin and URL, set each time it is opened (the issuer may have restarted). */
+let adminPin: AdminPin | null = null;
+let adminUrl: string | null = null;
+/** True while the dashboard's BrowserWindow is being constructed: its web contents get the admin policies. */
+let creatingAdminWindow = false;
 
 function log(line: string): void {
   console.log(`[kiosk] ${line}`);
@@ -40,6 +58,7 @@ function fail(title: string, message: string): void {
 
 async function start(): Promise<void> {
   const options = parseShellOptions(process.argv, process.env);
+  kioskMode = options.kiosk;
   applySessionPolicies(session.defaultSession);
   if (!existsSync(INDEX_HTML)) {
     fail('Ticket Kiosk is not built', `${INDEX_HTML} is missing. Build the screens: npx vite build --config renderer/vite.config.ts`);
@@ -64,6 +83,8 @@ async function start(): Promise<void> {
     });
   }
 
+  setUpOnsiteIssuer(options);
+
   const window = new BrowserWindow(windowOptions({ preloadPath: PRELOAD_PATH, kiosk: options.kiosk }));
   mainWindow = window;
   window.once('ready-to-show', () => window.show());
@@ -77,10 +98,78 @@ async function start(): Promise<void> {
   await window.loadFile(INDEX_HTML);
 }
 
+/** The on-site issuer on <userData>/issuer-data: IPC for the page, and a start at launch with --onsite-issuer. */
+function setUpOnsiteIssuer(options: ShellOptions): void {
+  const userData = app.getPath('userData');
+  const issuer = new OnsiteIssuer({ dataDir: join(userData, 'issuer-data'), logger: issuerFileLogger(join(userData, 'issuer.log')) });
+  onsiteIssuer = issuer;
+  for (const method of ISSUER_CALL_NAMES) {
+    ipcMain.handle(ISSUER_CHANNELS[method], (event, ...args: unknown[]) => {
+      if (!isTrustedSender(event.senderFrame?.url, APP_PAGE_URL)) return issuerForbiddenAnswer();
+      return handleIssuerCall({ issuer, openAdmin: openAdminWindow }, method, args, {
+        onInternalError: (failed, error) => log(`issuer ${failed} failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`),
+      });
+    });
+  }
+  if (options.onsiteIssuer) void startIssuerAtLaunch(issuer, options);
+}
+
+async function startIssuerAtLaunch(issuer: OnsiteIssuer, options: ShellOptions): Promise<void> {
+  try {
+    if (!issuer.status().initialised) {
+      if (options.issuerName === null) {
+        log(`on-site issuer: ${issuer.dataDirectory} has no issuer yet; start with --issuer-name NAME [--issuer-base-url URL] to create it`);
+        return;
+      }
+      issuer.init({ name: options.issuerName, ...(options.issuerBaseUrl === null ? {} : { baseUrl: options.issuerBaseUrl }) });
+    }
+    const status = await issuer.start();
+    log(`on-site issuer "${status.issuer?.name}" serving ${status.issuer?.baseUrl} at ${status.urls.join(', ') || status.adminUrl}; certificate SHA-256 ${status.fingerprint}; data ${status.dataDir}`);
+    for (const warning of status.warnings) log(`on-site issuer: ${warning}`);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    log(`on-site issuer did not start: ${message}`);
+    dialog.showErrorBox('The on-site issuer did not start', message);
+  }
+}
+
+/** The issuer's admin dashboard in its own window; its session trusts only the issuer's pinned certificate. */
+async function openAdminWindow(target: { url: string; fingerprint: string }): Promise<void> {
+  adminPin = { hostname: new URL(target.url).hostname, fingerprint: target.fingerprint };
+  adminUrl = target.url;
+  if (adminSession === null) {
+    adminSession = session.fromPartition(ADMIN_PARTITION);
+    applyAdminSessionPolicies(adminSession, () => adminPin);
+  }
+  if (adminWindow === null || adminWindow.isDestroyed()) {
+    creatingAdminWindow = true;
+    try {
+      adminWindow = new BrowserWindow(adminWindowOptions({ kiosk: kioskMode }));
+    } finally {
+      creatingAdminWindow = false;
+    }
+    const window = adminWindow;
+    window.once('ready-to-show', () => window.show());
+    window.on('closed', () => {
+      if (adminWindow === window) adminWindow = null;
+    });
+  } else {
+    adminWindow.focus();
+  }
+  await adminWindow.loadURL(target.url);
+}
+
 async function shutdown(): Promise<void> {
-  for (const channel of Object.values(KIOSK_CHANNELS)) ipcMain.removeHandler(channel);
-  await runtime?.close();
-  runtime = null;
+  for (const channel of [...Object.values(KIOSK_CHANNELS), ...Object.values(ISSUER_CHANNELS)]) ipcMain.removeHandler(channel);
+  try {
+    // The kiosk first: its drain may be talking to the on-site issuer.
+    await runtime?.close();
+  } finally {
+    runtime = null;
+    // Requests in flight finish, the pending check-ins are written, the database closes.
+    await onsiteIssuer?.stop();
+    onsiteIssuer = null;
+  }
 }
 
 if (!app.requestSingleInstanceLock()) {
@@ -92,7 +181,10 @@ if (!app.requestSingleInstanceLock()) {
     if (mainWindow?.isMinimized()) mainWindow.restore();
     mainWindow?.focus();
   });
-  app.on('web-contents-created', (_event, contents) => applyContentsPolicies(contents, APP_PAGE_URL));
+  app.on('web-contents-created', (_event, contents) => {
+    if (creatingAdminWindow || (adminSession !== null && contents.session === adminSession)) applyAdminContentsPolicies(contents, () => adminUrl);
+    else applyContentsPolicies(contents, APP_PAGE_URL);
+  });
   app.on('window-all-closed', () => app.quit());
   app.on('will-quit', (event) => {
     if (shutDown) return;

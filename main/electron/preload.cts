@@ -1,6 +1,7 @@
 /**
  * The preload: runs sandboxed in the window before the page, and gives the
- * page exactly one object, `window.kiosk`, through contextBridge.
+ * page two objects through contextBridge: `window.kiosk` (the door) and
+ * `window.onsiteIssuer` (the bundled issuer on this machine, main/onsite-issuer).
  *
  * A sandboxed preload may only require('electron'): everything else here is a
  * type-only import, erased at compile time. That is why the channel names are
@@ -16,7 +17,8 @@
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
 import type { KioskApi, KioskState } from '../../renderer/kiosk-types.js';
 import type { Answer } from './ipc-handlers.js';
-import type { KioskChannels, STATE_CHANGED_CHANNEL as StateChangedChannel } from './ipc-channels.js';
+import type { IssuerAnswer, OnsiteIssuerApi } from './issuer-ipc-handlers.js';
+import type { IssuerChannels, KioskChannels, STATE_CHANGED_CHANNEL as StateChangedChannel } from './ipc-channels.js';
 
 const CHANNELS = {
   scan: 'kiosk:scan',
@@ -26,6 +28,13 @@ const CHANNELS = {
   getState: 'kiosk:get-state',
   setScannerName: 'kiosk:set-scanner-name',
 } as const satisfies KioskChannels;
+const ISSUER_CHANNELS = {
+  status: 'issuer:status',
+  init: 'issuer:init',
+  start: 'issuer:start',
+  stop: 'issuer:stop',
+  openAdmin: 'issuer:open-admin',
+} as const satisfies IssuerChannels;
 const STATE_CHANGED: typeof StateChangedChannel = 'kiosk:state-changed';
 
 class KioskCallError extends Error {
@@ -39,7 +48,7 @@ class KioskCallError extends Error {
 }
 
 async function call<T>(channel: string, ...args: unknown[]): Promise<T> {
-  const answer = (await ipcRenderer.invoke(channel, ...args)) as Answer<T>;
+  const answer = (await ipcRenderer.invoke(channel, ...args)) as Answer<T> | IssuerAnswer<T>;
   if (answer.ok) return answer.value;
   throw new KioskCallError(answer.error.message, answer.error.code);
 }
@@ -61,4 +70,13 @@ const api = {
   },
 } satisfies KioskApi;
 
+const onsiteIssuer = {
+  status: () => call(ISSUER_CHANNELS.status),
+  init: (request) => call(ISSUER_CHANNELS.init, request),
+  start: () => call(ISSUER_CHANNELS.start),
+  stop: () => call(ISSUER_CHANNELS.stop),
+  openAdmin: () => call(ISSUER_CHANNELS.openAdmin),
+} satisfies OnsiteIssuerApi;
+
 contextBridge.exposeInMainWorld('kiosk', api);
+contextBridge.exposeInMainWorld('onsiteIssuer', onsiteIssuer);

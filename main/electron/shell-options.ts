@@ -4,6 +4,9 @@
  *   --issuer-ca FILE        trust this CA for the issuer's HTTPS (on-site issuer)
  *   --scanner VID:PID[:MODE] allow a keyboard-mode HID scanner (repeatable)
  *   --no-hid                do not read HID scanners (keyboard-wedge input still works)
+ *   --onsite-issuer         start the bundled issuer at launch (main/onsite-issuer), on <userData>/issuer-data
+ *   --issuer-name NAME      with --onsite-issuer: initialise that issuer first if it has no identity yet
+ *   --issuer-base-url URL   ... with this base URL (default https://<first LAN address>:8443)
  * Unknown arguments are ignored: Electron and Chromium add switches of their own.
  */
 import type { KnownScanner } from '../kiosk/scanner/index.js';
@@ -14,6 +17,11 @@ export interface ShellOptions {
   issuerCaFile: string | null;
   knownScanners: KnownScanner[];
   hidScanners: boolean;
+  /** Start the on-site issuer at launch. */
+  onsiteIssuer: boolean;
+  /** Name and base URL for initialising the on-site issuer, if it has no identity yet. */
+  issuerName: string | null;
+  issuerBaseUrl: string | null;
 }
 
 export function parseShellOptions(argv: readonly string[], env: NodeJS.ProcessEnv = {}): ShellOptions {
@@ -22,6 +30,9 @@ export function parseShellOptions(argv: readonly string[], env: NodeJS.ProcessEn
     issuerCaFile: null,
     knownScanners: [],
     hidScanners: true,
+    onsiteIssuer: false,
+    issuerName: null,
+    issuerBaseUrl: null,
   };
   for (let i = 0; i < argv.length; i++) {
     const [flag, inlineValue] = splitFlag(argv[i]!);
@@ -34,6 +45,9 @@ export function parseShellOptions(argv: readonly string[], env: NodeJS.ProcessEn
     else if (flag === '--no-hid') options.hidScanners = false;
     else if (flag === '--issuer-ca') options.issuerCaFile = value();
     else if (flag === '--scanner') options.knownScanners.push(parseKnownScanner(value()));
+    else if (flag === '--onsite-issuer') options.onsiteIssuer = true;
+    else if (flag === '--issuer-name') options.issuerName = value();
+    else if (flag === '--issuer-base-url') options.issuerBaseUrl = value();
   }
   return options;
 }

@@ -2,15 +2,18 @@
  * main/electron/main.ts with Electron replaced at its module boundary (the
  * binary cannot run here) by a thin recorder. Everything behind it is real:
  * the kiosk core on a temp directory, the OS keyring (run inside
- * scripts/with-keyring.sh), node-hid.
+ * scripts/with-keyring.sh), node-hid, the on-site issuer on a real socket.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { KIOSK_CHANNELS, STATE_CHANGED_CHANNEL } from '../../../main/electron/ipc-channels.js';
+import { ADMIN_PARTITION, adminWindowOptions, CERT_ACCEPT, CERT_REJECT } from '../../../main/electron/admin-window.js';
+import { ISSUER_CHANNELS, KIOSK_CHANNELS, STATE_CHANGED_CHANNEL } from '../../../main/electron/ipc-channels.js';
 import { CONTENT_SECURITY_POLICY, windowOptions } from '../../../main/electron/security.js';
+import { freePort } from '../../integration/kiosk-vs-issuer/helpers/real-issuer.js';
 
 type Listener = (...args: any[]) => unknown;
 
@@ -21,18 +24,31 @@ const electron = vi.hoisted(() => {
     appListeners,
     ipcHandlers: new Map<string, Listener>(),
     removedHandlers: [] as string[],
-    windows: [] as Array<{ options: unknown; loadedFile: string | null; sent: Array<[string, unknown]> }>,
+    windows: [] as Array<{ options: unknown; loadedFile: string | null; loadedUrl: string | null; sent: Array<[string, unknown]>; contents: Map<string, Listener> }>,
     session: { request: null as Listener | null, check: null as Listener | null, headers: null as Listener | null },
+    partitions: new Map<string, { verifyProc: Listener | null; request: Listener | null; check: Listener | null }>(),
     errors: [] as Array<[string, string]>,
     quitCalls: 0,
     sandboxEnabled: false,
   };
   class BrowserWindow {
-    readonly record = { options: null as unknown, loadedFile: null as string | null, sent: [] as Array<[string, unknown]> };
-    readonly webContents = { send: (channel: string, payload: unknown) => this.record.sent.push([channel, payload]) };
+    readonly record = {
+      options: null as unknown,
+      loadedFile: null as string | null,
+      loadedUrl: null as string | null,
+      sent: [] as Array<[string, unknown]>,
+      contents: new Map<string, Listener>(),
+    };
+    readonly webContents = {
+      send: (channel: string, payload: unknown) => this.record.sent.push([channel, payload]),
+      on: (event: string, listener: Listener) => this.record.contents.set(event, listener),
+      setWindowOpenHandler: (handler: Listener) => this.record.contents.set('window-open', handler),
+    };
     constructor(options: unknown) {
       this.record.options = options;
       state.windows.push(this.record);
+      // Like Electron, the new web contents is announced while the window is being constructed.
+      appListeners.get('web-contents-created')?.({}, this.webContents);
     }
     once(): void {}
     on(): void {}
@@ -46,6 +62,9 @@ const electron = vi.hoisted(() => {
     focus(): void {}
     async loadFile(path: string): Promise<void> {
       this.record.loadedFile = path;
+    }
+    async loadURL(url: string): Promise<void> {
+      this.record.loadedUrl = url;
     }
   }
   const module = {
@@ -72,6 +91,15 @@ const electron = vi.hoisted(() => {
         webRequest: { onHeadersReceived: (listener: Listener) => (state.session.headers = listener) },
         setPermissionRequestHandler: (handler: Listener) => (state.session.request = handler),
         setPermissionCheckHandler: (handler: Listener) => (state.session.check = handler),
+      },
+      fromPartition: (partition: string) => {
+        if (!state.partitions.has(partition)) state.partitions.set(partition, { verifyProc: null, request: null, check: null });
+        const recorded = state.partitions.get(partition)!;
+        return {
+          setCertificateVerifyProc: (proc: Listener) => (recorded.verifyProc = proc),
+          setPermissionRequestHandler: (handler: Listener) => (recorded.request = handler),
+          setPermissionCheckHandler: (handler: Listener) => (recorded.check = handler),
+        };
       },
     },
     dialog: { showErrorBox: (title: string, message: string) => state.errors.push([title, message]) },
@@ -100,6 +128,19 @@ afterAll(async () => {
   if (state.quitCalls === 0) await quitLikeElectron();
   rmSync(state.dataDir, { recursive: true, force: true });
 });
+
+let port = 0;
+
+function connects(target: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(target, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
 
 /** Electron emits will-quit; main.ts delays it until the core has closed, then quits again. */
 async function quitLikeElectron(): Promise<{ prevented: boolean }> {
@@ -151,7 +192,7 @@ describe('the Electron shell', () => {
     });
 
     it('answers IPC on every channel for our page only, with validated input', async () => {
-      expect([...state.ipcHandlers.keys()].sort()).toEqual(Object.values(KIOSK_CHANNELS).sort());
+      expect([...state.ipcHandlers.keys()].sort()).toEqual([...Object.values(KIOSK_CHANNELS), ...Object.values(ISSUER_CHANNELS)].sort());
       const invoke = (channel: string, frameUrl: string | null, ...args: unknown[]) =>
         state.ipcHandlers.get(channel)!({ senderFrame: frameUrl === null ? null : { url: frameUrl } }, ...args);
 
@@ -168,10 +209,63 @@ describe('the Electron shell', () => {
     });
   });
 
-  it('on quit, holds Electron until the core has closed, removing the IPC handlers', async () => {
+  describe('the on-site issuer', () => {
+    const invoke = (channel: string, frameUrl: string, ...args: unknown[]) => state.ipcHandlers.get(channel)!({ senderFrame: { url: frameUrl } }, ...args);
+
+    it('answers the issuer channels for our page only, on a data dir under userData', async () => {
+      expect(await invoke(ISSUER_CHANNELS.status, 'https://evil.example/')).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+      expect(await invoke(ISSUER_CHANNELS.status, APP_PAGE_URL)).toMatchObject({
+        ok: true,
+        value: { initialised: false, running: false, dataDir: join(state.dataDir, 'issuer-data') },
+      });
+      expect(await invoke(ISSUER_CHANNELS.init, APP_PAGE_URL, { name: 'Harbour', dataDir: '/tmp/elsewhere' })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    });
+
+    it('initialises, starts, and opens the dashboard in its own window whose session trusts only the pinned certificate', async () => {
+      port = await freePort();
+      expect(await invoke(ISSUER_CHANNELS.init, APP_PAGE_URL, { name: 'Harbour Festival', baseUrl: `https://127.0.0.1:${port}` })).toMatchObject({ ok: true });
+      const started = (await invoke(ISSUER_CHANNELS.start, APP_PAGE_URL)) as { ok: true; value: { fingerprint: string; adminUrl: string } };
+      expect(started).toMatchObject({ ok: true, value: { running: true, adminUrl: `https://127.0.0.1:${port}/admin` } });
+      expect(await connects(port)).toBe(true);
+
+      expect(await invoke(ISSUER_CHANNELS.openAdmin, APP_PAGE_URL)).toEqual({ ok: true, value: { url: started.value.adminUrl } });
+      const admin = state.windows.at(-1)!;
+      expect(state.windows).toHaveLength(2);
+      expect(admin.options).toEqual(adminWindowOptions({ kiosk: false }));
+      expect(admin.loadedUrl).toBe(started.value.adminUrl);
+      // The admin window may move within the issuer's origin; the kiosk window still may not leave its page.
+      const navigate = (window: typeof admin, url: string): boolean => {
+        let prevented = false;
+        window.contents.get('will-navigate')!({ url, preventDefault: () => (prevented = true) });
+        return prevented;
+      };
+      expect(navigate(admin, `https://127.0.0.1:${port}/admin/events`)).toBe(false);
+      expect(navigate(admin, 'https://evil.example/')).toBe(true);
+      expect(navigate(state.windows[0]!, `https://127.0.0.1:${port}/admin/events`)).toBe(true);
+
+      const partition = state.partitions.get(ADMIN_PARTITION)!;
+      const certificate = readFileSync(join(state.dataDir, 'issuer-data', 'tls', 'cert.pem'), 'utf8');
+      const verify = (hostname: string): number => {
+        let result = Number.NaN;
+        partition.verifyProc!({ hostname, certificate: { data: certificate } }, (answer: number) => (result = answer));
+        return result;
+      };
+      expect(verify('127.0.0.1')).toBe(CERT_ACCEPT);
+      expect(verify('example.com')).toBe(CERT_REJECT);
+      // The kiosk's own session was not given a verify proc: only the dashboard's trusts the issuer.
+      expect(state.partitions.size).toBe(1);
+
+      // Opening it again reuses the window.
+      await invoke(ISSUER_CHANNELS.openAdmin, APP_PAGE_URL);
+      expect(state.windows).toHaveLength(2);
+    });
+  });
+
+  it('on quit, holds Electron until the core and the on-site issuer have closed, removing the IPC handlers', async () => {
     const { prevented } = await quitLikeElectron();
     expect(prevented).toBe(true);
-    if (rendererBuilt) expect(state.removedHandlers.sort()).toEqual(Object.values(KIOSK_CHANNELS).sort());
+    if (rendererBuilt) expect(state.removedHandlers.sort()).toEqual([...Object.values(KIOSK_CHANNELS), ...Object.values(ISSUER_CHANNELS)].sort());
+    if (port !== 0) expect(await connects(port)).toBe(false);
     // The second will-quit (from that app.quit) goes through.
     let preventedAgain = false;
     state.appListeners.get('will-quit')!({ preventDefault: () => (preventedAgain = true) });

@@ -9,10 +9,13 @@ import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
 import ts from 'typescript';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { KIOSK_CHANNELS, STATE_CHANGED_CHANNEL } from '../../../main/electron/ipc-channels.js';
+import { ISSUER_CHANNELS, KIOSK_CHANNELS, STATE_CHANGED_CHANNEL } from '../../../main/electron/ipc-channels.js';
 import { handleKioskCall, KIOSK_CALL_NAMES } from '../../../main/electron/ipc-handlers.js';
+import { handleIssuerCall, ISSUER_CALL_NAMES, type OnsiteIssuerApi } from '../../../main/electron/issuer-ipc-handlers.js';
 import { KioskCore } from '../../../main/kiosk/kiosk-core.js';
+import { OnsiteIssuer } from '../../../main/onsite-issuer/onsite-issuer.js';
 import type { KioskApi } from '../../../renderer/kiosk-types.js';
+import { captureLog } from '../../helpers/log-capture.js';
 import { MemoryApiKeys, tempDir } from '../../integration/kiosk/helpers/memory-api-keys.js';
 
 const source = readFileSync('main/electron/preload.cts', 'utf8');
@@ -23,14 +26,17 @@ const compiled = ts.transpileModule(source, {
 
 let dir: { dir: string; cleanup: () => void };
 let core: KioskCore;
+let issuer: OnsiteIssuer;
 
 beforeEach(() => {
   dir = tempDir('kiosk-preload-');
   core = new KioskCore({ dbPath: join(dir.dir, 'kiosk.db'), apiKeys: new MemoryApiKeys(), autoDrain: false });
+  issuer = new OnsiteIssuer({ dataDir: join(dir.dir, 'issuer-data'), logger: captureLog().logger, networkInterfaces: () => ({}) });
 });
 
 afterEach(async () => {
   await core.close();
+  await issuer.stop();
   dir.cleanup();
 });
 
@@ -39,10 +45,13 @@ function runPreload() {
   const exposed = new Map<string, unknown>();
   const rendererListeners = new Map<string, Set<(...args: unknown[]) => void>>();
   const channelToMethod = new Map<string, string>(KIOSK_CALL_NAMES.map((method) => [KIOSK_CHANNELS[method], method]));
+  const issuerChannelToMethod = new Map<string, string>(ISSUER_CALL_NAMES.map((method) => [ISSUER_CHANNELS[method], method]));
   const electron = {
     contextBridge: { exposeInMainWorld: (key: string, api: unknown) => exposed.set(key, api) },
     ipcRenderer: {
       invoke: async (channel: string, ...args: unknown[]) => {
+        const issuerMethod = issuerChannelToMethod.get(channel);
+        if (issuerMethod) return structuredClone(await handleIssuerCall({ issuer }, issuerMethod, structuredClone(args)));
         const method = channelToMethod.get(channel);
         if (!method) throw new Error(`No handler registered for '${channel}'`); // what Electron says
         // Structured clone, as IPC does: nothing but data crosses.
@@ -67,13 +76,25 @@ function runPreload() {
 }
 
 describe('preload', () => {
-  it("requires nothing but 'electron' and exposes exactly window.kiosk with the KioskApi methods", () => {
+  it("requires nothing but 'electron' and exposes exactly window.kiosk (KioskApi) and window.onsiteIssuer (OnsiteIssuerApi)", () => {
     const { required, exposed } = runPreload();
     expect(required).toEqual(['electron']);
-    expect([...exposed.keys()]).toEqual(['kiosk']);
+    expect([...exposed.keys()]).toEqual(['kiosk', 'onsiteIssuer']);
     const api = exposed.get('kiosk') as Record<string, unknown>;
     expect(Object.keys(api).sort()).toEqual([...KIOSK_CALL_NAMES, 'onStateChange'].sort());
     for (const value of Object.values(api)) expect(typeof value).toBe('function');
+    const issuerApi = exposed.get('onsiteIssuer') as Record<string, unknown>;
+    expect(Object.keys(issuerApi).sort()).toEqual([...ISSUER_CALL_NAMES].sort());
+    for (const value of Object.values(issuerApi)) expect(typeof value).toBe('function');
+  });
+
+  it('window.onsiteIssuer resolves with the value of an ok answer and rejects with the message and code of an error answer', async () => {
+    const api = runPreload().exposed.get('onsiteIssuer') as OnsiteIssuerApi;
+    expect(await api.status()).toMatchObject({ initialised: false, running: false, suggestedBaseUrl: 'https://127.0.0.1:8443' });
+    await expect(api.start()).rejects.toMatchObject({ message: expect.stringMatching(/initialise it first/), code: 'not_initialised' });
+    await expect(api.init({ name: 'Harbour\nFAKE' })).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/control characters/) });
+    await expect((api.init as (...args: unknown[]) => Promise<unknown>)('Harbour')).rejects.toThrow(/must be an object/);
+    expect(await api.init({ name: 'Harbour', baseUrl: 'https://127.0.0.1:9443' })).toMatchObject({ initialised: true, issuer: { name: 'Harbour' } });
   });
 
   it('resolves with the value of an ok answer', async () => {

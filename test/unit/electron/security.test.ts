@@ -144,10 +144,23 @@ describe('shell options', () => {
       issuerCaFile: '/etc/ca.pem',
       knownScanners: [{ vendorId: 0x05e0, productId: 0x1200, mode: 'keyboard' }],
       hidScanners: false,
+      onsiteIssuer: false,
+      issuerName: null,
+      issuerBaseUrl: null,
     });
     expect(parseShellOptions([], { TICKET_KIOSK_FULLSCREEN: '1' }).kiosk).toBe(true);
     expect(parseShellOptions([]).kiosk).toBe(false);
     expect(() => parseShellOptions(['--scanner', 'usb-scanner'])).toThrow(/not a scanner id/);
     expect(() => parseShellOptions(['--issuer-ca'])).toThrow(/needs a value/);
+  });
+
+  it('reads the on-site issuer switches: --onsite-issuer, --issuer-name, --issuer-base-url', () => {
+    expect(parseShellOptions(['--onsite-issuer', '--issuer-name', 'Harbour Festival', '--issuer-base-url=https://192.168.1.20:8443'])).toMatchObject({
+      onsiteIssuer: true,
+      issuerName: 'Harbour Festival',
+      issuerBaseUrl: 'https://192.168.1.20:8443',
+    });
+    expect(parseShellOptions([])).toMatchObject({ onsiteIssuer: false, issuerName: null, issuerBaseUrl: null });
+    expect(() => parseShellOptions(['--onsite-issuer', '--issuer-name'])).toThrow(/needs a value/);
   });
 });
