@@ -2,13 +2,14 @@
 import fs from 'node:fs';
 import type { Command } from 'commander';
 import type { TicketStatus } from '../../protocol/types.js';
+import { revokeTicketById } from '../services/admin-actions.js';
 import { ticketStatus } from '../services/ticket-status.js';
 import { loadSigningKey } from '../signing.js';
 import { findCheckin } from '../store/checkins.js';
 import type { Db } from '../store/database.js';
 import { activeKid } from '../store/signing-keys.js';
-import { findTicket, revokeTicket, type NewTicket, type TicketRow } from '../store/tickets.js';
-import { isoUtc, parseDateTime, parseInteger, parseLabel, unixSeconds } from './arguments.js';
+import { findTicket, type NewTicket, type TicketRow } from '../store/tickets.js';
+import { parseDateTime, parseInteger, parseLabel, unixSeconds } from './arguments.js';
 import { action, withCommonOptions, type CommonOptions } from './command.js';
 import { AdminError } from './errors.js';
 import type { IdFactory } from './ids.js';
@@ -138,8 +139,7 @@ export function registerTicketCommands(program: Command, nextId: IdFactory): voi
     action<RevokeOptions>((options, output, [tid]) =>
       withIssuer(options.data, ({ db }) => {
         const reason = options.reason?.trim() || null;
-        if (!revokeTicket(db, tid!, reason, isoUtc(new Date()))) throw new AdminError('TICKET_NOT_FOUND', `no ticket ${tid} at this issuer`);
-        const result = { tid: tid!, status: 'revoked' as const };
+        const result = revokeTicketById(db, tid!, reason, new Date());
         output.result(result, () => `Revoked ticket ${tid}.`);
       }),
     ),

@@ -1,0 +1,23 @@
+/**
+ * Admin actions shared by the CLI (`ticket revoke`, `scanner revoke`) and the
+ * admin dashboard, so both behave and fail the same way. Failures are the
+ * admin catalogue's AdminError; the dashboard's API maps them onto the
+ * protocol's error codes (issuer/routes/admin/errors.ts).
+ */
+import { isoUtc } from '../admin/arguments.js';
+import { AdminError } from '../admin/errors.js';
+import type { Db } from '../store/database.js';
+import { revokeApiKey } from '../store/scanners.js';
+import { revokeTicket } from '../store/tickets.js';
+
+/** Takes effect on the ticket's next scan, in every issuer process. Revoking twice keeps the first time and reason. */
+export function revokeTicketById(db: Db, tid: string, reason: string | null, now: Date): { tid: string; status: 'revoked' } {
+  if (!revokeTicket(db, tid, reason, isoUtc(now))) throw new AdminError('TICKET_NOT_FOUND', `no ticket ${tid} at this issuer`);
+  return { tid, status: 'revoked' };
+}
+
+/** Shuts the scanner's key out on its next request. */
+export function revokeScannerKey(db: Db, apiKeyId: string, now: Date): { api_key_id: string; status: 'revoked' } {
+  if (!revokeApiKey(db, apiKeyId, isoUtc(now))) throw new AdminError('API_KEY_NOT_FOUND', `no scanner key ${apiKeyId} at this issuer (see "ticket-issuer scanner list")`);
+  return { api_key_id: apiKeyId, status: 'revoked' };
+}

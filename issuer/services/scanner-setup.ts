@@ -1,0 +1,89 @@
+/**
+ * Setup codes (spec "Setup QR payload"; protocol-decisions.md "Enrollment"):
+ * made by `ticket-issuer scanner setup` and by the admin dashboard, the same
+ * way. A single-use enrollment token is stored as a hash; the token itself
+ * exists only inside the returned setup code, which is the deliverable.
+ */
+import { encodeSetupCode } from '../../protocol/setup-code.js';
+import { PROTOCOL_VERSION, type SetupPayload } from '../../protocol/types.js';
+import { addHours, isoUtc } from '../admin/arguments.js';
+import { AdminError } from '../admin/errors.js';
+import { hashSecret, newEnrollmentToken, newTokenId } from '../secrets.js';
+import type { Db } from '../store/database.js';
+import type { EventRow } from '../store/events.js';
+import { insertEnrollmentToken, revokeToken } from '../store/scanners.js';
+
+/** protocol-decisions.md "Enrollment": the API key expires at event end plus 12 h unless told otherwise. */
+export const DEFAULT_KEY_HOURS_AFTER_END = 12;
+
+export const enrollUrl = (baseUrl: string): string => `${baseUrl}/api/v1/scanners/enroll`;
+
+export interface SetupRequest {
+  gateId?: string;
+  /** Token expiry; default: the key expiry. */
+  expires?: Date;
+  /** API key expiry; default: event end + 12 h. */
+  keyExpires?: Date;
+  /** SHA-256 fingerprint of the self-signed certificate kiosks should pin (docs/protocol.md "Self-signed issuers"). */
+  tlsCertSha256?: string;
+}
+
+export interface SetupResult {
+  setup_qr: string;
+  token_id: string;
+  eid: string;
+  gate_id: string | null;
+  expires_at: string;
+}
+
+/** The expiries of a setup: pure, so the rules are easy to read and test. */
+export function setupExpiries(event: EventRow, request: SetupRequest, now: Date): { tokenExpires: Date; keyExpires: Date } {
+  const keyExpires = request.keyExpires ?? addHours(new Date(event.ends_at), DEFAULT_KEY_HOURS_AFTER_END);
+  const tokenExpires = request.expires ?? keyExpires;
+  if (keyExpires.getTime() <= now.getTime()) {
+    throw new AdminError('INVALID_DATE', `the scanner key would expire at ${isoUtc(keyExpires)}, which has passed; pass a later --key-expires`);
+  }
+  if (tokenExpires.getTime() <= now.getTime()) throw new AdminError('INVALID_DATE', '--expires has passed; a setup code must still be usable');
+  if (tokenExpires.getTime() > keyExpires.getTime()) throw new AdminError('INVALID_DATE', '--expires must not be later than the key expiry (--key-expires)');
+  return { tokenExpires, keyExpires };
+}
+
+/**
+ * Makes a single-use enrollment token. Only its hash is stored; the token
+ * itself exists only inside the returned setup code, which is the deliverable.
+ */
+export function createScannerSetup(db: Db, baseUrl: string, event: EventRow, request: SetupRequest, now: Date): SetupResult {
+  const { tokenExpires, keyExpires } = setupExpiries(event, request, now);
+  const token = newEnrollmentToken();
+  const tokenId = newTokenId();
+  insertEnrollmentToken(db, {
+    token_id: tokenId,
+    token_hash: hashSecret(token),
+    eid: event.eid,
+    gate_id: request.gateId ?? null,
+    expires_at: isoUtc(tokenExpires),
+    key_expires_at: isoUtc(keyExpires),
+    created_at: isoUtc(now),
+  });
+  const payload: SetupPayload = {
+    v: PROTOCOL_VERSION,
+    iss: baseUrl,
+    enroll_url: enrollUrl(baseUrl),
+    token,
+    eid: event.eid,
+    event_name: event.name,
+    expires_at: isoUtc(tokenExpires),
+  };
+  if (request.gateId !== undefined) payload.gate_id = request.gateId;
+  if (request.tlsCertSha256 !== undefined) payload.tls_cert_sha256 = request.tlsCertSha256;
+  return { setup_qr: encodeSetupCode(payload), token_id: tokenId, eid: event.eid, gate_id: request.gateId ?? null, expires_at: isoUtc(tokenExpires) };
+}
+
+export function revokeSetup(db: Db, tokenId: string, now: Date): { token_id: string; status: 'revoked' } {
+  const token = revokeToken(db, tokenId, isoUtc(now));
+  if (!token) throw new AdminError('TOKEN_NOT_FOUND', `no setup token ${tokenId} at this issuer`);
+  if (token.revoked_at === null) {
+    throw new AdminError('TOKEN_ALREADY_USED', `setup token ${tokenId} was already used to enroll a scanner; revoke that scanner's key with "ticket-issuer scanner revoke API_KEY_ID"`);
+  }
+  return { token_id: tokenId, status: 'revoked' };
+}
