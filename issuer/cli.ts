@@ -5,6 +5,7 @@
  * assembles them and turns command-line errors into the contract's report.
  */
 import { Command, CommanderError } from 'commander';
+import { registerAdminTokenCommands } from './admin/admin-token.js';
 import { registerBackupCommand } from './admin/backup.js';
 import { AdminError } from './admin/errors.js';
 import { registerEventCommands } from './admin/events.js';
@@ -34,6 +35,7 @@ export function buildProgram(): Command {
   registerKeyCommands(program);
   registerExportCommands(program);
   registerBackupCommand(program);
+  registerAdminTokenCommands(program);
   return program;
 }
 

@@ -15,9 +15,11 @@ export const REDACTED_PATHS = [
   'authorization',
   'api_key',
   'token',
+  'admin_token',
   'body',
   '*.api_key',
   '*.token',
+  '*.admin_token',
   '*.body',
 ];
 

@@ -2,10 +2,12 @@
 import type { Command } from 'commander';
 import { createDataDir, isInitialised, resolveDataDir, type DataDir } from '../data-dir.js';
 import { generateSigningKey, publicKeyBase64Url, savePrivateKey } from '../signing.js';
-import { openDatabase } from '../store/database.js';
+import { openDatabase, type Db } from '../store/database.js';
+import { resetAdminToken } from '../services/admin-token.js';
 import { setIssuerInfo } from '../store/issuer-info.js';
 import { insertActiveKey } from '../store/signing-keys.js';
 import { isoUtc, parseBaseUrl, parseLabel } from './arguments.js';
+import { adminTokenNotice } from './admin-token.js';
 import { action, withCommonOptions, type CommonOptions } from './command.js';
 import { AdminError } from './errors.js';
 
@@ -54,7 +56,24 @@ export function registerInitCommand(program: Command): void {
       const name = parseLabel(options.name, '--name');
       const dataDir = resolveDataDir(options.data);
       const result = initIssuer(dataDir, baseUrl, name, new Date());
-      output.result(result, () => `Initialised issuer "${result.name}" (${result.issuer}) in ${dataDir.root}\nSigning key: ${result.kid}`);
+      // The contract's --json document is exactly {issuer, name, kid}, and scripts keep it in files and CI logs:
+      // no admin credential in it. A person gets the dashboard token here, once; a script asks for one explicitly.
+      if (output.json) {
+        output.log('No admin dashboard token was made (--json). Make one with "ticket-issuer admin-token reset" when you need it.');
+      }
+      const adminToken = output.json ? null : withDatabase(dataDir.database, (db) => resetAdminToken(db, new Date()).token);
+      output.result(result, () =>
+        [`Initialised issuer "${result.name}" (${result.issuer}) in ${dataDir.root}`, `Signing key: ${result.kid}`, '', adminTokenNotice(adminToken!, result.issuer)].join('\n'),
+      );
     }),
   );
+}
+
+function withDatabase<T>(file: string, work: (db: Db) => T): T {
+  const db = openDatabase(file);
+  try {
+    return work(db);
+  } finally {
+    db.close();
+  }
 }

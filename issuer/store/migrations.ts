@@ -113,4 +113,17 @@ export const MIGRATIONS: readonly string[] = [
     revoked_at        TEXT
   );
   `,
+  // 2: the admin dashboard (docs/issuer.md "Admin dashboard").
+  `
+  -- The dashboard's admin token, as a SHA-256 hash only (like API keys). No row: no token set yet.
+  CREATE TABLE admin_token (
+    singleton   INTEGER PRIMARY KEY CHECK (singleton = 1),
+    token_hash  TEXT NOT NULL,
+    created_at  TEXT NOT NULL
+  );
+
+  -- Revoked tickets per event, counted on every dashboard refresh. Partial: only revoked rows are in it,
+  -- so issuing tickets and checking them in never touch it.
+  CREATE INDEX tickets_revoked_by_event ON tickets (eid) WHERE revoked_at IS NOT NULL;
+  `,
 ];
