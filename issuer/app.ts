@@ -12,6 +12,7 @@ import type { Logger } from 'pino';
 import { resolveDataDir, requireInitialised } from './data-dir.js';
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandlers } from './errors.js';
 import { createLogger } from './logging.js';
+import adminRoutes from './routes/admin/index.js';
 import checkInRoute from './routes/check-in.js';
 import discoveryRoute from './routes/discovery.js';
 import enrollRoute from './routes/enroll.js';
@@ -37,6 +38,12 @@ export interface BuildOptions {
   logger?: Logger;
   /** Trust X-Forwarded-For from a TLS-terminating proxy, for the per-IP enrollment limit. */
   trustProxy?: boolean;
+  /** The admin dashboard accepts this token instead of the one stored in the data dir (serve --admin-token-file). */
+  adminToken?: string;
+  /** Setup codes made on the dashboard pin this certificate fingerprint (the self-signed one being served), else none. */
+  setupCertPin?: string | null;
+  /** The built dashboard page; default dist/dashboard of this package. */
+  dashboardDir?: string;
 }
 
 /** Requests are small JSON documents; anything larger is refused with 400 INVALID_REQUEST. */
@@ -83,6 +90,7 @@ async function assemble(options: BuildOptions, db: Db, issuer: IssuerInfo): Prom
   await app.register(enrollRoute, { db, ipRateLimit: enrollRateLimit(app, options.enrollRpm) });
   await app.register(checkInRoute, { db, groupCommit, scannerRateLimit: scannerLimit });
   await app.register(ticketStatusRoute, { db, scannerRateLimit: scannerLimit });
+  await app.register(adminRoutes, { db, groupCommit, adminToken: options.adminToken, setupCertPin: options.setupCertPin ?? null, distDir: options.dashboardDir });
 
   // Stored answers are kept at least 7 days; older ones are dropped at start and hourly, through the group commit.
   const pruneIdempotency = () =>

@@ -59,6 +59,15 @@ export const errors = {
     return new ApiError('RATE_LIMITED', `too many requests; retry in ${seconds} s`, { retry_after: seconds }, { 'retry-after': String(seconds) });
   },
   internal: () => new ApiError('INTERNAL', 'internal error; retry with exponential backoff'),
+  // The admin dashboard's API (/admin/api/*, docs/issuer.md "Admin dashboard"): the same codes, told apart by details.reason.
+  adminUnauthorized: () => new ApiError('UNAUTHORIZED', 'a valid admin token is required (Authorization: Bearer <admin token>)', { reason: 'admin_token_required' }),
+  adminTokenNotSet: () =>
+    new ApiError('UNAUTHORIZED', 'this issuer has no admin token yet: run "ticket-issuer admin-token reset" on the issuer machine and sign in with the token it prints', {
+      reason: 'admin_token_not_set',
+    }),
+  /** An admin action refused by the admin catalogue (issuer/admin/errors.ts): its message, its code as the reason. */
+  adminNotFound: (message: string, reason: string) => new ApiError('NOT_FOUND', message, { reason }),
+  adminRefused: (message: string, reason: string) => new ApiError('INVALID_REQUEST', message, { reason }),
 };
 
 /** The first offending field of an Ajv validation error, as `details.field` (spec check-in rule 4). */

@@ -37,6 +37,8 @@ export interface StartServerOptions {
   logger?: Logger;
   /** Close gracefully on SIGTERM/SIGINT (default true). */
   handleSignals?: boolean;
+  /** The admin dashboard accepts this token instead of the one stored in the data dir (serve --admin-token-file). */
+  adminToken?: string;
 }
 
 export interface RunningServer {
@@ -124,6 +126,9 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     enrollRpm: options.enrollRpm,
     trustProxy: options.trustProxy,
     logger,
+    ...(options.adminToken === undefined ? {} : { adminToken: options.adminToken }),
+    // Setup codes made on the dashboard pin the certificate only when it is our self-signed one (as scanner setup does).
+    setupCertPin: tls !== null && options.tlsCert === undefined ? tls.fingerprint : null,
   });
   try {
     await app.listen({ host, port: options.port ?? DEFAULT_PORT });

@@ -8,6 +8,8 @@ import type { Command } from 'commander';
 import pino from 'pino';
 import { isLoopbackHost } from '../../protocol/base-url.js';
 import { createLogger } from '../logging.js';
+import { AdminTokenFileError, readAdminTokenFile } from '../services/admin-token.js';
+import { findAdminToken } from '../store/admin-token.js';
 import type { RunningServer, StartServerOptions } from '../server.js';
 import { parseInteger } from './arguments.js';
 import { action, withCommonOptions, type CommonOptions } from './command.js';
@@ -36,6 +38,7 @@ interface ServeOptions extends CommonOptions {
   tlsKey?: string;
   scannerRpm?: string;
   enrollRpm?: string;
+  adminTokenFile?: string;
 }
 
 export function serveOptions(options: ServeOptions, dataDir: string, baseUrl: string): StartServerOptions {
@@ -77,18 +80,33 @@ export function registerServeCommand(program: Command): void {
       .option('--tls-cert <file>', 'PEM certificate instead of the self-signed one')
       .option('--tls-key <file>', 'PEM private key of --tls-cert')
       .option('--scanner-rpm <n>', 'check-in + status requests per minute per scanner key (default 600)')
-      .option('--enroll-rpm <n>', 'enrollment requests per minute per client IP (default 10)'),
+      .option('--enroll-rpm <n>', 'enrollment requests per minute per client IP (default 10)')
+      .option('--admin-token-file <file>', 'admin dashboard token from this file, instead of the one made by init / admin-token reset'),
   ).action(
     action<ServeOptions>(async (options, output) => {
       const { dataDir, db, info } = openIssuer(options.data);
+      const hasStoredAdminToken = findAdminToken(db) !== undefined;
       db.close();
       const serverOptions = serveOptions(options, dataDir.root, info.base_url);
+      if (options.adminTokenFile !== undefined) {
+        try {
+          const { token, warning } = readAdminTokenFile(options.adminTokenFile);
+          if (warning !== null) output.log(`warning: ${warning}`);
+          serverOptions.adminToken = token;
+        } catch (error) {
+          throw error instanceof AdminTokenFileError ? new AdminError('INVALID_ARGUMENT', error.message) : error;
+        }
+      }
       if (serverOptions.plainHttp && !isLoopbackHost(serverOptions.host ?? DEFAULT_HOST)) {
         output.log(`warning: plain HTTP on ${serverOptions.host}: only behind a TLS-terminating proxy (scanners require HTTPS)`);
       }
       const server = await startServer(serverOptions);
       output.log(`ticket-issuer "${info.name}" serving ${info.base_url} on ${server.url} (data: ${dataDir.root})`);
       if (server.fingerprint) output.log(`TLS certificate SHA-256 fingerprint: ${server.fingerprint}`);
+      output.log(`Admin dashboard: ${server.url}/admin${serverOptions.adminToken !== undefined ? ' (token from --admin-token-file)' : ''}`);
+      if (serverOptions.adminToken === undefined && !hasStoredAdminToken) {
+        output.log('No admin dashboard token is set yet: make one with "ticket-issuer admin-token reset" (no restart needed).');
+      }
       output.log('Press Ctrl+C to stop.');
       await new Promise<void>((resolve) => {
         const stop = (signal: NodeJS.Signals): void => {

@@ -1,0 +1,186 @@
+/**
+ * The admin dashboard's API, /admin/api/* (docs/issuer.md "Admin dashboard").
+ * Every route, and any unknown path under the prefix, first passes
+ * requireAdmin (./auth.ts). Answers are never cached (`no-store`): setup
+ * codes carry an enrollment token, lookups carry names.
+ *
+ * The actions are the admin CLI's own code (issuer/services/admin-actions.ts,
+ * scanner-setup.ts, checkins-export.ts), and their writes go through the
+ * group commit like check-ins. Their failures are the admin catalogue's
+ * AdminError, mapped here onto the protocol's error codes.
+ */
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { AdminError } from '../../admin/errors.js';
+import { requireEvent } from '../../admin/issuer-context.js';
+import { qrSvgDataUrl } from '../../admin/qr.js';
+import { errors, sendApiError, type ApiError } from '../../errors.js';
+import { revokeScannerKey, revokeTicketById } from '../../services/admin-actions.js';
+import type { AdminTokenSource } from '../../services/admin-token.js';
+import { exportCsv, exportRows } from '../../services/checkins-export.js';
+import { LATE_SCAN_MS, ONLINE_WINDOW_MS, REFRESH_MS, ticketView, type DashboardAggregator } from '../../services/dashboard.js';
+import type { GroupCommit } from '../../services/group-commit.js';
+import { createScannerSetup, revokeSetup, type SetupRequest } from '../../services/scanner-setup.js';
+import { findLookupRow, lookupTickets } from '../../store/dashboard.js';
+import type { Db } from '../../store/database.js';
+import { listEvents } from '../../store/events.js';
+import { getIssuerInfo } from '../../store/issuer-info.js';
+import { errorResponses } from '../schemas.js';
+import { requireAdmin, type FailureLimiter } from './auth.js';
+import {
+  emptyBodySchema,
+  idParam,
+  lookupQuerySchema,
+  lookupSchema,
+  overviewSchema,
+  revokeScannerResultSchema,
+  revokeSetupResultSchema,
+  revokeTicketBodySchema,
+  revokeTicketResultSchema,
+  sessionSchema,
+  setupCodeBodySchema,
+  setupCodeResultSchema,
+} from './schemas.js';
+import type {
+  EventOverview,
+  LookupResult,
+  RevokeScannerResult,
+  RevokeSetupResult,
+  RevokeTicketRequest,
+  RevokeTicketResult,
+  SessionInfo,
+  SetupCodeRequest,
+  SetupCodeResult,
+} from './types.js';
+
+export const ADMIN_API_PREFIX = '/admin/api';
+/** Lookup answers at most this many tickets. */
+export const LOOKUP_LIMIT = 20;
+
+export interface AdminApiOptions {
+  db: Db;
+  groupCommit: GroupCommit;
+  tokenSource: AdminTokenSource;
+  failureLimiter: FailureLimiter;
+  aggregator: DashboardAggregator;
+  /** The fingerprint setup codes made here pin: the self-signed certificate this server presents, else null. */
+  setupCertPin: string | null;
+}
+
+/** The admin catalogue's failures as ErrorEnvelope answers: "not found" codes → 404, the rest → 400. */
+export function fromAdminError(error: unknown): unknown {
+  if (!(error instanceof AdminError)) return error;
+  const reason = error.code.toLowerCase();
+  return error.code.endsWith('_NOT_FOUND') ? errors.adminNotFound(error.message, reason) : errors.adminRefused(error.message, reason);
+}
+
+async function adminAction<T>(work: () => T | Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw fromAdminError(error) as ApiError;
+  }
+}
+
+/** 401 and 429 come from the credential check; 500 from anything unexpected. */
+const guarded = (...more: number[]) => errorResponses(401, 429, 500, ...more);
+
+export default async function adminApiRoutes(app: FastifyInstance, options: AdminApiOptions): Promise<void> {
+  const { db, groupCommit, aggregator } = options;
+  app.addHook('onRequest', requireAdmin(options.tokenSource, options.failureLimiter));
+  app.addHook('onSend', async (_request, reply: FastifyReply, payload) => {
+    reply.header('cache-control', 'no-store');
+    return payload;
+  });
+  // Unknown admin paths too are answered only to the admin (the hook above runs first).
+  app.setNotFoundHandler((request, reply) => sendApiError(reply, errors.routeNotFound(request.method, request.url.split('?')[0] ?? request.url)));
+
+  app.get('/session', { schema: { response: { 200: sessionSchema, ...guarded() } } }, async (): Promise<SessionInfo> => {
+    const issuer = getIssuerInfo(db);
+    return {
+      issuer: { name: issuer.name, base_url: issuer.base_url },
+      server_time: new Date().toISOString(),
+      events: listEvents(db).map(({ eid, name, date, venue, ends_at }) => ({ eid, name, date, venue, ends_at })),
+      rules: { online_window_seconds: ONLINE_WINDOW_MS / 1000, late_scan_seconds: LATE_SCAN_MS / 1000, refresh_seconds: REFRESH_MS / 1000 },
+      setup_tls_cert_sha256: options.setupCertPin,
+    };
+  });
+
+  app.get<{ Params: { eid: string } }>(
+    '/events/:eid/overview',
+    { schema: { params: idParam('eid'), response: { 200: overviewSchema, ...guarded(400, 404) } } },
+    async (request): Promise<EventOverview> => {
+      await adminAction(() => requireEvent(db, request.params.eid));
+      await aggregator.refresh();
+      return aggregator.overview(request.params.eid);
+    },
+  );
+
+  app.get<{ Params: { eid: string }; Querystring: { q: string } }>(
+    '/events/:eid/tickets',
+    { schema: { params: idParam('eid'), querystring: lookupQuerySchema, response: { 200: lookupSchema, ...guarded(400, 404) } } },
+    async (request): Promise<LookupResult> => {
+      await adminAction(() => requireEvent(db, request.params.eid));
+      const query = request.query.q.trim();
+      if (query === '') throw errors.invalidField('q', 'must not be empty');
+      const rows = lookupTickets(db, request.params.eid, query, LOOKUP_LIMIT + 1);
+      const now = Date.now();
+      return { query, tickets: rows.slice(0, LOOKUP_LIMIT).map((row) => ticketView(row, now)), truncated: rows.length > LOOKUP_LIMIT };
+    },
+  );
+
+  app.post<{ Params: { tid: string }; Body: RevokeTicketRequest }>(
+    '/tickets/:tid/revoke',
+    { schema: { params: idParam('tid'), body: revokeTicketBodySchema, response: { 200: revokeTicketResultSchema, ...guarded(400, 404) } } },
+    async (request): Promise<RevokeTicketResult> => {
+      const { tid } = request.params;
+      const reason = request.body.reason?.trim() || null;
+      const result = await adminAction(() => groupCommit.run((tx) => revokeTicketById(tx, tid, reason, new Date())));
+      request.log.info({ tid }, 'ticket revoked from the admin dashboard');
+      return { ...result, ticket: ticketView(findLookupRow(db, tid)!, Date.now()) };
+    },
+  );
+
+  app.post<{ Params: { eid: string }; Body: SetupCodeRequest }>(
+    '/events/:eid/setup-codes',
+    { schema: { params: idParam('eid'), body: setupCodeBodySchema, response: { 200: setupCodeResultSchema, ...guarded(400, 404) } } },
+    async (request): Promise<SetupCodeResult> => {
+      const event = await adminAction(() => requireEvent(db, request.params.eid));
+      const gate = request.body.gate_id?.trim();
+      const setup: SetupRequest = {};
+      if (gate) setup.gateId = gate;
+      if (options.setupCertPin !== null) setup.tlsCertSha256 = options.setupCertPin;
+      const baseUrl = getIssuerInfo(db).base_url;
+      const result = await adminAction(() => groupCommit.run((tx) => createScannerSetup(tx, baseUrl, event, setup, new Date())));
+      // The token_id is safe to log; the setup code holds the token and never is.
+      request.log.info({ token_id: result.token_id, eid: event.eid, gate_id: result.gate_id }, 'setup code made from the admin dashboard');
+      return { ...result, event_name: event.name, qr_image: await qrSvgDataUrl(result.setup_qr), tls_cert_sha256: options.setupCertPin };
+    },
+  );
+
+  app.post<{ Params: { token_id: string } }>(
+    '/setup-codes/:token_id/revoke',
+    { schema: { params: idParam('token_id'), body: emptyBodySchema, response: { 200: revokeSetupResultSchema, ...guarded(400, 404) } } },
+    async (request): Promise<RevokeSetupResult> => adminAction(() => groupCommit.run((tx) => revokeSetup(tx, request.params.token_id, new Date()))),
+  );
+
+  app.post<{ Params: { api_key_id: string } }>(
+    '/scanners/:api_key_id/revoke',
+    { schema: { params: idParam('api_key_id'), body: emptyBodySchema, response: { 200: revokeScannerResultSchema, ...guarded(400, 404) } } },
+    async (request): Promise<RevokeScannerResult> => {
+      const result = await adminAction(() => groupCommit.run((tx) => revokeScannerKey(tx, request.params.api_key_id, new Date())));
+      request.log.info({ api_key_id: result.api_key_id }, 'scanner key revoked from the admin dashboard');
+      return result;
+    },
+  );
+
+  app.get<{ Params: { eid: string } }>(
+    '/events/:eid/checkins.csv',
+    { schema: { params: idParam('eid'), response: { 200: { description: 'CSV, the columns of ticket-issuer checkins export', type: 'string' }, ...guarded(400, 404) } } },
+    async (request, reply) => {
+      const event = await adminAction(() => requireEvent(db, request.params.eid));
+      const csv = exportCsv(exportRows(db, event.eid));
+      const filename = `checkins-${event.eid.replace(/[^A-Za-z0-9_-]/g, '_')}.csv`;
+      return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${filename}"`).send(csv);
+    },
+  );
+}

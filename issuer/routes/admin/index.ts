@@ -1,0 +1,37 @@
+/**
+ * The admin dashboard (docs/issuer.md "Admin dashboard"): the page at /admin
+ * and its API at /admin/api/*, both on the issuer's own origin. One
+ * aggregator of live figures and one failed-login limiter per server.
+ */
+import type { FastifyInstance } from 'fastify';
+import { adminTokenSource } from '../../services/admin-token.js';
+import { DashboardAggregator } from '../../services/dashboard.js';
+import type { GroupCommit } from '../../services/group-commit.js';
+import type { Db } from '../../store/database.js';
+import adminApiRoutes, { ADMIN_API_PREFIX } from './api.js';
+import { FailureLimiter } from './auth.js';
+import adminPageRoutes from './page.js';
+
+export interface AdminRoutesOptions {
+  db: Db;
+  groupCommit: GroupCommit;
+  /** Accept this admin token instead of the one stored in the data dir (serve --admin-token-file). */
+  adminToken?: string | undefined;
+  /** The certificate fingerprint setup codes made here pin (self-signed HTTPS), else null. */
+  setupCertPin: string | null;
+  /** The built page; default dist/dashboard of this package. */
+  distDir?: string | undefined;
+}
+
+export default async function adminRoutes(app: FastifyInstance, options: AdminRoutesOptions): Promise<void> {
+  await app.register(adminPageRoutes, options.distDir === undefined ? {} : { distDir: options.distDir });
+  await app.register(adminApiRoutes, {
+    prefix: ADMIN_API_PREFIX,
+    db: options.db,
+    groupCommit: options.groupCommit,
+    tokenSource: adminTokenSource(options.db, options.adminToken),
+    failureLimiter: new FailureLimiter(),
+    aggregator: new DashboardAggregator(options.db),
+    setupCertPin: options.setupCertPin,
+  });
+}

@@ -1,0 +1,111 @@
+/**
+ * JSON Schemas of the admin API (shapes in ./types.ts). Declared on every
+ * route for the request and for every status it answers, like the protocol
+ * routes: fast-json-stringify sends exactly the declared fields.
+ */
+const dateTime = { type: 'string', format: 'date-time' } as const;
+const nullableString = { type: ['string', 'null'] } as const;
+const nullableDateTime = { type: ['string', 'null'], format: 'date-time' } as const;
+const count = { type: 'integer', minimum: 0 } as const;
+
+const object = <P extends Record<string, unknown>>(properties: P) =>
+  ({ type: 'object', additionalProperties: false, required: Object.keys(properties), properties }) as const;
+
+export const eventSummarySchema = object({ eid: { type: 'string' }, name: { type: 'string' }, date: { type: 'string' }, venue: { type: 'string' }, ends_at: { type: 'string' } });
+
+export const sessionSchema = object({
+  issuer: object({ name: { type: 'string' }, base_url: { type: 'string' } }),
+  server_time: dateTime,
+  events: { type: 'array', items: eventSummarySchema },
+  rules: object({ online_window_seconds: count, late_scan_seconds: count, refresh_seconds: count }),
+  setup_tls_cert_sha256: nullableString,
+});
+
+const scannerSchema = object({
+  api_key_id: { type: 'string' },
+  scanner_id: { type: 'string' },
+  scanner_name: nullableString,
+  scanner_platform: nullableString,
+  gate_id: nullableString,
+  enrolled_at: { type: 'string' },
+  expires_at: { type: 'string' },
+  revoked: { type: 'boolean' },
+  last_contact_at: dateTime,
+  online: { type: 'boolean' },
+  scans: count,
+});
+
+const alertSchema = object({
+  id: { type: 'integer' },
+  kind: { type: 'string', enum: ['offline_double_admission', 'forged_signature', 'revoked_ticket', 'wrong_event'] },
+  at: { type: 'string' },
+  scanned_at: nullableString,
+  tid: nullableString,
+  holder_name: nullableString,
+  ticket_type: nullableString,
+  ticket_event_name: nullableString,
+  gate_id: nullableString,
+  scanner_id: nullableString,
+  scanner_name: nullableString,
+  api_key_id: nullableString,
+  first_check_in: { anyOf: [{ type: 'null' }, object({ checked_in_at: { type: 'string' }, gate_id: nullableString, scanner: { type: 'string' } })] },
+  delay_seconds: { type: ['integer', 'null'] },
+});
+
+export const overviewSchema = object({
+  eid: { type: 'string' },
+  generated_at: dateTime,
+  totals: object({ issued: count, checked_in: count, revoked: count }),
+  by_gate: { type: 'array', items: object({ gate_id: nullableString, checked_in: count }) },
+  by_type: { type: 'array', items: object({ ticket_type: nullableString, issued: count, checked_in: count }) },
+  scans: object({ last_minute: count, per_minute: { type: 'array', items: object({ minute: dateTime, scans: count }) } }),
+  scanners: { type: 'array', items: scannerSchema },
+  alerts: object({
+    counts: object({ offline_double_admission: count, forged_signature: count, revoked_ticket: count, wrong_event: count }),
+    recent: { type: 'array', items: alertSchema },
+  }),
+  complete: { type: 'boolean' },
+});
+
+export const ticketViewSchema = object({
+  tid: { type: 'string' },
+  eid: { type: 'string' },
+  event_name: { type: 'string' },
+  status: { type: 'string', enum: ['valid', 'checked_in', 'revoked', 'expired'] },
+  holder_name: nullableString,
+  ticket_type: nullableString,
+  issued_at: { type: 'string' },
+  expires_at: dateTime,
+  checked_in_at: nullableDateTime,
+  checked_in_gate_id: nullableString,
+  checked_in_by: nullableString,
+  revoked_at: nullableString,
+  revoke_reason: nullableString,
+});
+
+export const lookupSchema = object({ query: { type: 'string' }, tickets: { type: 'array', items: ticketViewSchema }, truncated: { type: 'boolean' } });
+
+export const revokeTicketResultSchema = object({ tid: { type: 'string' }, status: { type: 'string', enum: ['revoked'] }, ticket: ticketViewSchema });
+
+export const setupCodeResultSchema = object({
+  setup_qr: { type: 'string' },
+  token_id: { type: 'string' },
+  eid: { type: 'string' },
+  event_name: { type: 'string' },
+  gate_id: nullableString,
+  expires_at: dateTime,
+  qr_image: { type: 'string' },
+  tls_cert_sha256: nullableString,
+});
+
+export const revokeSetupResultSchema = object({ token_id: { type: 'string' }, status: { type: 'string', enum: ['revoked'] } });
+export const revokeScannerResultSchema = object({ api_key_id: { type: 'string' }, status: { type: 'string', enum: ['revoked'] } });
+
+/** Path parameters: ids are short printable strings. */
+export const idParam = (name: string) => ({ type: 'object', required: [name], properties: { [name]: { type: 'string', minLength: 1, maxLength: 200 } } }) as const;
+
+/** Request bodies: unknown extra fields are ignored, as in the protocol (protocol-decisions.md "Errors outside the tables"). */
+export const revokeTicketBodySchema = { type: 'object', properties: { reason: { type: 'string', maxLength: 200 } } } as const;
+export const setupCodeBodySchema = { type: 'object', properties: { gate_id: { type: 'string', maxLength: 80 } } } as const;
+export const emptyBodySchema = { type: 'object' } as const;
+export const lookupQuerySchema = { type: 'object', required: ['q'], properties: { q: { type: 'string', minLength: 1, maxLength: 100 } } } as const;

@@ -1,0 +1,375 @@
+/**
+ * The admin dashboard's live figures (docs/issuer.md "Admin dashboard").
+ *
+ * Everything comes from the database, so it is right whichever issuer
+ * process (or admin command) wrote it: issued tickets, check-ins and the
+ * scan audit log. Those three tables only ever grow, so the aggregator keeps
+ * running totals and on each refresh reads only the rows added since, by
+ * rowid (issuer/store/dashboard.ts). The door's check-in path is untouched:
+ * no extra write, no extra index, no hook.
+ *
+ * The rules, each a named constant or a pure function below:
+ * - a scanner is **online** when its last contact (its enrollment or its
+ *   latest check-in request, whatever the answer) is at most 2 minutes old,
+ *   and its key is neither revoked nor expired. Kiosks talk to the issuer
+ *   only when they scan, so a quiet gate goes "offline" too; the page says
+ *   "no contact for N min", not "broken";
+ * - a **possible offline double admission** is a check-in answered
+ *   `already_used` that reached the issuer more than 30 s after its
+ *   `scanned_at`: a kiosk that was offline admitted the holder and its queue
+ *   arrived after someone else had already got in on the same ticket. (The
+ *   issuer cannot see the kiosk's verdict: a strict-policy kiosk resending a
+ *   held scan looks the same, and so does a scanner clock more than 30 s
+ *   behind; hence "possible".) Replays of the same idempotency key are never
+ *   counted: their outcome is `replay`;
+ * - **forged-signature reports** are `invalid_signature` reports; **revoked**
+ *   and **wrong-event** alerts are scans answered `revoked` / `wrong_event`.
+ */
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { AlertCounts, AlertKind, AlertView, EventOverview, ScannerView, TicketView } from '../routes/admin/types.js';
+import type { CheckinRow } from '../store/checkins.js';
+import type { Db } from '../store/database.js';
+import {
+  apiKeyEvents,
+  checkinsAfter,
+  findLookupRow,
+  highestRowids,
+  revokedCount,
+  scansAfter,
+  ticketsAfter,
+  type LookupRow,
+  type NewScanRow,
+} from '../store/dashboard.js';
+import { listApiKeys, type ApiKeyRow } from '../store/scanners.js';
+import { ticketState } from './ticket-status.js';
+
+/** A scanner is online when its last contact is at most this old. */
+export const ONLINE_WINDOW_MS = 2 * 60_000;
+/** An `already_used` that arrives this much after its scan is a possible offline double admission. */
+export const LATE_SCAN_MS = 30_000;
+/** The page polls this often (documented in the session answer). */
+export const REFRESH_MS = 2_000;
+/** The scans-per-minute chart: this many minutes, the current one included. */
+export const RATE_MINUTES = 15;
+/** Scan arrivals are counted in slots of this length (the "last minute" figure is exact to one slot). */
+const SLOT_MS = 5_000;
+const SLOTS_PER_MINUTE = 60_000 / SLOT_MS;
+/** Alerts kept per event for the list (all are counted). */
+const ALERTS_KEPT = 200;
+/** Alerts sent to the page. */
+export const ALERTS_SHOWN = 50;
+/** Rows read per table per step; a step then yields to the event loop, so catching up never stalls the doors. */
+const DEFAULT_CHUNK = 5_000;
+
+export const ALERT_KINDS: readonly AlertKind[] = ['offline_double_admission', 'forged_signature', 'revoked_ticket', 'wrong_event'];
+
+/** The alert a logged scan raises, if any. Pure. */
+export function alertKindOf(scan: Pick<NewScanRow, 'outcome' | 'at' | 'scanned_at'>, lateMs = LATE_SCAN_MS): AlertKind | null {
+  switch (scan.outcome) {
+    case 'invalid_signature':
+      return 'forged_signature';
+    case 'revoked':
+      return 'revoked_ticket';
+    case 'wrong_event':
+      return 'wrong_event';
+    case 'already_used': {
+      const delay = scanDelayMs(scan);
+      return delay !== null && delay > lateMs ? 'offline_double_admission' : null;
+    }
+    default:
+      return null;
+  }
+}
+
+/** How long after its scan the issuer received it; null when scanned_at is missing or unreadable. */
+export function scanDelayMs(scan: Pick<NewScanRow, 'at' | 'scanned_at'>): number | null {
+  if (scan.scanned_at === null) return null;
+  const scanned = Date.parse(scan.scanned_at);
+  const at = Date.parse(scan.at);
+  return Number.isNaN(scanned) || Number.isNaN(at) ? null : at - scanned;
+}
+
+/** Pure: a revoked or expired key is never online, whatever its last contact. */
+export function isOnline(key: Pick<ApiKeyRow, 'revoked_at' | 'expires_at'>, lastContactMs: number, nowMs: number, windowMs = ONLINE_WINDOW_MS): boolean {
+  if (key.revoked_at !== null || Date.parse(key.expires_at) <= nowMs) return false;
+  return nowMs - lastContactMs <= windowMs;
+}
+
+interface AlertRef {
+  scan: NewScanRow;
+  kind: AlertKind;
+  /** Filled the first time the alert is shown: the ticket's facts do not change afterwards. */
+  ticket?: LookupRow | null;
+}
+
+/** Running totals of one event. */
+class EventTally {
+  issued = 0;
+  checkedIn = 0;
+  readonly issuedByType = new Map<string | null, number>();
+  readonly checkedInByType = new Map<string | null, number>();
+  readonly checkedInByGate = new Map<string | null, number>();
+  /** Scan arrivals per slot start (ms). */
+  readonly slots = new Map<number, number>();
+  readonly alertCounts: AlertCounts = { offline_double_admission: 0, forged_signature: 0, revoked_ticket: 0, wrong_event: 0 };
+  /** Oldest first, at most ALERTS_KEPT. */
+  alerts: AlertRef[] = [];
+}
+
+const bump = <K>(map: Map<K, number>, key: K, by = 1): void => {
+  map.set(key, (map.get(key) ?? 0) + by);
+};
+
+export interface DashboardOptions {
+  /** Rows per table per step (tests use small ones). */
+  chunk?: number;
+  now?: () => number;
+}
+
+export class DashboardAggregator {
+  private readonly chunk: number;
+  private readonly now: () => number;
+  private cursors = { tickets: 0, checkins: 0, scans: 0 };
+  private events = new Map<string, EventTally>();
+  private lastScanByKey = new Map<string, number>();
+  private scansByKey = new Map<string, number>();
+  private keyEvent = new Map<string, string>();
+  private caughtUp = false;
+  private refreshing: Promise<boolean> | null = null;
+
+  constructor(
+    private readonly db: Db,
+    options: DashboardOptions = {},
+  ) {
+    this.chunk = options.chunk ?? DEFAULT_CHUNK;
+    this.now = options.now ?? Date.now;
+  }
+
+  /**
+   * Reads what was added since the last refresh, a chunk per table per step,
+   * yielding between steps. Resolves true when caught up, false when it
+   * stopped after `maxSteps` (the figures are then marked incomplete). Calls
+   * made while one runs share it.
+   */
+  refresh(maxSteps = 20): Promise<boolean> {
+    this.refreshing ??= this.runRefresh(maxSteps).finally(() => (this.refreshing = null));
+    return this.refreshing;
+  }
+
+  private async runRefresh(maxSteps: number): Promise<boolean> {
+    const highest = highestRowids(this.db);
+    // Fewer rows than already counted: the database was replaced (a restored backup). Count again from scratch.
+    if (highest.tickets < this.cursors.tickets || highest.checkins < this.cursors.checkins || highest.scans < this.cursors.scans) this.reset();
+    for (let step = 0; step < maxSteps; step++) {
+      if (this.step()) return (this.caughtUp = true);
+      await nextTurn();
+    }
+    return (this.caughtUp = false);
+  }
+
+  private reset(): void {
+    this.cursors = { tickets: 0, checkins: 0, scans: 0 };
+    this.events = new Map();
+    this.lastScanByKey = new Map();
+    this.scansByKey = new Map();
+    this.keyEvent = new Map();
+  }
+
+  private tally(eid: string): EventTally {
+    let tally = this.events.get(eid);
+    if (tally === undefined) this.events.set(eid, (tally = new EventTally()));
+    return tally;
+  }
+
+  /** One chunk of each table; true when all three are exhausted. */
+  step(): boolean {
+    const tickets = ticketsAfter(this.db, this.cursors.tickets, this.chunk);
+    for (const row of tickets) {
+      const tally = this.tally(row.eid);
+      tally.issued++;
+      bump(tally.issuedByType, row.ticket_type);
+    }
+    if (tickets.length > 0) this.cursors.tickets = tickets.at(-1)!.rowid;
+
+    const checkins = checkinsAfter(this.db, this.cursors.checkins, this.chunk);
+    for (const row of checkins) {
+      const tally = this.tally(row.eid);
+      tally.checkedIn++;
+      bump(tally.checkedInByType, row.ticket_type);
+      bump(tally.checkedInByGate, row.gate_id);
+    }
+    if (checkins.length > 0) this.cursors.checkins = checkins.at(-1)!.rowid;
+
+    const scans = scansAfter(this.db, this.cursors.scans, this.chunk);
+    for (const row of scans) this.countScan(row);
+    if (scans.length > 0) this.cursors.scans = scans.at(-1)!.id;
+    this.pruneSlots();
+
+    return tickets.length < this.chunk && checkins.length < this.chunk && scans.length < this.chunk;
+  }
+
+  private countScan(row: NewScanRow): void {
+    const at = Date.parse(row.at);
+    if (row.api_key_id !== null) {
+      this.lastScanByKey.set(row.api_key_id, Math.max(this.lastScanByKey.get(row.api_key_id) ?? 0, at));
+      if (row.outcome !== 'replay') bump(this.scansByKey, row.api_key_id);
+    }
+    // Counted for the event of the key that sent it (the door's event), whatever the request claimed.
+    const eid = (row.api_key_id !== null ? this.eventOfKey(row.api_key_id) : undefined) ?? row.eid;
+    if (eid === null) return;
+    const tally = this.tally(eid);
+    if (row.outcome !== 'replay') bump(tally.slots, Math.floor(at / SLOT_MS) * SLOT_MS);
+    const kind = alertKindOf(row);
+    if (kind !== null) {
+      tally.alertCounts[kind]++;
+      tally.alerts.push({ scan: row, kind });
+      if (tally.alerts.length > ALERTS_KEPT * 2) tally.alerts = tally.alerts.slice(-ALERTS_KEPT);
+    }
+  }
+
+  private eventOfKey(apiKeyId: string): string | undefined {
+    if (!this.keyEvent.has(apiKeyId)) {
+      for (const { api_key_id, eid } of apiKeyEvents(this.db)) this.keyEvent.set(api_key_id, eid);
+    }
+    return this.keyEvent.get(apiKeyId);
+  }
+
+  private pruneSlots(): void {
+    const oldest = this.now() - (RATE_MINUTES + 1) * 60_000;
+    for (const tally of this.events.values()) {
+      for (const slot of tally.slots.keys()) if (slot < oldest) tally.slots.delete(slot);
+    }
+  }
+
+  /** The page's figures for one event, as of the last refresh. */
+  overview(eid: string): EventOverview {
+    const nowMs = this.now();
+    const tally = this.events.get(eid) ?? new EventTally();
+    const keys = listApiKeys(this.db, eid);
+    const names = new Map(keys.map((key) => [key.api_key_id, key.scanner_name ?? key.scanner_id]));
+    const types = new Set([...tally.issuedByType.keys(), ...tally.checkedInByType.keys()]);
+    return {
+      eid,
+      generated_at: new Date(nowMs).toISOString(),
+      totals: { issued: tally.issued, checked_in: tally.checkedIn, revoked: revokedCount(this.db, eid) },
+      by_gate: [...tally.checkedInByGate]
+        .map(([gate_id, checked_in]) => ({ gate_id, checked_in }))
+        .sort((a, b) => compareLabels(a.gate_id, b.gate_id)),
+      by_type: [...types]
+        .map((ticket_type) => ({ ticket_type, issued: tally.issuedByType.get(ticket_type) ?? 0, checked_in: tally.checkedInByType.get(ticket_type) ?? 0 }))
+        .sort((a, b) => compareLabels(a.ticket_type, b.ticket_type)),
+      scans: scanRates(tally.slots, nowMs),
+      scanners: keys.map((key) => this.scannerView(key, nowMs)).sort(scannerOrder),
+      alerts: {
+        counts: { ...tally.alertCounts },
+        recent: tally.alerts
+          .slice(-ALERTS_SHOWN)
+          .reverse()
+          .map((alert) => this.alertView(alert, names)),
+      },
+      complete: this.caughtUp,
+    };
+  }
+
+  private scannerView(key: ApiKeyRow, nowMs: number): ScannerView {
+    const lastContact = Math.max(Date.parse(key.created_at), this.lastScanByKey.get(key.api_key_id) ?? 0);
+    return {
+      api_key_id: key.api_key_id,
+      scanner_id: key.scanner_id,
+      scanner_name: key.scanner_name,
+      scanner_platform: key.scanner_platform,
+      gate_id: key.gate_id,
+      enrolled_at: key.created_at,
+      expires_at: key.expires_at,
+      revoked: key.revoked_at !== null,
+      last_contact_at: new Date(lastContact).toISOString(),
+      online: isOnline(key, lastContact, nowMs),
+      scans: this.scansByKey.get(key.api_key_id) ?? 0,
+    };
+  }
+
+  private alertView(alert: AlertRef, names: Map<string, string>): AlertView {
+    const { scan, kind } = alert;
+    if (alert.ticket === undefined) alert.ticket = scan.tid === null ? null : (findLookupRow(this.db, scan.tid) ?? null);
+    const ticket = alert.ticket;
+    const delay = scanDelayMs(scan);
+    const firstCheckIn =
+      kind === 'offline_double_admission' && ticket?.checked_in_at
+        ? {
+            checked_in_at: ticket.checked_in_at,
+            gate_id: ticket.checkin_gate_id,
+            scanner: ticket.checkin_scanner_name ?? ticket.checkin_scanner_id ?? 'unknown scanner',
+          }
+        : null;
+    return {
+      id: scan.id,
+      kind,
+      at: scan.at,
+      scanned_at: scan.scanned_at,
+      tid: scan.tid,
+      // A forged ticket's claims are not the issuer's: only name the holder of a ticket we really issued under that id.
+      holder_name: kind === 'forged_signature' ? null : (ticket?.holder_name ?? null),
+      ticket_type: kind === 'forged_signature' ? null : (ticket?.ticket_type ?? null),
+      ticket_event_name: kind === 'wrong_event' ? (ticket?.event_name ?? null) : null,
+      gate_id: scan.gate_id,
+      scanner_id: scan.scanner_id,
+      scanner_name: scan.api_key_id === null ? null : (names.get(scan.api_key_id) ?? null),
+      api_key_id: scan.api_key_id,
+      first_check_in: firstCheckIn,
+      delay_seconds: delay === null ? null : Math.round(delay / 1000),
+    };
+  }
+}
+
+/** Scans in about the last minute, and per minute for the chart (oldest first, current minute last). Pure. */
+export function scanRates(slots: ReadonlyMap<number, number>, nowMs: number): EventOverview['scans'] {
+  const currentSlot = Math.floor(nowMs / SLOT_MS) * SLOT_MS;
+  const currentMinute = Math.floor(nowMs / 60_000) * 60_000;
+  let lastMinute = 0;
+  const perMinute = new Map<number, number>();
+  for (const [slot, count] of slots) {
+    if (slot > currentSlot - SLOTS_PER_MINUTE * SLOT_MS) lastMinute += count;
+    bump(perMinute, Math.floor(slot / 60_000) * 60_000, count);
+  }
+  const series = Array.from({ length: RATE_MINUTES }, (_, i) => {
+    const minute = currentMinute - (RATE_MINUTES - 1 - i) * 60_000;
+    return { minute: new Date(minute).toISOString(), scans: perMinute.get(minute) ?? 0 };
+  });
+  return { last_minute: lastMinute, per_minute: series };
+}
+
+/** Named labels in order, the unnamed (no gate, no type) last. */
+function compareLabels(a: string | null, b: string | null): number {
+  if (a === b) return 0;
+  if (a === null) return 1;
+  if (b === null) return -1;
+  return a.localeCompare(b, 'en', { numeric: true });
+}
+
+/** Active scanners first (online, then the most recently heard from), revoked ones last. */
+function scannerOrder(a: ScannerView, b: ScannerView): number {
+  if (a.revoked !== b.revoked) return a.revoked ? 1 : -1;
+  if (a.online !== b.online) return a.online ? -1 : 1;
+  return b.last_contact_at.localeCompare(a.last_contact_at);
+}
+
+/** A ticket as the dashboard shows it (lookups and revocations). */
+export function ticketView(row: LookupRow, nowMs: number): TicketView {
+  // ticketState only asks whether there is a check-in.
+  const checkin = row.checked_in_at === null ? undefined : ({ tid: row.tid, checked_in_at: row.checked_in_at } as CheckinRow);
+  return {
+    tid: row.tid,
+    eid: row.eid,
+    event_name: row.event_name,
+    status: ticketState(row, checkin, Math.floor(nowMs / 1000)),
+    holder_name: row.holder_name,
+    ticket_type: row.ticket_type,
+    issued_at: row.issued_at,
+    expires_at: new Date(row.exp * 1000).toISOString(),
+    checked_in_at: row.checked_in_at,
+    checked_in_gate_id: row.checkin_gate_id,
+    checked_in_by: row.checkin_scanner_name ?? row.checkin_scanner_id,
+    revoked_at: row.revoked_at,
+    revoke_reason: row.revoke_reason,
+  };
+}

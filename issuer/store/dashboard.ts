@@ -1,0 +1,125 @@
+/**
+ * Read-only queries of the admin dashboard (issuer/services/dashboard.ts).
+ *
+ * The live counts are kept up to date incrementally: tickets, checkins and
+ * scan_log only ever grow, so each refresh reads just the rows added since
+ * the last one, by rowid (the tables' own B-tree, no extra index and so no
+ * extra cost on the check-in path). Full GROUP BY queries over a 100,000
+ * ticket event cost tens of milliseconds each, too much every two seconds on
+ * the thread that answers the doors.
+ */
+import type { Db } from './database.js';
+
+export interface NewTicketRow {
+  rowid: number;
+  eid: string;
+  ticket_type: string | null;
+}
+
+export interface NewCheckinRow {
+  rowid: number;
+  eid: string;
+  ticket_type: string | null;
+  gate_id: string | null;
+}
+
+export interface NewScanRow {
+  id: number;
+  at: string;
+  scanned_at: string | null;
+  tid: string | null;
+  eid: string | null;
+  scanner_id: string | null;
+  api_key_id: string | null;
+  gate_id: string | null;
+  outcome: string;
+}
+
+export function ticketsAfter(db: Db, rowid: number, limit: number): NewTicketRow[] {
+  return db.prepare('SELECT rowid, eid, ticket_type FROM tickets WHERE rowid > ? ORDER BY rowid LIMIT ?').all(rowid, limit) as NewTicketRow[];
+}
+
+export function checkinsAfter(db: Db, rowid: number, limit: number): NewCheckinRow[] {
+  return db
+    .prepare(
+      `SELECT c.rowid AS rowid, t.eid, t.ticket_type, c.gate_id
+       FROM checkins c JOIN tickets t ON t.tid = c.tid
+       WHERE c.rowid > ? ORDER BY c.rowid LIMIT ?`,
+    )
+    .all(rowid, limit) as NewCheckinRow[];
+}
+
+export function scansAfter(db: Db, id: number, limit: number): NewScanRow[] {
+  return db
+    .prepare('SELECT id, at, scanned_at, tid, eid, scanner_id, api_key_id, gate_id, outcome FROM scan_log WHERE id > ? ORDER BY id LIMIT ?')
+    .all(id, limit) as NewScanRow[];
+}
+
+/** The highest rowids now: smaller than a cursor only if rows were deleted (e.g. a restored backup), which resets the counts. */
+export function highestRowids(db: Db): { tickets: number; checkins: number; scans: number } {
+  return db
+    .prepare(
+      `SELECT (SELECT COALESCE(MAX(rowid), 0) FROM tickets) AS tickets,
+              (SELECT COALESCE(MAX(rowid), 0) FROM checkins) AS checkins,
+              (SELECT COALESCE(MAX(id), 0) FROM scan_log) AS scans`,
+    )
+    .get() as { tickets: number; checkins: number; scans: number };
+}
+
+/** Uses the partial index tickets_revoked_by_event (migration 2): proportional to the revoked tickets only. */
+export function revokedCount(db: Db, eid: string): number {
+  return (db.prepare('SELECT COUNT(*) AS n FROM tickets WHERE eid = ? AND revoked_at IS NOT NULL').get(eid) as { n: number }).n;
+}
+
+export interface LookupRow {
+  tid: string;
+  eid: string;
+  kid: string;
+  holder_name: string | null;
+  ticket_type: string | null;
+  issued_at: string;
+  exp: number;
+  qr: string;
+  revoked_at: string | null;
+  revoke_reason: string | null;
+  event_name: string;
+  checked_in_at: string | null;
+  checkin_gate_id: string | null;
+  checkin_scanner_id: string | null;
+  checkin_api_key_id: string | null;
+  checkin_scanner_name: string | null;
+}
+
+/** `%`, `_` and the escape character itself match literally (LIKE … ESCAPE '\'). */
+export const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (char) => `\\${char}`);
+
+const LOOKUP_SELECT = `
+  SELECT t.*, e.name AS event_name, c.checked_in_at, c.gate_id AS checkin_gate_id, c.scanner_id AS checkin_scanner_id,
+         c.api_key_id AS checkin_api_key_id, k.scanner_name AS checkin_scanner_name
+  FROM tickets t JOIN events e ON e.eid = t.eid
+  LEFT JOIN checkins c ON c.tid = t.tid
+  LEFT JOIN api_keys k ON k.api_key_id = c.api_key_id`;
+
+/**
+ * Tickets whose id is `query` (any event), then tickets of `eid` whose holder
+ * name contains it (case-insensitive for ASCII, SQLite's LIKE), at most `limit`.
+ */
+export function lookupTickets(db: Db, eid: string, query: string, limit: number): LookupRow[] {
+  // Ticket ids are ULIDs (upper case); a person may type them in lower case.
+  const exact = db.prepare(`${LOOKUP_SELECT} WHERE t.tid IN (?, ?)`).all(query, query.toUpperCase()) as LookupRow[];
+  const byName = db
+    .prepare(`${LOOKUP_SELECT} WHERE t.eid = ? AND t.holder_name LIKE ? ESCAPE '\\' ORDER BY t.holder_name, t.tid LIMIT ?`)
+    .all(eid, `%${escapeLike(query)}%`, limit) as LookupRow[];
+  const seen = new Set(exact.map((row) => row.tid));
+  return [...exact, ...byName.filter((row) => !seen.has(row.tid))].slice(0, limit);
+}
+
+/** The ticket behind an alert: its holder, its own event and its first check-in, if any. */
+export function findLookupRow(db: Db, tid: string): LookupRow | undefined {
+  return db.prepare(`${LOOKUP_SELECT} WHERE t.tid = ?`).get(tid) as LookupRow | undefined;
+}
+
+/** Every scanner key's event: scans are counted for the event of the key that sent them. */
+export function apiKeyEvents(db: Db): { api_key_id: string; eid: string }[] {
+  return db.prepare('SELECT api_key_id, eid FROM api_keys').all() as { api_key_id: string; eid: string }[];
+}
