@@ -1,8 +1,9 @@
 /**
- * Vitest globalSetup: builds the project once (`npm run build`: tsc into dist/
- * and the renderer into renderer/dist/), so integration and end-to-end tests
- * run the built programs (dist/issuer/cli.js, the built screens) exactly as
- * users run them, and `npx vitest run` works on its own.
+ * Vitest globalSetup: builds the project once (`npm run build`: tsc into dist/,
+ * the renderer into renderer/dist/, the admin dashboard into dist/dashboard/),
+ * so integration and end-to-end tests run the built programs
+ * (dist/issuer/cli.js, the built screens) exactly as users run them, and
+ * `npx vitest run` works on its own.
  */
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
@@ -23,4 +24,5 @@ function runBuildStep(what: string, script: string, args: string[]): void {
 export default function setup(): void {
   runBuildStep('the TypeScript build', 'typescript/bin/tsc', ['-p', 'tsconfig.json']);
   runBuildStep('the renderer build', 'vite/bin/vite.js', ['build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn']);
+  runBuildStep('the admin dashboard build', 'vite/bin/vite.js', ['build', '--config', 'dashboard/vite.config.ts', '--logLevel', 'warn']);
 }

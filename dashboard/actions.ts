@@ -1,0 +1,268 @@
+/**
+ * The dashboard's actions: look a ticket up and revoke it, make a setup QR
+ * for a gate (shown large, to be scanned off the screen), revoke a scanner,
+ * download the check-ins as CSV. Each asks the issuer (the admin CLI's own
+ * code behind /admin/api) and says in words what happened.
+ */
+import type { ScannerView, SetupCodeResult, TicketView } from '../issuer/routes/admin/types.js';
+import { ApiProblem, type AdminApi } from './api.js';
+import { announce, fill, h } from './dom.js';
+import { formatDateTime, formatClock, labelOrNone, scannerLabel } from './format.js';
+
+export interface ActionContext {
+  api: () => AdminApi;
+  eid: () => string;
+  /** After a change, so the live figures show it at once. */
+  refresh: () => void;
+  /** The admin token was refused: back to sign-in. */
+  signedOut: (problem: ApiProblem) => void;
+}
+
+const problemText = (error: unknown): string => (error instanceof ApiProblem ? error.message : 'Something went wrong.');
+
+/** A modal question; resolves with the reason typed (or '') when confirmed, null when cancelled. */
+function confirmDialog(options: { id: string; title: string; body: string[]; confirm: string; reasonLabel?: string }): Promise<string | null> {
+  return new Promise((resolve) => {
+    const reason = options.reasonLabel === undefined ? null : h('input', { id: `${options.id}-reason`, type: 'text', maxlength: 200, autocomplete: 'off' });
+    const confirm = h('button', { type: 'button', class: 'danger', id: `${options.id}-confirm` }, options.confirm);
+    const cancel = h('button', { type: 'button', class: 'secondary' }, 'Cancel');
+    const dialog = h(
+      'dialog',
+      { id: options.id, class: 'confirm', 'aria-labelledby': `${options.id}-title` },
+      h('h2', { id: `${options.id}-title` }, options.title),
+      ...options.body.map((line) => h('p', {}, line)),
+      reason === null ? null : h('label', { for: reason.id }, options.reasonLabel!),
+      reason,
+      h('div', { class: 'buttons' }, cancel, confirm),
+    );
+    let answer: string | null = null;
+    confirm.addEventListener('click', () => {
+      answer = reason?.value.trim() ?? '';
+      dialog.close();
+    });
+    cancel.addEventListener('click', () => dialog.close());
+    dialog.addEventListener('close', () => {
+      dialog.remove();
+      resolve(answer);
+    });
+    document.body.append(dialog);
+    dialog.showModal();
+    (reason ?? cancel).focus();
+  });
+}
+
+function ticketCard(ticket: TicketView, onRevoke: (ticket: TicketView) => void): HTMLElement {
+  const statusWords: Record<TicketView['status'], string> = { valid: 'Valid, not checked in', checked_in: 'Checked in', revoked: 'Revoked', expired: 'Expired' };
+  const facts: [string, string][] = [
+    ['Ticket id', ticket.tid],
+    ['Type', labelOrNone(ticket.ticket_type, '–')],
+    ['Event', ticket.event_name],
+  ];
+  if (ticket.checked_in_at !== null) {
+    facts.push(['Checked in', `${formatDateTime(ticket.checked_in_at)}${ticket.checked_in_gate_id === null ? '' : `, gate ${ticket.checked_in_gate_id}`}${ticket.checked_in_by === null ? '' : `, by ${ticket.checked_in_by}`}`]);
+  }
+  if (ticket.revoked_at !== null) facts.push(['Revoked', `${formatDateTime(ticket.revoked_at)}${ticket.revoke_reason === null ? '' : ` (${ticket.revoke_reason})`}`]);
+  facts.push(['Valid until', formatDateTime(ticket.expires_at)]);
+  const revoke =
+    ticket.status === 'revoked'
+      ? null
+      : h('button', { type: 'button', class: 'danger', 'data-action': 'revoke-ticket', onclick: () => onRevoke(ticket) }, 'Revoke ticket');
+  return h(
+    'li',
+    { class: `ticket ticket-${ticket.status}`, 'data-tid': ticket.tid },
+    h('div', { class: 'ticket-head' }, h('span', { class: 'ticket-holder' }, labelOrNone(ticket.holder_name, '(no name)')), h('span', { class: `ticket-status status-${ticket.status}` }, statusWords[ticket.status])),
+    h('dl', {}, ...facts.flatMap(([term, value]) => [h('dt', {}, term), h('dd', {}, value)])),
+    revoke,
+  );
+}
+
+export function buildActions(context: ActionContext): HTMLElement {
+  // Look up
+  const query = h('input', { id: 'lookup-query', type: 'search', autocomplete: 'off', maxlength: 100, placeholder: 'e.g. 01JD… or Lovelace' });
+  const results = h('div', { id: 'lookup-results', 'aria-live': 'polite' });
+  let lastQuery = '';
+  const runLookup = async (text: string): Promise<void> => {
+    lastQuery = text;
+    fill(results, h('p', { class: 'muted' }, 'Searching…'));
+    try {
+      const found = await context.api().lookup(context.eid(), text);
+      if (text !== lastQuery) return;
+      if (found.tickets.length === 0) {
+        fill(results, h('p', { class: 'empty' }, `No ticket matches "${found.query}" (ticket ids of any event, holder names of this event).`));
+        return;
+      }
+      fill(
+        results,
+        h('ol', { class: 'tickets' }, ...found.tickets.map((ticket) => ticketCard(ticket, revokeTicket))),
+        found.truncated ? h('p', { class: 'muted' }, `Only the first ${found.tickets.length} matches are shown; type more of the name.`) : null,
+      );
+    } catch (error) {
+      if (error instanceof ApiProblem && error.status === 401) return context.signedOut(error);
+      fill(results, h('p', { class: 'message', role: 'alert' }, problemText(error)));
+    }
+  };
+  const revokeTicket = async (ticket: TicketView): Promise<void> => {
+    const reason = await confirmDialog({
+      id: 'revoke-ticket-dialog',
+      title: `Revoke the ticket of ${labelOrNone(ticket.holder_name, '(no name)')}?`,
+      body: [`Ticket ${ticket.tid}. Every door will refuse it from its next scan. This cannot be undone.`],
+      confirm: 'Revoke ticket',
+      reasonLabel: 'Reason (optional, for the audit trail)',
+    });
+    if (reason === null) return;
+    try {
+      await context.api().revokeTicket(ticket.tid, reason);
+      announce(`Ticket ${ticket.tid} revoked.`);
+      context.refresh();
+      await runLookup(lastQuery);
+    } catch (error) {
+      if (error instanceof ApiProblem && error.status === 401) return context.signedOut(error);
+      fill(results, h('p', { class: 'message', role: 'alert' }, problemText(error)));
+    }
+  };
+  const lookupForm = h(
+    'form',
+    { class: 'inline-form', novalidate: true },
+    h('label', { for: 'lookup-query' }, 'Ticket id or holder name'),
+    h('div', { class: 'row' }, query, h('button', { type: 'submit', class: 'primary' }, 'Look up')),
+  );
+  lookupForm.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const text = query.value.trim();
+    if (text !== '') void runLookup(text);
+  });
+
+  // Setup QR
+  const gate = h('input', { id: 'setup-gate', type: 'text', autocomplete: 'off', maxlength: 80, placeholder: 'e.g. North' });
+  const setupMessage = h('p', { class: 'message', role: 'alert' });
+  const setupForm = h(
+    'form',
+    { class: 'inline-form', novalidate: true },
+    h('label', { for: 'setup-gate' }, 'Gate (optional: leave empty for all gates)'),
+    h('div', { class: 'row' }, gate, h('button', { type: 'submit', class: 'primary', id: 'create-setup' }, 'Create setup QR')),
+    setupMessage,
+  );
+  setupForm.addEventListener('submit', (event) => {
+    event.preventDefault();
+    setupMessage.textContent = '';
+    context
+      .api()
+      .createSetupCode(context.eid(), gate.value.trim())
+      .then((setup) => showSetupCode(context, setup))
+      .catch((error: unknown) => {
+        if (error instanceof ApiProblem && error.status === 401) return context.signedOut(error);
+        setupMessage.textContent = problemText(error);
+      });
+  });
+
+  // Export
+  const exportMessage = h('p', { class: 'message', role: 'status' });
+  const exportButton = h('button', { type: 'button', class: 'primary', id: 'export-csv' }, 'Download check-ins (CSV)');
+  exportButton.addEventListener('click', () => {
+    exportMessage.textContent = 'Preparing…';
+    context
+      .api()
+      .exportCsv(context.eid())
+      .then(({ blob, filename }) => {
+        const url = URL.createObjectURL(blob);
+        const link = h('a', { href: url, download: filename, hidden: true });
+        document.body.append(link);
+        link.click();
+        link.remove();
+        setTimeout(() => URL.revokeObjectURL(url), 60_000);
+        exportMessage.textContent = `Downloaded ${filename}.`;
+      })
+      .catch((error: unknown) => {
+        if (error instanceof ApiProblem && error.status === 401) return context.signedOut(error);
+        exportMessage.textContent = problemText(error);
+      });
+  });
+
+  return h(
+    'section',
+    { class: 'actions', id: 'actions' },
+    h('div', { class: 'panel action', id: 'lookup' }, h('h2', {}, 'Look up a ticket'), lookupForm, results),
+    h(
+      'div',
+      { class: 'panel action', id: 'setup' },
+      h('h2', {}, 'Set up a scanner'),
+      h('p', { class: 'muted' }, 'Makes a single-use setup QR for this event, shown large to be scanned by the kiosk.'),
+      setupForm,
+    ),
+    h(
+      'div',
+      { class: 'panel action', id: 'export' },
+      h('h2', {}, 'Reconciliation'),
+      h('p', { class: 'muted' }, 'Every check-in and every refused or reported scan of this event, as CSV (the same as ticket-issuer checkins export).'),
+      exportButton,
+      exportMessage,
+    ),
+  );
+}
+
+/** The setup QR, as large as the screen allows, with what it does and a way to revoke it if it will not be used. */
+function showSetupCode(context: ActionContext, setup: SetupCodeResult): void {
+  const status = h('p', { class: 'message', role: 'status', id: 'setup-status' });
+  const revoke = h('button', { type: 'button', class: 'danger', id: 'revoke-setup' }, 'Revoke this code');
+  const done = h('button', { type: 'button', class: 'primary', id: 'close-setup' }, 'Done');
+  const dialog = h(
+    'dialog',
+    { id: 'setup-dialog', class: 'setup', 'aria-labelledby': 'setup-title' },
+    h('div', { class: 'setup-qr' }, h('img', { id: 'setup-qr-image', src: setup.qr_image, alt: `Setup QR code for ${setup.event_name}${setup.gate_id === null ? '' : `, gate ${setup.gate_id}`}` })),
+    h(
+      'div',
+      { class: 'setup-text' },
+      h('h2', { id: 'setup-title' }, 'Scan this with the kiosk'),
+      h('p', { class: 'setup-scope' }, `${setup.event_name} · ${setup.gate_id === null ? 'all gates' : `gate ${setup.gate_id}`}`),
+      h('p', {}, `Single use: it enrolls one scanner. Valid until ${formatDateTime(setup.expires_at)}.`),
+      setup.tls_cert_sha256 === null ? null : h('p', { class: 'muted' }, "The kiosk will pin this issuer's certificate."),
+      h('p', { class: 'muted' }, `Code id ${setup.token_id} (made ${formatClock(new Date().toISOString())})`),
+      status,
+      h('div', { class: 'buttons' }, revoke, done),
+    ),
+  );
+  revoke.addEventListener('click', () => {
+    context
+      .api()
+      .revokeSetupCode(setup.token_id)
+      .then(() => {
+        status.textContent = 'Revoked: this code no longer enrolls anything.';
+        dialog.querySelector('.setup-qr')?.classList.add('revoked');
+        revoke.hidden = true;
+      })
+      .catch((error: unknown) => {
+        status.textContent = problemText(error);
+      });
+  });
+  done.addEventListener('click', () => dialog.close());
+  dialog.addEventListener('close', () => {
+    dialog.remove();
+    context.refresh();
+  });
+  document.body.append(dialog);
+  dialog.showModal();
+  done.focus();
+  announce('Setup QR ready.');
+}
+
+export function confirmScannerRevocation(context: ActionContext, scanner: ScannerView): void {
+  void confirmDialog({
+    id: 'revoke-scanner-dialog',
+    title: `Revoke scanner ${scannerLabel(scanner)}?`,
+    body: [
+      `${scanner.gate_id === null ? 'All gates' : `Gate ${scanner.gate_id}`} · key ${scanner.api_key_id}.`,
+      'The issuer refuses it from its next request. To use the device again, enroll it with a new setup QR.',
+    ],
+    confirm: 'Revoke scanner',
+  }).then(async (answer) => {
+    if (answer === null) return;
+    try {
+      await context.api().revokeScanner(scanner.api_key_id);
+      announce(`Scanner ${scannerLabel(scanner)} revoked.`);
+      context.refresh();
+    } catch (error) {
+      if (error instanceof ApiProblem && error.status === 401) return context.signedOut(error);
+      announce(problemText(error));
+    }
+  });
+}

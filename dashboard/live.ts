@@ -1,0 +1,228 @@
+/**
+ * The live part of the page, redrawn from each overview (every ~2 s): the big
+ * figures, alerts, per-gate and per-type counts, scans per minute and the
+ * scanners. Status is always written in words; colour only repeats it.
+ */
+import type { AlertView, EventOverview, ScannerView } from '../issuer/routes/admin/types.js';
+import { fill, h } from './dom.js';
+import { ALERT_LABELS, describeAlert, formatAge, formatClock, formatCount, formatPercent, labelOrNone, scannerLabel, scannerStateText } from './format.js';
+
+function tile(id: string, label: string, value: string, detail: string, extra?: Node): HTMLElement {
+  return h('div', { class: 'tile', id }, h('div', { class: 'tile-label' }, label), h('div', { class: 'tile-value', 'data-value': value }, value), h('div', { class: 'tile-detail' }, detail), extra);
+}
+
+function bar(fraction: number, label: string): HTMLElement {
+  const inner = h('div', { class: 'bar-fill' });
+  // CSSOM, not a style attribute: the CSP allows no inline styles.
+  inner.style.width = `${Math.max(0, Math.min(1, fraction)) * 100}%`;
+  return h('div', { class: 'bar', role: 'img', 'aria-label': label }, inner);
+}
+
+export function renderTiles(root: HTMLElement, overview: EventOverview, nowMs: number): void {
+  const { totals, scans, scanners, alerts } = overview;
+  const active = scanners.filter((scanner) => !scanner.revoked && Date.parse(scanner.expires_at) > nowMs);
+  const online = active.filter((scanner) => scanner.online).length;
+  const alertTotal = Object.values(alerts.counts).reduce((sum, n) => sum + n, 0);
+  fill(
+    root,
+    tile(
+      'tile-checked-in',
+      'Checked in',
+      formatCount(totals.checked_in),
+      `of ${formatCount(totals.issued)} issued · ${formatPercent(totals.checked_in, totals.issued)}${totals.revoked > 0 ? ` · ${formatCount(totals.revoked)} revoked` : ''}`,
+      bar(totals.issued === 0 ? 0 : totals.checked_in / totals.issued, `${formatPercent(totals.checked_in, totals.issued)} checked in`),
+    ),
+    tile('tile-rate', 'Scans in the last minute', formatCount(scans.last_minute), `${formatCount(scans.per_minute.reduce((sum, m) => sum + m.scans, 0))} in the last ${scans.per_minute.length} min`),
+    tile('tile-scanners', 'Scanners online', `${online} of ${active.length}`, active.length === online ? (active.length === 0 ? 'none enrolled yet' : 'all in contact') : `${active.length - online} without recent contact`),
+    tile('tile-alerts', 'Alerts', formatCount(alertTotal), alertTotal === 0 ? 'nothing to check' : 'see the list below', undefined),
+  );
+  root.querySelector('#tile-alerts')?.classList.toggle('has-alerts', alertTotal > 0);
+}
+
+function alertItem(alert: AlertView): HTMLElement {
+  const label = ALERT_LABELS[alert.kind];
+  return h(
+    'li',
+    { class: `alert alert-${alert.kind}`, 'data-kind': alert.kind, 'data-alert-id': alert.id },
+    h('span', { class: 'alert-tag' }, h('span', { 'aria-hidden': 'true' }, `${label.symbol} `), label.tag),
+    h('div', { class: 'alert-body' }, h('strong', {}, label.title), h('p', {}, describeAlert(alert)), h('span', { class: 'alert-time' }, `Received ${formatClock(alert.at)}`)),
+  );
+}
+
+export function renderAlerts(root: HTMLElement, overview: EventOverview): void {
+  const { counts, recent } = overview.alerts;
+  const summary = h(
+    'ul',
+    { class: 'alert-counts' },
+    ...(Object.keys(ALERT_LABELS) as (keyof typeof ALERT_LABELS)[]).map((kind) =>
+      h('li', { 'data-kind': kind, class: counts[kind] > 0 ? 'nonzero' : '' }, h('span', { class: 'count' }, formatCount(counts[kind])), ` ${ALERT_LABELS[kind].tag.toLowerCase().replace('?', '')}`),
+    ),
+  );
+  fill(
+    root,
+    h('h2', {}, 'Alerts'),
+    summary,
+    recent.length === 0 ? h('p', { class: 'empty' }, 'No alerts for this event.') : h('ol', { class: 'alert-list', id: 'alert-list' }, ...recent.map(alertItem)),
+  );
+}
+
+function countTable(caption: string, columns: string[], rows: { label: string; cells: string[]; fraction: number | null }[], empty: string): HTMLElement {
+  if (rows.length === 0) return h('p', { class: 'empty' }, empty);
+  return h(
+    'table',
+    { class: 'counts' },
+    h('caption', { class: 'visually-hidden' }, caption),
+    h('thead', {}, h('tr', {}, ...columns.map((column, i) => h('th', { scope: 'col', class: i === 0 ? '' : 'num' }, column)))),
+    h(
+      'tbody',
+      {},
+      ...rows.map((row) =>
+        h(
+          'tr',
+          {},
+          h('th', { scope: 'row' }, row.label),
+          ...row.cells.map((cell) => h('td', { class: 'num' }, cell)),
+          row.fraction === null ? null : h('td', { class: 'bar-cell' }, bar(row.fraction, row.cells.at(-1) ?? '')),
+        ),
+      ),
+    ),
+  );
+}
+
+export function renderGates(root: HTMLElement, overview: EventOverview): void {
+  const total = overview.totals.checked_in;
+  fill(
+    root,
+    h('h2', {}, 'Checked in per gate'),
+    countTable(
+      'Check-ins per gate',
+      ['Gate', 'Checked in', 'Share'],
+      overview.by_gate.map((gate) => ({
+        label: labelOrNone(gate.gate_id, '(no gate)'),
+        cells: [formatCount(gate.checked_in), formatPercent(gate.checked_in, total)],
+        fraction: total === 0 ? 0 : gate.checked_in / total,
+      })),
+      'No check-ins yet.',
+    ),
+  );
+}
+
+export function renderTypes(root: HTMLElement, overview: EventOverview): void {
+  fill(
+    root,
+    h('h2', {}, 'Per ticket type'),
+    countTable(
+      'Check-ins per ticket type',
+      ['Type', 'Checked in', 'Issued', 'Done'],
+      overview.by_type.map((type) => ({
+        label: labelOrNone(type.ticket_type, '(no type)'),
+        cells: [formatCount(type.checked_in), formatCount(type.issued), formatPercent(type.checked_in, type.issued)],
+        fraction: type.issued === 0 ? 0 : type.checked_in / type.issued,
+      })),
+      'No tickets issued yet.',
+    ),
+  );
+}
+
+export function renderRate(root: HTMLElement, overview: EventOverview): void {
+  const minutes = overview.scans.per_minute;
+  const peak = Math.max(1, ...minutes.map((minute) => minute.scans));
+  fill(
+    root,
+    h('h2', {}, 'Scans per minute'),
+    h(
+      'ol',
+      { class: 'chart', 'aria-label': `Scans per minute, last ${minutes.length} minutes` },
+      ...minutes.map((minute, i) => {
+        const column = h('div', { class: 'chart-bar' });
+        column.style.height = `${(minute.scans / peak) * 100}%`;
+        const current = i === minutes.length - 1;
+        return h(
+          'li',
+          { class: current ? 'current' : '', title: `${formatClock(minute.minute).slice(0, 5)}: ${minute.scans} scans` },
+          h('span', { class: 'chart-value' }, formatCount(minute.scans)),
+          h('div', { class: 'chart-track' }, column),
+          h('span', { class: 'chart-label' }, current ? 'now' : formatClock(minute.minute).slice(0, 5)),
+        );
+      }),
+    ),
+  );
+}
+
+/**
+ * The scanners table, updated in place row by row (keyed by API key id): the
+ * Revoke buttons stay the same elements between refreshes, so a click is
+ * never lost to a redraw.
+ */
+export class ScannerTable {
+  private readonly body = h('tbody', {});
+  private readonly rows = new Map<string, { row: HTMLTableRowElement; cells: HTMLTableCellElement[]; button: HTMLButtonElement }>();
+  /** The newest data of each row, for its Revoke button. */
+  private readonly latest = new Map<string, ScannerView>();
+  readonly element: HTMLElement;
+  private readonly emptyNote = h('p', { class: 'empty' }, 'No scanner is enrolled for this event yet. Create a setup QR below and scan it with a kiosk.');
+  private readonly table: HTMLTableElement;
+
+  constructor(private readonly onRevoke: (scanner: ScannerView) => void) {
+    this.table = h(
+      'table',
+      { class: 'scanners', id: 'scanner-table' },
+      h('caption', { class: 'visually-hidden' }, 'Scanners'),
+      h(
+        'thead',
+        {},
+        h('tr', {}, ...['Scanner', 'Gate', 'Status', 'Last contact', 'Scans', ''].map((column, i) => h('th', { scope: 'col', class: i === 4 ? 'num' : '' }, column))),
+      ),
+      this.body,
+    );
+    this.element = h('div', {}, h('h2', {}, 'Scanners'), this.table, this.emptyNote);
+  }
+
+  update(scanners: ScannerView[], nowMs: number): void {
+    const seen = new Set<string>();
+    for (const scanner of scanners) {
+      seen.add(scanner.api_key_id);
+      let entry = this.rows.get(scanner.api_key_id);
+      if (entry === undefined) {
+        const cells = Array.from({ length: 5 }, () => h('td', {}));
+        cells[4]!.className = 'num';
+        const button = h('button', { type: 'button', class: 'danger small' }, 'Revoke');
+        const current = scanner;
+        button.addEventListener('click', () => this.onRevoke(this.latest.get(current.api_key_id) ?? current));
+        const row = h('tr', { 'data-api-key-id': scanner.api_key_id }, ...cells, h('td', {}, button));
+        entry = { row, cells, button };
+        this.rows.set(scanner.api_key_id, entry);
+      }
+      this.latest.set(scanner.api_key_id, scanner);
+      const state = scannerStateText(scanner, nowMs);
+      const [name, gate, status, contact, count] = entry.cells as [HTMLTableCellElement, HTMLTableCellElement, HTMLTableCellElement, HTMLTableCellElement, HTMLTableCellElement];
+      setText(name, scannerLabel(scanner));
+      name.title = `${scanner.scanner_platform ?? ''} · key ${scanner.api_key_id}`.replace(/^ · /, '');
+      setText(gate, labelOrNone(scanner.gate_id, 'all gates'));
+      setText(status, `${scanner.online ? '●' : '○'} ${state}`);
+      status.className = `state ${scanner.revoked ? 'revoked' : scanner.online ? 'online' : 'offline'}`;
+      setText(contact, `${formatAge(nowMs - Date.parse(scanner.last_contact_at))} (${formatClock(scanner.last_contact_at)})`);
+      setText(count, formatCount(scanner.scans));
+      entry.button.hidden = scanner.revoked;
+      entry.button.setAttribute('aria-label', `Revoke scanner ${scannerLabel(scanner)}`);
+    }
+    for (const [key, entry] of this.rows) {
+      if (!seen.has(key)) {
+        entry.row.remove();
+        this.rows.delete(key);
+        this.latest.delete(key);
+      }
+    }
+    // In the server's order, moving rows only when it changed.
+    scanners.forEach((scanner, index) => {
+      const row = this.rows.get(scanner.api_key_id)!.row;
+      if (this.body.children[index] !== row) this.body.insertBefore(row, this.body.children[index] ?? null);
+    });
+    this.table.hidden = scanners.length === 0;
+    this.emptyNote.hidden = scanners.length > 0;
+  }
+}
+
+function setText(element: HTMLElement, text: string): void {
+  if (element.textContent !== text) element.textContent = text;
+}

@@ -1,0 +1,177 @@
+/**
+ * The issuer's admin dashboard (docs/issuer.md "Admin dashboard"), served at
+ * /admin. Signs in with the admin token, then polls the event's overview
+ * every couple of seconds (the issuer says how often) and redraws the live
+ * figures without reloading the page.
+ */
+import type { EventOverview, SessionInfo } from '../issuer/routes/admin/types.js';
+import { buildActions, confirmScannerRevocation, type ActionContext } from './actions.js';
+import { ApiProblem, createApi, forgetToken, storedToken, type AdminApi } from './api.js';
+import { byId, fill, h } from './dom.js';
+import { defaultEvent, formatClock, formatDateTime } from './format.js';
+import { renderAlerts, renderGates, renderRate, renderTiles, renderTypes, ScannerTable } from './live.js';
+import { showSignIn } from './sign-in.js';
+
+const EVENT_KEY = 'ticket-issuer-admin-event';
+const root = byId('app');
+
+interface Live {
+  api: AdminApi;
+  session: SessionInfo;
+  eid: string;
+  timer: number | null;
+  /** Bumped on sign-out and event change: answers to older requests are dropped. */
+  generation: number;
+}
+
+let live: Live | null = null;
+
+function signOut(notice?: string, tokenNotSet = false): void {
+  if (live?.timer != null) clearTimeout(live.timer);
+  live = null;
+  forgetToken();
+  showSignIn(root, { notice, tokenNotSet, onSignedIn: start });
+}
+
+function signedOutBy(problem: ApiProblem): void {
+  signOut(problem.reason === 'admin_token_not_set' ? 'This issuer has no admin token any more.' : 'The admin token was refused (it may have been replaced). Sign in again.', problem.reason === 'admin_token_not_set');
+}
+
+function start(token: string, session: SessionInfo): void {
+  const saved = sessionStorage.getItem(EVENT_KEY);
+  const event = session.events.find((e) => e.eid === saved) ?? defaultEvent(session.events, Date.now());
+  live = { api: createApi(token), session, eid: event?.eid ?? '', timer: null, generation: 0 };
+  root.dataset.view = 'dashboard';
+
+  const select = h(
+    'select',
+    { id: 'event-select', 'aria-label': 'Event' },
+    ...session.events.map((e) => h('option', { value: e.eid, selected: e.eid === live!.eid }, `${e.name} · ${formatDateTime(e.date)}`)),
+  );
+  select.addEventListener('change', () => {
+    if (!live) return;
+    live.eid = select.value;
+    sessionStorage.setItem(EVENT_KEY, select.value);
+    live.generation++;
+    showLoading();
+    poll();
+  });
+  const signOutButton = h('button', { type: 'button', class: 'secondary', id: 'sign-out' }, 'Sign out');
+  signOutButton.addEventListener('click', () => signOut('Signed out.'));
+
+  const context: ActionContext = { api: () => live!.api, eid: () => live!.eid, refresh: () => poll(), signedOut: signedOutBy };
+  const scanners = new ScannerTable((scanner) => confirmScannerRevocation(context, scanner));
+
+  if (session.events.length === 0) {
+    fill(
+      root,
+      header(session, null, signOutButton),
+      h('main', {}, h('section', { class: 'panel' }, h('h2', {}, 'No events yet'), h('p', {}, 'Create one with: ticket-issuer event create --name NAME --date ISO --venue VENUE, then reload this page.'))),
+    );
+    return;
+  }
+
+  fill(
+    root,
+    header(session, select, signOutButton),
+    h(
+      'main',
+      {},
+      h('p', { id: 'live-status', class: 'live-status', role: 'status' }, 'Loading…'),
+      h('section', { class: 'tiles', id: 'tiles' }),
+      h('section', { class: 'panel alerts', id: 'alerts' }),
+      h('div', { class: 'columns' }, h('section', { class: 'panel', id: 'gates' }), h('section', { class: 'panel', id: 'types' })),
+      h('div', { class: 'columns' }, h('section', { class: 'panel', id: 'rate' }), h('section', { class: 'panel', id: 'scanners' }, scanners.element)),
+      buildActions(context),
+      h(
+        'p',
+        { class: 'footnote' },
+        `Online: contact within the last ${session.rules.online_window_seconds / 60} min (kiosks call the issuer when they scan, so a quiet gate shows no contact). ` +
+          `A possible double admission: a scan answered "already used" that reached the issuer more than ${session.rules.late_scan_seconds} s after it was scanned, i.e. from an offline queue.`,
+      ),
+    ),
+  );
+  renderScanners = (overview) => scanners.update(overview.scanners, Date.parse(overview.generated_at));
+  poll();
+}
+
+let renderScanners: (overview: EventOverview) => void = () => {};
+
+function header(session: SessionInfo, select: HTMLSelectElement | null, signOutButton: HTMLButtonElement): HTMLElement {
+  return h(
+    'header',
+    { class: 'topbar' },
+    h('div', { class: 'brand' }, h('span', { class: 'issuer-name' }, session.issuer.name), h('span', { class: 'product' }, 'Admin dashboard')),
+    select === null ? null : h('label', { class: 'event-picker' }, h('span', {}, 'Event'), select),
+    signOutButton,
+  );
+}
+
+function showLoading(): void {
+  const status = document.getElementById('live-status');
+  if (status) status.textContent = 'Loading…';
+}
+
+function render(overview: EventOverview): void {
+  const now = Date.parse(overview.generated_at);
+  renderTiles(byId('tiles'), overview, now);
+  renderAlerts(byId('alerts'), overview);
+  renderGates(byId('gates'), overview);
+  renderTypes(byId('types'), overview);
+  renderRate(byId('rate'), overview);
+  renderScanners(overview);
+  const status = byId('live-status');
+  status.textContent = `● Live · updated ${formatClock(overview.generated_at)}${overview.complete ? '' : ' · still counting older records…'}`;
+  status.className = 'live-status ok';
+  root.dataset.generatedAt = overview.generated_at;
+}
+
+/** One overview request now; the next is scheduled when it has answered, so requests never pile up. */
+function poll(): void {
+  const current = live;
+  if (current === null || current.eid === '') return;
+  if (current.timer !== null) clearTimeout(current.timer);
+  current.timer = null;
+  const generation = current.generation;
+  const next = (): void => {
+    if (live === current && current.generation === generation && current.timer === null) {
+      current.timer = window.setTimeout(() => {
+        current.timer = null;
+        poll();
+      }, current.session.rules.refresh_seconds * 1000);
+    }
+  };
+  current.api
+    .overview(current.eid)
+    .then((overview) => {
+      if (live !== current || current.generation !== generation) return;
+      render(overview);
+      next();
+    })
+    .catch((error: unknown) => {
+      if (live !== current) return;
+      if (error instanceof ApiProblem && error.status === 401) return signedOutBy(error);
+      const status = document.getElementById('live-status');
+      if (status) {
+        status.textContent = `○ Not updating: ${error instanceof ApiProblem ? error.message : 'error'} Retrying…`;
+        status.className = 'live-status stale';
+      }
+      next();
+    });
+}
+
+async function boot(): Promise<void> {
+  const token = storedToken();
+  // Without a token, ask anyway: the refusal says whether this issuer has an admin token at all.
+  try {
+    const session = await createApi(token).session();
+    if (token !== null) return start(token, session);
+  } catch (error) {
+    if (error instanceof ApiProblem && error.reason === 'admin_token_not_set') return signOut(undefined, true);
+    if (error instanceof ApiProblem && error.status === 401 && token !== null) return signOut('The saved admin token was refused (it may have been replaced). Sign in again.');
+    if (error instanceof ApiProblem && error.status === 0) return signOut(error.message);
+  }
+  signOut();
+}
+
+void boot();
