@@ -45,6 +45,20 @@ import { lanAddresses, localAddress, reachableUrls, suggestedBaseUrl, type Inter
 
 export { DEFAULT_PORT as DEFAULT_ONSITE_PORT };
 
+/**
+ * Check-in + status requests per minute per scanner key on the on-site issuer:
+ * ten times the protocol default (600, what `ticket-issuer serve` uses). The
+ * limit is a fixed one-minute window, so a kiosk back from being offline sends
+ * its queue at full speed until the window's budget is spent, then waits out
+ * Retry-After, and meanwhile its own door's online check-ins get 429 too and
+ * fall back to offline admits. Measured (docs/benchmarks.md "Soak"): 10 kiosks
+ * with 1,500 queued scans each at 600/minute took 137 s to drain and 38% of
+ * their live door scans went offline; at 6,000/minute a queue of up to about
+ * 5,900 scans drains in one window and the door stays online. On a venue LAN
+ * with enrolled kiosks the limit only has to stop a runaway client.
+ */
+export const ONSITE_SCANNER_RPM = 6000;
+
 /** Where the dashboard another part of the issuer serves lives, on the issuer's own origin. */
 export const ADMIN_PATH = '/admin';
 
@@ -79,7 +93,7 @@ export interface OnsiteIssuerOptions {
   host?: string;
   /** Port; default the base URL's (which kiosks use), else 8443. */
   port?: number;
-  /** Check-in + status requests per minute per scanner key (issuer default 600). */
+  /** Check-in + status requests per minute per scanner key; default ONSITE_SCANNER_RPM. */
   scannerRpm?: number;
   /** Enrollment requests per minute per client IP (issuer default 10). */
   enrollRpm?: number;
@@ -120,6 +134,8 @@ export interface OnsiteIssuerStatus {
   lanAddresses: string[];
   /** What init would use without a base URL (not initialised only). */
   suggestedBaseUrl: string | null;
+  /** Check-in + status requests per minute each scanner key may make. */
+  scannerRpm: number;
   /** Things an operator should know, e.g. the base URL names an address this machine no longer has. */
   warnings: string[];
 }
@@ -165,6 +181,7 @@ export class OnsiteIssuer {
       certificateNames: certificate?.names ?? [],
       lanAddresses: addresses,
       suggestedBaseUrl: info ? null : suggestedBaseUrl(addresses, this.options.port ?? DEFAULT_PORT),
+      scannerRpm: this.options.scannerRpm ?? ONSITE_SCANNER_RPM,
       warnings: info ? baseUrlWarnings(info.base_url, addresses) : [],
     };
     if (this.state.kind === 'running') {
@@ -261,7 +278,7 @@ export class OnsiteIssuer {
         // The app owns the process's signals: it stops the issuer on quit.
         handleSignals: false,
         logger: this.logFor(),
-        ...(this.options.scannerRpm === undefined ? {} : { scannerRpm: this.options.scannerRpm }),
+        scannerRpm: this.options.scannerRpm ?? ONSITE_SCANNER_RPM,
         ...(this.options.enrollRpm === undefined ? {} : { enrollRpm: this.options.enrollRpm }),
       });
     } catch (error) {

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { decodeSetupCode } from '../../../protocol/setup-code.js';
 import { KioskCore } from '../../../main/kiosk/kiosk-core.js';
-import { OnsiteIssuer, OnsiteIssuerError, type OnsiteIssuerErrorCode } from '../../../main/onsite-issuer/onsite-issuer.js';
+import { ONSITE_SCANNER_RPM, OnsiteIssuer, OnsiteIssuerError, type OnsiteIssuerErrorCode } from '../../../main/onsite-issuer/onsite-issuer.js';
 import { captureLog, type CapturedLog } from '../../helpers/log-capture.js';
 import { cliJson, createEvent, openDb } from '../cli/cli-harness.js';
 import { freePort } from '../kiosk-vs-issuer/helpers/real-issuer.js';
@@ -46,7 +46,7 @@ afterEach(async () => {
   dir.cleanup();
 });
 
-function onsite(options: { port?: number } = {}): OnsiteIssuer {
+function onsite(options: { port?: number; scannerRpm?: number } = {}): OnsiteIssuer {
   const issuer = new OnsiteIssuer({ dataDir, logger: log.logger, networkInterfaces: () => INTERFACES, ...options });
   issuers.push(issuer);
   return issuer;
@@ -145,7 +145,9 @@ describe('running the on-site issuer', () => {
       urls: [`https://127.0.0.1:${port}`],
       adminUrl: `https://127.0.0.1:${port}/admin`,
       fingerprint: expect.stringMatching(/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/),
+      scannerRpm: ONSITE_SCANNER_RPM,
     });
+    expect(ONSITE_SCANNER_RPM).toBe(6000);
     // The certificate names the base URL's host, loopback and every LAN address (not the Docker bridge).
     expect(status.certificateNames).toEqual(expect.arrayContaining(['127.0.0.1', 'localhost', '192.168.7.20']));
     expect(status.certificateNames).not.toContain('172.17.0.1');
@@ -245,6 +247,31 @@ describe('running the on-site issuer', () => {
       db.close();
     }
     expect(fingerprint).not.toBeNull();
+  });
+});
+
+describe('the per-scanner rate limit', () => {
+  it('is the on-site limit, applied to each scanner key (429 with Retry-After over it)', async () => {
+    const issuer = onsite({ scannerRpm: 3 });
+    issuer.init({ name: 'Harbour', baseUrl: `https://127.0.0.1:${port}` });
+    expect((await issuer.start()).scannerRpm).toBe(3);
+    const { eid, tickets } = await issueTickets(4);
+    const { core, keys } = kiosk();
+    expect(await core.scan(await setupCode(eid))).toMatchObject({ type: 'enrolled' });
+    const scannerId = (await core.getState()).scanner.id;
+    const ca = fs.readFileSync(path.join(dataDir, 'tls', 'cert.pem'), 'utf8');
+    const statuses: number[] = [];
+    for (const ticket of tickets) {
+      const answer = await post(`https://127.0.0.1:${port}/api/v1/tickets/check-in`, ca, keys.key!, {
+        tid: ticket.tid,
+        eid,
+        scanned_at: new Date().toISOString(),
+        scanner_id: scannerId,
+        idempotency_key: randomUUID(),
+      });
+      statuses.push(answer.status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 429]);
   });
 });
 
