@@ -25,6 +25,7 @@ export const ISSUER_CHANNELS = {
   start: 'issuer:start',
   stop: 'issuer:stop',
   openAdmin: 'issuer:open-admin',
+  resetAdminToken: 'issuer:reset-admin-token',
 } as const;
 
 /** main → renderer, the only push: the new KioskState after every change (webContents.send). */

@@ -20,6 +20,8 @@ export interface OnsiteIssuerApi {
   stop(): Promise<OnsiteIssuerStatus>;
   /** Opens the issuer's admin dashboard in a window of its own; the issuer must be running. */
   openAdmin(): Promise<{ url: string }>;
+  /** A new admin dashboard sign-in token, shown once; the earlier one stops working. */
+  resetAdminToken(): Promise<{ adminToken: string; createdAt: string }>;
 }
 
 export type IssuerCallName = keyof typeof ISSUER_CHANNELS & keyof OnsiteIssuerApi;
@@ -37,7 +39,7 @@ export type IssuerAnswerErrorCode =
 export type IssuerAnswer<T> = { ok: true; value: T } | { ok: false; error: { code: IssuerAnswerErrorCode; message: string } };
 
 export interface IssuerHost {
-  issuer: Pick<OnsiteIssuer, 'status' | 'init' | 'start' | 'stop'>;
+  issuer: Pick<OnsiteIssuer, 'status' | 'init' | 'start' | 'stop' | 'resetAdminToken'>;
   /** Shows the dashboard at `url`, trusting only the certificate with `fingerprint` (Electron: admin-window.ts). */
   openAdmin?: (target: { url: string; fingerprint: string }) => Promise<void>;
 }
@@ -91,6 +93,9 @@ function boundCall(host: IssuerHost, method: IssuerCallName, args: unknown): () 
     case 'stop':
       noArguments(args);
       return () => host.issuer.stop();
+    case 'resetAdminToken':
+      noArguments(args);
+      return async () => host.issuer.resetAdminToken();
     case 'openAdmin':
       noArguments(args);
       return async () => {

@@ -9,7 +9,7 @@
  * in this process and the OS keyring.
  *
  * The on-site issuer (main/onsite-issuer) runs in this process too when the
- * operator starts it (IPC ISSUER_CHANNELS, or --onsite-issuer); its admin
+ * operator starts it (the Issuer menu, IPC ISSUER_CHANNELS, or --onsite-issuer); its admin
  * dashboard opens in a window of its own whose session trusts only the
  * issuer's pinned certificate (admin-window.ts). On quit the kiosk core
  * closes first (it may be draining to that issuer), then the issuer.
@@ -17,13 +17,14 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { app, BrowserWindow, dialog, ipcMain, session, type Session } from 'electron';
+import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, session, type Session } from 'electron';
 import { issuerFileLogger, OnsiteIssuer } from '../onsite-issuer/onsite-issuer.js';
 import { ADMIN_PARTITION, adminWindowOptions, applyAdminContentsPolicies, applyAdminSessionPolicies, type AdminPin } from './admin-window.js';
 import { packageRoot, rendererDistDir } from './app-paths.js';
 import { ISSUER_CHANNELS, KIOSK_CHANNELS, STATE_CHANGED_CHANNEL } from './ipc-channels.js';
 import { forbiddenAnswer, handleKioskCall, KIOSK_CALL_NAMES } from './ipc-handlers.js';
-import { handleIssuerCall, ISSUER_CALL_NAMES, issuerForbiddenAnswer } from './issuer-ipc-handlers.js';
+import { handleIssuerCall, ISSUER_CALL_NAMES, issuerForbiddenAnswer, type IssuerAnswer, type IssuerCallName } from './issuer-ipc-handlers.js';
+import { adminTokenText, applicationMenuTemplate, issuerDetailsText } from './issuer-menu.js';
 import { startKioskRuntime, type KioskRuntime } from './kiosk-runtime.js';
 import { applyContentsPolicies, applySessionPolicies, isTrustedSender, windowOptions } from './security.js';
 import { parseShellOptions, type ShellOptions } from './shell-options.js';
@@ -106,12 +107,56 @@ function setUpOnsiteIssuer(options: ShellOptions): void {
   for (const method of ISSUER_CALL_NAMES) {
     ipcMain.handle(ISSUER_CHANNELS[method], (event, ...args: unknown[]) => {
       if (!isTrustedSender(event.senderFrame?.url, APP_PAGE_URL)) return issuerForbiddenAnswer();
-      return handleIssuerCall({ issuer, openAdmin: openAdminWindow }, method, args, {
-        onInternalError: (failed, error) => log(`issuer ${failed} failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`),
-      });
+      return issuerCall(method, args);
     });
   }
-  if (options.onsiteIssuer) void startIssuerAtLaunch(issuer, options);
+  refreshIssuerMenu();
+  if (options.onsiteIssuer) void startIssuerAtLaunch(issuer, options).finally(refreshIssuerMenu);
+}
+
+/** One issuer call, from the page or the menu: the same validation and answers; the menu then shows the new state. */
+async function issuerCall(method: IssuerCallName, args: unknown[]): Promise<IssuerAnswer<unknown>> {
+  const issuer = onsiteIssuer;
+  if (issuer === null) return { ok: false, error: { code: 'not_running', message: 'The app is shutting down.' } };
+  try {
+    return await handleIssuerCall({ issuer, openAdmin: openAdminWindow }, method, args, {
+      onInternalError: (failed, error) => log(`issuer ${failed} failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`),
+    });
+  } finally {
+    refreshIssuerMenu();
+  }
+}
+
+/** The application menu with the Issuer menu for the current state (kiosk mode shows no menu bar). */
+function refreshIssuerMenu(): void {
+  const issuer = onsiteIssuer;
+  if (issuer === null || shutDown) return;
+  const fromMenu = async (method: IssuerCallName, what: string): Promise<IssuerAnswer<unknown>> => {
+    const answer = await issuerCall(method, []);
+    if (!answer.ok) dialog.showErrorBox(`The on-site issuer could not ${what}`, answer.error.message);
+    return answer;
+  };
+  let status;
+  try {
+    status = issuer.status();
+  } catch (error) {
+    log(`on-site issuer status failed: ${error instanceof Error ? error.message : String(error)}`);
+    return;
+  }
+  const template = applicationMenuTemplate(status, {
+    start: () => void fromMenu('start', 'start'),
+    stop: () => void fromMenu('stop', 'stop'),
+    openAdmin: () => void fromMenu('openAdmin', 'open the admin dashboard'),
+    newAdminToken: () =>
+      void fromMenu('resetAdminToken', 'make an admin dashboard token').then(async (answer) => {
+        if (!answer.ok) return;
+        const { adminToken } = answer.value as { adminToken: string };
+        const { response } = await dialog.showMessageBox({ type: 'info', ...adminTokenText(adminToken, issuer.status()), buttons: ['Copy and close', 'Close'], defaultId: 0 });
+        if (response === 0) clipboard.writeText(adminToken);
+      }),
+    showDetails: () => void dialog.showMessageBox({ type: 'info', ...issuerDetailsText(issuer.status()), buttons: ['Close'] }),
+  });
+  Menu.setApplicationMenu(Menu.buildFromTemplate(template));
 }
 
 async function startIssuerAtLaunch(issuer: OnsiteIssuer, options: ShellOptions): Promise<void> {

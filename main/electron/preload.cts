@@ -34,6 +34,7 @@ const ISSUER_CHANNELS = {
   start: 'issuer:start',
   stop: 'issuer:stop',
   openAdmin: 'issuer:open-admin',
+  resetAdminToken: 'issuer:reset-admin-token',
 } as const satisfies IssuerChannels;
 const STATE_CHANGED: typeof StateChangedChannel = 'kiosk:state-changed';
 
@@ -76,6 +77,7 @@ const onsiteIssuer = {
   start: () => call(ISSUER_CHANNELS.start),
   stop: () => call(ISSUER_CHANNELS.stop),
   openAdmin: () => call(ISSUER_CHANNELS.openAdmin),
+  resetAdminToken: () => call(ISSUER_CHANNELS.resetAdminToken),
 } satisfies OnsiteIssuerApi;
 
 contextBridge.exposeInMainWorld('kiosk', api);

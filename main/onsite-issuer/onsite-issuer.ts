@@ -31,6 +31,8 @@ import { AdminError } from '../../issuer/admin/errors.js';
 import { initIssuer } from '../../issuer/admin/init.js';
 import { defaultListen, DEFAULT_PORT } from '../../issuer/admin/serve.js';
 import { isInitialised, resolveDataDir, type DataDir } from '../../issuer/data-dir.js';
+import { resetAdminToken } from '../../issuer/services/admin-token.js';
+import { findAdminToken } from '../../issuer/store/admin-token.js';
 import { createLogger } from '../../issuer/logging.js';
 import {
   certificateFingerprint,
@@ -39,7 +41,7 @@ import {
   startServer,
   type RunningServer,
 } from '../../issuer/server.js';
-import { openDatabase } from '../../issuer/store/database.js';
+import { openDatabase, type Db } from '../../issuer/store/database.js';
 import { getIssuerInfo, type IssuerInfo } from '../../issuer/store/issuer-info.js';
 import { lanAddresses, localAddress, reachableUrls, suggestedBaseUrl, type InterfaceTable } from './lan.js';
 
@@ -134,6 +136,8 @@ export interface OnsiteIssuerStatus {
   lanAddresses: string[];
   /** What init would use without a base URL (not initialised only). */
   suggestedBaseUrl: string | null;
+  /** The admin dashboard has a sign-in token (made by resetAdminToken or `ticket-issuer admin-token reset`). */
+  adminTokenSet: boolean;
   /** Check-in + status requests per minute each scanner key may make. */
   scannerRpm: number;
   /** Things an operator should know, e.g. the base URL names an address this machine no longer has. */
@@ -181,6 +185,7 @@ export class OnsiteIssuer {
       certificateNames: certificate?.names ?? [],
       lanAddresses: addresses,
       suggestedBaseUrl: info ? null : suggestedBaseUrl(addresses, this.options.port ?? DEFAULT_PORT),
+      adminTokenSet: info !== null && this.withDatabase((db) => findAdminToken(db) !== undefined),
       scannerRpm: this.options.scannerRpm ?? ONSITE_SCANNER_RPM,
       warnings: info ? baseUrlWarnings(info.base_url, addresses) : [],
     };
@@ -209,6 +214,21 @@ export class OnsiteIssuer {
     adminCall(() => initIssuer(this.dataDir, baseUrl, name, this.now()));
     this.logFor().info({ issuer: baseUrl, name, dataDir: this.dataDir.root }, 'on-site issuer initialised');
     return this.status();
+  }
+
+  /**
+   * A new sign-in token for the admin dashboard, replacing any earlier one (which
+   * stops working at once, also while serving): the code `ticket-issuer
+   * admin-token reset` runs. Only its hash is stored; show it to the operator
+   * once. Never logged.
+   */
+  resetAdminToken(): { adminToken: string; createdAt: string } {
+    if (this.identity() === null) {
+      throw new OnsiteIssuerError('not_initialised', `no issuer in ${this.dataDir.root} yet: initialise it first with its name and base URL`);
+    }
+    const { token, createdAt } = this.withDatabase((db) => resetAdminToken(db, this.now()));
+    this.logFor().info('admin dashboard token replaced');
+    return { adminToken: token, createdAt };
   }
 
   /** Starts serving; refuses when not initialised, already running, or the port is taken. */
@@ -290,15 +310,22 @@ export class OnsiteIssuer {
   private identity(): IssuerInfo | null {
     if (this.info) return this.info;
     if (!isInitialised(this.dataDir)) return null;
-    const db = openDatabase(this.dataDir.database);
     try {
-      this.info = getIssuerInfo(db);
+      this.info = this.withDatabase(getIssuerInfo);
     } catch {
       return null; // an empty database file: init did not finish
+    }
+    return this.info;
+  }
+
+  /** A connection of its own for one piece of admin work: safe while serving (WAL, busy timeout). */
+  private withDatabase<T>(work: (db: Db) => T): T {
+    const db = openDatabase(this.dataDir.database);
+    try {
+      return work(db);
     } finally {
       db.close();
     }
-    return this.info;
   }
 
   private certificate(): { fingerprint: string; names: string[] } | null {

@@ -250,6 +250,32 @@ describe('running the on-site issuer', () => {
   });
 });
 
+describe('the admin dashboard', () => {
+  it('is served at the admin URL; a token made by the app signs in, and a new one replaces it', async () => {
+    const issuer = onsite();
+    expect(await refusal(() => issuer.resetAdminToken())).toMatchObject({ code: 'not_initialised' });
+    issuer.init({ name: 'Harbour', baseUrl: `https://127.0.0.1:${port}` });
+    expect(issuer.status().adminTokenSet).toBe(false);
+    const { adminUrl } = await issuer.start();
+    const ca = fs.readFileSync(path.join(dataDir, 'tls', 'cert.pem'), 'utf8');
+
+    const page = await get(adminUrl!, ca);
+    expect(page.status).toBe(200);
+    expect(page.contentType).toMatch(/^text\/html/);
+
+    const first = issuer.resetAdminToken();
+    expect(first.adminToken).toMatch(/^tva_/);
+    expect(issuer.status().adminTokenSet).toBe(true);
+    expect(log.text()).not.toContain(first.adminToken);
+    expect((await get(`https://127.0.0.1:${port}/admin/api/session`, ca, first.adminToken)).status).toBe(200);
+
+    const second = issuer.resetAdminToken();
+    expect(second.adminToken).not.toBe(first.adminToken);
+    expect((await get(`https://127.0.0.1:${port}/admin/api/session`, ca, first.adminToken)).status).toBe(401);
+    expect((await get(`https://127.0.0.1:${port}/admin/api/session`, ca, second.adminToken)).status).toBe(200);
+  });
+});
+
 describe('the per-scanner rate limit', () => {
   it('is the on-site limit, applied to each scanner key (429 with Retry-After over it)', async () => {
     const issuer = onsite({ scannerRpm: 3 });
@@ -297,6 +323,17 @@ function post(url: string, ca: string, apiKey: string, body: unknown): Promise<{
     );
     request.on('error', reject);
     request.end(payload);
+  });
+}
+
+function get(url: string, ca: string, bearer?: string): Promise<{ status: number; contentType: string }> {
+  return new Promise((resolve, reject) => {
+    const request = https.request(url, { ca, agent: false, headers: bearer === undefined ? {} : { authorization: `Bearer ${bearer}` } }, (response) => {
+      response.resume();
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, contentType: String(response.headers['content-type'] ?? '') }));
+    });
+    request.on('error', reject);
+    request.end();
   });
 }
 

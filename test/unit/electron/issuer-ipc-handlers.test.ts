@@ -51,7 +51,7 @@ const call = (method: string, ...args: unknown[]) => handleIssuerCall(host, meth
 
 describe('call names', () => {
   it('has one channel per call, apart from the kiosk channels', () => {
-    expect([...ISSUER_CALL_NAMES].sort()).toEqual(['init', 'openAdmin', 'start', 'status', 'stop']);
+    expect([...ISSUER_CALL_NAMES].sort()).toEqual(['init', 'openAdmin', 'resetAdminToken', 'start', 'status', 'stop']);
     const channels = Object.values(ISSUER_CHANNELS);
     expect(new Set(channels).size).toBe(ISSUER_CALL_NAMES.length);
     for (const channel of channels) {
@@ -73,6 +73,7 @@ describe('input validation', () => {
     ['start', [{ port: 1 }], /takes no arguments/],
     ['stop', [null], /takes no arguments/],
     ['openAdmin', ['https://evil.example/'], /takes no arguments/],
+    ['resetAdminToken', ['tva_chosen-by-the-page'], /takes no arguments/],
     ['init', [], /exactly one argument/],
     ['init', [{ name: 'A' }, { name: 'B' }], /exactly one argument/],
     ['init', ['Harbour'], /must be an object/],
@@ -116,6 +117,7 @@ describe('answers', () => {
     expect(before).toMatchObject({ ok: true, value: { initialised: false, suggestedBaseUrl: 'https://192.168.7.20:8443' } });
     expect(await call('start')).toMatchObject({ ok: false, error: { code: 'not_initialised' } });
     expect(await call('openAdmin')).toEqual({ ok: false, error: { code: 'not_running', message: 'The on-site issuer is not running: start it first.' } });
+    expect(await call('resetAdminToken')).toMatchObject({ ok: false, error: { code: 'not_initialised' } });
 
     const initialised = await call('init', { name: 'Harbour Festival', baseUrl: `https://127.0.0.1:${port}` });
     expect(initialised).toMatchObject({ ok: true, value: { initialised: true, issuer: { name: 'Harbour Festival', baseUrl: `https://127.0.0.1:${port}` } } });
@@ -130,6 +132,10 @@ describe('answers', () => {
     const fingerprint = started.ok ? (started.value as { fingerprint: string }).fingerprint : '';
     expect(await call('openAdmin')).toEqual({ ok: true, value: { url: `https://127.0.0.1:${port}/admin` } });
     expect(opened).toEqual([{ url: `https://127.0.0.1:${port}/admin`, fingerprint }]);
+
+    const token = await call('resetAdminToken');
+    expect(token).toEqual({ ok: true, value: { adminToken: expect.stringMatching(/^tva_/), createdAt: expect.any(String) } });
+    expect(await call('status')).toMatchObject({ ok: true, value: { adminTokenSet: true } });
 
     expect(await call('stop')).toMatchObject({ ok: true, value: { running: false } });
     expect(await call('stop')).toMatchObject({ ok: true, value: { running: false } });

@@ -27,6 +27,9 @@ const electron = vi.hoisted(() => {
     windows: [] as Array<{ options: unknown; loadedFile: string | null; loadedUrl: string | null; sent: Array<[string, unknown]>; contents: Map<string, Listener> }>,
     session: { request: null as Listener | null, check: null as Listener | null, headers: null as Listener | null },
     partitions: new Map<string, { verifyProc: Listener | null; request: Listener | null; check: Listener | null }>(),
+    menus: [] as Array<Array<{ label?: string; role?: string; submenu?: Array<{ id?: string; label?: string; enabled?: boolean; click?: () => void }> }>>,
+    messageBoxes: [] as Array<{ message: string; detail: string; buttons: string[] }>,
+    clipboard: null as string | null,
     errors: [] as Array<[string, string]>,
     quitCalls: 0,
     sandboxEnabled: false,
@@ -102,7 +105,18 @@ const electron = vi.hoisted(() => {
         };
       },
     },
-    dialog: { showErrorBox: (title: string, message: string) => state.errors.push([title, message]) },
+    dialog: {
+      showErrorBox: (title: string, message: string) => state.errors.push([title, message]),
+      showMessageBox: async (options: { message: string; detail: string; buttons: string[] }) => {
+        state.messageBoxes.push(options);
+        return { response: 0, checkboxChecked: false };
+      },
+    },
+    Menu: {
+      buildFromTemplate: (template: unknown) => template,
+      setApplicationMenu: (menu: (typeof state.menus)[number]) => state.menus.push(menu),
+    },
+    clipboard: { writeText: (text: string) => (state.clipboard = text) },
   };
   return { state, module };
 });
@@ -258,6 +272,34 @@ describe('the Electron shell', () => {
       // Opening it again reuses the window.
       await invoke(ISSUER_CHANNELS.openAdmin, APP_PAGE_URL);
       expect(state.windows).toHaveLength(2);
+    });
+
+    it('keeps the Issuer menu in step: state line, start/stop, a new dashboard token shown once and copied, details', async () => {
+      const issuerMenu = () => state.menus.at(-1)!.find((menu) => menu.label === 'Issuer')!.submenu!;
+      const item = (id: string) => issuerMenu().find((entry) => entry.id === id)!;
+      expect(item('issuer-state').label).toBe(`On-site issuer "Harbour Festival": running at https://127.0.0.1:${port}`);
+      expect(item('issuer-start').enabled).toBe(false);
+      expect(item('issuer-stop').enabled).toBe(true);
+      expect(item('issuer-admin').enabled).toBe(true);
+
+      item('issuer-token').click!();
+      await vi.waitFor(() => expect(state.clipboard).toMatch(/^tva_/));
+      const tokenBox = state.messageBoxes.at(-1)!;
+      expect(tokenBox.detail.split('\n')[0]).toBe(state.clipboard);
+      expect(await invoke(ISSUER_CHANNELS.status, APP_PAGE_URL)).toMatchObject({ ok: true, value: { adminTokenSet: true } });
+
+      item('issuer-details').click!();
+      await vi.waitFor(() => expect(state.messageBoxes.at(-1)!.message).toBe('On-site issuer "Harbour Festival"'));
+      const started = (await invoke(ISSUER_CHANNELS.status, APP_PAGE_URL)) as { value: { fingerprint: string } };
+      expect(state.messageBoxes.at(-1)!.detail).toContain(started.value.fingerprint);
+      expect(state.messageBoxes.at(-1)!.detail).not.toContain(state.clipboard!);
+
+      item('issuer-stop').click!();
+      await vi.waitFor(() => expect(item('issuer-state').label).toBe('On-site issuer "Harbour Festival": stopped'));
+      expect(await connects(port)).toBe(false);
+      item('issuer-start').click!();
+      await vi.waitFor(() => expect(item('issuer-stop').enabled).toBe(true));
+      expect(await connects(port)).toBe(true);
     });
   });
 
