@@ -123,7 +123,8 @@ async function issuerCall(method: IssuerCallName, args: unknown[]): Promise<Issu
       onInternalError: (failed, error) => log(`issuer ${failed} failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`),
     });
   } finally {
-    refreshIssuerMenu();
+    // The menu shows the issuer's state: rebuild it after the calls that change it (a screen may poll status).
+    if (method !== 'status' && method !== 'openAdmin') refreshIssuerMenu();
   }
 }
 
