@@ -1,0 +1,328 @@
+/**
+ * The admin dashboard's API with the admin token (docs/issuer.md "Admin
+ * dashboard"): live counts after check-ins through the public API, the four
+ * kinds of alert, and each action (lookup, revoke ticket, setup QR, revoke
+ * scanner, CSV export), all through app.inject on a real SQLite file.
+ */
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { decodeSetupCode } from '../../../protocol/setup-code.js';
+import { build } from '../../../issuer/app.js';
+import { resetAdminToken } from '../../../issuer/services/admin-token.js';
+import { exportCsv, exportRows } from '../../../issuer/services/checkins-export.js';
+import { LATE_SCAN_MS, ONLINE_WINDOW_MS } from '../../../issuer/services/dashboard.js';
+import type { EventOverview, LookupResult, SetupCodeResult } from '../../../issuer/routes/admin/types.js';
+import type { EventRow } from '../../../issuer/store/events.js';
+import { createIssuerFixture, type EnrolledScanner, type IssuerFixture } from '../../helpers/issuer-fixture.js';
+import { captureLog } from '../../helpers/log-capture.js';
+
+let fx: IssuerFixture;
+let app: FastifyInstance;
+let auth: Record<string, string>;
+let event: EventRow;
+let otherEvent: EventRow;
+let north: EnrolledScanner;
+let south: EnrolledScanner;
+
+beforeAll(async () => {
+  fx = createIssuerFixture();
+  app = await build({ dataDir: fx.dataDir.root, logger: captureLog().logger });
+  auth = { authorization: `Bearer ${resetAdminToken(fx.db, new Date()).token}` };
+  event = fx.createEvent({ name: 'Main night' });
+  otherEvent = fx.createEvent({ name: 'Other night' });
+  north = fx.enrollScanner(event.eid, { gateId: 'North' });
+  south = fx.enrollScanner(event.eid, { gateId: 'South' });
+});
+
+afterAll(async () => {
+  await app.close();
+  fx.cleanup();
+});
+
+async function checkIn(scanner: EnrolledScanner, tid: string, changes: Record<string, unknown> = {}) {
+  const response = await app.inject({
+    method: 'POST',
+    url: '/api/v1/tickets/check-in',
+    headers: { authorization: `Bearer ${scanner.apiKey}` },
+    payload: { tid, eid: scanner.eid, scanned_at: new Date().toISOString(), scanner_id: scanner.scannerId, idempotency_key: randomUUID(), ...changes },
+  });
+  return response;
+}
+
+async function overview(eid = event.eid): Promise<EventOverview> {
+  const response = await app.inject({ url: `/admin/api/events/${eid}/overview`, headers: auth });
+  expect(response.statusCode).toBe(200);
+  return response.json() as EventOverview;
+}
+
+async function admin(method: 'GET' | 'POST', url: string, payload?: object) {
+  return app.inject({ method, url: `/admin/api${url}`, headers: auth, ...(payload === undefined ? {} : { payload }) });
+}
+
+describe('live counts', () => {
+  test('checked in / issued, per gate, per type, scans per minute and scanners follow the check-ins', async () => {
+    const before = await overview();
+    expect(before.totals).toEqual({ issued: 0, checked_in: 0, revoked: 0 });
+    expect(before.scans.per_minute).toHaveLength(15);
+
+    const vip = [fx.issueTicket(event.eid, { ticketType: 'VIP', holderName: 'Vera Vip' }), fx.issueTicket(event.eid, { ticketType: 'VIP', holderName: 'Victor Vip' })];
+    const standard = Array.from({ length: 4 }, (_, i) => fx.issueTicket(event.eid, { ticketType: 'Standard', holderName: `Sam Standard ${i}` }));
+    const untyped = fx.issueTicket(event.eid, { ticketType: null, holderName: null });
+    fx.issueTicket(otherEvent.eid); // another event's ticket: not counted here
+
+    expect((await checkIn(north, vip[0]!.tid)).json()).toMatchObject({ status: 'valid' });
+    expect((await checkIn(north, standard[0]!.tid)).json()).toMatchObject({ status: 'valid' });
+    expect((await checkIn(south, standard[1]!.tid)).json()).toMatchObject({ status: 'valid' });
+    expect((await checkIn(south, untyped.tid)).json()).toMatchObject({ status: 'valid' });
+    // The request names no gate: it is counted at the key's gate.
+    const once = { idempotency_key: randomUUID(), scanned_at: new Date().toISOString() };
+    expect((await checkIn(south, standard[2]!.tid, once)).json()).toMatchObject({ status: 'valid' });
+    // A replay of the same request (an offline queue resending it) is not a new scan.
+    const replay = await checkIn(south, standard[2]!.tid, once);
+    expect(replay.json()).toMatchObject({ status: 'valid' });
+
+    const now = await overview();
+    expect(now.totals).toEqual({ issued: 7, checked_in: 5, revoked: 0 });
+    expect(now.by_gate).toEqual([
+      { gate_id: 'North', checked_in: 2 },
+      { gate_id: 'South', checked_in: 3 },
+    ]);
+    expect(now.by_type).toEqual([
+      { ticket_type: 'Standard', issued: 4, checked_in: 3 },
+      { ticket_type: 'VIP', issued: 2, checked_in: 1 },
+      { ticket_type: null, issued: 1, checked_in: 1 },
+    ]);
+    // 5 check-ins (the replay not counted), all in the last minute and in the current minute's bar.
+    expect(now.scans.last_minute).toBe(5);
+    expect(now.scans.per_minute.at(-1)!.scans).toBe(5);
+    expect(now.scans.per_minute.reduce((sum, minute) => sum + minute.scans, 0)).toBe(5);
+
+    const byKey = new Map(now.scanners.map((scanner) => [scanner.api_key_id, scanner]));
+    expect(byKey.get(north.apiKeyId)).toMatchObject({ gate_id: 'North', online: true, revoked: false, scans: 2, scanner_id: north.scannerId });
+    expect(byKey.get(south.apiKeyId)).toMatchObject({ gate_id: 'South', online: true, scans: 3 });
+    expect(Date.now() - Date.parse(byKey.get(south.apiKeyId)!.last_contact_at)).toBeLessThan(ONLINE_WINDOW_MS);
+
+    // Another event's dashboard sees none of it.
+    expect((await overview(otherEvent.eid)).totals).toEqual({ issued: 1, checked_in: 0, revoked: 0 });
+  });
+
+  test('a scanner whose last contact is older than the online window is shown offline, with that last contact', async () => {
+    const quiet = fx.enrollScanner(event.eid, { gateId: 'East' });
+    const longAgo = new Date(Date.now() - ONLINE_WINDOW_MS - 60_000).toISOString();
+    fx.db.prepare('UPDATE api_keys SET created_at = ? WHERE api_key_id = ?').run(longAgo, quiet.apiKeyId);
+    const view = (await overview()).scanners.find((scanner) => scanner.api_key_id === quiet.apiKeyId)!;
+    expect(view).toMatchObject({ online: false, last_contact_at: longAgo, scans: 0 });
+  });
+});
+
+describe('alerts', () => {
+  test('forged-signature report, revoked scan, wrong-event scan and a late already_used each raise their alert; a prompt already_used does not', async () => {
+    const counts = (await overview()).alerts.counts;
+    expect(counts).toEqual({ offline_double_admission: 0, forged_signature: 0, revoked_ticket: 0, wrong_event: 0 });
+
+    const forgedFrom = fx.issueTicket(event.eid, { holderName: 'Grace Genuine' });
+    const forged = await checkIn(north, forgedFrom.tid, { signature_status: 'invalid' });
+    expect(forged.statusCode).toBe(400);
+
+    const revoked = fx.issueTicket(event.eid, { holderName: 'Rita Revoked' });
+    fx.db.prepare('UPDATE tickets SET revoked_at = ? WHERE tid = ?').run(new Date().toISOString(), revoked.tid);
+    expect((await checkIn(south, revoked.tid)).json()).toMatchObject({ status: 'revoked' });
+
+    const foreign = fx.issueTicket(otherEvent.eid, { holderName: 'Otto Other' });
+    expect((await checkIn(north, foreign.tid)).json()).toMatchObject({ status: 'wrong_event' });
+
+    // One holder in at the north gate now; the south kiosk was offline and admitted the same ticket 5 minutes ago.
+    const shared = fx.issueTicket(event.eid, { holderName: 'Dora Double' });
+    expect((await checkIn(north, shared.tid)).json()).toMatchObject({ status: 'valid' });
+    const lateScannedAt = new Date(Date.now() - 5 * 60_000).toISOString();
+    expect((await checkIn(south, shared.tid, { scanned_at: lateScannedAt })).json()).toMatchObject({ status: 'already_used' });
+    // Scanned just now and refused at the door: an ordinary second scan, not an alert.
+    expect((await checkIn(north, shared.tid)).json()).toMatchObject({ status: 'already_used' });
+    // Late, but within the threshold: not an alert either.
+    expect((await checkIn(north, shared.tid, { scanned_at: new Date(Date.now() - LATE_SCAN_MS / 2).toISOString() })).json()).toMatchObject({ status: 'already_used' });
+
+    const { alerts } = await overview();
+    expect(alerts.counts).toEqual({ offline_double_admission: 1, forged_signature: 1, revoked_ticket: 1, wrong_event: 1 });
+    // Newest first.
+    expect(alerts.recent.map((alert) => alert.kind)).toEqual(['offline_double_admission', 'wrong_event', 'revoked_ticket', 'forged_signature']);
+    const [double, wrong, rev, forgery] = alerts.recent as [typeof alerts.recent[0], typeof alerts.recent[0], typeof alerts.recent[0], typeof alerts.recent[0]];
+
+    expect(double).toMatchObject({ tid: shared.tid, holder_name: 'Dora Double', gate_id: 'South', api_key_id: south.apiKeyId, scanner_name: 'Test scanner', scanned_at: lateScannedAt });
+    expect(double.delay_seconds).toBeGreaterThanOrEqual(299);
+    expect(double.first_check_in).toMatchObject({ gate_id: 'North', scanner: 'Test scanner' });
+    expect(wrong).toMatchObject({ tid: foreign.tid, holder_name: 'Otto Other', ticket_event_name: 'Other night', gate_id: 'North' });
+    expect(rev).toMatchObject({ tid: revoked.tid, holder_name: 'Rita Revoked', gate_id: 'South', first_check_in: null });
+    // The claims of a forged code are not the issuer's: no holder is named.
+    expect(forgery).toMatchObject({ tid: forgedFrom.tid, holder_name: null, gate_id: 'North' });
+
+    // The alerts belong to this event only.
+    expect((await overview(otherEvent.eid)).alerts.recent).toEqual([]);
+  });
+});
+
+describe('actions', () => {
+  test('lookup by ticket id (any case, any event) or by part of the holder name, with LIKE wildcards taken literally', async () => {
+    const ada = fx.issueTicket(event.eid, { holderName: 'Ada Lovelace', ticketType: 'VIP' });
+    fx.issueTicket(event.eid, { holderName: 'Ada_Underscore' });
+    fx.issueTicket(event.eid, { holderName: '100% Percent' });
+    const other = fx.issueTicket(otherEvent.eid, { holderName: 'Ada Elsewhere' });
+
+    const byId = (await admin('GET', `/events/${event.eid}/tickets?q=${ada.tid.toLowerCase()}`)).json() as LookupResult;
+    expect(byId.tickets.map((t) => t.tid)).toEqual([ada.tid]);
+    expect(byId.tickets[0]).toMatchObject({ holder_name: 'Ada Lovelace', ticket_type: 'VIP', status: 'valid', event_name: 'Main night', checked_in_at: null });
+
+    const byName = (await admin('GET', `/events/${event.eid}/tickets?q=ada`)).json() as LookupResult;
+    expect(byName.tickets.map((t) => t.holder_name).sort()).toEqual(['Ada Lovelace', 'Ada_Underscore']);
+    expect(byName.truncated).toBe(false);
+    // Another event's ticket by id, but not by name.
+    expect(((await admin('GET', `/events/${event.eid}/tickets?q=${other.tid}`)).json() as LookupResult).tickets[0]).toMatchObject({ event_name: 'Other night' });
+
+    expect(((await admin('GET', `/events/${event.eid}/tickets?q=${encodeURIComponent('a_u')}`)).json() as LookupResult).tickets.map((t) => t.holder_name)).toEqual(['Ada_Underscore']);
+    expect(((await admin('GET', `/events/${event.eid}/tickets?q=${encodeURIComponent('%')}`)).json() as LookupResult).tickets.map((t) => t.holder_name)).toEqual(['100% Percent']);
+    expect(((await admin('GET', `/events/${event.eid}/tickets?q=nobody`)).json() as LookupResult).tickets).toEqual([]);
+  });
+
+  test('lookup answers at most 20 tickets and says there are more', async () => {
+    for (let i = 0; i < 22; i++) fx.issueTicket(event.eid, { holderName: `Many Zed ${String(i).padStart(2, '0')}` });
+    const result = (await admin('GET', `/events/${event.eid}/tickets?q=${encodeURIComponent('many zed')}`)).json() as LookupResult;
+    expect(result.tickets).toHaveLength(20);
+    expect(result.truncated).toBe(true);
+  });
+
+  test('lookup refuses an empty or missing query (400) and an unknown event (404)', async () => {
+    expect((await admin('GET', `/events/${event.eid}/tickets?q=${encodeURIComponent('   ')}`)).json()).toMatchObject({ error: { code: 'INVALID_REQUEST', details: { field: 'q' } } });
+    expect((await admin('GET', `/events/${event.eid}/tickets`)).statusCode).toBe(400);
+    const unknown = await admin('GET', '/events/NO-SUCH-EVENT/tickets?q=x');
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toMatchObject({ error: { code: 'NOT_FOUND', details: { reason: 'event_not_found' } } });
+  });
+
+  test('revoke a ticket: the next scan is refused, the count goes up, the lookup shows it; an unknown ticket is 404', async () => {
+    const ticket = fx.issueTicket(event.eid, { holderName: 'Refund Rex' });
+    const revokedBefore = (await overview()).totals.revoked;
+    const response = await admin('POST', `/tickets/${ticket.tid}/revoke`, { reason: 'refund' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ tid: ticket.tid, status: 'revoked', ticket: { status: 'revoked', revoke_reason: 'refund', holder_name: 'Refund Rex' } });
+    expect((await checkIn(north, ticket.tid)).json()).toMatchObject({ status: 'revoked' });
+    expect((await overview()).totals.revoked).toBe(revokedBefore + 1);
+
+    const unknown = await admin('POST', '/tickets/NO-SUCH-TICKET/revoke', {});
+    expect(unknown.statusCode).toBe(404);
+    // The same failure as `ticket-issuer ticket revoke` (issuer/services/admin-actions.ts).
+    expect(unknown.json()).toEqual({ error: { code: 'NOT_FOUND', message: 'no ticket NO-SUCH-TICKET at this issuer', details: { reason: 'ticket_not_found' } } });
+    expect((await admin('POST', `/tickets/${ticket.tid}/revoke`, { reason: 'x'.repeat(201) })).statusCode).toBe(400);
+  });
+
+  test('setup QR for a gate: a single-use code that enrolls a scanner scoped to that gate, as an SVG image; revoking an unused one works', async () => {
+    const response = await admin('POST', `/events/${event.eid}/setup-codes`, { gate_id: '  West  ' });
+    expect(response.statusCode).toBe(200);
+    const setup = response.json() as SetupCodeResult;
+    expect(setup).toMatchObject({ eid: event.eid, event_name: 'Main night', gate_id: 'West', tls_cert_sha256: null });
+    expect(setup.qr_image).toMatch(/^data:image\/svg\+xml;base64,/);
+    expect(Buffer.from(setup.qr_image.split(',')[1]!, 'base64').toString('utf8')).toContain('<svg');
+    const payload = decodeSetupCode(setup.setup_qr);
+    expect(payload).toMatchObject({ iss: fx.baseUrl, eid: event.eid, gate_id: 'West', event_name: 'Main night', enroll_url: `${fx.baseUrl}/api/v1/scanners/enroll` });
+    expect(payload.tls_cert_sha256).toBeUndefined();
+    // The token is stored as a hash only.
+    const row = fx.db.prepare('SELECT * FROM enrollment_tokens WHERE token_id = ?').get(setup.token_id) as { token_hash: string };
+    expect(row.token_hash).toMatch(/^[0-9a-f]{64}$/);
+
+    const enroll = (token: string) => app.inject({ method: 'POST', url: '/api/v1/scanners/enroll', payload: { token, scanner_id: randomUUID(), scanner_name: 'West kiosk' } });
+    const enrolled = await enroll(payload.token);
+    expect(enrolled.statusCode).toBe(200);
+    expect(enrolled.json()).toMatchObject({ scope: { eid: event.eid, gate_id: 'West' } });
+    expect((await enroll(payload.token)).json()).toMatchObject({ error: { code: 'INVALID_TOKEN' } });
+    expect((await overview()).scanners.find((s) => s.scanner_name === 'West kiosk')).toMatchObject({ gate_id: 'West', online: true });
+    // A used code cannot be revoked (revoke the scanner instead).
+    expect((await admin('POST', `/setup-codes/${setup.token_id}/revoke`, {})).json()).toMatchObject({ error: { code: 'INVALID_REQUEST', details: { reason: 'token_already_used' } } });
+
+    const unused = (await admin('POST', `/events/${event.eid}/setup-codes`, {})).json() as SetupCodeResult;
+    expect(unused.gate_id).toBeNull();
+    expect(decodeSetupCode(unused.setup_qr).gate_id).toBeUndefined();
+    expect((await admin('POST', `/setup-codes/${unused.token_id}/revoke`, {})).json()).toEqual({ token_id: unused.token_id, status: 'revoked' });
+    expect((await enroll(decodeSetupCode(unused.setup_qr).token)).json()).toMatchObject({ error: { code: 'TOKEN_REVOKED' } });
+    expect((await admin('POST', '/setup-codes/tok_nothing/revoke', {})).statusCode).toBe(404);
+    expect((await admin('POST', '/events/NO-SUCH-EVENT/setup-codes', {})).statusCode).toBe(404);
+  });
+
+  test('revoke a scanner: its next request is refused and it shows revoked, not online; an unknown key is 404', async () => {
+    const doomed = fx.enrollScanner(event.eid, { gateId: 'Lost' });
+    const ticket = fx.issueTicket(event.eid);
+    const response = await admin('POST', `/scanners/${doomed.apiKeyId}/revoke`, {});
+    expect(response.json()).toEqual({ api_key_id: doomed.apiKeyId, status: 'revoked' });
+    expect((await checkIn(doomed, ticket.tid)).statusCode).toBe(401);
+    expect((await overview()).scanners.find((s) => s.api_key_id === doomed.apiKeyId)).toMatchObject({ revoked: true, online: false });
+    const unknown = await admin('POST', '/scanners/key_nothing/revoke', {});
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toMatchObject({ error: { code: 'NOT_FOUND', details: { reason: 'api_key_not_found' } } });
+  });
+
+  test('CSV export: the rows of `checkins export --format csv`, as a download', async () => {
+    const response = await admin('GET', `/events/${event.eid}/checkins.csv`);
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(response.headers['content-disposition']).toBe(`attachment; filename="checkins-${event.eid}.csv"`);
+    expect(response.body).toBe(exportCsv(exportRows(fx.db, event.eid)));
+    const lines = response.body.trim().split('\n');
+    expect(lines[0]).toBe('source,at,outcome,tid,eid,holder_name,ticket_type,scanned_at,scanner_id,api_key_id,gate_id,idempotency_key,details');
+    expect(lines.filter((line) => line.startsWith('checkins,')).length).toBe((await overview()).totals.checked_in);
+    expect(response.body).toContain(',invalid_signature,');
+    expect((await admin('GET', '/events/NO-SUCH-EVENT/checkins.csv')).statusCode).toBe(404);
+  });
+});
+
+describe('catching up', () => {
+  test('a server started on a large database counts everything, a chunk at a time', async () => {
+    const { DashboardAggregator } = await import('../../../issuer/services/dashboard.js');
+    const aggregator = new DashboardAggregator(fx.db, { chunk: 3 });
+    expect(await aggregator.refresh(2)).toBe(false);
+    expect(aggregator.overview(event.eid).complete).toBe(false);
+    while (!(await aggregator.refresh(5)));
+    const fresh = aggregator.overview(event.eid);
+    const served = await overview();
+    expect(fresh.complete).toBe(true);
+    expect({ ...fresh, generated_at: null, scanners: null }).toEqual({ ...served, generated_at: null, scanners: null });
+  });
+});
+
+describe('the page', () => {
+  test('GET /admin and /admin/ serve the built page with its security headers; its assets are served, nothing else', async () => {
+    for (const url of ['/admin', '/admin/']) {
+      const page = await app.inject({ url });
+      expect(page.statusCode).toBe(200);
+      expect(page.headers['content-security-policy']).toBe(
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+      );
+      expect(page.headers['x-frame-options']).toBe('DENY');
+      expect(page.headers['x-content-type-options']).toBe('nosniff');
+    }
+    const html = (await app.inject({ url: '/admin' })).body;
+    const script = /src="(\/admin\/assets\/[^"]+\.js)"/.exec(html)![1]!;
+    const style = /href="(\/admin\/assets\/[^"]+\.css)"/.exec(html)![1]!;
+    const js = await app.inject({ url: script });
+    expect(js.statusCode).toBe(200);
+    expect(js.headers['content-type']).toMatch(/^text\/javascript/);
+    expect((await app.inject({ url: style })).headers['content-type']).toMatch(/^text\/css/);
+    for (const url of ['/admin/assets/..%2F..%2F..%2Fpackage.json', '/admin/assets/.hidden.js', '/admin/assets/nothing.js', '/admin/assets/index.html']) {
+      const response = await app.inject({ url });
+      expect(response.statusCode, url).toBe(404);
+      expect(response.json()).toMatchObject({ error: { code: 'NOT_FOUND' } });
+    }
+  });
+
+  test('without a built page, GET /admin answers 500 with the ErrorEnvelope (and the API still works)', async () => {
+    const empty = fs.mkdtempSync(path.join(fx.root, 'no-dashboard-'));
+    const bare = await build({ dataDir: fx.dataDir.root, logger: captureLog().logger, dashboardDir: empty });
+    try {
+      const page = await bare.inject({ url: '/admin' });
+      expect(page.statusCode).toBe(500);
+      expect(page.json()).toMatchObject({ error: { code: 'INTERNAL' } });
+      expect((await bare.inject({ url: '/admin/api/session', headers: auth })).statusCode).toBe(200);
+    } finally {
+      await bare.close();
+    }
+  });
+});
