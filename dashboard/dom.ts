@@ -19,7 +19,7 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Att
 
 export function append(parent: Node, ...children: Child[]): void {
   for (const child of children) {
-    if (child === null || child === undefined || child === false) continue;
+    if (child === null || child === undefined || child === false || child === '') continue;
     parent.appendChild(typeof child === 'string' || typeof child === 'number' ? document.createTextNode(String(child)) : child);
   }
 }
