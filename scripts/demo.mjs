@@ -127,6 +127,8 @@ const revokedTicket = issued[HOLDERS.length];
 const expiredTicket = issued[HOLDERS.length + 1];
 await issuer('ticket', 'revoke', revokedTicket.tid, '--reason', 'demo: refunded');
 const setup = await issuer('scanner', 'setup', '--event', event.eid, '--gate', 'Main door');
+// The admin dashboard's sign-in token (init --json makes none; docs/issuer.md "Admin dashboard").
+const { admin_token: adminToken } = await issuer('admin-token', 'reset');
 
 /** A real ticket with one field changed after signing (a "Standard" made "VIP"): the signature no longer matches. */
 function forge(code) {
@@ -283,7 +285,8 @@ say(`
     it is sent to the kiosk as a scan and the kiosk screen shows the verdict.`
     : ''
 }
- 4. Try while it runs (another terminal):
+ 4. Watch it live: ${baseUrl}/admin  (admin token: ${adminToken})
+ 5. Try while it runs (another terminal):
       npx ticket-issuer ticket revoke ${issued[0].tid} --data demo-data/issuer
       npx ticket-issuer checkins export --event ${event.eid} --data demo-data/issuer
  Logs: demo-data/issuer.log, demo-data/kiosk.log.   Ctrl+C stops everything.

@@ -1,0 +1,297 @@
+/**
+ * The issuer's admin dashboard end to end: the built `ticket-issuer` CLI
+ * (init, admin-token reset, events, tickets, `serve --plain-http` as a child
+ * process on loopback), scanners enrolled and scanning through the public
+ * API, and the built page in real Chromium (docs/issuer.md "Admin dashboard").
+ *
+ * It signs in, sees the counts change without a reload after a check-in,
+ * sees the alerts, looks a ticket up and revokes it, makes a setup QR and
+ * reads it back off the screen (and enrolls a scanner with it), revokes a
+ * scanner and downloads the CSV export.
+ *
+ * Needs the build (test/global-setup.ts does it); no keyring. Screenshots go
+ * to test-results/admin/; with UPDATE_SCREENSHOTS=1 two are copied to
+ * docs/screenshots/ for the README. The steps build on each other, in order.
+ */
+import { randomUUID } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import jsQRModule from 'jsqr';
+import type { Browser, Page } from 'playwright-core';
+import { PNG } from 'pngjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, issuerCli, launchChromium, LOOPBACK, ROOT, startIssuer, type RunningIssuer } from '../../bench/door-harness.js';
+import { decodeSetupCode } from '../../protocol/setup-code.js';
+
+// jsqr is CommonJS with an ES-style default export: under NodeNext the callable is on `.default` at the type level only.
+const jsQR = jsQRModule as unknown as typeof jsQRModule.default;
+
+/** The page's globals as the functions passed to page.evaluate see them (the Node build has no DOM lib). */
+declare const sessionStorage: { readonly length: number };
+declare const localStorage: { readonly length: number };
+declare const document: { readonly cookie: string };
+declare const window: { notReloaded?: boolean };
+
+const SHOTS = join(ROOT, 'test-results', 'admin');
+const README_SHOTS = join(ROOT, 'docs', 'screenshots');
+const WAIT_MS = 30_000;
+/** Screenshots shown in the README: test-results name → docs/screenshots name. */
+const CURATED: Record<string, string> = { '03-dashboard': 'admin-dashboard.png', '06-setup-qr': 'admin-setup-qr.png' };
+
+let root: string;
+let dataDir: string;
+let baseUrl: string;
+let issuer: RunningIssuer | null = null;
+let browser: Browser | null = null;
+let page: Page;
+let adminToken: string;
+let eid: string;
+const pageErrors: string[] = [];
+
+interface Scanner {
+  apiKey: string;
+  apiKeyId: string;
+  scannerId: string;
+}
+let north: Scanner;
+let south: Scanner;
+const tickets: Record<string, string> = {};
+
+async function shot(name: string): Promise<void> {
+  const file = join(SHOTS, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: name !== '06-setup-qr' });
+  const curated = CURATED[name];
+  if (curated && process.env.UPDATE_SCREENSHOTS === '1') copyFileSync(file, join(README_SHOTS, curated));
+}
+
+async function enroll(setupCode: string, name: string): Promise<Scanner> {
+  const { token } = decodeSetupCode(setupCode);
+  const scannerId = randomUUID();
+  const response = await fetch(`${baseUrl}/api/v1/scanners/enroll`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ token, scanner_id: scannerId, scanner_name: name, scanner_platform: 'e2e' }),
+  });
+  expect(response.status).toBe(200);
+  const body = (await response.json()) as { api_key: string; api_key_id: string };
+  return { apiKey: body.api_key, apiKeyId: body.api_key_id, scannerId };
+}
+
+async function checkIn(scanner: Scanner, tid: string, extra: Record<string, unknown> = {}): Promise<{ status: number; body: { status?: string } }> {
+  const response = await fetch(`${baseUrl}/api/v1/tickets/check-in`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${scanner.apiKey}` },
+    body: JSON.stringify({ tid, eid, scanned_at: new Date().toISOString(), scanner_id: scanner.scannerId, idempotency_key: randomUUID(), ...extra }),
+  });
+  return { status: response.status, body: (await response.json()) as { status?: string } };
+}
+
+const tileValue = (id: string) => page.locator(`#${id} .tile-value`);
+/** The page refreshes every 2 s: wait for several refreshes (two shared cores). */
+const eventually = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: WAIT_MS, interval: 100 });
+
+beforeAll(async () => {
+  if (!existsSync(join(ROOT, 'dist', 'dashboard', 'index.html'))) throw new Error('dist/dashboard is missing: run npm run build first');
+  mkdirSync(SHOTS, { recursive: true });
+  mkdirSync(README_SHOTS, { recursive: true });
+  root = mkdtempSync(join(tmpdir(), 'admin-e2e-'));
+  dataDir = join(root, 'issuer');
+  const port = await freePort();
+  baseUrl = `http://${LOOPBACK}:${port}`;
+
+  await issuerCli(dataDir, 'init', '--base-url', baseUrl, '--name', 'Harbour Lights Festival');
+  adminToken = (await issuerCli<{ admin_token: string }>(dataDir, 'admin-token', 'reset')).admin_token;
+  const start = new Date(Date.now() - 3600_000).toISOString();
+  eid = (await issuerCli<{ eid: string }>(dataDir, 'event', 'create', '--name', 'Friday Night', '--date', start, '--venue', 'Pier 4')).eid;
+  const otherEid = (await issuerCli<{ eid: string }>(dataDir, 'event', 'create', '--name', 'Saturday Matinee', '--date', new Date(Date.now() + 86400_000).toISOString(), '--venue', 'Pier 4')).eid;
+  const issue = async (event: string, holder: string, type: string): Promise<string> =>
+    (await issuerCli<{ tickets: { tid: string }[] }>(dataDir, 'ticket', 'issue', '--event', event, '--holder', holder, '--type', type)).tickets[0]!.tid;
+  for (const [key, holder, type] of [
+    ['ada', 'Ada Lovelace', 'VIP'],
+    ['grace', 'Grace Hopper', 'VIP'],
+    ['alan', 'Alan Turing', 'Standard'],
+    ['edsger', 'Edsger Dijkstra', 'Standard'],
+    ['barbara', 'Barbara Liskov', 'Standard'],
+    ['donald', 'Donald Knuth', 'Standard'],
+    ['margaret', 'Margaret Hamilton', 'Standard'],
+    ['mallory', 'Mallory Refund', 'Standard'],
+    ['frances', 'Frances Allen', 'Student'],
+    ['katherine', 'Katherine Johnson', 'Student'],
+  ] as const) {
+    tickets[key] = await issue(eid, holder, type);
+  }
+  await issuerCli(dataDir, 'ticket', 'issue', '--event', eid, '--type', 'Standard', '--count', '30');
+  tickets.other = await issue(otherEid, 'Olga Otherday', 'Standard');
+  await issuerCli(dataDir, 'ticket', 'revoke', tickets.mallory!, '--reason', 'refund');
+
+  issuer = await startIssuer(dataDir, port);
+  north = await enroll((await issuerCli<{ setup_qr: string }>(dataDir, 'scanner', 'setup', '--event', eid, '--gate', 'North')).setup_qr, 'North door kiosk');
+  south = await enroll((await issuerCli<{ setup_qr: string }>(dataDir, 'scanner', 'setup', '--event', eid, '--gate', 'South')).setup_qr, 'South door kiosk');
+
+  // The evening so far: admits at both gates, and one of each alert.
+  for (const key of ['ada', 'alan', 'edsger', 'frances']) expect((await checkIn(north, tickets[key]!)).body.status).toBe('valid');
+  for (const key of ['barbara', 'donald']) expect((await checkIn(south, tickets[key]!)).body.status).toBe('valid');
+  expect((await checkIn(south, tickets.mallory!)).body.status).toBe('revoked');
+  expect((await checkIn(north, tickets.other!)).body.status).toBe('wrong_event');
+  expect((await checkIn(north, tickets.grace!, { signature_status: 'invalid' })).status).toBe(400);
+  // The south kiosk was offline: its queued scan of Alan's ticket arrives 4 minutes late.
+  expect((await checkIn(south, tickets.alan!, { scanned_at: new Date(Date.now() - 4 * 60_000).toISOString() })).body.status).toBe('already_used');
+
+  browser = await launchChromium();
+  page = await browser.newPage({ viewport: { width: 1440, height: 1000 }, acceptDownloads: true });
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  page.setDefaultTimeout(WAIT_MS);
+  page.on('pageerror', (error) => pageErrors.push(String(error)));
+  // A Content-Security-Policy violation is reported on the console: the page must not cause any.
+  page.on('console', (message) => {
+    if (message.type() === 'error') pageErrors.push(message.text());
+  });
+}, 240_000);
+
+afterAll(async () => {
+  await browser?.close().catch(() => undefined);
+  await issuer?.stop().catch(() => undefined);
+  if (root) rmSync(root, { recursive: true, force: true });
+});
+
+describe('the admin dashboard in Chromium', () => {
+  it('asks for the admin token, refuses a wrong one, and signs in with the right one', async () => {
+    await page.goto(`${baseUrl}/admin`);
+    await page.locator('#admin-token').waitFor();
+    await shot('01-sign-in');
+    await page.fill('#admin-token', 'tva_this-is-not-the-token-of-this-issuer-at-all');
+    await page.click('button[type=submit]');
+    await eventually(() => page.textContent('#sign-in-message')).toContain('not right');
+    await shot('02-wrong-token');
+
+    await page.fill('#admin-token', adminToken);
+    await page.click('button[type=submit]');
+    await eventually(() => tileValue('tile-checked-in').textContent()).toBe('6');
+    // The token is kept in this tab only, never in the URL.
+    expect(page.url()).toBe(`${baseUrl}/admin`);
+    expect(await page.evaluate(() => Object.keys(sessionStorage))).toEqual(['ticket-issuer-admin-token']);
+    expect(await page.evaluate(() => localStorage.length + document.cookie.length)).toBe(0);
+  });
+
+  it('shows the live figures: checked in of issued, per gate, per type, scans per minute, scanners, alerts in words', async () => {
+    await eventually(() => page.textContent('#tile-checked-in .tile-detail')).toContain('of 40 issued');
+    expect(await page.textContent('#tile-checked-in .tile-detail')).toContain('1 revoked');
+    expect(await page.textContent('#tile-scanners .tile-value')).toBe('2 of 2');
+    expect(await page.textContent('#gates')).toMatch(/North\s*4/);
+    expect(await page.textContent('#gates')).toMatch(/South\s*2/);
+    expect(await page.textContent('#types')).toMatch(/VIP\s*1\s*2/);
+    expect(await page.textContent('#types')).toMatch(/Standard\s*4\s*36/);
+    expect(Number(await tileValue('tile-rate').textContent())).toBeGreaterThanOrEqual(10);
+
+    const alerts = page.locator('#alert-list li');
+    await eventually(() => alerts.count()).toBe(4);
+    const tags = await page.locator('#alert-list .alert-tag').allTextContents();
+    expect(tags.map((tag) => tag.replace(/^\S+\s/, ''))).toEqual(['DOUBLE ADMISSION?', 'FORGED', 'WRONG EVENT', 'REVOKED']);
+    const double = await page.textContent('#alert-list li[data-kind=offline_double_admission]');
+    expect(double).toContain('Alan Turing');
+    expect(double).toContain('gate South by South door kiosk');
+    expect(double).toContain('at gate North by North door kiosk');
+    expect(await page.textContent('#alert-list li[data-kind=wrong_event]')).toContain('Saturday Matinee');
+    expect(await page.textContent('#scanner-table')).toContain('North door kiosk');
+    expect(await page.textContent('#scanner-table')).toMatch(/Online/);
+    await shot('03-dashboard');
+  });
+
+  it('updates the counts without a reload after a check-in through the public API', async () => {
+    await page.evaluate(() => (window.notReloaded = true));
+    const before = await page.getAttribute('#app', 'data-generated-at');
+    expect((await checkIn(north, tickets.katherine!)).body.status).toBe('valid');
+    await eventually(() => tileValue('tile-checked-in').textContent()).toBe('7');
+    await eventually(() => page.textContent('#types')).toMatch(/Student\s*2\s*2/);
+    expect(await page.evaluate(() => window.notReloaded)).toBe(true);
+    expect(await page.getAttribute('#app', 'data-generated-at')).not.toBe(before);
+  });
+
+  it('looks a ticket up by holder name and revokes it; the next scan of it is refused', async () => {
+    await page.fill('#lookup-query', 'hamilton');
+    await page.click('#lookup button[type=submit]');
+    const card = page.locator(`#lookup-results li[data-tid="${tickets.margaret}"]`);
+    await card.waitFor();
+    expect(await card.textContent()).toContain('Margaret Hamilton');
+    expect(await card.textContent()).toContain('Valid, not checked in');
+    await shot('04-lookup');
+
+    await card.locator('button[data-action=revoke-ticket]').click();
+    await page.locator('#revoke-ticket-dialog').waitFor();
+    await page.fill('#revoke-ticket-dialog-reason', 'duplicate order');
+    await shot('05-revoke-ticket');
+    await page.click('#revoke-ticket-dialog-confirm');
+    await eventually(() => card.locator('.ticket-status').textContent()).toBe('Revoked');
+    expect(await card.textContent()).toContain('duplicate order');
+    expect((await checkIn(south, tickets.margaret!)).body.status).toBe('revoked');
+    await eventually(() => page.textContent('#tile-checked-in .tile-detail')).toContain('2 revoked');
+
+    // By ticket id too, in lower case.
+    await page.fill('#lookup-query', tickets.ada!.toLowerCase());
+    await page.click('#lookup button[type=submit]');
+    await eventually(() => page.textContent('#lookup-results')).toContain('Ada Lovelace');
+    expect(await page.textContent('#lookup-results')).toContain('gate North, by North door kiosk');
+  });
+
+  it('creates a setup QR for a gate, shown large; the code read off the screen enrolls a scanner for that gate', async () => {
+    await page.fill('#setup-gate', 'East');
+    await page.click('#create-setup');
+    const image = page.locator('#setup-qr-image');
+    await image.waitFor();
+    const box = (await image.boundingBox())!;
+    expect(box.width).toBeGreaterThan(500);
+    await shot('06-setup-qr');
+
+    const png = PNG.sync.read(await image.screenshot());
+    const read = jsQR(new Uint8ClampedArray(png.data), png.width, png.height);
+    expect(read, 'the QR on screen decodes').not.toBeNull();
+    const payload = decodeSetupCode(read!.data);
+    expect(payload).toMatchObject({ eid, gate_id: 'East', event_name: 'Friday Night', iss: baseUrl });
+    await page.click('#close-setup');
+
+    const east = await enroll(read!.data, 'East door kiosk');
+    expect((await checkIn(east, tickets.grace!)).body.status).toBe('valid');
+    await eventually(() => page.textContent('#scanner-table')).toContain('East door kiosk');
+    await eventually(() => page.textContent('#tile-scanners .tile-value')).toBe('3 of 3');
+  });
+
+  it('revokes a scanner from the table; its next request is refused', async () => {
+    const row = page.locator(`#scanner-table tr[data-api-key-id="${south.apiKeyId}"]`);
+    await row.locator('button').click();
+    await page.locator('#revoke-scanner-dialog').waitFor();
+    await page.click('#revoke-scanner-dialog-confirm');
+    await eventually(() => row.locator('.state').textContent()).toContain('Revoked');
+    expect((await checkIn(south, tickets.donald!)).status).toBe(401);
+    await eventually(() => page.textContent('#tile-scanners .tile-value')).toBe('2 of 2');
+  });
+
+  it('downloads the check-ins as CSV, the same rows as checkins export', async () => {
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-csv')]);
+    expect(download.suggestedFilename()).toBe(`checkins-${eid}.csv`);
+    const file = join(root, 'download.csv');
+    await download.saveAs(file);
+    const csv = readFileSync(file, 'utf8');
+    const lines = csv.trim().split('\n');
+    expect(lines[0]).toBe('source,at,outcome,tid,eid,holder_name,ticket_type,scanned_at,scanner_id,api_key_id,gate_id,idempotency_key,details');
+    expect(lines.filter((line) => line.startsWith('checkins,'))).toHaveLength(8);
+    expect(csv).toContain(',invalid_signature,');
+    expect(csv).toContain('Katherine Johnson');
+    await eventually(() => page.textContent('#export')).toContain(`Downloaded checkins-${eid}.csv`);
+    await shot('07-after-actions');
+  });
+
+  it('signing out forgets the token; a wrong token afterwards is still refused', async () => {
+    await page.click('#sign-out');
+    await page.locator('#admin-token').waitFor();
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    await page.reload();
+    await page.locator('#admin-token').waitFor();
+    expect(await page.locator('#tiles').count()).toBe(0);
+  });
+
+  it('raised no page error and no Content-Security-Policy violation', () => {
+    // The wrong token's 401 is logged by Chromium as a failed resource load: expected, nothing else is.
+    expect(pageErrors.filter((error) => !/status of 401/.test(error))).toEqual([]);
+  });
+});
