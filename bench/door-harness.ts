@@ -108,11 +108,16 @@ export function launchChromium(): Promise<Browser> {
  * Like a wedge scanner: one burst of keydown events ending with Enter, dispatched inside the page.
  * Keys sent over CDP (page.keyboard.type) are timestamped as each command arrives, and on a loaded
  * machine the gaps split the burst (docs/kiosk-screens.md "Testing note"); a scanner's keys come
- * back to back.
+ * back to back. An event's timeStamp is its creation time, so the characters are all created
+ * first, then dispatched: the OS pausing the page while they are handled cannot put a gap into
+ * the burst (a real key also keeps the time it arrived, however late the page handles it).
+ * The Enter is created when it is sent, so its timeStamp is the scan's last keystroke.
  */
 export async function scanInPage(page: Page, text: string): Promise<void> {
   await page.evaluate((t) => {
-    for (const key of [...t, 'Enter']) document.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }));
+    const keys = [...t].map((key) => new KeyboardEvent('keydown', { key, bubbles: true }));
+    for (const event of keys) document.dispatchEvent(event);
+    document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
   }, text);
 }
 
