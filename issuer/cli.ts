@@ -17,6 +17,7 @@ import { reportFailure } from './admin/output.js';
 import { registerScannerCommands } from './admin/scanners.js';
 import { registerServeCommand } from './admin/serve.js';
 import { registerTicketCommands } from './admin/tickets.js';
+import { registerTransferCommands } from './admin/transfer.js';
 
 export function buildProgram(): Command {
   const program = new Command('ticket-issuer')
@@ -36,6 +37,7 @@ export function buildProgram(): Command {
   registerExportCommands(program);
   registerBackupCommand(program);
   registerAdminTokenCommands(program);
+  registerTransferCommands(program);
   return program;
 }
 

@@ -41,7 +41,8 @@ export function signEd25519Node(message: Uint8Array, privateKey: crypto.KeyObjec
 
 export const publicKeyBase64Url = (key: SigningKey): string => encodeBase64Url(key.publicKey);
 
-const keyFile = (keysDir: string, kid: string): string => path.join(keysDir, `${kid}.key`);
+/** Where the private key of `kid` lives in a data dir's keys folder. */
+export const keyFile = (keysDir: string, kid: string): string => path.join(keysDir, `${kid}.key`);
 
 export function savePrivateKey(keysDir: string, key: SigningKey): void {
   writePrivateFile(keyFile(keysDir, key.kid), key.privateKey.export({ format: 'pem', type: 'pkcs8' }).toString());

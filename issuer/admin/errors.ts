@@ -18,6 +18,11 @@ export const ADMIN_ERROR_CODES = [
   'API_KEY_NOT_FOUND',
   'CSV_INVALID',
   'BACKUP_TARGET_EXISTS',
+  'EXPORT_TARGET_EXISTS', // export --to names an existing file: an export never overwrites
+  'IMPORT_FILE_INVALID', // not an export, truncated, damaged (checksum), or rows of the wrong shape
+  'IMPORT_FILE_UNSUPPORTED_VERSION', // written by a newer ticket-issuer
+  'IMPORT_ISSUER_MISMATCH', // an export of another issuer (other base URL, or no signing key in common)
+  'IMPORT_CONFLICT', // the file contradicts this issuer's data (same ID, different ticket/key/token)
   'INTERNAL',
 ] as const;
 

@@ -1,0 +1,437 @@
+/**
+ * The export file of `ticket-issuer export` / `import` (docs/issuer.md
+ * "Moving an issuer to the venue and back"): one JSON document,
+ *
+ *   {"format":"ticket-issuer-export","version":1,"exported_at","scope","issuer","tls",
+ *    "signing_keys":[…],"events":[…],"tickets":[…],"checkins":[…],"scan_log":[…],
+ *    "enrollment_tokens":[…],"api_keys":[…],"idempotency":[…],"sha256":"…"}
+ *
+ * written one row per line so it streams out of a large database, and ending
+ * with a SHA-256 over everything before it, so a truncated, damaged or edited
+ * file is refused before anything is merged. Version 1 is strict: every row
+ * has exactly the columns below, of the types below.
+ *
+ * The file holds private signing keys and the TLS key: it is a secret, like
+ * the data dir itself.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import { constants as bufferConstants } from 'node:buffer';
+import { baseUrlProblem } from '../../protocol/base-url.js';
+import { decodeBase64Url } from '../../protocol/base64url.js';
+import { isIsoDateTime, isJsonObject } from '../../protocol/fields.js';
+import { kidFromPublicKey } from '../../protocol/kid.js';
+import { decodeTicketCode } from '../../protocol/ticket-code.js';
+import { rawPublicKey } from '../signing.js';
+import type { IssuerInfo } from '../store/issuer-info.js';
+import { TRANSFER_TABLES, type TransferTable } from '../store/transfer.js';
+import { AdminError } from './errors.js';
+
+export const EXPORT_FORMAT = 'ticket-issuer-export';
+export const EXPORT_VERSION = 1;
+
+/** The members before the tables, in the order they are written and hashed. */
+export const HEADER_FIELDS = ['format', 'version', 'exported_at', 'scope', 'issuer', 'tls'] as const;
+
+export interface ExportHeader {
+  format: typeof EXPORT_FORMAT;
+  version: typeof EXPORT_VERSION;
+  exported_at: string;
+  /** `eid` set: only that event (and every signing key) is in the file. */
+  scope: { eid: string | null };
+  issuer: IssuerInfo;
+  /** The data dir's self-signed HTTPS certificate, so kiosks that pinned it keep connecting. */
+  tls: { cert_pem: string; key_pem: string } | null;
+}
+
+/** A row as it travels: a table row, except that signing keys say `active` as a boolean and carry their private key. */
+export type FileRow = Record<string, string | number | boolean | null>;
+
+export type ExportFile = ExportHeader & Record<TransferTable, FileRow[]> & { sha256: string };
+
+/** A signing key as it travels: the public row plus its private key (PKCS#8 PEM), null if this data dir had none. */
+export const PRIVATE_KEY_FIELD = 'private_key_pem';
+
+type ColumnType = 'string' | 'text' | 'text?' | 'time' | 'time?' | 'int' | 'bool' | 'sha256' | 'kid';
+
+/** Version 1's columns per table. `string` is non-empty; `text` may be empty; `?` allows null. */
+const COLUMN_TYPES: Record<TransferTable, Record<string, ColumnType>> = {
+  signing_keys: { kid: 'kid', public_key: 'string', valid_from: 'time', valid_until: 'time?', active: 'bool', [PRIVATE_KEY_FIELD]: 'text?' },
+  events: { eid: 'string', name: 'string', date: 'time', venue: 'string', ends_at: 'time', created_at: 'time' },
+  tickets: {
+    tid: 'string',
+    eid: 'string',
+    kid: 'kid',
+    holder_name: 'text?',
+    ticket_type: 'text?',
+    issued_at: 'time',
+    exp: 'int',
+    qr: 'string',
+    revoked_at: 'time?',
+    revoke_reason: 'text?',
+  },
+  checkins: { tid: 'string', checked_in_at: 'time', scanner_id: 'string', gate_id: 'text?', api_key_id: 'string', idempotency_key: 'string', recorded_at: 'time' },
+  // What scanners claimed (scanned_at, tid…) is logged as sent, so only `at` and `outcome` are ours.
+  scan_log: {
+    at: 'time',
+    scanned_at: 'text?',
+    tid: 'text?',
+    eid: 'text?',
+    scanner_id: 'text?',
+    api_key_id: 'text?',
+    gate_id: 'text?',
+    idempotency_key: 'text?',
+    outcome: 'string',
+    details: 'text?',
+  },
+  enrollment_tokens: {
+    token_id: 'string',
+    token_hash: 'sha256',
+    eid: 'string',
+    gate_id: 'text?',
+    expires_at: 'time',
+    key_expires_at: 'time',
+    created_at: 'time',
+    used_at: 'time?',
+    revoked_at: 'time?',
+    failed_attempts: 'int',
+  },
+  api_keys: {
+    api_key_id: 'string',
+    key_hash: 'sha256',
+    token_id: 'string',
+    scanner_id: 'string',
+    scanner_name: 'text?',
+    scanner_platform: 'text?',
+    eid: 'string',
+    gate_id: 'text?',
+    expires_at: 'time',
+    created_at: 'time',
+    revoked_at: 'time?',
+  },
+  idempotency: { idempotency_key: 'string', request_hash: 'sha256', http_status: 'int', response_body: 'text', api_key_id: 'string', created_at: 'time' },
+};
+
+const TYPE_CHECKS: Record<ColumnType, (value: unknown) => boolean> = {
+  string: (v) => typeof v === 'string' && v !== '',
+  text: (v) => typeof v === 'string',
+  'text?': (v) => v === null || typeof v === 'string',
+  time: isIsoDateTime,
+  'time?': (v) => v === null || isIsoDateTime(v),
+  int: (v) => typeof v === 'number' && Number.isSafeInteger(v),
+  bool: (v) => typeof v === 'boolean',
+  sha256: (v) => typeof v === 'string' && /^[0-9a-f]{64}$/.test(v),
+  kid: (v) => typeof v === 'string' && /^[0-9a-f]{8}$/.test(v),
+};
+
+const TYPE_NAMES: Record<ColumnType, string> = {
+  string: 'a non-empty string',
+  text: 'a string',
+  'text?': 'a string or null',
+  time: 'an ISO 8601 date-time',
+  'time?': 'an ISO 8601 date-time or null',
+  int: 'an integer',
+  bool: 'true or false',
+  sha256: '64 lowercase hex digits',
+  kid: '8 lowercase hex digits',
+};
+
+/**
+ * SHA-256 over the header members and every row, each as the exact JSON text
+ * written (the writer) or re-serialised after parsing (the reader: JSON.parse
+ * keeps key order and these values round-trip exactly).
+ */
+export class ExportDigest {
+  private readonly hash = crypto.createHash('sha256');
+
+  field(name: string, json: string): void {
+    this.hash.update(`${name}=${json}\n`);
+  }
+
+  section(name: string): void {
+    this.hash.update(`${name}:\n`);
+  }
+
+  row(json: string): void {
+    this.hash.update(`${json}\n`);
+  }
+
+  hex(): string {
+    return this.hash.digest('hex');
+  }
+}
+
+export function digestOf(file: Omit<ExportFile, 'sha256'>): string {
+  const digest = new ExportDigest();
+  for (const name of HEADER_FIELDS) digest.field(name, JSON.stringify(file[name]));
+  for (const table of TRANSFER_TABLES) {
+    digest.section(table);
+    for (const row of file[table]) digest.row(JSON.stringify(row));
+  }
+  return digest.hex();
+}
+
+/**
+ * Streams the file to an open descriptor: the header, then each table row by
+ * row, then the checksum. Writes are buffered and synchronous, so the caller
+ * can run the whole export inside one read transaction (a consistent snapshot
+ * while `serve` keeps writing).
+ */
+export class ExportWriter {
+  private readonly digest = new ExportDigest();
+  private pending: string[] = [];
+  private pendingLength = 0;
+  private firstRow = true;
+
+  constructor(private readonly fd: number) {}
+
+  header(header: ExportHeader): void {
+    this.write('{');
+    HEADER_FIELDS.forEach((name, i) => {
+      const json = JSON.stringify(header[name]);
+      this.digest.field(name, json);
+      this.write(`${i === 0 ? '' : '\n'}${JSON.stringify(name)}:${json},`);
+    });
+  }
+
+  beginSection(table: TransferTable): void {
+    this.digest.section(table);
+    this.firstRow = true;
+    this.write(`\n${JSON.stringify(table)}:[`);
+  }
+
+  row(row: FileRow): void {
+    const json = JSON.stringify(row);
+    this.digest.row(json);
+    this.write(`${this.firstRow ? '' : ','}\n${json}`);
+    this.firstRow = false;
+  }
+
+  endSection(): void {
+    this.write(this.firstRow ? '],' : '\n],');
+  }
+
+  finish(): void {
+    this.write(`\n"sha256":${JSON.stringify(this.digest.hex())}}\n`);
+    this.flush();
+  }
+
+  private write(text: string): void {
+    this.pending.push(text);
+    this.pendingLength += text.length;
+    if (this.pendingLength >= 1 << 20) this.flush();
+  }
+
+  private flush(): void {
+    fs.writeSync(this.fd, this.pending.join(''));
+    this.pending = [];
+    this.pendingLength = 0;
+  }
+}
+
+/** Problems are listed in one message up to this many; the rest are counted. */
+const MAX_LISTED_PROBLEMS = 10;
+
+class Problems {
+  readonly list: string[] = [];
+
+  add(problem: string): void {
+    this.list.push(problem);
+  }
+
+  throwIfAny(source: string): void {
+    if (this.list.length === 0) return;
+    const shown = this.list.slice(0, MAX_LISTED_PROBLEMS).join('; ');
+    const more = this.list.length > MAX_LISTED_PROBLEMS ? ` (and ${this.list.length - MAX_LISTED_PROBLEMS} more)` : '';
+    throw invalid(source, `${shown}${more}`);
+  }
+}
+
+const invalid = (source: string, why: string): AdminError => new AdminError('IMPORT_FILE_INVALID', `${source} is not a usable ticket-issuer export: ${why}`);
+
+/** Reads and fully checks an export file; nothing is merged from a file that fails here. */
+export function readExportFile(file: string): ExportFile {
+  let bytes: Buffer;
+  try {
+    bytes = fs.readFileSync(file);
+  } catch (error) {
+    throw new AdminError('INVALID_ARGUMENT', `cannot read --from ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  if (bytes.length > bufferConstants.MAX_STRING_LENGTH) {
+    throw invalid(file, `it is ${Math.round(bytes.length / 2 ** 20)} MiB, more than one import can read; export one event at a time (export --event EID)`);
+  }
+  return parseExportFile(bytes.toString('utf8'), file);
+}
+
+export function parseExportFile(text: string, source: string): ExportFile {
+  let document: unknown;
+  try {
+    document = JSON.parse(text);
+  } catch (error) {
+    throw invalid(source, `it is not complete JSON (truncated or damaged?): ${(error as Error).message}`);
+  }
+  if (!isJsonObject(document) || document.format !== EXPORT_FORMAT) {
+    throw invalid(source, `it has no "format": "${EXPORT_FORMAT}" tag (was it written by "ticket-issuer export"?)`);
+  }
+  const version = document.version;
+  if (typeof version !== 'number' || !Number.isSafeInteger(version) || version < 1) throw invalid(source, '"version" must be a positive integer');
+  if (version > EXPORT_VERSION) {
+    throw new AdminError(
+      'IMPORT_FILE_UNSUPPORTED_VERSION',
+      `${source} is export format version ${version}; this ticket-issuer reads version ${EXPORT_VERSION}: upgrade ticket-issuer on this machine`,
+    );
+  }
+  const expected = [...HEADER_FIELDS, ...TRANSFER_TABLES, 'sha256'];
+  const problems = new Problems();
+  for (const name of Object.keys(document)) if (!expected.includes(name)) problems.add(`unknown member "${name}"`);
+  for (const name of expected) if (!(name in document)) problems.add(`"${name}" is missing`);
+  for (const table of TRANSFER_TABLES) if (table in document && !Array.isArray(document[table])) problems.add(`"${table}" is not an array`);
+  if (typeof document.sha256 !== 'string') problems.add('"sha256" is not a string');
+  problems.throwIfAny(source);
+
+  const file = document as unknown as ExportFile;
+  if (digestOf(file) !== file.sha256) throw invalid(source, 'its SHA-256 checksum does not match its content: the file is damaged or was edited');
+
+  checkHeader(file, problems);
+  problems.throwIfAny(source);
+  for (const table of TRANSFER_TABLES) checkRows(table, file[table], problems);
+  problems.throwIfAny(source);
+  checkReferences(file, problems);
+  problems.throwIfAny(source);
+  return file;
+}
+
+function checkHeader(file: ExportFile, problems: Problems): void {
+  if (!isIsoDateTime(file.exported_at)) problems.add('"exported_at" is not a date-time');
+  const scope: unknown = file.scope;
+  if (!isJsonObject(scope) || Object.keys(scope).join() !== 'eid' || !(scope.eid === null || TYPE_CHECKS.string(scope.eid))) {
+    problems.add('"scope" must be {"eid": null or an event ID}');
+  }
+  const issuer: unknown = file.issuer;
+  if (!isJsonObject(issuer) || Object.keys(issuer).sort().join() !== 'base_url,created_at,name') {
+    problems.add('"issuer" must be {"base_url", "name", "created_at"}');
+  } else {
+    if (typeof issuer.base_url !== 'string' || baseUrlProblem(issuer.base_url) !== null) problems.add('"issuer.base_url" is not an issuer base URL');
+    if (!TYPE_CHECKS.string(issuer.name)) problems.add('"issuer.name" must be a non-empty string');
+    if (!isIsoDateTime(issuer.created_at)) problems.add('"issuer.created_at" is not a date-time');
+  }
+  const tls: unknown = file.tls;
+  if (tls !== null) {
+    if (!isJsonObject(tls) || Object.keys(tls).sort().join() !== 'cert_pem,key_pem' || typeof tls.cert_pem !== 'string' || typeof tls.key_pem !== 'string') {
+      problems.add('"tls" must be null or {"cert_pem", "key_pem"}');
+    } else if (!tlsPairMatches(tls.cert_pem, tls.key_pem)) {
+      problems.add('"tls" does not hold a certificate and its private key');
+    }
+  }
+}
+
+function tlsPairMatches(certPem: string, keyPem: string): boolean {
+  try {
+    return new crypto.X509Certificate(certPem).checkPrivateKey(crypto.createPrivateKey(keyPem));
+  } catch {
+    return false;
+  }
+}
+
+function checkRows(table: TransferTable, rows: unknown[], problems: Problems): void {
+  const types = COLUMN_TYPES[table];
+  const columns = Object.keys(types);
+  rows.forEach((row, i) => {
+    const where = `${table}[${i}]`;
+    if (!isJsonObject(row)) return problems.add(`${where} is not an object`);
+    for (const name of Object.keys(row)) if (!(name in types)) problems.add(`${where} has an unknown field "${name}"`);
+    for (const name of columns) {
+      const type = types[name]!;
+      if (!(name in row)) problems.add(`${where}.${name} is missing`);
+      else if (!TYPE_CHECKS[type](row[name])) problems.add(`${where}.${name} must be ${TYPE_NAMES[type]}`);
+    }
+  });
+}
+
+/** Values of one column, with a problem for each repeat (the database would refuse them anyway, less clearly). */
+function uniqueValues(rows: FileRow[], table: string, column: string, problems: Problems): Set<unknown> {
+  const seen = new Set<unknown>();
+  for (const row of rows) {
+    if (seen.has(row[column])) problems.add(`${table} has ${column} ${String(row[column])} twice`);
+    seen.add(row[column]);
+  }
+  return seen;
+}
+
+/** The file must be whole: every reference points into the file itself, so it can create a data dir on its own. */
+function checkReferences(file: ExportFile, problems: Problems): void {
+  const kids = uniqueValues(file.signing_keys, 'signing_keys', 'kid', problems);
+  const eids = uniqueValues(file.events, 'events', 'eid', problems);
+  const tids = uniqueValues(file.tickets, 'tickets', 'tid', problems);
+  uniqueValues(file.checkins, 'checkins', 'tid', problems);
+  const tokenIds = uniqueValues(file.enrollment_tokens, 'enrollment_tokens', 'token_id', problems);
+  uniqueValues(file.enrollment_tokens, 'enrollment_tokens', 'token_hash', problems);
+  uniqueValues(file.api_keys, 'api_keys', 'api_key_id', problems);
+  uniqueValues(file.api_keys, 'api_keys', 'key_hash', problems);
+  uniqueValues(file.idempotency, 'idempotency', 'idempotency_key', problems);
+
+  checkSigningKeys(file.signing_keys, problems);
+  if (file.scope.eid !== null && (file.events.length !== 1 || file.events[0]!.eid !== file.scope.eid)) {
+    problems.add(`"scope" names event ${file.scope.eid}, but "events" holds other events`);
+  }
+  const refer = (table: TransferTable, column: string, known: Set<unknown>, what: string): void => {
+    file[table].forEach((row, i) => {
+      if (!known.has(row[column])) problems.add(`${table}[${i}].${column} names ${what} ${String(row[column])}, which is not in the file`);
+    });
+  };
+  refer('tickets', 'eid', eids, 'event');
+  refer('tickets', 'kid', kids, 'signing key');
+  refer('checkins', 'tid', tids, 'ticket');
+  refer('enrollment_tokens', 'eid', eids, 'event');
+  refer('api_keys', 'eid', eids, 'event');
+  refer('api_keys', 'token_id', tokenIds, 'setup token');
+  file.tickets.forEach((ticket, i) => {
+    const problem = ticketCodeProblem(ticket, file.issuer.base_url);
+    if (problem !== null) problems.add(`tickets[${i}].qr ${problem}`);
+  });
+}
+
+function checkSigningKeys(keys: FileRow[], problems: Problems): void {
+  const active = keys.filter((key) => key.active === true);
+  if (active.length !== 1) problems.add(`exactly one signing key must be active, not ${active.length}`);
+  keys.forEach((key, i) => {
+    const where = `signing_keys[${i}]`;
+    let raw: Uint8Array;
+    try {
+      raw = decodeBase64Url(key.public_key as string);
+      if (kidFromPublicKey(raw) !== key.kid) return problems.add(`${where}.public_key does not match its kid ${String(key.kid)}`);
+    } catch {
+      return problems.add(`${where}.public_key is not a base64url Ed25519 public key`);
+    }
+    if (key.active === true && (key.valid_until !== null || key[PRIVATE_KEY_FIELD] === null)) {
+      problems.add(`${where} is active, so it needs its private key and no valid_until`);
+    }
+    if (key.active === false && key.valid_until === null) problems.add(`${where} is retired but has no valid_until`);
+    const pem = key[PRIVATE_KEY_FIELD];
+    if (typeof pem === 'string' && !privateKeyMatches(pem, raw)) problems.add(`${where}.${PRIVATE_KEY_FIELD} is not the private key of kid ${String(key.kid)}`);
+  });
+}
+
+function privateKeyMatches(pem: string, publicKey: Uint8Array): boolean {
+  try {
+    const privateKey = crypto.createPrivateKey(pem);
+    return privateKey.asymmetricKeyType === 'ed25519' && Buffer.from(rawPublicKey(crypto.createPublicKey(privateKey))).equals(Buffer.from(publicKey));
+  } catch {
+    return false;
+  }
+}
+
+/** Tickets are bound to their issuer (`iss`): a code must decode and say what its row says. */
+function ticketCodeProblem(ticket: FileRow, baseUrl: string): string | null {
+  let payload;
+  try {
+    payload = decodeTicketCode(ticket.qr as string).payload;
+  } catch (error) {
+    return `is not a ticket code (${(error as Error).message})`;
+  }
+  if (payload.iss !== baseUrl) return `was issued by ${payload.iss}, not by ${baseUrl}`;
+  if (payload.tid !== ticket.tid || payload.eid !== ticket.eid || payload.kid !== ticket.kid || payload.exp !== ticket.exp) {
+    return 'does not match the ticket row (tid, eid, kid or exp)';
+  }
+  return null;
+}

@@ -1,0 +1,517 @@
+/**
+ * `import --from FILE`: merges an export of the same issuer into this data
+ * dir, or creates the data dir from it (the venue laptop). docs/issuer.md
+ * "Moving an issuer to the venue and back" states the rules; in short:
+ *
+ * - Nothing is lost: every row of the file is added unless this issuer has it.
+ * - One `valid` per ticket: a ticket checked in on both instances keeps the
+ *   EARLIER check-in; the other is a double admission, recorded in the audit
+ *   log (scan_log) with outcome `import_conflict`, once.
+ * - What can only happen, never un-happen, wins from either side: revocations
+ *   (ticket, setup token, scanner key), token use, key retirement; the
+ *   earliest time is kept.
+ * - Exactly one active signing key: this issuer's, unless the file's side
+ *   retired it (a rotation there) or the data dir is created from the file;
+ *   then the file's. Any other key that was still signing is retired now.
+ * - Rows that may not differ (a ticket's code, a key's public half…) and do
+ *   differ stop the import (IMPORT_CONFLICT): such a file is not of this issuer.
+ *
+ * Everything happens in one BEGIN IMMEDIATE transaction, so a failed import
+ * changes nothing, and a running `serve` sees the result on its next request.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { createDataDir, isInitialised, resolveDataDir, writePrivateFile, type DataDir } from '../data-dir.js';
+import { keyFile, rawPublicKey, savePrivateKey } from '../signing.js';
+import { openDatabase, type Db } from '../store/database.js';
+import { setIssuerInfo, type IssuerInfo } from '../store/issuer-info.js';
+import { TRANSFER_COLUMNS, TRANSFER_KEYS, TRANSFER_TABLES, transferStore, type Row, type TransferStore, type TransferTable } from '../store/transfer.js';
+import { kidFromPublicKey } from '../../protocol/kid.js';
+import { AdminError } from './errors.js';
+import { notInitialised } from './issuer-context.js';
+import type { Output, Progress } from './output.js';
+import { PRIVATE_KEY_FIELD, type ExportFile } from './transfer-file.js';
+
+/** The scan_log outcome of a double admission found by an import. */
+export const IMPORT_CONFLICT_OUTCOME = 'import_conflict';
+
+export interface KindCounts {
+  added: number;
+  updated: number;
+  unchanged: number;
+  conflicts: number;
+}
+
+export type ImportKind = TransferTable | 'tls_certificate';
+export const IMPORT_KINDS: readonly ImportKind[] = [...TRANSFER_TABLES, 'tls_certificate'];
+
+export interface ImportResult {
+  issuer: string;
+  name: string;
+  data: string;
+  file: string;
+  /** True when the data dir did not exist and was made from the file. */
+  created: boolean;
+  scope: { eid: string | null };
+  active_kid: string;
+  /** Keys that were still signing somewhere and that this import retired (exactly one key stays active). */
+  retired_kids: string[];
+  counts: Record<ImportKind, KindCounts>;
+  /** Tickets checked in on both instances, newly found (the same as counts.checkins.conflicts). */
+  double_admissions: number;
+  warnings: string[];
+}
+
+export function importIssuer(dataOption: string | undefined, file: ExportFile, source: string, now: Date, output: Output): ImportResult {
+  const dataDir = resolveDataDir(dataOption);
+  const created = !isInitialised(dataDir);
+  const undo = new Undo();
+  let db: Db | undefined;
+  try {
+    if (created) prepareNewDataDir(dataDir, undo);
+    db = openDatabase(dataDir.database);
+    if (!created) checkSameIssuer(db, dataDir, file, source);
+    const warnings: string[] = [];
+    const tls = placeTlsCertificate(dataDir, file, undo, warnings);
+    placePrivateKeys(dataDir, file, undo);
+
+    const progress = output.progress(
+      TRANSFER_TABLES.reduce((sum, table) => sum + file[table].length, 0),
+      'Importing',
+    );
+    const merge = new Merge(db, transferStore(db), file, now, progress, warnings);
+    let merged: ReturnType<Merge['run']>;
+    try {
+      merged = db.transaction(() => merge.run(created)).immediate();
+    } finally {
+      progress.stop();
+    }
+    return {
+      issuer: merged.issuer,
+      name: merged.name,
+      data: dataDir.root,
+      file: path.resolve(source),
+      created,
+      scope: merged.scope,
+      active_kid: merged.active_kid,
+      retired_kids: merged.retired_kids,
+      counts: { ...merged.counts, tls_certificate: tls },
+      double_admissions: merged.counts.checkins.conflicts,
+      warnings,
+    };
+  } catch (error) {
+    db?.close();
+    db = undefined;
+    undo.run();
+    throw asImportError(error);
+  } finally {
+    db?.close();
+  }
+}
+
+/** Files and folders this import made, removed again if it fails (the database rolls back by itself). */
+class Undo {
+  private readonly paths: string[] = [];
+
+  made(file: string): void {
+    this.paths.push(file);
+  }
+
+  run(): void {
+    for (const file of this.paths.reverse()) {
+      try {
+        fs.rmSync(file, { force: true, recursive: true });
+      } catch {
+        // Best effort: what remains is an unreferenced file, never a half-merged issuer.
+      }
+    }
+  }
+}
+
+/** The venue laptop: a new data dir, removed entirely if the import fails. */
+function prepareNewDataDir(dataDir: DataDir, undo: Undo): void {
+  if (!fs.existsSync(dataDir.root)) undo.made(dataDir.root);
+  for (const dir of [dataDir.keysDir, dataDir.tlsDir]) if (!fs.existsSync(dir)) undo.made(dir);
+  for (const suffix of ['', '-wal', '-shm', '-journal']) undo.made(`${dataDir.database}${suffix}`);
+  createDataDir(dataDir);
+}
+
+/** Tickets are bound to `iss`: only an export of this very issuer may be merged. */
+function checkSameIssuer(db: Db, dataDir: DataDir, file: ExportFile, source: string): void {
+  const info = db.prepare('SELECT base_url, name, created_at FROM issuer WHERE singleton = 1').get() as IssuerInfo | undefined;
+  if (!info) throw notInitialised(dataDir);
+  if (info.base_url !== file.issuer.base_url) {
+    throw new AdminError(
+      'IMPORT_ISSUER_MISMATCH',
+      `${source} is an export of ${file.issuer.base_url}, but ${dataDir.root} is the issuer ${info.base_url}; tickets are bound to their issuer, so only an export of ${info.base_url} can be merged here (import into a new --data DIR to make a copy)`,
+    );
+  }
+  const known = db.prepare('SELECT kid, public_key FROM signing_keys').all() as { kid: string; public_key: string }[];
+  const shared = file.signing_keys.some((key) => known.some((k) => k.kid === key.kid && k.public_key === key.public_key));
+  if (!shared) {
+    throw new AdminError(
+      'IMPORT_ISSUER_MISMATCH',
+      `${source} shares no signing key with ${dataDir.root}: it comes from another issuer that uses the same base URL ${info.base_url}, not from a copy of this one`,
+    );
+  }
+}
+
+/** The self-signed certificate kiosks pinned: taken when this data dir has none; a different one here is kept (and said). */
+function placeTlsCertificate(dataDir: DataDir, file: ExportFile, undo: Undo, warnings: string[]): KindCounts {
+  const counts = emptyCounts();
+  if (file.tls === null) return counts;
+  const certFile = path.join(dataDir.tlsDir, 'cert.pem');
+  const keyPath = path.join(dataDir.tlsDir, 'key.pem');
+  const haveCert = fs.existsSync(certFile);
+  if (!haveCert && !fs.existsSync(keyPath)) {
+    fs.mkdirSync(dataDir.tlsDir, { recursive: true, mode: 0o700 });
+    undo.made(keyPath);
+    writePrivateFile(keyPath, file.tls.key_pem);
+    undo.made(certFile);
+    fs.writeFileSync(certFile, file.tls.cert_pem, { mode: 0o644, flag: 'wx' });
+    counts.added = 1;
+  } else if (haveCert && fingerprint(fs.readFileSync(certFile, 'utf8')) === fingerprint(file.tls.cert_pem)) {
+    counts.unchanged = 1;
+  } else {
+    counts.conflicts = 1;
+    warnings.push(
+      `the file's TLS certificate (${fingerprint(file.tls.cert_pem)}) differs from this data dir's; this one is kept, so kiosks that pinned the file's certificate must be enrolled again with a setup code from this issuer`,
+    );
+  }
+  return counts;
+}
+
+const fingerprint = (pem: string): string => new crypto.X509Certificate(pem).fingerprint256;
+
+/** Private keys this data dir lacks go to keys/ (0600) before the database names them, as `init` and `key rotate` do. */
+function placePrivateKeys(dataDir: DataDir, file: ExportFile, undo: Undo): void {
+  for (const row of file.signing_keys) {
+    const pem = row[PRIVATE_KEY_FIELD];
+    const kid = row.kid as string;
+    if (typeof pem !== 'string' || fs.existsSync(keyFile(dataDir.keysDir, kid))) continue;
+    const privateKey = crypto.createPrivateKey(pem);
+    const publicKey = rawPublicKey(crypto.createPublicKey(privateKey));
+    undo.made(keyFile(dataDir.keysDir, kid));
+    savePrivateKey(dataDir.keysDir, { kid: kidFromPublicKey(publicKey), publicKey, privateKey });
+  }
+}
+
+const emptyCounts = (): KindCounts => ({ added: 0, updated: 0, unchanged: 0, conflicts: 0 });
+
+/** Earlier of two optional times; `a` (this issuer's) on a tie. */
+function earliest(a: string | null, b: string | null): string | null {
+  if (a === null) return b;
+  if (b === null) return a;
+  return Date.parse(b) < Date.parse(a) ? b : a;
+}
+
+const sameColumns = (a: Row, b: Row, columns: readonly string[]): boolean => columns.every((c) => a[c] === b[c]);
+
+function requireSame(dest: Row, row: Row, columns: readonly string[], what: string): void {
+  if (!sameColumns(dest, row, columns)) throw conflict(`${what} is different in the file`);
+}
+
+/** Columns that never change once written: a difference means the file is not of this issuer (or is corrupt). */
+const IMMUTABLE = {
+  tickets: ['eid', 'kid', 'holder_name', 'ticket_type', 'issued_at', 'exp', 'qr'],
+  enrollment_tokens: ['token_hash', 'eid', 'gate_id', 'expires_at', 'key_expires_at', 'created_at'],
+  api_keys: ['key_hash', 'token_id', 'scanner_id', 'scanner_name', 'scanner_platform', 'eid', 'gate_id', 'expires_at', 'created_at'],
+} as const;
+
+const PROGRESS_STEP = 1000;
+
+class Merge {
+  private readonly counts = Object.fromEntries(TRANSFER_TABLES.map((table) => [table, emptyCounts()])) as Record<TransferTable, KindCounts>;
+  private readonly nowIso: string;
+  private readonly conflicts: Row[] = [];
+  private done = 0;
+
+  constructor(
+    private readonly db: Db,
+    private readonly store: TransferStore,
+    private readonly file: ExportFile,
+    now: Date,
+    private readonly progress: Progress,
+    private readonly warnings: string[],
+  ) {
+    this.nowIso = now.toISOString();
+  }
+
+  run(created: boolean) {
+    if (created) setIssuerInfo(this.db, this.file.issuer);
+    else this.noteNameDifference();
+    const keys = this.mergeSigningKeys();
+    this.mergeEvents();
+    this.mergeTickets();
+    this.mergeCheckins();
+    this.mergeTokens();
+    this.mergeApiKeys();
+    this.mergeIdempotency();
+    this.mergeScanLog();
+    this.progress.advance(this.done % PROGRESS_STEP);
+    const info = this.db.prepare('SELECT base_url, name FROM issuer WHERE singleton = 1').get() as IssuerInfo;
+    return {
+      issuer: info.base_url,
+      name: info.name,
+      scope: this.file.scope,
+      active_kid: keys.active,
+      retired_kids: keys.retired,
+      counts: this.counts,
+    };
+  }
+
+  private tick(): void {
+    if (++this.done % PROGRESS_STEP === 0) this.progress.advance(PROGRESS_STEP);
+  }
+
+  private noteNameDifference(): void {
+    const name = (this.db.prepare('SELECT name FROM issuer WHERE singleton = 1').get() as { name: string }).name;
+    if (name !== this.file.issuer.name) this.warnings.push(`the file names the issuer "${this.file.issuer.name}"; this data dir's name "${name}" is kept`);
+  }
+
+  /** Union of keys; retirement wins from either side; then exactly one active key (see the module comment). */
+  private mergeSigningKeys(): { active: string; retired: string[] } {
+    const before = new Map(this.store.allKeys().map((k) => [k.kid, k]));
+    const destActive = this.store.activeKid();
+    // valid_until per kid after the merge, before choosing the active key: null means "still signing" on every side that has it.
+    const window = new Map<string, string | null>([...before].map(([kid, k]) => [kid, k.valid_until]));
+    let fileActive = '';
+    for (const key of this.file.signing_keys) {
+      this.tick();
+      const kid = key.kid as string;
+      const validUntil = key.valid_until as string | null;
+      if (key.active === true) fileActive = kid;
+      const dest = this.store.find('signing_keys', kid);
+      if (dest === undefined) {
+        this.store.insert('signing_keys', { kid, public_key: key.public_key as string, valid_from: key.valid_from as string, valid_until: validUntil, active: 0 });
+      } else if (dest.public_key !== key.public_key) throw conflict(`signing key ${kid} has another public key in the file`);
+      window.set(kid, earliest(window.get(kid) ?? null, validUntil));
+    }
+    let active: string;
+    if (destActive !== null && window.get(destActive) === null) active = destActive;
+    else if (window.get(fileActive) === null) active = fileActive;
+    else {
+      throw conflict(`each side has retired the other's active signing key (${destActive} here, ${fileActive} in the file); run "ticket-issuer key rotate" here, then import again`);
+    }
+    // Every other key that still signs somewhere stops now, so tickets it signed keep verifying (their iat is earlier).
+    const retired = [...window].filter(([kid, validUntil]) => kid !== active && validUntil === null).map(([kid]) => kid);
+    for (const kid of retired) window.set(kid, this.nowIso);
+    this.store.deactivateAllKeys();
+    for (const [kid, validUntil] of window) if (kid !== active) this.store.setKeyState(kid, validUntil, false);
+    this.store.setKeyState(active, null, true);
+
+    const counts = this.counts.signing_keys;
+    for (const key of this.file.signing_keys) {
+      const kid = key.kid as string;
+      const old = before.get(kid);
+      if (old === undefined) counts.added++;
+      else if (old.valid_until === (kid === active ? null : window.get(kid)) && (old.active === 1) === (kid === active)) counts.unchanged++;
+      else counts.updated++;
+    }
+    return { active, retired };
+  }
+
+  /**
+   * The common walk: each row of the file's `table` is added when this side
+   * lacks it; otherwise `existing` merges it and says how to count it (null:
+   * counted later, by the audit-log step).
+   */
+  private mergeRows(table: Exclude<TransferTable, 'scan_log' | 'signing_keys'>, existing: (dest: Row, row: Row, id: string) => keyof KindCounts | null): void {
+    const counts = this.counts[table];
+    for (const row of this.file[table] as Row[]) {
+      this.tick();
+      const id = row[TRANSFER_KEYS[table]] as string;
+      const dest = this.store.find(table, id);
+      if (dest === undefined) {
+        this.store.insert(table, row);
+        counts.added++;
+      } else {
+        const outcome = existing(dest, row, id);
+        if (outcome !== null) counts[outcome]++;
+      }
+    }
+  }
+
+  private mergeEvents(): void {
+    const differing: string[] = [];
+    this.mergeRows('events', (dest, event, eid) => {
+      if (sameColumns(dest, event, TRANSFER_COLUMNS.events)) return 'unchanged';
+      differing.push(eid);
+      return 'conflicts';
+    });
+    if (differing.length > 0) this.warnings.push(`${differing.length} event(s) differ in the file (${listed(differing)}); this data dir's details are kept`);
+  }
+
+  /** Revoked on either side stays revoked, from the earlier time, with that time's reason. */
+  private mergeTickets(): void {
+    this.mergeRows('tickets', (dest, ticket, tid) => {
+      requireSame(dest, ticket, IMMUTABLE.tickets, `ticket ${tid}`);
+      const revokedAt = earliest(dest.revoked_at as string | null, ticket.revoked_at as string | null);
+      if (revokedAt === dest.revoked_at) return 'unchanged';
+      this.store.setRevocation(tid, revokedAt, ticket.revoke_reason as string | null);
+      return 'updated';
+    });
+  }
+
+  /**
+   * One check-in per ticket, the earliest. The same scan sent to both
+   * instances (same idempotency key) is one check-in, not a conflict.
+   */
+  private mergeCheckins(): void {
+    this.mergeRows('checkins', (dest, incoming, tid) => {
+      if (dest.idempotency_key === incoming.idempotency_key) return 'unchanged';
+      if (!isEarlier(incoming, dest)) {
+        this.conflicts.push(this.conflictRow(tid, incoming, dest));
+        return null;
+      }
+      this.store.replaceCheckin(incoming);
+      this.conflicts.push(this.conflictRow(tid, dest, incoming));
+      return 'updated';
+    });
+  }
+
+  /** The audit row of a double admission: the later check-in (`dropped`), and which one stands. */
+  private conflictRow(tid: string, dropped: Row, kept: Row): Row {
+    const ticket = this.store.find('tickets', tid)!;
+    return {
+      at: this.nowIso,
+      scanned_at: dropped.checked_in_at!,
+      tid,
+      eid: ticket.eid!,
+      scanner_id: dropped.scanner_id!,
+      api_key_id: dropped.api_key_id!,
+      gate_id: dropped.gate_id!,
+      idempotency_key: dropped.idempotency_key!,
+      outcome: IMPORT_CONFLICT_OUTCOME,
+      details: JSON.stringify({
+        check: 'import',
+        reason: 'checked in on two instances of the issuer; the earlier check-in stands',
+        recorded_at: dropped.recorded_at,
+        kept: { checked_in_at: kept.checked_in_at, scanner_id: kept.scanner_id, gate_id: kept.gate_id, api_key_id: kept.api_key_id, idempotency_key: kept.idempotency_key },
+      }),
+    };
+  }
+
+  /** Setup tokens: used or revoked on either side stays so (earliest time); failed attempts, the higher count. */
+  private mergeTokens(): void {
+    this.mergeRows('enrollment_tokens', (dest, token, id) => {
+      requireSame(dest, token, IMMUTABLE.enrollment_tokens, `setup token ${id}`);
+      const usedAt = earliest(dest.used_at as string | null, token.used_at as string | null);
+      const revokedAt = earliest(dest.revoked_at as string | null, token.revoked_at as string | null);
+      const failed = Math.max(dest.failed_attempts as number, token.failed_attempts as number);
+      if (usedAt === dest.used_at && revokedAt === dest.revoked_at && failed === dest.failed_attempts) return 'unchanged';
+      this.store.setTokenState(id, usedAt, revokedAt, failed);
+      return 'updated';
+    });
+  }
+
+  /** Scanner keys (hashes only): enrolled on either side keeps working on both; revoked on either side stays revoked. */
+  private mergeApiKeys(): void {
+    this.mergeRows('api_keys', (dest, key, id) => {
+      requireSame(dest, key, IMMUTABLE.api_keys, `scanner key ${id}`);
+      const revokedAt = earliest(dest.revoked_at as string | null, key.revoked_at as string | null);
+      if (revokedAt === dest.revoked_at) return 'unchanged';
+      this.store.setApiKeyRevocation(id, revokedAt);
+      return 'updated';
+    });
+  }
+
+  /**
+   * Stored first answers, so a kiosk that retries a queued scan at the other
+   * instance gets the answer it would have got here. A key answered
+   * differently on each side keeps this side's answer.
+   */
+  private mergeIdempotency(): void {
+    this.mergeRows('idempotency', (dest, answer) => (sameColumns(dest, answer, ['request_hash', 'http_status', 'response_body']) ? 'unchanged' : 'conflicts'));
+    const conflicts = this.counts.idempotency.conflicts;
+    if (conflicts > 0) this.warnings.push(`${conflicts} idempotency key(s) were answered differently by the two instances; this data dir's answers are kept`);
+  }
+
+  /**
+   * The audit log has no shared row id, so a row is "already here" when every
+   * column is equal; a double admission is recorded once per (ticket, scan)
+   * whichever instance found it. New double admissions are added last.
+   */
+  private mergeScanLog(): void {
+    const counts = this.counts.scan_log;
+    const seen = new Set<string>();
+    const recordedConflicts = new Set<string>();
+    const remember = (row: Row): void => {
+      seen.add(rowFingerprint(row));
+      if (row.outcome === IMPORT_CONFLICT_OUTCOME) recordedConflicts.add(conflictKey(row));
+    };
+    for (const row of this.store.scanLogRows()) remember(row);
+    for (const row of this.file.scan_log as Row[]) {
+      this.tick();
+      const duplicate = seen.has(rowFingerprint(row)) || (row.outcome === IMPORT_CONFLICT_OUTCOME && recordedConflicts.has(conflictKey(row)));
+      if (duplicate) counts.unchanged++;
+      else {
+        this.store.insert('scan_log', row);
+        remember(row);
+        counts.added++;
+      }
+    }
+    for (const row of this.conflicts) {
+      // Found by an earlier import (here or on the other side): the same double admission, already in the log.
+      if (recordedConflicts.has(conflictKey(row))) this.counts.checkins.unchanged++;
+      else {
+        this.store.insert('scan_log', row);
+        remember(row);
+        this.counts.checkins.conflicts++;
+      }
+    }
+  }
+}
+
+function isEarlier(a: Row, b: Row): boolean {
+  const [ta, tb] = [Date.parse(a.checked_in_at as string), Date.parse(b.checked_in_at as string)];
+  if (ta !== tb) return ta < tb;
+  const [ra, rb] = [Date.parse(a.recorded_at as string), Date.parse(b.recorded_at as string)];
+  if (ra !== rb) return ra < rb;
+  return (a.idempotency_key as string) < (b.idempotency_key as string);
+}
+
+const rowFingerprint = (row: Row): string =>
+  crypto
+    .createHash('sha256')
+    .update(JSON.stringify(TRANSFER_COLUMNS.scan_log.map((c) => row[c])))
+    .digest('base64');
+
+const conflictKey = (row: Row): string => `${String(row.tid)}\n${String(row.idempotency_key)}`;
+
+const listed = (ids: string[]): string => (ids.length <= 3 ? ids.join(', ') : `${ids.slice(0, 3).join(', ')}…`);
+
+const conflict = (why: string): AdminError =>
+  new AdminError('IMPORT_CONFLICT', `${why}; nothing was imported (is the file an export of this issuer, and undamaged?)`);
+
+function asImportError(error: unknown): unknown {
+  if (error instanceof Database.SqliteError && error.code.startsWith('SQLITE_CONSTRAINT')) {
+    return conflict(`the file contradicts this issuer's data (${error.message})`);
+  }
+  return error;
+}
+
+export function describeImport(result: ImportResult): string {
+  const how = result.created ? `created ${result.data} from it` : `merged it into ${result.data}`;
+  const width = Math.max(...IMPORT_KINDS.map((k) => k.length));
+  const lines = [
+    `Imported ${result.file} (${result.scope.eid === null ? 'whole issuer' : `event ${result.scope.eid}`}) of "${result.name}" (${result.issuer}): ${how}.`,
+    `  ${'kind'.padEnd(width)}  added  updated  unchanged  conflicts`,
+    ...IMPORT_KINDS.map((kind) => {
+      const c = result.counts[kind];
+      return `  ${kind.padEnd(width)}  ${pad(c.added, 5)}  ${pad(c.updated, 7)}  ${pad(c.unchanged, 9)}  ${pad(c.conflicts, 9)}`;
+    }),
+    `Active signing key: ${result.active_kid}${result.retired_kids.length > 0 ? `; retired by this import: ${result.retired_kids.join(', ')}` : ''}.`,
+  ];
+  if (result.double_admissions > 0) {
+    lines.push(
+      `${result.double_admissions} double admission(s): ticket(s) checked in on both instances. The earlier check-in stands; the other is in the audit log as "${IMPORT_CONFLICT_OUTCOME}" (ticket-issuer checkins export --event EID).`,
+    );
+  }
+  lines.push('The import file holds private keys: delete it (or keep it as private as the data dir).');
+  return lines.join('\n');
+}
+
+const pad = (n: number, width: number): string => String(n).padStart(width);

@@ -1,0 +1,54 @@
+/**
+ * `export --to FILE [--event EID]` and `import --from FILE` (beyond the
+ * contract's table, following its rules; docs/issuer.md "Moving an issuer to
+ * the venue and back"): move an issuer to the venue laptop and back without
+ * losing a check-in.
+ */
+import type { Command } from 'commander';
+import { action, withCommonOptions, type CommonOptions } from './command.js';
+import { withIssuer } from './issuer-context.js';
+import { describeExport, exportIssuer } from './transfer-export.js';
+import { readExportFile } from './transfer-file.js';
+import { describeImport, importIssuer } from './transfer-import.js';
+
+interface ExportOptions extends CommonOptions {
+  to: string;
+  event?: string;
+}
+
+interface ImportOptions extends CommonOptions {
+  from: string;
+}
+
+export function registerTransferCommands(program: Command): void {
+  withCommonOptions(
+    program
+      .command('export')
+      .description('write the issuer (events, tickets, check-ins, audit log, scanner keys, signing keys) to one SECRET file for import elsewhere')
+      .requiredOption('--to <file>', 'a new file (never overwritten); created with mode 0600')
+      .option('--event <eid>', 'only this event (and every signing key)'),
+  ).action(
+    action<ExportOptions>((options, output) =>
+      withIssuer(options.data, (context) => {
+        const result = exportIssuer(context, options.to, options.event ?? null, new Date());
+        // The human text says it on stdout; a script's operator still sees it on the terminal.
+        if (output.json) output.log(`warning: ${result.file} is secret: ${result.warning}`);
+        output.result(result, () => describeExport(result));
+      }),
+    ),
+  );
+
+  withCommonOptions(
+    program
+      .command('import')
+      .description('merge an export of this issuer into the data dir, or create the data dir from it (check-ins are never lost)')
+      .requiredOption('--from <file>', 'a file written by "ticket-issuer export"'),
+  ).action(
+    action<ImportOptions>((options, output) => {
+      const file = readExportFile(options.from);
+      const result = importIssuer(options.data, file, options.from, new Date(), output);
+      for (const warning of result.warnings) output.log(`warning: ${warning}`);
+      output.result(result, () => describeImport(result));
+    }),
+  );
+}
