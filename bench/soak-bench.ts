@@ -141,7 +141,7 @@ function verdictKind(result: ScanResult): string {
  * Times every check-in round trip of this thread's kiosks (the pinned client
  * calls the global fetch), by the kiosk's API key, and counts 429 answers.
  */
-function instrumentFetch(onCheckIn: (apiKey: string, elapsedMs: number, status: number) => void): void {
+function instrumentFetch(onCheckIn: (apiKey: string, elapsedMs: number, status: number, scannedAt: string) => void): void {
   const original = globalThis.fetch;
   globalThis.fetch = async (input, init) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
@@ -149,7 +149,8 @@ function instrumentFetch(onCheckIn: (apiKey: string, elapsedMs: number, status: 
     const started = performance.now();
     const response = await original(input, init);
     const bearer = new Headers(init?.headers).get('authorization')?.replace(/^Bearer /, '') ?? '';
-    onCheckIn(bearer, performance.now() - started, response.status);
+    const scannedAt = typeof init?.body === 'string' ? ((JSON.parse(init.body) as { scanned_at?: string }).scanned_at ?? '') : '';
+    onCheckIn(bearer, performance.now() - started, response.status, scannedAt);
     return response;
   };
 }
@@ -244,12 +245,12 @@ function returningWorker(role: ReturningRole): void {
   let cores: KioskCore[] = [];
   const drainTrips: number[] = [];
   let rateLimited = 0;
-  // Live check-ins are sent by scan(); everything else from these kiosks during the drain is the drain.
-  const liveInFlight = new Set<string>();
+  // A queued scan was made before the drain began; a live one after.
+  let drainBegan = '9999';
   const liveTrips: number[] = [];
-  instrumentFetch((apiKey, elapsed, status) => {
+  instrumentFetch((_apiKey, elapsed, status, scannedAt) => {
     if (status === 429) rateLimited += 1;
-    (liveInFlight.has(apiKey) ? liveTrips : drainTrips).push(elapsed);
+    (scannedAt < drainBegan ? drainTrips : liveTrips).push(elapsed);
   });
   const open = (i: number, options: Partial<ConstructorParameters<typeof KioskCore>[0]> = {}): KioskCore =>
     new KioskCore({ dbPath: role.kiosks[i]!.dbPath, apiKeys: keys[i]!, ...options });
@@ -287,6 +288,7 @@ function returningWorker(role: ReturningRole): void {
     drain: async (): Promise<DrainOutcome> => {
       const started = performance.now();
       const busyMark = performance.eventLoopUtilization();
+      drainBegan = new Date().toISOString();
       cores = role.kiosks.map((_, i) => open(i));
       const drainedMs: (number | null)[] = cores.map(() => null);
       const liveKinds = new Map<string, number>();
@@ -298,9 +300,7 @@ function returningWorker(role: ReturningRole): void {
           await sleep(next - performance.now());
           if (done) return;
           const t0 = performance.now();
-          liveInFlight.add(keys[i]!.key!);
           const result = await core.scan(code);
-          liveInFlight.delete(keys[i]!.key!);
           liveScanMs.push(performance.now() - t0);
           tally(liveKinds, verdictKind(result));
           next = Math.max(next + role.intervalS * 1000, performance.now());
@@ -598,7 +598,8 @@ async function main(): Promise<void> {
     console.log(`    drain check-in round trip: ${describe(summarize(drain.drainRoundTripMs))}`);
     console.log(`    the ${scanners} doors meanwhile: scan-to-verdict ${describe(summarize(scanTimes.drain))}; round trip ${describe(summarize(roundTrips.drain))}`);
     console.log(`      [${tallyText(kinds.drain)}]`);
-    console.log(`    the ${returning} returning kiosks' own live scans: scan-to-verdict ${describe(summarize(drain.liveScanMs))} [${tallyText(new Map(drain.liveKinds))}]`);
+    console.log(`    the ${returning} returning kiosks' own live scans: scan-to-verdict ${describe(summarize(drain.liveScanMs))}; round trip ${describe(summarize(drain.liveRoundTripMs))}`);
+    console.log(`      [${tallyText(new Map(drain.liveKinds))}]`);
     console.log(`    busy: issuer thread ${(drainBusy.issuer * 100).toFixed(1)}%, doors' thread ${(drainBusy.doors * 100).toFixed(1)}%, returning kiosks' thread ${(drain.busy * 100).toFixed(1)}%`);
 
     // --- checks against the databases
