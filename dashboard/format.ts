@@ -55,6 +55,7 @@ export const labelOrNone = (value: string | null, none: string): string => (valu
 /** Each alert kind: a short tag (shown in words and with a symbol, never by colour alone) and a heading. */
 export const ALERT_LABELS: Record<AlertKind, { tag: string; symbol: string; title: string }> = {
   offline_double_admission: { tag: 'DOUBLE ADMISSION?', symbol: '⚠', title: 'Possible double admission (offline scan arrived late)' },
+  merged_double_admission: { tag: 'DOUBLE ADMISSION', symbol: '⚠', title: 'Double admission found by an import (checked in on two copies of the issuer)' },
   forged_signature: { tag: 'FORGED', symbol: '✖', title: 'Forged ticket reported (signature did not verify)' },
   revoked_ticket: { tag: 'REVOKED', symbol: '⊘', title: 'Revoked ticket scanned' },
   wrong_event: { tag: 'WRONG EVENT', symbol: '⇄', title: 'Ticket for another event scanned' },
@@ -77,6 +78,11 @@ export function describeAlert(alert: AlertView): string {
         first === null ? 'It had already been checked in.' : `It had already been checked in at ${formatClock(first.checked_in_at)}${first.gate_id === null ? '' : ` at gate ${first.gate_id}`} by ${first.scanner}.`;
       const delay = alert.delay_seconds === null ? '' : `, received ${formatDuration(alert.delay_seconds)} later`;
       return `${holder(alert)} was scanned${scanned} ${where(alert)}${delay}. ${firstText} If that scanner was offline it let the holder in: two people may have entered on one ticket.`;
+    }
+    case 'merged_double_admission': {
+      const first = alert.first_check_in;
+      const kept = first === null ? '' : ` The check-in that stands is from ${formatClock(first.checked_in_at)}${first.gate_id === null ? '' : ` at gate ${first.gate_id}`} by ${first.scanner}.`;
+      return `${holder(alert)} was also checked in${scanned} ${where(alert)} on another copy of the issuer, found when its data was imported: two people may have entered on one ticket.${kept}`;
     }
     case 'forged_signature':
       return `A code claiming ticket ${alert.tid ?? '(no id)'} failed signature verification${scanned} ${where(alert)}. Someone may be using a forged ticket.`;

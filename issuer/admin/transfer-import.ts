@@ -27,15 +27,13 @@ import { createDataDir, isInitialised, resolveDataDir, writePrivateFile, type Da
 import { keyFile, rawPublicKey, savePrivateKey } from '../signing.js';
 import { openDatabase, type Db } from '../store/database.js';
 import { setIssuerInfo, type IssuerInfo } from '../store/issuer-info.js';
-import { TRANSFER_COLUMNS, TRANSFER_KEYS, TRANSFER_TABLES, transferStore, type Row, type TransferStore, type TransferTable } from '../store/transfer.js';
+import { IMPORT_CONFLICT_OUTCOME, TRANSFER_COLUMNS, TRANSFER_KEYS, TRANSFER_TABLES, transferStore, type Row, type TransferStore, type TransferTable } from '../store/transfer.js';
 import { kidFromPublicKey } from '../../protocol/kid.js';
 import { AdminError } from './errors.js';
 import { notInitialised } from './issuer-context.js';
 import type { Output, Progress } from './output.js';
 import { PRIVATE_KEY_FIELD, type ExportFile } from './transfer-file.js';
 
-/** The scan_log outcome of a double admission found by an import. */
-export const IMPORT_CONFLICT_OUTCOME = 'import_conflict';
 
 export interface KindCounts {
   added: number;

@@ -40,6 +40,7 @@ import {
   type LookupRow,
   type NewScanRow,
 } from '../store/dashboard.js';
+import { IMPORT_CONFLICT_OUTCOME } from '../store/transfer.js';
 import { listApiKeys, type ApiKeyRow } from '../store/scanners.js';
 import { ticketState } from './ticket-status.js';
 
@@ -61,13 +62,16 @@ export const ALERTS_SHOWN = 50;
 /** Rows read per table per step; a step then yields to the event loop, so catching up never stalls the doors. */
 const DEFAULT_CHUNK = 5_000;
 
-export const ALERT_KINDS: readonly AlertKind[] = ['offline_double_admission', 'forged_signature', 'revoked_ticket', 'wrong_event'];
+export const ALERT_KINDS: readonly AlertKind[] = ['offline_double_admission', 'merged_double_admission', 'forged_signature', 'revoked_ticket', 'wrong_event'];
 
 /** The alert a logged scan raises, if any. Pure. */
 export function alertKindOf(scan: Pick<NewScanRow, 'outcome' | 'at' | 'scanned_at'>, lateMs = LATE_SCAN_MS): AlertKind | null {
   switch (scan.outcome) {
     case 'invalid_signature':
       return 'forged_signature';
+    // Written by `ticket-issuer import` when both copies of the issuer checked the ticket in (issuer/admin/transfer-import.ts).
+    case IMPORT_CONFLICT_OUTCOME:
+      return 'merged_double_admission';
     case 'revoked':
       return 'revoked_ticket';
     case 'wrong_event':
@@ -111,7 +115,7 @@ class EventTally {
   readonly checkedInByGate = new Map<string | null, number>();
   /** Scan arrivals per slot start (ms). */
   readonly slots = new Map<number, number>();
-  readonly alertCounts: AlertCounts = { offline_double_admission: 0, forged_signature: 0, revoked_ticket: 0, wrong_event: 0 };
+  readonly alertCounts: AlertCounts = { offline_double_admission: 0, merged_double_admission: 0, forged_signature: 0, revoked_ticket: 0, wrong_event: 0 };
   /** Oldest first, at most ALERTS_KEPT. */
   alerts: AlertRef[] = [];
 }
@@ -294,7 +298,7 @@ export class DashboardAggregator {
     const ticket = alert.ticket;
     const delay = scanDelayMs(scan);
     const firstCheckIn =
-      kind === 'offline_double_admission' && ticket?.checked_in_at
+      (kind === 'offline_double_admission' || kind === 'merged_double_admission') && ticket?.checked_in_at
         ? {
             checked_in_at: ticket.checked_in_at,
             gate_id: ticket.checkin_gate_id,

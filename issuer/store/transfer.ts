@@ -8,6 +8,9 @@
  */
 import type { Db } from './database.js';
 
+/** The scan_log outcome of a double admission found by an import (the dashboard alerts on it). */
+export const IMPORT_CONFLICT_OUTCOME = 'import_conflict';
+
 /** The tables that travel, in an order that satisfies their foreign keys. */
 export const TRANSFER_TABLES = ['signing_keys', 'events', 'tickets', 'checkins', 'scan_log', 'enrollment_tokens', 'api_keys', 'idempotency'] as const;
 export type TransferTable = (typeof TRANSFER_TABLES)[number];

@@ -37,7 +37,7 @@ const scannerSchema = object({
 
 const alertSchema = object({
   id: { type: 'integer' },
-  kind: { type: 'string', enum: ['offline_double_admission', 'forged_signature', 'revoked_ticket', 'wrong_event'] },
+  kind: { type: 'string', enum: ['offline_double_admission', 'merged_double_admission', 'forged_signature', 'revoked_ticket', 'wrong_event'] },
   at: { type: 'string' },
   scanned_at: nullableString,
   tid: nullableString,
@@ -61,7 +61,7 @@ export const overviewSchema = object({
   scans: object({ last_minute: count, per_minute: { type: 'array', items: object({ minute: dateTime, scans: count }) } }),
   scanners: { type: 'array', items: scannerSchema },
   alerts: object({
-    counts: object({ offline_double_admission: count, forged_signature: count, revoked_ticket: count, wrong_event: count }),
+    counts: object({ offline_double_admission: count, merged_double_admission: count, forged_signature: count, revoked_ticket: count, wrong_event: count }),
     recent: { type: 'array', items: alertSchema },
   }),
   complete: { type: 'boolean' },

@@ -7,7 +7,7 @@
 import type { TicketState } from '../../../protocol/types.js';
 
 /** docs/issuer.md "Admin dashboard" → "Alerts". */
-export type AlertKind = 'offline_double_admission' | 'forged_signature' | 'revoked_ticket' | 'wrong_event';
+export type AlertKind = 'offline_double_admission' | 'merged_double_admission' | 'forged_signature' | 'revoked_ticket' | 'wrong_event';
 
 export interface EventSummary {
   eid: string;
@@ -75,6 +75,7 @@ export interface AlertView {
 
 export interface AlertCounts {
   offline_double_admission: number;
+  merged_double_admission: number;
   forged_signature: number;
   revoked_ticket: number;
   wrong_event: number;

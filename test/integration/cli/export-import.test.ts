@@ -266,6 +266,15 @@ describe('import: the office → venue → office round trip', () => {
     expect(report.filter((row) => row.outcome === 'import_conflict')).toHaveLength(2);
     expect(report).toContainEqual(expect.objectContaining({ outcome: 'invalid_signature', tid: t3 }));
 
+    // The office's admin dashboard raises both as double admissions, naming the check-in that stands.
+    const { admin_token } = await cliJson<{ admin_token: string }>(['admin-token', 'reset', '--data', office.data]);
+    const dashboard = await officeApi.inject({ url: `/admin/api/events/${event.eid}/overview`, headers: { authorization: `Bearer ${admin_token}` } });
+    expect(dashboard.statusCode).toBe(200);
+    const { alerts } = dashboard.json() as { alerts: { counts: Record<string, number>; recent: { kind: string; tid: string; first_check_in: { checked_in_at: string } | null }[] } };
+    expect(alerts.counts.merged_double_admission).toBe(2);
+    const merged1 = alerts.recent.find((alert) => alert.kind === 'merged_double_admission' && alert.tid === t1);
+    expect(merged1?.first_check_in?.checked_in_at).toBe(venueT1.scanned_at);
+
     // Importing the same file again changes nothing and finds no new conflict.
     const before = snapshot(office.data);
     const again = await importFrom(office.data, back.file);

@@ -121,7 +121,7 @@ describe('live counts', () => {
 describe('alerts', () => {
   test('forged-signature report, revoked scan, wrong-event scan and a late already_used each raise their alert; a prompt already_used does not', async () => {
     const counts = (await overview()).alerts.counts;
-    expect(counts).toEqual({ offline_double_admission: 0, forged_signature: 0, revoked_ticket: 0, wrong_event: 0 });
+    expect(counts).toEqual({ offline_double_admission: 0, merged_double_admission: 0, forged_signature: 0, revoked_ticket: 0, wrong_event: 0 });
 
     const forgedFrom = fx.issueTicket(event.eid, { holderName: 'Grace Genuine' });
     const forged = await checkIn(north, forgedFrom.tid, { signature_status: 'invalid' });
@@ -145,7 +145,7 @@ describe('alerts', () => {
     expect((await checkIn(north, shared.tid, { scanned_at: new Date(Date.now() - LATE_SCAN_MS / 2).toISOString() })).json()).toMatchObject({ status: 'already_used' });
 
     const { alerts } = await overview();
-    expect(alerts.counts).toEqual({ offline_double_admission: 1, forged_signature: 1, revoked_ticket: 1, wrong_event: 1 });
+    expect(alerts.counts).toEqual({ offline_double_admission: 1, merged_double_admission: 0, forged_signature: 1, revoked_ticket: 1, wrong_event: 1 });
     // Newest first.
     expect(alerts.recent.map((alert) => alert.kind)).toEqual(['offline_double_admission', 'wrong_event', 'revoked_ticket', 'forged_signature']);
     const [double, wrong, rev, forgery] = alerts.recent as [typeof alerts.recent[0], typeof alerts.recent[0], typeof alerts.recent[0], typeof alerts.recent[0]];

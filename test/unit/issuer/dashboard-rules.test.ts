@@ -11,6 +11,7 @@ const secondsBefore = (seconds: number) => new Date(Date.parse(at) - seconds * 1
 describe('alerts', () => {
   test.each([
     ['invalid_signature', secondsBefore(1), 'forged_signature'],
+    ['import_conflict', secondsBefore(3600), 'merged_double_admission'],
     ['revoked', secondsBefore(1), 'revoked_ticket'],
     ['wrong_event', secondsBefore(1), 'wrong_event'],
     ['already_used', secondsBefore(LATE_SCAN_MS / 1000 + 1), 'offline_double_admission'],
