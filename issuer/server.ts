@@ -90,6 +90,29 @@ export async function ensureSelfSignedCertificate(tlsDir: string, hostnames: rea
   return { key: fs.readFileSync(keyFile, 'utf8'), cert, fingerprint: certificateFingerprint(cert) };
 }
 
+/**
+ * How `serve` last presented itself, recorded in tls/serving.json when it
+ * starts listening. `scanner setup` runs in another process and reads it, so
+ * a setup code pins the self-signed certificate only when kiosks will really
+ * see it (not behind a TLS proxy, not with a CA-signed certificate).
+ */
+export type ServingMode = 'self-signed' | 'certificate' | 'plain-http';
+const SERVING_RECORD = 'serving.json';
+
+export function recordServingMode(tlsDir: string, mode: ServingMode, now = new Date()): void {
+  fs.writeFileSync(path.join(tlsDir, SERVING_RECORD), `${JSON.stringify({ mode, since: now.toISOString() })}\n`);
+}
+
+/** The mode of the last `serve`, or null when it never ran (or the record is unreadable: then nothing is assumed). */
+export function lastServingMode(tlsDir: string): ServingMode | null {
+  try {
+    const { mode } = JSON.parse(fs.readFileSync(path.join(tlsDir, SERVING_RECORD), 'utf8')) as { mode?: unknown };
+    return mode === 'self-signed' || mode === 'certificate' || mode === 'plain-http' ? mode : null;
+  } catch {
+    return null;
+  }
+}
+
 export function certificateHostnames(baseUrl: string, host: string): string[] {
   const names = [new URL(baseUrl).hostname.replace(/^\[(.*)\]$/, '$1'), 'localhost', '127.0.0.1', '::1'];
   if (host !== '0.0.0.0' && host !== '::') names.push(host);
@@ -136,6 +159,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     await app.close();
     throw error;
   }
+  recordServingMode(dataDir.tlsDir, tls === null ? 'plain-http' : options.tlsCert === undefined ? 'self-signed' : 'certificate');
   const { port } = app.server.address() as AddressInfo;
   const urlHost = host === '0.0.0.0' || host === '::' ? 'localhost' : net.isIPv6(host) ? `[${host}]` : host;
   const url = `${tls ? 'https' : 'http'}://${urlHost}:${port}`;

@@ -7,7 +7,7 @@ import { listApiKeys, type ApiKeyRow } from '../store/scanners.js';
 import { parseDateTime, parseLabel } from './arguments.js';
 import { action, withCommonOptions, type CommonOptions } from './command.js';
 import { requireEvent, withIssuer, type IssuerContext } from './issuer-context.js';
-import { certificateHostnames, ensureSelfSignedCertificate } from '../server.js';
+import { certificateHostnames, ensureSelfSignedCertificate, lastServingMode } from '../server.js';
 import { terminalQr, writeQrPng } from './qr.js';
 
 // The setup code itself is made by issuer/services/scanner-setup.ts, shared with the admin dashboard.
@@ -47,20 +47,27 @@ interface SetupOptions extends CommonOptions {
   expires?: string;
   keyExpires?: string;
   png?: string;
-  /** False with --no-cert-pin. */
-  certPin: boolean;
+  /** True with --cert-pin, false with --no-cert-pin, undefined with neither. */
+  certPin?: boolean;
 }
 
 /**
  * The fingerprint a setup code should pin: the issuer's self-signed
  * certificate (made now if `serve` has not run yet, so the code is usable at
- * once), unless the base URL is plain-HTTP loopback or the operator serves a
- * CA-signed certificate and said --no-cert-pin.
+ * once). Not for a plain-HTTP base URL, nor with --no-cert-pin, nor by default
+ * when the last `serve` presented another certificate (--tls-cert) or none
+ * (--plain-http behind a TLS proxy): a kiosk pinning a certificate it never
+ * sees could not connect at all. --cert-pin pins anyway.
  */
-async function certificatePin(context: IssuerContext, certPin: boolean): Promise<string | undefined> {
-  if (!certPin || !context.info.base_url.startsWith('https:')) return undefined;
+async function certificatePin(context: IssuerContext, certPin: boolean | undefined): Promise<{ pin?: string; note?: string }> {
+  if (certPin === false || !context.info.base_url.startsWith('https:')) return {};
+  const lastMode = lastServingMode(context.dataDir.tlsDir);
+  if (certPin === undefined && (lastMode === 'certificate' || lastMode === 'plain-http')) {
+    const how = lastMode === 'certificate' ? 'with --tls-cert' : 'with --plain-http (behind a TLS proxy)';
+    return { note: `No certificate pin: the issuer was last served ${how}, so kiosks check its certificate the usual way (--cert-pin pins the self-signed one anyway).` };
+  }
   const { fingerprint } = await ensureSelfSignedCertificate(context.dataDir.tlsDir, certificateHostnames(context.info.base_url, '0.0.0.0'));
-  return fingerprint;
+  return { pin: fingerprint };
 }
 
 interface ListOptions extends CommonOptions {
@@ -79,6 +86,7 @@ export function registerScannerCommands(program: Command): void {
       .option('--expires <iso>', 'setup code expiry (default: the key expiry)')
       .option('--key-expires <iso>', 'scanner API key expiry (default: event end + 12 h)')
       .option('--png <file>', 'also write the setup QR as a PNG image')
+      .option('--cert-pin', "pin the issuer's self-signed TLS certificate (the default, unless serve last ran with --tls-cert or --plain-http)")
       .option('--no-cert-pin', 'do not pin the self-signed TLS certificate (use when serving a CA-signed certificate)'),
   ).action(
     action<SetupOptions>((options, output) => {
@@ -89,8 +97,9 @@ export function registerScannerCommands(program: Command): void {
       return withIssuer(options.data, async (context) => {
         const { db, info } = context;
         const event = requireEvent(db, options.event);
-        const pin = await certificatePin(context, options.certPin);
+        const { pin, note } = await certificatePin(context, options.certPin);
         if (pin !== undefined) request.tlsCertSha256 = pin;
+        if (note !== undefined) output.log(note);
         const result = createScannerSetup(db, info.base_url, event, request, new Date());
         if (options.png !== undefined) {
           await writeQrPng(options.png, result.setup_qr);
