@@ -53,12 +53,12 @@ export function formatDateTime(iso: string): string {
 export const labelOrNone = (value: string | null, none: string): string => (value === null || value === '' ? none : value);
 
 /** Each alert kind: a short tag (shown in words and with a symbol, never by colour alone) and a heading. */
-export const ALERT_LABELS: Record<AlertKind, { tag: string; symbol: string; title: string }> = {
-  offline_double_admission: { tag: 'DOUBLE ADMISSION?', symbol: '⚠', title: 'Possible double admission (offline scan arrived late)' },
-  merged_double_admission: { tag: 'DOUBLE ADMISSION', symbol: '⚠', title: 'Double admission found by an import (checked in on two copies of the issuer)' },
-  forged_signature: { tag: 'FORGED', symbol: '✖', title: 'Forged ticket reported (signature did not verify)' },
-  revoked_ticket: { tag: 'REVOKED', symbol: '⊘', title: 'Revoked ticket scanned' },
-  wrong_event: { tag: 'WRONG EVENT', symbol: '⇄', title: 'Ticket for another event scanned' },
+export const ALERT_LABELS: Record<AlertKind, { tag: string; symbol: string; title: string; counted: string }> = {
+  offline_double_admission: { tag: 'DOUBLE ADMISSION?', symbol: '⚠', title: 'Possible double admission (offline scan arrived late)', counted: 'possible double admission' },
+  merged_double_admission: { tag: 'DOUBLE ADMISSION', symbol: '⚠', title: 'Double admission found by an import (checked in on two copies of the issuer)', counted: 'double admission at import' },
+  forged_signature: { tag: 'FORGED', symbol: '✖', title: 'Forged ticket reported (signature did not verify)', counted: 'forged' },
+  revoked_ticket: { tag: 'REVOKED', symbol: '⊘', title: 'Revoked ticket scanned', counted: 'revoked' },
+  wrong_event: { tag: 'WRONG EVENT', symbol: '⇄', title: 'Ticket for another event scanned', counted: 'wrong event' },
 };
 
 const where = (alert: AlertView): string => {

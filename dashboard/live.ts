@@ -55,7 +55,7 @@ export function renderAlerts(root: HTMLElement, overview: EventOverview): void {
     'ul',
     { class: 'alert-counts' },
     ...(Object.keys(ALERT_LABELS) as (keyof typeof ALERT_LABELS)[]).map((kind) =>
-      h('li', { 'data-kind': kind, class: counts[kind] > 0 ? 'nonzero' : '' }, h('span', { class: 'count' }, formatCount(counts[kind])), ` ${ALERT_LABELS[kind].tag.toLowerCase().replace('?', '')}`),
+      h('li', { 'data-kind': kind, class: counts[kind] > 0 ? 'nonzero' : '' }, h('span', { class: 'count' }, formatCount(counts[kind])), ` ${ALERT_LABELS[kind].counted}`),
     ),
   );
   fill(
