@@ -15,6 +15,8 @@ import type { Db } from '../store/database.js';
 
 export type WriteJob<T> = (db: Db) => T;
 
+type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+
 interface Pending {
   job: WriteJob<unknown>;
   resolve: (value: unknown) => void;
@@ -26,8 +28,24 @@ export class GroupCommit {
   private scheduled = false;
   private idle: Promise<void> = Promise.resolve();
   private markIdle: () => void = () => {};
+  // Both wrappers are built once: db.transaction() creates four new functions on every call.
+  /** Runs a batch in one BEGIN IMMEDIATE … COMMIT; each job's outcome is collected, never thrown. */
+  private readonly commitBatch: (batch: readonly Pending[]) => Outcome[];
+  /** Inside the batch a better-sqlite3 transaction is a SAVEPOINT: a failing job undoes only itself. */
+  private readonly runInSavepoint: (job: WriteJob<unknown>) => unknown;
 
-  constructor(private readonly db: Db) {}
+  constructor(db: Db) {
+    this.runInSavepoint = db.transaction((job: WriteJob<unknown>) => job(db));
+    this.commitBatch = db.transaction((batch: readonly Pending[]) =>
+      batch.map((pending): Outcome => {
+        try {
+          return { ok: true, value: this.runInSavepoint(pending.job) };
+        } catch (error) {
+          return { ok: false, error };
+        }
+      }),
+    ).immediate;
+  }
 
   /** Queues a write job; resolves with its result once the batch that ran it has committed. */
   run<T>(job: WriteJob<T>): Promise<T> {
@@ -51,20 +69,9 @@ export class GroupCommit {
     const batch = this.queue;
     this.queue = [];
     this.scheduled = false;
-    const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
+    let outcomes: Outcome[];
     try {
-      this.db
-        .transaction(() => {
-          for (const pending of batch) {
-            try {
-              // A nested better-sqlite3 transaction is a SAVEPOINT: a failing job undoes only itself.
-              outcomes.push({ ok: true, value: this.db.transaction(pending.job)(this.db) });
-            } catch (error) {
-              outcomes.push({ ok: false, error });
-            }
-          }
-        })
-        .immediate();
+      outcomes = this.commitBatch(batch);
     } catch (error) {
       // BEGIN or COMMIT failed (e.g. the database stayed locked past busy_timeout): nothing of the batch is stored.
       for (const pending of batch) pending.reject(error);

@@ -1,5 +1,5 @@
 /** Check-ins, stored idempotent answers and the scan audit log. */
-import type { Db } from './database.js';
+import { prepareCached, type Db } from './database.js';
 
 export interface CheckinRow {
   tid: string;
@@ -34,7 +34,7 @@ export interface ScanLogRow {
 }
 
 export function findCheckin(db: Db, tid: string): CheckinRow | undefined {
-  return db.prepare('SELECT * FROM checkins WHERE tid = ?').get(tid) as CheckinRow | undefined;
+  return prepareCached(db, 'SELECT * FROM checkins WHERE tid = ?').get(tid) as CheckinRow | undefined;
 }
 
 /**
@@ -42,18 +42,20 @@ export function findCheckin(db: Db, tid: string): CheckinRow | undefined {
  * valid per ticket, ever: a second insert fails instead of silently winning.
  */
 export function insertCheckin(db: Db, row: CheckinRow): void {
-  db.prepare(
+  prepareCached(
+    db,
     `INSERT INTO checkins (tid, checked_in_at, scanner_id, gate_id, api_key_id, idempotency_key, recorded_at)
      VALUES (@tid, @checked_in_at, @scanner_id, @gate_id, @api_key_id, @idempotency_key, @recorded_at)`,
   ).run(row);
 }
 
 export function findStoredAnswer(db: Db, idempotencyKey: string): StoredAnswer | undefined {
-  return db.prepare('SELECT * FROM idempotency WHERE idempotency_key = ?').get(idempotencyKey) as StoredAnswer | undefined;
+  return prepareCached(db, 'SELECT * FROM idempotency WHERE idempotency_key = ?').get(idempotencyKey) as StoredAnswer | undefined;
 }
 
 export function insertStoredAnswer(db: Db, row: StoredAnswer): void {
-  db.prepare(
+  prepareCached(
+    db,
     `INSERT INTO idempotency (idempotency_key, request_hash, http_status, response_body, api_key_id, created_at)
      VALUES (@idempotency_key, @request_hash, @http_status, @response_body, @api_key_id, @created_at)`,
   ).run(row);
@@ -61,30 +63,30 @@ export function insertStoredAnswer(db: Db, row: StoredAnswer): void {
 
 /** Drops stored answers older than `before` (protocol-decisions.md: kept at least 7 days). */
 export function pruneStoredAnswers(db: Db, before: string): number {
-  return db.prepare('DELETE FROM idempotency WHERE created_at < ?').run(before).changes;
+  return prepareCached(db, 'DELETE FROM idempotency WHERE created_at < ?').run(before).changes;
 }
 
 export function appendScanLog(db: Db, row: ScanLogRow): void {
-  db.prepare(
+  prepareCached(
+    db,
     `INSERT INTO scan_log (at, scanned_at, tid, eid, scanner_id, api_key_id, gate_id, idempotency_key, outcome, details)
      VALUES (@at, @scanned_at, @tid, @eid, @scanner_id, @api_key_id, @gate_id, @idempotency_key, @outcome, @details)`,
   ).run(row);
 }
 
 export function scanLogForEvent(db: Db, eid: string): (ScanLogRow & { id: number })[] {
-  return db.prepare('SELECT * FROM scan_log WHERE eid = ? ORDER BY id').all(eid) as (ScanLogRow & { id: number })[];
+  return prepareCached(db, 'SELECT * FROM scan_log WHERE eid = ? ORDER BY id').all(eid) as (ScanLogRow & { id: number })[];
 }
 
 export function scanLogByOutcome(db: Db, outcome: string): (ScanLogRow & { id: number })[] {
-  return db.prepare('SELECT * FROM scan_log WHERE outcome = ? ORDER BY id').all(outcome) as (ScanLogRow & { id: number })[];
+  return prepareCached(db, 'SELECT * FROM scan_log WHERE outcome = ? ORDER BY id').all(outcome) as (ScanLogRow & { id: number })[];
 }
 
 /** A stored answer with the scanner of the key that stored it: a replay is honoured for any key of that scanner. */
 export function findStoredAnswerWithScanner(db: Db, idempotencyKey: string): (StoredAnswer & { scanner_id: string }) | undefined {
-  return db
-    .prepare(
-      `SELECT i.*, k.scanner_id FROM idempotency i JOIN api_keys k ON k.api_key_id = i.api_key_id
-       WHERE i.idempotency_key = ?`,
-    )
-    .get(idempotencyKey) as (StoredAnswer & { scanner_id: string }) | undefined;
+  return prepareCached(
+    db,
+    `SELECT i.*, k.scanner_id FROM idempotency i JOIN api_keys k ON k.api_key_id = i.api_key_id
+     WHERE i.idempotency_key = ?`,
+  ).get(idempotencyKey) as (StoredAnswer & { scanner_id: string }) | undefined;
 }

@@ -8,6 +8,24 @@ import { MIGRATIONS } from './migrations.js';
 
 export type Db = Database.Database;
 
+// Prepared statements, kept per connection: preparing (parsing and planning the
+// SQL) cost more CPU than running these small indexed queries, on every request.
+// Keyed weakly, so a closed and dropped connection takes its statements with it;
+// SQLite re-prepares a statement by itself if a migration changes the schema.
+const statements = new WeakMap<Db, Map<string, Database.Statement>>();
+
+/**
+ * `db.prepare(sql)`, prepared once per connection and reused afterwards. The
+ * statement is shared: callers run it, never change its mode (pluck, raw, expand).
+ */
+export function prepareCached(db: Db, sql: string): Database.Statement {
+  let cache = statements.get(db);
+  if (cache === undefined) statements.set(db, (cache = new Map()));
+  let statement = cache.get(sql);
+  if (statement === undefined) cache.set(sql, (statement = db.prepare(sql)));
+  return statement;
+}
+
 export function openDatabase(file: string, options: { readonly?: boolean } = {}): Db {
   const db = new Database(file, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
   db.pragma('busy_timeout = 10000');

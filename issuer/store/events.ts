@@ -1,4 +1,4 @@
-import type { Db } from './database.js';
+import { prepareCached, type Db } from './database.js';
 
 export interface EventRow {
   eid: string;
@@ -10,13 +10,13 @@ export interface EventRow {
 }
 
 export function insertEvent(db: Db, event: EventRow): void {
-  db.prepare('INSERT INTO events (eid, name, date, venue, ends_at, created_at) VALUES (@eid, @name, @date, @venue, @ends_at, @created_at)').run(event);
+  prepareCached(db, 'INSERT INTO events (eid, name, date, venue, ends_at, created_at) VALUES (@eid, @name, @date, @venue, @ends_at, @created_at)').run(event);
 }
 
 export function findEvent(db: Db, eid: string): EventRow | undefined {
-  return db.prepare('SELECT * FROM events WHERE eid = ?').get(eid) as EventRow | undefined;
+  return prepareCached(db, 'SELECT * FROM events WHERE eid = ?').get(eid) as EventRow | undefined;
 }
 
 export function listEvents(db: Db): EventRow[] {
-  return db.prepare('SELECT * FROM events ORDER BY date').all() as EventRow[];
+  return prepareCached(db, 'SELECT * FROM events ORDER BY date').all() as EventRow[];
 }

@@ -1,4 +1,4 @@
-import type { Db } from './database.js';
+import { prepareCached, type Db } from './database.js';
 
 export interface IssuerInfo {
   base_url: string;
@@ -7,11 +7,11 @@ export interface IssuerInfo {
 }
 
 export function getIssuerInfo(db: Db): IssuerInfo {
-  const row = db.prepare('SELECT base_url, name, created_at FROM issuer WHERE singleton = 1').get() as IssuerInfo | undefined;
+  const row = prepareCached(db, 'SELECT base_url, name, created_at FROM issuer WHERE singleton = 1').get() as IssuerInfo | undefined;
   if (!row) throw new Error('the issuer database has not been initialised (run "ticket-issuer init")');
   return row;
 }
 
 export function setIssuerInfo(db: Db, info: IssuerInfo): void {
-  db.prepare('INSERT INTO issuer (singleton, base_url, name, created_at) VALUES (1, @base_url, @name, @created_at)').run(info);
+  prepareCached(db, 'INSERT INTO issuer (singleton, base_url, name, created_at) VALUES (1, @base_url, @name, @created_at)').run(info);
 }

@@ -1,5 +1,5 @@
 /** Read-only queries for `checkins export`: every admit and every other logged scan of one event. */
-import type { Db } from './database.js';
+import { prepareCached, type Db } from './database.js';
 
 export interface CheckinForExport {
   tid: string;
@@ -32,22 +32,20 @@ export interface LoggedScanForExport {
 
 /** The check-ins of the event's tickets: the authoritative admits (one per ticket). */
 export function checkinsOfEvent(db: Db, eid: string): CheckinForExport[] {
-  return db
-    .prepare(
-      `SELECT c.tid, t.eid, t.holder_name, t.ticket_type, c.checked_in_at, c.recorded_at, c.scanner_id, c.api_key_id, c.gate_id, c.idempotency_key
-       FROM checkins c JOIN tickets t ON t.tid = c.tid
-       WHERE t.eid = ? ORDER BY c.recorded_at, c.tid`,
-    )
-    .all(eid) as CheckinForExport[];
+  return prepareCached(
+    db,
+    `SELECT c.tid, t.eid, t.holder_name, t.ticket_type, c.checked_in_at, c.recorded_at, c.scanner_id, c.api_key_id, c.gate_id, c.idempotency_key
+     FROM checkins c JOIN tickets t ON t.tid = c.tid
+     WHERE t.eid = ? ORDER BY c.recorded_at, c.tid`,
+  ).all(eid) as CheckinForExport[];
 }
 
 /** Scan-log entries made at the event's doors whose outcome is not an admit (refusals, reported bad signatures…). */
 export function loggedScansOfEvent(db: Db, eid: string, admitOutcome: string): LoggedScanForExport[] {
-  return db
-    .prepare(
-      `SELECT s.id, s.at, s.scanned_at, s.tid, s.eid, t.holder_name, t.ticket_type, s.scanner_id, s.api_key_id, s.gate_id, s.idempotency_key, s.outcome, s.details
-       FROM scan_log s LEFT JOIN tickets t ON t.tid = s.tid
-       WHERE s.eid = ? AND s.outcome <> ? ORDER BY s.id`,
-    )
-    .all(eid, admitOutcome) as LoggedScanForExport[];
+  return prepareCached(
+    db,
+    `SELECT s.id, s.at, s.scanned_at, s.tid, s.eid, t.holder_name, t.ticket_type, s.scanner_id, s.api_key_id, s.gate_id, s.idempotency_key, s.outcome, s.details
+     FROM scan_log s LEFT JOIN tickets t ON t.tid = s.tid
+     WHERE s.eid = ? AND s.outcome <> ? ORDER BY s.id`,
+  ).all(eid, admitOutcome) as LoggedScanForExport[];
 }

@@ -1,5 +1,5 @@
 /** Enrollment tokens and the scanner API keys they are exchanged for. Secrets are stored only as SHA-256 hashes. */
-import type { Db } from './database.js';
+import { prepareCached, type Db } from './database.js';
 
 export interface EnrollmentTokenRow {
   token_id: string;
@@ -29,52 +29,54 @@ export interface ApiKeyRow {
 }
 
 export function insertEnrollmentToken(db: Db, row: Omit<EnrollmentTokenRow, 'used_at' | 'revoked_at' | 'failed_attempts'>): void {
-  db.prepare(
+  prepareCached(
+    db,
     `INSERT INTO enrollment_tokens (token_id, token_hash, eid, gate_id, expires_at, key_expires_at, created_at)
      VALUES (@token_id, @token_hash, @eid, @gate_id, @expires_at, @key_expires_at, @created_at)`,
   ).run(row);
 }
 
 export function findTokenByHash(db: Db, tokenHash: string): EnrollmentTokenRow | undefined {
-  return db.prepare('SELECT * FROM enrollment_tokens WHERE token_hash = ?').get(tokenHash) as EnrollmentTokenRow | undefined;
+  return prepareCached(db, 'SELECT * FROM enrollment_tokens WHERE token_hash = ?').get(tokenHash) as EnrollmentTokenRow | undefined;
 }
 
 export function findTokenById(db: Db, tokenId: string): EnrollmentTokenRow | undefined {
-  return db.prepare('SELECT * FROM enrollment_tokens WHERE token_id = ?').get(tokenId) as EnrollmentTokenRow | undefined;
+  return prepareCached(db, 'SELECT * FROM enrollment_tokens WHERE token_id = ?').get(tokenId) as EnrollmentTokenRow | undefined;
 }
 
 /** Marks a token used only if it still is unused: the UPDATE's WHERE makes "exactly one exchange" atomic. */
 export function claimToken(db: Db, tokenId: string, now: string): boolean {
-  return db.prepare('UPDATE enrollment_tokens SET used_at = ? WHERE token_id = ? AND used_at IS NULL AND revoked_at IS NULL').run(now, tokenId).changes === 1;
+  return prepareCached(db, 'UPDATE enrollment_tokens SET used_at = ? WHERE token_id = ? AND used_at IS NULL AND revoked_at IS NULL').run(now, tokenId).changes === 1;
 }
 
 export function recordFailedTokenAttempt(db: Db, tokenId: string): void {
-  db.prepare('UPDATE enrollment_tokens SET failed_attempts = failed_attempts + 1 WHERE token_id = ?').run(tokenId);
+  prepareCached(db, 'UPDATE enrollment_tokens SET failed_attempts = failed_attempts + 1 WHERE token_id = ?').run(tokenId);
 }
 
 /** Revokes an unused token; returns the token as it is now, or undefined if unknown. */
 export function revokeToken(db: Db, tokenId: string, now: string): EnrollmentTokenRow | undefined {
-  db.prepare('UPDATE enrollment_tokens SET revoked_at = COALESCE(revoked_at, ?) WHERE token_id = ? AND used_at IS NULL').run(now, tokenId);
+  prepareCached(db, 'UPDATE enrollment_tokens SET revoked_at = COALESCE(revoked_at, ?) WHERE token_id = ? AND used_at IS NULL').run(now, tokenId);
   return findTokenById(db, tokenId);
 }
 
 export function insertApiKey(db: Db, row: Omit<ApiKeyRow, 'revoked_at'>): void {
-  db.prepare(
+  prepareCached(
+    db,
     `INSERT INTO api_keys (api_key_id, key_hash, token_id, scanner_id, scanner_name, scanner_platform, eid, gate_id, expires_at, created_at)
      VALUES (@api_key_id, @key_hash, @token_id, @scanner_id, @scanner_name, @scanner_platform, @eid, @gate_id, @expires_at, @created_at)`,
   ).run(row);
 }
 
 export function findApiKeyByHash(db: Db, keyHash: string): ApiKeyRow | undefined {
-  return db.prepare('SELECT * FROM api_keys WHERE key_hash = ?').get(keyHash) as ApiKeyRow | undefined;
+  return prepareCached(db, 'SELECT * FROM api_keys WHERE key_hash = ?').get(keyHash) as ApiKeyRow | undefined;
 }
 
 export function listApiKeys(db: Db, eid?: string): ApiKeyRow[] {
   return eid === undefined
-    ? (db.prepare('SELECT * FROM api_keys ORDER BY created_at').all() as ApiKeyRow[])
-    : (db.prepare('SELECT * FROM api_keys WHERE eid = ? ORDER BY created_at').all(eid) as ApiKeyRow[]);
+    ? (prepareCached(db, 'SELECT * FROM api_keys ORDER BY created_at').all() as ApiKeyRow[])
+    : (prepareCached(db, 'SELECT * FROM api_keys WHERE eid = ? ORDER BY created_at').all(eid) as ApiKeyRow[]);
 }
 
 export function revokeApiKey(db: Db, apiKeyId: string, now: string): boolean {
-  return db.prepare('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE api_key_id = ?').run(now, apiKeyId).changes === 1;
+  return prepareCached(db, 'UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE api_key_id = ?').run(now, apiKeyId).changes === 1;
 }

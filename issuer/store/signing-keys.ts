@@ -1,6 +1,6 @@
 /** Public signing keys and their validity windows (protocol-decisions.md "Keys"). */
 import type { PublicKey } from '../../protocol/types.js';
-import type { Db } from './database.js';
+import { prepareCached, type Db } from './database.js';
 
 export interface SigningKeyRow {
   kid: string;
@@ -11,11 +11,11 @@ export interface SigningKeyRow {
 }
 
 export function insertActiveKey(db: Db, row: Omit<SigningKeyRow, 'active' | 'valid_until'>): void {
-  db.prepare('INSERT INTO signing_keys (kid, public_key, valid_from, valid_until, active) VALUES (@kid, @public_key, @valid_from, NULL, 1)').run(row);
+  prepareCached(db, 'INSERT INTO signing_keys (kid, public_key, valid_from, valid_until, active) VALUES (@kid, @public_key, @valid_from, NULL, 1)').run(row);
 }
 
 export function activeKid(db: Db): string {
-  const row = db.prepare('SELECT kid FROM signing_keys WHERE active = 1').get() as { kid: string } | undefined;
+  const row = prepareCached(db, 'SELECT kid FROM signing_keys WHERE active = 1').get() as { kid: string } | undefined;
   if (!row) throw new Error('no active signing key (the data dir is damaged: run "ticket-issuer key rotate")');
   return row.kid;
 }
@@ -24,8 +24,8 @@ export function activeKid(db: Db): string {
 export function rotateKey(db: Db, next: Omit<SigningKeyRow, 'active' | 'valid_until'>, now: string): string[] {
   return db
     .transaction(() => {
-      const retired = (db.prepare('SELECT kid FROM signing_keys WHERE active = 1').all() as { kid: string }[]).map((r) => r.kid);
-      db.prepare('UPDATE signing_keys SET active = 0, valid_until = ? WHERE active = 1').run(now);
+      const retired = (prepareCached(db, 'SELECT kid FROM signing_keys WHERE active = 1').all() as { kid: string }[]).map((r) => r.kid);
+      prepareCached(db, 'UPDATE signing_keys SET active = 0, valid_until = ? WHERE active = 1').run(now);
       insertActiveKey(db, next);
       return retired;
     })
@@ -37,12 +37,11 @@ export function rotateKey(db: Db, next: Omit<SigningKeyRow, 'active' | 'valid_un
  * that still signs an unexpired ticket, so old tickets keep verifying.
  */
 export function publishedKeys(db: Db, nowUnix: number): PublicKey[] {
-  const rows = db
-    .prepare(
-      `SELECT kid, public_key, valid_from, valid_until FROM signing_keys k
-       WHERE active = 1 OR EXISTS (SELECT 1 FROM tickets t WHERE t.kid = k.kid AND t.exp > ?)
-       ORDER BY active DESC, valid_from DESC`,
-    )
-    .all(nowUnix) as Omit<SigningKeyRow, 'active'>[];
+  const rows = prepareCached(
+    db,
+    `SELECT kid, public_key, valid_from, valid_until FROM signing_keys k
+     WHERE active = 1 OR EXISTS (SELECT 1 FROM tickets t WHERE t.kid = k.kid AND t.exp > ?)
+     ORDER BY active DESC, valid_from DESC`,
+  ).all(nowUnix) as Omit<SigningKeyRow, 'active'>[];
   return rows.map((r) => ({ kid: r.kid, alg: 'Ed25519', public_key: r.public_key, valid_from: r.valid_from, valid_until: r.valid_until }));
 }

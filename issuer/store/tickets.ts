@@ -1,4 +1,4 @@
-import type { Db } from './database.js';
+import { prepareCached, type Db } from './database.js';
 
 export interface TicketRow {
   tid: string;
@@ -17,7 +17,8 @@ export type NewTicket = Omit<TicketRow, 'revoked_at' | 'revoke_reason'>;
 
 /** Stores tickets in one transaction per call: callers batch bulk issuance. */
 export function insertTickets(db: Db, tickets: readonly NewTicket[]): void {
-  const insert = db.prepare(
+  const insert = prepareCached(
+    db,
     'INSERT INTO tickets (tid, eid, kid, holder_name, ticket_type, issued_at, exp, qr) VALUES (@tid, @eid, @kid, @holder_name, @ticket_type, @issued_at, @exp, @qr)',
   );
   db.transaction(() => {
@@ -26,11 +27,11 @@ export function insertTickets(db: Db, tickets: readonly NewTicket[]): void {
 }
 
 export function findTicket(db: Db, tid: string): TicketRow | undefined {
-  return db.prepare('SELECT * FROM tickets WHERE tid = ?').get(tid) as TicketRow | undefined;
+  return prepareCached(db, 'SELECT * FROM tickets WHERE tid = ?').get(tid) as TicketRow | undefined;
 }
 
 /** Returns false when the ticket does not exist. Revoking twice keeps the first time and reason. */
 export function revokeTicket(db: Db, tid: string, reason: string | null, now: string): boolean {
-  const result = db.prepare('UPDATE tickets SET revoked_at = COALESCE(revoked_at, ?), revoke_reason = COALESCE(revoke_reason, ?) WHERE tid = ?').run(now, reason, tid);
+  const result = prepareCached(db, 'UPDATE tickets SET revoked_at = COALESCE(revoked_at, ?), revoke_reason = COALESCE(revoke_reason, ?) WHERE tid = ?').run(now, reason, tid);
   return result.changes === 1;
 }
