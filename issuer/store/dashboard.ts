@@ -9,6 +9,7 @@
  * the thread that answers the doors.
  */
 import type { Db } from './database.js';
+import type { TicketRow } from './tickets.js';
 
 export interface NewTicketRow {
   rowid: number;
@@ -71,17 +72,8 @@ export function revokedCount(db: Db, eid: string): number {
   return (db.prepare('SELECT COUNT(*) AS n FROM tickets WHERE eid = ? AND revoked_at IS NOT NULL').get(eid) as { n: number }).n;
 }
 
-export interface LookupRow {
-  tid: string;
-  eid: string;
-  kid: string;
-  holder_name: string | null;
-  ticket_type: string | null;
-  issued_at: string;
-  exp: number;
-  qr: string;
-  revoked_at: string | null;
-  revoke_reason: string | null;
+/** A ticket with its event's name and its check-in, if any. */
+export interface LookupRow extends TicketRow {
   event_name: string;
   checked_in_at: string | null;
   checkin_gate_id: string | null;

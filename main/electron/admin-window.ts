@@ -13,7 +13,7 @@
  */
 import { X509Certificate } from 'node:crypto';
 import type { BrowserWindowConstructorOptions, Event, Session, WebContents } from 'electron';
-import { denyPermissionCheck, denyPermissionRequest, denyWindowOpen } from './security.js';
+import { denyPermissionCheck, denyPermissionRequest, denyWindowOpen, HARDENED_WEB_PREFERENCES } from './security.js';
 
 /** In memory (no "persist:" prefix): nothing of the dashboard's session outlives the app. */
 export const ADMIN_PARTITION = 'onsite-issuer-admin';
@@ -38,16 +38,7 @@ export function adminWindowOptions({ kiosk }: { kiosk: boolean }): BrowserWindow
     title: 'On-site issuer — admin',
     webPreferences: {
       partition: ADMIN_PARTITION,
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      nodeIntegrationInWorker: false,
-      nodeIntegrationInSubFrames: false,
-      webSecurity: true,
-      allowRunningInsecureContent: false,
-      experimentalFeatures: false,
-      webviewTag: false,
-      navigateOnDragDrop: false,
+      ...HARDENED_WEB_PREFERENCES,
       devTools: !kiosk,
     },
   };

@@ -13,6 +13,7 @@
  */
 import type { KioskApi } from '../kiosk/kiosk-api.js';
 import { SecretStoreUnavailableError } from '../kiosk/secret-store.js';
+import { answerCall, failure, InvalidInput, noArguments, UNSAFE_TEXT } from './ipc-calls.js';
 import { KIOSK_CHANNELS } from './ipc-channels.js';
 
 /** The request/answer calls of KioskApi (onStateChange is a push, not a call). */
@@ -61,21 +62,12 @@ export async function handleKioskCall<M extends KioskCallName>(core: KioskCalls,
 export async function handleKioskCall(core: KioskCalls, method: string, args: unknown, options?: HandleOptions): Promise<Answer<unknown>>;
 export async function handleKioskCall(core: KioskCalls, method: string, args: unknown, options: HandleOptions = {}): Promise<Answer<unknown>> {
   if (!isKioskCallName(method)) return failure('unknown_method', 'There is no such kiosk call.');
-  let call: () => Promise<unknown>;
-  try {
-    call = boundCall(core, method, args);
-  } catch (error) {
-    if (error instanceof InvalidInput) return failure('invalid_input', error.message);
-    throw error;
-  }
-  try {
-    return { ok: true, value: await call() };
-  } catch (error) {
+  return answerCall(() => boundCall(core, method, args), {
     // Its messages are written for IT and never contain the key (secret-store.ts).
-    if (error instanceof SecretStoreUnavailableError) return failure('secret_store_unavailable', error.message);
-    options.onInternalError?.(method, error);
-    return failure('internal_error', INTERNAL_ERROR_MESSAGE);
-  }
+    expectedFailure: (error) => (error instanceof SecretStoreUnavailableError ? failure('secret_store_unavailable', error.message) : null),
+    onInternalError: (error) => options.onInternalError?.(method, error),
+    internalErrorMessage: INTERNAL_ERROR_MESSAGE,
+  });
 }
 
 /** Validates the arguments for `method` and returns the call to make, or throws InvalidInput. */
@@ -106,12 +98,6 @@ function boundCall(core: KioskCalls, method: KioskCallName, args: unknown): () =
   }
 }
 
-class InvalidInput extends Error {}
-
-function noArguments(args: readonly unknown[]): void {
-  if (args.length !== 0) throw new InvalidInput('This call takes no arguments.');
-}
-
 function onlyString(args: readonly unknown[], what: string): string {
   if (args.length !== 1) throw new InvalidInput(`Expected exactly one argument: ${what}.`);
   const value = args[0];
@@ -127,8 +113,7 @@ function scannerName(value: string): string {
   if (name.length === 0 || name.length > MAX_SCANNER_NAME_LENGTH) {
     throw new InvalidInput(`The scanner name must have 1 to ${MAX_SCANNER_NAME_LENGTH} characters.`);
   }
-  // C0 and C1 controls (newlines, escapes) and bidi overrides could forge lines in logs or reorder text on screen.
-  if (/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/.test(name)) {
+  if (UNSAFE_TEXT.test(name)) {
     throw new InvalidInput('The scanner name must not contain control characters.');
   }
   return name;
@@ -143,6 +128,3 @@ export function forbiddenAnswer(): { ok: false; error: AnswerError } {
   return failure('forbidden', "Only the kiosk's own page may operate the kiosk.");
 }
 
-function failure(code: AnswerErrorCode, message: string): { ok: false; error: AnswerError } {
-  return { ok: false, error: { code, message } };
-}

@@ -9,6 +9,7 @@
  */
 import { MAX_LABEL_LENGTH } from '../../issuer/admin/arguments.js';
 import { OnsiteIssuerError, type InitRequest, type OnsiteIssuer, type OnsiteIssuerErrorCode, type OnsiteIssuerStatus } from '../onsite-issuer/onsite-issuer.js';
+import { answerCall, failure, InvalidInput, noArguments, UNSAFE_TEXT } from './ipc-calls.js';
 import { ISSUER_CHANNELS } from './ipc-channels.js';
 
 /** What the page may ask of the on-site issuer; the preload's `window.onsiteIssuer` satisfies it. */
@@ -59,22 +60,13 @@ export function isIssuerCallName(name: string): name is IssuerCallName {
 /** Runs one call. Never rejects: every outcome is an answer. */
 export async function handleIssuerCall(host: IssuerHost, method: string, args: unknown, options: IssuerHandleOptions = {}): Promise<IssuerAnswer<unknown>> {
   if (!isIssuerCallName(method)) return failure('unknown_method', 'There is no such issuer call.');
-  let call: () => Promise<unknown>;
-  try {
-    call = boundCall(host, method, args);
-  } catch (error) {
-    if (error instanceof InvalidInput) return failure('invalid_input', error.message);
-    throw error;
-  }
-  try {
-    return { ok: true, value: await call() };
-  } catch (error) {
+  return answerCall(() => boundCall(host, method, args), {
     // Its messages are written for the operator and hold no secret (paths, ports, addresses).
-    if (error instanceof OnsiteIssuerError) return failure(error.code, error.message);
-    if (error instanceof NotRunning) return failure('not_running', error.message);
-    options.onInternalError?.(method, error);
-    return failure('internal_error', ISSUER_INTERNAL_ERROR_MESSAGE);
-  }
+    expectedFailure: (error) =>
+      error instanceof OnsiteIssuerError ? failure(error.code, error.message) : error instanceof NotRunning ? failure('not_running', error.message) : null,
+    onInternalError: (error) => options.onInternalError?.(method, error),
+    internalErrorMessage: ISSUER_INTERNAL_ERROR_MESSAGE,
+  });
 }
 
 function boundCall(host: IssuerHost, method: IssuerCallName, args: unknown): () => Promise<unknown> {
@@ -110,7 +102,6 @@ function boundCall(host: IssuerHost, method: IssuerCallName, args: unknown): () 
   }
 }
 
-class InvalidInput extends Error {}
 class NotRunning extends Error {}
 
 const INIT_FIELDS = new Set(['name', 'baseUrl', 'port']);
@@ -127,7 +118,7 @@ function initRequest(args: readonly unknown[]): InitRequest {
     if (!INIT_FIELDS.has(key)) throw new InvalidInput(`Unknown field "${key.slice(0, 40)}": the request has name, baseUrl and port.`);
   }
   const request: InitRequest = { name: text(fields['name'], 'The issuer name', MAX_LABEL_LENGTH * 4) };
-  if (/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/.test(request.name)) {
+  if (UNSAFE_TEXT.test(request.name)) {
     throw new InvalidInput('The issuer name must not contain control characters.');
   }
   if (fields['baseUrl'] !== undefined) request.baseUrl = text(fields['baseUrl'], 'The base URL', MAX_BASE_URL_LENGTH);
@@ -146,15 +137,8 @@ function text(value: unknown, what: string, maxLength: number): string {
   return value;
 }
 
-function noArguments(args: readonly unknown[]): void {
-  if (args.length !== 0) throw new InvalidInput('This call takes no arguments.');
-}
-
 /** The answer to a caller that is not the kiosk's own page. */
 export function issuerForbiddenAnswer(): IssuerAnswer<never> {
   return failure('forbidden', "Only the kiosk's own page may operate the on-site issuer.");
 }
 
-function failure(code: IssuerAnswerErrorCode, message: string): { ok: false; error: { code: IssuerAnswerErrorCode; message: string } } {
-  return { ok: false, error: { code, message } };
-}

@@ -29,6 +29,20 @@ export const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/** The web preferences every window of the app shares (the checklist above); devTools and preload are per window. */
+export const HARDENED_WEB_PREFERENCES = {
+  contextIsolation: true,
+  sandbox: true,
+  nodeIntegration: false,
+  nodeIntegrationInWorker: false,
+  nodeIntegrationInSubFrames: false,
+  webSecurity: true,
+  allowRunningInsecureContent: false,
+  experimentalFeatures: false,
+  webviewTag: false,
+  navigateOnDragDrop: false,
+} as const satisfies NonNullable<BrowserWindowConstructorOptions['webPreferences']>;
+
 export interface WindowChoices {
   /** Absolute path of the compiled preload (.cjs). */
   preloadPath: string;
@@ -47,16 +61,7 @@ export function windowOptions({ preloadPath, kiosk }: WindowChoices): BrowserWin
     fullscreen: kiosk,
     webPreferences: {
       preload: preloadPath,
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      nodeIntegrationInWorker: false,
-      nodeIntegrationInSubFrames: false,
-      webSecurity: true,
-      allowRunningInsecureContent: false,
-      experimentalFeatures: false,
-      webviewTag: false,
-      navigateOnDragDrop: false,
+      ...HARDENED_WEB_PREFERENCES,
       spellcheck: false,
       // At the door nobody should open developer tools; at a desk they help.
       devTools: !kiosk,
