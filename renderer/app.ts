@@ -12,7 +12,7 @@ import { mountReady, type ReadyProps } from './screens/ready.js';
 import type { ScreenHandle } from './screens/screen.js';
 import { mountSetup, type SetupProps } from './screens/setup.js';
 import { mountVerdict } from './screens/verdict.js';
-import { playVerdictSound } from './sound.js';
+import { playVerdictSound, prepareVerdictSound } from './sound.js';
 import { chooseScreen, VERDICT_SHOWN_MS, type ShownScreen } from './view/screen-choice.js';
 import { enrollFailureText } from './view/setup-view-model.js';
 import { failedStatusView, layoutMismatchStatusView, statusView, type StatusView } from './view/status-view-model.js';
@@ -59,6 +59,8 @@ export class KioskScreens {
     // Verdicts from before this screen started are history, not news: list them, don't announce them.
     for (const verdict of first.value.last_verdicts) this.seenVerdicts.add(verdictIdentity(verdict));
     this.receiveState(first.value);
+    // After the first screen is up, not on the first verdict's path (sound.ts).
+    this.win.setTimeout(prepareVerdictSound, 0);
   }
 
   private receiveState(state: KioskState): void {
@@ -94,7 +96,9 @@ export class KioskScreens {
     }
     // Unrecognised text still goes to the kiosk: it is the authority on tickets and records the refusal.
     this.busy = true;
-    this.render();
+    // Only Setup shows "busy". Re-rendering Ready (or a verdict) here would rebuild it and cost a
+    // whole style, layout and paint just as the scan goes out, for nothing on screen.
+    if (this.mounted.screen === 'setup') this.render();
     const result = await attempt(() => this.kiosk.scan(scan.text));
     this.busy = false;
     if (!result.ok) {

@@ -29,6 +29,20 @@ const FADE_S = 0.01;
 
 let context: AudioContext | null = null;
 
+/**
+ * Creates the audio context ahead of the first verdict. Creating one starts the audio output and
+ * takes tens of milliseconds (about 100 ms in headless Chromium): done inside the first verdict it
+ * held back that verdict's paint. Made before any user gesture, Chromium starts it suspended;
+ * playVerdictSound resumes it.
+ */
+export function prepareVerdictSound(): void {
+  try {
+    context ??= new AudioContext();
+  } catch {
+    // No audio: playVerdictSound tries again and stays silent.
+  }
+}
+
 export function playVerdictSound(kind: 'admit' | 'refuse'): void {
   try {
     context ??= new AudioContext();

@@ -7,7 +7,9 @@
  *   unknown kid triggers one rate-limited discovery refetch) → commit the scan
  *   with a fresh idempotency key → POST check-in within the online budget →
  *   on timeout or network failure, the offline policy → commit the verdict →
- *   show it. The queue drains in the background while the issuer answers.
+ *   show it. When no request will be sent (known offline with the optimistic
+ *   policy, lost authorisation), the scan and its verdict are one commit.
+ *   The queue drains in the background while the issuer answers.
  */
 import { verifyEd25519Node } from './node-ed25519.js';
 import { EventEmitter } from 'node:events';
@@ -30,9 +32,9 @@ import type { ApiKeyStore } from './api-key-store.js';
 import { backoffDelayMs, DEFAULT_BACKOFF, type BackoffOptions } from './backoff.js';
 import { DiscoveryCache, type RefreshResult } from './discovery.js';
 import { defaultPlatform, enroll, setupProblem } from './enrollment.js';
-import { IssuerClient, SCANNER_UNAUTHORIZED_MESSAGE, type CheckInCall, type FetchLike, type IssuerClientOptions } from './issuer-client.js';
+import { IssuerClient, SCANNER_UNAUTHORIZED_MESSAGE, type FetchLike, type IssuerClientOptions } from './issuer-client.js';
 import type { ConnectionState, KioskApi, KioskState, ScanResult, SetupSummary, StatusLookupResult } from './kiosk-api.js';
-import { checkInRequestFor, LocalStore, type Enrollment, type StoredScan } from './local-store.js';
+import { checkInRequestFor, LocalStore, type Enrollment, type NewScan, type StoredScan } from './local-store.js';
 import { DEFAULT_DRAIN_CONCURRENCY, drainQueue, type DrainReport } from './queue-drain.js';
 
 export interface KioskCoreOptions {
@@ -272,42 +274,61 @@ export class KioskCore implements KioskApi {
   }
 
   private async checkIn(code: string, payload: TicketPayload, enrollment: Enrollment, document: DiscoveryDocument): Promise<ScanResult> {
+    const scannedAt = new Date(this.now()).toISOString();
+    // Known offline with the optimistic policy: do not make the queue wait a full budget per person.
+    const skipOnline = this.policy === 'optimistic' && this.connection === 'offline';
+    // The key is read only when a request may go out: each read is a keyring round trip (D-Bus on
+    // Linux, milliseconds, tens under load) that a known-offline scan does not need. Not cached:
+    // between requests the key stays in the keyring only, with no copy to invalidate.
+    const lookup = this.authorised && !skipOnline ? await this.loadApiKey(enrollment) : null;
+    // A keyring that fails right now (locked, D-Bus restarting) is not a lost authorisation: the offline path.
+    const keyringDown = lookup !== null && 'unavailable' in lookup;
+    const apiKey = lookup !== null && 'key' in lookup ? lookup.key : null;
     // A held scan of this ticket (strict offline refusal, or lost authorisation) is resent as it was:
     // same body, same idempotency key, so an earlier request that did land is answered consistently.
     const held = this.store.heldScanFor(payload.tid);
-    let scan: StoredScan;
-    if (held) {
-      this.store.setQueueState(held.idempotency_key, 'sending');
-      scan = held;
-    } else {
-      // Committed before any verdict exists or is shown (spec "Offline behaviour"; this brief's durability rule).
-      scan = this.store.insertScan({
+    const newScan = (queueState: NewScan['queue_state']): StoredScan =>
+      this.store.insertScan({
         code,
         iss: enrollment.iss,
         tid: payload.tid,
         eid: payload.eid,
         gate_id: enrollment.gate_id,
         scanner_id: this.store.identity().scanner_id,
-        scanned_at: new Date(this.now()).toISOString(),
+        scanned_at: scannedAt,
         signature_status: 'valid',
-        queue_state: 'sending',
+        queue_state: queueState,
       });
+
+    if (!apiKey) {
+      // No request goes out (known offline, lost authorisation, no key, or the keyring failing for
+      // now): the outcome is known already, so the scan is committed once, with its verdict (one
+      // transaction, one fsync instead of two), still before anything is shown.
+      if (!this.authorised || (!skipOnline && !keyringDown)) {
+        if (!held) newScan('held'); // kept, not sent: rescanning after a re-enrollment sends it, same key
+        return this.unauthorised();
+      }
+      const verdict = offlineVerdict(payload, this.policy, new Date(this.now()).toISOString());
+      const queueState = this.policy === 'optimistic' ? 'pending' : 'held';
+      this.store.atomically(() => this.store.decideScan((held ?? newScan(queueState)).idempotency_key, verdict, queueState));
+      if (queueState === 'pending' && !this.drainTimer) this.scheduleDrain(this.now() + backoffDelayMs(0, this.random, this.backoff));
+      return this.show(verdict);
     }
 
-    const lookup = await this.loadApiKey(enrollment);
-    // A keyring that fails right now (locked, D-Bus restarting) is not a lost authorisation: the offline path.
-    const keyringDown = 'unavailable' in lookup;
-    const apiKey = keyringDown ? null : lookup.key;
-    // Known offline with the optimistic policy: do not make the queue wait a full budget per person.
-    const skipOnline = this.policy === 'optimistic' && this.connection === 'offline';
-    const call: CheckInCall | null =
-      apiKey && !skipOnline && this.authorised
-        ? await this.client.checkIn(document.endpoints.check_in, apiKey, checkInRequestFor(scan), { timeoutMs: this.budgetMs })
-        : null;
-    if (call) this.noteConnection(call);
+    // A request goes out: the scan (with its idempotency key) is committed BEFORE it is sent, so a
+    // crash after sending resends the same key (spec "Offline behaviour"; this brief's durability rule).
+    let scan: StoredScan;
+    if (held) {
+      this.store.setQueueState(held.idempotency_key, 'sending');
+      scan = held;
+    } else {
+      scan = newScan('sending');
+    }
+    const call = await this.client.checkIn(document.endpoints.check_in, apiKey, checkInRequestFor(scan), { timeoutMs: this.budgetMs });
+    this.noteConnection(call);
     const decidedAt = new Date(this.now()).toISOString();
 
-    if (call?.kind === 'answered' || call?.kind === 'not_found') {
+    if (call.kind === 'answered' || call.kind === 'not_found') {
       const verdict = call.kind === 'answered' ? verdictFromCheckIn(call.response, payload, decidedAt) : unknownTicketVerdict(payload, decidedAt);
       this.store.atomically(() => {
         this.store.recordAnswer(scan.idempotency_key, {
@@ -321,18 +342,16 @@ export class KioskCore implements KioskApi {
       if (this.store.pendingCount() > 0) this.scheduleDrain(this.now()); // the issuer is back: flush the queue
       return this.show(verdict);
     }
-    if (call?.kind === 'unauthorized' || (!apiKey && !keyringDown && !skipOnline) || !this.authorised) {
+    if (call.kind === 'unauthorized') {
       this.store.setQueueState(scan.idempotency_key, 'held');
-      this.authorised = false;
-      this.changed();
-      return { type: 'scanner_unauthorized', message: SCANNER_UNAUTHORIZED_MESSAGE };
+      return this.unauthorised();
     }
 
-    // Offline path: timeout, network error, 5xx, 429, known offline, or the keyring failing for now.
+    // Offline path after trying: timeout, network error, 5xx, 429, or a final rejection.
     const verdict = offlineVerdict(payload, this.policy, decidedAt);
-    const queueState = call?.kind === 'rejected' ? 'failed' : this.policy === 'optimistic' ? 'pending' : 'held';
+    const queueState = call.kind === 'rejected' ? 'failed' : this.policy === 'optimistic' ? 'pending' : 'held';
     this.store.atomically(() => {
-      if (call?.kind === 'rejected') {
+      if (call.kind === 'rejected') {
         this.store.recordAnswer(scan.idempotency_key, {
           status: 'rejected',
           body: { status: call.status, code: call.code ?? null },
@@ -346,13 +365,19 @@ export class KioskCore implements KioskApi {
     if (queueState === 'pending') {
       // Spec "Rate limiting" 4: a 429 at the door also delays the queue by its Retry-After.
       let due = this.now() + backoffDelayMs(0, this.random, this.backoff);
-      if (call?.kind === 'rate_limited' && call.retryAfterMs !== undefined) {
+      if (call.kind === 'rate_limited' && call.retryAfterMs !== undefined) {
         due = Math.max(due, this.now() + call.retryAfterMs);
         this.store.recordRetry(scan.idempotency_key, due, 'RATE_LIMITED');
       }
       if (!this.drainTimer) this.scheduleDrain(due);
     }
     return this.show(verdict);
+  }
+
+  private unauthorised(): ScanResult {
+    this.authorised = false;
+    this.changed();
+    return { type: 'scanner_unauthorized', message: SCANNER_UNAUTHORIZED_MESSAGE };
   }
 
   private show(verdict: Verdict): ScanResult {

@@ -100,7 +100,7 @@ export interface NewScan {
   scanner_id: string;
   scanned_at: IsoDateTime;
   signature_status: 'valid' | 'invalid';
-  queue_state: 'sending' | 'pending';
+  queue_state: 'sending' | 'pending' | 'held';
   /** Set when the verdict is already known at insert time (a refusal reported to the issuer). */
   verdict?: Verdict;
 }
@@ -168,6 +168,12 @@ export class LocalStore {
     db.pragma('busy_timeout = 5000');
     const store = new LocalStore(db);
     store.migrate();
+    // Every state push lists the double admissions, and one is pushed with each verdict, before the
+    // scan's answer. Without this index that reads the whole scan history each time (about 4 ms at
+    // 10,000 scans, 25 ms at 50,000). An index holds no data of its own and older versions of the
+    // app work with it, so it is made here and not as a migration: a new user_version would make
+    // an older app refuse the file.
+    db.exec(`CREATE INDEX IF NOT EXISTS scans_double_admissions ON scans (seq) WHERE admitted_offline = 1 AND result_status = 'already_used'`);
     // A request that was in flight when the process died may or may not have
     // reached the issuer: it goes back to the queue with the SAME key, so the
     // issuer's idempotency answers it consistently (spec "Idempotency summary").

@@ -10,8 +10,14 @@ export interface VerdictActions {
 }
 
 export function mountVerdict(root: HTMLElement, actions: VerdictActions): ScreenHandle<VerdictView> {
+  let shown: VerdictView | null = null;
   return {
     update(view) {
+      // One verdict arrives as the scan's answer, in the pushed state and in the refreshed state: build
+      // it once. Rebuilding it for the later two would redo style, layout and paint while it is being
+      // painted. A new verdict is a new view object.
+      if (view === shown) return;
+      shown = view;
       const next = el('button', { type: 'button', class: 'button verdict__next', 'data-action': 'dismiss-verdict' }, t('verdict.back'));
       next.addEventListener('click', actions.dismiss);
       const who = [view.holderName, view.ticketType].filter((part): part is string => part !== null);

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isUuidV4, type Verdict } from '../../../protocol/index.js';
@@ -242,6 +242,42 @@ describe('offline scans and the queue', () => {
     expect(issuer.tickets.get(tid)!.checked_in_at).not.toBeNull();
     const keys = new Set(issuer.checkInRequests().map((r) => (r.body as { idempotency_key: string }).idempotency_key));
     expect(keys.size).toBe(1);
+  });
+
+  it('known offline: no keyring read, and each scan is committed with its verdict in one transaction before it is shown', async () => {
+    const core = await enrolledCore();
+    issuer.down = true;
+    const loads = vi.spyOn(apiKeys, 'loadApiKey');
+    expect(verdictOf(await core.scan(issuer.issueTicket().code))).toMatchObject({ kind: 'admit', offline: true }); // learns it is offline
+    expect(loads).toHaveBeenCalledTimes(1);
+
+    // From here the kiosk knows it is offline: the key would not be used, so it is not read.
+    const writes: { method: string; inTransaction: boolean }[] = [];
+    for (const method of ['insertScan', 'decideScan', 'setQueueState'] as const) {
+      const original = LocalStore.prototype[method] as (...args: unknown[]) => unknown;
+      vi.spyOn(LocalStore.prototype, method).mockImplementation(function (this: LocalStore, ...args: unknown[]) {
+        writes.push({ method, inTransaction: (this as unknown as { db: { inTransaction: boolean } }).db.inTransaction });
+        return original.apply(this, args);
+      } as never);
+    }
+    const atomically = vi.spyOn(LocalStore.prototype, 'atomically');
+    const { code, tid } = issuer.issueTicket();
+    const verdict = verdictOf(await core.scan(code));
+    expect(verdict).toMatchObject({ kind: 'admit', offline: true });
+    expect(loads).toHaveBeenCalledTimes(1);
+    expect(writes).toEqual([
+      { method: 'insertScan', inTransaction: true },
+      { method: 'decideScan', inTransaction: true },
+    ]);
+    expect(atomically).toHaveBeenCalledTimes(1);
+    vi.restoreAllMocks();
+    await core.close();
+
+    const store = LocalStore.open(join(dir.dir, 'kiosk.db'));
+    const [stored] = store.dueScans(Number.MAX_SAFE_INTEGER, 10).filter((s) => s.tid === tid);
+    store.close();
+    expect(stored).toMatchObject({ queue_state: 'pending', admitted_at: verdict.decided_at, admitted_offline: true, verdict });
+    expect(isUuidV4(stored!.idempotency_key)).toBe(true);
   });
 
   it('takes the offline path after the online budget when the issuer does not answer', async () => {

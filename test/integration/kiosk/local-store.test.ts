@@ -41,6 +41,21 @@ describe('LocalStore', () => {
     probe.close();
   });
 
+  it('lists double admissions through an index, also on a file made before the index existed, without a new schema version', () => {
+    LocalStore.open(path).close();
+    const old = new Database(path);
+    old.exec('DROP INDEX scans_double_admissions'); // as a file written by an earlier version
+    old.close();
+    const store = LocalStore.open(path);
+    const db = (store as unknown as { db: Database.Database }).db;
+    expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    const plan = db
+      .prepare(`EXPLAIN QUERY PLAN SELECT * FROM scans WHERE admitted_offline = 1 AND admitted_at IS NOT NULL AND result_status = 'already_used' ORDER BY seq`)
+      .all() as { detail: string }[];
+    expect(plan.map((step) => step.detail).join('; ')).toContain('USING INDEX scans_double_admissions');
+    store.close();
+  });
+
   it('refuses a database from a newer app', () => {
     LocalStore.open(path).close();
     const db = new Database(path);
