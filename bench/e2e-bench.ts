@@ -19,9 +19,9 @@
  * thread: a lower bound), and two nested requestAnimationFrames (the next
  * frame has begun, so the previous one was presented: an upper bound that
  * includes up to one frame interval of waiting). The goals are judged on the
- * upper bound. (The Element Timing API is no help here: the screen rebuilds the
- * verdict section on each state update, and a replaced element's paint often
- * goes unreported.)
+ * upper bound. (The Element Timing API was no help when tried: the screen then
+ * rebuilt the verdict section on each state update, and a replaced element's
+ * paint often went unreported. It now builds a verdict once; not tried again.)
  *
  * Each scan starts on Ready (the previous verdict dismissed with Esc, as a
  * steward would, then a short pause), so the next verdict to appear is the
@@ -349,7 +349,7 @@ async function main(): Promise<void> {
     const offline = await runMode(page, core, offlineCodes.slice(1), settings.warmup, OFFLINE_ADMIT, settings);
     await backToReady(page, 0);
     const pending = Number(await page.getAttribute('[data-pending-count]', 'data-pending-count'));
-    // Every scan that passes the offline checks reads the API key from the keyring (D-Bus), online or not.
+    // What one API-key read from the keyring (D-Bus) costs: a scan that goes to the issuer makes one; a known-offline scan none.
     const keyring = new KeychainApiKeyStore({ serviceName: KEYRING_SERVICE });
     const keyringMs: number[] = [];
     for (let i = 0; i < 50; i++) {
@@ -399,7 +399,7 @@ async function main(): Promise<void> {
       `First scan after the issuer stopped (connection refused at once, the core learns it is offline): ${msText(painted(first))} painted, ${kindOf(first)}. ` +
         `An issuer that does not refuse but never answers would cost that first scan the online budget (${DEFAULT_ONLINE_BUDGET_MS} ms) instead.`,
     );
-    console.log(`One API-key read from the OS keyring (made by every ticket scan, offline too): p50 ${msText(keyringRead.p50)}, p99 ${msText(keyringRead.p99)} (50 reads).`);
+    console.log(`One API-key read from the OS keyring (made by each scan sent to the issuer; none when known offline): p50 ${msText(keyringRead.p50)}, p99 ${msText(keyringRead.p99)} (50 reads).`);
     console.log(`Also checked: ${overVerdict}.`);
     console.log(`Setup: ${settings.warmup} warm-up scans per mode not counted; each scan starts on Ready ${settings.gapMs} ms after the previous verdict was dismissed (Esc); Chromium ${CHROMIUM_PATH}, 1280×800, reduced motion.`);
     if (pageErrors.length > 0) console.log(`Errors in the page: ${pageErrors.join(' | ')}`);
