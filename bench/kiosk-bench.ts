@@ -2,7 +2,8 @@
  * The kiosk benchmark (`npm run bench:kiosk`, i.e. `node dist/bench/kiosk-bench.js`
  * after `npx tsc -p tsconfig.json`). One run, loopback only, bounded in count:
  *  (a) offline decode + verify: protocol/verdict.ts evaluateTicketOffline over
- *      distinct real tickets (decode, key lookup, Ed25519 verify, local checks);
+ *      distinct real tickets (decode, key lookup, Ed25519 verify with the
+ *      kiosk's node:crypto verifier, local checks);
  *  (b) online scan-to-verdict: KioskCore.scan against the real issuer
  *      (issuer/server.ts, plain HTTP on 127.0.0.1), first check-in of each ticket;
  *  (c) queue drain: scans admitted offline while the issuer is stopped (their
@@ -39,6 +40,7 @@ import { evaluateTicketOffline } from '../protocol/verdict.js';
 import type { ApiKeyStore } from '../main/kiosk/api-key-store.js';
 import type { ScanResult } from '../main/kiosk/kiosk-api.js';
 import { KioskCore } from '../main/kiosk/kiosk-core.js';
+import { verifyEd25519Node } from '../main/kiosk/node-ed25519.js';
 import { DEFAULT_DRAIN_CONCURRENCY } from '../main/kiosk/queue-drain.js';
 
 interface Settings {
@@ -186,8 +188,9 @@ async function main(): Promise<void> {
 
     // (a) offline decode + verify, pure.
     const keys = publishedKeys(db, Math.floor(Date.now() / 1000));
-    const context = { issuer: baseUrl, eid: event.eid, keys, nowMs: Date.now(), admittedHereAt: () => undefined };
-    for (const code of verifyCodes.slice(0, 200)) evaluateTicketOffline(code, context); // warm-up (JIT, noble's tables)
+    // With the verifier KioskCore passes (node:crypto): the figure is the kiosk's, not the portable default's.
+    const context = { issuer: baseUrl, eid: event.eid, keys, nowMs: Date.now(), admittedHereAt: () => undefined, verify: verifyEd25519Node };
+    for (const code of verifyCodes.slice(0, 200)) evaluateTicketOffline(code, context); // warm-up (JIT, key objects)
     const verifySamples: number[] = [];
     let verified = 0;
     for (const code of verifyCodes) {
