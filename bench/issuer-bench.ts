@@ -5,7 +5,10 @@
  *      scanners, each a first check-in of a fresh ticket, committed durably
  *      (synchronous=FULL, group commit): throughput, p50/p99 and (b)/(a) at
  *      saturation, then p50/p99 with the scanners offering half that rate
- *      (at saturation latency is mostly queueing: p50 ≈ 50 / throughput);
+ *      (at saturation latency is mostly queueing: p50 ≈ 50 / throughput),
+ *      and the bare route again at that rate. Latency is given twice: as the
+ *      load generator saw it and as the server thread did (request arrival to
+ *      response written), since both share this machine's cores;
  *  (c) bulk issuance: tickets signed and stored per second (issuer/admin/issuance.ts).
  * Goals: (b) ≥ 1/3 of (a) with p99 < 10 ms; (c) ≥ 20,000 tickets/s.
  * Each server runs in its own worker thread so the load generator does not
@@ -14,6 +17,7 @@
  * Options: --tickets N (100000) --seconds S per load run (8) --concurrency C (50) --scanners K (50)
  */
 import crypto from 'node:crypto';
+import diagnosticsChannel from 'node:diagnostics_channel';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -32,7 +36,7 @@ import { openDatabase, type Db } from '../issuer/store/database.js';
 import type { EventRow } from '../issuer/store/events.js';
 import { insertApiKey, insertEnrollmentToken } from '../issuer/store/scanners.js';
 import { activeKid } from '../issuer/store/signing-keys.js';
-import { runLoad, type LoadResult } from './http-load.js';
+import { percentile, runLoad, type LoadResult } from './http-load.js';
 
 type ServerRole = { role: 'bare' } | { role: 'issuer'; dataDir: string };
 
@@ -85,14 +89,50 @@ async function serveInThisWorker(role: ServerRole): Promise<void> {
     url = server.url;
     close = () => server.close();
   }
-  parentPort!.once('message', () => {
-    void close().then(() => parentPort!.postMessage('closed'));
+  const timings = serverSideTimings();
+  parentPort!.on('message', (command: ServerCommand) => {
+    if (command === 'reset') timings.length = 0;
+    else if (command === 'report') parentPort!.postMessage(summarise(timings));
+    else void close().then(() => parentPort!.postMessage('closed'));
   });
   parentPort!.postMessage(url);
 }
 
+/**
+ * Server-side latency: from the request's arrival at Node's HTTP server to
+ * its response being handed to the socket, taken in the server's own thread.
+ * Beside the load generator's figure it shows how much of a tail is the
+ * server and how much is the two threads sharing this machine's cores.
+ */
+function serverSideTimings(): number[] {
+  const timings: number[] = [];
+  const startedAt = new WeakMap<object, number>();
+  diagnosticsChannel.subscribe('http.server.request.start', (message) => startedAt.set((message as { response: object }).response, performance.now()));
+  diagnosticsChannel.subscribe('http.server.response.finish', (message) => {
+    const started = startedAt.get((message as { response: object }).response);
+    if (started !== undefined) timings.push(performance.now() - started);
+  });
+  return timings;
+}
+
+type ServerCommand = 'reset' | 'report' | 'close';
+
+interface LatencySummary {
+  p50Ms: number;
+  p99Ms: number;
+}
+
+function summarise(timings: number[]): LatencySummary {
+  const sorted = [...timings].sort((a, b) => a - b);
+  return { p50Ms: percentile(sorted, 0.5), p99Ms: percentile(sorted, 0.99) };
+}
+
 interface ServerThread {
   url: string;
+  /** Forgets the server-side timings taken so far (before a measured run). */
+  resetTimings(): void;
+  /** Server-side p50/p99 since the last reset. */
+  serverLatency(): Promise<LatencySummary>;
   stop(): Promise<void>;
 }
 
@@ -103,10 +143,16 @@ function startServerThread(role: ServerRole): Promise<ServerThread> {
     worker.once('message', (url: string) =>
       resolve({
         url,
+        resetTimings: () => worker.postMessage('reset' satisfies ServerCommand),
+        serverLatency: () =>
+          new Promise<LatencySummary>((done) => {
+            worker.once('message', done);
+            worker.postMessage('report' satisfies ServerCommand);
+          }),
         stop: () =>
           new Promise<void>((done) => {
             worker.once('message', () => void worker.terminate().then(() => done()));
-            worker.postMessage('close');
+            worker.postMessage('close' satisfies ServerCommand);
           }),
       }),
     );
@@ -198,30 +244,42 @@ async function main(): Promise<void> {
   console.error('(a) bare Fastify JSON route…');
   const bareServer = await startServerThread({ role: 'bare' });
   await checkInLoad(bareServer.url, settings, event, tids.slice(0, WARM_UP_REQUESTS), scanners, maxMs);
+  bareServer.resetTimings();
   const bare = await checkInLoad(bareServer.url, settings, event, tids, scanners, maxMs);
+  const bareServerSide = await bareServer.serverLatency();
   await bareServer.stop();
 
   console.error(`(b) check-in, ${settings.concurrency} concurrent scanners, durable commits…`);
   const issuerServer = await startServerThread({ role: 'issuer', dataDir: dataDir.root });
   await checkInLoad(issuerServer.url, settings, event, tids.slice(0, WARM_UP_REQUESTS), scanners, maxMs);
+  issuerServer.resetTimings();
   const checkIn = await checkInLoad(issuerServer.url, settings, event, tids.slice(WARM_UP_REQUESTS), scanners, maxMs);
+  const checkInServerSide = await issuerServer.serverLatency();
   const pacedRate = Math.floor(checkIn.perSecond / 2);
   console.error(`(b) again with the scanners offering ${fmt(pacedRate)} check-ins/s together…`);
+  issuerServer.resetTimings();
   const paced = await checkInLoad(issuerServer.url, settings, event, tids.slice(WARM_UP_REQUESTS + checkIn.requests), scanners, maxMs, pacedRate);
+  const pacedServerSide = await issuerServer.serverLatency();
   await issuerServer.stop();
+  console.error(`(a) again at that rate…`);
+  const bareAgain = await startServerThread({ role: 'bare' });
+  await checkInLoad(bareAgain.url, settings, event, tids.slice(0, WARM_UP_REQUESTS), scanners, maxMs);
+  bareAgain.resetTimings();
+  const barePaced = await checkInLoad(bareAgain.url, settings, event, tids, scanners, maxMs, pacedRate);
+  const barePacedServerSide = await bareAgain.serverLatency();
+  await bareAgain.stop();
 
   const ratio = checkIn.perSecond / bare.perSecond;
   const issuanceRate = settings.tickets / issueSeconds;
+  // Latency as the load generator saw it, then as the server thread itself saw it.
+  const latency = (client: LoadResult, server: LatencySummary): string =>
+    `p50 ${fmt(client.p50Ms, 2)} ms, p99 ${fmt(client.p99Ms, 2)} ms (server side: p50 ${fmt(server.p50Ms, 2)}, p99 ${fmt(server.p99Ms, 2)})`;
   const rows: [string, string, string, string][] = [
-    ['(a) bare Fastify JSON route', `${fmt(bare.perSecond)} req/s`, `p50 ${fmt(bare.p50Ms, 2)} ms, p99 ${fmt(bare.p99Ms, 2)} ms`, 'baseline'],
-    [`(b) check-in, ${settings.concurrency} scanners, durable, saturated`, `${fmt(checkIn.perSecond)} req/s`, `p50 ${fmt(checkIn.p50Ms, 2)} ms, p99 ${fmt(checkIn.p99Ms, 2)} ms`, ''],
+    ['(a) bare Fastify JSON route', `${fmt(bare.perSecond)} req/s`, latency(bare, bareServerSide), 'baseline'],
+    [`(b) check-in, ${settings.concurrency} scanners, durable, saturated`, `${fmt(checkIn.perSecond)} req/s`, latency(checkIn, checkInServerSide), ''],
     ['(b)/(a)', fmt(ratio, 2), '', `≥ 0.33: ${ratio >= 1 / 3 ? 'met' : 'NOT met'}`],
-    [
-      `(b) check-in at half that rate`,
-      `${fmt(paced.perSecond)} req/s`,
-      `p50 ${fmt(paced.p50Ms, 2)} ms, p99 ${fmt(paced.p99Ms, 2)} ms`,
-      `p99 < 10 ms: ${paced.p99Ms < 10 ? 'met' : 'NOT met'}`,
-    ],
+    [`(b) check-in at half that rate`, `${fmt(paced.perSecond)} req/s`, latency(paced, pacedServerSide), `p99 < 10 ms: ${paced.p99Ms < 10 ? 'met' : 'NOT met'}`],
+    [`(a) bare route at that rate`, `${fmt(barePaced.perSecond)} req/s`, latency(barePaced, barePacedServerSide), 'baseline'],
     [`(c) bulk issuance, ${fmt(settings.tickets)} tickets`, `${fmt(issuanceRate)} tickets/s`, `${fmt(issueSeconds, 2)} s`, `≥ 20,000/s: ${issuanceRate >= 20_000 ? 'met' : 'NOT met'}`],
   ];
   console.log('| measurement | rate | latency / time | goal |');
