@@ -19,7 +19,6 @@
  * Options: --verify N (5000) --online N (500) --drain N (10000) --concurrency N (the kiosk's default, DEFAULT_DRAIN_CONCURRENCY)
  */
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -37,9 +36,9 @@ import { openDatabase, type Db } from '../issuer/store/database.js';
 import type { EventRow } from '../issuer/store/events.js';
 import { activeKid, publishedKeys } from '../issuer/store/signing-keys.js';
 import { evaluateTicketOffline } from '../protocol/verdict.js';
-import type { ApiKeyStore } from '../main/kiosk/api-key-store.js';
 import type { ScanResult } from '../main/kiosk/kiosk-api.js';
 import { KioskCore } from '../main/kiosk/kiosk-core.js';
+import { freePort, MemoryApiKeys } from './fixtures.js';
 import { verifyEd25519Node } from '../main/kiosk/node-ed25519.js';
 import { DEFAULT_DRAIN_CONCURRENCY } from '../main/kiosk/queue-drain.js';
 
@@ -112,30 +111,6 @@ function startIssuerThread(role: IssuerRole): Promise<IssuerThread> {
 }
 
 // ---------------------------------------------------------------- helpers
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-class MemoryApiKeys implements ApiKeyStore {
-  private key: string | null = null;
-  async saveApiKey(apiKey: string): Promise<void> {
-    this.key = apiKey;
-  }
-  async loadApiKey(): Promise<string | null> {
-    return this.key;
-  }
-  async deleteApiKey(): Promise<void> {
-    this.key = null;
-  }
-}
 
 interface Percentiles {
   count: number;

@@ -39,7 +39,6 @@
  * Smoke run: npm run bench:soak -- --minutes 0.5
  */
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -54,9 +53,9 @@ import { DEFAULT_SCANNER_RPM } from '../issuer/services/rate-limits.js';
 import { loadSigningKey } from '../issuer/signing.js';
 import { openDatabase } from '../issuer/store/database.js';
 import { activeKid } from '../issuer/store/signing-keys.js';
-import type { ApiKeyStore } from '../main/kiosk/api-key-store.js';
 import type { ScanResult } from '../main/kiosk/kiosk-api.js';
 import { KioskCore } from '../main/kiosk/kiosk-core.js';
+import { freePort, MemoryApiKeys } from './fixtures.js';
 import { issuerFileLogger, ONSITE_SCANNER_RPM, OnsiteIssuer } from '../main/onsite-issuer/onsite-issuer.js';
 
 interface Settings {
@@ -98,19 +97,6 @@ function settingsFrom(argv: readonly string[]): Settings {
 }
 
 // ---------------------------------------------------------------- shared helpers
-
-class MemoryApiKeys implements ApiKeyStore {
-  key: string | null = null;
-  async saveApiKey(apiKey: string): Promise<void> {
-    this.key = apiKey;
-  }
-  async loadApiKey(): Promise<string | null> {
-    return this.key;
-  }
-  async deleteApiKey(): Promise<void> {
-    this.key = null;
-  }
-}
 
 interface Summary {
   count: number;
@@ -359,17 +345,6 @@ function startWorker(data: IssuerRole | ReturningRole): Promise<Worker> {
 }
 
 // ---------------------------------------------------------------- the run
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** A deterministic shuffle (mulberry32), so runs are comparable. */
 function shuffle<T>(items: T[], seed: number): T[] {

@@ -17,6 +17,7 @@ import checkInRoute from './routes/check-in.js';
 import discoveryRoute from './routes/discovery.js';
 import enrollRoute from './routes/enroll.js';
 import { addProtocolSchemas } from './routes/schemas.js';
+import { closeConnectionsOnShutdown } from './shutdown.js';
 import ticketStatusRoute from './routes/ticket-status.js';
 import { IDEMPOTENCY_RETENTION_MS } from './services/check-in.js';
 import { GroupCommit } from './services/group-commit.js';
@@ -44,6 +45,8 @@ export interface BuildOptions {
   setupCertPin?: string | null;
   /** The built dashboard page; default dist/dashboard of this package. */
   dashboardDir?: string;
+  /** How long close() lets open connections finish before cutting them (default SHUTDOWN_GRACE_MS, 10 s). */
+  shutdownGraceMs?: number;
 }
 
 /** Requests are small JSON documents; anything larger is refused with 400 INVALID_REQUEST. */
@@ -82,6 +85,7 @@ async function assemble(options: BuildOptions, db: Db, issuer: IssuerInfo): Prom
   // Only JSON bodies are accepted (spec "Endpoints"); a text/plain body is a wrong content type, hence 400.
   app.removeContentTypeParser('text/plain');
   installErrorHandlers(app);
+  closeConnectionsOnShutdown(app, options.shutdownGraceMs);
   addProtocolSchemas(app);
   await app.register(rateLimit, { global: false });
 

@@ -5,10 +5,12 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import https from 'node:https';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { decodeSetupCode } from '../../../protocol/setup-code.js';
-import { CLI, cliJson, createEvent, initIssuer } from './cli-harness.js';
+import { CLI, cliJson, createEvent, initIssuer, openDb } from './cli-harness.js';
 
 interface Serving {
   child: ChildProcessWithoutNullStreams;
@@ -107,6 +109,57 @@ describe('serve', () => {
       request.on('error', reject);
     });
     expect(served).toBe(printed);
+  });
+
+  it('Ctrl+C (SIGINT) with check-ins in flight on keep-alive connections: every answered check-in is stored, the process exits 0 at once, the database closes cleanly', async () => {
+    const { data } = await initIssuer('http://127.0.0.1:8080');
+    const event = await createEvent(data);
+    const server = await serve(['--data', data, '--plain-http', '--host', '127.0.0.1', '--port', '0', '--json']);
+    const setup = await cliJson<{ setup_qr: string }>(['scanner', 'setup', '--data', data, '--event', event.eid]);
+    const scanner_id = crypto.randomUUID();
+    const enrolled = await fetch(`${server.url}/api/v1/scanners/enroll`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token: decodeSetupCode(setup.setup_qr).token, scanner_id, scanner_name: 'Door 1' }),
+    });
+    const { api_key } = (await enrolled.json()) as { api_key: string };
+    const { tickets } = await cliJson<{ tickets: { tid: string }[] }>(['ticket', 'issue', '--data', data, '--event', event.eid, '--count', '40']);
+
+    // 40 check-ins sent at once and Ctrl+C as soon as the first is answered: the rest are in flight or not yet sent.
+    let interrupted = false;
+    const interruptOnce = (): void => {
+      if (!interrupted) server.child.kill('SIGINT');
+      interrupted = true;
+    };
+    const answers = tickets.map(({ tid }) =>
+      fetch(`${server.url}/api/v1/tickets/check-in`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${api_key}` },
+        body: JSON.stringify({ tid, eid: event.eid, scanned_at: new Date().toISOString(), scanner_id, idempotency_key: crypto.randomUUID() }),
+      }).then(
+        async (response) => {
+          interruptOnce();
+          return { tid, http: response.status, status: ((await response.json()) as { status?: string }).status };
+        },
+        () => ({ tid, http: 0, status: 'no answer' }),
+      ),
+    );
+    const settled = await Promise.all(answers);
+    expect(await stopped(server.child)).toBe(0);
+    expect(server.stderr()).toContain('SIGINT: stopping');
+
+    const admitted = settled.filter((answer) => answer.http === 200 && answer.status === 'valid').map((answer) => answer.tid);
+    expect(admitted.length).toBeGreaterThan(0);
+    expect(settled.every((answer) => answer.status === 'valid' || answer.status === 'no answer')).toBe(true);
+    // Closed cleanly: the last connection's close checkpointed the WAL into the database and removed it.
+    expect(fs.existsSync(path.join(data, 'issuer.db-wal'))).toBe(false);
+    const db = openDb(data);
+    try {
+      const stored = (db.prepare('SELECT tid FROM checkins').all() as { tid: string }[]).map((row) => row.tid);
+      for (const tid of admitted) expect(stored).toContain(tid);
+    } finally {
+      db.close();
+    }
   });
 
   it('refuses --tls-cert without --tls-key before starting', async () => {

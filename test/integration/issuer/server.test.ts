@@ -1,5 +1,7 @@
 /** The issuer over real sockets (plain HTTP on 127.0.0.1), real SQLite files, and changes from other processes. */
 import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { build } from '../../../issuer/app.js';
 import { startServer, type RunningServer } from '../../../issuer/server.js';
@@ -141,5 +143,64 @@ describe('graceful shutdown', () => {
     db.close();
     const { default: fs } = await import('node:fs');
     fs.rmSync(shutdownFx.root, { recursive: true, force: true });
+  });
+
+  test('a stalled request cannot hold shutdown past the grace period: its connection is cut, with a warning', async () => {
+    const stallFx = createIssuerFixture({ baseUrl: 'http://127.0.0.1:8080' });
+    stallFx.db.close();
+    const log = captureLog();
+    const app = await build({ dataDir: stallFx.dataDir.root, logger: log.logger, shutdownGraceMs: 300 });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const { port } = app.server.address() as { port: number };
+    // Headers promising 100 bytes of body, then only 10 of them: a request in progress for ever.
+    const socket = net.connect(port, '127.0.0.1');
+    const socketClosed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    socket.on('error', () => {});
+    socket.resume(); // reading, so the server's end of the connection is noticed
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    socket.write('POST /api/v1/tickets/check-in HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"tid":"01');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+
+    await app.close();
+    await socketClosed;
+    expect(log.text()).toContain('connections still open after the shutdown grace period');
+    const { default: fs } = await import('node:fs');
+    fs.rmSync(stallFx.root, { recursive: true, force: true });
+  });
+
+  test('a keep-alive connection whose answer ends during shutdown is closed, not kept for the keep-alive timeout', async () => {
+    const keepFx = createIssuerFixture({ baseUrl: 'http://127.0.0.1:8080' });
+    keepFx.db.close();
+    const log = captureLog();
+    // A grace period far longer than the test's timeout: close() must finish without it.
+    const app = await build({ dataDir: keepFx.dataDir.root, logger: log.logger, shutdownGraceMs: 600_000 });
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    app.addHook('onRequest', async () => held);
+    let shutdownBegan!: () => void;
+    const shuttingDown = new Promise<void>((resolve) => (shutdownBegan = resolve));
+    app.addHook('preClose', async () => shutdownBegan());
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const { port } = app.server.address() as { port: number };
+    const agent = new http.Agent({ keepAlive: true });
+    const answer = new Promise<{ status: number; connection: string | undefined }>((resolve, reject) => {
+      http
+        .get({ host: '127.0.0.1', port, path: '/.well-known/ticket-issuer.json', agent }, (response) => {
+          response.resume();
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, connection: response.headers.connection }));
+        })
+        .on('error', reject);
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const closed = app.close();
+    await shuttingDown;
+    release();
+    // Answered in full, told to close the connection, and close() returns although the client would keep it alive.
+    expect(await answer).toEqual({ status: 200, connection: 'close' });
+    await closed;
+    expect(log.text()).not.toContain('shutdown grace period');
+    agent.destroy();
+    const { default: fs } = await import('node:fs');
+    fs.rmSync(keepFx.root, { recursive: true, force: true });
   });
 });

@@ -9,7 +9,6 @@
  * fetched discovery from), so the port is chosen before the data dir is made
  * and reused when the issuer is restarted.
  */
-import net from 'node:net';
 import { decodeSetupCode, encodeSetupCode } from '../../../../protocol/setup-code.js';
 import { rotateSigningKey } from '../../../../issuer/admin/keys.js';
 import { newIdFactory } from '../../../../issuer/admin/ids.js';
@@ -24,23 +23,15 @@ import { revokeTicket } from '../../../../issuer/store/tickets.js';
 import { createIssuerFixture, type IssuerFixture } from '../../../helpers/issuer-fixture.js';
 import { captureLog, type CapturedLog } from '../../../helpers/log-capture.js';
 
+import { freePort } from '../../../../bench/fixtures.js';
+
+export { freePort };
+
 export interface RealIssuerOptions {
   /** Serve HTTPS with the issuer's self-signed certificate (its default) instead of plain HTTP. */
   tls?: boolean;
   /** Check-in + status requests per minute per scanner key (issuer default 600). */
   scannerRpm?: number;
-}
-
-/** A port that was free a moment ago, on 127.0.0.1. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export class RealIssuer {
