@@ -7,7 +7,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { KioskCore, type KioskCoreOptions } from '../kiosk/kiosk-core.js';
 import { KeychainApiKeyStore } from '../kiosk/keychain-api-key-store.js';
-import { loadNodeHid, ScannerManager, type KnownScanner, type ScannerMode } from '../kiosk/scanner/index.js';
+import { loadNodeHid, ScannerManager, type KnownScanner, type NodeHidApi, type ScannerMode } from '../kiosk/scanner/index.js';
 import { fetchTrustingCa } from './issuer-ca-fetch.js';
 
 export interface KioskRuntimeOptions {
@@ -18,6 +18,8 @@ export interface KioskRuntimeOptions {
   /** Read HID scanners (HID-POS always; keyboard-mode ones only when listed). */
   hidScanners?: boolean;
   knownScanners?: readonly KnownScanner[];
+  /** For tests: a stand-in for the node-hid module (there is no USB hardware in CI). */
+  hid?: NodeHidApi;
   /** PEM file of the CA that signed an on-site issuer's certificate. */
   issuerCaFile?: string;
   /** Sent as scanner_platform at enrollment. */
@@ -68,9 +70,9 @@ export async function startKioskRuntime(options: KioskRuntimeOptions): Promise<K
 }
 
 async function startScanner(core: KioskCore, options: KioskRuntimeOptions): Promise<ScannerManager | null> {
-  let hid;
+  let hid: NodeHidApi;
   try {
-    hid = await loadNodeHid();
+    hid = options.hid ?? (await loadNodeHid());
   } catch (error) {
     options.log(`HID scanner input is off: node-hid cannot load here (${errorText(error)}). Keyboard-wedge scanners still work in the window.`);
     return null;
@@ -79,7 +81,8 @@ async function startScanner(core: KioskCore, options: KioskRuntimeOptions): Prom
     hid,
     knownScanners: options.knownScanners ?? [],
     // The verdict reaches the screen as a state change (last_verdicts); here only failures need a word.
-    onScan: (scan) => void core.scan(scan.text).catch((error: unknown) => options.log(`A scan could not be handled: ${errorText(error)}`)),
+    // A keyboard-mode scanner also types into the window: the core merges the two copies (keystroke-echo.ts).
+    onScan: (scan) => void core.scan(scan.text, scan.source === 'keyboard' ? 'hid-keyboard' : 'hid-pos').catch((error: unknown) => options.log(`A scan could not be handled: ${errorText(error)}`)),
     onProblem: (problem) => options.log(`Scanner: ${problem.message}`),
     onStatus: (status) => options.log(status.message),
   });

@@ -11,6 +11,7 @@
  *   policy, lost authorisation), the scan and its verdict are one commit.
  *   The queue drains in the background while the issuer answers.
  */
+import { KeystrokeEchoMerger, type ScanOrigin } from './keystroke-echo.js';
 import { verifyEd25519Node } from './node-ed25519.js';
 import { EventEmitter } from 'node:events';
 import {
@@ -72,6 +73,7 @@ export class KioskCore implements KioskApi {
   private readonly client: IssuerClient;
   private readonly discovery: DiscoveryCache;
   private readonly now: () => number;
+  private readonly keystrokeEchoes = new KeystrokeEchoMerger<ScanResult>();
   private readonly random: () => number;
   private readonly budgetMs: number;
   private readonly policy: OfflinePolicy;
@@ -117,10 +119,17 @@ export class KioskCore implements KioskApi {
 
   // --- KioskApi -------------------------------------------------------------
 
-  scan(text: string): Promise<ScanResult> {
-    const run = this.scanChain.then(() => this.scanNow(text));
-    this.scanChain = run.catch(() => undefined);
-    return run;
+  /**
+   * `origin`: the window's keyboard-wedge decoder (the page's calls) or a HID
+   * reader; a keyboard-mode scanner's two copies of one scan are merged
+   * (keystroke-echo.ts).
+   */
+  scan(text: string, origin: ScanOrigin = 'window'): Promise<ScanResult> {
+    return this.keystrokeEchoes.merge(origin, text, this.now(), () => {
+      const run = this.scanChain.then(() => this.scanNow(text));
+      this.scanChain = run.catch(() => undefined);
+      return run;
+    });
   }
 
   async confirmReEnroll(): Promise<ScanResult> {

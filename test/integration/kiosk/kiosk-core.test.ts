@@ -138,6 +138,36 @@ describe('online scans', () => {
   });
 
   it.each([
+    ['the HID reader first', ['hid-keyboard', 'window'] as const],
+    ['the window first', ['window', 'hid-keyboard'] as const],
+  ])('a keyboard-mode scanner read over HID also types into the window: one scan, one check-in, one answer (%s)', async (_order, [first, second]) => {
+    const core = await enrolledCore();
+    const { code } = issuer.issueTicket();
+    // Both copies arrive before either is answered, as they do at the door.
+    const [a, b] = await Promise.all([core.scan(code, first), core.scan(code, second)]);
+    expect(verdictOf(a)).toMatchObject({ kind: 'admit' });
+    expect(b).toBe(a);
+    expect(issuer.checkInRequests()).toHaveLength(1);
+    expect((await core.getState()).last_verdicts).toHaveLength(1);
+    // A real second scan of the same ticket, from the same scanner, is still refused.
+    const again = await Promise.all([core.scan(code, first), core.scan(code, second)]);
+    expect(verdictOf(again[0])).toMatchObject({ kind: 'refuse', reason: 'already_used', decided_by: 'seen_here' });
+    expect(again[1]).toBe(again[0]);
+  });
+
+  it('two copies from sources that do not echo each other are two scans: HID-POS and the window, or the window twice', async () => {
+    const core = await enrolledCore();
+    const posAndWindow = issuer.issueTicket().code;
+    const [pos, window] = await Promise.all([core.scan(posAndWindow, 'hid-pos'), core.scan(posAndWindow)]);
+    expect(verdictOf(pos)).toMatchObject({ kind: 'admit' });
+    expect(verdictOf(window)).toMatchObject({ kind: 'refuse', reason: 'already_used', decided_by: 'seen_here' });
+    const windowTwice = issuer.issueTicket().code;
+    const [once, twice] = await Promise.all([core.scan(windowTwice), core.scan(windowTwice)]);
+    expect(verdictOf(once)).toMatchObject({ kind: 'admit' });
+    expect(verdictOf(twice)).toMatchObject({ kind: 'refuse', reason: 'already_used' });
+  });
+
+  it.each([
     ['already_used', (tid: string) => void (issuer.tickets.get(tid)!.checked_in_at = '2026-06-01T18:00:00.000Z')],
     ['revoked', (tid: string) => void (issuer.tickets.get(tid)!.revoked = true)],
     ['unknown_ticket', (tid: string) => void issuer.tickets.delete(tid)],
