@@ -50,8 +50,20 @@ export type CallFailure =
   /** Any other 4xx: retrying the same request cannot help. */
   | { kind: 'rejected'; status: number; code?: ErrorCode; message?: string; details?: Record<string, unknown> };
 
+/**
+ * What the issuer says is left of this key's rate limit, from the IETF draft's
+ * RateLimit-Limit / -Remaining / -Reset headers (issuer/services/rate-limits.ts).
+ * Absent when an issuer does not send them: the spec does not require them.
+ */
+export interface RateBudget {
+  limit: number;
+  remaining: number;
+  /** Until the window ends and the full limit is available again. */
+  resetMs: number;
+}
+
 export type CheckInCall =
-  | { kind: 'answered'; response: CheckInResponse }
+  | { kind: 'answered'; response: CheckInResponse; rateBudget?: RateBudget }
   /** protocol-decisions.md "reporting a failed signature": 400 with details.reason invalid_signature. */
   | { kind: 'signature_reported' }
   | { kind: 'not_found' }
@@ -149,7 +161,9 @@ export class IssuerClient {
     const answer = await this.send('POST', checkInUrl, request, headers, options);
     if (answer.kind !== 'http') return answer;
     if (answer.status === 200) {
-      return isCheckInResponse(answer.body) ? { kind: 'answered', response: answer.body } : { kind: 'server_error', status: 200 };
+      if (!isCheckInResponse(answer.body)) return { kind: 'server_error', status: 200 };
+      const rateBudget = rateBudgetOf(answer.headers);
+      return rateBudget ? { kind: 'answered', response: answer.body, rateBudget } : { kind: 'answered', response: answer.body };
     }
     if (answer.status === 404) return { kind: 'not_found' };
     if (answer.status === 400 && request.signature_status === 'invalid' && errorOf(answer.body)?.details?.['reason'] === 'invalid_signature') {
@@ -223,6 +237,19 @@ export class IssuerClient {
       return { kind: 'unreachable', detail: describeNetworkError(error, signal) };
     }
   }
+}
+
+/** The RateLimit-* headers, if all three are there and are whole numbers; anything else is no budget. */
+export function rateBudgetOf(headers: Headers): RateBudget | undefined {
+  const whole = (name: string): number | undefined => {
+    const value = headers.get(name);
+    return value !== null && /^\d{1,9}$/.test(value.trim()) ? Number(value) : undefined;
+  };
+  const limit = whole('ratelimit-limit');
+  const remaining = whole('ratelimit-remaining');
+  const reset = whole('ratelimit-reset');
+  if (limit === undefined || remaining === undefined || reset === undefined || limit === 0) return undefined;
+  return { limit, remaining: Math.min(remaining, limit), resetMs: reset * 1000 };
 }
 
 function pinnedOrigin<T>(pins: Map<string, T>, url: string): T | undefined {

@@ -508,7 +508,7 @@ export class KioskCore implements KioskApi {
     if (this.closed) return report;
     if (report.stop === 'offline') this.connection = 'offline';
     else if (report.stop === 'unauthorized') this.authorised = false;
-    else if (report.settled.length > 0 || report.stop === 'rate_limited') this.connection = 'online';
+    else if (report.settled.length > 0 || report.stop === 'rate_limited' || report.stop === 'leaving_room') this.connection = 'online';
     this.scheduleDrain(report.retryAt);
     this.changed();
     return report;

@@ -32,8 +32,8 @@ export interface DrainDeps {
   signal?: AbortSignal;
 }
 
-/** Why a drain pass ended. */
-export type DrainStop = 'empty' | 'offline' | 'rate_limited' | 'unauthorized' | 'aborted';
+/** Why a drain pass ended. `leaving_room`: the rest of this rate-limit window is kept for live scans. */
+export type DrainStop = 'empty' | 'offline' | 'rate_limited' | 'leaving_room' | 'unauthorized' | 'aborted';
 
 export interface DrainReport {
   stop: DrainStop;
@@ -50,6 +50,21 @@ export interface DrainReport {
  * The issuer's per-scanner rate limit still bounds the drain (429 → Retry-After).
  */
 export const DEFAULT_DRAIN_CONCURRENCY = 8;
+
+/**
+ * The live scans' share of the per-scanner rate limit. The limit counts the
+ * door's scans and the drain's together (protocol-decisions.md "Rate
+ * limits"), so a drain that used it all up would leave the next guests to a
+ * 429, i.e. to the offline policy (a refusal under the strict one). When the
+ * issuer says (RateLimit-* headers) that no more than this is left, the drain
+ * waits for the next window. A tenth of 600 a minute is 60: more than a busy
+ * door scans in a minute, plus the requests still in flight when it stops.
+ */
+export function liveScanReserve(limit: number): number {
+  return Math.max(MIN_LIVE_SCAN_RESERVE, Math.ceil(limit * LIVE_SCAN_RESERVE_FRACTION));
+}
+const LIVE_SCAN_RESERVE_FRACTION = 0.1;
+const MIN_LIVE_SCAN_RESERVE = 10;
 
 export async function drainQueue(deps: DrainDeps): Promise<DrainReport> {
   const concurrency = Math.max(1, deps.concurrency ?? DEFAULT_DRAIN_CONCURRENCY);
@@ -120,7 +135,8 @@ function retryAtFor(stop: DrainStop, blockedUntil: number | null, nextDue: numbe
   switch (stop) {
     case 'offline':
     case 'rate_limited':
-      // The issuer is down or asked us to wait: nothing is worth sending before that.
+    case 'leaving_room':
+      // The issuer is down, asked us to wait, or the rest of the window is the door's: nothing is worth sending before that.
       return blockedUntil ?? nextDue;
     case 'unauthorized':
       return null; // only a re-enrollment can help
@@ -141,9 +157,14 @@ function record(deps: DrainDeps, scan: StoredScan, call: CheckInCall, random: ()
   const answeredAt = new Date(deps.now()).toISOString();
   const { store } = deps;
   switch (call.kind) {
-    case 'answered':
+    case 'answered': {
       store.recordAnswer(scan.idempotency_key, { status: call.response.status, body: call.response, answeredAt, final: 'done' });
+      const budget = call.rateBudget;
+      if (budget && budget.remaining <= liveScanReserve(budget.limit)) {
+        return { settled: true, stop: 'leaving_room', retryAt: deps.now() + budget.resetMs };
+      }
       return { settled: true };
+    }
     case 'signature_reported':
     case 'not_found':
       store.recordAnswer(scan.idempotency_key, { status: call.kind, body: null, answeredAt, final: 'done' });

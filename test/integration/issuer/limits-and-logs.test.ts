@@ -23,9 +23,18 @@ describe('rate limits', () => {
           headers: { authorization: `Bearer ${apiKey}` },
           payload: { tid: ticket.tid, eid: event.eid, scanned_at: new Date().toISOString(), scanner_id: busy.scannerId, idempotency_key: randomUUID() },
         });
-      expect((await status(busy.apiKey)).statusCode).toBe(200);
-      expect((await checkIn(busy.apiKey)).statusCode).toBe(200);
-      expect((await status(busy.apiKey)).statusCode).toBe(200);
+      // Each answer within the limit says what is left of it (RateLimit-* headers, docs/protocol.md).
+      const budget = (answer: { statusCode: number; headers: Record<string, unknown> }) => ({
+        status: answer.statusCode,
+        limit: answer.headers['ratelimit-limit'],
+        remaining: answer.headers['ratelimit-remaining'],
+      });
+      expect(budget(await status(busy.apiKey))).toEqual({ status: 200, limit: '3', remaining: '2' });
+      expect(budget(await checkIn(busy.apiKey))).toEqual({ status: 200, limit: '3', remaining: '1' });
+      const last = await status(busy.apiKey);
+      expect(budget(last)).toEqual({ status: 200, limit: '3', remaining: '0' });
+      expect(Number(last.headers['ratelimit-reset'])).toBeGreaterThanOrEqual(1);
+      expect(Number(last.headers['ratelimit-reset'])).toBeLessThanOrEqual(60);
       for (const limited of [await checkIn(busy.apiKey), await status(busy.apiKey)]) {
         expect(limited.statusCode).toBe(429);
         expect(limited.json()).toMatchObject({ error: { code: 'RATE_LIMITED' } });

@@ -202,6 +202,31 @@ describe('offline and back', () => {
     expect((await core.getState()).connection).toBe('online');
   });
 
+  it('a long queue leaves room in the rate limit for the door: the drain stops short of it and a live scan is answered online', async () => {
+    await issuer.cleanup();
+    issuer = await (await RealIssuer.create({ scannerRpm: 40 })).start();
+    const core = await enrolledKiosk('main');
+    const queued = Array.from({ length: 40 }, () => issuer.issueTicket());
+    const live = issuer.issueTicket();
+    await issuer.stop();
+    for (const { code } of queued) expect(verdictOf(await core.scan(code))).toMatchObject({ kind: 'admit', offline: true });
+    await issuer.start();
+
+    const before = Date.now();
+    const report = await core.drain();
+    // 40 a minute, 10 kept for the door (queue-drain.ts liveScanReserve): the drain stops once 10 or fewer are left,
+    // with at most 7 more requests already in flight (8 at a time).
+    expect(report).toMatchObject({ stop: 'leaving_room' });
+    expect(report!.settled.length).toBeGreaterThanOrEqual(30);
+    expect(report!.settled.length).toBeLessThanOrEqual(37);
+    expect(report!.retryAt).toBeGreaterThan(before);
+    expect(report!.retryAt).toBeLessThanOrEqual(Date.now() + 60_000);
+    expect((await core.getState()).pending_scans).toBe(40 - report!.settled.length);
+
+    // The next guest is answered by the issuer, not refused or admitted offline after a 429.
+    expect(verdictOf(await core.scan(live.code))).toMatchObject({ kind: 'admit', offline: false, decided_by: 'issuer' });
+  });
+
   it('reports a double admission: admitted here offline, checked in elsewhere first', async () => {
     const here = await enrolledKiosk('here');
     const elsewhere = await enrolledKiosk('elsewhere');
