@@ -86,6 +86,14 @@ export class KioskCore implements KioskApi {
   private scanChain: Promise<unknown> = Promise.resolve();
   private draining: Promise<DrainReport | null> | null = null;
   private drainTimer: NodeJS.Timeout | null = null;
+  /**
+   * No background drain before this time: the issuer said to wait (429) or the
+   * rest of its rate-limit window is kept for live scans (queue-drain.ts
+   * liveScanReserve). A live scan answered meanwhile must not restart the
+   * drain early, or every scan at the door would spend another round of
+   * drain requests from the door's own budget.
+   */
+  private drainHeldUntil = 0;
   private readonly drainAbort = new AbortController();
   /** Fire-and-forget work (background discovery refreshes) that close() must wait for. */
   private readonly background = new Set<Promise<unknown>>();
@@ -377,6 +385,7 @@ export class KioskCore implements KioskApi {
       if (call.kind === 'rate_limited' && call.retryAfterMs !== undefined) {
         due = Math.max(due, this.now() + call.retryAfterMs);
         this.store.recordRetry(scan.idempotency_key, due, 'RATE_LIMITED');
+        this.holdDrainUntil(due);
       }
       if (!this.drainTimer) this.scheduleDrain(due);
     }
@@ -509,16 +518,22 @@ export class KioskCore implements KioskApi {
     if (report.stop === 'offline') this.connection = 'offline';
     else if (report.stop === 'unauthorized') this.authorised = false;
     else if (report.settled.length > 0 || report.stop === 'rate_limited' || report.stop === 'leaving_room') this.connection = 'online';
+    if ((report.stop === 'rate_limited' || report.stop === 'leaving_room') && report.retryAt !== null) this.holdDrainUntil(report.retryAt);
     this.scheduleDrain(report.retryAt);
     this.changed();
     return report;
   }
 
-  private scheduleDrain(at: number | null): void {
+  private holdDrainUntil(at: number): void {
+    this.drainHeldUntil = Math.max(this.drainHeldUntil, at);
+  }
+
+  private scheduleDrain(requested: number | null): void {
     if (this.options.autoDrain === false || this.closed) return;
     if (this.drainTimer) clearTimeout(this.drainTimer);
     this.drainTimer = null;
-    if (at === null) return;
+    if (requested === null) return;
+    const at = Math.max(requested, this.drainHeldUntil);
     this.drainTimer = setTimeout(() => {
       this.drainTimer = null;
       // A failing pass (e.g. a disk error) must not crash the door; try again later.

@@ -74,6 +74,7 @@ export async function drainQueue(deps: DrainDeps): Promise<DrainReport> {
   const commits = new GroupCommit(deps.store);
   let stop: DrainStop | null = null;
   let blockedUntil: number | null = null;
+  let inFlight = 0;
 
   while (stop === null) {
     const due = deps.store.dueScans(deps.now(), deps.batchLimit ?? 200).filter((scan) => scan.iss === deps.iss);
@@ -86,11 +87,14 @@ export async function drainQueue(deps: DrainDeps): Promise<DrainReport> {
           return;
         }
         const scan = due[next++]!;
+        inFlight += 1;
         const call = await deps.client.checkIn(deps.checkInUrl, deps.apiKey, checkInRequestFor(scan), {
           timeoutMs: deps.timeoutMs ?? 10_000,
           ...(deps.signal ? { signal: deps.signal } : {}),
         });
-        const outcome = await commits.run(() => record(deps, scan, call, random, backoff));
+        inFlight -= 1;
+        const othersInFlight = inFlight;
+        const outcome = await commits.run(() => record(deps, scan, call, random, backoff, othersInFlight));
         if (outcome.settled) settled.push(deps.store.scan(scan.idempotency_key)!);
         if (outcome.stop && stop === null) stop = outcome.stop;
         if (outcome.retryAt !== undefined) blockedUntil = Math.max(blockedUntil ?? 0, outcome.retryAt);
@@ -152,15 +156,19 @@ interface RecordOutcome {
   retryAt?: number;
 }
 
-/** Commits what one call taught us about one scan. */
-function record(deps: DrainDeps, scan: StoredScan, call: CheckInCall, random: () => number, backoff: BackoffOptions): RecordOutcome {
+/**
+ * Commits what one call taught us about one scan. `othersInFlight`: drain
+ * requests sent and not yet answered, which the issuer's remaining budget may
+ * not count yet; they are counted against the live scans' reserve.
+ */
+function record(deps: DrainDeps, scan: StoredScan, call: CheckInCall, random: () => number, backoff: BackoffOptions, othersInFlight: number): RecordOutcome {
   const answeredAt = new Date(deps.now()).toISOString();
   const { store } = deps;
   switch (call.kind) {
     case 'answered': {
       store.recordAnswer(scan.idempotency_key, { status: call.response.status, body: call.response, answeredAt, final: 'done' });
       const budget = call.rateBudget;
-      if (budget && budget.remaining <= liveScanReserve(budget.limit)) {
+      if (budget && budget.remaining - othersInFlight <= liveScanReserve(budget.limit)) {
         return { settled: true, stop: 'leaving_room', retryAt: deps.now() + budget.resetMs };
       }
       return { settled: true };
