@@ -10,7 +10,9 @@ import { t } from './messages/format.js';
 import { mountLookup, isLookupInput, type LookupProps } from './screens/lookup.js';
 import { mountReady, type ReadyProps } from './screens/ready.js';
 import type { ScreenHandle } from './screens/screen.js';
+import { isIssuerPanelInput } from './screens/onsite-issuer-panel.js';
 import { mountSetup, type SetupProps } from './screens/setup.js';
+import type { OnsiteIssuerBridge } from './onsite-issuer-types.js';
 import { mountVerdict } from './screens/verdict.js';
 import { playVerdictSound, prepareVerdictSound } from './sound.js';
 import { chooseScreen, VERDICT_SHOWN_MS, type ShownScreen } from './view/screen-choice.js';
@@ -45,11 +47,13 @@ export class KioskScreens {
     private readonly root: HTMLElement,
     private readonly kiosk: KioskApi,
     private readonly win: Window,
+    /** This machine's issuer, when the host offers one (Electron's preload; not the browser host). */
+    private readonly onsiteIssuer?: OnsiteIssuerBridge,
   ) {}
 
   async start(): Promise<void> {
     this.kiosk.onStateChange((state) => this.receiveState(state));
-    startWedgeCapture(this.win.document, { isTypingTarget: isLookupInput, onScan: (scan) => void this.onScan(scan) });
+    startWedgeCapture(this.win.document, { isTypingTarget: (target) => isLookupInput(target) || isIssuerPanelInput(target), onScan: (scan) => void this.onScan(scan) });
     this.win.document.addEventListener('keydown', (event) => this.onShortcut(event));
     const first = await attempt(() => this.kiosk.getState());
     if (!first.ok) {
@@ -254,7 +258,10 @@ export class KioskScreens {
         this.mounted = { screen };
         return;
       case 'setup':
-        this.mounted = { screen, handle: mountSetup(this.root, { confirmReEnroll: () => void this.confirmReEnroll(), cancelReEnroll: () => void this.cancelReEnroll() }) };
+        this.mounted = {
+          screen,
+          handle: mountSetup(this.root, { confirmReEnroll: () => void this.confirmReEnroll(), cancelReEnroll: () => void this.cancelReEnroll() }, this.onsiteIssuer),
+        };
         return;
       case 'ready':
         this.mounted = { screen, handle: mountReady(this.root, { openLookup: () => this.openLookup() }) };

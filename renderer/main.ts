@@ -10,5 +10,5 @@ document.title = t('app.title');
 root.textContent = t('app.starting');
 
 const kiosk = await waitForKiosk(window);
-if (kiosk) await new KioskScreens(root, kiosk, window).start();
+if (kiosk) await new KioskScreens(root, kiosk, window, window.onsiteIssuer).start();
 else root.textContent = t('app.no_kiosk');

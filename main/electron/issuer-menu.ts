@@ -59,7 +59,8 @@ export function issuerDetailsText(status: OnsiteIssuerStatus): { message: string
     return {
       message: 'The on-site issuer is not set up yet',
       detail: [
-        'It needs a name and the address kiosks reach it at. Start the app once with',
+        'It needs a name and the address kiosks reach it at. While this kiosk is not set up, its screen offers',
+        '"Set up this laptop as the issuer". Or start the app once with',
         `  --onsite-issuer --issuer-name "Your event" [--issuer-base-url ${status.suggestedBaseUrl ?? 'https://<address>:8443'}]`,
         `(the address defaults to ${status.suggestedBaseUrl ?? 'this machine’s first LAN address'}).`,
         '',

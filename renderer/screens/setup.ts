@@ -1,8 +1,10 @@
 /** Setup: how to enroll, enrollment errors, and the re-enroll question when a setup code is scanned while enrolled. */
-import { el, replaceChildren } from '../dom.js';
+import { el } from '../dom.js';
 import type { KioskState } from '../kiosk-types.js';
 import { t } from '../messages/format.js';
+import type { OnsiteIssuerBridge } from '../onsite-issuer-types.js';
 import { reEnrollQuestion } from '../view/setup-view-model.js';
+import { mountIssuerPanel, type IssuerPanel } from './onsite-issuer-panel.js';
 import type { ScreenHandle } from './screen.js';
 
 export interface SetupProps {
@@ -17,7 +19,16 @@ export interface SetupActions {
   cancelReEnroll(): void;
 }
 
-export function mountSetup(root: HTMLElement, actions: SetupActions): ScreenHandle<SetupProps> {
+/** `onsiteIssuer`: this machine's issuer (Electron only); without it the screen is about enrolling alone. */
+export function mountSetup(root: HTMLElement, actions: SetupActions, onsiteIssuer?: OnsiteIssuerBridge): ScreenHandle<SetupProps> {
+  root.replaceChildren();
+  const panel: IssuerPanel | null = onsiteIssuer ? mountIssuerPanel(onsiteIssuer) : null;
+  if (panel) root.append(panel.element);
+  // The panel stays attached while the rest is rebuilt: a state push must not take the focus from its fields.
+  const show = (...children: (Node | string | null)[]): void => {
+    for (const child of [...root.childNodes]) if (child !== panel?.element) child.remove();
+    for (const child of children) if (child !== null) root.insertBefore(typeof child === 'string' ? document.createTextNode(child) : child, panel?.element ?? null);
+  };
   return {
     update(props) {
       const pending = props.state?.re_enroll_pending ?? null;
@@ -30,8 +41,8 @@ export function mountSetup(root: HTMLElement, actions: SetupActions): ScreenHand
         const no = el('button', { type: 'button', class: 'button', 'data-action': 'cancel-re-enroll' }, t('setup.confirm.no'));
         yes.addEventListener('click', actions.confirmReEnroll);
         no.addEventListener('click', actions.cancelReEnroll);
-        replaceChildren(
-          root,
+        panel?.setVisible(false);
+        show(
           el('h1', { class: 'setup__title' }, question.title),
           el('p', { class: 'setup__event' }, question.current),
           el('p', { class: 'setup__event setup__event--new' }, question.proposed),
@@ -41,8 +52,8 @@ export function mountSetup(root: HTMLElement, actions: SetupActions): ScreenHand
         );
         return;
       }
-      replaceChildren(
-        root,
+      panel?.setVisible(true);
+      show(
         el('div', { class: 'setup__icon', 'aria-hidden': 'true' }, qrIcon()),
         el('h1', { class: 'setup__title' }, t('setup.instruction')),
         el('p', { class: 'setup__hint' }, t('setup.hint')),
