@@ -27,7 +27,7 @@ import { handleIssuerCall, ISSUER_CALL_NAMES, issuerForbiddenAnswer, type Issuer
 import { adminTokenText, applicationMenuTemplate, issuerDetailsText } from './issuer-menu.js';
 import { startKioskRuntime, type KioskRuntime } from './kiosk-runtime.js';
 import { applyContentsPolicies, applySessionPolicies, isTrustedSender, windowOptions } from './security.js';
-import { parseShellOptions, type ShellOptions } from './shell-options.js';
+import { pageMayUseOnsiteIssuer, parseShellOptions, type ShellOptions } from './shell-options.js';
 
 const PRELOAD_PATH = join(dirname(fileURLToPath(import.meta.url)), 'preload.cjs');
 const INDEX_HTML = join(rendererDistDir(packageRoot()), 'index.html');
@@ -104,7 +104,8 @@ function setUpOnsiteIssuer(options: ShellOptions): void {
   const userData = app.getPath('userData');
   const issuer = new OnsiteIssuer({ dataDir: join(userData, 'issuer-data'), logger: issuerFileLogger(join(userData, 'issuer.log')) });
   onsiteIssuer = issuer;
-  for (const method of ISSUER_CALL_NAMES) {
+  // Without handlers the page's calls fail and its issuer panel stays empty (renderer/screens/onsite-issuer-panel.ts).
+  for (const method of pageMayUseOnsiteIssuer(options) ? ISSUER_CALL_NAMES : []) {
     ipcMain.handle(ISSUER_CHANNELS[method], (event, ...args: unknown[]) => {
       if (!isTrustedSender(event.senderFrame?.url, APP_PAGE_URL)) return issuerForbiddenAnswer();
       return issuerCall(method, args);

@@ -52,6 +52,16 @@ export function parseShellOptions(argv: readonly string[], env: NodeJS.ProcessEn
   return options;
 }
 
+/**
+ * Whether the page may call the on-site issuer (the Setup screen's "Set up this
+ * laptop as the issuer" panel). Not on a door kiosk in kiosk mode, where door
+ * staff should never be offered to turn it into an issuer, unless it was
+ * started as one (--onsite-issuer). The Issuer menu is unaffected.
+ */
+export function pageMayUseOnsiteIssuer(options: Pick<ShellOptions, 'kiosk' | 'onsiteIssuer'>): boolean {
+  return !options.kiosk || options.onsiteIssuer;
+}
+
 function splitFlag(arg: string): [string, string | undefined] {
   const equals = arg.indexOf('=');
   return arg.startsWith('--') && equals > 0 ? [arg.slice(0, equals), arg.slice(equals + 1)] : [arg, undefined];

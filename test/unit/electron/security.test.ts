@@ -15,7 +15,7 @@ import {
   type ContentsPolicyTarget,
   type SessionPolicyTarget,
 } from '../../../main/electron/security.js';
-import { parseShellOptions } from '../../../main/electron/shell-options.js';
+import { pageMayUseOnsiteIssuer, parseShellOptions } from '../../../main/electron/shell-options.js';
 
 const APP = 'file:///opt/Ticket%20Kiosk/resources/app.asar/renderer/dist/index.html';
 
@@ -152,6 +152,13 @@ describe('shell options', () => {
     expect(parseShellOptions([]).kiosk).toBe(false);
     expect(() => parseShellOptions(['--scanner', 'usb-scanner'])).toThrow(/not a scanner id/);
     expect(() => parseShellOptions(['--issuer-ca'])).toThrow(/needs a value/);
+  });
+
+  it('offers the page the on-site issuer in a normal window, or in kiosk mode only when started as the issuer', () => {
+    expect(pageMayUseOnsiteIssuer(parseShellOptions([]))).toBe(true);
+    expect(pageMayUseOnsiteIssuer(parseShellOptions(['--kiosk']))).toBe(false);
+    expect(pageMayUseOnsiteIssuer(parseShellOptions([], { TICKET_KIOSK_FULLSCREEN: '1' }))).toBe(false);
+    expect(pageMayUseOnsiteIssuer(parseShellOptions(['--kiosk', '--onsite-issuer']))).toBe(true);
   });
 
   it('reads the on-site issuer switches: --onsite-issuer, --issuer-name, --issuer-base-url', () => {
