@@ -6,7 +6,7 @@
  * (handleIssuerCall) through a Playwright binding, unwrapping its answers as
  * the preload does. The admin window (Electron) is recorded, not opened.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import https from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -114,12 +114,14 @@ describe('the Setup screen of a fresh install', () => {
   });
 
   it('creates and starts the issuer, then says where kiosks reach it and what to do next', async () => {
-    await page.fill('#issuer-url-input', `https://${LOOPBACK}:${port}`);
+    // The venue address (this test's stand-in LAN), on a free port: the issuer listens on every interface.
+    const baseUrl = `https://192.168.7.20:${port}`;
+    await page.fill('#issuer-url-input', baseUrl);
     await page.click('[data-action="issuer-create"]');
     await expect.poll(() => panel().getAttribute('data-issuer-state')).toBe('running');
     const status = issuer.status();
-    expect(status).toMatchObject({ initialised: true, running: true, issuer: { name: 'Harbour Festival', baseUrl: `https://${LOOPBACK}:${port}` } });
-    expect(await panel().textContent()).toContain(`On-site issuer "Harbour Festival" is running at https://${LOOPBACK}:${port}`);
+    expect(status).toMatchObject({ initialised: true, running: true, issuer: { name: 'Harbour Festival', baseUrl }, warnings: [] });
+    expect(await panel().textContent()).toContain(`On-site issuer "Harbour Festival" is running at ${baseUrl}`);
     expect(await panel().textContent()).toContain('admin dashboard');
     // It serves HTTPS with its self-signed certificate: discovery names the issuer typed in the form.
     const discovery = await new Promise<{ issuer: string; name: string }>((resolve, reject) => {
@@ -131,8 +133,11 @@ describe('the Setup screen of a fresh install', () => {
         })
         .on('error', reject);
     });
-    expect(discovery).toMatchObject({ issuer: `https://${LOOPBACK}:${port}`, name: 'Harbour Festival' });
-    await page.screenshot({ path: join(ROOT, 'test-results', 'e2e', '21-setup-onsite-issuer-running.png') });
+    expect(discovery).toMatchObject({ issuer: baseUrl, name: 'Harbour Festival' });
+    const shot = join(ROOT, 'test-results', 'e2e', '21-setup-onsite-issuer-running.png');
+    await page.screenshot({ path: shot });
+    // Shown in the README, like the door's screens (door.e2e.test.ts).
+    if (process.env['UPDATE_SCREENSHOTS'] === '1') copyFileSync(shot, join(ROOT, 'docs', 'screenshots', 'setup-onsite-issuer.png'));
   });
 
   it('opens the admin dashboard pinned to the issuer’s certificate', async () => {
