@@ -24,4 +24,6 @@ export interface OnsiteIssuerBridge {
   start(): Promise<OnsiteIssuerStatusView>;
   /** Opens the admin dashboard in a window of its own (events, tickets, setup codes). */
   openAdmin(): Promise<{ url: string }>;
+  /** A new admin dashboard sign-in token, to show once; the earlier one stops working. */
+  resetAdminToken(): Promise<{ adminToken: string; createdAt: string }>;
 }

@@ -27,6 +27,8 @@ export function mountIssuerPanel(bridge: OnsiteIssuerBridge): IssuerPanel {
   let mode: IssuerPanelMode = 'closed';
   let busy = false;
   let problem: string | null = null;
+  /** The admin token just made, shown until the panel changes state; never stored anywhere else. */
+  let adminToken: string | null = null;
 
   const nameInput = el('input', { id: ISSUER_NAME_INPUT_ID, class: 'issuer-panel__input', type: 'text', autocomplete: 'off', spellcheck: 'false', maxlength: '200' });
   const urlInput = el('input', { id: ISSUER_URL_INPUT_ID, class: 'issuer-panel__input', type: 'text', autocomplete: 'off', spellcheck: 'false', maxlength: '2000' });
@@ -63,6 +65,7 @@ export function mountIssuerPanel(bridge: OnsiteIssuerBridge): IssuerPanel {
       return;
     }
     const view = issuerPanelView(status, mode);
+    if (view.kind !== 'running') adminToken = null;
     const footer = [
       busy ? el('p', { class: 'issuer-panel__busy', 'data-issuer-busy': '' }, t('issuer.working')) : null,
       problem ? el('p', { class: 'issuer-panel__problem', role: 'alert', 'data-issuer-problem': '' }, problem) : null,
@@ -138,7 +141,19 @@ export function mountIssuerPanel(bridge: OnsiteIssuerBridge): IssuerPanel {
           el('p', { class: 'issuer-panel__text', 'data-issuer-url': view.url }, t('issuer.running', { name: view.name, url: view.url })),
           el('p', { class: 'issuer-panel__hint' }, t('issuer.next_step')),
           ...view.warnings.map((warning) => el('p', { class: 'issuer-panel__problem' }, '⚠ ', warning)),
-          button(t('issuer.open_admin'), 'issuer-open-admin', () => void run(async () => void (await bridge.openAdmin())), true),
+          el(
+            'div',
+            { class: 'issuer-panel__buttons' },
+            button(t('issuer.new_token'), 'issuer-new-token', () =>
+              void run(async () => {
+                adminToken = (await bridge.resetAdminToken()).adminToken;
+              }),
+            ),
+            button(t('issuer.open_admin'), 'issuer-open-admin', () => void run(async () => void (await bridge.openAdmin())), true),
+          ),
+          adminToken
+            ? el('div', { class: 'issuer-panel__token' }, el('p', {}, t('issuer.token_shown')), el('code', { 'data-admin-token': '' }, adminToken))
+            : null,
           ...footer,
         );
         return;

@@ -140,6 +140,25 @@ describe('the Setup screen of a fresh install', () => {
     if (process.env['UPDATE_SCREENSHOTS'] === '1') copyFileSync(shot, join(ROOT, 'docs', 'screenshots', 'setup-onsite-issuer.png'));
   });
 
+  it('makes a dashboard sign-in token on request (kiosk mode has no Issuer menu), shown once and accepted by the dashboard', async () => {
+    expect(await page.locator('[data-admin-token]').count()).toBe(0);
+    await page.click('[data-action="issuer-new-token"]');
+    const token = (await page.locator('[data-admin-token]').textContent())!;
+    expect(token).toMatch(/^tva_/);
+    const session = await new Promise<number>((resolve, reject) => {
+      https
+        .get(`https://${LOOPBACK}:${port}/admin/api/session`, { rejectUnauthorized: false, headers: { authorization: `Bearer ${token}` } }, (response) => {
+          response.resume();
+          resolve(response.statusCode ?? 0);
+        })
+        .on('error', reject);
+    });
+    expect(session).toBe(200);
+    // A second one ends the first.
+    await page.click('[data-action="issuer-new-token"]');
+    await expect.poll(() => page.locator('[data-admin-token]').textContent()).not.toBe(token);
+  });
+
   it('opens the admin dashboard pinned to the issuer’s certificate', async () => {
     await page.click('[data-action="issuer-open-admin"]');
     await expect.poll(() => adminWindows.length).toBe(1);
