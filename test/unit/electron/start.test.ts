@@ -29,8 +29,14 @@ function fakeElectronPackage(binaryScript: string | null): string {
   return dir;
 }
 
+// The first test is about an install whose binary was never downloaded (this project's CI); say so when it does not apply.
+const electronDownloaded = existsSync(join(installedElectron, 'path.txt'));
+if (electronDownloaded) {
+  console.warn('Skipping "reports the installed package without a binary as unavailable": the Electron binary was downloaded on this machine (node_modules/electron/path.txt exists).');
+}
+
 describe('locating Electron', () => {
-  it.skipIf(existsSync(join(installedElectron, 'path.txt')))('reports the installed package without a binary as unavailable, and downloads nothing', () => {
+  it.skipIf(electronDownloaded)('reports the installed package without a binary as unavailable, and downloads nothing', () => {
     const located = locateElectronBinary(installedElectron, {});
     expect(located).toEqual({ available: false, reason: expect.stringMatching(/never downloaded/) });
     expect(existsSync(join(installedElectron, 'path.txt'))).toBe(false);
