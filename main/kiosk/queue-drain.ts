@@ -56,9 +56,10 @@ export const DEFAULT_DRAIN_CONCURRENCY = 8;
  * door's scans and the drain's together (protocol-decisions.md "Rate
  * limits"), so a drain that used it all up would leave the next guests to a
  * 429, i.e. to the offline policy (a refusal under the strict one). When the
- * issuer says (RateLimit-* headers) that no more than this is left, the drain
- * waits for the next window. A tenth of 600 a minute is 60: more than a busy
- * door scans in a minute, plus the requests still in flight when it stops.
+ * issuer says (RateLimit-* headers) that no more than this is left, counting
+ * the drain's own requests still in flight as spent, the drain waits for the
+ * next window. A tenth of 600 a minute is 60: more than a busy door scans in
+ * a minute.
  */
 export function liveScanReserve(limit: number): number {
   return Math.max(MIN_LIVE_SCAN_RESERVE, Math.ceil(limit * LIVE_SCAN_RESERVE_FRACTION));
