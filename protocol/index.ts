@@ -1,5 +1,6 @@
-export * from './base64url.js';
 export * from './base-url.js';
+export * from './base64url.js';
+export * from './calibration-code.js';
 export * from './ed25519.js';
 export * from './errors.js';
 export * from './fields.js';

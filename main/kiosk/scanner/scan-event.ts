@@ -18,6 +18,30 @@ export interface ScannedCode {
   text: string;
   /** AIM symbology identifier such as "]Q1" (QR Code), or null when the device sent none. */
   symbologyId: string | null;
+  /** How the scan physically arrived, for the calibration diagnosis (docs/kiosk.md "Calibration"). */
+  read?: ReadDetails;
+}
+
+/**
+ * What ended a scan: a terminator key or character, the end of a HID-POS
+ * report sequence (its continuation flag cleared), or a pause with no
+ * terminator at all.
+ */
+export type ScanTerminator = 'cr' | 'lf' | 'crlf' | 'tab' | 'report_end' | 'pause';
+
+/** Facts about one read that only the input path knows. Never holds scanned data beyond control keys. */
+export interface ReadDetails {
+  terminator: ScanTerminator;
+  /** Control keys or characters the scanner sent before the data, named for people, e.g. "Ctrl+B (STX)". */
+  prefixKeys: string[];
+  /** The same after the data, terminator excluded. */
+  suffixKeys: string[];
+  /** Reports (HID-POS) or key presses (HID keyboard) that carried the scan. */
+  units: number;
+  /** From the first report or key of the scan to the one that ended it, in ms (the timestamps given to the decoder). */
+  durationMs: number;
+  /** HID-POS only: the report layout the scan was read with, e.g. "Honeywell (64-byte, report 2)". */
+  layout?: string;
 }
 
 export type DecodeProblemCode =
