@@ -214,10 +214,10 @@ interface ModeResult {
 class TimedCore implements WebHostCore {
   lastScanMs = Number.NaN;
   constructor(private readonly core: WebHostCore) {}
-  async scan(text: string): ReturnType<WebHostCore['scan']> {
+  async scan(...args: Parameters<WebHostCore['scan']>): ReturnType<WebHostCore['scan']> {
     const start = performance.now();
     try {
-      return await this.core.scan(text);
+      return await this.core.scan(...args);
     } finally {
       this.lastScanMs = performance.now() - start;
     }
@@ -236,6 +236,9 @@ class TimedCore implements WebHostCore {
   }
   setScannerName(name: string): ReturnType<WebHostCore['setScannerName']> {
     return this.core.setScannerName(name);
+  }
+  resetCalibration(): ReturnType<WebHostCore['resetCalibration']> {
+    return this.core.resetCalibration();
   }
   onStateChange(listener: Parameters<WebHostCore['onStateChange']>[0]): ReturnType<WebHostCore['onStateChange']> {
     return this.core.onStateChange(listener);

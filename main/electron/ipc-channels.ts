@@ -16,6 +16,7 @@ export const KIOSK_CHANNELS = {
   lookupStatus: 'kiosk:lookup-status',
   getState: 'kiosk:get-state',
   setScannerName: 'kiosk:set-scanner-name',
+  resetCalibration: 'kiosk:reset-calibration',
 } as const;
 
 /** renderer → main, the on-site issuer (main/onsite-issuer), one per OnsiteIssuerApi method (issuer-ipc-handlers.ts). */

@@ -11,7 +11,7 @@
  * a secret; unexpected failures become a fixed message, and the host gets the
  * error for its own log through `onInternalError`.
  */
-import type { KioskApi } from '../kiosk/kiosk-api.js';
+import type { KioskApi, ReadDetails } from '../kiosk/kiosk-api.js';
 import { SecretStoreUnavailableError } from '../kiosk/secret-store.js';
 import { answerCall, failure, InvalidInput, noArguments, UNSAFE_TEXT } from './ipc-calls.js';
 import { KIOSK_CHANNELS } from './ipc-channels.js';
@@ -75,6 +75,12 @@ function boundCall(core: KioskCalls, method: KioskCallName, args: unknown): () =
   if (!Array.isArray(args)) throw new InvalidInput('The arguments must be a list.');
   switch (method) {
     case 'scan': {
+      // The text, and optionally how the page's keyboard wedge read it (for the calibration diagnosis).
+      if (args.length === 2) {
+        const text = stringArgument(args[0], 'the scanned text');
+        const read = readDetails(args[1]);
+        return () => core.scan(text, read);
+      }
       const text = onlyString(args, 'the scanned text');
       return () => core.scan(text);
     }
@@ -95,16 +101,63 @@ function boundCall(core: KioskCalls, method: KioskCallName, args: unknown): () =
     case 'getState':
       noArguments(args);
       return () => core.getState();
+    case 'resetCalibration':
+      noArguments(args);
+      return () => core.resetCalibration();
   }
 }
 
 function onlyString(args: readonly unknown[], what: string): string {
   if (args.length !== 1) throw new InvalidInput(`Expected exactly one argument: ${what}.`);
-  const value = args[0];
+  return stringArgument(args[0], what);
+}
+
+function stringArgument(value: unknown, what: string): string {
   if (typeof value !== 'string') throw new InvalidInput(`${capitalize(what)} must be a string.`);
   if (value.length === 0) throw new InvalidInput(`${capitalize(what)} is empty.`);
   if (value.length > MAX_INPUT_LENGTH) throw new InvalidInput(`${capitalize(what)} is longer than ${MAX_INPUT_LENGTH} characters.`);
   return value;
+}
+
+const WEDGE_TERMINATORS: ReadonlySet<string> = new Set(['cr', 'lf', 'crlf', 'tab', 'pause']);
+const MAX_FRAMING_KEYS = 8;
+const MAX_KEY_NAME_LENGTH = 32;
+const MAX_READ_DURATION_MS = 600_000;
+
+/**
+ * How the page's wedge read a scan: only the fields and ranges it can honestly
+ * have. It ends up on screen and in the log, so key names are short printable text.
+ */
+function readDetails(value: unknown): ReadDetails {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new InvalidInput('The read details must be an object.');
+  const fields = value as Record<string, unknown>;
+  const allowed = ['terminator', 'prefixKeys', 'suffixKeys', 'units', 'durationMs'];
+  const unknown = Object.keys(fields).find((key) => !allowed.includes(key));
+  if (unknown !== undefined) throw new InvalidInput('The read details have an unknown field.');
+  const { terminator, units, durationMs } = fields;
+  if (typeof terminator !== 'string' || !WEDGE_TERMINATORS.has(terminator)) throw new InvalidInput('The read terminator must be one of cr, lf, crlf, tab, pause.');
+  if (!Number.isInteger(units) || (units as number) < 0 || (units as number) > MAX_INPUT_LENGTH) throw new InvalidInput(`The read's key count must be a whole number from 0 to ${MAX_INPUT_LENGTH}.`);
+  if (typeof durationMs !== 'number' || !Number.isFinite(durationMs) || durationMs < 0 || durationMs > MAX_READ_DURATION_MS) {
+    throw new InvalidInput(`The read's duration must be a number of milliseconds from 0 to ${MAX_READ_DURATION_MS}.`);
+  }
+  return {
+    terminator: terminator as ReadDetails['terminator'],
+    prefixKeys: keyNames(fields['prefixKeys']),
+    suffixKeys: keyNames(fields['suffixKeys']),
+    units: units as number,
+    durationMs,
+  };
+}
+
+function keyNames(value: unknown): string[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || value.length > MAX_FRAMING_KEYS) throw new InvalidInput(`Prefix and suffix keys must be a list of at most ${MAX_FRAMING_KEYS} names.`);
+  return value.map((name) => {
+    if (typeof name !== 'string' || name.length === 0 || name.length > MAX_KEY_NAME_LENGTH || UNSAFE_TEXT.test(name)) {
+      throw new InvalidInput(`A key name must be 1 to ${MAX_KEY_NAME_LENGTH} printable characters.`);
+    }
+    return name;
+  });
 }
 
 /** A scanner name goes to the issuer and onto screens: printable text only. */

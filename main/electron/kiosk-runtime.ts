@@ -24,6 +24,8 @@ export interface KioskRuntimeOptions {
   issuerCaFile?: string;
   /** Sent as scanner_platform at enrollment. */
   platform?: string;
+  /** docs/kiosk.md "Double reads": a read of the same code within this time is the same scan. Default 3000. */
+  repeatReadWindowMs?: number;
   /** For tests: anything else the core accepts. */
   core?: Partial<Omit<KioskCoreOptions, 'dbPath' | 'apiKeys'>>;
   /** One line per event worth an operator's attention. Never receives scanned text or secrets. */
@@ -49,7 +51,9 @@ export async function startKioskRuntime(options: KioskRuntimeOptions): Promise<K
     ...options.core,
     dbPath: join(options.dataDir, 'kiosk.db'),
     apiKeys,
+    log: options.log,
   };
+  if (options.repeatReadWindowMs !== undefined) coreOptions.repeatReadWindowMs = options.repeatReadWindowMs;
   if (options.platform) coreOptions.platform = options.platform;
   if (options.issuerCaFile) coreOptions.fetch = fetchTrustingCa(await readFile(options.issuerCaFile, 'utf8'));
   const core = new KioskCore(coreOptions);
@@ -81,10 +85,16 @@ async function startScanner(core: KioskCore, options: KioskRuntimeOptions): Prom
     hid,
     knownScanners: options.knownScanners ?? [],
     // The verdict reaches the screen as a state change (last_verdicts); here only failures need a word.
-    // A keyboard-mode scanner also types into the window: the core merges the two copies (keystroke-echo.ts).
-    onScan: (scan) => void core.scan(scan.text, scan.source === 'keyboard' ? 'hid-keyboard' : 'hid-pos').catch((error: unknown) => options.log(`A scan could not be handled: ${errorText(error)}`)),
+    // A keyboard-mode scanner also types into the window: the core merges the two copies (repeat-reads.ts).
+    onScan: (scan) =>
+      void core
+        .scanFrom(scan.source === 'keyboard' ? 'hid-keyboard' : 'hid-pos', scan.text, scan.read, scan.symbologyId)
+        .catch((error: unknown) => options.log(`A scan could not be handled: ${errorText(error)}`)),
     onProblem: (problem) => options.log(`Scanner: ${problem.message}`),
-    onStatus: (status) => options.log(status.message),
+    onStatus: (status) => {
+      options.log(status.message);
+      core.setHidScannerStatus({ state: status.state, reason: status.state === 'disconnected' ? status.reason : null, message: status.message });
+    },
   });
   await scanner.start();
   return scanner;

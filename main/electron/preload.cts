@@ -27,6 +27,7 @@ const CHANNELS = {
   lookupStatus: 'kiosk:lookup-status',
   getState: 'kiosk:get-state',
   setScannerName: 'kiosk:set-scanner-name',
+  resetCalibration: 'kiosk:reset-calibration',
 } as const satisfies KioskChannels;
 const ISSUER_CHANNELS = {
   status: 'issuer:status',
@@ -55,12 +56,13 @@ async function call<T>(channel: string, ...args: unknown[]): Promise<T> {
 }
 
 const api = {
-  scan: (text) => call(CHANNELS.scan, text),
+  scan: (text, read) => (read === undefined ? call(CHANNELS.scan, text) : call(CHANNELS.scan, text, read)),
   confirmReEnroll: () => call(CHANNELS.confirmReEnroll),
   cancelReEnroll: () => call(CHANNELS.cancelReEnroll),
   lookupStatus: (codeOrTid) => call(CHANNELS.lookupStatus, codeOrTid),
   getState: () => call(CHANNELS.getState),
   setScannerName: (name) => call(CHANNELS.setScannerName, name),
+  resetCalibration: () => call(CHANNELS.resetCalibration),
   onStateChange(listener) {
     // The page gets the state only, never the IPC event (it would expose ipcRenderer's sender).
     const forward = (_event: IpcRendererEvent, state: KioskState): void => listener(state);

@@ -10,6 +10,12 @@ import type { IsoDateTime, OfflinePolicy, TicketStatus, Verdict } from '../../pr
 
 export type { EnrollFailureCode } from './enroll-failures.js';
 import type { EnrollFailureCode } from './enroll-failures.js';
+export type { ScannerDiagnosis, LayoutDifference, Collision, LayoutId } from './calibration.js';
+import type { ScannerDiagnosis } from './calibration.js';
+export type { ReadDetails, ScanTerminator } from './scanner/scan-event.js';
+import type { ReadDetails } from './scanner/scan-event.js';
+export type { ScanOrigin } from './repeat-reads.js';
+import type { ScanOrigin } from './repeat-reads.js';
 
 export type ConnectionState = 'online' | 'offline' | 'unknown';
 
@@ -53,6 +59,15 @@ export interface KioskState {
   double_admissions: DoubleAdmissionView[];
   /** A setup code scanned while enrolled, waiting for confirmReEnroll() or cancelReEnroll(). */
   re_enroll_pending: SetupSummary | null;
+  /**
+   * The scanner read the code of a recent verdict again (a double read): no new
+   * check-in, no new verdict. Identifies the verdict by its decided_at and tid.
+   */
+  read_again: { decided_at: IsoDateTime; tid: string | null; reads: number } | null;
+  /** What the last calibration found, and which input paths are translated (docs/kiosk.md "Calibration"). */
+  calibration: { diagnosis: ScannerDiagnosis; translating: ScanOrigin[] } | null;
+  /** The HID scanner as the kiosk sees it; null when the host does not read HID scanners. */
+  hid_scanner: { state: 'connected' | 'disconnected'; reason: string | null; message: string } | null;
 }
 
 export type ScanResult =
@@ -61,6 +76,10 @@ export type ScanResult =
   | { type: 'enroll_failed'; code: EnrollFailureCode; message: string }
   | { type: 'confirm_re_enroll'; current: { issuer_name: string; event_name: string; gate_id: string | null }; proposed: SetupSummary; pending_scans: number }
   | { type: 'nothing_to_confirm' }
+  /** The same code read again within the repeat window: the earlier read's verdict stands (docs/kiosk.md "Double reads"). */
+  | { type: 'repeat_read'; reads: number }
+  /** The calibration code: what the kiosk learned about the scanner. */
+  | { type: 'calibrated'; diagnosis: ScannerDiagnosis }
   | { type: 'not_enrolled'; message: string }
   /** The issuer refused this scanner's key (401/403): re-enroll. Not a verdict on the ticket. */
   | { type: 'scanner_unauthorized'; message: string };
@@ -75,8 +94,14 @@ export type StatusLookupResult =
   | { type: 'unavailable'; message: string };
 
 export interface KioskApi {
-  /** One scanned string (ticket, setup code or garbage) → what the door shows. */
-  scan(text: string): Promise<ScanResult>;
+  /**
+   * One scanned string (ticket, setup code, calibration code or garbage) from
+   * the window's keyboard wedge → what the door shows. `read` says how it
+   * arrived (terminator, keys, timing), for the calibration diagnosis.
+   */
+  scan(text: string, read?: ReadDetails): Promise<ScanResult>;
+  /** Forgets what calibration learned: reads are taken as they arrive again. */
+  resetCalibration(): Promise<KioskState>;
   confirmReEnroll(): Promise<ScanResult>;
   cancelReEnroll(): Promise<KioskState>;
   /** Reads a ticket's status without checking it in. Accepts a `tkt1.` code or a tid. */

@@ -11,7 +11,9 @@
  *   policy, lost authorisation), the scan and its verdict are one commit.
  *   The queue drains in the background while the issuer answers.
  */
-import { KeystrokeEchoMerger, type ScanOrigin } from './keystroke-echo.js';
+import { diagnose, findCalibrationCode, translate, type CalibrationMatch, type CalibrationResult } from './calibration.js';
+import { DEFAULT_REPEAT_READ_WINDOW_MS, RepeatReadFilter, VERDICT_ON_SCREEN_MS, type RepeatRead, type ScanOrigin } from './repeat-reads.js';
+import type { ReadDetails } from './scanner/scan-event.js';
 import { verifyEd25519Node } from './node-ed25519.js';
 import { EventEmitter } from 'node:events';
 import {
@@ -35,7 +37,7 @@ import { DiscoveryCache, type RefreshResult } from './discovery.js';
 import { defaultPlatform, enroll, setupProblem } from './enrollment.js';
 import { IssuerClient, SCANNER_UNAUTHORIZED_MESSAGE, type FetchLike, type IssuerClientOptions } from './issuer-client.js';
 import type { ConnectionState, KioskApi, KioskState, ScanResult, SetupSummary, StatusLookupResult } from './kiosk-api.js';
-import { checkInRequestFor, LocalStore, type Enrollment, type NewScan, type StoredScan } from './local-store.js';
+import { checkInRequestFor, LocalStore, type Enrollment, type NewScan, type StoredCalibrations, type StoredScan } from './local-store.js';
 import { DEFAULT_DRAIN_CONCURRENCY, drainQueue, type DrainReport } from './queue-drain.js';
 
 export interface KioskCoreOptions {
@@ -58,8 +60,22 @@ export interface KioskCoreOptions {
   platform?: string;
   /** Drain in the background on timers (default true). Tests may drive drain() themselves. */
   autoDrain?: boolean;
+  /**
+   * A read of the same code within this time of its first read (and while its
+   * verdict is on screen) is the same scan (repeat-reads.ts). Default 3 s.
+   */
+  repeatReadWindowMs?: number;
+  /** One line per event worth an operator's attention. Never receives scanned text or secrets. */
+  log?: (line: string) => void;
   now?: () => number;
   random?: () => number;
+}
+
+/** The HID scanner's state as the host's scanner manager reports it. */
+export interface HidScannerStatus {
+  state: 'connected' | 'disconnected';
+  reason?: string | null;
+  message: string;
 }
 
 export const DEFAULT_ONLINE_BUDGET_MS = 1500;
@@ -73,7 +89,12 @@ export class KioskCore implements KioskApi {
   private readonly client: IssuerClient;
   private readonly discovery: DiscoveryCache;
   private readonly now: () => number;
-  private readonly keystrokeEchoes = new KeystrokeEchoMerger<ScanResult>();
+  private readonly repeatReads: RepeatReadFilter<ScanResult>;
+  private readonly log: (line: string) => void;
+  /** What calibration learned per input path; read once, changed only by calibrate and reset. */
+  private calibrations: StoredCalibrations;
+  private readAgain: KioskState['read_again'] = null;
+  private hidScanner: KioskState['hid_scanner'] = null;
   private readonly random: () => number;
   private readonly budgetMs: number;
   private readonly policy: OfflinePolicy;
@@ -106,6 +127,13 @@ export class KioskCore implements KioskApi {
     this.policy = options.offlinePolicy ?? 'optimistic';
     this.backoff = options.backoff ?? DEFAULT_BACKOFF;
     this.store = LocalStore.open(options.dbPath);
+    this.log = options.log ?? (() => undefined);
+    this.calibrations = this.store.getCalibrations();
+    this.repeatReads = new RepeatReadFilter<ScanResult>({
+      windowMs: options.repeatReadWindowMs ?? DEFAULT_REPEAT_READ_WINDOW_MS,
+      now: this.now,
+      onScreenMs: (result) => (result.type === 'verdict' ? VERDICT_ON_SCREEN_MS[result.verdict.kind] : 0),
+    });
     const clientOptions: IssuerClientOptions = { now: this.now };
     if (options.fetch) clientOptions.fetch = options.fetch;
     if (options.dispatcher) clientOptions.dispatcher = options.dispatcher;
@@ -127,17 +155,34 @@ export class KioskCore implements KioskApi {
 
   // --- KioskApi -------------------------------------------------------------
 
+  /** A read from the window's keyboard wedge (the page's calls). */
+  scan(text: string, read?: ReadDetails): Promise<ScanResult> {
+    return this.scanFrom('window', text, read);
+  }
+
   /**
-   * `origin`: the window's keyboard-wedge decoder (the page's calls) or a HID
-   * reader; a keyboard-mode scanner's two copies of one scan are merged
-   * (keystroke-echo.ts).
+   * One read from any input path. A read repeating a recent one is the same
+   * scan and runs nothing (repeat-reads.ts); a keyboard-mode scanner's
+   * keystroke copy shares its HID read's answer. Reads through a calibrated
+   * path are translated first, so both copies of a scan compare equal.
    */
-  scan(text: string, origin: ScanOrigin = 'window'): Promise<ScanResult> {
-    return this.keystrokeEchoes.merge(origin, text, this.now(), () => {
-      const run = this.scanChain.then(() => this.scanNow(text));
-      this.scanChain = run.catch(() => undefined);
-      return run;
-    });
+  scanFrom(origin: ScanOrigin, raw: string, read?: ReadDetails, symbologyId?: string | null): Promise<ScanResult> {
+    const calibration = findCalibrationCode(raw);
+    const text = calibration ? raw : this.translated(origin, raw);
+    return this.repeatReads.read(
+      origin,
+      text,
+      () => this.inTurn(() => (calibration ? this.calibrate(origin, calibration, read, symbologyId) : this.scanNow(text))),
+      (repeat) => repeat.first.then((first) => this.noteRepeatRead(origin, first, repeat)),
+    );
+  }
+
+  async resetCalibration(): Promise<KioskState> {
+    this.store.clearCalibrations();
+    this.calibrations = {};
+    this.log('Scanner calibration reset: reads are taken as they arrive.');
+    this.changed();
+    return this.getState();
   }
 
   async confirmReEnroll(): Promise<ScanResult> {
@@ -156,7 +201,11 @@ export class KioskCore implements KioskApi {
   async lookupStatus(codeOrTid: string): Promise<StatusLookupResult> {
     const enrollment = this.store.getEnrollment();
     if (!enrollment) return { type: 'not_enrolled', message: NOT_ENROLLED };
-    const tid = tidFromInput(codeOrTid.trim());
+    // A scanner may scan into the lookup field: its code is translated as a window read would be.
+    // Typed ticket IDs are not (a person's keyboard types what it shows).
+    const typed = codeOrTid.trim();
+    const translated = this.translated('window', typed);
+    const tid = tidFromInput(typed) ?? (translated.startsWith('tkt') ? tidFromInput(translated) : null);
     if (tid === null) return { type: 'not_a_ticket' };
     const document = await this.documentFor(enrollment);
     const lookup = await this.loadApiKey(enrollment);
@@ -199,6 +248,17 @@ export class KioskCore implements KioskApi {
 
   // --- host controls (not part of the renderer's API) -------------------
 
+  /** The host's HID scanner status, shown on the Setup and Ready screens (e.g. a scanner in a mode the kiosk cannot read). */
+  setHidScannerStatus(status: HidScannerStatus | null): void {
+    this.hidScanner = status === null ? null : { state: status.state, reason: status.reason ?? null, message: status.message };
+    this.changed();
+  }
+
+  /** The read log, newest first (repeat reads, calibrations). */
+  readLog(limit?: number): ReturnType<LocalStore['readLog']> {
+    return this.store.readLog(limit);
+  }
+
   /** One drain pass now (also what the background timer runs). Single-flight. */
   drain(): Promise<DrainReport | null> {
     if (this.draining) return this.draining;
@@ -222,6 +282,47 @@ export class KioskCore implements KioskApi {
   }
 
   // --- scanning -------------------------------------------------------------
+
+  /** Scans run one at a time, so "seen before on this kiosk" cannot race. */
+  private inTurn(work: () => Promise<ScanResult>): Promise<ScanResult> {
+    const run = this.scanChain.then(work);
+    this.scanChain = run.catch(() => undefined);
+    return run;
+  }
+
+  private translated(origin: ScanOrigin, text: string): string {
+    const translation = this.calibrations[origin]?.translation;
+    return translation ? translate(text, translation) : text;
+  }
+
+  /** docs/kiosk.md "Double reads": logged, marked on the verdict still shown, nothing else. */
+  private noteRepeatRead(origin: ScanOrigin, first: ScanResult, outcome: RepeatRead<ScanResult>): ScanResult {
+    const verdict = first.type === 'verdict' ? first.verdict : null;
+    const tid = verdict?.ticket?.tid ?? null;
+    const detail = `read again from ${origin} ${outcome.sinceFirstMs} ms after the first read (from ${outcome.firstOrigin}; ${outcome.reads} reads): the same scan, no new check-in`;
+    this.store.logRead({ at: new Date(this.now()).toISOString(), kind: 'repeat_read', origin, tid, detail });
+    this.log(`Repeat read${tid ? ` of ticket ${tid}` : ''}: ${detail}.`);
+    if (verdict) {
+      this.readAgain = { decided_at: verdict.decided_at, tid, reads: outcome.reads };
+      this.changed();
+    }
+    return { type: 'repeat_read', reads: outcome.reads };
+  }
+
+  /** docs/kiosk.md "Calibration": diagnose, keep what was learned for this input path, explain it. */
+  private async calibrate(origin: ScanOrigin, match: CalibrationMatch, read: ReadDetails | undefined, symbologyId: string | null | undefined): Promise<ScanResult> {
+    const result: CalibrationResult = diagnose({ origin, match, read, symbologyId, atMs: this.now() });
+    const { diagnosis } = result;
+    const detail = `input ${origin}, layout ${diagnosis.layout}, translation ${diagnosis.translation}, terminator ${diagnosis.terminator ?? 'unknown'}, ${diagnosis.characters} characters in ${diagnosis.ms_per_code ?? '?'} ms`;
+    this.store.atomically(() => {
+      this.store.saveCalibration(origin, result);
+      this.store.logRead({ at: diagnosis.calibrated_at, kind: 'calibration', origin, tid: null, detail });
+    });
+    this.calibrations = { ...this.calibrations, [origin]: result };
+    this.log(`Scanner calibrated: ${detail}.`);
+    this.changed();
+    return { type: 'calibrated', diagnosis };
+  }
 
   private async scanNow(raw: string): Promise<ScanResult> {
     // Keyboard-wedge scanners end a code with Enter; some add a tab or spaces.
@@ -400,6 +501,7 @@ export class KioskCore implements KioskApi {
 
   private show(verdict: Verdict): ScanResult {
     this.lastVerdicts = [verdict, ...this.lastVerdicts].slice(0, LAST_VERDICTS);
+    this.readAgain = null;
     this.changed();
     return { type: 'verdict', verdict };
   }
@@ -575,7 +677,17 @@ export class KioskCore implements KioskApi {
       last_verdicts: [...this.lastVerdicts],
       double_admissions: this.store.doubleAdmissions().map(({ idempotency_key: _key, ...view }) => view),
       re_enroll_pending: this.pendingSetup ? summarize(this.pendingSetup) : null,
+      read_again: this.readAgain,
+      calibration: this.calibrationView(),
+      hid_scanner: this.hidScanner,
     };
+  }
+
+  private calibrationView(): KioskState['calibration'] {
+    const stored = Object.entries(this.calibrations) as Array<[ScanOrigin, CalibrationResult]>;
+    if (stored.length === 0) return null;
+    const latest = stored.reduce((a, b) => (b[1].diagnosis.calibrated_at > a[1].diagnosis.calibrated_at ? b : a));
+    return { diagnosis: latest[1].diagnosis, translating: stored.filter(([, result]) => result.translation !== null).map(([origin]) => origin) };
   }
 
   private changed(): void {

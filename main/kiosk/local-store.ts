@@ -8,6 +8,8 @@
  *   The API key is NOT here (spec "Authentication" 8): see api-key-store.ts.
  * - discovery: the last good discovery document per issuer, so a kiosk that
  *   restarts offline still verifies signatures.
+ * - read_log: reads that made no scan of their own (a scanner's repeat read
+ *   of a code, a calibration), for IT and support.
  *
  * WAL + synchronous=FULL: a committed transaction survives power loss, not
  * only a process crash.
@@ -16,6 +18,8 @@ import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { CheckInRequest, DiscoveryDocument, IsoDateTime, Verdict } from '../../protocol/index.js';
+import type { CalibrationResult } from './calibration.js';
+import type { ScanOrigin } from './repeat-reads.js';
 
 /** Ordered, append-only: migration N brings the file from user_version N to N+1. */
 const MIGRATIONS: readonly string[] = [
@@ -145,6 +149,17 @@ interface ScanRow extends Omit<StoredScan, 'verdict' | 'admitted_offline' | 'res
   result: string | null;
 }
 
+export type StoredCalibrations = Partial<Record<ScanOrigin, CalibrationResult>>;
+
+export interface ReadLogEntry {
+  seq: number;
+  at: IsoDateTime;
+  kind: 'repeat_read' | 'calibration';
+  origin: ScanOrigin;
+  tid: string | null;
+  detail: string;
+}
+
 export class LocalStore {
   /** Prepared once, reused: preparing costs more than running these small statements (the drain runs thousands). */
   private readonly statements = new Map<string, Database.Statement>();
@@ -174,6 +189,16 @@ export class LocalStore {
     // app work with it, so it is made here and not as a migration: a new user_version would make
     // an older app refuse the file.
     db.exec(`CREATE INDEX IF NOT EXISTS scans_double_admissions ON scans (seq) WHERE admitted_offline = 1 AND result_status = 'already_used'`);
+    // The read log (reads that are not scans of their own: repeat reads, calibrations). Made here
+    // for the same reason as the index: older versions of the app never read it and keep working.
+    db.exec(`CREATE TABLE IF NOT EXISTS read_log (
+      seq INTEGER PRIMARY KEY AUTOINCREMENT,
+      at TEXT NOT NULL,
+      kind TEXT NOT NULL,
+      origin TEXT NOT NULL,
+      tid TEXT,
+      detail TEXT NOT NULL
+    )`);
     // A request that was in flight when the process died may or may not have
     // reached the issuer: it goes back to the queue with the SAME key, so the
     // issuer's idempotency answers it consistently (spec "Idempotency summary").
@@ -248,6 +273,32 @@ export class LocalStore {
 
   clearEnrollment(): void {
     this.statement(`DELETE FROM settings WHERE key = 'enrollment'`).run();
+  }
+
+  // --- scanner calibration and the read log -------------------------------
+
+  /** What calibration learned, per input path (docs/kiosk.md "Calibration"). */
+  getCalibrations(): StoredCalibrations {
+    const value = this.getSetting('scanner_calibrations');
+    return value ? (JSON.parse(value) as StoredCalibrations) : {};
+  }
+
+  saveCalibration(origin: ScanOrigin, calibration: CalibrationResult): void {
+    this.setSetting('scanner_calibrations', JSON.stringify({ ...this.getCalibrations(), [origin]: calibration }));
+  }
+
+  clearCalibrations(): void {
+    this.statement(`DELETE FROM settings WHERE key = 'scanner_calibrations'`).run();
+  }
+
+  /** One line in the read log. `detail` is for people and never holds scanned text (it may be a setup code). */
+  logRead(entry: Omit<ReadLogEntry, 'seq'>): void {
+    this.statement('INSERT INTO read_log (at, kind, origin, tid, detail) VALUES (?, ?, ?, ?, ?)').run(entry.at, entry.kind, entry.origin, entry.tid, entry.detail);
+  }
+
+  /** Newest first. */
+  readLog(limit = 100): ReadLogEntry[] {
+    return this.statement('SELECT seq, at, kind, origin, tid, detail FROM read_log ORDER BY seq DESC LIMIT ?').all(limit) as ReadLogEntry[];
   }
 
   // --- discovery cache ----------------------------------------------------

@@ -27,16 +27,25 @@ export type ScanOrigin = 'window' | 'hid-pos' | 'hid-keyboard';
 /** Default repeat window: longer than any double read, shorter than a pass-back over the barrier. */
 export const DEFAULT_REPEAT_READ_WINDOW_MS = 3000;
 
+/**
+ * How long the door screens show a verdict (the renderer's VERDICT_SHOWN_MS,
+ * renderer/view/screen-choice.ts; a unit test keeps the two equal). A repeat
+ * read during that time must not replace it.
+ */
+export const VERDICT_ON_SCREEN_MS = { admit: 3_000, refuse: 6_000 } as const;
+
 /** The origin whose copies are keystroke echoes of `origin`'s reads. */
 const ECHO_OF: Partial<Record<ScanOrigin, ScanOrigin>> = { window: 'hid-keyboard', 'hid-keyboard': 'window' };
 
-export type ReadOutcome<T> =
-  /** A new scan: `answer` is what running it gave. */
-  | { kind: 'first'; answer: Promise<T> }
-  /** The keystroke copy of a keyboard-mode HID read: it shares that read's answer. */
-  | { kind: 'echo'; answer: Promise<T> }
-  /** The scanner read the same code again: nothing ran. `reads` counts the reads of this scan so far. */
-  | { kind: 'repeat'; answer: Promise<T>; reads: number; sinceFirstMs: number; firstOrigin: ScanOrigin };
+/** A read that repeats an earlier one: what the caller is told about it. */
+export interface RepeatRead<T> {
+  /** The first read's answer. */
+  first: Promise<T>;
+  /** Reads of this scan so far, this one included (a read and its keystroke echo count once). */
+  reads: number;
+  sinceFirstMs: number;
+  firstOrigin: ScanOrigin;
+}
 
 export interface RepeatReadOptions<T> {
   windowMs: number;
@@ -51,7 +60,10 @@ interface Scan<T> {
   /** Until the answer is known the window stays open; then this is when it closes. */
   closesAtMs: number | null;
   answer: Promise<T>;
-  readsByOrigin: Map<ScanOrigin, number>;
+  /** Per origin, the answer given to each of its reads, in order: an echo gets its partner read's. */
+  answersByOrigin: Map<ScanOrigin, Promise<T>[]>;
+  /** Reads so far; keystroke echoes are not reads of their own. */
+  reads: number;
 }
 
 export class RepeatReadFilter<T> {
@@ -59,25 +71,33 @@ export class RepeatReadFilter<T> {
 
   constructor(private readonly options: RepeatReadOptions<T>) {}
 
-  /** Runs `run` for a new scan; otherwise says which earlier read this one repeats or echoes. */
-  read(origin: ScanOrigin, text: string, run: () => Promise<T>): ReadOutcome<T> {
+  /**
+   * A new scan runs `run`. A keystroke echo gets the answer of the read it
+   * echoes. A repeat read gets what `repeat` makes of it (nothing runs).
+   */
+  read(origin: ScanOrigin, text: string, run: () => Promise<T>, repeat: (read: RepeatRead<T>) => Promise<T>): Promise<T> {
     const nowMs = this.options.now();
     this.forgetClosed(nowMs);
     const scan = this.scans.get(text);
-    if (!scan) return { kind: 'first', answer: this.start(origin, text, nowMs, run) };
+    if (!scan) return this.start(origin, text, nowMs, run);
 
-    const reads = (scan.readsByOrigin.get(origin) ?? 0) + 1;
-    scan.readsByOrigin.set(origin, reads);
+    const answers = scan.answersByOrigin.get(origin) ?? [];
+    scan.answersByOrigin.set(origin, answers);
     const echoed = ECHO_OF[origin];
-    if (echoed !== undefined && reads <= (scan.readsByOrigin.get(echoed) ?? 0)) return { kind: 'echo', answer: scan.answer };
-    // Echo pairs count once: the scan was read as often as its busiest origin saw it.
-    const totalReads = Math.max(...scan.readsByOrigin.values());
-    return { kind: 'repeat', answer: scan.answer, reads: totalReads, sinceFirstMs: nowMs - scan.firstReadAtMs, firstOrigin: scan.firstOrigin };
+    const partner = echoed === undefined ? undefined : scan.answersByOrigin.get(echoed)?.[answers.length];
+    if (partner !== undefined) {
+      answers.push(partner);
+      return partner;
+    }
+    scan.reads += 1;
+    const answer = repeat({ first: scan.answer, reads: scan.reads, sinceFirstMs: nowMs - scan.firstReadAtMs, firstOrigin: scan.firstOrigin });
+    answers.push(answer);
+    return answer;
   }
 
   private start(origin: ScanOrigin, text: string, nowMs: number, run: () => Promise<T>): Promise<T> {
     const answer = run();
-    const scan: Scan<T> = { firstOrigin: origin, firstReadAtMs: nowMs, closesAtMs: null, answer, readsByOrigin: new Map([[origin, 1]]) };
+    const scan: Scan<T> = { firstOrigin: origin, firstReadAtMs: nowMs, closesAtMs: null, answer, answersByOrigin: new Map([[origin, [answer]]]), reads: 1 };
     this.scans.set(text, scan);
     const close = (onScreenMs: number): void => {
       scan.closesAtMs = Math.max(scan.firstReadAtMs + this.options.windowMs, this.options.now() + onScreenMs);

@@ -52,12 +52,13 @@ export function installKioskHost(win: HostWindow): void {
   let events: InstanceType<HostWindow['EventSource']> | null = null;
 
   const api = {
-    scan: (text) => call('scan', text),
+    scan: (text, read) => (read === undefined ? call('scan', text) : call('scan', text, read)),
     confirmReEnroll: () => call('confirmReEnroll'),
     cancelReEnroll: () => call('cancelReEnroll'),
     lookupStatus: (codeOrTid) => call('lookupStatus', codeOrTid),
     getState: () => call('getState'),
     setScannerName: (name) => call('setScannerName', name),
+    resetCalibration: () => call('resetCalibration'),
     onStateChange(listener) {
       const subscriber = (state: KioskState): void => listener(state);
       listeners.add(subscriber);

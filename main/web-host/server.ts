@@ -23,7 +23,7 @@ import { handleKioskCall, isKioskCallName, type AnswerErrorCode } from '../elect
 import { CONTENT_SECURITY_POLICY } from '../electron/security.js';
 import { hostScriptSource } from './host-script.js';
 
-export type WebHostCore = Pick<KioskApi, 'scan' | 'confirmReEnroll' | 'cancelReEnroll' | 'lookupStatus' | 'getState' | 'setScannerName' | 'onStateChange'>;
+export type WebHostCore = Pick<KioskApi, 'scan' | 'confirmReEnroll' | 'cancelReEnroll' | 'lookupStatus' | 'getState' | 'setScannerName' | 'resetCalibration' | 'onStateChange'>;
 
 export interface WebHostOptions {
   core: WebHostCore;

@@ -55,6 +55,9 @@ export class FakeKiosk implements KioskApi {
     last_verdicts: [],
     double_admissions: [],
     re_enroll_pending: null,
+    read_again: null,
+    calibration: null,
+    hid_scanner: null,
   };
 
   async scan(text: string): Promise<ScanResult> {
@@ -94,6 +97,11 @@ export class FakeKiosk implements KioskApi {
 
   async setScannerName(name: string): Promise<KioskState> {
     this.change({ scanner: { ...this.state.scanner, name } });
+    return this.state;
+  }
+
+  async resetCalibration(): Promise<KioskState> {
+    this.change({ calibration: null });
     return this.state;
   }
 

@@ -22,6 +22,9 @@ const state: KioskState = {
   last_verdicts: [],
   double_admissions: [],
   re_enroll_pending: null,
+  read_again: null,
+  calibration: null,
+  hid_scanner: null,
 };
 
 describe('ready view-model', () => {
