@@ -5,7 +5,7 @@
  * Decisions live in view/ and wedge/ as pure functions; this file only wires.
  */
 import { attempt } from './kiosk-bridge.js';
-import type { KioskApi, KioskState, ScanResult } from './kiosk-types.js';
+import type { KioskApi, KioskState, ReadDetails, ScanResult, ScannerDiagnosis, Verdict } from './kiosk-types.js';
 import { t } from './messages/format.js';
 import { mountLookup, isLookupInput, type LookupProps } from './screens/lookup.js';
 import { mountReady, type ReadyProps } from './screens/ready.js';
@@ -32,6 +32,10 @@ type Mounted =
 export class KioskScreens {
   private state: KioskState | null = null;
   private verdict: VerdictView | null = null;
+  /** The kiosk verdict behind `verdict` (null for the renderer's own refusals), to match a "read again" to it. */
+  private verdictShown: Verdict | null = null;
+  /** A calibration code was just scanned on Ready: its diagnosis, until closed or the next scan. */
+  private diagnosis: ScannerDiagnosis | null = null;
   private verdictTimer: number | undefined;
   private lookupOpen = false;
   private lookupResult: StatusView | null = null;
@@ -53,7 +57,7 @@ export class KioskScreens {
 
   async start(): Promise<void> {
     this.kiosk.onStateChange((state) => this.receiveState(state));
-    startWedgeCapture(this.win.document, { isTypingTarget: (target) => isLookupInput(target) || isIssuerPanelInput(target), onScan: (scan) => void this.onScan(scan) });
+    startWedgeCapture(this.win.document, { isTypingTarget: (target) => isLookupInput(target) || isIssuerPanelInput(target), onScan: (scan, read) => void this.onScan(scan, read) });
     this.win.document.addEventListener('keydown', (event) => this.onShortcut(event));
     const first = await attempt(() => this.kiosk.getState());
     if (!first.ok) {
@@ -71,8 +75,21 @@ export class KioskScreens {
     this.state = state;
     // A verdict the renderer did not ask for (a HID scanner read by the main process) is news too.
     const newest = state.last_verdicts[0];
-    if (newest && !this.seenVerdicts.has(verdictIdentity(newest))) this.showVerdict(newest);
-    else this.render();
+    if (newest && !this.seenVerdicts.has(verdictIdentity(newest))) {
+      this.showVerdict(newest);
+      return;
+    }
+    this.markReadAgain(state);
+    this.render();
+  }
+
+  /** docs/kiosk.md "Double reads": the scanner read the code on screen again; the verdict stays, with a discreet mark. */
+  private markReadAgain(state: KioskState): void {
+    const again = state.read_again;
+    const shown = this.verdictShown;
+    if (!again || !shown || !this.verdict || again.decided_at !== shown.decided_at || again.tid !== (shown.ticket?.tid ?? null)) return;
+    const note = again.reads <= 2 ? t('verdict.read_again.one') : t('verdict.read_again.other', { count: again.reads - 1 });
+    if (this.verdict.readAgainNote !== note) this.verdict = { ...this.verdict, readAgainNote: note };
   }
 
   private async refreshState(): Promise<void> {
@@ -82,28 +99,28 @@ export class KioskScreens {
 
   // ---- scans -------------------------------------------------------------
 
-  private async onScan(scan: ScannedText): Promise<void> {
+  private async onScan(scan: ScannedText, read?: ReadDetails): Promise<void> {
     if (this.lookupOpen && this.state?.enrolled && !this.state.re_enroll_pending) {
       await this.lookUp(scan);
       return;
     }
     this.message = null;
+    this.diagnosis = null;
     const enrolled = this.state?.enrolled ?? false;
-    if (scan.kind === 'layout_mismatch') {
+    // A calibrated kiosk translates the wedge's reads itself (docs/kiosk.md "Calibration"): the text goes as it came.
+    const translated = this.state?.calibration?.translating.includes('window') ?? false;
+    if (scan.kind === 'layout_mismatch' && !translated) {
       if (enrolled) this.showVerdict({ kind: 'refuse', reason: 'layout_mismatch' });
       else this.setMessage(t('reason.layout_mismatch'));
       return;
     }
-    if (scan.kind === 'invalid' && !enrolled) {
-      this.setMessage(t('setup.error.not_a_code'));
-      return;
-    }
-    // Unrecognised text still goes to the kiosk: it is the authority on tickets and records the refusal.
+    // Everything else goes to the kiosk, unrecognised text too: it is the authority on tickets (and
+    // records the refusal), and it knows the calibration code, however a keyboard layout mangled it.
     this.busy = true;
     // Only Setup shows "busy". Re-rendering Ready (or a verdict) here would rebuild it and cost a
     // whole style, layout and paint just as the scan goes out, for nothing on screen.
     if (this.mounted.screen === 'setup') this.render();
-    const result = await attempt(() => this.kiosk.scan(scan.text));
+    const result = await attempt(() => (read ? this.kiosk.scan(scan.text, read) : this.kiosk.scan(scan.text)));
     this.busy = false;
     if (!result.ok) {
       if (enrolled) this.showVerdict({ kind: 'refuse', reason: 'scan_failed' });
@@ -134,7 +151,23 @@ export class KioskScreens {
       case 'scanner_unauthorized':
         this.showVerdict({ kind: 'refuse', reason: 'scanner_unauthorized' });
         return;
+      case 'repeat_read':
+        // The verdict on screen stands; the state's read_again carries the mark.
+        return;
+      case 'calibrated':
+        // Setup shows the stored calibration; Ready shows this one until closed.
+        this.diagnosis = result.diagnosis;
+        this.verdict = null;
+        this.render();
+        return;
     }
+  }
+
+  private async resetCalibration(): Promise<void> {
+    const result = await attempt(() => this.kiosk.resetCalibration());
+    this.diagnosis = null;
+    if (result.ok) this.receiveState(result.value);
+    else this.setMessage(t('setup.error.failed'));
   }
 
   private async confirmReEnroll(): Promise<void> {
@@ -193,6 +226,8 @@ export class KioskScreens {
     }
     const view = verdictView(verdict);
     this.verdict = view;
+    this.verdictShown = 'decided_at' in verdict ? verdict : null;
+    this.diagnosis = null;
     this.lookupOpen = false;
     playVerdictSound(view.dataVerdict);
     this.win.clearTimeout(this.verdictTimer);
@@ -203,6 +238,7 @@ export class KioskScreens {
   private dismissVerdict(): void {
     this.win.clearTimeout(this.verdictTimer);
     this.verdict = null;
+    this.verdictShown = null;
     this.render();
   }
 
@@ -238,7 +274,7 @@ export class KioskScreens {
         mounted.handle.update({ state: this.state, message: this.message, busy: this.busy });
         return;
       case 'ready':
-        if (this.state) mounted.handle.update({ state: this.state, notice: this.message });
+        if (this.state) mounted.handle.update({ state: this.state, notice: this.message, diagnosis: this.diagnosis });
         return;
       case 'verdict':
         if (this.verdict) mounted.handle.update(this.verdict);
@@ -260,11 +296,24 @@ export class KioskScreens {
       case 'setup':
         this.mounted = {
           screen,
-          handle: mountSetup(this.root, { confirmReEnroll: () => void this.confirmReEnroll(), cancelReEnroll: () => void this.cancelReEnroll() }, this.onsiteIssuer),
+          handle: mountSetup(
+            this.root,
+            { confirmReEnroll: () => void this.confirmReEnroll(), cancelReEnroll: () => void this.cancelReEnroll(), resetCalibration: () => void this.resetCalibration() },
+            this.onsiteIssuer,
+          ),
         };
         return;
       case 'ready':
-        this.mounted = { screen, handle: mountReady(this.root, { openLookup: () => this.openLookup() }) };
+        this.mounted = {
+          screen,
+          handle: mountReady(this.root, {
+            openLookup: () => this.openLookup(),
+            closeDiagnosis: () => {
+              this.diagnosis = null;
+              this.render();
+            },
+          }),
+        };
         return;
       case 'verdict':
         this.mounted = { screen, handle: mountVerdict(this.root, { dismiss: () => this.dismissVerdict() }) };

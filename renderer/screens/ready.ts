@@ -3,22 +3,29 @@ import { el, replaceChildren } from '../dom.js';
 import type { KioskState } from '../kiosk-types.js';
 import { t } from '../messages/format.js';
 import { readyView } from '../view/ready-view-model.js';
+import { diagnosisView, hidScannerLine } from '../view/scanner-view-model.js';
+import type { ScannerDiagnosis } from '../kiosk-types.js';
+import { scannerPanel } from './scanner-panel.js';
 import type { ScreenHandle } from './screen.js';
 
 export interface ReadyProps {
   state: KioskState;
   /** A message about the last action (e.g. a failed re-enroll), or null. */
   notice: string | null;
+  /** A calibration code was just scanned: what it found, until closed. */
+  diagnosis: ScannerDiagnosis | null;
 }
 
 export interface ReadyActions {
   openLookup(): void;
+  closeDiagnosis(): void;
 }
 
 export function mountReady(root: HTMLElement, actions: ReadyActions): ScreenHandle<ReadyProps> {
   return {
-    update({ state, notice }) {
+    update({ state, notice, diagnosis }) {
       const view = readyView(state);
+      const hid = hidScannerLine(state, 'ready');
       const lookup = el('button', { type: 'button', class: 'button', 'data-action': 'open-lookup' }, t('ready.lookup_button'));
       lookup.addEventListener('click', actions.openLookup);
       const connectionIcon = view.connection.dataConnection === 'online' ? '●' : view.connection.dataConnection === 'offline' ? '⚠' : '…';
@@ -42,6 +49,8 @@ export function mountReady(root: HTMLElement, actions: ReadyActions): ScreenHand
         view.offlineRule ? el('p', { class: 'ready__offline-rule' }, view.offlineRule) : null,
         view.unauthorisedText ? el('p', { class: 'banner banner--danger', role: 'alert', 'data-unauthorised': '' }, '✗ ', view.unauthorisedText) : null,
         notice ? el('p', { class: 'banner', role: 'alert', 'data-notice': '' }, notice) : null,
+        hid ? el('p', { class: 'banner banner--danger', role: 'alert', 'data-hid-scanner': 'problem' }, '⚠ ', hid.text) : null,
+        diagnosis ? scannerPanel(diagnosisView(diagnosis), { close: actions.closeDiagnosis }) : null,
         el('p', { class: 'ready__prompt' }, el('span', { class: 'ready__prompt-icon', 'aria-hidden': 'true' }, '▣'), ' ', t('ready.prompt')),
         el(
           'section',

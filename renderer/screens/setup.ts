@@ -4,6 +4,8 @@ import type { KioskState } from '../kiosk-types.js';
 import { t } from '../messages/format.js';
 import type { OnsiteIssuerBridge } from '../onsite-issuer-types.js';
 import { reEnrollQuestion } from '../view/setup-view-model.js';
+import { diagnosisView, hidScannerLine, translatingText } from '../view/scanner-view-model.js';
+import { scannerPanel } from './scanner-panel.js';
 import { mountIssuerPanel, type IssuerPanel } from './onsite-issuer-panel.js';
 import type { ScreenHandle } from './screen.js';
 
@@ -17,6 +19,7 @@ export interface SetupProps {
 export interface SetupActions {
   confirmReEnroll(): void;
   cancelReEnroll(): void;
+  resetCalibration(): void;
 }
 
 /** `onsiteIssuer`: this machine's issuer (Electron only); without it the screen is about enrolling alone. */
@@ -53,12 +56,19 @@ export function mountSetup(root: HTMLElement, actions: SetupActions, onsiteIssue
         return;
       }
       panel?.setVisible(true);
+      // IT's screen: the USB scanner's status and what calibration found stay here for them.
+      const hid = props.state ? hidScannerLine(props.state, 'setup') : null;
+      const calibration = props.state?.calibration ?? null;
+      const translating = props.state ? translatingText(props.state) : null;
       show(
         el('div', { class: 'setup__icon', 'aria-hidden': 'true' }, qrIcon()),
         el('h1', { class: 'setup__title' }, t('setup.instruction')),
         el('p', { class: 'setup__hint' }, t('setup.hint')),
         props.busy ? el('p', { class: 'setup__busy', 'data-busy': '' }, t('setup.working')) : null,
         props.message ? el('p', { class: 'setup__message', role: 'alert', 'data-setup-message': '' }, '✗ ', props.message) : null,
+        hid ? el('p', { class: hid.problem ? 'banner banner--danger' : 'setup__hint', 'data-hid-scanner': hid.problem ? 'problem' : 'ok' }, hid.text) : null,
+        translating ? el('p', { class: 'setup__hint', 'data-calibration-active': '' }, translating) : null,
+        calibration ? scannerPanel(diagnosisView(calibration.diagnosis), { reset: actions.resetCalibration }) : null,
       );
     },
   };

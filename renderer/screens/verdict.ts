@@ -31,6 +31,7 @@ export function mountVerdict(root: HTMLElement, actions: VerdictActions): Screen
           el('p', { class: 'verdict__reason', 'data-reason-text': '' }, view.reasonText),
           who.length > 0 ? el('p', { class: 'verdict__holder', 'data-holder': '' }, who.join(' · ')) : null,
           view.offlineNote ? el('p', { class: 'verdict__offline', 'data-offline': '' }, view.offlineNote) : null,
+          view.readAgainNote ? el('p', { class: 'verdict__read-again', 'data-read-again': '' }, view.readAgainNote) : null,
           next,
         ),
       );

@@ -32,6 +32,8 @@ export interface VerdictView {
   ticketType: string | null;
   /** Set when the kiosk decided without the issuer. */
   offlineNote: string | null;
+  /** The scanner read the same code again (a double read): a discreet mark, the verdict stands. */
+  readAgainNote?: string | null;
 }
 
 export function verdictView(verdict: DoorVerdict, time: TimeOptions = {}): VerdictView {

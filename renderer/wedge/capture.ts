@@ -3,13 +3,17 @@
  * focused field needed) and feeds the pure burst logic in ./keystrokes.ts.
  */
 import { classifyScannedText, type ScannedText } from './classify.js';
-import { DEFAULT_WEDGE_TIMING, EMPTY_WEDGE, endIfPaused, isCollecting, isWedgeKey, pressKey, type WedgeOutput, type WedgeTiming } from './keystrokes.js';
+import type { ReadDetails } from '../kiosk-types.js';
+import { controlKeyName, DEFAULT_WEDGE_TIMING, EMPTY_WEDGE, endIfPaused, isCollecting, isWedgeKey, pressKey, type WedgeOutput, type WedgeTiming } from './keystrokes.js';
+
+/** How the wedge read a scan, for the kiosk's calibration diagnosis. */
+export type WedgeRead = ReadDetails;
 
 export interface WedgeCaptureOptions {
   timing?: WedgeTiming;
   /** Keys aimed at this element are a person typing (the lookup field): the wedge leaves them alone. */
   isTypingTarget(target: EventTarget | null): boolean;
-  onScan(scan: ScannedText): void;
+  onScan(scan: ScannedText, read: WedgeRead): void;
 }
 
 /** Starts capturing; returns the function that stops it. */
@@ -20,7 +24,11 @@ export function startWedgeCapture(doc: Document, options: WedgeCaptureOptions): 
   let pauseTimer: number | undefined;
 
   const emit = (outputs: WedgeOutput[]): void => {
-    for (const output of outputs) if (output.kind === 'scan') options.onScan(classifyScannedText(output.text));
+    for (const output of outputs) {
+      if (output.kind !== 'scan') continue;
+      const read: WedgeRead = { terminator: output.end, prefixKeys: [], suffixKeys: [], units: output.keys, durationMs: Math.round(output.durationMs * 10) / 10 };
+      options.onScan(classifyScannedText(output.text), read);
+    }
   };
 
   const onPauseTimer = (): void => {
@@ -31,11 +39,14 @@ export function startWedgeCapture(doc: Document, options: WedgeCaptureOptions): 
 
   const onKeyDown = (event: KeyboardEvent): void => {
     if (options.isTypingTarget(event.target)) return;
-    // Shortcuts and auto-repeat are a person at the keyboard; scanners send neither.
-    if (event.ctrlKey || event.altKey || event.metaKey || event.repeat || !isWedgeKey(event.key)) return;
-    // Once a burst is under way its keys are not for the page: a scanner's Enter must not press a focused button.
-    if (isCollecting(state)) event.preventDefault();
-    const step = pressKey(state, { key: event.key, time: event.timeStamp }, timing);
+    // Keyboard emulation sends a scanner's CR, LF and Tab suffixes as Ctrl+M, Ctrl+J and Ctrl+I.
+    // Any other chord, and auto-repeat, is a person at the keyboard.
+    const key = event.ctrlKey && !event.altKey && !event.metaKey ? controlKeyName(event.key) : event.key;
+    if (key === null || event.altKey || event.metaKey || event.repeat || !isWedgeKey(key)) return;
+    const step = pressKey(state, { key, time: event.timeStamp }, timing);
+    // A burst's keys and its terminator are not for the page: a scanner's Enter must not press a
+    // focused button, nor its Ctrl+J open the browser's downloads.
+    if (step.consumed) event.preventDefault();
     state = step.state;
     emit(step.outputs);
     win.clearTimeout(pauseTimer);

@@ -8,7 +8,7 @@ import { FOREIGN_LAYOUTS, unmangleFromLayout, type ForeignLayout } from '../../m
 export type ScannedText =
   | { kind: CodeKind; text: string }
   /** A code that arrived through a layout other than the scanner's US one: fix the settings, don't call the ticket invalid. */
-  | { kind: 'layout_mismatch'; layout: ForeignLayout }
+  | { kind: 'layout_mismatch'; layout: ForeignLayout; text: string }
   /** Not a code's shape; the text still goes to the kiosk, which records the refusal (or finds a ticket ID in it). */
   | { kind: 'invalid'; text: string };
 
@@ -18,7 +18,7 @@ export function classifyScannedText(text: string): ScannedText {
   for (const layout of FOREIGN_LAYOUTS) {
     const asTyped = unmangleFromLayout(text, layout);
     if (asTyped !== null && asTyped !== text && codeKindOf(asTyped) && payloadLooksLikeJson(asTyped)) {
-      return { kind: 'layout_mismatch', layout };
+      return { kind: 'layout_mismatch', layout, text };
     }
   }
   // Right characters, odd payload start: let the kiosk decide; it will explain what is wrong.

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  controlKeyName,
   DEFAULT_WEDGE_TIMING,
   EMPTY_WEDGE,
   endIfPaused,
@@ -14,9 +15,7 @@ const code = TICKET_CODES[0]!;
 
 describe('keyboard-wedge bursts', () => {
   it.each(['Enter', 'Tab'] as const)('a scanner burst ended by %s is one scan', (suffix) => {
-    expect(segmentKeystrokes(scannerStrokes(code, 1000, suffix))).toEqual([
-      { kind: 'scan', text: code, end: suffix === 'Enter' ? 'enter' : 'tab' },
-    ]);
+    expect(segmentKeystrokes(scannerStrokes(code, 1000, suffix))).toMatchObject([{ kind: 'scan', text: code, end: suffix === 'Enter' ? 'cr' : 'tab', keys: code.length }]);
   });
 
   it('a scanner without a suffix: the pause after the burst ends the scan', () => {
@@ -26,13 +25,13 @@ describe('keyboard-wedge bursts', () => {
     for (const stroke of strokes) state = pressKey(state, stroke).state;
     expect(isCollecting(state)).toBe(true);
     expect(endIfPaused(state, last + DEFAULT_WEDGE_TIMING.endPauseMs - 1).outputs).toEqual([]);
-    expect(endIfPaused(state, last + DEFAULT_WEDGE_TIMING.endPauseMs).outputs).toEqual([{ kind: 'scan', text: SETUP_CODE, end: 'pause' }]);
+    expect(endIfPaused(state, last + DEFAULT_WEDGE_TIMING.endPauseMs).outputs).toMatchObject([{ kind: 'scan', text: SETUP_CODE, end: 'pause' }]);
   });
 
   it('two scans back to back without suffix are split by the pause between them, even if the timer never fired', () => {
     const first = scannerStrokes(TICKET_CODES[0]!, 1000, null);
     const second = scannerStrokes(TICKET_CODES[1]!, first.at(-1)!.time + 300, null);
-    expect(segmentKeystrokes([...first, ...second])).toEqual([
+    expect(segmentKeystrokes([...first, ...second])).toMatchObject([
       { kind: 'scan', text: TICKET_CODES[0], end: 'pause' },
       { kind: 'scan', text: TICKET_CODES[1], end: 'pause' },
     ]);
@@ -65,7 +64,7 @@ describe('keyboard-wedge bursts', () => {
   it('modifier, dead and function keys are not part of a scan', () => {
     const strokes = scannerStrokes(code, 1000);
     const withShift = strokes.flatMap((s) => (s.key >= 'A' && s.key <= 'Z' ? [{ key: 'Shift', time: s.time - 1 }, s] : [s]));
-    expect(segmentKeystrokes([{ key: 'Dead', time: 990 }, ...withShift, { key: 'F2', time: 99_999 }])).toEqual([{ kind: 'scan', text: code, end: 'enter' }]);
+    expect(segmentKeystrokes([{ key: 'Dead', time: 990 }, ...withShift, { key: 'F2', time: 99_999 }])).toMatchObject([{ kind: 'scan', text: code, end: 'cr' }]);
   });
 
   it('tolerates one late key in a long burst (event-loop hiccup) but not many', () => {
@@ -80,6 +79,66 @@ describe('keyboard-wedge bursts', () => {
     const slow: Keystroke[] = [...code].map((key, i) => ({ key, time: i * 40 }));
     expect(segmentKeystrokes(slow)[0]).toMatchObject({ kind: 'ignored', reason: 'human_typing' });
     const timing = { ...DEFAULT_WEDGE_TIMING, scannerMaxGapMs: 45, endPauseMs: 120 };
-    expect(segmentKeystrokes(slow, timing)).toEqual([{ kind: 'scan', text: code, end: 'pause' }]);
+    expect(segmentKeystrokes(slow, timing)).toEqual([{ kind: 'scan', text: code, end: 'pause', keys: code.length, durationMs: (code.length - 1) * 40 }]);
+  });
+});
+
+describe('every terminator a scanner sends (issue: CR, LF, CR LF, Tab, Ctrl+J, Ctrl+M, a pause)', () => {
+  // The capture turns Ctrl+M / Ctrl+J / Ctrl+I into CR / LF / Tab (controlKeyName); Enter is CR.
+  it.each([
+    ['Enter', 'cr'],
+    ['CR', 'cr'],
+    ['LF', 'lf'],
+    ['Tab', 'tab'],
+  ] as const)('%s ends the scan at once (%s)', (key, end) => {
+    const strokes = [...scannerStrokes(code, 1000, null)];
+    const last = strokes.at(-1)!.time;
+    strokes.push({ key, time: last + 5 });
+    let state = EMPTY_WEDGE;
+    const outputs = strokes.flatMap((stroke) => {
+      const step = pressKey(state, stroke);
+      state = step.state;
+      return step.outputs;
+    });
+    expect(outputs).toEqual([{ kind: 'scan', text: code, end, keys: code.length, durationMs: last + 5 - 1000 }]);
+  });
+
+  it.each([
+    ['m', 'CR'],
+    ['M', 'CR'],
+    ['j', 'LF'],
+    ['J', 'LF'], // Ctrl+Shift+J, as in the capture of node-hid issue #323
+    ['i', 'Tab'],
+    ['c', null],
+    ['v', null],
+  ] as const)('Ctrl+%s stands for %s', (key, name) => {
+    expect(controlKeyName(key)).toBe(name);
+  });
+
+  it('CR LF: the scan ends at the CR; the LF right after it is the scanner’s, not the page’s, and starts nothing', () => {
+    const first = scannerStrokes(code, 1000, null);
+    const crAt = first.at(-1)!.time + 4;
+    let state = EMPTY_WEDGE;
+    for (const stroke of first) state = pressKey(state, stroke).state;
+    const cr = pressKey(state, { key: 'Enter', time: crAt });
+    expect(cr).toMatchObject({ consumed: true, outputs: [{ kind: 'scan', text: code, end: 'cr' }] });
+    const lf = pressKey(cr.state, { key: 'LF', time: crAt + 3 });
+    expect(lf).toMatchObject({ consumed: true, outputs: [] });
+    // The next scan right after is whole.
+    const second = scannerStrokes(TICKET_CODES[1]!, crAt + 40, 'Enter');
+    state = lf.state;
+    const outputs = second.flatMap((stroke) => {
+      const step = pressKey(state, stroke);
+      state = step.state;
+      return step.outputs;
+    });
+    expect(outputs).toMatchObject([{ kind: 'scan', text: TICKET_CODES[1], end: 'cr' }]);
+  });
+
+  it('a person’s Enter long after a scan belongs to the page', () => {
+    let state = EMPTY_WEDGE;
+    for (const stroke of scannerStrokes(code, 1000, 'Enter')) state = pressKey(state, stroke).state;
+    expect(pressKey(state, { key: 'LF', time: 60_000 })).toMatchObject({ consumed: false, outputs: [] });
+    expect(pressKey(EMPTY_WEDGE, { key: 'Enter', time: 60_000 })).toMatchObject({ consumed: false, outputs: [] });
   });
 });

@@ -84,7 +84,7 @@ describe('classifying a finished scan', () => {
 
   it.each(['de', 'fr'] as const)('codes typed through a %s layout are a layout mismatch, not invalid', (layout) => {
     for (const code of [...TICKET_CODES, SETUP_CODE]) {
-      expect(classifyScannedText(mangleForLayout(code, layout))).toEqual({ kind: 'layout_mismatch', layout });
+      expect(classifyScannedText(mangleForLayout(code, layout))).toEqual({ kind: 'layout_mismatch', layout, text: mangleForLayout(code, layout) });
     }
   });
 
@@ -93,7 +93,7 @@ describe('classifying a finished scan', () => {
     const mangled = mangleForLayout(code, 'de');
     expect(codeKindOf(mangled)).toBe('ticket');
     expect(payloadLooksLikeJson(mangled)).toBe(false);
-    expect(classifyScannedText(mangled)).toEqual({ kind: 'layout_mismatch', layout: 'de' });
+    expect(classifyScannedText(mangled)).toEqual({ kind: 'layout_mismatch', layout: 'de', text: mangled });
   });
 
   it.each([
