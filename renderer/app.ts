@@ -36,6 +36,8 @@ export class KioskScreens {
   private verdictShown: Verdict | null = null;
   /** A calibration code was just scanned on Ready: its diagnosis, until closed or the next scan. */
   private diagnosis: ScannerDiagnosis | null = null;
+  /** The newest calibration already shown: one made later (a HID scanner read by the main process) is news. */
+  private calibrationSeenAt: string | null = null;
   private verdictTimer: number | undefined;
   private lookupOpen = false;
   private lookupResult: StatusView | null = null;
@@ -66,6 +68,7 @@ export class KioskScreens {
     }
     // Verdicts from before this screen started are history, not news: list them, don't announce them.
     for (const verdict of first.value.last_verdicts) this.seenVerdicts.add(verdictIdentity(verdict));
+    this.calibrationSeenAt = first.value.calibration?.diagnosis.calibrated_at ?? null;
     this.receiveState(first.value);
     // After the first screen is up, not on the first verdict's path (sound.ts).
     this.win.setTimeout(prepareVerdictSound, 0);
@@ -80,7 +83,16 @@ export class KioskScreens {
       return;
     }
     this.markReadAgain(state);
+    const calibration = state.calibration?.diagnosis ?? null;
+    if (calibration && calibration.calibrated_at !== this.calibrationSeenAt) this.showDiagnosis(calibration);
     this.render();
+  }
+
+  private showDiagnosis(diagnosis: ScannerDiagnosis): void {
+    this.calibrationSeenAt = diagnosis.calibrated_at;
+    this.diagnosis = diagnosis;
+    this.verdict = null;
+    this.verdictShown = null;
   }
 
   /** docs/kiosk.md "Double reads": the scanner read the code on screen again; the verdict stays, with a discreet mark. */
@@ -156,8 +168,7 @@ export class KioskScreens {
         return;
       case 'calibrated':
         // Setup shows the stored calibration; Ready shows this one until closed.
-        this.diagnosis = result.diagnosis;
-        this.verdict = null;
+        this.showDiagnosis(result.diagnosis);
         this.render();
         return;
     }
@@ -308,6 +319,7 @@ export class KioskScreens {
           screen,
           handle: mountReady(this.root, {
             openLookup: () => this.openLookup(),
+            resetCalibration: () => void this.resetCalibration(),
             closeDiagnosis: () => {
               this.diagnosis = null;
               this.render();

@@ -167,12 +167,15 @@ export class KioskCore implements KioskApi {
    * path are translated first, so both copies of a scan compare equal.
    */
   scanFrom(origin: ScanOrigin, raw: string, read?: ReadDetails, symbologyId?: string | null): Promise<ScanResult> {
+    // Each read of the calibration code calibrates its own path, keystroke echoes too: a
+    // keyboard-mode scanner read over HID is learned on both of its paths at once.
     const calibration = findCalibrationCode(raw);
-    const text = calibration ? raw : this.translated(origin, raw);
+    if (calibration) return this.inTurn(() => this.calibrate(origin, calibration, read, symbologyId));
+    const text = this.translated(origin, raw);
     return this.repeatReads.read(
       origin,
       text,
-      () => this.inTurn(() => (calibration ? this.calibrate(origin, calibration, read, symbologyId) : this.scanNow(text))),
+      () => this.inTurn(() => this.scanNow(text)),
       (repeat) => repeat.first.then((first) => this.noteRepeatRead(origin, first, repeat)),
     );
   }

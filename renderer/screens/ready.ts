@@ -19,6 +19,7 @@ export interface ReadyProps {
 export interface ReadyActions {
   openLookup(): void;
   closeDiagnosis(): void;
+  resetCalibration(): void;
 }
 
 export function mountReady(root: HTMLElement, actions: ReadyActions): ScreenHandle<ReadyProps> {
@@ -50,30 +51,35 @@ export function mountReady(root: HTMLElement, actions: ReadyActions): ScreenHand
         view.unauthorisedText ? el('p', { class: 'banner banner--danger', role: 'alert', 'data-unauthorised': '' }, '✗ ', view.unauthorisedText) : null,
         notice ? el('p', { class: 'banner', role: 'alert', 'data-notice': '' }, notice) : null,
         hid ? el('p', { class: 'banner banner--danger', role: 'alert', 'data-hid-scanner': 'problem' }, '⚠ ', hid.text) : null,
-        diagnosis ? scannerPanel(diagnosisView(diagnosis), { close: actions.closeDiagnosis }) : null,
-        el('p', { class: 'ready__prompt' }, el('span', { class: 'ready__prompt-icon', 'aria-hidden': 'true' }, '▣'), ' ', t('ready.prompt')),
-        el(
-          'section',
-          { class: 'ready__recent' },
-          el('h2', {}, t('ready.recent.title')),
-          view.recent.length === 0
-            ? el('p', { class: 'ready__recent-none' }, t('ready.recent.none'))
-            : el(
-                'ol',
-                { 'data-recent-verdicts': '' },
-                ...view.recent.map((line) =>
-                  el(
-                    'li',
-                    { class: `recent recent--${line.dataVerdict}`, 'data-verdict': line.dataVerdict },
-                    el('span', { class: 'recent__icon', 'aria-hidden': 'true' }, line.icon),
-                    el('span', { class: 'recent__time' }, line.time),
-                    el('span', { class: 'recent__text' }, line.text),
-                  ),
-                ),
-              ),
-        ),
+        // The scanner check takes the place of the prompt and the list until IT closes it.
+        diagnosis ? scannerPanel(diagnosisView(diagnosis), { reset: actions.resetCalibration, close: actions.closeDiagnosis }) : null,
+        diagnosis ? null : el('p', { class: 'ready__prompt' }, el('span', { class: 'ready__prompt-icon', 'aria-hidden': 'true' }, '▣'), ' ', t('ready.prompt')),
+        diagnosis ? null : recentSection(view.recent),
         el('footer', { class: 'ready__footer' }, lookup),
       );
     },
   };
+}
+
+function recentSection(recent: ReturnType<typeof readyView>['recent']): HTMLElement {
+  return el(
+    'section',
+    { class: 'ready__recent' },
+    el('h2', {}, t('ready.recent.title')),
+    recent.length === 0
+      ? el('p', { class: 'ready__recent-none' }, t('ready.recent.none'))
+      : el(
+          'ol',
+          { 'data-recent-verdicts': '' },
+          ...recent.map((line) =>
+            el(
+              'li',
+              { class: `recent recent--${line.dataVerdict}`, 'data-verdict': line.dataVerdict },
+              el('span', { class: 'recent__icon', 'aria-hidden': 'true' }, line.icon),
+              el('span', { class: 'recent__time' }, line.time),
+              el('span', { class: 'recent__text' }, line.text),
+            ),
+          ),
+        ),
+  );
 }

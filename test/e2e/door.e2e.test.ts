@@ -17,6 +17,9 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, issuerCli, launchChromium, LOOPBACK as HOST, RENDERER_DIR, requireBuild, ROOT, scanInPage as scan, startIssuer, type RunningIssuer } from '../../bench/door-harness.js';
 import { startKioskRuntime, type KioskRuntime } from '../../main/electron/kiosk-runtime.js';
+import { DEFAULT_REPEAT_READ_WINDOW_MS, VERDICT_ON_SCREEN_MS } from '../../main/kiosk/repeat-reads.js';
+import { CALIBRATION_CODE } from '../../protocol/index.js';
+import { asTypedOn, typeAsScanner } from '../helpers/cdp-keyboard.js';
 import { KeychainApiKeyStore } from '../../main/kiosk/keychain-api-key-store.js';
 import { startWebHost, type WebHost } from '../../main/web-host/server.js';
 
@@ -70,7 +73,14 @@ interface Tickets {
   offline: { tid: string; qr: string };
   expired: { tid: string; qr: string };
   otherEvent: { tid: string; qr: string };
+  doubleRead5: { tid: string; qr: string };
+  doubleRead250: { tid: string; qr: string };
+  germanLayout: { tid: string; qr: string };
+  frenchLayout: { tid: string; qr: string };
 }
+
+/** A scan of the same ticket this much later is a new scan, not a double read (docs/kiosk.md "Double reads"). */
+const PAST_REPEAT_WINDOW_MS = Math.max(DEFAULT_REPEAT_READ_WINDOW_MS, VERDICT_ON_SCREEN_MS.admit) + 300;
 
 let root: string;
 let issuerDir: string;
@@ -113,6 +123,10 @@ beforeAll(async () => {
     offline: await issue(eid, 'Alan Turing'),
     expired: await issue(eid, 'Eddie Expired', '--expires', new Date(Date.now() - 3600_000).toISOString()),
     otherEvent: await issue(otherEid, 'Olga Otherday'),
+    doubleRead5: await issue(eid, 'Dora Double'),
+    doubleRead250: await issue(eid, 'Tess Trigger'),
+    germanLayout: await issue(eid, 'Yannick Zyzik'),
+    frenchLayout: await issue(eid, 'Aimée Quatremère'),
   };
   setupCode = (await issuerCli<{ setup_qr: string }>(issuerDir, 'scanner', 'setup', '--event', eid)).setup_qr;
   issuer = await startIssuer(issuerDir, issuerPort);
@@ -150,6 +164,23 @@ async function expectVerdict(verdict: 'admit' | 'refuse', reason: string): Promi
   await page.waitForSelector(`section[data-verdict="${verdict}"][data-reason="${reason}"]`);
 }
 
+/** A scanner reading one code twice: the code and Enter, then the same again `delayMs` after the first Enter. */
+async function scanTwice(page: Page, text: string, delayMs: number): Promise<void> {
+  await page.evaluate(
+    async ([t, delay]) => {
+      const typeOnce = (): void => {
+        const keys = [...t].map((key) => new KeyboardEvent('keydown', { key, bubbles: true }));
+        for (const event of keys) document.dispatchEvent(event);
+        document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
+      };
+      typeOnce();
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      typeOnce();
+    },
+    [text, delayMs] as const,
+  );
+}
+
 // Every step waits on the page for up to WAIT_MS, some several times: the steps get room for that.
 describe.sequential('the door, end to end (real issuer, web host, keyring, Chromium)', { timeout: 120_000 }, () => {
   it('starts on the setup screen; the setup code enrolls it and Ready shows the event', async () => {
@@ -172,6 +203,8 @@ describe.sequential('the door, end to end (real issuer, web host, keyring, Chrom
     await shot(page, '03-admit');
     await dismissVerdict();
 
+    // Scanned again after the repeat window: a new scan (passed back over the barrier), not a double read.
+    await page.waitForTimeout(PAST_REPEAT_WINDOW_MS);
     await scan(page, tickets.admitted.qr);
     await expectVerdict('refuse', 'already_used');
     await shot(page, '04-refuse-already-used');
@@ -277,7 +310,70 @@ describe.sequential('the door, end to end (real issuer, web host, keyring, Chrom
     await page.waitForSelector('#screen[data-screen="ready"]');
   });
 
+  it.each([
+    ['5 ms', 'doubleRead5', 5],
+    ['250 ms', 'doubleRead250', 250],
+  ] as const)('a double read is one scan: the duplicate typed %s after the first Enter keeps the ADMIT', async (_label, name, delayMs) => {
+    const ticket = tickets[name];
+    await scanTwice(page, ticket.qr, delayMs);
+    await expectVerdict('admit', 'valid');
+    // The discreet mark, on the same ADMIT.
+    await page.waitForSelector('section[data-verdict="admit"] [data-read-again]');
+    // It stays an ADMIT: no "already used" replaces it while it is on screen.
+    await page.waitForTimeout(1000);
+    expect(await page.$('section[data-verdict="refuse"]')).toBeNull();
+    expect(await page.textContent('[data-holder]')).toContain(name === 'doubleRead5' ? 'Dora Double' : 'Tess Trigger');
+    const repeat = runtime!.core.readLog().find((entry) => entry.kind === 'repeat_read' && entry.tid === ticket.tid);
+    expect(repeat?.origin).toBe('window');
+    const state = await runtime!.core.getState();
+    expect(state.last_verdicts.filter((verdict) => verdict.ticket?.tid === ticket.tid)).toHaveLength(1);
+    expect((await issuerCli<{ status: string }>(issuerDir, 'ticket', 'show', ticket.tid)).status).toBe('checked_in');
+    if (name === 'doubleRead5') await shot(page, '15-admit-read-again');
+    await dismissVerdict();
+  });
+
+  it.each([
+    ['German', 'de', 'germanLayout', /German QWERTZ.*y and z swapped.*- typed as ß/],
+    ['French', 'fr', 'frenchLayout', /French AZERTY.*a and q swapped/],
+  ] as const)('the calibration code learns a US scanner on a %s layout (real key events): the layout message before, ADMIT after', async (_name, layout, name, described) => {
+    const ticket = tickets[name];
+    expect(asTypedOn(layout, ticket.qr)).not.toBe(ticket.qr);
+    await typeAsScanner(page, ticket.qr, layout);
+    await expectVerdict('refuse', 'layout_mismatch');
+    await dismissVerdict();
+
+    await typeAsScanner(page, CALIBRATION_CODE, layout);
+    await page.waitForSelector('[data-scanner-diagnosis="learned"]');
+    const diagnosis = (await page.textContent('[data-scanner-diagnosis]')) ?? '';
+    expect(diagnosis).toMatch(described);
+    expect(diagnosis).toMatch(/keyboard wedge/);
+    expect(diagnosis).toMatch(/Enter \(CR\)/);
+    expect(diagnosis).toMatch(/ms per character/);
+    await shot(page, `16-calibrated-${layout}`);
+    await page.click('[data-action="close-diagnosis"]');
+
+    await typeAsScanner(page, ticket.qr, layout);
+    await expectVerdict('admit', 'valid');
+    expect((await issuerCli<{ status: string }>(issuerDir, 'ticket', 'show', ticket.tid)).status).toBe('checked_in');
+    await dismissVerdict();
+
+    // Reset from the scanner check: the next mangled code is the layout message again.
+    await typeAsScanner(page, CALIBRATION_CODE, layout);
+    await page.click('[data-scanner-diagnosis] [data-action="reset-calibration"]');
+    await page.waitForFunction(() => !document.querySelector('[data-scanner-diagnosis]'));
+    expect((await runtime!.core.getState()).calibration).toBeNull();
+    await typeAsScanner(page, tickets.admitted.qr, layout);
+    await expectVerdict('refuse', 'layout_mismatch');
+    await dismissVerdict();
+  });
+
   it('raised no error in the page', () => {
     expect(pageErrors).toEqual([]);
   });
 });
+
+/** The page's DOM as the functions passed to page.evaluate see it (the Node build has no DOM lib). */
+declare const document: { dispatchEvent(event: unknown): boolean; querySelector(selector: string): unknown };
+declare class KeyboardEvent {
+  constructor(type: string, init: { key: string; bubbles: boolean });
+}
