@@ -2,13 +2,13 @@
 /**
  * ticket-kiosk: the door kiosk from the command line.
  *   ticket-kiosk web [--port P] [--data DIR] [--host H] [--allow-remote] [--issuer-ca FILE]
- *                    [--scanner VID:PID[:MODE]]... [--no-hid]
+ *                    [--scanner VID:PID[:MODE]]... [--no-hid] [--repeat-read-window MS]
  * runs the kiosk core in Node and serves the kiosk screens to a browser
  * (main/web-host). The Electron app is `npm start`.
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { defaultWebHostDataDir, rendererDistDir } from './electron/app-paths.js';
-import { parseKnownScanner, startKioskRuntime, type KioskRuntime } from './electron/kiosk-runtime.js';
+import { parseKnownScanner, parseRepeatReadWindow, startKioskRuntime, type KioskRuntime } from './electron/kiosk-runtime.js';
 import type { KnownScanner } from './kiosk/scanner/index.js';
 import { listenProblem, startWebHost, type WebHost } from './web-host/server.js';
 
@@ -20,6 +20,7 @@ interface WebCommandOptions {
   issuerCa?: string;
   scanner: KnownScanner[];
   hid: boolean;
+  repeatReadWindow?: number;
 }
 
 const log = (line: string): void => console.log(`[kiosk] ${line}`);
@@ -38,6 +39,7 @@ async function runWeb(options: WebCommandOptions): Promise<void> {
       hidScanners: options.hid,
       knownScanners: options.scanner,
       ...(options.issuerCa ? { issuerCaFile: options.issuerCa } : {}),
+      ...(options.repeatReadWindow === undefined ? {} : { repeatReadWindowMs: options.repeatReadWindow }),
       log,
     });
   } catch (error) {
@@ -82,6 +84,14 @@ function portNumber(value: string): number {
   return port;
 }
 
+function repeatReadWindow(value: string): number {
+  try {
+    return parseRepeatReadWindow(value);
+  } catch (error) {
+    throw new InvalidArgumentError(error instanceof Error ? error.message : String(error));
+  }
+}
+
 function scannerId(value: string, previous: KnownScanner[]): KnownScanner[] {
   try {
     return [...previous, parseKnownScanner(value)];
@@ -101,6 +111,7 @@ program
   .option('--issuer-ca <file>', "PEM of the CA that signed an on-site issuer's certificate")
   .option('--scanner <vid:pid[:mode]>', 'allow a keyboard-mode HID scanner, e.g. 05e0:1200:keyboard (repeatable)', scannerId, [])
   .option('--no-hid', 'do not read HID scanners (keyboard-wedge scanners still work in the page)')
+  .option('--repeat-read-window <ms>', 'a read of the same code within this many ms of its first read (and while its verdict shows) is the same scan (default 3000)', repeatReadWindow)
   .action((options: WebCommandOptions) => runWeb(options));
 
 await program.parseAsync(process.argv);

@@ -100,6 +100,18 @@ async function startScanner(core: KioskCore, options: KioskRuntimeOptions): Prom
   return scanner;
 }
 
+/** Longest repeat window accepted: a read a minute later is surely a new scan. */
+export const MAX_REPEAT_READ_WINDOW_MS = 60_000;
+
+/** Parses a repeat-read window in milliseconds (docs/kiosk.md "Double reads"), e.g. `3000`. */
+export function parseRepeatReadWindow(text: string): number {
+  const ms = Number(text.trim());
+  if (!/^\d+$/.test(text.trim()) || ms > MAX_REPEAT_READ_WINDOW_MS) {
+    throw new Error(`"${text}" is not a repeat-read window: expected whole milliseconds from 0 to ${MAX_REPEAT_READ_WINDOW_MS}, e.g. 3000`);
+  }
+  return ms;
+}
+
 /** Parses `VID:PID` or `VID:PID:MODE` (hex ids as `lsusb` prints them), e.g. `05e0:1200:keyboard`. */
 export function parseKnownScanner(text: string): KnownScanner {
   const match = /^([0-9a-f]{4}):([0-9a-f]{4})(?::(hid-pos|keyboard))?$/i.exec(text.trim());

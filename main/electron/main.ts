@@ -70,6 +70,7 @@ async function start(): Promise<void> {
     hidScanners: options.hidScanners,
     knownScanners: options.knownScanners,
     ...(options.issuerCaFile ? { issuerCaFile: options.issuerCaFile } : {}),
+    ...(options.repeatReadWindowMs === null ? {} : { repeatReadWindowMs: options.repeatReadWindowMs }),
     platform: `${process.platform} ${process.arch} electron ${process.versions.electron}`,
     log,
   });

@@ -7,10 +7,11 @@
  *   --onsite-issuer         start the bundled issuer at launch (main/onsite-issuer), on <userData>/issuer-data
  *   --issuer-name NAME      with --onsite-issuer: initialise that issuer first if it has no identity yet
  *   --issuer-base-url URL   ... with this base URL (default https://<first LAN address>:8443)
+ *   --repeat-read-window MS a read of the same code within MS of its first read is the same scan (default 3000)
  * Unknown arguments are ignored: Electron and Chromium add switches of their own.
  */
 import type { KnownScanner } from '../kiosk/scanner/index.js';
-import { parseKnownScanner } from './kiosk-runtime.js';
+import { parseKnownScanner, parseRepeatReadWindow } from './kiosk-runtime.js';
 
 export interface ShellOptions {
   kiosk: boolean;
@@ -22,6 +23,8 @@ export interface ShellOptions {
   /** Name and base URL for initialising the on-site issuer, if it has no identity yet. */
   issuerName: string | null;
   issuerBaseUrl: string | null;
+  /** docs/kiosk.md "Double reads"; null for the default. */
+  repeatReadWindowMs: number | null;
 }
 
 export function parseShellOptions(argv: readonly string[], env: NodeJS.ProcessEnv = {}): ShellOptions {
@@ -33,6 +36,7 @@ export function parseShellOptions(argv: readonly string[], env: NodeJS.ProcessEn
     onsiteIssuer: false,
     issuerName: null,
     issuerBaseUrl: null,
+    repeatReadWindowMs: null,
   };
   for (let i = 0; i < argv.length; i++) {
     const [flag, inlineValue] = splitFlag(argv[i]!);
@@ -48,6 +52,7 @@ export function parseShellOptions(argv: readonly string[], env: NodeJS.ProcessEn
     else if (flag === '--onsite-issuer') options.onsiteIssuer = true;
     else if (flag === '--issuer-name') options.issuerName = value();
     else if (flag === '--issuer-base-url') options.issuerBaseUrl = value();
+    else if (flag === '--repeat-read-window') options.repeatReadWindowMs = parseRepeatReadWindow(value());
   }
   return options;
 }

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { decodeTicketCode, encodeBase64Url, utf8Encode } from '../../../protocol/index.js';
 import type { KioskCore } from '../../../main/kiosk/kiosk-core.js';
+import { DEFAULT_REPEAT_READ_WINDOW_MS, VERDICT_ON_SCREEN_MS } from '../../../main/kiosk/repeat-reads.js';
 import { RealIssuer } from './helpers/real-issuer.js';
 import { enrollWith, eventually, KioskHarness, requireKeyring, verdictOf } from './helpers/kiosk.js';
 
@@ -95,11 +96,14 @@ describe('online verdicts from the real issuer', () => {
   });
 
   it('refuses the same ticket as already_used with the first-use time: here locally, at another kiosk from the issuer', async () => {
-    const core = await enrolledKiosk();
+    // The kiosk's clock: moved past the repeat window, so the second scan is a new scan, not a double read.
+    let clockOffsetMs = 0;
+    const core = await enrolledKiosk('main', { now: () => Date.now() + clockOffsetMs });
     const { tid, code } = issuer.issueTicket();
     const first = verdictOf(await core.scan(code));
     expect(first.kind).toBe('admit');
 
+    clockOffsetMs += Math.max(DEFAULT_REPEAT_READ_WINDOW_MS, VERDICT_ON_SCREEN_MS.admit) + 1;
     const again = verdictOf(await core.scan(code));
     expect(again).toMatchObject({ kind: 'refuse', reason: 'already_used', first_used_at: first.decided_at, decided_by: 'seen_here' });
 

@@ -5,6 +5,7 @@
  */
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CALIBRATION_CODE } from '../../../protocol/index.js';
 import {
   handleKioskCall,
   INTERNAL_ERROR_MESSAGE,
@@ -38,7 +39,7 @@ afterEach(async () => {
 
 describe('call names', () => {
   it('covers every request/answer call of KioskApi, one channel each', () => {
-    expect([...KIOSK_CALL_NAMES].sort()).toEqual(['cancelReEnroll', 'confirmReEnroll', 'getState', 'lookupStatus', 'scan', 'setScannerName']);
+    expect([...KIOSK_CALL_NAMES].sort()).toEqual(['cancelReEnroll', 'confirmReEnroll', 'getState', 'lookupStatus', 'resetCalibration', 'scan', 'setScannerName']);
     expect(new Set(Object.values(KIOSK_CHANNELS)).size).toBe(KIOSK_CALL_NAMES.length);
   });
 
@@ -57,7 +58,19 @@ describe('input validation', () => {
     ['scan', 'tkt1.abc', /must be a list/],
     ['scan', { 0: 'tkt1.abc', length: 1 }, /must be a list/],
     ['scan', [], /exactly one argument/],
-    ['scan', ['a', 'b'], /exactly one argument/],
+    ['scan', ['a', 'b', 'c'], /exactly one argument/],
+    ['scan', ['a', 'b'], /read details must be an object/],
+    ['scan', ['a', null], /read details must be an object/],
+    ['scan', ['a', { terminator: 'cr', units: 5, durationMs: 3, extra: 1 }], /unknown field/],
+    ['scan', ['a', { terminator: 'report_end', units: 5, durationMs: 3 }], /terminator must be one of/],
+    ['scan', ['a', { terminator: 'cr', units: -1, durationMs: 3 }], /key count/],
+    ['scan', ['a', { terminator: 'cr', units: 1.5, durationMs: 3 }], /key count/],
+    ['scan', ['a', { terminator: 'cr', units: 5, durationMs: Number.NaN }], /duration/],
+    ['scan', ['a', { terminator: 'cr', units: 5, durationMs: 1e12 }], /duration/],
+    ['scan', ['a', { terminator: 'cr', units: 5, durationMs: 3, prefixKeys: 'STX' }], /list of at most/],
+    ['scan', ['a', { terminator: 'cr', units: 5, durationMs: 3, suffixKeys: ['a\nforged log line'] }], /printable/],
+    ['scan', ['a', { terminator: 'cr', units: 5, durationMs: 3, prefixKeys: Array(9).fill('STX') }], /list of at most/],
+    ['resetCalibration', ['x'], /takes no arguments/],
     ['scan', [42], /must be a string/],
     ['scan', [null], /must be a string/],
     ['scan', [['tkt1.abc']], /must be a string/],
@@ -96,6 +109,16 @@ describe('input validation', () => {
     expect(scan).toEqual({ ok: true, value: { type: 'not_enrolled', message: expect.any(String) } });
     const named = await handleKioskCall(core, 'setScannerName', ['  North door  ']);
     expect(named.ok && named.value.scanner.name).toBe('North door');
+  });
+});
+
+describe('scan with read details', () => {
+  it('passes a wedge read’s details to the core; resetCalibration forgets what was learned', async () => {
+    const read = { terminator: 'cr', prefixKeys: [], suffixKeys: [], units: CALIBRATION_CODE.length, durationMs: 140 };
+    const answer = await handleKioskCall(core, 'scan', [CALIBRATION_CODE, read]);
+    expect(answer).toMatchObject({ ok: true, value: { type: 'calibrated', diagnosis: { input_path: 'window', terminator: 'cr', ms_per_code: 140 } } });
+    expect((await core.getState()).calibration).not.toBeNull();
+    expect(await handleKioskCall(core, 'resetCalibration', [])).toMatchObject({ ok: true, value: { calibration: null } });
   });
 });
 

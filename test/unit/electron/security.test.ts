@@ -147,11 +147,21 @@ describe('shell options', () => {
       onsiteIssuer: false,
       issuerName: null,
       issuerBaseUrl: null,
+      repeatReadWindowMs: null,
     });
     expect(parseShellOptions([], { TICKET_KIOSK_FULLSCREEN: '1' }).kiosk).toBe(true);
     expect(parseShellOptions([]).kiosk).toBe(false);
     expect(() => parseShellOptions(['--scanner', 'usb-scanner'])).toThrow(/not a scanner id/);
     expect(() => parseShellOptions(['--issuer-ca'])).toThrow(/needs a value/);
+  });
+
+  it('reads --repeat-read-window in whole milliseconds, and refuses anything else with the reason', () => {
+    expect(parseShellOptions(['--repeat-read-window', '5000']).repeatReadWindowMs).toBe(5000);
+    expect(parseShellOptions(['--repeat-read-window=0']).repeatReadWindowMs).toBe(0);
+    expect(() => parseShellOptions(['--repeat-read-window'])).toThrow(/needs a value/);
+    for (const bad of ['3s', '-1', '1.5', '600000', '']) {
+      expect(() => parseShellOptions([`--repeat-read-window=${bad}`])).toThrow(/not a repeat-read window: expected whole milliseconds from 0 to 60000/);
+    }
   });
 
   it('offers the page the on-site issuer in a normal window, or in kiosk mode only when started as the issuer', () => {
