@@ -20,7 +20,8 @@ export interface DiagnosisView {
 const DIFFERENCES_NAMED = 4;
 
 export function diagnosisView(diagnosis: ScannerDiagnosis, time: TimeOptions = {}): DiagnosisView {
-  const lines: string[] = [t(`scanner.path.${diagnosis.input_path}`)];
+  // The layout first after the path: it is what decides whether tickets are read right.
+  const lines: string[] = [t(`scanner.path.${diagnosis.input_path}`), layoutLine(diagnosis)];
   if (diagnosis.terminator !== null) lines.push(t(`scanner.end.${diagnosis.terminator}`));
   if (diagnosis.prefix.length > 0) lines.push(t('scanner.prefix', { keys: diagnosis.prefix.join(' ') }));
   if (diagnosis.suffix.length > 0) lines.push(t('scanner.suffix', { keys: diagnosis.suffix.join(' ') }));
@@ -30,7 +31,6 @@ export function diagnosisView(diagnosis: ScannerDiagnosis, time: TimeOptions = {
   }
   if (diagnosis.symbology_id) lines.push(t('scanner.symbology', { id: diagnosis.symbology_id }));
   if (diagnosis.hid_layout) lines.push(t('scanner.hid_layout', { layout: diagnosis.hid_layout }));
-  lines.push(layoutLine(diagnosis));
   return {
     title: t('scanner.title'),
     when: t('scanner.calibrated_at', { time: formatClockTime(diagnosis.calibrated_at, time) }),
@@ -76,6 +76,5 @@ export function hidScannerLine(state: KioskState, screen: 'setup' | 'ready'): { 
 export function translatingText(state: KioskState): string | null {
   const paths = state.calibration?.translating ?? [];
   if (paths.length === 0) return null;
-  const names: Record<string, string> = { window: 'the keyboard wedge', 'hid-pos': 'HID-POS', 'hid-keyboard': 'the HID keyboard scanner' };
-  return t('scanner.translating', { paths: paths.map((path) => names[path] ?? path).join(', ') });
+  return t('scanner.translating', { paths: paths.map((path) => t(`scanner.path_name.${path}`)).join(t('scanner.path_name.and')) });
 }

@@ -55,6 +55,8 @@ const CURATED: Record<string, string> = {
   '10-refuse-layout-mismatch': 'refuse-layout-mismatch.png',
   '12-ready-offline': 'ready-offline.png',
   '14-lookup': 'lookup.png',
+  '15-admit-read-again': 'admit-read-again.png',
+  '16-calibrated-fr': 'scanner-check.png',
 };
 
 async function shot(page: Page, name: string): Promise<void> {
