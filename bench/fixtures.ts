@@ -1,6 +1,6 @@
 /**
  * Small fixtures shared by the benchmarks and the tests (which import them
- * from here): an in-memory API key store and a free loopback port.
+ * from here): an in-memory API key store, a free loopback port, percentiles.
  */
 import net from 'node:net';
 import type { ApiKeyStore } from '../main/kiosk/api-key-store.js';
@@ -29,4 +29,18 @@ export function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
+}
+
+export interface Percentiles {
+  count: number;
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+/** Nearest-rank percentiles of a set of samples (NaN when there are none). */
+export function percentiles(samples: readonly number[]): Percentiles {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number): number => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? Number.NaN;
+  return { count: sorted.length, p50: at(0.5), p99: at(0.99), max: sorted[sorted.length - 1] ?? Number.NaN };
 }

@@ -9,7 +9,10 @@
  *  (c) queue drain: scans admitted offline while the issuer is stopped (their
  *      scan-to-verdict time, with the durable SQLite commit, is printed too),
  *      then the issuer is started and the time to drain the queue to zero measured.
- * Goals: (a) p99 < 5 ms; (b) p99 < 50 ms; (c) ≥ 500 scans/s.
+ *  (d) HID scanners (bench/hid-bench.ts): decode throughput in reports/s, a
+ *      490-character ticket over HID-POS from its first report to its verdict
+ *      offline, and the calibration code to its diagnosis.
+ * Goals: (a) p99 < 5 ms; (b) p99 < 50 ms; (c) ≥ 500 scans/s; (d) first report to verdict p99 < 20 ms.
  *
  * The issuer runs in its own worker thread (as it runs in its own process in
  * real life), so it does not share the kiosk's event loop. The kiosk's API key
@@ -17,6 +20,7 @@
  * A benchmark, not a test: it prints figures.
  *
  * Options: --verify N (5000) --online N (500) --drain N (10000) --concurrency N (the kiosk's default, DEFAULT_DRAIN_CONCURRENCY)
+ *          --hid N (500 long tickets over HID-POS) --decode N (20000 scans through each decoder)
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -38,9 +42,10 @@ import { activeKid, publishedKeys } from '../issuer/store/signing-keys.js';
 import { evaluateTicketOffline } from '../protocol/verdict.js';
 import type { ScanResult } from '../main/kiosk/kiosk-api.js';
 import { KioskCore } from '../main/kiosk/kiosk-core.js';
-import { freePort, MemoryApiKeys } from './fixtures.js';
+import { freePort, MemoryApiKeys, percentiles } from './fixtures.js';
 import { verifyEd25519Node } from '../main/kiosk/node-ed25519.js';
 import { DEFAULT_DRAIN_CONCURRENCY } from '../main/kiosk/queue-drain.js';
+import { decodeThroughput, hidToVerdict } from './hid-bench.js';
 
 interface Settings {
   verify: number;
@@ -48,9 +53,14 @@ interface Settings {
   drain: number;
   /** Requests the drain keeps in flight (KioskCore drainConcurrency); the kiosk's default when not given. */
   concurrency: number | undefined;
+  hid: number;
+  decode: number;
 }
 
-const GOALS = { verifyP99Ms: 5, onlineP99Ms: 50, drainPerSecond: 500 };
+const GOALS = { verifyP99Ms: 5, onlineP99Ms: 50, drainPerSecond: 500, hidToVerdictP99Ms: 20 };
+/** The long ticket of the HID goal: a long holder name and event make a code of about this many characters. */
+const LONG_TICKET_LENGTH = 490;
+const CALIBRATIONS = 50;
 /** Upper bound of one run: the drain stops being waited for after this. */
 const DRAIN_DEADLINE_MS = 180_000;
 
@@ -62,7 +72,14 @@ function settingsFrom(argv: readonly string[]): Settings {
     if (!Number.isSafeInteger(n) || n <= 0 || n > 100_000) throw new Error(`${flag} needs a whole number from 1 to 100000`);
     return n;
   };
-  return { verify: value('--verify', 5_000), online: value('--online', 500), drain: value('--drain', 10_000), concurrency: process.argv.includes('--concurrency') ? value('--concurrency', DEFAULT_DRAIN_CONCURRENCY) : undefined };
+  return {
+    verify: value('--verify', 5_000),
+    online: value('--online', 500),
+    drain: value('--drain', 10_000),
+    concurrency: process.argv.includes('--concurrency') ? value('--concurrency', DEFAULT_DRAIN_CONCURRENCY) : undefined,
+    hid: value('--hid', 500),
+    decode: value('--decode', 20_000),
+  };
 }
 
 // ---------------------------------------------------------------- the issuer's thread
@@ -112,26 +129,14 @@ function startIssuerThread(role: IssuerRole): Promise<IssuerThread> {
 
 // ---------------------------------------------------------------- helpers
 
-interface Percentiles {
-  count: number;
-  p50: number;
-  p99: number;
-  max: number;
-}
-
-function percentiles(samples: number[]): Percentiles {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number): number => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? Number.NaN;
-  return { count: sorted.length, p50: at(0.5), p99: at(0.99), max: sorted[sorted.length - 1] ?? Number.NaN };
-}
-
 const ms = (value: number): string => `${value.toFixed(3)} ms`;
 const verdictKind = (result: ScanResult): string => (result.type === 'verdict' ? `${result.verdict.kind}${result.verdict.offline ? ' (offline)' : ''}` : result.type);
 
-async function issue(db: Db, baseUrl: string, event: EventRow, dataDir: ReturnType<typeof resolveDataDir>, count: number): Promise<string[]> {
+async function issue(db: Db, baseUrl: string, event: EventRow, dataDir: ReturnType<typeof resolveDataDir>, count: number, holderPadding = 0): Promise<string[]> {
   const key = loadSigningKey(dataDir.keysDir, activeKid(db));
   const exp = Math.floor(Date.now() / 1000) + 48 * 3600;
-  const specs = Array.from({ length: count }, (_, i) => ({ holderName: `Guest ${i + 1}`, ticketType: 'Standard', exp }));
+  const padding = holderPadding > 0 ? ` ${'x'.repeat(holderPadding)}` : '';
+  const specs = Array.from({ length: count }, (_, i) => ({ holderName: `Guest ${i + 1}${padding}`, ticketType: 'Standard', exp }));
   const tickets = await issueTickets(db, { iss: baseUrl, event, key, nextId: newIdFactory(), now: new Date() }, specs);
   return tickets.map((ticket) => ticket.qr);
 }
@@ -222,12 +227,32 @@ async function main(): Promise<void> {
     const drained = queued - pending;
     const checkins = (db.prepare('SELECT COUNT(*) AS n FROM checkins').get() as { n: number }).n;
     const rate = drained / drainSeconds;
-    console.log(`(c) drain (${settings.concurrency ?? DEFAULT_DRAIN_CONCURRENCY} in flight): ${drained} of ${queued} queued scans in ${drainSeconds.toFixed(2)} s = ${rate.toFixed(0)} scans/s (issuer now holds ${checkins} check-ins)\n`);
+    console.log(`(c) drain (${settings.concurrency ?? DEFAULT_DRAIN_CONCURRENCY} in flight): ${drained} of ${queued} queued scans in ${drainSeconds.toFixed(2)} s = ${rate.toFixed(0)} scans/s (issuer now holds ${checkins} check-ins)`);
+
+    // (d) HID scanners: long tickets (a holder name long enough for about LONG_TICKET_LENGTH characters).
+    const sample = (await issue(db, baseUrl, event, dataDir, 1))[0]!;
+    const padding = Math.max(0, Math.round(((LONG_TICKET_LENGTH - sample.length) * 3) / 4) - 1);
+    const longCodes = await issue(db, baseUrl, event, dataDir, settings.hid + 1, padding);
+    const longLength = longCodes[0]!.length;
+    const throughput = decodeThroughput(longCodes[0]!, settings.decode);
+    console.log(
+      `(d) HID decode, ${settings.decode} scans of a ${longLength}-character ticket through each decoder: HID-POS ${throughput.pos.toFixed(0)} reports/s (${throughput.posScans} scans), keyboard boot reports ${throughput.keyboard.toFixed(0)} reports/s (${throughput.keyboardScans} scans)`,
+    );
+    await issuer.stop();
+    issuer = null;
+    await core.scan(longCodes[0]!); // the kiosk learns it is offline; the measured scans know it
+    const hid = await hidToVerdict(core, longCodes.slice(1), CALIBRATIONS);
+    const first = hid.firstReportToVerdict;
+    console.log(
+      `    HID-POS first report to verdict offline, ${first.count} tickets of ${longLength} characters (${hid.reportsPerScan} reports each, back to back): p50 ${ms(first.p50)}, p99 ${ms(first.p99)}, max ${ms(first.max)}  [${[...hid.kinds].map(([k, n]) => `${k}: ${n}`).join(', ')}]`,
+    );
+    console.log(`    calibration code over HID-POS to its diagnosis, ${hid.calibration.count} reads: p50 ${ms(hid.calibration.p50)}, p99 ${ms(hid.calibration.p99)}, max ${ms(hid.calibration.max)}\n`);
 
     const line = (name: string, ok: boolean, text: string) => console.log(`${ok ? 'PASS' : 'MISS'}  ${name}: ${text}`);
     line('verify p99 < 5 ms', verify.p99 < GOALS.verifyP99Ms, ms(verify.p99));
     line('online p99 < 50 ms', online.p99 < GOALS.onlineP99Ms, ms(online.p99));
     line('drain ≥ 500 scans/s', rate >= GOALS.drainPerSecond && pending === 0, `${rate.toFixed(0)} scans/s`);
+    line(`HID-POS first report to verdict (${longLength} characters, offline) p99 < 20 ms`, first.p99 < GOALS.hidToVerdictP99Ms, ms(first.p99));
   } finally {
     await core?.close();
     await issuer?.stop();
