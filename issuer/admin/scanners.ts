@@ -1,4 +1,8 @@
-/** `scanner setup`, `scanner revoke-setup`, `scanner list`, `scanner revoke` (protocol-decisions.md "admin CLI", "Enrollment"). */
+/**
+ * `scanner setup`, `scanner revoke-setup`, `scanner list`, `scanner revoke`
+ * (protocol-decisions.md "admin CLI", "Enrollment"), and `scanner calibration`
+ * (docs/protocol.md "Scanner calibration code", docs/kiosk.md "Calibration").
+ */
 import path from 'node:path';
 import type { Command } from 'commander';
 import { revokeScannerKey } from '../services/admin-actions.js';
@@ -9,6 +13,7 @@ import { action, withCommonOptions, type CommonOptions } from './command.js';
 import { requireEvent, withIssuer, type IssuerContext } from './issuer-context.js';
 import { certificateHostnames, ensureSelfSignedCertificate, lastServingMode } from '../server.js';
 import { terminalQr, writeQrPng } from './qr.js';
+import { CALIBRATION_CODE } from '../../protocol/calibration-code.js';
 
 // The setup code itself is made by issuer/services/scanner-setup.ts, shared with the admin dashboard.
 export {
@@ -70,6 +75,16 @@ async function certificatePin(context: IssuerContext, certPin: boolean | undefin
   return { pin: fingerprint };
 }
 
+interface CalibrationOptions extends CommonOptions {
+  png?: string;
+}
+
+export interface CalibrationJson {
+  calibration_code: string;
+  /** The PNG written with --png, as an absolute path. */
+  png?: string;
+}
+
 interface ListOptions extends CommonOptions {
   event?: string;
 }
@@ -117,6 +132,34 @@ export function registerScannerCommands(program: Command): void {
           ].join('\n'),
         );
       });
+    }),
+  );
+
+  // The same code for every issuer and kiosk, and never sent to the issuer: no data
+  // dir is opened (--data is accepted, like on every command, and not used).
+  withCommonOptions(
+    scanner
+      .command('calibration')
+      .description("print the scanner calibration code: scan it once on a new kiosk to check (and fix) the scanner and keyboard layout")
+      .option('--png <file>', 'also write the calibration code as a PNG image'),
+  ).action(
+    action<CalibrationOptions>(async (options, output) => {
+      const result: CalibrationJson = { calibration_code: CALIBRATION_CODE };
+      if (options.png !== undefined) {
+        result.png = path.resolve(options.png);
+        await writeQrPng(result.png, CALIBRATION_CODE);
+        output.log(`Calibration code written to ${result.png}`);
+      }
+      const qr = output.json ? '' : await terminalQr(CALIBRATION_CODE);
+      output.result(result, () =>
+        [
+          'Scanner calibration: scan once at the kiosk\'s Setup or Ready screen, with the door\'s scanner set up as it will be used.',
+          'The kiosk shows a Scanner check (input path, terminator, speed, keyboard layout) and fixes what it can.',
+          '',
+          qr,
+          CALIBRATION_CODE,
+        ].join('\n'),
+      );
     }),
   );
 
