@@ -8,6 +8,7 @@ import type { ScannerView, SetupCodeResult, TicketView } from '../issuer/routes/
 import { ApiProblem, type AdminApi } from './api.js';
 import { announce, fill, h } from './dom.js';
 import { formatDateTime, formatClock, labelOrNone, scannerLabel } from './format.js';
+import { snapToDevicePixel, wholePixelQrSize } from './qr-size.js';
 
 export interface ActionContext {
   api: () => AdminApi;
@@ -205,10 +206,30 @@ function showSetupCode(context: ActionContext, setup: SetupCodeResult): void {
   const status = h('p', { class: 'message', role: 'status', id: 'setup-status' });
   const revoke = h('button', { type: 'button', class: 'danger', id: 'revoke-setup' }, 'Revoke this code');
   const done = h('button', { type: 'button', class: 'primary', id: 'close-setup' }, 'Done');
+  const image = h('img', { id: 'setup-qr-image', src: setup.qr_image, alt: `Setup QR code for ${setup.event_name}${setup.gate_id === null ? '' : `, gate ${setup.gate_id}`}` });
+  const frame = h('div', { class: 'setup-qr' }, image);
+  // The frame's size comes from the stylesheet (as large as the screen allows); the code
+  // inside it gets a whole number of device pixels per module. The image's intrinsic width
+  // is its side in modules (issuer/admin/qr.ts qrSvgDataUrl). Again on every resize or zoom.
+  const fit = (): void => {
+    if (image.naturalWidth === 0) return;
+    const ratio = window.devicePixelRatio;
+    const side = `${wholePixelQrSize(Math.min(frame.clientWidth, frame.clientHeight), image.naturalWidth, ratio)}px`;
+    image.style.width = side;
+    image.style.height = side;
+    // Centred in its frame, it may start half a pixel off: nudge it onto a device pixel.
+    image.style.left = '0px';
+    image.style.top = '0px';
+    const box = image.getBoundingClientRect();
+    image.style.left = `${snapToDevicePixel(box.left, ratio)}px`;
+    image.style.top = `${snapToDevicePixel(box.top, ratio)}px`;
+  };
+  image.addEventListener('load', fit);
+  window.addEventListener('resize', fit);
   const dialog = h(
     'dialog',
     { id: 'setup-dialog', class: 'setup', 'aria-labelledby': 'setup-title' },
-    h('div', { class: 'setup-qr' }, h('img', { id: 'setup-qr-image', src: setup.qr_image, alt: `Setup QR code for ${setup.event_name}${setup.gate_id === null ? '' : `, gate ${setup.gate_id}`}` })),
+    frame,
     h(
       'div',
       { class: 'setup-text' },
@@ -236,11 +257,13 @@ function showSetupCode(context: ActionContext, setup: SetupCodeResult): void {
   });
   done.addEventListener('click', () => dialog.close());
   dialog.addEventListener('close', () => {
+    window.removeEventListener('resize', fit);
     dialog.remove();
     context.refresh();
   });
   document.body.append(dialog);
   dialog.showModal();
+  fit();
   done.focus();
   announce('Setup QR ready.');
 }

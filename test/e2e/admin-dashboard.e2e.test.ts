@@ -23,6 +23,7 @@ import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, issuerCli, launchChromium, LOOPBACK, ROOT, startIssuer, type RunningIssuer } from '../../bench/door-harness.js';
 import { decodeSetupCode } from '../../protocol/setup-code.js';
+import { checkModuleGrid, pngPixels, qrVersion, sideWithQuietZone, zxingResults } from '../helpers/qr-decoders.js';
 
 // jsqr is CommonJS with an ES-style default export: under NodeNext the callable is on `.default` at the type level only.
 const jsQR = jsQRModule as unknown as typeof jsQRModule.default;
@@ -243,9 +244,19 @@ describe('the admin dashboard in Chromium', () => {
     expect(box.width).toBeGreaterThan(500);
     await shot('06-setup-qr');
 
-    const png = PNG.sync.read(await image.screenshot());
+    const onScreen = await image.screenshot();
+    const png = PNG.sync.read(onScreen);
     const read = jsQR(new Uint8ClampedArray(png.data), png.width, png.height);
     expect(read, 'the QR on screen decodes').not.toBeNull();
+    // A second, independent decoder (zxing-cpp) reads the same string off the screen, and the
+    // code is drawn with a whole number of pixels per module and a 4-module quiet zone
+    // (docs/issuer.md "QR codes"): at 80vh it used to be about 10.4 px per module.
+    const placed = (await image.boundingBox())!;
+    expect([placed.x, placed.y, placed.width, placed.height].every(Number.isInteger), `on whole pixels: ${JSON.stringify(placed)}`).toBe(true);
+    const pixels = pngPixels(onScreen);
+    const [zxing] = await zxingResults(pixels);
+    expect(zxing?.text, 'zxing-cpp reads the QR on screen').toBe(read!.data);
+    expect(checkModuleGrid(pixels, sideWithQuietZone(qrVersion(zxing!)))).toBeGreaterThanOrEqual(4);
     const payload = decodeSetupCode(read!.data);
     expect(payload).toMatchObject({ eid, gate_id: 'East', event_name: 'Friday Night', iss: baseUrl });
     await page.click('#close-setup');
