@@ -3,7 +3,8 @@
 //   1. re-creates ./demo-data/ (an issuer with an event and tickets),
 //   2. starts the issuer (plain HTTP on 127.0.0.1, which the protocol allows on loopback),
 //   3. starts the kiosk: Electron when its binary is installed, else the browser host,
-//   4. writes demo-data/tickets.html: the setup QR and every ticket QR, labelled with what it should do.
+//   4. writes demo-data/tickets.html: the setup QR, the scanner calibration code and every ticket QR,
+//      labelled with what it should do (scripts/demo-page.mjs draws it).
 // No scanner? With the browser host, type a ticket's number in this terminal: it is sent as a scan.
 // Ctrl+C stops everything. Options: --web (browser host even if Electron is there), --port N (kiosk port).
 // Uses the built programs (dist/, renderer/dist/): `npm ci` builds them, or `npm run build`.
@@ -14,7 +15,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import QRCode from 'qrcode';
+import { ticketsPageHtml } from './demo-page.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const demoDir = join(root, 'demo-data');
@@ -127,6 +128,8 @@ const revokedTicket = issued[HOLDERS.length];
 const expiredTicket = issued[HOLDERS.length + 1];
 await issuer('ticket', 'revoke', revokedTicket.tid, '--reason', 'demo: refunded');
 const setup = await issuer('scanner', 'setup', '--event', event.eid, '--gate', 'Main door');
+// The same for every kiosk; it needs no data dir (docs/kiosk.md "Calibration").
+const { calibration_code: calibrationCode } = await issuer('scanner', 'calibration');
 // The admin dashboard's sign-in token (init --json makes none; docs/issuer.md "Admin dashboard").
 const { admin_token: adminToken } = await issuer('admin-token', 'reset');
 
@@ -140,45 +143,38 @@ function forge(code) {
 }
 
 /** Every code on the page, in order; `n` is what to type in this terminal to scan it without a scanner. */
+let ticketNumber = 1; // tickets are numbered 1, 2, … after the lettered cards
 const codes = [
   { n: 's', code: setup.setup_qr, holder: 'Setup code', type: 'Gate: Main door', expect: 'Scan FIRST: enrolls the kiosk for "Demo Night" (works once)', kind: 'setup' },
+  {
+    n: 'c',
+    code: calibrationCode,
+    holder: 'Scanner calibration: scan once at Setup or Ready',
+    type: 'The same code for every kiosk',
+    expect: 'Shows the Scanner check: input path, terminator, speed, keyboard layout (and fixes it)',
+    kind: 'calibration',
+  },
   ...HOLDERS.map(([holder, type], i) => ({ code: issued[i].qr, holder: holder || '(no name)', type, expect: 'ADMIT on first scan, then REFUSE "Already used"', kind: 'valid' })),
   { code: revokedTicket.qr, holder: REVOKED[0], type: REVOKED[1], expect: 'REFUSE: revoked', kind: 'refuse' },
   { code: expiredTicket.qr, holder: EXPIRED[0], type: EXPIRED[1], expect: 'REFUSE: expired', kind: 'refuse' },
   { code: otherTicket.qr, holder: 'Olga Otherday', type: 'Standard (Jazz Brunch)', expect: 'REFUSE: ticket for another event', kind: 'refuse' },
   { code: forge(issued[1].qr), holder: 'Frank Forger', type: 'VIP (forged)', expect: 'REFUSE: forged (signature does not match)', kind: 'refuse' },
   { code: 'https://example.org/not-a-ticket', holder: 'Not a ticket', type: 'a web address', expect: 'REFUSE: not a valid ticket', kind: 'refuse' },
-].map((entry, i) => ({ ...entry, n: entry.n ?? String(i) }));
+].map((entry) => ({ ...entry, n: entry.n ?? String(ticketNumber++) }));
 
 // ---------- the printable page ----------
 const escapeHtml = (text) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-const cards = await Promise.all(
-  codes.map(async (c) => {
-    const png = await QRCode.toDataURL(c.code, { errorCorrectionLevel: 'M', margin: 2, width: 320 });
-    return `<figure class="${c.kind}"><img src="${png}" alt="QR code ${escapeHtml(c.n)}"><figcaption><b>#${escapeHtml(c.n)} ${escapeHtml(c.holder)}</b><br>${escapeHtml(c.type)}<br><i>${escapeHtml(c.expect)}</i></figcaption></figure>`;
-  }),
-);
 const ticketsHtml = join(demoDir, 'tickets.html');
 writeFileSync(
   ticketsHtml,
-  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Demo tickets: Demo Night</title>
-<style>
-  body { font: 14px/1.35 system-ui, sans-serif; margin: 1.5em; }
-  main { display: grid; grid-template-columns: repeat(auto-fill, minmax(260px, 1fr)); gap: 14px; }
-  figure { margin: 0; padding: 10px; border: 2px solid #999; border-radius: 8px; break-inside: avoid; text-align: center; }
-  figure img { width: 240px; height: 240px; image-rendering: pixelated; }
-  figure.setup { border-color: #1f4fbf; background: #eef3ff; }
-  figure.valid { border-color: #1d6b2c; }
-  figure.refuse { border-color: #a11; }
-  @media print { body { margin: 0; } .no-print { display: none; } }
-</style></head><body>
-<h1>Demo Night: ${codes.length} codes to scan</h1>
-<p class="no-print">Scan <b>#s</b> (the setup code) first, then any ticket. Each card says what the kiosk should show.
-Issuer: ${escapeHtml(baseUrl)} (event ${escapeHtml(event.eid)}). Print this page or scan it from the screen.</p>
-<main>
-${cards.join('\n')}
-</main></body></html>
-`,
+  await ticketsPageHtml({
+    title: 'Demo tickets: Demo Night',
+    heading: `Demo Night: ${codes.length} codes to scan`,
+    intro: `Scan <b>#s</b> (the setup code) first, then any ticket. Each card says what the kiosk should show.
+<b>#c</b> checks the scanner and the keyboard layout (scan it once at the Setup or Ready screen).
+Issuer: ${escapeHtml(baseUrl)} (event ${escapeHtml(event.eid)}). Print this page or scan it from the screen.`,
+    codes,
+  }),
 );
 
 // ---------- the running programs ----------
@@ -281,7 +277,7 @@ say(`
  3. Scan #s (the setup code) first, then tickets, with a USB scanner in keyboard mode.${
   kioskUrl && process.stdin.isTTY
     ? `
-    No scanner? Type a card's number here and press Enter (s = setup code, 1, 2, …):
+    No scanner? Type a card's number here and press Enter (s = setup code, c = calibration, 1, 2, …):
     it is sent to the kiosk as a scan and the kiosk screen shows the verdict.`
     : ''
 }
@@ -305,7 +301,7 @@ if (kioskUrl && process.stdin.isTTY) {
     if (typed !== '') {
       const entry = byNumber.get(typed);
       if (!entry && /^\d+$/.test(typed)) {
-        say(`there is no card #${typed} (s, 1 … ${codes.length - 1})`);
+        say(`there is no card #${typed} (s, c, 1 … ${codes.length - 2})`);
         return rl.prompt();
       }
       const text = entry?.code ?? typed;
