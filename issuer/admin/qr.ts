@@ -7,7 +7,10 @@
  * side (ISO/IEC 18004 §6.3.8), and a whole number of pixels per module, so no
  * module is drawn one pixel wider than its neighbour.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import QRCode from 'qrcode';
+import { AdminError } from './errors.js';
 
 /** ISO/IEC 18004: the light margin around the symbol, in modules. */
 export const QUIET_ZONE_MODULES = 4;
@@ -65,6 +68,12 @@ export function terminalQrText(text: string): string {
 }
 
 export const terminalQr = (text: string): Promise<string> => Promise.resolve(terminalQrText(text));
+
+/** Fails before anything is made when --png names a file in a folder that does not exist. */
+export function checkPngTarget(file: string, flag = '--png'): void {
+  const folder = path.dirname(path.resolve(file));
+  if (!fs.statSync(folder, { throwIfNoEntry: false })?.isDirectory()) throw new AdminError('INVALID_ARGUMENT', `${flag}: the folder ${folder} does not exist`);
+}
 
 /** A PNG file with a 4-module quiet zone and 6 pixels per module: printed or shown at its natural size, every module is whole. */
 export const writeQrPng = (file: string, text: string): Promise<void> =>

@@ -12,7 +12,7 @@ import { parseDateTime, parseLabel } from './arguments.js';
 import { action, withCommonOptions, type CommonOptions } from './command.js';
 import { requireEvent, withIssuer, type IssuerContext } from './issuer-context.js';
 import { certificateHostnames, ensureSelfSignedCertificate, lastServingMode } from '../server.js';
-import { terminalQr, writeQrPng } from './qr.js';
+import { checkPngTarget, terminalQr, writeQrPng } from './qr.js';
 import { CALIBRATION_CODE } from '../../protocol/calibration-code.js';
 
 // The setup code itself is made by issuer/services/scanner-setup.ts, shared with the admin dashboard.
@@ -109,6 +109,7 @@ export function registerScannerCommands(program: Command): void {
       if (options.gate !== undefined) request.gateId = parseLabel(options.gate, '--gate');
       if (options.expires !== undefined) request.expires = parseDateTime(options.expires, '--expires');
       if (options.keyExpires !== undefined) request.keyExpires = parseDateTime(options.keyExpires, '--key-expires');
+      if (options.png !== undefined) checkPngTarget(options.png);
       return withIssuer(options.data, async (context) => {
         const { db, info } = context;
         const event = requireEvent(db, options.event);
@@ -146,6 +147,7 @@ export function registerScannerCommands(program: Command): void {
     action<CalibrationOptions>(async (options, output) => {
       const result: CalibrationJson = { calibration_code: CALIBRATION_CODE };
       if (options.png !== undefined) {
+        checkPngTarget(options.png);
         result.png = path.resolve(options.png);
         await writeQrPng(result.png, CALIBRATION_CODE);
         output.log(`Calibration code written to ${result.png}`);

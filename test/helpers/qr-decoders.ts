@@ -80,6 +80,9 @@ export async function decodeWithBoth(pixels: Pixels): Promise<[string | null, st
 
 const ANSI_SGR = /\x1b\[([\d;]*)m/g;
 
+/** The terminal QR's lines out of a command's human output: the ones that set colours. */
+export const terminalQrLines = (stdout: string): string => stdout.split('\n').filter((line) => line.includes('\x1b[')).join('\n');
+
 /**
  * Draws a terminal QR (issuer/admin/qr.ts terminalQr) as a terminal would: each
  * character cell is one module wide and two high, '▀' paints its top half in the

@@ -8,6 +8,7 @@ import { decodeSetupCode } from '../../../protocol/setup-code.js';
 import { hashSecret } from '../../../issuer/secrets.js';
 import { openDatabase } from '../../../issuer/store/database.js';
 import { claimToken, insertApiKey } from '../../../issuer/store/scanners.js';
+import { checkModuleGrid, crop, decodeWithBoth, pngPixels, qrVersion, rasteriseTerminalQr, sideWithQuietZone, terminalQrLines, zxingResults } from '../../helpers/qr-decoders.js';
 import { BASE_URL, cliFailure, cliJson, createEvent, initIssuer, runCli, tempDir, type EventJson, type Issuer } from './cli-harness.js';
 
 // jsqr is CommonJS with an ES-style default export: under NodeNext the callable is on `.default` at the type level only.
@@ -83,20 +84,31 @@ describe('scanner setup', () => {
     expect((await cliFailure(['scanner', 'setup', '--data', issuer.data, '--event', event.eid, '--key-expires', '2020-01-01T00:00:00Z'])).code).toBe('INVALID_DATE');
   });
 
-  it('--png writes an image that a QR decoder reads back to exactly the setup code', async () => {
+  it('--png writes an image that two QR decoders read back to exactly the setup code', async () => {
     const file = path.join(tempDir('png-'), 'setup.png');
     const setup = await cliJson<SetupJson>(['scanner', 'setup', '--data', issuer.data, '--event', event.eid, '--gate', 'South', '--png', file]);
     const png = PNG.sync.read(fs.readFileSync(file));
     const decoded = jsQR(new Uint8ClampedArray(png.data.buffer, png.data.byteOffset, png.data.byteLength), png.width, png.height);
     expect(decoded?.data).toBe(setup.setup_qr);
+    // zxing-cpp too, and the image is whole modules of 6 px with a 4-module quiet zone (docs/issuer.md "QR codes").
+    const pixels = pngPixels(fs.readFileSync(file));
+    const [read] = await zxingResults(pixels);
+    expect(read?.text).toBe(setup.setup_qr);
+    expect(checkModuleGrid(pixels, sideWithQuietZone(qrVersion(read!)))).toBe(6);
   });
 
-  it('without --json draws the setup QR in the terminal and prints the raw tsetup1. string', async () => {
+  it('without --json draws the setup QR in the terminal (readable by two decoders) and prints the raw tsetup1. string', async () => {
     const result = await runCli(['scanner', 'setup', '--data', issuer.data, '--event', event.eid]);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/[▀▄█]/);
     expect(result.stdout).toMatch(/^tsetup1\.[\w-]+$/m);
     expect(result.stdout).toContain('tok_');
+    // The terminal QR, drawn as a dark terminal shows it, reads with both decoders and has its 4-module quiet zone.
+    const code = /^tsetup1\.[\w-]+$/m.exec(result.stdout)![0];
+    const image = rasteriseTerminalQr(terminalQrLines(result.stdout));
+    expect(await decodeWithBoth(image)).toEqual([code, [code]]);
+    const [read] = await zxingResults(image);
+    expect(checkModuleGrid(crop(image, 0, 0, image.width, image.width), sideWithQuietZone(qrVersion(read!)))).toBe(4);
   });
 });
 

@@ -6,6 +6,7 @@ import { decodeBase64Url } from '../../../protocol/base64url.js';
 import { verifyEd25519 } from '../../../protocol/ed25519.js';
 import { decodeTicketCode } from '../../../protocol/ticket-code.js';
 import { BASE_URL, cliFailure, cliJson, createEvent, initIssuer, openDb, runCli, tempDir, type EventJson, type Issuer } from './cli-harness.js';
+import { checkModuleGrid, crop, decodeWithBoth, qrVersion, rasteriseTerminalQr, sideWithQuietZone, terminalQrLines, zxingResults } from '../../helpers/qr-decoders.js';
 
 interface Issued {
   tickets: { tid: string; qr: string }[];
@@ -150,6 +151,11 @@ describe('ticket show and ticket revoke', () => {
     expect(result.stdout).toContain('Status      valid');
     expect(result.stdout).toMatch(/[▀▄█]/);
     expect(result.stdout).toContain(tickets[0]!.qr);
+    // Drawn as a dark terminal shows it, it reads with jsqr and zxing-cpp, with the 4-module quiet zone (docs/issuer.md "QR codes").
+    const image = rasteriseTerminalQr(terminalQrLines(result.stdout));
+    expect(await decodeWithBoth(image)).toEqual([tickets[0]!.qr, [tickets[0]!.qr]]);
+    const [read] = await zxingResults(image);
+    expect(checkModuleGrid(crop(image, 0, 0, image.width, image.width), sideWithQuietZone(qrVersion(read!)))).toBe(4);
   });
 });
 
