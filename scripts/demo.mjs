@@ -328,6 +328,7 @@ function describe(answer, entry) {
     return `${label}${v.kind === 'admit' ? `ADMIT${v.offline ? ' (offline: queued for the issuer)' : ''}` : `REFUSE (${v.reason})`}`;
   }
   if (result.type === 'enrolled') return `${label}kiosk enrolled for "${result.event_name}"`;
+  if (result.type === 'calibrated') return `${label}scanner calibrated: the kiosk screen shows the Scanner check`;
   if (result.type === 'confirm_re_enroll') return `${label}the kiosk asks whether to switch events: answer on its screen`;
   return `${label}${result.type}${result.message ? `: ${result.message}` : ''}`;
 }
