@@ -19,7 +19,8 @@ import { freePort, issuerCli, launchChromium, LOOPBACK as HOST, RENDERER_DIR, re
 import { startKioskRuntime, type KioskRuntime } from '../../main/electron/kiosk-runtime.js';
 import { DEFAULT_REPEAT_READ_WINDOW_MS, VERDICT_ON_SCREEN_MS } from '../../main/kiosk/repeat-reads.js';
 import { CALIBRATION_CODE } from '../../protocol/index.js';
-import { asTypedOn, typeAsScanner } from '../helpers/cdp-keyboard.js';
+import { asTypedOn, typeAsScannerUnbroken, type TestLayout } from '../helpers/cdp-keyboard.js';
+import { DEFAULT_WEDGE_TIMING } from '../../renderer/wedge/keystrokes.js';
 import { KeychainApiKeyStore } from '../../main/kiosk/keychain-api-key-store.js';
 import { startWebHost, type WebHost } from '../../main/web-host/server.js';
 
@@ -164,6 +165,11 @@ async function dismissVerdict(): Promise<void> {
 
 async function expectVerdict(verdict: 'admit' | 'refuse', reason: string): Promise<void> {
   await page.waitForSelector(`section[data-verdict="${verdict}"][data-reason="${reason}"]`);
+}
+
+/** A US scanner on a computer set to `layout`, typing `text` and Enter as real key events, as one scan. */
+async function typeAsScanner(text: string, layout: TestLayout): Promise<void> {
+  await typeAsScannerUnbroken(page, text, layout, DEFAULT_WEDGE_TIMING.endPauseMs);
 }
 
 /** A scanner reading one code twice: the code and Enter, then the same again `delayMs` after the first Enter. */
@@ -340,11 +346,11 @@ describe.sequential('the door, end to end (real issuer, web host, keyring, Chrom
   ] as const)('the calibration code learns a US scanner on a %s layout (real key events): the layout message before, ADMIT after', async (_name, layout, name, described) => {
     const ticket = tickets[name];
     expect(asTypedOn(layout, ticket.qr)).not.toBe(ticket.qr);
-    await typeAsScanner(page, ticket.qr, layout);
+    await typeAsScanner(ticket.qr, layout);
     await expectVerdict('refuse', 'layout_mismatch');
     await dismissVerdict();
 
-    await typeAsScanner(page, CALIBRATION_CODE, layout);
+    await typeAsScanner(CALIBRATION_CODE, layout);
     await page.waitForSelector('[data-scanner-diagnosis="learned"]');
     const diagnosis = (await page.textContent('[data-scanner-diagnosis]')) ?? '';
     expect(diagnosis).toMatch(described);
@@ -354,17 +360,17 @@ describe.sequential('the door, end to end (real issuer, web host, keyring, Chrom
     await shot(page, `16-calibrated-${layout}`);
     await page.click('[data-action="close-diagnosis"]');
 
-    await typeAsScanner(page, ticket.qr, layout);
+    await typeAsScanner(ticket.qr, layout);
     await expectVerdict('admit', 'valid');
     expect((await issuerCli<{ status: string }>(issuerDir, 'ticket', 'show', ticket.tid)).status).toBe('checked_in');
     await dismissVerdict();
 
     // Reset from the scanner check: the next mangled code is the layout message again.
-    await typeAsScanner(page, CALIBRATION_CODE, layout);
+    await typeAsScanner(CALIBRATION_CODE, layout);
     await page.click('[data-scanner-diagnosis] [data-action="reset-calibration"]');
     await page.waitForFunction(() => !document.querySelector('[data-scanner-diagnosis]'));
     expect((await runtime!.core.getState()).calibration).toBeNull();
-    await typeAsScanner(page, tickets.admitted.qr, layout);
+    await typeAsScanner(tickets.admitted.qr, layout);
     await expectVerdict('refuse', 'layout_mismatch');
     await dismissVerdict();
   });

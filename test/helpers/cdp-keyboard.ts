@@ -70,12 +70,29 @@ const SHIFT = 8;
 /** A scanner types a few characters per millisecond; the events carry that time, whatever the machine's load. */
 const KEY_INTERVAL_S = 0.002;
 
+/** The page's clock as the functions passed to page.evaluate see it (the Node build has no DOM lib). */
+declare const performance: { now(): number };
+declare const document: { addEventListener(type: string, listener: () => void, options: { capture: boolean }): void };
+
 /**
  * Types `text` and Enter as key events over CDP. All events are sent at once
  * (pipelined, in order) with scanner-speed timestamps, so a loaded machine
  * delivering them late cannot make the burst look like a person typing.
+ *
+ * Returns the longest time between two keys' arrivals in the page. CDP
+ * delivers each event only after the page acknowledged the previous one, so on
+ * a loaded machine two keys can arrive further apart than a real scanner ever
+ * sends them; the page then rightly sees a pause (the end of a scan without a
+ * terminator, docs/kiosk.md "Terminators").
  */
-export async function typeAsScanner(page: Page, text: string, layout: TestLayout): Promise<void> {
+export async function typeAsScanner(page: Page, text: string, layout: TestLayout): Promise<{ longestArrivalGapMs: number }> {
+  await page.evaluate(() => {
+    const recorder = globalThis as unknown as { __keyArrivals?: number[] };
+    if (!recorder.__keyArrivals) {
+      document.addEventListener('keydown', () => recorder.__keyArrivals!.push(performance.now()), { capture: true });
+    }
+    recorder.__keyArrivals = [];
+  });
   const cdp: CDPSession = await page.context().newCDPSession(page);
   try {
     const start = Date.now() / 1000;
@@ -93,5 +110,23 @@ export async function typeAsScanner(page: Page, text: string, layout: TestLayout
     await Promise.all(sends);
   } finally {
     await cdp.detach().catch(() => undefined);
+  }
+  const arrivals = await page.evaluate(() => (globalThis as unknown as { __keyArrivals?: number[] }).__keyArrivals ?? []);
+  const gaps = arrivals.slice(1).map((at, index) => at - arrivals[index]!);
+  return { longestArrivalGapMs: Math.max(0, ...gaps) };
+}
+
+/**
+ * Types `text` as one unbroken scan: when the machine delivered two of its
+ * keys `pauseMs` or more apart (so the page saw a pause and, correctly, ended
+ * the scan there), it says so and types the code again, up to three times.
+ * A split the page makes with every key on time still fails the test.
+ */
+export async function typeAsScannerUnbroken(page: Page, text: string, layout: TestLayout, pauseMs: number): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    const { longestArrivalGapMs } = await typeAsScanner(page, text, layout);
+    if (longestArrivalGapMs < pauseMs) return;
+    if (attempt === 3) throw new Error(`the machine kept delivering key events ${Math.round(longestArrivalGapMs)} ms apart (a scan pause is ${pauseMs} ms): too loaded to type like a scanner`);
+    console.log(`[cdp-keyboard] two keys arrived ${Math.round(longestArrivalGapMs)} ms apart (machine under load), so the page saw a pause: typing the code again`);
   }
 }
