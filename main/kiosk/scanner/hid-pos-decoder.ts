@@ -1,152 +1,208 @@
 /**
- * Decoder for HID Point-of-Sale scanned-data input reports (usage page 0x8C).
- *
- * Source: USB-IF "HID Point of Sale Usage Tables" 1.02, section 3 (Bar Code
- * Scanner page 0x8C) and 3.2 (Report Usages), as laid out by the report
- * descriptors of HID-POS scanners (Honeywell, Datalogic, Access-IS and others
- * document the same 64-byte input report in their "HID POS" appendix):
- *
- *   byte  0      Report ID 0x02 for the Scanned Data Report (usage 0x8C:0x12)
- *   byte  1      Byte Count (Generic Desktop 0x01:0x3B): how many of the
- *                Decoded Data bytes below are valid in this report (0..56)
- *   bytes 2..4   Symbology Identifier 1, 2, 3 (0x8C:0xFB..0xFD): the AIM
- *                identifier, e.g. "]Q1" for a QR Code; zeros when disabled
- *   bytes 5..60  Decoded Data (0x8C:0xFE), 56 bytes; bytes past the count
- *                are padding and ignored
- *   bytes 61..62 vendor-defined (e.g. Honeywell's own code id), ignored
- *   byte  63     bit 0: Decode Data Continued (0x8C:0xFF): 1 = more reports
- *                of the same scan follow; 0 = this report ends the scan
+ * Decoder for HID Point-of-Sale scanned-data input reports (usage page 0x8C),
+ * in any of the layouts of hid-pos-layouts.ts.
  *
  * node-hid delivers each input report with its report ID as the first byte
  * (hidapi does so for devices with numbered reports), which is what `push`
- * expects. A scan longer than 56 bytes (every tkt1 code) arrives as several
- * reports with the continued bit set on all but the last.
+ * expects. A scan longer than one report's data field (every tkt1 code)
+ * arrives as several reports, each flagged "continued" but the last.
  *
- * The decoder is pure and has no timers: `push` returns what a report
- * completed, and `reset` drops a half-assembled scan (the device manager calls
- * it on unplug or when a continuation does not arrive in time).
+ * The layout is the device's own (read from its report descriptor) when the
+ * kiosk could read that; otherwise each scan's first report tells it
+ * (`detectLayout`), and the scan's later reports are read the same way.
+ *
+ * What is delivered is the data only: the scanner's CR/LF/Tab suffix and any
+ * control-character prefix or suffix (STX, ETX...) are framing, named in the
+ * read details; a Newland scanner's AIM id sent inside the data becomes the
+ * symbology id. A scan with NUL bytes inside its byte count (a misread
+ * layout) is never delivered. Pure, no timers: `push` returns what a report
+ * completed; the device manager calls `endOfInput` when no report followed in
+ * time and `reset` on unplug.
  */
+import { detectLayout, SCANNED_DATA_REPORT_ID, type HidPosLayout } from './hid-pos-layouts.js';
 import {
   DEFAULT_MAX_SCAN_BYTES,
   decodeProblem,
-  stripScannerSuffix,
   type DecodeProblem,
   type ScanEvent,
+  type ScanTerminator,
 } from './scan-event.js';
 
 export const HID_POS_USAGE_PAGE = 0x8c;
 /** Usage 0x8C:0x02 Bar Code Scanner, the application collection of a HID-POS scanner. */
 export const HID_POS_BARCODE_SCANNER_USAGE = 0x02;
-export const SCANNED_DATA_REPORT_ID = 0x02;
 
-export const POS_REPORT_LENGTH = 64;
-const BYTE_COUNT_OFFSET = 1;
-const SYMBOLOGY_OFFSET = 2;
-const SYMBOLOGY_LENGTH = 3;
-const DATA_OFFSET = 5;
-export const POS_DATA_CAPACITY = 56;
-const CONTINUED_OFFSET = 63;
-const CONTINUED_BIT = 0x01;
-const AIM_FLAG_CHARACTER = 0x5d; // ']' starts every AIM symbology identifier (ISO/IEC 15424)
+/** Zebra's SNAPI (Symbol Native API) sends its data in report 0x22: the scanner is not in HID-POS mode. */
+const SNAPI_REPORT_ID = 0x22;
 
 export interface HidPosDecoderOptions {
   maxScanBytes?: number;
+  /** The device's layout from its report descriptor; without it, each scan's first report decides. */
+  layout?: HidPosLayout | null;
+  /** The device's USB vendor id: a hint for that first report (detectLayout). */
+  vendorId?: number | null;
+}
+
+interface Assembly {
+  layout: HidPosLayout;
+  chunks: Uint8Array[];
+  bytes: number;
+  symbologyId: string | null;
+  reports: number;
+  firstAt: number;
+  lastAt: number;
 }
 
 export class HidPosDecoder {
   private readonly maxScanBytes: number;
-  private chunks: Uint8Array[] = [];
-  private pendingBytes = 0;
-  private pendingSymbologyId: string | null = null;
-  private assembling = false;
+  private readonly fixedLayout: HidPosLayout | null;
+  private readonly vendorId: number | null;
+  private assembly: Assembly | null = null;
   /** After a problem mid-scan: drop reports until the one that ends the scan. */
   private discarding = false;
+  private snapiReported = false;
 
   constructor(options: HidPosDecoderOptions = {}) {
     this.maxScanBytes = options.maxScanBytes ?? DEFAULT_MAX_SCAN_BYTES;
+    this.fixedLayout = options.layout ?? null;
+    this.vendorId = options.vendorId ?? null;
   }
 
   /** True while a scan is under way: reports arrived and the one ending the scan has not. */
   get isAssembling(): boolean {
-    return this.assembling || this.discarding;
+    return this.assembly !== null || this.discarding;
   }
 
   /**
-   * Feed one input report. Returns the events it completed: usually nothing
+   * Feed one input report; `atMs` is when it arrived (any monotonic clock),
+   * for the read details. Returns the events it completed: usually nothing
    * (more reports follow) or one scan; a problem and then a scan when a new
    * scan interrupts an incomplete one.
    */
-  push(report: Uint8Array): ScanEvent[] {
+  push(report: Uint8Array, atMs = 0): ScanEvent[] {
+    const reportId = report[0];
+    if (reportId === SNAPI_REPORT_ID && this.fixedLayout?.reportId !== SNAPI_REPORT_ID) return this.snapi();
+    const expectedId = this.fixedLayout?.reportId ?? SCANNED_DATA_REPORT_ID;
     // Other report IDs on the scanner's interface (trigger, status, attribute
     // reports) are legitimate and not scan data: skip them, keep the state.
-    if (report.length > 0 && report[0] !== SCANNED_DATA_REPORT_ID) return [];
-    if (report.length < POS_REPORT_LENGTH) {
-      return [this.fail('wrong_report_length', `a scanned-data report is ${POS_REPORT_LENGTH} bytes, got ${report.length}`, this.assembling)];
+    if (report.length > 0 && expectedId !== 0 && reportId !== expectedId) return [];
+    const layout = this.assembly?.layout ?? this.fixedLayout ?? detectLayout(report, this.vendorId);
+    if (report.length < layout.reportLength) {
+      return [this.fail('wrong_report_length', `a scanned-data report of the layout "${layout.name}" is ${layout.reportLength} bytes, got ${report.length}`, this.assembly !== null)];
     }
-    const byteCount = report[BYTE_COUNT_OFFSET] ?? 0;
-    const continued = ((report[CONTINUED_OFFSET] ?? 0) & CONTINUED_BIT) !== 0;
-    if (byteCount > POS_DATA_CAPACITY) {
-      return [this.fail('bad_byte_count', `byte count ${byteCount} exceeds the ${POS_DATA_CAPACITY}-byte data field`, this.assembling || continued)];
+    const byteCount = report[layout.byteCountOffset] ?? 0;
+    const continued = isContinued(layout, report, byteCount);
+    if (byteCount > layout.dataCapacity) {
+      return [this.fail('bad_byte_count', `byte count ${byteCount} exceeds the ${layout.dataCapacity}-byte data field`, this.assembly !== null || continued)];
     }
     if (this.discarding) {
       // The rest of a scan already reported as a problem: drop it through its last report.
       if (!continued) this.discarding = false;
       return [];
     }
-    const symbologyId = readAimIdentifier(report.subarray(SYMBOLOGY_OFFSET, SYMBOLOGY_OFFSET + SYMBOLOGY_LENGTH));
+    const symbologyId = layout.aimOffset === null ? null : readAimIdentifier(report.subarray(layout.aimOffset, layout.aimOffset + 3));
 
     const events: ScanEvent[] = [];
-    if (this.assembling && symbologyId !== null && this.pendingSymbologyId !== null && symbologyId !== this.pendingSymbologyId) {
+    const pending = this.assembly;
+    if (pending && symbologyId !== null && pending.symbologyId !== null && symbologyId !== pending.symbologyId) {
       // The report that should have ended the previous scan was lost; that scan
       // is unusable, but this report may well start (or be) a good one.
-      events.push(
-        decodeProblem('hid-pos', 'symbology_changed', `a continuation report changed symbology from ${this.pendingSymbologyId} to ${symbologyId}; the previous scan was incomplete`),
-      );
-      this.clear();
+      events.push(decodeProblem('hid-pos', 'symbology_changed', `a continuation report changed symbology from ${pending.symbologyId} to ${symbologyId}; the previous scan was incomplete`));
+      this.assembly = null;
+      return [...events, ...this.push(report, atMs)];
     }
+    if (!pending && byteCount === 0 && !continued) return events; // an empty report: nothing scanned
 
-    if (!this.assembling && byteCount === 0 && !continued) return events; // an empty report: nothing scanned
-
-    this.assembling = true;
-    this.pendingSymbologyId ??= symbologyId;
-    this.chunks.push(report.slice(DATA_OFFSET, DATA_OFFSET + byteCount));
-    this.pendingBytes += byteCount;
-    if (this.pendingBytes > this.maxScanBytes) {
+    const assembly: Assembly = pending ?? { layout, chunks: [], bytes: 0, symbologyId, reports: 0, firstAt: atMs, lastAt: atMs };
+    this.assembly = assembly;
+    assembly.symbologyId ??= symbologyId;
+    assembly.chunks.push(report.slice(layout.dataOffset, layout.dataOffset + byteCount));
+    assembly.bytes += byteCount;
+    assembly.reports += 1;
+    assembly.lastAt = atMs;
+    if (assembly.bytes > this.maxScanBytes) {
       events.push(this.fail('scan_too_long', `a scan exceeded ${this.maxScanBytes} bytes`, continued));
       return events;
     }
     if (continued) return events;
-
-    const finished = this.finish();
-    if (finished) events.push(finished);
+    events.push(...this.finish('report_end'));
     return events;
   }
 
   /**
-   * Drop any half-assembled scan. Returns an `incomplete_scan` problem when
-   * data was discarded, so the caller can tell the operator to scan again.
+   * No report came for a while. A layout without a continued flag ends its
+   * scan here (a pause); otherwise the last report was lost and the partial
+   * scan is dropped with an `incomplete_scan` problem.
    */
-  reset(): DecodeProblem | null {
-    const discarded = this.assembling;
-    const bytes = this.pendingBytes;
-    this.clear();
+  endOfInput(): ScanEvent[] {
+    const assembly = this.assembly;
     this.discarding = false;
-    return discarded ? decodeProblem('hid-pos', 'incomplete_scan', `discarded ${bytes} bytes of a scan whose last report never arrived`) : null;
+    if (!assembly) return [];
+    if (assembly.layout.continued === null) return this.finish('pause');
+    this.assembly = null;
+    return [decodeProblem('hid-pos', 'incomplete_scan', `discarded ${assembly.bytes} bytes of a scan whose last report never arrived`)];
   }
 
-  /** The assembled scan, or null when it held nothing but the scanner's suffix. */
-  private finish(): ScanEvent | null {
-    const bytes = concat(this.chunks, this.pendingBytes);
-    const symbologyId = this.pendingSymbologyId;
-    this.clear();
+  /**
+   * Drop any half-assembled scan (the scanner was unplugged). Returns an
+   * `incomplete_scan` problem when data was discarded.
+   */
+  reset(): DecodeProblem | null {
+    const assembly = this.assembly;
+    this.assembly = null;
+    this.discarding = false;
+    return assembly ? decodeProblem('hid-pos', 'incomplete_scan', `discarded ${assembly.bytes} bytes of a scan whose last report never arrived`) : null;
+  }
+
+  private finish(ended: 'report_end' | 'pause'): ScanEvent[] {
+    const assembly = this.assembly;
+    this.assembly = null;
+    if (!assembly) return [];
+    const bytes = concat(assembly.chunks, assembly.bytes);
+    if (bytes.includes(0)) {
+      return [decodeProblem('hid-pos', 'padding_in_data', `a ${bytes.length}-byte scan read as "${assembly.layout.name}" holds NUL padding: the layout was misread; the scan was dropped`)];
+    }
     let text: string;
     try {
       text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
     } catch {
-      return decodeProblem('hid-pos', 'not_utf8', `a ${bytes.length}-byte scan is not valid UTF-8`);
+      return [decodeProblem('hid-pos', 'not_utf8', `a ${bytes.length}-byte scan is not valid UTF-8`)];
     }
-    const content = stripScannerSuffix(text);
-    return content === '' ? null : { kind: 'scan', source: 'hid-pos', text: content, symbologyId };
+    const framed = splitFraming(text);
+    let content = framed.content;
+    let symbologyId = assembly.symbologyId;
+    if (assembly.layout.aimOffset === null) {
+      // A scanner with no AIM field can be set to send the AIM id as a data prefix.
+      const aim = /^\][\x21-\x7e]{2}/.exec(content)?.[0];
+      if (aim && content.length > 3) {
+        symbologyId = aim;
+        content = content.slice(3);
+      }
+    }
+    if (content === '') return []; // nothing but framing
+    const terminator: ScanTerminator = framed.terminator ?? ended;
+    return [
+      {
+        kind: 'scan',
+        source: 'hid-pos',
+        text: content,
+        symbologyId,
+        read: {
+          terminator,
+          prefixKeys: framed.prefix,
+          suffixKeys: framed.suffix,
+          units: assembly.reports,
+          durationMs: Math.max(0, assembly.lastAt - assembly.firstAt),
+          layout: assembly.layout.name,
+        },
+      },
+    ];
+  }
+
+  private snapi(): ScanEvent[] {
+    if (this.snapiReported) return [];
+    this.snapiReported = true;
+    return [decodeProblem('hid-pos', 'unreadable_mode', 'the scanner sends SNAPI reports (report 0x22), not HID-POS scanned data')];
   }
 
   /**
@@ -156,22 +212,45 @@ export class HidPosDecoder {
    * whole scan.
    */
   private fail(code: DecodeProblem['code'], message: string, discardRest: boolean): DecodeProblem {
-    this.clear();
+    this.assembly = null;
     this.discarding = discardRest;
     return decodeProblem('hid-pos', code, message);
   }
+}
 
-  private clear(): void {
-    this.chunks = [];
-    this.pendingBytes = 0;
-    this.pendingSymbologyId = null;
-    this.assembling = false;
-  }
+/** Whether more reports of this scan follow: the flag, or for a layout without one, a full report. */
+function isContinued(layout: HidPosLayout, report: Uint8Array, byteCount: number): boolean {
+  if (layout.continued === null) return byteCount === layout.dataCapacity;
+  return ((report[layout.continued.offset] ?? 0) & layout.continued.mask) !== 0;
+}
+
+const CONTROL_NAMES = ['NUL', 'SOH', 'STX', 'ETX', 'EOT', 'ENQ', 'ACK', 'BEL', 'BS', 'HT', 'LF', 'VT', 'FF', 'CR', 'SO', 'SI', 'DLE', 'DC1', 'DC2', 'DC3', 'DC4', 'NAK', 'SYN', 'ETB', 'CAN', 'EM', 'SUB', 'ESC', 'FS', 'GS', 'RS', 'US'];
+
+/**
+ * The scanner's framing around the data: control characters before it
+ * (prefix), and after it the CR / LF / CR LF / Tab terminator and any other
+ * control characters (suffix), e.g. STX data ETX CR LF.
+ */
+function splitFraming(text: string): { content: string; prefix: string[]; suffix: string[]; terminator: ScanTerminator | null } {
+  const leading = /^[\x00-\x1f]*/.exec(text)?.[0] ?? '';
+  const rest = text.slice(leading.length);
+  const trailing = /[\x00-\x1f]*$/.exec(rest)?.[0] ?? '';
+  const content = rest.slice(0, rest.length - trailing.length);
+  const terminatorMatch = /(\r\n|\r|\n|\t)$/.exec(trailing);
+  const terminatorText = terminatorMatch?.[0] ?? '';
+  const terminator: ScanTerminator | null = terminatorText === '\r\n' ? 'crlf' : terminatorText === '\r' ? 'cr' : terminatorText === '\n' ? 'lf' : terminatorText === '\t' ? 'tab' : null;
+  const name = (character: string): string => CONTROL_NAMES[character.charCodeAt(0)] ?? 'control';
+  return {
+    content,
+    prefix: [...leading].map(name),
+    suffix: [...trailing.slice(0, trailing.length - terminatorText.length)].map(name),
+    terminator,
+  };
 }
 
 /** "]Q1"-style AIM identifier (ISO/IEC 15424: ']', code character, modifier), or null. */
 function readAimIdentifier(bytes: Uint8Array): string | null {
-  if (bytes[0] !== AIM_FLAG_CHARACTER) return null;
+  if (bytes[0] !== 0x5d) return null;
   for (const byte of bytes) {
     if (byte < 0x21 || byte > 0x7e) return null;
   }

@@ -5,3 +5,6 @@ export * from './keyboard-decoder.js';
 export * from './device-selection.js';
 export * from './node-hid-boundary.js';
 export * from './scanner-manager.js';
+export * from './hid-pos-layouts.js';
+export * from './hid-report-descriptor.js';
+export * from './scanner-vendors.js';

@@ -57,8 +57,12 @@ export type DecodeProblemCode =
   | 'scan_too_long'
   /** The assembled bytes are not valid UTF-8. */
   | 'not_utf8'
-  /** A keyboard key with no character in the US layout, or a Ctrl/Alt/GUI chord. */
-  | 'unmapped_key';
+  /** A key with no character in the US layout (or an Alt/GUI chord) between two characters of a scan, or first seen as framing. */
+  | 'unmapped_key'
+  /** NUL bytes inside a HID-POS scan's byte count: the report layout was misread, the scan is not delivered. */
+  | 'padding_in_data'
+  /** The device sends reports of a mode the kiosk cannot read (e.g. Zebra SNAPI). */
+  | 'unreadable_mode';
 
 export interface DecodeProblem {
   kind: 'problem';
@@ -80,8 +84,3 @@ export function decodeProblem(source: ScanSource, code: DecodeProblemCode, messa
  * covers any real symbol and bounds memory if a continuation flag sticks.
  */
 export const DEFAULT_MAX_SCAN_BYTES = 4096;
-
-/** Scanners append a configurable suffix (CR, LF, CR LF or Tab); it is framing, not content. */
-export function stripScannerSuffix(text: string): string {
-  return text.replace(/[\r\n\t]+$/, '');
-}

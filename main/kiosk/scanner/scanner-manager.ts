@@ -10,15 +10,23 @@
  * "unplugged" and goes back to polling.
  *
  * The decoders are pure and timer-free; this manager owns the one timer that
- * matters to them: when a scan is half-assembled and no report follows within
- * `incompleteScanTimeoutMs`, the fragment is dropped (a lost last report would
- * otherwise glue onto the next scan).
+ * matters to them: when a scan is under way and no report follows within
+ * `scanPauseMs`, the decoder hears of the pause (`endOfInput`). A keyboard
+ * scanner with no terminator ends its scan there; a HID-POS scan whose last
+ * report was lost is dropped, so it cannot glue onto the next scan.
+ *
+ * A HID-POS decoder gets the device's own report layout when its report
+ * descriptor can be read (hid-pos-layouts.ts). A scanner maker's device in a
+ * mode the kiosk cannot read (Zebra SNAPI and the like) is named in the
+ * status with the fix (docs/kiosk.md "Scanner compatibility").
  */
 import { chooseScanner, describeDevice, type KnownScanner, type ScannerChoice, type ScannerMode } from './device-selection.js';
 import { HidPosDecoder } from './hid-pos-decoder.js';
+import { layoutFromDescriptor, type HidPosLayout } from './hid-pos-layouts.js';
 import { KeyboardReportDecoder } from './keyboard-decoder.js';
 import type { HidDeviceInfo, HidHandle, NodeHidApi } from './node-hid-boundary.js';
 import type { DecodeProblem, ScanEvent, ScannedCode } from './scan-event.js';
+import { findUnreadableScanner, unreadableModeMessage, vendorOf } from './scanner-vendors.js';
 
 export type DisconnectReason =
   | 'not_started'
@@ -26,6 +34,8 @@ export type DisconnectReason =
   | 'enumeration_failed'
   | 'open_failed'
   | 'unplugged'
+  /** A scanner is plugged in but in a mode the kiosk cannot read; the message says how to switch it. */
+  | 'unreadable_mode'
   | 'stopped';
 
 export interface ConnectedScanner {
@@ -47,8 +57,14 @@ export interface ScannerManagerOptions {
   knownScanners?: readonly KnownScanner[];
   /** How often to look for a scanner while none is open. */
   pollIntervalMs?: number;
-  /** Drop a half-read scan when no report follows within this time. Scanners send a scan's reports milliseconds apart. */
-  incompleteScanTimeoutMs?: number;
+  /**
+   * A scan under way with no report for this long has ended (keyboard
+   * scanners without a terminator) or lost its last report (HID-POS).
+   * Scanners send one scan's reports milliseconds apart.
+   */
+  scanPauseMs?: number;
+  /** The clock reports are stamped with, for the read details (default performance.now). */
+  now?: () => number;
   onScan?: (scan: ScannedCode) => void;
   onProblem?: (problem: DecodeProblem) => void;
   onStatus?: (status: ScannerStatus) => void;
@@ -61,27 +77,29 @@ interface OpenScanner {
 }
 
 const DEFAULT_POLL_INTERVAL_MS = 2000;
-const DEFAULT_INCOMPLETE_SCAN_TIMEOUT_MS = 300;
+export const DEFAULT_SCAN_PAUSE_MS = 300;
 
 export class ScannerManager {
   private readonly hid: NodeHidApi;
   private readonly knownScanners: readonly KnownScanner[];
   private readonly pollIntervalMs: number;
-  private readonly incompleteScanTimeoutMs: number;
+  private readonly scanPauseMs: number;
+  private readonly now: () => number;
   private readonly listeners: Pick<ScannerManagerOptions, 'onScan' | 'onProblem' | 'onStatus'>;
 
   private started = false;
   private connecting = false;
   private open: OpenScanner | null = null;
   private pollTimer: NodeJS.Timeout | null = null;
-  private incompleteScanTimer: NodeJS.Timeout | null = null;
+  private scanPauseTimer: NodeJS.Timeout | null = null;
   private currentStatus: ScannerStatus = { state: 'disconnected', reason: 'not_started', message: 'Scanner input not started.' };
 
   constructor(options: ScannerManagerOptions) {
     this.hid = options.hid;
     this.knownScanners = options.knownScanners ?? [];
     this.pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
-    this.incompleteScanTimeoutMs = options.incompleteScanTimeoutMs ?? DEFAULT_INCOMPLETE_SCAN_TIMEOUT_MS;
+    this.scanPauseMs = options.scanPauseMs ?? DEFAULT_SCAN_PAUSE_MS;
+    this.now = options.now ?? (() => performance.now());
     this.listeners = { onScan: options.onScan, onProblem: options.onProblem, onStatus: options.onStatus };
   }
 
@@ -102,7 +120,7 @@ export class ScannerManager {
   async stop(): Promise<void> {
     this.started = false;
     this.clearTimer('poll');
-    this.clearTimer('incompleteScan');
+    this.clearTimer('scanPause');
     const open = this.open;
     this.open = null;
     if (open) await closeQuietly(open.handle);
@@ -130,11 +148,17 @@ export class ScannerManager {
     }
     const choice = chooseScanner(devices, this.knownScanners);
     if (!choice) {
-      this.setStatus({
-        state: 'disconnected',
-        reason: 'no_scanner',
-        message: 'No scanner connected: no HID-POS scanner (usage page 0x8C) or listed scanner found.',
-      });
+      const unreadable = findUnreadableScanner(devices, describeDevice);
+      this.setStatus(
+        unreadable
+          ? { state: 'disconnected', reason: 'unreadable_mode', message: unreadable.message }
+          : {
+              state: 'disconnected',
+              reason: 'no_scanner',
+              message:
+                'No scanner connected: no HID-POS scanner (usage page 0x8C) or listed scanner found. A scanner in a serial (COM port) mode does not show here: scan its USB HID POS or keyboard programming code.',
+            },
+      );
       return;
     }
 
@@ -149,11 +173,12 @@ export class ScannerManager {
       });
       return;
     }
+    const layout = choice.mode === 'hid-pos' ? await this.readLayout(choice.device.path) : null;
     if (!this.started) {
       await closeQuietly(handle); // stop() ran while the device was opening
       return;
     }
-    this.attach(handle, choice);
+    this.attach(handle, choice, layout);
   }
 
   private async openDevice(path: string): Promise<HidHandle> {
@@ -161,7 +186,17 @@ export class ScannerManager {
     return new this.hid.HID(path);
   }
 
-  private attach(handle: HidHandle, choice: ScannerChoice): void {
+  /** The scanned-data layout the device declares, or null (then each scan's first report tells it). */
+  private async readLayout(path: string): Promise<HidPosLayout | null> {
+    try {
+      const descriptor = await this.hid.readReportDescriptor?.(path);
+      return descriptor ? layoutFromDescriptor(descriptor) : null;
+    } catch {
+      return null;
+    }
+  }
+
+  private attach(handle: HidHandle, choice: ScannerChoice, layout: HidPosLayout | null): void {
     const scanner: ConnectedScanner = {
       mode: choice.mode,
       label: describeDevice(choice.device),
@@ -172,32 +207,32 @@ export class ScannerManager {
     const open: OpenScanner = {
       handle,
       scanner,
-      decoder: choice.mode === 'hid-pos' ? new HidPosDecoder() : new KeyboardReportDecoder(),
+      decoder: choice.mode === 'hid-pos' ? new HidPosDecoder({ layout, vendorId: choice.device.vendorId }) : new KeyboardReportDecoder(),
     };
     this.open = open;
     handle.on('data', (report) => this.onReport(open, report));
     handle.on('error', (error) => void this.onDeviceError(open, error));
-    this.setStatus({ state: 'connected', scanner, message: `Scanner connected: ${scanner.label}, ${scanner.mode} mode.` });
+    const layoutNote = layout ? ` Report layout ${layout.name}.` : '';
+    this.setStatus({ state: 'connected', scanner, message: `Scanner connected: ${scanner.label}, ${scanner.mode} mode.${layoutNote}` });
   }
 
   private onReport(open: OpenScanner, report: Uint8Array): void {
     if (this.open !== open) return; // a late report from a device already closed
-    this.clearTimer('incompleteScan');
-    for (const event of open.decoder.push(report)) this.deliver(event);
+    this.clearTimer('scanPause');
+    for (const event of open.decoder.push(report, this.now())) this.deliver(event, open);
     if (open.decoder.isAssembling) {
-      this.incompleteScanTimer = setTimeout(() => {
-        this.incompleteScanTimer = null;
+      this.scanPauseTimer = setTimeout(() => {
+        this.scanPauseTimer = null;
         if (this.open !== open) return;
-        const problem = open.decoder.reset();
-        if (problem) this.deliver(problem);
-      }, this.incompleteScanTimeoutMs);
+        for (const event of open.decoder.endOfInput(this.now())) this.deliver(event, open);
+      }, this.scanPauseMs);
     }
   }
 
   private async onDeviceError(open: OpenScanner, error: unknown): Promise<void> {
     if (this.open !== open) return;
     this.open = null;
-    this.clearTimer('incompleteScan');
+    this.clearTimer('scanPause');
     const problem = open.decoder.reset();
     if (problem) this.deliver(problem);
     this.setStatus({
@@ -217,11 +252,11 @@ export class ScannerManager {
     }, this.pollIntervalMs);
   }
 
-  private clearTimer(which: 'poll' | 'incompleteScan'): void {
-    const timer = which === 'poll' ? this.pollTimer : this.incompleteScanTimer;
+  private clearTimer(which: 'poll' | 'scanPause'): void {
+    const timer = which === 'poll' ? this.pollTimer : this.scanPauseTimer;
     if (timer) clearTimeout(timer);
     if (which === 'poll') this.pollTimer = null;
-    else this.incompleteScanTimer = null;
+    else this.scanPauseTimer = null;
   }
 
   private setStatus(status: ScannerStatus): void {
@@ -232,9 +267,14 @@ export class ScannerManager {
     this.notify(() => this.listeners.onStatus?.(status));
   }
 
-  private deliver(event: ScanEvent): void {
+  private deliver(event: ScanEvent, open: OpenScanner | null = null): void {
     if (event.kind === 'scan') this.notify(() => this.listeners.onScan?.(event));
     else this.notify(() => this.listeners.onProblem?.(event));
+    if (event.kind === 'problem' && event.code === 'unreadable_mode' && open) {
+      // The device stays open: switching its mode re-plugs it, and polling finds it again.
+      const message = unreadableModeMessage(open.scanner.label, vendorOf(open.scanner.vendorId)?.vendorMode ?? null);
+      this.setStatus({ state: 'disconnected', reason: 'unreadable_mode', message });
+    }
   }
 
   /**

@@ -6,8 +6,62 @@
  * and 'z' in German), and the kiosk cannot know which one the scanner assumed.
  */
 
-/** Keys that end a scan: Keyboard Return (0x28), Keyboard Tab (0x2B), Keypad Enter (0x58). */
-export const TERMINATOR_KEYS: ReadonlySet<number> = new Set([0x28, 0x2b, 0x58]);
+import type { ScanTerminator } from './scan-event.js';
+
+const RETURN = 0x28;
+const TAB = 0x2b;
+const KEYPAD_ENTER = 0x58;
+const LETTER_I = 0x0c;
+const LETTER_J = 0x0d;
+const LETTER_M = 0x10;
+
+/**
+ * The terminator a key press is, or null. Keyboard emulation of control
+ * characters is Ctrl plus the letter: CR is Ctrl+M, LF Ctrl+J, Tab Ctrl+I
+ * (ASCII: the letter's code minus 0x40).
+ */
+export function terminatorKey(usage: number, ctrl: boolean): Exclude<ScanTerminator, 'crlf' | 'report_end' | 'pause'> | null {
+  if (!ctrl) {
+    if (usage === RETURN || usage === KEYPAD_ENTER) return 'cr';
+    if (usage === TAB) return 'tab';
+    return null;
+  }
+  if (usage === LETTER_M) return 'cr';
+  if (usage === LETTER_J) return 'lf';
+  if (usage === LETTER_I) return 'tab';
+  return null;
+}
+
+/** ASCII names of the control characters 0x00..0x1F. */
+const CONTROL_NAMES = [
+  'NUL', 'SOH', 'STX', 'ETX', 'EOT', 'ENQ', 'ACK', 'BEL', 'BS', 'HT', 'LF', 'VT', 'FF', 'CR', 'SO', 'SI',
+  'DLE', 'DC1', 'DC2', 'DC3', 'DC4', 'NAK', 'SYN', 'ETB', 'CAN', 'EM', 'SUB', 'ESC', 'FS', 'GS', 'RS', 'US',
+] as const;
+
+/** Ctrl+[ ESC, Ctrl+\ FS, Ctrl+] GS, Ctrl+^ RS (Shift+6), Ctrl+_ US (Shift+-), Ctrl+@ NUL (Shift+2). */
+const CONTROL_PUNCTUATION: ReadonlyMap<number, readonly [string, number, boolean]> = new Map([
+  [0x2f, ['[', 0x1b, false]],
+  [0x31, ['\\', 0x1c, false]],
+  [0x30, [']', 0x1d, false]],
+  [0x23, ['^', 0x1e, true]],
+  [0x2d, ['_', 0x1f, true]],
+  [0x1f, ['@', 0x00, true]],
+]);
+
+/**
+ * "Ctrl+B (STX)": the name of the control character a Ctrl chord types, as
+ * scanners send prefixes and suffixes in keyboard mode; null when the chord
+ * types none.
+ */
+export function controlChordName(usage: number, shift: boolean): string | null {
+  if (usage >= LETTER_A && usage <= LETTER_Z) {
+    const letter = String.fromCharCode(0x41 + (usage - LETTER_A));
+    return `Ctrl+${letter} (${CONTROL_NAMES[usage - LETTER_A + 1]})`;
+  }
+  const punctuation = CONTROL_PUNCTUATION.get(usage);
+  if (punctuation && (!punctuation[2] || shift)) return `Ctrl+${punctuation[0]} (${CONTROL_NAMES[punctuation[1]]})`;
+  return null;
+}
 
 /**
  * Usage ids 0x01..0x03 are ErrorRollOver, POSTFail and ErrorUndefined: a

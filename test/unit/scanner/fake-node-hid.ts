@@ -29,6 +29,8 @@ export class FakeNodeHid {
   /** Paths whose open fails, e.g. missing hidraw permission. */
   readonly unopenable = new Set<string>();
   enumerations = 0;
+  /** Report descriptors by path, as readReportDescriptor returns them (none: null, like a platform without sysfs). */
+  readonly descriptors = new Map<string, Uint8Array>();
 
   /** The module-shaped object handed to the manager; `withAsync: false` imitates node-hid before HIDAsync. */
   api({ withAsync = true } = {}): NodeHidApi {
@@ -46,6 +48,7 @@ export class FakeNodeHid {
     };
     const api: NodeHidApi = {
       devices,
+      readReportDescriptor: async (path: string) => this.descriptors.get(path) ?? null,
       HID: class {
         constructor(path: string) {
           return openSync(path);
@@ -87,6 +90,18 @@ export const posScanner: HidDeviceInfo = {
   interface: 0,
   manufacturer: 'Honeywell',
   product: 'Voyager 1470g',
+};
+
+/** A Zebra scanner switched to SNAPI: only its vendor-defined interface enumerates. */
+export const snapiScanner: HidDeviceInfo = {
+  vendorId: 0x05e0,
+  productId: 0x1900,
+  path: '/dev/hidraw7',
+  usagePage: 0xff00,
+  usage: 0x01,
+  interface: 0,
+  manufacturer: 'Zebra Technologies',
+  product: 'DS2208',
 };
 
 export const keyboardScanner: HidDeviceInfo = {

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 
 interface FixtureFile {
   codes: Record<string, string>;
+  descriptors?: Record<string, string>;
   cases: Record<string, Record<string, string[]>>;
 }
 
@@ -30,4 +31,11 @@ export function code(file: FixtureFile, name: string): string {
 /** Feeds every report to a decoder and collects everything it emitted, in order. */
 export function replay<E>(decoder: { push(report: Uint8Array): E[] }, reportList: Uint8Array[]): E[] {
   return reportList.flatMap((report) => decoder.push(report));
+}
+
+/** A report descriptor from the HID-POS fixtures. */
+export function descriptor(name: string): Uint8Array {
+  const hex = posFixtures.descriptors?.[name];
+  if (!hex) throw new Error(`no fixture descriptor ${name}`);
+  return Uint8Array.from(Buffer.from(hex, 'hex'));
 }

@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { KeyboardReportDecoder } from '../../../main/kiosk/scanner/keyboard-decoder.js';
-import type { ScanEvent } from '../../../main/kiosk/scanner/scan-event.js';
+import type { ReadDetails, ScanEvent } from '../../../main/kiosk/scanner/scan-event.js';
 import { decodeSetupCode, decodeTicketCode } from '../../../protocol/index.js';
 import { code, keyboardFixtures, replay, reports } from './fixtures.js';
 
-const scan = (text: string): ScanEvent => ({ kind: 'scan', source: 'keyboard', text, symbologyId: null });
+/** A scan as the decoder delivers it; `units` counts key presses, the terminator's included. */
+function scan(text: string, read: Partial<ReadDetails> = {}): ScanEvent {
+  return { kind: 'scan', source: 'keyboard', text, symbologyId: null, read: { terminator: 'cr', prefixKeys: [], suffixKeys: [], units: [...text].length + 1, durationMs: 0, ...read } };
+}
 const boot = (modifiers: number, ...keys: number[]): Uint8Array => Uint8Array.from([modifiers, 0, ...keys, 0, 0, 0, 0, 0, 0].slice(0, 8));
 const RELEASE = boot(0);
 const ENTER = 0x28;
@@ -20,7 +23,7 @@ describe('KeyboardReportDecoder on recorded boot reports', () => {
   it('counts only newly pressed keys under rollover and held-key repeats; Tab ends the scan', () => {
     const setup = code(keyboardFixtures, 'setup');
     const events = replay(new KeyboardReportDecoder(), reports(keyboardFixtures, 'setupRolloverTab'));
-    expect(events).toEqual([scan(setup)]);
+    expect(events).toEqual([scan(setup, { terminator: 'tab' })]);
     expect(decodeSetupCode(setup).token).toBe('q7Zt0m4H1c9VwX2kLr8YbN3eDf5GsJ6u');
   });
 
@@ -30,6 +33,77 @@ describe('KeyboardReportDecoder on recorded boot reports', () => {
 
   it('reads keypad digits and Keypad Enter', () => {
     expect(replay(new KeyboardReportDecoder(), reports(keyboardFixtures, 'keypadDigitsKeypadEnter'))).toEqual([scan('1230')]);
+  });
+});
+
+describe('KeyboardReportDecoder: every terminator, and no scan lost after a control key', () => {
+  it('node-hid #323: Enter then Ctrl+Shift+J (CR LF) after each scan; every scan arrives, nothing is reported', () => {
+    const events = replay(new KeyboardReportDecoder(), reports(keyboardFixtures, 'issue323CrThenCtrlShiftJ'));
+    expect(events).toEqual([scan('4006381333931'), scan('5901234123457')]);
+  });
+
+  it.each([
+    ['Ctrl+J (LF)', 'terminatedByLfCtrlJ', 'lf-scan', 'lf'],
+    ['Ctrl+M (CR)', 'terminatedByCrCtrlM', 'cr-scan', 'cr'],
+    ['Ctrl+I (Tab)', 'terminatedByTabCtrlI', 'tab-scan', 'tab'],
+    ['Tab', 'terminatedByTab', 'tab-key', 'tab'],
+  ] as const)('%s ends a scan', (_label, fixture, text, terminator) => {
+    expect(replay(new KeyboardReportDecoder(), reports(keyboardFixtures, fixture))).toEqual([scan(text, { terminator })]);
+  });
+
+  it('CR LF is one ending: the scan goes at the CR, the LF ends nothing, the next scan is whole', () => {
+    expect(replay(new KeyboardReportDecoder(), reports(keyboardFixtures, 'terminatedByCrLfKeys'))).toEqual([scan('crlf-scan'), scan('next')]);
+  });
+
+  it('no terminator: the pause (endOfInput, from the device manager) delivers the scan', () => {
+    const decoder = new KeyboardReportDecoder();
+    const reportList = reports(keyboardFixtures, 'noTerminator');
+    // Key reports 4 ms apart: the read lasts from the first key to the last.
+    const events = reportList.flatMap((report, index) => decoder.push(report, 500 + index * 4));
+    expect(events).toEqual([]);
+    expect(decoder.isAssembling).toBe(true);
+    expect(decoder.endOfInput(500 + reportList.length * 4 + 300)).toEqual([scan('pause-scan', { terminator: 'pause', units: 10, durationMs: (reportList.length - 2) * 4 })]);
+    expect(decoder.isAssembling).toBe(false);
+    expect(decoder.endOfInput()).toEqual([]);
+  });
+
+  it('a 490-character ticket with CR LF, as Ctrl+Shift+J', () => {
+    const longTicket = code(keyboardFixtures, 'longTicket');
+    expect(longTicket).toHaveLength(490);
+    expect(replay(new KeyboardReportDecoder(), reports(keyboardFixtures, 'longTicketCrLf'))).toEqual([scan(longTicket)]);
+  });
+
+  it('STX before and ETX after the data are framing keys, named, not text', () => {
+    const events = replay(new KeyboardReportDecoder(), reports(keyboardFixtures, 'stxEtxFraming'));
+    expect(events).toEqual([scan('framed', { prefixKeys: ['Ctrl+B (STX)'], suffixKeys: ['Ctrl+C (ETX)'], units: 9 })]);
+  });
+
+  it('a key with no character before each scan is reported once, and never swallows a scan', () => {
+    const events = replay(new KeyboardReportDecoder(), reports(keyboardFixtures, 'functionKeyPrefixTwice'));
+    expect(events).toEqual([
+      { kind: 'problem', source: 'keyboard', code: 'unmapped_key', message: 'F1 types no character on a US layout; taken as framing around the scan (reported once)' },
+      scan('first', { prefixKeys: ['F1'], units: 7 }),
+      scan('second', { prefixKeys: ['F1'], units: 8 }),
+    ]);
+  });
+
+  it('a key with no character after the data is a suffix: reported once when the scan ends, the scan delivered', () => {
+    const F12 = 0x45;
+    const decoder = new KeyboardReportDecoder();
+    const typeThenF12 = (usage: number) => [boot(0, usage), RELEASE, boot(0, F12), RELEASE, boot(0, ENTER), RELEASE];
+    expect(replay(decoder, [...typeThenF12(0x04), ...typeThenF12(0x05)])).toEqual([
+      { kind: 'problem', source: 'keyboard', code: 'unmapped_key', message: 'F12 types no character on a US layout; taken as framing around the scan (reported once)' },
+      scan('a', { suffixKeys: ['F12'], units: 3 }),
+      scan('b', { suffixKeys: ['F12'], units: 3 }),
+    ]);
+  });
+
+  it('a control key between two characters drops that scan, through its own Enter only', () => {
+    const events = replay(new KeyboardReportDecoder(), reports(keyboardFixtures, 'controlKeyMidScanThenScan'));
+    expect(events).toEqual([
+      { kind: 'problem', source: 'keyboard', code: 'unmapped_key', message: 'Ctrl+B (STX) came between two characters of a scan; the scan was dropped' },
+      scan('clean'),
+    ]);
   });
 });
 
@@ -78,19 +152,24 @@ describe('KeyboardReportDecoder on bad input', () => {
     ]);
   });
 
-  it('reports a key with no character and drops the rest of that scan', () => {
+  it('reports a key with no character between two characters and drops the rest of that scan', () => {
     const events = replay(new KeyboardReportDecoder(), reports(keyboardFixtures, 'functionKeyMidScanThenScan'));
     expect(events).toEqual([
-      { kind: 'problem', source: 'keyboard', code: 'unmapped_key', message: 'key usage 0x3a with modifiers 0x00 types no character on a US layout' },
+      { kind: 'problem', source: 'keyboard', code: 'unmapped_key', message: 'F1 came between two characters of a scan; the scan was dropped' },
       scan('next'),
     ]);
   });
 
-  it('treats a Ctrl chord as a problem, not as a letter', () => {
+  it('a Ctrl chord is never a letter: Ctrl+M alone is a bare CR, and the next scans are whole', () => {
     const events = replay(new KeyboardReportDecoder(), reports(keyboardFixtures, 'ctrlChordThenScan'));
+    expect(events).toEqual([scan('ok'), scan('fine')]);
+  });
+
+  it('an Alt or GUI chord is never a terminator or a letter', () => {
+    const ALT = 0x04;
+    const events = replay(new KeyboardReportDecoder(), [boot(0, 0x04), RELEASE, boot(ALT, 0x10), RELEASE, boot(0, 0x05), RELEASE, boot(0, ENTER)]);
     expect(events).toEqual([
-      { kind: 'problem', source: 'keyboard', code: 'unmapped_key', message: 'key usage 0x10 with modifiers 0x01 types no character on a US layout' },
-      scan('fine'),
+      { kind: 'problem', source: 'keyboard', code: 'unmapped_key', message: 'Alt+key 0x10 came between two characters of a scan; the scan was dropped' },
     ]);
   });
 
@@ -102,7 +181,7 @@ describe('KeyboardReportDecoder on bad input', () => {
       kind: 'problem',
       source: 'keyboard',
       code: 'incomplete_scan',
-      message: 'discarded 2 typed characters without Enter or Tab',
+      message: 'discarded 2 typed characters that no terminator or pause ended',
     });
     expect(decoder.isAssembling).toBe(false);
     expect(replay(decoder, [boot(0, 0x1e), RELEASE, boot(0, ENTER)])).toEqual([scan('1')]);

@@ -2,8 +2,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { chooseScanner } from '../../../main/kiosk/scanner/device-selection.js';
 import type { DecodeProblem, ScannedCode } from '../../../main/kiosk/scanner/scan-event.js';
 import { ScannerManager, type ScannerManagerOptions, type ScannerStatus } from '../../../main/kiosk/scanner/scanner-manager.js';
-import { FakeNodeHid, attendantKeyboard, keyboardScanner, posScanner, waitFor } from './fake-node-hid.js';
-import { code, keyboardFixtures, posFixtures, reports } from './fixtures.js';
+import { FakeNodeHid, attendantKeyboard, keyboardScanner, posScanner, snapiScanner, waitFor } from './fake-node-hid.js';
+import { code, descriptor, keyboardFixtures, posFixtures, reports } from './fixtures.js';
+import { STANDARD_LAYOUT } from '../../../main/kiosk/scanner/hid-pos-layouts.js';
+
+const NO_SCANNER =
+  'No scanner connected: no HID-POS scanner (usage page 0x8C) or listed scanner found. A scanner in a serial (COM port) mode does not show here: scan its USB HID POS or keyboard programming code.';
 
 const ticket = code(posFixtures, 'ticket');
 
@@ -15,7 +19,7 @@ function harness(fake: FakeNodeHid, options: Partial<ScannerManagerOptions> = {}
   const manager = new ScannerManager({
     hid: api,
     pollIntervalMs: 20,
-    incompleteScanTimeoutMs: 50,
+    scanPauseMs: 50,
     onScan: (scan) => scans.push(scan),
     onProblem: (problem) => problems.push(problem),
     onStatus: (status) => statuses.push(status),
@@ -75,9 +79,18 @@ describe('ScannerManager with a HID-POS scanner', () => {
       scanner: { mode: 'hid-pos', label: 'Honeywell Voyager 1470g (0c2e:0b87)', vendorId: 0x0c2e, productId: 0x0b87, path: '/dev/hidraw3' },
       message: 'Scanner connected: Honeywell Voyager 1470g (0c2e:0b87), hid-pos mode.',
     });
-    for (const report of reports(posFixtures, 'ticket')) fake.lastHandle().sendReport(report);
+    const ticketReports = reports(posFixtures, 'ticket');
+    for (const report of ticketReports) fake.lastHandle().sendReport(report);
 
-    expect(scans).toEqual([{ kind: 'scan', source: 'hid-pos', text: ticket, symbologyId: ']Q1' }]);
+    expect(scans).toEqual([
+      {
+        kind: 'scan',
+        source: 'hid-pos',
+        text: ticket,
+        symbologyId: ']Q1',
+        read: { terminator: 'report_end', prefixKeys: [], suffixKeys: [], units: ticketReports.length, durationMs: expect.any(Number), layout: STANDARD_LAYOUT.name },
+      },
+    ]);
     expect(problems).toEqual([]);
     expect(states(statuses)).toEqual(['connected']);
   });
@@ -89,7 +102,7 @@ describe('ScannerManager with a HID-POS scanner', () => {
     expect(await manager.start()).toEqual({
       state: 'disconnected',
       reason: 'no_scanner',
-      message: 'No scanner connected: no HID-POS scanner (usage page 0x8C) or listed scanner found.',
+      message: NO_SCANNER,
     });
     await waitFor('a few polls', () => fake.enumerations >= 3);
     expect(states(statuses)).toEqual(['no_scanner']); // repeated polls do not repeat the status
@@ -102,7 +115,7 @@ describe('ScannerManager with a HID-POS scanner', () => {
   it('after unplug: drops the half-read scan, reports it, reconnects, and scans again', async () => {
     const fake = new FakeNodeHid();
     fake.plug(posScanner);
-    const { manager, scans, problems, statuses } = harness(fake, { incompleteScanTimeoutMs: 10_000 });
+    const { manager, scans, problems, statuses } = harness(fake, { scanPauseMs: 10_000 });
     await manager.start();
     const firstHandle = fake.lastHandle();
     const ticketReports = reports(posFixtures, 'ticket');
@@ -132,7 +145,7 @@ describe('ScannerManager with a HID-POS scanner', () => {
   it('drops a scan whose last report never comes, then reads the next scan cleanly', async () => {
     const fake = new FakeNodeHid();
     fake.plug(posScanner);
-    const { manager, scans, problems } = harness(fake, { incompleteScanTimeoutMs: 30 });
+    const { manager, scans, problems } = harness(fake, { scanPauseMs: 30 });
     await manager.start();
     const prefix = reports(posFixtures, 'lostLastReportSameSymbology', 'firstScanPrefix');
     for (const report of prefix) fake.lastHandle().sendReport(report);
@@ -204,6 +217,77 @@ describe('ScannerManager with a keyboard-mode scanner', () => {
 
     expect(await manager.start()).toMatchObject({ state: 'connected', scanner: { mode: 'keyboard', path: '/dev/hidraw5' } });
     for (const report of reports(keyboardFixtures, 'ticketPressReleaseEnter')) fake.lastHandle().sendReport(report);
-    expect(scans).toEqual([{ kind: 'scan', source: 'keyboard', text: code(keyboardFixtures, 'ticket'), symbologyId: null }]);
+    expect(scans).toMatchObject([{ kind: 'scan', source: 'keyboard', text: code(keyboardFixtures, 'ticket'), symbologyId: null, read: { terminator: 'cr' } }]);
+  });
+
+  it('a scanner with no terminator: the pause delivers the scan, and the next scan is separate', async () => {
+    const fake = new FakeNodeHid();
+    fake.plug(keyboardScanner);
+    const { manager, scans, problems } = harness(fake, { knownScanners: [{ vendorId: 0x05e0, productId: 0x1200 }], scanPauseMs: 40 });
+    await manager.start();
+    for (const report of reports(keyboardFixtures, 'noTerminator')) fake.lastHandle().sendReport(report);
+    expect(scans).toEqual([]);
+    await waitFor('the pause ends the scan', () => scans.length === 1);
+    expect(scans[0]).toMatchObject({ text: 'pause-scan', read: { terminator: 'pause', units: 10 } });
+    for (const report of reports(keyboardFixtures, 'issue323CrThenCtrlShiftJ')) fake.lastHandle().sendReport(report);
+    expect(scans.map((scan) => scan.text)).toEqual(['pause-scan', '4006381333931', '5901234123457']);
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('ScannerManager and report layouts', () => {
+  it('reads the layout from the device\'s report descriptor and says so', async () => {
+    const fake = new FakeNodeHid();
+    fake.plug(posScanner);
+    fake.descriptors.set(posScanner.path!, descriptor('generic'));
+    const { manager, scans } = harness(fake);
+    const status = await manager.start();
+    expect(status.message).toMatch(/^Scanner connected: Honeywell Voyager 1470g \(0c2e:0b87\), hid-pos mode\. Report layout from the device's report descriptor \(report 1, 66 bytes, 60 data bytes from byte 2\)\.$/);
+    for (const report of reports(posFixtures, 'longTicketGeneric')) fake.lastHandle().sendReport(report);
+    expect(scans.map((scan) => scan.text)).toEqual([code(posFixtures, 'longTicket')]);
+  });
+
+  it('without a descriptor, reads each vendor layout from its reports', async () => {
+    const fake = new FakeNodeHid();
+    fake.plug(posScanner);
+    const { manager, scans } = harness(fake);
+    await manager.start();
+    for (const fixture of ['longTicketNewland', 'longTicketVendorByte', 'longTicketStandard']) {
+      for (const report of reports(posFixtures, fixture)) fake.lastHandle().sendReport(report);
+    }
+    expect(scans.map((scan) => [scan.text.length, scan.read?.layout])).toEqual([
+      [490, 'Newland HID-POS (data from byte 2, symbology id at byte 62)'],
+      [490, 'HID-POS with a vendor byte before the AIM id (AIM id in bytes 3-5, data from byte 6)'],
+      [490, STANDARD_LAYOUT.name],
+    ]);
+  });
+});
+
+describe('ScannerManager with a scanner in a mode it cannot read', () => {
+  const SNAPI_MESSAGE = "Scanner Zebra Technologies DS2208 (05e0:1900) is in SNAPI mode: scan the 'USB HID POS' programming code from its manual, or use keyboard mode.";
+
+  it('names a Zebra scanner in SNAPI mode, with the fix, and connects once it is switched', async () => {
+    const fake = new FakeNodeHid();
+    fake.plug(attendantKeyboard);
+    fake.plug(snapiScanner);
+    const { manager, statuses } = harness(fake);
+    expect(await manager.start()).toEqual({ state: 'disconnected', reason: 'unreadable_mode', message: SNAPI_MESSAGE });
+
+    // Scanning the programming code re-enumerates the scanner as HID-POS.
+    fake.unplug(snapiScanner.path!);
+    fake.plug({ ...posScanner, vendorId: 0x05e0, productId: 0x1300, manufacturer: 'Zebra Technologies', product: 'DS2208' });
+    await waitFor('connected', () => manager.status.state === 'connected');
+    expect(states(statuses)).toEqual(['unreadable_mode', 'connected']);
+  });
+
+  it('a listed device that turns out to send SNAPI reports is named too, once', async () => {
+    const fake = new FakeNodeHid();
+    const listedWithoutUsagePage = { ...snapiScanner, usagePage: undefined, usage: undefined };
+    fake.plug(listedWithoutUsagePage);
+    const { manager, problems } = harness(fake, { knownScanners: [{ vendorId: 0x05e0, productId: 0x1900, mode: 'hid-pos' }] });
+    expect((await manager.start()).state).toBe('connected');
+    for (const report of reports(posFixtures, 'snapiReports')) fake.lastHandle().sendReport(report);
+    expect(manager.status).toEqual({ state: 'disconnected', reason: 'unreadable_mode', message: SNAPI_MESSAGE });
+    expect(problems.map((problem) => problem.code)).toEqual(['unreadable_mode']);
   });
 });
