@@ -51,25 +51,18 @@ export const STANDARD_LAYOUT: HidPosLayout = {
 };
 
 export const VENDOR_BYTE_LAYOUT: HidPosLayout = {
+  ...STANDARD_LAYOUT,
   name: 'HID-POS with a vendor byte before the AIM id (AIM id in bytes 3-5, data from byte 6)',
-  reportId: SCANNED_DATA_REPORT_ID,
-  reportLength: 64,
-  byteCountOffset: 1,
   aimOffset: 3,
   dataOffset: 6,
   dataCapacity: 57,
-  continued: { offset: 63, mask: 0x01 },
 };
 
 export const NEWLAND_LAYOUT: HidPosLayout = {
+  ...STANDARD_LAYOUT,
   name: 'Newland HID-POS (data from byte 2, symbology id at byte 62)',
-  reportId: SCANNED_DATA_REPORT_ID,
-  reportLength: 64,
-  byteCountOffset: 1,
   aimOffset: null,
   dataOffset: 2,
-  dataCapacity: 56,
-  continued: { offset: 63, mask: 0x01 },
 };
 
 export const NEWLAND_SHORT_LAYOUT: HidPosLayout = {
