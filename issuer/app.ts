@@ -10,13 +10,14 @@ import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { resolveDataDir, requireInitialised } from './data-dir.js';
-import { clientErrorHandler, frameworkErrorHandler, installErrorHandlers } from './errors.js';
+import { clientErrorHandler, errors, frameworkErrorHandler, installErrorHandlers } from './errors.js';
 import { createLogger } from './logging.js';
 import adminRoutes from './routes/admin/index.js';
 import checkInRoute from './routes/check-in.js';
 import discoveryRoute from './routes/discovery.js';
 import enrollRoute from './routes/enroll.js';
 import { addProtocolSchemas } from './routes/schemas.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './request-body.js';
 import { closeConnectionsOnShutdown } from './shutdown.js';
 import ticketStatusRoute from './routes/ticket-status.js';
 import { IDEMPOTENCY_RETENTION_MS } from './services/check-in.js';
@@ -85,6 +86,10 @@ async function assemble(options: BuildOptions, db: Db, issuer: IssuerInfo): Prom
   // Only JSON bodies are accepted (spec "Endpoints"); a text/plain body is a wrong content type, hence 400.
   app.removeContentTypeParser('text/plain');
   installErrorHandlers(app);
+  // Before validation and before any route walks the body (request-body.ts).
+  app.addHook('preValidation', async (request) => {
+    if (nestsDeeperThan(request.body, MAX_JSON_DEPTH)) throw errors.invalidBody(`the body is nested more than ${MAX_JSON_DEPTH} levels deep`);
+  });
   closeConnectionsOnShutdown(app, options.shutdownGraceMs);
   addProtocolSchemas(app);
   await app.register(rateLimit, { global: false });
