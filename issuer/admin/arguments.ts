@@ -3,6 +3,7 @@
  * parsed value or throw an AdminError whose message names the flag and shows
  * an accepted example.
  */
+import { labelCharacterProblem } from '../labels.js';
 import { baseUrlProblem, type BaseUrlProblem } from '../../protocol/base-url.js';
 import { AdminError } from './errors.js';
 
@@ -66,5 +67,7 @@ export function parseLabel(value: string, flag: string): string {
   if (trimmed.length > MAX_LABEL_LENGTH) {
     throw new AdminError('INVALID_ARGUMENT', `${flag} is ${trimmed.length} characters long; keep it to ${MAX_LABEL_LENGTH}`);
   }
+  const problem = labelCharacterProblem(trimmed);
+  if (problem !== null) throw new AdminError('INVALID_ARGUMENT', `${flag} ${problem}: labels are shown at the door and exported, so only printable text is accepted`);
   return trimmed;
 }

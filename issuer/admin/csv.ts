@@ -92,12 +92,25 @@ export function parseCsv(text: string): CsvRecord[] {
 /** A record that is one empty field is a blank line. */
 export const isBlankRecord = (record: CsvRecord): boolean => record.fields.length === 1 && record.fields[0]!.trim() === '';
 
-/** One CSV line (RFC 4180): a field is quoted when it holds a comma, quote or line break. */
+/**
+ * One CSV line (RFC 4180): a field is quoted when it holds a comma, quote or
+ * line break. A text field that a spreadsheet would take for a formula
+ * (starting with =, +, -, @, Tab or CR) gets a leading apostrophe, as OWASP's
+ * "CSV Injection" advice says: Excel, LibreOffice and Google Sheets then show
+ * it as text (docs/issuer.md "Threats handled"). Numbers are left as numbers.
+ */
 export function formatCsvRow(fields: readonly (string | number | null)[]): string {
   return fields
     .map((value) => {
-      const text = value === null ? '' : String(value);
+      const text = value === null ? '' : typeof value === 'number' ? String(value) : neutralizeFormula(value);
       return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
     })
     .join(',');
+}
+
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/** `'=HYPERLINK(...)` instead of `=HYPERLINK(...)`: shown, never evaluated. */
+export function neutralizeFormula(text: string): string {
+  return FORMULA_START.test(text) ? `'${text}` : text;
 }

@@ -3,6 +3,7 @@
  * optional (protocol-decisions.md "admin CLI"). All lines are checked before
  * anything is issued, so one bad line means nothing is stored.
  */
+import { labelCharacterProblem } from '../labels.js';
 import { MAX_LABEL_LENGTH, parseDateTime, unixSeconds } from './arguments.js';
 import { CsvSyntaxError, isBlankRecord, parseCsv, type CsvRecord } from './csv.js';
 import { AdminError } from './errors.js';
@@ -54,6 +55,10 @@ function specFromRecord(record: CsvRecord, defaultExp: number): TicketSpec | str
   const [holderName, ticketType, expiresAt] = fields as [string, string, string | undefined];
   if (holderName.length > MAX_LABEL_LENGTH) return `holder_name is ${holderName.length} characters long; keep it to ${MAX_LABEL_LENGTH}`;
   if (ticketType.length > MAX_LABEL_LENGTH) return `ticket_type is ${ticketType.length} characters long; keep it to ${MAX_LABEL_LENGTH}`;
+  for (const [column, value] of [['holder_name', holderName], ['ticket_type', ticketType]] as const) {
+    const problem = labelCharacterProblem(value);
+    if (problem !== null) return `${column} ${problem}`;
+  }
   const spec: TicketSpec = { exp: defaultExp };
   if (holderName !== '') spec.holderName = holderName;
   if (ticketType !== '') spec.ticketType = ticketType;

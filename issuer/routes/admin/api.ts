@@ -9,6 +9,7 @@
  * group commit like check-ins. Their failures are the admin catalogue's
  * AdminError, mapped here onto the protocol's error codes.
  */
+import { labelCharacterProblem } from '../../labels.js';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { AdminError } from '../../admin/errors.js';
 import { requireEvent } from '../../admin/issuer-context.js';
@@ -134,6 +135,7 @@ export default async function adminApiRoutes(app: FastifyInstance, options: Admi
     async (request): Promise<RevokeTicketResult> => {
       const { tid } = request.params;
       const reason = request.body.reason?.trim() || null;
+      if (reason !== null) refuseBadLabel('reason', reason);
       const result = await adminAction(() => groupCommit.run((tx) => revokeTicketById(tx, tid, reason, new Date())));
       request.log.info({ tid }, 'ticket revoked from the admin dashboard');
       return { ...result, ticket: ticketView(findLookupRow(db, tid)!, Date.now()) };
@@ -146,6 +148,7 @@ export default async function adminApiRoutes(app: FastifyInstance, options: Admi
     async (request): Promise<SetupCodeResult> => {
       const event = await adminAction(() => requireEvent(db, request.params.eid));
       const gate = request.body.gate_id?.trim();
+      if (gate) refuseBadLabel('gate_id', gate);
       const setup: SetupRequest = {};
       if (gate) setup.gateId = gate;
       if (options.setupCertPin !== null) setup.tlsCertSha256 = options.setupCertPin;
@@ -183,4 +186,10 @@ export default async function adminApiRoutes(app: FastifyInstance, options: Admi
       return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${filename}"`).send(csv);
     },
   );
+}
+
+/** Labels from the dashboard obey the CLI's rule (issuer/labels.ts): 400 with the field and the character named. */
+function refuseBadLabel(field: string, value: string): void {
+  const problem = labelCharacterProblem(value);
+  if (problem !== null) throw errors.invalidField(field, problem);
 }

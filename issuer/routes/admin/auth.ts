@@ -12,10 +12,13 @@
  * only, no inline script) is for. The token is never put in a URL.
  *
  * Failed attempts are limited per client IP: after ADMIN_FAILURE_LIMIT wrong
- * tokens in ADMIN_FAILURE_WINDOW_MS, every admin request from that address
- * answers 429 RATE_LIMITED (with Retry-After) until the window ends, even
- * with the right token. A missing token is not a failed attempt (the page
- * asks without one to learn whether a token is set).
+ * tokens in ADMIN_FAILURE_WINDOW_MS, a wrong token from that address answers
+ * 429 RATE_LIMITED (with Retry-After) until the window ends. The right token
+ * always signs in: people sharing an address (a venue's NAT, a proxy) cannot
+ * lock the organizer out by typing wrong tokens. The limit still slows a
+ * guesser to 10 guesses per 5 minutes per address, against a 256-bit token.
+ * A missing token is not a failed attempt (the page asks without one to
+ * learn whether a token is set).
  */
 import type { FastifyRequest } from 'fastify';
 import { bearerFrom } from '../../auth.js';
@@ -65,15 +68,15 @@ export class FailureLimiter {
 /** onRequest hook of every admin API route: runs before the body is read. */
 export function requireAdmin(source: AdminTokenSource, limiter: FailureLimiter) {
   return async function authenticateAdmin(request: FastifyRequest): Promise<void> {
-    const wait = limiter.blockedFor(request.ip);
-    if (wait > 0) throw errors.rateLimited(wait / 1000);
     const expected = expectedAdminHash(source);
     if (expected === null) throw errors.adminTokenNotSet();
     const bearer = bearerFrom(request.headers.authorization);
     if (bearer === null) throw errors.adminUnauthorized();
-    if (!adminTokenMatches(expected, bearer)) {
-      limiter.recordFailure(request.ip);
-      throw errors.adminUnauthorized();
-    }
+    if (adminTokenMatches(expected, bearer)) return;
+    // Only failures are limited: a blocked address still gets in with the right token.
+    const wait = limiter.blockedFor(request.ip);
+    if (wait > 0) throw errors.rateLimited(wait / 1000);
+    limiter.recordFailure(request.ip);
+    throw errors.adminUnauthorized();
   };
 }
