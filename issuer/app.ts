@@ -9,6 +9,7 @@
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import { DEFAULT_MAX_CONNECTIONS, DEFAULT_TIMEOUTS, serverTimeoutOptions, type ConnectionTimeouts } from './connection-limits.js';
 import { resolveDataDir, requireInitialised } from './data-dir.js';
 import { clientErrorHandler, errors, frameworkErrorHandler, installErrorHandlers } from './errors.js';
 import { createLogger } from './logging.js';
@@ -38,8 +39,16 @@ export interface BuildOptions {
   https?: { key: string | Buffer; cert: string | Buffer } | null;
   /** A pino logger; by default JSON lines on stdout at `info`, with secrets redacted (logging.ts). */
   logger?: Logger;
-  /** Trust X-Forwarded-For from a TLS-terminating proxy, for the per-IP enrollment limit. */
-  trustProxy?: boolean;
+  /**
+   * Reverse proxies whose X-Forwarded-For is believed, as addresses or CIDR
+   * ranges (serve --trust-proxy): the per-address limits then count the real
+   * client. Empty or absent: forwarded headers are ignored.
+   */
+  trustProxy?: readonly string[];
+  /** Open connections at most (serve --max-connections, default DEFAULT_MAX_CONNECTIONS). */
+  maxConnections?: number;
+  /** The documented defaults (connection-limits.ts); tests shorten them to watch a slow client being cut. */
+  timeouts?: Partial<ConnectionTimeouts>;
   /** The admin dashboard accepts this token instead of the one stored in the data dir (serve --admin-token-file). */
   adminToken?: string;
   /** Setup codes made on the dashboard pin this certificate fingerprint (the self-signed one being served), else none. */
@@ -67,10 +76,17 @@ export async function build(options: BuildOptions): Promise<FastifyInstance> {
 }
 
 async function assemble(options: BuildOptions, db: Db, issuer: IssuerInfo): Promise<FastifyInstance> {
+  const timeouts: ConnectionTimeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   const common = {
     loggerInstance: options.logger ?? createLogger(),
     bodyLimit: BODY_LIMIT_BYTES,
-    trustProxy: options.trustProxy ?? false,
+    // Only the listed proxies' forwarded addresses count; everyone else's X-Forwarded-For is ignored.
+    trustProxy: options.trustProxy && options.trustProxy.length > 0 ? [...options.trustProxy] : false,
+    // Slow clients are cut (connection-limits.ts): idle sockets here, headers and bodies by Node below.
+    connectionTimeout: timeouts.idleMs,
+    keepAliveTimeout: timeouts.keepAliveMs,
+    requestTimeout: timeouts.requestMs,
+    http: serverTimeoutOptions(timeouts),
     // Finish requests on open connections during shutdown instead of a bare 503 without our envelope.
     return503OnClosing: false,
     // Ill-typed fields must fail (precedence 2), not be coerced: 123 is not a tid.
@@ -78,7 +94,11 @@ async function assemble(options: BuildOptions, db: Db, issuer: IssuerInfo): Prom
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,
   };
-  const app = (options.https ? Fastify({ ...common, https: options.https }) : Fastify(common)) as unknown as FastifyInstance;
+  const app = (
+    options.https ? Fastify({ ...common, https: { ...serverTimeoutOptions(timeouts), handshakeTimeout: timeouts.tlsHandshakeMs, ...options.https } }) : Fastify(common)
+  ) as unknown as FastifyInstance;
+  app.server.headersTimeout = timeouts.headersMs;
+  app.server.maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
   app.log.info({ issuer: issuer.base_url, name: issuer.name }, 'issuer loaded');
 
   const groupCommit = new GroupCommit(db);

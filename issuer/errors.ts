@@ -138,9 +138,11 @@ export function frameworkErrorHandler(error: FastifyError, _request: FastifyRequ
 }
 
 /** Fastify option `clientErrorHandler`: a request Node's HTTP parser could not read still gets an envelope. */
-export function clientErrorHandler(_error: Error, socket: Socket): void {
+export function clientErrorHandler(error: Error, socket: Socket): void {
   if (!socket.writable) return;
-  const body = JSON.stringify(errorEnvelope('INVALID_REQUEST', 'malformed HTTP request'));
+  // Node cuts a client that takes longer than the header or request timeout (connection-limits.ts).
+  const tooSlow = (error as NodeJS.ErrnoException).code === 'ERR_HTTP_REQUEST_TIMEOUT';
+  const body = JSON.stringify(errorEnvelope('INVALID_REQUEST', tooSlow ? 'the request took too long to arrive' : 'malformed HTTP request'));
   socket.end(
     `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );

@@ -32,8 +32,10 @@ export interface StartServerOptions {
   tlsKey?: string;
   scannerRpm?: number;
   enrollRpm?: number;
-  /** Behind a TLS-terminating proxy: take the client IP from X-Forwarded-For (per-IP enrollment limit). */
-  trustProxy?: boolean;
+  /** Reverse proxies (addresses or CIDR ranges) whose X-Forwarded-For gives the client address for the per-address limits. */
+  trustProxy?: readonly string[];
+  /** Open connections at most (default 1,000). */
+  maxConnections?: number;
   logger?: Logger;
   /** Close gracefully on SIGTERM/SIGINT (default true). */
   handleSignals?: boolean;
@@ -147,7 +149,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     https: tls && { key: tls.key, cert: tls.cert },
     scannerRpm: options.scannerRpm,
     enrollRpm: options.enrollRpm,
-    trustProxy: options.trustProxy,
+    ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
+    ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }),
     logger,
     ...(options.adminToken === undefined ? {} : { adminToken: options.adminToken }),
     // Setup codes made on the dashboard pin the certificate only when it is our self-signed one (as scanner setup does).

@@ -11,6 +11,7 @@ import { createLogger } from '../logging.js';
 import { AdminTokenFileError, readAdminTokenFile } from '../services/admin-token.js';
 import { findAdminToken } from '../store/admin-token.js';
 import type { RunningServer, StartServerOptions } from '../server.js';
+import { trustedProxyProblem } from '../connection-limits.js';
 import { parseInteger } from './arguments.js';
 import { action, withCommonOptions, type CommonOptions } from './command.js';
 import { AdminError } from './errors.js';
@@ -39,6 +40,8 @@ interface ServeOptions extends CommonOptions {
   scannerRpm?: string;
   enrollRpm?: string;
   adminTokenFile?: string;
+  trustProxy?: string;
+  maxConnections?: string;
 }
 
 export function serveOptions(options: ServeOptions, dataDir: string, baseUrl: string): StartServerOptions {
@@ -59,7 +62,20 @@ export function serveOptions(options: ServeOptions, dataDir: string, baseUrl: st
   if (options.tlsKey !== undefined) server.tlsKey = options.tlsKey;
   if (options.scannerRpm !== undefined) server.scannerRpm = parseInteger(options.scannerRpm, '--scanner-rpm', 1, 1_000_000);
   if (options.enrollRpm !== undefined) server.enrollRpm = parseInteger(options.enrollRpm, '--enroll-rpm', 1, 1_000_000);
+  if (options.maxConnections !== undefined) server.maxConnections = parseInteger(options.maxConnections, '--max-connections', 16, 1_000_000);
+  if (options.trustProxy !== undefined) server.trustProxy = parseTrustedProxies(options.trustProxy);
   return server;
+}
+
+/** `--trust-proxy 10.0.0.0/8,192.168.1.5`: the reverse proxies whose X-Forwarded-For is believed. */
+export function parseTrustedProxies(value: string): string[] {
+  const entries = value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  if (entries.length === 0) throw new AdminError('INVALID_ARGUMENT', '--trust-proxy needs at least one address or CIDR range, e.g. 10.0.0.0/8');
+  for (const entry of entries) {
+    const problem = trustedProxyProblem(entry);
+    if (problem !== null) throw new AdminError('INVALID_ARGUMENT', `--trust-proxy: ${problem}`);
+  }
+  return entries;
 }
 
 async function startServer(options: StartServerOptions): Promise<RunningServer> {
@@ -81,7 +97,9 @@ export function registerServeCommand(program: Command): void {
       .option('--tls-key <file>', 'PEM private key of --tls-cert')
       .option('--scanner-rpm <n>', 'check-in + status requests per minute per scanner key (default 600)')
       .option('--enroll-rpm <n>', 'enrollment requests per minute per client IP (default 10)')
-      .option('--admin-token-file <file>', 'admin dashboard token from this file, instead of the one made by init / admin-token reset'),
+      .option('--admin-token-file <file>', 'admin dashboard token from this file, instead of the one made by init / admin-token reset')
+      .option('--trust-proxy <cidrs>', 'reverse proxies (comma-separated addresses or CIDR ranges) whose X-Forwarded-For gives the client address')
+      .option('--max-connections <n>', 'open connections at most; more are refused at once (default 1000)'),
   ).action(
     action<ServeOptions>(async (options, output) => {
       const { dataDir, db, info } = openIssuer(options.data);

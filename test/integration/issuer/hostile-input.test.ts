@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseLabel } from '../../../issuer/admin/arguments.js';
 import { parseCsv } from '../../../issuer/admin/csv.js';
+import { parseTrustedProxies } from '../../../issuer/admin/serve.js';
 import { ticketSpecsFromCsv } from '../../../issuer/admin/ticket-csv.js';
 import { build } from '../../../issuer/app.js';
 import { resetAdminToken } from '../../../issuer/services/admin-token.js';
@@ -126,5 +127,49 @@ describe('logs', () => {
     expect(JSON.stringify(response.json())).toContain('Philippa Searchable');
     expect(log.text()).not.toMatch(/Philippa|Searchable/);
     expect(log.text()).toContain(`/admin/api/events/${scanner.eid}/tickets?…`);
+  });
+});
+
+describe('behind a reverse proxy (serve --trust-proxy)', () => {
+  const enroll = (target: FastifyInstance, remoteAddress: string, forwardedFor?: string) =>
+    target.inject({
+      method: 'POST',
+      url: '/api/v1/scanners/enroll',
+      remoteAddress,
+      headers: { 'content-type': 'application/json', ...(forwardedFor ? { 'x-forwarded-for': forwardedFor } : {}) },
+      payload: { token: 'not-a-real-token', scanner_id: 'door' },
+    });
+
+  it('with the proxy trusted, the per-address enrollment limit counts each real client', async () => {
+    const proxied = await build({ dataDir: fx.dataDir.root, logger: captureLog().logger, trustProxy: ['10.0.0.0/8'], enrollRpm: 3 });
+    try {
+      for (let i = 0; i < 3; i++) expect((await enroll(proxied, '10.1.2.3', '203.0.113.5')).statusCode).not.toBe(429);
+      expect((await enroll(proxied, '10.1.2.3', '203.0.113.5')).statusCode).toBe(429);
+      // Another client behind the same proxy is its own address.
+      expect((await enroll(proxied, '10.1.2.3', '203.0.113.6')).statusCode).not.toBe(429);
+      // A client that is not the proxy cannot pick its address with the header.
+      for (let i = 0; i < 3; i++) expect((await enroll(proxied, '198.51.100.7', `198.51.100.${100 + i}`)).statusCode).not.toBe(429);
+      expect((await enroll(proxied, '198.51.100.7', '198.51.100.200')).statusCode).toBe(429);
+    } finally {
+      await proxied.close();
+    }
+  });
+
+  it('without --trust-proxy, X-Forwarded-For is ignored', async () => {
+    const direct = await build({ dataDir: fx.dataDir.root, logger: captureLog().logger, enrollRpm: 2 });
+    try {
+      expect((await enroll(direct, '10.9.9.9', '203.0.113.1')).statusCode).not.toBe(429);
+      expect((await enroll(direct, '10.9.9.9', '203.0.113.2')).statusCode).not.toBe(429);
+      expect((await enroll(direct, '10.9.9.9', '203.0.113.3')).statusCode).toBe(429);
+    } finally {
+      await direct.close();
+    }
+  });
+
+  it('the CLI takes addresses and CIDR ranges, and names a wrong one', () => {
+    expect(parseTrustedProxies('10.0.0.0/8, 192.168.1.5,::1,fd00::/8')).toEqual(['10.0.0.0/8', '192.168.1.5', '::1', 'fd00::/8']);
+    for (const bad of ['10.0.0.0/33', 'proxy.local', '300.1.1.1', '10.0.0.0/8/1', ' , ']) {
+      expect(() => parseTrustedProxies(bad)).toThrowError(expect.objectContaining({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('--trust-proxy') }));
+    }
   });
 });
