@@ -23,19 +23,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import Fastify from 'fastify';
-import { addHours, isoUtc } from '../issuer/admin/arguments.js';
+import { addHours } from '../issuer/admin/arguments.js';
 import { createEvent } from '../issuer/admin/events.js';
 import { newIdFactory } from '../issuer/admin/ids.js';
 import { initIssuer } from '../issuer/admin/init.js';
 import { defaultTicketExpiry, issueTickets } from '../issuer/admin/issuance.js';
 import { resolveDataDir } from '../issuer/data-dir.js';
 import { createLogger } from '../issuer/logging.js';
-import { hashSecret, newApiKey, newApiKeyId, newTokenId } from '../issuer/secrets.js';
 import { loadSigningKey } from '../issuer/signing.js';
-import { openDatabase, type Db } from '../issuer/store/database.js';
+import { openDatabase } from '../issuer/store/database.js';
 import type { EventRow } from '../issuer/store/events.js';
-import { insertApiKey, insertEnrollmentToken } from '../issuer/store/scanners.js';
 import { activeKid } from '../issuer/store/signing-keys.js';
+import { createBenchScanners as createScanners, type BenchScanner as Scanner } from './fixtures.js';
 import { percentile, runLoad, type LoadResult } from './http-load.js';
 
 type ServerRole = { role: 'bare' } | { role: 'issuer'; dataDir: string };
@@ -160,34 +159,6 @@ function startServerThread(role: ServerRole): Promise<ServerThread> {
 }
 
 // ---------------------------------------------------------------- fixtures
-
-interface Scanner {
-  apiKey: string;
-  scannerId: string;
-}
-
-/** Scanner keys as enrollment would leave them, created directly in the store. */
-function createScanners(db: Db, event: EventRow, count: number, now: Date): Scanner[] {
-  return Array.from({ length: count }, () => {
-    const tokenId = newTokenId();
-    const expires = isoUtc(addHours(now, 48));
-    insertEnrollmentToken(db, { token_id: tokenId, token_hash: hashSecret(crypto.randomUUID()), eid: event.eid, gate_id: null, expires_at: expires, key_expires_at: expires, created_at: isoUtc(now) });
-    const scanner = { apiKey: newApiKey(), scannerId: crypto.randomUUID() };
-    insertApiKey(db, {
-      api_key_id: newApiKeyId(),
-      key_hash: hashSecret(scanner.apiKey),
-      token_id: tokenId,
-      scanner_id: scanner.scannerId,
-      scanner_name: 'bench',
-      scanner_platform: null,
-      eid: event.eid,
-      gate_id: null,
-      expires_at: expires,
-      created_at: isoUtc(now),
-    });
-    return scanner;
-  });
-}
 
 // ---------------------------------------------------------------- measurements
 

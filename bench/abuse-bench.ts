@@ -1,0 +1,150 @@
+/**
+ * `npm run bench:abuse`: the issuer while someone on the venue LAN piles up
+ * slow connections (docs/benchmarks.md "Faults and bad input").
+ *
+ * The real `ticket-issuer serve` (the built CLI, a child process, plain HTTP
+ * on loopback, its documented limits: issuer/connection-limits.ts). First 10
+ * kiosks check in alone; then again while 500 connections send enrollment
+ * requests a byte per second. Reported: how long each slow connection lived
+ * (goal: cut within the request timeout), and the kiosks' check-in p50/p99
+ * with and without them (goal: p99 < 50 ms under attack).
+ *
+ * Options: --slow N (500) --kiosks K (10) --rate R check-ins/s for all kiosks together (40) --seconds S of attack (22)
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { addHours } from '../issuer/admin/arguments.js';
+import { createEvent } from '../issuer/admin/events.js';
+import { newIdFactory } from '../issuer/admin/ids.js';
+import { initIssuer } from '../issuer/admin/init.js';
+import { defaultTicketExpiry, issueTickets } from '../issuer/admin/issuance.js';
+import { DEFAULT_TIMEOUTS } from '../issuer/connection-limits.js';
+import { resolveDataDir } from '../issuer/data-dir.js';
+import { loadSigningKey } from '../issuer/signing.js';
+import { openDatabase } from '../issuer/store/database.js';
+import { activeKid } from '../issuer/store/signing-keys.js';
+import { createBenchScanners, freePort, percentiles } from './fixtures.js';
+import { runLoad, type LoadResult } from './http-load.js';
+
+const CLI = fileURLToPath(new URL('../issuer/cli.js', import.meta.url));
+const CHECK_IN_PATH = '/api/v1/tickets/check-in';
+const P99_GOAL_MS = 50;
+/** A connection is "cut within the timeout" if it closed by the request timeout plus Node's check interval and a second of slack. */
+const CUT_GOAL_MS = DEFAULT_TIMEOUTS.requestMs + DEFAULT_TIMEOUTS.checkIntervalMs + 1000;
+
+function option(flag: string, fallback: number): number {
+  const i = process.argv.indexOf(flag);
+  if (i < 0) return fallback;
+  const n = Number(process.argv[i + 1]);
+  if (!Number.isSafeInteger(n) || n <= 0) throw new Error(`${flag} needs a positive whole number`);
+  return n;
+}
+
+async function startIssuer(dataDir: string, port: number): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [CLI, 'serve', '--data', dataDir, '--plain-http', '--host', '127.0.0.1', '--port', String(port)], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`ticket-issuer serve exited: ${stderr}`);
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/.well-known/ticket-issuer.json`)).ok) return child;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`ticket-issuer serve did not answer: ${stderr}`);
+}
+
+/** One attacker connection: enrollment headers at once, then its body a byte per second. Resolves with its lifetime. */
+function slowConnection(port: number): Promise<number> {
+  return new Promise((resolve) => {
+    const opened = performance.now();
+    const socket = net.connect({ host: '127.0.0.1', port });
+    let timer: NodeJS.Timeout | undefined;
+    socket.on('connect', () => {
+      socket.write('POST /api/v1/scanners/enroll HTTP/1.1\r\nHost: issuer\r\nContent-Type: application/json\r\nContent-Length: 2000\r\n\r\n{');
+      timer = setInterval(() => socket.write('x'), 1000);
+    });
+    socket.on('error', () => undefined); // a cut connection may also reset
+    socket.resume(); // read (and drop) the server's answer, so its close reaches us
+    socket.on('close', () => {
+      clearInterval(timer);
+      resolve(performance.now() - opened);
+    });
+  });
+}
+
+async function main(): Promise<void> {
+  const settings = { slow: option('--slow', 500), kiosks: option('--kiosks', 10), rate: option('--rate', 40), seconds: option('--seconds', 22) };
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'abuse-bench-'));
+  const dataDir = resolveDataDir(path.join(root, 'issuer-data'));
+  const now = new Date();
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  initIssuer(dataDir, baseUrl, 'Abuse Benchmark', now);
+  const db = openDatabase(dataDir.database);
+  const event = createEvent(db, { name: 'Open Air', date: addHours(now, 1), venue: 'Field' }, newIdFactory(), now);
+  const key = loadSigningKey(dataDir.keysDir, activeKid(db));
+  const tickets = settings.rate * (settings.seconds + 12);
+  const specs = Array.from({ length: tickets }, (_, i) => ({ exp: defaultTicketExpiry(event), holderName: `Guest ${i}`, ticketType: 'Standard' }));
+  const tids = (await issueTickets(db, { iss: baseUrl, event, key, nextId: newIdFactory(), now }, specs)).map((ticket) => ticket.tid);
+  const kiosks = createBenchScanners(db, event, settings.kiosks, now);
+  db.close();
+  const issuer = await startIssuer(dataDir.root, port);
+  let next = 0;
+  const checkIns = (seconds: number): Promise<LoadResult> =>
+    runLoad({
+      url: baseUrl,
+      concurrency: settings.kiosks,
+      ratePerSecond: settings.rate,
+      maxRequests: tids.length,
+      maxMs: seconds * 1000,
+      request: (_i, client) => {
+        const kiosk = kiosks[client]!;
+        return {
+          path: CHECK_IN_PATH,
+          headers: { authorization: `Bearer ${kiosk.apiKey}` },
+          body: JSON.stringify({ tid: tids[next++], eid: event.eid, scanned_at: new Date().toISOString(), scanner_id: kiosk.scannerId, idempotency_key: crypto.randomUUID() }),
+        };
+      },
+      outcome: (status, body) => `${status} ${(JSON.parse(body) as { status?: string }).status ?? 'error'}`,
+    });
+  try {
+    console.log(`abuse benchmark — ${new Date().toISOString()} — node ${process.version}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'CPU'}), load average ${os.loadavg()[0]!.toFixed(2)}`);
+    console.log(`issuer: ticket-issuer serve (child process), plain HTTP on ${baseUrl}; limits: headers ${DEFAULT_TIMEOUTS.headersMs} ms, request ${DEFAULT_TIMEOUTS.requestMs} ms, idle ${DEFAULT_TIMEOUTS.idleMs} ms`);
+    await checkIns(3); // warm-up
+    const calm = await checkIns(8);
+    console.log(`without attack: ${settings.kiosks} kiosks, ${settings.rate} check-ins/s: p50 ${calm.p50Ms.toFixed(2)} ms, p99 ${calm.p99Ms.toFixed(2)} ms  [${tally(calm)}]`);
+
+    const lifetimes = Array.from({ length: settings.slow }, () => slowConnection(port));
+    await new Promise((resolve) => setTimeout(resolve, 500)); // all connected and waiting
+    const underAttack = await checkIns(settings.seconds);
+    const lived = await Promise.all(lifetimes);
+    const life = percentiles(lived);
+    const cut = lived.filter((ms) => ms <= CUT_GOAL_MS).length;
+    console.log(`under attack: ${settings.slow} slow connections (a byte per second), same kiosks: p50 ${underAttack.p50Ms.toFixed(2)} ms, p99 ${underAttack.p99Ms.toFixed(2)} ms  [${tally(underAttack)}]`);
+    console.log(`slow connections cut: ${cut} of ${settings.slow} within ${CUT_GOAL_MS} ms; lifetime p50 ${life.p50.toFixed(0)} ms, max ${life.max.toFixed(0)} ms`);
+    console.log('');
+    const ok = (label: string, pass: boolean, figure: string) => console.log(`${pass ? 'PASS' : 'FAIL'}  ${label}: ${figure}`);
+    ok(`every slow connection cut within ${CUT_GOAL_MS} ms`, cut === settings.slow, `${cut}/${settings.slow}, longest ${life.max.toFixed(0)} ms`);
+    ok(`check-in p99 under attack < ${P99_GOAL_MS} ms`, underAttack.p99Ms < P99_GOAL_MS, `${underAttack.p99Ms.toFixed(2)} ms`);
+    const allValid = [...underAttack.outcomes.keys()].every((label) => label === '200 valid');
+    ok('every kiosk check-in answered "valid"', allValid, tally(underAttack));
+  } finally {
+    issuer.kill('SIGTERM');
+    await new Promise((resolve) => issuer.once('exit', resolve));
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+}
+
+const tally = (result: LoadResult): string => [...result.outcomes].map(([label, count]) => `${count}× ${label}`).join(', ');
+
+await main();
