@@ -4,12 +4,16 @@
  *   ticket-kiosk web [--port P] [--data DIR] [--host H] [--allow-remote] [--issuer-ca FILE]
  *                    [--scanner VID:PID[:MODE]]... [--no-hid] [--repeat-read-window MS]
  * runs the kiosk core in Node and serves the kiosk screens to a browser
- * (main/web-host). The Electron app is `npm start`.
+ * (main/web-host), and prints a one-time launch URL for it.
+ *   ticket-kiosk web --print-url [--data DIR]
+ * prints a new launch URL for the host running on DIR.
+ * The Electron app is `npm start`.
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { defaultWebHostDataDir, rendererDistDir } from './electron/app-paths.js';
 import { parseKnownScanner, parseRepeatReadWindow, startKioskRuntime, type KioskRuntime } from './electron/kiosk-runtime.js';
 import type { KnownScanner } from './kiosk/scanner/index.js';
+import { LAUNCH_TOKEN_TTL_MS, launchFilePath, printLaunchUrl, PrintUrlError } from './web-host/launch.js';
 import { listenProblem, startWebHost, type WebHost } from './web-host/server.js';
 
 interface WebCommandOptions {
@@ -21,11 +25,22 @@ interface WebCommandOptions {
   scanner: KnownScanner[];
   hid: boolean;
   repeatReadWindow?: number;
+  printUrl: boolean;
 }
 
 const log = (line: string): void => console.log(`[kiosk] ${line}`);
 
+async function printUrl(dataDir: string): Promise<void> {
+  try {
+    console.log(await printLaunchUrl(dataDir));
+  } catch (error) {
+    console.error(`ticket-kiosk: ${error instanceof PrintUrlError ? error.message : `cannot make a launch URL: ${error instanceof Error ? error.message : String(error)}`}`);
+    process.exitCode = 1;
+  }
+}
+
 async function runWeb(options: WebCommandOptions): Promise<void> {
+  if (options.printUrl) return printUrl(options.data);
   const problem = listenProblem(options.host, options.allowRemote);
   if (problem) {
     console.error(`ticket-kiosk: ${problem}`);
@@ -50,14 +65,30 @@ async function runWeb(options: WebCommandOptions): Promise<void> {
   }
   let host: WebHost;
   try {
-    host = await startWebHost({ core: runtime.core, host: options.host, port: options.port, allowRemote: options.allowRemote, rendererDir: rendererDistDir(), log });
+    host = await startWebHost({
+      core: runtime.core,
+      host: options.host,
+      port: options.port,
+      allowRemote: options.allowRemote,
+      rendererDir: rendererDistDir(),
+      launchFile: launchFilePath(options.data),
+      log,
+    });
   } catch (error) {
     console.error(`ticket-kiosk: cannot listen on ${options.host}:${options.port}: ${error instanceof Error ? error.message : String(error)}`);
     await runtime.close();
     process.exitCode = 1;
     return;
   }
-  console.log(`Ticket kiosk running at ${host.url} (state in ${options.data}). Open it in a browser; Ctrl-C stops it.`);
+  // The one place a launch token is printed: stdout, for whoever started the host (never the log lines).
+  console.log(
+    [
+      `Ticket kiosk running at ${host.url} (state in ${options.data}). Ctrl-C stops it.`,
+      `Open this launch URL in the browser (it works once, within ${LAUNCH_TOKEN_TTL_MS / 60_000} minutes):`,
+      `    ${host.launchUrl()}`,
+      `Another browser, or later: ticket-kiosk web --print-url --data ${shellWord(options.data)}`,
+    ].join('\n'),
+  );
 
   let stopping = false;
   const stop = (signal: NodeJS.Signals): void => {
@@ -76,6 +107,10 @@ async function runWeb(options: WebCommandOptions): Promise<void> {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+}
+
+function shellWord(text: string): string {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
 }
 
 function portNumber(value: string): number {
@@ -111,6 +146,7 @@ program
   .option('--issuer-ca <file>', "PEM of the CA that signed an on-site issuer's certificate")
   .option('--scanner <vid:pid[:mode]>', 'allow a keyboard-mode HID scanner, e.g. 05e0:1200:keyboard (repeatable)', scannerId, [])
   .option('--no-hid', 'do not read HID scanners (keyboard-wedge scanners still work in the page)')
+  .option('--print-url', 'print a new one-time launch URL for the host already running on --data, and exit', false)
   .option('--repeat-read-window <ms>', 'a read of the same code within this many ms of its first read (and while its verdict shows) is the same scan (default 3000)', repeatReadWindow)
   .action((options: WebCommandOptions) => runWeb(options));
 

@@ -16,9 +16,13 @@ export interface HostWindow {
     json(): Promise<unknown>;
   }>;
   EventSource: new (url: string) => {
+    readyState: number;
     addEventListener(type: 'state', listener: (event: { data: string }) => void): void;
+    addEventListener(type: 'error', listener: () => void): void;
     close(): void;
   };
+  location: { reload(): void };
+  setTimeout(callback: () => void, ms: number): unknown;
   Event: new (type: string) => unknown;
   dispatchEvent(event: unknown): boolean;
   kiosk?: KioskApi;
@@ -35,6 +39,9 @@ export function installKioskHost(win: HostWindow): void {
       cache: 'no-store',
       credentials: 'same-origin',
     });
+    // No session (the host's secret was renewed, or the page was opened without a launch URL):
+    // reloading shows the host's page that says how to get a new launch URL.
+    if (response.status === 401) win.location.reload();
     let answer: Envelope;
     try {
       answer = (await response.json()) as Envelope;
@@ -51,6 +58,27 @@ export function installKioskHost(win: HostWindow): void {
   const listeners = new Set<(state: KioskState) => void>();
   let events: InstanceType<HostWindow['EventSource']> | null = null;
 
+  function openEvents(): void {
+    const source = new win.EventSource('/api/kiosk/events');
+    events = source;
+    source.addEventListener('state', (event) => {
+      const state = JSON.parse(event.data) as KioskState;
+      for (const each of [...listeners]) each(state);
+    });
+    // EventSource retries a dropped connection by itself, but gives up on an error status (401, 429).
+    // Then try again in a while: a call first, which reloads the page if the session is gone.
+    source.addEventListener('error', () => {
+      if (source.readyState !== 2) return;
+      win.setTimeout(() => {
+        if (events !== source || listeners.size === 0) return;
+        call('getState').then(
+          () => events === source && openEvents(),
+          () => events === source && openEvents(),
+        );
+      }, 5000);
+    });
+  }
+
   const api = {
     scan: (text, read) => (read === undefined ? call('scan', text) : call('scan', text, read)),
     confirmReEnroll: () => call('confirmReEnroll'),
@@ -62,13 +90,7 @@ export function installKioskHost(win: HostWindow): void {
     onStateChange(listener) {
       const subscriber = (state: KioskState): void => listener(state);
       listeners.add(subscriber);
-      if (!events) {
-        events = new win.EventSource('/api/kiosk/events');
-        events.addEventListener('state', (event) => {
-          const state = JSON.parse(event.data) as KioskState;
-          for (const each of [...listeners]) each(state);
-        });
-      }
+      if (!events) openEvents();
       return () => {
         listeners.delete(subscriber);
         if (listeners.size === 0 && events) {

@@ -5,6 +5,12 @@
  *
  * Whoever can call this API operates the door, so:
  * - it listens on loopback unless told otherwise (listenProblem);
+ * - the API, the event stream and the page need a session (launch.ts): the
+ *   URL the host prints carries a one-time launch token, which GET /?token=
+ *   trades for an HttpOnly, SameSite=Strict session cookie and a redirect to
+ *   the URL without the token. Anything else gets 401. The other static
+ *   files (the built renderer's scripts and styles, /kiosk-host.js) are
+ *   public: they are the same for every kiosk and hold no secret;
  * - every request's Host must name this server (an IP literal, localhost or
  *   the configured host, with our port): a DNS-rebinding page arrives with
  *   its own domain in Host and is refused;
@@ -15,6 +21,7 @@
  *   (ipc-handlers.ts), and answers are the same envelopes.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { randomBytes } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { isIP, type AddressInfo } from 'node:net';
 import { extname, join, resolve, sep } from 'node:path';
@@ -22,6 +29,7 @@ import type { KioskApi, KioskState } from '../kiosk/kiosk-api.js';
 import { handleKioskCall, isKioskCallName, type AnswerErrorCode } from '../electron/ipc-handlers.js';
 import { CONTENT_SECURITY_POLICY } from '../electron/security.js';
 import { hostScriptSource } from './host-script.js';
+import { LAUNCH_TOKEN_TTL_MS, launchUrlFor, loadOrCreateSecret, SessionAuthority, writeLaunchFile, type RedeemResult } from './launch.js';
 
 export type WebHostCore = Pick<KioskApi, 'scan' | 'confirmReEnroll' | 'cancelReEnroll' | 'lookupStatus' | 'getState' | 'setScannerName' | 'resetCalibration' | 'onStateChange'>;
 
@@ -35,23 +43,35 @@ export interface WebHostOptions {
   allowRemote?: boolean;
   /** The built renderer (renderer/dist). */
   rendererDir: string;
+  /**
+   * The launch file (launch.ts, `<data>/web-host.json`): the secret is read
+   * from it (or made), and while the host runs it also says where the host
+   * listens, so `ticket-kiosk web --print-url` can mint launch URLs. Without
+   * it the secret lives in memory only and launchUrl() is the only way in.
+   */
+  launchFile?: string;
   log: (line: string) => void;
 }
 
 export interface WebHost {
-  /** e.g. http://127.0.0.1:8787/ */
+  /** e.g. http://127.0.0.1:8787/ (no token: without a session cookie it answers 401). */
   url: string;
+  /** A new one-time launch URL, e.g. http://127.0.0.1:8787/?token=… */
+  launchUrl(): string;
   port: number;
   /** Ends the event streams and stops listening. Does not close the core. */
   close(): Promise<void>;
 }
 
-export type HostErrorCode = AnswerErrorCode | 'invalid_json' | 'payload_too_large' | 'unsupported_media_type' | 'not_found' | 'method_not_allowed';
+export type HostErrorCode = AnswerErrorCode | 'unauthorized' | 'too_many_streams' | 'invalid_json' | 'payload_too_large' | 'unsupported_media_type' | 'not_found' | 'method_not_allowed';
 
 export const MAX_BODY_BYTES = 64 * 1024;
-const MAX_EVENT_STREAMS = 16;
+/** Per session: another session (the real page) keeps its own. */
+export const MAX_EVENT_STREAMS_PER_SESSION = 16;
 const KEEPALIVE_MS = 25_000;
 const API_PREFIX = '/api/kiosk/';
+const NO_SESSION_MESSAGE =
+  'No valid kiosk session. Open the launch URL that `ticket-kiosk web` printed, or run `ticket-kiosk web --print-url` (with the same --data) for a new one.';
 const EVENTS_PATH = '/api/kiosk/events';
 const HOST_SCRIPT_PATH = '/kiosk-host.js';
 const HOST_SCRIPT_TAG = '<script src="./kiosk-host.js"></script>';
@@ -114,9 +134,15 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     options.log(`WARNING: listening on ${host} beyond loopback: anyone on that network can operate the door.`);
   }
 
-  const streams = new Set<ServerResponse>();
+  const authority = new SessionAuthority(
+    options.launchFile ? await loadOrCreateSecret(options.launchFile, options.log) : randomBytes(32),
+    randomBytes(9).toString('base64url'),
+  );
+  /** Open event streams by session id. */
+  const streams = new Map<string, Set<ServerResponse>>();
   const hostScript = hostScriptSource();
   let port = 0;
+  let cookieName = '';
   const server: Server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
       options.log(`request failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
@@ -139,11 +165,48 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       req.resume();
       return sendJson(res, 403, failure('forbidden', `Refused: ${refusal}.`));
     }
-    if (path === EVENTS_PATH) return req.method === 'GET' ? openEventStream(res) : notAllowed(req, res, 'GET');
+    const session = sessionOf(req);
+    const token = new URL(req.url ?? '/', 'http://placeholder').searchParams.get('token');
+    if (token !== null && req.method === 'GET' && !isApi) return redeem(req, res, path, token, session);
+    if (isApi && session === null) {
+      req.resume();
+      return sendJson(res, 401, failure('unauthorized', NO_SESSION_MESSAGE));
+    }
+    if (path === EVENTS_PATH) return req.method === 'GET' ? openEventStream(res, session!) : notAllowed(req, res, 'GET');
     if (path.startsWith(API_PREFIX)) return req.method === 'POST' ? apiCall(req, res, path.slice(API_PREFIX.length)) : notAllowed(req, res, 'POST');
     if (isApi) return sendJson(res, 404, failure('not_found', 'There is no such kiosk API path.'));
     if (req.method !== 'GET' && req.method !== 'HEAD') return notAllowed(req, res, 'GET, HEAD');
-    return serveFile(req, res, path);
+    return serveFile(req, res, path, session);
+  }
+
+  /** The session id from our cookie, or null. Never logged. */
+  function sessionOf(req: IncomingMessage): string | null {
+    for (const value of cookieValues(req.headers.cookie, cookieName)) {
+      const id = authority.sessionOf(value);
+      if (id) return id;
+    }
+    return null;
+  }
+
+  /** GET /?token=…: a session cookie and a redirect to the same page without the token. */
+  function redeem(req: IncomingMessage, res: ServerResponse, path: string, token: string, session: string | null): void {
+    req.resume();
+    // A browser that already has a session keeps it; the token is not spent.
+    if (session !== null) return redirect(res, path);
+    const result = authority.redeem(token);
+    if (result !== 'ok') {
+      options.log(`a launch URL was refused (${result === 'used' ? 'already used' : result})`);
+      return sendText(req, res, 401, REDEEM_REFUSALS[result]);
+    }
+    const { cookie } = authority.newSession();
+    res.setHeader('set-cookie', `${cookieName}=${cookie}; HttpOnly; SameSite=Strict; Path=/`);
+    options.log('a browser opened a session with a launch URL');
+    redirect(res, path);
+  }
+
+  function redirect(res: ServerResponse, path: string): void {
+    res.writeHead(303, { location: path, 'content-length': 0 });
+    res.end();
   }
 
   async function apiCall(req: IncomingMessage, res: ServerResponse, method: string): Promise<void> {
@@ -172,10 +235,15 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     sendJson(res, answer.ok ? 200 : statusFor(answer.error.code), answer);
   }
 
-  async function openEventStream(res: ServerResponse): Promise<void> {
-    if (streams.size >= MAX_EVENT_STREAMS) return sendJson(res, 503, failure('internal_error', 'Too many open event streams.'));
+  async function openEventStream(res: ServerResponse, session: string): Promise<void> {
+    let mine = streams.get(session);
+    if (mine && mine.size >= MAX_EVENT_STREAMS_PER_SESSION) {
+      return sendJson(res, 429, failure('too_many_streams', `This session already has ${MAX_EVENT_STREAMS_PER_SESSION} open event streams; close one (another tab) first.`));
+    }
+    if (!mine) streams.set(session, (mine = new Set()));
+    const own = mine;
     res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive' });
-    streams.add(res);
+    own.add(res);
     const send = (state: KioskState): void => {
       res.write(`event: state\ndata: ${JSON.stringify(state)}\n\n`);
     };
@@ -186,14 +254,15 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     res.on('close', () => {
       clearInterval(keepalive);
       unsubscribe();
-      streams.delete(res);
+      own.delete(res);
+      if (own.size === 0 && streams.get(session) === own) streams.delete(session);
     });
     // The current state first, so a page that (re)connects is in step at once.
     res.write('retry: 2000\n\n');
     send(await options.core.getState());
   }
 
-  async function serveFile(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+  async function serveFile(req: IncomingMessage, res: ServerResponse, path: string, session: string | null): Promise<void> {
     if (path === HOST_SCRIPT_PATH) return sendBody(req, res, 200, 'text/javascript; charset=utf-8', hostScript);
     let decoded: string;
     try {
@@ -212,7 +281,11 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       return sendText(req, res, 404, 'Not found.');
     }
     const type = CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
-    if (extname(file).toLowerCase() === '.html') return sendBody(req, res, 200, type, withHostScript(await readFile(file, 'utf8')));
+    if (extname(file).toLowerCase() === '.html') {
+      // The page needs a session: without one it could do nothing but fail, so say how to get one instead.
+      if (session === null) return sendText(req, res, 401, NO_SESSION_PAGE);
+      return sendBody(req, res, 200, type, withHostScript(await readFile(file, 'utf8')));
+    }
     return sendBody(req, res, 200, type, await readFile(file));
   }
 
@@ -230,20 +303,61 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     });
   });
   port = (server.address() as AddressInfo).port;
+  // Cookies are not kept apart by port: two hosts on one machine must not overwrite each other's.
+  cookieName = `ticket-kiosk-session-${port}`;
   const urlHost = host.includes(':') ? `[${host}]` : host;
+  const url = `http://${urlHost}:${port}/`;
+  const secret = authority.exportSecret();
+  if (options.launchFile) {
+    try {
+      await writeLaunchFile(options.launchFile, { version: 1, secret, instance: authority.instance, url, pid: process.pid });
+    } catch (error) {
+      await new Promise<void>((resolveClose) => server.close(() => resolveClose()));
+      throw new Error(`cannot write the launch file ${options.launchFile}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    }
+  }
 
   return {
-    url: `http://${urlHost}:${port}/`,
+    url,
+    launchUrl: () => launchUrlFor(url, authority.mintLaunchToken()),
     port,
-    close() {
-      for (const stream of streams) stream.end();
+    async close() {
+      for (const mine of streams.values()) for (const stream of mine) stream.end();
       streams.clear();
-      return new Promise<void>((resolveClose) => {
+      await new Promise<void>((resolveClose) => {
         server.close(() => resolveClose());
         server.closeIdleConnections();
       });
+      // The secret stays (sessions survive a restart); the address and instance go, so --print-url says no host runs.
+      if (options.launchFile) await writeLaunchFile(options.launchFile, { version: 1, secret }).catch((error: unknown) => options.log(`cannot update the launch file: ${(error as NodeJS.ErrnoException).code ?? String(error)}`));
     },
   };
+}
+
+const NO_SESSION_PAGE = `This kiosk page needs a session.
+
+On the kiosk machine, run
+
+    ticket-kiosk web --print-url
+
+(with the same --data as the running host) and open the URL it prints. Each launch URL works once.
+`;
+
+const REDEEM_REFUSALS: Record<Exclude<RedeemResult, 'ok'>, string> = {
+  invalid: `This launch URL is not valid: it is incomplete, or it belongs to an earlier run of the kiosk host.\n\n${NO_SESSION_PAGE}`,
+  expired: `This launch URL has expired (they last ${LAUNCH_TOKEN_TTL_MS / 60_000} minutes).\n\n${NO_SESSION_PAGE}`,
+  used: `This launch URL was already used: each one opens one browser session. If that was not you, someone else has a session: delete the launch file and restart the host (docs/kiosk.md, "The browser host").\n\n${NO_SESSION_PAGE}`,
+};
+
+/** The values of every cookie called `name` in a Cookie header (a browser may send several). */
+export function cookieValues(header: string | undefined, name: string): string[] {
+  if (!header || !name) return [];
+  const values: string[] = [];
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) values.push(part.slice(eq + 1).trim());
+  }
+  return values;
 }
 
 /** index.html with the host script first in <head>: it defines window.kiosk before the renderer's module script runs. */
@@ -277,6 +391,8 @@ function statusFor(code: HostErrorCode): number {
     case 'invalid_input':
     case 'invalid_json':
       return 400;
+    case 'unauthorized':
+      return 401;
     case 'forbidden':
       return 403;
     case 'unknown_method':
@@ -286,6 +402,8 @@ function statusFor(code: HostErrorCode): number {
       return 405;
     case 'payload_too_large':
       return 413;
+    case 'too_many_streams':
+      return 429;
     case 'unsupported_media_type':
       return 415;
     case 'secret_store_unavailable':
