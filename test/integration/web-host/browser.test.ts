@@ -29,6 +29,7 @@ const cspViolations: string[] = [];
 
 /** The page's window as the functions passed to page.evaluate see it (the test build has no DOM types). */
 declare const window: { kiosk?: KioskApi; receivedStates?: KioskState[] };
+declare const document: { cookie: string };
 
 beforeAll(async () => {
   if (!process.env.DBUS_SESSION_BUS_ADDRESS) throw new Error('Run this test inside scripts/with-keyring.sh (the kiosk keeps its API key in the OS keyring)');
@@ -45,7 +46,8 @@ beforeAll(async () => {
     // Violations only: Chromium also notes that frame-ancestors in a meta tag is ignored (the header carries it).
     if (/Refused to|violates the following Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
   });
-  await page.goto(host.url);
+  // As a user does: the launch URL the host prints, traded for a session cookie.
+  await page.goto(host.launchUrl());
 });
 
 afterAll(async () => {
@@ -57,6 +59,28 @@ afterAll(async () => {
 });
 
 describe(`window.kiosk in Chromium (${builtRenderer ? 'built renderer' : 'test page'})`, () => {
+  it('trades the launch URL for an HttpOnly SameSite=Strict cookie and lands on the URL without the token; a reload keeps the session', async () => {
+    expect(page.url()).toBe(host.url);
+    const [cookie] = await page.context().cookies(host.url);
+    expect(cookie).toMatchObject({ name: `ticket-kiosk-session-${host.port}`, httpOnly: true, sameSite: 'Strict', path: '/' });
+    expect(await page.evaluate(() => document.cookie)).toBe('');
+    await page.reload();
+    await page.waitForFunction(() => window.kiosk !== undefined);
+    expect(await page.evaluate(() => window.kiosk!.getState())).toEqual(await runtime.core.getState());
+  });
+
+  it('a second browser without the launch URL gets no kiosk: the page says how to get a launch URL', async () => {
+    const other = await browser.newContext();
+    try {
+      const stranger = await other.newPage();
+      const response = await stranger.goto(host.url);
+      expect(response!.status()).toBe(401);
+      expect(await stranger.textContent('body')).toContain('ticket-kiosk web --print-url');
+    } finally {
+      await other.close();
+    }
+  });
+
   it('is defined by the host script and answers getState from the page', async () => {
     const state = await page.evaluate(() => window.kiosk!.getState());
     expect(state).toEqual(await runtime.core.getState());
@@ -80,5 +104,14 @@ describe(`window.kiosk in Chromium (${builtRenderer ? 'built renderer' : 'test p
 
   it('runs without Content-Security-Policy violations', () => {
     expect(cspViolations).toEqual([]);
+  });
+
+  // Last: it ends this page's session.
+  it('when the session is gone, the next call reloads the page, which then says how to get a new launch URL', async () => {
+    await page.context().clearCookies();
+    const reloaded = page.waitForEvent('load');
+    await page.evaluate(() => window.kiosk!.getState().catch(() => undefined));
+    await reloaded;
+    expect(await page.textContent('body')).toContain('ticket-kiosk web --print-url');
   });
 });

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startKioskRuntime, type KioskRuntime } from '../../../main/electron/kiosk-runtime.js';
 import { CONTENT_SECURITY_POLICY } from '../../../main/electron/security.js';
 import { SecretStore } from '../../../main/kiosk/secret-store.js';
+import { openSession } from '../../../main/web-host/launch.js';
 import { listenProblem, requestProblem, startWebHost, withHostScript, type WebHost } from '../../../main/web-host/server.js';
 import { LoopbackIssuer } from '../kiosk/helpers/loopback-issuer.js';
 
@@ -22,6 +23,8 @@ let dataDir: string;
 let rendererDir: string;
 let runtime: KioskRuntime;
 let host: WebHost;
+/** The session cookie, from a launch URL as a browser gets it (who may call without one: session.test.ts). */
+let cookie: string;
 const logs: string[] = [];
 
 beforeAll(async () => {
@@ -32,6 +35,7 @@ beforeAll(async () => {
   writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><html><head><title>t</title></head><body></body></html>');
   runtime = await startKioskRuntime({ dataDir, keyringService: KEYRING_SERVICE, hidScanners: false, core: { autoDrain: false, onlineBudgetMs: 800 }, log: (line) => logs.push(line) });
   host = await startWebHost({ core: runtime.core, rendererDir, log: (line) => logs.push(line) });
+  cookie = await openSession(host.launchUrl());
 });
 
 afterAll(async () => {
@@ -46,7 +50,7 @@ afterAll(async () => {
 async function api(method: string, args: unknown = [], headers: Record<string, string> = {}): Promise<{ status: number; body: any; text: string }> {
   const response = await fetch(new URL(`/api/kiosk/${method}`, host.url), {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
+    headers: { 'content-type': 'application/json', cookie, ...headers },
     body: typeof args === 'string' ? args : JSON.stringify(args),
   });
   const text = await response.text();
@@ -56,7 +60,7 @@ async function api(method: string, args: unknown = [], headers: Record<string, s
 /** A raw request, for what fetch would not send (a path with "..", a forged Host). */
 function raw(path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: host.port, path, method, headers }, (res) => {
+    const req = request({ host: '127.0.0.1', port: host.port, path, method, headers: { cookie, ...headers } }, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (body += chunk));
@@ -70,7 +74,7 @@ function raw(path: string, headers: Record<string, string> = {}, method = 'GET')
 /** Reads server-sent events until `until` accepts one; aborts the stream afterwards. */
 async function nextStates(count: number, afterOpen: () => Promise<unknown>): Promise<any[]> {
   const controller = new AbortController();
-  const response = await fetch(new URL('/api/kiosk/events', host.url), { signal: controller.signal });
+  const response = await fetch(new URL('/api/kiosk/events', host.url), { signal: controller.signal, headers: { cookie } });
   expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
   const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
   const states: any[] = [];
@@ -133,9 +137,9 @@ describe('the kiosk API over HTTP', () => {
     expect(await api('__proto__')).toMatchObject({ status: 404, body: { error: { code: 'unknown_method' } } });
     expect(await api('scan', JSON.stringify(['x'.repeat(70_000)]))).toMatchObject({ status: 413, body: { error: { code: 'payload_too_large' } } });
 
-    const form = await fetch(new URL('/api/kiosk/getState', host.url), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'a=b' });
+    const form = await fetch(new URL('/api/kiosk/getState', host.url), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', cookie }, body: 'a=b' });
     expect(form.status).toBe(415);
-    expect((await fetch(new URL('/api/kiosk/getState', host.url))).status).toBe(405);
+    expect((await fetch(new URL('/api/kiosk/getState', host.url), { headers: { cookie } })).status).toBe(405);
   });
 });
 
@@ -184,7 +188,7 @@ describe('who may call', () => {
 
 describe('pages', () => {
   it('serves index.html with the host script first in <head>, under the strict CSP', async () => {
-    const response = await fetch(host.url);
+    const response = await fetch(host.url, { headers: { cookie } });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
