@@ -167,7 +167,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     }
     const session = sessionOf(req);
     const token = new URL(req.url ?? '/', 'http://placeholder').searchParams.get('token');
-    if (token !== null && req.method === 'GET' && !isApi) return redeem(req, res, path, token, session);
+    // Only the page trades tokens, and the redirect goes to a fixed path (never to one built from the request).
+    if (token !== null && req.method === 'GET' && (path === '/' || path === '/index.html')) return redeem(req, res, path === '/' ? '/' : '/index.html', token, session);
     if (isApi && session === null) {
       req.resume();
       return sendJson(res, 401, failure('unauthorized', NO_SESSION_MESSAGE));
@@ -195,13 +196,26 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     if (session !== null) return redirect(res, path);
     const result = authority.redeem(token);
     if (result !== 'ok') {
-      options.log(`a launch URL was refused (${result === 'used' ? 'already used' : result})`);
+      noteRefusal(result);
       return sendText(req, res, 401, REDEEM_REFUSALS[result]);
     }
     const { cookie } = authority.newSession();
     res.setHeader('set-cookie', `${cookieName}=${cookie}; HttpOnly; SameSite=Strict; Path=/`);
     options.log('a browser opened a session with a launch URL');
     redirect(res, path);
+  }
+
+  // Refused launch URLs are worth a log line (an "already used" one may mean someone else has a session),
+  // but a client repeating one must not flood the log: at most one line per 10 s, with a count.
+  let refusalsUnlogged = 0;
+  let lastRefusalLog = -Infinity;
+  function noteRefusal(result: Exclude<RedeemResult, 'ok'>): void {
+    refusalsUnlogged += 1;
+    if (Date.now() - lastRefusalLog < 10_000) return;
+    const more = refusalsUnlogged > 1 ? ` (${refusalsUnlogged - 1} more refused since the last note)` : '';
+    options.log(`a launch URL was refused (${result === 'used' ? 'already used' : result})${more}`);
+    lastRefusalLog = Date.now();
+    refusalsUnlogged = 0;
   }
 
   function redirect(res: ServerResponse, path: string): void {

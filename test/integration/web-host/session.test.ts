@@ -249,6 +249,22 @@ describe('launch URLs', () => {
     await trade(launchUrlFor(host.url, token));
   });
 
+  it('trades tokens on the page only, and redirects to a fixed path, never one made from the request', async () => {
+    const launch = host.launchUrl();
+    const token = new URL(launch).search;
+    // "/.//evil.example" normalises to the path "//evil.example", which a browser would take for another host.
+    for (const path of ['/.//evil.example', '/app.js', '/api/kiosk/getState']) {
+      const answer = await raw(`${path}${token}`);
+      expect(answer.status, path).not.toBe(303);
+      expect(answer.headers['set-cookie']).toBeUndefined();
+    }
+    const indexLaunch = host.launchUrl();
+    const viaIndex = await raw(`/index.html${new URL(indexLaunch).search}`);
+    pathOf(indexLaunch);
+    expect(viaIndex).toMatchObject({ status: 303, headers: { location: '/index.html' } });
+    await trade(launch);
+  });
+
   it('a browser that already has a session is sent on without spending the token', async () => {
     const cookie = await trade(host.launchUrl());
     const spare = host.launchUrl();
