@@ -99,6 +99,18 @@ export async function startIssuer(dataDir: string, port: number, waitMs = ISSUER
   };
 }
 
+/**
+ * Opens the browser host's page as a user does: a one-time launch URL, which
+ * the host trades for a session cookie and a redirect to its plain URL
+ * (docs/kiosk.md, "The browser host"). Never puts the token in an error.
+ */
+export async function openKioskPage(page: Page, host: { url: string; launchUrl(): string }): Promise<void> {
+  const response = await page.goto(host.launchUrl());
+  if (page.url() !== host.url || !response?.ok()) {
+    throw new Error(`the kiosk page did not open from its launch URL (HTTP ${response?.status() ?? 'none'}, at ${new URL(page.url()).pathname})`);
+  }
+}
+
 /** Headless Chromium from the system package, with the project's usual flags. */
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });

@@ -46,7 +46,7 @@ import { startKioskRuntime, type KioskRuntime } from '../main/electron/kiosk-run
 import { KeychainApiKeyStore } from '../main/kiosk/keychain-api-key-store.js';
 import { DEFAULT_ONLINE_BUDGET_MS } from '../main/kiosk/kiosk-core.js';
 import { startWebHost, type WebHost, type WebHostCore } from '../main/web-host/server.js';
-import { CHROMIUM_PATH, freePort, issuerCli, launchChromium, LOOPBACK, RENDERER_DIR, requireBuild, scanInPage, startIssuer, type RunningIssuer } from './door-harness.js';
+import { CHROMIUM_PATH, freePort, issuerCli, launchChromium, LOOPBACK, openKioskPage, RENDERER_DIR, requireBuild, scanInPage, startIssuer, type RunningIssuer } from './door-harness.js';
 
 const GOALS = { onlineP99Ms: 100, offlineP99Ms: 50 };
 /** One scan that shows no verdict within this is a failure, not a slow sample. */
@@ -323,7 +323,7 @@ async function main(): Promise<void> {
     await page.emulateMedia({ reducedMotion: 'reduce' });
     page.setDefaultTimeout(PAGE_WAIT_MS);
     page.on('pageerror', (error) => pageErrors.push(String(error)));
-    await page.goto(host.url);
+    await openKioskPage(page, host);
     await page.waitForSelector('#screen[data-screen="setup"]');
     await scanInPage(page, setupCode);
     await page.waitForSelector('#screen[data-screen="ready"]');

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, issuerCli, launchChromium, LOOPBACK as HOST, RENDERER_DIR, requireBuild, ROOT, scanInPage as scan, startIssuer, type RunningIssuer } from '../../bench/door-harness.js';
+import { freePort, issuerCli, launchChromium, LOOPBACK as HOST, openKioskPage, RENDERER_DIR, requireBuild, ROOT, scanInPage as scan, startIssuer, type RunningIssuer } from '../../bench/door-harness.js';
 import { startKioskRuntime, type KioskRuntime } from '../../main/electron/kiosk-runtime.js';
 import { DEFAULT_REPEAT_READ_WINDOW_MS, VERDICT_ON_SCREEN_MS } from '../../main/kiosk/repeat-reads.js';
 import { CALIBRATION_CODE } from '../../protocol/index.js';
@@ -144,7 +144,7 @@ beforeAll(async () => {
   await page.emulateMedia({ reducedMotion: 'reduce' });
   page.setDefaultTimeout(WAIT_MS);
   page.on('pageerror', (error) => pageErrors.push(String(error)));
-  await page.goto(host.url);
+  await openKioskPage(page, host);
 }, 180_000);
 
 afterAll(async () => {

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, launchChromium, LOOPBACK, RENDERER_DIR, requireBuild, ROOT } from '../../bench/door-harness.js';
+import { freePort, launchChromium, LOOPBACK, openKioskPage, RENDERER_DIR, requireBuild, ROOT } from '../../bench/door-harness.js';
 import { MemoryApiKeys } from '../../bench/fixtures.js';
 import { handleIssuerCall, type IssuerHost } from '../../main/electron/issuer-ipc-handlers.js';
 import { KioskCore } from '../../main/kiosk/kiosk-core.js';
@@ -67,7 +67,7 @@ beforeAll(async () => {
       resetAdminToken: () => call('resetAdminToken'),
     };
   });
-  await page.goto(host.url);
+  await openKioskPage(page, host);
 }, 120_000);
 
 afterAll(async () => {
