@@ -255,6 +255,9 @@ if (!forceWeb && existsSync(startJs)) {
 }
 
 let kioskUrl = null;
+/** The browser host's launch URL for the person running the demo, and the demo's own session for its terminal scanner. */
+let kioskLaunchUrl = null;
+let kioskCookie = null;
 if (electron.available) {
   say('Starting the kiosk (Electron) …');
   startChild('kiosk', startJs, [`--user-data-dir=${kioskDir}`], join(demoDir, 'kiosk.log'));
@@ -262,8 +265,14 @@ if (electron.available) {
   const kioskPort = await freePort(preferredKioskPort);
   say(`Starting the kiosk in the browser host (Electron: ${electron.reason}) …`);
   const kiosk = startChild('kiosk', kioskCli, ['web', '--host', HOST, '--port', String(kioskPort), '--data', kioskDir], join(demoDir, 'kiosk.log'));
-  // Its one line on stdout says where it listens (if it cannot start, e.g. without a keyring, the exit handler says why).
-  kioskUrl = await waitFor('the kiosk', async () => /running at (http:\/\/\S+)/.exec(kiosk.output)?.[1] ?? null);
+  // Its stdout says where it listens and prints a one-time launch URL (if it cannot start, e.g. without a keyring, the exit handler says why).
+  const printed = await waitFor('the kiosk', async () => /^\s+(http:\/\/\S+\?token=\S+)$/m.exec(kiosk.output)?.[1] ?? null);
+  kioskUrl = /running at (http:\/\/\S+)/.exec(kiosk.output)[1];
+  // The demo spends that one on its own session (the terminal scanner below calls the kiosk API),
+  // and asks the running host for another, for the browser: `ticket-kiosk web --print-url`.
+  const { openSession } = await import(pathToFileURL(join(root, 'dist', 'main', 'web-host', 'launch.js')).href);
+  kioskCookie = await openSession(printed);
+  kioskLaunchUrl = (await run(process.execPath, [kioskCli, 'web', '--print-url', '--data', kioskDir], { cwd: root })).stdout.trim();
 }
 
 const ticketsUrl = pathToFileURL(ticketsHtml).href;
@@ -271,7 +280,12 @@ say(`
 ================================================================
  Demo running: issuer ${baseUrl}, event "Demo Night" (${event.eid})
 ================================================================
- 1. Open the kiosk:  ${kioskUrl ?? 'the Electron window'}
+ 1. Open the kiosk:  ${
+  kioskLaunchUrl
+    ? `${kioskLaunchUrl}
+    (a one-time launch URL, for 15 minutes; another: npx ticket-kiosk web --print-url --data demo-data/kiosk)`
+    : 'the Electron window'
+}
  2. Open the codes:  ${ticketsUrl}
     (print it, or show it on another screen; each card says what the kiosk should do)
  3. Scan #s (the setup code) first, then tickets, with a USB scanner in keyboard mode.${
@@ -307,7 +321,7 @@ if (kioskUrl && process.stdin.isTTY) {
       const text = entry?.code ?? typed;
       try {
         // The same call the kiosk page makes for a keyboard-wedge scan; the page shows the verdict it pushes.
-        const response = await fetch(new URL('api/kiosk/scan', kioskUrl), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify([text]) });
+        const response = await fetch(new URL('api/kiosk/scan', kioskUrl), { method: 'POST', headers: { 'content-type': 'application/json', cookie: kioskCookie }, body: JSON.stringify([text]) });
         const answer = await response.json();
         say(describe(answer, entry));
       } catch (error) {
