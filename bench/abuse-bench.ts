@@ -11,13 +11,11 @@
  *
  * Options: --slow N (500) --kiosks K (10) --rate R check-ins/s for all kiosks together (40) --seconds S of attack (22)
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { addHours } from '../issuer/admin/arguments.js';
 import { createEvent } from '../issuer/admin/events.js';
 import { newIdFactory } from '../issuer/admin/ids.js';
@@ -30,8 +28,8 @@ import { openDatabase } from '../issuer/store/database.js';
 import { activeKid } from '../issuer/store/signing-keys.js';
 import { createBenchScanners, freePort, percentiles } from './fixtures.js';
 import { runLoad, type LoadResult } from './http-load.js';
+import { startServeProcess } from './serve-process.js';
 
-const CLI = fileURLToPath(new URL('../issuer/cli.js', import.meta.url));
 const CHECK_IN_PATH = '/api/v1/tickets/check-in';
 const P99_GOAL_MS = 50;
 /** A connection is "cut within the timeout" if it closed by the request timeout plus Node's check interval and a second of slack. */
@@ -43,24 +41,6 @@ function option(flag: string, fallback: number): number {
   const n = Number(process.argv[i + 1]);
   if (!Number.isSafeInteger(n) || n <= 0) throw new Error(`${flag} needs a positive whole number`);
   return n;
-}
-
-async function startIssuer(dataDir: string, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--data', dataDir, '--plain-http', '--host', '127.0.0.1', '--port', String(port)], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const deadline = Date.now() + 20_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`ticket-issuer serve exited: ${stderr}`);
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/.well-known/ticket-issuer.json`)).ok) return child;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  child.kill('SIGKILL');
-  throw new Error(`ticket-issuer serve did not answer: ${stderr}`);
 }
 
 /** One attacker connection: enrollment headers at once, then its body a byte per second. Resolves with its lifetime. */
@@ -98,7 +78,7 @@ async function main(): Promise<void> {
   const tids = (await issueTickets(db, { iss: baseUrl, event, key, nextId: newIdFactory(), now }, specs)).map((ticket) => ticket.tid);
   const kiosks = createBenchScanners(db, event, settings.kiosks, now);
   db.close();
-  const issuer = await startIssuer(dataDir.root, port);
+  const issuer = (await startServeProcess(dataDir.root, port)).process;
   let next = 0;
   const checkIns = (seconds: number): Promise<LoadResult> =>
     runLoad({
