@@ -4,35 +4,19 @@
  * with the project's tsconfig into a private folder under dist/).
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { KioskCore } from '../../../main/kiosk/kiosk-core.js';
 import { LocalStore } from '../../../main/kiosk/local-store.js';
+import { compileKioskCore, runKioskChild } from './helpers/compiled-kiosk.js';
 import { LoopbackIssuer } from './helpers/loopback-issuer.js';
 import { MemoryApiKeys, tempDir } from './helpers/memory-api-keys.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const root = resolve(here, '../../..');
-const distDir = join(root, 'dist', `kiosk-durability-${process.pid}`);
-const childScript = join(here, 'fixtures', 'kiosk-child.mjs');
+let distDir: string;
 
 beforeAll(() => {
-  // Compile only the kiosk core and what it imports (not others' in-progress folders).
-  mkdirSync(distDir, { recursive: true });
-  const tsconfig = join(distDir, 'tsconfig.json');
-  writeFileSync(
-    tsconfig,
-    JSON.stringify({
-      extends: join(root, 'tsconfig.json'),
-      compilerOptions: { outDir: distDir, rootDir: root, sourceMap: false, noEmitOnError: false },
-      files: ['kiosk-core.ts', 'queue-drain.ts', 'local-store.ts', 'issuer-client.ts'].map((f) => join(root, 'main', 'kiosk', f)),
-      include: [],
-    }),
-  );
-  const tsc = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', tsconfig], { encoding: 'utf8' });
-  if (tsc.status !== 0) throw new Error(`tsc failed:\n${tsc.stdout}\n${tsc.stderr}`);
+  distDir = compileKioskCore('kiosk-durability');
 }, 120_000);
 
 afterAll(() => rmSync(distDir, { recursive: true, force: true }));
@@ -51,27 +35,7 @@ afterEach(async () => {
   dir.cleanup();
 });
 
-function runChild(args: string[]): { child: ChildProcess; exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>; lines: string[] } {
-  const child = spawn(process.execPath, [childScript, distDir, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  const lines: string[] = [];
-  let buffer = '';
-  child.stdout!.on('data', (chunk: Buffer) => {
-    buffer += chunk.toString('utf8');
-    const parts = buffer.split('\n');
-    buffer = parts.pop()!;
-    lines.push(...parts);
-  });
-  let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolveExit) =>
-    child.on('exit', (code, signal) => {
-      if (code !== 0 && signal === null) console.error(stderr);
-      resolveExit({ code, signal });
-    }),
-  );
-  return { child, exited, lines };
-}
+const runChild = (args: string[]) => runKioskChild(distDir, args, children);
 
 describe('durability across SIGKILL', () => {
   it('a queue drained by a process killed mid-drain reaches the issuer completely, each scan with one key', async () => {
