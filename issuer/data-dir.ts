@@ -53,6 +53,30 @@ export function createDataDir(dataDir: DataDir): void {
   fs.closeSync(fs.openSync(dataDir.database, 'a', 0o600));
 }
 
+/**
+ * Makes the data directory private again at every `serve` start: folders
+ * 0700, files 0600 (the database and its -wal/-shm, keys, the TLS key and
+ * certificate, tls/serving.json). A directory made by an older version, or
+ * copied in with a loose umask, is tightened; each change is returned for
+ * the log. No-op on Windows, where modes do not apply.
+ */
+export function tightenDataDir(dataDir: DataDir): string[] {
+  if (process.platform === 'win32') return [];
+  const changed: string[] = [];
+  const visit = (target: string): void => {
+    const stat = fs.lstatSync(target);
+    if (stat.isSymbolicLink()) return; // never follow a link out of the data dir
+    const wanted = stat.isDirectory() ? 0o700 : 0o600;
+    if ((stat.mode & 0o777) !== wanted && (stat.mode & 0o077) !== 0) {
+      fs.chmodSync(target, wanted);
+      changed.push(`${target}: ${(stat.mode & 0o777).toString(8).padStart(4, '0')} → ${wanted.toString(8).padStart(4, '0')}`);
+    }
+    if (stat.isDirectory()) for (const entry of fs.readdirSync(target)) visit(path.join(target, entry));
+  };
+  visit(dataDir.root);
+  return changed;
+}
+
 /** Write a file only its owner can read, atomically (write to a temp name, then rename). */
 export function writePrivateFile(file: string, contents: string): void {
   const temp = `${file}.${process.pid}.tmp`;

@@ -15,7 +15,7 @@ import type { AddressInfo } from 'node:net';
 import { generate } from 'selfsigned';
 import type { Logger } from 'pino';
 import { build } from './app.js';
-import { resolveDataDir, requireInitialised, writePrivateFile } from './data-dir.js';
+import { resolveDataDir, requireInitialised, tightenDataDir, writePrivateFile } from './data-dir.js';
 import { createLogger } from './logging.js';
 import { openDatabase } from './store/database.js';
 import { getIssuerInfo } from './store/issuer-info.js';
@@ -86,7 +86,8 @@ export async function ensureSelfSignedCertificate(tlsDir: string, hostnames: rea
       ],
     });
     writePrivateFile(keyFile, pems.private);
-    fs.writeFileSync(certFile, pems.cert, { mode: 0o644 });
+    // The certificate is public (scanners pin its fingerprint), but nothing in the data dir needs to be readable by others.
+    writePrivateFile(certFile, pems.cert);
   }
   const cert = fs.readFileSync(certFile, 'utf8');
   return { key: fs.readFileSync(keyFile, 'utf8'), cert, fingerprint: certificateFingerprint(cert) };
@@ -102,7 +103,7 @@ export type ServingMode = 'self-signed' | 'certificate' | 'plain-http';
 const SERVING_RECORD = 'serving.json';
 
 export function recordServingMode(tlsDir: string, mode: ServingMode, now = new Date()): void {
-  fs.writeFileSync(path.join(tlsDir, SERVING_RECORD), `${JSON.stringify({ mode, since: now.toISOString() })}\n`);
+  writePrivateFile(path.join(tlsDir, SERVING_RECORD), `${JSON.stringify({ mode, since: now.toISOString() })}\n`);
 }
 
 /** The mode of the last `serve`, or null when it never ran (or the record is unreadable: then nothing is assumed). */
@@ -142,8 +143,9 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   } finally {
     probe.close();
   }
-  const tls = await tlsFor(options, dataDir.tlsDir, baseUrl, host);
   const logger = options.logger ?? createLogger();
+  for (const change of tightenDataDir(dataDir)) logger.warn({ change }, 'data directory permissions were too open; tightened');
+  const tls = await tlsFor(options, dataDir.tlsDir, baseUrl, host);
   const app = await build({
     dataDir: dataDir.root,
     https: tls && { key: tls.key, cert: tls.cert },

@@ -163,6 +163,10 @@ export class KioskScreens {
       case 'scanner_unauthorized':
         this.showVerdict({ kind: 'refuse', reason: 'scanner_unauthorized' });
         return;
+      case 'storage_fault':
+        // Nothing can be recorded: "scan again" would fail again for everyone. The state says what IT must do.
+        this.showVerdict({ kind: 'refuse', reason: 'storage_fault' });
+        return;
       case 'repeat_read':
         // The verdict on screen stands; the state's read_again carries the mark.
         return;

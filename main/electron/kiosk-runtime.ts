@@ -3,7 +3,7 @@
  * its data directory, the API key in the OS keyring, and HID scanners feeding
  * scans into the core. Electron-free.
  */
-import { mkdir, readFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { KioskCore, type KioskCoreOptions } from '../kiosk/kiosk-core.js';
 import { KeychainApiKeyStore } from '../kiosk/keychain-api-key-store.js';
@@ -46,6 +46,9 @@ export async function startKioskRuntime(options: KioskRuntimeOptions): Promise<K
   await apiKeys.checkAvailable();
   // The state holds ticket holders' names and the scan history: private to the kiosk user.
   await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
+  // An existing folder (a --data given by IT, an older install) keeps its mode unless told: tighten it.
+  const tightened = await tightenPrivateDir(options.dataDir);
+  if (tightened !== null) options.log(`Data folder ${options.dataDir} was readable by others (mode ${tightened}); it is now 0700.`);
 
   const coreOptions: KioskCoreOptions = {
     ...options.core,
@@ -123,4 +126,13 @@ export function parseKnownScanner(text: string): KnownScanner {
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** Makes `dir` 0700 if others could read or enter it; returns its old mode (octal) then, else null. No-op on Windows. */
+async function tightenPrivateDir(dir: string): Promise<string | null> {
+  if (process.platform === 'win32') return null;
+  const mode = (await stat(dir)).mode & 0o777;
+  if ((mode & 0o077) === 0) return null;
+  await chmod(dir, 0o700);
+  return mode.toString(8).padStart(4, '0');
 }

@@ -68,6 +68,12 @@ export interface KioskState {
   calibration: { diagnosis: ScannerDiagnosis; translating: ScanOrigin[] } | null;
   /** The HID scanner as the kiosk sees it; null when the host does not read HID scanners. */
   hid_scanner: { state: 'connected' | 'disconnected'; reason: string | null; message: string } | null;
+  /**
+   * The kiosk's own storage (docs/kiosk.md "Storage integrity"): `recovered`
+   * after a damaged kiosk.db was set aside at start (kept for IT), `fault`
+   * when it is found damaged while running. Null when nothing happened.
+   */
+  storage: { state: 'recovered' | 'fault'; message: string; damaged_file: string | null } | null;
 }
 
 export type ScanResult =
@@ -82,7 +88,9 @@ export type ScanResult =
   | { type: 'calibrated'; diagnosis: ScannerDiagnosis }
   | { type: 'not_enrolled'; message: string }
   /** The issuer refused this scanner's key (401/403): re-enroll. Not a verdict on the ticket. */
-  | { type: 'scanner_unauthorized'; message: string };
+  | { type: 'scanner_unauthorized'; message: string }
+  /** The kiosk's database is damaged: nothing can be recorded; call IT. Not a verdict on the ticket. */
+  | { type: 'storage_fault'; message: string };
 
 export type StatusLookupResult =
   | { type: 'status'; status: TicketStatus }

@@ -37,7 +37,8 @@ import { DiscoveryCache, type RefreshResult } from './discovery.js';
 import { defaultPlatform, enroll, setupProblem } from './enrollment.js';
 import { IssuerClient, SCANNER_UNAUTHORIZED_MESSAGE, type FetchLike, type IssuerClientOptions } from './issuer-client.js';
 import type { ConnectionState, KioskApi, KioskState, ScanResult, SetupSummary, StatusLookupResult } from './kiosk-api.js';
-import { checkInRequestFor, LocalStore, type Enrollment, type NewScan, type StoredCalibrations, type StoredScan } from './local-store.js';
+import { checkInRequestFor, type LocalStore, type Enrollment, type NewScan, type StoredCalibrations, type StoredScan } from './local-store.js';
+import { isStorageFault, openStoreWithRecovery, recoveryMessage, type StorageRecovery } from './store-recovery.js';
 import { DEFAULT_DRAIN_CONCURRENCY, drainQueue, type DrainReport } from './queue-drain.js';
 
 export interface KioskCoreOptions {
@@ -95,6 +96,9 @@ export class KioskCore implements KioskApi {
   private calibrations: StoredCalibrations;
   private readAgain: KioskState['read_again'] = null;
   private hidScanner: KioskState['hid_scanner'] = null;
+  private storage: KioskState['storage'];
+  /** The last state read from the store, shown while a storage fault keeps it from being read again. */
+  private lastSnapshot: KioskState | null = null;
   private readonly random: () => number;
   private readonly budgetMs: number;
   private readonly policy: OfflinePolicy;
@@ -126,8 +130,11 @@ export class KioskCore implements KioskApi {
     this.budgetMs = options.onlineBudgetMs ?? DEFAULT_ONLINE_BUDGET_MS;
     this.policy = options.offlinePolicy ?? 'optimistic';
     this.backoff = options.backoff ?? DEFAULT_BACKOFF;
-    this.store = LocalStore.open(options.dbPath);
     this.log = options.log ?? (() => undefined);
+    // A damaged file is set aside and its readable rows carried over (store-recovery.ts).
+    this.store = openStoreWithRecovery(options.dbPath, { log: this.log }).store;
+    const recovery = this.store.getStorageRecovery<StorageRecovery>();
+    this.storage = recovery ? { state: 'recovered', message: recoveryMessage(recovery), damaged_file: recovery.damaged_file } : null;
     this.calibrations = this.store.getCalibrations();
     this.repeatReads = new RepeatReadFilter<ScanResult>({
       windowMs: options.repeatReadWindowMs ?? DEFAULT_REPEAT_READ_WINDOW_MS,
@@ -167,6 +174,26 @@ export class KioskCore implements KioskApi {
    * path are translated first, so both copies of a scan compare equal.
    */
   scanFrom(origin: ScanOrigin, raw: string, read?: ReadDetails, symbologyId?: string | null): Promise<ScanResult> {
+    return this.readScan(origin, raw, read, symbologyId).catch((error: unknown) => {
+      if (!isStorageFault(error)) throw error;
+      return this.storageFault(error);
+    });
+  }
+
+  /**
+   * The store said its file is damaged (docs/kiosk.md "Storage integrity"):
+   * no verdict can be recorded, so the door says so and IT is called, instead
+   * of "scan again" for everyone. A restart recovers what can be read.
+   */
+  private storageFault(error: unknown): ScanResult {
+    const message = `Kiosk storage fault (${error instanceof Error ? error.message : String(error)}): call IT. Restarting the kiosk sets the damaged file aside and recovers its queued scans.`;
+    if (this.storage?.state !== 'fault') this.log(message);
+    this.storage = { state: 'fault', message, damaged_file: null };
+    this.changed();
+    return { type: 'storage_fault', message };
+  }
+
+  private readScan(origin: ScanOrigin, raw: string, read?: ReadDetails, symbologyId?: string | null): Promise<ScanResult> {
     // Each read of the calibration code calibrates its own path, keystroke echoes too: a
     // keyboard-mode scanner read over HID is learned on both of its paths at once.
     const calibration = findCalibrationCode(raw);
@@ -663,6 +690,17 @@ export class KioskCore implements KioskApi {
   // --- state ---------------------------------------------------------------
 
   private snapshot(): KioskState {
+    try {
+      this.lastSnapshot = this.readSnapshot();
+      return this.lastSnapshot;
+    } catch (error) {
+      if (!isStorageFault(error) || this.lastSnapshot === null) throw error;
+      if (this.storage?.state !== 'fault') this.storageFault(error);
+      return { ...this.lastSnapshot, storage: this.storage };
+    }
+  }
+
+  private readSnapshot(): KioskState {
     const enrollment = this.store.getEnrollment();
     const identity = this.store.identity();
     return {
@@ -683,6 +721,7 @@ export class KioskCore implements KioskApi {
       read_again: this.readAgain,
       calibration: this.calibrationView(),
       hid_scanner: this.hidScanner,
+      storage: this.storage,
     };
   }
 

@@ -14,6 +14,7 @@
  * WAL + synchronous=FULL: a committed transaction survives power loss, not
  * only a process crash.
  */
+import { chmodSync, closeSync, existsSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -160,6 +161,18 @@ export interface ReadLogEntry {
   detail: string;
 }
 
+/** Rows read back from a damaged file (store-recovery.ts), as SQLite returned them. */
+export interface SalvagedRows {
+  settings: Array<[string, string]>;
+  discovery: Record<string, unknown>[];
+  scans: Record<string, unknown>[];
+}
+
+const SCAN_COLUMNS = [
+  'idempotency_key', 'code', 'iss', 'tid', 'eid', 'gate_id', 'scanner_id', 'scanned_at', 'signature_status', 'queue_state', 'verdict',
+  'admitted_at', 'admitted_offline', 'attempts', 'next_attempt_at', 'last_error', 'result_status', 'result', 'answered_at',
+] as const;
+
 export class LocalStore {
   /** Prepared once, reused: preparing costs more than running these small statements (the drain runs thousands). */
   private readonly statements = new Map<string, Database.Statement>();
@@ -176,6 +189,13 @@ export class LocalStore {
   }
 
   static open(path: string): LocalStore {
+    // Holders' names and the scan history are private to the kiosk user. A new file is made 0600
+    // before SQLite opens it (SQLite gives its -wal and -shm the same mode); an existing one is
+    // tightened (docs/kiosk.md "Where the kiosk keeps its data").
+    if (process.platform !== 'win32') {
+      closeSync(openSync(path, 'a', 0o600));
+      for (const file of [path, `${path}-wal`, `${path}-shm`]) if (existsSync(file)) chmodSync(file, 0o600);
+    }
     const db = new Database(path);
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = FULL');
@@ -273,6 +293,45 @@ export class LocalStore {
 
   clearEnrollment(): void {
     this.statement(`DELETE FROM settings WHERE key = 'enrollment'`).run();
+  }
+
+  // --- storage recovery ----------------------------------------------------
+
+  /**
+   * Puts what was read back from a damaged file into this fresh store, in one
+   * transaction. Scans keep their idempotency keys (a queued scan then reaches
+   * the issuer exactly once); one in flight at the damage goes back to the
+   * queue. Rows the schema would refuse (half-read, mangled) are skipped.
+   */
+  restoreSalvaged(rows: SalvagedRows): void {
+    const insertScan = this.db.prepare(`INSERT OR IGNORE INTO scans (${SCAN_COLUMNS.join(', ')}) VALUES (${SCAN_COLUMNS.map(() => '?').join(', ')})`);
+    this.db.transaction(() => {
+      for (const [key, value] of rows.settings) this.setSetting(key, value);
+      for (const row of rows.discovery) {
+        if (typeof row['iss'] === 'string' && typeof row['document'] === 'string' && typeof row['fetched_at'] === 'number') {
+          this.statement('INSERT OR REPLACE INTO discovery (iss, document, fetched_at) VALUES (?, ?, ?)').run(row['iss'], row['document'], row['fetched_at']);
+        }
+      }
+      const scans = [...rows.scans].sort((a, b) => Number(a['seq']) - Number(b['seq']));
+      for (const row of scans) {
+        const values = SCAN_COLUMNS.map((column) => (column === 'queue_state' && row[column] === 'sending' ? 'pending' : (row[column] ?? null)));
+        try {
+          insertScan.run(...values);
+        } catch {
+          // A row whose fields came back unusable (the CHECK constraints refuse it): nothing to send.
+        }
+      }
+    })();
+  }
+
+  saveStorageRecovery(recovery: unknown): void {
+    this.setSetting('storage_recovery', JSON.stringify(recovery));
+  }
+
+  /** The last recovery from a damaged file, kept for IT (docs/kiosk.md "Storage integrity"). */
+  getStorageRecovery<T>(): T | null {
+    const value = this.getSetting('storage_recovery');
+    return value ? (JSON.parse(value) as T) : null;
   }
 
   // --- scanner calibration and the read log -------------------------------

@@ -58,6 +58,7 @@ export class FakeKiosk implements KioskApi {
     read_again: null,
     calibration: null,
     hid_scanner: null,
+    storage: null,
   };
 
   async scan(text: string): Promise<ScanResult> {

@@ -101,6 +101,7 @@ export const en = {
   'reason.layout_mismatch': 'Scanner keyboard layout does not match — see settings',
   'reason.scanner_unauthorized': 'Scanner no longer authorised — re-enroll',
   'reason.scan_failed': 'Could not check this ticket — scan again',
+  'reason.storage_fault': 'Kiosk storage fault — call IT',
 
   'lookup.title': 'Check a ticket',
   'lookup.instruction': 'Scan the ticket, or paste its code or ticket ID. It will not be checked in.',
@@ -163,4 +164,5 @@ export const en = {
   'scanner.close': 'Done',
   'scanner.hid.connected': 'USB scanner: {message}',
   'scanner.hid.problem': 'USB scanner: {message}',
+  'storage.notice': 'Kiosk storage: {message}',
 } as const;

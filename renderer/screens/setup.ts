@@ -67,6 +67,9 @@ export function mountSetup(root: HTMLElement, actions: SetupActions, onsiteIssue
         props.busy ? el('p', { class: 'setup__busy', 'data-busy': '' }, t('setup.working')) : null,
         props.message ? el('p', { class: 'setup__message', role: 'alert', 'data-setup-message': '' }, '✗ ', props.message) : null,
         hid ? el('p', { class: hid.problem ? 'banner banner--danger' : 'setup__hint', 'data-hid-scanner': hid.problem ? 'problem' : 'ok' }, hid.text) : null,
+        props.state?.storage
+          ? el('p', { class: 'banner banner--danger', role: 'alert', 'data-storage': props.state.storage.state }, '⚠ ', t('storage.notice', { message: props.state.storage.message }))
+          : null,
         translating ? el('p', { class: 'setup__hint', 'data-calibration-active': '' }, translating) : null,
         calibration ? scannerPanel(diagnosisView(calibration.diagnosis), { reset: actions.resetCalibration }) : null,
       );

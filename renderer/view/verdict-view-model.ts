@@ -8,7 +8,7 @@ import { t } from '../messages/format.js';
 import { formatClockTime, type TimeOptions } from './dates.js';
 
 /** Refusals the renderer reaches itself, before or instead of a verdict from the kiosk. */
-export const LOCAL_REFUSALS = ['layout_mismatch', 'scanner_unauthorized', 'scan_failed'] as const;
+export const LOCAL_REFUSALS = ['layout_mismatch', 'scanner_unauthorized', 'scan_failed', 'storage_fault'] as const;
 export type LocalRefusalReason = (typeof LOCAL_REFUSALS)[number];
 
 export interface LocalRefusal {
@@ -88,6 +88,8 @@ export function refusalText(verdict: Refusal, time: TimeOptions = {}): string {
       return t('reason.scanner_unauthorized');
     case 'scan_failed':
       return t('reason.scan_failed');
+    case 'storage_fault':
+      return t('reason.storage_fault');
   }
 }
 

@@ -25,6 +25,7 @@ const state: KioskState = {
   read_again: null,
   calibration: null,
   hid_scanner: null,
+  storage: null,
 };
 
 describe('ready view-model', () => {
