@@ -70,10 +70,11 @@ export interface KioskState {
   hid_scanner: { state: 'connected' | 'disconnected'; reason: string | null; message: string } | null;
   /**
    * The kiosk's own storage (docs/kiosk.md "Storage integrity"): `recovered`
-   * after a damaged kiosk.db was set aside at start (kept for IT), `fault`
-   * when it is found damaged while running. Null when nothing happened.
+   * after a damaged kiosk.db was set aside at this start, `recovered_earlier`
+   * when that happened at an earlier start (kept for IT), `fault` when it is
+   * found damaged while running. Null when nothing happened.
    */
-  storage: { state: 'recovered' | 'fault'; message: string; damaged_file: string | null } | null;
+  storage: { state: 'recovered' | 'recovered_earlier' | 'fault'; message: string; damaged_file: string | null } | null;
 }
 
 export type ScanResult =

@@ -132,9 +132,11 @@ export class KioskCore implements KioskApi {
     this.backoff = options.backoff ?? DEFAULT_BACKOFF;
     this.log = options.log ?? (() => undefined);
     // A damaged file is set aside and its readable rows carried over (store-recovery.ts).
-    this.store = openStoreWithRecovery(options.dbPath, { log: this.log }).store;
+    const opened = openStoreWithRecovery(options.dbPath, { log: this.log });
+    this.store = opened.store;
+    // This run's recovery is news for the door too; an earlier one stays on Setup for IT.
     const recovery = this.store.getStorageRecovery<StorageRecovery>();
-    this.storage = recovery ? { state: 'recovered', message: recoveryMessage(recovery), damaged_file: recovery.damaged_file } : null;
+    this.storage = recovery ? { state: opened.recovery ? 'recovered' : 'recovered_earlier', message: recoveryMessage(recovery), damaged_file: recovery.damaged_file } : null;
     this.calibrations = this.store.getCalibrations();
     this.repeatReads = new RepeatReadFilter<ScanResult>({
       windowMs: options.repeatReadWindowMs ?? DEFAULT_REPEAT_READ_WINDOW_MS,

@@ -51,7 +51,7 @@ export function mountReady(root: HTMLElement, actions: ReadyActions): ScreenHand
         view.unauthorisedText ? el('p', { class: 'banner banner--danger', role: 'alert', 'data-unauthorised': '' }, '✗ ', view.unauthorisedText) : null,
         notice ? el('p', { class: 'banner', role: 'alert', 'data-notice': '' }, notice) : null,
         hid ? el('p', { class: 'banner banner--danger', role: 'alert', 'data-hid-scanner': 'problem' }, '⚠ ', hid.text) : null,
-        state.storage ? el('p', { class: 'banner banner--danger', role: 'alert', 'data-storage': state.storage.state }, '⚠ ', t('storage.notice', { message: state.storage.message })) : null,
+        state.storage && state.storage.state !== 'recovered_earlier' ? el('p', { class: 'banner banner--danger', role: 'alert', 'data-storage': state.storage.state }, '⚠ ', t('storage.notice', { message: state.storage.message })) : null,
         // The scanner check takes the place of the prompt and the list until IT closes it.
         diagnosis ? scannerPanel(diagnosisView(diagnosis), { reset: actions.resetCalibration, close: actions.closeDiagnosis }) : null,
         diagnosis ? null : el('p', { class: 'ready__prompt' }, el('span', { class: 'ready__prompt-icon', 'aria-hidden': 'true' }, '▣'), ' ', t('ready.prompt')),
