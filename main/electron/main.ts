@@ -16,11 +16,12 @@
  */
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, session, type Session } from 'electron';
+import { fileURLToPath } from 'node:url';
+import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, protocol, session, type Session } from 'electron';
 import { issuerFileLogger, OnsiteIssuer } from '../onsite-issuer/onsite-issuer.js';
 import { ADMIN_PARTITION, adminWindowOptions, applyAdminContentsPolicies, applyAdminSessionPolicies, type AdminPin } from './admin-window.js';
 import { packageRoot, rendererDistDir } from './app-paths.js';
+import { APP_PAGE_URL, APP_SCHEME, APP_SCHEME_PRIVILEGES, serveAppFile } from './app-scheme.js';
 import { ISSUER_CHANNELS, KIOSK_CHANNELS, STATE_CHANGED_CHANNEL } from './ipc-channels.js';
 import { forbiddenAnswer, handleKioskCall, KIOSK_CALL_NAMES } from './ipc-handlers.js';
 import { handleIssuerCall, ISSUER_CALL_NAMES, issuerForbiddenAnswer, type IssuerAnswer, type IssuerCallName } from './issuer-ipc-handlers.js';
@@ -30,8 +31,8 @@ import { applyContentsPolicies, applySessionPolicies, isTrustedSender, windowOpt
 import { pageMayUseOnsiteIssuer, parseShellOptions, type ShellOptions } from './shell-options.js';
 
 const PRELOAD_PATH = join(dirname(fileURLToPath(import.meta.url)), 'preload.cjs');
-const INDEX_HTML = join(rendererDistDir(packageRoot()), 'index.html');
-const APP_PAGE_URL = pathToFileURL(INDEX_HTML).href;
+const RENDERER_DIR = rendererDistDir(packageRoot());
+const INDEX_HTML = join(RENDERER_DIR, 'index.html');
 
 let runtime: KioskRuntime | null = null;
 let mainWindow: BrowserWindow | null = null;
@@ -97,7 +98,9 @@ async function start(): Promise<void> {
   core.onStateChange((state) => {
     if (!window.isDestroyed()) window.webContents.send(STATE_CHANGED_CHANNEL, state);
   });
-  await window.loadFile(INDEX_HTML);
+  // The page comes from kiosk://app/ (app-scheme.ts), never file://: only the built screens are reachable.
+  protocol.handle(APP_SCHEME, (request) => serveAppFile(request.url, RENDERER_DIR));
+  await window.loadURL(APP_PAGE_URL);
 }
 
 /** The on-site issuer on <userData>/issuer-data: IPC for the page, and a start at launch with --onsite-issuer. */
@@ -225,6 +228,8 @@ if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
   app.enableSandbox(); // every renderer, whatever its webPreferences say
+  // Before the app is ready, as Electron requires: kiosk:// is a standard, secure origin of its own.
+  protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: APP_SCHEME_PRIVILEGES }]);
   app.on('second-instance', () => {
     if (mainWindow?.isMinimized()) mainWindow.restore();
     mainWindow?.focus();

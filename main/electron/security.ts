@@ -24,6 +24,8 @@ export const CONTENT_SECURITY_POLICY = [
   "img-src 'self' data:",
   "media-src 'self'",
   "object-src 'none'",
+  // No frames at all: the page has none, and a frame is where a navigation could hide.
+  "frame-src 'none'",
   "base-uri 'none'",
   "form-action 'none'",
   "frame-ancestors 'none'",
@@ -70,8 +72,10 @@ export function windowOptions({ preloadPath, kiosk }: WindowChoices): BrowserWin
 }
 
 /**
- * True only for our own page: the same file:// path as the app's index.html
- * (a different hash or query is still our page). Anything unparsable is false.
+ * True only for our own page: the same scheme, host and path as the app's
+ * index.html (kiosk://app/index.html, app-scheme.ts; file:// in tests of the
+ * file itself); a different hash or query is still our page. Anything
+ * unparsable, or on the web, is false.
  */
 export function isAppPage(url: string, appPageUrl: string): boolean {
   let target: URL;
@@ -82,7 +86,8 @@ export function isAppPage(url: string, appPageUrl: string): boolean {
   } catch {
     return false;
   }
-  return target.protocol === 'file:' && app.protocol === 'file:' && target.host === app.host && target.pathname === app.pathname;
+  const local = app.protocol === 'file:' || app.protocol === 'kiosk:';
+  return local && target.protocol === app.protocol && target.host === app.host && target.pathname === app.pathname;
 }
 
 /** Navigation policy: stay on our page. */
@@ -121,12 +126,20 @@ export function applySessionPolicies(session: SessionPolicyTarget): void {
 
 export type ContentsPolicyTarget = Pick<WebContents, 'on' | 'setWindowOpenHandler'>;
 
-/** Per web contents: no navigation away from our page, no redirects, no new windows, no <webview>. */
+/** A frame navigation is allowed only for the main frame, to our own page (the CSP also allows no frames). */
+export function isAllowedFrameNavigation(url: string, isMainFrame: boolean, appPageUrl: string): boolean {
+  return isMainFrame && isAllowedNavigation(url, appPageUrl);
+}
+
+/** Per web contents: no navigation away from our page, no redirects, no frames navigating, no new windows, no <webview>. */
 export function applyContentsPolicies(contents: ContentsPolicyTarget, appPageUrl: string): void {
   const stayOnAppPage = (event: Event<{ url: string }>): void => {
     if (!isAllowedNavigation(event.url, appPageUrl)) event.preventDefault();
   };
   contents.on('will-navigate', stayOnAppPage);
+  contents.on('will-frame-navigate', (event: Event<{ url: string; isMainFrame: boolean }>) => {
+    if (!isAllowedFrameNavigation(event.url, event.isMainFrame, appPageUrl)) event.preventDefault();
+  });
   contents.on('will-redirect', stayOnAppPage);
   contents.on('will-attach-webview', (event) => event.preventDefault());
   contents.setWindowOpenHandler(denyWindowOpen);

@@ -8,7 +8,6 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ADMIN_PARTITION, adminWindowOptions, CERT_ACCEPT, CERT_REJECT } from '../../../main/electron/admin-window.js';
 import { ISSUER_CHANNELS, KIOSK_CHANNELS, STATE_CHANGED_CHANNEL } from '../../../main/electron/ipc-channels.js';
@@ -33,6 +32,10 @@ const electron = vi.hoisted(() => {
     errors: [] as Array<[string, string]>,
     quitCalls: 0,
     sandboxEnabled: false,
+    privilegedSchemes: [] as unknown[],
+    protocolHandlers: new Map<string, (request: Request) => Response | Promise<Response>>(),
+    registeredBeforeReady: false,
+    ready: false,
   };
   class BrowserWindow {
     readonly record = {
@@ -73,7 +76,10 @@ const electron = vi.hoisted(() => {
   const module = {
     app: {
       on: (event: string, listener: Listener) => appListeners.set(event, listener),
-      whenReady: () => Promise.resolve(),
+      whenReady: () => {
+        state.ready = true;
+        return Promise.resolve();
+      },
       requestSingleInstanceLock: () => true,
       enableSandbox: () => {
         state.sandboxEnabled = true;
@@ -117,6 +123,13 @@ const electron = vi.hoisted(() => {
       setApplicationMenu: (menu: (typeof state.menus)[number]) => state.menus.push(menu),
     },
     clipboard: { writeText: (text: string) => (state.clipboard = text) },
+    protocol: {
+      registerSchemesAsPrivileged: (schemes: unknown[]) => {
+        state.privilegedSchemes.push(...schemes);
+        state.registeredBeforeReady = !state.ready;
+      },
+      handle: (scheme: string, handler: (request: Request) => Response | Promise<Response>) => state.protocolHandlers.set(scheme, handler),
+    },
   };
   return { state, module };
 });
@@ -124,7 +137,7 @@ const electron = vi.hoisted(() => {
 vi.mock('electron', () => ({ ...electron.module, default: electron.module }));
 
 const INDEX_HTML = resolve('renderer/dist/index.html');
-const APP_PAGE_URL = pathToFileURL(INDEX_HTML).href;
+const APP_PAGE_URL = 'kiosk://app/index.html';
 const rendererBuilt = existsSync(INDEX_HTML);
 const state = electron.state;
 
@@ -135,7 +148,7 @@ beforeAll(async () => {
   state.dataDir = mkdtempSync(join(tmpdir(), 'kiosk-electron-main-'));
   await import('../../../main/electron/main.js');
   // start() runs after whenReady(): wait until it has either loaded the page or reported why not.
-  await vi.waitFor(() => expect(state.windows[0]?.loadedFile ?? state.errors[0]).toBeTruthy(), { timeout: 15_000 });
+  await vi.waitFor(() => expect(state.windows[0]?.loadedUrl ?? state.errors[0]).toBeTruthy(), { timeout: 15_000 });
 });
 
 afterAll(async () => {
@@ -196,13 +209,24 @@ describe('the Electron shell', () => {
   });
 
   describe('with the renderer built', () => {
-    it('opens one window with the secure options and our preload, and loads renderer/dist/index.html', () => {
+    it('opens one window with the secure options and our preload, and loads the page from kiosk://app/, never file://', async () => {
       expect(state.errors).toEqual([]);
       expect(state.windows).toHaveLength(1);
       const options = state.windows[0]!.options as ReturnType<typeof windowOptions>;
       expect(options.webPreferences?.preload).toMatch(/main[\\/]electron[\\/]preload\.cjs$/);
       expect(options).toEqual(windowOptions({ preloadPath: options.webPreferences!.preload!, kiosk: false }));
-      expect(state.windows[0]!.loadedFile).toBe(INDEX_HTML);
+      expect(state.windows[0]!.loadedFile).toBeNull();
+      expect(state.windows[0]!.loadedUrl).toBe(APP_PAGE_URL);
+      // kiosk:// was made a standard, secure scheme before the app was ready, and its handler serves the built page.
+      expect(state.privilegedSchemes).toEqual([{ scheme: 'kiosk', privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
+      expect(state.registeredBeforeReady).toBe(true);
+      const serve = state.protocolHandlers.get('kiosk')!;
+      const page = await serve(new Request(APP_PAGE_URL));
+      expect(page.status).toBe(200);
+      expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(await page.text()).toBe(readFileSync(INDEX_HTML, 'utf8'));
+      expect((await serve(new Request('kiosk://app/../package.json'))).status).toBe(404);
+      expect((await serve(new Request('kiosk://app/%2e%2e/package.json'))).status).toBe(404);
     });
 
     it('answers IPC on every channel for our page only, with validated input', async () => {
