@@ -15,20 +15,10 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
-import path from 'node:path';
-import { addHours } from '../issuer/admin/arguments.js';
-import { createEvent } from '../issuer/admin/events.js';
-import { newIdFactory } from '../issuer/admin/ids.js';
-import { initIssuer } from '../issuer/admin/init.js';
-import { defaultTicketExpiry, issueTickets } from '../issuer/admin/issuance.js';
 import { DEFAULT_TIMEOUTS } from '../issuer/connection-limits.js';
-import { resolveDataDir } from '../issuer/data-dir.js';
-import { loadSigningKey } from '../issuer/signing.js';
-import { openDatabase } from '../issuer/store/database.js';
-import { activeKid } from '../issuer/store/signing-keys.js';
-import { createBenchScanners, freePort, percentiles } from './fixtures.js';
+import { percentiles } from './fixtures.js';
 import { runLoad, type LoadResult } from './http-load.js';
-import { startServeProcess } from './serve-process.js';
+import { createLoopbackIssuerData, startServeProcess } from './serve-process.js';
 
 const CHECK_IN_PATH = '/api/v1/tickets/check-in';
 const P99_GOAL_MS = 50;
@@ -64,20 +54,8 @@ function slowConnection(port: number): Promise<number> {
 
 async function main(): Promise<void> {
   const settings = { slow: option('--slow', 500), kiosks: option('--kiosks', 10), rate: option('--rate', 40), seconds: option('--seconds', 22) };
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'abuse-bench-'));
-  const dataDir = resolveDataDir(path.join(root, 'issuer-data'));
-  const now = new Date();
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
-  initIssuer(dataDir, baseUrl, 'Abuse Benchmark', now);
-  const db = openDatabase(dataDir.database);
-  const event = createEvent(db, { name: 'Open Air', date: addHours(now, 1), venue: 'Field' }, newIdFactory(), now);
-  const key = loadSigningKey(dataDir.keysDir, activeKid(db));
-  const tickets = settings.rate * (settings.seconds + 12);
-  const specs = Array.from({ length: tickets }, (_, i) => ({ exp: defaultTicketExpiry(event), holderName: `Guest ${i}`, ticketType: 'Standard' }));
-  const tids = (await issueTickets(db, { iss: baseUrl, event, key, nextId: newIdFactory(), now }, specs)).map((ticket) => ticket.tid);
-  const kiosks = createBenchScanners(db, event, settings.kiosks, now);
-  db.close();
+  const issuerData = await createLoopbackIssuerData({ name: 'Abuse Benchmark', tickets: settings.rate * (settings.seconds + 12), scanners: settings.kiosks });
+  const { root, dataDir, port, baseUrl, eid, tids, scanners: kiosks } = issuerData;
   const issuer = (await startServeProcess(dataDir.root, port)).process;
   let next = 0;
   const checkIns = (seconds: number): Promise<LoadResult> =>
@@ -92,7 +70,7 @@ async function main(): Promise<void> {
         return {
           path: CHECK_IN_PATH,
           headers: { authorization: `Bearer ${kiosk.apiKey}` },
-          body: JSON.stringify({ tid: tids[next++], eid: event.eid, scanned_at: new Date().toISOString(), scanner_id: kiosk.scannerId, idempotency_key: crypto.randomUUID() }),
+          body: JSON.stringify({ tid: tids[next++], eid, scanned_at: new Date().toISOString(), scanner_id: kiosk.scannerId, idempotency_key: crypto.randomUUID() }),
         };
       },
       outcome: (status, body) => `${status} ${(JSON.parse(body) as { status?: string }).status ?? 'error'}`,

@@ -1,6 +1,19 @@
-/** `ticket-issuer serve` from the build, as a child process on loopback, for the benchmarks that need a real process. */
+/** `ticket-issuer serve` from the build, as a child process on loopback, and a data directory for it, for the benchmarks that need a real process. */
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { addHours } from '../issuer/admin/arguments.js';
+import { createEvent } from '../issuer/admin/events.js';
+import { newIdFactory } from '../issuer/admin/ids.js';
+import { initIssuer } from '../issuer/admin/init.js';
+import { defaultTicketExpiry, issueTickets } from '../issuer/admin/issuance.js';
+import { resolveDataDir, type DataDir } from '../issuer/data-dir.js';
+import { loadSigningKey } from '../issuer/signing.js';
+import { openDatabase } from '../issuer/store/database.js';
+import { activeKid } from '../issuer/store/signing-keys.js';
+import { createBenchScanners, freePort, type BenchScanner } from './fixtures.js';
 
 const CLI = fileURLToPath(new URL('../issuer/cli.js', import.meta.url));
 
@@ -29,4 +42,38 @@ export async function startServeProcess(dataDir: string, port: number): Promise<
   }
   child.kill('SIGKILL');
   throw new Error(`ticket-issuer serve did not answer: ${stderr}`);
+}
+
+export interface LoopbackIssuerData {
+  root: string;
+  dataDir: DataDir;
+  baseUrl: string;
+  port: number;
+  eid: string;
+  tids: string[];
+  scanners: BenchScanner[];
+}
+
+/**
+ * A fresh issuer data directory for a loopback `serve`: one event starting in
+ * an hour, `tickets` signed tickets and `scanners` scanner keys. The caller
+ * removes `root`.
+ */
+export async function createLoopbackIssuerData(options: { name: string; tickets: number; scanners: number }): Promise<LoopbackIssuerData> {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-issuer-'));
+  const dataDir = resolveDataDir(path.join(root, 'issuer-data'));
+  const now = new Date();
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  initIssuer(dataDir, baseUrl, options.name, now);
+  const db = openDatabase(dataDir.database);
+  try {
+    const event = createEvent(db, { name: `${options.name} night`, date: addHours(now, 1), venue: 'Loopback Hall' }, newIdFactory(), now);
+    const key = loadSigningKey(dataDir.keysDir, activeKid(db));
+    const specs = Array.from({ length: options.tickets }, (_, i) => ({ exp: defaultTicketExpiry(event), holderName: `Guest ${i}`, ticketType: 'Standard' }));
+    const tids = (await issueTickets(db, { iss: baseUrl, event, key, nextId: newIdFactory(), now }, specs)).map((ticket) => ticket.tid);
+    return { root, dataDir, baseUrl, port, eid: event.eid, tids, scanners: createBenchScanners(db, event, options.scanners, now) };
+  } finally {
+    db.close();
+  }
 }
