@@ -3,7 +3,7 @@
  * Bearer <API_KEY>`. Keys are looked up by their SHA-256 hash and the hash is
  * re-compared in constant time (issuer/secrets.ts). The database is read on
  * every request, so a revocation by the admin CLI in another process takes
- * effect on the very next request (protocol-decisions.md "admin CLI").
+ * effect on the very next request (docs/protocol.md "The admin CLI").
  */
 import type { FastifyRequest } from 'fastify';
 import { hashesEqual, hashSecret } from './secrets.js';
@@ -48,7 +48,7 @@ export function authenticate(db: Db, authorization: string | undefined, now: Dat
 
 /**
  * onRequest hook: runs before the body is parsed, so a bad key answers 401
- * before any 400 about the body (protocol-decisions.md check-in precedence 1).
+ * before any 400 about the body (docs/protocol.md "Precedence" check 1).
  */
 export function requireScanner(db: Db) {
   return async function authenticateScanner(request: FastifyRequest): Promise<void> {

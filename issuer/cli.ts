@@ -1,7 +1,6 @@
 #!/usr/bin/env node
 /**
- * ticket-issuer: the issuer's admin CLI (protocol-decisions.md "The issuer's
- * admin CLI (contract)"). Each command group lives in issuer/admin/; this file
+ * ticket-issuer: the issuer's admin CLI (docs/protocol.md "The admin CLI"). Each command group lives in issuer/admin/; this file
  * assembles them and turns command-line errors into the contract's report.
  */
 import { Command, CommanderError } from 'commander';

@@ -1,7 +1,7 @@
 /**
  * The issuer's one error catalogue. Every non-2xx answer carries the spec's
- * ErrorEnvelope (spec "Errors"; protocol-decisions.md "Errors outside the
- * tables"), with the HTTP status fixed by the code (protocol/errors.ts).
+ * ErrorEnvelope (spec "Errors"; docs/protocol.md "Errors outside the
+ * spec's tables"), with the HTTP status fixed by the code (protocol/errors.ts).
  *
  * Messages never echo request content: a JSON parse error from V8 quotes the
  * body, and bodies may hold enrollment tokens.
@@ -108,7 +108,7 @@ export function sendApiError(reply: FastifyReply, error: ApiError): FastifyReply
 
 const VERSIONED_PATH = /^\/api\/v(\d+)(?:\/|$)/;
 
-/** protocol-decisions.md "Enrollment": any path under /api/vN/ for an unsupported N answers PROTOCOL_VERSION_UNSUPPORTED. */
+/** docs/protocol.md "Enrollment": any path under /api/vN/ for an unsupported N answers PROTOCOL_VERSION_UNSUPPORTED. */
 export function unsupportedVersionOf(url: string): number | null {
   const match = VERSIONED_PATH.exec(url.split('?')[0] ?? '');
   if (!match) return null;

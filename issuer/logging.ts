@@ -1,6 +1,6 @@
 /**
  * The issuer's pino logger. Secrets never reach a log line
- * (protocol-decisions.md "Enrollment": `api_key` never is safe to log):
+ * (docs/protocol.md "Enrollment": `api_key` never is safe to log):
  * - request serialisation keeps method, path and peer only: no headers, no
  *   body, and no query string (the dashboard's ticket search sends holder
  *   names there; personal data stays out of the log, docs/issuer.md "Logs");

@@ -1,6 +1,6 @@
 /**
  * Runs the issuer: listen, TLS, graceful shutdown (the CLI's `serve`,
- * protocol-decisions.md "admin CLI").
+ * docs/protocol.md "The admin CLI").
  *
  * HTTPS by default with a self-signed certificate generated once and kept in
  * `<data>/tls/` (key 0600); scanners pin its SHA-256 fingerprint, which is

@@ -11,7 +11,7 @@
  * connections are closed again every SWEEP_EVERY_MS, and whatever is still
  * open after the grace period is cut (its check-in, if any, is committed all
  * the same; the kiosk retries it with the same idempotency key and gets the
- * stored answer, protocol-decisions.md "idempotency").
+ * stored answer, docs/protocol.md "Precedence").
  */
 import type { FastifyInstance } from 'fastify';
 

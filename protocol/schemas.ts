@@ -1,7 +1,7 @@
 /**
  * JSON Schemas (draft-07, as Fastify/Ajv use them) for every resource of the
- * spec. Request schemas allow unknown extra fields (protocol-decisions.md
- * "Errors outside the tables"); response schemas are what the issuer emits.
+ * spec. Request schemas allow unknown extra fields (docs/protocol.md
+ * "Errors outside the spec's tables"); response schemas are what the issuer emits.
  */
 import { ERROR_CODES } from './errors.js';
 import { CHECK_IN_STATUSES, TICKET_STATES } from './types.js';

@@ -34,7 +34,7 @@ export interface EnrollRequest {
   scanner_id: string;
   scanner_name?: string;
   scanner_platform?: string;
-  /** protocol-decisions.md "Enrollment": requested protocol version, default 1. */
+  /** docs/protocol.md "Enrollment": requested protocol version, default 1. */
   protocol_version?: number;
 }
 
@@ -60,7 +60,7 @@ export interface CheckInRequest {
   scanner_id: string;
   gate_id?: string;
   idempotency_key: string;
-  /** protocol-decisions.md: how a scanner reports a failed signature (spec rule 7). */
+  /** docs/protocol.md "Reporting a failed signature": how a scanner reports a failed signature (spec rule 7). */
   signature_status?: 'valid' | 'invalid';
 }
 

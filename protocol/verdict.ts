@@ -168,7 +168,7 @@ const RULES: Readonly<Record<OfflineCheckCode, (w: Work) => Failure>> = {
     return w.key ? pass : { detail: `kid ${payloadOf(w).kid} not published` };
   },
   key_window: (w) => {
-    // protocol-decisions.md "Keys": a retired key keeps `valid_until` and still
+    // docs/protocol.md "Keys": a retired key keeps `valid_until` and still
     // verifies tickets issued before it; a ticket issued outside the window is forged or misdated.
     const key = w.key!;
     const skew = w.ctx.clockSkewMs ?? DEFAULT_SKEW_MS;

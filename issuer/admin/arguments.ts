@@ -51,7 +51,7 @@ const BASE_URL_ADVICE: Record<BaseUrlProblem, string> = {
   has_credentials: 'must not contain a user name or password',
 };
 
-/** protocol-decisions.md "Base URL": HTTPS, no trailing slash; http:// only on loopback. */
+/** docs/protocol.md "Base URL": HTTPS, no trailing slash; http:// only on loopback. */
 export function parseBaseUrl(value: string): string {
   const problem = baseUrlProblem(value);
   if (problem !== null) throw new AdminError('INVALID_BASE_URL', `--base-url "${value}" ${BASE_URL_ADVICE[problem]}`);

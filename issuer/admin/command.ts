@@ -1,6 +1,5 @@
 /**
- * The shape every admin command shares (protocol-decisions.md "admin CLI
- * (contract)"): `--data DIR` and `--json` on each command, one result on
+ * The shape every admin command shares (docs/protocol.md "The admin CLI"): `--data DIR` and `--json` on each command, one result on
  * stdout, and any failure turned into the contract's error report.
  */
 import type { Command } from 'commander';

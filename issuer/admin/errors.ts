@@ -1,6 +1,5 @@
 /**
- * The admin CLI's failure catalogue. protocol-decisions.md "admin CLI
- * (contract)": a failure exits non-zero with a one-line reason on stderr and,
+ * The admin CLI's failure catalogue. docs/protocol.md "The admin CLI": a failure exits non-zero with a one-line reason on stderr and,
  * with --json, `{"error": {"code", "message"}}` on stdout. The codes are
  * stable so scripts can branch on them; the messages say what to do next.
  */

@@ -8,7 +8,7 @@ import { AdminError } from './errors.js';
 import type { IdFactory } from './ids.js';
 import { withIssuer } from './issuer-context.js';
 
-/** protocol-decisions.md "admin CLI": `--ends` defaults to the start plus 12 h. */
+/** docs/protocol.md "The admin CLI": `--ends` defaults to the start plus 12 h. */
 export const DEFAULT_EVENT_HOURS = 12;
 
 export interface NewEvent {

@@ -1,4 +1,4 @@
-/** `init`: create the data dir, database and first signing key (protocol-decisions.md "admin CLI"). */
+/** `init`: create the data dir, database and first signing key (docs/protocol.md "The admin CLI"). */
 import type { Command } from 'commander';
 import { createDataDir, isInitialised, resolveDataDir, type DataDir } from '../data-dir.js';
 import { generateSigningKey, publicKeyBase64Url, savePrivateKey } from '../signing.js';

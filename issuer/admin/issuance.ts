@@ -17,7 +17,7 @@ import { addHours, isoUtc, unixSeconds } from './arguments.js';
 import type { IdFactory } from './ids.js';
 import { createSigner, type BatchSigner } from './signing-pool.js';
 
-/** protocol-decisions.md "admin CLI": default ticket expiry is the event end plus 12 h. */
+/** docs/protocol.md "The admin CLI": default ticket expiry is the event end plus 12 h. */
 export const DEFAULT_EXPIRY_HOURS_AFTER_END = 12;
 export const DEFAULT_BATCH_SIZE = 2_000;
 

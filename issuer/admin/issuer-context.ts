@@ -1,4 +1,4 @@
-/** Opening an initialised data dir for one admin command (protocol-decisions.md "admin CLI"). */
+/** Opening an initialised data dir for one admin command (docs/protocol.md "The admin CLI"). */
 import { resolveDataDir, isInitialised, type DataDir } from '../data-dir.js';
 import { openDatabase, type Db } from '../store/database.js';
 import { findEvent, type EventRow } from '../store/events.js';

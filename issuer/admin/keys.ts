@@ -1,4 +1,4 @@
-/** `key rotate` (protocol-decisions.md "Keys"): a new active signing key; the old one stays published while its tickets live. */
+/** `key rotate` (docs/protocol.md "Keys"): a new active signing key; the old one stays published while its tickets live. */
 import type { Command } from 'commander';
 import type { DataDir } from '../data-dir.js';
 import { generateSigningKey, publicKeyBase64Url, savePrivateKey } from '../signing.js';

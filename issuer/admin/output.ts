@@ -1,5 +1,5 @@
 /**
- * Where the CLI writes (protocol-decisions.md "admin CLI (contract)"): with
+ * Where the CLI writes (docs/protocol.md "The admin CLI"): with
  * --json, stdout holds exactly one JSON document; logs and progress always go
  * to stderr, so they can never corrupt what a script reads.
  */

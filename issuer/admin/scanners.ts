@@ -1,6 +1,6 @@
 /**
  * `scanner setup`, `scanner revoke-setup`, `scanner list`, `scanner revoke`
- * (protocol-decisions.md "admin CLI", "Enrollment"), and `scanner calibration`
+ * (docs/protocol.md "The admin CLI", "Enrollment"), and `scanner calibration`
  * (docs/protocol.md "Scanner calibration code", docs/kiosk.md "Calibration").
  */
 import path from 'node:path';

@@ -2,7 +2,7 @@
  * `serve`: runs the HTTP API (issuer/server.ts) on this data dir until
  * SIGINT/SIGTERM. HTTPS by default with the self-signed certificate kept in
  * the data dir; `--plain-http` behind a TLS-terminating proxy or on loopback
- * (protocol-decisions.md "admin CLI"). Everything it prints is a log: stderr.
+ * (docs/protocol.md "The admin CLI"). Everything it prints is a log: stderr.
  */
 import type { Command } from 'commander';
 import pino from 'pino';
@@ -81,7 +81,7 @@ export function parseTrustedProxies(value: string): string[] {
 async function startServer(options: StartServerOptions): Promise<RunningServer> {
   // Loaded only here so the other commands never pay for loading Fastify.
   const server = await import('../server.js');
-  // Request logs are logs: stderr, never stdout (protocol-decisions.md "admin CLI").
+  // Request logs are logs: stderr, never stdout (docs/protocol.md "The admin CLI").
   return server.startServer({ ...options, logger: createLogger({ stream: pino.destination(2) }) });
 }
 

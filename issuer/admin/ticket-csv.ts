@@ -1,6 +1,6 @@
 /**
  * `ticket import` rows: `holder_name,ticket_type[,expires_at]`, header row
- * optional (protocol-decisions.md "admin CLI"). All lines are checked before
+ * optional (docs/protocol.md "The admin CLI"). All lines are checked before
  * anything is issued, so one bad line means nothing is stored.
  */
 import { labelCharacterProblem } from '../labels.js';

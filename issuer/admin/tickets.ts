@@ -1,4 +1,4 @@
-/** `ticket issue`, `ticket import`, `ticket revoke`, `ticket show` (protocol-decisions.md "admin CLI"). */
+/** `ticket issue`, `ticket import`, `ticket revoke`, `ticket show` (docs/protocol.md "The admin CLI"). */
 import fs from 'node:fs';
 import type { Command } from 'commander';
 import type { TicketStatus } from '../../protocol/types.js';

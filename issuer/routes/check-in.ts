@@ -1,6 +1,6 @@
 /**
- * POST /api/v1/tickets/check-in (spec "Endpoints"; protocol-decisions.md
- * "Check-in: precedence"). The Bearer is checked in onRequest, before the
+ * POST /api/v1/tickets/check-in (spec "Endpoints"; docs/protocol.md
+ * "Precedence"). The Bearer is checked in onRequest, before the
  * body is read (precedence 1 before 2); the rest is services/check-in.ts.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';

@@ -1,4 +1,4 @@
-/** GET /.well-known/ticket-issuer.json (spec "Endpoints"; protocol-decisions.md "Keys"). */
+/** GET /.well-known/ticket-issuer.json (spec "Endpoints"; docs/protocol.md "Keys"). */
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../store/database.js';
 import { discoveryRepresentation, ifNoneMatchHits, PATHS } from '../services/discovery.js';

@@ -1,4 +1,4 @@
-/** POST /api/v1/scanners/enroll (spec "Endpoints"; protocol-decisions.md "Enrollment"). */
+/** POST /api/v1/scanners/enroll (spec "Endpoints"; docs/protocol.md "Enrollment"). */
 import type { FastifyInstance } from 'fastify';
 import { enrollRequestSchema } from '../../protocol/schemas.js';
 import { SUPPORTED_VERSIONS } from '../../protocol/types.js';

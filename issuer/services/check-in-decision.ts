@@ -1,5 +1,5 @@
 /**
- * The check-in decision: protocol-decisions.md "Check-in: precedence" as ONE
+ * The check-in decision: docs/protocol.md "Precedence" as ONE
  * ordered list of named checks with stable codes. Pure: no clock, no
  * database. The caller gathers the facts (I/O at the edges) and applies the
  * decision (issuer/services/check-in.ts).
@@ -19,7 +19,7 @@ import type { TicketRow } from '../store/tickets.js';
 
 /** Spec "Limits": the oldest accepted scanned_at. */
 export const MAX_SCAN_AGE_MS = 48 * 3600_000;
-/** protocol-decisions.md precedence 2: tolerated scanner clock lead. */
+/** docs/protocol.md "Precedence" check 2: tolerated scanner clock lead. */
 export const MAX_SCAN_LEAD_MS = 5 * 60_000;
 
 /** A CheckInRequest body that passed the route schema (types are right; values not yet judged). */
@@ -78,7 +78,7 @@ interface Check {
   evaluate(facts: CheckInFacts, key: string): Verdict;
 }
 
-/** The order of protocol-decisions.md "Check-in: precedence". Codes are stable: they are stored in scan_log. */
+/** The order of docs/protocol.md "Precedence". Codes are stable: they are stored in scan_log. */
 export const CHECK_IN_CHECKS = [
   'api_key', // 1. 401
   'well_formed', // 2. 400 INVALID_REQUEST

@@ -4,7 +4,7 @@
  * same IMMEDIATE transaction the check-in row, the stored idempotent answer
  * and the scan_log row. A `valid` is sent only after that commit is on disk.
  *
- * "Exactly one valid per ticket, ever" (protocol-decisions.md) rests on the
+ * "Exactly one valid per ticket, ever" (docs/protocol.md "Precedence") rests on the
  * checkins primary key inside that transaction: if anything ever let a second
  * first-check-in through, its INSERT fails and the job answers 500, never a
  * second `valid`.
@@ -117,5 +117,5 @@ export function recordMalformedCheckIn(groupCommit: GroupCommit, credential: Sca
   );
 }
 
-/** Stored answers are kept at least 7 days (protocol-decisions.md precedence notes); older ones are dropped. */
+/** Stored answers are kept at least 7 days (docs/protocol.md "Precedence"); older ones are dropped. */
 export const IDEMPOTENCY_RETENTION_MS = 7 * 24 * 3600_000;

@@ -1,7 +1,7 @@
 /**
  * The discovery document (spec "Issuer discovery document"). Built from the
  * database on every request, so a key rotated by the admin CLI in another
- * process shows at once, without a restart (protocol-decisions.md "Keys").
+ * process shows at once, without a restart (docs/protocol.md "Keys").
  * The strong ETag is a hash of the exact bytes sent.
  */
 import crypto from 'node:crypto';

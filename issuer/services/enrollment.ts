@@ -1,6 +1,6 @@
 /**
  * Enrollment: a setup token for a long-lived scanner API key (spec "POST
- * /api/v1/scanners/enroll"; protocol-decisions.md "Enrollment").
+ * /api/v1/scanners/enroll"; docs/protocol.md "Enrollment").
  *
  * One IMMEDIATE transaction reads the token, judges it, claims it
  * (`UPDATE ... WHERE used_at IS NULL`) and stores the key's hash: of two

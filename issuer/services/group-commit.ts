@@ -7,8 +7,8 @@
  * Each job runs in its own savepoint, so a job that throws rolls back only its
  * own writes. Because jobs run strictly in order, a job sees everything the
  * jobs before it wrote: a second request with the same idempotency key in the
- * same batch finds the first one's stored answer (protocol-decisions.md
- * check-in precedence 3, "waits for that result"). Other issuer processes are
+ * same batch finds the first one's stored answer (docs/protocol.md
+ * "Precedence" check 3, "waits for that result"). Other issuer processes are
  * serialised by SQLite's write lock.
  */
 import type { Db } from '../store/database.js';

@@ -1,5 +1,5 @@
 /**
- * Setup codes (spec "Setup QR payload"; protocol-decisions.md "Enrollment"):
+ * Setup codes (spec "Setup QR payload"; docs/protocol.md "Enrollment"):
  * made by `ticket-issuer scanner setup` and by the admin dashboard, the same
  * way. A single-use enrollment token is stored as a hash; the token itself
  * exists only inside the returned setup code, which is the deliverable.
@@ -13,7 +13,7 @@ import type { Db } from '../store/database.js';
 import type { EventRow } from '../store/events.js';
 import { insertEnrollmentToken, revokeToken } from '../store/scanners.js';
 
-/** protocol-decisions.md "Enrollment": the API key expires at event end plus 12 h unless told otherwise. */
+/** docs/protocol.md "Enrollment": the API key expires at event end plus 12 h unless told otherwise. */
 export const DEFAULT_KEY_HOURS_AFTER_END = 12;
 
 export const enrollUrl = (baseUrl: string): string => `${baseUrl}/api/v1/scanners/enroll`;

@@ -1,6 +1,6 @@
 /**
  * A ticket's state for the status endpoint and `ticket show`
- * (protocol-decisions.md "Status endpoint": revoked → checked_in → expired → valid).
+ * (docs/protocol.md "Status": revoked → checked_in → expired → valid).
  */
 import type { TicketState, TicketStatus } from '../../protocol/types.js';
 import type { CheckinRow } from '../store/checkins.js';

@@ -61,7 +61,7 @@ export function insertStoredAnswer(db: Db, row: StoredAnswer): void {
   ).run(row);
 }
 
-/** Drops stored answers older than `before` (protocol-decisions.md: kept at least 7 days). */
+/** Drops stored answers older than `before` (docs/protocol.md "Precedence": kept at least 7 days). */
 export function pruneStoredAnswers(db: Db, before: string): number {
   return prepareCached(db, 'DELETE FROM idempotency WHERE created_at < ?').run(before).changes;
 }

@@ -1,7 +1,7 @@
 /**
  * The issuer's SQLite database: WAL, synchronous=FULL (a commit is on disk
  * before we answer), foreign keys on, and a busy timeout so the admin CLI and
- * `serve` can share one data dir (protocol-decisions.md "admin CLI").
+ * `serve` can share one data dir (docs/protocol.md "The admin CLI").
  */
 import Database from 'better-sqlite3';
 import { MIGRATIONS } from './migrations.js';

@@ -47,7 +47,7 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX tickets_by_event ON tickets (eid);
   CREATE INDEX tickets_by_kid_exp ON tickets (kid, exp);
 
-  -- "One valid per ticket, ever" (protocol-decisions.md): the primary key on tid
+  -- "One valid per ticket, ever" (docs/protocol.md "Precedence"): the primary key on tid
   -- makes a second first-check-in impossible, whatever the concurrency.
   CREATE TABLE checkins (
     tid              TEXT PRIMARY KEY REFERENCES tickets (tid),

@@ -1,4 +1,4 @@
-/** Public signing keys and their validity windows (protocol-decisions.md "Keys"). */
+/** Public signing keys and their validity windows (docs/protocol.md "Keys"). */
 import type { PublicKey } from '../../protocol/types.js';
 import { prepareCached, type Db } from './database.js';
 

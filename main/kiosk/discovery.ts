@@ -37,7 +37,7 @@ export function validateDiscovery(body: unknown, expectedIss: string): Discovery
   if (!isJsonObject(endpoints)) return fail('endpoints is missing');
   for (const field of ['check_in', 'status', 'scanner_enroll'] as const) {
     const url = endpoints[field];
-    // protocol-decisions.md "Base URL": HTTPS, http:// only on loopback; the Bearer key goes to these URLs.
+    // docs/protocol.md "Base URL": HTTPS, http:// only on loopback; the Bearer key goes to these URLs.
     if (typeof url !== 'string' || !isSecureOrLoopbackUrl(url)) return fail(`endpoints.${field} is not an HTTPS (or loopback) URL`);
   }
   if (!String(endpoints['status']).includes('{tid}')) return fail('endpoints.status has no {tid} placeholder');

@@ -29,7 +29,7 @@ export interface IssuerClientOptions {
   /**
    * An undici Dispatcher passed through to Node's fetch, e.g. an Agent whose
    * `connect` options pin the issuer's self-signed certificate by SHA-256
-   * fingerprint or trust a CA file (protocol-decisions.md admin CLI `serve`).
+   * fingerprint or trust a CA file (docs/protocol.md "The admin CLI", `serve`).
    */
   dispatcher?: RequestInit['dispatcher'];
   /** Default timeout for calls that are given none. */
@@ -64,7 +64,7 @@ export interface RateBudget {
 
 export type CheckInCall =
   | { kind: 'answered'; response: CheckInResponse; rateBudget?: RateBudget }
-  /** protocol-decisions.md "reporting a failed signature": 400 with details.reason invalid_signature. */
+  /** docs/protocol.md "Reporting a failed signature": 400 with details.reason invalid_signature. */
   | { kind: 'signature_reported' }
   | { kind: 'not_found' }
   | CallFailure;
@@ -154,7 +154,7 @@ export class IssuerClient {
 
   /**
    * POST a check-in (spec "POST /api/v1/tickets/check-in"). The idempotency key
-   * goes in both header and body, equal (protocol-decisions.md precedence note).
+   * goes in both header and body, equal (docs/protocol.md "Precedence").
    */
   async checkIn(checkInUrl: string, apiKey: string, request: CheckInRequest, options: CallOptions = {}): Promise<CheckInCall> {
     const headers = { authorization: `Bearer ${apiKey}`, 'idempotency-key': request.idempotency_key };

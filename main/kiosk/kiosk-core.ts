@@ -403,7 +403,7 @@ export class KioskCore implements KioskApi {
   }
 
   /**
-   * protocol-decisions.md "reporting a failed signature": queued like a check-in
+   * docs/protocol.md "Reporting a failed signature": queued like a check-in
    * (so it survives being offline) with signature_status "invalid". The verdict
    * is already decided locally; the issuer's 400 only confirms it was logged.
    */

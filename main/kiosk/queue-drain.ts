@@ -53,7 +53,7 @@ export const DEFAULT_DRAIN_CONCURRENCY = 8;
 
 /**
  * The live scans' share of the per-scanner rate limit. The limit counts the
- * door's scans and the drain's together (protocol-decisions.md "Rate
+ * door's scans and the drain's together (docs/protocol.md "Rate
  * limits"), so a drain that used it all up would leave the next guests to a
  * 429, i.e. to the offline policy (a refusal under the strict one). When the
  * issuer says (RateLimit-* headers) that no more than this is left, counting

@@ -104,7 +104,7 @@ export const revokeScannerResultSchema = object({ api_key_id: { type: 'string' }
 /** Path parameters: ids are short printable strings. */
 export const idParam = (name: string) => ({ type: 'object', required: [name], properties: { [name]: { type: 'string', minLength: 1, maxLength: 200 } } }) as const;
 
-/** Request bodies: unknown extra fields are ignored, as in the protocol (protocol-decisions.md "Errors outside the tables"). */
+/** Request bodies: unknown extra fields are ignored, as in the protocol (docs/protocol.md "Errors outside the spec's tables"). */
 export const revokeTicketBodySchema = { type: 'object', properties: { reason: { type: 'string', maxLength: 200 } } } as const;
 export const setupCodeBodySchema = { type: 'object', properties: { gate_id: { type: 'string', maxLength: 80 } } } as const;
 export const emptyBodySchema = { type: 'object' } as const;

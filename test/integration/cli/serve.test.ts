@@ -1,7 +1,7 @@
 /**
  * `serve` as an operator runs it, with admin commands from other processes on
  * the same data dir taking effect on the very next request
- * (protocol-decisions.md "admin CLI (contract)").
+ * (docs/protocol.md "The admin CLI").
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import crypto from 'node:crypto';

@@ -1,4 +1,4 @@
-/** Every non-2xx answer carries the ErrorEnvelope (protocol-decisions.md "Errors outside the tables"). */
+/** Every non-2xx answer carries the ErrorEnvelope (docs/protocol.md "Errors outside the spec's tables"). */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ERROR_STATUS } from '../../../protocol/errors.js';

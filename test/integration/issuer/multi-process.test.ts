@@ -1,5 +1,5 @@
 /**
- * Two issuer processes on one data directory (protocol-decisions.md: exactly
+ * Two issuer processes on one data directory (docs/protocol.md "Precedence": exactly
  * one valid per ticket whatever the number of issuer processes), and a
  * graceful stop on SIGTERM.
  */

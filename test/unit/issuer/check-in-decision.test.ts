@@ -74,7 +74,7 @@ const EXPECTED: Record<CheckInCheckCode, (d: CheckInDecision) => void> = {
     expect(d).toMatchObject({ kind: 'answer', httpStatus: 200, body: { status: 'already_used', ticket: { checked_in_at: '2026-05-01T19:30:00.000Z' } } }),
 };
 
-describe('check-in precedence (protocol-decisions.md "Check-in: precedence")', () => {
+describe('check-in precedence (docs/protocol.md "Precedence")', () => {
   test('the list is the decisions\' order', () => {
     expect(CHECK_IN_CHECKS).toEqual([
       'api_key',

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { baseUrlProblem, isSecureOrLoopbackUrl } from '../../../protocol/base-url.js';
 import { isUuidV4 } from '../../../protocol/uuid.js';
 
-describe('issuer base URL (protocol-decisions.md "Base URL")', () => {
+describe('issuer base URL (docs/protocol.md "Base URL")', () => {
   it.each([
     ['https://tickets.example.org', null],
     ['https://tickets.example.org/venue-a', null],

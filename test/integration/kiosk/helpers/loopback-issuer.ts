@@ -1,7 +1,7 @@
 /**
  * A small issuer on a real loopback socket, speaking the spec's wire format
  * (discovery, enroll, check-in, status) with the project's decided precedence
- * (protocol-decisions.md). It stands in for issuer/ while that is being built;
+ * (docs/protocol.md "Precedence"). It stands in for issuer/ while that is being built;
  * its knobs (down, hang, 5xx, 429) let tests drive the kiosk's offline paths.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -212,7 +212,7 @@ export class LoopbackIssuer {
   }
 
   private checkIn(req: IncomingMessage, res: ServerResponse, body: unknown): void {
-    // protocol-decisions.md "Check-in: precedence".
+    // docs/protocol.md "Precedence".
     const scope = this.auth(req);
     if (!scope) return send(res, 401, errorBody('UNAUTHORIZED', 'bad key'));
     const b = body as Record<string, unknown> | undefined;
@@ -285,7 +285,7 @@ function send(res: ServerResponse, status: number, body: unknown): void {
   res.end(text);
 }
 
-/** JSON with sorted keys: "same body" compares parsed JSON (protocol-decisions.md precedence 3). */
+/** JSON with sorted keys: "same body" compares parsed JSON (docs/protocol.md "Precedence" check 3). */
 export function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value !== null && typeof value === 'object') {
