@@ -1,5 +1,5 @@
 /**
- * The on-site soak benchmark (`npm run bench:soak`, issue 5): the issuer the
+ * The on-site soak benchmark (`npm run bench:soak`): the issuer the
  * kiosk app runs on a venue laptop, under a venue's load.
  *
  *  (a) soak: 40 door kiosks, each scanning a ticket every 2 seconds for 5

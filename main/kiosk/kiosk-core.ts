@@ -466,7 +466,7 @@ export class KioskCore implements KioskApi {
     }
 
     // A request goes out: the scan (with its idempotency key) is committed BEFORE it is sent, so a
-    // crash after sending resends the same key (spec "Offline behaviour"; this brief's durability rule).
+    // crash after sending resends the same key (spec "Offline behaviour"; every acknowledged check-in survives a crash).
     let scan: StoredScan;
     if (held) {
       this.store.setQueueState(held.idempotency_key, 'sending');

@@ -1,6 +1,6 @@
 /**
- * The bundled issuer, run by the kiosk app on the same machine (issue 5
- * "Start it from the app"). Electron-free: the Electron shell drives it over
+ * The bundled issuer, run by the kiosk app on the same machine (docs/kiosk.md
+ * "Running the issuer on-site from the app"). Electron-free: the Electron shell drives it over
  * IPC (main/electron/issuer-ipc-handlers.ts); on the command line and with the
  * browser host the same is `ticket-issuer serve`.
  *

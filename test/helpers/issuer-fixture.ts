@@ -1,6 +1,6 @@
 /**
  * A real issuer data directory in a temp folder, filled directly through
- * issuer/store and issuer/signing (not the CLI, which is written in parallel):
+ * issuer/store and issuer/signing (not the CLI, so these tests need no build):
  * issuer info, an active signing key, events, signed tickets, setup tokens
  * and enrolled scanner keys.
  */

@@ -1,8 +1,8 @@
 /**
  * Changes made by ANOTHER PROCESS on the issuer database, as the admin CLI
  * would make them while `serve` runs: a child `node` opens the SQLite file
- * with better-sqlite3 directly (the CLI is written in parallel; tests do not
- * depend on it).
+ * with better-sqlite3 directly (so the tests do not depend on the CLI's
+ * build).
  */
 import { execFile } from 'node:child_process';
 import path from 'node:path';

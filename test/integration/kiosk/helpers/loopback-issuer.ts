@@ -1,8 +1,9 @@
 /**
  * A small issuer on a real loopback socket, speaking the spec's wire format
  * (discovery, enroll, check-in, status) with the project's decided precedence
- * (docs/protocol.md "Precedence"). It stands in for issuer/ while that is being built;
- * its knobs (down, hang, 5xx, 429) let tests drive the kiosk's offline paths.
+ * (docs/protocol.md "Precedence"). Kiosk tests use it instead of issuer/ for
+ * its knobs (down, hang, 5xx, 429), which drive the kiosk's offline paths;
+ * the kiosk-vs-issuer tests run the real issuer.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomBytes, randomUUID } from 'node:crypto';
