@@ -11,10 +11,10 @@
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { freePort } from './fixtures.js';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
 function findRoot(from: string): string {
@@ -50,17 +50,8 @@ export async function issuerCli<T = any>(dataDir: string, ...args: string[]): Pr
   return JSON.parse(stdout) as T;
 }
 
-/** A port nobody listens on right now (on loopback). */
-export function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, LOOPBACK, () => {
-      const address = server.address();
-      server.close(() => resolvePort(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
+/** A port nobody listens on right now (on loopback); re-exported for the e2e tests. */
+export { freePort };
 
 export interface RunningIssuer {
   child: ChildProcess;

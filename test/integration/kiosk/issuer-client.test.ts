@@ -1,5 +1,5 @@
+import { freePort } from '../../../bench/fixtures.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createServer } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import type { CheckInRequest } from '../../../protocol/index.js';
 import { IssuerClient } from '../../../main/kiosk/issuer-client.js';
@@ -104,10 +104,3 @@ describe('IssuerClient', () => {
   });
 });
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
