@@ -1,9 +1,9 @@
 /**
- * Vitest globalSetup: builds the project once (`npm run build`: tsc into dist/,
- * the renderer into renderer/dist/, the admin dashboard into dist/dashboard/),
- * so integration and end-to-end tests run the built programs
- * (dist/issuer/cli.js, the built screens) exactly as users run them, and
- * `npx vitest run` works on its own.
+ * Vitest globalSetup: builds the project once with the package's own build
+ * script (`npm run build`: tsc into dist/, the renderer into renderer/dist/,
+ * the admin dashboard into dist/dashboard/), so integration and end-to-end
+ * tests run the built programs (dist/issuer/cli.js, the built screens)
+ * exactly as users run them, and `npx vitest run` works on its own.
  */
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
@@ -11,18 +11,15 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-function runBuildStep(what: string, script: string, args: string[]): void {
+export default function setup(): void {
+  // Under npm or npx, npm_execpath is npm's own script: run it with this Node. Otherwise npm from PATH.
+  const npmScript = process.env.npm_execpath;
+  const [command, args] = npmScript?.endsWith('.js') ? [process.execPath, [npmScript, 'run', 'build']] : ['npm', ['run', 'build']];
   try {
-    execFileSync(process.execPath, [path.join(root, 'node_modules', ...script.split('/')), ...args], { cwd: root, stdio: 'pipe' });
+    execFileSync(command, args, { cwd: root, stdio: 'pipe', shell: process.platform === 'win32' && command === 'npm' });
   } catch (error) {
     const { stdout, stderr } = error as { stdout?: Buffer; stderr?: Buffer };
     const output = `${stdout?.toString() ?? ''}${stderr?.toString() ?? ''}` || String(error);
-    throw new Error(`${what} failed, so the built programs cannot be tested:\n${output}`);
+    throw new Error(`npm run build failed, so the built programs cannot be tested:\n${output}`);
   }
-}
-
-export default function setup(): void {
-  runBuildStep('the TypeScript build', 'typescript/bin/tsc', ['-p', 'tsconfig.json']);
-  runBuildStep('the renderer build', 'vite/bin/vite.js', ['build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn']);
-  runBuildStep('the admin dashboard build', 'vite/bin/vite.js', ['build', '--config', 'dashboard/vite.config.ts', '--logLevel', 'warn']);
 }
