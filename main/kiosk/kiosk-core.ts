@@ -18,6 +18,7 @@ import { verifyEd25519Node } from './node-ed25519.js';
 import { EventEmitter } from 'node:events';
 import {
   QrCodeError,
+  SETUP_PREFIX,
   decodeSetupCode,
   decodeTicketCode,
   evaluateTicketOffline,
@@ -546,7 +547,7 @@ export class KioskCore implements KioskApi {
       setup = decodeSetupCode(text);
     } catch (error) {
       if (!(error instanceof QrCodeError)) throw error;
-      if (!text.startsWith('tsetup1.')) return { type: 'enroll_failed', code: 'unsupported_version', message: 'this setup code version is not supported' };
+      if (!text.startsWith(SETUP_PREFIX)) return { type: 'enroll_failed', code: 'unsupported_version', message: 'this setup code version is not supported' };
       return { type: 'enroll_failed', code: 'not_a_setup_code', message: 'this setup code is damaged' };
     }
     const problem = setupProblem(setup, this.now());
