@@ -123,7 +123,7 @@ export async function hidToVerdict(core: KioskCore, codes: string[], calibration
   const manager = new ScannerManager({
     hid: oneScannerHid(handle),
     // As main/electron/kiosk-runtime.ts wires it.
-    onScan: (scan) => void core.scanFrom(scan.source === 'keyboard' ? 'hid-keyboard' : 'hid-pos', scan.text, scan.read, scan.symbologyId),
+    onScan: (scan) => void core.scanFrom(scan.source, scan.text, scan.read, scan.symbologyId),
   });
   await manager.start();
   try {

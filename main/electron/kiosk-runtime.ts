@@ -91,7 +91,7 @@ async function startScanner(core: KioskCore, options: KioskRuntimeOptions): Prom
     // A keyboard-mode scanner also types into the window: the core merges the two copies (repeat-reads.ts).
     onScan: (scan) =>
       void core
-        .scanFrom(scan.source === 'keyboard' ? 'hid-keyboard' : 'hid-pos', scan.text, scan.read, scan.symbologyId)
+        .scanFrom(scan.source, scan.text, scan.read, scan.symbologyId)
         .catch((error: unknown) => options.log(`A scan could not be handled: ${errorText(error)}`)),
     onProblem: (problem) => options.log(`Scanner: ${problem.message}`),
     onStatus: (status) => {

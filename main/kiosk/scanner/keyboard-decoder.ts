@@ -87,7 +87,7 @@ export class KeyboardReportDecoder {
       // A lost or mangled report mid-scan may have held a key: the scan is unusable.
       this.heldKeys = new Set();
       const midScan = this.text.length > 0;
-      const problem = decodeProblem('keyboard', 'wrong_report_length', `a keyboard boot report is ${BOOT_REPORT_LENGTH} bytes, got ${report.length}`);
+      const problem = decodeProblem('hid-keyboard', 'wrong_report_length', `a keyboard boot report is ${BOOT_REPORT_LENGTH} bytes, got ${report.length}`);
       this.clearScan();
       this.discarding = midScan;
       return [problem];
@@ -119,7 +119,7 @@ export class KeyboardReportDecoder {
     this.clearScan();
     this.heldKeys = new Set();
     this.discarding = false;
-    return discarded > 0 ? decodeProblem('keyboard', 'incomplete_scan', `discarded ${discarded} typed characters that no terminator or pause ended`) : null;
+    return discarded > 0 ? decodeProblem('hid-keyboard', 'incomplete_scan', `discarded ${discarded} typed characters that no terminator or pause ended`) : null;
   }
 
   private press(usage: number, modifiers: number, atMs: number): ScanEvent[] {
@@ -164,7 +164,7 @@ export class KeyboardReportDecoder {
   private reportFramingOnce(names: readonly string[]): DecodeProblem[] {
     const fresh = names.filter((name) => !/^Ctrl\+\S+ \(/.test(name) && !this.reportedFramingKeys.has(name));
     for (const name of fresh) this.reportedFramingKeys.add(name);
-    return fresh.map((name) => decodeProblem('keyboard', 'unmapped_key', `${name} types no character on a US layout; taken as framing around the scan (reported once)`));
+    return fresh.map((name) => decodeProblem('hid-keyboard', 'unmapped_key', `${name} types no character on a US layout; taken as framing around the scan (reported once)`));
   }
 
   private end(terminator: ScanTerminator, atMs: number): ScanEvent[] {
@@ -181,7 +181,7 @@ export class KeyboardReportDecoder {
     this.discarding = false;
     // A bare terminator (the LF of CR LF, an Enter alone), framing alone, or the end of a dropped scan.
     if (text.length === 0 || wasDiscarding) return [];
-    return [...this.reportFramingOnce(read.suffixKeys), { kind: 'scan', source: 'keyboard', text, symbologyId: null, read }];
+    return [...this.reportFramingOnce(read.suffixKeys), { kind: 'scan', source: 'hid-keyboard', text, symbologyId: null, read }];
   }
 
   /** The typed characters are dropped (a scan missing one is worthless), and so is the rest of this scan. */
@@ -189,7 +189,7 @@ export class KeyboardReportDecoder {
     this.text = '';
     this.suffixKeys = [];
     this.discarding = true;
-    return decodeProblem('keyboard', code, message);
+    return decodeProblem('hid-keyboard', code, message);
   }
 
   private clearScan(): void {

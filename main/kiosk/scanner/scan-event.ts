@@ -8,8 +8,12 @@
  * scanned data; they name byte counts and HID usage ids only.
  */
 
-/** Where a scan came from: a HID-POS scanned-data report or keyboard boot reports. */
-export type ScanSource = 'hid-pos' | 'keyboard';
+/**
+ * Where a scan came from: a HID-POS scanned-data report or keyboard boot
+ * reports. The same names as the kiosk's input paths (repeat-reads.ts
+ * ScanOrigin), of which these are the two read over USB.
+ */
+export type ScanSource = 'hid-pos' | 'hid-keyboard';
 
 export interface ScannedCode {
   kind: 'scan';

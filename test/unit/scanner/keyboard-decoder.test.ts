@@ -6,7 +6,7 @@ import { code, keyboardFixtures, replay, reports } from './fixtures.js';
 
 /** A scan as the decoder delivers it; `units` counts key presses, the terminator's included. */
 function scan(text: string, read: Partial<ReadDetails> = {}): ScanEvent {
-  return { kind: 'scan', source: 'keyboard', text, symbologyId: null, read: { terminator: 'cr', prefixKeys: [], suffixKeys: [], units: [...text].length + 1, durationMs: 0, ...read } };
+  return { kind: 'scan', source: 'hid-keyboard', text, symbologyId: null, read: { terminator: 'cr', prefixKeys: [], suffixKeys: [], units: [...text].length + 1, durationMs: 0, ...read } };
 }
 const boot = (modifiers: number, ...keys: number[]): Uint8Array => Uint8Array.from([modifiers, 0, ...keys, 0, 0, 0, 0, 0, 0].slice(0, 8));
 const RELEASE = boot(0);
@@ -81,7 +81,7 @@ describe('KeyboardReportDecoder: every terminator, and no scan lost after a cont
   it('a key with no character before each scan is reported once, and never swallows a scan', () => {
     const events = replay(new KeyboardReportDecoder(), reports(keyboardFixtures, 'functionKeyPrefixTwice'));
     expect(events).toEqual([
-      { kind: 'problem', source: 'keyboard', code: 'unmapped_key', message: 'F1 types no character on a US layout; taken as framing around the scan (reported once)' },
+      { kind: 'problem', source: 'hid-keyboard', code: 'unmapped_key', message: 'F1 types no character on a US layout; taken as framing around the scan (reported once)' },
       scan('first', { prefixKeys: ['F1'], units: 7 }),
       scan('second', { prefixKeys: ['F1'], units: 8 }),
     ]);
@@ -92,7 +92,7 @@ describe('KeyboardReportDecoder: every terminator, and no scan lost after a cont
     const decoder = new KeyboardReportDecoder();
     const typeThenF12 = (usage: number) => [boot(0, usage), RELEASE, boot(0, F12), RELEASE, boot(0, ENTER), RELEASE];
     expect(replay(decoder, [...typeThenF12(0x04), ...typeThenF12(0x05)])).toEqual([
-      { kind: 'problem', source: 'keyboard', code: 'unmapped_key', message: 'F12 types no character on a US layout; taken as framing around the scan (reported once)' },
+      { kind: 'problem', source: 'hid-keyboard', code: 'unmapped_key', message: 'F12 types no character on a US layout; taken as framing around the scan (reported once)' },
       scan('a', { suffixKeys: ['F12'], units: 3 }),
       scan('b', { suffixKeys: ['F12'], units: 3 }),
     ]);
@@ -101,7 +101,7 @@ describe('KeyboardReportDecoder: every terminator, and no scan lost after a cont
   it('a control key between two characters drops that scan, through its own Enter only', () => {
     const events = replay(new KeyboardReportDecoder(), reports(keyboardFixtures, 'controlKeyMidScanThenScan'));
     expect(events).toEqual([
-      { kind: 'problem', source: 'keyboard', code: 'unmapped_key', message: 'Ctrl+B (STX) came between two characters of a scan; the scan was dropped' },
+      { kind: 'problem', source: 'hid-keyboard', code: 'unmapped_key', message: 'Ctrl+B (STX) came between two characters of a scan; the scan was dropped' },
       scan('clean'),
     ]);
   });
@@ -147,7 +147,7 @@ describe('KeyboardReportDecoder on bad input', () => {
   it('reports a truncated report, drops that scan through its Enter, then decodes the next', () => {
     const events = replay(new KeyboardReportDecoder(), reports(keyboardFixtures, 'truncatedReportMidScanThenScan'));
     expect(events).toEqual([
-      { kind: 'problem', source: 'keyboard', code: 'wrong_report_length', message: 'a keyboard boot report is 8 bytes, got 3' },
+      { kind: 'problem', source: 'hid-keyboard', code: 'wrong_report_length', message: 'a keyboard boot report is 8 bytes, got 3' },
       scan('tkt1.BBB'),
     ]);
   });
@@ -155,7 +155,7 @@ describe('KeyboardReportDecoder on bad input', () => {
   it('reports a key with no character between two characters and drops the rest of that scan', () => {
     const events = replay(new KeyboardReportDecoder(), reports(keyboardFixtures, 'functionKeyMidScanThenScan'));
     expect(events).toEqual([
-      { kind: 'problem', source: 'keyboard', code: 'unmapped_key', message: 'F1 came between two characters of a scan; the scan was dropped' },
+      { kind: 'problem', source: 'hid-keyboard', code: 'unmapped_key', message: 'F1 came between two characters of a scan; the scan was dropped' },
       scan('next'),
     ]);
   });
@@ -169,7 +169,7 @@ describe('KeyboardReportDecoder on bad input', () => {
     const ALT = 0x04;
     const events = replay(new KeyboardReportDecoder(), [boot(0, 0x04), RELEASE, boot(ALT, 0x10), RELEASE, boot(0, 0x05), RELEASE, boot(0, ENTER)]);
     expect(events).toEqual([
-      { kind: 'problem', source: 'keyboard', code: 'unmapped_key', message: 'Alt+key 0x10 came between two characters of a scan; the scan was dropped' },
+      { kind: 'problem', source: 'hid-keyboard', code: 'unmapped_key', message: 'Alt+key 0x10 came between two characters of a scan; the scan was dropped' },
     ]);
   });
 
@@ -179,7 +179,7 @@ describe('KeyboardReportDecoder on bad input', () => {
     expect(decoder.isAssembling).toBe(true);
     expect(decoder.reset()).toEqual({
       kind: 'problem',
-      source: 'keyboard',
+      source: 'hid-keyboard',
       code: 'incomplete_scan',
       message: 'discarded 2 typed characters that no terminator or pause ended',
     });
@@ -192,7 +192,7 @@ describe('KeyboardReportDecoder on bad input', () => {
     const typeA = [boot(0, 0x04), RELEASE];
     const events = replay(decoder, [...typeA, ...typeA, ...typeA, ...typeA, ...typeA, boot(0, ENTER), RELEASE, ...typeA, boot(0, ENTER)]);
     expect(events).toEqual([
-      { kind: 'problem', source: 'keyboard', code: 'scan_too_long', message: 'a scan exceeded 3 characters' },
+      { kind: 'problem', source: 'hid-keyboard', code: 'scan_too_long', message: 'a scan exceeded 3 characters' },
       scan('a'),
     ]);
   });

@@ -217,7 +217,7 @@ describe('ScannerManager with a keyboard-mode scanner', () => {
 
     expect(await manager.start()).toMatchObject({ state: 'connected', scanner: { mode: 'keyboard', path: '/dev/hidraw5' } });
     for (const report of reports(keyboardFixtures, 'ticketPressReleaseEnter')) fake.lastHandle().sendReport(report);
-    expect(scans).toMatchObject([{ kind: 'scan', source: 'keyboard', text: code(keyboardFixtures, 'ticket'), symbologyId: null, read: { terminator: 'cr' } }]);
+    expect(scans).toMatchObject([{ kind: 'scan', source: 'hid-keyboard', text: code(keyboardFixtures, 'ticket'), symbologyId: null, read: { terminator: 'cr' } }]);
   });
 
   it('a scanner with no terminator: the pause delivers the scan, and the next scan is separate', async () => {
