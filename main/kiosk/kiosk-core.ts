@@ -40,7 +40,7 @@ import { IssuerClient, SCANNER_UNAUTHORIZED_MESSAGE, type FetchLike, type Issuer
 import type { ConnectionState, KioskApi, KioskState, ScanResult, SetupSummary, StatusLookupResult } from './kiosk-api.js';
 import { checkInRequestFor, type LocalStore, type Enrollment, type NewScan, type StoredCalibrations, type StoredScan } from './local-store.js';
 import { isStorageFault, openStoreWithRecovery, recoveryMessage, type StorageRecovery } from './store-recovery.js';
-import { DEFAULT_DRAIN_CONCURRENCY, drainQueue, type DrainReport } from './queue-drain.js';
+import { DEFAULT_DRAIN_CONCURRENCY, drainQueue, storedAnswerOf, type DrainReport } from './queue-drain.js';
 
 export interface KioskCoreOptions {
   /** The SQLite file of the kiosk's local state. */
@@ -482,12 +482,7 @@ export class KioskCore implements KioskApi {
     if (call.kind === 'answered' || call.kind === 'not_found') {
       const verdict = call.kind === 'answered' ? verdictFromCheckIn(call.response, payload, decidedAt) : unknownTicketVerdict(payload, decidedAt);
       this.store.atomically(() => {
-        this.store.recordAnswer(scan.idempotency_key, {
-          status: call.kind === 'answered' ? call.response.status : 'not_found',
-          body: call.kind === 'answered' ? call.response : null,
-          answeredAt: decidedAt,
-          final: 'done',
-        });
+        this.store.recordAnswer(scan.idempotency_key, storedAnswerOf(call, decidedAt)!);
         this.store.decideScan(scan.idempotency_key, verdict, 'done');
       });
       if (this.store.pendingCount() > 0) this.scheduleDrain(this.now()); // the issuer is back: flush the queue
@@ -502,15 +497,7 @@ export class KioskCore implements KioskApi {
     const verdict = offlineVerdict(payload, this.policy, decidedAt);
     const queueState = call.kind === 'rejected' ? 'failed' : this.policy === 'optimistic' ? 'pending' : 'held';
     this.store.atomically(() => {
-      if (call.kind === 'rejected') {
-        this.store.recordAnswer(scan.idempotency_key, {
-          status: 'rejected',
-          body: { status: call.status, code: call.code ?? null },
-          answeredAt: decidedAt,
-          final: 'failed',
-          error: call.code ?? `HTTP ${call.status}`,
-        });
-      }
+      if (call.kind === 'rejected') this.store.recordAnswer(scan.idempotency_key, storedAnswerOf(call, decidedAt)!);
       this.store.decideScan(scan.idempotency_key, verdict, queueState);
     });
     if (queueState === 'pending') {

@@ -151,6 +151,35 @@ function retryAtFor(stop: DrainStop, blockedUntil: number | null, nextDue: numbe
   }
 }
 
+/** What the store keeps of an issuer's answer to one scan: LocalStore.recordAnswer's argument. */
+export type StoredAnswer = Parameters<LocalStore['recordAnswer']>[1];
+
+/**
+ * The store's record of a final answer to one check-in call, or null when
+ * the call settled nothing (offline, rate-limited, a server error, a
+ * revoked key): one mapping for the door's own scan and the queue drain.
+ */
+export function storedAnswerOf(call: CheckInCall, answeredAt: string): StoredAnswer | null {
+  switch (call.kind) {
+    case 'answered':
+      return { status: call.response.status, body: call.response, answeredAt, final: 'done' };
+    case 'signature_reported':
+    case 'not_found':
+      return { status: call.kind, body: null, answeredAt, final: 'done' };
+    case 'rejected':
+      // 400/409: resending the same request cannot succeed (e.g. scanned_at older than 48 h).
+      return {
+        status: 'rejected',
+        body: { status: call.status, code: call.code ?? null, details: call.details ?? null },
+        answeredAt,
+        final: 'failed',
+        error: call.code ?? `HTTP ${call.status}`,
+      };
+    default:
+      return null;
+  }
+}
+
 interface RecordOutcome {
   settled: boolean;
   stop?: DrainStop;
@@ -163,11 +192,11 @@ interface RecordOutcome {
  * not count yet; they are counted against the live scans' reserve.
  */
 function record(deps: DrainDeps, scan: StoredScan, call: CheckInCall, random: () => number, backoff: BackoffOptions, othersInFlight: number): RecordOutcome {
-  const answeredAt = new Date(deps.now()).toISOString();
   const { store } = deps;
+  const answer = storedAnswerOf(call, new Date(deps.now()).toISOString());
+  if (answer !== null) store.recordAnswer(scan.idempotency_key, answer);
   switch (call.kind) {
     case 'answered': {
-      store.recordAnswer(scan.idempotency_key, { status: call.response.status, body: call.response, answeredAt, final: 'done' });
       const budget = call.rateBudget;
       if (budget && budget.remaining - othersInFlight <= liveScanReserve(budget.limit)) {
         return { settled: true, stop: 'leaving_room', retryAt: deps.now() + budget.resetMs };
@@ -176,17 +205,7 @@ function record(deps: DrainDeps, scan: StoredScan, call: CheckInCall, random: ()
     }
     case 'signature_reported':
     case 'not_found':
-      store.recordAnswer(scan.idempotency_key, { status: call.kind, body: null, answeredAt, final: 'done' });
-      return { settled: true };
     case 'rejected':
-      // 400/409: resending the same request cannot succeed (e.g. scanned_at older than 48 h).
-      store.recordAnswer(scan.idempotency_key, {
-        status: 'rejected',
-        body: { status: call.status, code: call.code ?? null, details: call.details ?? null },
-        answeredAt,
-        final: 'failed',
-        error: call.code ?? `HTTP ${call.status}`,
-      });
       return { settled: true };
     case 'unauthorized':
       // Not the scan's fault: it stays queued untouched until the kiosk re-enrolls.
