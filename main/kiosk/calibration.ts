@@ -14,7 +14,7 @@
  * admitted, so a translation cannot make a forged ticket valid.
  */
 import { CALIBRATION_CODE } from '../../protocol/index.js';
-import { FOREIGN_LAYOUTS, mangleForLayout, type ForeignLayout } from './keyboard-layouts.js';
+import { FOREIGN_LAYOUTS, mangleForLayout, type ForeignLayout } from '../../protocol/keyboard-layouts.js';
 import type { ScanOrigin } from './repeat-reads.js';
 import type { ReadDetails } from './scanner/scan-event.js';
 import type { IsoDateTime } from '../../protocol/index.js';

@@ -3,7 +3,7 @@
  * typed through the wrong keyboard layout, or something else. Pure.
  */
 import { codeKindOf, payloadLooksLikeJson, type CodeKind } from './code-syntax.js';
-import { FOREIGN_LAYOUTS, unmangleFromLayout, type ForeignLayout } from '../../main/kiosk/keyboard-layouts.js';
+import { FOREIGN_LAYOUTS, unmangleFromLayout, type ForeignLayout } from '../../protocol/keyboard-layouts.js';
 
 export type ScannedText =
   | { kind: CodeKind; text: string }

@@ -8,7 +8,7 @@
  * into its own layout's character. The layout tables here are written out
  * from the layouts themselves (DIN 2137 German QWERTZ, French AZERTY as on
  * Windows and X11 "fr"), independently of the kiosk's table in
- * main/kiosk/keyboard-layouts.ts, so a mistake there cannot hide in the test.
+ * protocol/keyboard-layouts.ts, so a mistake there cannot hide in the test.
  */
 import type { CDPSession, Page } from 'playwright-core';
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { CALIBRATION_CODE } from '../../../protocol/index.js';
 import { KioskCore } from '../../../main/kiosk/kiosk-core.js';
 import type { ScanResult } from '../../../main/kiosk/kiosk-api.js';
-import { mangleForLayout } from '../../../main/kiosk/keyboard-layouts.js';
+import { mangleForLayout } from '../../../protocol/keyboard-layouts.js';
 import { LoopbackIssuer, makeSigningKey } from './helpers/loopback-issuer.js';
 import { MemoryApiKeys, tempDir } from './helpers/memory-api-keys.js';
 

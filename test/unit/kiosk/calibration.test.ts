@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { CALIBRATION_CODE, CODE_ALPHABET } from '../../../protocol/index.js';
 import { diagnose, findCalibrationCode, translate } from '../../../main/kiosk/calibration.js';
-import { mangleForLayout } from '../../../main/kiosk/keyboard-layouts.js';
+import { mangleForLayout } from '../../../protocol/keyboard-layouts.js';
 import type { ReadDetails } from '../../../main/kiosk/scanner/scan-event.js';
 
 const AT = Date.parse('2026-11-24T14:00:00Z');

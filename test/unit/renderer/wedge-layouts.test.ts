@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { classifyScannedText } from '../../../renderer/wedge/classify.js';
 import { codeKindOf, payloadLooksLikeJson } from '../../../renderer/wedge/code-syntax.js';
-import { mangleForLayout, unmangleFromLayout } from '../../../main/kiosk/keyboard-layouts.js';
+import { mangleForLayout, unmangleFromLayout } from '../../../protocol/keyboard-layouts.js';
 import { SETUP_CODE, TICKET_CODES } from './fixtures.js';
 
 describe('US scanner on a German (QWERTZ) computer', () => {
