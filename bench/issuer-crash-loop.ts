@@ -94,12 +94,16 @@ export async function runIssuerCrashLoop(options: CrashLoopOptions): Promise<Cra
     };
     await Promise.all(Array.from({ length: concurrency }, client));
     clearTimeout(kill);
-    if (!killed) issuer.process.kill('SIGKILL');
+    // Every cycle must end with the kill landing mid-batch, not with the tickets running out first.
+    if (!killed) {
+      issuer.process.kill('SIGKILL');
+      await issuer.exited;
+      throw new Error(`cycle ${cycle}: the tickets ran out before the kill; give the loop more tickets`);
+    }
     await issuer.exited;
 
     const stored = verifyAfterKill(options.databaseFile, sent, cycle);
     options.log?.(`cycle ${cycle}: ${sent.filter((c) => c.answer !== null).length} answered so far, ${sent.filter((c) => c.answer === null).length} in flight at the kill, ${stored} check-ins stored, integrity ok`);
-    if (nextTicket >= options.tickets.length) throw new Error(`ran out of tickets after ${cycle} cycles`);
   }
   const final = await options.startIssuer();
   const unanswered = sent.filter((checkIn) => checkIn.answer === null);
