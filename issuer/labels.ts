@@ -11,8 +11,8 @@
  * emoji sequences need. Pure.
  */
 
-/** C0 controls, DEL, C1 controls. */
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/u;
+/** C0 controls, DEL, C1 controls: Unicode's Cc category is exactly these. */
+const CONTROL = /\p{Cc}/u;
 /** ALM, LRM, RLM, LRE/RLE/PDF/LRO/RLO, LRI/RLI/FSI/PDI, line and paragraph separators. */
 const BIDI_OR_SEPARATOR = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/u;
 

@@ -91,7 +91,7 @@ async function issuer(...command) {
     const { stdout } = await run(process.execPath, [issuerCli, ...command, '--data', issuerDir, '--json'], { cwd: root });
     return JSON.parse(stdout);
   } catch (error) {
-    throw new Error(`ticket-issuer ${command.slice(0, 2).join(' ')} failed: ${error.stderr?.trim() || error.message}`);
+    throw new Error(`ticket-issuer ${command.slice(0, 2).join(' ')} failed: ${error.stderr?.trim() || error.message}`, { cause: error });
   }
 }
 

@@ -20,6 +20,6 @@ export default function setup(): void {
   } catch (error) {
     const { stdout, stderr } = error as { stdout?: Buffer; stderr?: Buffer };
     const output = `${stdout?.toString() ?? ''}${stderr?.toString() ?? ''}` || String(error);
-    throw new Error(`npm run build failed, so the built programs cannot be tested:\n${output}`);
+    throw new Error(`npm run build failed, so the built programs cannot be tested:\n${output}`, { cause: error });
   }
 }

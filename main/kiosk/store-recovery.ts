@@ -94,7 +94,7 @@ function damageOf(path: string): string | null {
   }
 }
 
-const TABLES = ['settings', 'discovery', 'scans'] as const;
+type TableName = 'settings' | 'discovery' | 'scans';
 
 /** Every row that can still be read from the damaged file, from a private copy (the original stays as it was). */
 function salvage(damagedFile: string): SalvagedRows {
@@ -127,27 +127,31 @@ function salvage(damagedFile: string): SalvagedRows {
   }
 }
 
+/** The highest rowid to probe in a damaged table. */
+function lastRowid(db: Database.Database, table: TableName): number {
+  try {
+    return (db.prepare(`SELECT max(rowid) AS last FROM ${table}`).get() as { last: number | null }).last ?? 0;
+  } catch {
+    // The rowid index itself is damaged: probe up to the AUTOINCREMENT counter, or a bound.
+    try {
+      return (db.prepare(`SELECT seq FROM sqlite_sequence WHERE name = ?`).get(table) as { seq: number } | undefined)?.seq ?? 100_000;
+    } catch {
+      return 100_000;
+    }
+  }
+}
+
 /**
  * All readable rows of `table`: at once if the table is intact, otherwise
  * one rowid at a time, so a damaged page costs only its own rows.
  */
-function readRows(db: Database.Database, table: (typeof TABLES)[number]): Record<string, unknown>[] {
+function readRows(db: Database.Database, table: TableName): Record<string, unknown>[] {
   try {
     return db.prepare(`SELECT * FROM ${table}`).all() as Record<string, unknown>[];
   } catch {
     // fall through to row by row
   }
-  let last = 0;
-  try {
-    last = (db.prepare(`SELECT max(rowid) AS last FROM ${table}`).get() as { last: number | null }).last ?? 0;
-  } catch {
-    // The rowid index itself is damaged: probe up to the AUTOINCREMENT counter, or a bound.
-    try {
-      last = (db.prepare(`SELECT seq FROM sqlite_sequence WHERE name = ?`).get(table) as { seq: number } | undefined)?.seq ?? 100_000;
-    } catch {
-      last = 100_000;
-    }
-  }
+  const last = lastRowid(db, table);
   let one: Database.Statement;
   try {
     one = db.prepare(`SELECT * FROM ${table} WHERE rowid = ?`);

@@ -226,15 +226,22 @@ function isContinued(layout: HidPosLayout, report: Uint8Array, byteCount: number
 
 const CONTROL_NAMES = ['NUL', 'SOH', 'STX', 'ETX', 'EOT', 'ENQ', 'ACK', 'BEL', 'BS', 'HT', 'LF', 'VT', 'FF', 'CR', 'SO', 'SI', 'DLE', 'DC1', 'DC2', 'DC3', 'DC4', 'NAK', 'SYN', 'ETB', 'CAN', 'EM', 'SUB', 'ESC', 'FS', 'GS', 'RS', 'US'];
 
+/** How many C0 control characters (U+0000 to U+001F) run from `start` in direction `step`. */
+function countC0(text: string, start: number, step: 1 | -1): number {
+  let count = 0;
+  for (let i = start; i >= 0 && i < text.length && text.charCodeAt(i) < 0x20; i += step) count++;
+  return count;
+}
+
 /**
  * The scanner's framing around the data: control characters before it
  * (prefix), and after it the CR / LF / CR LF / Tab terminator and any other
  * control characters (suffix), e.g. STX data ETX CR LF.
  */
 function splitFraming(text: string): { content: string; prefix: string[]; suffix: string[]; terminator: ScanTerminator | null } {
-  const leading = /^[\x00-\x1f]*/.exec(text)?.[0] ?? '';
+  const leading = text.slice(0, countC0(text, 0, 1));
   const rest = text.slice(leading.length);
-  const trailing = /[\x00-\x1f]*$/.exec(rest)?.[0] ?? '';
+  const trailing = rest.slice(rest.length - countC0(rest, rest.length - 1, -1));
   const content = rest.slice(0, rest.length - trailing.length);
   const terminatorMatch = /(\r\n|\r|\n|\t)$/.exec(trailing);
   const terminatorText = terminatorMatch?.[0] ?? '';
