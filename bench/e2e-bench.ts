@@ -42,7 +42,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Browser, Page } from 'playwright-core';
-import { startKioskRuntime, type KioskRuntime } from '../main/electron/kiosk-runtime.js';
+import { startKioskRuntime, type KioskRuntime } from '../main/host/kiosk-runtime.js';
 import { KeychainApiKeyStore } from '../main/kiosk/keychain-api-key-store.js';
 import { DEFAULT_ONLINE_BUDGET_MS } from '../main/kiosk/kiosk-core.js';
 import { startWebHost, type WebHost, type WebHostCore } from '../main/web-host/server.js';

@@ -4,7 +4,7 @@
  *       reports through the kiosk's decoders, in reports per second;
  *  (d2) a long ticket over HID-POS, from its first report to its verdict on
  *       the kiosk offline: the ScannerManager reading a device, wired to
- *       KioskCore as main/electron/kiosk-runtime.ts wires it, timed until the
+ *       KioskCore as main/host/kiosk-runtime.ts wires it, timed until the
  *       state carrying the verdict is pushed (what the screen waits for);
  *  (d3) calibration to diagnosis: the calibration code over HID-POS until the
  *       state carries the diagnosis.
@@ -122,7 +122,7 @@ export async function hidToVerdict(core: KioskCore, codes: string[], calibration
   const handle = new BenchScanner();
   const manager = new ScannerManager({
     hid: oneScannerHid(handle),
-    // As main/electron/kiosk-runtime.ts wires it.
+    // As main/host/kiosk-runtime.ts wires it.
     onScan: (scan) => void core.scanFrom(scan.source, scan.text, scan.read, scan.symbologyId),
   });
   await manager.start();

@@ -10,8 +10,8 @@
  * The Electron app is `npm start`.
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { defaultWebHostDataDir, rendererDistDir } from './electron/app-paths.js';
-import { parseKnownScanner, parseRepeatReadWindow, startKioskRuntime, type KioskRuntime } from './electron/kiosk-runtime.js';
+import { defaultWebHostDataDir, rendererDistDir } from './host/app-paths.js';
+import { parseKnownScanner, parseRepeatReadWindow, startKioskRuntime, type KioskRuntime } from './host/kiosk-runtime.js';
 import type { KnownScanner } from './kiosk/scanner/index.js';
 import { LAUNCH_TOKEN_TTL_MS, launchFilePath, printLaunchUrl, PrintUrlError } from './web-host/launch.js';
 import { listenProblem, startWebHost, type WebHost } from './web-host/server.js';

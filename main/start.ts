@@ -18,7 +18,7 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { packageRoot } from './electron/app-paths.js';
+import { packageRoot } from './host/app-paths.js';
 
 export type ElectronBinary = { available: true; path: string } | { available: false; reason: string };
 

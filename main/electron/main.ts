@@ -5,7 +5,7 @@
  * Security (Electron's checklist; the pieces live in security.ts so they are
  * tested): sandboxed, context-isolated renderer without Node; a strict CSP;
  * no navigation, new windows, <webview> or permissions; IPC answered only for
- * our own page, every argument validated (ipc-handlers.ts); the API key stays
+ * our own page, every argument validated (main/host/kiosk-calls.ts); the API key stays
  * in this process and the OS keyring.
  *
  * The on-site issuer (main/onsite-issuer) runs in this process too when the
@@ -20,15 +20,15 @@ import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, protocol, session, type Session } from 'electron';
 import { issuerFileLogger, OnsiteIssuer } from '../onsite-issuer/onsite-issuer.js';
 import { ADMIN_PARTITION, adminWindowOptions, applyAdminContentsPolicies, applyAdminSessionPolicies, type AdminPin } from './admin-window.js';
-import { packageRoot, rendererDistDir } from './app-paths.js';
-import { APP_PAGE_URL, APP_SCHEME, APP_SCHEME_PRIVILEGES, serveAppFile } from './app-scheme.js';
-import { ISSUER_CHANNELS, KIOSK_CHANNELS, STATE_CHANGED_CHANNEL } from './ipc-channels.js';
-import { forbiddenAnswer, handleKioskCall, KIOSK_CALL_NAMES } from './ipc-handlers.js';
-import { handleIssuerCall, ISSUER_CALL_NAMES, issuerForbiddenAnswer, type IssuerAnswer, type IssuerCallName } from './issuer-ipc-handlers.js';
+import { packageRoot, rendererDistDir } from '../host/app-paths.js';
+import { APP_PAGE_URL, APP_SCHEME, APP_SCHEME_PRIVILEGES, handleAppScheme } from './app-scheme.js';
+import { ISSUER_CHANNELS, KIOSK_CHANNELS, STATE_CHANGED_CHANNEL } from '../host/call-channels.js';
+import { forbiddenAnswer, handleKioskCall, KIOSK_CALL_NAMES } from '../host/kiosk-calls.js';
+import { handleIssuerCall, ISSUER_CALL_NAMES, issuerForbiddenAnswer, type IssuerAnswer, type IssuerCallName } from '../host/onsite-issuer-calls.js';
 import { adminTokenText, applicationMenuTemplate, issuerDetailsText } from './issuer-menu.js';
-import { startKioskRuntime, type KioskRuntime } from './kiosk-runtime.js';
+import { startKioskRuntime, type KioskRuntime } from '../host/kiosk-runtime.js';
 import { applyContentsPolicies, applySessionPolicies, isTrustedSender, windowOptions } from './security.js';
-import { pageMayUseOnsiteIssuer, parseShellOptions, type ShellOptions } from './shell-options.js';
+import { pageMayUseOnsiteIssuer, parseShellOptions, type ShellOptions } from '../host/electron-shell-options.js';
 
 const PRELOAD_PATH = join(dirname(fileURLToPath(import.meta.url)), 'preload.cjs');
 const RENDERER_DIR = rendererDistDir(packageRoot());
@@ -99,7 +99,7 @@ async function start(): Promise<void> {
     if (!window.isDestroyed()) window.webContents.send(STATE_CHANGED_CHANNEL, state);
   });
   // The page comes from kiosk://app/ (app-scheme.ts), never file://: only the built screens are reachable.
-  protocol.handle(APP_SCHEME, (request) => serveAppFile(request.url, RENDERER_DIR));
+  handleAppScheme(protocol, RENDERER_DIR);
   await window.loadURL(APP_PAGE_URL);
 }
 

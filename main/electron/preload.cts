@@ -16,9 +16,9 @@
  */
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
 import type { KioskApi, KioskState } from '../../renderer/kiosk-types.js';
-import type { Answer } from './ipc-handlers.js';
-import type { IssuerAnswer, OnsiteIssuerApi } from './issuer-ipc-handlers.js';
-import type { IssuerChannels, KioskChannels, STATE_CHANGED_CHANNEL as StateChangedChannel } from './ipc-channels.js';
+import type { Answer } from '../host/kiosk-calls.js';
+import type { IssuerAnswer, OnsiteIssuerApi } from '../host/onsite-issuer-calls.js';
+import type { IssuerChannels, KioskChannels, STATE_CHANGED_CHANNEL as StateChangedChannel } from '../host/call-channels.js';
 
 const CHANNELS = {
   scan: 'kiosk:scan',

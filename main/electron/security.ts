@@ -1,7 +1,8 @@
 /**
  * The Electron window's security settings and policies, as constants and pure
  * functions so tests can check them without the Electron binary. Imports only
- * types from electron; the CSP is shared with the web host.
+ * types from electron; the CSP is shared with the web host
+ * (main/host/content-security-policy.ts).
  *
  * Follows Electron's security checklist (electronjs.org/docs/latest/tutorial/security):
  * context isolation, sandbox, no Node in the renderer, web security on, a
@@ -9,27 +10,7 @@
  * only for our own page.
  */
 import type { BrowserWindowConstructorOptions, Event, Session, WebContents, WindowOpenHandlerResponse } from 'electron';
-
-/**
- * The renderer loads only its own files: no inline script or style, no eval,
- * no remote anything. renderer/index.html carries the same policy as a meta tag
- * (file:// responses may not pass through webRequest). The header also
- * carries form-action and frame-ancestors; browsers ignore the latter in a meta tag.
- */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "connect-src 'self'",
-  "img-src 'self' data:",
-  "media-src 'self'",
-  "object-src 'none'",
-  // No frames at all: the page has none, and a frame is where a navigation could hide.
-  "frame-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+import { CONTENT_SECURITY_POLICY } from '../host/content-security-policy.js';
 
 /** The web preferences every window of the app shares (the checklist above); devTools and preload are per window. */
 export const HARDENED_WEB_PREFERENCES = {

@@ -18,16 +18,17 @@
  *   and POSTs must be application/json, which no cross-site form can send
  *   without a CORS preflight (never granted: there are no CORS headers here);
  * - every argument goes through the same validation as the Electron IPC
- *   (ipc-handlers.ts), and answers are the same envelopes.
+ *   (main/host/kiosk-calls.ts), and answers are the same envelopes.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { isIP, type AddressInfo } from 'node:net';
-import { extname, join, resolve, sep } from 'node:path';
+import { extname, join, resolve } from 'node:path';
 import type { KioskApi, KioskState } from '../kiosk/kiosk-api.js';
-import { handleKioskCall, isKioskCallName, type AnswerErrorCode } from '../electron/ipc-handlers.js';
-import { CONTENT_SECURITY_POLICY } from '../electron/security.js';
+import { handleKioskCall, isKioskCallName, type AnswerErrorCode } from '../host/kiosk-calls.js';
+import { CONTENT_SECURITY_POLICY } from '../host/content-security-policy.js';
+import { contentTypeOf, resolvePageFile } from '../host/page-files.js';
 import { hostScriptSource } from './host-script.js';
 import { LAUNCH_TOKEN_TTL_MS, launchUrlFor, loadOrCreateSecret, SessionAuthority, writeLaunchFile, type RedeemResult } from './launch.js';
 
@@ -278,23 +279,15 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
 
   async function serveFile(req: IncomingMessage, res: ServerResponse, path: string, session: string | null): Promise<void> {
     if (path === HOST_SCRIPT_PATH) return sendBody(req, res, 200, 'text/javascript; charset=utf-8', hostScript);
-    let decoded: string;
-    try {
-      decoded = decodeURIComponent(path);
-    } catch {
-      return sendText(req, res, 400, 'Bad path.');
-    }
-    const root = resolve(options.rendererDir);
-    const file = resolve(root, '.' + (decoded.endsWith('/') ? decoded + 'index.html' : decoded));
-    if (decoded.includes('\0') || (file !== root && !file.startsWith(root + sep))) return sendText(req, res, 404, 'Not found.');
-    const info = await stat(file).catch(() => null);
-    if (!info?.isFile()) {
-      if (decoded === '/' || decoded === '/index.html') {
-        return sendText(req, res, 503, `The kiosk screens are not built (${join(root, 'index.html')} is missing). Build them: npx vite build --config renderer/vite.config.ts`);
+    // The same resolver as the Electron shell's kiosk:// scheme: only files inside the built renderer, however spelt.
+    const file = resolvePageFile(path, options.rendererDir);
+    if (file === null) {
+      if (path === '/' || path === '/index.html') {
+        return sendText(req, res, 503, `The kiosk screens are not built (${join(resolve(options.rendererDir), 'index.html')} is missing). Build them: npx vite build --config renderer/vite.config.ts`);
       }
       return sendText(req, res, 404, 'Not found.');
     }
-    const type = CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
+    const type = contentTypeOf(file);
     if (extname(file).toLowerCase() === '.html') {
       // The page needs a session: without one it could do nothing but fail, so say how to get one instead.
       if (session === null) return sendText(req, res, 401, NO_SESSION_PAGE);
@@ -381,24 +374,6 @@ export function withHostScript(html: string): string {
   const at = head.index + head[0].length;
   return html.slice(0, at) + HOST_SCRIPT_TAG + html.slice(at);
 }
-
-const CONTENT_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.map': 'application/json; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.webp': 'image/webp',
-  '.ico': 'image/x-icon',
-  '.woff2': 'font/woff2',
-  '.wav': 'audio/wav',
-  '.mp3': 'audio/mpeg',
-  '.ogg': 'audio/ogg',
-};
 
 function statusFor(code: HostErrorCode): number {
   switch (code) {

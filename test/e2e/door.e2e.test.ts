@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, issuerCli, launchChromium, LOOPBACK as HOST, openKioskPage, RENDERER_DIR, requireBuild, ROOT, scanInPage as scan, startIssuer, type RunningIssuer } from '../../bench/door-harness.js';
-import { startKioskRuntime, type KioskRuntime } from '../../main/electron/kiosk-runtime.js';
+import { startKioskRuntime, type KioskRuntime } from '../../main/host/kiosk-runtime.js';
 import { DEFAULT_REPEAT_READ_WINDOW_MS, VERDICT_ON_SCREEN_MS } from '../../main/kiosk/repeat-reads.js';
 import { CALIBRATION_CODE } from '../../protocol/index.js';
 import { asTypedOn, typeAsScannerUnbroken, type TestLayout } from '../helpers/cdp-keyboard.js';

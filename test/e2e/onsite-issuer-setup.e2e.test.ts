@@ -14,7 +14,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, launchChromium, LOOPBACK, openKioskPage, RENDERER_DIR, requireBuild, ROOT } from '../../bench/door-harness.js';
 import { MemoryApiKeys } from '../../bench/fixtures.js';
-import { handleIssuerCall, type IssuerHost } from '../../main/electron/issuer-ipc-handlers.js';
+import { handleIssuerCall, type IssuerHost } from '../../main/host/onsite-issuer-calls.js';
 import { KioskCore } from '../../main/kiosk/kiosk-core.js';
 import { OnsiteIssuer } from '../../main/onsite-issuer/onsite-issuer.js';
 import { startWebHost, type WebHost } from '../../main/web-host/server.js';

@@ -7,7 +7,7 @@ import { chmodSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startKioskRuntime, type KioskRuntime } from '../../../main/electron/kiosk-runtime.js';
+import { startKioskRuntime, type KioskRuntime } from '../../../main/host/kiosk-runtime.js';
 
 let runtime: KioskRuntime | null = null;
 let dataDir: string | null = null;

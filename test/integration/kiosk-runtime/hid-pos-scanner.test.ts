@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startKioskRuntime, type KioskRuntime } from '../../../main/electron/kiosk-runtime.js';
+import { startKioskRuntime, type KioskRuntime } from '../../../main/host/kiosk-runtime.js';
 import { NEWLAND_LAYOUT } from '../../../main/kiosk/scanner/hid-pos-layouts.js';
 import { CALIBRATION_CODE } from '../../../protocol/index.js';
 import { FakeNodeHid, posScanner, snapiScanner, waitFor } from '../../unit/scanner/fake-node-hid.js';

@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rendererDistDir } from '../../../main/electron/app-paths.js';
-import { startKioskRuntime, type KioskRuntime } from '../../../main/electron/kiosk-runtime.js';
+import { rendererDistDir } from '../../../main/host/app-paths.js';
+import { startKioskRuntime, type KioskRuntime } from '../../../main/host/kiosk-runtime.js';
 import { startWebHost, type WebHost } from '../../../main/web-host/server.js';
 import type { KioskApi, KioskState } from '../../../renderer/kiosk-types.js';
 

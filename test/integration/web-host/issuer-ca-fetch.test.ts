@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { generate } from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fetchTrustingCa } from '../../../main/electron/issuer-ca-fetch.js';
+import { fetchTrustingCa } from '../../../main/host/issuer-ca-fetch.js';
 
 let server: Server;
 let base: string;

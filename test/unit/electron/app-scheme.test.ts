@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { APP_PAGE_URL, contentTypeOf, resolveAppFile, serveAppFile } from '../../../main/electron/app-scheme.js';
-import { CONTENT_SECURITY_POLICY, isAllowedFrameNavigation, isAllowedNavigation, isTrustedSender } from '../../../main/electron/security.js';
+import { CONTENT_SECURITY_POLICY } from '../../../main/host/content-security-policy.js';
+import { isAllowedFrameNavigation, isAllowedNavigation, isTrustedSender } from '../../../main/electron/security.js';
 
 const base = mkdtempSync(join(tmpdir(), 'app-scheme-'));
 const root = join(base, 'dist');

@@ -10,8 +10,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ADMIN_PARTITION, adminWindowOptions, CERT_ACCEPT, CERT_REJECT } from '../../../main/electron/admin-window.js';
-import { ISSUER_CHANNELS, KIOSK_CHANNELS, STATE_CHANGED_CHANNEL } from '../../../main/electron/ipc-channels.js';
-import { CONTENT_SECURITY_POLICY, windowOptions } from '../../../main/electron/security.js';
+import { ISSUER_CHANNELS, KIOSK_CHANNELS, STATE_CHANGED_CHANNEL } from '../../../main/host/call-channels.js';
+import { CONTENT_SECURITY_POLICY } from '../../../main/host/content-security-policy.js';
+import { windowOptions } from '../../../main/electron/security.js';
 import { freePort } from '../../integration/kiosk-vs-issuer/helpers/real-issuer.js';
 
 type Listener = (...args: any[]) => unknown;

@@ -7,7 +7,6 @@ import { describe, expect, it } from 'vitest';
 import {
   applyContentsPolicies,
   applySessionPolicies,
-  CONTENT_SECURITY_POLICY,
   isAllowedNavigation,
   isTrustedSender,
   windowOptions,
@@ -15,7 +14,8 @@ import {
   type ContentsPolicyTarget,
   type SessionPolicyTarget,
 } from '../../../main/electron/security.js';
-import { pageMayUseOnsiteIssuer, parseShellOptions } from '../../../main/electron/shell-options.js';
+import { CONTENT_SECURITY_POLICY } from '../../../main/host/content-security-policy.js';
+import { pageMayUseOnsiteIssuer, parseShellOptions } from '../../../main/host/electron-shell-options.js';
 
 const APP = 'file:///opt/Ticket%20Kiosk/resources/app.asar/renderer/dist/index.html';
 

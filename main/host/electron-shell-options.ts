@@ -1,5 +1,8 @@
 /**
- * Command-line options of the Electron shell. Pure, Electron-free.
+ * Command-line options of the Electron shell. Pure, Electron-free: it lives
+ * in main/host/ because only files that import electron belong in
+ * main/electron/ (docs/architecture.md "Folders"), and this one is tested
+ * without Electron.
  *   --kiosk                 full screen kiosk mode (also TICKET_KIOSK_FULLSCREEN=1)
  *   --issuer-ca FILE        trust this CA for the issuer's HTTPS (on-site issuer)
  *   --scanner VID:PID[:MODE] allow a keyboard-mode HID scanner (repeatable)

@@ -1,6 +1,9 @@
 /**
- * The IPC channel names between the Electron main process and the preload,
- * in one place. Runs anywhere (no imports).
+ * The page's calls, by name, and their IPC channel names between the
+ * Electron main process and the preload, in one place. The keys are the call
+ * names both hosts accept (the web host as POST /api/kiosk/<name>); the values
+ * are Electron's channels. Runs anywhere (no imports), which is why it lives
+ * in main/host/ and not in main/electron/ (only files that import electron do).
  *
  * The sandboxed preload cannot import this file at runtime (it may only
  * require('electron')), so it repeats the object and checks it with
@@ -19,7 +22,7 @@ export const KIOSK_CHANNELS = {
   resetCalibration: 'kiosk:reset-calibration',
 } as const;
 
-/** renderer → main, the on-site issuer (main/onsite-issuer), one per OnsiteIssuerApi method (issuer-ipc-handlers.ts). */
+/** renderer → main, the on-site issuer (main/onsite-issuer), one per OnsiteIssuerApi method (onsite-issuer-calls.ts). */
 export const ISSUER_CHANNELS = {
   status: 'issuer:status',
   init: 'issuer:init',

@@ -1,7 +1,7 @@
 /**
  * Starts what both hosts (Electron shell, web host) run: the kiosk core on
  * its data directory, the API key in the OS keyring, and HID scanners feeding
- * scans into the core. Electron-free.
+ * scans into the core. Electron-free (docs/architecture.md "Folders").
  */
 import { chmod, mkdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';

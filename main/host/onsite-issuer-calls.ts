@@ -1,7 +1,7 @@
 /**
  * The on-site issuer's calls (main/onsite-issuer) as plain functions of
  * (host, method, args) → answer, for ipcMain.handle on ISSUER_CHANNELS.
- * Electron-free, like ipc-handlers.ts, with the same rules: everything that
+ * Electron-free, like kiosk-calls.ts, with the same rules: everything that
  * arrives is untrusted and checked for type, count and length before the
  * issuer sees it; every outcome is a plain JSON envelope
  * `{ok: true, value} | {ok: false, error: {code, message}}`; unexpected
@@ -9,8 +9,8 @@
  */
 import { MAX_LABEL_LENGTH } from '../../issuer/admin/arguments.js';
 import { OnsiteIssuerError, type InitRequest, type OnsiteIssuer, type OnsiteIssuerErrorCode, type OnsiteIssuerStatus } from '../onsite-issuer/onsite-issuer.js';
-import { answerCall, failure, InvalidInput, noArguments, UNSAFE_TEXT } from './ipc-calls.js';
-import { ISSUER_CHANNELS } from './ipc-channels.js';
+import { answerCall, failure, InvalidInput, noArguments, UNSAFE_TEXT } from './call-envelope.js';
+import { ISSUER_CHANNELS } from './call-channels.js';
 
 /** What the page may ask of the on-site issuer; the preload's `window.onsiteIssuer` satisfies it. */
 export interface OnsiteIssuerApi {

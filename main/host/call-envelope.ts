@@ -1,7 +1,7 @@
 /**
- * What the two IPC call tables share (ipc-handlers.ts for the kiosk,
- * issuer-ipc-handlers.ts for the on-site issuer): the input-error type their
- * validators throw, and one way of turning a validated call into a plain JSON
+ * The call envelope both hosts answer with, shared by the two call tables
+ * (kiosk-calls.ts for the kiosk, onsite-issuer-calls.ts for the on-site
+ * issuer): the input-error type their validators throw, and one way of turning a validated call into a plain JSON
  * answer, so both boundaries behave the same (never an Error object across,
  * never a secret, unexpected failures as a fixed message).
  */

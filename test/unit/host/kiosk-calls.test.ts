@@ -12,8 +12,8 @@ import {
   KIOSK_CALL_NAMES,
   MAX_INPUT_LENGTH,
   type KioskCalls,
-} from '../../../main/electron/ipc-handlers.js';
-import { KIOSK_CHANNELS } from '../../../main/electron/ipc-channels.js';
+} from '../../../main/host/kiosk-calls.js';
+import { KIOSK_CHANNELS } from '../../../main/host/call-channels.js';
 import { KioskCore } from '../../../main/kiosk/kiosk-core.js';
 import { SecretStoreUnavailableError } from '../../../main/kiosk/secret-store.js';
 import { LoopbackIssuer } from '../../integration/kiosk/helpers/loopback-issuer.js';

@@ -13,8 +13,8 @@
  */
 import type { KioskApi, ReadDetails } from '../kiosk/kiosk-api.js';
 import { SecretStoreUnavailableError } from '../kiosk/secret-store.js';
-import { answerCall, failure, InvalidInput, noArguments, UNSAFE_TEXT } from './ipc-calls.js';
-import { KIOSK_CHANNELS } from './ipc-channels.js';
+import { answerCall, failure, InvalidInput, noArguments, UNSAFE_TEXT } from './call-envelope.js';
+import { KIOSK_CHANNELS } from './call-channels.js';
 
 /** The request/answer calls of KioskApi (onStateChange is a push, not a call). */
 export type KioskCalls = Omit<KioskApi, 'onStateChange'>;

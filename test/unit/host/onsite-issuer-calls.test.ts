@@ -1,5 +1,5 @@
 /**
- * The on-site issuer's IPC handlers (main/electron/issuer-ipc-handlers.ts)
+ * The on-site issuer's IPC handlers (main/host/onsite-issuer-calls.ts)
  * against a real OnsiteIssuer on a temp data dir and a real socket on
  * 127.0.0.1: hostile inputs, envelopes, error codes. Electron stays out: the
  * dashboard window is a recorder standing in for admin-window's BrowserWindow.
@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ISSUER_CHANNELS, KIOSK_CHANNELS } from '../../../main/electron/ipc-channels.js';
+import { ISSUER_CHANNELS, KIOSK_CHANNELS } from '../../../main/host/call-channels.js';
 import {
   handleIssuerCall,
   ISSUER_CALL_NAMES,
@@ -15,7 +15,7 @@ import {
   issuerForbiddenAnswer,
   MAX_BASE_URL_LENGTH,
   type IssuerHost,
-} from '../../../main/electron/issuer-ipc-handlers.js';
+} from '../../../main/host/onsite-issuer-calls.js';
 import { OnsiteIssuer } from '../../../main/onsite-issuer/onsite-issuer.js';
 import { captureLog } from '../../helpers/log-capture.js';
 import { freePort } from '../../integration/kiosk-vs-issuer/helpers/real-issuer.js';
