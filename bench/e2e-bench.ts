@@ -43,7 +43,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Browser, Page } from 'playwright-core';
 import { startKioskRuntime, type KioskRuntime } from '../main/host/kiosk-runtime.js';
-import { KeychainApiKeyStore } from '../main/kiosk/keychain-api-key-store.js';
+import { KeychainApiKeyStore } from '../main/kiosk/api-key-store.js';
 import { DEFAULT_ONLINE_BUDGET_MS } from '../main/kiosk/kiosk-core.js';
 import { startWebHost, type WebHost, type WebHostCore } from '../main/web-host/server.js';
 import { CHROMIUM_PATH, freePort, issuerCli, launchChromium, LOOPBACK, openKioskPage, RENDERER_DIR, requireBuild, scanInPage, startIssuer, type RunningIssuer } from './door-harness.js';

@@ -12,7 +12,7 @@
  * error for its own log through `onInternalError`.
  */
 import type { KioskApi, ReadDetails } from '../kiosk/kiosk-api.js';
-import { SecretStoreUnavailableError } from '../kiosk/secret-store.js';
+import { SecretStoreUnavailableError } from '../kiosk/api-key-store.js';
 import { answerCall, failure, InvalidInput, noArguments, UNSAFE_TEXT } from './call-envelope.js';
 import { KIOSK_CHANNELS } from './call-channels.js';
 
@@ -63,7 +63,7 @@ export async function handleKioskCall(core: KioskCalls, method: string, args: un
 export async function handleKioskCall(core: KioskCalls, method: string, args: unknown, options: HandleOptions = {}): Promise<Answer<unknown>> {
   if (!isKioskCallName(method)) return failure('unknown_method', 'There is no such kiosk call.');
   return answerCall(() => boundCall(core, method, args), {
-    // Its messages are written for IT and never contain the key (secret-store.ts).
+    // Its messages are written for IT and never contain the key (main/kiosk/api-key-store.ts).
     expectedFailure: (error) => (error instanceof SecretStoreUnavailableError ? failure('secret_store_unavailable', error.message) : null),
     onInternalError: (error) => options.onInternalError?.(method, error),
     internalErrorMessage: INTERNAL_ERROR_MESSAGE,

@@ -6,7 +6,7 @@
 import { chmod, mkdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { KioskCore, type KioskCoreOptions } from '../kiosk/kiosk-core.js';
-import { KeychainApiKeyStore } from '../kiosk/keychain-api-key-store.js';
+import { KeychainApiKeyStore } from '../kiosk/api-key-store.js';
 import { loadNodeHid, ScannerManager, type KnownScanner, type NodeHidApi, type ScannerMode } from '../kiosk/scanner/index.js';
 import { fetchTrustingCa } from './issuer-ca-fetch.js';
 

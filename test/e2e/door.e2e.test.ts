@@ -21,7 +21,7 @@ import { DEFAULT_REPEAT_READ_WINDOW_MS, VERDICT_ON_SCREEN_MS } from '../../main/
 import { CALIBRATION_CODE } from '../../protocol/index.js';
 import { asTypedOn, typeAsScannerUnbroken, type TestLayout } from '../helpers/cdp-keyboard.js';
 import { DEFAULT_WEDGE_TIMING } from '../../renderer/wedge/keystrokes.js';
-import { KeychainApiKeyStore } from '../../main/kiosk/keychain-api-key-store.js';
+import { KeychainApiKeyStore } from '../../main/kiosk/api-key-store.js';
 import { startWebHost, type WebHost } from '../../main/web-host/server.js';
 
 const SHOTS = join(ROOT, 'test-results', 'e2e');

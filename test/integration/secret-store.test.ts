@@ -15,7 +15,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SecretStore, SecretStoreUnavailableError } from '../../main/kiosk/secret-store.js';
+import { SecretStore, SecretStoreUnavailableError } from '../../main/kiosk/api-key-store.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const HOW_TO_RUN =
@@ -140,7 +140,7 @@ interface ChildResult {
  * `withKeytar` links the repository's node_modules so `import('keytar')` resolves.
  */
 async function transpileInto(dir: string, withKeytar: boolean): Promise<void> {
-  for (const file of ['main/kiosk/secret-store.ts', 'protocol/base-url.ts']) {
+  for (const file of ['main/kiosk/api-key-store.ts', 'protocol/base-url.ts']) {
     const source = await readFile(join(repoRoot, file), 'utf8');
     const { outputText } = ts.transpileModule(source, {
       compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022 },
@@ -156,7 +156,7 @@ async function transpileInto(dir: string, withKeytar: boolean): Promise<void> {
 }
 
 const CHILD_SCRIPT = `
-import { SecretStore, SecretStoreUnavailableError } from './main/kiosk/secret-store.js';
+import { SecretStore, SecretStoreUnavailableError } from './main/kiosk/api-key-store.js';
 const store = new SecretStore({ serviceName: 'ticket-kiosk-test-child' });
 const key = process.argv[2];
 async function attempt(call) {

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handleKioskCall } from '../../../main/host/kiosk-calls.js';
 import { startKioskRuntime, type KioskRuntime } from '../../../main/host/kiosk-runtime.js';
-import { SecretStore } from '../../../main/kiosk/secret-store.js';
+import { SecretStore } from '../../../main/kiosk/api-key-store.js';
 import { typedAsBootReports } from '../../helpers/keyboard-scanner.js';
 import { LoopbackIssuer } from '../kiosk/helpers/loopback-issuer.js';
 import { FakeNodeHid, keyboardScanner, waitFor } from '../../unit/scanner/fake-node-hid.js';

@@ -13,9 +13,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { KeychainApiKeyStore } from '../../../main/kiosk/keychain-api-key-store.js';
 import { KioskCore } from '../../../main/kiosk/kiosk-core.js';
-import { SecretStore } from '../../../main/kiosk/secret-store.js';
+import { KeychainApiKeyStore, SecretStore } from '../../../main/kiosk/api-key-store.js';
 import { RealIssuer } from './helpers/real-issuer.js';
 import { requireKeyring } from './helpers/kiosk.js';
 
@@ -146,7 +145,7 @@ async function transpileKioskInto(dir: string): Promise<void> {
 
 const CHILD_SCRIPT = `
 import { KioskCore } from './main/kiosk/kiosk-core.js';
-import { KeychainApiKeyStore } from './main/kiosk/keychain-api-key-store.js';
+import { KeychainApiKeyStore } from './main/kiosk/api-key-store.js';
 const core = new KioskCore({
   dbPath: process.argv[3],
   apiKeys: new KeychainApiKeyStore({ serviceName: process.argv[4] }),

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startKioskRuntime, type KioskRuntime } from '../../../main/host/kiosk-runtime.js';
 import { CONTENT_SECURITY_POLICY } from '../../../main/host/content-security-policy.js';
-import { SecretStore } from '../../../main/kiosk/secret-store.js';
+import { SecretStore } from '../../../main/kiosk/api-key-store.js';
 import { openSession } from '../../../main/web-host/launch.js';
 import { listenProblem, requestProblem, startWebHost, withHostScript, type WebHost } from '../../../main/web-host/server.js';
 import { LoopbackIssuer } from '../kiosk/helpers/loopback-issuer.js';

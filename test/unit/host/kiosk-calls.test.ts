@@ -15,7 +15,7 @@ import {
 } from '../../../main/host/kiosk-calls.js';
 import { KIOSK_CHANNELS } from '../../../main/host/call-channels.js';
 import { KioskCore } from '../../../main/kiosk/kiosk-core.js';
-import { SecretStoreUnavailableError } from '../../../main/kiosk/secret-store.js';
+import { SecretStoreUnavailableError } from '../../../main/kiosk/api-key-store.js';
 import { LoopbackIssuer } from '../../integration/kiosk/helpers/loopback-issuer.js';
 import { MemoryApiKeys, tempDir } from '../../integration/kiosk/helpers/memory-api-keys.js';
 
