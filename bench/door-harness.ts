@@ -27,7 +27,7 @@ function findRoot(from: string): string {
 /** The project root (where package.json is), from bench/ or dist/bench/ alike. */
 export const ROOT = findRoot(dirname(fileURLToPath(import.meta.url)));
 export const ISSUER_CLI = join(ROOT, 'dist', 'issuer', 'cli.js');
-export const RENDERER_DIR = join(ROOT, 'renderer', 'dist');
+export const RENDERER_DIR = join(ROOT, 'dist', 'kiosk-page');
 export const LOOPBACK = '127.0.0.1';
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];

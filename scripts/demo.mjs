@@ -7,7 +7,7 @@
 //      labelled with what it should do (scripts/demo-page.mjs draws it).
 // No scanner? With the browser host, type a ticket's number in this terminal: it is sent as a scan.
 // Ctrl+C stops everything. Options: --web (browser host even if Electron is there), --port N (kiosk port).
-// Uses the built programs (dist/, renderer/dist/): `npm ci` builds them, or `npm run build`.
+// Uses the built programs (dist/, with the kiosk page in dist/kiosk-page/): `npm ci` builds them, or `npm run build`.
 import { execFile, spawn } from 'node:child_process';
 import { createWriteStream, existsSync, lstatSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -57,7 +57,7 @@ if (process.platform === 'linux' && !process.env.DBUS_SESSION_BUS_ADDRESS && !pr
 }
 
 // ---------- preconditions ----------
-for (const file of [issuerCli, kioskCli, join(root, 'renderer', 'dist', 'index.html')]) {
+for (const file of [issuerCli, kioskCli, join(root, 'dist', 'kiosk-page', 'index.html')]) {
   if (!existsSync(file)) fail(`${relative(root, file)} is missing: build first (npm run build)`);
 }
 

@@ -1,6 +1,6 @@
 /**
  * Vitest globalSetup: builds the project once with the package's own build
- * script (`npm run build`: tsc into dist/, the renderer into renderer/dist/,
+ * script (`npm run build`: tsc into dist/, the kiosk page into dist/kiosk-page/,
  * the admin dashboard into dist/dashboard/), so integration and end-to-end
  * tests run the built programs (dist/issuer/cli.js, the built screens)
  * exactly as users run them, and `npx vitest run` works on its own.

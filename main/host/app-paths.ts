@@ -19,9 +19,9 @@ export function packageRoot(from: string = import.meta.url): string {
   }
 }
 
-/** The built renderer (npx vite build --config renderer/vite.config.ts). */
+/** The built kiosk page (npm run build:renderer, renderer/vite.config.ts). */
 export function rendererDistDir(root: string = packageRoot()): string {
-  return join(root, 'renderer', 'dist');
+  return join(root, 'dist', 'kiosk-page');
 }
 
 /** The web host's default data directory, per platform conventions. */

@@ -42,7 +42,7 @@ export interface WebHostOptions {
   port?: number;
   /** Listen beyond loopback. Anyone on that network can then operate the door. */
   allowRemote?: boolean;
-  /** The built renderer (renderer/dist). */
+  /** The built kiosk page (dist/kiosk-page, app-paths.ts). */
   rendererDir: string;
   /**
    * The launch file (launch.ts, `<data>/web-host.json`): the secret is read

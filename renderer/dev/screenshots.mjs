@@ -1,6 +1,6 @@
 // Screenshot check of the kiosk screens (dev tool, not part of the build or the test suite).
 //   npx vite build --config renderer/vite.config.ts --mode dev && node renderer/dev/screenshots.mjs
-// Serves renderer/dev-dist on 127.0.0.1, drives Chromium with the fake kiosk, sends codes as keyboard-wedge
+// Serves dist/kiosk-page-dev on 127.0.0.1, drives Chromium with the fake kiosk, sends codes as keyboard-wedge
 // bursts, asserts the data-* hooks and writes PNGs to test-results/renderer/.
 import { createServer } from 'node:http';
 import { mkdir, readFile } from 'node:fs/promises';
@@ -8,7 +8,7 @@ import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
-const root = fileURLToPath(new URL('../dev-dist/', import.meta.url));
+const root = fileURLToPath(new URL('../../dist/kiosk-page-dev/', import.meta.url));
 const out = fileURLToPath(new URL('../../test-results/renderer/', import.meta.url));
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.map': 'application/json' };
 

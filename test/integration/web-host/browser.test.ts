@@ -2,7 +2,7 @@
  * The web host in a real Chromium (playwright-core, /usr/bin/chromium): the
  * page gets `window.kiosk` from /kiosk-host.js and can call the kiosk and
  * receive state pushes, under the strict CSP. Serves the built renderer when
- * renderer/dist exists, else a tiny page of this test's own.
+ * dist/kiosk-page exists, else a tiny page of this test's own.
  * Run inside scripts/with-keyring.sh (the real kiosk runtime keeps its key in the OS keyring).
  */
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -137,7 +137,7 @@ const electron = vi.hoisted(() => {
 
 vi.mock('electron', () => ({ ...electron.module, default: electron.module }));
 
-const INDEX_HTML = resolve('renderer/dist/index.html');
+const INDEX_HTML = resolve('dist/kiosk-page/index.html');
 const APP_PAGE_URL = 'kiosk://app/index.html';
 const rendererBuilt = existsSync(INDEX_HTML);
 const state = electron.state;

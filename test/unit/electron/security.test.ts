@@ -17,7 +17,7 @@ import {
 import { CONTENT_SECURITY_POLICY } from '../../../main/host/content-security-policy.js';
 import { pageMayUseOnsiteIssuer, parseShellOptions } from '../../../main/host/electron-shell-options.js';
 
-const APP = 'file:///opt/Ticket%20Kiosk/resources/app.asar/renderer/dist/index.html';
+const APP = 'file:///opt/Ticket%20Kiosk/resources/app.asar/dist/kiosk-page/index.html';
 
 describe('window options', () => {
   it.each([false, true])('isolate, sandbox and keep Node out of the renderer (kiosk %s)', (kiosk) => {
@@ -45,9 +45,9 @@ describe('navigation and IPC sender policy', () => {
     [APP, true],
     [`${APP}#/lookup`, true],
     [`${APP}?screen=setup`, true],
-    ['file:///opt/Ticket%20Kiosk/resources/app.asar/renderer/dist/other.html', false],
+    ['file:///opt/Ticket%20Kiosk/resources/app.asar/dist/kiosk-page/other.html', false],
     ['file:///etc/passwd', false],
-    ['file://evil.example/opt/Ticket%20Kiosk/resources/app.asar/renderer/dist/index.html', false],
+    ['file://evil.example/opt/Ticket%20Kiosk/resources/app.asar/dist/kiosk-page/index.html', false],
     ['https://evil.example/', false],
     ['http://127.0.0.1:8787/', false],
     ['javascript:alert(1)', false],
