@@ -12,7 +12,7 @@ import { mountReady, type ReadyProps } from './screens/ready.js';
 import type { ScreenHandle } from './screens/screen.js';
 import { isIssuerPanelInput } from './screens/onsite-issuer-panel.js';
 import { mountSetup, type SetupProps } from './screens/setup.js';
-import type { OnsiteIssuerBridge } from './onsite-issuer-types.js';
+import type { OnsiteIssuerApi } from './onsite-issuer-types.js';
 import { mountVerdict } from './screens/verdict.js';
 import { playVerdictSound, prepareVerdictSound } from './sound.js';
 import { chooseScreen, VERDICT_SHOWN_MS, type ShownScreen } from './view/screen-choice.js';
@@ -54,7 +54,7 @@ export class KioskScreens {
     private readonly kiosk: KioskApi,
     private readonly win: Window,
     /** This machine's issuer, when the host offers one (Electron's preload; not the browser host). */
-    private readonly onsiteIssuer?: OnsiteIssuerBridge,
+    private readonly onsiteIssuer?: OnsiteIssuerApi,
   ) {}
 
   async start(): Promise<void> {

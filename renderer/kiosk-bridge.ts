@@ -5,13 +5,13 @@
  * modules and Node tests can use them); this file holds the DOM side.
  */
 import type { KioskApi } from './kiosk-types.js';
-import type { OnsiteIssuerBridge } from './onsite-issuer-types.js';
+import type { OnsiteIssuerApi } from './onsite-issuer-types.js';
 
 declare global {
   interface Window {
     kiosk?: KioskApi;
     /** Electron only (main/electron/preload.cts): this machine's on-site issuer. */
-    onsiteIssuer?: OnsiteIssuerBridge;
+    onsiteIssuer?: OnsiteIssuerApi;
   }
 }
 

@@ -6,9 +6,10 @@
  * A sandboxed preload may only require('electron'): everything else here is a
  * type-only import, erased at compile time. That is why the channel names are
  * repeated below instead of imported; `satisfies KioskChannels` (literal
- * types) turns any drift into a compile error. The api object `satisfies` the
- * renderer's own KioskApi type, so the bridge cannot drift from what the
- * screens expect either.
+ * types) turns any drift into a compile error. The two objects `satisfies`
+ * the page's bridge types (renderer/kiosk-types.ts KioskApi,
+ * renderer/onsite-issuer-types.ts OnsiteIssuerApi), so the bridge cannot
+ * drift from what the screens expect either.
  *
  * Main answers `{ok: true, value}` or `{ok: false, error: {code, message}}`;
  * here the first resolves to the value and the second rejects with an Error
@@ -16,8 +17,9 @@
  */
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
 import type { KioskApi, KioskState } from '../../renderer/kiosk-types.js';
+import type { OnsiteIssuerApi } from '../../renderer/onsite-issuer-types.js';
 import type { Answer } from '../host/kiosk-calls.js';
-import type { IssuerAnswer, OnsiteIssuerApi } from '../host/onsite-issuer-calls.js';
+import type { IssuerAnswer } from '../host/onsite-issuer-calls.js';
 import type { IssuerChannels, KioskChannels, STATE_CHANGED_CHANNEL as StateChangedChannel } from '../host/call-channels.js';
 
 const CHANNELS = {

@@ -1,6 +1,8 @@
 /**
  * The on-site issuer's calls (main/onsite-issuer) as plain functions of
- * (host, method, args) → answer, for ipcMain.handle on ISSUER_CHANNELS.
+ * (host, method, args) → answer, for ipcMain.handle on ISSUER_CHANNELS. The
+ * calls and their answers are the page's bridge type, OnsiteIssuerApi in
+ * renderer/onsite-issuer-types.ts (the preload satisfies the same type).
  * Electron-free, like kiosk-calls.ts, with the same rules: everything that
  * arrives is untrusted and checked for type, count and length before the
  * issuer sees it; every outcome is a plain JSON envelope
@@ -8,22 +10,13 @@
  * failures become a fixed message and go to the host's log only.
  */
 import { MAX_LABEL_LENGTH } from '../../issuer/admin/arguments.js';
-import { OnsiteIssuerError, type InitRequest, type OnsiteIssuer, type OnsiteIssuerErrorCode, type OnsiteIssuerStatus } from '../onsite-issuer/onsite-issuer.js';
+import type { OnsiteIssuerApi, OnsiteIssuerInitRequest } from '../../renderer/onsite-issuer-types.js';
+import { OnsiteIssuerError, type OnsiteIssuer, type OnsiteIssuerErrorCode } from '../onsite-issuer/onsite-issuer.js';
 import { answerCall, failure, InvalidInput, noArguments, UNSAFE_TEXT } from './call-envelope.js';
 import { ISSUER_CHANNELS } from './call-channels.js';
 
-/** What the page may ask of the on-site issuer; the preload's `window.onsiteIssuer` satisfies it. */
-export interface OnsiteIssuerApi {
-  status(): Promise<OnsiteIssuerStatus>;
-  /** Gives the data dir its issuer identity (name, base URL); refused when it has one. */
-  init(request: InitRequest): Promise<OnsiteIssuerStatus>;
-  start(): Promise<OnsiteIssuerStatus>;
-  stop(): Promise<OnsiteIssuerStatus>;
-  /** Opens the issuer's admin dashboard in a window of its own; the issuer must be running. */
-  openAdmin(): Promise<{ url: string }>;
-  /** A new admin dashboard sign-in token, shown once; the earlier one stops working. */
-  resetAdminToken(): Promise<{ adminToken: string; createdAt: string }>;
-}
+/** Each call's answer, as the page's bridge type says (renderer/onsite-issuer-types.ts): the issuer's results must fit it. */
+type IssuerCallValue<M extends IssuerCallName> = Awaited<ReturnType<OnsiteIssuerApi[M]>>;
 
 export type IssuerCallName = keyof typeof ISSUER_CHANNELS & keyof OnsiteIssuerApi;
 export const ISSUER_CALL_NAMES = Object.keys(ISSUER_CHANNELS) as IssuerCallName[];
@@ -74,23 +67,23 @@ function boundCall(host: IssuerHost, method: IssuerCallName, args: unknown): () 
   switch (method) {
     case 'status':
       noArguments(args);
-      return async () => host.issuer.status();
+      return async (): Promise<IssuerCallValue<'status'>> => host.issuer.status();
     case 'init': {
       const request = initRequest(args);
-      return async () => host.issuer.init(request);
+      return async (): Promise<IssuerCallValue<'init'>> => host.issuer.init(request);
     }
     case 'start':
       noArguments(args);
-      return () => host.issuer.start();
+      return (): Promise<IssuerCallValue<'start'>> => host.issuer.start();
     case 'stop':
       noArguments(args);
-      return () => host.issuer.stop();
+      return (): Promise<IssuerCallValue<'stop'>> => host.issuer.stop();
     case 'resetAdminToken':
       noArguments(args);
-      return async () => host.issuer.resetAdminToken();
+      return async (): Promise<IssuerCallValue<'resetAdminToken'>> => host.issuer.resetAdminToken();
     case 'openAdmin':
       noArguments(args);
-      return async () => {
+      return async (): Promise<IssuerCallValue<'openAdmin'>> => {
         const status = host.issuer.status();
         if (!status.running || status.adminUrl === null || status.fingerprint === null) {
           throw new NotRunning('The on-site issuer is not running: start it first.');
@@ -107,7 +100,7 @@ class NotRunning extends Error {}
 const INIT_FIELDS = new Set(['name', 'baseUrl', 'port']);
 
 /** One plain object {name, baseUrl?, port?}; the issuer applies `ticket-issuer init`'s own rules after this. */
-function initRequest(args: readonly unknown[]): InitRequest {
+function initRequest(args: readonly unknown[]): OnsiteIssuerInitRequest {
   if (args.length !== 1) throw new InvalidInput('Expected exactly one argument: {name, baseUrl?, port?}.');
   const value = args[0];
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new InvalidInput('The request must be an object {name, baseUrl?, port?}.');
@@ -117,7 +110,7 @@ function initRequest(args: readonly unknown[]): InitRequest {
   for (const key of Object.keys(fields)) {
     if (!INIT_FIELDS.has(key)) throw new InvalidInput(`Unknown field "${key.slice(0, 40)}": the request has name, baseUrl and port.`);
   }
-  const request: InitRequest = { name: text(fields['name'], 'The issuer name', MAX_LABEL_LENGTH * 4) };
+  const request: OnsiteIssuerInitRequest = { name: text(fields['name'], 'The issuer name', MAX_LABEL_LENGTH * 4) };
   if (UNSAFE_TEXT.test(request.name)) {
     throw new InvalidInput('The issuer name must not contain control characters.');
   }

@@ -9,7 +9,7 @@
 import { attempt } from '../kiosk-bridge.js';
 import { el, replaceChildren } from '../dom.js';
 import { t } from '../messages/format.js';
-import type { OnsiteIssuerBridge, OnsiteIssuerStatusView } from '../onsite-issuer-types.js';
+import type { OnsiteIssuerApi, OnsiteIssuerStatusView } from '../onsite-issuer-types.js';
 import { initRequestFrom, issuerPanelView, type IssuerPanelMode } from '../view/onsite-issuer-view-model.js';
 
 export const ISSUER_NAME_INPUT_ID = 'issuer-name-input';
@@ -21,7 +21,7 @@ export interface IssuerPanel {
   setVisible(visible: boolean): void;
 }
 
-export function mountIssuerPanel(bridge: OnsiteIssuerBridge): IssuerPanel {
+export function mountIssuerPanel(bridge: OnsiteIssuerApi): IssuerPanel {
   const element = el('section', { class: 'issuer-panel', 'aria-label': t('issuer.title'), 'data-issuer-panel': '' });
   let status: OnsiteIssuerStatusView | null = null;
   let mode: IssuerPanelMode = 'closed';

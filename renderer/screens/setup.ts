@@ -2,7 +2,7 @@
 import { el } from '../dom.js';
 import type { KioskState } from '../kiosk-types.js';
 import { t } from '../messages/format.js';
-import type { OnsiteIssuerBridge } from '../onsite-issuer-types.js';
+import type { OnsiteIssuerApi } from '../onsite-issuer-types.js';
 import { reEnrollQuestion } from '../view/setup-view-model.js';
 import { diagnosisView, hidScannerLine, translatingText } from '../view/scanner-view-model.js';
 import { scannerPanel } from './scanner-panel.js';
@@ -23,7 +23,7 @@ export interface SetupActions {
 }
 
 /** `onsiteIssuer`: this machine's issuer (Electron only); without it the screen is about enrolling alone. */
-export function mountSetup(root: HTMLElement, actions: SetupActions, onsiteIssuer?: OnsiteIssuerBridge): ScreenHandle<SetupProps> {
+export function mountSetup(root: HTMLElement, actions: SetupActions, onsiteIssuer?: OnsiteIssuerApi): ScreenHandle<SetupProps> {
   root.replaceChildren();
   const panel: IssuerPanel | null = onsiteIssuer ? mountIssuerPanel(onsiteIssuer) : null;
   if (panel) root.append(panel.element);
