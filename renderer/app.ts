@@ -3,6 +3,11 @@
  * (which verdict is up, whether lookup is open, the last problem to explain),
  * turns scans into KioskApi calls, and mounts the screen chooseScreen picks.
  * Decisions live in view/ and wedge/ as pure functions; this file only wires.
+ *
+ * Verdicts reach the screen one way only: the state push (onStateChange), as
+ * the newest of `last_verdicts`. That is the only way a HID scanner's
+ * verdicts arrive (the main process reads those), so the page's own scans use
+ * it too; a `scan()` answer of type 'verdict' is not shown again.
  */
 import { attempt } from './kiosk-bridge.js';
 import type { KioskApi, KioskState, ReadDetails, ScanResult, ScannerDiagnosis, Verdict } from './kiosk-types.js';
@@ -45,8 +50,8 @@ export class KioskScreens {
   /** The last problem to explain on Setup or Ready (enrollment failure, …); cleared by the next scan. */
   private message: string | null = null;
   private busy = false;
-  /** Verdicts already shown, so one that arrives both as a scan() answer and in last_verdicts beeps once. */
-  private readonly seenVerdicts = new Set<string>();
+  /** verdictIdentity of the newest verdict in the last state received: a different newest one is news. */
+  private newestVerdict: string | null = null;
   private mounted: Mounted = { screen: 'starting' };
 
   constructor(
@@ -67,18 +72,23 @@ export class KioskScreens {
       return;
     }
     // Verdicts from before this screen started are history, not news: list them, don't announce them.
-    for (const verdict of first.value.last_verdicts) this.seenVerdicts.add(verdictIdentity(verdict));
-    this.calibrationSeenAt = first.value.calibration?.diagnosis.calibrated_at ?? null;
-    this.receiveState(first.value);
+    // (Unless a state push came first: then it is newer than this answer and already shown.)
+    if (this.state === null) {
+      this.newestVerdict = newestVerdictOf(first.value);
+      this.calibrationSeenAt = first.value.calibration?.diagnosis.calibrated_at ?? null;
+      this.receiveState(first.value);
+    }
     // After the first screen is up, not on the first verdict's path (sound.ts).
     this.win.setTimeout(prepareVerdictSound, 0);
   }
 
   private receiveState(state: KioskState): void {
     this.state = state;
-    // A verdict the renderer did not ask for (a HID scanner read by the main process) is news too.
+    // A new verdict, from the page's own scan or a HID scanner read by the main process.
     const newest = state.last_verdicts[0];
-    if (newest && !this.seenVerdicts.has(verdictIdentity(newest))) {
+    const identity = newestVerdictOf(state);
+    if (newest && identity !== this.newestVerdict) {
+      this.newestVerdict = identity;
       this.showVerdict(newest);
       return;
     }
@@ -102,11 +112,6 @@ export class KioskScreens {
     if (!again || !shown || !this.verdict || again.decided_at !== shown.decided_at || again.tid !== (shown.ticket?.tid ?? null)) return;
     const note = again.reads <= 2 ? t('verdict.read_again.one') : t('verdict.read_again.other', { count: again.reads - 1 });
     if (this.verdict.readAgainNote !== note) this.verdict = { ...this.verdict, readAgainNote: note };
-  }
-
-  private async refreshState(): Promise<void> {
-    const result = await attempt(() => this.kiosk.getState());
-    if (result.ok) this.receiveState(result.value);
   }
 
   // ---- scans -------------------------------------------------------------
@@ -140,13 +145,13 @@ export class KioskScreens {
       return;
     }
     this.handleScanResult(result.value, scan);
-    await this.refreshState();
   }
 
   private handleScanResult(result: ScanResult, scan: ScannedText | null): void {
     switch (result.type) {
       case 'verdict':
-        this.showVerdict(result.verdict);
+        // It reaches the screen as a state change (receiveState), whichever of the two arrives first.
+        if (this.mounted.screen === 'setup') this.render();
         return;
       case 'enrolled':
       case 'confirm_re_enroll':
@@ -193,7 +198,6 @@ export class KioskScreens {
     this.busy = false;
     if (result.ok) this.handleScanResult(result.value, null);
     else this.setMessage(t('setup.error.failed'));
-    await this.refreshState();
   }
 
   private async cancelReEnroll(): Promise<void> {
@@ -233,12 +237,6 @@ export class KioskScreens {
   // ---- verdicts ----------------------------------------------------------
 
   private showVerdict(verdict: DoorVerdict): void {
-    if ('decided_at' in verdict) {
-      // The same verdict may come as the scan() answer and in last_verdicts, in either order: show and beep once.
-      const identity = verdictIdentity(verdict);
-      if (this.seenVerdicts.has(identity)) return;
-      this.seenVerdicts.add(identity);
-    }
     const view = verdictView(verdict);
     this.verdict = view;
     this.verdictShown = 'decided_at' in verdict ? verdict : null;
@@ -344,4 +342,9 @@ export class KioskScreens {
     this.root.dataset['screen'] = 'starting';
     this.root.replaceChildren(message);
   }
+}
+
+function newestVerdictOf(state: KioskState): string | null {
+  const newest = state.last_verdicts[0];
+  return newest ? verdictIdentity(newest) : null;
 }
