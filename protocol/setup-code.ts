@@ -6,6 +6,8 @@ import { decodeSegmentJson, readFields } from './ticket-code.js';
 import type { SetupPayload } from './types.js';
 
 export const SETUP_PREFIX = 'tsetup1.';
+/** A setup code of any version (`tsetup1.`, a later `tsetup2.`): one this kiosk cannot read is refused as an unsupported setup code, not as a ticket. */
+export const ANY_SETUP_CODE = /^tsetup\d+\./;
 
 export function encodeSetupCode(payload: SetupPayload): string {
   return SETUP_PREFIX + encodeBase64Url(utf8Encode(JSON.stringify(payload)));

@@ -18,6 +18,11 @@ import { QrCodeError } from './qr-code-error.js';
 import type { TicketPayload } from './types.js';
 
 export const TICKET_PREFIX = 'tkt1.';
+/**
+ * How a ticket code of any version starts (`tkt1.` today, a later `tkt2.`):
+ * text that starts so is meant as a code, never as a typed ticket ID.
+ */
+export const TICKET_CODE_START = 'tkt';
 export const SIGNATURE_LENGTH = 64;
 
 export interface DecodedTicket {

@@ -17,8 +17,10 @@ import type { ReadDetails } from './scanner/scan-event.js';
 import { verifyEd25519Node } from './node-ed25519.js';
 import { EventEmitter } from 'node:events';
 import {
+  ANY_SETUP_CODE,
   QrCodeError,
   SETUP_PREFIX,
+  TICKET_CODE_START,
   decodeSetupCode,
   decodeTicketCode,
   evaluateTicketOffline,
@@ -33,8 +35,9 @@ import {
   type Verdict,
 } from '../../protocol/index.js';
 import type { ApiKeyStore } from './api-key-store.js';
-import { backoffDelayMs, DEFAULT_BACKOFF, type BackoffOptions } from './backoff.js';
+import { DEFAULT_BACKOFF, type BackoffOptions } from './backoff.js';
 import { DiscoveryCache, type RefreshResult } from './discovery.js';
+import { DrainSchedule } from './drain-schedule.js';
 import { defaultPlatform, enroll, setupProblem } from './enrollment.js';
 import { IssuerClient, SCANNER_UNAUTHORIZED_MESSAGE, type FetchLike, type IssuerClientOptions } from './issuer-client.js';
 import type { ConnectionState, KioskApi, KioskState, ScanResult, SetupSummary, StatusLookupResult } from './kiosk-api.js';
@@ -110,16 +113,8 @@ export class KioskCore implements KioskApi {
   private pendingSetup: SetupPayload | null = null;
   /** Scans run one at a time, so "seen before on this kiosk" cannot race. */
   private scanChain: Promise<unknown> = Promise.resolve();
-  private draining: Promise<DrainReport | null> | null = null;
-  private drainTimer: NodeJS.Timeout | null = null;
-  /**
-   * No background drain before this time: the issuer said to wait (429) or the
-   * rest of its rate-limit window is kept for live scans (queue-drain.ts
-   * liveScanReserve). A live scan answered meanwhile must not restart the
-   * drain early, or every scan at the door would spend another round of
-   * drain requests from the door's own budget.
-   */
-  private drainHeldUntil = 0;
+  /** When the queue is sent (timers, backoff, holds): drain-schedule.ts. */
+  private readonly drains: DrainSchedule;
   private readonly drainAbort = new AbortController();
   /** Fire-and-forget work (background discovery refreshes) that close() must wait for. */
   private readonly background = new Set<Promise<unknown>>();
@@ -132,6 +127,7 @@ export class KioskCore implements KioskApi {
     this.policy = options.offlinePolicy ?? 'optimistic';
     this.backoff = options.backoff ?? DEFAULT_BACKOFF;
     this.log = options.log ?? (() => undefined);
+    this.drains = new DrainSchedule({ pass: () => this.drainPass(), auto: options.autoDrain !== false, backoff: this.backoff, now: this.now, random: this.random });
     // A damaged file is set aside and its readable rows carried over (store-recovery.ts).
     const opened = openStoreWithRecovery(options.dbPath, { log: this.log });
     this.store = opened.store;
@@ -160,7 +156,7 @@ export class KioskCore implements KioskApi {
     const enrollment = this.store.getEnrollment();
     if (enrollment?.tls_cert_sha256) this.client.pinCertificate(enrollment.iss, enrollment.tls_cert_sha256);
     // Scans left in the queue by a previous run go out as soon as possible.
-    if (this.store.pendingCount() > 0) this.scheduleDrain(this.now());
+    if (this.store.pendingCount() > 0) this.drains.soon();
   }
 
   // --- KioskApi -------------------------------------------------------------
@@ -238,7 +234,7 @@ export class KioskCore implements KioskApi {
     // Typed ticket IDs are not (a person's keyboard types what it shows).
     const typed = codeOrTid.trim();
     const translated = this.translated('window', typed);
-    const tid = tidFromInput(typed) ?? (translated.startsWith('tkt') ? tidFromInput(translated) : null);
+    const tid = tidFromInput(typed) ?? (translated.startsWith(TICKET_CODE_START) ? tidFromInput(translated) : null);
     if (tid === null) return { type: 'not_a_ticket' };
     const document = await this.documentFor(enrollment);
     const lookup = await this.loadApiKey(enrollment);
@@ -294,19 +290,14 @@ export class KioskCore implements KioskApi {
 
   /** One drain pass now (also what the background timer runs). Single-flight. */
   drain(): Promise<DrainReport | null> {
-    if (this.draining) return this.draining;
-    this.draining = this.drainNow().finally(() => {
-      this.draining = null;
-    });
-    return this.draining;
+    return this.drains.runNow();
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    if (this.drainTimer) clearTimeout(this.drainTimer);
     this.drainAbort.abort();
-    await this.draining?.catch(() => undefined);
+    await this.drains.close();
     await this.scanChain;
     await Promise.allSettled([...this.background]);
     await this.client.close();
@@ -360,7 +351,7 @@ export class KioskCore implements KioskApi {
   private async scanNow(raw: string): Promise<ScanResult> {
     // Keyboard-wedge scanners end a code with Enter; some add a tab or spaces.
     const text = raw.trim();
-    if (/^tsetup\d+\./.test(text)) return this.handleSetup(text);
+    if (ANY_SETUP_CODE.test(text)) return this.handleSetup(text);
     const enrollment = this.store.getEnrollment();
     if (!enrollment) return { type: 'not_enrolled', message: NOT_ENROLLED };
     // Spec "Authentication" 5: the key ends at expires_at; past it the door must not admit, even offline.
@@ -421,7 +412,7 @@ export class KioskCore implements KioskApi {
       queue_state: 'pending',
       verdict,
     });
-    this.scheduleDrain(this.now());
+    this.drains.soon();
   }
 
   private async checkIn(code: string, payload: TicketPayload, enrollment: Enrollment, document: DiscoveryDocument): Promise<ScanResult> {
@@ -462,7 +453,7 @@ export class KioskCore implements KioskApi {
       const verdict = offlineVerdict(payload, this.policy, new Date(this.now()).toISOString());
       const queueState = this.policy === 'optimistic' ? 'pending' : 'held';
       this.store.atomically(() => this.store.decideScan((held ?? newScan(queueState)).idempotency_key, verdict, queueState));
-      if (queueState === 'pending' && !this.drainTimer) this.scheduleDrain(this.now() + backoffDelayMs(0, this.random, this.backoff));
+      if (queueState === 'pending') this.drains.firstRetryUnlessScheduled();
       return this.show(verdict);
     }
 
@@ -485,7 +476,7 @@ export class KioskCore implements KioskApi {
         this.store.recordAnswer(scan.idempotency_key, storedAnswerOf(call, decidedAt)!);
         this.store.decideScan(scan.idempotency_key, verdict, 'done');
       });
-      if (this.store.pendingCount() > 0) this.scheduleDrain(this.now()); // the issuer is back: flush the queue
+      if (this.store.pendingCount() > 0) this.drains.soon(); // the issuer is back: flush the queue
       return this.show(verdict);
     }
     if (call.kind === 'unauthorized') {
@@ -502,13 +493,13 @@ export class KioskCore implements KioskApi {
     });
     if (queueState === 'pending') {
       // Spec "Rate limiting" 4: a 429 at the door also delays the queue by its Retry-After.
-      let due = this.now() + backoffDelayMs(0, this.random, this.backoff);
-      if (call.kind === 'rate_limited' && call.retryAfterMs !== undefined) {
-        due = Math.max(due, this.now() + call.retryAfterMs);
+      const retryAfterMs = call.kind === 'rate_limited' ? call.retryAfterMs : undefined;
+      const due = this.drains.firstRetryAt(retryAfterMs);
+      if (retryAfterMs !== undefined) {
         this.store.recordRetry(scan.idempotency_key, due, 'RATE_LIMITED');
-        this.holdDrainUntil(due);
+        this.drains.holdUntil(due);
       }
-      if (!this.drainTimer) this.scheduleDrain(due);
+      this.drains.atUnlessScheduled(due);
     }
     return this.show(verdict);
   }
@@ -571,7 +562,7 @@ export class KioskCore implements KioskApi {
     this.authorised = true;
     this.connection = 'online';
     this.lastVerdicts = [];
-    if (this.store.pendingCount() > 0) this.scheduleDrain(this.now());
+    if (this.store.pendingCount() > 0) this.drains.soon();
     this.changed();
     const e = outcome.enrollment;
     return { type: 'enrolled', issuer_name: e.issuer_name, event_name: e.event_name, event_date: e.event_date, gate_id: e.gate_id };
@@ -611,14 +602,15 @@ export class KioskCore implements KioskApi {
     if (before !== this.connection) this.changed();
   }
 
-  private async drainNow(): Promise<DrainReport | null> {
+  /** One pass over the queue (drain-schedule.ts decides when), and what its outcome says about the issuer. */
+  private async drainPass(): Promise<DrainReport | null> {
     if (this.closed) return null;
     const enrollment = this.store.getEnrollment();
     if (!enrollment || !this.authorised) return null;
     const document = this.discovery.cached(enrollment.iss);
     const lookup = await this.loadApiKey(enrollment);
     if ('unavailable' in lookup) {
-      this.scheduleDrain(this.now() + this.backoff.maxMs); // the keyring may come back; the queue waits
+      this.drains.later(); // the keyring may come back; the queue waits
       return null;
     }
     const apiKey = lookup.key;
@@ -640,28 +632,9 @@ export class KioskCore implements KioskApi {
     if (report.stop === 'offline') this.connection = 'offline';
     else if (report.stop === 'unauthorized') this.authorised = false;
     else if (report.settled.length > 0 || report.stop === 'rate_limited' || report.stop === 'leaving_room') this.connection = 'online';
-    if ((report.stop === 'rate_limited' || report.stop === 'leaving_room') && report.retryAt !== null) this.holdDrainUntil(report.retryAt);
-    this.scheduleDrain(report.retryAt);
+    this.drains.afterPass(report);
     this.changed();
     return report;
-  }
-
-  private holdDrainUntil(at: number): void {
-    this.drainHeldUntil = Math.max(this.drainHeldUntil, at);
-  }
-
-  private scheduleDrain(requested: number | null): void {
-    if (this.options.autoDrain === false || this.closed) return;
-    if (this.drainTimer) clearTimeout(this.drainTimer);
-    this.drainTimer = null;
-    if (requested === null) return;
-    const at = Math.max(requested, this.drainHeldUntil);
-    this.drainTimer = setTimeout(() => {
-      this.drainTimer = null;
-      // A failing pass (e.g. a disk error) must not crash the door; try again later.
-      this.drain().catch(() => this.scheduleDrain(this.now() + this.backoff.maxMs));
-    }, Math.max(0, at - this.now()));
-    this.drainTimer.unref();
   }
 
   /** The enrollment's API key from the store; a store failure is reported by its (secret-free) message, never thrown. */
@@ -734,7 +707,7 @@ function summarize(setup: SetupPayload): SetupSummary {
 
 /** A status lookup takes a scanned ticket code or a typed ticket ID. */
 function tidFromInput(input: string): string | null {
-  if (input.startsWith('tkt')) {
+  if (input.startsWith(TICKET_CODE_START)) {
     try {
       return decodeTicketCode(input).payload.tid;
     } catch {

@@ -6,6 +6,8 @@
  */
 import type { KioskApi, KioskState, ScanResult, SetupSummary, StatusLookupResult, Verdict } from '../kiosk-types.js';
 import { KIOSK_READY_EVENT } from '../kiosk-bridge.js';
+import { SETUP_PREFIX } from '../../protocol/setup-code.js';
+import { TICKET_PREFIX } from '../../protocol/ticket-code.js';
 
 interface Payload {
   tid?: string;
@@ -62,7 +64,7 @@ export class FakeKiosk implements KioskApi {
   };
 
   async scan(text: string): Promise<ScanResult> {
-    if (text.startsWith('tsetup1.')) return this.scanSetup(text);
+    if (text.startsWith(SETUP_PREFIX)) return this.scanSetup(text);
     if (!this.state.enrolled) return { type: 'not_enrolled', message: 'scan the setup code first' };
     if (!this.state.authorised) return { type: 'scanner_unauthorized', message: 'scanner no longer authorised — re-enroll' };
     const verdict = this.forcedVerdict ?? this.decide(text);
@@ -83,10 +85,10 @@ export class FakeKiosk implements KioskApi {
   }
 
   async lookupStatus(codeOrTid: string): Promise<StatusLookupResult> {
-    const tid = codeOrTid.startsWith('tkt1.') ? readPayload(codeOrTid)?.tid : codeOrTid;
+    const tid = codeOrTid.startsWith(TICKET_PREFIX) ? readPayload(codeOrTid)?.tid : codeOrTid;
     if (!tid) return { type: 'not_a_ticket' };
     if (this.state.connection === 'offline') return { type: 'unavailable', message: 'offline' };
-    const payload = codeOrTid.startsWith('tkt1.') ? readPayload(codeOrTid) : null;
+    const payload = codeOrTid.startsWith(TICKET_PREFIX) ? readPayload(codeOrTid) : null;
     const usedAt = this.admitted.get(tid);
     const status = { tid, eid: this.state.event?.eid ?? '', issued_at: '2026-05-02T10:15:00Z', checked_in_at: usedAt ?? null, status: usedAt ? ('checked_in' as const) : ('valid' as const) };
     return { type: 'status', status: { ...status, ...(payload?.hn ? { holder_name: payload.hn } : {}), ...(payload?.tt ? { ticket_type: payload.tt } : {}) } };
@@ -120,11 +122,11 @@ export class FakeKiosk implements KioskApi {
   /** For the dev page: a ticket code with a made-up signature. */
   makeTicketCode(fields: { tid: string; hn?: string; tt?: string; eid?: string; event?: string }): string {
     const payload = { v: 1, iss: 'https://tickets.example.org', kid: '0a1b2c3d', tid: fields.tid, eid: fields.eid ?? this.state.event?.eid ?? 'EVT1', ev: { name: fields.event ?? 'Summer Night Open Air', date: '2026-07-18T19:30:00Z', venue: 'Stadtpark' }, hn: fields.hn, tt: fields.tt, iat: 1_780_000_000, exp: 1_790_000_000 };
-    return `tkt1.${encodeSegment(payload)}.${encodeSegment('not-a-real-signature-but-long-enough-for-the-shape')}`;
+    return `${TICKET_PREFIX}${encodeSegment(payload)}.${encodeSegment('not-a-real-signature-but-long-enough-for-the-shape')}`;
   }
 
   makeSetupCode(fields: { event_name: string; gate_id?: string; eid?: string }): string {
-    return `tsetup1.${encodeSegment({ v: 1, iss: 'https://tickets.example.org', enroll_url: 'https://tickets.example.org/api/v1/scanners/enroll', token: 'dev-token-0123456789abcdef', eid: fields.eid ?? 'EVT1', event_name: fields.event_name, gate_id: fields.gate_id, expires_at: '2026-07-19T06:00:00Z' })}`;
+    return `${SETUP_PREFIX}${encodeSegment({ v: 1, iss: 'https://tickets.example.org', enroll_url: 'https://tickets.example.org/api/v1/scanners/enroll', token: 'dev-token-0123456789abcdef', eid: fields.eid ?? 'EVT1', event_name: fields.event_name, gate_id: fields.gate_id, expires_at: '2026-07-19T06:00:00Z' })}`;
   }
 
   private scanSetup(text: string): ScanResult {
@@ -161,7 +163,7 @@ export class FakeKiosk implements KioskApi {
   private decide(text: string): Verdict {
     const now = new Date().toISOString();
     const offline = this.state.connection === 'offline';
-    const payload = text.startsWith('tkt1.') ? readPayload(text) : null;
+    const payload = text.startsWith(TICKET_PREFIX) ? readPayload(text) : null;
     if (!payload?.tid) return { kind: 'refuse', reason: 'not_a_ticket', decided_at: now, offline, decided_by: 'decode' };
     const ticket = { tid: payload.tid, eid: payload.eid ?? '', ...(payload.hn ? { holder_name: payload.hn } : {}), ...(payload.tt ? { ticket_type: payload.tt } : {}), ...(payload.ev?.name ? { event_name: payload.ev.name } : {}) };
     if (payload.eid !== this.state.event?.eid) return { kind: 'refuse', reason: 'wrong_event', decided_at: now, offline, decided_by: 'event', ticket };

@@ -2,17 +2,16 @@
  * The character-level shape of the codes a door sees (spec "Ticket QR payload",
  * "Setup QR payload"): `tkt1.<b64url>.<b64url>` and `tsetup1.<b64url>`, with
  * base64url = RFC 4648 §5 without padding. Only the shape: decoding and the
- * signature are the kiosk core's job. The renderer imports no protocol code,
- * so the two prefixes are repeated here.
+ * signature are the kiosk core's job. The prefixes are the protocol's own.
  */
-export const TICKET_PREFIX = 'tkt1.';
-export const SETUP_PREFIX = 'tsetup1.';
+import { SETUP_PREFIX } from '../../protocol/setup-code.js';
+import { TICKET_PREFIX } from '../../protocol/ticket-code.js';
 
 export type CodeKind = 'ticket' | 'setup';
 
 const SEGMENT = '[A-Za-z0-9_-]+';
-const TICKET_SHAPE = new RegExp(`^tkt1\\.${SEGMENT}\\.${SEGMENT}$`);
-const SETUP_SHAPE = new RegExp(`^tsetup1\\.${SEGMENT}$`);
+const TICKET_SHAPE = new RegExp(`^${escapeRegExp(TICKET_PREFIX)}${SEGMENT}\\.${SEGMENT}$`);
+const SETUP_SHAPE = new RegExp(`^${escapeRegExp(SETUP_PREFIX)}${SEGMENT}$`);
 
 /** Which code the text is shaped like, or null when it uses other characters or another layout. */
 export function codeKindOf(text: string): CodeKind | null {
@@ -31,4 +30,8 @@ export function codeKindOf(text: string): CodeKind | null {
 export function payloadLooksLikeJson(text: string): boolean {
   const start = text.indexOf('.') + 1;
   return /^e[wy3]/.test(text.slice(start, start + 2));
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
