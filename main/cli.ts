@@ -14,7 +14,8 @@ import { defaultWebHostDataDir, rendererDistDir } from './host/app-paths.js';
 import { parseKnownScanner, parseRepeatReadWindow, startKioskRuntime, type KioskRuntime } from './host/kiosk-runtime.js';
 import type { KnownScanner } from './kiosk/scanner/index.js';
 import { LAUNCH_TOKEN_TTL_MS, launchFilePath, printLaunchUrl, PrintUrlError } from './web-host/launch.js';
-import { listenProblem, startWebHost, type WebHost } from './web-host/server.js';
+import { listenProblem } from './web-host/request-checks.js';
+import { startWebHost, type WebHost } from './web-host/server.js';
 
 interface WebCommandOptions {
   port: number;

@@ -25,7 +25,8 @@ import {
   PrintUrlError,
   SessionAuthority,
 } from '../../../main/web-host/launch.js';
-import { MAX_EVENT_STREAMS_PER_SESSION, startWebHost, type WebHost, type WebHostCore } from '../../../main/web-host/server.js';
+import { MAX_EVENT_STREAMS_PER_SESSION } from '../../../main/web-host/event-streams.js';
+import { startWebHost, type WebHost, type WebHostCore } from '../../../main/web-host/server.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const run = promisify(execFile);

@@ -12,7 +12,9 @@ import { startKioskRuntime, type KioskRuntime } from '../../../main/host/kiosk-r
 import { CONTENT_SECURITY_POLICY } from '../../../main/host/content-security-policy.js';
 import { SecretStore } from '../../../main/kiosk/api-key-store.js';
 import { openSession } from '../../../main/web-host/launch.js';
-import { listenProblem, requestProblem, startWebHost, withHostScript, type WebHost } from '../../../main/web-host/server.js';
+import { withHostScript } from '../../../main/web-host/page-route.js';
+import { listenProblem, requestProblem } from '../../../main/web-host/request-checks.js';
+import { startWebHost, type WebHost } from '../../../main/web-host/server.js';
 import { LoopbackIssuer } from '../kiosk/helpers/loopback-issuer.js';
 
 // A keyring service of our own: the test never touches a real kiosk's key.
