@@ -400,19 +400,21 @@ export class KioskCore implements KioskApi {
    * is already decided locally; the issuer's 400 only confirms it was logged.
    */
   private reportInvalidSignature(code: string, claimed: TicketPayload, enrollment: Enrollment, verdict: Verdict): void {
-    this.store.insertScan({
+    this.store.insertScan({ ...this.scanAtThisDoor(code, claimed, enrollment, new Date(this.now()).toISOString()), signature_status: 'invalid', queue_state: 'pending', verdict });
+    this.drains.soon();
+  }
+
+  /** What every queued scan records of itself: the code, its ticket, this door, and when (the check-in request is made from it). */
+  private scanAtThisDoor(code: string, ticket: Pick<TicketPayload, 'tid' | 'eid'>, enrollment: Enrollment, scannedAt: string): Omit<NewScan, 'signature_status' | 'queue_state' | 'verdict'> {
+    return {
       code,
       iss: enrollment.iss,
-      tid: claimed.tid,
-      eid: claimed.eid,
+      tid: ticket.tid,
+      eid: ticket.eid,
       gate_id: enrollment.gate_id,
       scanner_id: this.store.identity().scanner_id,
-      scanned_at: new Date(this.now()).toISOString(),
-      signature_status: 'invalid',
-      queue_state: 'pending',
-      verdict,
-    });
-    this.drains.soon();
+      scanned_at: scannedAt,
+    };
   }
 
   private async checkIn(code: string, payload: TicketPayload, enrollment: Enrollment, document: DiscoveryDocument): Promise<ScanResult> {
@@ -430,17 +432,7 @@ export class KioskCore implements KioskApi {
     // same body, same idempotency key, so an earlier request that did land is answered consistently.
     const held = this.store.heldScanFor(payload.tid);
     const newScan = (queueState: NewScan['queue_state']): StoredScan =>
-      this.store.insertScan({
-        code,
-        iss: enrollment.iss,
-        tid: payload.tid,
-        eid: payload.eid,
-        gate_id: enrollment.gate_id,
-        scanner_id: this.store.identity().scanner_id,
-        scanned_at: scannedAt,
-        signature_status: 'valid',
-        queue_state: queueState,
-      });
+      this.store.insertScan({ ...this.scanAtThisDoor(code, payload, enrollment, scannedAt), signature_status: 'valid', queue_state: queueState });
 
     if (!apiKey) {
       // No request goes out (known offline, lost authorisation, no key, or the keyring failing for
