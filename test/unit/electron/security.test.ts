@@ -15,7 +15,6 @@ import {
   type SessionPolicyTarget,
 } from '../../../main/electron/security.js';
 import { CONTENT_SECURITY_POLICY } from '../../../main/host/content-security-policy.js';
-import { pageMayUseOnsiteIssuer, parseShellOptions } from '../../../main/host/electron-shell-options.js';
 
 const APP = 'file:///opt/Ticket%20Kiosk/resources/app.asar/dist/kiosk-page/index.html';
 
@@ -134,50 +133,5 @@ describe('session and web contents policies', () => {
     expect(prevented('will-redirect', 'https://evil.example/')).toBe(true);
     expect(prevented('will-attach-webview')).toBe(true);
     expect(openHandler!()).toEqual({ action: 'deny' });
-  });
-});
-
-describe('shell options', () => {
-  it('reads --kiosk, --issuer-ca, --scanner and --no-hid and ignores Chromium switches', () => {
-    expect(parseShellOptions(['/usr/bin/electron', 'dist/main/electron/main.js', '--enable-logging', '--kiosk', '--issuer-ca=/etc/ca.pem', '--scanner', '05e0:1200:keyboard', '--no-hid'])).toEqual({
-      kiosk: true,
-      issuerCaFile: '/etc/ca.pem',
-      knownScanners: [{ vendorId: 0x05e0, productId: 0x1200, mode: 'keyboard' }],
-      hidScanners: false,
-      onsiteIssuer: false,
-      issuerName: null,
-      issuerBaseUrl: null,
-      repeatReadWindowMs: null,
-    });
-    expect(parseShellOptions([], { TICKET_KIOSK_FULLSCREEN: '1' }).kiosk).toBe(true);
-    expect(parseShellOptions([]).kiosk).toBe(false);
-    expect(() => parseShellOptions(['--scanner', 'usb-scanner'])).toThrow(/not a scanner id/);
-    expect(() => parseShellOptions(['--issuer-ca'])).toThrow(/needs a value/);
-  });
-
-  it('reads --repeat-read-window in whole milliseconds, and refuses anything else with the reason', () => {
-    expect(parseShellOptions(['--repeat-read-window', '5000']).repeatReadWindowMs).toBe(5000);
-    expect(parseShellOptions(['--repeat-read-window=0']).repeatReadWindowMs).toBe(0);
-    expect(() => parseShellOptions(['--repeat-read-window'])).toThrow(/needs a value/);
-    for (const bad of ['3s', '-1', '1.5', '600000', '']) {
-      expect(() => parseShellOptions([`--repeat-read-window=${bad}`])).toThrow(/not a repeat-read window: expected whole milliseconds from 0 to 60000/);
-    }
-  });
-
-  it('offers the page the on-site issuer in a normal window, or in kiosk mode only when started as the issuer', () => {
-    expect(pageMayUseOnsiteIssuer(parseShellOptions([]))).toBe(true);
-    expect(pageMayUseOnsiteIssuer(parseShellOptions(['--kiosk']))).toBe(false);
-    expect(pageMayUseOnsiteIssuer(parseShellOptions([], { TICKET_KIOSK_FULLSCREEN: '1' }))).toBe(false);
-    expect(pageMayUseOnsiteIssuer(parseShellOptions(['--kiosk', '--onsite-issuer']))).toBe(true);
-  });
-
-  it('reads the on-site issuer switches: --onsite-issuer, --issuer-name, --issuer-base-url', () => {
-    expect(parseShellOptions(['--onsite-issuer', '--issuer-name', 'Harbour Festival', '--issuer-base-url=https://192.168.1.20:8443'])).toMatchObject({
-      onsiteIssuer: true,
-      issuerName: 'Harbour Festival',
-      issuerBaseUrl: 'https://192.168.1.20:8443',
-    });
-    expect(parseShellOptions([])).toMatchObject({ onsiteIssuer: false, issuerName: null, issuerBaseUrl: null });
-    expect(() => parseShellOptions(['--onsite-issuer', '--issuer-name'])).toThrow(/needs a value/);
   });
 });
