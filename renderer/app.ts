@@ -10,14 +10,14 @@
  * it too; a `scan()` answer of type 'verdict' is not shown again.
  */
 import { attempt } from './kiosk-bridge.js';
-import type { KioskApi, KioskState, ReadDetails, ScanResult, ScannerDiagnosis, Verdict } from './kiosk-types.js';
+import type { KioskApi, KioskState, ReadDetails, ScanResult, ScannerDiagnosis, Verdict } from './kiosk-bridge-types.js';
 import { t } from './messages/format.js';
 import { mountLookup, isLookupInput, type LookupProps } from './screens/lookup.js';
 import { mountReady, type ReadyProps } from './screens/ready.js';
 import type { ScreenHandle } from './screens/screen.js';
 import { isIssuerPanelInput } from './screens/onsite-issuer-panel.js';
 import { mountSetup, type SetupProps } from './screens/setup.js';
-import type { OnsiteIssuerApi } from './onsite-issuer-types.js';
+import type { OnsiteIssuerApi } from './onsite-issuer-bridge-types.js';
 import { mountVerdict } from './screens/verdict.js';
 import { playVerdictSound, prepareVerdictSound } from './sound.js';
 import { chooseScreen, VERDICT_SHOWN_MS, type ShownScreen } from './view/screen-choice.js';

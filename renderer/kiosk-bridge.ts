@@ -1,11 +1,11 @@
 /**
  * The renderer's only door to the kiosk: the `KioskApi` object at
  * `window.kiosk`, put there by the Electron preload (contextBridge) or by the
- * web host's script. The types live in ./kiosk-types.ts (DOM-free, so pure
+ * web host's script. The types live in ./kiosk-bridge-types.ts (DOM-free, so pure
  * modules and Node tests can use them); this file holds the DOM side.
  */
-import type { KioskApi } from './kiosk-types.js';
-import type { OnsiteIssuerApi } from './onsite-issuer-types.js';
+import type { KioskApi } from './kiosk-bridge-types.js';
+import type { OnsiteIssuerApi } from './onsite-issuer-bridge-types.js';
 
 declare global {
   interface Window {

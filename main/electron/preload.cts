@@ -7,8 +7,8 @@
  * type-only import, erased at compile time. That is why the channel names are
  * repeated below instead of imported; `satisfies KioskChannels` (literal
  * types) turns any drift into a compile error. The two objects `satisfies`
- * the page's bridge types (renderer/kiosk-types.ts KioskApi,
- * renderer/onsite-issuer-types.ts OnsiteIssuerApi), so the bridge cannot
+ * the page's bridge types (renderer/kiosk-bridge-types.ts KioskApi,
+ * renderer/onsite-issuer-bridge-types.ts OnsiteIssuerApi), so the bridge cannot
  * drift from what the screens expect either.
  *
  * Main answers `{ok: true, value}` or `{ok: false, error: {code, message}}`;
@@ -16,8 +16,8 @@
  * carrying the message and code (an Error cannot cross IPC intact).
  */
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
-import type { KioskApi, KioskState } from '../../renderer/kiosk-types.js';
-import type { OnsiteIssuerApi } from '../../renderer/onsite-issuer-types.js';
+import type { KioskApi, KioskState } from '../../renderer/kiosk-bridge-types.js';
+import type { OnsiteIssuerApi } from '../../renderer/onsite-issuer-bridge-types.js';
 import type { Answer } from '../host/kiosk-calls.js';
 import type { IssuerAnswer } from '../host/onsite-issuer-calls.js';
 import type { IssuerChannels, KioskChannels, STATE_CHANGED_CHANNEL as StateChangedChannel } from '../host/call-channels.js';

@@ -14,7 +14,7 @@ export function noArguments(args: readonly unknown[]): void {
 }
 
 /** C0 and C1 controls (newlines, escapes) and bidi overrides could forge lines in logs or reorder text on screen. */
-export const UNSAFE_TEXT = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+export const UNSAFE_TEXT = /[\p{Cc}\u202a-\u202e\u2066-\u2069]/u;
 
 export type Failure<C extends string> = { ok: false; error: { code: C; message: string } };
 

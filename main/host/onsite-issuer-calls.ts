@@ -2,7 +2,7 @@
  * The on-site issuer's calls (main/onsite-issuer) as plain functions of
  * (host, method, args) → answer, for ipcMain.handle on ISSUER_CHANNELS. The
  * calls and their answers are the page's bridge type, OnsiteIssuerApi in
- * renderer/onsite-issuer-types.ts (the preload satisfies the same type).
+ * renderer/onsite-issuer-bridge-types.ts (the preload satisfies the same type).
  * Electron-free, like kiosk-calls.ts, with the same rules: everything that
  * arrives is untrusted and checked for type, count and length before the
  * issuer sees it; every outcome is a plain JSON envelope
@@ -10,12 +10,12 @@
  * failures become a fixed message and go to the host's log only.
  */
 import { MAX_LABEL_LENGTH } from '../../issuer/admin/arguments.js';
-import type { OnsiteIssuerApi, OnsiteIssuerInitRequest } from '../../renderer/onsite-issuer-types.js';
+import type { OnsiteIssuerApi, OnsiteIssuerInitRequest } from '../../renderer/onsite-issuer-bridge-types.js';
 import { OnsiteIssuerError, type OnsiteIssuer, type OnsiteIssuerErrorCode } from '../onsite-issuer/onsite-issuer.js';
 import { answerCall, failure, InvalidInput, noArguments, UNSAFE_TEXT } from './call-envelope.js';
 import { ISSUER_CHANNELS } from './call-channels.js';
 
-/** Each call's answer, as the page's bridge type says (renderer/onsite-issuer-types.ts): the issuer's results must fit it. */
+/** Each call's answer, as the page's bridge type says (renderer/onsite-issuer-bridge-types.ts): the issuer's results must fit it. */
 type IssuerCallValue<M extends IssuerCallName> = Awaited<ReturnType<OnsiteIssuerApi[M]>>;
 
 export type IssuerCallName = keyof typeof ISSUER_CHANNELS & keyof OnsiteIssuerApi;

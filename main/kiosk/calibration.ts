@@ -14,10 +14,11 @@
  * admitted, so a translation cannot make a forged ticket valid.
  */
 import { CALIBRATION_CODE } from '../../protocol/index.js';
-import { FOREIGN_LAYOUTS, mangleForLayout, type ForeignLayout } from '../../protocol/keyboard-layouts.js';
-import type { ScanOrigin } from './repeat-reads.js';
-import type { ReadDetails } from './scanner/scan-event.js';
-import type { IsoDateTime } from '../../protocol/index.js';
+import { FOREIGN_LAYOUTS, mangleForLayout } from '../../protocol/keyboard-layouts.js';
+import type { Collision, LayoutDifference, LayoutId, ReadDetails, ScannerDiagnosis, ScanOrigin } from '../../renderer/kiosk-bridge-types.js';
+
+// The diagnosis crosses to the page: its types are the bridge's (renderer/kiosk-bridge-types.ts).
+export type { Collision, LayoutDifference, LayoutId, ScannerDiagnosis };
 
 const CODE = [...CALIBRATION_CODE];
 /** Code characters that may arrive as one character before a read is no longer this code (the alphabet has 65). */
@@ -57,42 +58,6 @@ function readAt(received: readonly string[], offset: number): Map<string, string
   }
   const distinct = new Set(arrivedAs.values()).size;
   return arrivedAs.size - distinct <= MAX_COLLISIONS ? arrivedAs : null;
-}
-
-/** How one code character differs on this path, for the diagnosis' words. */
-export type LayoutDifference =
-  | { kind: 'swapped'; a: string; b: string }
-  | { kind: 'typed_as'; expected: string; received: string };
-
-/** Code characters that arrive as one and the same character: this path cannot carry them apart. */
-export interface Collision {
-  received: string;
-  expected: string[];
-}
-
-export type LayoutId = 'us' | ForeignLayout | 'unknown';
-
-export interface ScannerDiagnosis {
-  /** Which input path the calibration code came through. */
-  input_path: ScanOrigin;
-  /** The keyboard layout as seen through the scanner: 'us' when nothing changes. */
-  layout: LayoutId;
-  differences: LayoutDifference[];
-  collisions: Collision[];
-  /** not_needed: codes arrive unchanged; learned: later reads are translated; impossible: see collisions. */
-  translation: 'not_needed' | 'learned' | 'impossible';
-  /** Null when the path does not say (a window read whose terminator was not seen). */
-  terminator: ReadDetails['terminator'] | null;
-  /** The scanner's own prefix and suffix: printable text it adds, and control keys (e.g. "Ctrl+B (STX)"). */
-  prefix: string[];
-  suffix: string[];
-  characters: number;
-  ms_per_character: number | null;
-  ms_per_code: number | null;
-  /** HID-POS only: the report layout, and the AIM symbology identifier when sent. */
-  hid_layout: string | null;
-  symbology_id: string | null;
-  calibrated_at: IsoDateTime;
 }
 
 /** A learned translation: arrived character → the code character it stands for. Only characters that change. */

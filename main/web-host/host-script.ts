@@ -7,7 +7,7 @@
  * the renderer's KioskApi type; the server sends its source text, called with
  * `window`. It must not refer to anything outside its own body.
  */
-import type { KioskApi, KioskState } from '../../renderer/kiosk-types.js';
+import type { KioskApi, KioskState } from '../../renderer/kiosk-bridge-types.js';
 
 /** The few browser globals the script uses (the main build has no DOM types). */
 export interface HostWindow {

@@ -180,6 +180,6 @@ async function publishLaunchFile(server: Server, launchFile: string, content: Pa
     await writeLaunchFile(launchFile, content);
   } catch (error) {
     await new Promise<void>((resolveClose) => server.close(() => resolveClose()));
-    throw new Error(`cannot write the launch file ${launchFile}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw new Error(`cannot write the launch file ${launchFile}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { cause: error });
   }
 }

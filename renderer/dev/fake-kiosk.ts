@@ -4,7 +4,7 @@
  * signatures; it reads the payload to have names to show. `window.fakeKiosk`
  * lets a person or a script set the situation (offline, queue, …).
  */
-import type { KioskApi, KioskState, ScanResult, SetupSummary, StatusLookupResult, Verdict } from '../kiosk-types.js';
+import type { KioskApi, KioskState, ScanResult, SetupSummary, StatusLookupResult, Verdict } from '../kiosk-bridge-types.js';
 import { KIOSK_READY_EVENT } from '../kiosk-bridge.js';
 import { SETUP_PREFIX } from '../../protocol/setup-code.js';
 import { TICKET_PREFIX } from '../../protocol/ticket-code.js';

@@ -9,7 +9,7 @@
 import { attempt } from '../kiosk-bridge.js';
 import { el, replaceChildren } from '../dom.js';
 import { t } from '../messages/format.js';
-import type { OnsiteIssuerApi, OnsiteIssuerStatusView } from '../onsite-issuer-types.js';
+import type { OnsiteIssuerApi, OnsiteIssuerStatusView } from '../onsite-issuer-bridge-types.js';
 import { initRequestFrom, issuerPanelView, type IssuerPanelMode } from '../view/onsite-issuer-view-model.js';
 
 export const ISSUER_NAME_INPUT_ID = 'issuer-name-input';

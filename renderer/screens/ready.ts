@@ -1,10 +1,10 @@
 /** Ready: which event and gate, online or offline, what waits to sync, the last verdicts. */
 import { el, replaceChildren } from '../dom.js';
-import type { KioskState } from '../kiosk-types.js';
+import type { KioskState } from '../kiosk-bridge-types.js';
 import { t } from '../messages/format.js';
 import { readyView } from '../view/ready-view-model.js';
 import { diagnosisView, hidScannerLine } from '../view/scanner-view-model.js';
-import type { ScannerDiagnosis } from '../kiosk-types.js';
+import type { ScannerDiagnosis } from '../kiosk-bridge-types.js';
 import { scannerPanel } from './scanner-panel.js';
 import type { ScreenHandle } from './screen.js';
 

@@ -1,8 +1,8 @@
 /** Setup: how to enroll, enrollment errors, and the re-enroll question when a setup code is scanned while enrolled. */
 import { el } from '../dom.js';
-import type { KioskState } from '../kiosk-types.js';
+import type { KioskState } from '../kiosk-bridge-types.js';
 import { t } from '../messages/format.js';
-import type { OnsiteIssuerApi } from '../onsite-issuer-types.js';
+import type { OnsiteIssuerApi } from '../onsite-issuer-bridge-types.js';
 import { reEnrollQuestion } from '../view/setup-view-model.js';
 import { diagnosisView, hidScannerLine, translatingText } from '../view/scanner-view-model.js';
 import { scannerPanel } from './scanner-panel.js';

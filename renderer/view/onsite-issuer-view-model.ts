@@ -3,7 +3,7 @@
  * this laptop the venue's issuer, the form for its name and address, or its
  * state with the next step. docs/kiosk.md "Running the issuer on-site from the app".
  */
-import type { OnsiteIssuerStatusView } from '../onsite-issuer-types.js';
+import type { OnsiteIssuerStatusView } from '../onsite-issuer-bridge-types.js';
 
 export type IssuerPanelMode = 'closed' | 'form';
 

@@ -1,5 +1,5 @@
 /** What the Ready screen shows for a kiosk state. Pure. */
-import type { KioskState, Verdict } from '../kiosk-types.js';
+import type { KioskState, Verdict } from '../kiosk-bridge-types.js';
 import { t } from '../messages/format.js';
 import { formatClockTime, formatEventDate, type TimeOptions } from './dates.js';
 import { verdictView } from './verdict-view-model.js';

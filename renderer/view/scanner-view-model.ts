@@ -2,7 +2,7 @@
  * What the kiosk says about its scanner: the calibration diagnosis in plain
  * words (docs/kiosk.md "Calibration") and the USB scanner's status. Pure.
  */
-import type { KioskState, LayoutDifference, ScannerDiagnosis } from '../kiosk-types.js';
+import type { KioskState, LayoutDifference, ScannerDiagnosis } from '../kiosk-bridge-types.js';
 import { t } from '../messages/format.js';
 import { formatClockTime, type TimeOptions } from './dates.js';
 

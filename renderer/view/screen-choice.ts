@@ -1,5 +1,5 @@
 /** Which screen to show. Pure, so the precedence is one readable list. */
-import type { KioskState } from '../kiosk-types.js';
+import type { KioskState } from '../kiosk-bridge-types.js';
 
 export type ShownScreen = 'starting' | 'setup' | 'ready' | 'verdict' | 'lookup';
 

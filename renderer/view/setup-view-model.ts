@@ -1,5 +1,5 @@
 /** Setup-screen wording: enrollment failures in plain words, and the re-enroll question. Pure. */
-import type { EnrollFailureCode, SetupSummary } from '../kiosk-types.js';
+import type { EnrollFailureCode, SetupSummary } from '../kiosk-bridge-types.js';
 import { t, type PlainMessageKey } from '../messages/format.js';
 
 const ENROLL_FAILURE_MESSAGE: Readonly<Record<EnrollFailureCode, PlainMessageKey>> = {

@@ -1,5 +1,5 @@
 /** What the Status lookup screen shows for a lookup answer. Pure. */
-import type { StatusLookupResult, TicketStatus } from '../kiosk-types.js';
+import type { StatusLookupResult, TicketStatus } from '../kiosk-bridge-types.js';
 import { t } from '../messages/format.js';
 import { formatClockTime, formatEventDate, type TimeOptions } from './dates.js';
 

@@ -3,7 +3,7 @@
  * hooks out. The word and the icon say ADMIT/REFUSE without colour, the
  * colour only repeats it.
  */
-import type { RefusalReason, Verdict } from '../kiosk-types.js';
+import type { RefusalReason, Verdict } from '../kiosk-bridge-types.js';
 import { t } from '../messages/format.js';
 import { formatClockTime, type TimeOptions } from './dates.js';
 

@@ -3,7 +3,7 @@
  * focused field needed) and feeds the pure burst logic in ./keystrokes.ts.
  */
 import { classifyScannedText, type ScannedText } from './classify.js';
-import type { ReadDetails } from '../kiosk-types.js';
+import type { ReadDetails } from '../kiosk-bridge-types.js';
 import { controlKeyName, DEFAULT_WEDGE_TIMING, EMPTY_WEDGE, endIfPaused, isCollecting, isWedgeKey, pressKey, type WedgeOutput, type WedgeTiming } from './keystrokes.js';
 
 /** How the wedge read a scan, for the kiosk's calibration diagnosis. */

@@ -26,27 +26,9 @@ export interface ScannedCode {
   read?: ReadDetails;
 }
 
-/**
- * What ended a scan: a terminator key or character, the end of a HID-POS
- * report sequence (its continuation flag cleared), or a pause with no
- * terminator at all.
- */
-export type ScanTerminator = 'cr' | 'lf' | 'crlf' | 'tab' | 'report_end' | 'pause';
-
-/** Facts about one read that only the input path knows. Never holds scanned data beyond control keys. */
-export interface ReadDetails {
-  terminator: ScanTerminator;
-  /** Control keys or characters the scanner sent before the data, named for people, e.g. "Ctrl+B (STX)". */
-  prefixKeys: string[];
-  /** The same after the data, terminator excluded. */
-  suffixKeys: string[];
-  /** Reports (HID-POS) or key presses (HID keyboard) that carried the scan. */
-  units: number;
-  /** From the first report or key of the scan to the one that ended it, in ms (the timestamps given to the decoder). */
-  durationMs: number;
-  /** HID-POS only: the report layout the scan was read with, e.g. "Honeywell (64-byte, report 2)". */
-  layout?: string;
-}
+// How a read arrived crosses to the page with the calibration diagnosis: the types are the bridge's.
+export type { ReadDetails, ScanTerminator } from '../../../renderer/kiosk-bridge-types.js';
+import type { ReadDetails } from '../../../renderer/kiosk-bridge-types.js';
 
 export type DecodeProblemCode =
   /** A report whose length does not fit the expected layout. */

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rendererDistDir } from '../../../main/host/app-paths.js';
 import { startKioskRuntime, type KioskRuntime } from '../../../main/host/kiosk-runtime.js';
 import { startWebHost, type WebHost } from '../../../main/web-host/server.js';
-import type { KioskApi, KioskState } from '../../../renderer/kiosk-types.js';
+import type { KioskApi, KioskState } from '../../../renderer/kiosk-bridge-types.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];

@@ -1,6 +1,6 @@
 /** renderer/view/onsite-issuer-view-model.ts: what the Setup screen's on-site issuer panel shows. */
 import { describe, expect, it } from 'vitest';
-import type { OnsiteIssuerStatusView } from '../../../renderer/onsite-issuer-types.js';
+import type { OnsiteIssuerStatusView } from '../../../renderer/onsite-issuer-bridge-types.js';
 import { initRequestFrom, issuerPanelView } from '../../../renderer/view/onsite-issuer-view-model.js';
 
 const fresh: OnsiteIssuerStatusView = { initialised: false, running: false, issuer: null, urls: [], suggestedBaseUrl: 'https://192.168.7.20:8443', warnings: [] };

@@ -16,8 +16,8 @@ import {
 import { KIOSK_CHANNELS } from '../../../main/host/call-channels.js';
 import { KioskCore } from '../../../main/kiosk/kiosk-core.js';
 import { SecretStoreUnavailableError } from '../../../main/kiosk/api-key-store.js';
-import { LoopbackIssuer } from '../../integration/kiosk/helpers/loopback-issuer.js';
-import { MemoryApiKeys, tempDir } from '../../integration/kiosk/helpers/memory-api-keys.js';
+import { LoopbackIssuer } from '../kiosk/helpers/loopback-issuer.js';
+import { MemoryApiKeys, tempDir } from '../kiosk/helpers/memory-api-keys.js';
 
 let issuer: LoopbackIssuer;
 let apiKeys: MemoryApiKeys;

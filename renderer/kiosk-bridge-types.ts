@@ -1,0 +1,215 @@
+/**
+ * The kiosk's bridge: what the page may ask of the kiosk (`window.kiosk`,
+ * KioskApi) and everything that crosses with it. The one definition: the
+ * Electron preload (main/electron/preload.cts) and the web host's script
+ * (main/web-host/host-script.ts) both `satisfies` KioskApi, and the core
+ * implements it (main/kiosk/kiosk-core.ts, through main/kiosk/kiosk-api.ts).
+ *
+ * Types only, plain JSON data only: everything here crosses a process or
+ * network boundary. No API key, enrollment token or other secret ever appears
+ * in these types (spec "EnrollResponse": the key is never shown or logged).
+ * DOM-free, so pure modules and Node tests can use it; main/ imports it
+ * type-only, so no page code reaches the Node side.
+ */
+import type { IsoDateTime, OfflinePolicy, TicketStatus, Verdict } from '../protocol/index.js';
+import type { ForeignLayout } from '../protocol/keyboard-layouts.js';
+
+export type { IsoDateTime, RefusalReason, TicketState, TicketStatus, Verdict } from '../protocol/index.js';
+
+/** Where a read came from: the window's keyboard wedge, or a HID scanner read by the kiosk (main/kiosk/repeat-reads.ts). */
+export type ScanOrigin = 'window' | 'hid-pos' | 'hid-keyboard';
+
+/**
+ * What ended a scan: a terminator key or character, the end of a HID-POS
+ * report sequence (its continuation flag cleared), or a pause with no
+ * terminator at all.
+ */
+export type ScanTerminator = 'cr' | 'lf' | 'crlf' | 'tab' | 'report_end' | 'pause';
+
+/** Facts about one read that only the input path knows. Never holds scanned data beyond control keys. */
+export interface ReadDetails {
+  terminator: ScanTerminator;
+  /** Control keys or characters the scanner sent before the data, named for people, e.g. "Ctrl+B (STX)". */
+  prefixKeys: string[];
+  /** The same after the data, terminator excluded. */
+  suffixKeys: string[];
+  /** Reports (HID-POS) or key presses (HID keyboard) that carried the scan. */
+  units: number;
+  /** From the first report or key of the scan to the one that ended it, in ms (the timestamps given to the decoder). */
+  durationMs: number;
+  /** HID-POS only: the report layout the scan was read with, e.g. "Honeywell (64-byte, report 2)". */
+  layout?: string;
+}
+
+/** Why an enrollment failed: stable codes the screens translate (main/kiosk/enroll-failures.ts lists them all). */
+export type EnrollFailureCode =
+  /** A `tsetup1.` code that does not decode. */
+  | 'not_a_setup_code'
+  /** Setup `v` not spoken here. */
+  | 'unsupported_version'
+  /** `iss` is not an HTTPS (or loopback) base URL. */
+  | 'bad_issuer_url'
+  /** `enroll_url` is not HTTPS (or loopback). */
+  | 'bad_enroll_url'
+  /** The setup code's `expires_at` has passed. */
+  | 'setup_expired'
+  /** Discovery or the exchange could not reach the issuer. */
+  | 'issuer_unreachable'
+  /** The discovery document is invalid. */
+  | 'bad_discovery'
+  /** `enroll_url` differs from discovery endpoints.scanner_enroll. */
+  | 'enroll_url_mismatch'
+  /** 400 INVALID_TOKEN: malformed, expired or already used. */
+  | 'token_invalid'
+  /** 403 TOKEN_REVOKED. */
+  | 'token_revoked'
+  /** 400 PROTOCOL_VERSION_UNSUPPORTED. */
+  | 'protocol_version_unsupported'
+  /** 429. */
+  | 'rate_limited'
+  /** 5xx or an answer that is not per spec. */
+  | 'issuer_error'
+  /** The issuer answered for another issuer or event than the setup code named. */
+  | 'scope_mismatch'
+  /** No usable OS keyring to keep the API key (spec "Authentication" 8). */
+  | 'secret_store_unavailable';
+
+/** How one code character differs on this path, for the diagnosis' words. */
+export type LayoutDifference =
+  | { kind: 'swapped'; a: string; b: string }
+  | { kind: 'typed_as'; expected: string; received: string };
+
+/** Code characters that arrive as one and the same character: this path cannot carry them apart. */
+export interface Collision {
+  received: string;
+  expected: string[];
+}
+
+export type LayoutId = 'us' | ForeignLayout | 'unknown';
+
+export interface ScannerDiagnosis {
+  /** Which input path the calibration code came through. */
+  input_path: ScanOrigin;
+  /** The keyboard layout as seen through the scanner: 'us' when nothing changes. */
+  layout: LayoutId;
+  differences: LayoutDifference[];
+  collisions: Collision[];
+  /** not_needed: codes arrive unchanged; learned: later reads are translated; impossible: see collisions. */
+  translation: 'not_needed' | 'learned' | 'impossible';
+  /** Null when the path does not say (a window read whose terminator was not seen). */
+  terminator: ReadDetails['terminator'] | null;
+  /** The scanner's own prefix and suffix: printable text it adds, and control keys (e.g. "Ctrl+B (STX)"). */
+  prefix: string[];
+  suffix: string[];
+  characters: number;
+  ms_per_character: number | null;
+  ms_per_code: number | null;
+  /** HID-POS only: the report layout, and the AIM symbology identifier when sent. */
+  hid_layout: string | null;
+  symbology_id: string | null;
+  calibrated_at: IsoDateTime;
+}
+
+export type ConnectionState = 'online' | 'offline' | 'unknown';
+
+/** What a setup code proposes, shown to the operator before acting on it. */
+export interface SetupSummary {
+  iss: string;
+  eid: string;
+  event_name: string | null;
+  gate_id: string | null;
+  expires_at: IsoDateTime;
+}
+
+export interface DoubleAdmissionView {
+  tid: string;
+  eid: string;
+  holder_name?: string;
+  /** When this kiosk admitted the ticket offline. */
+  admitted_here_at: IsoDateTime;
+  /** When the issuer had first checked it in. */
+  first_checked_in_at: IsoDateTime | null;
+}
+
+export interface KioskState {
+  enrolled: boolean;
+  /** False once the issuer answered 401/403: the kiosk must be re-enrolled. */
+  authorised: boolean;
+  scanner: { id: string; name: string };
+  issuer: { iss: string; name: string } | null;
+  event: { eid: string; name: string; date: IsoDateTime } | null;
+  gate_id: string | null;
+  /** The key's safe-to-log identifier (never the key). */
+  api_key_id: string | null;
+  key_expires_at: IsoDateTime | null;
+  connection: ConnectionState;
+  offline_policy: OfflinePolicy;
+  /** Scans waiting to reach the issuer. */
+  pending_scans: number;
+  /** Newest first. */
+  last_verdicts: Verdict[];
+  /** Tickets admitted offline here that the issuer says were already used. */
+  double_admissions: DoubleAdmissionView[];
+  /** A setup code scanned while enrolled, waiting for confirmReEnroll() or cancelReEnroll(). */
+  re_enroll_pending: SetupSummary | null;
+  /**
+   * The scanner read the code of a recent verdict again (a double read): no new
+   * check-in, no new verdict. Identifies the verdict by its decided_at and tid.
+   */
+  read_again: { decided_at: IsoDateTime; tid: string | null; reads: number } | null;
+  /** What the last calibration found, and which input paths are translated (docs/kiosk.md "Calibration"). */
+  calibration: { diagnosis: ScannerDiagnosis; translating: ScanOrigin[] } | null;
+  /** The HID scanner as the kiosk sees it; null when the host does not read HID scanners. */
+  hid_scanner: { state: 'connected' | 'disconnected'; reason: string | null; message: string } | null;
+  /**
+   * The kiosk's own storage (docs/kiosk.md "Storage integrity"): `recovered`
+   * after a damaged kiosk.db was set aside at this start, `recovered_earlier`
+   * when that happened at an earlier start (kept for IT), `fault` when it is
+   * found damaged while running. Null when nothing happened.
+   */
+  storage: { state: 'recovered' | 'recovered_earlier' | 'fault'; message: string; damaged_file: string | null } | null;
+}
+
+export type ScanResult =
+  | { type: 'verdict'; verdict: Verdict }
+  | { type: 'enrolled'; issuer_name: string; event_name: string; event_date: IsoDateTime; gate_id: string | null }
+  | { type: 'enroll_failed'; code: EnrollFailureCode; message: string }
+  | { type: 'confirm_re_enroll'; current: { issuer_name: string; event_name: string; gate_id: string | null }; proposed: SetupSummary; pending_scans: number }
+  | { type: 'nothing_to_confirm' }
+  /** The same code read again within the repeat window: the earlier read's verdict stands (docs/kiosk.md "Double reads"). */
+  | { type: 'repeat_read'; reads: number }
+  /** The calibration code: what the kiosk learned about the scanner. */
+  | { type: 'calibrated'; diagnosis: ScannerDiagnosis }
+  | { type: 'not_enrolled'; message: string }
+  /** The issuer refused this scanner's key (401/403): re-enroll. Not a verdict on the ticket. */
+  | { type: 'scanner_unauthorized'; message: string }
+  /** The kiosk's database is damaged: nothing can be recorded; call IT. Not a verdict on the ticket. */
+  | { type: 'storage_fault'; message: string };
+
+export type StatusLookupResult =
+  | { type: 'status'; status: TicketStatus }
+  | { type: 'not_found' }
+  | { type: 'not_a_ticket' }
+  | { type: 'not_enrolled'; message: string }
+  | { type: 'scanner_unauthorized'; message: string }
+  /** Offline, rate-limited or an issuer failure: try again later. */
+  | { type: 'unavailable'; message: string };
+
+export interface KioskApi {
+  /**
+   * One scanned string (ticket, setup code, calibration code or garbage) from
+   * the window's keyboard wedge → what the door shows. `read` says how it
+   * arrived (terminator, keys, timing), for the calibration diagnosis.
+   */
+  scan(text: string, read?: ReadDetails): Promise<ScanResult>;
+  /** Forgets what calibration learned: reads are taken as they arrive again. */
+  resetCalibration(): Promise<KioskState>;
+  confirmReEnroll(): Promise<ScanResult>;
+  cancelReEnroll(): Promise<KioskState>;
+  /** Reads a ticket's status without checking it in. Accepts a `tkt1.` code or a tid. */
+  lookupStatus(codeOrTid: string): Promise<StatusLookupResult>;
+  getState(): Promise<KioskState>;
+  setScannerName(name: string): Promise<KioskState>;
+  /** Returns the unsubscribe function. */
+  onStateChange(listener: (state: KioskState) => void): () => void;
+}
