@@ -4,7 +4,7 @@
  * none, and the screens then show nothing of it). The one definition of this
  * API: the preload `satisfies` it, and main's call table
  * (main/host/onsite-issuer-calls.ts) takes its call names and answer types
- * from it. DOM-free, like kiosk-types.ts.
+ * from it. DOM-free, like kiosk-bridge-types.ts.
  */
 
 /**
