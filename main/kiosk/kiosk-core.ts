@@ -2,14 +2,15 @@
  * The kiosk core: plain Node, no Electron. The Electron shell and the web host
  * both wrap one KioskCore and expose it as the KioskApi.
  *
- * A scan flows (architecture.md "How a scan flows"):
+ * A scan flows (docs/architecture.md "One scan at the door, offline and online"):
  *   route (tkt / tsetup / garbage) → offline rules (protocol/verdict.ts; an
  *   unknown kid triggers one rate-limited discovery refetch) → commit the scan
  *   with a fresh idempotency key → POST check-in within the online budget →
  *   on timeout or network failure, the offline policy → commit the verdict →
  *   show it. When no request will be sent (known offline with the optimistic
  *   policy, lost authorisation), the scan and its verdict are one commit.
- *   The queue drains in the background while the issuer answers.
+ *   The queue drains in the background while the issuer answers; when is
+ *   drain-schedule.ts, how is queue-drain.ts.
  */
 import { diagnose, findCalibrationCode, translate, type CalibrationMatch, type CalibrationResult } from './calibration.js';
 import { DEFAULT_REPEAT_READ_WINDOW_MS, RepeatReadFilter, VERDICT_ON_SCREEN_MS, type RepeatRead, type ScanOrigin } from './repeat-reads.js';
