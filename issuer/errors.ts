@@ -1,14 +1,14 @@
 /**
  * The issuer's one error catalogue. Every non-2xx answer carries the spec's
  * ErrorEnvelope (spec "Errors"; docs/protocol.md "Errors outside the
- * spec's tables"), with the HTTP status fixed by the code (protocol/errors.ts).
+ * spec's tables"), with the HTTP status fixed by the code (protocol/error-envelope.ts).
  *
  * Messages never echo request content: a JSON parse error from V8 quotes the
  * body, and bodies may hold enrollment tokens.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Socket } from 'node:net';
-import { ERROR_STATUS, type ErrorBody, type ErrorCode, type ErrorEnvelope } from '../protocol/errors.js';
+import { ERROR_STATUS, type ErrorBody, type ErrorCode, type ErrorEnvelope } from '../protocol/error-envelope.js';
 import { SUPPORTED_VERSIONS } from '../protocol/types.js';
 
 export class ApiError extends Error {

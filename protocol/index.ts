@@ -2,7 +2,7 @@ export * from './base-url.js';
 export * from './base64url.js';
 export * from './calibration-code.js';
 export * from './ed25519.js';
-export * from './errors.js';
+export * from './error-envelope.js';
 export * from './fields.js';
 export * from './kid.js';
 export * from './qr-code-error.js';

@@ -3,7 +3,7 @@
  * spec. Request schemas allow unknown extra fields (docs/protocol.md
  * "Errors outside the spec's tables"); response schemas are what the issuer emits.
  */
-import { ERROR_CODES } from './errors.js';
+import { ERROR_CODES } from './error-envelope.js';
 import { CHECK_IN_STATUSES, TICKET_STATES } from './types.js';
 
 const dateTime = { type: 'string', format: 'date-time' } as const;

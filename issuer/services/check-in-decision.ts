@@ -9,7 +9,7 @@
  * body is read; they are here too so the whole order lives in one place.
  */
 import crypto from 'node:crypto';
-import type { ErrorEnvelope } from '../../protocol/errors.js';
+import type { ErrorEnvelope } from '../../protocol/error-envelope.js';
 import type { CheckInResponse, CheckInStatus, CheckInTicket } from '../../protocol/types.js';
 import { isUuidV4 } from '../../protocol/uuid.js';
 import type { ScannerCredential } from '../auth.js';

@@ -9,7 +9,7 @@
  * first-check-in through, its INSERT fails and the job answers 500, never a
  * second `valid`.
  */
-import type { ErrorEnvelope } from '../../protocol/errors.js';
+import type { ErrorEnvelope } from '../../protocol/error-envelope.js';
 import type { CheckInResponse } from '../../protocol/types.js';
 import { isUuidV4 } from '../../protocol/uuid.js';
 import type { ScannerCredential } from '../auth.js';

@@ -1,7 +1,7 @@
 /** Every non-2xx answer carries the ErrorEnvelope (docs/protocol.md "Errors outside the spec's tables"). */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ERROR_STATUS } from '../../../protocol/errors.js';
+import { ERROR_STATUS } from '../../../protocol/error-envelope.js';
 import { build } from '../../../issuer/app.js';
 import { createIssuerFixture, type EnrolledScanner, type IssuerFixture } from '../../helpers/issuer-fixture.js';
 import { captureLog } from '../../helpers/log-capture.js';
