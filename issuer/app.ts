@@ -11,7 +11,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { DEFAULT_MAX_CONNECTIONS, DEFAULT_TIMEOUTS, serverTimeoutOptions, type ConnectionTimeouts } from './connection-limits.js';
 import { resolveDataDir, requireInitialised } from './data-dir.js';
-import { clientErrorHandler, errors, frameworkErrorHandler, installErrorHandlers } from './errors.js';
+import { clientErrorHandler, errors, frameworkErrorHandler, installErrorHandlers } from './error-catalogue.js';
 import { createLogger } from './logging.js';
 import adminRoutes from './routes/admin/index.js';
 import checkInRoute from './routes/check-in.js';

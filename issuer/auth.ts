@@ -7,7 +7,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { hashesEqual, hashSecret } from './secrets.js';
-import { errors } from './errors.js';
+import { errors } from './error-catalogue.js';
 import type { Db } from './store/database.js';
 import { findApiKeyByHash } from './store/scanners.js';
 

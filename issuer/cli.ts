@@ -6,7 +6,7 @@
 import { Command, CommanderError } from 'commander';
 import { registerAdminTokenCommands } from './admin/admin-token.js';
 import { registerBackupCommand } from './admin/backup.js';
-import { AdminError } from './admin/errors.js';
+import { AdminError } from './error-catalogue.js';
 import { registerEventCommands } from './admin/events.js';
 import { registerExportCommands } from './admin/export.js';
 import { newIdFactory } from './admin/ids.js';

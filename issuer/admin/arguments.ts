@@ -5,7 +5,7 @@
  */
 import { labelCharacterProblem } from '../labels.js';
 import { baseUrlProblem, type BaseUrlProblem } from '../../protocol/base-url.js';
-import { AdminError } from './errors.js';
+import { AdminError } from '../error-catalogue.js';
 
 const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-](\d{2}):(\d{2}))$/;
 

@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { resolveDataDir } from '../data-dir.js';
 import { action, withCommonOptions, type CommonOptions } from './command.js';
-import { AdminError } from './errors.js';
+import { AdminError } from '../error-catalogue.js';
 import { withIssuer } from './issuer-context.js';
 
 export interface BackupResult {

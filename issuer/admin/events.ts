@@ -4,7 +4,7 @@ import type { Db } from '../store/database.js';
 import { insertEvent, listEvents, type EventRow } from '../store/events.js';
 import { addHours, isoUtc, parseDateTime, parseLabel } from './arguments.js';
 import { action, withCommonOptions, type CommonOptions } from './command.js';
-import { AdminError } from './errors.js';
+import { AdminError } from '../error-catalogue.js';
 import type { IdFactory } from './ids.js';
 import { withIssuer } from './issuer-context.js';
 

@@ -6,7 +6,7 @@
 import type { Command } from 'commander';
 import { exportCsv, exportRows } from '../services/checkins-export.js';
 import { action, withCommonOptions, type CommonOptions } from './command.js';
-import { AdminError } from './errors.js';
+import { AdminError } from '../error-catalogue.js';
 import { requireEvent, withIssuer } from './issuer-context.js';
 
 export { EXPORT_COLUMNS, exportCsv, exportRows, type ExportRow } from '../services/checkins-export.js';

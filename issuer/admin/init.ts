@@ -9,7 +9,7 @@ import { insertActiveKey } from '../store/signing-keys.js';
 import { isoUtc, parseBaseUrl, parseLabel } from './arguments.js';
 import { adminTokenNotice } from './admin-token.js';
 import { action, withCommonOptions, type CommonOptions } from './command.js';
-import { AdminError } from './errors.js';
+import { AdminError } from '../error-catalogue.js';
 
 export interface InitResult {
   issuer: string;

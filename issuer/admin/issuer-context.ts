@@ -3,7 +3,7 @@ import { resolveDataDir, isInitialised, type DataDir } from '../data-dir.js';
 import { openDatabase, type Db } from '../store/database.js';
 import { findEvent, type EventRow } from '../store/events.js';
 import type { IssuerInfo } from '../store/issuer-info.js';
-import { AdminError } from './errors.js';
+import { AdminError } from '../error-catalogue.js';
 
 export interface IssuerContext {
   dataDir: DataDir;

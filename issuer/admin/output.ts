@@ -4,7 +4,7 @@
  * to stderr, so they can never corrupt what a script reads.
  */
 import { SingleBar } from 'cli-progress';
-import { AdminError, exitCodeFor, type AdminErrorCode } from './errors.js';
+import { AdminError, exitCodeFor, type AdminErrorCode } from '../error-catalogue.js';
 
 export interface Output {
   readonly json: boolean;

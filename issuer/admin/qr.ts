@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import QRCode from 'qrcode';
-import { AdminError } from './errors.js';
+import { AdminError } from '../error-catalogue.js';
 
 /** ISO/IEC 18004: the light margin around the symbol, in modules. */
 export const QUIET_ZONE_MODULES = 4;

@@ -14,7 +14,7 @@ import type { RunningServer, StartServerOptions } from '../server.js';
 import { trustedProxyProblem } from '../connection-limits.js';
 import { parseInteger } from './arguments.js';
 import { action, withCommonOptions, type CommonOptions } from './command.js';
-import { AdminError } from './errors.js';
+import { AdminError } from '../error-catalogue.js';
 import { openIssuer } from './issuer-context.js';
 
 /** The port of issuer/server.ts when the base URL names none. */

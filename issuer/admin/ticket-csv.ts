@@ -6,7 +6,7 @@
 import { labelCharacterProblem } from '../labels.js';
 import { MAX_LABEL_LENGTH, parseDateTime, unixSeconds } from './arguments.js';
 import { CsvSyntaxError, isBlankRecord, parseCsv, type CsvRecord } from './csv.js';
-import { AdminError } from './errors.js';
+import { AdminError } from '../error-catalogue.js';
 import type { TicketSpec } from './issuance.js';
 
 export const CSV_COLUMNS = ['holder_name', 'ticket_type', 'expires_at'] as const;

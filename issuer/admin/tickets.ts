@@ -11,7 +11,7 @@ import { activeKid } from '../store/signing-keys.js';
 import { findTicket, type NewTicket, type TicketRow } from '../store/tickets.js';
 import { parseDateTime, parseInteger, parseLabel, unixSeconds } from './arguments.js';
 import { action, withCommonOptions, type CommonOptions } from './command.js';
-import { AdminError } from './errors.js';
+import { AdminError } from '../error-catalogue.js';
 import type { IdFactory } from './ids.js';
 import { defaultTicketExpiry, issueTickets, type TicketSpec } from './issuance.js';
 import { requireEvent, withIssuer, type IssuerContext } from './issuer-context.js';

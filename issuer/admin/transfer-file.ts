@@ -25,7 +25,7 @@ import { decodeTicketCode } from '../../protocol/ticket-code.js';
 import { rawPublicKey } from '../signing.js';
 import type { IssuerInfo } from '../store/issuer-info.js';
 import { TRANSFER_TABLES, type TransferTable } from '../store/transfer.js';
-import { AdminError } from './errors.js';
+import { AdminError } from '../error-catalogue.js';
 
 export const EXPORT_FORMAT = 'ticket-issuer-export';
 export const EXPORT_VERSION = 1;

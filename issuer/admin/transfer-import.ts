@@ -29,7 +29,7 @@ import { openDatabase, type Db } from '../store/database.js';
 import { setIssuerInfo, type IssuerInfo } from '../store/issuer-info.js';
 import { IMPORT_CONFLICT_OUTCOME, TRANSFER_COLUMNS, TRANSFER_KEYS, TRANSFER_TABLES, transferStore, type Row, type TransferStore, type TransferTable } from '../store/transfer.js';
 import { kidFromPublicKey } from '../../protocol/kid.js';
-import { AdminError } from './errors.js';
+import { AdminError } from '../error-catalogue.js';
 import { notInitialised } from './issuer-context.js';
 import type { Output, Progress } from './output.js';
 import { PRIVATE_KEY_FIELD, type ExportFile } from './transfer-file.js';

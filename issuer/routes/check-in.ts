@@ -6,7 +6,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { checkInRequestSchema } from '../../protocol/schemas.js';
 import { requireScanner } from '../auth.js';
-import { errors, validationField } from '../errors.js';
+import { errors, validationField } from '../error-catalogue.js';
 import type { Db } from '../store/database.js';
 import { checkIn, recordMalformedCheckIn } from '../services/check-in.js';
 import type { CheckInBody } from '../services/check-in-decision.js';

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { enrollRequestSchema } from '../../protocol/schemas.js';
 import { SUPPORTED_VERSIONS } from '../../protocol/types.js';
-import { errors, validationField } from '../errors.js';
+import { errors, validationField } from '../error-catalogue.js';
 import type { Db } from '../store/database.js';
 import { PATHS } from '../services/discovery.js';
 import { enroll, type EnrollInput } from '../services/enrollment.js';

@@ -1,7 +1,7 @@
 /** GET /api/v1/tickets/{tid}/status (spec "Endpoints"; docs/protocol.md "Status"). Never changes state. */
 import type { FastifyInstance } from 'fastify';
 import { requireScanner } from '../auth.js';
-import { errors } from '../errors.js';
+import { errors } from '../error-catalogue.js';
 import { findCheckin } from '../store/checkins.js';
 import type { Db } from '../store/database.js';
 import { findTicket } from '../store/tickets.js';

@@ -1,11 +1,11 @@
 /**
  * Admin actions shared by the CLI (`ticket revoke`, `scanner revoke`) and the
- * admin dashboard, so both behave and fail the same way. Failures are the
- * admin catalogue's AdminError; the dashboard's API maps them onto the
- * protocol's error codes (issuer/routes/admin/errors.ts).
+ * admin dashboard, so both behave and fail the same way. Failures are
+ * AdminErrors; the catalogue (issuer/error-catalogue.ts) gives each code its
+ * exit code and its answer on the dashboard's API.
  */
 import { isoUtc } from '../admin/arguments.js';
-import { AdminError } from '../admin/errors.js';
+import { AdminError } from '../error-catalogue.js';
 import type { Db } from '../store/database.js';
 import { revokeApiKey } from '../store/scanners.js';
 import { revokeTicket } from '../store/tickets.js';

@@ -13,7 +13,7 @@ import type { ErrorEnvelope } from '../../protocol/error-envelope.js';
 import type { CheckInResponse, CheckInStatus, CheckInTicket } from '../../protocol/types.js';
 import { isUuidV4 } from '../../protocol/uuid.js';
 import type { ScannerCredential } from '../auth.js';
-import { ApiError, errors } from '../errors.js';
+import { ApiError, errors } from '../error-catalogue.js';
 import type { CheckinRow } from '../store/checkins.js';
 import type { TicketRow } from '../store/tickets.js';
 

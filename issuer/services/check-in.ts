@@ -13,7 +13,7 @@ import type { ErrorEnvelope } from '../../protocol/error-envelope.js';
 import type { CheckInResponse } from '../../protocol/types.js';
 import { isUuidV4 } from '../../protocol/uuid.js';
 import type { ScannerCredential } from '../auth.js';
-import type { ApiError } from '../errors.js';
+import type { ApiError } from '../error-catalogue.js';
 import { appendScanLog, findCheckin, findStoredAnswerWithScanner, insertCheckin, insertStoredAnswer } from '../store/checkins.js';
 import type { Db } from '../store/database.js';
 import { findTicket } from '../store/tickets.js';

@@ -14,7 +14,7 @@
  * new setup QR.
  */
 import type { EnrollResponse } from '../../protocol/types.js';
-import { ApiError, errors } from '../errors.js';
+import { ApiError, errors } from '../error-catalogue.js';
 import { hashSecret, newApiKey, newApiKeyId } from '../secrets.js';
 import type { Db } from '../store/database.js';
 import { findEvent } from '../store/events.js';

@@ -12,7 +12,7 @@
  * uses them to leave room for the door's live scans (docs/protocol.md).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { errors } from '../errors.js';
+import { errors } from '../error-catalogue.js';
 
 export const DEFAULT_SCANNER_RPM = 600;
 export const DEFAULT_ENROLL_RPM = 10;

@@ -27,7 +27,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pino, { type Logger } from 'pino';
 import { parseBaseUrl, parseInteger, parseLabel } from '../../issuer/admin/arguments.js';
-import { AdminError } from '../../issuer/admin/errors.js';
+import { AdminError } from '../../issuer/error-catalogue.js';
 import { initIssuer } from '../../issuer/admin/init.js';
 import { defaultListen, DEFAULT_PORT } from '../../issuer/admin/serve.js';
 import { isInitialised, resolveDataDir, type DataDir } from '../../issuer/data-dir.js';

@@ -6,15 +6,14 @@
  *
  * The actions are the admin CLI's own code (issuer/services/admin-actions.ts,
  * scanner-setup.ts, checkins-export.ts), and their writes go through the
- * group commit like check-ins. Their failures are the admin catalogue's
- * AdminError, mapped here onto the protocol's error codes.
+ * group commit like check-ins. Their failures are AdminErrors, answered
+ * with the ErrorEnvelope code the catalogue gives them (issuer/error-catalogue.ts).
  */
 import { labelCharacterProblem } from '../../labels.js';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { AdminError } from '../../admin/errors.js';
 import { requireEvent } from '../../admin/issuer-context.js';
 import { qrSvgDataUrl } from '../../admin/qr.js';
-import { errors, sendApiError, type ApiError } from '../../errors.js';
+import { AdminError, errors, sendApiError } from '../../error-catalogue.js';
 import { revokeScannerKey, revokeTicketById } from '../../services/admin-actions.js';
 import type { AdminTokenSource } from '../../services/admin-token.js';
 import { exportCsv, exportRows } from '../../services/checkins-export.js';
@@ -67,18 +66,12 @@ export interface AdminApiOptions {
   setupCertPin: string | null;
 }
 
-/** The admin catalogue's failures as ErrorEnvelope answers: "not found" codes → 404, the rest → 400. */
-export function fromAdminError(error: unknown): unknown {
-  if (!(error instanceof AdminError)) return error;
-  const reason = error.code.toLowerCase();
-  return error.code.endsWith('_NOT_FOUND') ? errors.adminNotFound(error.message, reason) : errors.adminRefused(error.message, reason);
-}
-
+/** Runs an admin operation; its AdminError becomes the ErrorEnvelope answer the catalogue gives its code (ADMIN_FAILURES). */
 async function adminAction<T>(work: () => T | Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    throw fromAdminError(error) as ApiError;
+    throw error instanceof AdminError ? error.toApiError() : error;
   }
 }
 

@@ -22,7 +22,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { bearerFrom } from '../../auth.js';
-import { errors } from '../../errors.js';
+import { errors } from '../../error-catalogue.js';
 import { adminTokenMatches, expectedAdminHash, type AdminTokenSource } from '../../services/admin-token.js';
 
 export const ADMIN_FAILURE_LIMIT = 10;

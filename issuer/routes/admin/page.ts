@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { errors, sendApiError } from '../../errors.js';
+import { errors, sendApiError } from '../../error-catalogue.js';
 import { errorResponses } from '../schemas.js';
 
 export const ADMIN_PAGE_PATH = '/admin';

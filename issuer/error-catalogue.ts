@@ -1,7 +1,13 @@
 /**
- * The issuer's one error catalogue. Every non-2xx answer carries the spec's
- * ErrorEnvelope (spec "Errors"; docs/protocol.md "Errors outside the
- * spec's tables"), with the HTTP status fixed by the code (protocol/error-envelope.ts).
+ * The issuer's one error catalogue, in two parts:
+ *
+ * - ApiError and `errors`: the HTTP API's failures. Every non-2xx answer
+ *   carries the spec's ErrorEnvelope (spec "Errors"; docs/protocol.md "Errors
+ *   outside the spec's tables"), with the HTTP status fixed by the code
+ *   (protocol/error-envelope.ts).
+ * - AdminError and ADMIN_FAILURES: the failures of the admin operations (the
+ *   CLI's commands, the dashboard's actions, the on-site issuer), each code
+ *   with its exit code and its answer on the dashboard's API.
  *
  * Messages never echo request content: a JSON parse error from V8 quotes the
  * body, and bodies may hold enrollment tokens.
@@ -65,10 +71,70 @@ export const errors = {
     new ApiError('UNAUTHORIZED', 'this issuer has no admin token yet: run "ticket-issuer admin-token reset" on the issuer machine and sign in with the token it prints', {
       reason: 'admin_token_not_set',
     }),
-  /** An admin action refused by the admin catalogue (issuer/admin/errors.ts): its message, its code as the reason. */
-  adminNotFound: (message: string, reason: string) => new ApiError('NOT_FOUND', message, { reason }),
-  adminRefused: (message: string, reason: string) => new ApiError('INVALID_REQUEST', message, { reason }),
 };
+
+/**
+ * The admin operations' failures (docs/protocol.md "The admin CLI": a failure
+ * exits non-zero with a one-line reason on stderr and, with --json,
+ * `{"error": {"code", "message"}}` on stdout). The codes are stable so scripts
+ * can branch on them; the messages, written where the failure is found, say
+ * what to do next.
+ *
+ * - `exitCode`: the CLI's exit status: 2 for a command line commander could
+ *   not parse, 1 for every other failure.
+ * - `api`: the ErrorEnvelope code the dashboard's API answers an action's
+ *   failure with, `details.reason` being the code in lower case
+ *   (docs/protocol.md "The admin dashboard"): "not found" → 404, a refused
+ *   action → 400.
+ */
+export const ADMIN_FAILURES = {
+  /** Commander rejected the command line (unknown option, missing argument). */
+  USAGE: { exitCode: 2, api: 'INVALID_REQUEST' },
+  /** A flag value is out of range or malformed. */
+  INVALID_ARGUMENT: { exitCode: 1, api: 'INVALID_REQUEST' },
+  INVALID_BASE_URL: { exitCode: 1, api: 'INVALID_REQUEST' },
+  INVALID_DATE: { exitCode: 1, api: 'INVALID_REQUEST' },
+  NOT_INITIALISED: { exitCode: 1, api: 'INVALID_REQUEST' },
+  ALREADY_INITIALISED: { exitCode: 1, api: 'INVALID_REQUEST' },
+  EVENT_NOT_FOUND: { exitCode: 1, api: 'NOT_FOUND' },
+  TICKET_NOT_FOUND: { exitCode: 1, api: 'NOT_FOUND' },
+  TOKEN_NOT_FOUND: { exitCode: 1, api: 'NOT_FOUND' },
+  TOKEN_ALREADY_USED: { exitCode: 1, api: 'INVALID_REQUEST' },
+  API_KEY_NOT_FOUND: { exitCode: 1, api: 'NOT_FOUND' },
+  CSV_INVALID: { exitCode: 1, api: 'INVALID_REQUEST' },
+  BACKUP_TARGET_EXISTS: { exitCode: 1, api: 'INVALID_REQUEST' },
+  /** export --to names an existing file: an export never overwrites. */
+  EXPORT_TARGET_EXISTS: { exitCode: 1, api: 'INVALID_REQUEST' },
+  /** Not an export, truncated, damaged (checksum), or rows of the wrong shape. */
+  IMPORT_FILE_INVALID: { exitCode: 1, api: 'INVALID_REQUEST' },
+  /** Written by a newer ticket-issuer. */
+  IMPORT_FILE_UNSUPPORTED_VERSION: { exitCode: 1, api: 'INVALID_REQUEST' },
+  /** An export of another issuer (other base URL, or no signing key in common). */
+  IMPORT_ISSUER_MISMATCH: { exitCode: 1, api: 'INVALID_REQUEST' },
+  /** The file contradicts this issuer's data (same ID, different ticket/key/token). */
+  IMPORT_CONFLICT: { exitCode: 1, api: 'INVALID_REQUEST' },
+  /** Anything unexpected (the CLI reports any other thrown error with this code). */
+  INTERNAL: { exitCode: 1, api: 'INTERNAL' },
+} as const satisfies Record<string, { exitCode: number; api: ErrorCode }>;
+
+export type AdminErrorCode = keyof typeof ADMIN_FAILURES;
+
+export class AdminError extends Error {
+  override readonly name = 'AdminError';
+  constructor(
+    readonly code: AdminErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+
+  /** The dashboard API's answer to this failure of one of its actions. */
+  toApiError(): ApiError {
+    return new ApiError(ADMIN_FAILURES[this.code].api, this.message, { reason: this.code.toLowerCase() });
+  }
+}
+
+export const exitCodeFor = (code: AdminErrorCode): number => ADMIN_FAILURES[code].exitCode;
 
 /** The first offending field of an Ajv validation error, as `details.field` (spec check-in rule 4). */
 export function validationField(error: Pick<FastifyError, 'validation'>): string {
