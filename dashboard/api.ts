@@ -1,5 +1,6 @@
 /**
- * The page's side of the admin API (issuer/routes/admin/api.ts): every call
+ * The page's side of the admin API (issuer/routes/admin/api.ts; its types are
+ * issuer/dashboard-api-types.ts, shared with the server): every call
  * sends `Authorization: Bearer <admin token>`. The token lives in
  * sessionStorage only (this tab, until it closes), never in a URL, a cookie
  * or localStorage.
@@ -9,10 +10,12 @@ import type {
   LookupResult,
   RevokeScannerResult,
   RevokeSetupResult,
+  RevokeTicketRequest,
   RevokeTicketResult,
   SessionInfo,
+  SetupCodeRequest,
   SetupCodeResult,
-} from '../issuer/routes/admin/types.js';
+} from '../issuer/dashboard-api-types.js';
 
 const TOKEN_KEY = 'ticket-issuer-admin-token';
 const API = '/admin/api';
@@ -70,8 +73,8 @@ export function createApi(token: string | null) {
     session: () => json<SessionInfo>(call('GET', '/session', token)),
     overview: (eid: string) => json<EventOverview>(call('GET', `/events/${id(eid)}/overview`, token)),
     lookup: (eid: string, query: string) => json<LookupResult>(call('GET', `/events/${id(eid)}/tickets?q=${id(query)}`, token)),
-    revokeTicket: (tid: string, reason: string) => json<RevokeTicketResult>(call('POST', `/tickets/${id(tid)}/revoke`, token, reason === '' ? {} : { reason })),
-    createSetupCode: (eid: string, gate: string) => json<SetupCodeResult>(call('POST', `/events/${id(eid)}/setup-codes`, token, gate === '' ? {} : { gate_id: gate })),
+    revokeTicket: (tid: string, reason: string) => json<RevokeTicketResult>(call('POST', `/tickets/${id(tid)}/revoke`, token, (reason === '' ? {} : { reason }) satisfies RevokeTicketRequest)),
+    createSetupCode: (eid: string, gate: string) => json<SetupCodeResult>(call('POST', `/events/${id(eid)}/setup-codes`, token, (gate === '' ? {} : { gate_id: gate }) satisfies SetupCodeRequest)),
     revokeSetupCode: (tokenId: string) => json<RevokeSetupResult>(call('POST', `/setup-codes/${id(tokenId)}/revoke`, token, {})),
     revokeScanner: (apiKeyId: string) => json<RevokeScannerResult>(call('POST', `/scanners/${id(apiKeyId)}/revoke`, token, {})),
     /** The CSV and the file name the issuer suggests. */

@@ -6,7 +6,7 @@
 import { ApiProblem, createApi, storeToken } from './api.js';
 import { h, fill } from './dom.js';
 import { signInProblem } from './format.js';
-import type { SessionInfo } from '../issuer/routes/admin/types.js';
+import type { SessionInfo } from '../issuer/dashboard-api-types.js';
 
 export interface SignInOptions {
   /** Shown above the form, e.g. why the last session ended. */

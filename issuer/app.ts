@@ -22,7 +22,7 @@ import { MAX_JSON_DEPTH, nestsDeeperThan } from './request-body.js';
 import { closeConnectionsOnShutdown } from './shutdown.js';
 import ticketStatusRoute from './routes/ticket-status.js';
 import { IDEMPOTENCY_RETENTION_MS } from './services/check-in.js';
-import { GroupCommit } from './services/group-commit.js';
+import { GroupCommit } from './store/group-commit.js';
 import { enrollRateLimit, scannerRateLimit } from './services/rate-limits.js';
 import { pruneStoredAnswers } from './store/checkins.js';
 import { openDatabase, type Db } from './store/database.js';

@@ -11,7 +11,7 @@ import type { Db } from '../store/database.js';
 import { checkIn, recordMalformedCheckIn } from '../services/check-in.js';
 import type { CheckInBody } from '../services/check-in-decision.js';
 import { PATHS } from '../services/discovery.js';
-import type { GroupCommit } from '../services/group-commit.js';
+import type { GroupCommit } from '../store/group-commit.js';
 import type { RateLimitHook } from '../services/rate-limits.js';
 import { errorResponses, ref } from './schemas.js';
 

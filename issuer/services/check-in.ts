@@ -18,7 +18,7 @@ import { appendScanLog, findCheckin, findStoredAnswerWithScanner, insertCheckin,
 import type { Db } from '../store/database.js';
 import { findTicket } from '../store/tickets.js';
 import { decideCheckIn, effectiveIdempotencyKey, requestHash, type CheckInBody, type CheckInDecision } from './check-in-decision.js';
-import type { GroupCommit } from './group-commit.js';
+import type { GroupCommit } from '../store/group-commit.js';
 
 /** The HTTP answer, already serialised: first answers and replays send the very same bytes. */
 export type CheckInResult = { ok: true; httpStatus: number; responseBody: string } | { ok: false; error: ApiError };

@@ -18,7 +18,7 @@ import { revokeScannerKey, revokeTicketById } from '../../services/admin-actions
 import type { AdminTokenSource } from '../../services/admin-token.js';
 import { exportCsv, exportRows } from '../../services/checkins-export.js';
 import { LATE_SCAN_MS, ONLINE_WINDOW_MS, REFRESH_MS, ticketView, type DashboardAggregator } from '../../services/dashboard.js';
-import type { GroupCommit } from '../../services/group-commit.js';
+import type { GroupCommit } from '../../store/group-commit.js';
 import { createScannerSetup, revokeSetup, type SetupRequest } from '../../services/scanner-setup.js';
 import { findLookupRow, lookupTickets } from '../../store/dashboard.js';
 import type { Db } from '../../store/database.js';
@@ -50,7 +50,7 @@ import type {
   SessionInfo,
   SetupCodeRequest,
   SetupCodeResult,
-} from './types.js';
+} from '../../dashboard-api-types.js';
 
 export const ADMIN_API_PREFIX = '/admin/api';
 /** Lookup answers at most this many tickets. */

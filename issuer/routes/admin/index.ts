@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import { adminTokenSource } from '../../services/admin-token.js';
 import { DashboardAggregator } from '../../services/dashboard.js';
-import type { GroupCommit } from '../../services/group-commit.js';
+import type { GroupCommit } from '../../store/group-commit.js';
 import type { Db } from '../../store/database.js';
 import adminApiRoutes, { ADMIN_API_PREFIX } from './api.js';
 import { FailureLimiter } from './auth.js';

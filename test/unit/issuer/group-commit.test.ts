@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { GroupCommit } from '../../../issuer/services/group-commit.js';
+import { GroupCommit } from '../../../issuer/store/group-commit.js';
 
 let dir: string;
 let db: Database.Database;

@@ -1,10 +1,12 @@
 /**
- * The admin API's JSON, as types: what issuer/routes/admin/*.ts answer and
- * what the dashboard page (dashboard/) reads. Types only (no runtime code), so
- * the browser build imports them without pulling in Node. The JSON schemas
- * the routes declare are in ./schemas.ts.
+ * The admin dashboard's API (/admin/api/*, docs/issuer.md "Admin dashboard")
+ * as types: what issuer/routes/admin/*.ts answer, what issuer/services/dashboard.ts
+ * computes, and what the dashboard page (dashboard/) sends and reads. The one
+ * module both sides import. Types only (no runtime code, no Node import), so
+ * the browser build imports it without pulling in Node. The JSON schemas the
+ * routes declare are in issuer/routes/admin/schemas.ts.
  */
-import type { TicketState } from '../../../protocol/types.js';
+import type { TicketState } from '../protocol/types.js';
 
 /** docs/issuer.md "Admin dashboard" → "Alerts". */
 export type AlertKind = 'offline_double_admission' | 'merged_double_admission' | 'forged_signature' | 'revoked_ticket' | 'wrong_event';

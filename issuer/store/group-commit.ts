@@ -11,7 +11,7 @@
  * "Precedence" check 3, "waits for that result"). Other issuer processes are
  * serialised by SQLite's write lock.
  */
-import type { Db } from '../store/database.js';
+import type { Db } from './database.js';
 
 export type WriteJob<T> = (db: Db) => T;
 
