@@ -5,7 +5,7 @@
  */
 import crypto from 'node:crypto';
 import net from 'node:net';
-import { addHours, isoUtc } from '../issuer/admin/arguments.js';
+import { addHours, isoUtc } from '../issuer/time.js';
 import { hashSecret, newApiKey, newApiKeyId, newTokenId } from '../issuer/secrets.js';
 import type { Db } from '../issuer/store/database.js';
 import type { EventRow } from '../issuer/store/events.js';

@@ -27,7 +27,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import { addHours } from '../issuer/admin/arguments.js';
+import { addHours } from '../issuer/time.js';
 import { createEvent } from '../issuer/admin/events.js';
 import { newIdFactory } from '../issuer/admin/ids.js';
 import { initIssuer } from '../issuer/admin/init.js';

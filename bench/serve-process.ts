@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { addHours } from '../issuer/admin/arguments.js';
+import { addHours } from '../issuer/time.js';
 import { createEvent } from '../issuer/admin/events.js';
 import { newIdFactory } from '../issuer/admin/ids.js';
 import { initIssuer } from '../issuer/admin/init.js';

@@ -44,7 +44,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { addHours } from '../issuer/admin/arguments.js';
+import { addHours } from '../issuer/time.js';
 import { createEvent } from '../issuer/admin/events.js';
 import { newIdFactory } from '../issuer/admin/ids.js';
 import { issueTickets } from '../issuer/admin/issuance.js';

@@ -2,7 +2,8 @@
 import type { Command } from 'commander';
 import type { Db } from '../store/database.js';
 import { insertEvent, listEvents, type EventRow } from '../store/events.js';
-import { addHours, isoUtc, parseDateTime, parseLabel } from './arguments.js';
+import { addHours, isoUtc } from '../time.js';
+import { parseDateTime, parseLabel } from './validators.js';
 import { action, withCommonOptions, type CommonOptions } from './command.js';
 import { AdminError } from '../error-catalogue.js';
 import type { IdFactory } from './ids.js';

@@ -13,7 +13,7 @@ import type { SigningKey } from '../signing.js';
 import type { Db } from '../store/database.js';
 import type { EventRow } from '../store/events.js';
 import { insertTickets, type NewTicket } from '../store/tickets.js';
-import { addHours, isoUtc, unixSeconds } from './arguments.js';
+import { addHours, isoUtc, unixSeconds } from '../time.js';
 import type { IdFactory } from './ids.js';
 import { createSigner, type BatchSigner } from './signing-pool.js';
 

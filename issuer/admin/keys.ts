@@ -4,7 +4,7 @@ import type { DataDir } from '../data-dir.js';
 import { generateSigningKey, publicKeyBase64Url, savePrivateKey } from '../signing.js';
 import type { Db } from '../store/database.js';
 import { rotateKey } from '../store/signing-keys.js';
-import { isoUtc } from './arguments.js';
+import { isoUtc } from '../time.js';
 import { action, withCommonOptions, type CommonOptions } from './command.js';
 import { withIssuer } from './issuer-context.js';
 

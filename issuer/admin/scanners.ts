@@ -8,7 +8,7 @@ import type { Command } from 'commander';
 import { revokeScannerKey } from '../services/admin-actions.js';
 import { createScannerSetup, revokeSetup, type SetupRequest } from '../services/scanner-setup.js';
 import { listApiKeys, type ApiKeyRow } from '../store/scanners.js';
-import { parseDateTime, parseLabel } from './arguments.js';
+import { parseDateTime, parseLabel } from './validators.js';
 import { action, withCommonOptions, type CommonOptions } from './command.js';
 import { requireEvent, withIssuer, type IssuerContext } from './issuer-context.js';
 import { certificateHostnames, ensureSelfSignedCertificate, lastServingMode } from '../server.js';

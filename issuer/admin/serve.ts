@@ -12,7 +12,7 @@ import { AdminTokenFileError, readAdminTokenFile } from '../services/admin-token
 import { findAdminToken } from '../store/admin-token.js';
 import type { RunningServer, StartServerOptions } from '../server.js';
 import { trustedProxyProblem } from '../connection-limits.js';
-import { parseInteger } from './arguments.js';
+import { parseInteger } from './validators.js';
 import { action, withCommonOptions, type CommonOptions } from './command.js';
 import { AdminError } from '../error-catalogue.js';
 import { openIssuer } from './issuer-context.js';

@@ -4,7 +4,8 @@
  * anything is issued, so one bad line means nothing is stored.
  */
 import { labelCharacterProblem } from '../labels.js';
-import { MAX_LABEL_LENGTH, parseDateTime, unixSeconds } from './arguments.js';
+import { unixSeconds } from '../time.js';
+import { MAX_LABEL_LENGTH, parseDateTime } from './validators.js';
 import { CsvSyntaxError, isBlankRecord, parseCsv, type CsvRecord } from './csv.js';
 import { AdminError } from '../error-catalogue.js';
 import type { TicketSpec } from './issuance.js';

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { keyFile, loadSigningKey } from '../signing.js';
 import { TRANSFER_TABLES, transferRows, type TransferTable } from '../store/transfer.js';
-import { isoUtc } from './arguments.js';
+import { isoUtc } from '../time.js';
 import { AdminError } from '../error-catalogue.js';
 import { requireEvent, type IssuerContext } from './issuer-context.js';
 import { EXPORT_FORMAT, EXPORT_VERSION, ExportWriter, PRIVATE_KEY_FIELD, type ExportHeader, type FileRow } from './transfer-file.js';

@@ -4,7 +4,7 @@
  * AdminErrors; the catalogue (issuer/error-catalogue.ts) gives each code its
  * exit code and its answer on the dashboard's API.
  */
-import { isoUtc } from '../admin/arguments.js';
+import { isoUtc } from '../time.js';
 import { AdminError } from '../error-catalogue.js';
 import type { Db } from '../store/database.js';
 import { revokeApiKey } from '../store/scanners.js';

@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import { hashesEqual, hashSecret } from '../secrets.js';
 import { findAdminToken, setAdminToken } from '../store/admin-token.js';
 import type { Db } from '../store/database.js';
+import { isoUtc } from '../time.js';
 
 /** The prefix tells an admin token from a scanner API key (`tvk_`) in a leak scan or a support call. */
 export const ADMIN_TOKEN_PREFIX = 'tva_';
@@ -21,7 +22,7 @@ export const newAdminToken = (): string => `${ADMIN_TOKEN_PREFIX}${crypto.random
 /** Makes a new admin token, replacing any earlier one; returns it (the only time it exists in clear). */
 export function resetAdminToken(db: Db, now: Date): { token: string; createdAt: string } {
   const token = newAdminToken();
-  const createdAt = now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const createdAt = isoUtc(now);
   setAdminToken(db, { token_hash: hashSecret(token), created_at: createdAt });
   return { token, createdAt };
 }

@@ -6,7 +6,7 @@
  */
 import { encodeSetupCode } from '../../protocol/setup-code.js';
 import { PROTOCOL_VERSION, type SetupPayload } from '../../protocol/types.js';
-import { addHours, isoUtc } from '../admin/arguments.js';
+import { addHours, isoUtc } from '../time.js';
 import { AdminError } from '../error-catalogue.js';
 import { hashSecret, newEnrollmentToken, newTokenId } from '../secrets.js';
 import type { Db } from '../store/database.js';

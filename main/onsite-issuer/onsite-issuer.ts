@@ -26,7 +26,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pino, { type Logger } from 'pino';
-import { parseBaseUrl, parseInteger, parseLabel } from '../../issuer/admin/arguments.js';
+import { parseBaseUrl, parseInteger, parseLabel } from '../../issuer/admin/validators.js';
 import { AdminError } from '../../issuer/error-catalogue.js';
 import { initIssuer } from '../../issuer/admin/init.js';
 import { defaultListen, DEFAULT_PORT } from '../../issuer/admin/serve.js';

@@ -7,7 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseLabel } from '../../../issuer/admin/arguments.js';
+import { parseLabel } from '../../../issuer/admin/validators.js';
 import { parseCsv } from '../../../issuer/admin/csv.js';
 import { parseTrustedProxies } from '../../../issuer/admin/serve.js';
 import { ticketSpecsFromCsv } from '../../../issuer/admin/ticket-csv.js';

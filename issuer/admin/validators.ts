@@ -1,7 +1,8 @@
 /**
- * Validation of command-line values: pure functions that either return the
- * parsed value or throw an AdminError whose message names the flag and shows
- * an accepted example.
+ * Validation of the values an operator gives (command-line flags, the on-site
+ * issuer's form): pure functions that either return the parsed value or throw
+ * an AdminError whose message names the flag (or field) and shows an accepted
+ * example.
  */
 import { labelCharacterProblem } from '../labels.js';
 import { baseUrlProblem, type BaseUrlProblem } from '../../protocol/base-url.js';
@@ -24,15 +25,6 @@ export function parseDateTime(value: string, flag: string): Date {
   if (offsetHours! > 23 || offsetMinutes! > 59) throw bad();
   return new Date(Date.parse(value.trim()));
 }
-
-/** UTC, second precision: the form every timestamp the CLI writes takes. */
-export function isoUtc(date: Date): string {
-  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
-
-export const unixSeconds = (date: Date): number => Math.floor(date.getTime() / 1000);
-
-export const addHours = (date: Date, hours: number): Date => new Date(date.getTime() + hours * 3_600_000);
 
 export function parseInteger(value: string, flag: string, min: number, max: number): number {
   const trimmed = value.trim();
