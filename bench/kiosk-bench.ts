@@ -32,7 +32,7 @@ import { createEvent } from '../issuer/admin/events.js';
 import { newIdFactory } from '../issuer/admin/ids.js';
 import { initIssuer } from '../issuer/admin/init.js';
 import { issueTickets } from '../issuer/admin/issuance.js';
-import { createScannerSetup } from '../issuer/admin/scanners.js';
+import { createScannerSetup } from '../issuer/services/scanner-setup.js';
 import { resolveDataDir } from '../issuer/data-dir.js';
 import { createLogger } from '../issuer/logging.js';
 import { loadSigningKey } from '../issuer/signing.js';

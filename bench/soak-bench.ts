@@ -48,7 +48,7 @@ import { addHours } from '../issuer/time.js';
 import { createEvent } from '../issuer/admin/events.js';
 import { newIdFactory } from '../issuer/admin/ids.js';
 import { issueTickets } from '../issuer/admin/issuance.js';
-import { createScannerSetup } from '../issuer/admin/scanners.js';
+import { createScannerSetup } from '../issuer/services/scanner-setup.js';
 import { DEFAULT_SCANNER_RPM } from '../issuer/services/rate-limits.js';
 import { loadSigningKey } from '../issuer/signing.js';
 import { openDatabase } from '../issuer/store/database.js';

@@ -1,22 +1,23 @@
 #!/usr/bin/env node
 /**
- * ticket-issuer: the issuer's admin CLI (docs/protocol.md "The admin CLI"). Each command group lives in issuer/admin/; this file
- * assembles them and turns command-line errors into the contract's report.
+ * ticket-issuer: the issuer's admin CLI (docs/protocol.md "The admin CLI"), the package's `bin`. Each command group lives in
+ * issuer/cli/ (parsing and printing) and calls the admin operations in issuer/admin/; this file assembles them and turns
+ * command-line errors into the contract's report.
  */
 import { Command, CommanderError } from 'commander';
-import { registerAdminTokenCommands } from './admin/admin-token.js';
-import { registerBackupCommand } from './admin/backup.js';
-import { AdminError } from './error-catalogue.js';
-import { registerEventCommands } from './admin/events.js';
-import { registerExportCommands } from './admin/export.js';
 import { newIdFactory } from './admin/ids.js';
-import { registerInitCommand } from './admin/init.js';
-import { registerKeyCommands } from './admin/keys.js';
-import { reportFailure } from './admin/output.js';
-import { registerScannerCommands } from './admin/scanners.js';
-import { registerServeCommand } from './admin/serve.js';
-import { registerTicketCommands } from './admin/tickets.js';
-import { registerTransferCommands } from './admin/transfer.js';
+import { registerAdminTokenCommands } from './cli/admin-token-command.js';
+import { registerBackupCommand } from './cli/backup-command.js';
+import { registerCheckinsCommands } from './cli/checkins-commands.js';
+import { registerEventCommands } from './cli/event-commands.js';
+import { registerInitCommand } from './cli/init-command.js';
+import { registerKeyCommands } from './cli/key-commands.js';
+import { reportFailure } from './cli/output.js';
+import { registerScannerCommands } from './cli/scanner-commands.js';
+import { registerServeCommand } from './cli/serve-command.js';
+import { registerTicketCommands } from './cli/ticket-commands.js';
+import { registerTransferCommands } from './cli/transfer-commands.js';
+import { AdminError } from './error-catalogue.js';
 
 export function buildProgram(): Command {
   const program = new Command('ticket-issuer')
@@ -33,7 +34,7 @@ export function buildProgram(): Command {
   registerTicketCommands(program, nextId);
   registerScannerCommands(program);
   registerKeyCommands(program);
-  registerExportCommands(program);
+  registerCheckinsCommands(program);
   registerBackupCommand(program);
   registerAdminTokenCommands(program);
   registerTransferCommands(program);

@@ -17,6 +17,7 @@ import type { Logger } from 'pino';
 import { build } from './app.js';
 import { resolveDataDir, requireInitialised, tightenDataDir, writePrivateFile } from './data-dir.js';
 import { createLogger } from './logging.js';
+import { DEFAULT_HOST, DEFAULT_PORT } from './listen-defaults.js';
 import { openDatabase } from './store/database.js';
 import { getIssuerInfo } from './store/issuer-info.js';
 
@@ -52,8 +53,6 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export const DEFAULT_HOST = '127.0.0.1';
-export const DEFAULT_PORT = 8443;
 const SELF_SIGNED_VALIDITY_DAYS = 5 * 365;
 
 export interface TlsMaterial {

@@ -1,21 +1,30 @@
 /**
- * `backup --to DIR` (beyond the contract's table; docs/issuer.md "Backups"):
- * a consistent copy of a data dir, also while `serve` writes to it. The
- * database goes through SQLite's online backup API (a snapshot, never a torn
- * file); keys and the TLS certificate are copied with their private modes.
+ * `ticket-issuer backup --to DIR` (docs/issuer.md "Backups"): a consistent
+ * copy of a data dir, also while `serve` writes to it. The database goes
+ * through SQLite's online backup API (a snapshot, never a torn file); keys
+ * and the TLS certificate are copied with their private modes.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Command } from 'commander';
 import { resolveDataDir } from '../data-dir.js';
-import { action, withCommonOptions, type CommonOptions } from './command.js';
 import { AdminError } from '../error-catalogue.js';
-import { withIssuer } from './issuer-context.js';
+import type { IssuerContext } from './issuer-context.js';
 
 export interface BackupResult {
   backup: string;
   database: string;
   files: string[];
+}
+
+/** Backs the open issuer up into `to`, a directory that must not exist yet. */
+export async function backupIssuer({ dataDir, db }: IssuerContext, to: string): Promise<BackupResult> {
+  const target = resolveDataDir(to);
+  if (fs.existsSync(target.root)) throw new AdminError('BACKUP_TARGET_EXISTS', `${target.root} already exists; back up into a new directory`);
+  fs.mkdirSync(target.root, { recursive: true, mode: 0o700 });
+  fs.closeSync(fs.openSync(target.database, 'wx', 0o600));
+  await db.backup(target.database);
+  const files = [...copyPrivateDir(dataDir.keysDir, target.keysDir), ...copyPrivateDir(dataDir.tlsDir, target.tlsDir)];
+  return { backup: target.root, database: target.database, files };
 }
 
 function copyPrivateDir(from: string, to: string): string[] {
@@ -27,30 +36,4 @@ function copyPrivateDir(from: string, to: string): string[] {
     fs.chmodSync(target, fs.statSync(path.join(from, name)).mode & 0o777);
     return target;
   });
-}
-
-interface BackupOptions extends CommonOptions {
-  to: string;
-}
-
-export function registerBackupCommand(program: Command): void {
-  withCommonOptions(
-    program
-      .command('backup')
-      .description('copy the data dir (database snapshot, signing keys, TLS certificate); safe while serve runs')
-      .requiredOption('--to <dir>', 'a new directory for the backup'),
-  ).action(
-    action<BackupOptions>((options, output) =>
-      withIssuer(options.data, async ({ dataDir, db }) => {
-        const target = resolveDataDir(options.to);
-        if (fs.existsSync(target.root)) throw new AdminError('BACKUP_TARGET_EXISTS', `${target.root} already exists; back up into a new directory`);
-        fs.mkdirSync(target.root, { recursive: true, mode: 0o700 });
-        fs.closeSync(fs.openSync(target.database, 'wx', 0o600));
-        await db.backup(target.database);
-        const files = [...copyPrivateDir(dataDir.keysDir, target.keysDir), ...copyPrivateDir(dataDir.tlsDir, target.tlsDir)];
-        const result: BackupResult = { backup: target.root, database: target.database, files };
-        output.result(result, () => `Backed up ${dataDir.root} to ${target.root} (database snapshot and ${files.length} key/certificate file(s)).`);
-      }),
-    ),
-  );
 }

@@ -1,13 +1,9 @@
-/** `event create` and `event list`. */
-import type { Command } from 'commander';
-import type { Db } from '../store/database.js';
-import { insertEvent, listEvents, type EventRow } from '../store/events.js';
-import { addHours, isoUtc } from '../time.js';
-import { parseDateTime, parseLabel } from './validators.js';
-import { action, withCommonOptions, type CommonOptions } from './command.js';
+/** Creating an event (`ticket-issuer event create`; docs/protocol.md "The admin CLI"). */
 import { AdminError } from '../error-catalogue.js';
+import type { Db } from '../store/database.js';
+import { insertEvent, type EventRow } from '../store/events.js';
+import { addHours, isoUtc } from '../time.js';
 import type { IdFactory } from './ids.js';
-import { withIssuer } from './issuer-context.js';
 
 /** docs/protocol.md "The admin CLI": `--ends` defaults to the start plus 12 h. */
 export const DEFAULT_EVENT_HOURS = 12;
@@ -17,14 +13,6 @@ export interface NewEvent {
   date: Date;
   venue: string;
   ends?: Date;
-}
-
-export interface EventJson {
-  eid: string;
-  name: string;
-  date: string;
-  venue: string;
-  ends_at: string;
 }
 
 export function createEvent(db: Db, event: NewEvent, nextId: IdFactory, now: Date): EventRow {
@@ -40,51 +28,4 @@ export function createEvent(db: Db, event: NewEvent, nextId: IdFactory, now: Dat
   };
   insertEvent(db, row);
   return row;
-}
-
-export const eventJson = (row: EventRow): EventJson => ({ eid: row.eid, name: row.name, date: row.date, venue: row.venue, ends_at: row.ends_at });
-
-const describeEvent = (e: EventJson): string => `${e.eid}  ${e.name}  ${e.date} → ${e.ends_at}  at ${e.venue}`;
-
-interface CreateOptions extends CommonOptions {
-  name: string;
-  date: string;
-  venue: string;
-  ends?: string;
-}
-
-export function registerEventCommands(program: Command, nextId: IdFactory): void {
-  const event = program.command('event').description('events tickets are issued for');
-
-  withCommonOptions(
-    event
-      .command('create')
-      .description('create an event')
-      .requiredOption('--name <name>', 'event name printed on tickets')
-      .requiredOption('--date <iso>', 'start, ISO 8601 with time zone, e.g. 2026-05-01T19:30:00Z')
-      .requiredOption('--venue <venue>', 'venue printed on tickets')
-      .option('--ends <iso>', `end (default: start + ${DEFAULT_EVENT_HOURS} h)`),
-  ).action(
-    action<CreateOptions>((options, output) => {
-      const input: NewEvent = {
-        name: parseLabel(options.name, '--name'),
-        date: parseDateTime(options.date, '--date'),
-        venue: parseLabel(options.venue, '--venue'),
-      };
-      if (options.ends !== undefined) input.ends = parseDateTime(options.ends, '--ends');
-      return withIssuer(options.data, ({ db }) => {
-        const created = eventJson(createEvent(db, input, nextId, new Date()));
-        output.result(created, () => `Created event ${describeEvent(created)}`);
-      });
-    }),
-  );
-
-  withCommonOptions(event.command('list').description('list events')).action(
-    action<CommonOptions>((options, output) =>
-      withIssuer(options.data, ({ db }) => {
-        const events = listEvents(db).map(eventJson);
-        output.result({ events }, () => (events.length === 0 ? 'No events yet.' : events.map(describeEvent).join('\n')));
-      }),
-    ),
-  );
 }

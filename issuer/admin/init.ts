@@ -1,16 +1,11 @@
-/** `init`: create the data dir, database and first signing key (docs/protocol.md "The admin CLI"). */
-import type { Command } from 'commander';
-import { createDataDir, isInitialised, resolveDataDir, type DataDir } from '../data-dir.js';
+/** Creating an issuer: the data dir, database and first signing key (`ticket-issuer init`; docs/protocol.md "The admin CLI"). */
+import { createDataDir, isInitialised, type DataDir } from '../data-dir.js';
+import { AdminError } from '../error-catalogue.js';
 import { generateSigningKey, publicKeyBase64Url, savePrivateKey } from '../signing.js';
-import { openDatabase, type Db } from '../store/database.js';
-import { resetAdminToken } from '../services/admin-token.js';
+import { openDatabase } from '../store/database.js';
 import { setIssuerInfo } from '../store/issuer-info.js';
 import { insertActiveKey } from '../store/signing-keys.js';
 import { isoUtc } from '../time.js';
-import { parseBaseUrl, parseLabel } from './validators.js';
-import { adminTokenNotice } from './admin-token.js';
-import { action, withCommonOptions, type CommonOptions } from './command.js';
-import { AdminError } from '../error-catalogue.js';
 
 export interface InitResult {
   issuer: string;
@@ -37,44 +32,4 @@ export function initIssuer(dataDir: DataDir, baseUrl: string, name: string, now:
     db.close();
   }
   return { issuer: baseUrl, name, kid: key.kid };
-}
-
-interface InitOptions extends CommonOptions {
-  baseUrl: string;
-  name: string;
-}
-
-export function registerInitCommand(program: Command): void {
-  withCommonOptions(
-    program
-      .command('init')
-      .description('create the data dir, database and first signing key')
-      .requiredOption('--base-url <url>', 'the issuer base URL scanners reach, e.g. https://tickets.example.com')
-      .requiredOption('--name <name>', 'the issuer name shown to scanners'),
-  ).action(
-    action<InitOptions>((options, output) => {
-      const baseUrl = parseBaseUrl(options.baseUrl);
-      const name = parseLabel(options.name, '--name');
-      const dataDir = resolveDataDir(options.data);
-      const result = initIssuer(dataDir, baseUrl, name, new Date());
-      // The contract's --json document is exactly {issuer, name, kid}, and scripts keep it in files and CI logs:
-      // no admin credential in it. A person gets the dashboard token here, once; a script asks for one explicitly.
-      if (output.json) {
-        output.log('No admin dashboard token was made (--json). Make one with "ticket-issuer admin-token reset" when you need it.');
-      }
-      const adminToken = output.json ? null : withDatabase(dataDir.database, (db) => resetAdminToken(db, new Date()).token);
-      output.result(result, () =>
-        [`Initialised issuer "${result.name}" (${result.issuer}) in ${dataDir.root}`, `Signing key: ${result.kid}`, '', adminTokenNotice(adminToken!, result.issuer)].join('\n'),
-      );
-    }),
-  );
-}
-
-function withDatabase<T>(file: string, work: (db: Db) => T): T {
-  const db = openDatabase(file);
-  try {
-    return work(db);
-  } finally {
-    db.close();
-  }
 }

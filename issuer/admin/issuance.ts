@@ -9,12 +9,15 @@
  */
 import { TICKET_PREFIX } from '../../protocol/ticket-code.js';
 import { PROTOCOL_VERSION, type TicketPayload } from '../../protocol/types.js';
-import type { SigningKey } from '../signing.js';
+import { loadSigningKey, type SigningKey } from '../signing.js';
 import type { Db } from '../store/database.js';
 import type { EventRow } from '../store/events.js';
+import { activeKid } from '../store/signing-keys.js';
 import { insertTickets, type NewTicket } from '../store/tickets.js';
 import { addHours, isoUtc, unixSeconds } from '../time.js';
 import type { IdFactory } from './ids.js';
+import { requireEvent, type IssuerContext } from './issuer-context.js';
+import type { StartProgress } from './progress.js';
 import { createSigner, type BatchSigner } from './signing-pool.js';
 
 /** docs/protocol.md "The admin CLI": default ticket expiry is the event end plus 12 h. */
@@ -54,6 +57,31 @@ export function ticketPayload(context: IssuanceContext, spec: TicketSpec, tid: s
   if (spec.ticketType !== undefined) payload.tt = spec.ticketType;
   if (spec.holderName !== undefined) payload.hn = spec.holderName;
   return payload;
+}
+
+/**
+ * `ticket issue` and `ticket import`: signs and stores `specs(event)` for the
+ * event `eid` with the active key, reporting each stored batch to the progress.
+ */
+export async function issueForEvent(
+  context: IssuerContext,
+  eid: string,
+  specs: (event: EventRow) => TicketSpec[],
+  nextId: IdFactory,
+  now: Date,
+  startProgress: StartProgress,
+): Promise<{ event: EventRow; kid: string; tickets: NewTicket[] }> {
+  const { db, dataDir, info } = context;
+  const event = requireEvent(db, eid);
+  const list = specs(event);
+  const key = loadSigningKey(dataDir.keysDir, activeKid(db));
+  const progress = startProgress(list.length, 'Signing tickets');
+  try {
+    const tickets = await issueTickets(db, { iss: info.base_url, event, key, nextId, now }, list, { onStored: (count) => progress.advance(count) });
+    return { event, kid: key.kid, tickets };
+  } finally {
+    progress.stop();
+  }
 }
 
 /** Signs, stores in batches, and returns every ticket in issue order. */

@@ -1,7 +1,11 @@
-/** Opening an initialised data dir for one admin command (docs/protocol.md "The admin CLI"). */
+/**
+ * Opening an initialised data dir for one admin operation (docs/protocol.md
+ * "The admin CLI"), and the lookups every operation starts with.
+ */
 import { resolveDataDir, isInitialised, type DataDir } from '../data-dir.js';
 import { openDatabase, type Db } from '../store/database.js';
 import { findEvent, type EventRow } from '../store/events.js';
+import { findTicket, type TicketRow } from '../store/tickets.js';
 import type { IssuerInfo } from '../store/issuer-info.js';
 import { AdminError } from '../error-catalogue.js';
 
@@ -34,6 +38,16 @@ export function openIssuer(dataOption: string | undefined): IssuerContext {
   return { dataDir, db, info };
 }
 
+/** Runs `work` on a connection of its own to the data dir's database, and always closes it. */
+export function withDatabase<T>(dataDir: DataDir, work: (db: Db) => T): T {
+  const db = openDatabase(dataDir.database);
+  try {
+    return work(db);
+  } finally {
+    db.close();
+  }
+}
+
 /** Runs `work` with an open issuer and always closes the database. */
 export async function withIssuer<T>(dataOption: string | undefined, work: (context: IssuerContext) => T | Promise<T>): Promise<T> {
   const context = openIssuer(dataOption);
@@ -48,4 +62,10 @@ export function requireEvent(db: Db, eid: string): EventRow {
   const event = findEvent(db, eid);
   if (!event) throw new AdminError('EVENT_NOT_FOUND', `no event ${eid} at this issuer (create one with "ticket-issuer event create")`);
   return event;
+}
+
+export function requireTicket(db: Db, tid: string): TicketRow {
+  const ticket = findTicket(db, tid);
+  if (!ticket) throw new AdminError('TICKET_NOT_FOUND', `no ticket ${tid} at this issuer`);
+  return ticket;
 }

@@ -31,7 +31,7 @@ import { IMPORT_CONFLICT_OUTCOME, TRANSFER_COLUMNS, TRANSFER_KEYS, TRANSFER_TABL
 import { kidFromPublicKey } from '../../protocol/kid.js';
 import { AdminError } from '../error-catalogue.js';
 import { notInitialised } from './issuer-context.js';
-import type { Output, Progress } from './output.js';
+import type { Progress, StartProgress } from './progress.js';
 import { PRIVATE_KEY_FIELD, type ExportFile } from './transfer-file.js';
 
 
@@ -62,7 +62,7 @@ export interface ImportResult {
   warnings: string[];
 }
 
-export function importIssuer(dataOption: string | undefined, file: ExportFile, source: string, now: Date, output: Output): ImportResult {
+export function importIssuer(dataOption: string | undefined, file: ExportFile, source: string, now: Date, startProgress: StartProgress): ImportResult {
   const dataDir = resolveDataDir(dataOption);
   const created = !isInitialised(dataDir);
   const undo = new Undo();
@@ -75,7 +75,7 @@ export function importIssuer(dataOption: string | undefined, file: ExportFile, s
     const tls = placeTlsCertificate(dataDir, file, undo, warnings);
     placePrivateKeys(dataDir, file, undo);
 
-    const progress = output.progress(
+    const progress = startProgress(
       TRANSFER_TABLES.reduce((sum, table) => sum + file[table].length, 0),
       'Importing',
     );

@@ -7,6 +7,7 @@
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import { AdminError } from '../error-catalogue.js';
 import { hashesEqual, hashSecret } from '../secrets.js';
 import { findAdminToken, setAdminToken } from '../store/admin-token.js';
 import type { Db } from '../store/database.js';
@@ -50,10 +51,6 @@ export function adminTokenProblem(token: string): string | null {
   return null;
 }
 
-export class AdminTokenFileError extends Error {
-  override readonly name = 'AdminTokenFileError';
-}
-
 /**
  * Reads `serve --admin-token-file F`: the token on the first line (a trailing
  * line break is fine). A file, not a command-line value: arguments are
@@ -66,11 +63,11 @@ export function readAdminTokenFile(file: string): { token: string; warning: stri
     text = fs.readFileSync(file, 'utf8');
     mode = fs.statSync(file).mode;
   } catch (error) {
-    throw new AdminTokenFileError(`cannot read --admin-token-file ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw new AdminError('INVALID_ARGUMENT', `cannot read --admin-token-file ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
   const token = text.replace(/\r?\n$/, '');
   const problem = adminTokenProblem(token);
-  if (problem !== null) throw new AdminTokenFileError(`the admin token in ${file} is not usable: ${problem}`);
+  if (problem !== null) throw new AdminError('INVALID_ARGUMENT', `the admin token in ${file} is not usable: ${problem}`);
   const warning = process.platform !== 'win32' && (mode & 0o077) !== 0 ? `${file} can be read by other users (chmod 600 ${file})` : null;
   return { token, warning };
 }

@@ -29,7 +29,7 @@ import pino, { type Logger } from 'pino';
 import { parseBaseUrl, parseInteger, parseLabel } from '../../issuer/admin/validators.js';
 import { AdminError } from '../../issuer/error-catalogue.js';
 import { initIssuer } from '../../issuer/admin/init.js';
-import { defaultListen, DEFAULT_PORT } from '../../issuer/admin/serve.js';
+import { defaultListen, DEFAULT_PORT } from '../../issuer/listen-defaults.js';
 import { isInitialised, resolveDataDir, type DataDir } from '../../issuer/data-dir.js';
 import { resetAdminToken } from '../../issuer/services/admin-token.js';
 import { findAdminToken } from '../../issuer/store/admin-token.js';

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseLabel } from '../../../issuer/admin/validators.js';
 import { parseCsv } from '../../../issuer/admin/csv.js';
-import { parseTrustedProxies } from '../../../issuer/admin/serve.js';
+import { parseTrustedProxies } from '../../../issuer/cli/serve-command.js';
 import { ticketSpecsFromCsv } from '../../../issuer/admin/ticket-csv.js';
 import { build } from '../../../issuer/app.js';
 import { resetAdminToken } from '../../../issuer/services/admin-token.js';

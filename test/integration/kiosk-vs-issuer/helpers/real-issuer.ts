@@ -10,7 +10,7 @@
  * and reused when the issuer is restarted.
  */
 import { decodeSetupCode, encodeSetupCode } from '../../../../protocol/setup-code.js';
-import { rotateSigningKey } from '../../../../issuer/admin/keys.js';
+import { rotateSigningKey } from '../../../../issuer/admin/key-rotation.js';
 import { newIdFactory } from '../../../../issuer/admin/ids.js';
 import { issueTickets } from '../../../../issuer/admin/issuance.js';
 import { startServer, type RunningServer } from '../../../../issuer/server.js';

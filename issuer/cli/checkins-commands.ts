@@ -4,12 +4,10 @@
  * issuer/services/checkins-export.ts, shared with the admin dashboard.
  */
 import type { Command } from 'commander';
+import { requireEvent, withIssuer } from '../admin/issuer-context.js';
+import { AdminError } from '../error-catalogue.js';
 import { exportCsv, exportRows } from '../services/checkins-export.js';
 import { action, withCommonOptions, type CommonOptions } from './command.js';
-import { AdminError } from '../error-catalogue.js';
-import { requireEvent, withIssuer } from './issuer-context.js';
-
-export { EXPORT_COLUMNS, exportCsv, exportRows, type ExportRow } from '../services/checkins-export.js';
 
 export type ExportFormat = 'csv' | 'json';
 
@@ -26,7 +24,7 @@ interface ExportOptions extends CommonOptions {
   format?: string;
 }
 
-export function registerExportCommands(program: Command): void {
+export function registerCheckinsCommands(program: Command): void {
   const checkins = program.command('checkins').description('check-in records');
   withCommonOptions(
     checkins

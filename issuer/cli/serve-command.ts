@@ -7,29 +7,16 @@
 import type { Command } from 'commander';
 import pino from 'pino';
 import { isLoopbackHost } from '../../protocol/base-url.js';
-import { createLogger } from '../logging.js';
-import { AdminTokenFileError, readAdminTokenFile } from '../services/admin-token.js';
-import { findAdminToken } from '../store/admin-token.js';
-import type { RunningServer, StartServerOptions } from '../server.js';
+import { openIssuer } from '../admin/issuer-context.js';
+import { parseInteger } from '../admin/validators.js';
 import { trustedProxyProblem } from '../connection-limits.js';
-import { parseInteger } from './validators.js';
-import { action, withCommonOptions, type CommonOptions } from './command.js';
 import { AdminError } from '../error-catalogue.js';
-import { openIssuer } from './issuer-context.js';
-
-/** The port of issuer/server.ts when the base URL names none. */
-export const DEFAULT_PORT = 8443;
-const DEFAULT_HOST = '127.0.0.1';
-
-/**
- * Where to listen unless told: scanners reach the issuer at its base URL, so a
- * loopback base URL means loopback only, and any other means every interface
- * (a venue laptop's scanners come over the LAN).
- */
-export function defaultListen(baseUrl: string): { host: string; port: number } {
-  const url = new URL(baseUrl);
-  return { host: isLoopbackHost(url.hostname) ? DEFAULT_HOST : '0.0.0.0', port: url.port === '' ? DEFAULT_PORT : Number(url.port) };
-}
+import { DEFAULT_HOST, DEFAULT_PORT, defaultListen } from '../listen-defaults.js';
+import { createLogger } from '../logging.js';
+import type { RunningServer, StartServerOptions } from '../server.js';
+import { readAdminTokenFile } from '../services/admin-token.js';
+import { findAdminToken } from '../store/admin-token.js';
+import { action, withCommonOptions, type CommonOptions } from './command.js';
 
 interface ServeOptions extends CommonOptions {
   host?: string;
@@ -107,13 +94,9 @@ export function registerServeCommand(program: Command): void {
       db.close();
       const serverOptions = serveOptions(options, dataDir.root, info.base_url);
       if (options.adminTokenFile !== undefined) {
-        try {
-          const { token, warning } = readAdminTokenFile(options.adminTokenFile);
-          if (warning !== null) output.log(`warning: ${warning}`);
-          serverOptions.adminToken = token;
-        } catch (error) {
-          throw error instanceof AdminTokenFileError ? new AdminError('INVALID_ARGUMENT', error.message) : error;
-        }
+        const { token, warning } = readAdminTokenFile(options.adminTokenFile);
+        if (warning !== null) output.log(`warning: ${warning}`);
+        serverOptions.adminToken = token;
       }
       if (serverOptions.plainHttp && !isLoopbackHost(serverOptions.host ?? DEFAULT_HOST)) {
         output.log(`warning: plain HTTP on ${serverOptions.host}: only behind a TLS-terminating proxy (scanners require HTTPS)`);

@@ -2,14 +2,15 @@
  * `export --to FILE [--event EID]` and `import --from FILE` (beyond the
  * contract's table, following its rules; docs/issuer.md "Moving an issuer to
  * the venue and back"): move an issuer to the venue laptop and back without
- * losing a check-in.
+ * losing a check-in. The file, the export and the merge are
+ * issuer/admin/transfer-file.ts, transfer-export.ts and transfer-import.ts.
  */
 import type { Command } from 'commander';
+import { withIssuer } from '../admin/issuer-context.js';
+import { describeExport, exportIssuer } from '../admin/transfer-export.js';
+import { readExportFile } from '../admin/transfer-file.js';
+import { describeImport, importIssuer } from '../admin/transfer-import.js';
 import { action, withCommonOptions, type CommonOptions } from './command.js';
-import { withIssuer } from './issuer-context.js';
-import { describeExport, exportIssuer } from './transfer-export.js';
-import { readExportFile } from './transfer-file.js';
-import { describeImport, importIssuer } from './transfer-import.js';
 
 interface ExportOptions extends CommonOptions {
   to: string;
@@ -46,7 +47,7 @@ export function registerTransferCommands(program: Command): void {
   ).action(
     action<ImportOptions>((options, output) => {
       const file = readExportFile(options.from);
-      const result = importIssuer(options.data, file, options.from, new Date(), output);
+      const result = importIssuer(options.data, file, options.from, new Date(), (total, label) => output.progress(total, label));
       for (const warning of result.warnings) output.log(`warning: ${warning}`);
       output.result(result, () => describeImport(result));
     }),

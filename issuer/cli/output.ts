@@ -4,6 +4,7 @@
  * to stderr, so they can never corrupt what a script reads.
  */
 import { SingleBar } from 'cli-progress';
+import { NO_PROGRESS, type Progress } from '../admin/progress.js';
 import { AdminError, exitCodeFor, type AdminErrorCode } from '../error-catalogue.js';
 
 export interface Output {
@@ -15,13 +16,6 @@ export interface Output {
   /** A progress bar on stderr, shown only to a human at a terminal. */
   progress(total: number, label: string): Progress;
 }
-
-export interface Progress {
-  advance(count: number): void;
-  stop(): void;
-}
-
-const NO_PROGRESS: Progress = { advance: () => {}, stop: () => {} };
 
 export function createOutput(json: boolean): Output {
   return {

@@ -1,24 +1,25 @@
-/** `ticket issue`, `ticket import`, `ticket revoke`, `ticket show` (docs/protocol.md "The admin CLI"). */
+/**
+ * `ticket issue`, `ticket import`, `ticket revoke`, `ticket show` (docs/protocol.md "The admin CLI").
+ * Issuance itself is issuer/admin/issuance.ts, the CSV rows issuer/admin/ticket-csv.ts.
+ */
 import fs from 'node:fs';
 import type { Command } from 'commander';
 import type { TicketStatus } from '../../protocol/types.js';
+import type { IdFactory } from '../admin/ids.js';
+import { defaultTicketExpiry, issueForEvent, type TicketSpec } from '../admin/issuance.js';
+import { requireTicket, withIssuer, type IssuerContext } from '../admin/issuer-context.js';
+import { terminalQr } from '../admin/qr.js';
+import { ticketSpecsFromCsv } from '../admin/ticket-csv.js';
+import { parseDateTime, parseInteger, parseLabel } from '../admin/validators.js';
+import { AdminError } from '../error-catalogue.js';
 import { revokeTicketById } from '../services/admin-actions.js';
 import { ticketStatus } from '../services/ticket-status.js';
-import { loadSigningKey } from '../signing.js';
 import { findCheckin } from '../store/checkins.js';
-import type { Db } from '../store/database.js';
-import { activeKid } from '../store/signing-keys.js';
-import { findTicket, type NewTicket, type TicketRow } from '../store/tickets.js';
+import type { EventRow } from '../store/events.js';
+import type { TicketRow } from '../store/tickets.js';
 import { unixSeconds } from '../time.js';
-import { parseDateTime, parseInteger, parseLabel } from './validators.js';
 import { action, withCommonOptions, type CommonOptions } from './command.js';
-import { AdminError } from '../error-catalogue.js';
-import type { IdFactory } from './ids.js';
-import { defaultTicketExpiry, issueTickets, type TicketSpec } from './issuance.js';
-import { requireEvent, withIssuer, type IssuerContext } from './issuer-context.js';
 import type { Output } from './output.js';
-import { terminalQr } from './qr.js';
-import { ticketSpecsFromCsv } from './ticket-csv.js';
 
 /** Bounded so one command cannot fill the disk by a typo; larger runs can be split. */
 export const MAX_TICKETS_PER_COMMAND = 1_000_000;
@@ -27,26 +28,10 @@ export interface IssuedTicketsJson {
   tickets: { tid: string; qr: string }[];
 }
 
-export function requireTicket(db: Db, tid: string): TicketRow {
-  const ticket = findTicket(db, tid);
-  if (!ticket) throw new AdminError('TICKET_NOT_FOUND', `no ticket ${tid} at this issuer`);
-  return ticket;
-}
-
-/** Signs and stores `specs` for `eid` with the active key; shows a progress bar to a human. */
-async function issueForEvent(context: IssuerContext, eid: string, specs: (event: ReturnType<typeof requireEvent>) => TicketSpec[], nextId: IdFactory, output: Output): Promise<IssuedTicketsJson> {
-  const { db, dataDir, info } = context;
-  const event = requireEvent(db, eid);
-  const list = specs(event);
-  const key = loadSigningKey(dataDir.keysDir, activeKid(db));
-  const progress = output.progress(list.length, 'Signing tickets');
-  let tickets: NewTicket[];
-  try {
-    tickets = await issueTickets(db, { iss: info.base_url, event, key, nextId, now: new Date() }, list, { onStored: (count) => progress.advance(count) });
-  } finally {
-    progress.stop();
-  }
-  output.log(`Issued ${tickets.length} ticket(s) for "${event.name}" (${event.eid}) with key ${key.kid}.`);
+/** Issues the tickets with a progress bar for a person, and says what was issued. */
+async function issueWithOutput(context: IssuerContext, eid: string, specs: (event: EventRow) => TicketSpec[], nextId: IdFactory, output: Output): Promise<IssuedTicketsJson> {
+  const { event, kid, tickets } = await issueForEvent(context, eid, specs, nextId, new Date(), (total, label) => output.progress(total, label));
+  output.log(`Issued ${tickets.length} ticket(s) for "${event.name}" (${event.eid}) with key ${kid}.`);
   return { tickets: tickets.map((ticket) => ({ tid: ticket.tid, qr: ticket.qr })) };
 }
 
@@ -92,7 +77,7 @@ export function registerTicketCommands(program: Command, nextId: IdFactory): voi
       const ticketType = options.type === undefined ? undefined : parseLabel(options.type, '--type');
       const expires = options.expires === undefined ? undefined : unixSeconds(parseDateTime(options.expires, '--expires'));
       return withIssuer(options.data, async (context) => {
-        const result = await issueForEvent(
+        const result = await issueWithOutput(
           context,
           options.event,
           (event) => {
@@ -124,7 +109,7 @@ export function registerTicketCommands(program: Command, nextId: IdFactory): voi
         throw new AdminError('INVALID_ARGUMENT', `cannot read --csv ${options.csv}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
       }
       return withIssuer(options.data, async (context) => {
-        const result = await issueForEvent(context, options.event, (event) => ticketSpecsFromCsv(text, defaultTicketExpiry(event), options.csv), nextId, output);
+        const result = await issueWithOutput(context, options.event, (event) => ticketSpecsFromCsv(text, defaultTicketExpiry(event), options.csv), nextId, output);
         output.result(result, () => ticketLines(result));
       });
     }),

@@ -2,29 +2,20 @@
  * `scanner setup`, `scanner revoke-setup`, `scanner list`, `scanner revoke`
  * (docs/protocol.md "The admin CLI", "Enrollment"), and `scanner calibration`
  * (docs/protocol.md "Scanner calibration code", docs/kiosk.md "Calibration").
+ * The setup code itself is made by issuer/services/scanner-setup.ts, shared
+ * with the admin dashboard.
  */
 import path from 'node:path';
 import type { Command } from 'commander';
+import { CALIBRATION_CODE } from '../../protocol/calibration-code.js';
+import { requireEvent, withIssuer } from '../admin/issuer-context.js';
+import { checkPngTarget, terminalQr, writeQrPng } from '../admin/qr.js';
+import { setupCertificatePin } from '../admin/setup-certificate-pin.js';
+import { parseDateTime, parseLabel } from '../admin/validators.js';
 import { revokeScannerKey } from '../services/admin-actions.js';
 import { createScannerSetup, revokeSetup, type SetupRequest } from '../services/scanner-setup.js';
 import { listApiKeys, type ApiKeyRow } from '../store/scanners.js';
-import { parseDateTime, parseLabel } from './validators.js';
 import { action, withCommonOptions, type CommonOptions } from './command.js';
-import { requireEvent, withIssuer, type IssuerContext } from './issuer-context.js';
-import { certificateHostnames, ensureSelfSignedCertificate, lastServingMode } from '../server.js';
-import { checkPngTarget, terminalQr, writeQrPng } from './qr.js';
-import { CALIBRATION_CODE } from '../../protocol/calibration-code.js';
-
-// The setup code itself is made by issuer/services/scanner-setup.ts, shared with the admin dashboard.
-export {
-  createScannerSetup,
-  DEFAULT_KEY_HOURS_AFTER_END,
-  enrollUrl,
-  revokeSetup,
-  setupExpiries,
-  type SetupRequest,
-  type SetupResult,
-} from '../services/scanner-setup.js';
 
 export interface ScannerJson {
   scanner_id: string;
@@ -54,25 +45,6 @@ interface SetupOptions extends CommonOptions {
   png?: string;
   /** True with --cert-pin, false with --no-cert-pin, undefined with neither. */
   certPin?: boolean;
-}
-
-/**
- * The fingerprint a setup code should pin: the issuer's self-signed
- * certificate (made now if `serve` has not run yet, so the code is usable at
- * once). Not for a plain-HTTP base URL, nor with --no-cert-pin, nor by default
- * when the last `serve` presented another certificate (--tls-cert) or none
- * (--plain-http behind a TLS proxy): a kiosk pinning a certificate it never
- * sees could not connect at all. --cert-pin pins anyway.
- */
-async function certificatePin(context: IssuerContext, certPin: boolean | undefined): Promise<{ pin?: string; note?: string }> {
-  if (certPin === false || !context.info.base_url.startsWith('https:')) return {};
-  const lastMode = lastServingMode(context.dataDir.tlsDir);
-  if (certPin === undefined && (lastMode === 'certificate' || lastMode === 'plain-http')) {
-    const how = lastMode === 'certificate' ? 'with --tls-cert' : 'with --plain-http (behind a TLS proxy)';
-    return { note: `No certificate pin: the issuer was last served ${how}, so kiosks check its certificate the usual way (--cert-pin pins the self-signed one anyway).` };
-  }
-  const { fingerprint } = await ensureSelfSignedCertificate(context.dataDir.tlsDir, certificateHostnames(context.info.base_url, '0.0.0.0'));
-  return { pin: fingerprint };
 }
 
 interface CalibrationOptions extends CommonOptions {
@@ -113,7 +85,7 @@ export function registerScannerCommands(program: Command): void {
       return withIssuer(options.data, async (context) => {
         const { db, info } = context;
         const event = requireEvent(db, options.event);
-        const { pin, note } = await certificatePin(context, options.certPin);
+        const { pin, note } = await setupCertificatePin(context, options.certPin);
         if (pin !== undefined) request.tlsCertSha256 = pin;
         if (note !== undefined) output.log(note);
         const result = createScannerSetup(db, info.base_url, event, request, new Date());

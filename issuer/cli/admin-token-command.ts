@@ -7,7 +7,7 @@
 import type { Command } from 'commander';
 import { resetAdminToken } from '../services/admin-token.js';
 import { action, withCommonOptions, type CommonOptions } from './command.js';
-import { withIssuer } from './issuer-context.js';
+import { withIssuer } from '../admin/issuer-context.js';
 
 export interface AdminTokenJson {
   admin_token: string;
