@@ -6,45 +6,39 @@
  *
  * It runs in the calling process (the Electron main process): the issuer is
  * issuer/server.ts's startServer, unchanged, on a data directory the app owns
- * (`<userData>/issuer-data`). What this adds is only what an app needs:
+ * (`<userData>/issuer-data`), reached only through the issuer's entry point
+ * for embedding it (issuer/embedded.ts). What this adds is only what an app
+ * needs:
  *
  * - an explicit `init` step (name and base URL from the operator; the app
- *   never invents an issuer identity), through issuer/admin/init.ts, the code
- *   `ticket-issuer init` runs;
- * - listening where `ticket-issuer serve` would (issuer/admin/serve.ts
- *   defaultListen: every interface unless the base URL is loopback, on the
- *   base URL's port), HTTPS with the self-signed certificate of the data dir,
- *   made the first time with every LAN address of this machine in its names;
+ *   never invents an issuer identity), the code `ticket-issuer init` runs;
+ * - listening where `ticket-issuer serve` would (defaultListen: every
+ *   interface unless the base URL is loopback, on the base URL's port), HTTPS
+ *   with the self-signed certificate of the data dir, made the first time
+ *   with every LAN address of this machine in its names;
  * - a status to show: running, one URL per LAN address, the certificate
  *   fingerprint kiosks pin, the data dir;
  * - clear refusals (not initialised, already running, port in use) as
  *   OnsiteIssuerError codes, and a graceful stop (requests in flight finish,
  *   the pending group commit is written, the database is closed).
  */
-import { X509Certificate } from 'node:crypto';
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import pino, { type Logger } from 'pino';
-import { parseBaseUrl, parseInteger, parseLabel } from '../../issuer/admin/validators.js';
-import { AdminError } from '../../issuer/error-catalogue.js';
-import { initIssuer } from '../../issuer/admin/init.js';
-import { defaultListen, DEFAULT_PORT } from '../../issuer/listen-defaults.js';
-import { isInitialised, resolveDataDir, type DataDir } from '../../issuer/data-dir.js';
-import { resetAdminToken } from '../../issuer/services/admin-token.js';
-import { findAdminToken } from '../../issuer/store/admin-token.js';
-import { createLogger } from '../../issuer/logging.js';
+import type { Logger } from 'pino';
 import {
-  certificateFingerprint,
-  certificateHostnames,
-  ensureSelfSignedCertificate,
-  startServer,
+  AdminError,
+  createLogger,
+  DEFAULT_PORT,
+  defaultListen,
+  EmbeddedIssuer,
+  parseBaseUrl,
+  parseInteger,
+  parseLabel,
+  type IssuerIdentity,
   type RunningServer,
-} from '../../issuer/server.js';
-import { openDatabase, type Db } from '../../issuer/store/database.js';
-import { getIssuerInfo, type IssuerInfo } from '../../issuer/store/issuer-info.js';
+} from '../../issuer/embedded.js';
 import { lanAddresses, localAddress, reachableUrls, suggestedBaseUrl, type InterfaceTable } from './lan.js';
 
+export { certificateNames, issuerFileLogger } from '../../issuer/embedded.js';
 export { DEFAULT_PORT as DEFAULT_ONSITE_PORT };
 
 /**
@@ -147,22 +141,22 @@ export interface OnsiteIssuerStatus {
 type State = { kind: 'stopped' } | { kind: 'starting'; done: Promise<unknown> } | { kind: 'running'; server: RunningServer; host: string; port: number } | { kind: 'stopping'; done: Promise<void> };
 
 export class OnsiteIssuer {
-  private readonly dataDir: DataDir;
+  private readonly issuer: EmbeddedIssuer;
   private readonly interfaces: () => InterfaceTable;
   private readonly now: () => Date;
   private state: State = { kind: 'stopped' };
-  private info: IssuerInfo | null = null;
+  private info: IssuerIdentity | null = null;
   private logger: Logger | null;
 
   constructor(private readonly options: OnsiteIssuerOptions) {
-    this.dataDir = resolveDataDir(options.dataDir);
+    this.issuer = new EmbeddedIssuer(options.dataDir);
     this.interfaces = options.networkInterfaces ?? os.networkInterfaces;
     this.now = options.now ?? (() => new Date());
     this.logger = options.logger ?? null;
   }
 
   get dataDirectory(): string {
-    return this.dataDir.root;
+    return this.issuer.root;
   }
 
   get running(): boolean {
@@ -172,12 +166,12 @@ export class OnsiteIssuer {
   status(): OnsiteIssuerStatus {
     const addresses = lanAddresses(this.interfaces());
     const info = this.identity();
-    const certificate = this.certificate();
+    const certificate = this.issuer.certificate();
     const status: OnsiteIssuerStatus = {
       initialised: info !== null,
       running: false,
-      dataDir: this.dataDir.root,
-      issuer: info && { name: info.name, baseUrl: info.base_url },
+      dataDir: this.issuer.root,
+      issuer: info && { name: info.name, baseUrl: info.baseUrl },
       listen: null,
       urls: [],
       adminUrl: null,
@@ -185,9 +179,9 @@ export class OnsiteIssuer {
       certificateNames: certificate?.names ?? [],
       lanAddresses: addresses,
       suggestedBaseUrl: info ? null : suggestedBaseUrl(addresses, this.options.port ?? DEFAULT_PORT),
-      adminTokenSet: info !== null && this.withDatabase((db) => findAdminToken(db) !== undefined),
+      adminTokenSet: info !== null && this.issuer.hasAdminToken(),
       scannerRpm: this.options.scannerRpm ?? ONSITE_SCANNER_RPM,
-      warnings: info ? baseUrlWarnings(info.base_url, addresses) : [],
+      warnings: info ? baseUrlWarnings(info.baseUrl, addresses) : [],
     };
     if (this.state.kind === 'running') {
       const { host, port } = this.state;
@@ -205,14 +199,14 @@ export class OnsiteIssuer {
    */
   init(request: InitRequest): OnsiteIssuerStatus {
     if (this.identity() !== null) {
-      throw new OnsiteIssuerError('already_initialised', `${this.dataDir.root} already holds an issuer; it is kept (a new identity would orphan every ticket it signed)`);
+      throw new OnsiteIssuerError('already_initialised', `${this.issuer.root} already holds an issuer; it is kept (a new identity would orphan every ticket it signed)`);
     }
     const name = adminCall(() => parseLabel(request.name, 'the issuer name'));
     const port = request.port ?? this.options.port ?? DEFAULT_PORT;
     adminCall(() => parseInteger(String(port), 'the port', 1, 65535));
     const baseUrl = adminCall(() => parseBaseUrl(request.baseUrl ?? suggestedBaseUrl(lanAddresses(this.interfaces()), port)));
-    adminCall(() => initIssuer(this.dataDir, baseUrl, name, this.now()));
-    this.logFor().info({ issuer: baseUrl, name, dataDir: this.dataDir.root }, 'on-site issuer initialised');
+    adminCall(() => this.issuer.init(baseUrl, name, this.now()));
+    this.logFor().info({ issuer: baseUrl, name, dataDir: this.issuer.root }, 'on-site issuer initialised');
     return this.status();
   }
 
@@ -224,9 +218,9 @@ export class OnsiteIssuer {
    */
   resetAdminToken(): { adminToken: string; createdAt: string } {
     if (this.identity() === null) {
-      throw new OnsiteIssuerError('not_initialised', `no issuer in ${this.dataDir.root} yet: initialise it first with its name and base URL`);
+      throw new OnsiteIssuerError('not_initialised', `no issuer in ${this.issuer.root} yet: initialise it first with its name and base URL`);
     }
-    const { token, createdAt } = this.withDatabase((db) => resetAdminToken(db, this.now()));
+    const { token, createdAt } = this.issuer.resetAdminToken(this.now());
     this.logFor().info('admin dashboard token replaced');
     return { adminToken: token, createdAt };
   }
@@ -243,9 +237,9 @@ export class OnsiteIssuer {
     }
     const info = this.identity();
     if (info === null) {
-      throw new OnsiteIssuerError('not_initialised', `no issuer in ${this.dataDir.root} yet: initialise it first with its name and base URL`);
+      throw new OnsiteIssuerError('not_initialised', `no issuer in ${this.issuer.root} yet: initialise it first with its name and base URL`);
     }
-    const defaults = defaultListen(info.base_url);
+    const defaults = defaultListen(info.baseUrl);
     const host = this.options.host ?? defaults.host;
     const port = this.options.port ?? defaults.port;
     const done = this.listen(info, host, port);
@@ -286,17 +280,14 @@ export class OnsiteIssuer {
     return this.status();
   }
 
-  private async listen(info: IssuerInfo, host: string, port: number): Promise<RunningServer> {
-    // Made once and kept in tls/ (kiosks pin it, so it is never replaced here). The first time,
-    // it names every LAN address, so a browser on the venue network sees its own address in it.
-    await ensureSelfSignedCertificate(this.dataDir.tlsDir, [...certificateHostnames(info.base_url, host), ...lanAddresses(this.interfaces())]);
+  private async listen(info: IssuerIdentity, host: string, port: number): Promise<RunningServer> {
+    // The first time, the certificate names every LAN address, so a browser on the venue network sees its own address in it.
+    await this.issuer.ensureCertificate(info, host, lanAddresses(this.interfaces()));
     try {
-      return await startServer({
-        dataDir: this.dataDir.root,
+      // The app owns the process's signals: it stops the issuer on quit.
+      return await this.issuer.serve({
         host,
         port,
-        // The app owns the process's signals: it stops the issuer on quit.
-        handleSignals: false,
         logger: this.logFor(),
         scannerRpm: this.options.scannerRpm ?? ONSITE_SCANNER_RPM,
         ...(this.options.enrollRpm === undefined ? {} : { enrollRpm: this.options.enrollRpm }),
@@ -307,58 +298,15 @@ export class OnsiteIssuer {
   }
 
   /** The issuer identity, read once from the database (it never changes after init). */
-  private identity(): IssuerInfo | null {
-    if (this.info) return this.info;
-    if (!isInitialised(this.dataDir)) return null;
-    try {
-      this.info = this.withDatabase(getIssuerInfo);
-    } catch {
-      return null; // an empty database file: init did not finish
-    }
+  private identity(): IssuerIdentity | null {
+    this.info ??= this.issuer.identity();
     return this.info;
-  }
-
-  /** A connection of its own for one piece of admin work: safe while serving (WAL, busy timeout). */
-  private withDatabase<T>(work: (db: Db) => T): T {
-    const db = openDatabase(this.dataDir.database);
-    try {
-      return work(db);
-    } finally {
-      db.close();
-    }
-  }
-
-  private certificate(): { fingerprint: string; names: string[] } | null {
-    let pem: string;
-    try {
-      pem = fs.readFileSync(path.join(this.dataDir.tlsDir, 'cert.pem'), 'utf8');
-    } catch {
-      return null;
-    }
-    return { fingerprint: certificateFingerprint(pem), names: certificateNames(pem) };
   }
 
   private logFor(): Logger {
     this.logger ??= createLogger();
     return this.logger;
   }
-}
-
-/**
- * The issuer's request log as JSON lines appended to `file` (0600: it holds
- * client addresses), through the issuer's own logger, which redacts secrets.
- */
-export function issuerFileLogger(file: string, level = 'info'): Logger {
-  return createLogger({ level, stream: pino.destination({ dest: file, append: true, mkdir: true, mode: 0o600, sync: false }) });
-}
-
-/** The subject alternative names of a PEM certificate, as plain names and addresses. */
-export function certificateNames(pem: string): string[] {
-  const san = new X509Certificate(pem).subjectAltName ?? '';
-  return san
-    .split(',')
-    .map((entry) => entry.trim().replace(/^(DNS|IP Address):/, ''))
-    .filter((name) => name !== '');
 }
 
 /** A kiosk reaches the issuer at its base URL: say so when that address is not this machine's any more. */
