@@ -18,7 +18,7 @@ import { withDatabase } from './admin/issuer-context.js';
 import { isInitialised, resolveDataDir, type DataDir } from './data-dir.js';
 import { createLogger } from './logging.js';
 import { certificateFingerprint, certificateHostnames, ensureSelfSignedCertificate, startServer, type RunningServer } from './server.js';
-import { resetAdminToken } from './services/admin-token.js';
+import { resetAdminToken } from './services/admin-credential.js';
 import { findAdminToken } from './store/admin-token.js';
 import { getIssuerInfo } from './store/issuer-info.js';
 

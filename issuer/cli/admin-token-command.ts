@@ -5,7 +5,7 @@
  * while `serve` runs: the old token stops working on its next request.
  */
 import type { Command } from 'commander';
-import { resetAdminToken } from '../services/admin-token.js';
+import { resetAdminToken } from '../services/admin-credential.js';
 import { action, withCommonOptions, type CommonOptions } from './command.js';
 import { withIssuer } from '../admin/issuer-context.js';
 

@@ -4,7 +4,7 @@ import { initIssuer } from '../admin/init.js';
 import { withDatabase } from '../admin/issuer-context.js';
 import { parseBaseUrl, parseLabel } from '../admin/validators.js';
 import { resolveDataDir } from '../data-dir.js';
-import { resetAdminToken } from '../services/admin-token.js';
+import { resetAdminToken } from '../services/admin-credential.js';
 import { adminTokenNotice } from './admin-token-command.js';
 import { action, withCommonOptions, type CommonOptions } from './command.js';
 

@@ -14,7 +14,7 @@ import { AdminError } from '../error-catalogue.js';
 import { DEFAULT_HOST, DEFAULT_PORT, defaultListen } from '../listen-defaults.js';
 import { createLogger } from '../logging.js';
 import type { RunningServer, StartServerOptions } from '../server.js';
-import { readAdminTokenFile } from '../services/admin-token.js';
+import { readAdminTokenFile } from '../services/admin-credential.js';
 import { findAdminToken } from '../store/admin-token.js';
 import { action, withCommonOptions, type CommonOptions } from './command.js';
 

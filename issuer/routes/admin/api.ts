@@ -15,7 +15,7 @@ import { requireEvent } from '../../admin/issuer-context.js';
 import { qrSvgDataUrl } from '../../admin/qr.js';
 import { AdminError, errors, sendApiError } from '../../error-catalogue.js';
 import { revokeScannerKey, revokeTicketById } from '../../services/admin-actions.js';
-import type { AdminTokenSource } from '../../services/admin-token.js';
+import type { AdminTokenSource } from '../../services/admin-credential.js';
 import { exportCsv, exportRows } from '../../services/checkins-export.js';
 import { LATE_SCAN_MS, ONLINE_WINDOW_MS, REFRESH_MS, ticketView, type DashboardAggregator } from '../../services/dashboard.js';
 import type { GroupCommit } from '../../store/group-commit.js';

@@ -1,7 +1,7 @@
 /**
  * The admin API's credential check (docs/issuer.md "Admin dashboard"):
  * `Authorization: Bearer <admin token>` on every /admin/api/* request,
- * compared by hash in constant time (issuer/services/admin-token.ts).
+ * compared by hash in constant time (issuer/services/admin-credential.ts).
  *
  * Why a Bearer header and not a cookie session: the page keeps the token in
  * sessionStorage (gone when the tab closes) and sends it with fetch. The
@@ -23,7 +23,7 @@
 import type { FastifyRequest } from 'fastify';
 import { bearerFrom } from '../../auth.js';
 import { errors } from '../../error-catalogue.js';
-import { adminTokenMatches, expectedAdminHash, type AdminTokenSource } from '../../services/admin-token.js';
+import { adminTokenMatches, expectedAdminHash, type AdminTokenSource } from '../../services/admin-credential.js';
 
 export const ADMIN_FAILURE_LIMIT = 10;
 export const ADMIN_FAILURE_WINDOW_MS = 5 * 60_000;

@@ -4,7 +4,7 @@
  * aggregator of live figures and one failed-login limiter per server.
  */
 import type { FastifyInstance } from 'fastify';
-import { adminTokenSource } from '../../services/admin-token.js';
+import { adminTokenSource } from '../../services/admin-credential.js';
 import { DashboardAggregator } from '../../services/dashboard.js';
 import type { GroupCommit } from '../../store/group-commit.js';
 import type { Db } from '../../store/database.js';

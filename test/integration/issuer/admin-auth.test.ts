@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { build } from '../../../issuer/app.js';
 import { ADMIN_FAILURE_LIMIT } from '../../../issuer/routes/admin/auth.js';
 import { startServer } from '../../../issuer/server.js';
-import { newAdminToken, resetAdminToken } from '../../../issuer/services/admin-token.js';
+import { newAdminToken, resetAdminToken } from '../../../issuer/services/admin-credential.js';
 import { registeredRoutes, withSampleParams } from '../../helpers/admin-routes.js';
 import { request } from '../../helpers/http-client.js';
 import { createIssuerFixture, type EnrolledScanner, type IssuerFixture } from '../../helpers/issuer-fixture.js';

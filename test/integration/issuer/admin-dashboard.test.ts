@@ -11,7 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { decodeSetupCode } from '../../../protocol/setup-code.js';
 import { build } from '../../../issuer/app.js';
-import { resetAdminToken } from '../../../issuer/services/admin-token.js';
+import { resetAdminToken } from '../../../issuer/services/admin-credential.js';
 import { exportCsv, exportRows } from '../../../issuer/services/checkins-export.js';
 import { LATE_SCAN_MS, ONLINE_WINDOW_MS } from '../../../issuer/services/dashboard.js';
 import type { EventOverview, LookupResult, SetupCodeResult } from '../../../issuer/dashboard-api-types.js';

@@ -12,7 +12,7 @@ import { parseCsv } from '../../../issuer/admin/csv.js';
 import { parseTrustedProxies } from '../../../issuer/cli/serve-command.js';
 import { ticketSpecsFromCsv } from '../../../issuer/admin/ticket-csv.js';
 import { build } from '../../../issuer/app.js';
-import { resetAdminToken } from '../../../issuer/services/admin-token.js';
+import { resetAdminToken } from '../../../issuer/services/admin-credential.js';
 import { exportCsv, exportRows } from '../../../issuer/services/checkins-export.js';
 import { createIssuerFixture, type EnrolledScanner, type IssuerFixture } from '../../helpers/issuer-fixture.js';
 import { captureLog, type CapturedLog } from '../../helpers/log-capture.js';

@@ -1,7 +1,7 @@
 /** The dashboard's rules on their own (issuer/services/dashboard.ts, issuer/routes/admin/auth.ts, issuer/store/dashboard.ts). */
 import { describe, expect, test } from 'vitest';
 import { FailureLimiter } from '../../../issuer/routes/admin/auth.js';
-import { adminTokenProblem, newAdminToken } from '../../../issuer/services/admin-token.js';
+import { adminTokenProblem, newAdminToken } from '../../../issuer/services/admin-credential.js';
 import { alertKindOf, isOnline, LATE_SCAN_MS, ONLINE_WINDOW_MS, RATE_MINUTES, scanDelayMs, scanRates } from '../../../issuer/services/dashboard.js';
 import { escapeLike } from '../../../issuer/store/dashboard.js';
 
