@@ -6,7 +6,7 @@
 import { labelCharacterProblem } from '../labels.js';
 import { unixSeconds } from '../time.js';
 import { MAX_LABEL_LENGTH, parseDateTime } from './validators.js';
-import { CsvSyntaxError, isBlankRecord, parseCsv, type CsvRecord } from './csv.js';
+import { CsvSyntaxError, isBlankRecord, parseCsv, type CsvRecord } from '../csv.js';
 import { AdminError } from '../error-catalogue.js';
 import type { TicketSpec } from './issuance.js';
 

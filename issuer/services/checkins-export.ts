@@ -5,7 +5,7 @@
  * the checkins table (one per ticket, authoritative); the rest from the scan
  * log, without its admits so none is counted twice.
  */
-import { formatCsvRow } from '../admin/csv.js';
+import { formatCsvRow } from '../csv.js';
 import type { Db } from '../store/database.js';
 import { checkinsOfEvent, loggedScansOfEvent } from '../store/reconciliation.js';
 

@@ -1,6 +1,6 @@
-/** The CSV reader behind `ticket import` (issuer/admin/csv.ts), on its own. */
+/** The CSV reader behind `ticket import` (issuer/csv.ts), on its own. */
 import { describe, expect, it } from 'vitest';
-import { CsvSyntaxError, formatCsvRow, parseCsv } from '../../../issuer/admin/csv.js';
+import { CsvSyntaxError, formatCsvRow, parseCsv } from '../../../issuer/csv.js';
 
 describe('parseCsv', () => {
   it.each([

@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseLabel } from '../../../issuer/admin/validators.js';
-import { parseCsv } from '../../../issuer/admin/csv.js';
+import { parseCsv } from '../../../issuer/csv.js';
 import { parseTrustedProxies } from '../../../issuer/cli/serve-command.js';
 import { ticketSpecsFromCsv } from '../../../issuer/admin/ticket-csv.js';
 import { build } from '../../../issuer/app.js';

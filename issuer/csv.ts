@@ -1,8 +1,9 @@
 /**
- * A small RFC 4180 CSV reader for `ticket import`: comma-separated, fields in
- * double quotes may hold commas, line breaks and doubled quotes (""), CRLF or
- * LF line ends, an optional UTF-8 BOM. Each record keeps the line it starts
- * on, so errors can name it.
+ * RFC 4180 CSV, small: the reader behind `ticket import` and the row writer
+ * of the check-ins export (issuer/services/checkins-export.ts). The reader:
+ * comma-separated, fields in double quotes may hold commas, line breaks and
+ * doubled quotes (""), CRLF or LF line ends, an optional UTF-8 BOM. Each
+ * record keeps the line it starts on, so errors can name it.
  */
 export interface CsvRecord {
   /** 1-based line number where the record starts. */
