@@ -4,7 +4,7 @@
  * download the check-ins as CSV. Each asks the issuer (the admin CLI's own
  * code behind /admin/api) and says in words what happened.
  */
-import type { ScannerView, SetupCodeResult, TicketView } from '../issuer/dashboard-api-types.js';
+import type { ScannerView, SetupCodeResult, TicketView } from '../issuer/dashboard-api.js';
 import { ApiProblem, type AdminApi } from './api.js';
 import { announce, fill, h } from './dom.js';
 import { formatDateTime, formatClock, labelOrNone, scannerLabel } from './format.js';

@@ -1,6 +1,6 @@
 /**
  * The page's side of the admin API (issuer/routes/admin/api.ts; its types are
- * issuer/dashboard-api-types.ts, shared with the server): every call
+ * issuer/dashboard-api.ts, shared with the server): every call
  * sends `Authorization: Bearer <admin token>`. The token lives in
  * sessionStorage only (this tab, until it closes), never in a URL, a cookie
  * or localStorage.
@@ -15,7 +15,7 @@ import type {
   SessionInfo,
   SetupCodeRequest,
   SetupCodeResult,
-} from '../issuer/dashboard-api-types.js';
+} from '../issuer/dashboard-api.js';
 
 const TOKEN_KEY = 'ticket-issuer-admin-token';
 const API = '/admin/api';

@@ -3,7 +3,7 @@
  * ages, alert sentences, the default event. No DOM, so they are unit-tested
  * in Node (test/unit/dashboard/format.test.ts).
  */
-import type { AlertKind, AlertView, EventSummary, ScannerView } from '../issuer/dashboard-api-types.js';
+import type { AlertKind, AlertView, EventSummary, ScannerView } from '../issuer/dashboard-api.js';
 
 const numberFormat = new Intl.NumberFormat('en-US');
 

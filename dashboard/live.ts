@@ -3,7 +3,7 @@
  * figures, alerts, per-gate and per-type counts, scans per minute and the
  * scanners. Status is always written in words; colour only repeats it.
  */
-import type { AlertView, EventOverview, ScannerView } from '../issuer/dashboard-api-types.js';
+import type { AlertView, EventOverview, ScannerView } from '../issuer/dashboard-api.js';
 import { fill, h } from './dom.js';
 import { ALERT_LABELS, describeAlert, formatAge, formatClock, formatCount, formatPercent, labelOrNone, scannerLabel, scannerStateText } from './format.js';
 

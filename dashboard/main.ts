@@ -4,7 +4,7 @@
  * every couple of seconds (the issuer says how often) and redraws the live
  * figures without reloading the page.
  */
-import type { EventOverview, SessionInfo } from '../issuer/dashboard-api-types.js';
+import type { EventOverview, SessionInfo } from '../issuer/dashboard-api.js';
 import { buildActions, confirmScannerRevocation, type ActionContext } from './actions.js';
 import { ApiProblem, createApi, forgetToken, storedToken, type AdminApi } from './api.js';
 import { byId, fill, h } from './dom.js';

@@ -6,7 +6,7 @@
 import { ApiProblem, createApi, storeToken } from './api.js';
 import { h, fill } from './dom.js';
 import { signInProblem } from './format.js';
-import type { SessionInfo } from '../issuer/dashboard-api-types.js';
+import type { SessionInfo } from '../issuer/dashboard-api.js';
 
 export interface SignInOptions {
   /** Shown above the form, e.g. why the last session ended. */

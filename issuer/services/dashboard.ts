@@ -26,7 +26,7 @@
  *   and **wrong-event** alerts are scans answered `revoked` / `wrong_event`.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { AlertCounts, AlertKind, AlertView, EventOverview, ScannerView, TicketView } from '../dashboard-api-types.js';
+import type { AlertCounts, AlertKind, AlertView, EventOverview, ScannerView, TicketView } from '../dashboard-api.js';
 import type { CheckinRow } from '../store/checkins.js';
 import type { Db } from '../store/database.js';
 import {

@@ -7,7 +7,7 @@
  * It runs in the calling process (the Electron main process): the issuer is
  * issuer/server.ts's startServer, unchanged, on a data directory the app owns
  * (`<userData>/issuer-data`), reached only through the issuer's entry point
- * for embedding it (issuer/embedded.ts). What this adds is only what an app
+ * for the on-site issuer (issuer/onsite.ts). What this adds is only what an app
  * needs:
  *
  * - an explicit `init` step (name and base URL from the operator; the app
@@ -35,10 +35,10 @@ import {
   parseLabel,
   type IssuerIdentity,
   type RunningServer,
-} from '../../issuer/embedded.js';
+} from '../../issuer/onsite.js';
 import { lanAddresses, localAddress, reachableUrls, suggestedBaseUrl, type InterfaceTable } from './lan.js';
 
-export { certificateNames, issuerFileLogger } from '../../issuer/embedded.js';
+export { certificateNames, issuerFileLogger } from '../../issuer/onsite.js';
 export { DEFAULT_PORT as DEFAULT_ONSITE_PORT };
 
 /**

@@ -50,7 +50,7 @@ import type {
   SessionInfo,
   SetupCodeRequest,
   SetupCodeResult,
-} from '../../dashboard-api-types.js';
+} from '../../dashboard-api.js';
 
 export const ADMIN_API_PREFIX = '/admin/api';
 /** Lookup answers at most this many tickets. */

@@ -1,5 +1,5 @@
 /**
- * JSON Schemas of the admin API (shapes in issuer/dashboard-api-types.ts). Declared on every
+ * JSON Schemas of the admin API (shapes in issuer/dashboard-api.ts). Declared on every
  * route for the request and for every status it answers, like the protocol
  * routes: fast-json-stringify sends exactly the declared fields.
  */

@@ -14,7 +14,7 @@ import { build } from '../../../issuer/app.js';
 import { resetAdminToken } from '../../../issuer/services/admin-credential.js';
 import { exportCsv, exportRows } from '../../../issuer/services/checkins-export.js';
 import { LATE_SCAN_MS, ONLINE_WINDOW_MS } from '../../../issuer/services/dashboard.js';
-import type { EventOverview, LookupResult, SetupCodeResult } from '../../../issuer/dashboard-api-types.js';
+import type { EventOverview, LookupResult, SetupCodeResult } from '../../../issuer/dashboard-api.js';
 import type { EventRow } from '../../../issuer/store/events.js';
 import { createIssuerFixture, type EnrolledScanner, type IssuerFixture } from '../../helpers/issuer-fixture.js';
 import { captureLog } from '../../helpers/log-capture.js';

@@ -1,7 +1,7 @@
 /** What the admin dashboard page says (dashboard/format.ts): pure functions, no DOM. */
 import { describe, expect, test } from 'vitest';
 import { defaultEvent, describeAlert, formatAge, formatDuration, formatPercent, scannerStateText, signInProblem } from '../../../dashboard/format.js';
-import type { AlertView, EventSummary, ScannerView } from '../../../issuer/dashboard-api-types.js';
+import type { AlertView, EventSummary, ScannerView } from '../../../issuer/dashboard-api.js';
 
 describe('numbers and times', () => {
   test.each([
