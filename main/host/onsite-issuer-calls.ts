@@ -9,9 +9,8 @@
  * `{ok: true, value} | {ok: false, error: {code, message}}`; unexpected
  * failures become a fixed message and go to the host's log only.
  */
-import { MAX_LABEL_LENGTH } from '../../issuer/onsite.js';
 import type { OnsiteIssuerApi, OnsiteIssuerInitRequest } from '../../renderer/onsite-issuer-bridge-types.js';
-import { OnsiteIssuerError, type OnsiteIssuer, type OnsiteIssuerErrorCode } from '../onsite-issuer/onsite-issuer.js';
+import { MAX_LABEL_LENGTH, OnsiteIssuerError, type OnsiteIssuer, type OnsiteIssuerErrorCode } from '../onsite-issuer/onsite-issuer.js';
 import { answerCall, failure, InvalidInput, noArguments, UNSAFE_TEXT } from './call-envelope.js';
 import { ISSUER_CHANNELS } from './call-channels.js';
 

@@ -38,7 +38,8 @@ import {
 } from '../../issuer/onsite.js';
 import { lanAddresses, localAddress, reachableUrls, suggestedBaseUrl, type InterfaceTable } from './lan.js';
 
-export { certificateNames, issuerFileLogger } from '../../issuer/onsite.js';
+// The label limit the page's calls are checked against before they reach init (main/electron/issuer-ipc-handlers.ts).
+export { certificateNames, issuerFileLogger, MAX_LABEL_LENGTH } from '../../issuer/onsite.js';
 export { DEFAULT_PORT as DEFAULT_ONSITE_PORT };
 
 /**
