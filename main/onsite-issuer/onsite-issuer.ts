@@ -38,7 +38,7 @@ import {
 } from '../../issuer/onsite.js';
 import { lanAddresses, localAddress, reachableUrls, suggestedBaseUrl, type InterfaceTable } from './lan.js';
 
-// The label limit the page's calls are checked against before they reach init (main/electron/issuer-ipc-handlers.ts).
+// For the hosts: the request log to a file, the certificate's names, and the label limit the page's calls are checked against (issuer-ipc-handlers.ts).
 export { certificateNames, issuerFileLogger, MAX_LABEL_LENGTH } from '../../issuer/onsite.js';
 export { DEFAULT_PORT as DEFAULT_ONSITE_PORT };
 
