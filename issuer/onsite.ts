@@ -17,10 +17,11 @@ import { initIssuer } from './admin/init.js';
 import { withDatabase } from './admin/issuer-context.js';
 import { isInitialised, resolveDataDir, type DataDir } from './data-dir.js';
 import { createLogger } from './logging.js';
-import { certificateFingerprint, certificateHostnames, ensureSelfSignedCertificate, startServer, type RunningServer } from './server.js';
+import { startServer, type RunningServer } from './server.js';
 import { resetAdminToken } from './services/admin-credential.js';
 import { findAdminToken } from './store/admin-token.js';
 import { getIssuerInfo } from './store/issuer-info.js';
+import { certificateFingerprint, certificateHostnames, ensureSelfSignedCertificate } from './tls-certificate.js';
 
 export { MAX_LABEL_LENGTH, parseBaseUrl, parseInteger, parseLabel } from './admin/validators.js';
 export { AdminError, type AdminErrorCode } from './error-catalogue.js';

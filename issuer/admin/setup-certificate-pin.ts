@@ -3,7 +3,7 @@
  * pins (docs/issuer.md "TLS"; docs/protocol.md "Self-signed issuers"). The
  * dashboard's codes pin what its own server presents instead (issuer/server.ts).
  */
-import { certificateHostnames, ensureSelfSignedCertificate, lastServingMode } from '../server.js';
+import { certificateHostnames, ensureSelfSignedCertificate, lastServingMode } from '../tls-certificate.js';
 import type { IssuerContext } from './issuer-context.js';
 
 /**

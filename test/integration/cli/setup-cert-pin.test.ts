@@ -8,7 +8,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { decodeSetupCode } from '../../../protocol/setup-code.js';
 import { createLogger } from '../../../issuer/logging.js';
-import { certificateFingerprint, ensureSelfSignedCertificate, startServer, type RunningServer } from '../../../issuer/server.js';
+import { startServer, type RunningServer } from '../../../issuer/server.js';
+import { certificateFingerprint, ensureSelfSignedCertificate } from '../../../issuer/tls-certificate.js';
 import { cliJson, createEvent, initIssuer, runCli } from './cli-harness.js';
 
 const servers: RunningServer[] = [];

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureSelfSignedCertificate, type TlsMaterial } from '../../../issuer/server.js';
+import { ensureSelfSignedCertificate, type TlsMaterial } from '../../../issuer/tls-certificate.js';
 import {
   ADMIN_PARTITION,
   adminCertificateVerdict,
