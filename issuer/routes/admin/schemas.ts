@@ -8,8 +8,9 @@ const nullableString = { type: ['string', 'null'] } as const;
 const nullableDateTime = { type: ['string', 'null'], format: 'date-time' } as const;
 const count = { type: 'integer', minimum: 0 } as const;
 
-const object = <P extends Record<string, unknown>>(properties: P) =>
-  ({ type: 'object', additionalProperties: false, required: Object.keys(properties), properties }) as const;
+/** An answer object: every declared field is sent, no other (typed precisely, so the compiler can compare it with issuer/dashboard-api.ts). */
+const object = <const P extends Record<string, unknown>>(properties: P) =>
+  ({ type: 'object', additionalProperties: false, required: Object.keys(properties) as (keyof P & string)[], properties }) as const;
 
 export const eventSummarySchema = object({ eid: { type: 'string' }, name: { type: 'string' }, date: { type: 'string' }, venue: { type: 'string' }, ends_at: { type: 'string' } });
 
