@@ -16,7 +16,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import { DEFAULT_TIMEOUTS } from '../issuer/connection-limits.js';
-import { percentiles } from './fixtures.js';
+import { numberOption, percentiles } from './bench-kit.js';
 import { runLoad, type LoadResult } from './http-load.js';
 import { createLoopbackIssuerData, startServeProcess } from './serve-process.js';
 
@@ -25,13 +25,7 @@ const P99_GOAL_MS = 50;
 /** A connection is "cut within the timeout" if it closed by the request timeout plus Node's check interval and a second of slack. */
 const CUT_GOAL_MS = DEFAULT_TIMEOUTS.requestMs + DEFAULT_TIMEOUTS.checkIntervalMs + 1000;
 
-function option(flag: string, fallback: number): number {
-  const i = process.argv.indexOf(flag);
-  if (i < 0) return fallback;
-  const n = Number(process.argv[i + 1]);
-  if (!Number.isSafeInteger(n) || n <= 0) throw new Error(`${flag} needs a positive whole number`);
-  return n;
-}
+const option = (flag: string, fallback: number): number => numberOption(process.argv, flag, fallback);
 
 /** One attacker connection: enrollment headers at once, then its body a byte per second. Resolves with its lifetime. */
 function slowConnection(port: number): Promise<number> {

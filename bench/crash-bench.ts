@@ -1,17 +1,16 @@
 /**
  * `npm run bench:crash [-- --cycles 50]`: the real `ticket-issuer serve`
  * killed with SIGKILL in the middle of concurrent check-ins, cycle after
- * cycle, with the checks of bench/issuer-crash-loop.ts after every kill
+ * cycle, with the checks of test/support/issuer-crash-loop.ts after every kill
  * (docs/benchmarks.md "Faults and bad input"). The test suite runs 10 cycles.
  */
 import fs from 'node:fs';
 import os from 'node:os';
-import { runIssuerCrashLoop } from './issuer-crash-loop.js';
+import { numberOption } from './bench-kit.js';
+import { runIssuerCrashLoop } from '../test/support/issuer-crash-loop.js';
 import { createLoopbackIssuerData, startServeProcess } from './serve-process.js';
 
-const cyclesAt = process.argv.indexOf('--cycles');
-const cycles = cyclesAt < 0 ? 50 : Number(process.argv[cyclesAt + 1]);
-if (!Number.isSafeInteger(cycles) || cycles <= 0) throw new Error('--cycles needs a positive whole number');
+const cycles = numberOption(process.argv, '--cycles', 50);
 
 const issuerData = await createLoopbackIssuerData({ name: 'Crash Benchmark', tickets: cycles * 1000, scanners: 1 });
 const { dataDir, port, eid, tids: tickets } = issuerData;

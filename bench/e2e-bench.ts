@@ -46,7 +46,9 @@ import { startKioskRuntime, type KioskRuntime } from '../main/host/kiosk-runtime
 import { KeychainApiKeyStore } from '../main/kiosk/api-key-store.js';
 import { DEFAULT_ONLINE_BUDGET_MS } from '../main/kiosk/kiosk-core.js';
 import { startWebHost, type WebHost, type WebHostCore } from '../main/web-host/server.js';
-import { CHROMIUM_PATH, freePort, issuerCli, launchChromium, LOOPBACK, openKioskPage, RENDERER_DIR, requireBuild, scanInPage, startIssuer, type RunningIssuer } from './door-harness.js';
+import { CHROMIUM_PATH, issuerCli, launchChromium, LOOPBACK, openKioskPage, RENDERER_DIR, requireBuild, scanInPage, startIssuer, type RunningIssuer } from '../test/support/door-harness.js';
+import { freePort } from '../test/support/free-port.js';
+import { numberOption, textOption } from './bench-kit.js';
 
 const GOALS = { onlineP99Ms: 100, offlineP99Ms: 50 };
 /** One scan that shows no verdict within this is a failure, not a slow sample. */
@@ -64,15 +66,8 @@ interface Settings {
 }
 
 function settingsFrom(argv: readonly string[]): Settings {
-  const value = (flag: string, fallback: number, min: number): number => {
-    const i = argv.indexOf(flag);
-    if (i < 0) return fallback;
-    const n = Number(argv[i + 1]);
-    if (!Number.isSafeInteger(n) || n < min || n > 10_000) throw new Error(`${flag} needs a whole number from ${min} to 10000`);
-    return n;
-  };
-  const typingAt = argv.indexOf('--typing');
-  const typing = typingAt < 0 ? 'page' : argv[typingAt + 1];
+  const value = (flag: string, fallback: number, min: number): number => numberOption(argv, flag, fallback, { min, max: 10_000 });
+  const typing = textOption(argv, '--typing', 'page');
   if (typing !== 'page' && typing !== 'cdp') throw new Error('--typing is page or cdp');
   return { scans: value('--scans', 250, 1), warmup: value('--warmup', 20, 0), gapMs: value('--gap', 100, 0), typing };
 }

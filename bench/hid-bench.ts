@@ -23,7 +23,7 @@ import { KeyboardReportDecoder } from '../main/kiosk/scanner/keyboard-decoder.js
 import type { HidDeviceInfo, HidHandle, NodeHidApi } from '../main/kiosk/scanner/node-hid-boundary.js';
 import { ScannerManager } from '../main/kiosk/scanner/scanner-manager.js';
 import { usLayoutCharacter } from '../main/kiosk/scanner/us-keyboard-layout.js';
-import { percentiles, type Percentiles } from './fixtures.js';
+import { percentiles, type Percentiles } from './bench-kit.js';
 
 /** The HID-POS layout of the Honeywell captures (HID POS Usage Tables 1.02; hid-pos-decoder.ts): 64 bytes, 56 of data. */
 const POS_REPORT_LENGTH = 64;

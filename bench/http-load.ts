@@ -7,6 +7,7 @@
  * Loopback only: benchmarks never send traffic anywhere else.
  */
 import http from 'node:http';
+import { percentile } from './bench-kit.js';
 
 export interface LoadRequest {
   path: string;
@@ -83,12 +84,6 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Nearest-rank percentile of sorted values. */
-export function percentile(sorted: readonly number[], fraction: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)]!;
-}
 
 function post(agent: http.Agent, target: URL, request: LoadRequest): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {

@@ -34,8 +34,9 @@ import { loadSigningKey } from '../issuer/signing.js';
 import { openDatabase } from '../issuer/store/database.js';
 import type { EventRow } from '../issuer/store/events.js';
 import { activeKid } from '../issuer/store/signing-keys.js';
-import { createBenchScanners as createScanners, type BenchScanner as Scanner } from './fixtures.js';
-import { percentile, runLoad, type LoadResult } from './http-load.js';
+import { createBenchScanners as createScanners, type BenchScanner as Scanner } from './bench-scanners.js';
+import { numberOption, percentile } from './bench-kit.js';
+import { runLoad, type LoadResult } from './http-load.js';
 
 type ServerRole = { role: 'bare' } | { role: 'issuer'; dataDir: string };
 
@@ -50,13 +51,7 @@ interface Settings {
 }
 
 function settingsFrom(argv: readonly string[]): Settings {
-  const value = (flag: string, fallback: number): number => {
-    const i = argv.indexOf(flag);
-    if (i < 0) return fallback;
-    const n = Number(argv[i + 1]);
-    if (!Number.isSafeInteger(n) || n <= 0) throw new Error(`${flag} needs a positive whole number`);
-    return n;
-  };
+  const value = (flag: string, fallback: number): number => numberOption(argv, flag, fallback);
   return { tickets: value('--tickets', 100_000), seconds: value('--seconds', 8), concurrency: value('--concurrency', 50), scanners: value('--scanners', 50) };
 }
 

@@ -42,7 +42,9 @@ import { activeKid, publishedKeys } from '../issuer/store/signing-keys.js';
 import { evaluateTicketOffline } from '../protocol/verdict.js';
 import type { ScanResult } from '../main/kiosk/kiosk-api.js';
 import { KioskCore } from '../main/kiosk/kiosk-core.js';
-import { freePort, MemoryApiKeys, percentiles } from './fixtures.js';
+import { freePort } from '../test/support/free-port.js';
+import { MemoryApiKeys } from '../test/support/memory-api-keys.js';
+import { numberOption, percentiles } from './bench-kit.js';
 import { verifyEd25519Node } from '../main/kiosk/node-ed25519.js';
 import { DEFAULT_DRAIN_CONCURRENCY } from '../main/kiosk/queue-drain.js';
 import { decodeThroughput, hidToVerdict } from './hid-bench.js';
@@ -65,13 +67,7 @@ const CALIBRATIONS = 50;
 const DRAIN_DEADLINE_MS = 180_000;
 
 function settingsFrom(argv: readonly string[]): Settings {
-  const value = (flag: string, fallback: number): number => {
-    const i = argv.indexOf(flag);
-    if (i < 0) return fallback;
-    const n = Number(argv[i + 1]);
-    if (!Number.isSafeInteger(n) || n <= 0 || n > 100_000) throw new Error(`${flag} needs a whole number from 1 to 100000`);
-    return n;
-  };
+  const value = (flag: string, fallback: number): number => numberOption(argv, flag, fallback, { max: 100_000 });
   return {
     verify: value('--verify', 5_000),
     online: value('--online', 500),

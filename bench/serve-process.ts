@@ -13,7 +13,8 @@ import { resolveDataDir, type DataDir } from '../issuer/data-dir.js';
 import { loadSigningKey } from '../issuer/signing.js';
 import { openDatabase } from '../issuer/store/database.js';
 import { activeKid } from '../issuer/store/signing-keys.js';
-import { createBenchScanners, freePort, type BenchScanner } from './fixtures.js';
+import { freePort } from '../test/support/free-port.js';
+import { createBenchScanners, type BenchScanner } from './bench-scanners.js';
 
 const CLI = fileURLToPath(new URL('../issuer/cli.js', import.meta.url));
 

@@ -55,7 +55,8 @@ import { openDatabase } from '../issuer/store/database.js';
 import { activeKid } from '../issuer/store/signing-keys.js';
 import type { ScanResult } from '../main/kiosk/kiosk-api.js';
 import { KioskCore } from '../main/kiosk/kiosk-core.js';
-import { freePort, MemoryApiKeys } from './fixtures.js';
+import { freePort } from '../test/support/free-port.js';
+import { MemoryApiKeys } from '../test/support/memory-api-keys.js';
 import { issuerFileLogger, ONSITE_SCANNER_RPM, OnsiteIssuer } from '../main/onsite-issuer/onsite-issuer.js';
 
 interface Settings {

@@ -21,9 +21,10 @@ import jsQRModule from 'jsqr';
 import type { Browser, Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, issuerCli, launchChromium, LOOPBACK, ROOT, startIssuer, type RunningIssuer } from '../../bench/door-harness.js';
+import { issuerCli, launchChromium, LOOPBACK, ROOT, startIssuer, type RunningIssuer } from '../support/door-harness.js';
+import { freePort } from '../support/free-port.js';
 import { decodeSetupCode } from '../../protocol/setup-code.js';
-import { checkModuleGrid, pngPixels, qrVersion, sideWithQuietZone, zxingResults } from '../helpers/qr-decoders.js';
+import { checkModuleGrid, pngPixels, qrVersion, sideWithQuietZone, zxingResults } from '../support/qr-decoders.js';
 
 // jsqr is CommonJS with an ES-style default export: under NodeNext the callable is on `.default` at the type level only.
 const jsQR = jsQRModule as unknown as typeof jsQRModule.default;

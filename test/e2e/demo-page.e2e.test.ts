@@ -18,10 +18,10 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issuerCli, launchChromium, requireBuild } from '../../bench/door-harness.js';
+import { issuerCli, launchChromium, requireBuild } from '../support/door-harness.js';
 import { CALIBRATION_CODE } from '../../protocol/calibration-code.js';
 import { ticketsPageHtml, type DemoCode } from '../../scripts/demo-page.mjs';
-import { checkModuleGrid, crop, jsqrDecode, pngPixels, qrVersion, zxingDecodeAll, zxingResults, type Pixels } from '../helpers/qr-decoders.js';
+import { checkModuleGrid, crop, jsqrDecode, pngPixels, qrVersion, zxingDecodeAll, zxingResults, type Pixels } from '../support/qr-decoders.js';
 
 let root: string;
 let pageUrl: string;

@@ -12,13 +12,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, launchChromium, LOOPBACK, openKioskPage, RENDERER_DIR, requireBuild, ROOT } from '../../bench/door-harness.js';
-import { MemoryApiKeys } from '../../bench/fixtures.js';
+import { launchChromium, LOOPBACK, openKioskPage, RENDERER_DIR, requireBuild, ROOT } from '../support/door-harness.js';
+import { freePort } from '../support/free-port.js';
+import { MemoryApiKeys } from '../support/memory-api-keys.js';
 import { handleIssuerCall, type IssuerHost } from '../../main/host/onsite-issuer-calls.js';
 import { KioskCore } from '../../main/kiosk/kiosk-core.js';
 import { OnsiteIssuer } from '../../main/onsite-issuer/onsite-issuer.js';
 import { startWebHost, type WebHost } from '../../main/web-host/server.js';
-import { captureLog } from '../helpers/log-capture.js';
+import { captureLog } from '../support/log-capture.js';
 
 const WAIT_MS = 30_000;
 const LAN = {

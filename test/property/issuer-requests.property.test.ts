@@ -18,8 +18,8 @@ import type { FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../../issuer/app.js';
-import { createIssuerFixture, type EnrolledScanner, type IssuerFixture, type SetupToken } from '../helpers/issuer-fixture.js';
-import { captureLog } from '../helpers/log-capture.js';
+import { createIssuerFixture, type EnrolledScanner, type IssuerFixture, type SetupToken } from '../support/issuer-fixture.js';
+import { captureLog } from '../support/log-capture.js';
 
 const RUNS = 10_000;
 let fx: IssuerFixture;

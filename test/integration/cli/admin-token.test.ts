@@ -8,7 +8,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CLI, cliFailure, cliJson, initIssuer, openDb, runCli, tempDir } from './cli-harness.js';
+import { CLI, cliFailure, cliJson, initIssuer, openDb, runCli, tempDir } from '../../support/cli-harness.js';
 
 const TOKEN = /\btva_[A-Za-z0-9_-]{43}\b/g;
 

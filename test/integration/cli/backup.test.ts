@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { cliFailure, cliJson, createEvent, initIssuer, tempDir } from './cli-harness.js';
+import { cliFailure, cliJson, createEvent, initIssuer, tempDir } from '../../support/cli-harness.js';
 
 describe('backup', () => {
   it('copies the database as a snapshot, with keys and certificate, privately, while another process writes', async () => {

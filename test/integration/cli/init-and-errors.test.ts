@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BASE_URL, cliFailure, cliJson, createEvent, initIssuer, runCli, tempDir } from './cli-harness.js';
+import { BASE_URL, cliFailure, cliJson, createEvent, initIssuer, runCli, tempDir } from '../../support/cli-harness.js';
 
 const mode = (file: string): number => fs.statSync(file).mode & 0o777;
 

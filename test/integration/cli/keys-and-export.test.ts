@@ -6,7 +6,7 @@ import { decodeTicketCode } from '../../../protocol/ticket-code.js';
 import { appendScanLog, insertCheckin } from '../../../issuer/store/checkins.js';
 import { openDatabase } from '../../../issuer/store/database.js';
 import { publishedKeys } from '../../../issuer/store/signing-keys.js';
-import { cliFailure, cliJson, createEvent, initIssuer, runCli } from './cli-harness.js';
+import { cliFailure, cliJson, createEvent, initIssuer, runCli } from '../../support/cli-harness.js';
 
 interface Issued {
   tickets: { tid: string; qr: string }[];

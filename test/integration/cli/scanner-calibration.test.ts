@@ -9,8 +9,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CALIBRATION_CODE } from '../../../protocol/calibration-code.js';
-import { checkModuleGrid, crop, decodeWithBoth, pngPixels, qrVersion, rasteriseTerminalQr, sideWithQuietZone, terminalQrLines, zxingResults } from '../../helpers/qr-decoders.js';
-import { cliFailure, cliJson, runCli, tempDir } from './cli-harness.js';
+import { checkModuleGrid, crop, decodeWithBoth, pngPixels, qrVersion, rasteriseTerminalQr, sideWithQuietZone, terminalQrLines, zxingResults } from '../../support/qr-decoders.js';
+import { cliFailure, cliJson, runCli, tempDir } from '../../support/cli-harness.js';
 
 describe('scanner calibration', () => {
   it('--json prints {calibration_code} and touches no data dir', async () => {

@@ -8,8 +8,8 @@ import { decodeSetupCode } from '../../../protocol/setup-code.js';
 import { hashSecret } from '../../../issuer/secrets.js';
 import { openDatabase } from '../../../issuer/store/database.js';
 import { claimToken, insertApiKey } from '../../../issuer/store/scanners.js';
-import { checkModuleGrid, crop, decodeWithBoth, pngPixels, qrVersion, rasteriseTerminalQr, sideWithQuietZone, terminalQrLines, zxingResults } from '../../helpers/qr-decoders.js';
-import { BASE_URL, cliFailure, cliJson, createEvent, initIssuer, runCli, tempDir, type EventJson, type Issuer } from './cli-harness.js';
+import { checkModuleGrid, crop, decodeWithBoth, pngPixels, qrVersion, rasteriseTerminalQr, sideWithQuietZone, terminalQrLines, zxingResults } from '../../support/qr-decoders.js';
+import { BASE_URL, cliFailure, cliJson, createEvent, initIssuer, runCli, tempDir, type EventJson, type Issuer } from '../../support/cli-harness.js';
 
 // jsqr is CommonJS with an ES-style default export: under NodeNext the callable is on `.default` at the type level only.
 const jsQR = jsQRModule as unknown as typeof jsQRModule.default;

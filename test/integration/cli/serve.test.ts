@@ -10,7 +10,7 @@ import https from 'node:https';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { decodeSetupCode } from '../../../protocol/setup-code.js';
-import { CLI, cliJson, createEvent, initIssuer, openDb } from './cli-harness.js';
+import { CLI, cliJson, createEvent, initIssuer, openDb } from '../../support/cli-harness.js';
 
 interface Serving {
   child: ChildProcessWithoutNullStreams;

@@ -10,7 +10,7 @@ import { decodeSetupCode } from '../../../protocol/setup-code.js';
 import { createLogger } from '../../../issuer/logging.js';
 import { startServer, type RunningServer } from '../../../issuer/server.js';
 import { certificateFingerprint, ensureSelfSignedCertificate } from '../../../issuer/tls-certificate.js';
-import { cliJson, createEvent, initIssuer, runCli } from './cli-harness.js';
+import { cliJson, createEvent, initIssuer, runCli } from '../../support/cli-harness.js';
 
 const servers: RunningServer[] = [];
 afterAll(async () => {

@@ -5,8 +5,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { decodeBase64Url } from '../../../protocol/base64url.js';
 import { verifyEd25519 } from '../../../protocol/ed25519.js';
 import { decodeTicketCode } from '../../../protocol/ticket-code.js';
-import { BASE_URL, cliFailure, cliJson, createEvent, initIssuer, openDb, runCli, tempDir, type EventJson, type Issuer } from './cli-harness.js';
-import { checkModuleGrid, crop, decodeWithBoth, qrVersion, rasteriseTerminalQr, sideWithQuietZone, terminalQrLines, zxingResults } from '../../helpers/qr-decoders.js';
+import { BASE_URL, cliFailure, cliJson, createEvent, initIssuer, openDb, runCli, tempDir, type EventJson, type Issuer } from '../../support/cli-harness.js';
+import { checkModuleGrid, crop, decodeWithBoth, qrVersion, rasteriseTerminalQr, sideWithQuietZone, terminalQrLines, zxingResults } from '../../support/qr-decoders.js';
 
 interface Issued {
   tickets: { tid: string; qr: string }[];

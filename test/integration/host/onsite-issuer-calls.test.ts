@@ -17,9 +17,9 @@ import {
   type IssuerHost,
 } from '../../../main/host/onsite-issuer-calls.js';
 import { OnsiteIssuer } from '../../../main/onsite-issuer/onsite-issuer.js';
-import { captureLog } from '../../helpers/log-capture.js';
-import { freePort } from '../kiosk-vs-issuer/helpers/real-issuer.js';
-import { tempDir } from '../kiosk/helpers/memory-api-keys.js';
+import { captureLog } from '../../support/log-capture.js';
+import { freePort } from '../../support/free-port.js';
+import { tempDir } from '../../support/temp-dir.js';
 
 const LAN = { wlan0: [{ address: '192.168.7.20', netmask: '255.255.255.0', family: 'IPv4' as const, mac: '02:00:00:00:00:01', internal: false, cidr: '192.168.7.20/24' }] };
 

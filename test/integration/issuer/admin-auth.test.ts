@@ -14,10 +14,10 @@ import { build } from '../../../issuer/app.js';
 import { ADMIN_FAILURE_LIMIT } from '../../../issuer/routes/admin/auth.js';
 import { startServer } from '../../../issuer/server.js';
 import { newAdminToken, resetAdminToken } from '../../../issuer/services/admin-credential.js';
-import { registeredRoutes, withSampleParams } from '../../helpers/admin-routes.js';
-import { request } from '../../helpers/http-client.js';
-import { createIssuerFixture, type EnrolledScanner, type IssuerFixture } from '../../helpers/issuer-fixture.js';
-import { captureLog, type CapturedLog } from '../../helpers/log-capture.js';
+import { registeredRoutes, withSampleParams } from '../../support/admin-routes.js';
+import { request } from '../../support/http-client.js';
+import { createIssuerFixture, type EnrolledScanner, type IssuerFixture } from '../../support/issuer-fixture.js';
+import { captureLog, type CapturedLog } from '../../support/log-capture.js';
 
 let fx: IssuerFixture;
 let app: FastifyInstance;

@@ -16,8 +16,8 @@ import { exportCsv, exportRows } from '../../../issuer/services/checkins-export.
 import { LATE_SCAN_MS, ONLINE_WINDOW_MS } from '../../../issuer/services/dashboard.js';
 import type { EventOverview, LookupResult, SetupCodeResult } from '../../../issuer/dashboard-api.js';
 import type { EventRow } from '../../../issuer/store/events.js';
-import { createIssuerFixture, type EnrolledScanner, type IssuerFixture } from '../../helpers/issuer-fixture.js';
-import { captureLog } from '../../helpers/log-capture.js';
+import { createIssuerFixture, type EnrolledScanner, type IssuerFixture } from '../../support/issuer-fixture.js';
+import { captureLog } from '../../support/log-capture.js';
 
 let fx: IssuerFixture;
 let app: FastifyInstance;

@@ -1,14 +1,14 @@
 /**
  * The issuer under concurrent check-ins, killed with SIGKILL 10 times
- * (bench/issuer-crash-loop.ts says what is checked after every kill; the
+ * (test/support/issuer-crash-loop.ts says what is checked after every kill; the
  * benchmark runs 50 cycles: npm run bench:crash). A real child process on a
  * real SQLite file; nothing acknowledged is lost, no ticket is valid twice,
  * the file stays intact.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runIssuerCrashLoop } from '../../../bench/issuer-crash-loop.js';
-import { compileIssuerServer, removeBuild, startIssuerChild } from '../../helpers/issuer-child-process.js';
-import { createIssuerFixture, type IssuerFixture } from '../../helpers/issuer-fixture.js';
+import { runIssuerCrashLoop } from '../../support/issuer-crash-loop.js';
+import { compileIssuerServer, removeBuild, startIssuerChild } from '../../support/issuer-child-process.js';
+import { createIssuerFixture, type IssuerFixture } from '../../support/issuer-fixture.js';
 
 const CYCLES = 10;
 let fx: IssuerFixture;

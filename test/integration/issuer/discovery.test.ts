@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { build } from '../../../issuer/app.js';
 import { generateSigningKey, publicKeyBase64Url } from '../../../issuer/signing.js';
 import { rotateKey } from '../../../issuer/store/signing-keys.js';
-import { createIssuerFixture, type IssuerFixture } from '../../helpers/issuer-fixture.js';
-import { captureLog } from '../../helpers/log-capture.js';
+import { createIssuerFixture, type IssuerFixture } from '../../support/issuer-fixture.js';
+import { captureLog } from '../../support/log-capture.js';
 
 let fx: IssuerFixture;
 let app: FastifyInstance;

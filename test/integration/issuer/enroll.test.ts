@@ -6,8 +6,8 @@ import { build } from '../../../issuer/app.js';
 import { hashSecret } from '../../../issuer/secrets.js';
 import type { EventRow } from '../../../issuer/store/events.js';
 import { findTokenById, revokeToken } from '../../../issuer/store/scanners.js';
-import { createIssuerFixture, type IssuerFixture } from '../../helpers/issuer-fixture.js';
-import { captureLog } from '../../helpers/log-capture.js';
+import { createIssuerFixture, type IssuerFixture } from '../../support/issuer-fixture.js';
+import { captureLog } from '../../support/log-capture.js';
 
 let fx: IssuerFixture;
 let app: FastifyInstance;

@@ -14,8 +14,8 @@ import { ticketSpecsFromCsv } from '../../../issuer/admin/ticket-csv.js';
 import { build } from '../../../issuer/app.js';
 import { resetAdminToken } from '../../../issuer/services/admin-credential.js';
 import { exportCsv, exportRows } from '../../../issuer/services/checkins-export.js';
-import { createIssuerFixture, type EnrolledScanner, type IssuerFixture } from '../../helpers/issuer-fixture.js';
-import { captureLog, type CapturedLog } from '../../helpers/log-capture.js';
+import { createIssuerFixture, type EnrolledScanner, type IssuerFixture } from '../../support/issuer-fixture.js';
+import { captureLog, type CapturedLog } from '../../support/log-capture.js';
 
 let fx: IssuerFixture;
 let app: FastifyInstance;

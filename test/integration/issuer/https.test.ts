@@ -5,9 +5,9 @@ import { generate } from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startServer } from '../../../issuer/server.js';
 import { certificateFingerprint } from '../../../issuer/tls-certificate.js';
-import { request } from '../../helpers/http-client.js';
-import { createIssuerFixture, type IssuerFixture } from '../../helpers/issuer-fixture.js';
-import { captureLog } from '../../helpers/log-capture.js';
+import { request } from '../../support/http-client.js';
+import { createIssuerFixture, type IssuerFixture } from '../../support/issuer-fixture.js';
+import { captureLog } from '../../support/log-capture.js';
 
 let fx: IssuerFixture;
 

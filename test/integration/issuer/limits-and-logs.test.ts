@@ -2,8 +2,8 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 import { build } from '../../../issuer/app.js';
-import { createIssuerFixture } from '../../helpers/issuer-fixture.js';
-import { captureLog } from '../../helpers/log-capture.js';
+import { createIssuerFixture } from '../../support/issuer-fixture.js';
+import { captureLog } from '../../support/log-capture.js';
 
 describe('rate limits', () => {
   test('per scanner credential, check-in and status together; other credentials are not affected', async () => {

@@ -7,10 +7,10 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startServer, type RunningServer } from '../../../issuer/server.js';
 import type { EventRow } from '../../../issuer/store/events.js';
-import { request } from '../../helpers/http-client.js';
-import { compileIssuerServer, removeBuild, startIssuerChild, type IssuerChild } from '../../helpers/issuer-child-process.js';
-import { createIssuerFixture, type EnrolledScanner, type IssuerFixture } from '../../helpers/issuer-fixture.js';
-import { captureLog } from '../../helpers/log-capture.js';
+import { request } from '../../support/http-client.js';
+import { compileIssuerServer, removeBuild, startIssuerChild, type IssuerChild } from '../../support/issuer-child-process.js';
+import { createIssuerFixture, type EnrolledScanner, type IssuerFixture } from '../../support/issuer-fixture.js';
+import { captureLog } from '../../support/log-capture.js';
 
 let fx: IssuerFixture;
 let buildDir: string;

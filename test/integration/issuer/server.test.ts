@@ -7,10 +7,10 @@ import { build } from '../../../issuer/app.js';
 import { startServer, type RunningServer } from '../../../issuer/server.js';
 import { openDatabase } from '../../../issuer/store/database.js';
 import type { EventRow } from '../../../issuer/store/events.js';
-import { request } from '../../helpers/http-client.js';
-import { createIssuerFixture, type EnrolledScanner, type IssuerFixture } from '../../helpers/issuer-fixture.js';
-import { captureLog } from '../../helpers/log-capture.js';
-import { revokeApiKeyElsewhere, revokeTicketElsewhere, rotateKeyElsewhere } from '../../helpers/other-process.js';
+import { request } from '../../support/http-client.js';
+import { createIssuerFixture, type EnrolledScanner, type IssuerFixture } from '../../support/issuer-fixture.js';
+import { captureLog } from '../../support/log-capture.js';
+import { revokeApiKeyElsewhere, revokeTicketElsewhere, rotateKeyElsewhere } from '../../support/other-process.js';
 
 let fx: IssuerFixture;
 let server: RunningServer;

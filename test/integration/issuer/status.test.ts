@@ -6,8 +6,8 @@ import { build } from '../../../issuer/app.js';
 import { findCheckin } from '../../../issuer/store/checkins.js';
 import type { EventRow } from '../../../issuer/store/events.js';
 import { revokeTicket } from '../../../issuer/store/tickets.js';
-import { createIssuerFixture, type EnrolledScanner, type IssuerFixture } from '../../helpers/issuer-fixture.js';
-import { captureLog } from '../../helpers/log-capture.js';
+import { createIssuerFixture, type EnrolledScanner, type IssuerFixture } from '../../support/issuer-fixture.js';
+import { captureLog } from '../../support/log-capture.js';
 
 let fx: IssuerFixture;
 let app: FastifyInstance;

@@ -9,8 +9,9 @@ import { CALIBRATION_CODE } from '../../../protocol/index.js';
 import { KioskCore } from '../../../main/kiosk/kiosk-core.js';
 import type { ScanResult } from '../../../main/kiosk/kiosk-api.js';
 import { mangleForLayout } from '../../../protocol/keyboard-layouts.js';
-import { LoopbackIssuer, makeSigningKey } from './helpers/loopback-issuer.js';
-import { MemoryApiKeys, tempDir } from './helpers/memory-api-keys.js';
+import { LoopbackIssuer, makeSigningKey } from '../../support/loopback-issuer.js';
+import { MemoryApiKeys } from '../../support/memory-api-keys.js';
+import { tempDir } from '../../support/temp-dir.js';
 
 let issuer: LoopbackIssuer;
 let dir: { dir: string; cleanup: () => void };

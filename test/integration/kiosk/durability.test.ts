@@ -10,8 +10,9 @@ import { join } from 'node:path';
 import { KioskCore } from '../../../main/kiosk/kiosk-core.js';
 import { LocalStore } from '../../../main/kiosk/local-store.js';
 import { compileKioskCore, runKioskChild } from './helpers/compiled-kiosk.js';
-import { LoopbackIssuer } from './helpers/loopback-issuer.js';
-import { MemoryApiKeys, tempDir } from './helpers/memory-api-keys.js';
+import { LoopbackIssuer } from '../../support/loopback-issuer.js';
+import { MemoryApiKeys } from '../../support/memory-api-keys.js';
+import { tempDir } from '../../support/temp-dir.js';
 
 let distDir: string;
 

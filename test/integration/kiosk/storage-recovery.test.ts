@@ -11,8 +11,9 @@ import { chmodSync, closeSync, existsSync, openSync, readdirSync, readFileSync, 
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { KioskCore } from '../../../main/kiosk/kiosk-core.js';
-import { LoopbackIssuer } from './helpers/loopback-issuer.js';
-import { MemoryApiKeys, tempDir } from './helpers/memory-api-keys.js';
+import { LoopbackIssuer } from '../../support/loopback-issuer.js';
+import { MemoryApiKeys } from '../../support/memory-api-keys.js';
+import { tempDir } from '../../support/temp-dir.js';
 
 let issuer: LoopbackIssuer;
 let dir: { dir: string; cleanup: () => void };

@@ -15,7 +15,7 @@ import { openSession } from '../../../main/web-host/launch.js';
 import { withHostScript } from '../../../main/web-host/page-route.js';
 import { listenProblem, requestProblem } from '../../../main/web-host/request-checks.js';
 import { startWebHost, type WebHost } from '../../../main/web-host/server.js';
-import { LoopbackIssuer } from '../kiosk/helpers/loopback-issuer.js';
+import { LoopbackIssuer } from '../../support/loopback-issuer.js';
 
 // A keyring service of our own: the test never touches a real kiosk's key.
 const KEYRING_SERVICE = `ticket-kiosk-web-host-test-${process.pid}`;

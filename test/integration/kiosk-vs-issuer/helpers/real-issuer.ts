@@ -1,6 +1,6 @@
 /**
  * The REAL issuer (issuer/server.ts startServer) on a loopback port, over a
- * temp data directory filled by test/helpers/issuer-fixture.ts. Admin changes
+ * temp data directory filled by test/support/issuer-fixture.ts. Admin changes
  * go through the issuer's own store and admin functions (the code the CLI
  * runs) on a separate SQLite connection, as `ticket-issuer` in another process
  * would make them while `serve` runs.
@@ -20,12 +20,9 @@ import type { EventRow } from '../../../../issuer/store/events.js';
 import { revokeApiKey } from '../../../../issuer/store/scanners.js';
 import { activeKid } from '../../../../issuer/store/signing-keys.js';
 import { revokeTicket } from '../../../../issuer/store/tickets.js';
-import { createIssuerFixture, type IssuerFixture } from '../../../helpers/issuer-fixture.js';
-import { captureLog, type CapturedLog } from '../../../helpers/log-capture.js';
-
-import { freePort } from '../../../../bench/fixtures.js';
-
-export { freePort };
+import { createIssuerFixture, type IssuerFixture } from '../../../support/issuer-fixture.js';
+import { freePort } from '../../../support/free-port.js';
+import { captureLog, type CapturedLog } from '../../../support/log-capture.js';
 
 export interface RealIssuerOptions {
   /** Serve HTTPS with the issuer's self-signed certificate (its default) instead of plain HTTP. */

@@ -13,7 +13,7 @@ import { ADMIN_PARTITION, adminWindowOptions, CERT_ACCEPT, CERT_REJECT } from '.
 import { ISSUER_CHANNELS, KIOSK_CHANNELS, STATE_CHANGED_CHANNEL } from '../../../main/host/call-channels.js';
 import { CONTENT_SECURITY_POLICY } from '../../../main/host/content-security-policy.js';
 import { windowOptions } from '../../../main/electron/security.js';
-import { freePort } from '../../integration/kiosk-vs-issuer/helpers/real-issuer.js';
+import { freePort } from '../../support/free-port.js';
 
 type Listener = (...args: any[]) => unknown;
 

@@ -5,16 +5,16 @@
  * on loopback, headless Chromium, and a scan sent the way a keyboard-wedge
  * scanner sends it.
  *
- * Lives in bench/ because tsconfig.json compiles bench/ (not test/) into
- * dist/; the test imports it from source. Works from both places: the
- * project root is found by walking up to package.json.
+ * The tests import it from source; the benchmark imports it too, so tsc
+ * compiles it into dist/test/support/ (and it must not import vitest). Works
+ * from both places: the project root is found by walking up to package.json.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { freePort } from './fixtures.js';
+import { freePort } from './free-port.js';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
 function findRoot(from: string): string {
@@ -24,7 +24,7 @@ function findRoot(from: string): string {
   }
 }
 
-/** The project root (where package.json is), from bench/ or dist/bench/ alike. */
+/** The project root (where package.json is), from test/support/ or dist/test/support/ alike. */
 export const ROOT = findRoot(dirname(fileURLToPath(import.meta.url)));
 export const ISSUER_CLI = join(ROOT, 'dist', 'issuer', 'cli.js');
 export const RENDERER_DIR = join(ROOT, 'dist', 'kiosk-page');
@@ -51,8 +51,6 @@ export async function issuerCli<T = any>(dataDir: string, ...args: string[]): Pr
 }
 
 /** A port nobody listens on right now (on loopback); re-exported for the e2e tests. */
-export { freePort };
-
 export interface RunningIssuer {
   child: ChildProcess;
   exited: Promise<unknown>;

@@ -1,6 +1,10 @@
-/** Loads the recorded report sequences in test/unit/scanner-fixtures/ (see make-fixtures.mjs). */
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+/**
+ * The recorded report sequences in test/support/scanner-fixtures/ (see
+ * make-fixtures.mjs). Imported as modules, not read from disk, so the unit
+ * tests that replay them touch no file.
+ */
+import hidPosReports from './scanner-fixtures/hid-pos-reports.json' with { type: 'json' };
+import keyboardReports from './scanner-fixtures/keyboard-reports.json' with { type: 'json' };
 
 interface FixtureFile {
   codes: Record<string, string>;
@@ -8,13 +12,8 @@ interface FixtureFile {
   cases: Record<string, Record<string, string[]>>;
 }
 
-function load(name: string): FixtureFile {
-  const url = new URL(`../scanner-fixtures/${name}`, import.meta.url);
-  return JSON.parse(readFileSync(fileURLToPath(url), 'utf8')) as FixtureFile;
-}
-
-export const posFixtures = load('hid-pos-reports.json');
-export const keyboardFixtures = load('keyboard-reports.json');
+export const posFixtures: FixtureFile = hidPosReports;
+export const keyboardFixtures: FixtureFile = keyboardReports;
 
 export function reports(file: FixtureFile, caseName: string, field = 'reports'): Uint8Array[] {
   const hexReports = file.cases[caseName]?.[field];

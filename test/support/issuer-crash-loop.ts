@@ -18,7 +18,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
-import { openDatabase } from '../issuer/store/database.js';
+import { openDatabase } from '../../issuer/store/database.js';
 
 export interface IssuerProcess {
   url: string;

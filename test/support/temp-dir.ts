@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-export { MemoryApiKeys } from '../../../../bench/fixtures.js';
 
 /** A fresh temp dir, removed by the returned cleanup. */
 export function tempDir(prefix = 'kiosk-'): { dir: string; cleanup: () => void } {

@@ -21,7 +21,7 @@ import {
   type PublicKey,
   type SetupPayload,
   type TicketPayload,
-} from '../../../../protocol/index.js';
+} from '../../protocol/index.js';
 
 export interface RecordedRequest {
   method: string;

@@ -1,0 +1,35 @@
+/** Scanner keys in an issuer's store, for the benchmarks that load the issuer with many scanners. */
+import crypto from 'node:crypto';
+import { addHours, isoUtc } from '../issuer/time.js';
+import { hashSecret, newApiKey, newApiKeyId, newTokenId } from '../issuer/secrets.js';
+import type { Db } from '../issuer/store/database.js';
+import type { EventRow } from '../issuer/store/events.js';
+import { insertApiKey, insertEnrollmentToken } from '../issuer/store/scanners.js';
+
+export interface BenchScanner {
+  apiKey: string;
+  scannerId: string;
+}
+
+/** Scanner keys as enrollment would leave them, created directly in the issuer's store. */
+export function createBenchScanners(db: Db, event: EventRow, count: number, now: Date): BenchScanner[] {
+  return Array.from({ length: count }, () => {
+    const tokenId = newTokenId();
+    const expires = isoUtc(addHours(now, 48));
+    insertEnrollmentToken(db, { token_id: tokenId, token_hash: hashSecret(crypto.randomUUID()), eid: event.eid, gate_id: null, expires_at: expires, key_expires_at: expires, created_at: isoUtc(now) });
+    const scanner = { apiKey: newApiKey(), scannerId: crypto.randomUUID() };
+    insertApiKey(db, {
+      api_key_id: newApiKeyId(),
+      key_hash: hashSecret(scanner.apiKey),
+      token_id: tokenId,
+      scanner_id: scanner.scannerId,
+      scanner_name: 'bench',
+      scanner_platform: null,
+      eid: event.eid,
+      gate_id: null,
+      expires_at: expires,
+      created_at: isoUtc(now),
+    });
+    return scanner;
+  });
+}
