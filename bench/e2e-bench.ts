@@ -48,7 +48,7 @@ import { DEFAULT_ONLINE_BUDGET_MS } from '../main/kiosk/kiosk-core.js';
 import { startWebHost, type WebHost, type WebHostCore } from '../main/web-host/server.js';
 import { CHROMIUM_PATH, issuerCli, launchChromium, LOOPBACK, openKioskPage, RENDERER_DIR, requireBuild, scanInPage, startIssuer, type RunningIssuer } from '../test/support/door-harness.js';
 import { freePort } from '../test/support/free-port.js';
-import { numberOption, textOption } from './bench-kit.js';
+import { numberOption, percentiles, textOption } from './bench-kit.js';
 
 const GOALS = { onlineP99Ms: 100, offlineP99Ms: 50 };
 /** One scan that shows no verdict within this is a failure, not a slow sample. */
@@ -190,9 +190,7 @@ interface Stats {
 
 function stats(samples: readonly number[]): Stats {
   const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number): number => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? Number.NaN;
-  const mean = sorted.reduce((sum, x) => sum + x, 0) / sorted.length;
-  return { count: sorted.length, mean, p50: at(0.5), p99: at(0.99), max: sorted[sorted.length - 1] ?? Number.NaN };
+  return { ...percentiles(sorted), mean: sorted.reduce((sum, x) => sum + x, 0) / sorted.length };
 }
 
 const fmt = (n: number, digits = 1): string => (Number.isFinite(n) ? n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : '–');

@@ -35,7 +35,7 @@ import { openDatabase } from '../issuer/store/database.js';
 import type { EventRow } from '../issuer/store/events.js';
 import { activeKid } from '../issuer/store/signing-keys.js';
 import { createBenchScanners as createScanners, type BenchScanner as Scanner } from './bench-scanners.js';
-import { numberOption, percentile } from './bench-kit.js';
+import { numberOption, percentiles } from './bench-kit.js';
 import { runLoad, type LoadResult } from './http-load.js';
 
 type ServerRole = { role: 'bare' } | { role: 'issuer'; dataDir: string };
@@ -117,8 +117,8 @@ interface LatencySummary {
 }
 
 function summarise(timings: number[]): LatencySummary {
-  const sorted = [...timings].sort((a, b) => a - b);
-  return { p50Ms: percentile(sorted, 0.5), p99Ms: percentile(sorted, 0.99) };
+  const { p50, p99 } = percentiles(timings);
+  return { p50Ms: p50, p99Ms: p99 };
 }
 
 interface ServerThread {
