@@ -43,7 +43,7 @@ import { evaluateTicketOffline } from '../protocol/verdict.js';
 import type { ScanResult } from '../main/kiosk/kiosk-api.js';
 import { KioskCore } from '../main/kiosk/kiosk-core.js';
 import { freePort } from '../test/support/free-port.js';
-import { MemoryApiKeys } from '../test/support/memory-api-keys.js';
+import { MemoryApiKeys } from '../test/support/unit/memory-api-keys.js';
 import { numberOption, percentiles } from './bench-kit.js';
 import { verifyEd25519Node } from '../main/kiosk/node-ed25519.js';
 import { DEFAULT_DRAIN_CONCURRENCY } from '../main/kiosk/queue-drain.js';

@@ -5,7 +5,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { KioskCore } from '../../main/kiosk/kiosk-core.js';
-import type { MemoryApiKeys } from '../../test/support/memory-api-keys.js';
+import type { MemoryApiKeys } from '../../test/support/unit/memory-api-keys.js';
 import { instrumentFetch, sleep, tally, verdictKind } from './measure.js';
 import { REENTRY_EVERY } from './settings.js';
 import type { Ticket } from './tickets.js';

@@ -4,7 +4,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { KioskCore } from '../../main/kiosk/kiosk-core.js';
-import { MemoryApiKeys } from '../../test/support/memory-api-keys.js';
+import { MemoryApiKeys } from '../../test/support/unit/memory-api-keys.js';
 import { busyMeter, instrumentFetch, sleep, tally, verdictKind } from './measure.js';
 import { DRAIN_DEADLINE_S, POLL_MS } from './settings.js';
 import { serveCommands } from './worker-rpc.js';

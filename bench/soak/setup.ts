@@ -20,7 +20,7 @@ import { activeKid } from '../../issuer/store/signing-keys.js';
 import { KioskCore } from '../../main/kiosk/kiosk-core.js';
 import { issuerFileLogger, OnsiteIssuer } from '../../main/onsite-issuer/onsite-issuer.js';
 import { freePort } from '../../test/support/free-port.js';
-import { MemoryApiKeys } from '../../test/support/memory-api-keys.js';
+import { MemoryApiKeys } from '../../test/support/unit/memory-api-keys.js';
 import type { Door } from './doors.js';
 import type { QueuedRun } from './returning-thread.js';
 import type { Settings } from './settings.js';

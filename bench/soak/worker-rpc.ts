@@ -31,7 +31,7 @@ export function rpc<T>(worker: Worker, command: string, payload: unknown = null)
 }
 
 /** In a worker: answers each command with its handler's result, then says it is ready. */
-export function serveCommands(handlers: Record<string, (payload: any) => Promise<unknown>>): void {
+export function serveCommands(handlers: Record<string, (payload: unknown) => Promise<unknown>>): void {
   parentPort!.on('message', (message: { command: string; payload: unknown }) => {
     const handler = handlers[message.command];
     if (!handler) return;

@@ -14,12 +14,12 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, LOOPBACK, openKioskPage, RENDERER_DIR, requireBuild, ROOT } from '../support/door-harness.js';
 import { freePort } from '../support/free-port.js';
-import { MemoryApiKeys } from '../support/memory-api-keys.js';
+import { MemoryApiKeys } from '../support/unit/memory-api-keys.js';
 import { handleIssuerCall, type IssuerHost } from '../../main/host/onsite-issuer-calls.js';
 import { KioskCore } from '../../main/kiosk/kiosk-core.js';
 import { OnsiteIssuer } from '../../main/onsite-issuer/onsite-issuer.js';
 import { startWebHost, type WebHost } from '../../main/web-host/server.js';
-import { captureLog } from '../support/log-capture.js';
+import { captureLog } from '../support/unit/log-capture.js';
 
 const WAIT_MS = 30_000;
 const LAN = {

@@ -19,7 +19,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../../issuer/app.js';
 import { createIssuerFixture, type EnrolledScanner, type IssuerFixture, type SetupToken } from '../support/issuer-fixture.js';
-import { captureLog } from '../support/log-capture.js';
+import { captureLog } from '../support/unit/log-capture.js';
 
 const RUNS = 10_000;
 let fx: IssuerFixture;

@@ -14,7 +14,6 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { freePort } from './free-port.js';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
 function findRoot(from: string): string {

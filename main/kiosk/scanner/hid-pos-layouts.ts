@@ -18,7 +18,7 @@
  *
  * The device's own report descriptor decides when the kiosk can read it
  * (`layoutFromDescriptor`); otherwise the first report of each scan does
- * (`detectLayout`), which the fixtures in test/support/scanner-fixtures/ cover.
+ * (`detectLayout`), which the fixtures in test/support/unit/scanner-fixtures/ cover.
  */
 import { findUsage, parseInputReports } from './hid-report-descriptor.js';
 

@@ -16,7 +16,7 @@ import { digestOf, type ExportFile } from '../../../issuer/admin/transfer-file.j
 import type { ImportResult } from '../../../issuer/admin/transfer-import.js';
 import { build } from '../../../issuer/app.js';
 import { generateSigningKey, publicKeyBase64Url } from '../../../issuer/signing.js';
-import { captureLog } from '../../support/log-capture.js';
+import { captureLog } from '../../support/unit/log-capture.js';
 import { cliFailure, cliJson, createEvent, initIssuer, openDb, runCli, tempDir, type EventJson } from '../../support/cli-harness.js';
 
 const MINUTE = 60_000;

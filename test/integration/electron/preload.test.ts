@@ -16,8 +16,8 @@ import type { OnsiteIssuerApi } from '../../../renderer/onsite-issuer-bridge-typ
 import { KioskCore } from '../../../main/kiosk/kiosk-core.js';
 import { OnsiteIssuer } from '../../../main/onsite-issuer/onsite-issuer.js';
 import type { KioskApi } from '../../../renderer/kiosk-bridge-types.js';
-import { captureLog } from '../../support/log-capture.js';
-import { MemoryApiKeys } from '../../support/memory-api-keys.js';
+import { captureLog } from '../../support/unit/log-capture.js';
+import { MemoryApiKeys } from '../../support/unit/memory-api-keys.js';
 import { tempDir } from '../../support/temp-dir.js';
 
 const source = readFileSync('main/electron/preload.cts', 'utf8');

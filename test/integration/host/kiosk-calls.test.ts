@@ -17,7 +17,7 @@ import { KIOSK_CHANNELS } from '../../../main/host/call-channels.js';
 import { KioskCore } from '../../../main/kiosk/kiosk-core.js';
 import { SecretStoreUnavailableError } from '../../../main/kiosk/api-key-store.js';
 import { LoopbackIssuer } from '../../support/loopback-issuer.js';
-import { MemoryApiKeys } from '../../support/memory-api-keys.js';
+import { MemoryApiKeys } from '../../support/unit/memory-api-keys.js';
 import { tempDir } from '../../support/temp-dir.js';
 
 let issuer: LoopbackIssuer;

@@ -17,7 +17,7 @@ import {
   type IssuerHost,
 } from '../../../main/host/onsite-issuer-calls.js';
 import { OnsiteIssuer } from '../../../main/onsite-issuer/onsite-issuer.js';
-import { captureLog } from '../../support/log-capture.js';
+import { captureLog } from '../../support/unit/log-capture.js';
 import { freePort } from '../../support/free-port.js';
 import { tempDir } from '../../support/temp-dir.js';
 

@@ -17,7 +17,7 @@ import { newAdminToken, resetAdminToken } from '../../../issuer/services/admin-c
 import { registeredRoutes, withSampleParams } from '../../support/admin-routes.js';
 import { request } from '../../support/http-client.js';
 import { createIssuerFixture, type EnrolledScanner, type IssuerFixture } from '../../support/issuer-fixture.js';
-import { captureLog, type CapturedLog } from '../../support/log-capture.js';
+import { captureLog, type CapturedLog } from '../../support/unit/log-capture.js';
 
 let fx: IssuerFixture;
 let app: FastifyInstance;

@@ -17,7 +17,7 @@ import { LATE_SCAN_MS, ONLINE_WINDOW_MS } from '../../../issuer/services/dashboa
 import type { EventOverview, LookupResult, SetupCodeResult } from '../../../issuer/dashboard-api.js';
 import type { EventRow } from '../../../issuer/store/events.js';
 import { createIssuerFixture, type EnrolledScanner, type IssuerFixture } from '../../support/issuer-fixture.js';
-import { captureLog } from '../../support/log-capture.js';
+import { captureLog } from '../../support/unit/log-capture.js';
 
 let fx: IssuerFixture;
 let app: FastifyInstance;

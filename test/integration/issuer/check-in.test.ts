@@ -8,7 +8,7 @@ import { revokeApiKey } from '../../../issuer/store/scanners.js';
 import { revokeTicket } from '../../../issuer/store/tickets.js';
 import type { EventRow } from '../../../issuer/store/events.js';
 import { createIssuerFixture, type EnrolledScanner, type IssuerFixture } from '../../support/issuer-fixture.js';
-import { captureLog } from '../../support/log-capture.js';
+import { captureLog } from '../../support/unit/log-capture.js';
 
 const HOUR = 3600_000;
 let fx: IssuerFixture;

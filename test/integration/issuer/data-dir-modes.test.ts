@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../../issuer/server.js';
 import { createIssuerFixture, type IssuerFixture } from '../../support/issuer-fixture.js';
-import { captureLog } from '../../support/log-capture.js';
+import { captureLog } from '../../support/unit/log-capture.js';
 
 let fx: IssuerFixture | null = null;
 let server: RunningServer | null = null;

@@ -5,7 +5,7 @@ import { build } from '../../../issuer/app.js';
 import { generateSigningKey, publicKeyBase64Url } from '../../../issuer/signing.js';
 import { rotateKey } from '../../../issuer/store/signing-keys.js';
 import { createIssuerFixture, type IssuerFixture } from '../../support/issuer-fixture.js';
-import { captureLog } from '../../support/log-capture.js';
+import { captureLog } from '../../support/unit/log-capture.js';
 
 let fx: IssuerFixture;
 let app: FastifyInstance;

@@ -7,7 +7,7 @@ import { hashSecret } from '../../../issuer/secrets.js';
 import type { EventRow } from '../../../issuer/store/events.js';
 import { findTokenById, revokeToken } from '../../../issuer/store/scanners.js';
 import { createIssuerFixture, type IssuerFixture } from '../../support/issuer-fixture.js';
-import { captureLog } from '../../support/log-capture.js';
+import { captureLog } from '../../support/unit/log-capture.js';
 
 let fx: IssuerFixture;
 let app: FastifyInstance;

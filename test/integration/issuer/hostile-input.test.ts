@@ -15,7 +15,7 @@ import { build } from '../../../issuer/app.js';
 import { resetAdminToken } from '../../../issuer/services/admin-credential.js';
 import { exportCsv, exportRows } from '../../../issuer/services/checkins-export.js';
 import { createIssuerFixture, type EnrolledScanner, type IssuerFixture } from '../../support/issuer-fixture.js';
-import { captureLog, type CapturedLog } from '../../support/log-capture.js';
+import { captureLog, type CapturedLog } from '../../support/unit/log-capture.js';
 
 let fx: IssuerFixture;
 let app: FastifyInstance;

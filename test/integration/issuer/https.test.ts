@@ -7,7 +7,7 @@ import { startServer } from '../../../issuer/server.js';
 import { certificateFingerprint } from '../../../issuer/tls-certificate.js';
 import { request } from '../../support/http-client.js';
 import { createIssuerFixture, type IssuerFixture } from '../../support/issuer-fixture.js';
-import { captureLog } from '../../support/log-capture.js';
+import { captureLog } from '../../support/unit/log-capture.js';
 
 let fx: IssuerFixture;
 

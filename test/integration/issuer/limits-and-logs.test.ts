@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 import { build } from '../../../issuer/app.js';
 import { createIssuerFixture } from '../../support/issuer-fixture.js';
-import { captureLog } from '../../support/log-capture.js';
+import { captureLog } from '../../support/unit/log-capture.js';
 
 describe('rate limits', () => {
   test('per scanner credential, check-in and status together; other credentials are not affected', async () => {

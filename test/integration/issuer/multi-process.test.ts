@@ -10,7 +10,7 @@ import type { EventRow } from '../../../issuer/store/events.js';
 import { request } from '../../support/http-client.js';
 import { compileIssuerServer, removeBuild, startIssuerChild, type IssuerChild } from '../../support/issuer-child-process.js';
 import { createIssuerFixture, type EnrolledScanner, type IssuerFixture } from '../../support/issuer-fixture.js';
-import { captureLog } from '../../support/log-capture.js';
+import { captureLog } from '../../support/unit/log-capture.js';
 
 let fx: IssuerFixture;
 let buildDir: string;

@@ -9,7 +9,7 @@ import { openDatabase } from '../../../issuer/store/database.js';
 import type { EventRow } from '../../../issuer/store/events.js';
 import { request } from '../../support/http-client.js';
 import { createIssuerFixture, type EnrolledScanner, type IssuerFixture } from '../../support/issuer-fixture.js';
-import { captureLog } from '../../support/log-capture.js';
+import { captureLog } from '../../support/unit/log-capture.js';
 import { revokeApiKeyElsewhere, revokeTicketElsewhere, rotateKeyElsewhere } from '../../support/other-process.js';
 
 let fx: IssuerFixture;

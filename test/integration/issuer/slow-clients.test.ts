@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { build } from '../../../issuer/app.js';
 import { DEFAULT_MAX_CONNECTIONS, DEFAULT_TIMEOUTS } from '../../../issuer/connection-limits.js';
 import { createIssuerFixture, type IssuerFixture } from '../../support/issuer-fixture.js';
-import { captureLog } from '../../support/log-capture.js';
+import { captureLog } from '../../support/unit/log-capture.js';
 
 const SHORT = { headersMs: 800, requestMs: 1200, idleMs: 1500, keepAliveMs: 1000, checkIntervalMs: 100 };
 let fx: IssuerFixture | null = null;

@@ -7,7 +7,7 @@ import { findCheckin } from '../../../issuer/store/checkins.js';
 import type { EventRow } from '../../../issuer/store/events.js';
 import { revokeTicket } from '../../../issuer/store/tickets.js';
 import { createIssuerFixture, type EnrolledScanner, type IssuerFixture } from '../../support/issuer-fixture.js';
-import { captureLog } from '../../support/log-capture.js';
+import { captureLog } from '../../support/unit/log-capture.js';
 
 let fx: IssuerFixture;
 let app: FastifyInstance;

@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startKioskRuntime, type KioskRuntime } from '../../../main/host/kiosk-runtime.js';
 import { NEWLAND_LAYOUT } from '../../../main/kiosk/scanner/hid-pos-layouts.js';
 import { CALIBRATION_CODE } from '../../../protocol/index.js';
-import { FakeNodeHid, posScanner, snapiScanner, waitFor } from '../../support/fake-node-hid.js';
+import { FakeNodeHid, posScanner, snapiScanner, waitFor } from '../../support/unit/fake-node-hid.js';
 
 const KEYRING_SERVICE = `ticket-kiosk-hidpos-test-${process.pid}`;
 let runtime: KioskRuntime | null = null;

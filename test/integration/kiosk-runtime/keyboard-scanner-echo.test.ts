@@ -13,9 +13,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handleKioskCall } from '../../../main/host/kiosk-calls.js';
 import { startKioskRuntime, type KioskRuntime } from '../../../main/host/kiosk-runtime.js';
 import { SecretStore } from '../../../main/kiosk/api-key-store.js';
-import { typedAsBootReports } from '../../support/keyboard-scanner.js';
+import { typedAsBootReports } from '../../support/unit/keyboard-scanner.js';
 import { LoopbackIssuer } from '../../support/loopback-issuer.js';
-import { FakeNodeHid, keyboardScanner, waitFor } from '../../support/fake-node-hid.js';
+import { FakeNodeHid, keyboardScanner, waitFor } from '../../support/unit/fake-node-hid.js';
 
 const KEYRING_SERVICE = `ticket-kiosk-echo-test-${process.pid}`;
 let issuer: LoopbackIssuer;

@@ -10,7 +10,7 @@ import { KioskCore } from '../../../main/kiosk/kiosk-core.js';
 import type { ScanResult } from '../../../main/kiosk/kiosk-api.js';
 import { mangleForLayout } from '../../../protocol/keyboard-layouts.js';
 import { LoopbackIssuer, makeSigningKey } from '../../support/loopback-issuer.js';
-import { MemoryApiKeys } from '../../support/memory-api-keys.js';
+import { MemoryApiKeys } from '../../support/unit/memory-api-keys.js';
 import { tempDir } from '../../support/temp-dir.js';
 
 let issuer: LoopbackIssuer;

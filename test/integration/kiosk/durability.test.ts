@@ -11,7 +11,7 @@ import { KioskCore } from '../../../main/kiosk/kiosk-core.js';
 import { LocalStore } from '../../../main/kiosk/local-store.js';
 import { compileKioskCore, runKioskChild } from './helpers/compiled-kiosk.js';
 import { LoopbackIssuer } from '../../support/loopback-issuer.js';
-import { MemoryApiKeys } from '../../support/memory-api-keys.js';
+import { MemoryApiKeys } from '../../support/unit/memory-api-keys.js';
 import { tempDir } from '../../support/temp-dir.js';
 
 let distDir: string;

@@ -7,7 +7,7 @@ import type { KioskState, ScanResult } from '../../../main/kiosk/kiosk-api.js';
 import { LocalStore } from '../../../main/kiosk/local-store.js';
 import { DEFAULT_REPEAT_READ_WINDOW_MS, VERDICT_ON_SCREEN_MS } from '../../../main/kiosk/repeat-reads.js';
 import { LoopbackIssuer, makeSigningKey } from '../../support/loopback-issuer.js';
-import { MemoryApiKeys } from '../../support/memory-api-keys.js';
+import { MemoryApiKeys } from '../../support/unit/memory-api-keys.js';
 import { tempDir } from '../../support/temp-dir.js';
 
 let issuer: LoopbackIssuer;

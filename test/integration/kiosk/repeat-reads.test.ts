@@ -10,7 +10,7 @@ import { KioskCore, type KioskCoreOptions } from '../../../main/kiosk/kiosk-core
 import type { ScanResult } from '../../../main/kiosk/kiosk-api.js';
 import { DEFAULT_REPEAT_READ_WINDOW_MS, VERDICT_ON_SCREEN_MS, type ScanOrigin } from '../../../main/kiosk/repeat-reads.js';
 import { LoopbackIssuer } from '../../support/loopback-issuer.js';
-import { MemoryApiKeys } from '../../support/memory-api-keys.js';
+import { MemoryApiKeys } from '../../support/unit/memory-api-keys.js';
 import { tempDir } from '../../support/temp-dir.js';
 
 let issuer: LoopbackIssuer;

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { KioskCore } from '../../../main/kiosk/kiosk-core.js';
 import { LoopbackIssuer } from '../../support/loopback-issuer.js';
-import { MemoryApiKeys } from '../../support/memory-api-keys.js';
+import { MemoryApiKeys } from '../../support/unit/memory-api-keys.js';
 import { tempDir } from '../../support/temp-dir.js';
 
 let issuer: LoopbackIssuer;

@@ -14,10 +14,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { decodeSetupCode } from '../../../protocol/setup-code.js';
 import { KioskCore } from '../../../main/kiosk/kiosk-core.js';
 import { ONSITE_SCANNER_RPM, OnsiteIssuer, OnsiteIssuerError, type OnsiteIssuerErrorCode } from '../../../main/onsite-issuer/onsite-issuer.js';
-import { captureLog, type CapturedLog } from '../../support/log-capture.js';
+import { captureLog, type CapturedLog } from '../../support/unit/log-capture.js';
 import { cliJson, createEvent, openDb } from '../../support/cli-harness.js';
 import { freePort } from '../../support/free-port.js';
-import { MemoryApiKeys } from '../../support/memory-api-keys.js';
+import { MemoryApiKeys } from '../../support/unit/memory-api-keys.js';
 import { tempDir } from '../../support/temp-dir.js';
 
 /** A venue laptop: loopback, Wi-Fi on the venue LAN, and a Docker bridge scanners can never reach. */

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { layoutFromDescriptor } from '../../../main/kiosk/scanner/hid-pos-layouts.js';
 import { loadNodeHid, readReportDescriptorFromSysfs } from '../../../main/kiosk/scanner/node-hid-boundary.js';
-import { descriptor } from '../../support/scanner-reports.js';
+import { descriptor } from '../../support/unit/scanner-reports.js';
 import { ScannerManager, type ScannerStatus } from '../../../main/kiosk/scanner/scanner-manager.js';
 
 let manager: ScannerManager | null = null;

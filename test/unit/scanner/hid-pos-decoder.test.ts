@@ -3,7 +3,7 @@ import { HidPosDecoder } from '../../../main/kiosk/scanner/hid-pos-decoder.js';
 import { layoutFromDescriptor, NEWLAND_LAYOUT, NEWLAND_SHORT_LAYOUT, STANDARD_LAYOUT, VENDOR_BYTE_LAYOUT } from '../../../main/kiosk/scanner/hid-pos-layouts.js';
 import type { ScanEvent } from '../../../main/kiosk/scanner/scan-event.js';
 import { decodeSetupCode, decodeTicketCode } from '../../../protocol/index.js';
-import { code, descriptor, posFixtures, replay, reports } from '../../support/scanner-reports.js';
+import { code, descriptor, posFixtures, replay, reports } from '../../support/unit/scanner-reports.js';
 
 const ticket = code(posFixtures, 'ticket');
 const setup = code(posFixtures, 'setup');

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { KeyboardReportDecoder } from '../../../main/kiosk/scanner/keyboard-decoder.js';
 import type { ReadDetails, ScanEvent } from '../../../main/kiosk/scanner/scan-event.js';
 import { decodeSetupCode, decodeTicketCode } from '../../../protocol/index.js';
-import { code, keyboardFixtures, replay, reports } from '../../support/scanner-reports.js';
+import { code, keyboardFixtures, replay, reports } from '../../support/unit/scanner-reports.js';
 
 /** A scan as the decoder delivers it; `units` counts key presses, the terminator's included. */
 function scan(text: string, read: Partial<ReadDetails> = {}): ScanEvent {

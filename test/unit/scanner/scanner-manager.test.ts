@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { chooseScanner } from '../../../main/kiosk/scanner/device-selection.js';
 import type { DecodeProblem, ScannedCode } from '../../../main/kiosk/scanner/scan-event.js';
 import { ScannerManager, type ScannerManagerOptions, type ScannerStatus } from '../../../main/kiosk/scanner/scanner-manager.js';
-import { FakeNodeHid, attendantKeyboard, keyboardScanner, posScanner, snapiScanner, waitFor } from '../../support/fake-node-hid.js';
-import { code, descriptor, keyboardFixtures, posFixtures, reports } from '../../support/scanner-reports.js';
+import { FakeNodeHid, attendantKeyboard, keyboardScanner, posScanner, snapiScanner, waitFor } from '../../support/unit/fake-node-hid.js';
+import { code, descriptor, keyboardFixtures, posFixtures, reports } from '../../support/unit/scanner-reports.js';
 import { STANDARD_LAYOUT } from '../../../main/kiosk/scanner/hid-pos-layouts.js';
 
 const NO_SCANNER =

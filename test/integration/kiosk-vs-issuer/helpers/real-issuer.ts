@@ -22,7 +22,7 @@ import { activeKid } from '../../../../issuer/store/signing-keys.js';
 import { revokeTicket } from '../../../../issuer/store/tickets.js';
 import { createIssuerFixture, type IssuerFixture } from '../../../support/issuer-fixture.js';
 import { freePort } from '../../../support/free-port.js';
-import { captureLog, type CapturedLog } from '../../../support/log-capture.js';
+import { captureLog, type CapturedLog } from '../../../support/unit/log-capture.js';
 
 export interface RealIssuerOptions {
   /** Serve HTTPS with the issuer's self-signed certificate (its default) instead of plain HTTP. */

@@ -1,5 +1,5 @@
 /**
- * The recorded report sequences in test/support/scanner-fixtures/ (see
+ * The recorded report sequences in test/support/unit/scanner-fixtures/ (see
  * make-fixtures.mjs). Imported as modules, not read from disk, so the unit
  * tests that replay them touch no file.
  */

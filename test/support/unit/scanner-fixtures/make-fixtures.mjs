@@ -1,5 +1,5 @@
 // Writes the scanner report fixtures (JSON, one hex string per report) that
-// test/unit/scanner/*.test.ts replay. Run once: node test/support/scanner-fixtures/make-fixtures.mjs
+// test/unit/scanner/*.test.ts replay. Run once: node test/support/unit/scanner-fixtures/make-fixtures.mjs
 //
 // The byte layouts are written out here independently of the decoders under
 // test, from the same sources the decoders cite:

@@ -1,7 +1,7 @@
 /** Captures the issuer's pino output (JSON lines) in memory, through the real logger with its redaction. */
 import { Writable } from 'node:stream';
 import type { Logger } from 'pino';
-import { createLogger } from '../../issuer/logging.js';
+import { createLogger } from '../../../issuer/logging.js';
 
 export interface CapturedLog {
   logger: Logger;

@@ -4,7 +4,7 @@
  * 'error' like node-hid's HIDAsync. Tests plug, unplug and send reports.
  */
 import { EventEmitter } from 'node:events';
-import type { HidDeviceInfo, HidHandle, NodeHidApi } from '../../main/kiosk/scanner/node-hid-boundary.js';
+import type { HidDeviceInfo, HidHandle, NodeHidApi } from '../../../main/kiosk/scanner/node-hid-boundary.js';
 
 export class FakeHidHandle extends EventEmitter implements HidHandle {
   closed = false;

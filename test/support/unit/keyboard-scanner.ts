@@ -4,7 +4,7 @@
  * kiosk's own US layout table (main/kiosk/scanner/us-keyboard-layout.ts), read
  * backwards, so this can only type what the decoder can read.
  */
-import { usLayoutCharacter } from '../../main/kiosk/scanner/us-keyboard-layout.js';
+import { usLayoutCharacter } from '../../../main/kiosk/scanner/us-keyboard-layout.js';
 
 const LEFT_SHIFT = 0x02;
 const ENTER = 0x28;
