@@ -35,7 +35,7 @@ beforeAll(async () => {
   try {
     await store.checkAvailable();
   } catch (error) {
-    throw new Error(`${HOW_TO_RUN}\nThe keyring check said: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(`${HOW_TO_RUN}\nThe keyring check said: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
 });
 

@@ -23,7 +23,7 @@ export async function requireKeyring(keys: KeychainApiKeyStore): Promise<void> {
   try {
     await keys.checkAvailable();
   } catch (error) {
-    throw new Error(`${HOW_TO_RUN}\nThe keyring check said: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(`${HOW_TO_RUN}\nThe keyring check said: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
 }
 
