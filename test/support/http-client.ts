@@ -7,12 +7,12 @@ import http from 'node:http';
 import https from 'node:https';
 import type { TLSSocket } from 'node:tls';
 
-export interface RawResponse {
+export interface RawResponse<Body = unknown> {
   status: number;
   headers: http.IncomingHttpHeaders;
   text: string;
   /** Parsed JSON body, or undefined when the body is empty. */
-  json: any;
+  json: Body;
   /** Fingerprint of the server certificate (HTTPS only). */
   peerFingerprint256?: string;
 }
@@ -26,7 +26,8 @@ export interface RequestOptions {
   ca?: string;
 }
 
-export function request(url: string, options: RequestOptions = {}): Promise<RawResponse> {
+/** `Body` is the shape the caller expects (a protocol type, say): the test's expectations check it. */
+export function request<Body = unknown>(url: string, options: RequestOptions = {}): Promise<RawResponse<Body>> {
   const target = new URL(url);
   const body = options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
   const headers: Record<string, string> = { ...options.headers };

@@ -78,10 +78,12 @@ export async function decodeWithBoth(pixels: Pixels): Promise<[string | null, st
   return [jsqrDecode(pixels), await zxingDecodeAll(pixels)];
 }
 
-const ANSI_SGR = /\x1b\[([\d;]*)m/g;
+/** The escape character that starts every terminal colour sequence. */
+const ESC = '\u001b';
+const ANSI_SGR = new RegExp(`${ESC}\\[([\\d;]*)m`, 'g');
 
 /** The terminal QR's lines out of a command's human output: the ones that set colours. */
-export const terminalQrLines = (stdout: string): string => stdout.split('\n').filter((line) => line.includes('\x1b[')).join('\n');
+export const terminalQrLines = (stdout: string): string => stdout.split('\n').filter((line) => line.includes(`${ESC}[`)).join('\n');
 
 /**
  * Draws a terminal QR (issuer/admin/qr.ts terminalQr) as a terminal would: each

@@ -64,11 +64,11 @@ describe('the certificate verify proc of the admin session', () => {
 
   it('reads the current pin at each verification and refuses every permission', () => {
     let proc: ((request: unknown, callback: (result: number) => void) => void) | null = null;
-    const permissions: { request?: (...args: any[]) => void; check?: (...args: any[]) => boolean } = {};
+    const permissions: { request?: (...args: unknown[]) => void; check?: (...args: unknown[]) => boolean } = {};
     const session = {
       setCertificateVerifyProc: (handler: typeof proc) => (proc = handler),
-      setPermissionRequestHandler: (handler: (...args: any[]) => void) => (permissions.request = handler),
-      setPermissionCheckHandler: (handler: (...args: any[]) => boolean) => (permissions.check = handler),
+      setPermissionRequestHandler: (handler: (...args: unknown[]) => void) => (permissions.request = handler),
+      setPermissionCheckHandler: (handler: (...args: unknown[]) => boolean) => (permissions.check = handler),
     } as unknown as AdminSessionTarget;
     let pin: AdminPin | null = null;
     applyAdminSessionPolicies(session, () => pin);
@@ -128,10 +128,10 @@ describe('the admin window', () => {
   });
 
   it('stops navigation off the issuer, <webview>, and every new window', () => {
-    const listeners = new Map<string, (event: any) => void>();
+    const listeners = new Map<string, (event: unknown) => void>();
     let openHandler: (() => unknown) | undefined;
     const contents = {
-      on: (name: string, listener: (event: any) => void) => listeners.set(name, listener),
+      on: (name: string, listener: (event: unknown) => void) => listeners.set(name, listener),
       setWindowOpenHandler: (handler: () => unknown) => (openHandler = handler),
     } as unknown as AdminContentsTarget;
     applyAdminContentsPolicies(contents, () => ADMIN);

@@ -3,6 +3,7 @@
  * tools), so this test holds the configuration to electron-builder's own schema
  * and to what the kiosk needs from its installers (docs/kiosk.md "Packaging").
  */
+import type { Configuration } from 'electron-builder';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import yaml from 'js-yaml';
@@ -13,7 +14,7 @@ const { validateConfiguration } = require('app-builder-lib/out/util/config/confi
   validateConfiguration: (config: unknown, debugLogger: { isEnabled: boolean; add: () => void }) => Promise<void>;
 };
 
-const config = yaml.load(fs.readFileSync('electron-builder.yml', 'utf8')) as Record<string, any>;
+const config = yaml.load(fs.readFileSync('electron-builder.yml', 'utf8')) as Configuration;
 const quietLogger = { isEnabled: false, add: () => undefined };
 
 describe('electron-builder.yml', () => {
@@ -28,9 +29,9 @@ describe('electron-builder.yml', () => {
   it('names the app and builds AppImage + deb, NSIS and dmg', () => {
     expect(config.appId).toBe('org.ticketverification.kiosk');
     expect(config.productName).toBe('Ticket Kiosk');
-    expect(config.linux.target).toEqual(['AppImage', 'deb']);
-    expect(config.win.target).toEqual(['nsis']);
-    expect(config.mac.target).toEqual(['dmg']);
+    expect(config.linux?.target).toEqual(['AppImage', 'deb']);
+    expect(config.win?.target).toEqual(['nsis']);
+    expect(config.mac?.target).toEqual(['dmg']);
   });
 
   it('unpacks and rebuilds every native module the kiosk loads', () => {
@@ -74,13 +75,19 @@ describe('electron-builder.yml', () => {
   });
 
   it('ships the udev rule and installs it from the .deb', () => {
-    const rule = config.extraResources.find((r: { from: string }) => r.from.endsWith('.rules'));
+    // electron-builder.yml lists each extra resource as {from, to}.
+    const resources = (config.extraResources ?? []) as { from: string; to: string }[];
+    const rule = resources.find((r) => r.from.endsWith('.rules'));
+    expect(rule).toBeDefined();
+    if (!rule) return;
     expect(fs.existsSync(rule.from)).toBe(true);
     const rules = fs.readFileSync(rule.from, 'utf8');
     expect(rules).toMatch(/SUBSYSTEM=="hidraw".*GROUP="plugdev"/);
-    const afterInstall = fs.readFileSync(config.deb.afterInstall, 'utf8');
+    const afterInstallScript = config.deb?.afterInstall;
+    expect(afterInstallScript).toEqual(expect.any(String));
+    const afterInstall = fs.readFileSync(afterInstallScript!, 'utf8');
     expect(afterInstall).toContain(`resources/${rule.to}`);
     expect(afterInstall).toContain('/etc/udev/rules.d/');
-    expect(fs.statSync(config.deb.afterInstall).mode & 0o111).not.toBe(0);
+    expect(fs.statSync(afterInstallScript!).mode & 0o111).not.toBe(0);
   });
 });

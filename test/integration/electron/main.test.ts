@@ -15,7 +15,7 @@ import { CONTENT_SECURITY_POLICY } from '../../../main/host/content-security-pol
 import { windowOptions } from '../../../main/electron/security.js';
 import { freePort } from '../../support/free-port.js';
 
-type Listener = (...args: any[]) => unknown;
+type Listener = (...args: unknown[]) => unknown;
 
 const electron = vi.hoisted(() => {
   const appListeners = new Map<string, Listener>();
@@ -199,9 +199,9 @@ describe('the Electron shell', () => {
     state.session.request!({}, 'media', (answer: boolean) => (granted = answer), {});
     expect(granted).toBe(false);
     expect(state.session.check!({}, 'media', 'file://', {})).toBe(false);
-    let response: any;
-    state.session.headers!({ responseHeaders: {} }, (r: unknown) => (response = r));
-    expect(response.responseHeaders['Content-Security-Policy']).toEqual([CONTENT_SECURITY_POLICY]);
+    let response: { responseHeaders: Record<string, string[]> } | undefined;
+    state.session.headers!({ responseHeaders: {} }, (r: unknown) => (response = r as typeof response));
+    expect(response?.responseHeaders['Content-Security-Policy']).toEqual([CONTENT_SECURITY_POLICY]);
   });
 
   // `npm test` builds the renderer first; without it the window would have nothing to load.

@@ -5,6 +5,8 @@
  * attempts are rate-limited per client IP; a reset token applies at once; no
  * admin credential reaches the log. Through app.inject and a real socket.
  */
+import type { SessionInfo, SetupCodeResult } from '../../../issuer/dashboard-api.js';
+import type { ErrorEnvelope } from '../../../protocol/error-envelope.js';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -233,10 +235,10 @@ describe('over a real socket', () => {
   test('plain HTTP: 401 without the token, 200 with it; the page is served with a strict CSP', async () => {
     const server = await startServer({ dataDir: fx.dataDir.root, host: '127.0.0.1', port: 0, plainHttp: true, logger: captureLog().logger, handleSignals: false });
     try {
-      const refused = await request(`${server.url}/admin/api/session`);
+      const refused = await request<ErrorEnvelope>(`${server.url}/admin/api/session`);
       expect(refused.status).toBe(401);
       expect(refused.json.error.code).toBe('UNAUTHORIZED');
-      const accepted = await request(`${server.url}/admin/api/session`, { headers: { authorization: `Bearer ${adminToken}` } });
+      const accepted = await request<SessionInfo>(`${server.url}/admin/api/session`, { headers: { authorization: `Bearer ${adminToken}` } });
       expect(accepted.status).toBe(200);
       expect(accepted.json.events.map((event: { eid: string }) => event.eid)).toContain(eid);
       expect(accepted.json.setup_tls_cert_sha256).toBeNull();
@@ -262,9 +264,9 @@ describe('over a real socket', () => {
     try {
       const ca = fs.readFileSync(path.join(tlsFx.dataDir.tlsDir, 'cert.pem'), 'utf8');
       const auth = { authorization: `Bearer ${token}` };
-      const session = await request(`${server.url}/admin/api/session`, { headers: auth, ca });
+      const session = await request<SessionInfo>(`${server.url}/admin/api/session`, { headers: auth, ca });
       expect(session.json.setup_tls_cert_sha256).toBe(server.fingerprint);
-      const setup = await request(`${server.url}/admin/api/events/${event.eid}/setup-codes`, { method: 'POST', headers: auth, body: {}, ca });
+      const setup = await request<SetupCodeResult>(`${server.url}/admin/api/events/${event.eid}/setup-codes`, { method: 'POST', headers: auth, body: {}, ca });
       expect(setup.status).toBe(200);
       expect(setup.json.tls_cert_sha256).toBe(server.fingerprint);
       const payload = JSON.parse(Buffer.from(setup.json.setup_qr.slice('tsetup1.'.length), 'base64url').toString('utf8')) as Record<string, unknown>;

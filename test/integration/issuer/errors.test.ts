@@ -1,7 +1,7 @@
 /** Every non-2xx answer carries the ErrorEnvelope (docs/protocol.md "Errors outside the spec's tables"). */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ERROR_STATUS } from '../../../protocol/error-envelope.js';
+import { ERROR_STATUS, type ErrorEnvelope } from '../../../protocol/error-envelope.js';
 import { build } from '../../../issuer/app.js';
 import { createIssuerFixture, type EnrolledScanner, type IssuerFixture } from '../../support/issuer-fixture.js';
 import { captureLog } from '../../support/unit/log-capture.js';
@@ -21,10 +21,10 @@ afterAll(async () => {
   fx.cleanup();
 });
 
-function expectEnvelope(response: { statusCode: number; headers: Record<string, unknown>; json(): any }, code: keyof typeof ERROR_STATUS) {
+function expectEnvelope(response: { statusCode: number; headers: Record<string, unknown>; json(): unknown }, code: keyof typeof ERROR_STATUS) {
   expect(response.statusCode).toBe(ERROR_STATUS[code]);
   expect(response.headers['content-type']).toMatch(/^application\/json/);
-  const body = response.json();
+  const body = response.json() as ErrorEnvelope;
   expect(Object.keys(body)).toEqual(['error']);
   expect(body.error).toMatchObject({ code, message: expect.any(String) });
   return body.error as { code: string; message: string; details?: Record<string, unknown> };

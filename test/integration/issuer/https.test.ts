@@ -1,4 +1,5 @@
 /** Transport: HTTPS by default with a self-signed certificate kept in <data>/tls/, or a given certificate. */
+import type { DiscoveryDocument } from '../../../protocol/types.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { generate } from 'selfsigned';
@@ -34,7 +35,7 @@ describe('HTTPS', () => {
       expect(log.text()).toContain(first.fingerprint!);
 
       // Trusting exactly that certificate: the name 127.0.0.1 is in its subjectAltName.
-      const response = await request(`${first.url}/.well-known/ticket-issuer.json`, { ca: cert });
+      const response = await request<DiscoveryDocument>(`${first.url}/.well-known/ticket-issuer.json`, { ca: cert });
       expect(response.status).toBe(200);
       expect(response.peerFingerprint256).toBe(first.fingerprint);
       expect(response.json.issuer).toBe('https://127.0.0.1:8443');

@@ -3,6 +3,7 @@
  * one valid per ticket whatever the number of issuer processes), and a
  * graceful stop on SIGTERM.
  */
+import type { CheckInResponse } from '../../../protocol/types.js';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startServer, type RunningServer } from '../../../issuer/server.js';
@@ -34,7 +35,7 @@ afterAll(async () => {
 });
 
 function checkIn(baseUrl: string, scanner: EnrolledScanner, tid: string, idempotencyKey = randomUUID(), scannedAt = new Date().toISOString()) {
-  return request(`${baseUrl}/api/v1/tickets/check-in`, {
+  return request<CheckInResponse>(`${baseUrl}/api/v1/tickets/check-in`, {
     method: 'POST',
     headers: { authorization: `Bearer ${scanner.apiKey}` },
     body: { tid, eid: event.eid, scanned_at: scannedAt, scanner_id: scanner.scannerId, idempotency_key: idempotencyKey },

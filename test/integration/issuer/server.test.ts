@@ -1,4 +1,5 @@
 /** The issuer over real sockets (plain HTTP on 127.0.0.1), real SQLite files, and changes from other processes. */
+import type { CheckInResponse, DiscoveryDocument, TicketStatus } from '../../../protocol/types.js';
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import net from 'node:net';
@@ -32,7 +33,7 @@ function checkInBody(scanner: EnrolledScanner, tid: string) {
 }
 
 function checkIn(scanner: EnrolledScanner, tid: string) {
-  return request(`${server.url}/api/v1/tickets/check-in`, {
+  return request<CheckInResponse>(`${server.url}/api/v1/tickets/check-in`, {
     method: 'POST',
     headers: { authorization: `Bearer ${scanner.apiKey}` },
     body: checkInBody(scanner, tid),
@@ -77,7 +78,7 @@ describe('over real sockets', () => {
   test('a ticket revoked by another process is refused on the next scan', async () => {
     const scanner = fx.enrollScanner(event.eid);
     const ticket = fx.issueTicket(event.eid);
-    const before = await request(`${server.url}/api/v1/tickets/${ticket.tid}/status`, { headers: { authorization: `Bearer ${scanner.apiKey}` } });
+    const before = await request<TicketStatus>(`${server.url}/api/v1/tickets/${ticket.tid}/status`, { headers: { authorization: `Bearer ${scanner.apiKey}` } });
     expect(before.json.status).toBe('valid');
     expect(await revokeTicketElsewhere(fx.dataDir.database, ticket.tid)).toBe('1');
     const scan = await checkIn(scanner, ticket.tid);
@@ -99,10 +100,10 @@ describe('over real sockets', () => {
     const url = `${server.url}/.well-known/ticket-issuer.json`;
     const before = await request(url);
     const kid = await rotateKeyElsewhere(fx.dataDir.database);
-    const after = await request(url, { headers: { 'if-none-match': before.headers.etag as string } });
+    const after = await request<DiscoveryDocument>(url, { headers: { 'if-none-match': before.headers.etag as string } });
     expect(after.status).toBe(200);
     expect(after.headers.etag).not.toBe(before.headers.etag);
-    expect(after.json.keys[0].kid).toBe(kid);
+    expect(after.json.keys[0]!.kid).toBe(kid);
   });
 });
 
@@ -125,7 +126,7 @@ describe('graceful shutdown', () => {
     const { port } = app.server.address() as { port: number };
     const responses = Promise.all(
       tickets.map((ticket) =>
-        request(`http://127.0.0.1:${port}/api/v1/tickets/check-in`, {
+        request<CheckInResponse>(`http://127.0.0.1:${port}/api/v1/tickets/check-in`, {
           method: 'POST',
           headers: { authorization: `Bearer ${scanner.apiKey}` },
           body: { tid: ticket.tid, eid: shutdownEvent.eid, scanned_at: new Date().toISOString(), scanner_id: scanner.scannerId, idempotency_key: randomUUID() },

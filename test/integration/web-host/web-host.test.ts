@@ -49,7 +49,7 @@ afterAll(async () => {
   rmSync(rendererDir, { recursive: true, force: true });
 });
 
-async function api(method: string, args: unknown = [], headers: Record<string, string> = {}): Promise<{ status: number; body: any; text: string }> {
+async function api(method: string, args: unknown = [], headers: Record<string, string> = {}): Promise<{ status: number; body: unknown; text: string }> {
   const response = await fetch(new URL(`/api/kiosk/${method}`, host.url), {
     method: 'POST',
     headers: { 'content-type': 'application/json', cookie, ...headers },
@@ -74,12 +74,12 @@ function raw(path: string, headers: Record<string, string> = {}, method = 'GET')
 }
 
 /** Reads server-sent events until `until` accepts one; aborts the stream afterwards. */
-async function nextStates(count: number, afterOpen: () => Promise<unknown>): Promise<any[]> {
+async function nextStates(count: number, afterOpen: () => Promise<unknown>): Promise<unknown[]> {
   const controller = new AbortController();
   const response = await fetch(new URL('/api/kiosk/events', host.url), { signal: controller.signal, headers: { cookie } });
   expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
   const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-  const states: any[] = [];
+  const states: unknown[] = [];
   let buffer = '';
   let opened = false;
   while (states.length < count) {

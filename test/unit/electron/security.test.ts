@@ -88,11 +88,11 @@ describe('Content-Security-Policy', () => {
 
 describe('session and web contents policies', () => {
   it('refuses every permission request and check, and adds the CSP to every response', () => {
-    const recorded: Record<string, (...args: any[]) => unknown> = {};
+    const recorded: Record<string, (...args: unknown[]) => unknown> = {};
     const session = {
-      webRequest: { onHeadersReceived: (listener: (...args: any[]) => unknown) => (recorded['headers'] = listener) },
-      setPermissionRequestHandler: (handler: (...args: any[]) => unknown) => (recorded['request'] = handler),
-      setPermissionCheckHandler: (handler: (...args: any[]) => unknown) => (recorded['check'] = handler),
+      webRequest: { onHeadersReceived: (listener: (...args: unknown[]) => unknown) => (recorded['headers'] = listener) },
+      setPermissionRequestHandler: (handler: (...args: unknown[]) => unknown) => (recorded['request'] = handler),
+      setPermissionCheckHandler: (handler: (...args: unknown[]) => unknown) => (recorded['check'] = handler),
     } as unknown as SessionPolicyTarget;
     applySessionPolicies(session);
 
