@@ -72,13 +72,10 @@ export async function initIssuer(baseUrl = BASE_URL): Promise<Issuer> {
   return { data, kid };
 }
 
-export interface EventJson {
-  eid: string;
-  name: string;
-  date: string;
-  venue: string;
-  ends_at: string;
-}
+/** What `event create --json` prints: the CLI's own type, so the tests read the shape the command writes. */
+import type { EventJson } from '../../issuer/cli/event-commands.js';
+
+export type { EventJson };
 
 /** An event a week from now, so its tickets are valid while the tests run. */
 export async function createEvent(data: string, extra: string[] = []): Promise<EventJson> {
