@@ -16,14 +16,23 @@ export interface NumberLimits {
  * The number given after `flag` (`--scans 50`), or `fallback` when the flag
  * is absent. Throws, saying what the flag takes, when the value is out of range.
  */
-export function numberOption(argv: readonly string[], flag: string, fallback: number, { min = 1, max, fraction = false }: NumberLimits = {}): number {
+export function numberOption(
+  argv: readonly string[],
+  flag: string,
+  fallback: number,
+  { min = 1, max, fraction = false }: NumberLimits = {},
+): number {
   const i = argv.indexOf(flag);
   if (i < 0) return fallback;
   const n = Number(argv[i + 1]);
   const tooSmall = fraction ? n <= 0 : n < min;
   const tooLarge = n > (max ?? Number.MAX_SAFE_INTEGER);
   if (!Number.isFinite(n) || tooSmall || tooLarge || (!fraction && !Number.isInteger(n))) {
-    throw new Error(max === undefined ? `${flag} needs a positive whole number` : `${flag} needs a ${fraction ? '' : 'whole '}number from ${min} to ${max}`);
+    throw new Error(
+      max === undefined
+        ? `${flag} needs a positive whole number`
+        : `${flag} needs a ${fraction ? '' : 'whole '}number from ${min} to ${max}`,
+    );
   }
   return n;
 }
@@ -50,5 +59,10 @@ export interface Percentiles {
 /** Nearest-rank percentiles of a set of samples, in any order (NaN when there are none). */
 export function percentiles(samples: readonly number[]): Percentiles {
   const sorted = [...samples].sort((a, b) => a - b);
-  return { count: sorted.length, p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), max: sorted[sorted.length - 1] ?? Number.NaN };
+  return {
+    count: sorted.length,
+    p50: percentile(sorted, 0.5),
+    p99: percentile(sorted, 0.99),
+    max: sorted[sorted.length - 1] ?? Number.NaN,
+  };
 }

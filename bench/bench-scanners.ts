@@ -16,7 +16,15 @@ export function createBenchScanners(db: Db, event: EventRow, count: number, now:
   return Array.from({ length: count }, () => {
     const tokenId = newTokenId();
     const expires = isoUtc(addHours(now, 48));
-    insertEnrollmentToken(db, { token_id: tokenId, token_hash: hashSecret(crypto.randomUUID()), eid: event.eid, gate_id: null, expires_at: expires, key_expires_at: expires, created_at: isoUtc(now) });
+    insertEnrollmentToken(db, {
+      token_id: tokenId,
+      token_hash: hashSecret(crypto.randomUUID()),
+      eid: event.eid,
+      gate_id: null,
+      expires_at: expires,
+      key_expires_at: expires,
+      created_at: isoUtc(now),
+    });
     const scanner = { apiKey: newApiKey(), scannerId: crypto.randomUUID() };
     insertApiKey(db, {
       api_key_id: newApiKeyId(),

@@ -68,11 +68,15 @@ export function bootReports(text: string): Uint8Array[] {
 export function decodeThroughput(code: string, rounds: number): { pos: number; keyboard: number; posScans: number; keyboardScans: number } {
   const pos = honeywellReports(code);
   const keys = bootReports(code);
-  const time = (reports: Uint8Array[], decoder: { push(report: Uint8Array, atMs?: number): { kind: string }[] }): { perSecond: number; scans: number } => {
+  const time = (
+    reports: Uint8Array[],
+    decoder: { push(report: Uint8Array, atMs?: number): { kind: string }[] },
+  ): { perSecond: number; scans: number } => {
     let scans = 0;
     for (let i = 0; i < Math.min(rounds, 100); i++) for (const report of reports) decoder.push(report, i); // warm-up
     const start = performance.now();
-    for (let i = 0; i < rounds; i++) for (const report of reports) scans += decoder.push(report, i).filter((event) => event.kind === 'scan').length;
+    for (let i = 0; i < rounds; i++)
+      for (const report of reports) scans += decoder.push(report, i).filter((event) => event.kind === 'scan').length;
     return { perSecond: (rounds * reports.length) / ((performance.now() - start) / 1000), scans };
   };
   const posRun = time(pos, new HidPosDecoder());
@@ -88,7 +92,15 @@ class BenchScanner extends EventEmitter implements HidHandle {
 }
 
 function oneScannerHid(handle: BenchScanner): NodeHidApi {
-  const device: HidDeviceInfo = { vendorId: 0x0c2e, productId: 0x0ce4, path: 'bench-scanner', usagePage: 0x8c, usage: 0x02, interface: 0, product: 'Bench HID-POS scanner' };
+  const device: HidDeviceInfo = {
+    vendorId: 0x0c2e,
+    productId: 0x0ce4,
+    path: 'bench-scanner',
+    usagePage: 0x8c,
+    usage: 0x02,
+    interface: 0,
+    product: 'Bench HID-POS scanner',
+  };
   return {
     devices: () => [device],
     HID: class {

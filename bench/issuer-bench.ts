@@ -52,7 +52,12 @@ interface Settings {
 
 function settingsFrom(argv: readonly string[]): Settings {
   const value = (flag: string, fallback: number): number => numberOption(argv, flag, fallback);
-  return { tickets: value('--tickets', 100_000), seconds: value('--seconds', 8), concurrency: value('--concurrency', 50), scanners: value('--scanners', 50) };
+  return {
+    tickets: value('--tickets', 100_000),
+    seconds: value('--seconds', 8),
+    concurrency: value('--concurrency', 50),
+    scanners: value('--scanners', 50),
+  };
 }
 
 // ---------------------------------------------------------------- server threads
@@ -101,7 +106,9 @@ async function serveInThisWorker(role: ServerRole): Promise<void> {
 function serverSideTimings(): number[] {
   const timings: number[] = [];
   const startedAt = new WeakMap<object, number>();
-  diagnosticsChannel.subscribe('http.server.request.start', (message) => startedAt.set((message as { response: object }).response, performance.now()));
+  diagnosticsChannel.subscribe('http.server.request.start', (message) =>
+    startedAt.set((message as { response: object }).response, performance.now()),
+  );
   diagnosticsChannel.subscribe('http.server.response.finish', (message) => {
     const started = startedAt.get((message as { response: object }).response);
     if (started !== undefined) timings.push(performance.now() - started);
@@ -157,7 +164,15 @@ function startServerThread(role: ServerRole): Promise<ServerThread> {
 
 // ---------------------------------------------------------------- measurements
 
-function checkInLoad(url: string, settings: Settings, event: EventRow, tids: readonly string[], scanners: readonly Scanner[], maxMs: number, ratePerSecond?: number) {
+function checkInLoad(
+  url: string,
+  settings: Settings,
+  event: EventRow,
+  tids: readonly string[],
+  scanners: readonly Scanner[],
+  maxMs: number,
+  ratePerSecond?: number,
+) {
   return runLoad({
     url,
     ...(ratePerSecond === undefined ? {} : { ratePerSecond }),
@@ -178,7 +193,8 @@ function checkInLoad(url: string, settings: Settings, event: EventRow, tids: rea
         }),
       };
     },
-    outcome: (status, body) => `${status} ${(JSON.parse(body) as { status?: string; error?: { code: string } }).status ?? (JSON.parse(body) as { error?: { code: string } }).error?.code}`,
+    outcome: (status, body) =>
+      `${status} ${(JSON.parse(body) as { status?: string; error?: { code: string } }).status ?? (JSON.parse(body) as { error?: { code: string } }).error?.code}`,
   });
 }
 
@@ -190,7 +206,9 @@ async function main(): Promise<void> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'issuer-bench-'));
   const dataDir = resolveDataDir(path.join(root, 'issuer-data'));
   const now = new Date();
-  console.error(`issuer benchmark: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, Node ${process.version}, data in ${dataDir.root}`);
+  console.error(
+    `issuer benchmark: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, Node ${process.version}, data in ${dataDir.root}`,
+  );
 
   // (c) bulk issuance into the data dir (c) and (b) share.
   initIssuer(dataDir, 'http://127.0.0.1:8443', 'Benchmark Issuer', now);
@@ -198,7 +216,11 @@ async function main(): Promise<void> {
   const event = createEvent(db, { name: 'Benchmark Night', date: addHours(now, 1), venue: 'Loopback Hall' }, newIdFactory(), now);
   const key = loadSigningKey(dataDir.keysDir, activeKid(db));
   console.error(`(c) issuing ${fmt(settings.tickets)} tickets…`);
-  const specs = Array.from({ length: settings.tickets }, (_, i) => ({ exp: defaultTicketExpiry(event), holderName: `Guest ${i}`, ticketType: 'Standard' }));
+  const specs = Array.from({ length: settings.tickets }, (_, i) => ({
+    exp: defaultTicketExpiry(event),
+    holderName: `Guest ${i}`,
+    ticketType: 'Standard',
+  }));
   const issueStart = performance.now();
   const issued = await issueTickets(db, { iss: 'http://127.0.0.1:8443', event, key, nextId: newIdFactory(), now }, specs);
   const issueSeconds = (performance.now() - issueStart) / 1000;
@@ -224,7 +246,15 @@ async function main(): Promise<void> {
   const pacedRate = Math.floor(checkIn.perSecond / 2);
   console.error(`(b) again with the scanners offering ${fmt(pacedRate)} check-ins/s together…`);
   issuerServer.resetTimings();
-  const paced = await checkInLoad(issuerServer.url, settings, event, tids.slice(WARM_UP_REQUESTS + checkIn.requests), scanners, maxMs, pacedRate);
+  const paced = await checkInLoad(
+    issuerServer.url,
+    settings,
+    event,
+    tids.slice(WARM_UP_REQUESTS + checkIn.requests),
+    scanners,
+    maxMs,
+    pacedRate,
+  );
   const pacedServerSide = await issuerServer.serverLatency();
   await issuerServer.stop();
   console.error(`(a) again at that rate…`);
@@ -242,18 +272,35 @@ async function main(): Promise<void> {
     `p50 ${fmt(client.p50Ms, 2)} ms, p99 ${fmt(client.p99Ms, 2)} ms (server side: p50 ${fmt(server.p50Ms, 2)}, p99 ${fmt(server.p99Ms, 2)})`;
   const rows: [string, string, string, string][] = [
     ['(a) bare Fastify JSON route', `${fmt(bare.perSecond)} req/s`, latency(bare, bareServerSide), 'baseline'],
-    [`(b) check-in, ${settings.concurrency} scanners, durable, saturated`, `${fmt(checkIn.perSecond)} req/s`, latency(checkIn, checkInServerSide), ''],
+    [
+      `(b) check-in, ${settings.concurrency} scanners, durable, saturated`,
+      `${fmt(checkIn.perSecond)} req/s`,
+      latency(checkIn, checkInServerSide),
+      '',
+    ],
     ['(b)/(a)', fmt(ratio, 2), '', `≥ 0.33: ${ratio >= 1 / 3 ? 'met' : 'NOT met'}`],
-    [`(b) check-in at half that rate`, `${fmt(paced.perSecond)} req/s`, latency(paced, pacedServerSide), `p99 < 10 ms: ${paced.p99Ms < 10 ? 'met' : 'NOT met'}`],
+    [
+      `(b) check-in at half that rate`,
+      `${fmt(paced.perSecond)} req/s`,
+      latency(paced, pacedServerSide),
+      `p99 < 10 ms: ${paced.p99Ms < 10 ? 'met' : 'NOT met'}`,
+    ],
     [`(a) bare route at that rate`, `${fmt(barePaced.perSecond)} req/s`, latency(barePaced, barePacedServerSide), 'baseline'],
-    [`(c) bulk issuance, ${fmt(settings.tickets)} tickets`, `${fmt(issuanceRate)} tickets/s`, `${fmt(issueSeconds, 2)} s`, `≥ 20,000/s: ${issuanceRate >= 20_000 ? 'met' : 'NOT met'}`],
+    [
+      `(c) bulk issuance, ${fmt(settings.tickets)} tickets`,
+      `${fmt(issuanceRate)} tickets/s`,
+      `${fmt(issueSeconds, 2)} s`,
+      `≥ 20,000/s: ${issuanceRate >= 20_000 ? 'met' : 'NOT met'}`,
+    ],
   ];
   console.log('| measurement | rate | latency / time | goal |');
   console.log('|---|---|---|---|');
   for (const row of rows) console.log(`| ${row.join(' | ')} |`);
   console.log('');
   console.log(`(a) answers: ${tally(bare)} in ${fmt(bare.elapsedMs / 1000, 1)} s`);
-  console.log(`(b) answers: ${tally(checkIn)} in ${fmt(checkIn.elapsedMs / 1000, 1)} s; at half rate: ${tally(paced)} in ${fmt(paced.elapsedMs / 1000, 1)} s`);
+  console.log(
+    `(b) answers: ${tally(checkIn)} in ${fmt(checkIn.elapsedMs / 1000, 1)} s; at half rate: ${tally(paced)} in ${fmt(paced.elapsedMs / 1000, 1)} s`,
+  );
   fs.rmSync(root, { recursive: true, force: true });
 }
 

@@ -126,9 +126,17 @@ function startIssuerThread(role: IssuerRole): Promise<IssuerThread> {
 // ---------------------------------------------------------------- helpers
 
 const ms = (value: number): string => `${value.toFixed(3)} ms`;
-const verdictKind = (result: ScanResult): string => (result.type === 'verdict' ? `${result.verdict.kind}${result.verdict.offline ? ' (offline)' : ''}` : result.type);
+const verdictKind = (result: ScanResult): string =>
+  result.type === 'verdict' ? `${result.verdict.kind}${result.verdict.offline ? ' (offline)' : ''}` : result.type;
 
-async function issue(db: Db, baseUrl: string, event: EventRow, dataDir: ReturnType<typeof resolveDataDir>, count: number, holderPadding = 0): Promise<string[]> {
+async function issue(
+  db: Db,
+  baseUrl: string,
+  event: EventRow,
+  dataDir: ReturnType<typeof resolveDataDir>,
+  count: number,
+  holderPadding = 0,
+): Promise<string[]> {
   const key = loadSigningKey(dataDir.keysDir, activeKid(db));
   const exp = Math.floor(Date.now() / 1000) + 48 * 3600;
   const padding = holderPadding > 0 ? ` ${'x'.repeat(holderPadding)}` : '';
@@ -159,13 +167,24 @@ async function main(): Promise<void> {
     const onlineCodes = codes.slice(settings.verify, settings.verify + settings.online);
     const drainCodes = codes.slice(settings.verify + settings.online);
 
-    console.log(`kiosk benchmark — ${new Date().toISOString()} — node ${process.version}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown CPU'})`);
-    console.log(`issuer: issuer/server.ts in a worker thread, plain HTTP on ${baseUrl}; kiosk: KioskCore on a temp SQLite file (WAL, synchronous=FULL)\n`);
+    console.log(
+      `kiosk benchmark — ${new Date().toISOString()} — node ${process.version}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown CPU'})`,
+    );
+    console.log(
+      `issuer: issuer/server.ts in a worker thread, plain HTTP on ${baseUrl}; kiosk: KioskCore on a temp SQLite file (WAL, synchronous=FULL)\n`,
+    );
 
     // (a) offline decode + verify, pure.
     const keys = publishedKeys(db, Math.floor(Date.now() / 1000));
     // With the verifier KioskCore passes (node:crypto): the figure is the kiosk's, not the portable default's.
-    const context = { issuer: baseUrl, eid: event.eid, keys, nowMs: Date.now(), admittedHereAt: () => undefined, verify: verifyEd25519Node };
+    const context = {
+      issuer: baseUrl,
+      eid: event.eid,
+      keys,
+      nowMs: Date.now(),
+      admittedHereAt: () => undefined,
+      verify: verifyEd25519Node,
+    };
     for (const code of verifyCodes.slice(0, 200)) evaluateTicketOffline(code, context); // warm-up (JIT, key objects)
     const verifySamples: number[] = [];
     let verified = 0;
@@ -176,11 +195,18 @@ async function main(): Promise<void> {
       if (evaluation.pass) verified += 1;
     }
     const verify = percentiles(verifySamples);
-    console.log(`(a) offline decode + verify, ${verify.count} distinct tickets (${verified} verified): p50 ${ms(verify.p50)}, p99 ${ms(verify.p99)}, max ${ms(verify.max)}`);
+    console.log(
+      `(a) offline decode + verify, ${verify.count} distinct tickets (${verified} verified): p50 ${ms(verify.p50)}, p99 ${ms(verify.p99)}, max ${ms(verify.max)}`,
+    );
 
     // (b) online scan-to-verdict against the real issuer.
     issuer = await startIssuerThread({ dataDir: dataDir.root, port });
-    core = new KioskCore({ dbPath: path.join(root, 'kiosk.db'), apiKeys: new MemoryApiKeys(), autoDrain: false, ...(settings.concurrency === undefined ? {} : { drainConcurrency: settings.concurrency }) });
+    core = new KioskCore({
+      dbPath: path.join(root, 'kiosk.db'),
+      apiKeys: new MemoryApiKeys(),
+      autoDrain: false,
+      ...(settings.concurrency === undefined ? {} : { drainConcurrency: settings.concurrency }),
+    });
     const enrolled = await core.scan(setup.setup_qr);
     if (enrolled.type !== 'enrolled') throw new Error(`enrollment failed: ${JSON.stringify(enrolled)}`);
     const warmUp = await issue(db, baseUrl, event, dataDir, 50);
@@ -194,7 +220,9 @@ async function main(): Promise<void> {
       onlineKinds.set(verdictKind(result), (onlineKinds.get(verdictKind(result)) ?? 0) + 1);
     }
     const online = percentiles(onlineSamples);
-    console.log(`(b) online scan-to-verdict, ${online.count} scans: p50 ${ms(online.p50)}, p99 ${ms(online.p99)}, max ${ms(online.max)}  [${[...onlineKinds].map(([k, n]) => `${k}: ${n}`).join(', ')}]`);
+    console.log(
+      `(b) online scan-to-verdict, ${online.count} scans: p50 ${ms(online.p50)}, p99 ${ms(online.p99)}, max ${ms(online.max)}  [${[...onlineKinds].map(([k, n]) => `${k}: ${n}`).join(', ')}]`,
+    );
 
     // (c) queue offline, then drain.
     await issuer.stop();
@@ -209,7 +237,9 @@ async function main(): Promise<void> {
     }
     const offline = percentiles(offlineSamples);
     const queued = (await core.getState()).pending_scans;
-    console.log(`    offline scan-to-verdict (durable commit), ${offline.count} scans: p50 ${ms(offline.p50)}, p99 ${ms(offline.p99)}, max ${ms(offline.max)}  [${[...offlineKinds].map(([k, n]) => `${k}: ${n}`).join(', ')}]`);
+    console.log(
+      `    offline scan-to-verdict (durable commit), ${offline.count} scans: p50 ${ms(offline.p50)}, p99 ${ms(offline.p99)}, max ${ms(offline.max)}  [${[...offlineKinds].map(([k, n]) => `${k}: ${n}`).join(', ')}]`,
+    );
 
     issuer = await startIssuerThread({ dataDir: dataDir.root, port });
     const drainStart = performance.now();
@@ -217,13 +247,16 @@ async function main(): Promise<void> {
     while (pending > 0 && performance.now() - drainStart < DRAIN_DEADLINE_MS) {
       const report = await core.drain();
       pending = (await core.getState()).pending_scans;
-      if (report?.stop !== 'empty' && pending > 0) throw new Error(`the drain stopped: ${report?.stop ?? 'not run'} with ${pending} pending`);
+      if (report?.stop !== 'empty' && pending > 0)
+        throw new Error(`the drain stopped: ${report?.stop ?? 'not run'} with ${pending} pending`);
     }
     const drainSeconds = (performance.now() - drainStart) / 1000;
     const drained = queued - pending;
     const checkins = (db.prepare('SELECT COUNT(*) AS n FROM checkins').get() as { n: number }).n;
     const rate = drained / drainSeconds;
-    console.log(`(c) drain (${settings.concurrency ?? DEFAULT_DRAIN_CONCURRENCY} in flight): ${drained} of ${queued} queued scans in ${drainSeconds.toFixed(2)} s = ${rate.toFixed(0)} scans/s (issuer now holds ${checkins} check-ins)`);
+    console.log(
+      `(c) drain (${settings.concurrency ?? DEFAULT_DRAIN_CONCURRENCY} in flight): ${drained} of ${queued} queued scans in ${drainSeconds.toFixed(2)} s = ${rate.toFixed(0)} scans/s (issuer now holds ${checkins} check-ins)`,
+    );
 
     // (d) HID scanners: long tickets (a holder name long enough for about LONG_TICKET_LENGTH characters).
     const sample = (await issue(db, baseUrl, event, dataDir, 1))[0]!;
@@ -242,13 +275,19 @@ async function main(): Promise<void> {
     console.log(
       `    HID-POS first report to verdict offline, ${first.count} tickets of ${longLength} characters (${hid.reportsPerScan} reports each, back to back): p50 ${ms(first.p50)}, p99 ${ms(first.p99)}, max ${ms(first.max)}  [${[...hid.kinds].map(([k, n]) => `${k}: ${n}`).join(', ')}]`,
     );
-    console.log(`    calibration code over HID-POS to its diagnosis, ${hid.calibration.count} reads: p50 ${ms(hid.calibration.p50)}, p99 ${ms(hid.calibration.p99)}, max ${ms(hid.calibration.max)}\n`);
+    console.log(
+      `    calibration code over HID-POS to its diagnosis, ${hid.calibration.count} reads: p50 ${ms(hid.calibration.p50)}, p99 ${ms(hid.calibration.p99)}, max ${ms(hid.calibration.max)}\n`,
+    );
 
     const line = (name: string, ok: boolean, text: string) => console.log(`${ok ? 'PASS' : 'MISS'}  ${name}: ${text}`);
     line('verify p99 < 5 ms', verify.p99 < GOALS.verifyP99Ms, ms(verify.p99));
     line('online p99 < 50 ms', online.p99 < GOALS.onlineP99Ms, ms(online.p99));
     line('drain ≥ 500 scans/s', rate >= GOALS.drainPerSecond && pending === 0, `${rate.toFixed(0)} scans/s`);
-    line(`HID-POS first report to verdict (${longLength} characters, offline) p99 < 20 ms`, first.p99 < GOALS.hidToVerdictP99Ms, ms(first.p99));
+    line(
+      `HID-POS first report to verdict (${longLength} characters, offline) p99 < 20 ms`,
+      first.p99 < GOALS.hidToVerdictP99Ms,
+      ms(first.p99),
+    );
   } finally {
     await core?.close();
     await issuer?.stop();

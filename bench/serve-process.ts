@@ -26,7 +26,9 @@ export interface ServeProcess {
 
 /** Starts `serve --plain-http` on 127.0.0.1:`port` and resolves once it answers. */
 export async function startServeProcess(dataDir: string, port: number): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--data', dataDir, '--plain-http', '--host', '127.0.0.1', '--port', String(port)], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, 'serve', '--data', dataDir, '--plain-http', '--host', '127.0.0.1', '--port', String(port)], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
@@ -71,7 +73,11 @@ export async function createLoopbackIssuerData(options: { name: string; tickets:
   try {
     const event = createEvent(db, { name: `${options.name} night`, date: addHours(now, 1), venue: 'Loopback Hall' }, newIdFactory(), now);
     const key = loadSigningKey(dataDir.keysDir, activeKid(db));
-    const specs = Array.from({ length: options.tickets }, (_, i) => ({ exp: defaultTicketExpiry(event), holderName: `Guest ${i}`, ticketType: 'Standard' }));
+    const specs = Array.from({ length: options.tickets }, (_, i) => ({
+      exp: defaultTicketExpiry(event),
+      holderName: `Guest ${i}`,
+      ticketType: 'Standard',
+    }));
     const tids = (await issueTickets(db, { iss: baseUrl, event, key, nextId: newIdFactory(), now }, specs)).map((ticket) => ticket.tid);
     return { root, dataDir, baseUrl, port, eid: event.eid, tids, scanners: createBenchScanners(db, event, options.scanners, now) };
   } finally {

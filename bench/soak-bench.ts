@@ -88,7 +88,10 @@ async function runDrain(running: Running, traffic: DoorTraffic, doorsBusy: () =>
   await traffic.stop();
   let doubleAdmissions = 0;
   for (const door of running.doors) doubleAdmissions += (await door.core.getState()).double_admissions.length;
-  const pending = (await Promise.all(running.doors.map(async (door) => (await door.core.getState()).pending_scans))).reduce((a, b) => a + b, 0);
+  const pending = (await Promise.all(running.doors.map(async (door) => (await door.core.getState()).pending_scans))).reduce(
+    (a, b) => a + b,
+    0,
+  );
   return { drain, busy, doorsAfter: { doubleAdmissions, pending } };
 }
 

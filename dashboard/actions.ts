@@ -22,9 +22,18 @@ export interface ActionContext {
 const problemText = (error: unknown): string => (error instanceof ApiProblem ? error.message : 'Something went wrong.');
 
 /** A modal question; resolves with the reason typed (or '') when confirmed, null when cancelled. */
-function confirmDialog(options: { id: string; title: string; body: string[]; confirm: string; reasonLabel?: string }): Promise<string | null> {
+function confirmDialog(options: {
+  id: string;
+  title: string;
+  body: string[];
+  confirm: string;
+  reasonLabel?: string;
+}): Promise<string | null> {
   return new Promise((resolve) => {
-    const reason = options.reasonLabel === undefined ? null : h('input', { id: `${options.id}-reason`, type: 'text', maxlength: 200, autocomplete: 'off' });
+    const reason =
+      options.reasonLabel === undefined
+        ? null
+        : h('input', { id: `${options.id}-reason`, type: 'text', maxlength: 200, autocomplete: 'off' });
     const confirm = h('button', { type: 'button', class: 'danger', id: `${options.id}-confirm` }, options.confirm);
     const cancel = h('button', { type: 'button', class: 'secondary' }, 'Cancel');
     const dialog = h(
@@ -53,16 +62,25 @@ function confirmDialog(options: { id: string; title: string; body: string[]; con
 }
 
 function ticketCard(ticket: TicketView, onRevoke: (ticket: TicketView) => void): HTMLElement {
-  const statusWords: Record<TicketView['status'], string> = { valid: 'Valid, not checked in', checked_in: 'Checked in', revoked: 'Revoked', expired: 'Expired' };
+  const statusWords: Record<TicketView['status'], string> = {
+    valid: 'Valid, not checked in',
+    checked_in: 'Checked in',
+    revoked: 'Revoked',
+    expired: 'Expired',
+  };
   const facts: [string, string][] = [
     ['Ticket id', ticket.tid],
     ['Type', labelOrNone(ticket.ticket_type, '–')],
     ['Event', ticket.event_name],
   ];
   if (ticket.checked_in_at !== null) {
-    facts.push(['Checked in', `${formatDateTime(ticket.checked_in_at)}${ticket.checked_in_gate_id === null ? '' : `, gate ${ticket.checked_in_gate_id}`}${ticket.checked_in_by === null ? '' : `, by ${ticket.checked_in_by}`}`]);
+    facts.push([
+      'Checked in',
+      `${formatDateTime(ticket.checked_in_at)}${ticket.checked_in_gate_id === null ? '' : `, gate ${ticket.checked_in_gate_id}`}${ticket.checked_in_by === null ? '' : `, by ${ticket.checked_in_by}`}`,
+    ]);
   }
-  if (ticket.revoked_at !== null) facts.push(['Revoked', `${formatDateTime(ticket.revoked_at)}${ticket.revoke_reason === null ? '' : ` (${ticket.revoke_reason})`}`]);
+  if (ticket.revoked_at !== null)
+    facts.push(['Revoked', `${formatDateTime(ticket.revoked_at)}${ticket.revoke_reason === null ? '' : ` (${ticket.revoke_reason})`}`]);
   facts.push(['Valid until', formatDateTime(ticket.expires_at)]);
   const revoke =
     ticket.status === 'revoked'
@@ -71,7 +89,12 @@ function ticketCard(ticket: TicketView, onRevoke: (ticket: TicketView) => void):
   return h(
     'li',
     { class: `ticket ticket-${ticket.status}`, 'data-tid': ticket.tid },
-    h('div', { class: 'ticket-head' }, h('span', { class: 'ticket-holder' }, labelOrNone(ticket.holder_name, '(no name)')), h('span', { class: `ticket-status status-${ticket.status}` }, statusWords[ticket.status])),
+    h(
+      'div',
+      { class: 'ticket-head' },
+      h('span', { class: 'ticket-holder' }, labelOrNone(ticket.holder_name, '(no name)')),
+      h('span', { class: `ticket-status status-${ticket.status}` }, statusWords[ticket.status]),
+    ),
     h('dl', {}, ...facts.flatMap(([term, value]) => [h('dt', {}, term), h('dd', {}, value)])),
     revoke,
   );
@@ -79,7 +102,13 @@ function ticketCard(ticket: TicketView, onRevoke: (ticket: TicketView) => void):
 
 export function buildActions(context: ActionContext): HTMLElement {
   // Look up
-  const query = h('input', { id: 'lookup-query', type: 'search', autocomplete: 'off', maxlength: 100, placeholder: 'e.g. 01JD… or Lovelace' });
+  const query = h('input', {
+    id: 'lookup-query',
+    type: 'search',
+    autocomplete: 'off',
+    maxlength: 100,
+    placeholder: 'e.g. 01JD… or Lovelace',
+  });
   const results = h('div', { id: 'lookup-results', 'aria-live': 'polite' });
   let lastQuery = '';
   const runLookup = async (text: string): Promise<void> => {
@@ -89,13 +118,18 @@ export function buildActions(context: ActionContext): HTMLElement {
       const found = await context.api().lookup(context.eid(), text);
       if (text !== lastQuery) return;
       if (found.tickets.length === 0) {
-        fill(results, h('p', { class: 'empty' }, `No ticket matches "${found.query}" (ticket ids of any event, holder names of this event).`));
+        fill(
+          results,
+          h('p', { class: 'empty' }, `No ticket matches "${found.query}" (ticket ids of any event, holder names of this event).`),
+        );
         return;
       }
       fill(
         results,
         h('ol', { class: 'tickets' }, ...found.tickets.map((ticket) => ticketCard(ticket, revokeTicket))),
-        found.truncated ? h('p', { class: 'muted' }, `Only the first ${found.tickets.length} matches are shown; type more of the name.`) : null,
+        found.truncated
+          ? h('p', { class: 'muted' }, `Only the first ${found.tickets.length} matches are shown; type more of the name.`)
+          : null,
       );
     } catch (error) {
       if (error instanceof ApiProblem && error.status === 401) return context.signedOut(error);
@@ -194,7 +228,11 @@ export function buildActions(context: ActionContext): HTMLElement {
       'div',
       { class: 'panel action', id: 'export' },
       h('h2', {}, 'Reconciliation'),
-      h('p', { class: 'muted' }, 'Every check-in and every refused or reported scan of this event, as CSV (the same as ticket-issuer checkins export).'),
+      h(
+        'p',
+        { class: 'muted' },
+        'Every check-in and every refused or reported scan of this event, as CSV (the same as ticket-issuer checkins export).',
+      ),
       exportButton,
       exportMessage,
     ),
@@ -206,7 +244,11 @@ function showSetupCode(context: ActionContext, setup: SetupCodeResult): void {
   const status = h('p', { class: 'message', role: 'status', id: 'setup-status' });
   const revoke = h('button', { type: 'button', class: 'danger', id: 'revoke-setup' }, 'Revoke this code');
   const done = h('button', { type: 'button', class: 'primary', id: 'close-setup' }, 'Done');
-  const image = h('img', { id: 'setup-qr-image', src: setup.qr_image, alt: `Setup QR code for ${setup.event_name}${setup.gate_id === null ? '' : `, gate ${setup.gate_id}`}` });
+  const image = h('img', {
+    id: 'setup-qr-image',
+    src: setup.qr_image,
+    alt: `Setup QR code for ${setup.event_name}${setup.gate_id === null ? '' : `, gate ${setup.gate_id}`}`,
+  });
   const frame = h('div', { class: 'setup-qr' }, image);
   // The frame's size comes from the stylesheet (as large as the screen allows); the code
   // inside it gets a whole number of device pixels per module. The image's intrinsic width

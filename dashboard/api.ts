@@ -44,7 +44,13 @@ async function call(method: 'GET' | 'POST', path: string, token: string | null, 
   if (body !== undefined) headers['content-type'] = 'application/json';
   let response: Response;
   try {
-    response = await fetch(`${API}${path}`, { method, headers, body: body === undefined ? null : JSON.stringify(body), cache: 'no-store', credentials: 'omit' });
+    response = await fetch(`${API}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? null : JSON.stringify(body),
+      cache: 'no-store',
+      credentials: 'omit',
+    });
   } catch {
     throw new ApiProblem(0, 'NETWORK', 'The issuer cannot be reached.', undefined, undefined);
   }
@@ -73,8 +79,14 @@ export function createApi(token: string | null) {
     session: () => json<SessionInfo>(call('GET', '/session', token)),
     overview: (eid: string) => json<EventOverview>(call('GET', `/events/${id(eid)}/overview`, token)),
     lookup: (eid: string, query: string) => json<LookupResult>(call('GET', `/events/${id(eid)}/tickets?q=${id(query)}`, token)),
-    revokeTicket: (tid: string, reason: string) => json<RevokeTicketResult>(call('POST', `/tickets/${id(tid)}/revoke`, token, (reason === '' ? {} : { reason }) satisfies RevokeTicketRequest)),
-    createSetupCode: (eid: string, gate: string) => json<SetupCodeResult>(call('POST', `/events/${id(eid)}/setup-codes`, token, (gate === '' ? {} : { gate_id: gate }) satisfies SetupCodeRequest)),
+    revokeTicket: (tid: string, reason: string) =>
+      json<RevokeTicketResult>(
+        call('POST', `/tickets/${id(tid)}/revoke`, token, (reason === '' ? {} : { reason }) satisfies RevokeTicketRequest),
+      ),
+    createSetupCode: (eid: string, gate: string) =>
+      json<SetupCodeResult>(
+        call('POST', `/events/${id(eid)}/setup-codes`, token, (gate === '' ? {} : { gate_id: gate }) satisfies SetupCodeRequest),
+      ),
     revokeSetupCode: (tokenId: string) => json<RevokeSetupResult>(call('POST', `/setup-codes/${id(tokenId)}/revoke`, token, {})),
     revokeScanner: (apiKeyId: string) => json<RevokeScannerResult>(call('POST', `/scanners/${id(apiKeyId)}/revoke`, token, {})),
     /** The CSV and the file name the issuer suggests. */

@@ -54,8 +54,18 @@ export const labelOrNone = (value: string | null, none: string): string => (valu
 
 /** Each alert kind: a short tag (shown in words and with a symbol, never by colour alone) and a heading. */
 export const ALERT_LABELS: Record<AlertKind, { tag: string; symbol: string; title: string; counted: string }> = {
-  offline_double_admission: { tag: 'DOUBLE ADMISSION?', symbol: '⚠', title: 'Possible double admission (offline scan arrived late)', counted: 'possible double admission' },
-  merged_double_admission: { tag: 'DOUBLE ADMISSION', symbol: '⚠', title: 'Double admission found by an import (checked in on two copies of the issuer)', counted: 'double admission at import' },
+  offline_double_admission: {
+    tag: 'DOUBLE ADMISSION?',
+    symbol: '⚠',
+    title: 'Possible double admission (offline scan arrived late)',
+    counted: 'possible double admission',
+  },
+  merged_double_admission: {
+    tag: 'DOUBLE ADMISSION',
+    symbol: '⚠',
+    title: 'Double admission found by an import (checked in on two copies of the issuer)',
+    counted: 'double admission at import',
+  },
   forged_signature: { tag: 'FORGED', symbol: '✖', title: 'Forged ticket reported (signature did not verify)', counted: 'forged' },
   revoked_ticket: { tag: 'REVOKED', symbol: '⊘', title: 'Revoked ticket scanned', counted: 'revoked' },
   wrong_event: { tag: 'WRONG EVENT', symbol: '⇄', title: 'Ticket for another event scanned', counted: 'wrong event' },
@@ -66,7 +76,8 @@ const where = (alert: AlertView): string => {
   return alert.gate_id === null ? `by ${scanner}` : `at gate ${alert.gate_id} by ${scanner}`;
 };
 
-const holder = (alert: AlertView): string => (alert.holder_name === null ? `ticket ${alert.tid ?? '(no id)'}` : `${alert.holder_name} (ticket ${alert.tid ?? '?'})`);
+const holder = (alert: AlertView): string =>
+  alert.holder_name === null ? `ticket ${alert.tid ?? '(no id)'}` : `${alert.holder_name} (ticket ${alert.tid ?? '?'})`;
 
 /** One sentence per alert, naming who, where and when. */
 export function describeAlert(alert: AlertView): string {
@@ -75,13 +86,18 @@ export function describeAlert(alert: AlertView): string {
     case 'offline_double_admission': {
       const first = alert.first_check_in;
       const firstText =
-        first === null ? 'It had already been checked in.' : `It had already been checked in at ${formatClock(first.checked_in_at)}${first.gate_id === null ? '' : ` at gate ${first.gate_id}`} by ${first.scanner}.`;
+        first === null
+          ? 'It had already been checked in.'
+          : `It had already been checked in at ${formatClock(first.checked_in_at)}${first.gate_id === null ? '' : ` at gate ${first.gate_id}`} by ${first.scanner}.`;
       const delay = alert.delay_seconds === null ? '' : `, received ${formatDuration(alert.delay_seconds)} later`;
       return `${holder(alert)} was scanned${scanned} ${where(alert)}${delay}. ${firstText} If that scanner was offline it let the holder in: two people may have entered on one ticket.`;
     }
     case 'merged_double_admission': {
       const first = alert.first_check_in;
-      const kept = first === null ? '' : ` The check-in that stands is from ${formatClock(first.checked_in_at)}${first.gate_id === null ? '' : ` at gate ${first.gate_id}`} by ${first.scanner}.`;
+      const kept =
+        first === null
+          ? ''
+          : ` The check-in that stands is from ${formatClock(first.checked_in_at)}${first.gate_id === null ? '' : ` at gate ${first.gate_id}`} by ${first.scanner}.`;
       return `${holder(alert)} was also checked in${scanned} ${where(alert)} on another copy of the issuer, found when its data was imported: two people may have entered on one ticket.${kept}`;
     }
     case 'forged_signature':
@@ -110,11 +126,13 @@ export function scannerStateText(scanner: ScannerView, nowMs: number): string {
   return `No contact for ${formatDuration((nowMs - Date.parse(scanner.last_contact_at)) / 1000)}`;
 }
 
-export const scannerLabel = (scanner: Pick<ScannerView, 'scanner_name' | 'scanner_id'>): string => scanner.scanner_name ?? scanner.scanner_id;
+export const scannerLabel = (scanner: Pick<ScannerView, 'scanner_name' | 'scanner_id'>): string =>
+  scanner.scanner_name ?? scanner.scanner_id;
 
 /** The message on the sign-in screen for an API refusal. */
 export function signInProblem(problem: { status: number; reason?: string; retryAfterSeconds?: number }): string {
-  if (problem.status === 429) return `Too many wrong tokens from this computer. Try again in ${formatDuration(problem.retryAfterSeconds ?? 60)}.`;
+  if (problem.status === 429)
+    return `Too many wrong tokens from this computer. Try again in ${formatDuration(problem.retryAfterSeconds ?? 60)}.`;
   if (problem.reason === 'admin_token_not_set') return 'This issuer has no admin token yet.';
   if (problem.status === 401) return 'That token is not right (or it was replaced). Check it and try again.';
   return `The issuer answered with an error (HTTP ${problem.status}). Try again.`;

@@ -5,10 +5,27 @@
  */
 import type { AlertView, EventOverview, ScannerView } from '../issuer/dashboard-api.js';
 import { fill, h } from './dom.js';
-import { ALERT_LABELS, describeAlert, formatAge, formatClock, formatCount, formatPercent, labelOrNone, scannerLabel, scannerStateText } from './format.js';
+import {
+  ALERT_LABELS,
+  describeAlert,
+  formatAge,
+  formatClock,
+  formatCount,
+  formatPercent,
+  labelOrNone,
+  scannerLabel,
+  scannerStateText,
+} from './format.js';
 
 function tile(id: string, label: string, value: string, detail: string, extra?: Node): HTMLElement {
-  return h('div', { class: 'tile', id }, h('div', { class: 'tile-label' }, label), h('div', { class: 'tile-value', 'data-value': value }, value), h('div', { class: 'tile-detail' }, detail), extra);
+  return h(
+    'div',
+    { class: 'tile', id },
+    h('div', { class: 'tile-label' }, label),
+    h('div', { class: 'tile-value', 'data-value': value }, value),
+    h('div', { class: 'tile-detail' }, detail),
+    extra,
+  );
 }
 
 function bar(fraction: number, label: string): HTMLElement {
@@ -32,8 +49,22 @@ export function renderTiles(root: HTMLElement, overview: EventOverview, nowMs: n
       `of ${formatCount(totals.issued)} issued · ${formatPercent(totals.checked_in, totals.issued)}${totals.revoked > 0 ? ` · ${formatCount(totals.revoked)} revoked` : ''}`,
       bar(totals.issued === 0 ? 0 : totals.checked_in / totals.issued, `${formatPercent(totals.checked_in, totals.issued)} checked in`),
     ),
-    tile('tile-rate', 'Scans in the last minute', formatCount(scans.last_minute), `${formatCount(scans.per_minute.reduce((sum, m) => sum + m.scans, 0))} in the last ${scans.per_minute.length} min`),
-    tile('tile-scanners', 'Scanners online', `${online} of ${active.length}`, active.length === online ? (active.length === 0 ? 'none enrolled yet' : 'all in contact') : `${active.length - online} without recent contact`),
+    tile(
+      'tile-rate',
+      'Scans in the last minute',
+      formatCount(scans.last_minute),
+      `${formatCount(scans.per_minute.reduce((sum, m) => sum + m.scans, 0))} in the last ${scans.per_minute.length} min`,
+    ),
+    tile(
+      'tile-scanners',
+      'Scanners online',
+      `${online} of ${active.length}`,
+      active.length === online
+        ? active.length === 0
+          ? 'none enrolled yet'
+          : 'all in contact'
+        : `${active.length - online} without recent contact`,
+    ),
     tile('tile-alerts', 'Alerts', formatCount(alertTotal), alertTotal === 0 ? 'nothing to check' : 'see the list below', undefined),
   );
   root.querySelector('#tile-alerts')?.classList.toggle('has-alerts', alertTotal > 0);
@@ -45,7 +76,13 @@ function alertItem(alert: AlertView): HTMLElement {
     'li',
     { class: `alert alert-${alert.kind}`, 'data-kind': alert.kind, 'data-alert-id': alert.id },
     h('span', { class: 'alert-tag' }, h('span', { 'aria-hidden': 'true' }, `${label.symbol} `), label.tag),
-    h('div', { class: 'alert-body' }, h('strong', {}, label.title), h('p', {}, describeAlert(alert)), h('span', { class: 'alert-time' }, `Received ${formatClock(alert.at)}`)),
+    h(
+      'div',
+      { class: 'alert-body' },
+      h('strong', {}, label.title),
+      h('p', {}, describeAlert(alert)),
+      h('span', { class: 'alert-time' }, `Received ${formatClock(alert.at)}`),
+    ),
   );
 }
 
@@ -55,18 +92,30 @@ export function renderAlerts(root: HTMLElement, overview: EventOverview): void {
     'ul',
     { class: 'alert-counts' },
     ...(Object.keys(ALERT_LABELS) as (keyof typeof ALERT_LABELS)[]).map((kind) =>
-      h('li', { 'data-kind': kind, class: counts[kind] > 0 ? 'nonzero' : '' }, h('span', { class: 'count' }, formatCount(counts[kind])), ` ${ALERT_LABELS[kind].counted}`),
+      h(
+        'li',
+        { 'data-kind': kind, class: counts[kind] > 0 ? 'nonzero' : '' },
+        h('span', { class: 'count' }, formatCount(counts[kind])),
+        ` ${ALERT_LABELS[kind].counted}`,
+      ),
     ),
   );
   fill(
     root,
     h('h2', {}, 'Alerts'),
     summary,
-    recent.length === 0 ? h('p', { class: 'empty' }, 'No alerts for this event.') : h('ol', { class: 'alert-list', id: 'alert-list' }, ...recent.map(alertItem)),
+    recent.length === 0
+      ? h('p', { class: 'empty' }, 'No alerts for this event.')
+      : h('ol', { class: 'alert-list', id: 'alert-list' }, ...recent.map(alertItem)),
   );
 }
 
-function countTable(caption: string, columns: string[], rows: { label: string; cells: string[]; fraction: number | null }[], empty: string): HTMLElement {
+function countTable(
+  caption: string,
+  columns: string[],
+  rows: { label: string; cells: string[]; fraction: number | null }[],
+  empty: string,
+): HTMLElement {
   if (rows.length === 0) return h('p', { class: 'empty' }, empty);
   return h(
     'table',
@@ -160,7 +209,11 @@ export class ScannerTable {
   /** The newest data of each row, for its Revoke button. */
   private readonly latest = new Map<string, ScannerView>();
   readonly element: HTMLElement;
-  private readonly emptyNote = h('p', { class: 'empty' }, 'No scanner is enrolled for this event yet. Create a setup QR below and scan it with a kiosk.');
+  private readonly emptyNote = h(
+    'p',
+    { class: 'empty' },
+    'No scanner is enrolled for this event yet. Create a setup QR below and scan it with a kiosk.',
+  );
   private readonly table: HTMLTableElement;
 
   constructor(private readonly onRevoke: (scanner: ScannerView) => void) {
@@ -171,7 +224,13 @@ export class ScannerTable {
       h(
         'thead',
         {},
-        h('tr', {}, ...['Scanner', 'Gate', 'Status', 'Last contact', 'Scans', ''].map((column, i) => h('th', { scope: 'col', class: i === 4 ? 'num' : '' }, column))),
+        h(
+          'tr',
+          {},
+          ...['Scanner', 'Gate', 'Status', 'Last contact', 'Scans', ''].map((column, i) =>
+            h('th', { scope: 'col', class: i === 4 ? 'num' : '' }, column),
+          ),
+        ),
       ),
       this.body,
     );
@@ -195,7 +254,13 @@ export class ScannerTable {
       }
       this.latest.set(scanner.api_key_id, scanner);
       const state = scannerStateText(scanner, nowMs);
-      const [name, gate, status, contact, count] = entry.cells as [HTMLTableCellElement, HTMLTableCellElement, HTMLTableCellElement, HTMLTableCellElement, HTMLTableCellElement];
+      const [name, gate, status, contact, count] = entry.cells as [
+        HTMLTableCellElement,
+        HTMLTableCellElement,
+        HTMLTableCellElement,
+        HTMLTableCellElement,
+        HTMLTableCellElement,
+      ];
       setText(name, scannerLabel(scanner));
       name.title = `${scanner.scanner_platform ?? ''} · key ${scanner.api_key_id}`.replace(/^ · /, '');
       setText(gate, labelOrNone(scanner.gate_id, 'all gates'));

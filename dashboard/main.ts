@@ -34,7 +34,12 @@ function signOut(notice?: string, tokenNotSet = false): void {
 }
 
 function signedOutBy(problem: ApiProblem): void {
-  signOut(problem.reason === 'admin_token_not_set' ? 'This issuer has no admin token any more.' : 'The admin token was refused (it may have been replaced). Sign in again.', problem.reason === 'admin_token_not_set');
+  signOut(
+    problem.reason === 'admin_token_not_set'
+      ? 'This issuer has no admin token any more.'
+      : 'The admin token was refused (it may have been replaced). Sign in again.',
+    problem.reason === 'admin_token_not_set',
+  );
 }
 
 function start(token: string, session: SessionInfo): void {
@@ -66,7 +71,16 @@ function start(token: string, session: SessionInfo): void {
     fill(
       root,
       header(session, null, signOutButton),
-      h('main', {}, h('section', { class: 'panel' }, h('h2', {}, 'No events yet'), h('p', {}, 'Create one with: ticket-issuer event create --name NAME --date ISO --venue VENUE, then reload this page.'))),
+      h(
+        'main',
+        {},
+        h(
+          'section',
+          { class: 'panel' },
+          h('h2', {}, 'No events yet'),
+          h('p', {}, 'Create one with: ticket-issuer event create --name NAME --date ISO --venue VENUE, then reload this page.'),
+        ),
+      ),
     );
     return;
   }
@@ -81,7 +95,12 @@ function start(token: string, session: SessionInfo): void {
       h('section', { class: 'tiles', id: 'tiles' }),
       h('section', { class: 'panel alerts', id: 'alerts' }),
       h('div', { class: 'columns' }, h('section', { class: 'panel', id: 'gates' }), h('section', { class: 'panel', id: 'types' })),
-      h('div', { class: 'columns' }, h('section', { class: 'panel', id: 'rate' }), h('section', { class: 'panel', id: 'scanners' }, scanners.element)),
+      h(
+        'div',
+        { class: 'columns' },
+        h('section', { class: 'panel', id: 'rate' }),
+        h('section', { class: 'panel', id: 'scanners' }, scanners.element),
+      ),
       buildActions(context),
       h(
         'p',
@@ -101,7 +120,12 @@ function header(session: SessionInfo, select: HTMLSelectElement | null, signOutB
   return h(
     'header',
     { class: 'topbar' },
-    h('div', { class: 'brand' }, h('span', { class: 'issuer-name' }, session.issuer.name), h('span', { class: 'product' }, 'Admin dashboard')),
+    h(
+      'div',
+      { class: 'brand' },
+      h('span', { class: 'issuer-name' }, session.issuer.name),
+      h('span', { class: 'product' }, 'Admin dashboard'),
+    ),
     select === null ? null : h('label', { class: 'event-picker' }, h('span', {}, 'Event'), select),
     signOutButton,
   );
@@ -168,7 +192,8 @@ async function boot(): Promise<void> {
     if (token !== null) return start(token, session);
   } catch (error) {
     if (error instanceof ApiProblem && error.reason === 'admin_token_not_set') return signOut(undefined, true);
-    if (error instanceof ApiProblem && error.status === 401 && token !== null) return signOut('The saved admin token was refused (it may have been replaced). Sign in again.');
+    if (error instanceof ApiProblem && error.status === 401 && token !== null)
+      return signOut('The saved admin token was refused (it may have been replaced). Sign in again.');
     if (error instanceof ApiProblem && error.status === 0) return signOut(error.message);
   }
   signOut();

@@ -42,13 +42,7 @@ export function showSignIn(root: HTMLElement, options: SignInOptions): void {
     'aria-describedby': 'sign-in-message',
   });
   const button = h('button', { type: 'submit', class: 'primary' }, 'Sign in');
-  const form = h(
-    'form',
-    { class: 'sign-in-form', novalidate: true },
-    h('label', { for: 'admin-token' }, 'Admin token'),
-    input,
-    button,
-  );
+  const form = h('form', { class: 'sign-in-form', novalidate: true }, h('label', { for: 'admin-token' }, 'Admin token'), input, button);
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const token = input.value.trim();
@@ -68,7 +62,8 @@ export function showSignIn(root: HTMLElement, options: SignInOptions): void {
       .catch((error: unknown) => {
         button.disabled = false;
         const problem = error instanceof ApiProblem ? error : null;
-        message.textContent = problem === null ? 'Something went wrong. Try again.' : problem.status === 0 ? problem.message : signInProblem(problem);
+        message.textContent =
+          problem === null ? 'Something went wrong. Try again.' : problem.status === 0 ? problem.message : signInProblem(problem);
         howTo.hidden = problem?.reason !== 'admin_token_not_set';
         input.select();
       });

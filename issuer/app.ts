@@ -94,9 +94,9 @@ async function assemble(options: BuildOptions, db: Db, issuer: IssuerInfo): Prom
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,
   };
-  const app = (
-    options.https ? Fastify({ ...common, https: { ...serverTimeoutOptions(timeouts), handshakeTimeout: timeouts.tlsHandshakeMs, ...options.https } }) : Fastify(common)
-  ) as unknown as FastifyInstance;
+  const app = (options.https
+    ? Fastify({ ...common, https: { ...serverTimeoutOptions(timeouts), handshakeTimeout: timeouts.tlsHandshakeMs, ...options.https } })
+    : Fastify(common)) as unknown as FastifyInstance;
   app.server.headersTimeout = timeouts.headersMs;
   app.server.maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
   app.log.info({ issuer: issuer.base_url, name: issuer.name }, 'issuer loaded');
@@ -108,7 +108,8 @@ async function assemble(options: BuildOptions, db: Db, issuer: IssuerInfo): Prom
   installErrorHandlers(app);
   // Before validation and before any route walks the body (request-body.ts).
   app.addHook('preValidation', async (request) => {
-    if (nestsDeeperThan(request.body, MAX_JSON_DEPTH)) throw errors.invalidBody(`the body is nested more than ${MAX_JSON_DEPTH} levels deep`);
+    if (nestsDeeperThan(request.body, MAX_JSON_DEPTH))
+      throw errors.invalidBody(`the body is nested more than ${MAX_JSON_DEPTH} levels deep`);
   });
   closeConnectionsOnShutdown(app, options.shutdownGraceMs);
   addProtocolSchemas(app);
@@ -119,7 +120,13 @@ async function assemble(options: BuildOptions, db: Db, issuer: IssuerInfo): Prom
   await app.register(enrollRoute, { db, ipRateLimit: enrollRateLimit(app, options.enrollRpm) });
   await app.register(checkInRoute, { db, groupCommit, scannerRateLimit: scannerLimit });
   await app.register(ticketStatusRoute, { db, scannerRateLimit: scannerLimit });
-  await app.register(adminRoutes, { db, groupCommit, adminToken: options.adminToken, setupCertPin: options.setupCertPin ?? null, distDir: options.dashboardDir });
+  await app.register(adminRoutes, {
+    db,
+    groupCommit,
+    adminToken: options.adminToken,
+    setupCertPin: options.setupCertPin ?? null,
+    distDir: options.dashboardDir,
+  });
 
   // Stored answers are kept at least 7 days; older ones are dropped at start and hourly, through the group commit.
   const pruneIdempotency = () =>

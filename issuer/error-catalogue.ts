@@ -46,31 +46,48 @@ export function errorEnvelope(code: ErrorCode, message: string, details?: Record
 /** Every error the issuer raises, by name. Routes use these, never ad-hoc codes or messages. */
 export const errors = {
   unauthorized: () => new ApiError('UNAUTHORIZED', 'a valid Bearer API key is required'),
-  invalidField: (field: string, problem = 'is missing or has the wrong type') => new ApiError('INVALID_REQUEST', `field "${field}" ${problem}`, { field }),
+  invalidField: (field: string, problem = 'is missing or has the wrong type') =>
+    new ApiError('INVALID_REQUEST', `field "${field}" ${problem}`, { field }),
   invalidBody: (message: string) => new ApiError('INVALID_REQUEST', message),
   invalidSignatureReported: () =>
-    new ApiError('INVALID_REQUEST', 'the scanner reported a ticket whose signature did not verify; recorded for audit', { reason: 'invalid_signature' }),
+    new ApiError('INVALID_REQUEST', 'the scanner reported a ticket whose signature did not verify; recorded for audit', {
+      reason: 'invalid_signature',
+    }),
   idempotencyConflict: () => new ApiError('IDEMPOTENCY_CONFLICT', 'this idempotency key was already used with a different request'),
   forbiddenEvent: () => new ApiError('FORBIDDEN', 'the API key is not scoped to this event'),
   forbiddenGate: () => new ApiError('FORBIDDEN', 'the API key is scoped to another gate'),
   ticketNotFound: () => new ApiError('NOT_FOUND', 'no such ticket at this issuer'),
   routeNotFound: (method: string, path: string) => new ApiError('NOT_FOUND', `no route for ${method} ${path}`),
   versionUnsupported: (version: number | string) =>
-    new ApiError('PROTOCOL_VERSION_UNSUPPORTED', `protocol version ${version} is not supported`, { supported_versions: [...SUPPORTED_VERSIONS] }),
+    new ApiError('PROTOCOL_VERSION_UNSUPPORTED', `protocol version ${version} is not supported`, {
+      supported_versions: [...SUPPORTED_VERSIONS],
+    }),
   invalidToken: () => new ApiError('INVALID_TOKEN', 'the enrollment token is unknown, malformed, expired or already used'),
   tokenRevoked: () => new ApiError('TOKEN_REVOKED', 'the enrollment token was revoked by the organizer'),
   rateLimited: (retryAfterSeconds: number) => {
     // Spec "Errors": Retry-After in integer seconds; decisions "Rate limits": at least 1.
     const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
-    return new ApiError('RATE_LIMITED', `too many requests; retry in ${seconds} s`, { retry_after: seconds }, { 'retry-after': String(seconds) });
+    return new ApiError(
+      'RATE_LIMITED',
+      `too many requests; retry in ${seconds} s`,
+      { retry_after: seconds },
+      { 'retry-after': String(seconds) },
+    );
   },
   internal: () => new ApiError('INTERNAL', 'internal error; retry with exponential backoff'),
   // The admin dashboard's API (/admin/api/*, docs/issuer.md "Admin dashboard"): the same codes, told apart by details.reason.
-  adminUnauthorized: () => new ApiError('UNAUTHORIZED', 'a valid admin token is required (Authorization: Bearer <admin token>)', { reason: 'admin_token_required' }),
-  adminTokenNotSet: () =>
-    new ApiError('UNAUTHORIZED', 'this issuer has no admin token yet: run "ticket-issuer admin-token reset" on the issuer machine and sign in with the token it prints', {
-      reason: 'admin_token_not_set',
+  adminUnauthorized: () =>
+    new ApiError('UNAUTHORIZED', 'a valid admin token is required (Authorization: Bearer <admin token>)', {
+      reason: 'admin_token_required',
     }),
+  adminTokenNotSet: () =>
+    new ApiError(
+      'UNAUTHORIZED',
+      'this issuer has no admin token yet: run "ticket-issuer admin-token reset" on the issuer machine and sign in with the token it prints',
+      {
+        reason: 'admin_token_not_set',
+      },
+    ),
 };
 
 /**
@@ -163,7 +180,8 @@ export function toApiError(error: unknown): ApiError {
   }
   const status = fastifyError.statusCode ?? 500;
   // Any other client error Fastify raises (bad JSON, bad Content-Length, ...): the decisions map them all to INVALID_REQUEST.
-  if (status >= 400 && status < 500) return errors.invalidBody(status === 400 && error instanceof SyntaxError ? 'the body is not valid JSON' : 'malformed request');
+  if (status >= 400 && status < 500)
+    return errors.invalidBody(status === 400 && error instanceof SyntaxError ? 'the body is not valid JSON' : 'malformed request');
   return errors.internal();
 }
 

@@ -17,7 +17,13 @@ import { createLogger } from './logging.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from './listen-defaults.js';
 import { openDatabase } from './store/database.js';
 import { getIssuerInfo } from './store/issuer-info.js';
-import { certificateFingerprint, certificateHostnames, ensureSelfSignedCertificate, recordServingMode, type TlsMaterial } from './tls-certificate.js';
+import {
+  certificateFingerprint,
+  certificateHostnames,
+  ensureSelfSignedCertificate,
+  recordServingMode,
+  type TlsMaterial,
+} from './tls-certificate.js';
 
 export interface StartServerOptions {
   dataDir: string;

@@ -11,10 +11,9 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const NODE_BUILTINS = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
 
 /** What a unit test may not touch: files, sockets, processes, the keyring, a browser (docs/architecture.md "Tests"). */
-const IO_MODULES = ['fs', 'fs/promises', 'net', 'http', 'https', 'http2', 'tls', 'dgram', 'child_process', 'worker_threads'].flatMap((name) => [
-  name,
-  `node:${name}`,
-]);
+const IO_MODULES = ['fs', 'fs/promises', 'net', 'http', 'https', 'http2', 'tls', 'dgram', 'child_process', 'worker_threads'].flatMap(
+  (name) => [name, `node:${name}`],
+);
 const IO_PACKAGES = ['better-sqlite3', 'keytar', 'undici', 'node-hid', 'playwright-core', 'fastify'];
 
 /**
@@ -23,37 +22,110 @@ const IO_PACKAGES = ['better-sqlite3', 'keytar', 'undici', 'node-hid', 'playwrig
  * A `mayImport` entry ending in `/` is a folder; anything else is one file (without extension).
  */
 export const LAYERS = [
-  { layer: 'protocol/', mayImport: ['protocol/'], node: false, refusedPackages: ['electron'], why: 'protocol/ is pure and runs anywhere: nothing outside itself, no I/O' },
+  {
+    layer: 'protocol/',
+    mayImport: ['protocol/'],
+    node: false,
+    refusedPackages: ['electron'],
+    why: 'protocol/ is pure and runs anywhere: nothing outside itself, no I/O',
+  },
   { layer: 'renderer/vite.config', mayImport: [], node: true },
   { layer: 'renderer/dev/screenshots', mayImport: null, why: 'a Node script that photographs the dev page' },
   { layer: 'dashboard/vite.config', mayImport: [], node: true },
-  { layer: 'renderer/', mayImport: ['renderer/', 'protocol/'], node: false, why: 'the kiosk page imports only protocol/ and its bridge types' },
-  { layer: 'dashboard/', mayImport: ['dashboard/', 'protocol/', 'issuer/dashboard-api'], node: false, why: 'the admin page imports only protocol/ and its API types' },
-  { layer: 'issuer/services/', mayImport: ['issuer/', 'protocol/'], notFrom: ['issuer/cli/', 'issuer/cli'], why: 'the service never imports the CLI' },
-  { layer: 'issuer/routes/', mayImport: ['issuer/', 'protocol/'], notFrom: ['issuer/cli/', 'issuer/cli'], why: 'the routes never import the CLI' },
+  {
+    layer: 'renderer/',
+    mayImport: ['renderer/', 'protocol/'],
+    node: false,
+    why: 'the kiosk page imports only protocol/ and its bridge types',
+  },
+  {
+    layer: 'dashboard/',
+    mayImport: ['dashboard/', 'protocol/', 'issuer/dashboard-api'],
+    node: false,
+    why: 'the admin page imports only protocol/ and its API types',
+  },
+  {
+    layer: 'issuer/services/',
+    mayImport: ['issuer/', 'protocol/'],
+    notFrom: ['issuer/cli/', 'issuer/cli'],
+    why: 'the service never imports the CLI',
+  },
+  {
+    layer: 'issuer/routes/',
+    mayImport: ['issuer/', 'protocol/'],
+    notFrom: ['issuer/cli/', 'issuer/cli'],
+    why: 'the routes never import the CLI',
+  },
   { layer: 'issuer/', mayImport: ['issuer/', 'protocol/'], why: 'the issuer stands alone (it never imports the kiosk)' },
-  { layer: 'main/kiosk/', mayImport: ['main/kiosk/', 'protocol/', 'renderer/kiosk-bridge-types'], why: 'the kiosk core knows neither host' },
-  { layer: 'main/onsite-issuer/', mayImport: ['main/onsite-issuer/', 'protocol/', 'issuer/onsite'], why: 'the on-site issuer uses the issuer through its one entry point' },
+  {
+    layer: 'main/kiosk/',
+    mayImport: ['main/kiosk/', 'protocol/', 'renderer/kiosk-bridge-types'],
+    why: 'the kiosk core knows neither host',
+  },
+  {
+    layer: 'main/onsite-issuer/',
+    mayImport: ['main/onsite-issuer/', 'protocol/', 'issuer/onsite'],
+    why: 'the on-site issuer uses the issuer through its one entry point',
+  },
   {
     layer: 'main/host/',
-    mayImport: ['main/host/', 'main/kiosk/', 'main/onsite-issuer/', 'protocol/', 'renderer/kiosk-bridge-types', 'renderer/onsite-issuer-bridge-types'],
+    mayImport: [
+      'main/host/',
+      'main/kiosk/',
+      'main/onsite-issuer/',
+      'protocol/',
+      'renderer/kiosk-bridge-types',
+      'renderer/onsite-issuer-bridge-types',
+    ],
     why: 'the host-neutral runtime is shared by both hosts and imports neither',
   },
   {
     layer: 'main/electron/',
-    mayImport: ['main/electron/', 'main/host/', 'main/kiosk/', 'main/onsite-issuer/', 'protocol/', 'renderer/kiosk-bridge-types', 'renderer/onsite-issuer-bridge-types'],
+    mayImport: [
+      'main/electron/',
+      'main/host/',
+      'main/kiosk/',
+      'main/onsite-issuer/',
+      'protocol/',
+      'renderer/kiosk-bridge-types',
+      'renderer/onsite-issuer-bridge-types',
+    ],
     electron: true,
     why: 'the Electron shell builds on the host-neutral runtime',
   },
-  { layer: 'main/web-host/', mayImport: ['main/web-host/', 'main/host/', 'main/kiosk/', 'protocol/', 'renderer/kiosk-bridge-types'], why: 'the browser host builds on the host-neutral runtime' },
-  { layer: 'main/', mayImport: ['main/', 'protocol/'], notFrom: ['main/electron/'], why: 'the kiosk command lines start either host without Electron' },
-  { layer: 'bench/', mayImport: ['bench/', 'test/support/', 'protocol/', 'issuer/', 'main/'], notFrom: ['main/electron/'], why: 'benchmarks measure the real parts, never the Electron shell' },
-  { layer: 'test/unit/', mayImport: ['test/unit/', 'test/support/unit/', 'test/vectors/', 'protocol/', 'issuer/', 'main/', 'renderer/', 'dashboard/', 'lint/'], refusedModules: [...IO_MODULES, ...IO_PACKAGES], why: 'a unit test touches no socket, file, process or keyring: that is an integration test' },
-  { layer: 'test/', mayImport: ['test/', 'protocol/', 'issuer/', 'main/', 'renderer/', 'dashboard/', 'scripts/', 'lint/'], why: 'tests never import bench/: shared fixtures live in test/support/' },
+  {
+    layer: 'main/web-host/',
+    mayImport: ['main/web-host/', 'main/host/', 'main/kiosk/', 'protocol/', 'renderer/kiosk-bridge-types'],
+    why: 'the browser host builds on the host-neutral runtime',
+  },
+  {
+    layer: 'main/',
+    mayImport: ['main/', 'protocol/'],
+    notFrom: ['main/electron/'],
+    why: 'the kiosk command lines start either host without Electron',
+  },
+  {
+    layer: 'bench/',
+    mayImport: ['bench/', 'test/support/', 'protocol/', 'issuer/', 'main/'],
+    notFrom: ['main/electron/'],
+    why: 'benchmarks measure the real parts, never the Electron shell',
+  },
+  {
+    layer: 'test/unit/',
+    mayImport: ['test/unit/', 'test/support/unit/', 'test/vectors/', 'protocol/', 'issuer/', 'main/', 'renderer/', 'dashboard/', 'lint/'],
+    refusedModules: [...IO_MODULES, ...IO_PACKAGES],
+    why: 'a unit test touches no socket, file, process or keyring: that is an integration test',
+  },
+  {
+    layer: 'test/',
+    mayImport: ['test/', 'protocol/', 'issuer/', 'main/', 'renderer/', 'dashboard/', 'scripts/', 'lint/'],
+    why: 'tests never import bench/: shared fixtures live in test/support/',
+  },
   { layer: '', mayImport: null },
 ];
 
-const startsWithFolderOrIs = (path, entry) => (entry.endsWith('/') ? path.startsWith(entry) : path === entry || path.startsWith(`${entry}.`));
+const startsWithFolderOrIs = (path, entry) =>
+  entry.endsWith('/') ? path.startsWith(entry) : path === entry || path.startsWith(`${entry}.`);
 const withoutExtension = (path) => path.replace(/\.(c|m)?(t|j)sx?$|\.json$/, '');
 
 /** The row of LAYERS for a file given relative to the repository root. */
@@ -73,7 +145,11 @@ export function layerViolation(file, source) {
     if (row.refusedPackages?.includes(source)) return `${source}: ${row.why}.`;
     return null;
   }
-  const target = withoutExtension(relative(ROOT, resolve(ROOT, dirname(file), source)).split('\\').join('/'));
+  const target = withoutExtension(
+    relative(ROOT, resolve(ROOT, dirname(file), source))
+      .split('\\')
+      .join('/'),
+  );
   if (row.notFrom?.some((entry) => startsWithFolderOrIs(target, entry))) return `${row.layer} may not import ${target}: ${row.why}.`;
   if (row.mayImport === null || row.mayImport.some((entry) => startsWithFolderOrIs(target, entry))) return null;
   if (target.startsWith('bench/')) return `Only benchmarks import bench/: ${row.why ?? 'shared fixtures live in test/support/'}.`;
@@ -112,7 +188,11 @@ const electronFolderRule = {
       },
       'Program:exit'(node) {
         if (!importsElectron) {
-          context.report({ node, message: 'main/electron/ holds only what imports electron: move this host-neutral file to main/host/ (docs/architecture.md "Folders").' });
+          context.report({
+            node,
+            message:
+              'main/electron/ holds only what imports electron: move this host-neutral file to main/host/ (docs/architecture.md "Folders").',
+          });
         }
       },
     };

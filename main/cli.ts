@@ -35,7 +35,9 @@ async function printUrl(dataDir: string): Promise<void> {
   try {
     console.log(await printLaunchUrl(dataDir));
   } catch (error) {
-    console.error(`ticket-kiosk: ${error instanceof PrintUrlError ? error.message : `cannot make a launch URL: ${error instanceof Error ? error.message : String(error)}`}`);
+    console.error(
+      `ticket-kiosk: ${error instanceof PrintUrlError ? error.message : `cannot make a launch URL: ${error instanceof Error ? error.message : String(error)}`}`,
+    );
     process.exitCode = 1;
   }
 }
@@ -76,7 +78,9 @@ async function runWeb(options: WebCommandOptions): Promise<void> {
       log,
     });
   } catch (error) {
-    console.error(`ticket-kiosk: cannot listen on ${options.host}:${options.port}: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(
+      `ticket-kiosk: cannot listen on ${options.host}:${options.port}: ${error instanceof Error ? error.message : String(error)}`,
+    );
     await runtime.close();
     process.exitCode = 1;
     return;
@@ -148,7 +152,11 @@ program
   .option('--scanner <vid:pid[:mode]>', 'allow a keyboard-mode HID scanner, e.g. 05e0:1200:keyboard (repeatable)', scannerId, [])
   .option('--no-hid', 'do not read HID scanners (keyboard-wedge scanners still work in the page)')
   .option('--print-url', 'print a new one-time launch URL for the host already running on --data, and exit', false)
-  .option('--repeat-read-window <ms>', 'a read of the same code within this many ms of its first read (and while its verdict shows) is the same scan (default 3000)', repeatReadWindow)
+  .option(
+    '--repeat-read-window <ms>',
+    'a read of the same code within this many ms of its first read (and while its verdict shows) is the same scan (default 3000)',
+    repeatReadWindow,
+  )
   .action((options: WebCommandOptions) => runWeb(options));
 
 await program.parseAsync(process.argv);

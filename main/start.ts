@@ -25,11 +25,17 @@ export type ElectronBinary = { available: true; path: string } | { available: fa
 const VERSION_CHECK_TIMEOUT_MS = 10_000;
 
 /** Where the binary would be, per node_modules/electron/index.js, without downloading anything. */
-export function locateElectronBinary(electronPackageDir: string | null = electronPackageDirectory(), env: NodeJS.ProcessEnv = process.env): ElectronBinary {
+export function locateElectronBinary(
+  electronPackageDir: string | null = electronPackageDirectory(),
+  env: NodeJS.ProcessEnv = process.env,
+): ElectronBinary {
   if (!electronPackageDir) return { available: false, reason: 'the electron package is not installed' };
   const pathFile = join(electronPackageDir, 'path.txt');
   if (!existsSync(pathFile)) {
-    return { available: false, reason: 'its binary was never downloaded: electron fetches it on first launch, which needs internet access' };
+    return {
+      available: false,
+      reason: 'its binary was never downloaded: electron fetches it on first launch, which needs internet access',
+    };
   }
   const executable = readFileSync(pathFile, 'utf8').trim();
   const override = env['ELECTRON_OVERRIDE_DIST_PATH'];
@@ -42,7 +48,11 @@ export function locateElectronBinary(electronPackageDir: string | null = electro
 export function checkElectronRuns(binary: string, timeoutMs = VERSION_CHECK_TIMEOUT_MS): Promise<ElectronBinary> {
   return new Promise((resolve) => {
     execFile(binary, ['--version'], { timeout: timeoutMs, env: { ...process.env, ELECTRON_RUN_AS_NODE: undefined } }, (error, stdout) => {
-      if (error) resolve({ available: false, reason: `its binary does not start (${error.killed ? 'no answer to --version' : error.message.split('\n')[0]})` });
+      if (error)
+        resolve({
+          available: false,
+          reason: `its binary does not start (${error.killed ? 'no answer to --version' : error.message.split('\n')[0]})`,
+        });
       else if (!/^v?\d+\.\d+/.test(stdout.trim())) resolve({ available: false, reason: 'its binary did not report a version' });
       else resolve({ available: true, path: binary });
     });

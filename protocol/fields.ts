@@ -5,7 +5,10 @@
 export type FieldProblem = { field: string; problem: 'missing' | 'wrong_type' };
 
 export class FieldError extends Error {
-  constructor(readonly field: string, readonly problem: FieldProblem['problem']) {
+  constructor(
+    readonly field: string,
+    readonly problem: FieldProblem['problem'],
+  ) {
     super(problem === 'missing' ? `field "${field}" is missing` : `field "${field}" has the wrong type`);
   }
 }

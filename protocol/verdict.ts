@@ -238,7 +238,13 @@ export function ticketFromPayload(payload: TicketPayload): VerdictTicket {
 }
 
 export function admitVerdict(payload: TicketPayload, offline: boolean, decidedAt: IsoDateTime): AdmitVerdict {
-  return { kind: 'admit', decided_at: decidedAt, offline, decided_by: offline ? 'offline_policy' : 'issuer', ticket: ticketFromPayload(payload) };
+  return {
+    kind: 'admit',
+    decided_at: decidedAt,
+    offline,
+    decided_by: offline ? 'offline_policy' : 'issuer',
+    ticket: ticketFromPayload(payload),
+  };
 }
 
 /** Offline behaviour (spec "Idempotency summary", last paragraph): optimistic admits; `strict` refuses. */

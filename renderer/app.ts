@@ -64,7 +64,10 @@ export class KioskScreens {
 
   async start(): Promise<void> {
     this.kiosk.onStateChange((state) => this.receiveState(state));
-    startWedgeCapture(this.win.document, { isTypingTarget: (target) => isLookupInput(target) || isIssuerPanelInput(target), onScan: (scan, read) => void this.onScan(scan, read) });
+    startWedgeCapture(this.win.document, {
+      isTypingTarget: (target) => isLookupInput(target) || isIssuerPanelInput(target),
+      onScan: (scan, read) => void this.onScan(scan, read),
+    });
     this.win.document.addEventListener('keydown', (event) => this.onShortcut(event));
     const first = await attempt(() => this.kiosk.getState());
     if (!first.ok) {
@@ -311,7 +314,11 @@ export class KioskScreens {
           screen,
           handle: mountSetup(
             this.root,
-            { confirmReEnroll: () => void this.confirmReEnroll(), cancelReEnroll: () => void this.cancelReEnroll(), resetCalibration: () => void this.resetCalibration() },
+            {
+              confirmReEnroll: () => void this.confirmReEnroll(),
+              cancelReEnroll: () => void this.cancelReEnroll(),
+              resetCalibration: () => void this.resetCalibration(),
+            },
             this.onsiteIssuer,
           ),
         };
@@ -333,7 +340,13 @@ export class KioskScreens {
         this.mounted = { screen, handle: mountVerdict(this.root, { dismiss: () => this.dismissVerdict() }) };
         return;
       case 'lookup':
-        this.mounted = { screen, handle: mountLookup(this.root, { submit: (text) => void this.lookUp(classifyScannedText(text)), close: () => this.closeLookup() }) };
+        this.mounted = {
+          screen,
+          handle: mountLookup(this.root, {
+            submit: (text) => void this.lookUp(classifyScannedText(text)),
+            close: () => this.closeLookup(),
+          }),
+        };
         return;
     }
   }

@@ -75,9 +75,7 @@ export type EnrollFailureCode =
   | 'secret_store_unavailable';
 
 /** How one code character differs on this path, for the diagnosis' words. */
-export type LayoutDifference =
-  | { kind: 'swapped'; a: string; b: string }
-  | { kind: 'typed_as'; expected: string; received: string };
+export type LayoutDifference = { kind: 'swapped'; a: string; b: string } | { kind: 'typed_as'; expected: string; received: string };
 
 /** Code characters that arrive as one and the same character: this path cannot carry them apart. */
 export interface Collision {
@@ -174,7 +172,12 @@ export type ScanResult =
   | { type: 'verdict'; verdict: Verdict }
   | { type: 'enrolled'; issuer_name: string; event_name: string; event_date: IsoDateTime; gate_id: string | null }
   | { type: 'enroll_failed'; code: EnrollFailureCode; message: string }
-  | { type: 'confirm_re_enroll'; current: { issuer_name: string; event_name: string; gate_id: string | null }; proposed: SetupSummary; pending_scans: number }
+  | {
+      type: 'confirm_re_enroll';
+      current: { issuer_name: string; event_name: string; gate_id: string | null };
+      proposed: SetupSummary;
+      pending_scans: number;
+    }
   | { type: 'nothing_to_confirm' }
   /** The same code read again within the repeat window: the earlier read's verdict stands (docs/kiosk.md "Double reads"). */
   | { type: 'repeat_read'; reads: number }

@@ -65,11 +65,14 @@ for (const file of [issuerCli, kioskCli, join(root, 'dist', 'kiosk-page', 'index
 /** Deletes `path` only if it is inside demo-data/ and demo-data is a real folder (not a link elsewhere). */
 function removeInsideDemo(path) {
   const inside = relative(demoDir, path);
-  if (inside === '' || inside.startsWith('..') || resolve(demoDir, inside) !== path) throw new Error(`refusing to delete ${path}: outside ${demoDir}`);
-  if (existsSync(demoDir) && !lstatSync(demoDir).isDirectory()) throw new Error(`${demoDir} is not a plain folder; refusing to delete anything in it`);
+  if (inside === '' || inside.startsWith('..') || resolve(demoDir, inside) !== path)
+    throw new Error(`refusing to delete ${path}: outside ${demoDir}`);
+  if (existsSync(demoDir) && !lstatSync(demoDir).isDirectory())
+    throw new Error(`${demoDir} is not a plain folder; refusing to delete anything in it`);
   rmSync(path, { recursive: true, force: true });
 }
-for (const path of [issuerDir, kioskDir, join(demoDir, 'tickets.html'), join(demoDir, 'tickets.csv'), join(demoDir, 'other-event.csv')]) removeInsideDemo(path);
+for (const path of [issuerDir, kioskDir, join(demoDir, 'tickets.html'), join(demoDir, 'tickets.csv'), join(demoDir, 'other-event.csv')])
+  removeInsideDemo(path);
 mkdirSync(demoDir, { recursive: true });
 
 /** A free loopback port, `preferred` when it is free. */
@@ -109,13 +112,34 @@ const otherEvent = await issuer('event', 'create', '--name', 'Jazz Brunch', '--d
 
 // Varied holders and types, issued in one `ticket import` (one process instead of thirty).
 const HOLDERS = [
-  ['Ada Lovelace', 'VIP'], ['Grace Hopper', 'Standard'], ['Alan Turing', 'Standard'], ['Zoë Müller', 'Student'],
-  ['Katherine Johnson', 'VIP'], ['Linus Pauling', 'Standard'], ['Hedy Lamarr', 'Backstage'], ['José Rizal', 'Standard'],
-  ['Mae Jemison', 'Press'], ['Tim Berners-Lee', 'Standard'], ['Margaret Hamilton', 'VIP'], ['Søren Kierkegaard', 'Student'],
-  ['Chien-Shiung Wu', 'Standard'], ['Frances Allen', 'Standard'], ['Niklaus Wirth', 'Student'], ['Barbara Liskov', 'VIP'],
-  ['Edsger Dijkstra', 'Standard'], ['Radia Perlman', 'Press'], ['Donald Knuth', 'Standard'], ['Shafi Goldwasser', 'Backstage'],
-  ['Ken Thompson', 'Standard'], ['Anita Borg', 'Student'], ['Dennis Ritchie', 'Standard'], ['Sophie Wilson', 'VIP'],
-  ['Guido van Rossum', 'Standard'], ['Ward Cunningham', 'Standard'], ['Karen Spärck Jones', 'Press'], ['', 'Standard'],
+  ['Ada Lovelace', 'VIP'],
+  ['Grace Hopper', 'Standard'],
+  ['Alan Turing', 'Standard'],
+  ['Zoë Müller', 'Student'],
+  ['Katherine Johnson', 'VIP'],
+  ['Linus Pauling', 'Standard'],
+  ['Hedy Lamarr', 'Backstage'],
+  ['José Rizal', 'Standard'],
+  ['Mae Jemison', 'Press'],
+  ['Tim Berners-Lee', 'Standard'],
+  ['Margaret Hamilton', 'VIP'],
+  ['Søren Kierkegaard', 'Student'],
+  ['Chien-Shiung Wu', 'Standard'],
+  ['Frances Allen', 'Standard'],
+  ['Niklaus Wirth', 'Student'],
+  ['Barbara Liskov', 'VIP'],
+  ['Edsger Dijkstra', 'Standard'],
+  ['Radia Perlman', 'Press'],
+  ['Donald Knuth', 'Standard'],
+  ['Shafi Goldwasser', 'Backstage'],
+  ['Ken Thompson', 'Standard'],
+  ['Anita Borg', 'Student'],
+  ['Dennis Ritchie', 'Standard'],
+  ['Sophie Wilson', 'VIP'],
+  ['Guido van Rossum', 'Standard'],
+  ['Ward Cunningham', 'Standard'],
+  ['Karen Spärck Jones', 'Press'],
+  ['', 'Standard'],
 ];
 const REVOKED = ['Mallory Revoked', 'Standard'];
 const EXPIRED = ['Eddie Expired', 'Standard', new Date(Date.now() - 24 * 3600_000).toISOString()];
@@ -145,7 +169,14 @@ function forge(code) {
 /** Every code on the page, in order; `n` is what to type in this terminal to scan it without a scanner. */
 let ticketNumber = 1; // tickets are numbered 1, 2, … after the lettered cards
 const codes = [
-  { n: 's', code: setup.setup_qr, holder: 'Setup code', type: 'Gate: Main door', expect: 'Scan FIRST: enrolls the kiosk for "Demo Night" (works once)', kind: 'setup' },
+  {
+    n: 's',
+    code: setup.setup_qr,
+    holder: 'Setup code',
+    type: 'Gate: Main door',
+    expect: 'Scan FIRST: enrolls the kiosk for "Demo Night" (works once)',
+    kind: 'setup',
+  },
   {
     n: 'c',
     code: calibrationCode,
@@ -154,12 +185,36 @@ const codes = [
     expect: 'Shows the Scanner check: input path, terminator, speed, keyboard layout (and fixes it)',
     kind: 'calibration',
   },
-  ...HOLDERS.map(([holder, type], i) => ({ code: issued[i].qr, holder: holder || '(no name)', type, expect: 'ADMIT on first scan, then REFUSE "Already used"', kind: 'valid' })),
+  ...HOLDERS.map(([holder, type], i) => ({
+    code: issued[i].qr,
+    holder: holder || '(no name)',
+    type,
+    expect: 'ADMIT on first scan, then REFUSE "Already used"',
+    kind: 'valid',
+  })),
   { code: revokedTicket.qr, holder: REVOKED[0], type: REVOKED[1], expect: 'REFUSE: revoked', kind: 'refuse' },
   { code: expiredTicket.qr, holder: EXPIRED[0], type: EXPIRED[1], expect: 'REFUSE: expired', kind: 'refuse' },
-  { code: otherTicket.qr, holder: 'Olga Otherday', type: 'Standard (Jazz Brunch)', expect: 'REFUSE: ticket for another event', kind: 'refuse' },
-  { code: forge(issued[1].qr), holder: 'Frank Forger', type: 'VIP (forged)', expect: 'REFUSE: forged (signature does not match)', kind: 'refuse' },
-  { code: 'https://example.org/not-a-ticket', holder: 'Not a ticket', type: 'a web address', expect: 'REFUSE: not a valid ticket', kind: 'refuse' },
+  {
+    code: otherTicket.qr,
+    holder: 'Olga Otherday',
+    type: 'Standard (Jazz Brunch)',
+    expect: 'REFUSE: ticket for another event',
+    kind: 'refuse',
+  },
+  {
+    code: forge(issued[1].qr),
+    holder: 'Frank Forger',
+    type: 'VIP (forged)',
+    expect: 'REFUSE: forged (signature does not match)',
+    kind: 'refuse',
+  },
+  {
+    code: 'https://example.org/not-a-ticket',
+    holder: 'Not a ticket',
+    type: 'a web address',
+    expect: 'REFUSE: not a valid ticket',
+    kind: 'refuse',
+  },
 ].map((entry) => ({ ...entry, n: entry.n ?? String(ticketNumber++) }));
 
 // ---------- the printable page ----------
@@ -190,8 +245,11 @@ function startChild(name, command, childArgs, logFile) {
   }
   entry.exited.then((how) => {
     if (stopping) return;
-    console.error(`\ndemo: the ${name} stopped unexpectedly (${how}). Its last words (all in ${relative(root, logFile)}):\n${entry.output.trim().split('\n').slice(-8).join('\n')}`);
-    if (/keyring|secret/i.test(entry.output)) console.error('No usable OS keyring here? Run the demo inside a private one: scripts/with-keyring.sh npm run demo');
+    console.error(
+      `\ndemo: the ${name} stopped unexpectedly (${how}). Its last words (all in ${relative(root, logFile)}):\n${entry.output.trim().split('\n').slice(-8).join('\n')}`,
+    );
+    if (/keyring|secret/i.test(entry.output))
+      console.error('No usable OS keyring here? Run the demo inside a private one: scripts/with-keyring.sh npm run demo');
     void stopAll(1);
   });
   children.push(entry);
@@ -243,7 +301,12 @@ async function waitFor(what, check, timeoutMs = 30_000) {
 }
 
 say(`Starting the issuer on ${baseUrl} …`);
-startChild('issuer', issuerCli, ['serve', '--plain-http', '--host', HOST, '--port', String(issuerPort), '--data', issuerDir], join(demoDir, 'issuer.log'));
+startChild(
+  'issuer',
+  issuerCli,
+  ['serve', '--plain-http', '--host', HOST, '--port', String(issuerPort), '--data', issuerDir],
+  join(demoDir, 'issuer.log'),
+);
 await waitFor('the issuer', async () => (await fetch(`${baseUrl}/.well-known/ticket-issuer.json`)).ok);
 
 // Electron when its binary is installed and starts (the same check `npm start` makes); else the browser host.
@@ -264,7 +327,12 @@ if (electron.available) {
 } else {
   const kioskPort = await freePort(preferredKioskPort);
   say(`Starting the kiosk in the browser host (Electron: ${electron.reason}) …`);
-  const kiosk = startChild('kiosk', kioskCli, ['web', '--host', HOST, '--port', String(kioskPort), '--data', kioskDir], join(demoDir, 'kiosk.log'));
+  const kiosk = startChild(
+    'kiosk',
+    kioskCli,
+    ['web', '--host', HOST, '--port', String(kioskPort), '--data', kioskDir],
+    join(demoDir, 'kiosk.log'),
+  );
   // Its stdout says where it listens and prints a one-time launch URL (if it cannot start, e.g. without a keyring, the exit handler says why).
   const printed = await waitFor('the kiosk', async () => /^\s+(http:\/\/\S+\?token=\S+)$/m.exec(kiosk.output)?.[1] ?? null);
   kioskUrl = /running at (http:\/\/\S+)/.exec(kiosk.output)[1];
@@ -281,20 +349,20 @@ say(`
  Demo running: issuer ${baseUrl}, event "Demo Night" (${event.eid})
 ================================================================
  1. Open the kiosk:  ${
-  kioskLaunchUrl
-    ? `${kioskLaunchUrl}
+   kioskLaunchUrl
+     ? `${kioskLaunchUrl}
     (a one-time launch URL, for 15 minutes; another: npx ticket-kiosk web --print-url --data demo-data/kiosk)`
-    : 'the Electron window'
-}
+     : 'the Electron window'
+ }
  2. Open the codes:  ${ticketsUrl}
     (print it, or show it on another screen; each card says what the kiosk should do)
  3. Scan #s (the setup code) first, then tickets, with a USB scanner in keyboard mode.${
-  kioskUrl && process.stdin.isTTY
-    ? `
+   kioskUrl && process.stdin.isTTY
+     ? `
     No scanner? Type a card's number here and press Enter (s = setup code, c = calibration, 1, 2, …):
     it is sent to the kiosk as a scan and the kiosk screen shows the verdict.`
-    : ''
-}
+     : ''
+ }
  4. Watch it live: ${baseUrl}/admin  (admin token: ${adminToken})
  5. Try while it runs (another terminal):
       npx ticket-issuer ticket revoke ${issued[0].tid} --data demo-data/issuer
@@ -321,7 +389,11 @@ if (kioskUrl && process.stdin.isTTY) {
       const text = entry?.code ?? typed;
       try {
         // The same call the kiosk page makes for a keyboard-wedge scan; the page shows the verdict it pushes.
-        const response = await fetch(new URL('api/kiosk/scan', kioskUrl), { method: 'POST', headers: { 'content-type': 'application/json', cookie: kioskCookie }, body: JSON.stringify([text]) });
+        const response = await fetch(new URL('api/kiosk/scan', kioskUrl), {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', cookie: kioskCookie },
+          body: JSON.stringify([text]),
+        });
         const answer = await response.json();
         say(describe(answer, entry));
       } catch (error) {

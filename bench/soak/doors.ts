@@ -84,7 +84,8 @@ export class DoorTraffic {
       const kind = verdictKind(result);
       tally(this.kinds[during], reentry ? `re-entry → ${kind}` : kind);
       if (reentry) this.reentries += 1;
-      else if (result.type === 'verdict' && result.verdict.kind === 'admit') this.admitted.push({ door: index, tid: result.verdict.ticket!.tid, qr: code });
+      else if (result.type === 'verdict' && result.verdict.kind === 'admit')
+        this.admitted.push({ door: index, tid: result.verdict.ticket!.tid, qr: code });
       next = Math.max(next + this.intervalS * 1000, performance.now());
     }
   }

@@ -4,10 +4,15 @@ import type { ScanResult } from '../../main/kiosk/kiosk-api.js';
 import type { Percentiles } from '../bench-kit.js';
 
 const ms = (value: number): string => `${value.toFixed(1)} ms`;
-export const describe = (s: Percentiles): string => `p50 ${ms(s.p50)}, p99 ${ms(s.p99)}, max ${ms(s.max)} (${s.count.toLocaleString('en')} samples)`;
+export const describe = (s: Percentiles): string =>
+  `p50 ${ms(s.p50)}, p99 ${ms(s.p99)}, max ${ms(s.max)} (${s.count.toLocaleString('en')} samples)`;
 export const sleep = (milliseconds: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, Math.max(0, milliseconds)));
 export const tally = (map: Map<string, number>, key: string): void => void map.set(key, (map.get(key) ?? 0) + 1);
-export const tallyText = (map: Map<string, number>): string => [...map].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k}: ${n.toLocaleString('en')}`).join(', ');
+export const tallyText = (map: Map<string, number>): string =>
+  [...map]
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, n]) => `${k}: ${n.toLocaleString('en')}`)
+    .join(', ');
 
 export function verdictKind(result: ScanResult): string {
   if (result.type !== 'verdict') return result.type;

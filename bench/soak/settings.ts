@@ -22,7 +22,8 @@ export const DRAIN_DEADLINE_S = 600;
 export const POLL_MS = 50;
 
 export function settingsFrom(argv: readonly string[]): Settings {
-  const value = (flag: string, fallback: number, max: number, integer = true): number => numberOption(argv, flag, fallback, { max, fraction: !integer });
+  const value = (flag: string, fallback: number, max: number, integer = true): number =>
+    numberOption(argv, flag, fallback, { max, fraction: !integer });
   return {
     minutes: value('--minutes', 5, 240, false),
     scanners: value('--scanners', 40, 500),
@@ -54,7 +55,8 @@ export function sizesOf(settings: Settings): Sizes {
   const sharedEach = returning >= 2 ? Math.round((queued * SHARED_DUPLICATE_SHARE) / 2) : 0;
   const uniqueQueued = queued - soakDuplicates - 2 * sharedEach;
   if (uniqueQueued < 0) throw new Error('--queued is too small');
-  if (returning * soakDuplicates > scanners * Math.min(scansPerDoor, REENTRY_EVERY - 1)) throw new Error('the soak is too short for the duplicates in the queues: raise --minutes');
+  if (returning * soakDuplicates > scanners * Math.min(scansPerDoor, REENTRY_EVERY - 1))
+    throw new Error('the soak is too short for the duplicates in the queues: raise --minutes');
   const ticketCount = scanners * (scansPerDoor + drainScansPerDoor) + returning * (uniqueQueued + sharedEach + drainScansPerDoor);
   return { scansPerDoor, drainScansPerDoor, soakDuplicates, sharedEach, uniqueQueued, ticketCount };
 }

@@ -83,7 +83,13 @@ export async function issueSoakTickets(venue: Venue, ticketCount: number): Promi
 }
 
 /** Starts the issuer's thread and enrolls every kiosk (the doors here, the returning ones in their thread); resolves with the seconds that took. */
-export async function startAndEnroll(running: Running, venue: Venue, settings: Settings, { db, event }: Issued, plan: TicketPlan): Promise<number> {
+export async function startAndEnroll(
+  running: Running,
+  venue: Venue,
+  settings: Settings,
+  { db, event }: Issued,
+  plan: TicketPlan,
+): Promise<number> {
   const { root, baseUrl } = venue;
   running.issuer = await startWorker({ role: 'issuer', dataDir: venue.dataDir, logFile: venue.logFile, scannerRpm: settings.scannerRpm });
   const { fingerprint } = await rpc<{ fingerprint: string }>(running.issuer, 'start');

@@ -37,7 +37,11 @@ export function serveCommands(handlers: Record<string, (payload: unknown) => Pro
     if (!handler) return;
     handler(message.payload).then(
       (result) => parentPort!.postMessage({ command: message.command, result }),
-      (error: unknown) => parentPort!.postMessage({ command: message.command, error: error instanceof Error ? error.stack ?? error.message : String(error) }),
+      (error: unknown) =>
+        parentPort!.postMessage({
+          command: message.command,
+          error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+        }),
     );
   });
   parentPort!.postMessage({ command: 'ready', result: null });

@@ -19,7 +19,8 @@ export interface BackupResult {
 /** Backs the open issuer up into `to`, a directory that must not exist yet. */
 export async function backupIssuer({ dataDir, db }: IssuerContext, to: string): Promise<BackupResult> {
   const target = resolveDataDir(to);
-  if (fs.existsSync(target.root)) throw new AdminError('BACKUP_TARGET_EXISTS', `${target.root} already exists; back up into a new directory`);
+  if (fs.existsSync(target.root))
+    throw new AdminError('BACKUP_TARGET_EXISTS', `${target.root} already exists; back up into a new directory`);
   fs.mkdirSync(target.root, { recursive: true, mode: 0o700 });
   fs.closeSync(fs.openSync(target.database, 'wx', 0o600));
   await db.backup(target.database);

@@ -16,7 +16,10 @@ export interface InitResult {
 /** Refuses an existing issuer: overwriting it would orphan every ticket it signed. */
 export function initIssuer(dataDir: DataDir, baseUrl: string, name: string, now: Date): InitResult {
   if (isInitialised(dataDir)) {
-    throw new AdminError('ALREADY_INITIALISED', `${dataDir.root} already holds an issuer; refusing to overwrite it (use another --data DIR)`);
+    throw new AdminError(
+      'ALREADY_INITIALISED',
+      `${dataDir.root} already holds an issuer; refusing to overwrite it (use another --data DIR)`,
+    );
   }
   createDataDir(dataDir);
   const key = generateSigningKey();

@@ -39,7 +39,8 @@ export interface IssuanceContext {
   now: Date;
 }
 
-export const defaultTicketExpiry = (event: EventRow): number => unixSeconds(addHours(new Date(event.ends_at), DEFAULT_EXPIRY_HOURS_AFTER_END));
+export const defaultTicketExpiry = (event: EventRow): number =>
+  unixSeconds(addHours(new Date(event.ends_at), DEFAULT_EXPIRY_HOURS_AFTER_END));
 
 /** The QR payload of one ticket; `tt` and `hn` only when given (both optional in the spec). */
 export function ticketPayload(context: IssuanceContext, spec: TicketSpec, tid: string): TicketPayload {
@@ -77,7 +78,9 @@ export async function issueForEvent(
   const key = loadSigningKey(dataDir.keysDir, activeKid(db));
   const progress = startProgress(list.length, 'Signing tickets');
   try {
-    const tickets = await issueTickets(db, { iss: info.base_url, event, key, nextId, now }, list, { onStored: (count) => progress.advance(count) });
+    const tickets = await issueTickets(db, { iss: info.base_url, event, key, nextId, now }, list, {
+      onStored: (count) => progress.advance(count),
+    });
     return { event, kid: key.kid, tickets };
   } finally {
     progress.stop();

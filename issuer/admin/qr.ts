@@ -72,12 +72,18 @@ export const terminalQr = (text: string): Promise<string> => Promise.resolve(ter
 /** Fails before anything is made when --png names a file in a folder that does not exist. */
 export function checkPngTarget(file: string, flag = '--png'): void {
   const folder = path.dirname(path.resolve(file));
-  if (!fs.statSync(folder, { throwIfNoEntry: false })?.isDirectory()) throw new AdminError('INVALID_ARGUMENT', `${flag}: the folder ${folder} does not exist`);
+  if (!fs.statSync(folder, { throwIfNoEntry: false })?.isDirectory())
+    throw new AdminError('INVALID_ARGUMENT', `${flag}: the folder ${folder} does not exist`);
 }
 
 /** A PNG file with a 4-module quiet zone and 6 pixels per module: printed or shown at its natural size, every module is whole. */
 export const writeQrPng = (file: string, text: string): Promise<void> =>
-  QRCode.toFile(file, text, { type: 'png', errorCorrectionLevel: ERROR_CORRECTION, margin: QUIET_ZONE_MODULES, scale: PNG_PIXELS_PER_MODULE });
+  QRCode.toFile(file, text, {
+    type: 'png',
+    errorCorrectionLevel: ERROR_CORRECTION,
+    margin: QUIET_ZONE_MODULES,
+    scale: PNG_PIXELS_PER_MODULE,
+  });
 
 /**
  * An SVG image as a data: URL, for the admin dashboard's setup code (shown large,

@@ -22,7 +22,9 @@ export async function setupCertificatePin(context: IssuerContext, certPin: boole
   const lastMode = lastServingMode(context.dataDir.tlsDir);
   if (certPin === undefined && (lastMode === 'certificate' || lastMode === 'plain-http')) {
     const how = lastMode === 'certificate' ? 'with --tls-cert' : 'with --plain-http (behind a TLS proxy)';
-    return { note: `No certificate pin: the issuer was last served ${how}, so kiosks check its certificate the usual way (--cert-pin pins the self-signed one anyway).` };
+    return {
+      note: `No certificate pin: the issuer was last served ${how}, so kiosks check its certificate the usual way (--cert-pin pins the self-signed one anyway).`,
+    };
   }
   const { fingerprint } = await ensureSelfSignedCertificate(context.dataDir.tlsDir, certificateHostnames(context.info.base_url, '0.0.0.0'));
   return { pin: fingerprint };

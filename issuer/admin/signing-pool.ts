@@ -49,7 +49,8 @@ export class SigningPool implements BatchSigner {
     const share = Math.ceil(messages.length / this.workers.length);
     const parts = await Promise.all(this.workers.map((worker, w) => this.signOn(worker, messages.slice(w * share, (w + 1) * share))));
     const signatures: Uint8Array[] = [];
-    for (const packed of parts) for (let offset = 0; offset < packed.length; offset += 64) signatures.push(packed.subarray(offset, offset + 64));
+    for (const packed of parts)
+      for (let offset = 0; offset < packed.length; offset += 64) signatures.push(packed.subarray(offset, offset + 64));
     return signatures;
   }
 

@@ -56,7 +56,10 @@ function specFromRecord(record: CsvRecord, defaultExp: number): TicketSpec | str
   const [holderName, ticketType, expiresAt] = fields as [string, string, string | undefined];
   if (holderName.length > MAX_LABEL_LENGTH) return `holder_name is ${holderName.length} characters long; keep it to ${MAX_LABEL_LENGTH}`;
   if (ticketType.length > MAX_LABEL_LENGTH) return `ticket_type is ${ticketType.length} characters long; keep it to ${MAX_LABEL_LENGTH}`;
-  for (const [column, value] of [['holder_name', holderName], ['ticket_type', ticketType]] as const) {
+  for (const [column, value] of [
+    ['holder_name', holderName],
+    ['ticket_type', ticketType],
+  ] as const) {
     const problem = labelCharacterProblem(value);
     if (problem !== null) return `${column} ${problem}`;
   }

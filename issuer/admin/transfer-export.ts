@@ -40,7 +40,11 @@ export function exportIssuer(context: IssuerContext, target: string, eid: string
     fd = fs.openSync(file, 'wx', 0o600);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') throw new AdminError('EXPORT_TARGET_EXISTS', `${file} already exists; export into a new file (an export is never written over another file)`);
+    if (code === 'EEXIST')
+      throw new AdminError(
+        'EXPORT_TARGET_EXISTS',
+        `${file} already exists; export into a new file (an export is never written over another file)`,
+      );
     throw new AdminError('INVALID_ARGUMENT', `cannot create --to ${file}: ${code ?? String(error)}`);
   }
   const counts = Object.fromEntries([...TRANSFER_TABLES, 'private_keys'].map((name) => [name, 0])) as ExportResult['counts'];
@@ -90,7 +94,10 @@ function withPrivateKey(row: FileRow, keysDir: string): FileRow {
   if (fs.existsSync(keyFile(keysDir, kid))) {
     pem = loadSigningKey(keysDir, kid).privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
   } else if (active) {
-    throw new AdminError('INTERNAL', `the private key of the active signing key ${kid} is missing from ${keysDir}; restore it from a backup before exporting`);
+    throw new AdminError(
+      'INTERNAL',
+      `the private key of the active signing key ${kid} is missing from ${keysDir}; restore it from a backup before exporting`,
+    );
   }
   return { ...row, active, [PRIVATE_KEY_FIELD]: pem };
 }

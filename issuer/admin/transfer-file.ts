@@ -56,7 +56,14 @@ type ColumnType = 'string' | 'text' | 'text?' | 'time' | 'time?' | 'int' | 'bool
 
 /** Version 1's columns per table. `string` is non-empty; `text` may be empty; `?` allows null. */
 const COLUMN_TYPES: Record<TransferTable, Record<string, ColumnType>> = {
-  signing_keys: { kid: 'kid', public_key: 'string', valid_from: 'time', valid_until: 'time?', active: 'bool', [PRIVATE_KEY_FIELD]: 'text?' },
+  signing_keys: {
+    kid: 'kid',
+    public_key: 'string',
+    valid_from: 'time',
+    valid_until: 'time?',
+    active: 'bool',
+    [PRIVATE_KEY_FIELD]: 'text?',
+  },
   events: { eid: 'string', name: 'string', date: 'time', venue: 'string', ends_at: 'time', created_at: 'time' },
   tickets: {
     tid: 'string',
@@ -70,7 +77,15 @@ const COLUMN_TYPES: Record<TransferTable, Record<string, ColumnType>> = {
     revoked_at: 'time?',
     revoke_reason: 'text?',
   },
-  checkins: { tid: 'string', checked_in_at: 'time', scanner_id: 'string', gate_id: 'text?', api_key_id: 'string', idempotency_key: 'string', recorded_at: 'time' },
+  checkins: {
+    tid: 'string',
+    checked_in_at: 'time',
+    scanner_id: 'string',
+    gate_id: 'text?',
+    api_key_id: 'string',
+    idempotency_key: 'string',
+    recorded_at: 'time',
+  },
   // What scanners claimed (scanned_at, tid…) is logged as sent, so only `at` and `outcome` are ours.
   scan_log: {
     at: 'time',
@@ -109,7 +124,14 @@ const COLUMN_TYPES: Record<TransferTable, Record<string, ColumnType>> = {
     created_at: 'time',
     revoked_at: 'time?',
   },
-  idempotency: { idempotency_key: 'string', request_hash: 'sha256', http_status: 'int', response_body: 'text', api_key_id: 'string', created_at: 'time' },
+  idempotency: {
+    idempotency_key: 'string',
+    request_hash: 'sha256',
+    http_status: 'int',
+    response_body: 'text',
+    api_key_id: 'string',
+    created_at: 'time',
+  },
 };
 
 const TYPE_CHECKS: Record<ColumnType, (value: unknown) => boolean> = {
@@ -247,7 +269,8 @@ class Problems {
   }
 }
 
-const invalid = (source: string, why: string): AdminError => new AdminError('IMPORT_FILE_INVALID', `${source} is not a usable ticket-issuer export: ${why}`);
+const invalid = (source: string, why: string): AdminError =>
+  new AdminError('IMPORT_FILE_INVALID', `${source} is not a usable ticket-issuer export: ${why}`);
 
 /** Reads and fully checks an export file; nothing is merged from a file that fails here. */
 export function readExportFile(file: string): ExportFile {
@@ -258,7 +281,10 @@ export function readExportFile(file: string): ExportFile {
     throw new AdminError('INVALID_ARGUMENT', `cannot read --from ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
   if (bytes.length > bufferConstants.MAX_STRING_LENGTH) {
-    throw invalid(file, `it is ${Math.round(bytes.length / 2 ** 20)} MiB, more than one import can read; export one event at a time (export --event EID)`);
+    throw invalid(
+      file,
+      `it is ${Math.round(bytes.length / 2 ** 20)} MiB, more than one import can read; export one event at a time (export --event EID)`,
+    );
   }
   return parseExportFile(bytes.toString('utf8'), file);
 }
@@ -274,7 +300,8 @@ export function parseExportFile(text: string, source: string): ExportFile {
     throw invalid(source, `it has no "format": "${EXPORT_FORMAT}" tag (was it written by "ticket-issuer export"?)`);
   }
   const version = document.version;
-  if (typeof version !== 'number' || !Number.isSafeInteger(version) || version < 1) throw invalid(source, '"version" must be a positive integer');
+  if (typeof version !== 'number' || !Number.isSafeInteger(version) || version < 1)
+    throw invalid(source, '"version" must be a positive integer');
   if (version > EXPORT_VERSION) {
     throw new AdminError(
       'IMPORT_FILE_UNSUPPORTED_VERSION',
@@ -290,7 +317,8 @@ export function parseExportFile(text: string, source: string): ExportFile {
   problems.throwIfAny(source);
 
   const file = document as unknown as ExportFile;
-  if (digestOf(file) !== file.sha256) throw invalid(source, 'its SHA-256 checksum does not match its content: the file is damaged or was edited');
+  if (digestOf(file) !== file.sha256)
+    throw invalid(source, 'its SHA-256 checksum does not match its content: the file is damaged or was edited');
 
   checkHeader(file, problems);
   problems.throwIfAny(source);
@@ -311,13 +339,19 @@ function checkHeader(file: ExportFile, problems: Problems): void {
   if (!isJsonObject(issuer) || Object.keys(issuer).sort().join() !== 'base_url,created_at,name') {
     problems.add('"issuer" must be {"base_url", "name", "created_at"}');
   } else {
-    if (typeof issuer.base_url !== 'string' || baseUrlProblem(issuer.base_url) !== null) problems.add('"issuer.base_url" is not an issuer base URL');
+    if (typeof issuer.base_url !== 'string' || baseUrlProblem(issuer.base_url) !== null)
+      problems.add('"issuer.base_url" is not an issuer base URL');
     if (!TYPE_CHECKS.string(issuer.name)) problems.add('"issuer.name" must be a non-empty string');
     if (!isIsoDateTime(issuer.created_at)) problems.add('"issuer.created_at" is not a date-time');
   }
   const tls: unknown = file.tls;
   if (tls !== null) {
-    if (!isJsonObject(tls) || Object.keys(tls).sort().join() !== 'cert_pem,key_pem' || typeof tls.cert_pem !== 'string' || typeof tls.key_pem !== 'string') {
+    if (
+      !isJsonObject(tls) ||
+      Object.keys(tls).sort().join() !== 'cert_pem,key_pem' ||
+      typeof tls.cert_pem !== 'string' ||
+      typeof tls.key_pem !== 'string'
+    ) {
       problems.add('"tls" must be null or {"cert_pem", "key_pem"}');
     } else if (!tlsPairMatches(tls.cert_pem, tls.key_pem)) {
       problems.add('"tls" does not hold a certificate and its private key');
@@ -408,14 +442,18 @@ function checkSigningKeys(keys: FileRow[], problems: Problems): void {
     }
     if (key.active === false && key.valid_until === null) problems.add(`${where} is retired but has no valid_until`);
     const pem = key[PRIVATE_KEY_FIELD];
-    if (typeof pem === 'string' && !privateKeyMatches(pem, raw)) problems.add(`${where}.${PRIVATE_KEY_FIELD} is not the private key of kid ${String(key.kid)}`);
+    if (typeof pem === 'string' && !privateKeyMatches(pem, raw))
+      problems.add(`${where}.${PRIVATE_KEY_FIELD} is not the private key of kid ${String(key.kid)}`);
   });
 }
 
 function privateKeyMatches(pem: string, publicKey: Uint8Array): boolean {
   try {
     const privateKey = crypto.createPrivateKey(pem);
-    return privateKey.asymmetricKeyType === 'ed25519' && Buffer.from(rawPublicKey(crypto.createPublicKey(privateKey))).equals(Buffer.from(publicKey));
+    return (
+      privateKey.asymmetricKeyType === 'ed25519' &&
+      Buffer.from(rawPublicKey(crypto.createPublicKey(privateKey))).equals(Buffer.from(publicKey))
+    );
   } catch {
     return false;
   }

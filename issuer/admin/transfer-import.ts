@@ -27,13 +27,21 @@ import { createDataDir, isInitialised, resolveDataDir, writePrivateFile, type Da
 import { keyFile, rawPublicKey, savePrivateKey } from '../signing.js';
 import { openDatabase, type Db } from '../store/database.js';
 import { setIssuerInfo, type IssuerInfo } from '../store/issuer-info.js';
-import { IMPORT_CONFLICT_OUTCOME, TRANSFER_COLUMNS, TRANSFER_KEYS, TRANSFER_TABLES, transferStore, type Row, type TransferStore, type TransferTable } from '../store/transfer.js';
+import {
+  IMPORT_CONFLICT_OUTCOME,
+  TRANSFER_COLUMNS,
+  TRANSFER_KEYS,
+  TRANSFER_TABLES,
+  transferStore,
+  type Row,
+  type TransferStore,
+  type TransferTable,
+} from '../store/transfer.js';
 import { kidFromPublicKey } from '../../protocol/kid.js';
 import { AdminError } from '../error-catalogue.js';
 import { notInitialised } from './issuer-context.js';
 import type { Progress, StartProgress } from './progress.js';
 import { PRIVATE_KEY_FIELD, type ExportFile } from './transfer-file.js';
-
 
 export interface KindCounts {
   added: number;
@@ -62,7 +70,13 @@ export interface ImportResult {
   warnings: string[];
 }
 
-export function importIssuer(dataOption: string | undefined, file: ExportFile, source: string, now: Date, startProgress: StartProgress): ImportResult {
+export function importIssuer(
+  dataOption: string | undefined,
+  file: ExportFile,
+  source: string,
+  now: Date,
+  startProgress: StartProgress,
+): ImportResult {
   const dataDir = resolveDataDir(dataOption);
   const created = !isInitialised(dataDir);
   const undo = new Undo();
@@ -266,7 +280,8 @@ class Merge {
 
   private noteNameDifference(): void {
     const name = (this.db.prepare('SELECT name FROM issuer WHERE singleton = 1').get() as { name: string }).name;
-    if (name !== this.file.issuer.name) this.warnings.push(`the file names the issuer "${this.file.issuer.name}"; this data dir's name "${name}" is kept`);
+    if (name !== this.file.issuer.name)
+      this.warnings.push(`the file names the issuer "${this.file.issuer.name}"; this data dir's name "${name}" is kept`);
   }
 
   /** Union of keys; retirement wins from either side; then exactly one active key (see the module comment). */
@@ -283,7 +298,13 @@ class Merge {
       if (key.active === true) fileActive = kid;
       const dest = this.store.find('signing_keys', kid);
       if (dest === undefined) {
-        this.store.insert('signing_keys', { kid, public_key: key.public_key as string, valid_from: key.valid_from as string, valid_until: validUntil, active: 0 });
+        this.store.insert('signing_keys', {
+          kid,
+          public_key: key.public_key as string,
+          valid_from: key.valid_from as string,
+          valid_until: validUntil,
+          active: 0,
+        });
       } else if (dest.public_key !== key.public_key) throw conflict(`signing key ${kid} has another public key in the file`);
       window.set(kid, earliest(window.get(kid) ?? null, validUntil));
     }
@@ -291,7 +312,9 @@ class Merge {
     if (destActive !== null && window.get(destActive) === null) active = destActive;
     else if (window.get(fileActive) === null) active = fileActive;
     else {
-      throw conflict(`each side has retired the other's active signing key (${destActive} here, ${fileActive} in the file); run "ticket-issuer key rotate" here, then import again`);
+      throw conflict(
+        `each side has retired the other's active signing key (${destActive} here, ${fileActive} in the file); run "ticket-issuer key rotate" here, then import again`,
+      );
     }
     // Every other key that still signs somewhere stops now, so tickets it signed keep verifying (their iat is earlier).
     const retired = [...window].filter(([kid, validUntil]) => kid !== active && validUntil === null).map(([kid]) => kid);
@@ -316,7 +339,10 @@ class Merge {
    * lacks it; otherwise `existing` merges it and says how to count it (null:
    * counted later, by the audit-log step).
    */
-  private mergeRows(table: Exclude<TransferTable, 'scan_log' | 'signing_keys'>, existing: (dest: Row, row: Row, id: string) => keyof KindCounts | null): void {
+  private mergeRows(
+    table: Exclude<TransferTable, 'scan_log' | 'signing_keys'>,
+    existing: (dest: Row, row: Row, id: string) => keyof KindCounts | null,
+  ): void {
     const counts = this.counts[table];
     for (const row of this.file[table] as Row[]) {
       this.tick();
@@ -339,7 +365,8 @@ class Merge {
       differing.push(eid);
       return 'conflicts';
     });
-    if (differing.length > 0) this.warnings.push(`${differing.length} event(s) differ in the file (${listed(differing)}); this data dir's details are kept`);
+    if (differing.length > 0)
+      this.warnings.push(`${differing.length} event(s) differ in the file (${listed(differing)}); this data dir's details are kept`);
   }
 
   /** Revoked on either side stays revoked, from the earlier time, with that time's reason. */
@@ -387,7 +414,13 @@ class Merge {
         check: 'import',
         reason: 'checked in on two instances of the issuer; the earlier check-in stands',
         recorded_at: dropped.recorded_at,
-        kept: { checked_in_at: kept.checked_in_at, scanner_id: kept.scanner_id, gate_id: kept.gate_id, api_key_id: kept.api_key_id, idempotency_key: kept.idempotency_key },
+        kept: {
+          checked_in_at: kept.checked_in_at,
+          scanner_id: kept.scanner_id,
+          gate_id: kept.gate_id,
+          api_key_id: kept.api_key_id,
+          idempotency_key: kept.idempotency_key,
+        },
       }),
     };
   }
@@ -422,9 +455,14 @@ class Merge {
    * differently on each side keeps this side's answer.
    */
   private mergeIdempotency(): void {
-    this.mergeRows('idempotency', (dest, answer) => (sameColumns(dest, answer, ['request_hash', 'http_status', 'response_body']) ? 'unchanged' : 'conflicts'));
+    this.mergeRows('idempotency', (dest, answer) =>
+      sameColumns(dest, answer, ['request_hash', 'http_status', 'response_body']) ? 'unchanged' : 'conflicts',
+    );
     const conflicts = this.counts.idempotency.conflicts;
-    if (conflicts > 0) this.warnings.push(`${conflicts} idempotency key(s) were answered differently by the two instances; this data dir's answers are kept`);
+    if (conflicts > 0)
+      this.warnings.push(
+        `${conflicts} idempotency key(s) were answered differently by the two instances; this data dir's answers are kept`,
+      );
   }
 
   /**
@@ -443,7 +481,8 @@ class Merge {
     for (const row of this.store.scanLogRows()) remember(row);
     for (const row of this.file.scan_log as Row[]) {
       this.tick();
-      const duplicate = seen.has(rowFingerprint(row)) || (row.outcome === IMPORT_CONFLICT_OUTCOME && recordedConflicts.has(conflictKey(row)));
+      const duplicate =
+        seen.has(rowFingerprint(row)) || (row.outcome === IMPORT_CONFLICT_OUTCOME && recordedConflicts.has(conflictKey(row)));
       if (duplicate) counts.unchanged++;
       else {
         this.store.insert('scan_log', row);

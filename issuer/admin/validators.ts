@@ -19,7 +19,9 @@ export function parseDateTime(value: string, flag: string): Date {
   const bad = (): AdminError =>
     new AdminError('INVALID_DATE', `${flag} "${value}" is not an ISO 8601 date-time with a time zone (for example 2026-05-01T19:30:00Z)`);
   if (!match) throw bad();
-  const [year, month, day, hour, minute, second, , offsetHours, offsetMinutes] = [1, 2, 3, 4, 5, 6, 7, 8, 9].map((i) => Number(match[i] ?? 0)) as number[];
+  const [year, month, day, hour, minute, second, , offsetHours, offsetMinutes] = [1, 2, 3, 4, 5, 6, 7, 8, 9].map((i) =>
+    Number(match[i] ?? 0),
+  ) as number[];
   const daysInMonth = new Date(Date.UTC(year!, month!, 0)).getUTCDate();
   if (month! < 1 || month! > 12 || day! < 1 || day! > daysInMonth || hour! > 23 || minute! > 59 || second! > 59) throw bad();
   if (offsetHours! > 23 || offsetMinutes! > 59) throw bad();
@@ -60,6 +62,10 @@ export function parseLabel(value: string, flag: string): string {
     throw new AdminError('INVALID_ARGUMENT', `${flag} is ${trimmed.length} characters long; keep it to ${MAX_LABEL_LENGTH}`);
   }
   const problem = labelCharacterProblem(trimmed);
-  if (problem !== null) throw new AdminError('INVALID_ARGUMENT', `${flag} ${problem}: labels are shown at the door and exported, so only printable text is accepted`);
+  if (problem !== null)
+    throw new AdminError(
+      'INVALID_ARGUMENT',
+      `${flag} ${problem}: labels are shown at the door and exported, so only printable text is accepted`,
+    );
   return trimmed;
 }

@@ -28,7 +28,9 @@ export function adminTokenNotice(token: string, baseUrl: string): string {
 
 export function registerAdminTokenCommands(program: Command): void {
   const adminToken = program.command('admin-token').description("the admin dashboard's sign-in token");
-  withCommonOptions(adminToken.command('reset').description('make a new admin dashboard token (the old one stops working at once); printed once')).action(
+  withCommonOptions(
+    adminToken.command('reset').description('make a new admin dashboard token (the old one stops working at once); printed once'),
+  ).action(
     action<CommonOptions>((options, output) =>
       withIssuer(options.data, ({ db, info }) => {
         const { token, createdAt } = resetAdminToken(db, new Date());

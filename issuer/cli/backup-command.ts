@@ -18,7 +18,11 @@ export function registerBackupCommand(program: Command): void {
     action<BackupOptions>((options, output) =>
       withIssuer(options.data, async (context) => {
         const result = await backupIssuer(context, options.to);
-        output.result(result, () => `Backed up ${context.dataDir.root} to ${result.backup} (database snapshot and ${result.files.length} key/certificate file(s)).`);
+        output.result(
+          result,
+          () =>
+            `Backed up ${context.dataDir.root} to ${result.backup} (database snapshot and ${result.files.length} key/certificate file(s)).`,
+        );
       }),
     ),
   );

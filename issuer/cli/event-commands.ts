@@ -15,7 +15,13 @@ export interface EventJson {
   ends_at: string;
 }
 
-export const eventJson = (row: EventRow): EventJson => ({ eid: row.eid, name: row.name, date: row.date, venue: row.venue, ends_at: row.ends_at });
+export const eventJson = (row: EventRow): EventJson => ({
+  eid: row.eid,
+  name: row.name,
+  date: row.date,
+  venue: row.venue,
+  ends_at: row.ends_at,
+});
 
 const describeEvent = (e: EventJson): string => `${e.eid}  ${e.name}  ${e.date} → ${e.ends_at}  at ${e.venue}`;
 

@@ -33,7 +33,12 @@ export function registerInitCommand(program: Command): void {
       }
       const adminToken = output.json ? null : withDatabase(dataDir, (db) => resetAdminToken(db, new Date()).token);
       output.result(result, () =>
-        [`Initialised issuer "${result.name}" (${result.issuer}) in ${dataDir.root}`, `Signing key: ${result.kid}`, '', adminTokenNotice(adminToken!, result.issuer)].join('\n'),
+        [
+          `Initialised issuer "${result.name}" (${result.issuer}) in ${dataDir.root}`,
+          `Signing key: ${result.kid}`,
+          '',
+          adminTokenNotice(adminToken!, result.issuer),
+        ].join('\n'),
       );
     }),
   );

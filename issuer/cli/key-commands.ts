@@ -10,7 +10,11 @@ export function registerKeyCommands(program: Command): void {
     action<CommonOptions>((options, output) =>
       withIssuer(options.data, ({ dataDir, db }) => {
         const result = rotateSigningKey(dataDir, db, new Date());
-        output.result(result, () => `New signing key ${result.kid}; retired ${result.retired.join(', ') || 'none'} (still published while its tickets are valid).`);
+        output.result(
+          result,
+          () =>
+            `New signing key ${result.kid}; retired ${result.retired.join(', ') || 'none'} (still published while its tickets are valid).`,
+        );
       }),
     ),
   );

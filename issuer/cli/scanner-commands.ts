@@ -73,7 +73,10 @@ export function registerScannerCommands(program: Command): void {
       .option('--expires <iso>', 'setup code expiry (default: the key expiry)')
       .option('--key-expires <iso>', 'scanner API key expiry (default: event end + 12 h)')
       .option('--png <file>', 'also write the setup QR as a PNG image')
-      .option('--cert-pin', "pin the issuer's self-signed TLS certificate (the default, unless serve last ran with --tls-cert or --plain-http)")
+      .option(
+        '--cert-pin',
+        "pin the issuer's self-signed TLS certificate (the default, unless serve last ran with --tls-cert or --plain-http)",
+      )
       .option('--no-cert-pin', 'do not pin the self-signed TLS certificate (use when serving a CA-signed certificate)'),
   ).action(
     action<SetupOptions>((options, output) => {
@@ -113,7 +116,7 @@ export function registerScannerCommands(program: Command): void {
   withCommonOptions(
     scanner
       .command('calibration')
-      .description("print the scanner calibration code: scan it once on a new kiosk to check (and fix) the scanner and keyboard layout")
+      .description('print the scanner calibration code: scan it once on a new kiosk to check (and fix) the scanner and keyboard layout')
       .option('--png <file>', 'also write the calibration code as a PNG image'),
   ).action(
     action<CalibrationOptions>(async (options, output) => {
@@ -127,7 +130,7 @@ export function registerScannerCommands(program: Command): void {
       const qr = output.json ? '' : await terminalQr(CALIBRATION_CODE);
       output.result(result, () =>
         [
-          'Scanner calibration: scan once at the kiosk\'s Setup or Ready screen, with the door\'s scanner set up as it will be used.',
+          "Scanner calibration: scan once at the kiosk's Setup or Ready screen, with the door's scanner set up as it will be used.",
           'The kiosk shows a Scanner check (input path, terminator, speed, keyboard layout) and fixes what it can.',
           '',
           qr,
@@ -137,7 +140,9 @@ export function registerScannerCommands(program: Command): void {
     }),
   );
 
-  withCommonOptions(scanner.command('revoke-setup').description('revoke an unused setup code').argument('<token_id>', 'token ID printed by scanner setup')).action(
+  withCommonOptions(
+    scanner.command('revoke-setup').description('revoke an unused setup code').argument('<token_id>', 'token ID printed by scanner setup'),
+  ).action(
     action<CommonOptions>((options, output, [tokenId]) =>
       withIssuer(options.data, ({ db }) => {
         const result = revokeSetup(db, tokenId!, new Date());
@@ -146,7 +151,9 @@ export function registerScannerCommands(program: Command): void {
     ),
   );
 
-  withCommonOptions(scanner.command('list').description('enrolled scanners and their keys').option('--event <eid>', 'only this event')).action(
+  withCommonOptions(
+    scanner.command('list').description('enrolled scanners and their keys').option('--event <eid>', 'only this event'),
+  ).action(
     action<ListOptions>((options, output) =>
       withIssuer(options.data, ({ db }) => {
         if (options.event !== undefined) requireEvent(db, options.event);
@@ -155,14 +162,22 @@ export function registerScannerCommands(program: Command): void {
           scanners.length === 0
             ? 'No scanners enrolled.'
             : scanners
-                .map((s) => `${s.api_key_id}  ${s.scanner_name ?? s.scanner_id}  event ${s.eid}  gate ${s.gate_id ?? '(all)'}  expires ${s.expires_at}${s.revoked ? '  REVOKED' : ''}`)
+                .map(
+                  (s) =>
+                    `${s.api_key_id}  ${s.scanner_name ?? s.scanner_id}  event ${s.eid}  gate ${s.gate_id ?? '(all)'}  expires ${s.expires_at}${s.revoked ? '  REVOKED' : ''}`,
+                )
                 .join('\n'),
         );
       }),
     ),
   );
 
-  withCommonOptions(scanner.command('revoke').description("revoke a scanner's API key (effective on its next request)").argument('<api_key_id>', 'key ID from scanner list')).action(
+  withCommonOptions(
+    scanner
+      .command('revoke')
+      .description("revoke a scanner's API key (effective on its next request)")
+      .argument('<api_key_id>', 'key ID from scanner list'),
+  ).action(
     action<CommonOptions>((options, output, [apiKeyId]) =>
       withIssuer(options.data, ({ db }) => {
         const result = revokeScannerKey(db, apiKeyId!, new Date());

@@ -35,7 +35,8 @@ export function serveOptions(options: ServeOptions, dataDir: string, baseUrl: st
   if ((options.tlsCert === undefined) !== (options.tlsKey === undefined)) {
     throw new AdminError('INVALID_ARGUMENT', '--tls-cert and --tls-key go together');
   }
-  if (options.plainHttp && options.tlsCert !== undefined) throw new AdminError('INVALID_ARGUMENT', '--plain-http cannot be combined with --tls-cert/--tls-key');
+  if (options.plainHttp && options.tlsCert !== undefined)
+    throw new AdminError('INVALID_ARGUMENT', '--plain-http cannot be combined with --tls-cert/--tls-key');
   const defaults = defaultListen(baseUrl);
   const server: StartServerOptions = {
     dataDir,
@@ -49,15 +50,20 @@ export function serveOptions(options: ServeOptions, dataDir: string, baseUrl: st
   if (options.tlsKey !== undefined) server.tlsKey = options.tlsKey;
   if (options.scannerRpm !== undefined) server.scannerRpm = parseInteger(options.scannerRpm, '--scanner-rpm', 1, 1_000_000);
   if (options.enrollRpm !== undefined) server.enrollRpm = parseInteger(options.enrollRpm, '--enroll-rpm', 1, 1_000_000);
-  if (options.maxConnections !== undefined) server.maxConnections = parseInteger(options.maxConnections, '--max-connections', 16, 1_000_000);
+  if (options.maxConnections !== undefined)
+    server.maxConnections = parseInteger(options.maxConnections, '--max-connections', 16, 1_000_000);
   if (options.trustProxy !== undefined) server.trustProxy = parseTrustedProxies(options.trustProxy);
   return server;
 }
 
 /** `--trust-proxy 10.0.0.0/8,192.168.1.5`: the reverse proxies whose X-Forwarded-For is believed. */
 export function parseTrustedProxies(value: string): string[] {
-  const entries = value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
-  if (entries.length === 0) throw new AdminError('INVALID_ARGUMENT', '--trust-proxy needs at least one address or CIDR range, e.g. 10.0.0.0/8');
+  const entries = value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  if (entries.length === 0)
+    throw new AdminError('INVALID_ARGUMENT', '--trust-proxy needs at least one address or CIDR range, e.g. 10.0.0.0/8');
   for (const entry of entries) {
     const problem = trustedProxyProblem(entry);
     if (problem !== null) throw new AdminError('INVALID_ARGUMENT', `--trust-proxy: ${problem}`);
@@ -85,7 +91,10 @@ export function registerServeCommand(program: Command): void {
       .option('--scanner-rpm <n>', 'check-in + status requests per minute per scanner key (default 600)')
       .option('--enroll-rpm <n>', 'enrollment requests per minute per client IP (default 10)')
       .option('--admin-token-file <file>', 'admin dashboard token from this file, instead of the one made by init / admin-token reset')
-      .option('--trust-proxy <cidrs>', 'reverse proxies (comma-separated addresses or CIDR ranges) whose X-Forwarded-For gives the client address')
+      .option(
+        '--trust-proxy <cidrs>',
+        'reverse proxies (comma-separated addresses or CIDR ranges) whose X-Forwarded-For gives the client address',
+      )
       .option('--max-connections <n>', 'open connections at most; more are refused at once (default 1000)'),
   ).action(
     action<ServeOptions>(async (options, output) => {

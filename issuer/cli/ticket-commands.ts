@@ -29,8 +29,16 @@ export interface IssuedTicketsJson {
 }
 
 /** Issues the tickets with a progress bar for a person, and says what was issued. */
-async function issueWithOutput(context: IssuerContext, eid: string, specs: (event: EventRow) => TicketSpec[], nextId: IdFactory, output: Output): Promise<IssuedTicketsJson> {
-  const { event, kid, tickets } = await issueForEvent(context, eid, specs, nextId, new Date(), (total, label) => output.progress(total, label));
+async function issueWithOutput(
+  context: IssuerContext,
+  eid: string,
+  specs: (event: EventRow) => TicketSpec[],
+  nextId: IdFactory,
+  output: Output,
+): Promise<IssuedTicketsJson> {
+  const { event, kid, tickets } = await issueForEvent(context, eid, specs, nextId, new Date(), (total, label) =>
+    output.progress(total, label),
+  );
   output.log(`Issued ${tickets.length} ticket(s) for "${event.name}" (${event.eid}) with key ${kid}.`);
   return { tickets: tickets.map((ticket) => ({ tid: ticket.tid, qr: ticket.qr })) };
 }
@@ -106,10 +114,19 @@ export function registerTicketCommands(program: Command, nextId: IdFactory): voi
       try {
         text = fs.readFileSync(options.csv, 'utf8');
       } catch (error) {
-        throw new AdminError('INVALID_ARGUMENT', `cannot read --csv ${options.csv}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+        throw new AdminError(
+          'INVALID_ARGUMENT',
+          `cannot read --csv ${options.csv}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+        );
       }
       return withIssuer(options.data, async (context) => {
-        const result = await issueWithOutput(context, options.event, (event) => ticketSpecsFromCsv(text, defaultTicketExpiry(event), options.csv), nextId, output);
+        const result = await issueWithOutput(
+          context,
+          options.event,
+          (event) => ticketSpecsFromCsv(text, defaultTicketExpiry(event), options.csv),
+          nextId,
+          output,
+        );
         output.result(result, () => ticketLines(result));
       });
     }),

@@ -25,7 +25,9 @@ export function registerTransferCommands(program: Command): void {
   withCommonOptions(
     program
       .command('export')
-      .description('write the issuer (events, tickets, check-ins, audit log, scanner keys, signing keys) to one SECRET file for import elsewhere')
+      .description(
+        'write the issuer (events, tickets, check-ins, audit log, scanner keys, signing keys) to one SECRET file for import elsewhere',
+      )
       .requiredOption('--to <file>', 'a new file (never overwritten); created with mode 0600')
       .option('--event <eid>', 'only this event (and every signing key)'),
   ).action(

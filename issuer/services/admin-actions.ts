@@ -18,6 +18,7 @@ export function revokeTicketById(db: Db, tid: string, reason: string | null, now
 
 /** Shuts the scanner's key out on its next request. */
 export function revokeScannerKey(db: Db, apiKeyId: string, now: Date): { api_key_id: string; status: 'revoked' } {
-  if (!revokeApiKey(db, apiKeyId, isoUtc(now))) throw new AdminError('API_KEY_NOT_FOUND', `no scanner key ${apiKeyId} at this issuer (see "ticket-issuer scanner list")`);
+  if (!revokeApiKey(db, apiKeyId, isoUtc(now)))
+    throw new AdminError('API_KEY_NOT_FOUND', `no scanner key ${apiKeyId} at this issuer (see "ticket-issuer scanner list")`);
   return { api_key_id: apiKeyId, status: 'revoked' };
 }

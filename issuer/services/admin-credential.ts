@@ -46,7 +46,8 @@ export function adminTokenMatches(expectedHash: string, presented: string): bool
 
 /** Null when `token` is acceptable as an admin token; otherwise why not. */
 export function adminTokenProblem(token: string): string | null {
-  if (token.length < MIN_ADMIN_TOKEN_LENGTH) return `it is ${token.length} characters long; use at least ${MIN_ADMIN_TOKEN_LENGTH} random characters`;
+  if (token.length < MIN_ADMIN_TOKEN_LENGTH)
+    return `it is ${token.length} characters long; use at least ${MIN_ADMIN_TOKEN_LENGTH} random characters`;
   if (!/^[\x21-\x7e]+$/.test(token)) return 'it may hold only printable ASCII characters without spaces';
   return null;
 }
@@ -63,7 +64,10 @@ export function readAdminTokenFile(file: string): { token: string; warning: stri
     text = fs.readFileSync(file, 'utf8');
     mode = fs.statSync(file).mode;
   } catch (error) {
-    throw new AdminError('INVALID_ARGUMENT', `cannot read --admin-token-file ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw new AdminError(
+      'INVALID_ARGUMENT',
+      `cannot read --admin-token-file ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+    );
   }
   const token = text.replace(/\r?\n$/, '');
   const problem = adminTokenProblem(token);

@@ -130,7 +130,13 @@ const CHECKS: readonly Check[] = [
       // A replay is honoured whichever of the scanner's keys sends it (re-enrolled scanners flush old queues);
       // the same key from another scanner, or with another body, is a conflict.
       if (f.prior.requestHash === requestHash(f.body, key) && f.prior.scannerId === f.credential!.scannerId) {
-        return { kind: 'replay', check: 'idempotency', outcome: 'replay', httpStatus: f.prior.httpStatus, responseBody: f.prior.responseBody };
+        return {
+          kind: 'replay',
+          check: 'idempotency',
+          outcome: 'replay',
+          httpStatus: f.prior.httpStatus,
+          responseBody: f.prior.responseBody,
+        };
       }
       return refuse('idempotency', 'idempotency_conflict', errors.idempotencyConflict());
     },
@@ -148,7 +154,10 @@ const CHECKS: readonly Check[] = [
   },
   {
     code: 'signature_reported',
-    evaluate: (f) => (f.body.signature_status === 'invalid' ? errorAnswer('signature_reported', 'invalid_signature', errors.invalidSignatureReported()) : null),
+    evaluate: (f) =>
+      f.body.signature_status === 'invalid'
+        ? errorAnswer('signature_reported', 'invalid_signature', errors.invalidSignatureReported())
+        : null,
   },
   {
     code: 'ticket_known',
@@ -166,7 +175,8 @@ const CHECKS: readonly Check[] = [
   {
     // Judged at scanned_at, so a scan queued offline before expiry still admits when sent later.
     code: 'not_expired',
-    evaluate: (f) => (f.ticket!.exp * 1000 < Date.parse(f.body.scanned_at) ? statusAnswer('not_expired', 'expired', f.ticket!, null) : null),
+    evaluate: (f) =>
+      f.ticket!.exp * 1000 < Date.parse(f.body.scanned_at) ? statusAnswer('not_expired', 'expired', f.ticket!, null) : null,
   },
   {
     code: 'first_use',
@@ -218,7 +228,10 @@ export function requestProblem(body: CheckInBody, headerKey: string | undefined,
  * the first time and in the body on replay is still the same request.
  */
 export function requestHash(body: CheckInBody, effectiveKey: string): string {
-  return crypto.createHash('sha256').update(canonicalJson({ ...body, idempotency_key: effectiveKey })).digest('hex');
+  return crypto
+    .createHash('sha256')
+    .update(canonicalJson({ ...body, idempotency_key: effectiveKey }))
+    .digest('hex');
 }
 
 /** JSON with object keys sorted at every depth. */

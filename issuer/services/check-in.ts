@@ -23,7 +23,12 @@ import type { GroupCommit } from '../store/group-commit.js';
 /** The HTTP answer, already serialised: first answers and replays send the very same bytes. */
 export type CheckInResult = { ok: true; httpStatus: number; responseBody: string } | { ok: false; error: ApiError };
 
-export function checkIn(groupCommit: GroupCommit, credential: ScannerCredential, body: CheckInBody, headerKey: string | undefined): Promise<CheckInResult> {
+export function checkIn(
+  groupCommit: GroupCommit,
+  credential: ScannerCredential,
+  body: CheckInBody,
+  headerKey: string | undefined,
+): Promise<CheckInResult> {
   return groupCommit.run((db) => checkInJob(db, credential, body, headerKey, new Date()));
 }
 
@@ -35,7 +40,12 @@ function checkInJob(db: Db, credential: ScannerCredential, body: CheckInBody, he
     credential,
     body,
     headerKey,
-    prior: stored && { requestHash: stored.request_hash, httpStatus: stored.http_status, responseBody: stored.response_body, scannerId: stored.scanner_id },
+    prior: stored && {
+      requestHash: stored.request_hash,
+      httpStatus: stored.http_status,
+      responseBody: stored.response_body,
+      scannerId: stored.scanner_id,
+    },
     ticket: findTicket(db, body.tid),
     checkin: findCheckin(db, body.tid),
   });
@@ -95,7 +105,12 @@ function serialise(body: CheckInResponse | ErrorEnvelope): string {
  * Audits an attempt whose body failed the route schema (precedence 2): every
  * check-in attempt goes to scan_log, with tid/eid as claimed when they are strings.
  */
-export function recordMalformedCheckIn(groupCommit: GroupCommit, credential: ScannerCredential, body: unknown, field: string): Promise<void> {
+export function recordMalformedCheckIn(
+  groupCommit: GroupCommit,
+  credential: ScannerCredential,
+  body: unknown,
+  field: string,
+): Promise<void> {
   const claimed = (name: string): string | null => {
     const value = (body as Record<string, unknown> | null)?.[name];
     return typeof value === 'string' ? value : null;

@@ -62,7 +62,13 @@ export const ALERTS_SHOWN = 50;
 /** Rows read per table per step; a step then yields to the event loop, so catching up never stalls the doors. */
 const DEFAULT_CHUNK = 5_000;
 
-export const ALERT_KINDS: readonly AlertKind[] = ['offline_double_admission', 'merged_double_admission', 'forged_signature', 'revoked_ticket', 'wrong_event'];
+export const ALERT_KINDS: readonly AlertKind[] = [
+  'offline_double_admission',
+  'merged_double_admission',
+  'forged_signature',
+  'revoked_ticket',
+  'wrong_event',
+];
 
 /** The alert a logged scan raises, if any. Pure. */
 export function alertKindOf(scan: Pick<NewScanRow, 'outcome' | 'at' | 'scanned_at'>, lateMs = LATE_SCAN_MS): AlertKind | null {
@@ -94,7 +100,12 @@ export function scanDelayMs(scan: Pick<NewScanRow, 'at' | 'scanned_at'>): number
 }
 
 /** Pure: a revoked or expired key is never online, whatever its last contact. */
-export function isOnline(key: Pick<ApiKeyRow, 'revoked_at' | 'expires_at'>, lastContactMs: number, nowMs: number, windowMs = ONLINE_WINDOW_MS): boolean {
+export function isOnline(
+  key: Pick<ApiKeyRow, 'revoked_at' | 'expires_at'>,
+  lastContactMs: number,
+  nowMs: number,
+  windowMs = ONLINE_WINDOW_MS,
+): boolean {
   if (key.revoked_at !== null || Date.parse(key.expires_at) <= nowMs) return false;
   return nowMs - lastContactMs <= windowMs;
 }
@@ -115,7 +126,13 @@ class EventTally {
   readonly checkedInByGate = new Map<string | null, number>();
   /** Scan arrivals per slot start (ms). */
   readonly slots = new Map<number, number>();
-  readonly alertCounts: AlertCounts = { offline_double_admission: 0, merged_double_admission: 0, forged_signature: 0, revoked_ticket: 0, wrong_event: 0 };
+  readonly alertCounts: AlertCounts = {
+    offline_double_admission: 0,
+    merged_double_admission: 0,
+    forged_signature: 0,
+    revoked_ticket: 0,
+    wrong_event: 0,
+  };
   /** Oldest first, at most ALERTS_KEPT. */
   alerts: AlertRef[] = [];
 }
@@ -163,7 +180,8 @@ export class DashboardAggregator {
   private async runRefresh(maxSteps: number): Promise<boolean> {
     const highest = highestRowids(this.db);
     // Fewer rows than already counted: the database was replaced (a restored backup). Count again from scratch.
-    if (highest.tickets < this.cursors.tickets || highest.checkins < this.cursors.checkins || highest.scans < this.cursors.scans) this.reset();
+    if (highest.tickets < this.cursors.tickets || highest.checkins < this.cursors.checkins || highest.scans < this.cursors.scans)
+      this.reset();
     for (let step = 0; step < maxSteps; step++) {
       if (this.step()) return (this.caughtUp = true);
       await nextTurn();
@@ -260,7 +278,11 @@ export class DashboardAggregator {
         .map(([gate_id, checked_in]) => ({ gate_id, checked_in }))
         .sort((a, b) => compareLabels(a.gate_id, b.gate_id)),
       by_type: [...types]
-        .map((ticket_type) => ({ ticket_type, issued: tally.issuedByType.get(ticket_type) ?? 0, checked_in: tally.checkedInByType.get(ticket_type) ?? 0 }))
+        .map((ticket_type) => ({
+          ticket_type,
+          issued: tally.issuedByType.get(ticket_type) ?? 0,
+          checked_in: tally.checkedInByType.get(ticket_type) ?? 0,
+        }))
         .sort((a, b) => compareLabels(a.ticket_type, b.ticket_type)),
       scans: scanRates(tally.slots, nowMs),
       scanners: keys.map((key) => this.scannerView(key, nowMs)).sort(scannerOrder),

@@ -88,7 +88,13 @@ export function enroll(db: Db, input: EnrollInput, now: Date, failureLimit = TOK
         response: {
           api_key: apiKey,
           api_key_id: apiKeyId,
-          scope: { eid: event.eid, event_name: event.name, event_date: event.date, gate_id: claimed.gate_id, expires_at: claimed.key_expires_at },
+          scope: {
+            eid: event.eid,
+            event_name: event.name,
+            event_date: event.date,
+            gate_id: claimed.gate_id,
+            expires_at: claimed.key_expires_at,
+          },
           issuer: { name: issuer.name, iss: issuer.base_url },
         },
       };

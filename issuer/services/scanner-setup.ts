@@ -41,10 +41,15 @@ export function setupExpiries(event: EventRow, request: SetupRequest, now: Date)
   const keyExpires = request.keyExpires ?? addHours(new Date(event.ends_at), DEFAULT_KEY_HOURS_AFTER_END);
   const tokenExpires = request.expires ?? keyExpires;
   if (keyExpires.getTime() <= now.getTime()) {
-    throw new AdminError('INVALID_DATE', `the scanner key would expire at ${isoUtc(keyExpires)}, which has passed; pass a later --key-expires`);
+    throw new AdminError(
+      'INVALID_DATE',
+      `the scanner key would expire at ${isoUtc(keyExpires)}, which has passed; pass a later --key-expires`,
+    );
   }
-  if (tokenExpires.getTime() <= now.getTime()) throw new AdminError('INVALID_DATE', '--expires has passed; a setup code must still be usable');
-  if (tokenExpires.getTime() > keyExpires.getTime()) throw new AdminError('INVALID_DATE', '--expires must not be later than the key expiry (--key-expires)');
+  if (tokenExpires.getTime() <= now.getTime())
+    throw new AdminError('INVALID_DATE', '--expires has passed; a setup code must still be usable');
+  if (tokenExpires.getTime() > keyExpires.getTime())
+    throw new AdminError('INVALID_DATE', '--expires must not be later than the key expiry (--key-expires)');
   return { tokenExpires, keyExpires };
 }
 
@@ -76,14 +81,23 @@ export function createScannerSetup(db: Db, baseUrl: string, event: EventRow, req
   };
   if (request.gateId !== undefined) payload.gate_id = request.gateId;
   if (request.tlsCertSha256 !== undefined) payload.tls_cert_sha256 = request.tlsCertSha256;
-  return { setup_qr: encodeSetupCode(payload), token_id: tokenId, eid: event.eid, gate_id: request.gateId ?? null, expires_at: isoUtc(tokenExpires) };
+  return {
+    setup_qr: encodeSetupCode(payload),
+    token_id: tokenId,
+    eid: event.eid,
+    gate_id: request.gateId ?? null,
+    expires_at: isoUtc(tokenExpires),
+  };
 }
 
 export function revokeSetup(db: Db, tokenId: string, now: Date): { token_id: string; status: 'revoked' } {
   const token = revokeToken(db, tokenId, isoUtc(now));
   if (!token) throw new AdminError('TOKEN_NOT_FOUND', `no setup token ${tokenId} at this issuer`);
   if (token.revoked_at === null) {
-    throw new AdminError('TOKEN_ALREADY_USED', `setup token ${tokenId} was already used to enroll a scanner; revoke that scanner's key with "ticket-issuer scanner revoke API_KEY_ID"`);
+    throw new AdminError(
+      'TOKEN_ALREADY_USED',
+      `setup token ${tokenId} was already used to enroll a scanner; revoke that scanner's key with "ticket-issuer scanner revoke API_KEY_ID"`,
+    );
   }
   return { token_id: tokenId, status: 'revoked' };
 }

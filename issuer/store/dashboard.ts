@@ -37,7 +37,9 @@ export interface NewScanRow {
 }
 
 export function ticketsAfter(db: Db, rowid: number, limit: number): NewTicketRow[] {
-  return db.prepare('SELECT rowid, eid, ticket_type FROM tickets WHERE rowid > ? ORDER BY rowid LIMIT ?').all(rowid, limit) as NewTicketRow[];
+  return db
+    .prepare('SELECT rowid, eid, ticket_type FROM tickets WHERE rowid > ? ORDER BY rowid LIMIT ?')
+    .all(rowid, limit) as NewTicketRow[];
 }
 
 export function checkinsAfter(db: Db, rowid: number, limit: number): NewCheckinRow[] {

@@ -51,7 +51,9 @@ export function migrate(db: Db): void {
     }
   });
   if (schemaVersion(db) > MIGRATIONS.length) {
-    throw new Error(`the database schema (version ${schemaVersion(db)}) is newer than this program (${MIGRATIONS.length}); upgrade ticket-issuer`);
+    throw new Error(
+      `the database schema (version ${schemaVersion(db)}) is newer than this program (${MIGRATIONS.length}); upgrade ticket-issuer`,
+    );
   }
   if (schemaVersion(db) < MIGRATIONS.length) apply.immediate();
 }

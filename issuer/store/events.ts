@@ -10,7 +10,10 @@ export interface EventRow {
 }
 
 export function insertEvent(db: Db, event: EventRow): void {
-  prepareCached(db, 'INSERT INTO events (eid, name, date, venue, ends_at, created_at) VALUES (@eid, @name, @date, @venue, @ends_at, @created_at)').run(event);
+  prepareCached(
+    db,
+    'INSERT INTO events (eid, name, date, venue, ends_at, created_at) VALUES (@eid, @name, @date, @venue, @ends_at, @created_at)',
+  ).run(event);
 }
 
 export function findEvent(db: Db, eid: string): EventRow | undefined {

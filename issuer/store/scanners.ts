@@ -46,7 +46,12 @@ export function findTokenById(db: Db, tokenId: string): EnrollmentTokenRow | und
 
 /** Marks a token used only if it still is unused: the UPDATE's WHERE makes "exactly one exchange" atomic. */
 export function claimToken(db: Db, tokenId: string, now: string): boolean {
-  return prepareCached(db, 'UPDATE enrollment_tokens SET used_at = ? WHERE token_id = ? AND used_at IS NULL AND revoked_at IS NULL').run(now, tokenId).changes === 1;
+  return (
+    prepareCached(db, 'UPDATE enrollment_tokens SET used_at = ? WHERE token_id = ? AND used_at IS NULL AND revoked_at IS NULL').run(
+      now,
+      tokenId,
+    ).changes === 1
+  );
 }
 
 export function recordFailedTokenAttempt(db: Db, tokenId: string): void {
@@ -55,7 +60,10 @@ export function recordFailedTokenAttempt(db: Db, tokenId: string): void {
 
 /** Revokes an unused token; returns the token as it is now, or undefined if unknown. */
 export function revokeToken(db: Db, tokenId: string, now: string): EnrollmentTokenRow | undefined {
-  prepareCached(db, 'UPDATE enrollment_tokens SET revoked_at = COALESCE(revoked_at, ?) WHERE token_id = ? AND used_at IS NULL').run(now, tokenId);
+  prepareCached(db, 'UPDATE enrollment_tokens SET revoked_at = COALESCE(revoked_at, ?) WHERE token_id = ? AND used_at IS NULL').run(
+    now,
+    tokenId,
+  );
   return findTokenById(db, tokenId);
 }
 
@@ -78,5 +86,7 @@ export function listApiKeys(db: Db, eid?: string): ApiKeyRow[] {
 }
 
 export function revokeApiKey(db: Db, apiKeyId: string, now: string): boolean {
-  return prepareCached(db, 'UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE api_key_id = ?').run(now, apiKeyId).changes === 1;
+  return (
+    prepareCached(db, 'UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE api_key_id = ?').run(now, apiKeyId).changes === 1
+  );
 }

@@ -11,7 +11,10 @@ export interface SigningKeyRow {
 }
 
 export function insertActiveKey(db: Db, row: Omit<SigningKeyRow, 'active' | 'valid_until'>): void {
-  prepareCached(db, 'INSERT INTO signing_keys (kid, public_key, valid_from, valid_until, active) VALUES (@kid, @public_key, @valid_from, NULL, 1)').run(row);
+  prepareCached(
+    db,
+    'INSERT INTO signing_keys (kid, public_key, valid_from, valid_until, active) VALUES (@kid, @public_key, @valid_from, NULL, 1)',
+  ).run(row);
 }
 
 export function activeKid(db: Db): string {

@@ -32,6 +32,9 @@ export function findTicket(db: Db, tid: string): TicketRow | undefined {
 
 /** Returns false when the ticket does not exist. Revoking twice keeps the first time and reason. */
 export function revokeTicket(db: Db, tid: string, reason: string | null, now: string): boolean {
-  const result = prepareCached(db, 'UPDATE tickets SET revoked_at = COALESCE(revoked_at, ?), revoke_reason = COALESCE(revoke_reason, ?) WHERE tid = ?').run(now, reason, tid);
+  const result = prepareCached(
+    db,
+    'UPDATE tickets SET revoked_at = COALESCE(revoked_at, ?), revoke_reason = COALESCE(revoke_reason, ?) WHERE tid = ?',
+  ).run(now, reason, tid);
   return result.changes === 1;
 }

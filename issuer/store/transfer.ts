@@ -12,7 +12,16 @@ import type { Db } from './database.js';
 export const IMPORT_CONFLICT_OUTCOME = 'import_conflict';
 
 /** The tables that travel, in an order that satisfies their foreign keys. */
-export const TRANSFER_TABLES = ['signing_keys', 'events', 'tickets', 'checkins', 'scan_log', 'enrollment_tokens', 'api_keys', 'idempotency'] as const;
+export const TRANSFER_TABLES = [
+  'signing_keys',
+  'events',
+  'tickets',
+  'checkins',
+  'scan_log',
+  'enrollment_tokens',
+  'api_keys',
+  'idempotency',
+] as const;
 export type TransferTable = (typeof TRANSFER_TABLES)[number];
 
 /** The columns of each table as they travel (scan_log without its local autoincrement id). */
@@ -22,8 +31,31 @@ export const TRANSFER_COLUMNS: Record<TransferTable, readonly string[]> = {
   tickets: ['tid', 'eid', 'kid', 'holder_name', 'ticket_type', 'issued_at', 'exp', 'qr', 'revoked_at', 'revoke_reason'],
   checkins: ['tid', 'checked_in_at', 'scanner_id', 'gate_id', 'api_key_id', 'idempotency_key', 'recorded_at'],
   scan_log: ['at', 'scanned_at', 'tid', 'eid', 'scanner_id', 'api_key_id', 'gate_id', 'idempotency_key', 'outcome', 'details'],
-  enrollment_tokens: ['token_id', 'token_hash', 'eid', 'gate_id', 'expires_at', 'key_expires_at', 'created_at', 'used_at', 'revoked_at', 'failed_attempts'],
-  api_keys: ['api_key_id', 'key_hash', 'token_id', 'scanner_id', 'scanner_name', 'scanner_platform', 'eid', 'gate_id', 'expires_at', 'created_at', 'revoked_at'],
+  enrollment_tokens: [
+    'token_id',
+    'token_hash',
+    'eid',
+    'gate_id',
+    'expires_at',
+    'key_expires_at',
+    'created_at',
+    'used_at',
+    'revoked_at',
+    'failed_attempts',
+  ],
+  api_keys: [
+    'api_key_id',
+    'key_hash',
+    'token_id',
+    'scanner_id',
+    'scanner_name',
+    'scanner_platform',
+    'eid',
+    'gate_id',
+    'expires_at',
+    'created_at',
+    'revoked_at',
+  ],
   idempotency: ['idempotency_key', 'request_hash', 'http_status', 'response_body', 'api_key_id', 'created_at'],
 };
 
@@ -85,7 +117,8 @@ export function transferStore(db: Db): TransferStore {
   for (const table of TRANSFER_TABLES) {
     const columns = TRANSFER_COLUMNS[table];
     inserters.set(table, db.prepare(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`));
-    if (table !== 'scan_log') finders.set(table, db.prepare(`SELECT ${columns.join(', ')} FROM ${table} WHERE ${TRANSFER_KEYS[table]} = ?`));
+    if (table !== 'scan_log')
+      finders.set(table, db.prepare(`SELECT ${columns.join(', ')} FROM ${table} WHERE ${TRANSFER_KEYS[table]} = ?`));
   }
   const activeKid = db.prepare('SELECT kid FROM signing_keys WHERE active = 1').pluck();
   const setKeyState = db.prepare('UPDATE signing_keys SET valid_until = ?, active = ? WHERE kid = ?');

@@ -33,7 +33,14 @@ export function resolveAppFile(url: string, rootDir: string): string | null {
   } catch {
     return null;
   }
-  if (parsed.protocol !== `${APP_SCHEME}:` || parsed.host !== APP_HOST || parsed.username !== '' || parsed.password !== '' || parsed.port !== '') return null;
+  if (
+    parsed.protocol !== `${APP_SCHEME}:` ||
+    parsed.host !== APP_HOST ||
+    parsed.username !== '' ||
+    parsed.password !== '' ||
+    parsed.port !== ''
+  )
+    return null;
   return resolvePageFile(parsed.pathname, rootDir);
 }
 
@@ -43,7 +50,11 @@ export function serveAppFile(url: string, rootDir: string): Response {
   if (file === null) return new Response('Not found', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' } });
   return new Response(readFileSync(file), {
     status: 200,
-    headers: { 'content-type': contentTypeOf(file), 'content-security-policy': CONTENT_SECURITY_POLICY, 'x-content-type-options': 'nosniff' },
+    headers: {
+      'content-type': contentTypeOf(file),
+      'content-security-policy': CONTENT_SECURITY_POLICY,
+      'x-content-type-options': 'nosniff',
+    },
   });
 }
 

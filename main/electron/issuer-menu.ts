@@ -43,7 +43,11 @@ export function issuerMenu(status: OnsiteIssuerStatus, actions: IssuerMenuAction
 }
 
 /** The whole application menu: the platform's usual menus (copy and paste work in the dashboard's forms) plus Issuer. */
-export function applicationMenuTemplate(status: OnsiteIssuerStatus, actions: IssuerMenuActions, platform: NodeJS.Platform = process.platform): MenuItemConstructorOptions[] {
+export function applicationMenuTemplate(
+  status: OnsiteIssuerStatus,
+  actions: IssuerMenuActions,
+  platform: NodeJS.Platform = process.platform,
+): MenuItemConstructorOptions[] {
   return [
     ...(platform === 'darwin' ? [{ role: 'appMenu' } as const] : []),
     { role: 'fileMenu' },
@@ -70,7 +74,9 @@ export function issuerDetailsText(status: OnsiteIssuerStatus): { message: string
   }
   const lines = [
     `Base URL (kiosks use this): ${status.issuer!.baseUrl}`,
-    status.running ? `Listening on ${status.listen!.host}:${status.listen!.port}; reachable at ${status.urls.join(', ') || 'no LAN address'}` : 'Stopped.',
+    status.running
+      ? `Listening on ${status.listen!.host}:${status.listen!.port}; reachable at ${status.urls.join(', ') || 'no LAN address'}`
+      : 'Stopped.',
     `Certificate SHA-256 fingerprint (kiosks pin it): ${status.fingerprint ?? 'made at the first start'}`,
     `Admin dashboard: ${status.running ? status.adminUrl : 'start the issuer first'}${status.adminTokenSet ? '' : ' (no sign-in token yet: Issuer → New admin dashboard token…)'}`,
     `Scanner rate limit: ${status.scannerRpm.toLocaleString('en')} requests per minute per kiosk`,

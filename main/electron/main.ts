@@ -19,12 +19,24 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, protocol, session, type Session } from 'electron';
 import { issuerFileLogger, OnsiteIssuer } from '../onsite-issuer/onsite-issuer.js';
-import { ADMIN_PARTITION, adminWindowOptions, applyAdminContentsPolicies, applyAdminSessionPolicies, type AdminPin } from './admin-window.js';
+import {
+  ADMIN_PARTITION,
+  adminWindowOptions,
+  applyAdminContentsPolicies,
+  applyAdminSessionPolicies,
+  type AdminPin,
+} from './admin-window.js';
 import { packageRoot, rendererDistDir } from '../host/app-paths.js';
 import { APP_PAGE_URL, APP_SCHEME, APP_SCHEME_PRIVILEGES, handleAppScheme } from './app-scheme.js';
 import { ISSUER_CHANNELS, KIOSK_CHANNELS, STATE_CHANGED_CHANNEL } from '../host/call-channels.js';
 import { forbiddenAnswer, handleKioskCall, KIOSK_CALL_NAMES } from '../host/kiosk-calls.js';
-import { handleIssuerCall, ISSUER_CALL_NAMES, issuerForbiddenAnswer, type IssuerAnswer, type IssuerCallName } from '../host/onsite-issuer-calls.js';
+import {
+  handleIssuerCall,
+  ISSUER_CALL_NAMES,
+  issuerForbiddenAnswer,
+  type IssuerAnswer,
+  type IssuerCallName,
+} from '../host/onsite-issuer-calls.js';
 import { adminTokenText, applicationMenuTemplate, issuerDetailsText } from './issuer-menu.js';
 import { startKioskRuntime, type KioskRuntime } from '../host/kiosk-runtime.js';
 import { applyContentsPolicies, applySessionPolicies, isTrustedSender, windowOptions } from './security.js';
@@ -81,7 +93,8 @@ async function start(): Promise<void> {
     ipcMain.handle(KIOSK_CHANNELS[method], (event, ...args: unknown[]) => {
       if (!isTrustedSender(event.senderFrame?.url, APP_PAGE_URL)) return forbiddenAnswer();
       return handleKioskCall(core, method, args, {
-        onInternalError: (failed, error) => log(`${failed} failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`),
+        onInternalError: (failed, error) =>
+          log(`${failed} failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`),
       });
     });
   }
@@ -125,7 +138,8 @@ async function issuerCall(method: IssuerCallName, args: unknown[]): Promise<Issu
   if (issuer === null) return { ok: false, error: { code: 'not_running', message: 'The app is shutting down.' } };
   try {
     return await handleIssuerCall({ issuer, openAdmin: openAdminWindow }, method, args, {
-      onInternalError: (failed, error) => log(`issuer ${failed} failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`),
+      onInternalError: (failed, error) =>
+        log(`issuer ${failed} failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`),
     });
   } finally {
     // The menu shows the issuer's state: rebuild it after the calls that change it (a screen may poll status).
@@ -157,7 +171,12 @@ function refreshIssuerMenu(): void {
       void fromMenu('resetAdminToken', 'make an admin dashboard token').then(async (answer) => {
         if (!answer.ok) return;
         const { adminToken } = answer.value as { adminToken: string };
-        const { response } = await dialog.showMessageBox({ type: 'info', ...adminTokenText(adminToken, issuer.status()), buttons: ['Copy and close', 'Close'], defaultId: 0 });
+        const { response } = await dialog.showMessageBox({
+          type: 'info',
+          ...adminTokenText(adminToken, issuer.status()),
+          buttons: ['Copy and close', 'Close'],
+          defaultId: 0,
+        });
         if (response === 0) clipboard.writeText(adminToken);
       }),
     showDetails: () => void dialog.showMessageBox({ type: 'info', ...issuerDetailsText(issuer.status()), buttons: ['Close'] }),
@@ -169,13 +188,17 @@ async function startIssuerAtLaunch(issuer: OnsiteIssuer, options: ShellOptions):
   try {
     if (!issuer.status().initialised) {
       if (options.issuerName === null) {
-        log(`on-site issuer: ${issuer.dataDirectory} has no issuer yet; start with --issuer-name NAME [--issuer-base-url URL] to create it`);
+        log(
+          `on-site issuer: ${issuer.dataDirectory} has no issuer yet; start with --issuer-name NAME [--issuer-base-url URL] to create it`,
+        );
         return;
       }
       issuer.init({ name: options.issuerName, ...(options.issuerBaseUrl === null ? {} : { baseUrl: options.issuerBaseUrl }) });
     }
     const status = await issuer.start();
-    log(`on-site issuer "${status.issuer?.name}" serving ${status.issuer?.baseUrl} at ${status.urls.join(', ') || status.adminUrl}; certificate SHA-256 ${status.fingerprint}; data ${status.dataDir}`);
+    log(
+      `on-site issuer "${status.issuer?.name}" serving ${status.issuer?.baseUrl} at ${status.urls.join(', ') || status.adminUrl}; certificate SHA-256 ${status.fingerprint}; data ${status.dataDir}`,
+    );
     for (const warning of status.warnings) log(`on-site issuer: ${warning}`);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
@@ -235,7 +258,8 @@ if (!app.requestSingleInstanceLock()) {
     mainWindow?.focus();
   });
   app.on('web-contents-created', (_event, contents) => {
-    if (creatingAdminWindow || (adminSession !== null && contents.session === adminSession)) applyAdminContentsPolicies(contents, () => adminUrl);
+    if (creatingAdminWindow || (adminSession !== null && contents.session === adminSession))
+      applyAdminContentsPolicies(contents, () => adminUrl);
     else applyContentsPolicies(contents, APP_PAGE_URL);
   });
   app.on('window-all-closed', () => app.quit());

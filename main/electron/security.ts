@@ -79,7 +79,8 @@ export const isTrustedSender = (frameUrl: string | undefined, appPageUrl: string
   frameUrl !== undefined && isAppPage(frameUrl, appPageUrl);
 
 export const denyWindowOpen = (): WindowOpenHandlerResponse => ({ action: 'deny' });
-export const denyPermissionRequest = (_contents: unknown, _permission: string, callback: (granted: boolean) => void): void => callback(false);
+export const denyPermissionRequest = (_contents: unknown, _permission: string, callback: (granted: boolean) => void): void =>
+  callback(false);
 export const denyPermissionCheck = (): boolean => false;
 
 /** The response headers with any CSP the response had replaced by ours. */

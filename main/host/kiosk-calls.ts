@@ -58,9 +58,19 @@ export function isKioskCallName(name: string): name is KioskCallName {
 }
 
 /** Runs one call against the core. Never rejects: every outcome is an Answer. */
-export async function handleKioskCall<M extends KioskCallName>(core: KioskCalls, method: M, args: unknown, options?: HandleOptions): Promise<KioskAnswer<M>>;
+export async function handleKioskCall<M extends KioskCallName>(
+  core: KioskCalls,
+  method: M,
+  args: unknown,
+  options?: HandleOptions,
+): Promise<KioskAnswer<M>>;
 export async function handleKioskCall(core: KioskCalls, method: string, args: unknown, options?: HandleOptions): Promise<Answer<unknown>>;
-export async function handleKioskCall(core: KioskCalls, method: string, args: unknown, options: HandleOptions = {}): Promise<Answer<unknown>> {
+export async function handleKioskCall(
+  core: KioskCalls,
+  method: string,
+  args: unknown,
+  options: HandleOptions = {},
+): Promise<Answer<unknown>> {
   if (!isKioskCallName(method)) return failure('unknown_method', 'There is no such kiosk call.');
   return answerCall(() => boundCall(core, method, args), {
     // Its messages are written for IT and never contain the key (main/kiosk/api-key-store.ts).
@@ -135,8 +145,10 @@ function readDetails(value: unknown): ReadDetails {
   const unknown = Object.keys(fields).find((key) => !allowed.includes(key));
   if (unknown !== undefined) throw new InvalidInput('The read details have an unknown field.');
   const { terminator, units, durationMs } = fields;
-  if (typeof terminator !== 'string' || !WEDGE_TERMINATORS.has(terminator)) throw new InvalidInput('The read terminator must be one of cr, lf, crlf, tab, pause.');
-  if (!Number.isInteger(units) || (units as number) < 0 || (units as number) > MAX_INPUT_LENGTH) throw new InvalidInput(`The read's key count must be a whole number from 0 to ${MAX_INPUT_LENGTH}.`);
+  if (typeof terminator !== 'string' || !WEDGE_TERMINATORS.has(terminator))
+    throw new InvalidInput('The read terminator must be one of cr, lf, crlf, tab, pause.');
+  if (!Number.isInteger(units) || (units as number) < 0 || (units as number) > MAX_INPUT_LENGTH)
+    throw new InvalidInput(`The read's key count must be a whole number from 0 to ${MAX_INPUT_LENGTH}.`);
   if (typeof durationMs !== 'number' || !Number.isFinite(durationMs) || durationMs < 0 || durationMs > MAX_READ_DURATION_MS) {
     throw new InvalidInput(`The read's duration must be a number of milliseconds from 0 to ${MAX_READ_DURATION_MS}.`);
   }
@@ -151,7 +163,8 @@ function readDetails(value: unknown): ReadDetails {
 
 function keyNames(value: unknown): string[] {
   if (value === undefined) return [];
-  if (!Array.isArray(value) || value.length > MAX_FRAMING_KEYS) throw new InvalidInput(`Prefix and suffix keys must be a list of at most ${MAX_FRAMING_KEYS} names.`);
+  if (!Array.isArray(value) || value.length > MAX_FRAMING_KEYS)
+    throw new InvalidInput(`Prefix and suffix keys must be a list of at most ${MAX_FRAMING_KEYS} names.`);
   return value.map((name) => {
     if (typeof name !== 'string' || name.length === 0 || name.length > MAX_KEY_NAME_LENGTH || UNSAFE_TEXT.test(name)) {
       throw new InvalidInput(`A key name must be 1 to ${MAX_KEY_NAME_LENGTH} printable characters.`);
@@ -180,4 +193,3 @@ function capitalize(text: string): string {
 export function forbiddenAnswer(): { ok: false; error: AnswerError } {
   return failure('forbidden', "Only the kiosk's own page may operate the kiosk.");
 }
-

@@ -81,7 +81,9 @@ async function startScanner(core: KioskCore, options: KioskRuntimeOptions): Prom
   try {
     hid = options.hid ?? (await loadNodeHid());
   } catch (error) {
-    options.log(`HID scanner input is off: node-hid cannot load here (${errorText(error)}). Keyboard-wedge scanners still work in the window.`);
+    options.log(
+      `HID scanner input is off: node-hid cannot load here (${errorText(error)}). Keyboard-wedge scanners still work in the window.`,
+    );
     return null;
   }
   const scanner = new ScannerManager({
@@ -96,7 +98,11 @@ async function startScanner(core: KioskCore, options: KioskRuntimeOptions): Prom
     onProblem: (problem) => options.log(`Scanner: ${problem.message}`),
     onStatus: (status) => {
       options.log(status.message);
-      core.setHidScannerStatus({ state: status.state, reason: status.state === 'disconnected' ? status.reason : null, message: status.message });
+      core.setHidScannerStatus({
+        state: status.state,
+        reason: status.state === 'disconnected' ? status.reason : null,
+        message: status.message,
+      });
     },
   });
   await scanner.start();

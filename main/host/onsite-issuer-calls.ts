@@ -50,12 +50,21 @@ export function isIssuerCallName(name: string): name is IssuerCallName {
 }
 
 /** Runs one call. Never rejects: every outcome is an answer. */
-export async function handleIssuerCall(host: IssuerHost, method: string, args: unknown, options: IssuerHandleOptions = {}): Promise<IssuerAnswer<unknown>> {
+export async function handleIssuerCall(
+  host: IssuerHost,
+  method: string,
+  args: unknown,
+  options: IssuerHandleOptions = {},
+): Promise<IssuerAnswer<unknown>> {
   if (!isIssuerCallName(method)) return failure('unknown_method', 'There is no such issuer call.');
   return answerCall(() => boundCall(host, method, args), {
     // Its messages are written for the operator and hold no secret (paths, ports, addresses).
     expectedFailure: (error) =>
-      error instanceof OnsiteIssuerError ? failure(error.code, error.message) : error instanceof NotRunning ? failure('not_running', error.message) : null,
+      error instanceof OnsiteIssuerError
+        ? failure(error.code, error.message)
+        : error instanceof NotRunning
+          ? failure('not_running', error.message)
+          : null,
     onInternalError: (error) => options.onInternalError?.(method, error),
     internalErrorMessage: ISSUER_INTERNAL_ERROR_MESSAGE,
   });
@@ -102,7 +111,8 @@ const INIT_FIELDS = new Set(['name', 'baseUrl', 'port']);
 function initRequest(args: readonly unknown[]): OnsiteIssuerInitRequest {
   if (args.length !== 1) throw new InvalidInput('Expected exactly one argument: {name, baseUrl?, port?}.');
   const value = args[0];
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new InvalidInput('The request must be an object {name, baseUrl?, port?}.');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new InvalidInput('The request must be an object {name, baseUrl?, port?}.');
   const prototype = Object.getPrototypeOf(value) as unknown;
   if (prototype !== Object.prototype && prototype !== null) throw new InvalidInput('The request must be a plain object.');
   const fields = value as Record<string, unknown>;
@@ -116,7 +126,8 @@ function initRequest(args: readonly unknown[]): OnsiteIssuerInitRequest {
   if (fields['baseUrl'] !== undefined) request.baseUrl = text(fields['baseUrl'], 'The base URL', MAX_BASE_URL_LENGTH);
   if (fields['port'] !== undefined) {
     const port = fields['port'];
-    if (typeof port !== 'number' || !Number.isInteger(port) || port < 1 || port > 65535) throw new InvalidInput('The port must be a whole number from 1 to 65535.');
+    if (typeof port !== 'number' || !Number.isInteger(port) || port < 1 || port > 65535)
+      throw new InvalidInput('The port must be a whole number from 1 to 65535.');
     request.port = port;
   }
   return request;
@@ -133,4 +144,3 @@ function text(value: unknown, what: string, maxLength: number): string {
 export function issuerForbiddenAnswer(): IssuerAnswer<never> {
   return failure('forbidden', "Only the kiosk's own page may operate the on-site issuer.");
 }
-

@@ -165,7 +165,9 @@ export class SecretStore {
       // Not cached: a later call retries (e.g. after IT installs libsecret and restarts nothing else).
       throw new SecretStoreUnavailableError(
         'keytar_not_loadable',
-        unavailableMessage(`the keytar native module could not be loaded (${errorText(error)}); reinstall the kiosk package built for this platform`),
+        unavailableMessage(
+          `the keytar native module could not be loaded (${errorText(error)}); reinstall the kiosk package built for this platform`,
+        ),
       );
     }
   }
@@ -184,7 +186,10 @@ async function keyringCall<T>(call: () => Promise<T>, secret?: string): Promise<
     return await call();
   } catch (error) {
     // The cause is not attached: its own message and stack are not ours to vouch for.
-    throw new SecretStoreUnavailableError('keyring_failed', unavailableMessage(`the keyring call failed: ${scrub(errorText(error), secret)}`));
+    throw new SecretStoreUnavailableError(
+      'keyring_failed',
+      unavailableMessage(`the keyring call failed: ${scrub(errorText(error), secret)}`),
+    );
   }
 }
 

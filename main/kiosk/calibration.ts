@@ -15,7 +15,14 @@
  */
 import { CALIBRATION_CODE } from '../../protocol/index.js';
 import { FOREIGN_LAYOUTS, mangleForLayout } from '../../protocol/keyboard-layouts.js';
-import type { Collision, LayoutDifference, LayoutId, ReadDetails, ScannerDiagnosis, ScanOrigin } from '../../renderer/kiosk-bridge-types.js';
+import type {
+  Collision,
+  LayoutDifference,
+  LayoutId,
+  ReadDetails,
+  ScannerDiagnosis,
+  ScanOrigin,
+} from '../../renderer/kiosk-bridge-types.js';
 
 // The diagnosis crosses to the page: its types are the bridge's (renderer/kiosk-bridge-types.ts).
 export type { Collision, LayoutDifference, LayoutId, ScannerDiagnosis };

@@ -32,7 +32,8 @@ export function validateDiscovery(body: unknown, expectedIss: string): Discovery
   if (!Number.isSafeInteger(protocol_version)) return fail('protocol_version is not an integer');
   if (issuer !== expectedIss) return fail('issuer does not match the issuer base URL it was fetched from');
   if (typeof name !== 'string') return fail('name is missing');
-  if (!Array.isArray(supported_versions) || !supported_versions.every((v) => Number.isSafeInteger(v))) return fail('supported_versions is not an array of integers');
+  if (!Array.isArray(supported_versions) || !supported_versions.every((v) => Number.isSafeInteger(v)))
+    return fail('supported_versions is not an array of integers');
   if (!supported_versions.includes(PROTOCOL_VERSION)) return fail(`issuer does not support protocol version ${PROTOCOL_VERSION}`);
   if (!isJsonObject(endpoints)) return fail('endpoints is missing');
   for (const field of ['check_in', 'status', 'scanner_enroll'] as const) {
@@ -84,7 +85,8 @@ function publicKeyProblem(key: unknown): string | null {
   return null;
 }
 
-export type RefreshResult = { ok: true; document: DiscoveryDocument } | { ok: false; failure: CallFailure | { kind: 'invalid'; problem: string } };
+export type RefreshResult =
+  { ok: true; document: DiscoveryDocument } | { ok: false; failure: CallFailure | { kind: 'invalid'; problem: string } };
 
 export interface DiscoveryCacheOptions {
   store: LocalStore;

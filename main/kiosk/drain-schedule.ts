@@ -97,11 +97,14 @@ export class DrainSchedule {
     this.timer = null;
     if (requested === null) return;
     const at = Math.max(requested, this.heldUntil);
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      // A failing pass (e.g. a disk error) must not crash the door; try again later.
-      this.runNow().catch(() => this.later());
-    }, Math.max(0, at - this.options.now()));
+    this.timer = setTimeout(
+      () => {
+        this.timer = null;
+        // A failing pass (e.g. a disk error) must not crash the door; try again later.
+        this.runNow().catch(() => this.later());
+      },
+      Math.max(0, at - this.options.now()),
+    );
     this.timer.unref();
   }
 }

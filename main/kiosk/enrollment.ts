@@ -17,7 +17,8 @@ export type EnrollOutcome = { ok: true; enrollment: Enrollment } | { ok: false; 
 
 /** Local checks of a decoded setup payload, before any network. Pure. */
 export function setupProblem(setup: SetupPayload, nowMs: number): { code: EnrollFailureCode; message: string } | null {
-  if (!SUPPORTED_VERSIONS.includes(setup.v)) return { code: 'unsupported_version', message: `setup code version ${setup.v} is not supported` };
+  if (!SUPPORTED_VERSIONS.includes(setup.v))
+    return { code: 'unsupported_version', message: `setup code version ${setup.v} is not supported` };
   const issProblem = baseUrlProblem(setup.iss);
   if (issProblem) return { code: 'bad_issuer_url', message: `the issuer address is not usable (${issProblem})` };
   if (!isSecureOrLoopbackUrl(setup.enroll_url)) return { code: 'bad_enroll_url', message: 'the enrollment address is not HTTPS' };
@@ -95,7 +96,8 @@ async function exchange(setup: SetupPayload, deps: EnrollDeps): Promise<EnrollOu
     case 'unauthorized':
     case 'rejected':
       if (call.code === 'TOKEN_REVOKED') return fail('token_revoked', 'this setup code was revoked by the organizer');
-      if (call.code === 'PROTOCOL_VERSION_UNSUPPORTED') return fail('protocol_version_unsupported', 'the issuer does not support this kiosk version');
+      if (call.code === 'PROTOCOL_VERSION_UNSUPPORTED')
+        return fail('protocol_version_unsupported', 'the issuer does not support this kiosk version');
       return fail('token_invalid', 'this setup code is invalid, expired or already used');
   }
 

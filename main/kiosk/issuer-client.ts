@@ -166,7 +166,11 @@ export class IssuerClient {
       return rateBudget ? { kind: 'answered', response: answer.body, rateBudget } : { kind: 'answered', response: answer.body };
     }
     if (answer.status === 404) return { kind: 'not_found' };
-    if (answer.status === 400 && request.signature_status === 'invalid' && errorOf(answer.body)?.details?.['reason'] === 'invalid_signature') {
+    if (
+      answer.status === 400 &&
+      request.signature_status === 'invalid' &&
+      errorOf(answer.body)?.details?.['reason'] === 'invalid_signature'
+    ) {
       return { kind: 'signature_reported' };
     }
     return this.failure(answer, true);
@@ -191,7 +195,8 @@ export class IssuerClient {
       const retryAfterMs = parseRetryAfterMs(answer.headers.get('retry-after'), this.now());
       return retryAfterMs === undefined ? { kind: 'rate_limited' } : { kind: 'rate_limited', retryAfterMs };
     }
-    if (answer.status >= 500) return code ? { kind: 'server_error', status: answer.status, code } : { kind: 'server_error', status: answer.status };
+    if (answer.status >= 500)
+      return code ? { kind: 'server_error', status: answer.status, code } : { kind: 'server_error', status: answer.status };
     if (bearer && (answer.status === 401 || answer.status === 403)) {
       return code ? { kind: 'unauthorized', status: answer.status, code } : { kind: 'unauthorized', status: answer.status };
     }

@@ -42,7 +42,14 @@ import { DrainSchedule } from './drain-schedule.js';
 import { defaultPlatform, enroll, setupProblem } from './enrollment.js';
 import { IssuerClient, SCANNER_UNAUTHORIZED_MESSAGE, type FetchLike, type IssuerClientOptions } from './issuer-client.js';
 import type { ConnectionState, KioskApi, KioskState, ScanResult, SetupSummary, StatusLookupResult } from './kiosk-api.js';
-import { checkInRequestFor, type LocalStore, type Enrollment, type NewScan, type StoredCalibrations, type StoredScan } from './local-store.js';
+import {
+  checkInRequestFor,
+  type LocalStore,
+  type Enrollment,
+  type NewScan,
+  type StoredCalibrations,
+  type StoredScan,
+} from './local-store.js';
 import { isStorageFault, openStoreWithRecovery, recoveryMessage, type StorageRecovery } from './store-recovery.js';
 import { DEFAULT_DRAIN_CONCURRENCY, drainQueue, storedAnswerOf, type DrainReport } from './queue-drain.js';
 
@@ -128,13 +135,25 @@ export class KioskCore implements KioskApi {
     this.policy = options.offlinePolicy ?? 'optimistic';
     this.backoff = options.backoff ?? DEFAULT_BACKOFF;
     this.log = options.log ?? (() => undefined);
-    this.drains = new DrainSchedule({ pass: () => this.drainPass(), auto: options.autoDrain !== false, backoff: this.backoff, now: this.now, random: this.random });
+    this.drains = new DrainSchedule({
+      pass: () => this.drainPass(),
+      auto: options.autoDrain !== false,
+      backoff: this.backoff,
+      now: this.now,
+      random: this.random,
+    });
     // A damaged file is set aside and its readable rows carried over (store-recovery.ts).
     const opened = openStoreWithRecovery(options.dbPath, { log: this.log });
     this.store = opened.store;
     // This run's recovery is news for the door too; an earlier one stays on Setup for IT.
     const recovery = this.store.getStorageRecovery<StorageRecovery>();
-    this.storage = recovery ? { state: opened.recovery ? 'recovered' : 'recovered_earlier', message: recoveryMessage(recovery), damaged_file: recovery.damaged_file } : null;
+    this.storage = recovery
+      ? {
+          state: opened.recovery ? 'recovered' : 'recovered_earlier',
+          message: recoveryMessage(recovery),
+          damaged_file: recovery.damaged_file,
+        }
+      : null;
     this.calibrations = this.store.getCalibrations();
     this.repeatReads = new RepeatReadFilter<ScanResult>({
       windowMs: options.repeatReadWindowMs ?? DEFAULT_REPEAT_READ_WINDOW_MS,
@@ -335,7 +354,12 @@ export class KioskCore implements KioskApi {
   }
 
   /** docs/kiosk.md "Calibration": diagnose, keep what was learned for this input path, explain it. */
-  private async calibrate(origin: ScanOrigin, match: CalibrationMatch, read: ReadDetails | undefined, symbologyId: string | null | undefined): Promise<ScanResult> {
+  private async calibrate(
+    origin: ScanOrigin,
+    match: CalibrationMatch,
+    read: ReadDetails | undefined,
+    symbologyId: string | null | undefined,
+  ): Promise<ScanResult> {
     const result: CalibrationResult = diagnose({ origin, match, read, symbologyId, atMs: this.now() });
     const { diagnosis } = result;
     const detail = `input ${origin}, layout ${diagnosis.layout}, translation ${diagnosis.translation}, terminator ${diagnosis.terminator ?? 'unknown'}, ${diagnosis.characters} characters in ${diagnosis.ms_per_code ?? '?'} ms`;
@@ -401,12 +425,22 @@ export class KioskCore implements KioskApi {
    * is already decided locally; the issuer's 400 only confirms it was logged.
    */
   private reportInvalidSignature(code: string, claimed: TicketPayload, enrollment: Enrollment, verdict: Verdict): void {
-    this.store.insertScan({ ...this.scanAtThisDoor(code, claimed, enrollment, new Date(this.now()).toISOString()), signature_status: 'invalid', queue_state: 'pending', verdict });
+    this.store.insertScan({
+      ...this.scanAtThisDoor(code, claimed, enrollment, new Date(this.now()).toISOString()),
+      signature_status: 'invalid',
+      queue_state: 'pending',
+      verdict,
+    });
     this.drains.soon();
   }
 
   /** What every queued scan records of itself: the code, its ticket, this door, and when (the check-in request is made from it). */
-  private scanAtThisDoor(code: string, ticket: Pick<TicketPayload, 'tid' | 'eid'>, enrollment: Enrollment, scannedAt: string): Omit<NewScan, 'signature_status' | 'queue_state' | 'verdict'> {
+  private scanAtThisDoor(
+    code: string,
+    ticket: Pick<TicketPayload, 'tid' | 'eid'>,
+    enrollment: Enrollment,
+    scannedAt: string,
+  ): Omit<NewScan, 'signature_status' | 'queue_state' | 'verdict'> {
     return {
       code,
       iss: enrollment.iss,
@@ -433,7 +467,11 @@ export class KioskCore implements KioskApi {
     // same body, same idempotency key, so an earlier request that did land is answered consistently.
     const held = this.store.heldScanFor(payload.tid);
     const newScan = (queueState: NewScan['queue_state']): StoredScan =>
-      this.store.insertScan({ ...this.scanAtThisDoor(code, payload, enrollment, scannedAt), signature_status: 'valid', queue_state: queueState });
+      this.store.insertScan({
+        ...this.scanAtThisDoor(code, payload, enrollment, scannedAt),
+        signature_status: 'valid',
+        queue_state: queueState,
+      });
 
     if (!apiKey) {
       // No request goes out (known offline, lost authorisation, no key, or the keyring failing for
@@ -464,7 +502,8 @@ export class KioskCore implements KioskApi {
     const decidedAt = new Date(this.now()).toISOString();
 
     if (call.kind === 'answered' || call.kind === 'not_found') {
-      const verdict = call.kind === 'answered' ? verdictFromCheckIn(call.response, payload, decidedAt) : unknownTicketVerdict(payload, decidedAt);
+      const verdict =
+        call.kind === 'answered' ? verdictFromCheckIn(call.response, payload, decidedAt) : unknownTicketVerdict(payload, decidedAt);
       this.store.atomically(() => {
         this.store.recordAnswer(scan.idempotency_key, storedAnswerOf(call, decidedAt)!);
         this.store.decideScan(scan.idempotency_key, verdict, 'done');
@@ -518,7 +557,8 @@ export class KioskCore implements KioskApi {
       setup = decodeSetupCode(text);
     } catch (error) {
       if (!(error instanceof QrCodeError)) throw error;
-      if (!text.startsWith(SETUP_PREFIX)) return { type: 'enroll_failed', code: 'unsupported_version', message: 'this setup code version is not supported' };
+      if (!text.startsWith(SETUP_PREFIX))
+        return { type: 'enroll_failed', code: 'unsupported_version', message: 'this setup code version is not supported' };
       return { type: 'enroll_failed', code: 'not_a_setup_code', message: 'this setup code is damaged' };
     }
     const problem = setupProblem(setup, this.now());
@@ -685,7 +725,10 @@ export class KioskCore implements KioskApi {
     const stored = Object.entries(this.calibrations) as Array<[ScanOrigin, CalibrationResult]>;
     if (stored.length === 0) return null;
     const latest = stored.reduce((a, b) => (b[1].diagnosis.calibrated_at > a[1].diagnosis.calibrated_at ? b : a));
-    return { diagnosis: latest[1].diagnosis, translating: stored.filter(([, result]) => result.translation !== null).map(([origin]) => origin) };
+    return {
+      diagnosis: latest[1].diagnosis,
+      translating: stored.filter(([, result]) => result.translation !== null).map(([origin]) => origin),
+    };
   }
 
   private changed(): void {
@@ -695,7 +738,13 @@ export class KioskCore implements KioskApi {
 }
 
 function summarize(setup: SetupPayload): SetupSummary {
-  return { iss: setup.iss, eid: setup.eid, event_name: setup.event_name ?? null, gate_id: setup.gate_id ?? null, expires_at: setup.expires_at };
+  return {
+    iss: setup.iss,
+    eid: setup.eid,
+    event_name: setup.event_name ?? null,
+    gate_id: setup.gate_id ?? null,
+    expires_at: setup.expires_at,
+  };
 }
 
 /** A status lookup takes a scanned ticket code or a typed ticket ID. */

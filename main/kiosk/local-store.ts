@@ -169,8 +169,25 @@ export interface SalvagedRows {
 }
 
 const SCAN_COLUMNS = [
-  'idempotency_key', 'code', 'iss', 'tid', 'eid', 'gate_id', 'scanner_id', 'scanned_at', 'signature_status', 'queue_state', 'verdict',
-  'admitted_at', 'admitted_offline', 'attempts', 'next_attempt_at', 'last_error', 'result_status', 'result', 'answered_at',
+  'idempotency_key',
+  'code',
+  'iss',
+  'tid',
+  'eid',
+  'gate_id',
+  'scanner_id',
+  'scanned_at',
+  'signature_status',
+  'queue_state',
+  'verdict',
+  'admitted_at',
+  'admitted_offline',
+  'attempts',
+  'next_attempt_at',
+  'last_error',
+  'result_status',
+  'result',
+  'answered_at',
 ] as const;
 
 export class LocalStore {
@@ -208,7 +225,9 @@ export class LocalStore {
     // 10,000 scans, 25 ms at 50,000). An index holds no data of its own and older versions of the
     // app work with it, so it is made here and not as a migration: a new user_version would make
     // an older app refuse the file.
-    db.exec(`CREATE INDEX IF NOT EXISTS scans_double_admissions ON scans (seq) WHERE admitted_offline = 1 AND result_status = 'already_used'`);
+    db.exec(
+      `CREATE INDEX IF NOT EXISTS scans_double_admissions ON scans (seq) WHERE admitted_offline = 1 AND result_status = 'already_used'`,
+    );
     // The read log (reads that are not scans of their own: repeat reads, calibrations). Made here
     // for the same reason as the index: older versions of the app never read it and keep working.
     db.exec(`CREATE TABLE IF NOT EXISTS read_log (
@@ -254,7 +273,10 @@ export class LocalStore {
   }
 
   private setSetting(key: string, value: string): void {
-    this.statement('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value);
+    this.statement('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(
+      key,
+      value,
+    );
   }
 
   /** The device identity; scanner_id is a UUID v4 generated once and kept forever (spec "EnrollRequest"). */
@@ -304,17 +326,25 @@ export class LocalStore {
    * queue. Rows the schema would refuse (half-read, mangled) are skipped.
    */
   restoreSalvaged(rows: SalvagedRows): void {
-    const insertScan = this.db.prepare(`INSERT OR IGNORE INTO scans (${SCAN_COLUMNS.join(', ')}) VALUES (${SCAN_COLUMNS.map(() => '?').join(', ')})`);
+    const insertScan = this.db.prepare(
+      `INSERT OR IGNORE INTO scans (${SCAN_COLUMNS.join(', ')}) VALUES (${SCAN_COLUMNS.map(() => '?').join(', ')})`,
+    );
     this.db.transaction(() => {
       for (const [key, value] of rows.settings) this.setSetting(key, value);
       for (const row of rows.discovery) {
         if (typeof row['iss'] === 'string' && typeof row['document'] === 'string' && typeof row['fetched_at'] === 'number') {
-          this.statement('INSERT OR REPLACE INTO discovery (iss, document, fetched_at) VALUES (?, ?, ?)').run(row['iss'], row['document'], row['fetched_at']);
+          this.statement('INSERT OR REPLACE INTO discovery (iss, document, fetched_at) VALUES (?, ?, ?)').run(
+            row['iss'],
+            row['document'],
+            row['fetched_at'],
+          );
         }
       }
       const scans = [...rows.scans].sort((a, b) => Number(a['seq']) - Number(b['seq']));
       for (const row of scans) {
-        const values = SCAN_COLUMNS.map((column) => (column === 'queue_state' && row[column] === 'sending' ? 'pending' : (row[column] ?? null)));
+        const values = SCAN_COLUMNS.map((column) =>
+          column === 'queue_state' && row[column] === 'sending' ? 'pending' : (row[column] ?? null),
+        );
         try {
           insertScan.run(...values);
         } catch {
@@ -352,7 +382,13 @@ export class LocalStore {
 
   /** One line in the read log. `detail` is for people and never holds scanned text (it may be a setup code). */
   logRead(entry: Omit<ReadLogEntry, 'seq'>): void {
-    this.statement('INSERT INTO read_log (at, kind, origin, tid, detail) VALUES (?, ?, ?, ?, ?)').run(entry.at, entry.kind, entry.origin, entry.tid, entry.detail);
+    this.statement('INSERT INTO read_log (at, kind, origin, tid, detail) VALUES (?, ?, ?, ?, ?)').run(
+      entry.at,
+      entry.kind,
+      entry.origin,
+      entry.tid,
+      entry.detail,
+    );
   }
 
   /** Newest first. */
@@ -364,18 +400,15 @@ export class LocalStore {
 
   getDiscovery(iss: string): { document: DiscoveryDocument; fetchedAt: number } | null {
     const row = this.statement('SELECT document, fetched_at FROM discovery WHERE iss = ?').get(iss) as
-      | { document: string; fetched_at: number }
-      | undefined;
+      { document: string; fetched_at: number } | undefined;
     return row ? { document: JSON.parse(row.document) as DiscoveryDocument, fetchedAt: row.fetched_at } : null;
   }
 
   saveDiscovery(iss: string, document: DiscoveryDocument, fetchedAt: number): void {
-    this
-      .statement(
-        `INSERT INTO discovery (iss, document, fetched_at) VALUES (?, ?, ?)
+    this.statement(
+      `INSERT INTO discovery (iss, document, fetched_at) VALUES (?, ?, ?)
          ON CONFLICT (iss) DO UPDATE SET document = excluded.document, fetched_at = excluded.fetched_at`,
-      )
-      .run(iss, JSON.stringify(document), fetchedAt);
+    ).run(iss, JSON.stringify(document), fetchedAt);
   }
 
   // --- scans and the offline queue ---------------------------------------
@@ -383,24 +416,22 @@ export class LocalStore {
   /** Commits a new scan with a fresh UUID v4 idempotency key (one per scan attempt). */
   insertScan(scan: NewScan): StoredScan {
     const key = randomUUID();
-    this
-      .statement(
-        `INSERT INTO scans (idempotency_key, code, iss, tid, eid, gate_id, scanner_id, scanned_at, signature_status, queue_state, verdict)
+    this.statement(
+      `INSERT INTO scans (idempotency_key, code, iss, tid, eid, gate_id, scanner_id, scanned_at, signature_status, queue_state, verdict)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        key,
-        scan.code,
-        scan.iss,
-        scan.tid,
-        scan.eid,
-        scan.gate_id,
-        scan.scanner_id,
-        scan.scanned_at,
-        scan.signature_status,
-        scan.queue_state,
-        scan.verdict ? JSON.stringify(scan.verdict) : null,
-      );
+    ).run(
+      key,
+      scan.code,
+      scan.iss,
+      scan.tid,
+      scan.eid,
+      scan.gate_id,
+      scan.scanner_id,
+      scan.scanned_at,
+      scan.signature_status,
+      scan.queue_state,
+      scan.verdict ? JSON.stringify(scan.verdict) : null,
+    );
     return this.scan(key)!;
   }
 
@@ -412,14 +443,20 @@ export class LocalStore {
   /** Records the verdict the door is about to show (commit first, then show). */
   decideScan(idempotencyKey: string, verdict: Verdict, queueState: QueueState): void {
     const admitted = verdict.kind === 'admit';
-    this
-      .statement(
-        `UPDATE scans SET verdict = ?, queue_state = ?,
+    this.statement(
+      `UPDATE scans SET verdict = ?, queue_state = ?,
            admitted_at = CASE WHEN ? THEN ? ELSE admitted_at END,
            admitted_offline = CASE WHEN ? THEN ? ELSE admitted_offline END
          WHERE idempotency_key = ?`,
-      )
-      .run(JSON.stringify(verdict), queueState, admitted ? 1 : 0, verdict.decided_at, admitted ? 1 : 0, verdict.offline ? 1 : 0, idempotencyKey);
+    ).run(
+      JSON.stringify(verdict),
+      queueState,
+      admitted ? 1 : 0,
+      verdict.decided_at,
+      admitted ? 1 : 0,
+      verdict.offline ? 1 : 0,
+      idempotencyKey,
+    );
   }
 
   /** Moves a scan between queue states without touching its verdict. */
@@ -428,36 +465,38 @@ export class LocalStore {
   }
 
   /** The issuer's answer (or final rejection) for a scan. */
-  recordAnswer(idempotencyKey: string, answer: { status: string; body: unknown; answeredAt: IsoDateTime; final: 'done' | 'failed'; error?: string }): void {
-    this
-      .statement(
-        `UPDATE scans SET queue_state = ?, result_status = ?, result = ?, answered_at = ?, last_error = ?, attempts = attempts + 1
+  recordAnswer(
+    idempotencyKey: string,
+    answer: { status: string; body: unknown; answeredAt: IsoDateTime; final: 'done' | 'failed'; error?: string },
+  ): void {
+    this.statement(
+      `UPDATE scans SET queue_state = ?, result_status = ?, result = ?, answered_at = ?, last_error = ?, attempts = attempts + 1
          WHERE idempotency_key = ?`,
-      )
-      .run(answer.final, answer.status, JSON.stringify(answer.body ?? null), answer.answeredAt, answer.error ?? null, idempotencyKey);
+    ).run(answer.final, answer.status, JSON.stringify(answer.body ?? null), answer.answeredAt, answer.error ?? null, idempotencyKey);
   }
 
   /** A failed attempt that will be retried: back to the queue, due at `nextAttemptAt`. */
   recordRetry(idempotencyKey: string, nextAttemptAt: number, error: string): void {
-    this
-      .statement(
-        `UPDATE scans SET queue_state = 'pending', attempts = attempts + 1, next_attempt_at = ?, last_error = ?
+    this.statement(
+      `UPDATE scans SET queue_state = 'pending', attempts = attempts + 1, next_attempt_at = ?, last_error = ?
          WHERE idempotency_key = ?`,
-      )
-      .run(nextAttemptAt, error, idempotencyKey);
+    ).run(nextAttemptAt, error, idempotencyKey);
   }
 
   /** Queued scans due now, oldest first. */
   dueScans(nowMs: number, limit: number): StoredScan[] {
-    const rows = this
-      .statement(`SELECT * FROM scans WHERE queue_state = 'pending' AND next_attempt_at <= ? ORDER BY seq LIMIT ?`)
-      .all(nowMs, limit) as ScanRow[];
+    const rows = this.statement(`SELECT * FROM scans WHERE queue_state = 'pending' AND next_attempt_at <= ? ORDER BY seq LIMIT ?`).all(
+      nowMs,
+      limit,
+    ) as ScanRow[];
     return rows.map(fromRow);
   }
 
   /** When the next queued scan becomes due, or null when the queue is empty. */
   nextDueAt(): number | null {
-    const row = this.statement(`SELECT MIN(next_attempt_at) AS due FROM scans WHERE queue_state = 'pending'`).get() as { due: number | null };
+    const row = this.statement(`SELECT MIN(next_attempt_at) AS due FROM scans WHERE queue_state = 'pending'`).get() as {
+      due: number | null;
+    };
     return row.due;
   }
 
@@ -470,23 +509,22 @@ export class LocalStore {
   /** The newest held scan of a ticket (sent again, same key and body, when the ticket is rescanned). */
   heldScanFor(tid: string): StoredScan | null {
     const row = this.statement(`SELECT * FROM scans WHERE tid = ? AND queue_state = 'held' ORDER BY seq DESC LIMIT 1`).get(tid) as
-      | ScanRow
-      | undefined;
+      ScanRow | undefined;
     return row ? fromRow(row) : null;
   }
 
   /** When this kiosk first admitted the ticket (online or offline), if it did. */
   firstAdmissionAt(tid: string): IsoDateTime | undefined {
-    const row = this.statement(`SELECT MIN(admitted_at) AS at FROM scans WHERE tid = ? AND admitted_at IS NOT NULL`).get(tid) as { at: string | null };
+    const row = this.statement(`SELECT MIN(admitted_at) AS at FROM scans WHERE tid = ? AND admitted_at IS NOT NULL`).get(tid) as {
+      at: string | null;
+    };
     return row.at ?? undefined;
   }
 
   doubleAdmissions(): DoubleAdmission[] {
-    const rows = this
-      .statement(
-        `SELECT * FROM scans WHERE admitted_offline = 1 AND admitted_at IS NOT NULL AND result_status = 'already_used' ORDER BY seq`,
-      )
-      .all() as ScanRow[];
+    const rows = this.statement(
+      `SELECT * FROM scans WHERE admitted_offline = 1 AND admitted_at IS NOT NULL AND result_status = 'already_used' ORDER BY seq`,
+    ).all() as ScanRow[];
     return rows.map(fromRow).map((scan) => {
       const result = scan.result as { ticket?: { checked_in_at?: string | null; holder_name?: string } } | null;
       const entry: DoubleAdmission = {

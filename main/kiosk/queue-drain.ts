@@ -191,7 +191,14 @@ interface RecordOutcome {
  * requests sent and not yet answered, which the issuer's remaining budget may
  * not count yet; they are counted against the live scans' reserve.
  */
-function record(deps: DrainDeps, scan: StoredScan, call: CheckInCall, random: () => number, backoff: BackoffOptions, othersInFlight: number): RecordOutcome {
+function record(
+  deps: DrainDeps,
+  scan: StoredScan,
+  call: CheckInCall,
+  random: () => number,
+  backoff: BackoffOptions,
+  othersInFlight: number,
+): RecordOutcome {
   const { store } = deps;
   const answer = storedAnswerOf(call, new Date(deps.now()).toISOString());
   if (answer !== null) store.recordAnswer(scan.idempotency_key, answer);

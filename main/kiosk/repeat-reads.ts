@@ -91,14 +91,26 @@ export class RepeatReadFilter<T> {
       return partner;
     }
     scan.reads += 1;
-    const answer = repeat({ first: scan.answer, reads: scan.reads, sinceFirstMs: nowMs - scan.firstReadAtMs, firstOrigin: scan.firstOrigin });
+    const answer = repeat({
+      first: scan.answer,
+      reads: scan.reads,
+      sinceFirstMs: nowMs - scan.firstReadAtMs,
+      firstOrigin: scan.firstOrigin,
+    });
     answers.push(answer);
     return answer;
   }
 
   private start(origin: ScanOrigin, text: string, nowMs: number, run: () => Promise<T>): Promise<T> {
     const answer = run();
-    const scan: Scan<T> = { firstOrigin: origin, firstReadAtMs: nowMs, closesAtMs: null, answer, answersByOrigin: new Map([[origin, [answer]]]), reads: 1 };
+    const scan: Scan<T> = {
+      firstOrigin: origin,
+      firstReadAtMs: nowMs,
+      closesAtMs: null,
+      answer,
+      answersByOrigin: new Map([[origin, [answer]]]),
+      reads: 1,
+    };
     this.scans.set(text, scan);
     const close = (onScreenMs: number): void => {
       scan.closesAtMs = Math.max(scan.firstReadAtMs + this.options.windowMs, this.options.now() + onScreenMs);

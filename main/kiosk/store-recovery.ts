@@ -43,7 +43,10 @@ export function isStorageFault(error: unknown): boolean {
 }
 
 /** The store at `path`, recovered into a fresh file if the old one is damaged. */
-export function openStoreWithRecovery(path: string, options: { now?: () => Date; log?: (line: string) => void } = {}): { store: LocalStore; recovery: StorageRecovery | null } {
+export function openStoreWithRecovery(
+  path: string,
+  options: { now?: () => Date; log?: (line: string) => void } = {},
+): { store: LocalStore; recovery: StorageRecovery | null } {
   const damage = damageOf(path);
   if (damage === null) return { store: LocalStore.open(path), recovery: null };
   const now = (options.now ?? (() => new Date()))();
@@ -67,7 +70,9 @@ export function openStoreWithRecovery(path: string, options: { now?: () => Date;
 
 /** For the log and the Setup/Ready screens: what happened, what was saved, where the old file is. */
 export function recoveryMessage(recovery: StorageRecovery): string {
-  const enrollment = recovery.enrollment_kept ? 'The enrollment was kept.' : 'The enrollment could not be read: enroll this kiosk again with a setup code.';
+  const enrollment = recovery.enrollment_kept
+    ? 'The enrollment was kept.'
+    : 'The enrollment could not be read: enroll this kiosk again with a setup code.';
   return (
     `The kiosk's storage was damaged (${recovery.reason}) and was replaced at ${recovery.at}. ` +
     `${recovery.recovered_queued} queued scan(s) were recovered and will be sent to the issuer (${recovery.recovered_scans} scan(s) read back in all). ` +

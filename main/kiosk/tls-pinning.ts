@@ -29,7 +29,9 @@ export class CertificatePinMismatchError extends Error {
     readonly expected: string,
     readonly actual: string | null,
   ) {
-    super(`the issuer's TLS certificate does not match the pinned fingerprint (expected ${shortFingerprint(expected)}, got ${actual ? shortFingerprint(actual) : 'no certificate'})`);
+    super(
+      `the issuer's TLS certificate does not match the pinned fingerprint (expected ${shortFingerprint(expected)}, got ${actual ? shortFingerprint(actual) : 'no certificate'})`,
+    );
   }
 }
 

@@ -139,7 +139,11 @@ export interface OnsiteIssuerStatus {
   warnings: string[];
 }
 
-type State = { kind: 'stopped' } | { kind: 'starting'; done: Promise<unknown> } | { kind: 'running'; server: RunningServer; host: string; port: number } | { kind: 'stopping'; done: Promise<void> };
+type State =
+  | { kind: 'stopped' }
+  | { kind: 'starting'; done: Promise<unknown> }
+  | { kind: 'running'; server: RunningServer; host: string; port: number }
+  | { kind: 'stopping'; done: Promise<void> };
 
 export class OnsiteIssuer {
   private readonly issuer: EmbeddedIssuer;
@@ -200,7 +204,10 @@ export class OnsiteIssuer {
    */
   init(request: InitRequest): OnsiteIssuerStatus {
     if (this.identity() !== null) {
-      throw new OnsiteIssuerError('already_initialised', `${this.issuer.root} already holds an issuer; it is kept (a new identity would orphan every ticket it signed)`);
+      throw new OnsiteIssuerError(
+        'already_initialised',
+        `${this.issuer.root} already holds an issuer; it is kept (a new identity would orphan every ticket it signed)`,
+      );
     }
     const name = adminCall(() => parseLabel(request.name, 'the issuer name'));
     const port = request.port ?? this.options.port ?? DEFAULT_PORT;
@@ -219,7 +226,10 @@ export class OnsiteIssuer {
    */
   resetAdminToken(): { adminToken: string; createdAt: string } {
     if (this.identity() === null) {
-      throw new OnsiteIssuerError('not_initialised', `no issuer in ${this.issuer.root} yet: initialise it first with its name and base URL`);
+      throw new OnsiteIssuerError(
+        'not_initialised',
+        `no issuer in ${this.issuer.root} yet: initialise it first with its name and base URL`,
+      );
     }
     const { token, createdAt } = this.issuer.resetAdminToken(this.now());
     this.logFor().info('admin dashboard token replaced');
@@ -238,7 +248,10 @@ export class OnsiteIssuer {
     }
     const info = this.identity();
     if (info === null) {
-      throw new OnsiteIssuerError('not_initialised', `no issuer in ${this.issuer.root} yet: initialise it first with its name and base URL`);
+      throw new OnsiteIssuerError(
+        'not_initialised',
+        `no issuer in ${this.issuer.root} yet: initialise it first with its name and base URL`,
+      );
     }
     const defaults = defaultListen(info.baseUrl);
     const host = this.options.host ?? defaults.host;
@@ -326,7 +339,10 @@ function adminCall<T>(work: () => T): T {
     return work();
   } catch (error) {
     if (error instanceof AdminError) {
-      throw new OnsiteIssuerError(error.code === 'ALREADY_INITIALISED' ? 'already_initialised' : 'invalid_input', error.message.replace(/^--base-url /, 'the base URL '));
+      throw new OnsiteIssuerError(
+        error.code === 'ALREADY_INITIALISED' ? 'already_initialised' : 'invalid_input',
+        error.message.replace(/^--base-url /, 'the base URL '),
+      );
     }
     throw error;
   }
@@ -340,7 +356,9 @@ function listenError(error: unknown, host: string, port: number): unknown {
       `port ${port} is already in use on ${host}: another program (perhaps "ticket-issuer serve" or a second copy of this app) listens there. Stop it, then start the issuer again.`,
     );
   }
-  if (code === 'EADDRNOTAVAIL') return new OnsiteIssuerError('cannot_listen', `cannot listen on ${host}: it is not an address of this machine`);
-  if (code === 'EACCES') return new OnsiteIssuerError('cannot_listen', `not allowed to listen on port ${port} (ports below 1024 need administrator rights)`);
+  if (code === 'EADDRNOTAVAIL')
+    return new OnsiteIssuerError('cannot_listen', `cannot listen on ${host}: it is not an address of this machine`);
+  if (code === 'EACCES')
+    return new OnsiteIssuerError('cannot_listen', `not allowed to listen on port ${port} (ports below 1024 need administrator rights)`);
   return error;
 }

@@ -21,7 +21,14 @@ export class EventStreams {
   async open(res: ServerResponse, session: string): Promise<void> {
     let mine = this.bySession.get(session);
     if (mine && mine.size >= MAX_EVENT_STREAMS_PER_SESSION) {
-      return sendJson(res, 429, failure('too_many_streams', `This session already has ${MAX_EVENT_STREAMS_PER_SESSION} open event streams; close one (another tab) first.`));
+      return sendJson(
+        res,
+        429,
+        failure(
+          'too_many_streams',
+          `This session already has ${MAX_EVENT_STREAMS_PER_SESSION} open event streams; close one (another tab) first.`,
+        ),
+      );
     }
     if (!mine) this.bySession.set(session, (mine = new Set()));
     const own = mine;

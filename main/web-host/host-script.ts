@@ -11,7 +11,10 @@ import type { KioskApi, KioskState } from '../../renderer/kiosk-bridge-types.js'
 
 /** The few browser globals the script uses (the main build has no DOM types). */
 export interface HostWindow {
-  fetch(url: string, init: { method: 'POST'; headers: Record<string, string>; body: string; cache: 'no-store'; credentials: 'same-origin' }): Promise<{
+  fetch(
+    url: string,
+    init: { method: 'POST'; headers: Record<string, string>; body: string; cache: 'no-store'; credentials: 'same-origin' },
+  ): Promise<{
     status: number;
     json(): Promise<unknown>;
   }>;

@@ -8,7 +8,15 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CONTENT_SECURITY_POLICY } from '../host/content-security-policy.js';
 import type { AnswerErrorCode } from '../host/kiosk-calls.js';
 
-export type HostErrorCode = AnswerErrorCode | 'unauthorized' | 'too_many_streams' | 'invalid_json' | 'payload_too_large' | 'unsupported_media_type' | 'not_found' | 'method_not_allowed';
+export type HostErrorCode =
+  | AnswerErrorCode
+  | 'unauthorized'
+  | 'too_many_streams'
+  | 'invalid_json'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'not_found'
+  | 'method_not_allowed';
 
 export function failure(code: HostErrorCode, message: string): { ok: false; error: { code: HostErrorCode; message: string } } {
   return { ok: false, error: { code, message } };

@@ -11,7 +11,13 @@ import { failure, sendJson, statusFor } from './http-answers.js';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
-export async function answerKioskCall(req: IncomingMessage, res: ServerResponse, method: string, core: KioskCalls, log: (line: string) => void): Promise<void> {
+export async function answerKioskCall(
+  req: IncomingMessage,
+  res: ServerResponse,
+  method: string,
+  core: KioskCalls,
+  log: (line: string) => void,
+): Promise<void> {
   const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   if (type !== 'application/json') {
     req.resume();
@@ -28,11 +34,16 @@ export async function answerKioskCall(req: IncomingMessage, res: ServerResponse,
     try {
       args = JSON.parse(body);
     } catch {
-      return sendJson(res, 400, failure('invalid_json', 'The request body is not valid JSON: send the arguments as a JSON array, e.g. ["tkt1...."].'));
+      return sendJson(
+        res,
+        400,
+        failure('invalid_json', 'The request body is not valid JSON: send the arguments as a JSON array, e.g. ["tkt1...."].'),
+      );
     }
   }
   const answer = await handleKioskCall(core, method, args, {
-    onInternalError: (failed, error) => log(`${failed} failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`),
+    onInternalError: (failed, error) =>
+      log(`${failed} failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`),
   });
   sendJson(res, answer.ok ? 200 : statusFor(answer.error.code), answer);
 }

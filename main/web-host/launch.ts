@@ -134,7 +134,13 @@ function parseLaunchFile(text: string): LaunchFile | null {
   }
   if (typeof value !== 'object' || value === null) return null;
   const file = value as Record<string, unknown>;
-  if (file.version !== 1 || typeof file.secret !== 'string' || !B64URL.test(file.secret) || Buffer.from(file.secret, 'base64url').length !== 32) return null;
+  if (
+    file.version !== 1 ||
+    typeof file.secret !== 'string' ||
+    !B64URL.test(file.secret) ||
+    Buffer.from(file.secret, 'base64url').length !== 32
+  )
+    return null;
   return {
     version: 1,
     secret: file.secret,
@@ -171,9 +177,11 @@ export async function loadOrCreateSecret(path: string, log: (line: string) => vo
       problem = 'it is damaged';
     }
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') problem = `it cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`;
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+      problem = `it cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`;
   }
-  if (problem) log(`the browser host's launch file ${path} was not used: ${problem}. Made a new secret: browsers must open a new launch URL.`);
+  if (problem)
+    log(`the browser host's launch file ${path} was not used: ${problem}. Made a new secret: browsers must open a new launch URL.`);
   return randomBytes(32);
 }
 

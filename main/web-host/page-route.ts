@@ -27,7 +27,12 @@ export class PageRoute {
     const file = resolvePageFile(path, this.rendererDir);
     if (file === null) {
       if (path === '/' || path === '/index.html') {
-        return sendText(req, res, 503, `The kiosk screens are not built (${join(resolve(this.rendererDir), 'index.html')} is missing). Build them: npx vite build --config renderer/vite.config.ts`);
+        return sendText(
+          req,
+          res,
+          503,
+          `The kiosk screens are not built (${join(resolve(this.rendererDir), 'index.html')} is missing). Build them: npx vite build --config renderer/vite.config.ts`,
+        );
       }
       return sendText(req, res, 404, 'Not found.');
     }

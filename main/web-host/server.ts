@@ -38,7 +38,10 @@ import { launchUrlFor, loadOrCreateSecret, SessionAuthority, writeLaunchFile } f
 import { PageRoute } from './page-route.js';
 import { isLoopbackAddress, listenProblem, requestProblem } from './request-checks.js';
 
-export type WebHostCore = Pick<KioskApi, 'scan' | 'confirmReEnroll' | 'cancelReEnroll' | 'lookupStatus' | 'getState' | 'setScannerName' | 'resetCalibration' | 'onStateChange'>;
+export type WebHostCore = Pick<
+  KioskApi,
+  'scan' | 'confirmReEnroll' | 'cancelReEnroll' | 'lookupStatus' | 'getState' | 'setScannerName' | 'resetCalibration' | 'onStateChange'
+>;
 
 export interface WebHostOptions {
   core: WebHostCore;
@@ -107,7 +110,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   routes.sessions.listeningOn(port);
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}/`;
   const secret = authority.exportSecret();
-  if (options.launchFile) await publishLaunchFile(server, options.launchFile, { version: 1, secret, instance: authority.instance, url, pid: process.pid });
+  if (options.launchFile)
+    await publishLaunchFile(server, options.launchFile, { version: 1, secret, instance: authority.instance, url, pid: process.pid });
 
   return {
     url,
@@ -120,7 +124,10 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
         server.closeIdleConnections();
       });
       // The secret stays (sessions survive a restart); the address and instance go, so --print-url says no host runs.
-      if (options.launchFile) await writeLaunchFile(options.launchFile, { version: 1, secret }).catch((error: unknown) => options.log(`cannot update the launch file: ${(error as NodeJS.ErrnoException).code ?? String(error)}`));
+      if (options.launchFile)
+        await writeLaunchFile(options.launchFile, { version: 1, secret }).catch((error: unknown) =>
+          options.log(`cannot update the launch file: ${(error as NodeJS.ErrnoException).code ?? String(error)}`),
+        );
     },
   };
 }
@@ -142,7 +149,12 @@ async function route(routes: Routes, req: IncomingMessage, res: ServerResponse):
   const requestUrl = new URL(req.url ?? '/', 'http://placeholder');
   const path = requestUrl.pathname;
   const isApi = path.startsWith('/api/');
-  const refusal = requestProblem({ hostHeader: req.headers.host, origin: req.headers.origin, secFetchSite: header(req, 'sec-fetch-site') }, routes.host, routes.port, isApi);
+  const refusal = requestProblem(
+    { hostHeader: req.headers.host, origin: req.headers.origin, secFetchSite: header(req, 'sec-fetch-site') },
+    routes.host,
+    routes.port,
+    isApi,
+  );
   if (refusal) {
     req.resume();
     return sendJson(res, 403, failure('forbidden', `Refused: ${refusal}.`));
@@ -150,13 +162,17 @@ async function route(routes: Routes, req: IncomingMessage, res: ServerResponse):
   const session = routes.sessions.sessionOf(req);
   const token = requestUrl.searchParams.get('token');
   // Only the page trades tokens, and the redirect goes to a fixed path (never to one built from the request).
-  if (token !== null && req.method === 'GET' && (path === '/' || path === '/index.html')) return routes.sessions.redeem(req, res, path === '/' ? '/' : '/index.html', token, session);
+  if (token !== null && req.method === 'GET' && (path === '/' || path === '/index.html'))
+    return routes.sessions.redeem(req, res, path === '/' ? '/' : '/index.html', token, session);
   if (isApi && session === null) {
     req.resume();
     return sendJson(res, 401, failure('unauthorized', NO_SESSION_MESSAGE));
   }
   if (path === EVENTS_PATH) return req.method === 'GET' ? routes.events.open(res, session!) : notAllowed(req, res, 'GET');
-  if (path.startsWith(API_PREFIX)) return req.method === 'POST' ? answerKioskCall(req, res, path.slice(API_PREFIX.length), routes.core, routes.log) : notAllowed(req, res, 'POST');
+  if (path.startsWith(API_PREFIX))
+    return req.method === 'POST'
+      ? answerKioskCall(req, res, path.slice(API_PREFIX.length), routes.core, routes.log)
+      : notAllowed(req, res, 'POST');
   if (isApi) return sendJson(res, 404, failure('not_found', 'There is no such kiosk API path.'));
   if (req.method !== 'GET' && req.method !== 'HEAD') return notAllowed(req, res, 'GET, HEAD');
   return routes.page.serve(req, res, path, session);
@@ -180,6 +196,8 @@ async function publishLaunchFile(server: Server, launchFile: string, content: Pa
     await writeLaunchFile(launchFile, content);
   } catch (error) {
     await new Promise<void>((resolveClose) => server.close(() => resolveClose()));
-    throw new Error(`cannot write the launch file ${launchFile}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { cause: error });
+    throw new Error(`cannot write the launch file ${launchFile}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, {
+      cause: error,
+    });
   }
 }

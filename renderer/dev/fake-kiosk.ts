@@ -34,7 +34,10 @@ function readPayload(code: string): Payload | null {
 
 function encodeSegment(value: unknown): string {
   const bytes = new TextEncoder().encode(JSON.stringify(value));
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
 }
 
 export class FakeKiosk implements KioskApi {
@@ -69,7 +72,10 @@ export class FakeKiosk implements KioskApi {
     if (!this.state.authorised) return { type: 'scanner_unauthorized', message: 'scanner no longer authorised — re-enroll' };
     const verdict = this.forcedVerdict ?? this.decide(text);
     this.forcedVerdict = null;
-    this.change({ last_verdicts: [verdict, ...this.state.last_verdicts].slice(0, 20), pending_scans: this.state.pending_scans + (verdict.offline ? 1 : 0) });
+    this.change({
+      last_verdicts: [verdict, ...this.state.last_verdicts].slice(0, 20),
+      pending_scans: this.state.pending_scans + (verdict.offline ? 1 : 0),
+    });
     return { type: 'verdict', verdict };
   }
 
@@ -90,8 +96,17 @@ export class FakeKiosk implements KioskApi {
     if (this.state.connection === 'offline') return { type: 'unavailable', message: 'offline' };
     const payload = codeOrTid.startsWith(TICKET_PREFIX) ? readPayload(codeOrTid) : null;
     const usedAt = this.admitted.get(tid);
-    const status = { tid, eid: this.state.event?.eid ?? '', issued_at: '2026-05-02T10:15:00Z', checked_in_at: usedAt ?? null, status: usedAt ? ('checked_in' as const) : ('valid' as const) };
-    return { type: 'status', status: { ...status, ...(payload?.hn ? { holder_name: payload.hn } : {}), ...(payload?.tt ? { ticket_type: payload.tt } : {}) } };
+    const status = {
+      tid,
+      eid: this.state.event?.eid ?? '',
+      issued_at: '2026-05-02T10:15:00Z',
+      checked_in_at: usedAt ?? null,
+      status: usedAt ? ('checked_in' as const) : ('valid' as const),
+    };
+    return {
+      type: 'status',
+      status: { ...status, ...(payload?.hn ? { holder_name: payload.hn } : {}), ...(payload?.tt ? { ticket_type: payload.tt } : {}) },
+    };
   }
 
   async getState(): Promise<KioskState> {
@@ -121,7 +136,18 @@ export class FakeKiosk implements KioskApi {
 
   /** For the dev page: a ticket code with a made-up signature. */
   makeTicketCode(fields: { tid: string; hn?: string; tt?: string; eid?: string; event?: string }): string {
-    const payload = { v: 1, iss: 'https://tickets.example.org', kid: '0a1b2c3d', tid: fields.tid, eid: fields.eid ?? this.state.event?.eid ?? 'EVT1', ev: { name: fields.event ?? 'Summer Night Open Air', date: '2026-07-18T19:30:00Z', venue: 'Stadtpark' }, hn: fields.hn, tt: fields.tt, iat: 1_780_000_000, exp: 1_790_000_000 };
+    const payload = {
+      v: 1,
+      iss: 'https://tickets.example.org',
+      kid: '0a1b2c3d',
+      tid: fields.tid,
+      eid: fields.eid ?? this.state.event?.eid ?? 'EVT1',
+      ev: { name: fields.event ?? 'Summer Night Open Air', date: '2026-07-18T19:30:00Z', venue: 'Stadtpark' },
+      hn: fields.hn,
+      tt: fields.tt,
+      iat: 1_780_000_000,
+      exp: 1_790_000_000,
+    };
     return `${TICKET_PREFIX}${encodeSegment(payload)}.${encodeSegment('not-a-real-signature-but-long-enough-for-the-shape')}`;
   }
 
@@ -133,7 +159,13 @@ export class FakeKiosk implements KioskApi {
     const setup = readPayload(text);
     if (!setup?.eid) return { type: 'enroll_failed', code: 'not_a_setup_code', message: 'not a setup code' };
     if (setup.event_name === 'Expired') return { type: 'enroll_failed', code: 'token_invalid', message: 'token used or expired' };
-    const summary: SetupSummary = { iss: setup.iss ?? '', eid: setup.eid, event_name: setup.event_name ?? null, gate_id: setup.gate_id ?? null, expires_at: setup.expires_at ?? '' };
+    const summary: SetupSummary = {
+      iss: setup.iss ?? '',
+      eid: setup.eid,
+      event_name: setup.event_name ?? null,
+      gate_id: setup.gate_id ?? null,
+      expires_at: setup.expires_at ?? '',
+    };
     if (this.state.enrolled) {
       this.change({ re_enroll_pending: summary });
       return {
@@ -157,7 +189,13 @@ export class FakeKiosk implements KioskApi {
       api_key_id: 'key_dev',
       re_enroll_pending: null,
     });
-    return { type: 'enrolled', issuer_name: 'Example Tickets', event_name: name, event_date: '2026-07-18T19:30:00Z', gate_id: summary.gate_id };
+    return {
+      type: 'enrolled',
+      issuer_name: 'Example Tickets',
+      event_name: name,
+      event_date: '2026-07-18T19:30:00Z',
+      gate_id: summary.gate_id,
+    };
   }
 
   private decide(text: string): Verdict {
@@ -165,10 +203,26 @@ export class FakeKiosk implements KioskApi {
     const offline = this.state.connection === 'offline';
     const payload = text.startsWith(TICKET_PREFIX) ? readPayload(text) : null;
     if (!payload?.tid) return { kind: 'refuse', reason: 'not_a_ticket', decided_at: now, offline, decided_by: 'decode' };
-    const ticket = { tid: payload.tid, eid: payload.eid ?? '', ...(payload.hn ? { holder_name: payload.hn } : {}), ...(payload.tt ? { ticket_type: payload.tt } : {}), ...(payload.ev?.name ? { event_name: payload.ev.name } : {}) };
-    if (payload.eid !== this.state.event?.eid) return { kind: 'refuse', reason: 'wrong_event', decided_at: now, offline, decided_by: 'event', ticket };
+    const ticket = {
+      tid: payload.tid,
+      eid: payload.eid ?? '',
+      ...(payload.hn ? { holder_name: payload.hn } : {}),
+      ...(payload.tt ? { ticket_type: payload.tt } : {}),
+      ...(payload.ev?.name ? { event_name: payload.ev.name } : {}),
+    };
+    if (payload.eid !== this.state.event?.eid)
+      return { kind: 'refuse', reason: 'wrong_event', decided_at: now, offline, decided_by: 'event', ticket };
     const usedAt = this.admitted.get(payload.tid);
-    if (usedAt) return { kind: 'refuse', reason: 'already_used', decided_at: now, offline, decided_by: offline ? 'seen_here' : 'issuer', ticket, first_used_at: usedAt };
+    if (usedAt)
+      return {
+        kind: 'refuse',
+        reason: 'already_used',
+        decided_at: now,
+        offline,
+        decided_by: offline ? 'seen_here' : 'issuer',
+        ticket,
+        first_used_at: usedAt,
+      };
     this.admitted.set(payload.tid, now);
     return { kind: 'admit', decided_at: now, offline, decided_by: offline ? 'offline_policy' : 'issuer', ticket };
   }

@@ -29,7 +29,14 @@ await mkdir(out, { recursive: true });
 
 const browser = await chromium.launch({
   executablePath: '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+  ],
 });
 
 function expectEqual(actual, expected, what) {
@@ -62,7 +69,22 @@ async function typeLikeAPerson(page, text) {
 }
 
 const US_TO_FR = new Map([...'1234567890'].map((d, i) => [d, '&é"\'(-è_çà'[i]]));
-for (const [us, fr] of [['a', 'q'], ['q', 'a'], ['w', 'z'], ['z', 'w'], ['A', 'Q'], ['Q', 'A'], ['W', 'Z'], ['Z', 'W'], ['m', ','], ['M', '?'], ['-', ')'], ['_', '°'], ['.', ':']]) US_TO_FR.set(us, fr);
+for (const [us, fr] of [
+  ['a', 'q'],
+  ['q', 'a'],
+  ['w', 'z'],
+  ['z', 'w'],
+  ['A', 'Q'],
+  ['Q', 'A'],
+  ['W', 'Z'],
+  ['Z', 'W'],
+  ['m', ','],
+  ['M', '?'],
+  ['-', ')'],
+  ['_', '°'],
+  ['.', ':'],
+])
+  US_TO_FR.set(us, fr);
 
 async function run(width, height) {
   const page = await browser.newPage({ viewport: { width, height } });
@@ -88,7 +110,9 @@ async function run(width, height) {
   await page.waitForSelector('#screen[data-screen="ready"]');
   await shot('03-ready-empty');
 
-  const ticket = await page.evaluate(() => window.fakeKiosk.makeTicketCode({ tid: '01HZX9A1B2C3D4E5F6G7H8J9KM', hn: 'Zoë Müller', tt: 'VIP' }));
+  const ticket = await page.evaluate(() =>
+    window.fakeKiosk.makeTicketCode({ tid: '01HZX9A1B2C3D4E5F6G7H8J9KM', hn: 'Zoë Müller', tt: 'VIP' }),
+  );
   await scan(page, ticket);
   await page.waitForSelector('[data-verdict="admit"][data-reason="valid"]');
   await shot('04-admit');
@@ -98,7 +122,12 @@ async function run(width, height) {
   await page.waitForSelector('section[data-verdict="refuse"][data-reason="already_used"]');
   await shot('05-refuse-already-used');
 
-  await scan(page, await page.evaluate(() => window.fakeKiosk.makeTicketCode({ tid: 'T2', hn: 'Sam Lee', tt: 'Standard', eid: 'OTHER', event: 'Winter Jazz Night' })));
+  await scan(
+    page,
+    await page.evaluate(() =>
+      window.fakeKiosk.makeTicketCode({ tid: 'T2', hn: 'Sam Lee', tt: 'Standard', eid: 'OTHER', event: 'Winter Jazz Night' }),
+    ),
+  );
   await page.waitForSelector('section[data-reason="wrong_event"]');
   await shot('06-refuse-wrong-event');
 
@@ -110,7 +139,11 @@ async function run(width, height) {
   await page.keyboard.press('Escape');
   await page.evaluate(() => {
     const k = window.fakeKiosk;
-    k.change({ connection: 'offline', pending_scans: 12, double_admissions: [{ tid: 'X', eid: 'EVT1', admitted_here_at: '2026-07-18T19:50:00Z', first_checked_in_at: '2026-07-18T19:42:00Z' }] });
+    k.change({
+      connection: 'offline',
+      pending_scans: 12,
+      double_admissions: [{ tid: 'X', eid: 'EVT1', admitted_here_at: '2026-07-18T19:50:00Z', first_checked_in_at: '2026-07-18T19:42:00Z' }],
+    });
   });
   await scan(page, await page.evaluate(() => window.fakeKiosk.makeTicketCode({ tid: 'T3', hn: 'Ana Ruiz', tt: 'Standard' })));
   await page.waitForSelector('section[data-verdict="admit"] [data-offline]');

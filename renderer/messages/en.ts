@@ -31,7 +31,8 @@ export const en = {
   'issuer.running': 'On-site issuer "{name}" is running at {url}',
   'issuer.next_step': 'Make the event, tickets and a setup code on the admin dashboard, then scan the setup code here.',
   'issuer.new_token': 'New sign-in token',
-  'issuer.token_shown': 'Sign in to the admin dashboard with this token. Keep it to yourself: it is shown once, and a new one ends this one.',
+  'issuer.token_shown':
+    'Sign in to the admin dashboard with this token. Keep it to yourself: it is shown once, and a new one ends this one.',
   'issuer.open_admin': 'Open admin dashboard',
   'issuer.failed': 'The on-site issuer: {message}',
   'setup.error.ticket_scanned': 'That was a ticket. This scanner is not set up yet — scan the setup code first.',
@@ -51,7 +52,8 @@ export const en = {
   'setup.error.rate_limited': 'Too many attempts. Wait a minute, then scan again.',
   'setup.error.issuer_error': "The organizer's server had a problem. Scan again in a moment.",
   'setup.error.scope_mismatch': 'The server answered for a different event than the setup code. Ask your organizer for help.',
-  'setup.error.secret_store_unavailable': 'This computer has no safe place to keep the scanner key (no keyring). Ask your technician; the setup code was not used.',
+  'setup.error.secret_store_unavailable':
+    'This computer has no safe place to keep the scanner key (no keyring). Ask your technician; the setup code was not used.',
   'setup.confirm.title': 'Switch this scanner to another event?',
   'setup.confirm.current': 'Now: {event}',
   'setup.confirm.proposed': 'New: {event}',
@@ -152,8 +154,10 @@ export const en = {
   'scanner.difference.typed_as': '{expected} typed as {received}',
   'scanner.difference.more': 'and {count} more',
   'scanner.fix.not_needed': 'Nothing to fix: tickets are read as printed.',
-  'scanner.fix.learned': 'Fixed: this kiosk now translates this scanner’s codes back before checking them. The ticket’s signature still decides.',
-  'scanner.fix.impossible': 'Cannot be fixed on this kiosk: {collisions}. Set the scanner’s keyboard layout (country) to match this computer, or switch the scanner to HID-POS mode.',
+  'scanner.fix.learned':
+    'Fixed: this kiosk now translates this scanner’s codes back before checking them. The ticket’s signature still decides.',
+  'scanner.fix.impossible':
+    'Cannot be fixed on this kiosk: {collisions}. Set the scanner’s keyboard layout (country) to match this computer, or switch the scanner to HID-POS mode.',
   'scanner.collision': '{expected} all arrive as {received}',
   'scanner.translating': 'Scanner calibration is active: codes from {paths} are translated.',
   'scanner.path_name.window': 'the keyboard wedge',

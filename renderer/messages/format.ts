@@ -13,8 +13,9 @@ export type Catalogue = { readonly [K in MessageKey]: string };
 type Placeholders<S extends string> = S extends `${string}{${infer Name}}${infer Rest}` ? Name | Placeholders<Rest> : never;
 
 /** Keys without placeholders take no argument; the others take exactly their values. */
-export type ParamsFor<K extends MessageKey> =
-  [Placeholders<(typeof en)[K]>] extends [never] ? [] : [params: Record<Placeholders<(typeof en)[K]>, string | number>];
+export type ParamsFor<K extends MessageKey> = [Placeholders<(typeof en)[K]>] extends [never]
+  ? []
+  : [params: Record<Placeholders<(typeof en)[K]>, string | number>];
 
 /** Keys whose text has no placeholder: safe to pick from a table and pass alone. */
 export type PlainMessageKey = { [K in MessageKey]: ParamsFor<K> extends [] ? K : never }[MessageKey];

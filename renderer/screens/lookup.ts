@@ -30,7 +30,12 @@ export function mountLookup(root: HTMLElement, actions: LookupActions): ScreenHa
     'form',
     { class: 'lookup__form' },
     el('label', { for: LOOKUP_INPUT_ID }, t('lookup.input_label')),
-    el('div', { class: 'lookup__row' }, input, el('button', { type: 'submit', class: 'button button--primary', 'data-action': 'lookup-submit' }, t('lookup.submit'))),
+    el(
+      'div',
+      { class: 'lookup__row' },
+      input,
+      el('button', { type: 'submit', class: 'button button--primary', 'data-action': 'lookup-submit' }, t('lookup.submit')),
+    ),
   );
   form.addEventListener('submit', (event) => {
     event.preventDefault();
@@ -62,7 +67,11 @@ export function mountLookup(root: HTMLElement, actions: LookupActions): ScreenHa
         return;
       }
       result.dataset['status'] = view.dataStatus;
-      replaceChildren(result, el('p', { class: 'lookup__headline' }, view.headline), el('ul', { class: 'lookup__details' }, ...view.details.map((d) => el('li', {}, d))));
+      replaceChildren(
+        result,
+        el('p', { class: 'lookup__headline' }, view.headline),
+        el('ul', { class: 'lookup__details' }, ...view.details.map((d) => el('li', {}, d))),
+      );
       // Ready for the next code: select what was typed so a new paste or scan replaces it.
       input.select();
     },

@@ -30,8 +30,22 @@ export function mountIssuerPanel(bridge: OnsiteIssuerApi): IssuerPanel {
   /** The admin token just made, shown until the panel changes state; never stored anywhere else. */
   let adminToken: string | null = null;
 
-  const nameInput = el('input', { id: ISSUER_NAME_INPUT_ID, class: 'issuer-panel__input', type: 'text', autocomplete: 'off', spellcheck: 'false', maxlength: '200' });
-  const urlInput = el('input', { id: ISSUER_URL_INPUT_ID, class: 'issuer-panel__input', type: 'text', autocomplete: 'off', spellcheck: 'false', maxlength: '2000' });
+  const nameInput = el('input', {
+    id: ISSUER_NAME_INPUT_ID,
+    class: 'issuer-panel__input',
+    type: 'text',
+    autocomplete: 'off',
+    spellcheck: 'false',
+    maxlength: '200',
+  });
+  const urlInput = el('input', {
+    id: ISSUER_URL_INPUT_ID,
+    class: 'issuer-panel__input',
+    type: 'text',
+    autocomplete: 'off',
+    spellcheck: 'false',
+    maxlength: '2000',
+  });
 
   // Typing again answers "enter a name": its notice goes, without a re-render that would take the focus.
   nameInput.addEventListener('input', () => {
@@ -104,7 +118,11 @@ export function mountIssuerPanel(bridge: OnsiteIssuerApi): IssuerPanel {
               problem = null;
               render();
             }),
-            el('button', { type: 'submit', class: 'button button--primary', 'data-action': 'issuer-create', ...(busy ? { disabled: '' } : {}) }, t('issuer.form.create')),
+            el(
+              'button',
+              { type: 'submit', class: 'button button--primary', 'data-action': 'issuer-create', ...(busy ? { disabled: '' } : {}) },
+              t('issuer.form.create'),
+            ),
           ),
           ...footer,
         );
@@ -144,15 +162,23 @@ export function mountIssuerPanel(bridge: OnsiteIssuerApi): IssuerPanel {
           el(
             'div',
             { class: 'issuer-panel__buttons' },
-            button(t('issuer.new_token'), 'issuer-new-token', () =>
-              void run(async () => {
-                adminToken = (await bridge.resetAdminToken()).adminToken;
-              }),
+            button(
+              t('issuer.new_token'),
+              'issuer-new-token',
+              () =>
+                void run(async () => {
+                  adminToken = (await bridge.resetAdminToken()).adminToken;
+                }),
             ),
             button(t('issuer.open_admin'), 'issuer-open-admin', () => void run(async () => void (await bridge.openAdmin())), true),
           ),
           adminToken
-            ? el('div', { class: 'issuer-panel__token' }, el('p', {}, t('issuer.token_shown')), el('code', { 'data-admin-token': '' }, adminToken))
+            ? el(
+                'div',
+                { class: 'issuer-panel__token' },
+                el('p', {}, t('issuer.token_shown')),
+                el('code', { 'data-admin-token': '' }, adminToken),
+              )
             : null,
           ...footer,
         );

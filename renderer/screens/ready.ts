@@ -35,26 +35,59 @@ export function mountReady(root: HTMLElement, actions: ReadyActions): ScreenHand
         el(
           'header',
           { class: 'ready__header' },
-          el('div', {}, el('h1', { class: 'ready__event', 'data-event-name': '' }, view.eventName), el('p', { class: 'ready__date' }, view.eventDate)),
+          el(
+            'div',
+            {},
+            el('h1', { class: 'ready__event', 'data-event-name': '' }, view.eventName),
+            el('p', { class: 'ready__date' }, view.eventDate),
+          ),
           el('p', { class: 'ready__gate', 'data-gate': state.gate_id ?? '' }, view.gate),
         ),
         el(
           'div',
           { class: 'ready__status' },
-          el('p', { class: 'pill', 'data-connection': view.connection.dataConnection }, el('span', { 'aria-hidden': 'true' }, connectionIcon), ' ', view.connection.text),
+          el(
+            'p',
+            { class: 'pill', 'data-connection': view.connection.dataConnection },
+            el('span', { 'aria-hidden': 'true' }, connectionIcon),
+            ' ',
+            view.connection.text,
+          ),
           el('p', { class: 'pill', 'data-pending-count': String(view.pendingCount) }, view.pendingText),
           view.doubleAdmissionsText
-            ? el('p', { class: 'pill pill--warning', 'data-double-admissions': String(state.double_admissions.length) }, '⚠ ', view.doubleAdmissionsText)
+            ? el(
+                'p',
+                { class: 'pill pill--warning', 'data-double-admissions': String(state.double_admissions.length) },
+                '⚠ ',
+                view.doubleAdmissionsText,
+              )
             : null,
         ),
         view.offlineRule ? el('p', { class: 'ready__offline-rule' }, view.offlineRule) : null,
-        view.unauthorisedText ? el('p', { class: 'banner banner--danger', role: 'alert', 'data-unauthorised': '' }, '✗ ', view.unauthorisedText) : null,
+        view.unauthorisedText
+          ? el('p', { class: 'banner banner--danger', role: 'alert', 'data-unauthorised': '' }, '✗ ', view.unauthorisedText)
+          : null,
         notice ? el('p', { class: 'banner', role: 'alert', 'data-notice': '' }, notice) : null,
         hid ? el('p', { class: 'banner banner--danger', role: 'alert', 'data-hid-scanner': 'problem' }, '⚠ ', hid.text) : null,
-        state.storage && state.storage.state !== 'recovered_earlier' ? el('p', { class: 'banner banner--danger', role: 'alert', 'data-storage': state.storage.state }, '⚠ ', t('storage.notice', { message: state.storage.message })) : null,
+        state.storage && state.storage.state !== 'recovered_earlier'
+          ? el(
+              'p',
+              { class: 'banner banner--danger', role: 'alert', 'data-storage': state.storage.state },
+              '⚠ ',
+              t('storage.notice', { message: state.storage.message }),
+            )
+          : null,
         // The scanner check takes the place of the prompt and the list until IT closes it.
         diagnosis ? scannerPanel(diagnosisView(diagnosis), { reset: actions.resetCalibration, close: actions.closeDiagnosis }) : null,
-        diagnosis ? null : el('p', { class: 'ready__prompt' }, el('span', { class: 'ready__prompt-icon', 'aria-hidden': 'true' }, '▣'), ' ', t('ready.prompt')),
+        diagnosis
+          ? null
+          : el(
+              'p',
+              { class: 'ready__prompt' },
+              el('span', { class: 'ready__prompt-icon', 'aria-hidden': 'true' }, '▣'),
+              ' ',
+              t('ready.prompt'),
+            ),
         diagnosis ? null : recentSection(view.recent),
         el('footer', { class: 'ready__footer' }, lookup),
       );

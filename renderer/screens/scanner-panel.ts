@@ -20,7 +20,11 @@ export function scannerPanel(view: DiagnosisView, actions: ScannerPanelActions):
     el('h2', { class: 'scanner-panel__title' }, view.title),
     el('p', { class: 'scanner-panel__when' }, view.when),
     el('ul', { class: 'scanner-panel__lines' }, ...view.lines.map((line) => el('li', {}, line))),
-    el('p', { class: `scanner-panel__verdict scanner-panel__verdict--${view.dataTranslation}`, 'data-diagnosis-verdict': '' }, view.verdict),
+    el(
+      'p',
+      { class: `scanner-panel__verdict scanner-panel__verdict--${view.dataTranslation}`, 'data-diagnosis-verdict': '' },
+      view.verdict,
+    ),
     buttons.length > 0 ? el('div', { class: 'scanner-panel__buttons' }, ...buttons) : null,
   );
 }

@@ -30,7 +30,8 @@ export function mountSetup(root: HTMLElement, actions: SetupActions, onsiteIssue
   // The panel stays attached while the rest is rebuilt: a state push must not take the focus from its fields.
   const show = (...children: (Node | string | null)[]): void => {
     for (const child of [...root.childNodes]) if (child !== panel?.element) child.remove();
-    for (const child of children) if (child !== null) root.insertBefore(typeof child === 'string' ? document.createTextNode(child) : child, panel?.element ?? null);
+    for (const child of children)
+      if (child !== null) root.insertBefore(typeof child === 'string' ? document.createTextNode(child) : child, panel?.element ?? null);
   };
   return {
     update(props) {
@@ -40,7 +41,11 @@ export function mountSetup(root: HTMLElement, actions: SetupActions, onsiteIssue
         const { state } = props;
         const current = state.event ? { event_name: state.event.name, gate_id: state.gate_id } : null;
         const question = reEnrollQuestion(current, pending, state.pending_scans);
-        const yes = el('button', { type: 'button', class: 'button button--primary', 'data-action': 'confirm-re-enroll' }, t('setup.confirm.yes'));
+        const yes = el(
+          'button',
+          { type: 'button', class: 'button button--primary', 'data-action': 'confirm-re-enroll' },
+          t('setup.confirm.yes'),
+        );
         const no = el('button', { type: 'button', class: 'button', 'data-action': 'cancel-re-enroll' }, t('setup.confirm.no'));
         yes.addEventListener('click', actions.confirmReEnroll);
         no.addEventListener('click', actions.cancelReEnroll);
@@ -49,7 +54,9 @@ export function mountSetup(root: HTMLElement, actions: SetupActions, onsiteIssue
           el('h1', { class: 'setup__title' }, question.title),
           el('p', { class: 'setup__event' }, question.current),
           el('p', { class: 'setup__event setup__event--new' }, question.proposed),
-          question.pending ? el('p', { class: 'setup__warning', 'data-pending-count': String(state.pending_scans) }, '⚠ ', question.pending) : null,
+          question.pending
+            ? el('p', { class: 'setup__warning', 'data-pending-count': String(state.pending_scans) }, '⚠ ', question.pending)
+            : null,
           props.message ? el('p', { class: 'setup__message', role: 'alert', 'data-setup-message': '' }, props.message) : null,
           el('div', { class: 'setup__buttons' }, no, yes),
         );
@@ -66,9 +73,20 @@ export function mountSetup(root: HTMLElement, actions: SetupActions, onsiteIssue
         el('p', { class: 'setup__hint' }, t('setup.hint')),
         props.busy ? el('p', { class: 'setup__busy', 'data-busy': '' }, t('setup.working')) : null,
         props.message ? el('p', { class: 'setup__message', role: 'alert', 'data-setup-message': '' }, '✗ ', props.message) : null,
-        hid ? el('p', { class: hid.problem ? 'banner banner--danger' : 'setup__hint', 'data-hid-scanner': hid.problem ? 'problem' : 'ok' }, hid.text) : null,
+        hid
+          ? el(
+              'p',
+              { class: hid.problem ? 'banner banner--danger' : 'setup__hint', 'data-hid-scanner': hid.problem ? 'problem' : 'ok' },
+              hid.text,
+            )
+          : null,
         props.state?.storage
-          ? el('p', { class: 'banner banner--danger', role: 'alert', 'data-storage': props.state.storage.state }, '⚠ ', t('storage.notice', { message: props.state.storage.message }))
+          ? el(
+              'p',
+              { class: 'banner banner--danger', role: 'alert', 'data-storage': props.state.storage.state },
+              '⚠ ',
+              t('storage.notice', { message: props.state.storage.message }),
+            )
           : null,
         translating ? el('p', { class: 'setup__hint', 'data-calibration-active': '' }, translating) : null,
         calibration ? scannerPanel(diagnosisView(calibration.diagnosis), { reset: actions.resetCalibration }) : null,

@@ -37,8 +37,14 @@ export function readyView(state: KioskState, time: TimeOptions = {}): ReadyView 
     eventDate: state.event ? formatEventDate(state.event.date, time) : '',
     gate: state.gate_id ? t('ready.gate', { gate: state.gate_id }) : t('ready.all_gates'),
     connection: connectionView(state.connection),
-    offlineRule: state.connection === 'offline' ? (state.offline_policy === 'strict' ? t('ready.offline_strict') : t('ready.offline_optimistic')) : null,
-    pendingText: pending === 0 ? t('ready.pending.zero') : pending === 1 ? t('ready.pending.one') : t('ready.pending.other', { count: pending }),
+    offlineRule:
+      state.connection === 'offline'
+        ? state.offline_policy === 'strict'
+          ? t('ready.offline_strict')
+          : t('ready.offline_optimistic')
+        : null,
+    pendingText:
+      pending === 0 ? t('ready.pending.zero') : pending === 1 ? t('ready.pending.one') : t('ready.pending.other', { count: pending }),
     pendingCount: pending,
     doubleAdmissionsText: doubles === 0 ? null : doubles === 1 ? t('ready.double.one') : t('ready.double.other', { count: doubles }),
     unauthorisedText: state.authorised ? null : t('ready.unauthorised'),

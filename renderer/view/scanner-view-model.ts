@@ -27,7 +27,9 @@ export function diagnosisView(diagnosis: ScannerDiagnosis, time: TimeOptions = {
   if (diagnosis.suffix.length > 0) lines.push(t('scanner.suffix', { keys: diagnosis.suffix.join(' ') }));
   if (diagnosis.prefix.length === 0 && diagnosis.suffix.length === 0) lines.push(t('scanner.no_framing'));
   if (diagnosis.ms_per_character !== null && diagnosis.ms_per_code !== null) {
-    lines.push(t('scanner.speed', { perCharacter: diagnosis.ms_per_character, perCode: diagnosis.ms_per_code, characters: diagnosis.characters }));
+    lines.push(
+      t('scanner.speed', { perCharacter: diagnosis.ms_per_character, perCode: diagnosis.ms_per_code, characters: diagnosis.characters }),
+    );
   }
   if (diagnosis.symbology_id) lines.push(t('scanner.symbology', { id: diagnosis.symbology_id }));
   if (diagnosis.hid_layout) lines.push(t('scanner.hid_layout', { layout: diagnosis.hid_layout }));
@@ -56,7 +58,9 @@ export function differenceText(difference: LayoutDifference): string {
 
 function fixLine(diagnosis: ScannerDiagnosis): string {
   if (diagnosis.translation === 'impossible') {
-    const collisions = diagnosis.collisions.map((c) => t('scanner.collision', { expected: c.expected.join(' '), received: c.received })).join('; ');
+    const collisions = diagnosis.collisions
+      .map((c) => t('scanner.collision', { expected: c.expected.join(' '), received: c.received }))
+      .join('; ');
     return t('scanner.fix.impossible', { collisions });
   }
   return diagnosis.translation === 'learned' ? t('scanner.fix.learned') : t('scanner.fix.not_needed');

@@ -33,12 +33,21 @@ export interface ReEnrollQuestion {
   pending: string | null;
 }
 
-export function reEnrollQuestion(current: { event_name: string; gate_id: string | null } | null, proposed: SetupSummary, pendingScans: number): ReEnrollQuestion {
+export function reEnrollQuestion(
+  current: { event_name: string; gate_id: string | null } | null,
+  proposed: SetupSummary,
+  pendingScans: number,
+): ReEnrollQuestion {
   return {
     title: t('setup.confirm.title'),
     current: current ? t('setup.confirm.current', { event: withGate(current.event_name, current.gate_id) }) : '',
     proposed: t('setup.confirm.proposed', { event: withGate(proposed.event_name ?? t('setup.confirm.unnamed_event'), proposed.gate_id) }),
-    pending: pendingScans === 0 ? null : pendingScans === 1 ? t('setup.confirm.pending.one') : t('setup.confirm.pending.other', { count: pendingScans }),
+    pending:
+      pendingScans === 0
+        ? null
+        : pendingScans === 1
+          ? t('setup.confirm.pending.one')
+          : t('setup.confirm.pending.other', { count: pendingScans }),
   };
 }
 

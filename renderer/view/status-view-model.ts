@@ -41,7 +41,9 @@ function stateHeadline(status: TicketStatus, time: TimeOptions): string {
     case 'valid':
       return t('lookup.status.valid');
     case 'checked_in':
-      return status.checked_in_at ? t('lookup.status.checked_in_at', { time: formatClockTime(status.checked_in_at, time) }) : t('lookup.status.checked_in');
+      return status.checked_in_at
+        ? t('lookup.status.checked_in_at', { time: formatClockTime(status.checked_in_at, time) })
+        : t('lookup.status.checked_in');
     case 'revoked':
       return t('lookup.status.revoked');
     case 'expired':

@@ -43,12 +43,29 @@ export function verdictView(verdict: DoorVerdict, time: TimeOptions = {}): Verdi
     ticketType: ticket?.ticket_type ?? null,
     // Only an admit by the offline policy waits to sync. A refusal the kiosk decided
     // itself (signature, event, expiry, seen here) is final and needs no note.
-    offlineNote: verdict.kind === 'admit' && 'decided_by' in verdict && verdict.decided_by === 'offline_policy' ? t('verdict.offline_note') : null,
+    offlineNote:
+      verdict.kind === 'admit' && 'decided_by' in verdict && verdict.decided_by === 'offline_policy' ? t('verdict.offline_note') : null,
   };
   if (verdict.kind === 'admit') {
-    return { ...common, word: t('verdict.admit'), icon: '✓', reasonText: t('reason.valid'), cssClass: 'verdict--admit', dataVerdict: 'admit', dataReason: 'valid' };
+    return {
+      ...common,
+      word: t('verdict.admit'),
+      icon: '✓',
+      reasonText: t('reason.valid'),
+      cssClass: 'verdict--admit',
+      dataVerdict: 'admit',
+      dataReason: 'valid',
+    };
   }
-  return { ...common, word: t('verdict.refuse'), icon: '✗', reasonText: refusalText(verdict, time), cssClass: 'verdict--refuse', dataVerdict: 'refuse', dataReason: verdict.reason };
+  return {
+    ...common,
+    word: t('verdict.refuse'),
+    icon: '✗',
+    reasonText: refusalText(verdict, time),
+    cssClass: 'verdict--refuse',
+    dataVerdict: 'refuse',
+    dataReason: verdict.reason,
+  };
 }
 
 type Refusal = Extract<DoorVerdict, { kind: 'refuse' }>;

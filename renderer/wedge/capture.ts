@@ -4,7 +4,17 @@
  */
 import { classifyScannedText, type ScannedText } from './classify.js';
 import type { ReadDetails } from '../kiosk-bridge-types.js';
-import { controlKeyName, DEFAULT_WEDGE_TIMING, EMPTY_WEDGE, endIfPaused, isCollecting, isWedgeKey, pressKey, type WedgeOutput, type WedgeTiming } from './keystrokes.js';
+import {
+  controlKeyName,
+  DEFAULT_WEDGE_TIMING,
+  EMPTY_WEDGE,
+  endIfPaused,
+  isCollecting,
+  isWedgeKey,
+  pressKey,
+  type WedgeOutput,
+  type WedgeTiming,
+} from './keystrokes.js';
 
 /** How the wedge read a scan, for the kiosk's calibration diagnosis. */
 export type WedgeRead = ReadDetails;
@@ -26,7 +36,13 @@ export function startWedgeCapture(doc: Document, options: WedgeCaptureOptions): 
   const emit = (outputs: WedgeOutput[]): void => {
     for (const output of outputs) {
       if (output.kind !== 'scan') continue;
-      const read: WedgeRead = { terminator: output.end, prefixKeys: [], suffixKeys: [], units: output.keys, durationMs: Math.round(output.durationMs * 10) / 10 };
+      const read: WedgeRead = {
+        terminator: output.end,
+        prefixKeys: [],
+        suffixKeys: [],
+        units: output.keys,
+        durationMs: Math.round(output.durationMs * 10) / 10,
+      };
       options.onScan(classifyScannedText(output.text), read);
     }
   };

@@ -80,11 +80,22 @@ async function enroll(setupCode: string, name: string): Promise<Scanner> {
   return { apiKey: body.api_key, apiKeyId: body.api_key_id, scannerId };
 }
 
-async function checkIn(scanner: Scanner, tid: string, extra: Record<string, unknown> = {}): Promise<{ status: number; body: { status?: string } }> {
+async function checkIn(
+  scanner: Scanner,
+  tid: string,
+  extra: Record<string, unknown> = {},
+): Promise<{ status: number; body: { status?: string } }> {
   const response = await fetch(`${baseUrl}/api/v1/tickets/check-in`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${scanner.apiKey}` },
-    body: JSON.stringify({ tid, eid, scanned_at: new Date().toISOString(), scanner_id: scanner.scannerId, idempotency_key: randomUUID(), ...extra }),
+    body: JSON.stringify({
+      tid,
+      eid,
+      scanned_at: new Date().toISOString(),
+      scanner_id: scanner.scannerId,
+      idempotency_key: randomUUID(),
+      ...extra,
+    }),
   });
   return { status: response.status, body: (await response.json()) as { status?: string } };
 }
@@ -106,9 +117,22 @@ beforeAll(async () => {
   adminToken = (await issuerCli<{ admin_token: string }>(dataDir, 'admin-token', 'reset')).admin_token;
   const start = new Date(Date.now() - 3600_000).toISOString();
   eid = (await issuerCli<{ eid: string }>(dataDir, 'event', 'create', '--name', 'Friday Night', '--date', start, '--venue', 'Pier 4')).eid;
-  const otherEid = (await issuerCli<{ eid: string }>(dataDir, 'event', 'create', '--name', 'Saturday Matinee', '--date', new Date(Date.now() + 86400_000).toISOString(), '--venue', 'Pier 4')).eid;
+  const otherEid = (
+    await issuerCli<{ eid: string }>(
+      dataDir,
+      'event',
+      'create',
+      '--name',
+      'Saturday Matinee',
+      '--date',
+      new Date(Date.now() + 86400_000).toISOString(),
+      '--venue',
+      'Pier 4',
+    )
+  ).eid;
   const issue = async (event: string, holder: string, type: string): Promise<string> =>
-    (await issuerCli<{ tickets: { tid: string }[] }>(dataDir, 'ticket', 'issue', '--event', event, '--holder', holder, '--type', type)).tickets[0]!.tid;
+    (await issuerCli<{ tickets: { tid: string }[] }>(dataDir, 'ticket', 'issue', '--event', event, '--holder', holder, '--type', type))
+      .tickets[0]!.tid;
   for (const [key, holder, type] of [
     ['ada', 'Ada Lovelace', 'VIP'],
     ['grace', 'Grace Hopper', 'VIP'],
@@ -128,8 +152,14 @@ beforeAll(async () => {
   await issuerCli(dataDir, 'ticket', 'revoke', tickets.mallory!, '--reason', 'refund');
 
   issuer = await startIssuer(dataDir, port);
-  north = await enroll((await issuerCli<{ setup_qr: string }>(dataDir, 'scanner', 'setup', '--event', eid, '--gate', 'North')).setup_qr, 'North door kiosk');
-  south = await enroll((await issuerCli<{ setup_qr: string }>(dataDir, 'scanner', 'setup', '--event', eid, '--gate', 'South')).setup_qr, 'South door kiosk');
+  north = await enroll(
+    (await issuerCli<{ setup_qr: string }>(dataDir, 'scanner', 'setup', '--event', eid, '--gate', 'North')).setup_qr,
+    'North door kiosk',
+  );
+  south = await enroll(
+    (await issuerCli<{ setup_qr: string }>(dataDir, 'scanner', 'setup', '--event', eid, '--gate', 'South')).setup_qr,
+    'South door kiosk',
+  );
 
   // The evening so far: admits at both gates, and one of each alert.
   for (const key of ['ada', 'alan', 'edsger', 'frances']) expect((await checkIn(north, tickets[key]!)).body.status).toBe('valid');
@@ -138,7 +168,9 @@ beforeAll(async () => {
   expect((await checkIn(north, tickets.other!)).body.status).toBe('wrong_event');
   expect((await checkIn(north, tickets.grace!, { signature_status: 'invalid' })).status).toBe(400);
   // The south kiosk was offline: its queued scan of Alan's ticket arrives 4 minutes late.
-  expect((await checkIn(south, tickets.alan!, { scanned_at: new Date(Date.now() - 4 * 60_000).toISOString() })).body.status).toBe('already_used');
+  expect((await checkIn(south, tickets.alan!, { scanned_at: new Date(Date.now() - 4 * 60_000).toISOString() })).body.status).toBe(
+    'already_used',
+  );
 
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1440, height: 1000 }, acceptDownloads: true });
@@ -253,7 +285,9 @@ describe('the admin dashboard in Chromium', () => {
     // code is drawn with a whole number of pixels per module and a 4-module quiet zone
     // (docs/issuer.md "QR codes"): at 80vh it used to be about 10.4 px per module.
     const placed = (await image.boundingBox())!;
-    expect([placed.x, placed.y, placed.width, placed.height].every(Number.isInteger), `on whole pixels: ${JSON.stringify(placed)}`).toBe(true);
+    expect([placed.x, placed.y, placed.width, placed.height].every(Number.isInteger), `on whole pixels: ${JSON.stringify(placed)}`).toBe(
+      true,
+    );
     const pixels = pngPixels(onScreen);
     const [zxing] = await zxingResults(pixels);
     expect(zxing?.text, 'zxing-cpp reads the QR on screen').toBe(read!.data);
@@ -285,7 +319,9 @@ describe('the admin dashboard in Chromium', () => {
     await download.saveAs(file);
     const csv = readFileSync(file, 'utf8');
     const lines = csv.trim().split('\n');
-    expect(lines[0]).toBe('source,at,outcome,tid,eid,holder_name,ticket_type,scanned_at,scanner_id,api_key_id,gate_id,idempotency_key,details');
+    expect(lines[0]).toBe(
+      'source,at,outcome,tid,eid,holder_name,ticket_type,scanned_at,scanner_id,api_key_id,gate_id,idempotency_key,details',
+    );
     expect(lines.filter((line) => line.startsWith('checkins,'))).toHaveLength(8);
     expect(csv).toContain(',invalid_signature,');
     expect(csv).toContain('Katherine Johnson');

@@ -21,7 +21,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issuerCli, launchChromium, requireBuild } from '../support/door-harness.js';
 import { CALIBRATION_CODE } from '../../protocol/calibration-code.js';
 import { ticketsPageHtml, type DemoCode } from '../../scripts/demo-page.mjs';
-import { checkModuleGrid, crop, jsqrDecode, pngPixels, qrVersion, zxingDecodeAll, zxingResults, type Pixels } from '../support/qr-decoders.js';
+import {
+  checkModuleGrid,
+  crop,
+  jsqrDecode,
+  pngPixels,
+  qrVersion,
+  zxingDecodeAll,
+  zxingResults,
+  type Pixels,
+} from '../support/qr-decoders.js';
 
 let root: string;
 let pageUrl: string;
@@ -43,9 +52,32 @@ beforeAll(async () => {
   const data = join(root, 'issuer');
   await issuerCli(data, 'init', '--base-url', 'http://127.0.0.1:45678', '--name', 'Demo Events');
   const tonight = new Date(Date.now() + 3 * 3600_000).toISOString();
-  const { eid } = await issuerCli<{ eid: string }>(data, 'event', 'create', '--name', 'Demo Night', '--date', tonight, '--venue', 'Main Hall');
+  const { eid } = await issuerCli<{ eid: string }>(
+    data,
+    'event',
+    'create',
+    '--name',
+    'Demo Night',
+    '--date',
+    tonight,
+    '--venue',
+    'Main Hall',
+  );
   const issue = async (holder: string, type: string, ...extra: string[]): Promise<{ tid: string; qr: string }> =>
-    (await issuerCli<{ tickets: { tid: string; qr: string }[] }>(data, 'ticket', 'issue', '--event', eid, '--holder', holder, '--type', type, ...extra)).tickets[0]!;
+    (
+      await issuerCli<{ tickets: { tid: string; qr: string }[] }>(
+        data,
+        'ticket',
+        'issue',
+        '--event',
+        eid,
+        '--holder',
+        holder,
+        '--type',
+        type,
+        ...extra,
+      )
+    ).tickets[0]!;
   const tickets = [];
   for (const [holder, type] of [
     ['Ada Lovelace', 'VIP'],
@@ -66,7 +98,14 @@ beforeAll(async () => {
 
   codes = [
     { n: 's', code: setup.setup_qr, holder: 'Setup code', type: 'Gate: Main door', expect: 'Scan FIRST', kind: 'setup' },
-    { n: 'c', code: calibration_code, holder: 'Scanner calibration: scan once at Setup or Ready', type: 'The same code for every kiosk', expect: 'Scanner check', kind: 'calibration' },
+    {
+      n: 'c',
+      code: calibration_code,
+      holder: 'Scanner calibration: scan once at Setup or Ready',
+      type: 'The same code for every kiosk',
+      expect: 'Scanner check',
+      kind: 'calibration',
+    },
     ...tickets.map((t, i): DemoCode => ({ n: String(i + 1), code: t.qr, holder: t.holder, type: t.type, expect: 'ADMIT', kind: 'valid' })),
     { n: '7', code: revoked.qr, holder: 'Mallory Revoked', type: 'Standard', expect: 'REFUSE: revoked', kind: 'refuse' },
     { n: '8', code: expired.qr, holder: 'Eddie Expired', type: 'Standard', expect: 'REFUSE: expired', kind: 'refuse' },
@@ -74,7 +113,15 @@ beforeAll(async () => {
     { n: '10', code: 'https://example.org/not-a-ticket', holder: 'Not a ticket', type: 'a web address', expect: 'REFUSE', kind: 'refuse' },
   ];
   const file = join(root, 'tickets.html');
-  writeFileSync(file, await ticketsPageHtml({ title: 'Demo tickets', heading: `Demo Night: ${codes.length} codes to scan`, intro: 'Scan <b>#s</b> first.', codes }));
+  writeFileSync(
+    file,
+    await ticketsPageHtml({
+      title: 'Demo tickets',
+      heading: `Demo Night: ${codes.length} codes to scan`,
+      intro: 'Scan <b>#s</b> first.',
+      codes,
+    }),
+  );
   pageUrl = pathToFileURL(file).href;
   browser = await launchChromium();
 }, 120_000);
@@ -101,14 +148,25 @@ async function showPage(deviceScaleFactor: number): Promise<Shown> {
     const placed = await page.$$eval('img[data-modules]', (imgs) =>
       imgs.map((img) => {
         const r = img.getBoundingClientRect();
-        return { alt: img.alt, modules: Number(img.dataset.modules), box: { x: r.left + window.scrollX, y: r.top + window.scrollY, width: r.width, height: r.height } };
+        return {
+          alt: img.alt,
+          modules: Number(img.dataset.modules),
+          box: { x: r.left + window.scrollX, y: r.top + window.scrollY, width: r.width, height: r.height },
+        };
       }),
     );
     const images = placed.map(({ alt, modules, box }) => {
-      const device = { x: box.x * deviceScaleFactor, y: box.y * deviceScaleFactor, width: box.width * deviceScaleFactor, height: box.height * deviceScaleFactor };
+      const device = {
+        x: box.x * deviceScaleFactor,
+        y: box.y * deviceScaleFactor,
+        width: box.width * deviceScaleFactor,
+        height: box.height * deviceScaleFactor,
+      };
       for (const [what, value] of Object.entries(device)) {
         // Layout positions are kept in 1/64 CSS px (Chromium's LayoutUnit): "whole" means within that.
-        expect(Math.abs(value - Math.round(value)), `${alt}: ${what} ${value} is on a whole device pixel`).toBeLessThan((deviceScaleFactor * 1.5) / 64);
+        expect(Math.abs(value - Math.round(value)), `${alt}: ${what} ${value} is on a whole device pixel`).toBeLessThan(
+          (deviceScaleFactor * 1.5) / 64,
+        );
       }
       const image = crop(pixels, Math.round(device.x), Math.round(device.y), Math.round(device.width), Math.round(device.height));
       return { alt, image, modules, box };

@@ -15,7 +15,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issuerCli, launchChromium, LOOPBACK as HOST, openKioskPage, RENDERER_DIR, requireBuild, ROOT, scanInPage as scan, startIssuer, type RunningIssuer } from '../support/door-harness.js';
+import {
+  issuerCli,
+  launchChromium,
+  LOOPBACK as HOST,
+  openKioskPage,
+  RENDERER_DIR,
+  requireBuild,
+  ROOT,
+  scanInPage as scan,
+  startIssuer,
+  type RunningIssuer,
+} from '../support/door-harness.js';
 import { freePort } from '../support/free-port.js';
 import { startKioskRuntime, type KioskRuntime } from '../../main/host/kiosk-runtime.js';
 import { DEFAULT_REPEAT_READ_WINDOW_MS, VERDICT_ON_SCREEN_MS } from '../../main/kiosk/repeat-reads.js';
@@ -103,7 +114,8 @@ const pageErrors: string[] = [];
 const EVENT_NAME = 'Summer Night Open Air';
 
 beforeAll(async () => {
-  if (!process.env['DBUS_SESSION_BUS_ADDRESS']) throw new Error('Run the e2e tests inside scripts/with-keyring.sh (the kiosk keeps its API key in the OS keyring)');
+  if (!process.env['DBUS_SESSION_BUS_ADDRESS'])
+    throw new Error('Run the e2e tests inside scripts/with-keyring.sh (the kiosk keeps its API key in the OS keyring)');
   requireBuild();
   mkdirSync(SHOTS, { recursive: true });
   mkdirSync(README_SHOTS, { recursive: true });
@@ -116,9 +128,24 @@ beforeAll(async () => {
   await issuerCli(issuerDir, 'init', '--base-url', baseUrl, '--name', 'E2E Events');
   const start = new Date(Date.now() + 2 * 3600_000).toISOString();
   eid = (await issuerCli<{ eid: string }>(issuerDir, 'event', 'create', '--name', EVENT_NAME, '--date', start, '--venue', 'Main Hall')).eid;
-  const otherEid = (await issuerCli<{ eid: string }>(issuerDir, 'event', 'create', '--name', 'Winter Jazz Night', '--date', start, '--venue', 'Cellar')).eid;
+  const otherEid = (
+    await issuerCli<{ eid: string }>(issuerDir, 'event', 'create', '--name', 'Winter Jazz Night', '--date', start, '--venue', 'Cellar')
+  ).eid;
   const issue = async (event: string, holder: string, ...extra: string[]) =>
-    (await issuerCli<{ tickets: { tid: string; qr: string }[] }>(issuerDir, 'ticket', 'issue', '--event', event, '--holder', holder, '--type', 'Standard', ...extra)).tickets[0]!;
+    (
+      await issuerCli<{ tickets: { tid: string; qr: string }[] }>(
+        issuerDir,
+        'ticket',
+        'issue',
+        '--event',
+        event,
+        '--holder',
+        holder,
+        '--type',
+        'Standard',
+        ...extra,
+      )
+    ).tickets[0]!;
   tickets = {
     admitted: await issue(eid, 'Ada Lovelace'),
     revoked: await issue(eid, 'Mallory Revoked'),
@@ -136,7 +163,12 @@ beforeAll(async () => {
   issuer = await startIssuer(issuerDir, issuerPort);
 
   // The web host as `ticket-kiosk web` runs it, with a keyring service of its own so no real entry is touched.
-  runtime = await startKioskRuntime({ dataDir: join(root, 'kiosk'), keyringService: KEYRING_SERVICE, hidScanners: false, log: () => undefined });
+  runtime = await startKioskRuntime({
+    dataDir: join(root, 'kiosk'),
+    keyringService: KEYRING_SERVICE,
+    hidScanners: false,
+    log: () => undefined,
+  });
   host = await startWebHost({ core: runtime.core, host: HOST, port: 0, rendererDir: RENDERER_DIR, log: () => undefined });
 
   browser = await launchChromium();
@@ -242,25 +274,29 @@ describe.sequential('the door, end to end (real issuer, web host, keyring, Chrom
     await dismissVerdict();
   });
 
-  it('refuses a forged ticket and reports it to the issuer, whose audit log holds it', async () => {
-    await scan(page, forge(tickets.forgedFrom.qr));
-    await expectVerdict('refuse', 'invalid_signature');
-    await shot(page, '08-refuse-forged');
-    await dismissVerdict();
+  it(
+    'refuses a forged ticket and reports it to the issuer, whose audit log holds it',
+    async () => {
+      await scan(page, forge(tickets.forgedFrom.qr));
+      await expectVerdict('refuse', 'invalid_signature');
+      await shot(page, '08-refuse-forged');
+      await dismissVerdict();
 
-    // The report travels through the kiosk's queue, so it reaches the issuer soon after, not at once.
-    type ExportRow = { outcome: string; tid: string | null };
-    const until = Date.now() + DRAIN_WAIT_MS;
-    let reported: ExportRow | undefined;
-    while (!reported && Date.now() < until) {
-      const rows = await issuerCli<ExportRow[]>(issuerDir, 'checkins', 'export', '--event', eid, '--format', 'json');
-      reported = rows.find((row) => row.outcome === 'invalid_signature' && row.tid === tickets.forgedFrom.tid);
-      if (!reported) await new Promise((r) => setTimeout(r, 500));
-    }
-    expect(reported).toBeDefined();
-    // The real ticket the forgery was made from is untouched.
-    expect((await issuerCli<{ status: string }>(issuerDir, 'ticket', 'show', tickets.forgedFrom.tid)).status).toBe('valid');
-  }, DRAIN_WAIT_MS + 30_000);
+      // The report travels through the kiosk's queue, so it reaches the issuer soon after, not at once.
+      type ExportRow = { outcome: string; tid: string | null };
+      const until = Date.now() + DRAIN_WAIT_MS;
+      let reported: ExportRow | undefined;
+      while (!reported && Date.now() < until) {
+        const rows = await issuerCli<ExportRow[]>(issuerDir, 'checkins', 'export', '--event', eid, '--format', 'json');
+        reported = rows.find((row) => row.outcome === 'invalid_signature' && row.tid === tickets.forgedFrom.tid);
+        if (!reported) await new Promise((r) => setTimeout(r, 500));
+      }
+      expect(reported).toBeDefined();
+      // The real ticket the forgery was made from is untouched.
+      expect((await issuerCli<{ status: string }>(issuerDir, 'ticket', 'show', tickets.forgedFrom.tid)).status).toBe('valid');
+    },
+    DRAIN_WAIT_MS + 30_000,
+  );
 
   it('refuses text that is not a ticket', async () => {
     await scan(page, 'HELLO-WORLD-12345');
@@ -295,14 +331,18 @@ describe.sequential('the door, end to end (real issuer, web host, keyring, Chrom
     await shot(page, '12-ready-offline');
   });
 
-  it('drains the queue once the issuer is back on the same port and data', async () => {
-    issuer = await startIssuer(issuerDir, issuerPort);
-    await page.waitForSelector('[data-pending-count="0"]', { timeout: DRAIN_WAIT_MS });
-    await page.waitForSelector('[data-connection="online"]');
-    await shot(page, '13-ready-back-online');
-    const shown = await issuerCli<{ status: string }>(issuerDir, 'ticket', 'show', tickets.offline.tid);
-    expect(shown.status).toBe('checked_in');
-  }, DRAIN_WAIT_MS + 30_000);
+  it(
+    'drains the queue once the issuer is back on the same port and data',
+    async () => {
+      issuer = await startIssuer(issuerDir, issuerPort);
+      await page.waitForSelector('[data-pending-count="0"]', { timeout: DRAIN_WAIT_MS });
+      await page.waitForSelector('[data-connection="online"]');
+      await shot(page, '13-ready-back-online');
+      const shown = await issuerCli<{ status: string }>(issuerDir, 'ticket', 'show', tickets.offline.tid);
+      expect(shown.status).toBe('checked_in');
+    },
+    DRAIN_WAIT_MS + 30_000,
+  );
 
   it('looks up a ticket status with F2', async () => {
     await page.keyboard.press('F2');
@@ -344,37 +384,40 @@ describe.sequential('the door, end to end (real issuer, web host, keyring, Chrom
   it.each([
     ['German', 'de', 'germanLayout', /German QWERTZ.*y and z swapped.*- typed as ß/],
     ['French', 'fr', 'frenchLayout', /French AZERTY.*a and q swapped/],
-  ] as const)('the calibration code learns a US scanner on a %s layout (real key events): the layout message before, ADMIT after', async (_name, layout, name, described) => {
-    const ticket = tickets[name];
-    expect(asTypedOn(layout, ticket.qr)).not.toBe(ticket.qr);
-    await typeAsScanner(ticket.qr, layout);
-    await expectVerdict('refuse', 'layout_mismatch');
-    await dismissVerdict();
+  ] as const)(
+    'the calibration code learns a US scanner on a %s layout (real key events): the layout message before, ADMIT after',
+    async (_name, layout, name, described) => {
+      const ticket = tickets[name];
+      expect(asTypedOn(layout, ticket.qr)).not.toBe(ticket.qr);
+      await typeAsScanner(ticket.qr, layout);
+      await expectVerdict('refuse', 'layout_mismatch');
+      await dismissVerdict();
 
-    await typeAsScanner(CALIBRATION_CODE, layout);
-    await page.waitForSelector('[data-scanner-diagnosis="learned"]');
-    const diagnosis = (await page.textContent('[data-scanner-diagnosis]')) ?? '';
-    expect(diagnosis).toMatch(described);
-    expect(diagnosis).toMatch(/keyboard wedge/);
-    expect(diagnosis).toMatch(/Enter \(CR\)/);
-    expect(diagnosis).toMatch(/ms per character/);
-    await shot(page, `16-calibrated-${layout}`);
-    await page.click('[data-action="close-diagnosis"]');
+      await typeAsScanner(CALIBRATION_CODE, layout);
+      await page.waitForSelector('[data-scanner-diagnosis="learned"]');
+      const diagnosis = (await page.textContent('[data-scanner-diagnosis]')) ?? '';
+      expect(diagnosis).toMatch(described);
+      expect(diagnosis).toMatch(/keyboard wedge/);
+      expect(diagnosis).toMatch(/Enter \(CR\)/);
+      expect(diagnosis).toMatch(/ms per character/);
+      await shot(page, `16-calibrated-${layout}`);
+      await page.click('[data-action="close-diagnosis"]');
 
-    await typeAsScanner(ticket.qr, layout);
-    await expectVerdict('admit', 'valid');
-    expect((await issuerCli<{ status: string }>(issuerDir, 'ticket', 'show', ticket.tid)).status).toBe('checked_in');
-    await dismissVerdict();
+      await typeAsScanner(ticket.qr, layout);
+      await expectVerdict('admit', 'valid');
+      expect((await issuerCli<{ status: string }>(issuerDir, 'ticket', 'show', ticket.tid)).status).toBe('checked_in');
+      await dismissVerdict();
 
-    // Reset from the scanner check: the next mangled code is the layout message again.
-    await typeAsScanner(CALIBRATION_CODE, layout);
-    await page.click('[data-scanner-diagnosis] [data-action="reset-calibration"]');
-    await page.waitForFunction(() => !document.querySelector('[data-scanner-diagnosis]'));
-    expect((await runtime!.core.getState()).calibration).toBeNull();
-    await typeAsScanner(tickets.admitted.qr, layout);
-    await expectVerdict('refuse', 'layout_mismatch');
-    await dismissVerdict();
-  });
+      // Reset from the scanner check: the next mangled code is the layout message again.
+      await typeAsScanner(CALIBRATION_CODE, layout);
+      await page.click('[data-scanner-diagnosis] [data-action="reset-calibration"]');
+      await page.waitForFunction(() => !document.querySelector('[data-scanner-diagnosis]'));
+      expect((await runtime!.core.getState()).calibration).toBeNull();
+      await typeAsScanner(tickets.admitted.qr, layout);
+      await expectVerdict('refuse', 'layout_mismatch');
+      await dismissVerdict();
+    },
+  );
 
   it('raised no error in the page', () => {
     expect(pageErrors).toEqual([]);

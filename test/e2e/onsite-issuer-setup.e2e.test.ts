@@ -23,7 +23,16 @@ import { captureLog } from '../support/unit/log-capture.js';
 
 const WAIT_MS = 30_000;
 const LAN = {
-  wlan0: [{ address: '192.168.7.20', netmask: '255.255.255.0', family: 'IPv4' as const, mac: '02:00:00:00:00:01', internal: false, cidr: '192.168.7.20/24' }],
+  wlan0: [
+    {
+      address: '192.168.7.20',
+      netmask: '255.255.255.0',
+      family: 'IPv4' as const,
+      mac: '02:00:00:00:00:01',
+      internal: false,
+      cidr: '192.168.7.20/24',
+    },
+  ],
 };
 
 let root: string;
@@ -148,10 +157,14 @@ describe('the Setup screen of a fresh install', () => {
     expect(token).toMatch(/^tva_/);
     const session = await new Promise<number>((resolve, reject) => {
       https
-        .get(`https://${LOOPBACK}:${port}/admin/api/session`, { rejectUnauthorized: false, headers: { authorization: `Bearer ${token}` } }, (response) => {
-          response.resume();
-          resolve(response.statusCode ?? 0);
-        })
+        .get(
+          `https://${LOOPBACK}:${port}/admin/api/session`,
+          { rejectUnauthorized: false, headers: { authorization: `Bearer ${token}` } },
+          (response) => {
+            response.resume();
+            resolve(response.statusCode ?? 0);
+          },
+        )
         .on('error', reject);
     });
     expect(session).toBe(200);

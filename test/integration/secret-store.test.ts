@@ -95,7 +95,9 @@ describe('SecretStore without a usable keyring (child processes)', () => {
   });
 
   it('throws SecretStoreUnavailableError saying what to install when D-Bus is unreachable, never the key', async () => {
-    const outcome = await runChild(join(sandbox, 'with-keytar'), { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/ticket-kiosk-test-bus' });
+    const outcome = await runChild(join(sandbox, 'with-keytar'), {
+      DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/ticket-kiosk-test-bus',
+    });
 
     for (const call of ['save', 'load', 'check'] as const) {
       const result = outcome[call];

@@ -70,7 +70,8 @@ const jsonish = fc.oneof(
 );
 
 /** A field's value: the right one, or something else. */
-const fieldValue = (right: () => string) => fc.oneof({ weight: 2, arbitrary: fc.constant(null).map(() => right()) }, { weight: 3, arbitrary: jsonish });
+const fieldValue = (right: () => string) =>
+  fc.oneof({ weight: 2, arbitrary: fc.constant(null).map(() => right()) }, { weight: 3, arbitrary: jsonish });
 
 const checkInBody = fc
   .record(
@@ -89,7 +90,10 @@ const checkInBody = fc
 const enrollBody = fc
   .record(
     {
-      token: fc.oneof(fc.constant(null).map(() => setup.token.slice(0, -1) + 'x'), jsonish),
+      token: fc.oneof(
+        fc.constant(null).map(() => setup.token.slice(0, -1) + 'x'),
+        jsonish,
+      ),
       scanner_id: fieldValue(() => randomUUID()),
       scanner_name: jsonish,
       extra: jsonish,
@@ -119,7 +123,12 @@ const path = fc.oneof(
   { weight: 2, arbitrary: fc.constant('/api/v1/scanners/enroll') },
   { weight: 2, arbitrary: fc.constantFrom(0, 1, 2).map((i) => `/api/v1/tickets/${tids[i]}/status`) },
   { weight: 2, arbitrary: fc.string({ maxLength: 30 }).map((tid) => `/api/v1/tickets/${encodeURIComponent(tid)}/status`) },
-  { weight: 1, arbitrary: mutated(fc.constantFrom('/api/v1/tickets/check-in', '/api/v1/scanners/enroll', '/.well-known/ticket-issuer.json', '/api/v2/tickets/check-in')) },
+  {
+    weight: 1,
+    arbitrary: mutated(
+      fc.constantFrom('/api/v1/tickets/check-in', '/api/v1/scanners/enroll', '/.well-known/ticket-issuer.json', '/api/v2/tickets/check-in'),
+    ),
+  },
   { weight: 1, arbitrary: fc.webPath().map((p) => p || '/') },
 );
 
@@ -133,12 +142,26 @@ const authorization = fc.oneof(
 
 const contentType = fc.oneof(
   { weight: 5, arbitrary: fc.constant('application/json') },
-  { weight: 1, arbitrary: fc.constantFrom('text/plain', 'application/json; charset=utf-16', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jsonx', '*/*') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      'text/plain',
+      'application/json; charset=utf-16',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      'application/jsonx',
+      '*/*',
+    ),
+  },
   { weight: 1, arbitrary: fc.constant(undefined) },
 );
 
 const request = fc.record({
-  method: fc.oneof({ weight: 6, arbitrary: fc.constant('POST' as const) }, { weight: 3, arbitrary: fc.constant('GET' as const) }, { weight: 1, arbitrary: fc.constantFrom('PUT' as const, 'DELETE' as const, 'PATCH' as const, 'OPTIONS' as const, 'HEAD' as const) }),
+  method: fc.oneof(
+    { weight: 6, arbitrary: fc.constant('POST' as const) },
+    { weight: 3, arbitrary: fc.constant('GET' as const) },
+    { weight: 1, arbitrary: fc.constantFrom('PUT' as const, 'DELETE' as const, 'PATCH' as const, 'OPTIONS' as const, 'HEAD' as const) },
+  ),
   path,
   authorization,
   contentType,
@@ -167,9 +190,11 @@ describe(`${RUNS.toLocaleString('en-US')} generated requests through the real is
             expect(typeof envelope.error?.message).toBe('string');
           }
           expect(stateFingerprint()).toBe(before);
-          const error = r.method === 'HEAD' ? undefined : (response.json() as { error: { code: string; details?: { reason?: string } } }).error;
+          const error =
+            r.method === 'HEAD' ? undefined : (response.json() as { error: { code: string; details?: { reason?: string } } }).error;
           const storedByDesign =
-            r.path.startsWith('/api/v1/tickets/check-in') && (error?.code === 'FORBIDDEN' || error?.code === 'NOT_FOUND' || error?.details?.reason === 'invalid_signature');
+            r.path.startsWith('/api/v1/tickets/check-in') &&
+            (error?.code === 'FORBIDDEN' || error?.code === 'NOT_FOUND' || error?.details?.reason === 'invalid_signature');
           if (!storedByDesign) expect(storedAnswers()).toBe(answersBefore);
           else expect(storedAnswers() - answersBefore).toBeLessThanOrEqual(1);
         }
@@ -180,6 +205,11 @@ describe(`${RUNS.toLocaleString('en-US')} generated requests through the real is
     const statuses = [...tally.keys()];
     expect(statuses.some((status) => status >= 400)).toBe(true);
     expect(statuses.some((status) => status < 300)).toBe(true);
-    console.log(`[issuer-requests] ${RUNS} requests, by status: ${[...tally].sort(([a], [b]) => a - b).map(([status, count]) => `${status}×${count}`).join(' ')}`);
+    console.log(
+      `[issuer-requests] ${RUNS} requests, by status: ${[...tally]
+        .sort(([a], [b]) => a - b)
+        .map(([status, count]) => `${status}×${count}`)
+        .join(' ')}`,
+    );
   }, 300_000);
 });

@@ -12,7 +12,16 @@ import fc from 'fast-check';
 import { createPrivateKey, createPublicKey, sign, verify } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { verifyEd25519Node } from '../../main/kiosk/node-ed25519.js';
-import { encodeBase64Url, encodeTicketCode, evaluateTicketOffline, kidFromPublicKey, publicKeyFromSecret, type OfflineContext, type PublicKey, type TicketPayload } from '../../protocol/index.js';
+import {
+  encodeBase64Url,
+  encodeTicketCode,
+  evaluateTicketOffline,
+  kidFromPublicKey,
+  publicKeyFromSecret,
+  type OfflineContext,
+  type PublicKey,
+  type TicketPayload,
+} from '../../protocol/index.js';
 import { classifyScannedText } from '../../renderer/wedge/classify.js';
 
 const RUNS = 10_000;
@@ -21,15 +30,29 @@ const EID = '01JEVENT00000000000000000A';
 const NOW = Date.parse('2026-06-01T20:00:00Z');
 const ISSUER_SEED = Buffer.alloc(32, 7);
 const ATTACKER_SEED = Buffer.alloc(32, 9);
-const pkcs8 = (seed: Buffer) => createPrivateKey({ key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), seed]), format: 'der', type: 'pkcs8' });
+const pkcs8 = (seed: Buffer) =>
+  createPrivateKey({ key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), seed]), format: 'der', type: 'pkcs8' });
 const issuerKey = pkcs8(ISSUER_SEED);
 const attackerKey = pkcs8(ATTACKER_SEED);
 const PUBLIC = publicKeyFromSecret(new Uint8Array(ISSUER_SEED));
 const KID = kidFromPublicKey(PUBLIC);
-const KEY: PublicKey = { kid: KID, alg: 'Ed25519', public_key: encodeBase64Url(PUBLIC), valid_from: '2026-01-01T00:00:00Z', valid_until: null };
+const KEY: PublicKey = {
+  kid: KID,
+  alg: 'Ed25519',
+  public_key: encodeBase64Url(PUBLIC),
+  valid_from: '2026-01-01T00:00:00Z',
+  valid_until: null,
+};
 const issuerPublic = createPublicKey(issuerKey);
 
-const context: OfflineContext = { issuer: ISS, eid: EID, keys: [KEY], nowMs: NOW, admittedHereAt: () => undefined, verify: verifyEd25519Node };
+const context: OfflineContext = {
+  issuer: ISS,
+  eid: EID,
+  keys: [KEY],
+  nowMs: NOW,
+  admittedHereAt: () => undefined,
+  verify: verifyEd25519Node,
+};
 
 function payload(tid: string, overrides: Partial<TicketPayload> = {}): TicketPayload {
   return {
@@ -48,7 +71,9 @@ function payload(tid: string, overrides: Partial<TicketPayload> = {}): TicketPay
 }
 
 const signWith = (key: typeof issuerKey) => (message: Uint8Array) => new Uint8Array(sign(null, message, key));
-const GENUINE = ['01JTICKET0000000000000000A', '01JTICKET0000000000000000B', '01JTICKET0000000000000000C'].map((tid) => encodeTicketCode(payload(tid), signWith(issuerKey)));
+const GENUINE = ['01JTICKET0000000000000000A', '01JTICKET0000000000000000B', '01JTICKET0000000000000000C'].map((tid) =>
+  encodeTicketCode(payload(tid), signWith(issuerKey)),
+);
 
 /** The independent oracle: the exact payload segment carries the issuer's signature. */
 function signedByIssuer(text: string): boolean {
@@ -59,14 +84,33 @@ function signedByIssuer(text: string): boolean {
 }
 
 const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
-const anyCharacter = fc.oneof(fc.constantFrom(...BASE64URL, '.', '=', '+', '/', ' ', '\u0000', '\r', '\n', 'ß', 'é', '😀', '\u202e'), fc.string({ minLength: 1, maxLength: 1 }));
+const anyCharacter = fc.oneof(
+  fc.constantFrom(...BASE64URL, '.', '=', '+', '/', ' ', '\u0000', '\r', '\n', 'ß', 'é', '😀', '\u202e'),
+  fc.string({ minLength: 1, maxLength: 1 }),
+);
 
 type Mutation = (text: string) => string;
 const mutation: fc.Arbitrary<Mutation> = fc.oneof(
-  fc.tuple(fc.nat(), anyCharacter).map(([at, c]): Mutation => (t) => t.slice(0, at % (t.length || 1)) + c + t.slice((at % (t.length || 1)) + 1)),
-  fc.tuple(fc.nat(), fc.nat({ max: 40 })).map(([at, length]): Mutation => (t) => t.slice(0, at % (t.length || 1)) + t.slice((at % (t.length || 1)) + length)),
-  fc.tuple(fc.nat(), fc.string({ maxLength: 12 })).map(([at, insert]): Mutation => (t) => t.slice(0, at % (t.length + 1)) + insert + t.slice(at % (t.length + 1))),
-  fc.nat().map((at): Mutation => (t) => t.slice(0, at % (t.length + 1))),
+  fc.tuple(fc.nat(), anyCharacter).map(
+    ([at, c]): Mutation =>
+      (t) =>
+        t.slice(0, at % (t.length || 1)) + c + t.slice((at % (t.length || 1)) + 1),
+  ),
+  fc.tuple(fc.nat(), fc.nat({ max: 40 })).map(
+    ([at, length]): Mutation =>
+      (t) =>
+        t.slice(0, at % (t.length || 1)) + t.slice((at % (t.length || 1)) + length),
+  ),
+  fc.tuple(fc.nat(), fc.string({ maxLength: 12 })).map(
+    ([at, insert]): Mutation =>
+      (t) =>
+        t.slice(0, at % (t.length + 1)) + insert + t.slice(at % (t.length + 1)),
+  ),
+  fc.nat().map(
+    (at): Mutation =>
+      (t) =>
+        t.slice(0, at % (t.length + 1)),
+  ),
   fc.constant<Mutation>((t) => t.toUpperCase()),
   fc.constant<Mutation>((t) => t.split('.').reverse().join('.')),
   fc.constant<Mutation>((t) => {
@@ -83,7 +127,14 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
 /** Claims changed (holder, type, event, expiry, issuer, kid), signed by the attacker or keeping the genuine signature. */
 const forged = fc
   .tuple(
-    fc.record({ hn: fc.string({ maxLength: 20 }), tt: fc.constantFrom('VIP', 'Backstage', 'Staff'), exp: fc.integer({ min: 0, max: 2_000_000_000 }) }, { requiredKeys: [] }),
+    fc.record(
+      {
+        hn: fc.string({ maxLength: 20 }),
+        tt: fc.constantFrom('VIP', 'Backstage', 'Staff'),
+        exp: fc.integer({ min: 0, max: 2_000_000_000 }),
+      },
+      { requiredKeys: [] },
+    ),
     fc.boolean(),
     fc.constantFrom(...GENUINE),
   )
@@ -95,7 +146,12 @@ const forged = fc
   });
 
 const qrString = fc.oneof(
-  { weight: 6, arbitrary: fc.tuple(fc.constantFrom(...GENUINE), fc.array(mutation, { minLength: 1, maxLength: 4 })).map(([code, steps]) => steps.reduce((text, step) => step(text), code)) },
+  {
+    weight: 6,
+    arbitrary: fc
+      .tuple(fc.constantFrom(...GENUINE), fc.array(mutation, { minLength: 1, maxLength: 4 }))
+      .map(([code, steps]) => steps.reduce((text, step) => step(text), code)),
+  },
   { weight: 2, arbitrary: forged },
   { weight: 1, arbitrary: fc.string({ maxLength: 600 }) },
   { weight: 1, arbitrary: fc.string({ unit: 'grapheme', maxLength: 200 }).map((text) => `tkt1.${text}`) },

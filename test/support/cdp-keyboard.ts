@@ -97,7 +97,10 @@ export async function typeAsScanner(page: Page, text: string, layout: TestLayout
   try {
     const start = Date.now() / 1000;
     const sends: Promise<unknown>[] = [];
-    const keyPress = (at: number, event: { key: string; code: string; text?: string; modifiers?: number; windowsVirtualKeyCode?: number }): void => {
+    const keyPress = (
+      at: number,
+      event: { key: string; code: string; text?: string; modifiers?: number; windowsVirtualKeyCode?: number },
+    ): void => {
       sends.push(cdp.send('Input.dispatchKeyEvent', { type: 'keyDown', timestamp: at, ...event }));
       const { text: _text, ...up } = event;
       sends.push(cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', timestamp: at + KEY_INTERVAL_S / 2, ...up }));
@@ -126,7 +129,12 @@ export async function typeAsScannerUnbroken(page: Page, text: string, layout: Te
   for (let attempt = 1; ; attempt += 1) {
     const { longestArrivalGapMs } = await typeAsScanner(page, text, layout);
     if (longestArrivalGapMs < pauseMs) return;
-    if (attempt === 3) throw new Error(`the machine kept delivering key events ${Math.round(longestArrivalGapMs)} ms apart (a scan pause is ${pauseMs} ms): too loaded to type like a scanner`);
-    console.log(`[cdp-keyboard] two keys arrived ${Math.round(longestArrivalGapMs)} ms apart (machine under load), so the page saw a pause: typing the code again`);
+    if (attempt === 3)
+      throw new Error(
+        `the machine kept delivering key events ${Math.round(longestArrivalGapMs)} ms apart (a scan pause is ${pauseMs} ms): too loaded to type like a scanner`,
+      );
+    console.log(
+      `[cdp-keyboard] two keys arrived ${Math.round(longestArrivalGapMs)} ms apart (machine under load), so the page saw a pause: typing the code again`,
+    );
   }
 }

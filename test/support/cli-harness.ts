@@ -43,7 +43,10 @@ export async function cliJson<T = Record<string, unknown>>(args: readonly string
 }
 
 /** Runs with --json, expects the contract's failure: non-zero exit, one stderr line, `{"error":{code,message}}` on stdout. */
-export async function cliFailure(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: string; message: string; exitCode: number; stderr: string }> {
+export async function cliFailure(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ code: string; message: string; exitCode: number; stderr: string }> {
   const result = await runCli([...args, '--json'], env);
   expect(result.code).not.toBe(0);
   const lines = result.stderr.split('\n').filter((line) => line !== '');
@@ -81,7 +84,19 @@ export type { EventJson };
 export async function createEvent(data: string, extra: string[] = []): Promise<EventJson> {
   const date = new Date(Date.now() + 7 * 86_400_000);
   date.setUTCMilliseconds(0);
-  return cliJson<EventJson>(['event', 'create', '--data', data, '--name', 'Spring Gala', '--date', date.toISOString(), '--venue', 'Main Hall', ...extra]);
+  return cliJson<EventJson>([
+    'event',
+    'create',
+    '--data',
+    data,
+    '--name',
+    'Spring Gala',
+    '--date',
+    date.toISOString(),
+    '--venue',
+    'Main Hall',
+    ...extra,
+  ]);
 }
 
 /** Direct read access to the data dir's database, for facts the CLI does not print. */

@@ -47,7 +47,13 @@ export function request<Body = unknown>(url: string, options: RequestOptions = {
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8');
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json: text === '' ? undefined : JSON.parse(text), peerFingerprint256 });
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            text,
+            json: text === '' ? undefined : JSON.parse(text),
+            peerFingerprint256,
+          });
         });
         res.on('error', reject);
       },

@@ -16,7 +16,11 @@ export async function compileIssuerServer(): Promise<string> {
   const outDir = path.join(repoRoot, 'node_modules', '.cache', `issuer-test-build-${process.pid}`);
   const tsc = path.join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
   const flags = ['--outDir', outDir, '--rootDir', '.', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022'];
-  await promisify(execFile)(process.execPath, [tsc, 'issuer/server.ts', ...flags, '--strict', '--skipLibCheck', '--types', 'node', '--esModuleInterop'], { cwd: repoRoot });
+  await promisify(execFile)(
+    process.execPath,
+    [tsc, 'issuer/server.ts', ...flags, '--strict', '--skipLibCheck', '--types', 'node', '--esModuleInterop'],
+    { cwd: repoRoot },
+  );
   // Below node_modules no package.json scope applies: say the output is ESM.
   fs.writeFileSync(path.join(outDir, 'package.json'), '{"type":"module"}\n');
   return outDir;
@@ -36,7 +40,10 @@ export async function startIssuerChild(buildDir: string, dataDir: string): Promi
     const server = await startServer({ dataDir: process.argv[1], host: '127.0.0.1', port: 0, plainHttp: true, logger: createLogger({ level: 'silent' }) });
     console.log(JSON.stringify({ url: server.url }));
   `;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', script, dataDir], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script, dataDir], {
+    cwd: repoRoot,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';

@@ -109,12 +109,24 @@ export function createIssuerFixture(options: { baseUrl?: string; name?: string }
         exp,
       };
       const qr = encodeTicketCode(payload, (message) => signEd25519Node(message, signingKey.privateKey));
-      const ticket = { tid, eid, kid: signingKey.kid, holder_name: holderName, ticket_type: ticketType, issued_at: new Date(iat * 1000).toISOString(), exp, qr };
+      const ticket = {
+        tid,
+        eid,
+        kid: signingKey.kid,
+        holder_name: holderName,
+        ticket_type: ticketType,
+        issued_at: new Date(iat * 1000).toISOString(),
+        exp,
+        qr,
+      };
       insertTickets(db, [ticket]);
       return { ...ticket, revoked_at: null, revoke_reason: null };
     },
 
-    createSetupToken(eid, { gateId = null, expiresAt = new Date(Date.now() + 24 * HOUR), keyExpiresAt = new Date(Date.now() + 48 * HOUR) } = {}) {
+    createSetupToken(
+      eid,
+      { gateId = null, expiresAt = new Date(Date.now() + 24 * HOUR), keyExpiresAt = new Date(Date.now() + 48 * HOUR) } = {},
+    ) {
       const token = newEnrollmentToken();
       const tokenId = newTokenId();
       insertEnrollmentToken(db, {

@@ -44,7 +44,10 @@ export interface SigningKey {
 export function makeSigningKey(seed: number, validFrom = '2026-01-01T00:00:00Z', validUntil: string | null = null): SigningKey {
   const secret = new Uint8Array(32).fill(seed);
   const raw = publicKeyFromSecret(secret);
-  return { secret, key: { kid: kidFromPublicKey(raw), alg: 'Ed25519', public_key: encodeBase64Url(raw), valid_from: validFrom, valid_until: validUntil } };
+  return {
+    secret,
+    key: { kid: kidFromPublicKey(raw), alg: 'Ed25519', public_key: encodeBase64Url(raw), valid_from: validFrom, valid_until: validUntil },
+  };
 }
 
 export class LoopbackIssuer {
@@ -108,7 +111,10 @@ export class LoopbackIssuer {
     };
   }
 
-  issueTicket(overrides: Partial<TicketPayload> = {}, signer: SigningKey = this.signingKeys[0]!): { tid: string; code: string; payload: TicketPayload } {
+  issueTicket(
+    overrides: Partial<TicketPayload> = {},
+    signer: SigningKey = this.signingKeys[0]!,
+  ): { tid: string; code: string; payload: TicketPayload } {
     const tid = `01JTICKET${String(++this.ticketCounter).padStart(17, '0')}`;
     const payload: TicketPayload = {
       v: 1,
@@ -201,7 +207,13 @@ export class LoopbackIssuer {
     send(res, 200, {
       api_key: apiKey,
       api_key_id: apiKeyId,
-      scope: { eid: this.eid, event_name: 'Summer Gala', event_date: '2026-06-01T19:00:00Z', gate_id: null, expires_at: this.keyExpiresAt() },
+      scope: {
+        eid: this.eid,
+        event_name: 'Summer Gala',
+        event_date: '2026-06-01T19:00:00Z',
+        gate_id: null,
+        expires_at: this.keyExpiresAt(),
+      },
       issuer: { name: 'Loopback Tickets', iss: this.url },
     });
   }
@@ -263,7 +275,13 @@ export class LoopbackIssuer {
     const ticket = this.tickets.get(tid);
     if (!ticket) return send(res, 404, errorBody('NOT_FOUND', 'unknown ticket'));
     if (ticket.payload.eid !== scope.eid) return send(res, 403, errorBody('FORBIDDEN', 'other event'));
-    const state = ticket.revoked ? 'revoked' : ticket.checked_in_at ? 'checked_in' : ticket.payload.exp * 1000 < Date.now() ? 'expired' : 'valid';
+    const state = ticket.revoked
+      ? 'revoked'
+      : ticket.checked_in_at
+        ? 'checked_in'
+        : ticket.payload.exp * 1000 < Date.now()
+          ? 'expired'
+          : 'valid';
     send(res, 200, {
       tid,
       eid: ticket.payload.eid,

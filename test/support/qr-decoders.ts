@@ -31,7 +31,11 @@ export interface Pixels {
 
 export function pngPixels(png: Buffer | Uint8Array): Pixels {
   const image = PNG.sync.read(Buffer.from(png));
-  return { data: new Uint8ClampedArray(image.data.buffer, image.data.byteOffset, image.data.byteLength), width: image.width, height: image.height };
+  return {
+    data: new Uint8ClampedArray(image.data.buffer, image.data.byteOffset, image.data.byteLength),
+    width: image.width,
+    height: image.height,
+  };
 }
 
 export function pixelsToPng(pixels: Pixels): Buffer {
@@ -83,7 +87,11 @@ const ESC = '\u001b';
 const ANSI_SGR = new RegExp(`${ESC}\\[([\\d;]*)m`, 'g');
 
 /** The terminal QR's lines out of a command's human output: the ones that set colours. */
-export const terminalQrLines = (stdout: string): string => stdout.split('\n').filter((line) => line.includes(`${ESC}[`)).join('\n');
+export const terminalQrLines = (stdout: string): string =>
+  stdout
+    .split('\n')
+    .filter((line) => line.includes(`${ESC}[`))
+    .join('\n');
 
 /**
  * Draws a terminal QR (issuer/admin/qr.ts terminalQr) as a terminal would: each
@@ -146,7 +154,7 @@ export function rasteriseTerminalQr(text: string, pixelsPerModule = 4): Pixels {
       for (let y = 0; y < 2 * pixelsPerModule; y++) {
         const value = y < pixelsPerModule ? cell.top : cell.bottom;
         for (let x = 0; x < pixelsPerModule; x++) {
-          const offset = (((row * 2 * pixelsPerModule + y) * width) + column * pixelsPerModule + x) * 4;
+          const offset = ((row * 2 * pixelsPerModule + y) * width + column * pixelsPerModule + x) * 4;
           data.set([value, value, value, 255], offset);
         }
       }
@@ -194,7 +202,8 @@ export const sideWithQuietZone = (version: number): number => 17 + 4 * version +
 export function checkModuleGrid(pixels: Pixels, side: number): number {
   const { width, height, data } = pixels;
   if (width !== height) throw new Error(`not square: ${width}×${height} px`);
-  if (width % side !== 0) throw new Error(`${width} px is not a whole number of pixels per module for ${side} modules (${(width / side).toFixed(3)})`);
+  if (width % side !== 0)
+    throw new Error(`${width} px is not a whole number of pixels per module for ${side} modules (${(width / side).toFixed(3)})`);
   const scale = width / side;
   const luminance = (x: number, y: number): number => {
     const i = (y * width + x) * 4;

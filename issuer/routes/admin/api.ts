@@ -86,7 +86,9 @@ export default async function adminApiRoutes(app: FastifyInstance, options: Admi
     return payload;
   });
   // Unknown admin paths too are answered only to the admin (the hook above runs first).
-  app.setNotFoundHandler((request, reply) => sendApiError(reply, errors.routeNotFound(request.method, request.url.split('?')[0] ?? request.url)));
+  app.setNotFoundHandler((request, reply) =>
+    sendApiError(reply, errors.routeNotFound(request.method, request.url.split('?')[0] ?? request.url)),
+  );
 
   app.get('/session', { schema: { response: { 200: sessionSchema, ...guarded() } } }, async (): Promise<SessionInfo> => {
     const issuer = getIssuerInfo(db);
@@ -156,12 +158,15 @@ export default async function adminApiRoutes(app: FastifyInstance, options: Admi
   app.post<{ Params: { token_id: string } }>(
     '/setup-codes/:token_id/revoke',
     { schema: { params: idParam('token_id'), body: emptyBodySchema, response: { 200: revokeSetupResultSchema, ...guarded(400, 404) } } },
-    async (request): Promise<RevokeSetupResult> => adminAction(() => groupCommit.run((tx) => revokeSetup(tx, request.params.token_id, new Date()))),
+    async (request): Promise<RevokeSetupResult> =>
+      adminAction(() => groupCommit.run((tx) => revokeSetup(tx, request.params.token_id, new Date()))),
   );
 
   app.post<{ Params: { api_key_id: string } }>(
     '/scanners/:api_key_id/revoke',
-    { schema: { params: idParam('api_key_id'), body: emptyBodySchema, response: { 200: revokeScannerResultSchema, ...guarded(400, 404) } } },
+    {
+      schema: { params: idParam('api_key_id'), body: emptyBodySchema, response: { 200: revokeScannerResultSchema, ...guarded(400, 404) } },
+    },
     async (request): Promise<RevokeScannerResult> => {
       const result = await adminAction(() => groupCommit.run((tx) => revokeScannerKey(tx, request.params.api_key_id, new Date())));
       request.log.info({ api_key_id: result.api_key_id }, 'scanner key revoked from the admin dashboard');
@@ -171,7 +176,12 @@ export default async function adminApiRoutes(app: FastifyInstance, options: Admi
 
   app.get<{ Params: { eid: string } }>(
     '/events/:eid/checkins.csv',
-    { schema: { params: idParam('eid'), response: { 200: { description: 'CSV, the columns of ticket-issuer checkins export', type: 'string' }, ...guarded(400, 404) } } },
+    {
+      schema: {
+        params: idParam('eid'),
+        response: { 200: { description: 'CSV, the columns of ticket-issuer checkins export', type: 'string' }, ...guarded(400, 404) },
+      },
+    },
     async (request, reply) => {
       const event = await adminAction(() => requireEvent(db, request.params.eid));
       const csv = exportCsv(exportRows(db, event.eid));

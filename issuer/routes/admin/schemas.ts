@@ -12,7 +12,13 @@ const count = { type: 'integer', minimum: 0 } as const;
 const object = <const P extends Record<string, unknown>>(properties: P) =>
   ({ type: 'object', additionalProperties: false, required: Object.keys(properties) as (keyof P & string)[], properties }) as const;
 
-export const eventSummarySchema = object({ eid: { type: 'string' }, name: { type: 'string' }, date: { type: 'string' }, venue: { type: 'string' }, ends_at: { type: 'string' } });
+export const eventSummarySchema = object({
+  eid: { type: 'string' },
+  name: { type: 'string' },
+  date: { type: 'string' },
+  venue: { type: 'string' },
+  ends_at: { type: 'string' },
+});
 
 export const sessionSchema = object({
   issuer: object({ name: { type: 'string' }, base_url: { type: 'string' } }),
@@ -38,7 +44,10 @@ const scannerSchema = object({
 
 const alertSchema = object({
   id: { type: 'integer' },
-  kind: { type: 'string', enum: ['offline_double_admission', 'merged_double_admission', 'forged_signature', 'revoked_ticket', 'wrong_event'] },
+  kind: {
+    type: 'string',
+    enum: ['offline_double_admission', 'merged_double_admission', 'forged_signature', 'revoked_ticket', 'wrong_event'],
+  },
   at: { type: 'string' },
   scanned_at: nullableString,
   tid: nullableString,
@@ -49,7 +58,9 @@ const alertSchema = object({
   scanner_id: nullableString,
   scanner_name: nullableString,
   api_key_id: nullableString,
-  first_check_in: { anyOf: [{ type: 'null' }, object({ checked_in_at: { type: 'string' }, gate_id: nullableString, scanner: { type: 'string' } })] },
+  first_check_in: {
+    anyOf: [{ type: 'null' }, object({ checked_in_at: { type: 'string' }, gate_id: nullableString, scanner: { type: 'string' } })],
+  },
   delay_seconds: { type: ['integer', 'null'] },
 });
 
@@ -62,7 +73,13 @@ export const overviewSchema = object({
   scans: object({ last_minute: count, per_minute: { type: 'array', items: object({ minute: dateTime, scans: count }) } }),
   scanners: { type: 'array', items: scannerSchema },
   alerts: object({
-    counts: object({ offline_double_admission: count, merged_double_admission: count, forged_signature: count, revoked_ticket: count, wrong_event: count }),
+    counts: object({
+      offline_double_admission: count,
+      merged_double_admission: count,
+      forged_signature: count,
+      revoked_ticket: count,
+      wrong_event: count,
+    }),
     recent: { type: 'array', items: alertSchema },
   }),
   complete: { type: 'boolean' },
@@ -84,9 +101,17 @@ export const ticketViewSchema = object({
   revoke_reason: nullableString,
 });
 
-export const lookupSchema = object({ query: { type: 'string' }, tickets: { type: 'array', items: ticketViewSchema }, truncated: { type: 'boolean' } });
+export const lookupSchema = object({
+  query: { type: 'string' },
+  tickets: { type: 'array', items: ticketViewSchema },
+  truncated: { type: 'boolean' },
+});
 
-export const revokeTicketResultSchema = object({ tid: { type: 'string' }, status: { type: 'string', enum: ['revoked'] }, ticket: ticketViewSchema });
+export const revokeTicketResultSchema = object({
+  tid: { type: 'string' },
+  status: { type: 'string', enum: ['revoked'] },
+  ticket: ticketViewSchema,
+});
 
 export const setupCodeResultSchema = object({
   setup_qr: { type: 'string' },
@@ -103,10 +128,15 @@ export const revokeSetupResultSchema = object({ token_id: { type: 'string' }, st
 export const revokeScannerResultSchema = object({ api_key_id: { type: 'string' }, status: { type: 'string', enum: ['revoked'] } });
 
 /** Path parameters: ids are short printable strings. */
-export const idParam = (name: string) => ({ type: 'object', required: [name], properties: { [name]: { type: 'string', minLength: 1, maxLength: 200 } } }) as const;
+export const idParam = (name: string) =>
+  ({ type: 'object', required: [name], properties: { [name]: { type: 'string', minLength: 1, maxLength: 200 } } }) as const;
 
 /** Request bodies: unknown extra fields are ignored, as in the protocol (docs/protocol.md "Errors outside the spec's tables"). */
 export const revokeTicketBodySchema = { type: 'object', properties: { reason: { type: 'string', maxLength: 200 } } } as const;
 export const setupCodeBodySchema = { type: 'object', properties: { gate_id: { type: 'string', maxLength: 80 } } } as const;
 export const emptyBodySchema = { type: 'object' } as const;
-export const lookupQuerySchema = { type: 'object', required: ['q'], properties: { q: { type: 'string', minLength: 1, maxLength: 100 } } } as const;
+export const lookupQuerySchema = {
+  type: 'object',
+  required: ['q'],
+  properties: { q: { type: 'string', minLength: 1, maxLength: 100 } },
+} as const;

@@ -20,13 +20,7 @@
  * time and `reset` on unplug.
  */
 import { detectLayout, SCANNED_DATA_REPORT_ID, type HidPosLayout } from './hid-pos-layouts.js';
-import {
-  DEFAULT_MAX_SCAN_BYTES,
-  decodeProblem,
-  type DecodeProblem,
-  type ScanEvent,
-  type ScanTerminator,
-} from './scan-event.js';
+import { DEFAULT_MAX_SCAN_BYTES, decodeProblem, type DecodeProblem, type ScanEvent, type ScanTerminator } from './scan-event.js';
 
 export const HID_POS_USAGE_PAGE = 0x8c;
 /** Usage 0x8C:0x02 Bar Code Scanner, the application collection of a HID-POS scanner. */
@@ -88,12 +82,24 @@ export class HidPosDecoder {
     if (report.length > 0 && expectedId !== 0 && reportId !== expectedId) return [];
     const layout = this.assembly?.layout ?? this.fixedLayout ?? detectLayout(report, this.vendorId);
     if (report.length < layout.reportLength) {
-      return [this.fail('wrong_report_length', `a scanned-data report of the layout "${layout.name}" is ${layout.reportLength} bytes, got ${report.length}`, this.assembly !== null)];
+      return [
+        this.fail(
+          'wrong_report_length',
+          `a scanned-data report of the layout "${layout.name}" is ${layout.reportLength} bytes, got ${report.length}`,
+          this.assembly !== null,
+        ),
+      ];
     }
     const byteCount = report[layout.byteCountOffset] ?? 0;
     const continued = isContinued(layout, report, byteCount);
     if (byteCount > layout.dataCapacity) {
-      return [this.fail('bad_byte_count', `byte count ${byteCount} exceeds the ${layout.dataCapacity}-byte data field`, this.assembly !== null || continued)];
+      return [
+        this.fail(
+          'bad_byte_count',
+          `byte count ${byteCount} exceeds the ${layout.dataCapacity}-byte data field`,
+          this.assembly !== null || continued,
+        ),
+      ];
     }
     if (this.discarding) {
       // The rest of a scan already reported as a problem: drop it through its last report.
@@ -107,7 +113,13 @@ export class HidPosDecoder {
     if (pending && symbologyId !== null && pending.symbologyId !== null && symbologyId !== pending.symbologyId) {
       // The report that should have ended the previous scan was lost; that scan
       // is unusable, but this report may well start (or be) a good one.
-      events.push(decodeProblem('hid-pos', 'symbology_changed', `a continuation report changed symbology from ${pending.symbologyId} to ${symbologyId}; the previous scan was incomplete`));
+      events.push(
+        decodeProblem(
+          'hid-pos',
+          'symbology_changed',
+          `a continuation report changed symbology from ${pending.symbologyId} to ${symbologyId}; the previous scan was incomplete`,
+        ),
+      );
       this.assembly = null;
       return [...events, ...this.push(report, atMs)];
     }
@@ -151,7 +163,9 @@ export class HidPosDecoder {
     const assembly = this.assembly;
     this.assembly = null;
     this.discarding = false;
-    return assembly ? decodeProblem('hid-pos', 'incomplete_scan', `discarded ${assembly.bytes} bytes of a scan whose last report never arrived`) : null;
+    return assembly
+      ? decodeProblem('hid-pos', 'incomplete_scan', `discarded ${assembly.bytes} bytes of a scan whose last report never arrived`)
+      : null;
   }
 
   private finish(ended: 'report_end' | 'pause'): ScanEvent[] {
@@ -160,7 +174,13 @@ export class HidPosDecoder {
     if (!assembly) return [];
     const bytes = concat(assembly.chunks, assembly.bytes);
     if (bytes.includes(0)) {
-      return [decodeProblem('hid-pos', 'padding_in_data', `a ${bytes.length}-byte scan read as "${assembly.layout.name}" holds NUL padding: the layout was misread; the scan was dropped`)];
+      return [
+        decodeProblem(
+          'hid-pos',
+          'padding_in_data',
+          `a ${bytes.length}-byte scan read as "${assembly.layout.name}" holds NUL padding: the layout was misread; the scan was dropped`,
+        ),
+      ];
     }
     let text: string;
     try {
@@ -224,7 +244,40 @@ function isContinued(layout: HidPosLayout, report: Uint8Array, byteCount: number
   return ((report[layout.continued.offset] ?? 0) & layout.continued.mask) !== 0;
 }
 
-const CONTROL_NAMES = ['NUL', 'SOH', 'STX', 'ETX', 'EOT', 'ENQ', 'ACK', 'BEL', 'BS', 'HT', 'LF', 'VT', 'FF', 'CR', 'SO', 'SI', 'DLE', 'DC1', 'DC2', 'DC3', 'DC4', 'NAK', 'SYN', 'ETB', 'CAN', 'EM', 'SUB', 'ESC', 'FS', 'GS', 'RS', 'US'];
+const CONTROL_NAMES = [
+  'NUL',
+  'SOH',
+  'STX',
+  'ETX',
+  'EOT',
+  'ENQ',
+  'ACK',
+  'BEL',
+  'BS',
+  'HT',
+  'LF',
+  'VT',
+  'FF',
+  'CR',
+  'SO',
+  'SI',
+  'DLE',
+  'DC1',
+  'DC2',
+  'DC3',
+  'DC4',
+  'NAK',
+  'SYN',
+  'ETB',
+  'CAN',
+  'EM',
+  'SUB',
+  'ESC',
+  'FS',
+  'GS',
+  'RS',
+  'US',
+];
 
 /** How many C0 control characters (U+0000 to U+001F) run from `start` in direction `step`. */
 function countC0(text: string, start: number, step: 1 | -1): number {
@@ -245,7 +298,16 @@ function splitFraming(text: string): { content: string; prefix: string[]; suffix
   const content = rest.slice(0, rest.length - trailing.length);
   const terminatorMatch = /(\r\n|\r|\n|\t)$/.exec(trailing);
   const terminatorText = terminatorMatch?.[0] ?? '';
-  const terminator: ScanTerminator | null = terminatorText === '\r\n' ? 'crlf' : terminatorText === '\r' ? 'cr' : terminatorText === '\n' ? 'lf' : terminatorText === '\t' ? 'tab' : null;
+  const terminator: ScanTerminator | null =
+    terminatorText === '\r\n'
+      ? 'crlf'
+      : terminatorText === '\r'
+        ? 'cr'
+        : terminatorText === '\n'
+          ? 'lf'
+          : terminatorText === '\t'
+            ? 'tab'
+            : null;
   const name = (character: string): string => CONTROL_NAMES[character.charCodeAt(0)] ?? 'control';
   return {
     content,

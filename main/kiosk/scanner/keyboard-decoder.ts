@@ -87,7 +87,11 @@ export class KeyboardReportDecoder {
       // A lost or mangled report mid-scan may have held a key: the scan is unusable.
       this.heldKeys = new Set();
       const midScan = this.text.length > 0;
-      const problem = decodeProblem('hid-keyboard', 'wrong_report_length', `a keyboard boot report is ${BOOT_REPORT_LENGTH} bytes, got ${report.length}`);
+      const problem = decodeProblem(
+        'hid-keyboard',
+        'wrong_report_length',
+        `a keyboard boot report is ${BOOT_REPORT_LENGTH} bytes, got ${report.length}`,
+      );
       this.clearScan();
       this.discarding = midScan;
       return [problem];
@@ -119,7 +123,9 @@ export class KeyboardReportDecoder {
     this.clearScan();
     this.heldKeys = new Set();
     this.discarding = false;
-    return discarded > 0 ? decodeProblem('hid-keyboard', 'incomplete_scan', `discarded ${discarded} typed characters that no terminator or pause ended`) : null;
+    return discarded > 0
+      ? decodeProblem('hid-keyboard', 'incomplete_scan', `discarded ${discarded} typed characters that no terminator or pause ended`)
+      : null;
   }
 
   private press(usage: number, modifiers: number, atMs: number): ScanEvent[] {
@@ -164,7 +170,13 @@ export class KeyboardReportDecoder {
   private reportFramingOnce(names: readonly string[]): DecodeProblem[] {
     const fresh = names.filter((name) => !/^Ctrl\+\S+ \(/.test(name) && !this.reportedFramingKeys.has(name));
     for (const name of fresh) this.reportedFramingKeys.add(name);
-    return fresh.map((name) => decodeProblem('hid-keyboard', 'unmapped_key', `${name} types no character on a US layout; taken as framing around the scan (reported once)`));
+    return fresh.map((name) =>
+      decodeProblem(
+        'hid-keyboard',
+        'unmapped_key',
+        `${name} types no character on a US layout; taken as framing around the scan (reported once)`,
+      ),
+    );
   }
 
   private end(terminator: ScanTerminator, atMs: number): ScanEvent[] {
@@ -209,7 +221,10 @@ function keyName(usage: number, modifiers: number): string {
     [0x08 | 0x80, 'GUI'],
     [SHIFT_BITS, 'Shift'],
   ] as const;
-  const prefix = held.filter(([bits]) => (modifiers & bits) !== 0).map(([, name]) => `${name}+`).join('');
+  const prefix = held
+    .filter(([bits]) => (modifiers & bits) !== 0)
+    .map(([, name]) => `${name}+`)
+    .join('');
   const functionKey = usage >= 0x3a && usage <= 0x45 ? `F${usage - 0x39}` : null;
   return `${prefix}${functionKey ?? `key 0x${usage.toString(16).padStart(2, '0')}`}`;
 }

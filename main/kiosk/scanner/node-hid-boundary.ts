@@ -52,7 +52,13 @@ export async function loadNodeHid(): Promise<NodeHidApi> {
   const imported = await import('node-hid');
   // node-hid is CommonJS: named exports come through Node's CJS interop, `default` is module.exports.
   const api: NodeHidApi = imported.default ?? imported;
-  return { devices: api.devices, devicesAsync: api.devicesAsync, HID: api.HID, HIDAsync: api.HIDAsync, readReportDescriptor: (path) => readReportDescriptorFromSysfs(path) };
+  return {
+    devices: api.devices,
+    devicesAsync: api.devicesAsync,
+    HID: api.HID,
+    HIDAsync: api.HIDAsync,
+    readReportDescriptor: (path) => readReportDescriptorFromSysfs(path),
+  };
 }
 
 /**

@@ -47,8 +47,7 @@ export interface ConnectedScanner {
 }
 
 export type ScannerStatus =
-  | { state: 'connected'; scanner: ConnectedScanner; message: string }
-  | { state: 'disconnected'; reason: DisconnectReason; message: string };
+  { state: 'connected'; scanner: ConnectedScanner; message: string } | { state: 'disconnected'; reason: DisconnectReason; message: string };
 
 export interface ScannerManagerOptions {
   /** node-hid, or a stand-in with the same shape (see node-hid-boundary.ts). */

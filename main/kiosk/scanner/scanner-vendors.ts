@@ -34,7 +34,10 @@ export interface UnreadableScanner {
  * A scanner maker's device that shows only a vendor-defined interface: it is
  * plugged in, but in a mode the kiosk does not read. Null when there is none.
  */
-export function findUnreadableScanner(devices: readonly HidDeviceInfo[], label: (device: HidDeviceInfo) => string): UnreadableScanner | null {
+export function findUnreadableScanner(
+  devices: readonly HidDeviceInfo[],
+  label: (device: HidDeviceInfo) => string,
+): UnreadableScanner | null {
   for (const device of devices) {
     const vendor = SCANNER_VENDORS.find((known) => known.vendorId === device.vendorId);
     if (!vendor || device.usagePage === undefined || device.usagePage < VENDOR_DEFINED_PAGE) continue;

@@ -19,7 +19,9 @@ afterEach(() => {
 
 /** `serve` on loopback, resolved once it is ready, with everything it printed so far. */
 function serve(args: string[]): Promise<{ url: string; stderr: () => string }> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--plain-http', '--host', '127.0.0.1', '--port', '0', ...args], { env: { ...process.env, TICKET_ISSUER_DATA: '' } });
+  const child = spawn(process.execPath, [CLI, 'serve', '--plain-http', '--host', '127.0.0.1', '--port', '0', ...args], {
+    env: { ...process.env, TICKET_ISSUER_DATA: '' },
+  });
   running.push(child);
   let stderr = '';
   return new Promise((resolve, reject) => {
@@ -123,7 +125,16 @@ describe('serve --admin-token-file', () => {
     const failure = await cliFailure(['serve', '--data', data, '--plain-http', '--port', '0', '--admin-token-file', short]);
     expect(failure.code).toBe('INVALID_ARGUMENT');
     expect(failure.message).toContain('at least 32');
-    const missing = await cliFailure(['serve', '--data', data, '--plain-http', '--port', '0', '--admin-token-file', path.join(dir, 'nope')]);
+    const missing = await cliFailure([
+      'serve',
+      '--data',
+      data,
+      '--plain-http',
+      '--port',
+      '0',
+      '--admin-token-file',
+      path.join(dir, 'nope'),
+    ]);
     expect(missing.message).toContain('ENOENT');
   });
 });

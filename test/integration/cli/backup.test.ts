@@ -21,7 +21,11 @@ describe('backup', () => {
     const result = await cliJson<{ backup: string; database: string; files: string[] }>(['backup', '--data', issuer.data, '--to', target]);
     writer.close();
     expect(result.backup).toBe(target);
-    expect(result.files.map((file) => path.relative(target, file)).sort()).toEqual([`keys/${issuer.kid}.key`, 'tls/cert.pem', 'tls/key.pem']);
+    expect(result.files.map((file) => path.relative(target, file)).sort()).toEqual([
+      `keys/${issuer.kid}.key`,
+      'tls/cert.pem',
+      'tls/key.pem',
+    ]);
 
     const copy = new Database(result.database, { readonly: true });
     expect(copy.prepare('SELECT count(*) AS n FROM tickets').get()).toEqual({ n: 250 });

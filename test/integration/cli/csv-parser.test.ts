@@ -4,11 +4,29 @@ import { CsvSyntaxError, formatCsvRow, parseCsv } from '../../../issuer/csv.js';
 
 describe('parseCsv', () => {
   it.each([
-    ['a,b\nc,d', [[1, ['a', 'b']], [2, ['c', 'd']]]],
-    ['a,b\r\nc,d\r\n', [[1, ['a', 'b']], [2, ['c', 'd']]]],
+    [
+      'a,b\nc,d',
+      [
+        [1, ['a', 'b']],
+        [2, ['c', 'd']],
+      ],
+    ],
+    [
+      'a,b\r\nc,d\r\n',
+      [
+        [1, ['a', 'b']],
+        [2, ['c', 'd']],
+      ],
+    ],
     ['"a, b",c', [[1, ['a, b', 'c']]]],
     ['"say ""hi""",x', [[1, ['say "hi"', 'x']]]],
-    ['"two\nlines",x\nnext,y', [[1, ['two\nlines', 'x']], [3, ['next', 'y']]]],
+    [
+      '"two\nlines",x\nnext,y',
+      [
+        [1, ['two\nlines', 'x']],
+        [3, ['next', 'y']],
+      ],
+    ],
     ['"",x', [[1, ['', 'x']]]],
     ['a,', [[1, ['a', '']]]],
     ['\uFEFFa,b', [[1, ['a', 'b']]]],

@@ -56,20 +56,22 @@ describe('init', () => {
 });
 
 describe('failures follow the contract (exit code, one stderr line, JSON error on stdout)', () => {
-  it.each([
-    ['event', 'create', '--name', 'N', '--date', '2026-05-01T19:30:00Z', '--venue', 'V'],
-    ['event', 'list'],
-    ['ticket', 'issue', '--event', 'E'],
-    ['ticket', 'show', 'T'],
-    ['ticket', 'revoke', 'T'],
-    ['scanner', 'setup', '--event', 'E'],
-    ['scanner', 'list'],
-    ['scanner', 'revoke', 'K'],
-    ['scanner', 'revoke-setup', 'T'],
-    ['key', 'rotate'],
-    ['checkins', 'export', '--event', 'E'],
-    ['serve'],
-  ].map((args) => [args.join(' '), args] as const))('%s on a data dir that was never initialised → NOT_INITIALISED', async (_name, args) => {
+  it.each(
+    [
+      ['event', 'create', '--name', 'N', '--date', '2026-05-01T19:30:00Z', '--venue', 'V'],
+      ['event', 'list'],
+      ['ticket', 'issue', '--event', 'E'],
+      ['ticket', 'show', 'T'],
+      ['ticket', 'revoke', 'T'],
+      ['scanner', 'setup', '--event', 'E'],
+      ['scanner', 'list'],
+      ['scanner', 'revoke', 'K'],
+      ['scanner', 'revoke-setup', 'T'],
+      ['key', 'rotate'],
+      ['checkins', 'export', '--event', 'E'],
+      ['serve'],
+    ].map((args) => [args.join(' '), args] as const),
+  )('%s on a data dir that was never initialised → NOT_INITIALISED', async (_name, args) => {
     const data = path.join(tempDir(), 'nothing-here');
     const failure = await cliFailure([...args, '--data', data]);
     expect(failure.code).toBe('NOT_INITIALISED');
@@ -100,7 +102,20 @@ describe('failures follow the contract (exit code, one stderr line, JSON error o
 
   it('rejects an event that ends before it starts, and a bad --count or --expires', async () => {
     const { data } = await initIssuer();
-    const ends = await cliFailure(['event', 'create', '--data', data, '--name', 'N', '--date', '2026-05-01T19:30:00Z', '--ends', '2026-05-01T18:00:00Z', '--venue', 'V']);
+    const ends = await cliFailure([
+      'event',
+      'create',
+      '--data',
+      data,
+      '--name',
+      'N',
+      '--date',
+      '2026-05-01T19:30:00Z',
+      '--ends',
+      '2026-05-01T18:00:00Z',
+      '--venue',
+      'V',
+    ]);
     expect(ends.code).toBe('INVALID_DATE');
     const event = await createEvent(data);
     expect((await cliFailure(['ticket', 'issue', '--data', data, '--event', event.eid, '--count', '0'])).code).toBe('INVALID_ARGUMENT');

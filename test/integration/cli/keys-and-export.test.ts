@@ -44,18 +44,73 @@ describe('checkins export', () => {
     const { data } = await initIssuer();
     const event = await createEvent(data);
     const other = await createEvent(data);
-    const { tickets } = await cliJson<Issued>(['ticket', 'issue', '--data', data, '--event', event.eid, '--holder', 'Ada, Countess', '--type', 'VIP', '--count', '2']);
+    const { tickets } = await cliJson<Issued>([
+      'ticket',
+      'issue',
+      '--data',
+      data,
+      '--event',
+      event.eid,
+      '--holder',
+      'Ada, Countess',
+      '--type',
+      'VIP',
+      '--count',
+      '2',
+    ]);
     const first = tickets[0]!;
     const second = tickets[1]!;
 
     // What the HTTP API records during the event, written directly.
     const db = openDatabase(path.join(data, 'issuer.db'));
     const scan = { scanner_id: 'scanner-1', api_key_id: 'key_1', gate_id: 'North' };
-    appendScanLog(db, { at: '2026-12-01T19:00:01Z', scanned_at: '2026-12-01T19:00:00Z', tid: first.tid, eid: event.eid, ...scan, idempotency_key: 'k1', outcome: 'valid', details: null });
-    insertCheckin(db, { tid: first.tid, checked_in_at: '2026-12-01T19:00:00Z', ...scan, idempotency_key: 'k1', recorded_at: '2026-12-01T19:00:01Z' });
-    appendScanLog(db, { at: '2026-12-01T19:05:01Z', scanned_at: '2026-12-01T19:05:00Z', tid: first.tid, eid: event.eid, ...scan, idempotency_key: 'k2', outcome: 'already_used', details: null });
-    appendScanLog(db, { at: '2026-12-01T19:06:01Z', scanned_at: '2026-12-01T19:06:00Z', tid: 'FORGED', eid: event.eid, ...scan, idempotency_key: 'k3', outcome: 'invalid_signature', details: '{"reason":"invalid_signature"}' });
-    appendScanLog(db, { at: '2026-12-01T19:07:01Z', scanned_at: '2026-12-01T19:07:00Z', tid: second.tid, eid: other.eid, ...scan, idempotency_key: 'k4', outcome: 'wrong_event', details: null });
+    appendScanLog(db, {
+      at: '2026-12-01T19:00:01Z',
+      scanned_at: '2026-12-01T19:00:00Z',
+      tid: first.tid,
+      eid: event.eid,
+      ...scan,
+      idempotency_key: 'k1',
+      outcome: 'valid',
+      details: null,
+    });
+    insertCheckin(db, {
+      tid: first.tid,
+      checked_in_at: '2026-12-01T19:00:00Z',
+      ...scan,
+      idempotency_key: 'k1',
+      recorded_at: '2026-12-01T19:00:01Z',
+    });
+    appendScanLog(db, {
+      at: '2026-12-01T19:05:01Z',
+      scanned_at: '2026-12-01T19:05:00Z',
+      tid: first.tid,
+      eid: event.eid,
+      ...scan,
+      idempotency_key: 'k2',
+      outcome: 'already_used',
+      details: null,
+    });
+    appendScanLog(db, {
+      at: '2026-12-01T19:06:01Z',
+      scanned_at: '2026-12-01T19:06:00Z',
+      tid: 'FORGED',
+      eid: event.eid,
+      ...scan,
+      idempotency_key: 'k3',
+      outcome: 'invalid_signature',
+      details: '{"reason":"invalid_signature"}',
+    });
+    appendScanLog(db, {
+      at: '2026-12-01T19:07:01Z',
+      scanned_at: '2026-12-01T19:07:00Z',
+      tid: second.tid,
+      eid: other.eid,
+      ...scan,
+      idempotency_key: 'k4',
+      outcome: 'wrong_event',
+      details: null,
+    });
     db.close();
 
     const rows = await cliJson<Record<string, unknown>[]>(['checkins', 'export', '--data', data, '--event', event.eid]);
@@ -75,8 +130,20 @@ describe('checkins export', () => {
         idempotency_key: 'k1',
         details: null,
       },
-      expect.objectContaining({ source: 'scan_log', outcome: 'already_used', tid: first.tid, holder_name: 'Ada, Countess', idempotency_key: 'k2' }),
-      expect.objectContaining({ source: 'scan_log', outcome: 'invalid_signature', tid: 'FORGED', holder_name: null, details: '{"reason":"invalid_signature"}' }),
+      expect.objectContaining({
+        source: 'scan_log',
+        outcome: 'already_used',
+        tid: first.tid,
+        holder_name: 'Ada, Countess',
+        idempotency_key: 'k2',
+      }),
+      expect.objectContaining({
+        source: 'scan_log',
+        outcome: 'invalid_signature',
+        tid: 'FORGED',
+        holder_name: null,
+        details: '{"reason":"invalid_signature"}',
+      }),
     ]);
     expect(await cliJson(['checkins', 'export', '--data', data, '--event', other.eid, '--format', 'json'])).toEqual([
       expect.objectContaining({ outcome: 'wrong_event', tid: second.tid, eid: other.eid }),
@@ -85,15 +152,23 @@ describe('checkins export', () => {
     const csv = await runCli(['checkins', 'export', '--data', data, '--event', event.eid, '--format', 'csv']);
     expect(csv.code).toBe(0);
     const lines = csv.stdout.trimEnd().split('\n');
-    expect(lines[0]).toBe('source,at,outcome,tid,eid,holder_name,ticket_type,scanned_at,scanner_id,api_key_id,gate_id,idempotency_key,details');
+    expect(lines[0]).toBe(
+      'source,at,outcome,tid,eid,holder_name,ticket_type,scanned_at,scanner_id,api_key_id,gate_id,idempotency_key,details',
+    );
     expect(lines).toHaveLength(4);
-    expect(lines[1]).toBe(`checkins,2026-12-01T19:00:01Z,checked_in,${first.tid},${event.eid},"Ada, Countess",VIP,2026-12-01T19:00:00Z,scanner-1,key_1,North,k1,`);
+    expect(lines[1]).toBe(
+      `checkins,2026-12-01T19:00:01Z,checked_in,${first.tid},${event.eid},"Ada, Countess",VIP,2026-12-01T19:00:00Z,scanner-1,key_1,North,k1,`,
+    );
     expect(lines[3]).toContain(',"{""reason"":""invalid_signature""}"');
 
     // Plain `--format json` without --json is the same JSON; --json with CSV is refused (stdout must be JSON).
     const plainJson = await runCli(['checkins', 'export', '--data', data, '--event', event.eid, '--format', 'json']);
     expect(JSON.parse(plainJson.stdout)).toEqual(rows);
-    expect((await cliFailure(['checkins', 'export', '--data', data, '--event', event.eid, '--format', 'csv'])).code).toBe('INVALID_ARGUMENT');
-    expect((await cliFailure(['checkins', 'export', '--data', data, '--event', event.eid, '--format', 'xml'])).code).toBe('INVALID_ARGUMENT');
+    expect((await cliFailure(['checkins', 'export', '--data', data, '--event', event.eid, '--format', 'csv'])).code).toBe(
+      'INVALID_ARGUMENT',
+    );
+    expect((await cliFailure(['checkins', 'export', '--data', data, '--event', event.eid, '--format', 'xml'])).code).toBe(
+      'INVALID_ARGUMENT',
+    );
   });
 });

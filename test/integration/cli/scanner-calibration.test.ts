@@ -9,7 +9,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CALIBRATION_CODE } from '../../../protocol/calibration-code.js';
-import { checkModuleGrid, crop, decodeWithBoth, pngPixels, qrVersion, rasteriseTerminalQr, sideWithQuietZone, terminalQrLines, zxingResults } from '../../support/qr-decoders.js';
+import {
+  checkModuleGrid,
+  crop,
+  decodeWithBoth,
+  pngPixels,
+  qrVersion,
+  rasteriseTerminalQr,
+  sideWithQuietZone,
+  terminalQrLines,
+  zxingResults,
+} from '../../support/qr-decoders.js';
 import { cliFailure, cliJson, runCli, tempDir } from '../../support/cli-harness.js';
 
 describe('scanner calibration', () => {
@@ -18,7 +28,9 @@ describe('scanner calibration', () => {
     const data = path.join(dir, 'no-issuer-here');
     expect(await cliJson(['scanner', 'calibration', '--data', data])).toEqual({ calibration_code: CALIBRATION_CODE });
     // Nor the default one, from the environment.
-    expect(await cliJson(['scanner', 'calibration'], { TICKET_ISSUER_DATA: path.join(dir, 'env-data') })).toEqual({ calibration_code: CALIBRATION_CODE });
+    expect(await cliJson(['scanner', 'calibration'], { TICKET_ISSUER_DATA: path.join(dir, 'env-data') })).toEqual({
+      calibration_code: CALIBRATION_CODE,
+    });
     expect(fs.readdirSync(dir)).toEqual([]);
   });
 

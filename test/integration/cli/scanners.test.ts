@@ -8,8 +8,28 @@ import { decodeSetupCode } from '../../../protocol/setup-code.js';
 import { hashSecret } from '../../../issuer/secrets.js';
 import { openDatabase } from '../../../issuer/store/database.js';
 import { claimToken, insertApiKey } from '../../../issuer/store/scanners.js';
-import { checkModuleGrid, crop, decodeWithBoth, pngPixels, qrVersion, rasteriseTerminalQr, sideWithQuietZone, terminalQrLines, zxingResults } from '../../support/qr-decoders.js';
-import { BASE_URL, cliFailure, cliJson, createEvent, initIssuer, runCli, tempDir, type EventJson, type Issuer } from '../../support/cli-harness.js';
+import {
+  checkModuleGrid,
+  crop,
+  decodeWithBoth,
+  pngPixels,
+  qrVersion,
+  rasteriseTerminalQr,
+  sideWithQuietZone,
+  terminalQrLines,
+  zxingResults,
+} from '../../support/qr-decoders.js';
+import {
+  BASE_URL,
+  cliFailure,
+  cliJson,
+  createEvent,
+  initIssuer,
+  runCli,
+  tempDir,
+  type EventJson,
+  type Issuer,
+} from '../../support/cli-harness.js';
 
 // jsqr is CommonJS with an ES-style default export: under NodeNext the callable is on `.default` at the type level only.
 const jsQR = jsQRModule as unknown as typeof jsQRModule.default;
@@ -37,7 +57,13 @@ describe('scanner setup', () => {
     const setup = await cliJson<SetupJson>(['scanner', 'setup', '--data', issuer.data, '--event', event.eid, '--gate', 'North']);
     expect(Object.keys(setup)).toEqual(['setup_qr', 'token_id', 'eid', 'gate_id', 'expires_at']);
     const keyExpiry = plusHours(event.ends_at, 12);
-    expect(setup).toEqual({ setup_qr: expect.stringMatching(/^tsetup1\./), token_id: expect.stringMatching(/^tok_/), eid: event.eid, gate_id: 'North', expires_at: keyExpiry });
+    expect(setup).toEqual({
+      setup_qr: expect.stringMatching(/^tsetup1\./),
+      token_id: expect.stringMatching(/^tok_/),
+      eid: event.eid,
+      gate_id: 'North',
+      expires_at: keyExpiry,
+    });
 
     const payload = decodeSetupCode(setup.setup_qr);
     expect(payload).toEqual({
@@ -59,34 +85,78 @@ describe('scanner setup', () => {
     const row = db.prepare('SELECT * FROM enrollment_tokens WHERE token_id = ?').get(setup.token_id) as Record<string, unknown>;
     const dump = JSON.stringify(db.prepare('SELECT * FROM enrollment_tokens').all());
     db.close();
-    expect(row).toMatchObject({ token_hash: hashSecret(payload.token), eid: event.eid, gate_id: 'North', expires_at: keyExpiry, key_expires_at: keyExpiry, used_at: null, revoked_at: null });
+    expect(row).toMatchObject({
+      token_hash: hashSecret(payload.token),
+      eid: event.eid,
+      gate_id: 'North',
+      expires_at: keyExpiry,
+      key_expires_at: keyExpiry,
+      used_at: null,
+      revoked_at: null,
+    });
     expect(dump).not.toContain(payload.token);
   });
 
   it('takes --expires and --key-expires; without a gate, gate_id is null and absent from the code', async () => {
     const keyExpires = plusHours(event.ends_at, 48);
     const expires = plusHours(event.date, -1);
-    const setup = await cliJson<SetupJson>(['scanner', 'setup', '--data', issuer.data, '--event', event.eid, '--expires', expires, '--key-expires', keyExpires]);
+    const setup = await cliJson<SetupJson>([
+      'scanner',
+      'setup',
+      '--data',
+      issuer.data,
+      '--event',
+      event.eid,
+      '--expires',
+      expires,
+      '--key-expires',
+      keyExpires,
+    ]);
     expect(setup.gate_id).toBeNull();
     expect(setup.expires_at).toBe(expires);
     const payload = decodeSetupCode(setup.setup_qr);
     expect('gate_id' in payload).toBe(false);
     expect(payload.expires_at).toBe(expires);
     const db = openDatabase(path.join(issuer.data, 'issuer.db'));
-    expect(db.prepare('SELECT expires_at, key_expires_at FROM enrollment_tokens WHERE token_id = ?').get(setup.token_id)).toEqual({ expires_at: expires, key_expires_at: keyExpires });
+    expect(db.prepare('SELECT expires_at, key_expires_at FROM enrollment_tokens WHERE token_id = ?').get(setup.token_id)).toEqual({
+      expires_at: expires,
+      key_expires_at: keyExpires,
+    });
     db.close();
   });
 
   it('refuses a token that outlives its key, or expiries in the past', async () => {
-    const late = await cliFailure(['scanner', 'setup', '--data', issuer.data, '--event', event.eid, '--expires', plusHours(event.ends_at, 13)]);
+    const late = await cliFailure([
+      'scanner',
+      'setup',
+      '--data',
+      issuer.data,
+      '--event',
+      event.eid,
+      '--expires',
+      plusHours(event.ends_at, 13),
+    ]);
     expect(late.code).toBe('INVALID_DATE');
     expect(late.message).toContain('--key-expires');
-    expect((await cliFailure(['scanner', 'setup', '--data', issuer.data, '--event', event.eid, '--key-expires', '2020-01-01T00:00:00Z'])).code).toBe('INVALID_DATE');
+    expect(
+      (await cliFailure(['scanner', 'setup', '--data', issuer.data, '--event', event.eid, '--key-expires', '2020-01-01T00:00:00Z'])).code,
+    ).toBe('INVALID_DATE');
   });
 
   it('--png writes an image that two QR decoders read back to exactly the setup code', async () => {
     const file = path.join(tempDir('png-'), 'setup.png');
-    const setup = await cliJson<SetupJson>(['scanner', 'setup', '--data', issuer.data, '--event', event.eid, '--gate', 'South', '--png', file]);
+    const setup = await cliJson<SetupJson>([
+      'scanner',
+      'setup',
+      '--data',
+      issuer.data,
+      '--event',
+      event.eid,
+      '--gate',
+      'South',
+      '--png',
+      file,
+    ]);
     const png = PNG.sync.read(fs.readFileSync(file));
     const decoded = jsQR(new Uint8ClampedArray(png.data.buffer, png.data.byteOffset, png.data.byteLength), png.width, png.height);
     expect(decoded?.data).toBe(setup.setup_qr);
@@ -115,10 +185,19 @@ describe('scanner setup', () => {
 describe('scanner revoke-setup', () => {
   it('revokes an unused token: {token_id, status: "revoked"}, and again harmlessly', async () => {
     const setup = await cliJson<SetupJson>(['scanner', 'setup', '--data', issuer.data, '--event', event.eid]);
-    expect(await cliJson(['scanner', 'revoke-setup', '--data', issuer.data, setup.token_id])).toEqual({ token_id: setup.token_id, status: 'revoked' });
-    expect(await cliJson(['scanner', 'revoke-setup', '--data', issuer.data, setup.token_id])).toEqual({ token_id: setup.token_id, status: 'revoked' });
+    expect(await cliJson(['scanner', 'revoke-setup', '--data', issuer.data, setup.token_id])).toEqual({
+      token_id: setup.token_id,
+      status: 'revoked',
+    });
+    expect(await cliJson(['scanner', 'revoke-setup', '--data', issuer.data, setup.token_id])).toEqual({
+      token_id: setup.token_id,
+      status: 'revoked',
+    });
     const db = openDatabase(path.join(issuer.data, 'issuer.db'));
-    expect((db.prepare('SELECT revoked_at FROM enrollment_tokens WHERE token_id = ?').get(setup.token_id) as { revoked_at: string | null }).revoked_at).not.toBeNull();
+    expect(
+      (db.prepare('SELECT revoked_at FROM enrollment_tokens WHERE token_id = ?').get(setup.token_id) as { revoked_at: string | null })
+        .revoked_at,
+    ).not.toBeNull();
     db.close();
   });
 
@@ -143,20 +222,63 @@ describe('scanner list and scanner revoke', () => {
     const db = openDatabase(path.join(issuer.data, 'issuer.db'));
     const now = new Date().toISOString();
     const expires = plusHours(event.ends_at, 12);
-    insertApiKey(db, { api_key_id: 'key_aaaa000000000001', key_hash: hashSecret('secret-1'), token_id: setup.token_id, scanner_id: 'scanner-1', scanner_name: 'Door 1', scanner_platform: 'linux', eid: event.eid, gate_id: 'East', expires_at: expires, created_at: now });
-    insertApiKey(db, { api_key_id: 'key_aaaa000000000002', key_hash: hashSecret('secret-2'), token_id: otherSetup.token_id, scanner_id: 'scanner-2', scanner_name: null, scanner_platform: null, eid: other.eid, gate_id: null, expires_at: expires, created_at: now });
+    insertApiKey(db, {
+      api_key_id: 'key_aaaa000000000001',
+      key_hash: hashSecret('secret-1'),
+      token_id: setup.token_id,
+      scanner_id: 'scanner-1',
+      scanner_name: 'Door 1',
+      scanner_platform: 'linux',
+      eid: event.eid,
+      gate_id: 'East',
+      expires_at: expires,
+      created_at: now,
+    });
+    insertApiKey(db, {
+      api_key_id: 'key_aaaa000000000002',
+      key_hash: hashSecret('secret-2'),
+      token_id: otherSetup.token_id,
+      scanner_id: 'scanner-2',
+      scanner_name: null,
+      scanner_platform: null,
+      eid: other.eid,
+      gate_id: null,
+      expires_at: expires,
+      created_at: now,
+    });
     db.close();
 
     const listed = await cliJson<{ scanners: Record<string, unknown>[] }>(['scanner', 'list', '--data', issuer.data, '--event', event.eid]);
     expect(listed).toEqual({
-      scanners: [{ scanner_id: 'scanner-1', scanner_name: 'Door 1', api_key_id: 'key_aaaa000000000001', eid: event.eid, gate_id: 'East', expires_at: expires, revoked: false }],
+      scanners: [
+        {
+          scanner_id: 'scanner-1',
+          scanner_name: 'Door 1',
+          api_key_id: 'key_aaaa000000000001',
+          eid: event.eid,
+          gate_id: 'East',
+          expires_at: expires,
+          revoked: false,
+        },
+      ],
     });
-    expect(Object.keys(listed.scanners[0]!)).toEqual(['scanner_id', 'scanner_name', 'api_key_id', 'eid', 'gate_id', 'expires_at', 'revoked']);
+    expect(Object.keys(listed.scanners[0]!)).toEqual([
+      'scanner_id',
+      'scanner_name',
+      'api_key_id',
+      'eid',
+      'gate_id',
+      'expires_at',
+      'revoked',
+    ]);
     const all = await cliJson<{ scanners: { api_key_id: string }[] }>(['scanner', 'list', '--data', issuer.data]);
     expect(all.scanners.map((s) => s.api_key_id)).toEqual(expect.arrayContaining(['key_aaaa000000000001', 'key_aaaa000000000002']));
     expect(JSON.stringify(all)).not.toContain('secret');
 
-    expect(await cliJson(['scanner', 'revoke', '--data', issuer.data, 'key_aaaa000000000001'])).toEqual({ api_key_id: 'key_aaaa000000000001', status: 'revoked' });
+    expect(await cliJson(['scanner', 'revoke', '--data', issuer.data, 'key_aaaa000000000001'])).toEqual({
+      api_key_id: 'key_aaaa000000000001',
+      status: 'revoked',
+    });
     const after = await cliJson<{ scanners: { revoked: boolean }[] }>(['scanner', 'list', '--data', issuer.data, '--event', event.eid]);
     expect(after.scanners[0]!.revoked).toBe(true);
 

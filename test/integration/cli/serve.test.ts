@@ -51,7 +51,8 @@ describe('serve', () => {
     const event = await createEvent(data);
     const server = await serve(['--data', data, '--plain-http', '--host', '127.0.0.1', '--port', '0', '--json']);
 
-    const discovery = async () => (await (await fetch(`${server.url}/.well-known/ticket-issuer.json`)).json()) as { issuer: string; keys: { kid: string }[] };
+    const discovery = async () =>
+      (await (await fetch(`${server.url}/.well-known/ticket-issuer.json`)).json()) as { issuer: string; keys: { kid: string }[] };
     expect((await discovery()).issuer).toBe('http://127.0.0.1:8080');
     expect((await discovery()).keys.map((k) => k.kid)).toEqual([kid]);
 
@@ -123,7 +124,16 @@ describe('serve', () => {
       body: JSON.stringify({ token: decodeSetupCode(setup.setup_qr).token, scanner_id, scanner_name: 'Door 1' }),
     });
     const { api_key } = (await enrolled.json()) as { api_key: string };
-    const { tickets } = await cliJson<{ tickets: { tid: string }[] }>(['ticket', 'issue', '--data', data, '--event', event.eid, '--count', '40']);
+    const { tickets } = await cliJson<{ tickets: { tid: string }[] }>([
+      'ticket',
+      'issue',
+      '--data',
+      data,
+      '--event',
+      event.eid,
+      '--count',
+      '40',
+    ]);
 
     // 40 check-ins sent at once and Ctrl+C as soon as the first is answered: the rest are in flight or not yet sent.
     let interrupted = false;
@@ -135,7 +145,13 @@ describe('serve', () => {
       fetch(`${server.url}/api/v1/tickets/check-in`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${api_key}` },
-        body: JSON.stringify({ tid, eid: event.eid, scanned_at: new Date().toISOString(), scanner_id, idempotency_key: crypto.randomUUID() }),
+        body: JSON.stringify({
+          tid,
+          eid: event.eid,
+          scanned_at: new Date().toISOString(),
+          scanner_id,
+          idempotency_key: crypto.randomUUID(),
+        }),
       }).then(
         async (response) => {
           interruptOnce();

@@ -32,7 +32,13 @@ describe('scanner setup and the self-signed certificate', () => {
     const second = await cliJson<{ setup_qr: string }>(['scanner', 'setup', '--data', issuer.data, '--event', event.eid]);
     expect(decodeSetupCode(second.setup_qr).tls_cert_sha256).toBe(pin);
 
-    const server = await startServer({ dataDir: issuer.data, host: '127.0.0.1', port: 0, handleSignals: false, logger: createLogger({ level: 'silent' }) });
+    const server = await startServer({
+      dataDir: issuer.data,
+      host: '127.0.0.1',
+      port: 0,
+      handleSignals: false,
+      logger: createLogger({ level: 'silent' }),
+    });
     servers.push(server);
     expect(server.fingerprint).toBe(pin);
   });
@@ -40,7 +46,15 @@ describe('scanner setup and the self-signed certificate', () => {
   it('--no-cert-pin leaves the pin out, for issuers with a CA-signed certificate', async () => {
     const issuer = await initIssuer('https://tickets.example.com');
     const event = await createEvent(issuer.data);
-    const { setup_qr } = await cliJson<{ setup_qr: string }>(['scanner', 'setup', '--data', issuer.data, '--event', event.eid, '--no-cert-pin']);
+    const { setup_qr } = await cliJson<{ setup_qr: string }>([
+      'scanner',
+      'setup',
+      '--data',
+      issuer.data,
+      '--event',
+      event.eid,
+      '--no-cert-pin',
+    ]);
     expect(decodeSetupCode(setup_qr).tls_cert_sha256).toBeUndefined();
   });
 
@@ -53,7 +67,14 @@ describe('scanner setup and the self-signed certificate', () => {
       return { pin: decodeSetupCode((JSON.parse(result.stdout) as { setup_qr: string }).setup_qr).tls_cert_sha256, stderr: result.stderr };
     };
     const serveOnce = async (options: { plainHttp?: boolean; tlsCert?: string; tlsKey?: string }) => {
-      const server = await startServer({ dataDir: issuer.data, host: '127.0.0.1', port: 0, handleSignals: false, logger: createLogger({ level: 'silent' }), ...options });
+      const server = await startServer({
+        dataDir: issuer.data,
+        host: '127.0.0.1',
+        port: 0,
+        handleSignals: false,
+        logger: createLogger({ level: 'silent' }),
+        ...options,
+      });
       await server.close();
       return server;
     };

@@ -5,8 +5,28 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { decodeBase64Url } from '../../../protocol/base64url.js';
 import { verifyEd25519 } from '../../../protocol/ed25519.js';
 import { decodeTicketCode } from '../../../protocol/ticket-code.js';
-import { BASE_URL, cliFailure, cliJson, createEvent, initIssuer, openDb, runCli, tempDir, type EventJson, type Issuer } from '../../support/cli-harness.js';
-import { checkModuleGrid, crop, decodeWithBoth, qrVersion, rasteriseTerminalQr, sideWithQuietZone, terminalQrLines, zxingResults } from '../../support/qr-decoders.js';
+import {
+  BASE_URL,
+  cliFailure,
+  cliJson,
+  createEvent,
+  initIssuer,
+  openDb,
+  runCli,
+  tempDir,
+  type EventJson,
+  type Issuer,
+} from '../../support/cli-harness.js';
+import {
+  checkModuleGrid,
+  crop,
+  decodeWithBoth,
+  qrVersion,
+  rasteriseTerminalQr,
+  sideWithQuietZone,
+  terminalQrLines,
+  zxingResults,
+} from '../../support/qr-decoders.js';
 
 interface Issued {
   tickets: { tid: string; qr: string }[];
@@ -19,7 +39,8 @@ const unix = (iso: string): number => Math.floor(Date.parse(iso) / 1000);
 function verifiedPayload(data: string, qr: string) {
   const decoded = decodeTicketCode(qr);
   const db = openDb(data);
-  const row = db.prepare('SELECT public_key FROM signing_keys WHERE kid = ?').get(decoded.payload.kid) as { public_key: string } | undefined;
+  const row = db.prepare('SELECT public_key FROM signing_keys WHERE kid = ?').get(decoded.payload.kid) as
+    { public_key: string } | undefined;
   db.close();
   expect(row, `kid ${decoded.payload.kid} is one of the issuer's keys`).toBeDefined();
   expect(verifyEd25519(decoded.signature, decoded.signedBytes, decodeBase64Url(row!.public_key))).toBe(true);
@@ -44,8 +65,27 @@ describe('event create', () => {
   });
 
   it('normalises dates to UTC and takes --ends', async () => {
-    const created = await cliJson(['event', 'create', '--data', issuer.data, '--name', 'Late Show', '--date', '2027-05-01T21:30:00+02:00', '--ends', '2027-05-02T01:00:00+02:00', '--venue', 'Club']);
-    expect(created).toEqual({ eid: expect.stringMatching(ULID), name: 'Late Show', date: '2027-05-01T19:30:00Z', venue: 'Club', ends_at: '2027-05-01T23:00:00Z' });
+    const created = await cliJson([
+      'event',
+      'create',
+      '--data',
+      issuer.data,
+      '--name',
+      'Late Show',
+      '--date',
+      '2027-05-01T21:30:00+02:00',
+      '--ends',
+      '2027-05-02T01:00:00+02:00',
+      '--venue',
+      'Club',
+    ]);
+    expect(created).toEqual({
+      eid: expect.stringMatching(ULID),
+      name: 'Late Show',
+      date: '2027-05-01T19:30:00Z',
+      venue: 'Club',
+      ends_at: '2027-05-01T23:00:00Z',
+    });
     const listed = await cliJson<{ events: EventJson[] }>(['event', 'list', '--data', issuer.data]);
     expect(listed.events).toContainEqual(created);
   });
@@ -54,7 +94,18 @@ describe('event create', () => {
 describe('ticket issue', () => {
   it('prints {tickets: [{tid, qr}]}; each code verifies and carries the spec payload', async () => {
     const before = Math.floor(Date.now() / 1000);
-    const result = await cliJson<Issued>(['ticket', 'issue', '--data', issuer.data, '--event', event.eid, '--holder', 'Ada Lovelace', '--type', 'VIP']);
+    const result = await cliJson<Issued>([
+      'ticket',
+      'issue',
+      '--data',
+      issuer.data,
+      '--event',
+      event.eid,
+      '--holder',
+      'Ada Lovelace',
+      '--type',
+      'VIP',
+    ]);
     expect(Object.keys(result)).toEqual(['tickets']);
     expect(result.tickets).toHaveLength(1);
     const [ticket] = result.tickets;
@@ -78,7 +129,18 @@ describe('ticket issue', () => {
   });
 
   it('--count issues distinct tickets, stored with their codes; --expires sets exp; tt and hn are left out when not given', async () => {
-    const result = await cliJson<Issued>(['ticket', 'issue', '--data', issuer.data, '--event', event.eid, '--count', '25', '--expires', '2030-01-01T00:00:00Z']);
+    const result = await cliJson<Issued>([
+      'ticket',
+      'issue',
+      '--data',
+      issuer.data,
+      '--event',
+      event.eid,
+      '--count',
+      '25',
+      '--expires',
+      '2030-01-01T00:00:00Z',
+    ]);
     expect(result.tickets).toHaveLength(25);
     expect(new Set(result.tickets.map((t) => t.tid)).size).toBe(25);
     for (const ticket of result.tickets) {
@@ -88,14 +150,27 @@ describe('ticket issue', () => {
       expect('tt' in payload || 'hn' in payload).toBe(false);
     }
     const db = openDb(issuer.data);
-    const stored = db.prepare(`SELECT tid, qr, eid, kid FROM tickets WHERE tid IN (${result.tickets.map(() => '?').join(',')})`).all(...result.tickets.map((t) => t.tid));
+    const stored = db
+      .prepare(`SELECT tid, qr, eid, kid FROM tickets WHERE tid IN (${result.tickets.map(() => '?').join(',')})`)
+      .all(...result.tickets.map((t) => t.tid));
     db.close();
     expect(stored).toEqual(expect.arrayContaining(result.tickets.map((t) => ({ tid: t.tid, qr: t.qr, eid: event.eid, kid: issuer.kid }))));
     expect(stored).toHaveLength(25);
   });
 
   it('signs thousands of tickets across threads, every one verifying', async () => {
-    const result = await cliJson<Issued>(['ticket', 'issue', '--data', issuer.data, '--event', event.eid, '--count', '5000', '--type', 'Standard']);
+    const result = await cliJson<Issued>([
+      'ticket',
+      'issue',
+      '--data',
+      issuer.data,
+      '--event',
+      event.eid,
+      '--count',
+      '5000',
+      '--type',
+      'Standard',
+    ]);
     expect(result.tickets).toHaveLength(5000);
     expect(new Set(result.tickets.map((t) => t.tid)).size).toBe(5000);
     // Every 50th and the last: the batches and the threads' shares all verify and match their tid.
@@ -119,7 +194,18 @@ describe('ticket issue', () => {
 
 describe('ticket show and ticket revoke', () => {
   it('show prints the TicketStatus plus "qr"; revoke prints {tid, status: "revoked"} and show then says revoked', async () => {
-    const { tickets } = await cliJson<Issued>(['ticket', 'issue', '--data', issuer.data, '--event', event.eid, '--holder', 'Grace Hopper', '--type', 'Crew']);
+    const { tickets } = await cliJson<Issued>([
+      'ticket',
+      'issue',
+      '--data',
+      issuer.data,
+      '--event',
+      event.eid,
+      '--holder',
+      'Grace Hopper',
+      '--type',
+      'Crew',
+    ]);
     const { tid, qr } = tickets[0]!;
 
     const shown = await cliJson(['ticket', 'show', '--data', issuer.data, tid]);
@@ -190,7 +276,16 @@ describe('ticket import', () => {
   });
 
   it('works without a header row', async () => {
-    const result = await cliJson<Issued>(['ticket', 'import', '--data', issuer.data, '--event', event.eid, '--csv', csvFile('Ada,VIP\nGrace,Standard')]);
+    const result = await cliJson<Issued>([
+      'ticket',
+      'import',
+      '--data',
+      issuer.data,
+      '--event',
+      event.eid,
+      '--csv',
+      csvFile('Ada,VIP\nGrace,Standard'),
+    ]);
     expect(result.tickets.map((t) => decodeTicketCode(t.qr).payload.hn)).toEqual(['Ada', 'Grace']);
   });
 
@@ -202,7 +297,9 @@ describe('ticket import', () => {
       return n;
     };
     const before = countTickets();
-    const file = csvFile(['holder_name,ticket_type', 'Ada,VIP', 'Grace,Standard,next week', 'Alan,Crew', 'Too,Many,2031-01-01T00:00:00Z,fields'].join('\n'));
+    const file = csvFile(
+      ['holder_name,ticket_type', 'Ada,VIP', 'Grace,Standard,next week', 'Alan,Crew', 'Too,Many,2031-01-01T00:00:00Z,fields'].join('\n'),
+    );
     const failure = await cliFailure(['ticket', 'import', '--data', issuer.data, '--event', event.eid, '--csv', file]);
     expect(failure.code).toBe('CSV_INVALID');
     expect(failure.message).toContain('2 bad lines, nothing imported');
@@ -212,13 +309,25 @@ describe('ticket import', () => {
   });
 
   it('an unclosed quote is reported at the line it opens on', async () => {
-    const failure = await cliFailure(['ticket', 'import', '--data', issuer.data, '--event', event.eid, '--csv', csvFile('Ada,VIP\n"Grace,Standard\nAlan,Crew\n')]);
+    const failure = await cliFailure([
+      'ticket',
+      'import',
+      '--data',
+      issuer.data,
+      '--event',
+      event.eid,
+      '--csv',
+      csvFile('Ada,VIP\n"Grace,Standard\nAlan,Crew\n'),
+    ]);
     expect(failure.code).toBe('CSV_INVALID');
     expect(failure.message).toContain('line 2: a quoted field is never closed');
   });
 
   it('an empty file or a missing file is a clear error', async () => {
-    expect((await cliFailure(['ticket', 'import', '--data', issuer.data, '--event', event.eid, '--csv', csvFile('holder_name,ticket_type\n')])).message).toContain('no ticket rows');
+    expect(
+      (await cliFailure(['ticket', 'import', '--data', issuer.data, '--event', event.eid, '--csv', csvFile('holder_name,ticket_type\n')]))
+        .message,
+    ).toContain('no ticket rows');
     const missing = await cliFailure(['ticket', 'import', '--data', issuer.data, '--event', event.eid, '--csv', '/nonexistent/file.csv']);
     expect(missing.code).toBe('INVALID_ARGUMENT');
     expect(missing.message).toContain('ENOENT');

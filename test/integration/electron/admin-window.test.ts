@@ -44,7 +44,9 @@ describe('the certificate verify proc of the admin session', () => {
     const pin: AdminPin = { hostname: '127.0.0.1', fingerprint: issuerCert.fingerprint };
     expect(pemFingerprint(issuerCert.cert)).toBe(issuerCert.fingerprint);
     expect(adminCertificateVerdict(request('127.0.0.1', issuerCert.cert), pin)).toBe(CERT_ACCEPT);
-    expect(adminCertificateVerdict(request('127.0.0.1', issuerCert.cert), { ...pin, fingerprint: pin.fingerprint.toLowerCase() })).toBe(CERT_ACCEPT);
+    expect(adminCertificateVerdict(request('127.0.0.1', issuerCert.cert), { ...pin, fingerprint: pin.fingerprint.toLowerCase() })).toBe(
+      CERT_ACCEPT,
+    );
   });
 
   it.each([
@@ -54,8 +56,15 @@ describe('the certificate verify proc of the admin session', () => {
     ['a public site', 'example.com', 'other'],
     ['something that is not a certificate', '127.0.0.1', 'garbage'],
   ])('refuses %s', (_what, hostname, which) => {
-    const pem = which === 'issuer' ? issuerCert.cert : which === 'other' ? otherCert.cert : '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n';
-    expect(adminCertificateVerdict(request(hostname, pem), { hostname: '127.0.0.1', fingerprint: issuerCert.fingerprint })).toBe(CERT_REJECT);
+    const pem =
+      which === 'issuer'
+        ? issuerCert.cert
+        : which === 'other'
+          ? otherCert.cert
+          : '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n';
+    expect(adminCertificateVerdict(request(hostname, pem), { hostname: '127.0.0.1', fingerprint: issuerCert.fingerprint })).toBe(
+      CERT_REJECT,
+    );
   });
 
   it('refuses everything while there is no pin (the issuer is not running)', () => {

@@ -23,7 +23,9 @@ describe('electron-builder.yml', () => {
   });
 
   it('the schema check is real: a misspelt option is refused', async () => {
-    await expect(validateConfiguration({ ...config, linux: { ...config.linux, targte: ['deb'] } }, quietLogger)).rejects.toThrow(/configuration.linux/);
+    await expect(validateConfiguration({ ...config, linux: { ...config.linux, targte: ['deb'] } }, quietLogger)).rejects.toThrow(
+      /configuration.linux/,
+    );
   });
 
   it('names the app and builds AppImage + deb, NSIS and dmg', () => {
@@ -58,7 +60,9 @@ describe('electron-builder.yml', () => {
 
   const packagedBinary = ['release/linux-unpacked/ticket-kiosk', 'release/linux-unpacked/Ticket Kiosk'].find((file) => fs.existsSync(file));
   if (!packagedBinary) {
-    console.log('[builder-config] no packaged app under release/: electron-builder must download Electron to build one, which this machine cannot; the fuses are read back from the binary on a release machine');
+    console.log(
+      '[builder-config] no packaged app under release/: electron-builder must download Electron to build one, which this machine cannot; the fuses are read back from the binary on a release machine',
+    );
   }
   it.skipIf(!packagedBinary)('the packaged binary carries those fuses (read back with @electron/fuses)', async () => {
     // @electron/fuses comes with electron-builder; its wire stores '0' (48) for off and '1' (49) for on.

@@ -24,10 +24,18 @@ const electron = vi.hoisted(() => {
     appListeners,
     ipcHandlers: new Map<string, Listener>(),
     removedHandlers: [] as string[],
-    windows: [] as Array<{ options: unknown; loadedFile: string | null; loadedUrl: string | null; sent: Array<[string, unknown]>; contents: Map<string, Listener> }>,
+    windows: [] as Array<{
+      options: unknown;
+      loadedFile: string | null;
+      loadedUrl: string | null;
+      sent: Array<[string, unknown]>;
+      contents: Map<string, Listener>;
+    }>,
     session: { request: null as Listener | null, check: null as Listener | null, headers: null as Listener | null },
     partitions: new Map<string, { verifyProc: Listener | null; request: Listener | null; check: Listener | null }>(),
-    menus: [] as Array<Array<{ label?: string; role?: string; submenu?: Array<{ id?: string; label?: string; enabled?: boolean; click?: () => void }> }>>,
+    menus: [] as Array<
+      Array<{ label?: string; role?: string; submenu?: Array<{ id?: string; label?: string; enabled?: boolean; click?: () => void }> }>
+    >,
     messageBoxes: [] as Array<{ message: string; detail: string; buttons: string[] }>,
     clipboard: null as string | null,
     errors: [] as Array<[string, string]>,
@@ -184,10 +192,13 @@ describe('the Electron shell', () => {
     expect(state.sandboxEnabled).toBe(true);
     const contentsListeners = new Map<string, Listener>();
     let openHandler: Listener | undefined;
-    state.appListeners.get('web-contents-created')!({}, {
-      on: (event: string, listener: Listener) => contentsListeners.set(event, listener),
-      setWindowOpenHandler: (handler: Listener) => (openHandler = handler),
-    });
+    state.appListeners.get('web-contents-created')!(
+      {},
+      {
+        on: (event: string, listener: Listener) => contentsListeners.set(event, listener),
+        setWindowOpenHandler: (handler: Listener) => (openHandler = handler),
+      },
+    );
     let prevented = false;
     contentsListeners.get('will-navigate')!({ url: 'https://evil.example/', preventDefault: () => (prevented = true) });
     expect(prevented).toBe(true);
@@ -238,18 +249,25 @@ describe('the Electron shell', () => {
       expect(await invoke(KIOSK_CHANNELS.getState, APP_PAGE_URL)).toMatchObject({ ok: true, value: { enrolled: false } });
       expect(await invoke(KIOSK_CHANNELS.getState, 'https://evil.example/')).toMatchObject({ ok: false, error: { code: 'forbidden' } });
       expect(await invoke(KIOSK_CHANNELS.getState, null)).toMatchObject({ ok: false, error: { code: 'forbidden' } });
-      expect(await invoke(KIOSK_CHANNELS.scan, APP_PAGE_URL, { text: 'tkt1.x' })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+      expect(await invoke(KIOSK_CHANNELS.scan, APP_PAGE_URL, { text: 'tkt1.x' })).toMatchObject({
+        ok: false,
+        error: { code: 'invalid_input' },
+      });
     });
 
     it('pushes each state change to the window on the one push channel', async () => {
       const sent = state.windows[0]!.sent;
       await state.ipcHandlers.get(KIOSK_CHANNELS.setScannerName)!({ senderFrame: { url: APP_PAGE_URL } }, 'Side door');
-      expect(sent.at(-1)).toEqual([STATE_CHANGED_CHANNEL, expect.objectContaining({ scanner: expect.objectContaining({ name: 'Side door' }) })]);
+      expect(sent.at(-1)).toEqual([
+        STATE_CHANGED_CHANNEL,
+        expect.objectContaining({ scanner: expect.objectContaining({ name: 'Side door' }) }),
+      ]);
     });
   });
 
   describe('the on-site issuer', () => {
-    const invoke = (channel: string, frameUrl: string, ...args: unknown[]) => state.ipcHandlers.get(channel)!({ senderFrame: { url: frameUrl } }, ...args);
+    const invoke = (channel: string, frameUrl: string, ...args: unknown[]) =>
+      state.ipcHandlers.get(channel)!({ senderFrame: { url: frameUrl } }, ...args);
 
     it('answers the issuer channels for our page only, on a data dir under userData', async () => {
       expect(await invoke(ISSUER_CHANNELS.status, 'https://evil.example/')).toMatchObject({ ok: false, error: { code: 'forbidden' } });
@@ -257,12 +275,17 @@ describe('the Electron shell', () => {
         ok: true,
         value: { initialised: false, running: false, dataDir: join(state.dataDir, 'issuer-data') },
       });
-      expect(await invoke(ISSUER_CHANNELS.init, APP_PAGE_URL, { name: 'Harbour', dataDir: '/tmp/elsewhere' })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+      expect(await invoke(ISSUER_CHANNELS.init, APP_PAGE_URL, { name: 'Harbour', dataDir: '/tmp/elsewhere' })).toMatchObject({
+        ok: false,
+        error: { code: 'invalid_input' },
+      });
     });
 
     it('initialises, starts, and opens the dashboard in its own window whose session trusts only the pinned certificate', async () => {
       port = await freePort();
-      expect(await invoke(ISSUER_CHANNELS.init, APP_PAGE_URL, { name: 'Harbour Festival', baseUrl: `https://127.0.0.1:${port}` })).toMatchObject({ ok: true });
+      expect(
+        await invoke(ISSUER_CHANNELS.init, APP_PAGE_URL, { name: 'Harbour Festival', baseUrl: `https://127.0.0.1:${port}` }),
+      ).toMatchObject({ ok: true });
       const started = (await invoke(ISSUER_CHANNELS.start, APP_PAGE_URL)) as { ok: true; value: { fingerprint: string; adminUrl: string } };
       expect(started).toMatchObject({ ok: true, value: { running: true, adminUrl: `https://127.0.0.1:${port}/admin` } });
       expect(await connects(port)).toBe(true);
@@ -331,7 +354,8 @@ describe('the Electron shell', () => {
   it('on quit, holds Electron until the core and the on-site issuer have closed, removing the IPC handlers', async () => {
     const { prevented } = await quitLikeElectron();
     expect(prevented).toBe(true);
-    if (rendererBuilt) expect(state.removedHandlers.sort()).toEqual([...Object.values(KIOSK_CHANNELS), ...Object.values(ISSUER_CHANNELS)].sort());
+    if (rendererBuilt)
+      expect(state.removedHandlers.sort()).toEqual([...Object.values(KIOSK_CHANNELS), ...Object.values(ISSUER_CHANNELS)].sort());
     if (port !== 0) expect(await connects(port)).toBe(false);
     // The second will-quit (from that app.quit) goes through.
     let preventedAgain = false;

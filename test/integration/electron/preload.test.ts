@@ -73,7 +73,8 @@ function runPreload() {
     throw new Error(`module not found: ${name} (a sandboxed preload can only require electron)`);
   };
   runInNewContext(compiled, { require: sandboxRequire, module, exports: module.exports, Promise, Error, Set, Map, JSON, Object });
-  const push = (state: unknown) => rendererListeners.get(STATE_CHANGED_CHANNEL)?.forEach((listener) => listener({ sender: 'ipc-event' }, state));
+  const push = (state: unknown) =>
+    rendererListeners.get(STATE_CHANGED_CHANNEL)?.forEach((listener) => listener({ sender: 'ipc-event' }, state));
   return { required, exposed, push, rendererListeners };
 }
 
@@ -94,9 +95,15 @@ describe('preload', () => {
     const api = runPreload().exposed.get('onsiteIssuer') as OnsiteIssuerApi;
     expect(await api.status()).toMatchObject({ initialised: false, running: false, suggestedBaseUrl: 'https://127.0.0.1:8443' });
     await expect(api.start()).rejects.toMatchObject({ message: expect.stringMatching(/initialise it first/), code: 'not_initialised' });
-    await expect(api.init({ name: 'Harbour\nFAKE' })).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/control characters/) });
+    await expect(api.init({ name: 'Harbour\nFAKE' })).rejects.toMatchObject({
+      code: 'invalid_input',
+      message: expect.stringMatching(/control characters/),
+    });
     await expect((api.init as (...args: unknown[]) => Promise<unknown>)('Harbour')).rejects.toThrow(/must be an object/);
-    expect(await api.init({ name: 'Harbour', baseUrl: 'https://127.0.0.1:9443' })).toMatchObject({ initialised: true, issuer: { name: 'Harbour' } });
+    expect(await api.init({ name: 'Harbour', baseUrl: 'https://127.0.0.1:9443' })).toMatchObject({
+      initialised: true,
+      issuer: { name: 'Harbour' },
+    });
   });
 
   it('resolves with the value of an ok answer', async () => {

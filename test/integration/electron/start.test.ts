@@ -32,7 +32,9 @@ function fakeElectronPackage(binaryScript: string | null): string {
 // The first test is about an install whose binary was never downloaded (this project's CI); say so when it does not apply.
 const electronDownloaded = existsSync(join(installedElectron, 'path.txt'));
 if (electronDownloaded) {
-  console.warn('Skipping "reports the installed package without a binary as unavailable": the Electron binary was downloaded on this machine (node_modules/electron/path.txt exists).');
+  console.warn(
+    'Skipping "reports the installed package without a binary as unavailable": the Electron binary was downloaded on this machine (node_modules/electron/path.txt exists).',
+  );
 }
 
 describe('locating Electron', () => {
@@ -45,20 +47,30 @@ describe('locating Electron', () => {
 
   it('reports a missing package and a missing binary', () => {
     expect(locateElectronBinary(null, {})).toEqual({ available: false, reason: 'the electron package is not installed' });
-    expect(locateElectronBinary(fakeElectronPackage(null), {})).toEqual({ available: false, reason: expect.stringMatching(/binary is missing/) });
+    expect(locateElectronBinary(fakeElectronPackage(null), {})).toEqual({
+      available: false,
+      reason: expect.stringMatching(/binary is missing/),
+    });
   });
 
   it('finds the binary where path.txt says, or under ELECTRON_OVERRIDE_DIST_PATH', () => {
     const dir = fakeElectronPackage('#!/bin/sh\necho v45.4.1\n');
     expect(locateElectronBinary(dir, {})).toEqual({ available: true, path: join(dir, 'dist', 'electron') });
-    expect(locateElectronBinary(dir, { ELECTRON_OVERRIDE_DIST_PATH: join(dir, 'dist') })).toEqual({ available: true, path: join(dir, 'dist', 'electron') });
+    expect(locateElectronBinary(dir, { ELECTRON_OVERRIDE_DIST_PATH: join(dir, 'dist') })).toEqual({
+      available: true,
+      path: join(dir, 'dist', 'electron'),
+    });
     expect(locateElectronBinary(dir, { ELECTRON_OVERRIDE_DIST_PATH: '/nonexistent' }).available).toBe(false);
   });
 
   it('accepts a binary that reports its version and refuses one that fails or hangs', async () => {
     const works = join(fakeElectronPackage('#!/bin/sh\necho v45.4.1\n'), 'dist', 'electron');
     expect(await checkElectronRuns(works)).toEqual({ available: true, path: works });
-    const broken = join(fakeElectronPackage('#!/bin/sh\necho "libgtk-3.so.0: cannot open shared object file" >&2\nexit 127\n'), 'dist', 'electron');
+    const broken = join(
+      fakeElectronPackage('#!/bin/sh\necho "libgtk-3.so.0: cannot open shared object file" >&2\nexit 127\n'),
+      'dist',
+      'electron',
+    );
     expect(await checkElectronRuns(broken)).toEqual({ available: false, reason: expect.stringMatching(/does not start/) });
     const hangs = join(fakeElectronPackage('#!/bin/sh\nexec sleep 30\n'), 'dist', 'electron');
     expect(await checkElectronRuns(hangs, 300)).toEqual({ available: false, reason: expect.stringMatching(/no answer to --version/) });

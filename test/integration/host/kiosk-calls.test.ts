@@ -40,14 +40,25 @@ afterEach(async () => {
 
 describe('call names', () => {
   it('covers every request/answer call of KioskApi, one channel each', () => {
-    expect([...KIOSK_CALL_NAMES].sort()).toEqual(['cancelReEnroll', 'confirmReEnroll', 'getState', 'lookupStatus', 'resetCalibration', 'scan', 'setScannerName']);
+    expect([...KIOSK_CALL_NAMES].sort()).toEqual([
+      'cancelReEnroll',
+      'confirmReEnroll',
+      'getState',
+      'lookupStatus',
+      'resetCalibration',
+      'scan',
+      'setScannerName',
+    ]);
     expect(new Set(Object.values(KIOSK_CHANNELS)).size).toBe(KIOSK_CALL_NAMES.length);
   });
 
   it.each(['onStateChange', 'drain', 'close', '__proto__', 'constructor', 'toString', 'hasOwnProperty', '', 'SCAN', 'scan '])(
     'refuses %j as unknown_method',
     async (name) => {
-      expect(await handleKioskCall(core, name, [])).toEqual({ ok: false, error: { code: 'unknown_method', message: 'There is no such kiosk call.' } });
+      expect(await handleKioskCall(core, name, [])).toEqual({
+        ok: false,
+        error: { code: 'unknown_method', message: 'There is no such kiosk call.' },
+      });
     },
   );
 });
@@ -117,7 +128,10 @@ describe('scan with read details', () => {
   it('passes a wedge read’s details to the core; resetCalibration forgets what was learned', async () => {
     const read = { terminator: 'cr', prefixKeys: [], suffixKeys: [], units: CALIBRATION_CODE.length, durationMs: 140 };
     const answer = await handleKioskCall(core, 'scan', [CALIBRATION_CODE, read]);
-    expect(answer).toMatchObject({ ok: true, value: { type: 'calibrated', diagnosis: { input_path: 'window', terminator: 'cr', ms_per_code: 140 } } });
+    expect(answer).toMatchObject({
+      ok: true,
+      value: { type: 'calibrated', diagnosis: { input_path: 'window', terminator: 'cr', ms_per_code: 140 } },
+    });
     expect((await core.getState()).calibration).not.toBeNull();
     expect(await handleKioskCall(core, 'resetCalibration', [])).toMatchObject({ ok: true, value: { calibration: null } });
   });
@@ -178,7 +192,7 @@ describe('answers', () => {
   it('pass on what IT must do when the keyring is unavailable', async () => {
     const noKeyring = {
       scan: async () => {
-        throw new SecretStoreUnavailableError('keyring_failed', 'No usable OS keyring to keep the kiosk\'s API key: install gnome-keyring.');
+        throw new SecretStoreUnavailableError('keyring_failed', "No usable OS keyring to keep the kiosk's API key: install gnome-keyring.");
       },
     } as unknown as KioskCalls;
     expect(await handleKioskCall(noKeyring, 'scan', ['tkt1.x'])).toEqual({

@@ -21,7 +21,18 @@ import { captureLog } from '../../support/unit/log-capture.js';
 import { freePort } from '../../support/free-port.js';
 import { tempDir } from '../../support/temp-dir.js';
 
-const LAN = { wlan0: [{ address: '192.168.7.20', netmask: '255.255.255.0', family: 'IPv4' as const, mac: '02:00:00:00:00:01', internal: false, cidr: '192.168.7.20/24' }] };
+const LAN = {
+  wlan0: [
+    {
+      address: '192.168.7.20',
+      netmask: '255.255.255.0',
+      family: 'IPv4' as const,
+      mac: '02:00:00:00:00:01',
+      internal: false,
+      cidr: '192.168.7.20/24',
+    },
+  ],
+};
 
 let dir: { dir: string; cleanup: () => void };
 let issuer: OnsiteIssuer;
@@ -60,9 +71,15 @@ describe('call names', () => {
     }
   });
 
-  it.each(['scan', 'close', 'listen', '__proto__', 'constructor', 'toString', '', 'STATUS', 'status '])('refuses %j as unknown_method', async (name) => {
-    expect(await handleIssuerCall(host, name, [])).toEqual({ ok: false, error: { code: 'unknown_method', message: 'There is no such issuer call.' } });
-  });
+  it.each(['scan', 'close', 'listen', '__proto__', 'constructor', 'toString', '', 'STATUS', 'status '])(
+    'refuses %j as unknown_method',
+    async (name) => {
+      expect(await handleIssuerCall(host, name, [])).toEqual({
+        ok: false,
+        error: { code: 'unknown_method', message: 'There is no such issuer call.' },
+      });
+    },
+  );
 });
 
 describe('input validation', () => {
@@ -102,12 +119,15 @@ describe('input validation', () => {
     expect(fs.existsSync(path.join(dir.dir, 'issuer-data'))).toBe(false);
   });
 
-  it("passes the init rules of ticket-issuer init on as invalid_input", async () => {
+  it('passes the init rules of ticket-issuer init on as invalid_input', async () => {
     expect(await call('init', { name: 'Harbour', baseUrl: 'http://192.168.7.20:8443' })).toEqual({
       ok: false,
       error: { code: 'invalid_input', message: expect.stringMatching(/must use https/) },
     });
-    expect(await call('init', { name: 'x'.repeat(81) })).toEqual({ ok: false, error: { code: 'invalid_input', message: expect.stringMatching(/keep it to 80/) } });
+    expect(await call('init', { name: 'x'.repeat(81) })).toEqual({
+      ok: false,
+      error: { code: 'invalid_input', message: expect.stringMatching(/keep it to 80/) },
+    });
   });
 });
 
@@ -116,18 +136,30 @@ describe('answers', () => {
     const before = await call('status');
     expect(before).toMatchObject({ ok: true, value: { initialised: false, suggestedBaseUrl: 'https://192.168.7.20:8443' } });
     expect(await call('start')).toMatchObject({ ok: false, error: { code: 'not_initialised' } });
-    expect(await call('openAdmin')).toEqual({ ok: false, error: { code: 'not_running', message: 'The on-site issuer is not running: start it first.' } });
+    expect(await call('openAdmin')).toEqual({
+      ok: false,
+      error: { code: 'not_running', message: 'The on-site issuer is not running: start it first.' },
+    });
     expect(await call('resetAdminToken')).toMatchObject({ ok: false, error: { code: 'not_initialised' } });
 
     const initialised = await call('init', { name: 'Harbour Festival', baseUrl: `https://127.0.0.1:${port}` });
-    expect(initialised).toMatchObject({ ok: true, value: { initialised: true, issuer: { name: 'Harbour Festival', baseUrl: `https://127.0.0.1:${port}` } } });
+    expect(initialised).toMatchObject({
+      ok: true,
+      value: { initialised: true, issuer: { name: 'Harbour Festival', baseUrl: `https://127.0.0.1:${port}` } },
+    });
     expect(await call('init', { name: 'Again' })).toMatchObject({ ok: false, error: { code: 'already_initialised' } });
 
     const started = await call('start');
-    expect(started).toMatchObject({ ok: true, value: { running: true, urls: [`https://127.0.0.1:${port}`], adminUrl: `https://127.0.0.1:${port}/admin` } });
+    expect(started).toMatchObject({
+      ok: true,
+      value: { running: true, urls: [`https://127.0.0.1:${port}`], adminUrl: `https://127.0.0.1:${port}/admin` },
+    });
     expect(JSON.parse(JSON.stringify(started))).toEqual(started);
     expect(structuredClone(started)).toEqual(started);
-    expect(await call('start')).toMatchObject({ ok: false, error: { code: 'already_running', message: expect.stringContaining(String(port)) } });
+    expect(await call('start')).toMatchObject({
+      ok: false,
+      error: { code: 'already_running', message: expect.stringContaining(String(port)) },
+    });
 
     const fingerprint = started.ok ? (started.value as { fingerprint: string }).fingerprint : '';
     expect(await call('openAdmin')).toEqual({ ok: true, value: { url: `https://127.0.0.1:${port}/admin` } });
@@ -148,7 +180,10 @@ describe('answers', () => {
     await new Promise<void>((resolve) => blocker.listen(port, '127.0.0.1', resolve));
     try {
       await call('init', { name: 'Harbour', baseUrl: `https://127.0.0.1:${port}` });
-      expect(await call('start')).toEqual({ ok: false, error: { code: 'port_in_use', message: expect.stringMatching(new RegExp(`^port ${port} is already in use`)) } });
+      expect(await call('start')).toEqual({
+        ok: false,
+        error: { code: 'port_in_use', message: expect.stringMatching(new RegExp(`^port ${port} is already in use`)) },
+      });
     } finally {
       await new Promise((resolve) => blocker.close(resolve));
     }
@@ -157,7 +192,10 @@ describe('answers', () => {
   it('say so when the host has no dashboard window', async () => {
     await call('init', { name: 'Harbour', baseUrl: `https://127.0.0.1:${port}` });
     await call('start');
-    expect(await handleIssuerCall({ issuer }, 'openAdmin', [])).toMatchObject({ ok: false, error: { code: 'not_running', message: expect.stringMatching(/open it in a browser/) } });
+    expect(await handleIssuerCall({ issuer }, 'openAdmin', [])).toMatchObject({
+      ok: false,
+      error: { code: 'not_running', message: expect.stringMatching(/open it in a browser/) },
+    });
   });
 
   it('turn an unexpected failure into a fixed message; the error goes only to the host log', async () => {
@@ -176,6 +214,9 @@ describe('answers', () => {
   });
 
   it('answer a foreign caller with forbidden', () => {
-    expect(issuerForbiddenAnswer()).toEqual({ ok: false, error: { code: 'forbidden', message: "Only the kiosk's own page may operate the on-site issuer." } });
+    expect(issuerForbiddenAnswer()).toEqual({
+      ok: false,
+      error: { code: 'forbidden', message: "Only the kiosk's own page may operate the on-site issuer." },
+    });
   });
 });

@@ -57,7 +57,11 @@ afterAll(async () => {
   fx.cleanup();
 });
 
-function expectEnvelope(response: { statusCode: number; headers: Record<string, unknown>; json(): unknown }, status: number, code: string): Record<string, unknown> {
+function expectEnvelope(
+  response: { statusCode: number; headers: Record<string, unknown>; json(): unknown },
+  status: number,
+  code: string,
+): Record<string, unknown> {
   expect(response.statusCode).toBe(status);
   expect(String(response.headers['content-type'])).toMatch(/^application\/json/);
   const body = response.json() as { error: { code: string; message: string; details?: Record<string, unknown> } };
@@ -79,7 +83,10 @@ describe('every admin API route requires the admin token', () => {
     ['no Authorization header', () => ({})],
     ['an empty Bearer', () => ({ authorization: 'Bearer ' })],
     ['a wrong admin token', () => ({ authorization: `Bearer ${newAdminToken()}` })],
-    ['the admin token with one character changed', () => ({ authorization: `Bearer ${adminToken.slice(0, -1)}${adminToken.endsWith('A') ? 'B' : 'A'}` })],
+    [
+      'the admin token with one character changed',
+      () => ({ authorization: `Bearer ${adminToken.slice(0, -1)}${adminToken.endsWith('A') ? 'B' : 'A'}` }),
+    ],
     ['a scanner API key', () => ({ authorization: `Bearer ${scanner.apiKey}` })],
     ['the admin token as Basic credentials', () => ({ authorization: `Basic ${Buffer.from(`admin:${adminToken}`).toString('base64')}` })],
   ];
@@ -106,12 +113,21 @@ describe('every admin API route requires the admin token', () => {
 
   test('an unknown path under /admin/api answers 401 before 404: nothing is revealed without the token', async () => {
     expectEnvelope(await app.inject({ url: '/admin/api/nothing-here', remoteAddress: freshAddress() }), 401, 'UNAUTHORIZED');
-    expectEnvelope(await app.inject({ url: '/admin/api/nothing-here', headers: { authorization: `Bearer ${adminToken}` } }), 404, 'NOT_FOUND');
+    expectEnvelope(
+      await app.inject({ url: '/admin/api/nothing-here', headers: { authorization: `Bearer ${adminToken}` } }),
+      404,
+      'NOT_FOUND',
+    );
   });
 
   test('with the admin token every read route answers 200', async () => {
     const auth = { authorization: `Bearer ${adminToken}` };
-    for (const url of ['/admin/api/session', `/admin/api/events/${eid}/overview`, `/admin/api/events/${eid}/tickets?q=Ada`, `/admin/api/events/${eid}/checkins.csv`]) {
+    for (const url of [
+      '/admin/api/session',
+      `/admin/api/events/${eid}/overview`,
+      `/admin/api/events/${eid}/tickets?q=Ada`,
+      `/admin/api/events/${eid}/checkins.csv`,
+    ]) {
       const response = await app.inject({ url, headers: auth });
       expect(response.statusCode, url).toBe(200);
       expect(response.headers['cache-control']).toBe('no-store');
@@ -140,19 +156,31 @@ describe('failed attempts are limited per client IP', () => {
     expectEnvelope(limited, 429, 'RATE_LIMITED');
     expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     // Someone else behind the same address (a venue's NAT) is not locked out.
-    const right = await app.inject({ url: '/admin/api/session', headers: { authorization: `Bearer ${adminToken}` }, remoteAddress: attacker });
+    const right = await app.inject({
+      url: '/admin/api/session',
+      headers: { authorization: `Bearer ${adminToken}` },
+      remoteAddress: attacker,
+    });
     expect(right.statusCode).toBe(200);
     // ...and signing in does not lift the limit for wrong tokens.
     expectEnvelope(await app.inject({ url: '/admin/api/session', headers: wrong, remoteAddress: attacker }), 429, 'RATE_LIMITED');
 
-    const other = await app.inject({ url: '/admin/api/session', headers: { authorization: `Bearer ${adminToken}` }, remoteAddress: freshAddress() });
+    const other = await app.inject({
+      url: '/admin/api/session',
+      headers: { authorization: `Bearer ${adminToken}` },
+      remoteAddress: freshAddress(),
+    });
     expect(other.statusCode).toBe(200);
   });
 
   test('a request without any token is not a failed attempt (the page asks without one first)', async () => {
     const address = freshAddress();
-    for (let i = 0; i < ADMIN_FAILURE_LIMIT + 5; i++) expect((await app.inject({ url: '/admin/api/session', remoteAddress: address })).statusCode).toBe(401);
-    expect((await app.inject({ url: '/admin/api/session', headers: { authorization: `Bearer ${adminToken}` }, remoteAddress: address })).statusCode).toBe(200);
+    for (let i = 0; i < ADMIN_FAILURE_LIMIT + 5; i++)
+      expect((await app.inject({ url: '/admin/api/session', remoteAddress: address })).statusCode).toBe(401);
+    expect(
+      (await app.inject({ url: '/admin/api/session', headers: { authorization: `Bearer ${adminToken}` }, remoteAddress: address }))
+        .statusCode,
+    ).toBe(200);
   });
 });
 
@@ -203,7 +231,9 @@ describe('where the token comes from', () => {
     const fixedApp = await build({ dataDir: fx.dataDir.root, logger: captureLog().logger, adminToken: fixed });
     try {
       expect((await fixedApp.inject({ url: '/admin/api/session', headers: { authorization: `Bearer ${fixed}` } })).statusCode).toBe(200);
-      expect((await fixedApp.inject({ url: '/admin/api/session', headers: { authorization: `Bearer ${adminToken}` } })).statusCode).toBe(401);
+      expect((await fixedApp.inject({ url: '/admin/api/session', headers: { authorization: `Bearer ${adminToken}` } })).statusCode).toBe(
+        401,
+      );
     } finally {
       await fixedApp.close();
     }
@@ -233,12 +263,21 @@ describe('no admin credential in logs', () => {
 
 describe('over a real socket', () => {
   test('plain HTTP: 401 without the token, 200 with it; the page is served with a strict CSP', async () => {
-    const server = await startServer({ dataDir: fx.dataDir.root, host: '127.0.0.1', port: 0, plainHttp: true, logger: captureLog().logger, handleSignals: false });
+    const server = await startServer({
+      dataDir: fx.dataDir.root,
+      host: '127.0.0.1',
+      port: 0,
+      plainHttp: true,
+      logger: captureLog().logger,
+      handleSignals: false,
+    });
     try {
       const refused = await request<ErrorEnvelope>(`${server.url}/admin/api/session`);
       expect(refused.status).toBe(401);
       expect(refused.json.error.code).toBe('UNAUTHORIZED');
-      const accepted = await request<SessionInfo>(`${server.url}/admin/api/session`, { headers: { authorization: `Bearer ${adminToken}` } });
+      const accepted = await request<SessionInfo>(`${server.url}/admin/api/session`, {
+        headers: { authorization: `Bearer ${adminToken}` },
+      });
       expect(accepted.status).toBe(200);
       expect(accepted.json.events.map((event: { eid: string }) => event.eid)).toContain(eid);
       expect(accepted.json.setup_tls_cert_sha256).toBeNull();
@@ -260,16 +299,30 @@ describe('over a real socket', () => {
     const tlsFx = createIssuerFixture({ baseUrl: 'https://127.0.0.1:8443' });
     const token = resetAdminToken(tlsFx.db, new Date()).token;
     const event = tlsFx.createEvent();
-    const server = await startServer({ dataDir: tlsFx.dataDir.root, host: '127.0.0.1', port: 0, logger: captureLog().logger, handleSignals: false });
+    const server = await startServer({
+      dataDir: tlsFx.dataDir.root,
+      host: '127.0.0.1',
+      port: 0,
+      logger: captureLog().logger,
+      handleSignals: false,
+    });
     try {
       const ca = fs.readFileSync(path.join(tlsFx.dataDir.tlsDir, 'cert.pem'), 'utf8');
       const auth = { authorization: `Bearer ${token}` };
       const session = await request<SessionInfo>(`${server.url}/admin/api/session`, { headers: auth, ca });
       expect(session.json.setup_tls_cert_sha256).toBe(server.fingerprint);
-      const setup = await request<SetupCodeResult>(`${server.url}/admin/api/events/${event.eid}/setup-codes`, { method: 'POST', headers: auth, body: {}, ca });
+      const setup = await request<SetupCodeResult>(`${server.url}/admin/api/events/${event.eid}/setup-codes`, {
+        method: 'POST',
+        headers: auth,
+        body: {},
+        ca,
+      });
       expect(setup.status).toBe(200);
       expect(setup.json.tls_cert_sha256).toBe(server.fingerprint);
-      const payload = JSON.parse(Buffer.from(setup.json.setup_qr.slice('tsetup1.'.length), 'base64url').toString('utf8')) as Record<string, unknown>;
+      const payload = JSON.parse(Buffer.from(setup.json.setup_qr.slice('tsetup1.'.length), 'base64url').toString('utf8')) as Record<
+        string,
+        unknown
+      >;
       expect(payload.tls_cert_sha256).toBe(server.fingerprint);
     } finally {
       await server.close();

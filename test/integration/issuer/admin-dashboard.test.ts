@@ -47,7 +47,14 @@ async function checkIn(scanner: EnrolledScanner, tid: string, changes: Record<st
     method: 'POST',
     url: '/api/v1/tickets/check-in',
     headers: { authorization: `Bearer ${scanner.apiKey}` },
-    payload: { tid, eid: scanner.eid, scanned_at: new Date().toISOString(), scanner_id: scanner.scannerId, idempotency_key: randomUUID(), ...changes },
+    payload: {
+      tid,
+      eid: scanner.eid,
+      scanned_at: new Date().toISOString(),
+      scanner_id: scanner.scannerId,
+      idempotency_key: randomUUID(),
+      ...changes,
+    },
   });
   return response;
 }
@@ -68,8 +75,13 @@ describe('live counts', () => {
     expect(before.totals).toEqual({ issued: 0, checked_in: 0, revoked: 0 });
     expect(before.scans.per_minute).toHaveLength(15);
 
-    const vip = [fx.issueTicket(event.eid, { ticketType: 'VIP', holderName: 'Vera Vip' }), fx.issueTicket(event.eid, { ticketType: 'VIP', holderName: 'Victor Vip' })];
-    const standard = Array.from({ length: 4 }, (_, i) => fx.issueTicket(event.eid, { ticketType: 'Standard', holderName: `Sam Standard ${i}` }));
+    const vip = [
+      fx.issueTicket(event.eid, { ticketType: 'VIP', holderName: 'Vera Vip' }),
+      fx.issueTicket(event.eid, { ticketType: 'VIP', holderName: 'Victor Vip' }),
+    ];
+    const standard = Array.from({ length: 4 }, (_, i) =>
+      fx.issueTicket(event.eid, { ticketType: 'Standard', holderName: `Sam Standard ${i}` }),
+    );
     const untyped = fx.issueTicket(event.eid, { ticketType: null, holderName: null });
     fx.issueTicket(otherEvent.eid); // another event's ticket: not counted here
 
@@ -101,7 +113,13 @@ describe('live counts', () => {
     expect(now.scans.per_minute.reduce((sum, minute) => sum + minute.scans, 0)).toBe(5);
 
     const byKey = new Map(now.scanners.map((scanner) => [scanner.api_key_id, scanner]));
-    expect(byKey.get(north.apiKeyId)).toMatchObject({ gate_id: 'North', online: true, revoked: false, scans: 2, scanner_id: north.scannerId });
+    expect(byKey.get(north.apiKeyId)).toMatchObject({
+      gate_id: 'North',
+      online: true,
+      revoked: false,
+      scans: 2,
+      scanner_id: north.scannerId,
+    });
     expect(byKey.get(south.apiKeyId)).toMatchObject({ gate_id: 'South', online: true, scans: 3 });
     expect(Date.now() - Date.parse(byKey.get(south.apiKeyId)!.last_contact_at)).toBeLessThan(ONLINE_WINDOW_MS);
 
@@ -121,7 +139,13 @@ describe('live counts', () => {
 describe('alerts', () => {
   test('forged-signature report, revoked scan, wrong-event scan and a late already_used each raise their alert; a prompt already_used does not', async () => {
     const counts = (await overview()).alerts.counts;
-    expect(counts).toEqual({ offline_double_admission: 0, merged_double_admission: 0, forged_signature: 0, revoked_ticket: 0, wrong_event: 0 });
+    expect(counts).toEqual({
+      offline_double_admission: 0,
+      merged_double_admission: 0,
+      forged_signature: 0,
+      revoked_ticket: 0,
+      wrong_event: 0,
+    });
 
     const forgedFrom = fx.issueTicket(event.eid, { holderName: 'Grace Genuine' });
     const forged = await checkIn(north, forgedFrom.tid, { signature_status: 'invalid' });
@@ -142,15 +166,40 @@ describe('alerts', () => {
     // Scanned just now and refused at the door: an ordinary second scan, not an alert.
     expect((await checkIn(north, shared.tid)).json()).toMatchObject({ status: 'already_used' });
     // Late, but within the threshold: not an alert either.
-    expect((await checkIn(north, shared.tid, { scanned_at: new Date(Date.now() - LATE_SCAN_MS / 2).toISOString() })).json()).toMatchObject({ status: 'already_used' });
+    expect((await checkIn(north, shared.tid, { scanned_at: new Date(Date.now() - LATE_SCAN_MS / 2).toISOString() })).json()).toMatchObject({
+      status: 'already_used',
+    });
 
     const { alerts } = await overview();
-    expect(alerts.counts).toEqual({ offline_double_admission: 1, merged_double_admission: 0, forged_signature: 1, revoked_ticket: 1, wrong_event: 1 });
+    expect(alerts.counts).toEqual({
+      offline_double_admission: 1,
+      merged_double_admission: 0,
+      forged_signature: 1,
+      revoked_ticket: 1,
+      wrong_event: 1,
+    });
     // Newest first.
-    expect(alerts.recent.map((alert) => alert.kind)).toEqual(['offline_double_admission', 'wrong_event', 'revoked_ticket', 'forged_signature']);
-    const [double, wrong, rev, forgery] = alerts.recent as [typeof alerts.recent[0], typeof alerts.recent[0], typeof alerts.recent[0], typeof alerts.recent[0]];
+    expect(alerts.recent.map((alert) => alert.kind)).toEqual([
+      'offline_double_admission',
+      'wrong_event',
+      'revoked_ticket',
+      'forged_signature',
+    ]);
+    const [double, wrong, rev, forgery] = alerts.recent as [
+      (typeof alerts.recent)[0],
+      (typeof alerts.recent)[0],
+      (typeof alerts.recent)[0],
+      (typeof alerts.recent)[0],
+    ];
 
-    expect(double).toMatchObject({ tid: shared.tid, holder_name: 'Dora Double', gate_id: 'South', api_key_id: south.apiKeyId, scanner_name: 'Test scanner', scanned_at: lateScannedAt });
+    expect(double).toMatchObject({
+      tid: shared.tid,
+      holder_name: 'Dora Double',
+      gate_id: 'South',
+      api_key_id: south.apiKeyId,
+      scanner_name: 'Test scanner',
+      scanned_at: lateScannedAt,
+    });
     expect(double.delay_seconds).toBeGreaterThanOrEqual(299);
     expect(double.first_check_in).toMatchObject({ gate_id: 'North', scanner: 'Test scanner' });
     expect(wrong).toMatchObject({ tid: foreign.tid, holder_name: 'Otto Other', ticket_event_name: 'Other night', gate_id: 'North' });
@@ -172,16 +221,32 @@ describe('actions', () => {
 
     const byId = (await admin('GET', `/events/${event.eid}/tickets?q=${ada.tid.toLowerCase()}`)).json() as LookupResult;
     expect(byId.tickets.map((t) => t.tid)).toEqual([ada.tid]);
-    expect(byId.tickets[0]).toMatchObject({ holder_name: 'Ada Lovelace', ticket_type: 'VIP', status: 'valid', event_name: 'Main night', checked_in_at: null });
+    expect(byId.tickets[0]).toMatchObject({
+      holder_name: 'Ada Lovelace',
+      ticket_type: 'VIP',
+      status: 'valid',
+      event_name: 'Main night',
+      checked_in_at: null,
+    });
 
     const byName = (await admin('GET', `/events/${event.eid}/tickets?q=ada`)).json() as LookupResult;
     expect(byName.tickets.map((t) => t.holder_name).sort()).toEqual(['Ada Lovelace', 'Ada_Underscore']);
     expect(byName.truncated).toBe(false);
     // Another event's ticket by id, but not by name.
-    expect(((await admin('GET', `/events/${event.eid}/tickets?q=${other.tid}`)).json() as LookupResult).tickets[0]).toMatchObject({ event_name: 'Other night' });
+    expect(((await admin('GET', `/events/${event.eid}/tickets?q=${other.tid}`)).json() as LookupResult).tickets[0]).toMatchObject({
+      event_name: 'Other night',
+    });
 
-    expect(((await admin('GET', `/events/${event.eid}/tickets?q=${encodeURIComponent('a_u')}`)).json() as LookupResult).tickets.map((t) => t.holder_name)).toEqual(['Ada_Underscore']);
-    expect(((await admin('GET', `/events/${event.eid}/tickets?q=${encodeURIComponent('%')}`)).json() as LookupResult).tickets.map((t) => t.holder_name)).toEqual(['100% Percent']);
+    expect(
+      ((await admin('GET', `/events/${event.eid}/tickets?q=${encodeURIComponent('a_u')}`)).json() as LookupResult).tickets.map(
+        (t) => t.holder_name,
+      ),
+    ).toEqual(['Ada_Underscore']);
+    expect(
+      ((await admin('GET', `/events/${event.eid}/tickets?q=${encodeURIComponent('%')}`)).json() as LookupResult).tickets.map(
+        (t) => t.holder_name,
+      ),
+    ).toEqual(['100% Percent']);
     expect(((await admin('GET', `/events/${event.eid}/tickets?q=nobody`)).json() as LookupResult).tickets).toEqual([]);
   });
 
@@ -193,7 +258,9 @@ describe('actions', () => {
   });
 
   test('lookup refuses an empty or missing query (400) and an unknown event (404)', async () => {
-    expect((await admin('GET', `/events/${event.eid}/tickets?q=${encodeURIComponent('   ')}`)).json()).toMatchObject({ error: { code: 'INVALID_REQUEST', details: { field: 'q' } } });
+    expect((await admin('GET', `/events/${event.eid}/tickets?q=${encodeURIComponent('   ')}`)).json()).toMatchObject({
+      error: { code: 'INVALID_REQUEST', details: { field: 'q' } },
+    });
     expect((await admin('GET', `/events/${event.eid}/tickets`)).statusCode).toBe(400);
     const unknown = await admin('GET', '/events/NO-SUCH-EVENT/tickets?q=x');
     expect(unknown.statusCode).toBe(404);
@@ -205,14 +272,20 @@ describe('actions', () => {
     const revokedBefore = (await overview()).totals.revoked;
     const response = await admin('POST', `/tickets/${ticket.tid}/revoke`, { reason: 'refund' });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toMatchObject({ tid: ticket.tid, status: 'revoked', ticket: { status: 'revoked', revoke_reason: 'refund', holder_name: 'Refund Rex' } });
+    expect(response.json()).toMatchObject({
+      tid: ticket.tid,
+      status: 'revoked',
+      ticket: { status: 'revoked', revoke_reason: 'refund', holder_name: 'Refund Rex' },
+    });
     expect((await checkIn(north, ticket.tid)).json()).toMatchObject({ status: 'revoked' });
     expect((await overview()).totals.revoked).toBe(revokedBefore + 1);
 
     const unknown = await admin('POST', '/tickets/NO-SUCH-TICKET/revoke', {});
     expect(unknown.statusCode).toBe(404);
     // The same failure as `ticket-issuer ticket revoke` (issuer/services/admin-actions.ts).
-    expect(unknown.json()).toEqual({ error: { code: 'NOT_FOUND', message: 'no ticket NO-SUCH-TICKET at this issuer', details: { reason: 'ticket_not_found' } } });
+    expect(unknown.json()).toEqual({
+      error: { code: 'NOT_FOUND', message: 'no ticket NO-SUCH-TICKET at this issuer', details: { reason: 'ticket_not_found' } },
+    });
     expect((await admin('POST', `/tickets/${ticket.tid}/revoke`, { reason: 'x'.repeat(201) })).statusCode).toBe(400);
   });
 
@@ -224,25 +297,41 @@ describe('actions', () => {
     expect(setup.qr_image).toMatch(/^data:image\/svg\+xml;base64,/);
     expect(Buffer.from(setup.qr_image.split(',')[1]!, 'base64').toString('utf8')).toContain('<svg');
     const payload = decodeSetupCode(setup.setup_qr);
-    expect(payload).toMatchObject({ iss: fx.baseUrl, eid: event.eid, gate_id: 'West', event_name: 'Main night', enroll_url: `${fx.baseUrl}/api/v1/scanners/enroll` });
+    expect(payload).toMatchObject({
+      iss: fx.baseUrl,
+      eid: event.eid,
+      gate_id: 'West',
+      event_name: 'Main night',
+      enroll_url: `${fx.baseUrl}/api/v1/scanners/enroll`,
+    });
     expect(payload.tls_cert_sha256).toBeUndefined();
     // The token is stored as a hash only.
     const row = fx.db.prepare('SELECT * FROM enrollment_tokens WHERE token_id = ?').get(setup.token_id) as { token_hash: string };
     expect(row.token_hash).toMatch(/^[0-9a-f]{64}$/);
 
-    const enroll = (token: string) => app.inject({ method: 'POST', url: '/api/v1/scanners/enroll', payload: { token, scanner_id: randomUUID(), scanner_name: 'West kiosk' } });
+    const enroll = (token: string) =>
+      app.inject({
+        method: 'POST',
+        url: '/api/v1/scanners/enroll',
+        payload: { token, scanner_id: randomUUID(), scanner_name: 'West kiosk' },
+      });
     const enrolled = await enroll(payload.token);
     expect(enrolled.statusCode).toBe(200);
     expect(enrolled.json()).toMatchObject({ scope: { eid: event.eid, gate_id: 'West' } });
     expect((await enroll(payload.token)).json()).toMatchObject({ error: { code: 'INVALID_TOKEN' } });
     expect((await overview()).scanners.find((s) => s.scanner_name === 'West kiosk')).toMatchObject({ gate_id: 'West', online: true });
     // A used code cannot be revoked (revoke the scanner instead).
-    expect((await admin('POST', `/setup-codes/${setup.token_id}/revoke`, {})).json()).toMatchObject({ error: { code: 'INVALID_REQUEST', details: { reason: 'token_already_used' } } });
+    expect((await admin('POST', `/setup-codes/${setup.token_id}/revoke`, {})).json()).toMatchObject({
+      error: { code: 'INVALID_REQUEST', details: { reason: 'token_already_used' } },
+    });
 
     const unused = (await admin('POST', `/events/${event.eid}/setup-codes`, {})).json() as SetupCodeResult;
     expect(unused.gate_id).toBeNull();
     expect(decodeSetupCode(unused.setup_qr).gate_id).toBeUndefined();
-    expect((await admin('POST', `/setup-codes/${unused.token_id}/revoke`, {})).json()).toEqual({ token_id: unused.token_id, status: 'revoked' });
+    expect((await admin('POST', `/setup-codes/${unused.token_id}/revoke`, {})).json()).toEqual({
+      token_id: unused.token_id,
+      status: 'revoked',
+    });
     expect((await enroll(decodeSetupCode(unused.setup_qr).token)).json()).toMatchObject({ error: { code: 'TOKEN_REVOKED' } });
     expect((await admin('POST', '/setup-codes/tok_nothing/revoke', {})).statusCode).toBe(404);
     expect((await admin('POST', '/events/NO-SUCH-EVENT/setup-codes', {})).statusCode).toBe(404);
@@ -267,7 +356,9 @@ describe('actions', () => {
     expect(response.headers['content-disposition']).toBe(`attachment; filename="checkins-${event.eid}.csv"`);
     expect(response.body).toBe(exportCsv(exportRows(fx.db, event.eid)));
     const lines = response.body.trim().split('\n');
-    expect(lines[0]).toBe('source,at,outcome,tid,eid,holder_name,ticket_type,scanned_at,scanner_id,api_key_id,gate_id,idempotency_key,details');
+    expect(lines[0]).toBe(
+      'source,at,outcome,tid,eid,holder_name,ticket_type,scanned_at,scanner_id,api_key_id,gate_id,idempotency_key,details',
+    );
     expect(lines.filter((line) => line.startsWith('checkins,')).length).toBe((await overview()).totals.checked_in);
     expect(response.body).toContain(',invalid_signature,');
     expect((await admin('GET', '/events/NO-SUCH-EVENT/checkins.csv')).statusCode).toBe(404);
@@ -306,7 +397,12 @@ describe('the page', () => {
     expect(js.statusCode).toBe(200);
     expect(js.headers['content-type']).toMatch(/^text\/javascript/);
     expect((await app.inject({ url: style })).headers['content-type']).toMatch(/^text\/css/);
-    for (const url of ['/admin/assets/..%2F..%2F..%2Fpackage.json', '/admin/assets/.hidden.js', '/admin/assets/nothing.js', '/admin/assets/index.html']) {
+    for (const url of [
+      '/admin/assets/..%2F..%2F..%2Fpackage.json',
+      '/admin/assets/.hidden.js',
+      '/admin/assets/nothing.js',
+      '/admin/assets/index.html',
+    ]) {
       const response = await app.inject({ url });
       expect(response.statusCode, url).toBe(404);
       expect(response.json()).toMatchObject({ error: { code: 'NOT_FOUND' } });

@@ -31,7 +31,14 @@ afterAll(async () => {
 });
 
 function body(tid: string, changes: Record<string, unknown> = {}) {
-  return { tid, eid: event.eid, scanned_at: new Date().toISOString(), scanner_id: scanner.scannerId, idempotency_key: randomUUID(), ...changes };
+  return {
+    tid,
+    eid: event.eid,
+    scanned_at: new Date().toISOString(),
+    scanner_id: scanner.scannerId,
+    idempotency_key: randomUUID(),
+    ...changes,
+  };
 }
 
 function checkIn(payload: string | object, options: { apiKey?: string | null; headers?: Record<string, string> } = {}) {
@@ -53,14 +60,18 @@ describe('outcomes', () => {
       status: 'valid',
       ticket: { tid: ticket.tid, eid: event.eid, holder_name: 'Grace', ticket_type: 'VIP', checked_in_at: scannedAt },
     });
-    expect(findCheckin(fx.db, ticket.tid)).toMatchObject({ checked_in_at: scannedAt, api_key_id: scanner.apiKeyId, scanner_id: scanner.scannerId });
+    expect(findCheckin(fx.db, ticket.tid)).toMatchObject({
+      checked_in_at: scannedAt,
+      api_key_id: scanner.apiKeyId,
+      scanner_id: scanner.scannerId,
+    });
 
     const second = await checkIn(body(ticket.tid));
     expect(second.statusCode).toBe(200);
     expect(second.json()).toMatchObject({ status: 'already_used', ticket: { checked_in_at: scannedAt } });
   });
 
-  test('wrong_event names the ticket\'s own event', async () => {
+  test("wrong_event names the ticket's own event", async () => {
     const ticket = fx.issueTicket(otherEvent.eid);
     const response = await checkIn(body(ticket.tid));
     expect(response.statusCode).toBe(200);
@@ -113,7 +124,13 @@ describe('outcomes', () => {
     expect(response.json()).toMatchObject({ error: { code: 'INVALID_REQUEST', details: { reason: 'invalid_signature' } } });
     expect(findCheckin(fx.db, ticket.tid)).toBeUndefined();
     const audit = scanLogByOutcome(fx.db, 'invalid_signature').find((row) => row.tid === ticket.tid);
-    expect(audit).toMatchObject({ eid: event.eid, scanner_id: scanner.scannerId, api_key_id: scanner.apiKeyId, gate_id: 'east', idempotency_key: report.idempotency_key });
+    expect(audit).toMatchObject({
+      eid: event.eid,
+      scanner_id: scanner.scannerId,
+      api_key_id: scanner.apiKeyId,
+      gate_id: 'east',
+      idempotency_key: report.idempotency_key,
+    });
     // The ticket itself is untouched: a normal scan admits it.
     expect((await checkIn(body(ticket.tid))).json()).toMatchObject({ status: 'valid' });
   });
@@ -221,7 +238,7 @@ describe('idempotency', () => {
     expect(mismatch.json()).toMatchObject({ error: { code: 'INVALID_REQUEST', details: { field: 'idempotency_key' } } });
   });
 
-  test('a replay is honoured whichever of the scanner\'s keys sends it; another scanner gets 409', async () => {
+  test("a replay is honoured whichever of the scanner's keys sends it; another scanner gets 409", async () => {
     const ticket = fx.issueTicket(event.eid);
     const request = body(ticket.tid);
     const first = await checkIn(request);
@@ -241,7 +258,9 @@ describe('idempotency', () => {
     expect(a.statusCode).toBe(200);
     expect(b.body).toBe(a.body);
     expect(a.json().status).toBe('valid');
-    const stored = fx.db.prepare('SELECT COUNT(*) AS n FROM idempotency WHERE idempotency_key = ?').get(request.idempotency_key) as { n: number };
+    const stored = fx.db.prepare('SELECT COUNT(*) AS n FROM idempotency WHERE idempotency_key = ?').get(request.idempotency_key) as {
+      n: number;
+    };
     expect(stored.n).toBe(1);
   });
 
@@ -257,7 +276,9 @@ describe('idempotency', () => {
     insert.run(recentKey, scanner.apiKeyId, recent);
     const second = await build({ dataDir: fx.dataDir.root, logger: captureLog().logger });
     await second.close(); // waits for the pending group commit, which holds the startup prune
-    const keys = (fx.db.prepare('SELECT idempotency_key FROM idempotency').all() as { idempotency_key: string }[]).map((r) => r.idempotency_key);
+    const keys = (fx.db.prepare('SELECT idempotency_key FROM idempotency').all() as { idempotency_key: string }[]).map(
+      (r) => r.idempotency_key,
+    );
     expect(keys).not.toContain(oldKey);
     expect(keys).toContain(recentKey);
   });
@@ -270,7 +291,14 @@ describe('scan_log', () => {
     const ticket = fx.issueTicket(auditEvent.eid);
     const send = (changes: Record<string, unknown> = {}) =>
       checkIn(
-        { tid: ticket.tid, eid: auditEvent.eid, scanned_at: new Date().toISOString(), scanner_id: auditScanner.scannerId, idempotency_key: randomUUID(), ...changes },
+        {
+          tid: ticket.tid,
+          eid: auditEvent.eid,
+          scanned_at: new Date().toISOString(),
+          scanner_id: auditScanner.scannerId,
+          idempotency_key: randomUUID(),
+          ...changes,
+        },
         { apiKey: auditScanner.apiKey },
       );
     const valid = { idempotency_key: randomUUID(), scanned_at: new Date().toISOString() };
@@ -282,7 +310,12 @@ describe('scan_log', () => {
     const rows = scanLogForEvent(fx.db, auditEvent.eid);
     expect(rows.map((r) => r.outcome)).toEqual(['valid', 'replay', 'already_used', 'invalid_request', 'not_found']);
     for (const row of rows) {
-      expect(row).toMatchObject({ scanner_id: auditScanner.scannerId, api_key_id: auditScanner.apiKeyId, gate_id: 'g1', eid: auditEvent.eid });
+      expect(row).toMatchObject({
+        scanner_id: auditScanner.scannerId,
+        api_key_id: auditScanner.apiKeyId,
+        gate_id: 'g1',
+        eid: auditEvent.eid,
+      });
     }
     expect(rows[4]!.tid).toBe('NOPE');
     expect(JSON.parse(rows[3]!.details!)).toEqual({ check: 'well_formed', field: 'scanned_at' });

@@ -39,7 +39,9 @@ describe(`the issuer killed ${CYCLES} times mid-batch`, () => {
       scanner,
       killAfterMs: [100, 400],
     });
-    console.log(`[crash-loop] ${report.cycles} SIGKILLs survived: ${report.acknowledged} acknowledged check-ins all stored, ${report.unansweredResent} unanswered requests resent`);
+    console.log(
+      `[crash-loop] ${report.cycles} SIGKILLs survived: ${report.acknowledged} acknowledged check-ins all stored, ${report.unansweredResent} unanswered requests resent`,
+    );
     expect(report.cycles).toBe(CYCLES);
     expect(report.acknowledged).toBeGreaterThan(CYCLES);
     expect(report.checkInsStored).toBeGreaterThanOrEqual(report.acknowledged);

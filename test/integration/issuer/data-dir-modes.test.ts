@@ -38,14 +38,24 @@ describe('issuer data directory modes', () => {
     expect(mode(keysDir)).toBe(0o700);
     expect(mode(database)).toBe(0o600);
     expect(mode(join(tlsDir, 'serving.json'))).toBe(0o600);
-    const changes = log.lines().filter((line) => line['msg'] === 'data directory permissions were too open; tightened').map((line) => String(line['change']));
+    const changes = log
+      .lines()
+      .filter((line) => line['msg'] === 'data directory permissions were too open; tightened')
+      .map((line) => String(line['change']));
     expect(changes).toEqual(expect.arrayContaining([`${root}: 0755 → 0700`, `${database}: 0644 → 0600`]));
   });
 
   it('a private data directory is left as it is, without a word', async () => {
     fx = createIssuerFixture();
     const log = captureLog();
-    server = await startServer({ dataDir: fx.dataDir.root, host: '127.0.0.1', port: 0, plainHttp: true, logger: log.logger, handleSignals: false });
+    server = await startServer({
+      dataDir: fx.dataDir.root,
+      host: '127.0.0.1',
+      port: 0,
+      plainHttp: true,
+      logger: log.logger,
+      handleSignals: false,
+    });
     expect(log.text()).not.toContain('tightened');
     expect(mode(fx.dataDir.root)).toBe(0o700);
   });

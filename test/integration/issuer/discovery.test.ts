@@ -31,7 +31,15 @@ describe('discovery', () => {
       protocol_version: 1,
       issuer: 'https://tickets.example.test',
       name: 'Example Tickets',
-      keys: [{ kid: fx.signingKey.kid, alg: 'Ed25519', public_key: publicKeyBase64Url(fx.signingKey), valid_from: expect.any(String), valid_until: null }],
+      keys: [
+        {
+          kid: fx.signingKey.kid,
+          alg: 'Ed25519',
+          public_key: publicKeyBase64Url(fx.signingKey),
+          valid_from: expect.any(String),
+          valid_until: null,
+        },
+      ],
       endpoints: {
         check_in: 'https://tickets.example.test/api/v1/tickets/check-in',
         status: 'https://tickets.example.test/api/v1/tickets/{tid}/status',
@@ -59,7 +67,11 @@ describe('discovery', () => {
     fx.issueTicket(event.eid); // signed by the first key, unexpired
     const before = await discovery();
     const next = generateSigningKey();
-    rotateKey(fx.db, { kid: next.kid, public_key: publicKeyBase64Url(next), valid_from: new Date().toISOString() }, new Date().toISOString());
+    rotateKey(
+      fx.db,
+      { kid: next.kid, public_key: publicKeyBase64Url(next), valid_from: new Date().toISOString() },
+      new Date().toISOString(),
+    );
     const after = await discovery();
     expect(after.headers.etag).not.toBe(before.headers.etag);
     expect((await discovery({ 'if-none-match': before.headers.etag as string })).statusCode).toBe(200);

@@ -28,7 +28,7 @@ afterAll(async () => {
 const enroll = (payload: object) => app.inject({ method: 'POST', url: '/api/v1/scanners/enroll', payload });
 
 describe('enrollment', () => {
-  test('a good token gives a key scoped to the token\'s event and gate, expiring at the token\'s key_expires_at', async () => {
+  test("a good token gives a key scoped to the token's event and gate, expiring at the token's key_expires_at", async () => {
     const keyExpiresAt = new Date('2027-01-01T08:00:00.000Z');
     const { token } = fx.createSetupToken(event.eid, { gateId: 'north', keyExpiresAt });
     const scannerId = randomUUID();
@@ -38,7 +38,13 @@ describe('enrollment', () => {
     expect(answer).toEqual({
       api_key: expect.stringMatching(/^tvk_/),
       api_key_id: expect.stringMatching(/^key_/),
-      scope: { eid: event.eid, event_name: 'Gala', event_date: '2026-12-31T20:00:00.000Z', gate_id: 'north', expires_at: keyExpiresAt.toISOString() },
+      scope: {
+        eid: event.eid,
+        event_name: 'Gala',
+        event_date: '2026-12-31T20:00:00.000Z',
+        gate_id: 'north',
+        expires_at: keyExpiresAt.toISOString(),
+      },
       issuer: { name: fx.name, iss: fx.baseUrl },
     });
     // Only the hash is stored: no column of the row holds the key.
@@ -49,7 +55,11 @@ describe('enrollment', () => {
 
     // The key works at once, for its own event.
     const ticket = fx.issueTicket(event.eid);
-    const status = await app.inject({ method: 'GET', url: `/api/v1/tickets/${ticket.tid}/status`, headers: { authorization: `Bearer ${answer.api_key}` } });
+    const status = await app.inject({
+      method: 'GET',
+      url: `/api/v1/tickets/${ticket.tid}/status`,
+      headers: { authorization: `Bearer ${answer.api_key}` },
+    });
     expect(status.statusCode).toBe(200);
   });
 
@@ -90,13 +100,24 @@ describe('enrollment', () => {
     revokeToken(fx.db, tokenId, new Date().toISOString());
     const codes: string[] = [];
     for (let attempt = 0; attempt < 7; attempt++) codes.push((await enroll({ token, scanner_id: 's' })).json().error.code);
-    expect(codes).toEqual(['TOKEN_REVOKED', 'TOKEN_REVOKED', 'TOKEN_REVOKED', 'TOKEN_REVOKED', 'TOKEN_REVOKED', 'INVALID_TOKEN', 'INVALID_TOKEN']);
+    expect(codes).toEqual([
+      'TOKEN_REVOKED',
+      'TOKEN_REVOKED',
+      'TOKEN_REVOKED',
+      'TOKEN_REVOKED',
+      'TOKEN_REVOKED',
+      'INVALID_TOKEN',
+      'INVALID_TOKEN',
+    ]);
     expect(findTokenById(fx.db, tokenId)?.failed_attempts).toBe(7);
   });
 
   test('protocol_version not supported → 400 PROTOCOL_VERSION_UNSUPPORTED, before any token check, token kept', async () => {
     const { token, tokenId } = fx.createSetupToken(event.eid);
-    for (const payload of [{ token, scanner_id: 's', protocol_version: 2 }, { scanner_id: 's', protocol_version: 0 }]) {
+    for (const payload of [
+      { token, scanner_id: 's', protocol_version: 2 },
+      { scanner_id: 's', protocol_version: 0 },
+    ]) {
       const response = await enroll(payload);
       expect(response.statusCode).toBe(400);
       expect(response.json()).toMatchObject({ error: { code: 'PROTOCOL_VERSION_UNSUPPORTED', details: { supported_versions: [1] } } });

@@ -21,7 +21,10 @@ afterAll(async () => {
   fx.cleanup();
 });
 
-function expectEnvelope(response: { statusCode: number; headers: Record<string, unknown>; json(): unknown }, code: keyof typeof ERROR_STATUS) {
+function expectEnvelope(
+  response: { statusCode: number; headers: Record<string, unknown>; json(): unknown },
+  code: keyof typeof ERROR_STATUS,
+) {
   expect(response.statusCode).toBe(ERROR_STATUS[code]);
   expect(response.headers['content-type']).toMatch(/^application\/json/);
   const body = response.json() as ErrorEnvelope;
@@ -66,7 +69,12 @@ describe('envelopes outside the tables', () => {
   });
 
   test('a JSON body that is not an object → 400 INVALID_REQUEST', async () => {
-    const response = await app.inject({ method: 'POST', url: '/api/v1/tickets/check-in', headers: { ...auth(), 'content-type': 'application/json' }, payload: '[1,2]' });
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/v1/tickets/check-in',
+      headers: { ...auth(), 'content-type': 'application/json' },
+      payload: '[1,2]',
+    });
     expectEnvelope(response, 'INVALID_REQUEST');
   });
 

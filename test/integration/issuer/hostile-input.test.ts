@@ -47,11 +47,18 @@ describe('bodies built to break the issuer', () => {
     expect(response.statusCode).toBe(400);
     expect(response.json().error).toMatchObject({ code: 'INVALID_REQUEST', message: expect.stringMatching(/nested/) });
     // Nothing was checked in.
-    expect((await app.inject({ method: 'GET', url: `/api/v1/tickets/${ticket.tid}/status`, headers: auth() })).json()).toMatchObject({ status: 'valid' });
+    expect((await app.inject({ method: 'GET', url: `/api/v1/tickets/${ticket.tid}/status`, headers: auth() })).json()).toMatchObject({
+      status: 'valid',
+    });
   });
 
   it('an enroll body nested deep: 400 INVALID_REQUEST', async () => {
-    const response = await app.inject({ method: 'POST', url: '/api/v1/scanners/enroll', headers: { 'content-type': 'application/json' }, payload: `{"token":${'['.repeat(3000)}${']'.repeat(3000)}}` });
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/v1/scanners/enroll',
+      headers: { 'content-type': 'application/json' },
+      payload: `{"token":${'['.repeat(3000)}${']'.repeat(3000)}}`,
+    });
     expect(response.statusCode).toBe(400);
     expect(response.json().error.code).toBe('INVALID_REQUEST');
   });
@@ -68,32 +75,63 @@ describe('labels that would fool people or spreadsheets', () => {
   const GOOD = ['Zoë Ñúñez', '田中 太郎', 'Ελένη', 'Олег', 'VIP 🎟️', 'Family 👩‍👩‍👧', 'O\u2019Brien'];
 
   it.each(BAD)('the CLI refuses a label with %s, naming the character', (_label, value, codePoint) => {
-    expect(() => parseLabel(value, '--holder')).toThrowError(expect.objectContaining({ code: 'INVALID_ARGUMENT', message: expect.stringContaining(codePoint) }));
+    expect(() => parseLabel(value, '--holder')).toThrowError(
+      expect.objectContaining({ code: 'INVALID_ARGUMENT', message: expect.stringContaining(codePoint) }),
+    );
   });
 
   it.each(BAD)('CSV import refuses a row with %s, with its line', (_label, value, codePoint) => {
     const csv = `holder_name,ticket_type\nGood Name,VIP\n"${value}",General\n`;
-    expect(() => ticketSpecsFromCsv(csv, 2_000_000_000, 'tickets.csv')).toThrowError(expect.objectContaining({ message: expect.stringMatching(new RegExp(`line 3.*holder_name contains .*${codePoint.replace('+', '\\+')}`, 's')) }));
+    expect(() => ticketSpecsFromCsv(csv, 2_000_000_000, 'tickets.csv')).toThrowError(
+      expect.objectContaining({
+        message: expect.stringMatching(new RegExp(`line 3.*holder_name contains .*${codePoint.replace('+', '\\+')}`, 's')),
+      }),
+    );
   });
 
   it('ordinary Unicode stays welcome: accents, Greek, Cyrillic, CJK, emoji with joiners', () => {
     for (const value of GOOD) expect(parseLabel(value, '--holder')).toBe(value);
-    const specs = ticketSpecsFromCsv(`holder_name,ticket_type\n${GOOD.map((name) => `${name},General`).join('\n')}\n`, 2_000_000_000, 'tickets.csv');
+    const specs = ticketSpecsFromCsv(
+      `holder_name,ticket_type\n${GOOD.map((name) => `${name},General`).join('\n')}\n`,
+      2_000_000_000,
+      'tickets.csv',
+    );
     expect(specs.map((spec) => spec.holderName)).toEqual(GOOD);
   });
 
   it('the dashboard refuses a gate or a revocation reason with control or direction characters', async () => {
     const adminAuth = { authorization: `Bearer ${resetAdminToken(fx.db, new Date()).token}` };
-    const gate = await app.inject({ method: 'POST', url: `/admin/api/events/${scanner.eid}/setup-codes`, headers: adminAuth, payload: { gate_id: 'North \u202Eetag' } });
+    const gate = await app.inject({
+      method: 'POST',
+      url: `/admin/api/events/${scanner.eid}/setup-codes`,
+      headers: adminAuth,
+      payload: { gate_id: 'North \u202Eetag' },
+    });
     expect(gate.statusCode).toBe(400);
-    expect(gate.json().error).toMatchObject({ code: 'INVALID_REQUEST', details: { field: 'gate_id' }, message: expect.stringContaining('U+202E') });
+    expect(gate.json().error).toMatchObject({
+      code: 'INVALID_REQUEST',
+      details: { field: 'gate_id' },
+      message: expect.stringContaining('U+202E'),
+    });
     const ticket = fx.issueTicket(scanner.eid);
-    const revoke = await app.inject({ method: 'POST', url: `/admin/api/tickets/${ticket.tid}/revoke`, headers: adminAuth, payload: { reason: 'refund\u0000' } });
+    const revoke = await app.inject({
+      method: 'POST',
+      url: `/admin/api/tickets/${ticket.tid}/revoke`,
+      headers: adminAuth,
+      payload: { reason: 'refund\u0000' },
+    });
     expect(revoke.statusCode).toBe(400);
     expect(revoke.json().error).toMatchObject({ code: 'INVALID_REQUEST', details: { field: 'reason' } });
     // Nothing happened.
-    expect((await app.inject({ method: 'GET', url: `/api/v1/tickets/${ticket.tid}/status`, headers: auth() })).json()).toMatchObject({ status: 'valid' });
-    const ok = await app.inject({ method: 'POST', url: `/admin/api/events/${scanner.eid}/setup-codes`, headers: adminAuth, payload: { gate_id: 'Nord — Süd 北' } });
+    expect((await app.inject({ method: 'GET', url: `/api/v1/tickets/${ticket.tid}/status`, headers: auth() })).json()).toMatchObject({
+      status: 'valid',
+    });
+    const ok = await app.inject({
+      method: 'POST',
+      url: `/admin/api/events/${scanner.eid}/setup-codes`,
+      headers: adminAuth,
+      payload: { gate_id: 'Nord — Süd 北' },
+    });
     expect(ok.statusCode).toBe(200);
   });
 
@@ -105,15 +143,25 @@ describe('labels that would fool people or spreadsheets', () => {
         method: 'POST',
         url: '/api/v1/tickets/check-in',
         headers: auth(),
-        payload: { tid: ticket.tid, eid: scanner.eid, scanned_at: new Date().toISOString(), scanner_id: scanner.scannerId, idempotency_key: randomUUID() },
+        payload: {
+          tid: ticket.tid,
+          eid: scanner.eid,
+          scanned_at: new Date().toISOString(),
+          scanner_id: scanner.scannerId,
+          idempotency_key: randomUUID(),
+        },
       });
       expect(response.statusCode).toBe(200);
     }
     const csv = exportCsv(exportRows(fx.db, scanner.eid));
     const adminAuth = { authorization: `Bearer ${resetAdminToken(fx.db, new Date()).token}` };
     expect((await app.inject({ url: `/admin/api/events/${scanner.eid}/checkins.csv`, headers: adminAuth })).body).toBe(csv);
-    const holderCells = parseCsv(csv).slice(1).map((record) => record.fields[5]);
-    expect(holderCells).toEqual(expect.arrayContaining(["'=HYPERLINK(\"http://evil.example\",\"Click\")", "'+1+1", "'-2+3", "'@SUM(A1)", "'\t=1", 'Plain Name']));
+    const holderCells = parseCsv(csv)
+      .slice(1)
+      .map((record) => record.fields[5]);
+    expect(holderCells).toEqual(
+      expect.arrayContaining(['\'=HYPERLINK("http://evil.example","Click")', "'+1+1", "'-2+3", "'@SUM(A1)", "'\t=1", 'Plain Name']),
+    );
     for (const cell of holderCells) expect(cell).not.toMatch(/^[=+\-@\t\r]/);
   });
 });
@@ -122,7 +170,10 @@ describe('logs', () => {
   it('a ticket search by holder name leaves no name in any log line', async () => {
     const adminAuth = { authorization: `Bearer ${resetAdminToken(fx.db, new Date()).token}` };
     fx.issueTicket(scanner.eid, { holderName: 'Philippa Searchable' });
-    const response = await app.inject({ url: `/admin/api/events/${scanner.eid}/tickets?q=${encodeURIComponent('Philippa Searchable')}`, headers: adminAuth });
+    const response = await app.inject({
+      url: `/admin/api/events/${scanner.eid}/tickets?q=${encodeURIComponent('Philippa Searchable')}`,
+      headers: adminAuth,
+    });
     expect(response.statusCode).toBe(200);
     expect(JSON.stringify(response.json())).toContain('Philippa Searchable');
     expect(log.text()).not.toMatch(/Philippa|Searchable/);
@@ -169,7 +220,9 @@ describe('behind a reverse proxy (serve --trust-proxy)', () => {
   it('the CLI takes addresses and CIDR ranges, and names a wrong one', () => {
     expect(parseTrustedProxies('10.0.0.0/8, 192.168.1.5,::1,fd00::/8')).toEqual(['10.0.0.0/8', '192.168.1.5', '::1', 'fd00::/8']);
     for (const bad of ['10.0.0.0/33', 'proxy.local', '300.1.1.1', '10.0.0.0/8/1', ' , ']) {
-      expect(() => parseTrustedProxies(bad)).toThrowError(expect.objectContaining({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('--trust-proxy') }));
+      expect(() => parseTrustedProxies(bad)).toThrowError(
+        expect.objectContaining({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('--trust-proxy') }),
+      );
     }
   });
 });

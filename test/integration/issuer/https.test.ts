@@ -46,7 +46,13 @@ describe('HTTPS', () => {
     }
 
     const certBefore = fs.readFileSync(certFile, 'utf8');
-    const second = await startServer({ dataDir: fx.dataDir.root, host: '127.0.0.1', port: 0, logger: captureLog().logger, handleSignals: false });
+    const second = await startServer({
+      dataDir: fx.dataDir.root,
+      host: '127.0.0.1',
+      port: 0,
+      logger: captureLog().logger,
+      handleSignals: false,
+    });
     try {
       expect(second.fingerprint).toBe(first.fingerprint);
       expect(fs.readFileSync(certFile, 'utf8')).toBe(certBefore);
@@ -85,6 +91,8 @@ describe('HTTPS', () => {
   });
 
   test('tlsCert without tlsKey is refused', async () => {
-    await expect(startServer({ dataDir: fx.dataDir.root, port: 0, tlsCert: 'x.pem', handleSignals: false, logger: captureLog().logger })).rejects.toThrow(/together/);
+    await expect(
+      startServer({ dataDir: fx.dataDir.root, port: 0, tlsCert: 'x.pem', handleSignals: false, logger: captureLog().logger }),
+    ).rejects.toThrow(/together/);
   });
 });

@@ -21,7 +21,13 @@ describe('rate limits', () => {
           method: 'POST',
           url: '/api/v1/tickets/check-in',
           headers: { authorization: `Bearer ${apiKey}` },
-          payload: { tid: ticket.tid, eid: event.eid, scanned_at: new Date().toISOString(), scanner_id: busy.scannerId, idempotency_key: randomUUID() },
+          payload: {
+            tid: ticket.tid,
+            eid: event.eid,
+            scanned_at: new Date().toISOString(),
+            scanner_id: busy.scannerId,
+            idempotency_key: randomUUID(),
+          },
         });
       // Each answer within the limit says what is left of it (RateLimit-* headers, docs/protocol.md).
       const budget = (answer: { statusCode: number; headers: Record<string, unknown> }) => ({
@@ -54,7 +60,12 @@ describe('rate limits', () => {
     const app = await build({ dataDir: fx.dataDir.root, enrollRpm: 2, logger: captureLog().logger });
     try {
       const event = fx.createEvent();
-      const enroll = () => app.inject({ method: 'POST', url: '/api/v1/scanners/enroll', payload: { token: fx.createSetupToken(event.eid).token, scanner_id: 's' } });
+      const enroll = () =>
+        app.inject({
+          method: 'POST',
+          url: '/api/v1/scanners/enroll',
+          payload: { token: fx.createSetupToken(event.eid).token, scanner_id: 's' },
+        });
       expect((await enroll()).statusCode).toBe(200);
       expect((await enroll()).statusCode).toBe(200);
       const limited = await enroll();
@@ -84,7 +95,12 @@ describe('logs', () => {
       const again = await app.inject({ method: 'POST', url: '/api/v1/scanners/enroll', payload: { token, scanner_id: 'door-1' } });
       expect(again.statusCode).toBe(400);
       // A body V8 cannot parse: its error message would quote the token.
-      const broken = await app.inject({ method: 'POST', url: '/api/v1/scanners/enroll', headers: { 'content-type': 'application/json' }, payload: `{"token":"${token}"` });
+      const broken = await app.inject({
+        method: 'POST',
+        url: '/api/v1/scanners/enroll',
+        headers: { 'content-type': 'application/json' },
+        payload: `{"token":"${token}"`,
+      });
       expect(broken.statusCode).toBe(400);
       const ticket = fx.issueTicket(event.eid);
       const headers = { authorization: `Bearer ${apiKey}` };
@@ -93,9 +109,20 @@ describe('logs', () => {
         method: 'POST',
         url: '/api/v1/tickets/check-in',
         headers,
-        payload: { tid: ticket.tid, eid: event.eid, scanned_at: new Date().toISOString(), scanner_id: 'door-1', idempotency_key: randomUUID() },
+        payload: {
+          tid: ticket.tid,
+          eid: event.eid,
+          scanned_at: new Date().toISOString(),
+          scanner_id: 'door-1',
+          idempotency_key: randomUUID(),
+        },
       });
-      await app.inject({ method: 'POST', url: '/api/v1/tickets/check-in', headers: { ...headers, 'content-type': 'application/json' }, payload: `{"api_key":"${apiKey}"` });
+      await app.inject({
+        method: 'POST',
+        url: '/api/v1/tickets/check-in',
+        headers: { ...headers, 'content-type': 'application/json' },
+        payload: `{"api_key":"${apiKey}"`,
+      });
       const wrongKey = `tvk_${'z'.repeat(43)}`;
       secrets.push(wrongKey);
       await app.inject({ method: 'GET', url: `/api/v1/tickets/${ticket.tid}/status`, headers: { authorization: `Bearer ${wrongKey}` } });
@@ -112,7 +139,10 @@ describe('logs', () => {
 
   test('redaction also covers fields a log call might pass by mistake', () => {
     const log = captureLog();
-    log.logger.info({ api_key: 'tvk_secret1', token: 'secret2', req: { headers: { authorization: 'Bearer secret3' } }, nested: { token: 'secret4' } }, 'oops');
+    log.logger.info(
+      { api_key: 'tvk_secret1', token: 'secret2', req: { headers: { authorization: 'Bearer secret3' } }, nested: { token: 'secret4' } },
+      'oops',
+    );
     const text = log.text();
     for (const secret of ['tvk_secret1', 'secret2', 'secret3', 'secret4']) expect(text).not.toContain(secret);
     expect(log.lines()[0]).toMatchObject({ api_key: '[redacted]', token: '[redacted]', nested: { token: '[redacted]' } });

@@ -23,7 +23,14 @@ beforeAll(async () => {
   fx = createIssuerFixture({ baseUrl: 'http://127.0.0.1:8080' });
   event = fx.createEvent();
   buildDir = await compileIssuerServer();
-  here = await startServer({ dataDir: fx.dataDir.root, host: '127.0.0.1', port: 0, plainHttp: true, logger: captureLog().logger, handleSignals: false });
+  here = await startServer({
+    dataDir: fx.dataDir.root,
+    host: '127.0.0.1',
+    port: 0,
+    plainHttp: true,
+    logger: captureLog().logger,
+    handleSignals: false,
+  });
   there = await startIssuerChild(buildDir, fx.dataDir.root);
 }, 120_000);
 
@@ -34,7 +41,13 @@ afterAll(async () => {
   fx.cleanup();
 });
 
-function checkIn(baseUrl: string, scanner: EnrolledScanner, tid: string, idempotencyKey = randomUUID(), scannedAt = new Date().toISOString()) {
+function checkIn(
+  baseUrl: string,
+  scanner: EnrolledScanner,
+  tid: string,
+  idempotencyKey = randomUUID(),
+  scannedAt = new Date().toISOString(),
+) {
   return request<CheckInResponse>(`${baseUrl}/api/v1/tickets/check-in`, {
     method: 'POST',
     headers: { authorization: `Bearer ${scanner.apiKey}` },
@@ -60,7 +73,10 @@ describe('two issuer processes, one database', () => {
     const scanner = fx.enrollScanner(event.eid);
     const key = randomUUID();
     const scannedAt = new Date().toISOString();
-    const [a, b] = await Promise.all([checkIn(here.url, scanner, ticket.tid, key, scannedAt), checkIn(there.url, scanner, ticket.tid, key, scannedAt)]);
+    const [a, b] = await Promise.all([
+      checkIn(here.url, scanner, ticket.tid, key, scannedAt),
+      checkIn(there.url, scanner, ticket.tid, key, scannedAt),
+    ]);
     expect(a.text).toBe(b.text);
     expect(a.json.status).toBe('valid');
     expect(fx.db.prepare('SELECT COUNT(*) AS n FROM idempotency WHERE idempotency_key = ?').get(key)).toEqual({ n: 1 });

@@ -19,7 +19,14 @@ let event: EventRow;
 
 beforeAll(async () => {
   fx = createIssuerFixture({ baseUrl: 'http://127.0.0.1:8080' });
-  server = await startServer({ dataDir: fx.dataDir.root, host: '127.0.0.1', port: 0, plainHttp: true, logger: captureLog().logger, handleSignals: false });
+  server = await startServer({
+    dataDir: fx.dataDir.root,
+    host: '127.0.0.1',
+    port: 0,
+    plainHttp: true,
+    logger: captureLog().logger,
+    handleSignals: false,
+  });
   event = fx.createEvent();
 });
 
@@ -67,7 +74,9 @@ describe('over real sockets', () => {
   test('10 concurrent enrollments with one token: exactly one 200', async () => {
     const { token, tokenId } = fx.createSetupToken(event.eid);
     const responses = await Promise.all(
-      Array.from({ length: 10 }, () => request(`${server.url}/api/v1/scanners/enroll`, { method: 'POST', body: { token, scanner_id: randomUUID() } })),
+      Array.from({ length: 10 }, () =>
+        request(`${server.url}/api/v1/scanners/enroll`, { method: 'POST', body: { token, scanner_id: randomUUID() } }),
+      ),
     );
     // Ten requests fit the default per-IP limit of 10 per minute.
     expect(responses.filter((r) => r.status === 200)).toHaveLength(1);
@@ -78,7 +87,9 @@ describe('over real sockets', () => {
   test('a ticket revoked by another process is refused on the next scan', async () => {
     const scanner = fx.enrollScanner(event.eid);
     const ticket = fx.issueTicket(event.eid);
-    const before = await request<TicketStatus>(`${server.url}/api/v1/tickets/${ticket.tid}/status`, { headers: { authorization: `Bearer ${scanner.apiKey}` } });
+    const before = await request<TicketStatus>(`${server.url}/api/v1/tickets/${ticket.tid}/status`, {
+      headers: { authorization: `Bearer ${scanner.apiKey}` },
+    });
     expect(before.json.status).toBe('valid');
     expect(await revokeTicketElsewhere(fx.dataDir.database, ticket.tid)).toBe('1');
     const scan = await checkIn(scanner, ticket.tid);
@@ -129,7 +140,13 @@ describe('graceful shutdown', () => {
         request<CheckInResponse>(`http://127.0.0.1:${port}/api/v1/tickets/check-in`, {
           method: 'POST',
           headers: { authorization: `Bearer ${scanner.apiKey}` },
-          body: { tid: ticket.tid, eid: shutdownEvent.eid, scanned_at: new Date().toISOString(), scanner_id: scanner.scannerId, idempotency_key: randomUUID() },
+          body: {
+            tid: ticket.tid,
+            eid: shutdownEvent.eid,
+            scanned_at: new Date().toISOString(),
+            scanner_id: scanner.scannerId,
+            idempotency_key: randomUUID(),
+          },
         }),
       ),
     );
@@ -159,7 +176,9 @@ describe('graceful shutdown', () => {
     socket.on('error', () => {});
     socket.resume(); // reading, so the server's end of the connection is noticed
     await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
-    socket.write('POST /api/v1/tickets/check-in HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"tid":"01');
+    socket.write(
+      'POST /api/v1/tickets/check-in HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"tid":"01',
+    );
     await new Promise((resolve) => setTimeout(resolve, 100));
 
     await app.close();

@@ -64,7 +64,9 @@ function trickle(socket: net.Socket, text: string, everyMs: number): void {
 /** The server's last word to a client it cut: our error envelope, saying why. */
 function expectCutTooSlow(received: string): void {
   expect(received).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
-  expect(JSON.parse(received.slice(received.indexOf('\r\n\r\n') + 4))).toEqual({ error: { code: 'INVALID_REQUEST', message: 'the request took too long to arrive' } });
+  expect(JSON.parse(received.slice(received.indexOf('\r\n\r\n') + 4))).toEqual({
+    error: { code: 'INVALID_REQUEST', message: 'the request took too long to arrive' },
+  });
 }
 
 describe('slow clients are cut', () => {
@@ -116,7 +118,10 @@ describe('slow clients are cut', () => {
   it('while slow clients wait to be cut, a kiosk is answered at once', async () => {
     const port = await start();
     const slow = await Promise.all(Array.from({ length: 20 }, () => connect(port)));
-    for (const socket of slow) socket.write('POST /api/v1/scanners/enroll HTTP/1.1\r\nHost: issuer\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n');
+    for (const socket of slow)
+      socket.write(
+        'POST /api/v1/scanners/enroll HTTP/1.1\r\nHost: issuer\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n',
+      );
     const response = await fetch(`http://127.0.0.1:${port}/.well-known/ticket-issuer.json`);
     expect(response.status).toBe(200);
     await Promise.all(slow.map((socket) => closedAfter(socket, Date.now())));

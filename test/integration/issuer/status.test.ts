@@ -27,7 +27,11 @@ afterAll(async () => {
 });
 
 const status = (tid: string, apiKey: string | null = scanner.apiKey) =>
-  app.inject({ method: 'GET', url: `/api/v1/tickets/${encodeURIComponent(tid)}/status`, headers: apiKey === null ? {} : { authorization: `Bearer ${apiKey}` } });
+  app.inject({
+    method: 'GET',
+    url: `/api/v1/tickets/${encodeURIComponent(tid)}/status`,
+    headers: apiKey === null ? {} : { authorization: `Bearer ${apiKey}` },
+  });
 
 const checkIn = (tid: string) =>
   app.inject({
@@ -76,7 +80,7 @@ describe('ticket status', () => {
     expect((await status(expired.tid)).json().status).toBe('expired');
   });
 
-  test('another event\'s ticket → 403 FORBIDDEN; unknown → 404 NOT_FOUND; no key → 401', async () => {
+  test("another event's ticket → 403 FORBIDDEN; unknown → 404 NOT_FOUND; no key → 401", async () => {
     const other = fx.createEvent({ name: 'Elsewhere' });
     const foreign = fx.issueTicket(other.eid);
     const forbidden = await status(foreign.tid);

@@ -26,9 +26,17 @@ afterEach(async () => {
 });
 
 async function start(hid: FakeNodeHid, log: string[]): Promise<KioskRuntime> {
-  if (!process.env.DBUS_SESSION_BUS_ADDRESS) throw new Error('The kiosk runtime keeps its API key in the OS keyring: run this test inside scripts/with-keyring.sh');
+  if (!process.env.DBUS_SESSION_BUS_ADDRESS)
+    throw new Error('The kiosk runtime keeps its API key in the OS keyring: run this test inside scripts/with-keyring.sh');
   dataDir = mkdtempSync(join(tmpdir(), 'kiosk-hidpos-'));
-  runtime = await startKioskRuntime({ dataDir, keyringService: KEYRING_SERVICE, hidScanners: true, hid: hid.api(), core: { autoDrain: false }, log: (line) => log.push(line) });
+  runtime = await startKioskRuntime({
+    dataDir,
+    keyringService: KEYRING_SERVICE,
+    hidScanners: true,
+    hid: hid.api(),
+    core: { autoDrain: false },
+    log: (line) => log.push(line),
+  });
   return runtime;
 }
 
@@ -63,7 +71,12 @@ describe('a HID-POS scanner through the kiosk runtime', () => {
       diagnosis = (await kiosk.core.getState()).calibration?.diagnosis ?? null;
       if (!diagnosis) await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    expect(diagnosis).toMatchObject({ input_path: 'hid-pos', terminator: 'cr', hid_layout: NEWLAND_LAYOUT.name, translation: 'not_needed' });
+    expect(diagnosis).toMatchObject({
+      input_path: 'hid-pos',
+      terminator: 'cr',
+      hid_layout: NEWLAND_LAYOUT.name,
+      translation: 'not_needed',
+    });
   });
 
   it('a Zebra scanner in SNAPI mode: the state and the log name it, with the fix', async () => {
@@ -71,7 +84,8 @@ describe('a HID-POS scanner through the kiosk runtime', () => {
     hid.plug(snapiScanner);
     const log: string[] = [];
     const kiosk = await start(hid, log);
-    const fix = "Scanner Zebra Technologies DS2208 (05e0:1900) is in SNAPI mode: scan the 'USB HID POS' programming code from its manual, or use keyboard mode.";
+    const fix =
+      "Scanner Zebra Technologies DS2208 (05e0:1900) is in SNAPI mode: scan the 'USB HID POS' programming code from its manual, or use keyboard mode.";
     expect((await kiosk.core.getState()).hid_scanner).toEqual({ state: 'disconnected', reason: 'unreadable_mode', message: fix });
     expect(log).toContain(fix);
   });

@@ -24,7 +24,8 @@ let runtime: KioskRuntime;
 const hid = new FakeNodeHid();
 
 beforeAll(async () => {
-  if (!process.env.DBUS_SESSION_BUS_ADDRESS) throw new Error('The kiosk runtime keeps its API key in the OS keyring: run this test inside scripts/with-keyring.sh');
+  if (!process.env.DBUS_SESSION_BUS_ADDRESS)
+    throw new Error('The kiosk runtime keeps its API key in the OS keyring: run this test inside scripts/with-keyring.sh');
   issuer = await new LoopbackIssuer().start();
   dataDir = mkdtempSync(join(tmpdir(), 'kiosk-echo-'));
   hid.plug(keyboardScanner);
@@ -75,7 +76,9 @@ describe('a keyboard-mode scanner read over HID', () => {
     await runtime.core.scan('not a ticket');
     const state = await runtime.core.getState();
     // Not ADMIT and then "already admitted here" for the same person.
-    expect(state.last_verdicts.filter((verdict) => JSON.stringify(verdict).includes(tid))).toEqual([expect.objectContaining({ kind: 'admit' })]);
+    expect(state.last_verdicts.filter((verdict) => JSON.stringify(verdict).includes(tid))).toEqual([
+      expect.objectContaining({ kind: 'admit' }),
+    ]);
     expect(issuer.checkInRequests().length - before).toBe(1);
   });
 });

@@ -158,7 +158,12 @@ process.stdout.write(JSON.stringify({ result, state }));
 `;
 
 /** Opens a KioskCore on `dbName` in the sandbox, scans `text` once, and reports the result and the state. */
-function runChild(dir: string, text: string, dbName: string, env: Record<string, string>): Promise<{ result: { type: string; code?: string; message: string }; state: unknown }> {
+function runChild(
+  dir: string,
+  text: string,
+  dbName: string,
+  env: Record<string, string>,
+): Promise<{ result: { type: string; code?: string; message: string }; state: unknown }> {
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,

@@ -70,7 +70,10 @@ describe('enrollment', () => {
       event: { eid: issuer.event.eid, name: 'Autumn Festival', date: issuer.event.date },
     });
     expect(issuer.tokenUsed(tokenId)).toBe(true);
-    const row = issuer.fx.db.prepare('SELECT api_key_id, scanner_id FROM api_keys WHERE token_id = ?').get(tokenId) as { api_key_id: string; scanner_id: string };
+    const row = issuer.fx.db.prepare('SELECT api_key_id, scanner_id FROM api_keys WHERE token_id = ?').get(tokenId) as {
+      api_key_id: string;
+      scanner_id: string;
+    };
     expect(state.api_key_id).toBe(row.api_key_id);
     expect(row.scanner_id).toBe(state.scanner.id);
 
@@ -92,7 +95,10 @@ describe('online verdicts from the real issuer', () => {
 
     expect(verdict).toMatchObject({ kind: 'admit', offline: false, decided_by: 'issuer', ticket: { tid, holder_name: 'Ada Lovelace' } });
     const checkin = issuer.checkin(tid);
-    expect(checkin).toMatchObject({ scanner_id: (await core.getState()).scanner.id, idempotency_key: kioskScans('main', tid)[0]!.idempotency_key });
+    expect(checkin).toMatchObject({
+      scanner_id: (await core.getState()).scanner.id,
+      idempotency_key: kioskScans('main', tid)[0]!.idempotency_key,
+    });
   });
 
   it('refuses the same ticket as already_used with the first-use time: here locally, at another kiosk from the issuer', async () => {
@@ -118,7 +124,13 @@ describe('online verdicts from the real issuer', () => {
     const { tid, code } = issuer.issueTicket();
     issuer.revokeTicket(tid);
 
-    expect(verdictOf(await core.scan(code))).toMatchObject({ kind: 'refuse', reason: 'revoked', offline: false, decided_by: 'issuer', ticket: { tid } });
+    expect(verdictOf(await core.scan(code))).toMatchObject({
+      kind: 'refuse',
+      reason: 'revoked',
+      offline: false,
+      decided_by: 'issuer',
+      ticket: { tid },
+    });
     expect(issuer.checkin(tid)).toBeUndefined();
   });
 
@@ -129,7 +141,11 @@ describe('online verdicts from the real issuer', () => {
 
     const verdict = verdictOf(await core.scan(code));
 
-    expect(verdict).toMatchObject({ kind: 'refuse', reason: 'wrong_event', ticket: { tid, eid: otherEvent.eid, event_name: 'Winter Ball' } });
+    expect(verdict).toMatchObject({
+      kind: 'refuse',
+      reason: 'wrong_event',
+      ticket: { tid, eid: otherEvent.eid, event_name: 'Winter Ball' },
+    });
     expect(verdict.kind === 'refuse' && verdict.detail).toContain(otherEvent.eid);
     expect(issuer.checkin(tid)).toBeUndefined();
   });
@@ -156,7 +172,7 @@ describe('online verdicts from the real issuer', () => {
 
     const report = await core.drain();
     expect(report?.stop).toBe('empty');
-    const state = (await core.getState());
+    const state = await core.getState();
     expect(state.pending_scans).toBe(0);
     const logged = issuer.scanLog('invalid_signature');
     expect(logged).toHaveLength(1);
@@ -180,7 +196,10 @@ describe('online verdicts from the real issuer', () => {
     expect(await core.lookupStatus(code)).toMatchObject({ type: 'status', status: { tid, status: 'valid', holder_name: 'Grace Hopper' } });
     expect(issuer.checkin(tid)).toBeUndefined();
     await core.scan(code);
-    expect(await core.lookupStatus(tid)).toMatchObject({ type: 'status', status: { tid, status: 'checked_in', checked_in_at: issuer.checkin(tid)!.checked_in_at } });
+    expect(await core.lookupStatus(tid)).toMatchObject({
+      type: 'status',
+      status: { tid, status: 'checked_in', checked_in_at: issuer.checkin(tid)!.checked_in_at },
+    });
     expect(await core.lookupStatus('01HZZZZZZZZZZZZZZZZZZZZZZZ')).toEqual({ type: 'not_found' });
   });
 });
@@ -273,7 +292,13 @@ describe('offline and back', () => {
     const state = await here.getState();
     expect(state.pending_scans).toBe(0);
     expect(state.double_admissions).toEqual([
-      { tid, eid: issuer.event.eid, holder_name: 'Alan Turing', admitted_here_at: expect.any(String), first_checked_in_at: issuer.checkin(tid)!.checked_in_at },
+      {
+        tid,
+        eid: issuer.event.eid,
+        holder_name: 'Alan Turing',
+        admitted_here_at: expect.any(String),
+        first_checked_in_at: issuer.checkin(tid)!.checked_in_at,
+      },
     ]);
     expect(issuer.checkin(tid)!.scanner_id).toBe((await elsewhere.getState()).scanner.id);
   });

@@ -43,8 +43,17 @@ function kindOf(result: ScanResult): string {
 describe.each(['de', 'fr'] as const)('a US-layout scanner typing into a %s computer', (layout) => {
   it('is learned from the calibration code before enrollment, then its tickets are admitted', async () => {
     const core = openCore();
-    const calibrated = await core.scan(mangleForLayout(CALIBRATION_CODE, layout), { terminator: 'cr', prefixKeys: [], suffixKeys: [], units: 71, durationMs: 160 });
-    expect(calibrated).toMatchObject({ type: 'calibrated', diagnosis: { input_path: 'window', layout, translation: 'learned', terminator: 'cr' } });
+    const calibrated = await core.scan(mangleForLayout(CALIBRATION_CODE, layout), {
+      terminator: 'cr',
+      prefixKeys: [],
+      suffixKeys: [],
+      units: 71,
+      durationMs: 160,
+    });
+    expect(calibrated).toMatchObject({
+      type: 'calibrated',
+      diagnosis: { input_path: 'window', layout, translation: 'learned', terminator: 'cr' },
+    });
     const state = await core.getState();
     expect(state.calibration).toMatchObject({ diagnosis: { layout }, translating: ['window'] });
     expect(core.readLog()[0]).toMatchObject({ kind: 'calibration', origin: 'window' });
@@ -86,10 +95,22 @@ describe.each(['de', 'fr'] as const)('a US-layout scanner typing into a %s compu
 describe('calibration through HID', () => {
   it('HID-POS: the report layout and symbology are part of the diagnosis; nothing to translate', async () => {
     const core = openCore();
-    const result = await core.scanFrom('hid-pos', CALIBRATION_CODE, { terminator: 'report_end', prefixKeys: [], suffixKeys: [], units: 2, durationMs: 3.2, layout: 'Honeywell (64-byte, report 2)' }, ']Q1');
+    const result = await core.scanFrom(
+      'hid-pos',
+      CALIBRATION_CODE,
+      { terminator: 'report_end', prefixKeys: [], suffixKeys: [], units: 2, durationMs: 3.2, layout: 'Honeywell (64-byte, report 2)' },
+      ']Q1',
+    );
     expect(result).toMatchObject({
       type: 'calibrated',
-      diagnosis: { input_path: 'hid-pos', layout: 'us', translation: 'not_needed', terminator: 'report_end', hid_layout: 'Honeywell (64-byte, report 2)', symbology_id: ']Q1' },
+      diagnosis: {
+        input_path: 'hid-pos',
+        layout: 'us',
+        translation: 'not_needed',
+        terminator: 'report_end',
+        hid_layout: 'Honeywell (64-byte, report 2)',
+        symbology_id: ']Q1',
+      },
     });
     expect((await core.getState()).calibration?.translating).toEqual([]);
   });
@@ -97,11 +118,17 @@ describe('calibration through HID', () => {
   it('a keyboard-mode scanner set to German, read over HID, and its window copy on a US computer: both learned, one check-in', async () => {
     const core = openCore();
     // The scanner's German setting changes the keys it sends: the HID decoder (US usages) reads the German mangling.
-    await Promise.all([core.scanFrom('hid-keyboard', mangleForLayout(CALIBRATION_CODE, 'de')), core.scanFrom('window', mangleForLayout(CALIBRATION_CODE, 'de'))]);
+    await Promise.all([
+      core.scanFrom('hid-keyboard', mangleForLayout(CALIBRATION_CODE, 'de')),
+      core.scanFrom('window', mangleForLayout(CALIBRATION_CODE, 'de')),
+    ]);
     expect((await core.getState()).calibration?.translating.sort()).toEqual(['hid-keyboard', 'window']);
     await core.scanFrom('hid-keyboard', mangleForLayout(issuer.setupCode(), 'de'));
     const { code } = issuer.issueTicket();
-    const [hid, window] = await Promise.all([core.scanFrom('hid-keyboard', mangleForLayout(code, 'de')), core.scanFrom('window', mangleForLayout(code, 'de'))]);
+    const [hid, window] = await Promise.all([
+      core.scanFrom('hid-keyboard', mangleForLayout(code, 'de')),
+      core.scanFrom('window', mangleForLayout(code, 'de')),
+    ]);
     expect(kindOf(hid)).toBe('admit');
     expect(window).toBe(hid);
     expect(issuer.checkInRequests()).toHaveLength(1);

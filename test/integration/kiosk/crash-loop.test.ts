@@ -58,7 +58,9 @@ describe(`the kiosk killed ${CYCLES} times during offline scans`, () => {
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 20));
       run.child.kill('SIGKILL');
       expect((await run.exited).signal).toBe('SIGKILL');
-      const shown = run.lines.filter((line) => line !== 'done').map((line) => JSON.parse(line) as { verdict: { kind: string; ticket: { tid: string } } });
+      const shown = run.lines
+        .filter((line) => line !== 'done')
+        .map((line) => JSON.parse(line) as { verdict: { kind: string; ticket: { tid: string } } });
       if (!run.lines.includes('done')) killsMidScanning += 1;
       expect(shown.every((result) => result.verdict.kind === 'admit')).toBe(true);
 
@@ -97,7 +99,9 @@ describe(`the kiosk killed ${CYCLES} times during offline scans`, () => {
     const after = LocalStore.open(dbPath);
     expect(after.pendingCount()).toBe(0);
     after.close();
-    console.log(`[kiosk-crash-loop] ${CYCLES} SIGKILLs during offline scans (${killsMidScanning} mid-scanning): ${shownTids.length} shown admits, ${queued} queued, ${requests.length} sent once each`);
+    console.log(
+      `[kiosk-crash-loop] ${CYCLES} SIGKILLs during offline scans (${killsMidScanning} mid-scanning): ${shownTids.length} shown admits, ${queued} queued, ${requests.length} sent once each`,
+    );
   }, 240_000);
 });
 

@@ -49,8 +49,15 @@ describe('durability across SIGKILL', () => {
     const queued = Array.from({ length: 40 }, () => {
       const { tid, code } = issuer.issueTicket();
       return store.insertScan({
-        code, iss: issuer.url, tid, eid: issuer.eid, gate_id: null, scanner_id,
-        scanned_at: new Date().toISOString(), signature_status: 'valid', queue_state: 'pending',
+        code,
+        iss: issuer.url,
+        tid,
+        eid: issuer.eid,
+        gate_id: null,
+        scanner_id,
+        scanned_at: new Date().toISOString(),
+        signature_status: 'valid',
+        queue_state: 'pending',
       });
     });
     store.close();
@@ -103,7 +110,9 @@ describe('durability across SIGKILL', () => {
     run.child.kill('SIGKILL');
     await run.exited;
 
-    const shown = run.lines.filter((l) => l !== 'done').map((l) => JSON.parse(l) as { type: string; verdict: { kind: string; ticket: { tid: string } } });
+    const shown = run.lines
+      .filter((l) => l !== 'done')
+      .map((l) => JSON.parse(l) as { type: string; verdict: { kind: string; ticket: { tid: string } } });
     expect(shown.map((r) => r.verdict.kind)).toEqual(['admit', 'admit', 'admit', 'admit', 'admit']);
     const store = LocalStore.open(dbPath);
     for (const result of shown) expect(store.firstAdmissionAt(result.verdict.ticket.tid)).toBeDefined();

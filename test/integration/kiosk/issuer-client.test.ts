@@ -17,7 +17,14 @@ beforeEach(async () => {
 afterEach(() => issuer.close());
 
 function request(tid: string, overrides: Partial<CheckInRequest> = {}): CheckInRequest {
-  return { tid, eid: issuer.eid, scanned_at: new Date().toISOString(), scanner_id: randomUUID(), idempotency_key: randomUUID(), ...overrides };
+  return {
+    tid,
+    eid: issuer.eid,
+    scanned_at: new Date().toISOString(),
+    scanner_id: randomUUID(),
+    idempotency_key: randomUUID(),
+    ...overrides,
+  };
 }
 const checkInUrl = () => `${issuer.url}/api/v1/tickets/check-in`;
 
@@ -37,7 +44,9 @@ describe('IssuerClient', () => {
 
   it('treats the 400 for a reported bad signature as reported, not as an error', async () => {
     const { tid } = issuer.issueTicket();
-    expect(await client.checkIn(checkInUrl(), API_KEY, request(tid, { signature_status: 'invalid' }))).toEqual({ kind: 'signature_reported' });
+    expect(await client.checkIn(checkInUrl(), API_KEY, request(tid, { signature_status: 'invalid' }))).toEqual({
+      kind: 'signature_reported',
+    });
     // The same 400 without a report is a rejection.
     const bad = await client.checkIn(checkInUrl(), API_KEY, request(tid, { idempotency_key: 'not-a-uuid' }));
     expect(bad).toMatchObject({ kind: 'rejected', status: 400, code: 'INVALID_REQUEST', details: { field: 'idempotency_key' } });
@@ -56,7 +65,11 @@ describe('IssuerClient', () => {
     const { tid } = issuer.issueTicket();
     const body = request(tid);
     await client.checkIn(checkInUrl(), API_KEY, body);
-    expect(await client.checkIn(checkInUrl(), API_KEY, { ...body, gate_id: 'G2' })).toMatchObject({ kind: 'rejected', status: 409, code: 'IDEMPOTENCY_CONFLICT' });
+    expect(await client.checkIn(checkInUrl(), API_KEY, { ...body, gate_id: 'G2' })).toMatchObject({
+      kind: 'rejected',
+      status: 409,
+      code: 'IDEMPOTENCY_CONFLICT',
+    });
   });
 
   it('404 for an unknown ticket', async () => {
@@ -79,7 +92,10 @@ describe('IssuerClient', () => {
     expect(JSON.stringify(refused)).not.toContain(API_KEY);
     issuer.hang = true;
     const started = Date.now();
-    expect(await client.checkIn(checkInUrl(), API_KEY, request('T'), { timeoutMs: 200 })).toEqual({ kind: 'unreachable', detail: 'timed out' });
+    expect(await client.checkIn(checkInUrl(), API_KEY, request('T'), { timeoutMs: 200 })).toEqual({
+      kind: 'unreachable',
+      detail: 'timed out',
+    });
     expect(Date.now() - started).toBeLessThan(1500);
   });
 
@@ -90,17 +106,26 @@ describe('IssuerClient', () => {
 
   it('reads the status and the discovery document', async () => {
     const { tid } = issuer.issueTicket();
-    expect(await client.status(`${issuer.url}/api/v1/tickets/{tid}/status`, API_KEY, tid)).toMatchObject({ kind: 'answered', status: { tid, status: 'valid' } });
+    expect(await client.status(`${issuer.url}/api/v1/tickets/{tid}/status`, API_KEY, tid)).toMatchObject({
+      kind: 'answered',
+      status: { tid, status: 'valid' },
+    });
     expect(await client.fetchDiscovery(issuer.url)).toMatchObject({ kind: 'answered', body: { issuer: issuer.url } });
   });
 
   it('enrollment errors: used token, revoked token', async () => {
     const url = `${issuer.url}/api/v1/scanners/enroll`;
     issuer.tokens.set('tok_revoked', 'revoked');
-    expect(await client.enroll(url, { token: 'tok_revoked', scanner_id: randomUUID() })).toMatchObject({ kind: 'rejected', status: 403, code: 'TOKEN_REVOKED' });
+    expect(await client.enroll(url, { token: 'tok_revoked', scanner_id: randomUUID() })).toMatchObject({
+      kind: 'rejected',
+      status: 403,
+      code: 'TOKEN_REVOKED',
+    });
     issuer.tokens.set('tok_ok', 'unused');
     expect(await client.enroll(url, { token: 'tok_ok', scanner_id: randomUUID() })).toMatchObject({ kind: 'enrolled' });
-    expect(await client.enroll(url, { token: 'tok_ok', scanner_id: randomUUID() })).toMatchObject({ kind: 'rejected', code: 'INVALID_TOKEN' });
+    expect(await client.enroll(url, { token: 'tok_ok', scanner_id: randomUUID() })).toMatchObject({
+      kind: 'rejected',
+      code: 'INVALID_TOKEN',
+    });
   });
 });
-

@@ -33,7 +33,14 @@ afterEach(async () => {
 });
 
 function openCore(options: Partial<KioskCoreOptions> = {}): KioskCore {
-  const core = new KioskCore({ dbPath: join(dir.dir, 'kiosk.db'), apiKeys, autoDrain: false, onlineBudgetMs: 800, now: () => Date.now() + clockOffsetMs, ...options });
+  const core = new KioskCore({
+    dbPath: join(dir.dir, 'kiosk.db'),
+    apiKeys,
+    autoDrain: false,
+    onlineBudgetMs: 800,
+    now: () => Date.now() + clockOffsetMs,
+    ...options,
+  });
   cores.push(core);
   return core;
 }
@@ -69,8 +76,17 @@ describe('enrollment', () => {
     expect(apiKeys.key).toMatch(/^sk_/);
     const enrollRequest = issuer.requests.find((r) => r.path === '/api/v1/scanners/enroll')!;
     const state = await core.getState();
-    expect(enrollRequest.body).toMatchObject({ scanner_id: state.scanner.id, scanner_name: state.scanner.name, scanner_platform: 'test-platform' });
-    expect(state).toMatchObject({ enrolled: true, authorised: true, event: { eid: issuer.eid, name: 'Summer Gala' }, issuer: { iss: issuer.url } });
+    expect(enrollRequest.body).toMatchObject({
+      scanner_id: state.scanner.id,
+      scanner_name: state.scanner.name,
+      scanner_platform: 'test-platform',
+    });
+    expect(state).toMatchObject({
+      enrolled: true,
+      authorised: true,
+      event: { eid: issuer.eid, name: 'Summer Gala' },
+      issuer: { iss: issuer.url },
+    });
     expect(JSON.stringify(state)).not.toContain(apiKeys.key);
     // Spec "EnrollResponse": never stored in plain text. Not in the SQLite file nor its WAL.
     await core.scan(issuer.issueTicket().code);
@@ -81,7 +97,12 @@ describe('enrollment', () => {
     const core = await enrolledCore();
     const firstKey = apiKeys.key;
     const ask = await core.scan(issuer.setupCode());
-    expect(ask).toMatchObject({ type: 'confirm_re_enroll', current: { event_name: 'Summer Gala' }, proposed: { eid: issuer.eid }, pending_scans: 0 });
+    expect(ask).toMatchObject({
+      type: 'confirm_re_enroll',
+      current: { event_name: 'Summer Gala' },
+      proposed: { eid: issuer.eid },
+      pending_scans: 0,
+    });
     expect(apiKeys.key).toBe(firstKey);
     expect((await core.getState()).re_enroll_pending).not.toBeNull();
     expect((await core.confirmReEnroll()).type).toBe('enrolled');
@@ -126,7 +147,11 @@ describe('online scans', () => {
     const core = await enrolledCore();
     const { code, tid } = issuer.issueTicket({ hn: 'Ada L.', tt: 'VIP' });
     const verdict = verdictOf(await core.scan(code));
-    expect(verdict).toMatchObject({ kind: 'admit', offline: false, ticket: { tid, holder_name: 'Ada L.', ticket_type: 'VIP', event_name: 'Summer Gala' } });
+    expect(verdict).toMatchObject({
+      kind: 'admit',
+      offline: false,
+      ticket: { tid, holder_name: 'Ada L.', ticket_type: 'VIP', event_name: 'Summer Gala' },
+    });
     const [request] = issuer.checkInRequests();
     const body = request!.body as Record<string, unknown>;
     expect(isUuidV4(body['idempotency_key'])).toBe(true);
@@ -163,7 +188,11 @@ describe('online scans', () => {
     const cases: Array<[string, string]> = [
       ['hello', 'not_a_ticket'],
       ['tkt9.abc.def', 'unsupported_version'],
-      [issuer.issueTicket({ eid: '01JOTHER00000000000000000Z', ev: { name: 'Winter Ball', date: '2026-12-01T19:00:00Z', venue: 'X' } }).code, 'wrong_event'],
+      [
+        issuer.issueTicket({ eid: '01JOTHER00000000000000000Z', ev: { name: 'Winter Ball', date: '2026-12-01T19:00:00Z', venue: 'X' } })
+          .code,
+        'wrong_event',
+      ],
       [issuer.issueTicket({ exp: Math.floor(Date.now() / 1000) - 60 }).code, 'expired'],
       [issuer.issueTicket({ iss: 'https://other.example' }).code, 'wrong_issuer'],
     ];
@@ -177,7 +206,10 @@ describe('online scans', () => {
     const core = await enrolledCore();
     const forger = makeSigningKey(99);
     const { payload } = issuer.issueTicket();
-    const forged = issuer.issueTicket({ tid: payload.tid + 'X', kid: issuer.signingKeys[0]!.key.kid }, { ...forger, key: { ...forger.key, kid: issuer.signingKeys[0]!.key.kid } });
+    const forged = issuer.issueTicket(
+      { tid: payload.tid + 'X', kid: issuer.signingKeys[0]!.key.kid },
+      { ...forger, key: { ...forger.key, kid: issuer.signingKeys[0]!.key.kid } },
+    );
     const verdict = verdictOf(await core.scan(forged.code));
     expect(verdict).toMatchObject({ kind: 'refuse', reason: 'invalid_signature' });
     expect(verdict.ticket).toBeUndefined();
@@ -213,7 +245,9 @@ describe('online scans', () => {
     const core = await enrolledCore({ now: () => clock });
     issuer.down = true;
     clock += 2 * 86_400_000;
-    expect(await core.scan(issuer.issueTicket({ exp: Math.floor(clock / 1000) + 3600 }).code)).toMatchObject({ type: 'scanner_unauthorized' });
+    expect(await core.scan(issuer.issueTicket({ exp: Math.floor(clock / 1000) + 3600 }).code)).toMatchObject({
+      type: 'scanner_unauthorized',
+    });
     expect((await core.getState()).authorised).toBe(false);
   });
 
@@ -314,7 +348,13 @@ describe('offline scans and the queue', () => {
     await core.drain();
     const state = await core.getState();
     expect(state.double_admissions).toEqual([
-      { tid, eid: issuer.eid, holder_name: 'Grace H.', admitted_here_at: expect.any(String), first_checked_in_at: '2026-06-01T18:30:00.000Z' },
+      {
+        tid,
+        eid: issuer.eid,
+        holder_name: 'Grace H.',
+        admitted_here_at: expect.any(String),
+        first_checked_in_at: '2026-06-01T18:30:00.000Z',
+      },
     ]);
   });
 

@@ -50,7 +50,9 @@ describe('LocalStore', () => {
     const db = (store as unknown as { db: Database.Database }).db;
     expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     const plan = db
-      .prepare(`EXPLAIN QUERY PLAN SELECT * FROM scans WHERE admitted_offline = 1 AND admitted_at IS NOT NULL AND result_status = 'already_used' ORDER BY seq`)
+      .prepare(
+        `EXPLAIN QUERY PLAN SELECT * FROM scans WHERE admitted_offline = 1 AND admitted_at IS NOT NULL AND result_status = 'already_used' ORDER BY seq`,
+      )
       .all() as { detail: string }[];
     expect(plan.map((step) => step.detail).join('; ')).toContain('USING INDEX scans_double_admissions');
     store.close();
@@ -83,7 +85,12 @@ describe('LocalStore', () => {
     expect(isUuidV4(a.idempotency_key) && isUuidV4(b.idempotency_key)).toBe(true);
     expect(a.idempotency_key).not.toBe(b.idempotency_key);
     expect(checkInRequestFor(a)).toEqual({
-      tid: 'T1', eid: 'E1', scanned_at: '2026-06-01T19:00:00.000Z', scanner_id: scan('T1').scanner_id, gate_id: 'G1', idempotency_key: a.idempotency_key,
+      tid: 'T1',
+      eid: 'E1',
+      scanned_at: '2026-06-01T19:00:00.000Z',
+      scanner_id: scan('T1').scanner_id,
+      gate_id: 'G1',
+      idempotency_key: a.idempotency_key,
     });
     expect(checkInRequestFor(b).signature_status).toBe('invalid');
     store.close();
@@ -105,7 +112,17 @@ describe('LocalStore', () => {
     const store = LocalStore.open(path);
     const s = store.insertScan(scan('T1', { queue_state: 'sending' }));
     expect(store.firstAdmissionAt('T1')).toBeUndefined();
-    store.decideScan(s.idempotency_key, { kind: 'admit', decided_at: '2026-06-01T19:00:01.000Z', offline: true, decided_by: 'offline_policy', ticket: { tid: 'T1', eid: 'E1', holder_name: 'Ada' } }, 'pending');
+    store.decideScan(
+      s.idempotency_key,
+      {
+        kind: 'admit',
+        decided_at: '2026-06-01T19:00:01.000Z',
+        offline: true,
+        decided_by: 'offline_policy',
+        ticket: { tid: 'T1', eid: 'E1', holder_name: 'Ada' },
+      },
+      'pending',
+    );
     expect(store.firstAdmissionAt('T1')).toBe('2026-06-01T19:00:01.000Z');
     store.recordRetry(s.idempotency_key, Date.now() + 60_000, 'ECONNREFUSED');
     expect(store.dueScans(Date.now(), 10)).toHaveLength(0);
@@ -119,7 +136,14 @@ describe('LocalStore', () => {
     expect(store.pendingCount()).toBe(0);
     expect(store.scan(s.idempotency_key)?.attempts).toBe(2);
     expect(store.doubleAdmissions()).toEqual([
-      { tid: 'T1', eid: 'E1', admitted_here_at: '2026-06-01T19:00:01.000Z', first_checked_in_at: '2026-06-01T18:00:00Z', holder_name: 'Ada', idempotency_key: s.idempotency_key },
+      {
+        tid: 'T1',
+        eid: 'E1',
+        admitted_here_at: '2026-06-01T19:00:01.000Z',
+        first_checked_in_at: '2026-06-01T18:00:00Z',
+        holder_name: 'Ada',
+        idempotency_key: s.idempotency_key,
+      },
     ]);
     store.close();
   });

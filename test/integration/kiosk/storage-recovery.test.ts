@@ -62,7 +62,9 @@ async function kioskWithQueue(count: number): Promise<string[]> {
 function scansLeafPages(): number[] {
   const db = new Database(dbPath, { readonly: true });
   try {
-    return (db.prepare(`SELECT pageno FROM dbstat WHERE name = 'scans' AND pagetype = 'leaf' ORDER BY pageno`).all() as { pageno: number }[]).map((row) => row.pageno);
+    return (
+      db.prepare(`SELECT pageno FROM dbstat WHERE name = 'scans' AND pagetype = 'leaf' ORDER BY pageno`).all() as { pageno: number }[]
+    ).map((row) => row.pageno);
   } finally {
     db.close();
   }
@@ -90,7 +92,8 @@ async function drain(kiosk: KioskCore): Promise<Map<string, string[]>> {
   return keysByTid;
 }
 
-const damagedFiles = () => readdirSync(dir.dir).filter((name) => name.startsWith('kiosk.db.damaged-') && !name.endsWith('-wal') && !name.endsWith('-shm'));
+const damagedFiles = () =>
+  readdirSync(dir.dir).filter((name) => name.startsWith('kiosk.db.damaged-') && !name.endsWith('-wal') && !name.endsWith('-shm'));
 
 describe('a damaged kiosk.db at start', () => {
   it('a zeroed header: the kiosk starts, keeps the file, recovers every queued scan and its enrollment, and says so', async () => {
@@ -102,7 +105,10 @@ describe('a damaged kiosk.db at start', () => {
     const state = await kiosk.getState();
     expect(state.enrolled).toBe(true);
     expect(state.pending_scans).toBe(12);
-    expect(state.storage).toMatchObject({ state: 'recovered', message: expect.stringMatching(/12 queued scan\(s\) were recovered.*enrollment was kept.*kept as .*kiosk\.db\.damaged-/s) });
+    expect(state.storage).toMatchObject({
+      state: 'recovered',
+      message: expect.stringMatching(/12 queued scan\(s\) were recovered.*enrollment was kept.*kept as .*kiosk\.db\.damaged-/s),
+    });
     expect(log.some((line) => line.includes('12 queued scan(s) were recovered'))).toBe(true);
     // The damaged file is kept as it was (apart from the header we zeroed).
     const [kept] = damagedFiles();

@@ -13,7 +13,12 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { decodeSetupCode } from '../../../protocol/setup-code.js';
 import { KioskCore } from '../../../main/kiosk/kiosk-core.js';
-import { ONSITE_SCANNER_RPM, OnsiteIssuer, OnsiteIssuerError, type OnsiteIssuerErrorCode } from '../../../main/onsite-issuer/onsite-issuer.js';
+import {
+  ONSITE_SCANNER_RPM,
+  OnsiteIssuer,
+  OnsiteIssuerError,
+  type OnsiteIssuerErrorCode,
+} from '../../../main/onsite-issuer/onsite-issuer.js';
 import { captureLog, type CapturedLog } from '../../support/unit/log-capture.js';
 import { cliJson, createEvent, openDb } from '../../support/cli-harness.js';
 import { freePort } from '../../support/free-port.js';
@@ -22,9 +27,29 @@ import { tempDir } from '../../support/temp-dir.js';
 
 /** A venue laptop: loopback, Wi-Fi on the venue LAN, and a Docker bridge scanners can never reach. */
 const INTERFACES = {
-  lo: [{ address: '127.0.0.1', netmask: '255.0.0.0', family: 'IPv4' as const, mac: '00:00:00:00:00:00', internal: true, cidr: '127.0.0.1/8' }],
-  wlan0: [{ address: '192.168.7.20', netmask: '255.255.255.0', family: 'IPv4' as const, mac: '02:00:00:00:00:01', internal: false, cidr: '192.168.7.20/24' }],
-  docker0: [{ address: '172.17.0.1', netmask: '255.255.0.0', family: 'IPv4' as const, mac: '02:00:00:00:00:02', internal: false, cidr: '172.17.0.1/16' }],
+  lo: [
+    { address: '127.0.0.1', netmask: '255.0.0.0', family: 'IPv4' as const, mac: '00:00:00:00:00:00', internal: true, cidr: '127.0.0.1/8' },
+  ],
+  wlan0: [
+    {
+      address: '192.168.7.20',
+      netmask: '255.255.255.0',
+      family: 'IPv4' as const,
+      mac: '02:00:00:00:00:01',
+      internal: false,
+      cidr: '192.168.7.20/24',
+    },
+  ],
+  docker0: [
+    {
+      address: '172.17.0.1',
+      netmask: '255.255.0.0',
+      family: 'IPv4' as const,
+      mac: '02:00:00:00:00:02',
+      internal: false,
+      cidr: '172.17.0.1/16',
+    },
+  ],
 };
 
 let dir: { dir: string; cleanup: () => void };
@@ -74,7 +99,16 @@ async function refusal(promise: Promise<unknown> | (() => unknown)): Promise<{ c
 /** The operator's side, through the built CLI on the same data dir while the app serves it. */
 async function issueTickets(count: number): Promise<{ eid: string; tickets: { tid: string; qr: string }[] }> {
   const event = await createEvent(dataDir);
-  const { tickets } = await cliJson<{ tickets: { tid: string; qr: string }[] }>(['ticket', 'issue', '--data', dataDir, '--event', event.eid, '--count', String(count)]);
+  const { tickets } = await cliJson<{ tickets: { tid: string; qr: string }[] }>([
+    'ticket',
+    'issue',
+    '--data',
+    dataDir,
+    '--event',
+    event.eid,
+    '--count',
+    String(count),
+  ]);
   return { eid: event.eid, tickets };
 }
 
@@ -94,7 +128,7 @@ function refusesConnections(url: string): Promise<boolean> {
 }
 
 describe('initialising the on-site issuer', () => {
-  it('refuses to start without an identity, suggests a base URL on the LAN, and takes name and URL by ticket-issuer init\'s rules', async () => {
+  it("refuses to start without an identity, suggests a base URL on the LAN, and takes name and URL by ticket-issuer init's rules", async () => {
     const issuer = onsite();
     expect(issuer.status()).toMatchObject({
       initialised: false,
@@ -108,30 +142,49 @@ describe('initialising the on-site issuer', () => {
     expect(await refusal(issuer.start())).toMatchObject({ code: 'not_initialised', message: expect.stringMatching(/initialise it first/) });
     expect(fs.existsSync(dataDir)).toBe(false);
 
-    expect(await refusal(() => issuer.init({ name: '   ' }))).toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/must not be empty/) });
+    expect(await refusal(() => issuer.init({ name: '   ' }))).toMatchObject({
+      code: 'invalid_input',
+      message: expect.stringMatching(/must not be empty/),
+    });
     expect(await refusal(() => issuer.init({ name: 'Harbour', baseUrl: 'http://192.168.7.20:8443' }))).toMatchObject({
       code: 'invalid_input',
       message: expect.stringMatching(/^the base URL .* must use https/),
     });
-    expect(await refusal(() => issuer.init({ name: 'Harbour', baseUrl: 'https://192.168.7.20:8443/' }))).toMatchObject({ code: 'invalid_input' });
-    expect(await refusal(() => issuer.init({ name: 'Harbour', port: 70000 }))).toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/port/) });
+    expect(await refusal(() => issuer.init({ name: 'Harbour', baseUrl: 'https://192.168.7.20:8443/' }))).toMatchObject({
+      code: 'invalid_input',
+    });
+    expect(await refusal(() => issuer.init({ name: 'Harbour', port: 70000 }))).toMatchObject({
+      code: 'invalid_input',
+      message: expect.stringMatching(/port/),
+    });
     expect(issuer.status().initialised).toBe(false);
 
     const status = issuer.init({ name: '  Harbour Festival ' });
-    expect(status).toMatchObject({ initialised: true, running: false, issuer: { name: 'Harbour Festival', baseUrl: 'https://192.168.7.20:8443' }, suggestedBaseUrl: null, warnings: [] });
+    expect(status).toMatchObject({
+      initialised: true,
+      running: false,
+      issuer: { name: 'Harbour Festival', baseUrl: 'https://192.168.7.20:8443' },
+      suggestedBaseUrl: null,
+      warnings: [],
+    });
     expect(fs.statSync(dataDir).mode & 0o777).toBe(0o700);
     // The same data dir the CLI works on.
     const events = await cliJson<{ events: unknown[] }>(['event', 'list', '--data', dataDir]);
     expect(events.events).toEqual([]);
 
-    expect(await refusal(() => issuer.init({ name: 'Another' }))).toMatchObject({ code: 'already_initialised', message: expect.stringMatching(/already holds an issuer/) });
+    expect(await refusal(() => issuer.init({ name: 'Another' }))).toMatchObject({
+      code: 'already_initialised',
+      message: expect.stringMatching(/already holds an issuer/),
+    });
     expect(onsite().status().issuer).toEqual({ name: 'Harbour Festival', baseUrl: 'https://192.168.7.20:8443' });
   });
 
   it('warns when the base URL names an address this machine no longer has', () => {
     const issuer = onsite();
     issuer.init({ name: 'Harbour', baseUrl: 'https://192.168.7.99:8443' });
-    expect(issuer.status().warnings).toEqual([expect.stringMatching(/192\.168\.7\.99, which is not an address of this machine now \(192\.168\.7\.20\)/)]);
+    expect(issuer.status().warnings).toEqual([
+      expect.stringMatching(/192\.168\.7\.99, which is not an address of this machine now \(192\.168\.7\.20\)/),
+    ]);
   });
 });
 
@@ -159,7 +212,10 @@ describe('running the on-site issuer', () => {
 
     const { core } = kiosk();
     expect(await core.scan(setup)).toMatchObject({ type: 'enrolled', issuer_name: 'Harbour Festival' });
-    expect(await core.scan(tickets[0]!.qr)).toMatchObject({ type: 'verdict', verdict: { kind: 'admit', offline: false, decided_by: 'issuer' } });
+    expect(await core.scan(tickets[0]!.qr)).toMatchObject({
+      type: 'verdict',
+      verdict: { kind: 'admit', offline: false, decided_by: 'issuer' },
+    });
 
     const stopped = await issuer.stop();
     expect(stopped).toMatchObject({ running: false, listen: null, urls: [], adminUrl: null, fingerprint: status.fingerprint });
@@ -192,7 +248,10 @@ describe('running the on-site issuer', () => {
     expect(first.status).toBe('fulfilled');
     expect(second.status).toBe('rejected');
     expect((second as PromiseRejectedResult).reason).toMatchObject({ code: 'already_running' });
-    expect(await refusal(issuer.start())).toEqual({ code: 'already_running', message: `the on-site issuer is already running on port ${port}; stop it first to restart it` });
+    expect(await refusal(issuer.start())).toEqual({
+      code: 'already_running',
+      message: `the on-site issuer is already running on port ${port}; stop it first to restart it`,
+    });
     expect(issuer.status().running).toBe(true);
   });
 
@@ -240,7 +299,9 @@ describe('running the on-site issuer', () => {
     const results = await Promise.all(answers);
     await stopping;
 
-    expect(results.map((result) => `${result.status} ${(JSON.parse(result.body) as { status?: string }).status}`)).toEqual(tickets.map(() => '200 valid'));
+    expect(results.map((result) => `${result.status} ${(JSON.parse(result.body) as { status?: string }).status}`)).toEqual(
+      tickets.map(() => '200 valid'),
+    );
     const db = openDb(dataDir);
     try {
       expect((db.prepare('SELECT COUNT(*) AS n FROM checkins').get() as { n: number }).n).toBe(tickets.length);
@@ -329,10 +390,16 @@ function post(url: string, ca: string, apiKey: string, body: unknown): Promise<{
 
 function get(url: string, ca: string, bearer?: string): Promise<{ status: number; contentType: string }> {
   return new Promise((resolve, reject) => {
-    const request = https.request(url, { ca, agent: false, headers: bearer === undefined ? {} : { authorization: `Bearer ${bearer}` } }, (response) => {
-      response.resume();
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, contentType: String(response.headers['content-type'] ?? '') }));
-    });
+    const request = https.request(
+      url,
+      { ca, agent: false, headers: bearer === undefined ? {} : { authorization: `Bearer ${bearer}` } },
+      (response) => {
+        response.resume();
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, contentType: String(response.headers['content-type'] ?? '') }),
+        );
+      },
+    );
     request.on('error', reject);
     request.end();
   });

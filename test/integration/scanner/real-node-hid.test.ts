@@ -58,7 +58,9 @@ describe('real node-hid', () => {
       expect(status).toEqual({
         state: 'disconnected',
         reason: 'no_scanner',
-        message: expect.stringMatching(/^No scanner connected: no HID-POS scanner \(usage page 0x8C\) or listed scanner found\. A scanner in a serial \(COM port\) mode/),
+        message: expect.stringMatching(
+          /^No scanner connected: no HID-POS scanner \(usage page 0x8C\) or listed scanner found\. A scanner in a serial \(COM port\) mode/,
+        ),
       });
       // It keeps polling the real enumeration without failing or flapping.
       await new Promise((resolve) => setTimeout(resolve, 200));

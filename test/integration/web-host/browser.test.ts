@@ -16,7 +16,14 @@ import { startWebHost, type WebHost } from '../../../main/web-host/server.js';
 import type { KioskApi, KioskState } from '../../../renderer/kiosk-bridge-types.js';
 
 const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
 const builtRenderer = existsSync(join(rendererDistDir(), 'index.html'));
 let dataDir: string;
@@ -32,13 +39,23 @@ declare const window: { kiosk?: KioskApi; receivedStates?: KioskState[] };
 declare const document: { cookie: string };
 
 beforeAll(async () => {
-  if (!process.env.DBUS_SESSION_BUS_ADDRESS) throw new Error('Run this test inside scripts/with-keyring.sh (the kiosk keeps its API key in the OS keyring)');
+  if (!process.env.DBUS_SESSION_BUS_ADDRESS)
+    throw new Error('Run this test inside scripts/with-keyring.sh (the kiosk keeps its API key in the OS keyring)');
   dataDir = mkdtempSync(join(tmpdir(), 'kiosk-browser-'));
   if (!builtRenderer) {
     testPageDir = mkdtempSync(join(tmpdir(), 'kiosk-browser-page-'));
-    writeFileSync(join(testPageDir, 'index.html'), '<!doctype html><html><head><title>kiosk test page</title></head><body><main id="screen"></main></body></html>');
+    writeFileSync(
+      join(testPageDir, 'index.html'),
+      '<!doctype html><html><head><title>kiosk test page</title></head><body><main id="screen"></main></body></html>',
+    );
   }
-  runtime = await startKioskRuntime({ dataDir, keyringService: `ticket-kiosk-browser-test-${process.pid}`, hidScanners: false, core: { autoDrain: false }, log: () => undefined });
+  runtime = await startKioskRuntime({
+    dataDir,
+    keyringService: `ticket-kiosk-browser-test-${process.pid}`,
+    hidScanners: false,
+    core: { autoDrain: false },
+    log: () => undefined,
+  });
   host = await startWebHost({ core: runtime.core, rendererDir: testPageDir ?? rendererDistDir(), log: () => undefined });
   browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   page = await browser.newPage();
@@ -88,7 +105,12 @@ describe(`window.kiosk in Chromium (${builtRenderer ? 'built renderer' : 'test p
   });
 
   it('rejects invalid input with the reason, and pushes state changes to the page', async () => {
-    const rejection = await page.evaluate(() => window.kiosk!.setScannerName('bad\nname').then(() => 'resolved', (error: Error) => error.message));
+    const rejection = await page.evaluate(() =>
+      window.kiosk!.setScannerName('bad\nname').then(
+        () => 'resolved',
+        (error: Error) => error.message,
+      ),
+    );
     expect(rejection).toMatch(/control characters/);
 
     await page.evaluate(() => {

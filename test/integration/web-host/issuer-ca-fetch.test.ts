@@ -42,7 +42,7 @@ afterAll(async () => {
 });
 
 describe('fetchTrustingCa', () => {
-  it("reaches an issuer whose certificate the system does not trust, sending method, headers and body", async () => {
+  it('reaches an issuer whose certificate the system does not trust, sending method, headers and body', async () => {
     await expect(fetch(`${base}/plain`)).rejects.toThrow(); // the default trust store refuses it
     const response = await fetchTrustingCa(certificate)(`${base}/api/v1/tickets/check-in`, {
       method: 'POST',

@@ -159,9 +159,17 @@ function openStream(cookie: string): Promise<{ status: number; first: string; cl
 
 describe('without a session', () => {
   it('the API and the event stream answer 401 with the error envelope, saying how to get a launch URL', async () => {
-    for (const answer of [await apiCall(undefined), await apiCall(undefined, 'scan'), await raw('/api/kiosk/events'), await raw('/api/kiosk/nope')]) {
+    for (const answer of [
+      await apiCall(undefined),
+      await apiCall(undefined, 'scan'),
+      await raw('/api/kiosk/events'),
+      await raw('/api/kiosk/nope'),
+    ]) {
       expect(answer.status).toBe(401);
-      expect(JSON.parse(answer.body)).toEqual({ ok: false, error: { code: 'unauthorized', message: expect.stringContaining('--print-url') } });
+      expect(JSON.parse(answer.body)).toEqual({
+        ok: false,
+        error: { code: 'unauthorized', message: expect.stringContaining('--print-url') },
+      });
     }
     expect(core.subscribers).toBe(0);
   });
@@ -290,7 +298,10 @@ describe('who may call, with a valid session', () => {
   ])('refuses %s with 403 forbidden', async (_what, headers) => {
     const answer = await apiCall(cookie, 'getState', headers);
     expect(answer.status).toBe(403);
-    expect(JSON.parse(answer.body)).toEqual({ ok: false, error: { code: 'forbidden', message: expect.stringMatching(/^Refused: cross-(origin|site) requests may not operate the kiosk\.$/) } });
+    expect(JSON.parse(answer.body)).toEqual({
+      ok: false,
+      error: { code: 'forbidden', message: expect.stringMatching(/^Refused: cross-(origin|site) requests may not operate the kiosk\.$/) },
+    });
   });
 
   it('refuses a DNS-rebinding Host for the API, the stream, the page and the launch URL (which stays unspent)', async () => {
@@ -298,7 +309,10 @@ describe('who may call, with a valid session', () => {
     for (const path of ['/api/kiosk/events', '/']) {
       const answer = await raw(path, { ...rebinding, cookie });
       expect(answer.status).toBe(403);
-      expect(JSON.parse(answer.body).error).toEqual({ code: 'forbidden', message: 'Refused: the Host header names another server (DNS rebinding?).' });
+      expect(JSON.parse(answer.body).error).toEqual({
+        code: 'forbidden',
+        message: 'Refused: the Host header names another server (DNS rebinding?).',
+      });
     }
     expect((await raw('/api/kiosk/getState', { ...rebinding, cookie, 'content-type': 'application/json' }, 'POST', '[]')).status).toBe(403);
     const launch = host.launchUrl();
@@ -324,7 +338,10 @@ describe('event streams', () => {
     }
     const refused = await openStream(greedy);
     expect(refused.status).toBe(429);
-    expect(JSON.parse(refused.first)).toEqual({ ok: false, error: { code: 'too_many_streams', message: expect.stringContaining(String(MAX_EVENT_STREAMS_PER_SESSION)) } });
+    expect(JSON.parse(refused.first)).toEqual({
+      ok: false,
+      error: { code: 'too_many_streams', message: expect.stringContaining(String(MAX_EVENT_STREAMS_PER_SESSION)) },
+    });
 
     // The real page's session is not starved.
     const page = await trade(host.launchUrl());
@@ -335,11 +352,13 @@ describe('event streams', () => {
 
     // Closing one greedy stream frees a place for that session again.
     opened.shift()!.close();
-    await expect.poll(async () => {
-      const retry = await openStream(greedy);
-      opened.push(retry);
-      return retry.status;
-    }).toBe(200);
+    await expect
+      .poll(async () => {
+        const retry = await openStream(greedy);
+        opened.push(retry);
+        return retry.status;
+      })
+      .toBe(200);
   });
 });
 
@@ -347,7 +366,13 @@ describe('the launch file and --print-url', () => {
   it('is 0600 and holds the secret, the running instance, the address and the pid', () => {
     const path = join(dataDir, LAUNCH_FILE_NAME);
     if (process.platform !== 'win32') expect(statSync(path).mode & 0o777).toBe(0o600);
-    expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({ version: 1, secret: expect.stringMatching(/^[\w-]{43}$/), instance: expect.any(String), url: host.url, pid: process.pid });
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({
+      version: 1,
+      secret: expect.stringMatching(/^[\w-]{43}$/),
+      instance: expect.any(String),
+      url: host.url,
+      pid: process.pid,
+    });
   });
 
   it('printLaunchUrl mints a URL the running host accepts, without a restart', async () => {
@@ -382,7 +407,10 @@ describe('the launch file and --print-url', () => {
     const dir = mkdtempSync(join(tmpdir(), 'kiosk-web-session-loose-'));
     try {
       const path = join(dir, LAUNCH_FILE_NAME);
-      writeFileSync(path, JSON.stringify({ version: 1, secret: Buffer.alloc(32, 3).toString('base64url'), instance: 'i', url: host.url, pid: process.pid }));
+      writeFileSync(
+        path,
+        JSON.stringify({ version: 1, secret: Buffer.alloc(32, 3).toString('base64url'), instance: 'i', url: host.url, pid: process.pid }),
+      );
       chmodSync(path, 0o644);
       await expect(printLaunchUrl(dir)).rejects.toThrow(/cannot be trusted: others could read it \(mode 0644\)/);
       const seen: string[] = [];
@@ -417,9 +445,13 @@ describe('`ticket-kiosk web` (the built CLI, real kiosk runtime)', () => {
   });
 
   it('prints a launch URL at start; --print-url prints another one the running host accepts; secrets stay out of the log lines', async () => {
-    if (!process.env.DBUS_SESSION_BUS_ADDRESS) throw new Error('The kiosk runtime keeps its API key in the OS keyring: run this test inside scripts/with-keyring.sh');
+    if (!process.env.DBUS_SESSION_BUS_ADDRESS)
+      throw new Error('The kiosk runtime keeps its API key in the OS keyring: run this test inside scripts/with-keyring.sh');
     cliData = mkdtempSync(join(tmpdir(), 'kiosk-web-cli-'));
-    child = spawn(process.execPath, [CLI, 'web', '--port', '0', '--no-hid', '--data', cliData], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn(process.execPath, [CLI, 'web', '--port', '0', '--no-hid', '--data', cliData], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
     child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
     await expect.poll(() => /\?token=\S+/.test(output) || child!.exitCode !== null, { timeout: 20_000 }).toBe(true);
@@ -436,12 +468,18 @@ describe('`ticket-kiosk web` (the built CLI, real kiosk runtime)', () => {
     for (const url of [launch!, printed]) {
       const cookie = await openSession(url);
       secrets.add(cookie.slice(cookie.indexOf('=') + 1));
-      const answer = await fetch(`${base}/api/kiosk/getState`, { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: '[]' });
+      const answer = await fetch(`${base}/api/kiosk/getState`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', cookie },
+        body: '[]',
+      });
       expect(answer.status).toBe(200);
       expect(await answer.json()).toMatchObject({ ok: true, value: { enrolled: false } });
       await expect(openSession(url)).rejects.toThrow(/HTTP 401/);
     }
-    expect((await fetch(`${base}/api/kiosk/getState`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '[]' })).status).toBe(401);
+    expect(
+      (await fetch(`${base}/api/kiosk/getState`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '[]' })).status,
+    ).toBe(401);
     if (process.platform !== 'win32') expect(statSync(join(cliData, LAUNCH_FILE_NAME)).mode & 0o777).toBe(0o600);
 
     // The launch URL is printed once, on its own line; the log lines ([kiosk] …) carry no token or cookie.

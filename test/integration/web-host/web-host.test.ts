@@ -30,12 +30,19 @@ let cookie: string;
 const logs: string[] = [];
 
 beforeAll(async () => {
-  if (!process.env.DBUS_SESSION_BUS_ADDRESS) throw new Error('The web host keeps its API key in the OS keyring: run this test inside scripts/with-keyring.sh');
+  if (!process.env.DBUS_SESSION_BUS_ADDRESS)
+    throw new Error('The web host keeps its API key in the OS keyring: run this test inside scripts/with-keyring.sh');
   issuer = await new LoopbackIssuer().start();
   dataDir = mkdtempSync(join(tmpdir(), 'kiosk-web-host-'));
   rendererDir = mkdtempSync(join(tmpdir(), 'kiosk-web-renderer-'));
   writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><html><head><title>t</title></head><body></body></html>');
-  runtime = await startKioskRuntime({ dataDir, keyringService: KEYRING_SERVICE, hidScanners: false, core: { autoDrain: false, onlineBudgetMs: 800 }, log: (line) => logs.push(line) });
+  runtime = await startKioskRuntime({
+    dataDir,
+    keyringService: KEYRING_SERVICE,
+    hidScanners: false,
+    core: { autoDrain: false, onlineBudgetMs: 800 },
+    log: (line) => logs.push(line),
+  });
   host = await startWebHost({ core: runtime.core, rendererDir, log: (line) => logs.push(line) });
   cookie = await openSession(host.launchUrl());
 });
@@ -49,7 +56,11 @@ afterAll(async () => {
   rmSync(rendererDir, { recursive: true, force: true });
 });
 
-async function api(method: string, args: unknown = [], headers: Record<string, string> = {}): Promise<{ status: number; body: unknown; text: string }> {
+async function api(
+  method: string,
+  args: unknown = [],
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: unknown; text: string }> {
   const response = await fetch(new URL(`/api/kiosk/${method}`, host.url), {
     method: 'POST',
     headers: { 'content-type': 'application/json', cookie, ...headers },
@@ -111,7 +122,10 @@ describe('the kiosk API over HTTP', () => {
       return answer;
     };
     expect(await call('getState')).toMatchObject({ status: 200, body: { ok: true, value: { enrolled: false } } });
-    expect(await call('scan', [issuer.setupCode()])).toMatchObject({ status: 200, body: { ok: true, value: { type: 'enrolled', event_name: 'Summer Gala' } } });
+    expect(await call('scan', [issuer.setupCode()])).toMatchObject({
+      status: 200,
+      body: { ok: true, value: { type: 'enrolled', event_name: 'Summer Gala' } },
+    });
     const ticket = issuer.issueTicket();
     const admitted = await call('scan', [ticket.code]);
     expect(admitted.body).toMatchObject({ ok: true, value: { type: 'verdict' } });
@@ -131,15 +145,28 @@ describe('the kiosk API over HTTP', () => {
   });
 
   it('validates like the IPC and says what is wrong', async () => {
-    expect(await api('scan', '{"not json')).toMatchObject({ status: 400, body: { ok: false, error: { code: 'invalid_json', message: expect.stringMatching(/not valid JSON/) } } });
-    expect(await api('scan', { text: 'tkt1.x' })).toMatchObject({ status: 400, body: { ok: false, error: { code: 'invalid_input', message: 'The arguments must be a list.' } } });
+    expect(await api('scan', '{"not json')).toMatchObject({
+      status: 400,
+      body: { ok: false, error: { code: 'invalid_json', message: expect.stringMatching(/not valid JSON/) } },
+    });
+    expect(await api('scan', { text: 'tkt1.x' })).toMatchObject({
+      status: 400,
+      body: { ok: false, error: { code: 'invalid_input', message: 'The arguments must be a list.' } },
+    });
     expect(await api('scan', ['x'.repeat(4097)])).toMatchObject({ status: 400, body: { error: { code: 'invalid_input' } } });
     expect(await api('setScannerName', ['a\u001b[2Jb'])).toMatchObject({ status: 400, body: { error: { code: 'invalid_input' } } });
     expect(await api('drain')).toMatchObject({ status: 404, body: { error: { code: 'unknown_method' } } });
     expect(await api('__proto__')).toMatchObject({ status: 404, body: { error: { code: 'unknown_method' } } });
-    expect(await api('scan', JSON.stringify(['x'.repeat(70_000)]))).toMatchObject({ status: 413, body: { error: { code: 'payload_too_large' } } });
+    expect(await api('scan', JSON.stringify(['x'.repeat(70_000)]))).toMatchObject({
+      status: 413,
+      body: { error: { code: 'payload_too_large' } },
+    });
 
-    const form = await fetch(new URL('/api/kiosk/getState', host.url), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', cookie }, body: 'a=b' });
+    const form = await fetch(new URL('/api/kiosk/getState', host.url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
+      body: 'a=b',
+    });
     expect(form.status).toBe(415);
     expect((await fetch(new URL('/api/kiosk/getState', host.url), { headers: { cookie } })).status).toBe(405);
   });
@@ -159,7 +186,9 @@ describe('who may call', () => {
   });
 
   it('accepts our own origin', async () => {
-    expect(await api('getState', [], { origin: host.url.replace(/\/$/, ''), 'sec-fetch-site': 'same-origin' })).toMatchObject({ status: 200 });
+    expect(await api('getState', [], { origin: host.url.replace(/\/$/, ''), 'sec-fetch-site': 'same-origin' })).toMatchObject({
+      status: 200,
+    });
   });
 
   it('refuses a DNS-rebinding Host for pages and API alike', async () => {
@@ -181,8 +210,11 @@ describe('who may call', () => {
   });
 
   it('refuses to listen beyond loopback without --allow-remote', async () => {
-    await expect(startWebHost({ core: runtime.core, host: '0.0.0.0', rendererDir, log: () => undefined })).rejects.toThrow(/--allow-remote/);
-    for (const address of ['0.0.0.0', '::', '192.168.1.20', 'kiosk.local']) expect(listenProblem(address, false)).toMatch(/anyone who can reach it/);
+    await expect(startWebHost({ core: runtime.core, host: '0.0.0.0', rendererDir, log: () => undefined })).rejects.toThrow(
+      /--allow-remote/,
+    );
+    for (const address of ['0.0.0.0', '::', '192.168.1.20', 'kiosk.local'])
+      expect(listenProblem(address, false)).toMatch(/anyone who can reach it/);
     for (const address of ['127.0.0.1', '127.8.0.1', 'localhost', '::1']) expect(listenProblem(address, false)).toBeNull();
     expect(listenProblem('0.0.0.0', true)).toBeNull();
   });

@@ -1,6 +1,14 @@
 /** What the admin dashboard page says (dashboard/format.ts): pure functions, no DOM. */
 import { describe, expect, test } from 'vitest';
-import { defaultEvent, describeAlert, formatAge, formatDuration, formatPercent, scannerStateText, signInProblem } from '../../../dashboard/format.js';
+import {
+  defaultEvent,
+  describeAlert,
+  formatAge,
+  formatDuration,
+  formatPercent,
+  scannerStateText,
+  signInProblem,
+} from '../../../dashboard/format.js';
 import type { AlertView, EventSummary, ScannerView } from '../../../issuer/dashboard-api.js';
 
 describe('numbers and times', () => {
@@ -49,7 +57,11 @@ const alert = (changes: Partial<AlertView>): AlertView => ({
 describe('alert sentences name who, where and what happened', () => {
   test('possible double admission', () => {
     const text = describeAlert(
-      alert({ kind: 'offline_double_admission', delay_seconds: 300, first_check_in: { checked_in_at: '2026-12-01T20:12:00.000Z', gate_id: 'South', scanner: 'South kiosk' } }),
+      alert({
+        kind: 'offline_double_admission',
+        delay_seconds: 300,
+        first_check_in: { checked_in_at: '2026-12-01T20:12:00.000Z', gate_id: 'South', scanner: 'South kiosk' },
+      }),
     );
     expect(text).toContain('Ada Lovelace (ticket 01TID)');
     expect(text).toContain('at gate North by North kiosk');
@@ -67,9 +79,15 @@ describe('alert sentences name who, where and what happened', () => {
 
 describe('the event shown first', () => {
   const event = (eid: string, date: string, ends: string): EventSummary => ({ eid, name: eid, date, venue: 'V', ends_at: ends });
-  const events = [event('past', '2026-11-01T19:00:00Z', '2026-11-02T07:00:00Z'), event('next', '2026-12-10T19:00:00Z', '2026-12-11T07:00:00Z'), event('later', '2026-12-20T19:00:00Z', '2026-12-21T07:00:00Z')];
+  const events = [
+    event('past', '2026-11-01T19:00:00Z', '2026-11-02T07:00:00Z'),
+    event('next', '2026-12-10T19:00:00Z', '2026-12-11T07:00:00Z'),
+    event('later', '2026-12-20T19:00:00Z', '2026-12-21T07:00:00Z'),
+  ];
   test('the one in progress, else the next, else the latest', () => {
-    expect(defaultEvent([...events, event('now', '2026-12-01T19:00:00Z', '2026-12-02T07:00:00Z')], Date.parse('2026-12-01T20:00:00Z'))!.eid).toBe('now');
+    expect(
+      defaultEvent([...events, event('now', '2026-12-01T19:00:00Z', '2026-12-02T07:00:00Z')], Date.parse('2026-12-01T20:00:00Z'))!.eid,
+    ).toBe('now');
     expect(defaultEvent(events, Date.parse('2026-12-01T20:00:00Z'))!.eid).toBe('next');
     expect(defaultEvent(events, Date.parse('2027-01-01T00:00:00Z'))!.eid).toBe('later');
     expect(defaultEvent([], 0)).toBeNull();

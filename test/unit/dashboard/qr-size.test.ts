@@ -17,7 +17,11 @@ describe('wholePixelQrSize', () => {
   });
 
   test('the largest size that fits: one more device pixel per module would not', () => {
-    for (const [room, modules, ratio] of [[800, 85, 1], [611, 93, 1.5], [333, 41, 3]] as const) {
+    for (const [room, modules, ratio] of [
+      [800, 85, 1],
+      [611, 93, 1.5],
+      [333, 41, 3],
+    ] as const) {
       const perModule = (wholePixelQrSize(room, modules, ratio) * ratio) / modules;
       expect(Number.isInteger(Math.round(perModule * 1e9) / 1e9)).toBe(true);
       expect((perModule + 1) * modules).toBeGreaterThan(room * ratio);

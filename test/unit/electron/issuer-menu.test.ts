@@ -1,6 +1,13 @@
 /** The Issuer menu and its dialogs' texts (main/electron/issuer-menu.ts), from statuses, without Electron. */
 import { describe, expect, it } from 'vitest';
-import { adminTokenText, applicationMenuTemplate, issuerDetailsText, issuerMenu, issuerStateLine, type IssuerMenuActions } from '../../../main/electron/issuer-menu.js';
+import {
+  adminTokenText,
+  applicationMenuTemplate,
+  issuerDetailsText,
+  issuerMenu,
+  issuerStateLine,
+  type IssuerMenuActions,
+} from '../../../main/electron/issuer-menu.js';
 import type { OnsiteIssuerStatus } from '../../../main/onsite-issuer/onsite-issuer.js';
 
 const FINGERPRINT = Array.from({ length: 32 }, () => 'AB').join(':');
@@ -21,7 +28,13 @@ const notSetUp: OnsiteIssuerStatus = {
   scannerRpm: 6000,
   warnings: [],
 };
-const stopped: OnsiteIssuerStatus = { ...notSetUp, initialised: true, issuer: { name: 'Harbour Festival', baseUrl: 'https://192.168.1.20:8443' }, suggestedBaseUrl: null, fingerprint: FINGERPRINT };
+const stopped: OnsiteIssuerStatus = {
+  ...notSetUp,
+  initialised: true,
+  issuer: { name: 'Harbour Festival', baseUrl: 'https://192.168.1.20:8443' },
+  suggestedBaseUrl: null,
+  fingerprint: FINGERPRINT,
+};
 const running: OnsiteIssuerStatus = {
   ...stopped,
   running: true,
@@ -45,14 +58,34 @@ function recorder(): { actions: IssuerMenuActions; calls: string[] } {
 
 const enabled = (status: OnsiteIssuerStatus): Record<string, boolean> => {
   const submenu = issuerMenu(status, recorder().actions).submenu as Array<{ id?: string; enabled?: boolean }>;
-  return Object.fromEntries(submenu.filter((item) => item.id !== undefined && item.id !== 'issuer-state').map((item) => [item.id!, item.enabled ?? true]));
+  return Object.fromEntries(
+    submenu.filter((item) => item.id !== undefined && item.id !== 'issuer-state').map((item) => [item.id!, item.enabled ?? true]),
+  );
 };
 
 describe('the Issuer menu', () => {
   it('offers what the state allows', () => {
-    expect(enabled(notSetUp)).toEqual({ 'issuer-start': false, 'issuer-stop': false, 'issuer-admin': false, 'issuer-token': false, 'issuer-details': true });
-    expect(enabled(stopped)).toEqual({ 'issuer-start': true, 'issuer-stop': false, 'issuer-admin': false, 'issuer-token': true, 'issuer-details': true });
-    expect(enabled(running)).toEqual({ 'issuer-start': false, 'issuer-stop': true, 'issuer-admin': true, 'issuer-token': true, 'issuer-details': true });
+    expect(enabled(notSetUp)).toEqual({
+      'issuer-start': false,
+      'issuer-stop': false,
+      'issuer-admin': false,
+      'issuer-token': false,
+      'issuer-details': true,
+    });
+    expect(enabled(stopped)).toEqual({
+      'issuer-start': true,
+      'issuer-stop': false,
+      'issuer-admin': false,
+      'issuer-token': true,
+      'issuer-details': true,
+    });
+    expect(enabled(running)).toEqual({
+      'issuer-start': false,
+      'issuer-stop': true,
+      'issuer-admin': true,
+      'issuer-token': true,
+      'issuer-details': true,
+    });
   });
 
   it('says where the issuer is in its first line', () => {
@@ -69,7 +102,8 @@ describe('the Issuer menu', () => {
   });
 
   it('sits in the usual application menu, with the app menu on macOS', () => {
-    const roles = (platform: NodeJS.Platform) => applicationMenuTemplate(running, recorder().actions, platform).map((menu) => menu.role ?? menu.label);
+    const roles = (platform: NodeJS.Platform) =>
+      applicationMenuTemplate(running, recorder().actions, platform).map((menu) => menu.role ?? menu.label);
     expect(roles('linux')).toEqual(['fileMenu', 'editMenu', 'Issuer', 'windowMenu']);
     expect(roles('darwin')).toEqual(['appMenu', 'fileMenu', 'editMenu', 'Issuer', 'windowMenu']);
   });
@@ -86,7 +120,15 @@ describe('the dialogs', () => {
   it('give IT the base URL, the addresses, the fingerprint, the dashboard and the data dir', () => {
     const { message, detail } = issuerDetailsText({ ...running, warnings: ['The base URL names 192.168.1.99 …'] });
     expect(message).toBe('On-site issuer "Harbour Festival"');
-    for (const part of ['https://192.168.1.20:8443', 'https://10.0.0.5:8443', FINGERPRINT, 'https://127.0.0.1:8443/admin', '6,000 requests per minute', running.dataDir, 'Warning: The base URL names 192.168.1.99']) {
+    for (const part of [
+      'https://192.168.1.20:8443',
+      'https://10.0.0.5:8443',
+      FINGERPRINT,
+      'https://127.0.0.1:8443/admin',
+      '6,000 requests per minute',
+      running.dataDir,
+      'Warning: The base URL names 192.168.1.99',
+    ]) {
       expect(detail).toContain(part);
     }
     expect(issuerDetailsText({ ...stopped, adminTokenSet: false }).detail).toContain('no sign-in token yet');

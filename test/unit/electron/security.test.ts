@@ -70,7 +70,11 @@ describe('navigation and IPC sender policy', () => {
 
 describe('Content-Security-Policy', () => {
   it('allows only our own files: no inline or eval script, no plugins, no base or framing', () => {
-    const directives = new Map(CONTENT_SECURITY_POLICY.split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name!, values]));
+    const directives = new Map(
+      CONTENT_SECURITY_POLICY.split(';')
+        .map((d) => d.trim().split(/\s+/))
+        .map(([name, ...values]) => [name!, values]),
+    );
     expect(directives.get('default-src')).toEqual(["'self'"]);
     expect(directives.get('script-src')).toEqual(["'self'"]);
     expect(directives.get('object-src')).toEqual(["'none'"]);
@@ -80,7 +84,7 @@ describe('Content-Security-Policy', () => {
   });
 
   it('replaces whatever CSP a response had, in any letter case, and keeps other headers', () => {
-    const headers = withContentSecurityPolicy({ 'content-security-policy': ["default-src *"], 'X-Other': ['1'] });
+    const headers = withContentSecurityPolicy({ 'content-security-policy': ['default-src *'], 'X-Other': ['1'] });
     expect(headers).toEqual({ 'Content-Security-Policy': [CONTENT_SECURITY_POLICY], 'X-Other': ['1'] });
     expect(withContentSecurityPolicy(undefined)).toEqual({ 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] });
   });
@@ -96,14 +100,27 @@ describe('session and web contents policies', () => {
     } as unknown as SessionPolicyTarget;
     applySessionPolicies(session);
 
-    for (const permission of ['media', 'geolocation', 'notifications', 'hid', 'usb', 'serial', 'clipboard-read', 'openExternal', 'fullscreen']) {
+    for (const permission of [
+      'media',
+      'geolocation',
+      'notifications',
+      'hid',
+      'usb',
+      'serial',
+      'clipboard-read',
+      'openExternal',
+      'fullscreen',
+    ]) {
       let granted: boolean | undefined;
       recorded['request']!({}, permission, (answer: boolean) => (granted = answer), {});
       expect(granted).toBe(false);
       expect(recorded['check']!({}, permission, 'file://', {})).toBe(false);
     }
     let response: unknown;
-    recorded['headers']!({ url: APP, responseHeaders: { 'Content-Security-Policy': ["script-src 'unsafe-inline'"] } }, (r: unknown) => (response = r));
+    recorded['headers']!(
+      { url: APP, responseHeaders: { 'Content-Security-Policy': ["script-src 'unsafe-inline'"] } },
+      (r: unknown) => (response = r),
+    );
     expect(response).toEqual({ responseHeaders: { 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] } });
   });
 

@@ -7,7 +7,18 @@ import { pageMayUseOnsiteIssuer, parseShellOptions } from '../../../main/host/el
 
 describe('shell options', () => {
   it('reads --kiosk, --issuer-ca, --scanner and --no-hid and ignores Chromium switches', () => {
-    expect(parseShellOptions(['/usr/bin/electron', 'dist/main/electron/main.js', '--enable-logging', '--kiosk', '--issuer-ca=/etc/ca.pem', '--scanner', '05e0:1200:keyboard', '--no-hid'])).toEqual({
+    expect(
+      parseShellOptions([
+        '/usr/bin/electron',
+        'dist/main/electron/main.js',
+        '--enable-logging',
+        '--kiosk',
+        '--issuer-ca=/etc/ca.pem',
+        '--scanner',
+        '05e0:1200:keyboard',
+        '--no-hid',
+      ]),
+    ).toEqual({
       kiosk: true,
       issuerCaFile: '/etc/ca.pem',
       knownScanners: [{ vendorId: 0x05e0, productId: 0x1200, mode: 'keyboard' }],
@@ -28,7 +39,9 @@ describe('shell options', () => {
     expect(parseShellOptions(['--repeat-read-window=0']).repeatReadWindowMs).toBe(0);
     expect(() => parseShellOptions(['--repeat-read-window'])).toThrow(/needs a value/);
     for (const bad of ['3s', '-1', '1.5', '600000', '']) {
-      expect(() => parseShellOptions([`--repeat-read-window=${bad}`])).toThrow(/not a repeat-read window: expected whole milliseconds from 0 to 60000/);
+      expect(() => parseShellOptions([`--repeat-read-window=${bad}`])).toThrow(
+        /not a repeat-read window: expected whole milliseconds from 0 to 60000/,
+      );
     }
   });
 
@@ -40,7 +53,9 @@ describe('shell options', () => {
   });
 
   it('reads the on-site issuer switches: --onsite-issuer, --issuer-name, --issuer-base-url', () => {
-    expect(parseShellOptions(['--onsite-issuer', '--issuer-name', 'Harbour Festival', '--issuer-base-url=https://192.168.1.20:8443'])).toMatchObject({
+    expect(
+      parseShellOptions(['--onsite-issuer', '--issuer-name', 'Harbour Festival', '--issuer-base-url=https://192.168.1.20:8443']),
+    ).toMatchObject({
       onsiteIssuer: true,
       issuerName: 'Harbour Festival',
       issuerBaseUrl: 'https://192.168.1.20:8443',

@@ -65,17 +65,32 @@ const EXPECTED: Record<CheckInCheckCode, (d: CheckInDecision) => void> = {
   idempotency: (d) => expect(d).toMatchObject({ kind: 'refuse', error: { code: 'IDEMPOTENCY_CONFLICT', statusCode: 409 } }),
   key_scope: (d) => expect(d).toMatchObject({ kind: 'answer', httpStatus: 403, body: { error: { code: 'FORBIDDEN' } } }),
   signature_reported: (d) =>
-    expect(d).toMatchObject({ kind: 'answer', httpStatus: 400, body: { error: { code: 'INVALID_REQUEST', details: { reason: 'invalid_signature' } } } }),
+    expect(d).toMatchObject({
+      kind: 'answer',
+      httpStatus: 400,
+      body: { error: { code: 'INVALID_REQUEST', details: { reason: 'invalid_signature' } } },
+    }),
   ticket_known: (d) => expect(d).toMatchObject({ kind: 'answer', httpStatus: 404, body: { error: { code: 'NOT_FOUND' } } }),
-  event: (d) => expect(d).toMatchObject({ kind: 'answer', httpStatus: 200, body: { status: 'wrong_event', ticket: { eid: 'E-ELSEWHERE', checked_in_at: null } } }),
-  not_revoked: (d) => expect(d).toMatchObject({ kind: 'answer', httpStatus: 200, body: { status: 'revoked', ticket: { checked_in_at: null } } }),
-  not_expired: (d) => expect(d).toMatchObject({ kind: 'answer', httpStatus: 200, body: { status: 'expired', ticket: { checked_in_at: null } } }),
+  event: (d) =>
+    expect(d).toMatchObject({
+      kind: 'answer',
+      httpStatus: 200,
+      body: { status: 'wrong_event', ticket: { eid: 'E-ELSEWHERE', checked_in_at: null } },
+    }),
+  not_revoked: (d) =>
+    expect(d).toMatchObject({ kind: 'answer', httpStatus: 200, body: { status: 'revoked', ticket: { checked_in_at: null } } }),
+  not_expired: (d) =>
+    expect(d).toMatchObject({ kind: 'answer', httpStatus: 200, body: { status: 'expired', ticket: { checked_in_at: null } } }),
   first_use: (d) =>
-    expect(d).toMatchObject({ kind: 'answer', httpStatus: 200, body: { status: 'already_used', ticket: { checked_in_at: '2026-05-01T19:30:00.000Z' } } }),
+    expect(d).toMatchObject({
+      kind: 'answer',
+      httpStatus: 200,
+      body: { status: 'already_used', ticket: { checked_in_at: '2026-05-01T19:30:00.000Z' } },
+    }),
 };
 
 describe('check-in precedence (docs/protocol.md "Precedence")', () => {
-  test('the list is the decisions\' order', () => {
+  test("the list is the decisions' order", () => {
     expect(CHECK_IN_CHECKS).toEqual([
       'api_key',
       'well_formed',
@@ -97,7 +112,10 @@ describe('check-in precedence (docs/protocol.md "Precedence")', () => {
       check: 'admit',
       outcome: 'valid',
       httpStatus: 200,
-      body: { status: 'valid', ticket: { tid: 'T1', eid: 'E1', holder_name: 'Ada', ticket_type: 'VIP', checked_in_at: '2026-05-01T19:59:00.000Z' } },
+      body: {
+        status: 'valid',
+        ticket: { tid: 'T1', eid: 'E1', holder_name: 'Ada', ticket_type: 'VIP', checked_in_at: '2026-05-01T19:59:00.000Z' },
+      },
       firstCheckIn: { checkedInAt: '2026-05-01T19:59:00.000Z' },
     });
   });
@@ -126,7 +144,13 @@ describe('check-in precedence (docs/protocol.md "Precedence")', () => {
     const stored = '{"status":"valid","ticket":{"tid":"T1","eid":"E1","checked_in_at":"2026-05-01T19:00:00.000Z"}}';
     for (const later of CHECK_IN_CHECKS.slice(3)) MAKE_APPLY[later](facts);
     facts.prior = { requestHash: requestHash(facts.body, KEY), httpStatus: 200, responseBody: stored, scannerId: 'scanner-1' };
-    expect(decideCheckIn(facts)).toEqual({ kind: 'replay', check: 'idempotency', outcome: 'replay', httpStatus: 200, responseBody: stored });
+    expect(decideCheckIn(facts)).toEqual({
+      kind: 'replay',
+      check: 'idempotency',
+      outcome: 'replay',
+      httpStatus: 200,
+      responseBody: stored,
+    });
   });
 
   test('a replay is honoured for another key of the same scanner, not for another scanner', () => {

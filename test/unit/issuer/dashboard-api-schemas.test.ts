@@ -3,7 +3,17 @@
 // each other by the compiler, as the protocol's are (test/unit/protocol/schema-types.test.ts).
 import type { FromSchema } from 'json-schema-to-ts';
 import { describe, expectTypeOf, it } from 'vitest';
-import type { EventOverview, EventSummary, LookupResult, RevokeScannerResult, RevokeSetupResult, RevokeTicketResult, SessionInfo, SetupCodeResult, TicketView } from '../../../issuer/dashboard-api.js';
+import type {
+  EventOverview,
+  EventSummary,
+  LookupResult,
+  RevokeScannerResult,
+  RevokeSetupResult,
+  RevokeTicketResult,
+  SessionInfo,
+  SetupCodeResult,
+  TicketView,
+} from '../../../issuer/dashboard-api.js';
 import type {
   eventSummarySchema,
   lookupSchema,

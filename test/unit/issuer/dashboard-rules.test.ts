@@ -2,7 +2,15 @@
 import { describe, expect, test } from 'vitest';
 import { FailureLimiter } from '../../../issuer/routes/admin/auth.js';
 import { adminTokenProblem, newAdminToken } from '../../../issuer/services/admin-credential.js';
-import { alertKindOf, isOnline, LATE_SCAN_MS, ONLINE_WINDOW_MS, RATE_MINUTES, scanDelayMs, scanRates } from '../../../issuer/services/dashboard.js';
+import {
+  alertKindOf,
+  isOnline,
+  LATE_SCAN_MS,
+  ONLINE_WINDOW_MS,
+  RATE_MINUTES,
+  scanDelayMs,
+  scanRates,
+} from '../../../issuer/services/dashboard.js';
 import { escapeLike } from '../../../issuer/store/dashboard.js';
 
 const at = '2026-12-01T20:10:00.000Z';

@@ -17,7 +17,7 @@ const token = (changes: Partial<EnrollmentTokenRow> = {}): EnrollmentTokenRow =>
   ...changes,
 });
 
-describe('enrollment token checks, in the decisions\' order', () => {
+describe("enrollment token checks, in the decisions' order", () => {
   test.each([
     ['unknown', undefined, 'unknown'],
     ['good', token(), null],

@@ -15,19 +15,23 @@ describe('exit codes (docs/protocol.md "The admin CLI")', () => {
   });
 });
 
-describe("the dashboard API's answer to a failed action (docs/protocol.md \"The admin dashboard\")", () => {
+describe('the dashboard API\'s answer to a failed action (docs/protocol.md "The admin dashboard")', () => {
   test('an unknown event, ticket, scanner key or setup token is 404 NOT_FOUND, its code in lower case as the reason', () => {
     for (const code of ['EVENT_NOT_FOUND', 'TICKET_NOT_FOUND', 'API_KEY_NOT_FOUND', 'TOKEN_NOT_FOUND'] as const) {
       const answer = new AdminError(code, `no such thing (${code})`).toApiError();
       expect(answer.statusCode, code).toBe(404);
-      expect(answer.toEnvelope()).toEqual({ error: { code: 'NOT_FOUND', message: `no such thing (${code})`, details: { reason: code.toLowerCase() } } });
+      expect(answer.toEnvelope()).toEqual({
+        error: { code: 'NOT_FOUND', message: `no such thing (${code})`, details: { reason: code.toLowerCase() } },
+      });
     }
   });
 
   test('a refused action is 400 INVALID_REQUEST, e.g. revoking a setup token already used', () => {
     const answer = new AdminError('TOKEN_ALREADY_USED', 'setup token t1 was already used').toApiError();
     expect(answer.statusCode).toBe(400);
-    expect(answer.toEnvelope()).toEqual({ error: { code: 'INVALID_REQUEST', message: 'setup token t1 was already used', details: { reason: 'token_already_used' } } });
+    expect(answer.toEnvelope()).toEqual({
+      error: { code: 'INVALID_REQUEST', message: 'setup token t1 was already used', details: { reason: 'token_already_used' } },
+    });
   });
 
   test('every "not found" code, and only those, answers 404; every answer is a code of the spec', () => {

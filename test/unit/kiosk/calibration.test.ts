@@ -39,7 +39,13 @@ describe('the calibration code', () => {
 
 describe('diagnosis', () => {
   it('a US path: nothing to translate; terminator, framing and speed from the read', () => {
-    const { diagnosis, translation } = calibrate(CALIBRATION_CODE, { terminator: 'cr', prefixKeys: [], suffixKeys: [], units: 71, durationMs: 140 });
+    const { diagnosis, translation } = calibrate(CALIBRATION_CODE, {
+      terminator: 'cr',
+      prefixKeys: [],
+      suffixKeys: [],
+      units: 71,
+      durationMs: 140,
+    });
     expect(translation).toBeNull();
     expect(diagnosis).toMatchObject({
       input_path: 'window',
@@ -61,12 +67,14 @@ describe('diagnosis', () => {
     const { diagnosis, translation } = calibrate(mangleForLayout(CALIBRATION_CODE, 'de'));
     expect(diagnosis.layout).toBe('de');
     expect(diagnosis.translation).toBe('learned');
-    expect(diagnosis.differences).toEqual([
-      { kind: 'swapped', a: 'Y', b: 'Z' },
-      { kind: 'swapped', a: 'y', b: 'z' },
-      { kind: 'typed_as', expected: '-', received: 'ß' },
-      { kind: 'typed_as', expected: '_', received: '?' },
-    ].filter((d) => !(d.kind === 'swapped' && d.a === 'Y')));
+    expect(diagnosis.differences).toEqual(
+      [
+        { kind: 'swapped', a: 'Y', b: 'Z' },
+        { kind: 'swapped', a: 'y', b: 'z' },
+        { kind: 'typed_as', expected: '-', received: 'ß' },
+        { kind: 'typed_as', expected: '_', received: '?' },
+      ].filter((d) => !(d.kind === 'swapped' && d.a === 'Y')),
+    );
     expect(translate(mangleForLayout(TICKET, 'de'), translation!)).toBe(TICKET);
   });
 

@@ -10,7 +10,15 @@ function doc(): DiscoveryDocument {
     protocol_version: 1,
     issuer: ISS,
     name: 'Example',
-    keys: [{ kid: kidFromPublicKey(raw), alg: 'Ed25519', public_key: encodeBase64Url(raw), valid_from: '2026-01-01T00:00:00Z', valid_until: null }],
+    keys: [
+      {
+        kid: kidFromPublicKey(raw),
+        alg: 'Ed25519',
+        public_key: encodeBase64Url(raw),
+        valid_from: '2026-01-01T00:00:00Z',
+        valid_until: null,
+      },
+    ],
     endpoints: {
       check_in: `${ISS}/api/v1/tickets/check-in`,
       status: `${ISS}/api/v1/tickets/{tid}/status`,

@@ -7,7 +7,11 @@ const headers = (values: Record<string, string>) => new Headers(values);
 
 describe('rateBudgetOf', () => {
   it('reads limit, remaining and reset (seconds) when all three are whole numbers', () => {
-    expect(rateBudgetOf(headers({ 'RateLimit-Limit': '600', 'RateLimit-Remaining': '59', 'RateLimit-Reset': '12' }))).toEqual({ limit: 600, remaining: 59, resetMs: 12_000 });
+    expect(rateBudgetOf(headers({ 'RateLimit-Limit': '600', 'RateLimit-Remaining': '59', 'RateLimit-Reset': '12' }))).toEqual({
+      limit: 600,
+      remaining: 59,
+      resetMs: 12_000,
+    });
   });
 
   it.each([

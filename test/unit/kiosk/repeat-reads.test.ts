@@ -16,7 +16,12 @@ function filter(windowMs = 3000, onScreenMs = 3000): { reads: RepeatReadFilter<s
 }
 
 /** Reads `text` from `origin`: 'ran' when it ran as a new scan, else what it was given. */
-async function readAs(reads: RepeatReadFilter<string>, origin: ScanOrigin, text: string, run: () => Promise<string> = () => Promise.resolve('ran')): Promise<string> {
+async function readAs(
+  reads: RepeatReadFilter<string>,
+  origin: ScanOrigin,
+  text: string,
+  run: () => Promise<string> = () => Promise.resolve('ran'),
+): Promise<string> {
   return reads.read(origin, text, run, async (repeat) => `repeat ${repeat.reads} of ${await repeat.first}`);
 }
 

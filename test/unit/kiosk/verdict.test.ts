@@ -25,7 +25,13 @@ const SECRET = new Uint8Array(32).fill(7);
 const OTHER_SECRET = new Uint8Array(32).fill(9);
 const PUBLIC = publicKeyFromSecret(SECRET);
 const KID = kidFromPublicKey(PUBLIC);
-const KEY: PublicKey = { kid: KID, alg: 'Ed25519', public_key: encodeBase64Url(PUBLIC), valid_from: '2026-01-01T00:00:00Z', valid_until: null };
+const KEY: PublicKey = {
+  kid: KID,
+  alg: 'Ed25519',
+  public_key: encodeBase64Url(PUBLIC),
+  valid_from: '2026-01-01T00:00:00Z',
+  valid_until: null,
+};
 
 function payload(overrides: Partial<TicketPayload> = {}): TicketPayload {
   return {

@@ -19,7 +19,9 @@ describe('layers: what each folder may import', () => {
   });
 
   it('keeps the host-neutral runtime and the kiosk core free of either host', () => {
-    expect(layerViolation('main/host/kiosk-runtime.ts', '../electron/security.js')).toMatch(/main\/host\/ may not import main\/electron\/security/);
+    expect(layerViolation('main/host/kiosk-runtime.ts', '../electron/security.js')).toMatch(
+      /main\/host\/ may not import main\/electron\/security/,
+    );
     expect(layerViolation('main/host/kiosk-runtime.ts', '../web-host/server.js')).toMatch(/may not import main\/web-host/);
     expect(layerViolation('main/kiosk/kiosk-core.ts', '../host/kiosk-runtime.js')).toMatch(/main\/kiosk\/ may not import main\/host/);
     expect(layerViolation('main/web-host/server.ts', '../host/kiosk-runtime.js')).toBeNull();
@@ -34,7 +36,9 @@ describe('layers: what each folder may import', () => {
   });
 
   it('keeps the CLI out of the issuer service and routes', () => {
-    expect(layerViolation('issuer/services/check-in.ts', '../cli/output.js')).toMatch(/issuer\/services\/ may not import issuer\/cli\/output: the service never imports the CLI/);
+    expect(layerViolation('issuer/services/check-in.ts', '../cli/output.js')).toMatch(
+      /issuer\/services\/ may not import issuer\/cli\/output: the service never imports the CLI/,
+    );
     expect(layerViolation('issuer/routes/check-in.ts', '../cli/main.js')).toMatch(/the routes never import the CLI/);
     expect(layerViolation('issuer/services/check-in.ts', '../store/checkins.js')).toBeNull();
     expect(layerViolation('issuer/app.ts', '../main/kiosk/kiosk-core.js')).toMatch(/issuer\/ may not import main\/kiosk/);

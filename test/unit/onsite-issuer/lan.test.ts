@@ -11,7 +11,15 @@ const v4 = (address: string, internal = false): NetworkInterfaceInfo => ({
   internal,
   cidr: `${address}/24`,
 });
-const v6 = (address: string): NetworkInterfaceInfo => ({ address, netmask: 'ffff:ffff:ffff:ffff::', family: 'IPv6', mac: '02:00:00:00:00:01', internal: false, cidr: `${address}/64`, scopeid: 0 });
+const v6 = (address: string): NetworkInterfaceInfo => ({
+  address,
+  netmask: 'ffff:ffff:ffff:ffff::',
+  family: 'IPv6',
+  mac: '02:00:00:00:00:01',
+  internal: false,
+  cidr: `${address}/64`,
+  scopeid: 0,
+});
 
 describe('lanAddresses', () => {
   it('keeps the IPv4 addresses of real interfaces, in the order the OS lists them', () => {

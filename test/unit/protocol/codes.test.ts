@@ -82,8 +82,18 @@ describe('tkt1 ticket codes', () => {
     ['v as string', `tkt1.${segment({ ...payload, v: '1' })}.${signatureSegment}`, 'wrong_field_type', 'v'],
     ['iat fractional', `tkt1.${segment({ ...payload, iat: 1.5 })}.${signatureSegment}`, 'wrong_field_type', 'iat'],
     ['ev a string', `tkt1.${segment({ ...payload, ev: 'gala' })}.${signatureSegment}`, 'wrong_field_type', 'ev'],
-    ['ev.venue missing', `tkt1.${segment({ ...payload, ev: { name: 'x', date: '2026-07-01T19:00:00Z' } })}.${signatureSegment}`, 'missing_field', 'ev.venue'],
-    ['ev.date not a date-time', `tkt1.${segment({ ...payload, ev: { ...payload.ev, date: 'tomorrow' } })}.${signatureSegment}`, 'wrong_field_type', 'ev.date'],
+    [
+      'ev.venue missing',
+      `tkt1.${segment({ ...payload, ev: { name: 'x', date: '2026-07-01T19:00:00Z' } })}.${signatureSegment}`,
+      'missing_field',
+      'ev.venue',
+    ],
+    [
+      'ev.date not a date-time',
+      `tkt1.${segment({ ...payload, ev: { ...payload.ev, date: 'tomorrow' } })}.${signatureSegment}`,
+      'wrong_field_type',
+      'ev.date',
+    ],
     ['hn a number', `tkt1.${segment({ ...payload, hn: 7 })}.${signatureSegment}`, 'wrong_field_type', 'hn'],
   ])('refuses %s with a precise error', (_label, code, expected, field) => {
     const error = codeOf(() => decodeTicketCode(code));
@@ -126,11 +136,12 @@ describe('tsetup1 self-signed certificate pin (project extension)', () => {
     expect(decodeSetupCode(encodeSetupCode({ ...setup, tls_cert_sha256: fingerprint })).tls_cert_sha256).toBe(fingerprint);
   });
 
-  it.each([['lowercase', fingerprint.toLowerCase()], ['too short', fingerprint.slice(3)], ['no colons', fingerprint.replaceAll(':', '')]])(
-    'refuses a malformed fingerprint (%s)',
-    (_label, bad) => {
-      const error = codeOf(() => decodeSetupCode(`tsetup1.${segment({ ...setup, tls_cert_sha256: bad })}`));
-      expect(error).toEqual({ code: 'wrong_field_type', field: 'tls_cert_sha256' });
-    },
-  );
+  it.each([
+    ['lowercase', fingerprint.toLowerCase()],
+    ['too short', fingerprint.slice(3)],
+    ['no colons', fingerprint.replaceAll(':', '')],
+  ])('refuses a malformed fingerprint (%s)', (_label, bad) => {
+    const error = codeOf(() => decodeSetupCode(`tsetup1.${segment({ ...setup, tls_cert_sha256: bad })}`));
+    expect(error).toEqual({ code: 'wrong_field_type', field: 'tls_cert_sha256' });
+  });
 });

@@ -14,7 +14,15 @@ import type {
   publicKeySchema,
   ticketStatusSchema,
 } from '../../../protocol/schemas.js';
-import type { CheckInRequest, CheckInResponse, DiscoveryDocument, EnrollRequest, EnrollResponse, PublicKey, TicketStatus } from '../../../protocol/types.js';
+import type {
+  CheckInRequest,
+  CheckInResponse,
+  DiscoveryDocument,
+  EnrollRequest,
+  EnrollResponse,
+  PublicKey,
+  TicketStatus,
+} from '../../../protocol/types.js';
 
 /** Requests accept unknown extra fields (an index signature of unknowns): compare the named fields only. */
 type Named<T> = T extends readonly (infer Item)[]

@@ -10,7 +10,13 @@ describe('message catalogue', () => {
   it('every refusal reason, protocol and local, has its own sentence', () => {
     const texts = new Map<string, string>();
     for (const reason of [...REFUSAL_REASONS, ...LOCAL_REFUSALS]) {
-      const text = refusalText({ kind: 'refuse', reason, decided_at: '2026-07-18T19:42:00Z', offline: false, decided_by: 'issuer' } as never);
+      const text = refusalText({
+        kind: 'refuse',
+        reason,
+        decided_at: '2026-07-18T19:42:00Z',
+        offline: false,
+        decided_by: 'issuer',
+      } as never);
       expect(text, reason).toMatch(/\S/);
       expect(text, reason).not.toMatch(/[{}]/);
       texts.set(reason, text);
@@ -52,7 +58,9 @@ describe('message catalogue', () => {
   });
 
   it('a translation is one object of the same type', () => {
-    const shouty: Catalogue = Object.fromEntries(Object.entries(en).map(([k, v]) => [k, v.toUpperCase().replace(/\{(\w+)\}/g, (_m, n: string) => `{${n.toLowerCase()}}`)])) as Catalogue;
+    const shouty: Catalogue = Object.fromEntries(
+      Object.entries(en).map(([k, v]) => [k, v.toUpperCase().replace(/\{(\w+)\}/g, (_m, n: string) => `{${n.toLowerCase()}}`)]),
+    ) as Catalogue;
     const tr = createTranslator(shouty);
     expect(tr('reason.already_used_at', { time: '19:42' })).toBe('ALREADY USED AT 19:42');
   });

@@ -43,7 +43,17 @@ describe('diagnosis view', () => {
 
   it('HID-POS: report layout, symbology, prefix; US layout needs nothing', () => {
     const view = diagnosisView(
-      { ...german, input_path: 'hid-pos', layout: 'us', differences: [], translation: 'not_needed', terminator: 'report_end', prefix: [']Q1'], hid_layout: 'Newland (63-byte)', symbology_id: ']Q1' },
+      {
+        ...german,
+        input_path: 'hid-pos',
+        layout: 'us',
+        differences: [],
+        translation: 'not_needed',
+        terminator: 'report_end',
+        prefix: [']Q1'],
+        hid_layout: 'Newland (63-byte)',
+        symbology_id: ']Q1',
+      },
       UTC,
     );
     expect(view.lines).toContain('Input: HID-POS (read directly over USB)');
@@ -55,7 +65,10 @@ describe('diagnosis view', () => {
   });
 
   it('says what cannot be fixed, and how to fix it on the scanner', () => {
-    const view = diagnosisView({ ...german, layout: 'unknown', translation: 'impossible', collisions: [{ received: '-', expected: ['-', '_'] }] }, UTC);
+    const view = diagnosisView(
+      { ...german, layout: 'unknown', translation: 'impossible', collisions: [{ received: '-', expected: ['-', '_'] }] },
+      UTC,
+    );
     expect(view.verdict).toBe(
       'Cannot be fixed on this kiosk: - _ all arrive as -. Set the scanner’s keyboard layout (country) to match this computer, or switch the scanner to HID-POS mode.',
     );
@@ -68,7 +81,8 @@ describe('diagnosis view', () => {
 });
 
 describe('USB scanner line and calibration status', () => {
-  const state = (hid: KioskState['hid_scanner'], calibration: KioskState['calibration'] = null) => ({ hid_scanner: hid, calibration }) as KioskState;
+  const state = (hid: KioskState['hid_scanner'], calibration: KioskState['calibration'] = null) =>
+    ({ hid_scanner: hid, calibration }) as KioskState;
 
   it('Setup always shows it; Ready only a problem', () => {
     const snapi = state({ state: 'disconnected', reason: 'unreadable_mode', message: 'Scanner Zebra DS2208 is in SNAPI mode: scan …' });

@@ -82,14 +82,27 @@ describe('ready view-model', () => {
   });
 
   it('a scanner that lost its key says how to fix it', () => {
-    expect(readyView({ ...state, authorised: false }).unauthorisedText).toBe('Scanner no longer authorised — scan a new setup code from your organizer');
+    expect(readyView({ ...state, authorised: false }).unauthorisedText).toBe(
+      'Scanner no longer authorised — scan a new setup code from your organizer',
+    );
   });
 });
 
 describe('status lookup view-model', () => {
   it('a used ticket: when, who, which', () => {
     const view = statusView(
-      { type: 'status', status: { tid: 'T1', eid: 'EVT', status: 'checked_in', holder_name: 'Zoë', ticket_type: 'VIP', issued_at: '2026-05-02T10:15:00Z', checked_in_at: '2026-07-18T19:42:00Z' } },
+      {
+        type: 'status',
+        status: {
+          tid: 'T1',
+          eid: 'EVT',
+          status: 'checked_in',
+          holder_name: 'Zoë',
+          ticket_type: 'VIP',
+          issued_at: '2026-05-02T10:15:00Z',
+          checked_in_at: '2026-07-18T19:42:00Z',
+        },
+      },
       UTC,
     );
     expect(view).toEqual({
@@ -104,12 +117,19 @@ describe('status lookup view-model', () => {
     ['revoked', 'Revoked'],
     ['expired', 'Expired'],
   ] as const)('%s', (status, headline) => {
-    expect(statusView({ type: 'status', status: { tid: 'T', eid: 'E', status, issued_at: '2026-05-02T10:15:00Z' } }).headline).toBe(headline);
+    expect(statusView({ type: 'status', status: { tid: 'T', eid: 'E', status, issued_at: '2026-05-02T10:15:00Z' } }).headline).toBe(
+      headline,
+    );
   });
 
   it('answers that are not a status', () => {
-    expect(statusView({ type: 'not_found' })).toMatchObject({ dataStatus: 'not_found', headline: 'Unknown ticket — the organizer has no record of it' });
-    expect(statusView({ type: 'unavailable', message: 'offline' }).headline).toBe('Cannot check right now — no connection to the organizer');
+    expect(statusView({ type: 'not_found' })).toMatchObject({
+      dataStatus: 'not_found',
+      headline: 'Unknown ticket — the organizer has no record of it',
+    });
+    expect(statusView({ type: 'unavailable', message: 'offline' }).headline).toBe(
+      'Cannot check right now — no connection to the organizer',
+    );
     expect(statusView({ type: 'scanner_unauthorized', message: 'x' }).headline).toBe('Scanner no longer authorised — re-enroll');
   });
 });
@@ -138,7 +158,11 @@ describe('screen choice', () => {
     ['enrolled', { state, verdictShown: false, lookupOpen: false }, 'ready'],
     ['a verdict is up', { state, verdictShown: true, lookupOpen: true }, 'verdict'],
     ['lookup open', { state, verdictShown: false, lookupOpen: true }, 'lookup'],
-    ['re-enroll question beats everything', { state: { ...state, re_enroll_pending: pending }, verdictShown: true, lookupOpen: true }, 'setup'],
+    [
+      're-enroll question beats everything',
+      { state: { ...state, re_enroll_pending: pending }, verdictShown: true, lookupOpen: true },
+      'setup',
+    ],
   ] as const)('%s → %s', (_label, inputs, screen) => {
     expect(chooseScreen(inputs)).toBe(screen);
   });

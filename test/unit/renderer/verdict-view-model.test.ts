@@ -28,24 +28,59 @@ describe('verdict view-model', () => {
 
   it('a refusal the kiosk decided by itself carries no sync note, online or offline', () => {
     for (const offline of [true, false]) {
-      const verdict: Verdict = { kind: 'refuse', reason: 'invalid_signature', decided_at: '2026-07-18T19:42:00Z', offline, decided_by: 'signature', ticket };
+      const verdict: Verdict = {
+        kind: 'refuse',
+        reason: 'invalid_signature',
+        decided_at: '2026-07-18T19:42:00Z',
+        offline,
+        decided_by: 'signature',
+        ticket,
+      };
       expect(verdictView(verdict).offlineNote).toBeNull();
     }
   });
 
   it('already used: the time of first use, on the kiosk clock', () => {
-    const verdict: Verdict = { kind: 'refuse', reason: 'already_used', first_used_at: '2026-07-18T19:42:10Z', decided_at: '2026-07-18T20:01:00Z', offline: false, decided_by: 'issuer', ticket };
-    expect(verdictView(verdict, UTC)).toMatchObject({ word: 'REFUSE', icon: '✗', cssClass: 'verdict--refuse', dataVerdict: 'refuse', dataReason: 'already_used', reasonText: 'Already used at 19:42' });
+    const verdict: Verdict = {
+      kind: 'refuse',
+      reason: 'already_used',
+      first_used_at: '2026-07-18T19:42:10Z',
+      decided_at: '2026-07-18T20:01:00Z',
+      offline: false,
+      decided_by: 'issuer',
+      ticket,
+    };
+    expect(verdictView(verdict, UTC)).toMatchObject({
+      word: 'REFUSE',
+      icon: '✗',
+      cssClass: 'verdict--refuse',
+      dataVerdict: 'refuse',
+      dataReason: 'already_used',
+      reasonText: 'Already used at 19:42',
+    });
     expect(verdictView(verdict, { timeZone: 'Europe/Berlin' }).reasonText).toBe('Already used at 21:42');
   });
 
   it('already used without a time still says so', () => {
-    const verdict: Verdict = { kind: 'refuse', reason: 'already_used', decided_at: '2026-07-18T20:01:00Z', offline: false, decided_by: 'issuer' };
+    const verdict: Verdict = {
+      kind: 'refuse',
+      reason: 'already_used',
+      decided_at: '2026-07-18T20:01:00Z',
+      offline: false,
+      decided_by: 'issuer',
+    };
     expect(verdictView(verdict).reasonText).toBe('Already used');
   });
 
   it('wrong event names the other event when it is known', () => {
-    const named: Verdict = { kind: 'refuse', reason: 'wrong_event', decided_at: '2026-07-18T20:01:00Z', offline: true, decided_by: 'event', ticket: { ...ticket, event_name: 'Winter Jazz Night' } };
+    const named: Verdict = {
+      kind: 'refuse',
+      reason: 'wrong_event',
+      decided_at: '2026-07-18T20:01:00Z',
+      offline: true,
+      decided_by: 'event',
+      ticket: { ...ticket, event_name: 'Winter Jazz Night' },
+    };
     expect(verdictView(named).reasonText).toBe('Ticket for another event: Winter Jazz Night');
     const unnamed: Verdict = { ...named, ticket: { tid: 'T', eid: 'OTHER' } };
     expect(verdictView(unnamed).reasonText).toBe('Ticket for another event');
@@ -73,7 +108,14 @@ describe('verdict view-model', () => {
 
   it('identity tells two scans of one ticket apart, and matches one verdict seen twice', () => {
     const a: Verdict = { kind: 'admit', decided_at: '2026-07-18T19:42:00.000Z', offline: false, decided_by: 'issuer', ticket };
-    const b: Verdict = { kind: 'refuse', reason: 'already_used', decided_at: '2026-07-18T19:42:05.000Z', offline: false, decided_by: 'issuer', ticket };
+    const b: Verdict = {
+      kind: 'refuse',
+      reason: 'already_used',
+      decided_at: '2026-07-18T19:42:05.000Z',
+      offline: false,
+      decided_by: 'issuer',
+      ticket,
+    };
     expect(verdictIdentity(a)).toBe(verdictIdentity(structuredClone(a)));
     expect(verdictIdentity(a)).not.toBe(verdictIdentity(b));
   });

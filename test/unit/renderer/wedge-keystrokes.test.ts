@@ -15,7 +15,9 @@ const code = TICKET_CODES[0]!;
 
 describe('keyboard-wedge bursts', () => {
   it.each(['Enter', 'Tab'] as const)('a scanner burst ended by %s is one scan', (suffix) => {
-    expect(segmentKeystrokes(scannerStrokes(code, 1000, suffix))).toMatchObject([{ kind: 'scan', text: code, end: suffix === 'Enter' ? 'cr' : 'tab', keys: code.length }]);
+    expect(segmentKeystrokes(scannerStrokes(code, 1000, suffix))).toMatchObject([
+      { kind: 'scan', text: code, end: suffix === 'Enter' ? 'cr' : 'tab', keys: code.length },
+    ]);
   });
 
   it('a scanner without a suffix: the pause after the burst ends the scan', () => {
@@ -25,7 +27,9 @@ describe('keyboard-wedge bursts', () => {
     for (const stroke of strokes) state = pressKey(state, stroke).state;
     expect(isCollecting(state)).toBe(true);
     expect(endIfPaused(state, last + DEFAULT_WEDGE_TIMING.endPauseMs - 1).outputs).toEqual([]);
-    expect(endIfPaused(state, last + DEFAULT_WEDGE_TIMING.endPauseMs).outputs).toMatchObject([{ kind: 'scan', text: SETUP_CODE, end: 'pause' }]);
+    expect(endIfPaused(state, last + DEFAULT_WEDGE_TIMING.endPauseMs).outputs).toMatchObject([
+      { kind: 'scan', text: SETUP_CODE, end: 'pause' },
+    ]);
   });
 
   it('two scans back to back without suffix are split by the pause between them, even if the timer never fired', () => {
@@ -52,7 +56,12 @@ describe('keyboard-wedge bursts', () => {
 
   it('single stray keys (shortcuts, a cat on the keyboard) are too short to be scans', () => {
     expect(segmentKeystrokes([{ key: 'l', time: 0 }])).toEqual([{ kind: 'ignored', reason: 'too_short', length: 1 }]);
-    expect(segmentKeystrokes([{ key: 'x', time: 0 }, { key: 'Enter', time: 5 }])).toEqual([{ kind: 'ignored', reason: 'too_short', length: 1 }]);
+    expect(
+      segmentKeystrokes([
+        { key: 'x', time: 0 },
+        { key: 'Enter', time: 5 },
+      ]),
+    ).toEqual([{ kind: 'ignored', reason: 'too_short', length: 1 }]);
   });
 
   it('Enter or Tab with nothing collected produce nothing (they belong to the page)', () => {
@@ -64,7 +73,9 @@ describe('keyboard-wedge bursts', () => {
   it('modifier, dead and function keys are not part of a scan', () => {
     const strokes = scannerStrokes(code, 1000);
     const withShift = strokes.flatMap((s) => (s.key >= 'A' && s.key <= 'Z' ? [{ key: 'Shift', time: s.time - 1 }, s] : [s]));
-    expect(segmentKeystrokes([{ key: 'Dead', time: 990 }, ...withShift, { key: 'F2', time: 99_999 }])).toMatchObject([{ kind: 'scan', text: code, end: 'cr' }]);
+    expect(segmentKeystrokes([{ key: 'Dead', time: 990 }, ...withShift, { key: 'F2', time: 99_999 }])).toMatchObject([
+      { kind: 'scan', text: code, end: 'cr' },
+    ]);
   });
 
   it('tolerates one late key in a long burst (event-loop hiccup) but not many', () => {
@@ -79,7 +90,9 @@ describe('keyboard-wedge bursts', () => {
     const slow: Keystroke[] = [...code].map((key, i) => ({ key, time: i * 40 }));
     expect(segmentKeystrokes(slow)[0]).toMatchObject({ kind: 'ignored', reason: 'human_typing' });
     const timing = { ...DEFAULT_WEDGE_TIMING, scannerMaxGapMs: 45, endPauseMs: 120 };
-    expect(segmentKeystrokes(slow, timing)).toEqual([{ kind: 'scan', text: code, end: 'pause', keys: code.length, durationMs: (code.length - 1) * 40 }]);
+    expect(segmentKeystrokes(slow, timing)).toEqual([
+      { kind: 'scan', text: code, end: 'pause', keys: code.length, durationMs: (code.length - 1) * 40 },
+    ]);
   });
 });
 

@@ -84,7 +84,11 @@ describe('classifying a finished scan', () => {
 
   it.each(['de', 'fr'] as const)('codes typed through a %s layout are a layout mismatch, not invalid', (layout) => {
     for (const code of [...TICKET_CODES, SETUP_CODE]) {
-      expect(classifyScannedText(mangleForLayout(code, layout))).toEqual({ kind: 'layout_mismatch', layout, text: mangleForLayout(code, layout) });
+      expect(classifyScannedText(mangleForLayout(code, layout))).toEqual({
+        kind: 'layout_mismatch',
+        layout,
+        text: mangleForLayout(code, layout),
+      });
     }
   });
 

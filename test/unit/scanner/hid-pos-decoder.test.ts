@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { HidPosDecoder } from '../../../main/kiosk/scanner/hid-pos-decoder.js';
-import { layoutFromDescriptor, NEWLAND_LAYOUT, NEWLAND_SHORT_LAYOUT, STANDARD_LAYOUT, VENDOR_BYTE_LAYOUT } from '../../../main/kiosk/scanner/hid-pos-layouts.js';
+import {
+  layoutFromDescriptor,
+  NEWLAND_LAYOUT,
+  NEWLAND_SHORT_LAYOUT,
+  STANDARD_LAYOUT,
+  VENDOR_BYTE_LAYOUT,
+} from '../../../main/kiosk/scanner/hid-pos-layouts.js';
 import type { ScanEvent } from '../../../main/kiosk/scanner/scan-event.js';
 import { decodeSetupCode, decodeTicketCode } from '../../../protocol/index.js';
 import { code, descriptor, posFixtures, replay, reports } from '../../support/unit/scanner-reports.js';
@@ -10,8 +16,20 @@ const setup = code(posFixtures, 'setup');
 const longTicket = code(posFixtures, 'longTicket');
 const standard = STANDARD_LAYOUT.name;
 /** A scan as the decoder delivers it, read details included. */
-function posScan(text: string, symbologyId: string | null, reportsRead: number, layout = standard, terminator: 'report_end' | 'crlf' | 'pause' = 'report_end'): ScanEvent {
-  return { kind: 'scan', source: 'hid-pos', text, symbologyId, read: { terminator, prefixKeys: [], suffixKeys: [], units: reportsRead, durationMs: 0, layout } };
+function posScan(
+  text: string,
+  symbologyId: string | null,
+  reportsRead: number,
+  layout = standard,
+  terminator: 'report_end' | 'crlf' | 'pause' = 'report_end',
+): ScanEvent {
+  return {
+    kind: 'scan',
+    source: 'hid-pos',
+    text,
+    symbologyId,
+    read: { terminator, prefixKeys: [], suffixKeys: [], units: reportsRead, durationMs: 0, layout },
+  };
 }
 const ean13Scan = posScan('4006381333931', ']E0', 1);
 
@@ -69,7 +87,22 @@ describe('HidPosDecoder on every layout real scanners send (a 490-character tick
     // Arrival times, 2 ms apart, become the read's duration.
     const events = reportList.flatMap((report, index) => decoder.push(report, 1000 + index * 2));
     expect(longTicket).toHaveLength(490);
-    expect(events).toEqual([{ kind: 'scan', source: 'hid-pos', text: longTicket, symbologyId, read: { terminator: 'report_end', prefixKeys: [], suffixKeys: [], units: reportList.length, durationMs: (reportList.length - 1) * 2, layout } }]);
+    expect(events).toEqual([
+      {
+        kind: 'scan',
+        source: 'hid-pos',
+        text: longTicket,
+        symbologyId,
+        read: {
+          terminator: 'report_end',
+          prefixKeys: [],
+          suffixKeys: [],
+          units: reportList.length,
+          durationMs: (reportList.length - 1) * 2,
+          layout,
+        },
+      },
+    ]);
     expect(decodeTicketCode(longTicket).payload.tt).toBe('Weekend pass');
   });
 
@@ -95,30 +128,62 @@ describe('HidPosDecoder on every layout real scanners send (a 490-character tick
   });
 
   it('a vendor byte with the AIM id turned off', () => {
-    expect(replay(new HidPosDecoder(), reports(posFixtures, 'vendorByteAimOff'))).toEqual([posScan('GATE-NORTH-07', null, 1, VENDOR_BYTE_LAYOUT.name)]);
+    expect(replay(new HidPosDecoder(), reports(posFixtures, 'vendorByteAimOff'))).toEqual([
+      posScan('GATE-NORTH-07', null, 1, VENDOR_BYTE_LAYOUT.name),
+    ]);
   });
 
-  it('the scanner\'s STX prefix and ETX CR LF suffix are framing, named in the read details', () => {
+  it("the scanner's STX prefix and ETX CR LF suffix are framing, named in the read details", () => {
     const reportList = reports(posFixtures, 'framedStxEtxCrLf');
     const [event] = replay(new HidPosDecoder(), reportList);
-    expect(event).toEqual({ kind: 'scan', source: 'hid-pos', text: ticket, symbologyId: ']Q1', read: { terminator: 'crlf', prefixKeys: ['STX'], suffixKeys: ['ETX'], units: reportList.length, durationMs: 0, layout: standard } });
+    expect(event).toEqual({
+      kind: 'scan',
+      source: 'hid-pos',
+      text: ticket,
+      symbologyId: ']Q1',
+      read: { terminator: 'crlf', prefixKeys: ['STX'], suffixKeys: ['ETX'], units: reportList.length, durationMs: 0, layout: standard },
+    });
   });
 });
 
-describe('HID-POS layouts from the device\'s report descriptor', () => {
+describe("HID-POS layouts from the device's report descriptor", () => {
   it('reads the standard layout from a standard descriptor', () => {
     const layout = layoutFromDescriptor(descriptor('standard'));
-    expect(layout).toMatchObject({ reportId: 2, reportLength: 64, byteCountOffset: 1, aimOffset: 2, dataOffset: 5, dataCapacity: 56, continued: { offset: 63, mask: 1 } });
+    expect(layout).toMatchObject({
+      reportId: 2,
+      reportLength: 64,
+      byteCountOffset: 1,
+      aimOffset: 2,
+      dataOffset: 5,
+      dataCapacity: 56,
+      continued: { offset: 63, mask: 1 },
+    });
   });
 
-  it('reads Newland\'s layout (no AIM field) and skips its output report', () => {
+  it("reads Newland's layout (no AIM field) and skips its output report", () => {
     const layout = layoutFromDescriptor(descriptor('newland'));
-    expect(layout).toMatchObject({ reportId: 2, reportLength: 64, byteCountOffset: 1, aimOffset: null, dataOffset: 2, dataCapacity: 56, continued: { offset: 63, mask: 1 } });
+    expect(layout).toMatchObject({
+      reportId: 2,
+      reportLength: 64,
+      byteCountOffset: 1,
+      aimOffset: null,
+      dataOffset: 2,
+      dataCapacity: 56,
+      continued: { offset: 63, mask: 1 },
+    });
   });
 
   it('decodes a layout only its descriptor knows (report 1, data before the AIM id, 66 bytes)', () => {
     const layout = layoutFromDescriptor(descriptor('generic'));
-    expect(layout).toMatchObject({ reportId: 1, reportLength: 66, byteCountOffset: 1, dataOffset: 2, dataCapacity: 60, aimOffset: 62, continued: { offset: 65, mask: 1 } });
+    expect(layout).toMatchObject({
+      reportId: 1,
+      reportLength: 66,
+      byteCountOffset: 1,
+      dataOffset: 2,
+      dataCapacity: 60,
+      aimOffset: 62,
+      continued: { offset: 65, mask: 1 },
+    });
     const reportList = reports(posFixtures, 'longTicketGeneric');
     expect(replay(new HidPosDecoder({ layout }), reportList)).toEqual([posScan(longTicket, ']Q1', reportList.length, layout!.name)]);
     // Without the descriptor the same reports are not scan data (report 1), so nothing wrong is delivered.
@@ -136,19 +201,36 @@ describe('HidPosDecoder on bad input', () => {
   it('never delivers NUL padding: data read with the wrong offsets is a problem, not a scan', () => {
     const events = replay(new HidPosDecoder({ layout: STANDARD_LAYOUT }), reports(posFixtures, 'newlandReadAsStandard'));
     expect(events).toEqual([
-      { kind: 'problem', source: 'hid-pos', code: 'padding_in_data', message: `a 6-byte scan read as "${standard}" holds NUL padding: the layout was misread; the scan was dropped` },
+      {
+        kind: 'problem',
+        source: 'hid-pos',
+        code: 'padding_in_data',
+        message: `a 6-byte scan read as "${standard}" holds NUL padding: the layout was misread; the scan was dropped`,
+      },
     ]);
   });
 
   it('names a scanner in SNAPI mode once, and delivers nothing from it', () => {
     const events = replay(new HidPosDecoder(), reports(posFixtures, 'snapiReports'));
-    expect(events).toEqual([{ kind: 'problem', source: 'hid-pos', code: 'unreadable_mode', message: 'the scanner sends SNAPI reports (report 0x22), not HID-POS scanned data' }]);
+    expect(events).toEqual([
+      {
+        kind: 'problem',
+        source: 'hid-pos',
+        code: 'unreadable_mode',
+        message: 'the scanner sends SNAPI reports (report 0x22), not HID-POS scanned data',
+      },
+    ]);
   });
 
   it('reports a short report and decodes the next scan cleanly', () => {
     const events = replay(new HidPosDecoder(), reports(posFixtures, 'shortReportThenScan'));
     expect(events).toEqual([
-      { kind: 'problem', source: 'hid-pos', code: 'wrong_report_length', message: `a scanned-data report of the layout "${standard}" is 64 bytes, got 7` },
+      {
+        kind: 'problem',
+        source: 'hid-pos',
+        code: 'wrong_report_length',
+        message: `a scanned-data report of the layout "${standard}" is 64 bytes, got 7`,
+      },
       ean13Scan,
     ]);
   });
@@ -179,12 +261,14 @@ describe('HidPosDecoder on bad input', () => {
     // With the pause (the device manager tells the decoder when no report follows in time) the next scan is clean.
     const decoder = new HidPosDecoder();
     expect(replay(decoder, prefix)).toEqual([]);
-    expect(decoder.endOfInput()).toEqual([{
-      kind: 'problem',
-      source: 'hid-pos',
-      code: 'incomplete_scan',
-      message: 'discarded 112 bytes of a scan whose last report never arrived',
-    }]);
+    expect(decoder.endOfInput()).toEqual([
+      {
+        kind: 'problem',
+        source: 'hid-pos',
+        code: 'incomplete_scan',
+        message: 'discarded 112 bytes of a scan whose last report never arrived',
+      },
+    ]);
     expect(decoder.endOfInput()).toEqual([]);
     replay(decoder, prefix);
     // Unplugged mid-scan: reset() drops it the same way.

@@ -6,7 +6,13 @@ import { code, keyboardFixtures, replay, reports } from '../../support/unit/scan
 
 /** A scan as the decoder delivers it; `units` counts key presses, the terminator's included. */
 function scan(text: string, read: Partial<ReadDetails> = {}): ScanEvent {
-  return { kind: 'scan', source: 'hid-keyboard', text, symbologyId: null, read: { terminator: 'cr', prefixKeys: [], suffixKeys: [], units: [...text].length + 1, durationMs: 0, ...read } };
+  return {
+    kind: 'scan',
+    source: 'hid-keyboard',
+    text,
+    symbologyId: null,
+    read: { terminator: 'cr', prefixKeys: [], suffixKeys: [], units: [...text].length + 1, durationMs: 0, ...read },
+  };
 }
 const boot = (modifiers: number, ...keys: number[]): Uint8Array => Uint8Array.from([modifiers, 0, ...keys, 0, 0, 0, 0, 0, 0].slice(0, 8));
 const RELEASE = boot(0);
@@ -52,7 +58,10 @@ describe('KeyboardReportDecoder: every terminator, and no scan lost after a cont
   });
 
   it('CR LF is one ending: the scan goes at the CR, the LF ends nothing, the next scan is whole', () => {
-    expect(replay(new KeyboardReportDecoder(), reports(keyboardFixtures, 'terminatedByCrLfKeys'))).toEqual([scan('crlf-scan'), scan('next')]);
+    expect(replay(new KeyboardReportDecoder(), reports(keyboardFixtures, 'terminatedByCrLfKeys'))).toEqual([
+      scan('crlf-scan'),
+      scan('next'),
+    ]);
   });
 
   it('no terminator: the pause (endOfInput, from the device manager) delivers the scan', () => {
@@ -62,7 +71,9 @@ describe('KeyboardReportDecoder: every terminator, and no scan lost after a cont
     const events = reportList.flatMap((report, index) => decoder.push(report, 500 + index * 4));
     expect(events).toEqual([]);
     expect(decoder.isAssembling).toBe(true);
-    expect(decoder.endOfInput(500 + reportList.length * 4 + 300)).toEqual([scan('pause-scan', { terminator: 'pause', units: 10, durationMs: (reportList.length - 2) * 4 })]);
+    expect(decoder.endOfInput(500 + reportList.length * 4 + 300)).toEqual([
+      scan('pause-scan', { terminator: 'pause', units: 10, durationMs: (reportList.length - 2) * 4 }),
+    ]);
     expect(decoder.isAssembling).toBe(false);
     expect(decoder.endOfInput()).toEqual([]);
   });
@@ -81,7 +92,12 @@ describe('KeyboardReportDecoder: every terminator, and no scan lost after a cont
   it('a key with no character before each scan is reported once, and never swallows a scan', () => {
     const events = replay(new KeyboardReportDecoder(), reports(keyboardFixtures, 'functionKeyPrefixTwice'));
     expect(events).toEqual([
-      { kind: 'problem', source: 'hid-keyboard', code: 'unmapped_key', message: 'F1 types no character on a US layout; taken as framing around the scan (reported once)' },
+      {
+        kind: 'problem',
+        source: 'hid-keyboard',
+        code: 'unmapped_key',
+        message: 'F1 types no character on a US layout; taken as framing around the scan (reported once)',
+      },
       scan('first', { prefixKeys: ['F1'], units: 7 }),
       scan('second', { prefixKeys: ['F1'], units: 8 }),
     ]);
@@ -92,7 +108,12 @@ describe('KeyboardReportDecoder: every terminator, and no scan lost after a cont
     const decoder = new KeyboardReportDecoder();
     const typeThenF12 = (usage: number) => [boot(0, usage), RELEASE, boot(0, F12), RELEASE, boot(0, ENTER), RELEASE];
     expect(replay(decoder, [...typeThenF12(0x04), ...typeThenF12(0x05)])).toEqual([
-      { kind: 'problem', source: 'hid-keyboard', code: 'unmapped_key', message: 'F12 types no character on a US layout; taken as framing around the scan (reported once)' },
+      {
+        kind: 'problem',
+        source: 'hid-keyboard',
+        code: 'unmapped_key',
+        message: 'F12 types no character on a US layout; taken as framing around the scan (reported once)',
+      },
       scan('a', { suffixKeys: ['F12'], units: 3 }),
       scan('b', { suffixKeys: ['F12'], units: 3 }),
     ]);
@@ -101,7 +122,12 @@ describe('KeyboardReportDecoder: every terminator, and no scan lost after a cont
   it('a control key between two characters drops that scan, through its own Enter only', () => {
     const events = replay(new KeyboardReportDecoder(), reports(keyboardFixtures, 'controlKeyMidScanThenScan'));
     expect(events).toEqual([
-      { kind: 'problem', source: 'hid-keyboard', code: 'unmapped_key', message: 'Ctrl+B (STX) came between two characters of a scan; the scan was dropped' },
+      {
+        kind: 'problem',
+        source: 'hid-keyboard',
+        code: 'unmapped_key',
+        message: 'Ctrl+B (STX) came between two characters of a scan; the scan was dropped',
+      },
       scan('clean'),
     ]);
   });
@@ -155,7 +181,12 @@ describe('KeyboardReportDecoder on bad input', () => {
   it('reports a key with no character between two characters and drops the rest of that scan', () => {
     const events = replay(new KeyboardReportDecoder(), reports(keyboardFixtures, 'functionKeyMidScanThenScan'));
     expect(events).toEqual([
-      { kind: 'problem', source: 'hid-keyboard', code: 'unmapped_key', message: 'F1 came between two characters of a scan; the scan was dropped' },
+      {
+        kind: 'problem',
+        source: 'hid-keyboard',
+        code: 'unmapped_key',
+        message: 'F1 came between two characters of a scan; the scan was dropped',
+      },
       scan('next'),
     ]);
   });
@@ -167,9 +198,22 @@ describe('KeyboardReportDecoder on bad input', () => {
 
   it('an Alt or GUI chord is never a terminator or a letter', () => {
     const ALT = 0x04;
-    const events = replay(new KeyboardReportDecoder(), [boot(0, 0x04), RELEASE, boot(ALT, 0x10), RELEASE, boot(0, 0x05), RELEASE, boot(0, ENTER)]);
+    const events = replay(new KeyboardReportDecoder(), [
+      boot(0, 0x04),
+      RELEASE,
+      boot(ALT, 0x10),
+      RELEASE,
+      boot(0, 0x05),
+      RELEASE,
+      boot(0, ENTER),
+    ]);
     expect(events).toEqual([
-      { kind: 'problem', source: 'hid-keyboard', code: 'unmapped_key', message: 'Alt+key 0x10 came between two characters of a scan; the scan was dropped' },
+      {
+        kind: 'problem',
+        source: 'hid-keyboard',
+        code: 'unmapped_key',
+        message: 'Alt+key 0x10 came between two characters of a scan; the scan was dropped',
+      },
     ]);
   });
 

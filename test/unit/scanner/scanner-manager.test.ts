@@ -88,7 +88,14 @@ describe('ScannerManager with a HID-POS scanner', () => {
         source: 'hid-pos',
         text: ticket,
         symbologyId: ']Q1',
-        read: { terminator: 'report_end', prefixKeys: [], suffixKeys: [], units: ticketReports.length, durationMs: expect.any(Number), layout: STANDARD_LAYOUT.name },
+        read: {
+          terminator: 'report_end',
+          prefixKeys: [],
+          suffixKeys: [],
+          units: ticketReports.length,
+          durationMs: expect.any(Number),
+          layout: STANDARD_LAYOUT.name,
+        },
       },
     ]);
     expect(problems).toEqual([]);
@@ -127,7 +134,12 @@ describe('ScannerManager with a HID-POS scanner', () => {
     expect(manager.status).toMatchObject({ reason: 'unplugged' });
     expect(manager.status.message).toContain('could not read from HID device');
     expect(problems).toEqual([
-      { kind: 'problem', source: 'hid-pos', code: 'incomplete_scan', message: 'discarded 112 bytes of a scan whose last report never arrived' },
+      {
+        kind: 'problem',
+        source: 'hid-pos',
+        code: 'incomplete_scan',
+        message: 'discarded 112 bytes of a scan whose last report never arrived',
+      },
     ]);
     await waitFor('old handle closed', () => firstHandle.closed);
 
@@ -217,7 +229,9 @@ describe('ScannerManager with a keyboard-mode scanner', () => {
 
     expect(await manager.start()).toMatchObject({ state: 'connected', scanner: { mode: 'keyboard', path: '/dev/hidraw5' } });
     for (const report of reports(keyboardFixtures, 'ticketPressReleaseEnter')) fake.lastHandle().sendReport(report);
-    expect(scans).toMatchObject([{ kind: 'scan', source: 'hid-keyboard', text: code(keyboardFixtures, 'ticket'), symbologyId: null, read: { terminator: 'cr' } }]);
+    expect(scans).toMatchObject([
+      { kind: 'scan', source: 'hid-keyboard', text: code(keyboardFixtures, 'ticket'), symbologyId: null, read: { terminator: 'cr' } },
+    ]);
   });
 
   it('a scanner with no terminator: the pause delivers the scan, and the next scan is separate', async () => {
@@ -236,13 +250,15 @@ describe('ScannerManager with a keyboard-mode scanner', () => {
 });
 
 describe('ScannerManager and report layouts', () => {
-  it('reads the layout from the device\'s report descriptor and says so', async () => {
+  it("reads the layout from the device's report descriptor and says so", async () => {
     const fake = new FakeNodeHid();
     fake.plug(posScanner);
     fake.descriptors.set(posScanner.path!, descriptor('generic'));
     const { manager, scans } = harness(fake);
     const status = await manager.start();
-    expect(status.message).toMatch(/^Scanner connected: Honeywell Voyager 1470g \(0c2e:0b87\), hid-pos mode\. Report layout from the device's report descriptor \(report 1, 66 bytes, 60 data bytes from byte 2\)\.$/);
+    expect(status.message).toMatch(
+      /^Scanner connected: Honeywell Voyager 1470g \(0c2e:0b87\), hid-pos mode\. Report layout from the device's report descriptor \(report 1, 66 bytes, 60 data bytes from byte 2\)\.$/,
+    );
     for (const report of reports(posFixtures, 'longTicketGeneric')) fake.lastHandle().sendReport(report);
     expect(scans.map((scan) => scan.text)).toEqual([code(posFixtures, 'longTicket')]);
   });
@@ -264,7 +280,8 @@ describe('ScannerManager and report layouts', () => {
 });
 
 describe('ScannerManager with a scanner in a mode it cannot read', () => {
-  const SNAPI_MESSAGE = "Scanner Zebra Technologies DS2208 (05e0:1900) is in SNAPI mode: scan the 'USB HID POS' programming code from its manual, or use keyboard mode.";
+  const SNAPI_MESSAGE =
+    "Scanner Zebra Technologies DS2208 (05e0:1900) is in SNAPI mode: scan the 'USB HID POS' programming code from its manual, or use keyboard mode.";
 
   it('names a Zebra scanner in SNAPI mode, with the fix, and connects once it is switched', async () => {
     const fake = new FakeNodeHid();

@@ -128,7 +128,10 @@ export class RealIssuer {
   }
 
   tokenUsed(tokenId: string): boolean {
-    return (this.fx.db.prepare('SELECT used_at FROM enrollment_tokens WHERE token_id = ?').get(tokenId) as { used_at: string | null }).used_at !== null;
+    return (
+      (this.fx.db.prepare('SELECT used_at FROM enrollment_tokens WHERE token_id = ?').get(tokenId) as { used_at: string | null })
+        .used_at !== null
+    );
   }
 
   async cleanup(): Promise<void> {

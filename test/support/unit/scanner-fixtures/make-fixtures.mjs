@@ -175,17 +175,50 @@ const DATA_VAR = 0x02;
 const DATA_BUF = 0x02; // buffered bytes are declared Data,Var (bit 8 lives in a 2-byte item; 1 byte is enough here)
 const CONST = 0x01;
 const byteCountField = [...usagePage(0x01), ...usage(0x3b), ...reportSize(8), ...reportCount(1), ...input(DATA_VAR)];
-const aimField = [...usagePage(0x8c), ...usage(0xfb), ...usage(0xfc), ...usage(0xfd), ...reportSize(8), ...reportCount(3), ...input(DATA_VAR)];
+const aimField = [
+  ...usagePage(0x8c),
+  ...usage(0xfb),
+  ...usage(0xfc),
+  ...usage(0xfd),
+  ...reportSize(8),
+  ...reportCount(3),
+  ...input(DATA_VAR),
+];
 const dataField = (count) => [...usagePage(0x8c), ...usage(0xfe), ...reportSize(8), ...reportCount(count), ...input(DATA_BUF)];
 const vendorBytes = (count) => [...usagePage(0xff00), ...usage(0x01), ...reportSize(8), ...reportCount(count), ...input(DATA_VAR)];
-const continuedBit = [...usagePage(0x8c), ...usage(0xff), ...reportSize(1), ...reportCount(1), ...input(DATA_VAR), ...reportSize(7), ...reportCount(1), ...input(CONST)];
-const scannerCollection = (...fields) => [...usagePage(0x8c), ...usage(0x02), ...collection(0x01), ...usage(0x12), ...collection(0x02), ...fields, ...endCollection(), ...endCollection()];
+const continuedBit = [
+  ...usagePage(0x8c),
+  ...usage(0xff),
+  ...reportSize(1),
+  ...reportCount(1),
+  ...input(DATA_VAR),
+  ...reportSize(7),
+  ...reportCount(1),
+  ...input(CONST),
+];
+const scannerCollection = (...fields) => [
+  ...usagePage(0x8c),
+  ...usage(0x02),
+  ...collection(0x01),
+  ...usage(0x12),
+  ...collection(0x02),
+  ...fields,
+  ...endCollection(),
+  ...endCollection(),
+];
 const outputReport = [...reportId(0x04), ...usagePage(0xff00), ...usage(0x02), ...reportSize(8), ...reportCount(63), 0x91, 0x02];
 const descriptors = {
   standard: scannerCollection(...reportId(0x02), ...byteCountField, ...aimField, ...dataField(56), ...vendorBytes(2), ...continuedBit),
-  newland: [...scannerCollection(...reportId(0x02), ...byteCountField, ...dataField(56), ...vendorBytes(5), ...continuedBit), ...outputReport],
+  newland: [
+    ...scannerCollection(...reportId(0x02), ...byteCountField, ...dataField(56), ...vendorBytes(5), ...continuedBit),
+    ...outputReport,
+  ],
   generic: scannerCollection(...reportId(0x01), ...byteCountField, ...dataField(60), ...aimField, ...continuedBit),
-  keyboardOnly: [0x05, 0x01, 0x09, 0x06, 0xa1, 0x01, 0x05, 0x07, 0x19, 0xe0, 0x29, 0xe7, 0x15, 0x00, 0x25, 0x01, 0x75, 0x01, 0x95, 0x08, 0x81, 0x02, 0x95, 0x01, 0x75, 0x08, 0x81, 0x01, 0x95, 0x06, 0x75, 0x08, 0x15, 0x00, 0x25, 0x65, 0x05, 0x07, 0x19, 0x00, 0x29, 0x65, 0x81, 0x00, 0xc0],
+  keyboardOnly: [
+    0x05, 0x01, 0x09, 0x06, 0xa1, 0x01, 0x05, 0x07, 0x19, 0xe0, 0x29, 0xe7, 0x15, 0x00, 0x25, 0x01, 0x75, 0x01, 0x95, 0x08, 0x81, 0x02,
+    0x95, 0x01, 0x75, 0x08, 0x81, 0x01, 0x95, 0x06, 0x75, 0x08, 0x15, 0x00, 0x25, 0x65, 0x05, 0x07, 0x19, 0x00, 0x29, 0x65, 0x81, 0x00,
+    0xc0,
+  ],
 };
 
 const NEWLAND_QR_ID = 0x51; // 'Q'
@@ -241,7 +274,17 @@ const ERROR_ROLL_OVER = 0x01;
 const letters = 'abcdefghijklmnopqrstuvwxyz';
 const digits = '1234567890';
 const shiftedDigits = '!@#$%^&*()';
-const punctuation = { '-': [0x2d, false], _: [0x2d, true], '=': [0x2e, false], '+': [0x2e, true], '.': [0x37, false], '/': [0x38, false], ':': [0x33, true], ';': [0x33, false], ' ': [0x2c, false] };
+const punctuation = {
+  '-': [0x2d, false],
+  _: [0x2d, true],
+  '=': [0x2e, false],
+  '+': [0x2e, true],
+  '.': [0x37, false],
+  '/': [0x38, false],
+  ':': [0x33, true],
+  ';': [0x33, false],
+  ' ': [0x2c, false],
+};
 /** [usage id, needs shift] for a character on a US layout. */
 function usKey(ch) {
   if (letters.includes(ch)) return [0x04 + letters.indexOf(ch), false];
@@ -302,7 +345,11 @@ function typeWithRollover(text, terminator) {
 const keyboardTicket = typePressRelease(ticketCode, ENTER);
 const keyboardSetup = typeWithRollover(setupCode, TAB);
 const phantomMidScan = typePressRelease('tkt1.Ab', ENTER);
-phantomMidScan.splice(4, 0, bootReport(0, ERROR_ROLL_OVER, ERROR_ROLL_OVER, ERROR_ROLL_OVER, ERROR_ROLL_OVER, ERROR_ROLL_OVER, ERROR_ROLL_OVER));
+phantomMidScan.splice(
+  4,
+  0,
+  bootReport(0, ERROR_ROLL_OVER, ERROR_ROLL_OVER, ERROR_ROLL_OVER, ERROR_ROLL_OVER, ERROR_ROLL_OVER, ERROR_ROLL_OVER),
+);
 const keypadDigits = [0x59, 0x5a, 0x5b, 0x62].flatMap((usage) => [bootReport(0, usage), RELEASE]).concat([bootReport(0, 0x58), RELEASE]);
 const truncatedMidScan = [...typePressRelease('tkt1.AAA', ENTER)];
 truncatedMidScan.splice(6, 0, Uint8Array.from([0x00, 0x00, 0x04]));
@@ -323,7 +370,14 @@ const F1 = 0x3a;
 const typed = (text) => typePressRelease(text, 0).slice(0, -2);
 const chord = (modifiers, usage) => [bootReport(modifiers, usage), RELEASE];
 // node-hid issue #323: a scanner sends digits, Enter (0x28), then Ctrl+Shift+J (modifiers 0x03, usage 0x0D): CR LF.
-const issue323 = [...typed('4006381333931'), ...chord(0, ENTER), ...chord(CTRL_SHIFT, KEY_J), ...typed('5901234123457'), ...chord(0, ENTER), ...chord(CTRL_SHIFT, KEY_J)];
+const issue323 = [
+  ...typed('4006381333931'),
+  ...chord(0, ENTER),
+  ...chord(CTRL_SHIFT, KEY_J),
+  ...typed('5901234123457'),
+  ...chord(0, ENTER),
+  ...chord(CTRL_SHIFT, KEY_J),
+];
 
 const keyboardFixtures = {
   description: 'HID keyboard boot reports (8 bytes: modifiers, reserved, 6 key usage ids) from a scanner typing on a US layout.',
@@ -341,16 +395,33 @@ const keyboardFixtures = {
     terminatedByCrCtrlM: { reports: [...typed('cr-scan'), ...chord(LEFT_CTRL, KEY_M)].map(hex) },
     terminatedByTabCtrlI: { reports: [...typed('tab-scan'), ...chord(LEFT_CTRL, KEY_I)].map(hex) },
     terminatedByTab: { reports: [...typed('tab-key'), ...chord(0, TAB)].map(hex) },
-    terminatedByCrLfKeys: { reports: [...typed('crlf-scan'), ...chord(0, ENTER), ...chord(LEFT_CTRL, KEY_J), ...typed('next'), ...chord(0, ENTER), ...chord(LEFT_CTRL, KEY_J)].map(hex) },
+    terminatedByCrLfKeys: {
+      reports: [
+        ...typed('crlf-scan'),
+        ...chord(0, ENTER),
+        ...chord(LEFT_CTRL, KEY_J),
+        ...typed('next'),
+        ...chord(0, ENTER),
+        ...chord(LEFT_CTRL, KEY_J),
+      ].map(hex),
+    },
     noTerminator: { reports: typed('pause-scan').map(hex) },
     stxEtxFraming: { reports: [...chord(LEFT_CTRL, KEY_B), ...typed('framed'), ...chord(LEFT_CTRL, KEY_C), ...chord(0, ENTER)].map(hex) },
-    functionKeyPrefixTwice: { reports: [...chord(0, F1), ...typed('first'), ...chord(0, ENTER), ...chord(0, F1), ...typed('second'), ...chord(0, ENTER)].map(hex) },
-    controlKeyMidScanThenScan: { reports: [...typed('ab'), ...chord(LEFT_CTRL, KEY_B), ...typed('cd'), ...chord(0, ENTER), ...typed('clean'), ...chord(0, ENTER)].map(hex) },
+    functionKeyPrefixTwice: {
+      reports: [...chord(0, F1), ...typed('first'), ...chord(0, ENTER), ...chord(0, F1), ...typed('second'), ...chord(0, ENTER)].map(hex),
+    },
+    controlKeyMidScanThenScan: {
+      reports: [...typed('ab'), ...chord(LEFT_CTRL, KEY_B), ...typed('cd'), ...chord(0, ENTER), ...typed('clean'), ...chord(0, ENTER)].map(
+        hex,
+      ),
+    },
     longTicketCrLf: { reports: [...typed(longTicketCode), ...chord(0, ENTER), ...chord(CTRL_SHIFT, KEY_J)].map(hex) },
   },
 };
 
 writeFileSync(join(here, 'hid-pos-reports.json'), `${JSON.stringify(posFixtures, null, 2)}\n`);
 writeFileSync(join(here, 'keyboard-reports.json'), `${JSON.stringify(keyboardFixtures, null, 2)}\n`);
-console.log(`ticket code: ${ticketCode.length} chars in ${ticketReports.length} HID-POS reports; long ticket: ${longTicketCode.length} chars in ${longStandard.length}`);
+console.log(
+  `ticket code: ${ticketCode.length} chars in ${ticketReports.length} HID-POS reports; long ticket: ${longTicketCode.length} chars in ${longStandard.length}`,
+);
 console.log(`setup code: ${setupCode.length} chars; keyboard ticket: ${keyboardTicket.length} reports`);
