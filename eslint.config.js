@@ -8,7 +8,7 @@ import layers from './lint/layers.js';
 
 export default tseslint.config(
   {
-    ignores: ['dist/**', 'node_modules/**', 'release/**', 'issuer-data/**', 'demo-data/**', 'test-results/**'],
+    ignores: ['**/dist/**', 'node_modules/**', 'release/**', 'issuer-data/**', 'demo-data/**', 'test-results/**'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
