@@ -1,7 +1,7 @@
 /**
  * Ed25519 signing for the issuer with node:crypto (OpenSSL), several times
  * faster than a pure-JS signer. Verification everywhere else uses
- * protocol/ed25519.ts; test/unit/ed25519.test.ts proves each accepts the other.
+ * protocol/ed25519.ts; test/unit/protocol/ed25519.test.ts proves each accepts the other.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
