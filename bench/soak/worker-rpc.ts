@@ -1,10 +1,11 @@
 /** The soak benchmark's threads: starting one, and a tiny request/answer protocol over its messages. */
 import { parentPort, Worker } from 'node:worker_threads';
-import type { IssuerRole } from './issuer-thread.js';
-import type { ReturningRole } from './returning-thread.js';
 
-/** Starts bench/soak/worker.ts in a worker thread as `data.role`; resolves once it is ready for commands. */
-export function startWorker(data: IssuerRole | ReturningRole): Promise<Worker> {
+/**
+ * Starts bench/soak/worker.ts in a worker thread as `data.role` (an IssuerRole or a ReturningRole,
+ * which worker.ts tells apart); resolves once it is ready for commands.
+ */
+export function startWorker(data: { role: string }): Promise<Worker> {
   const worker = new Worker(new URL('./worker.js', import.meta.url), { workerData: data });
   return new Promise((resolve, reject) => {
     worker.once('error', reject);
