@@ -5,7 +5,7 @@ import { parentPort, Worker } from 'node:worker_threads';
  * Starts bench/soak/worker.ts in a worker thread as `data.role` (an IssuerRole or a ReturningRole,
  * which worker.ts tells apart); resolves once it is ready for commands.
  */
-export function startWorker(data: { role: string }): Promise<Worker> {
+export function startWorker<Role extends { role: string }>(data: Role): Promise<Worker> {
   const worker = new Worker(new URL('./worker.js', import.meta.url), { workerData: data });
   return new Promise((resolve, reject) => {
     worker.once('error', reject);
