@@ -3,6 +3,8 @@
  * the issuer's thread, the doors on this thread and the returning kiosks'
  * thread, all enrolled; then the hour offline that fills the queues.
  */
+import type { IssuerRole } from './issuer-thread.js';
+import type { ReturningRole } from './returning-thread.js';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -91,7 +93,12 @@ export async function startAndEnroll(
   plan: TicketPlan,
 ): Promise<number> {
   const { root, baseUrl } = venue;
-  running.issuer = await startWorker({ role: 'issuer', dataDir: venue.dataDir, logFile: venue.logFile, scannerRpm: settings.scannerRpm });
+  running.issuer = await startWorker({
+    role: 'issuer',
+    dataDir: venue.dataDir,
+    logFile: venue.logFile,
+    scannerRpm: settings.scannerRpm,
+  } satisfies IssuerRole);
   const { fingerprint } = await rpc<{ fingerprint: string }>(running.issuer, 'start');
   const setup = (): string => createScannerSetup(db, baseUrl, event, { tlsCertSha256: fingerprint }, new Date()).setup_qr;
   const enrollStart = performance.now();
@@ -115,7 +122,7 @@ export async function startAndEnroll(
       queue: queue.map((ticket) => ticket.qr),
       live: plan.liveForReturning[r]!.map((ticket) => ticket.qr),
     })),
-  });
+  } satisfies ReturningRole);
   await rpc(running.returners, 'enroll');
   return (performance.now() - enrollStart) / 1000;
 }
