@@ -26,12 +26,34 @@ export interface IssuerProcess {
   exited: Promise<number | null>;
 }
 
+/** How long each process lives before its SIGKILL when the caller does not say: a random time in this range. */
+export const DEFAULT_KILL_AFTER_MS: readonly [number, number] = [150, 600];
+
+/**
+ * A ceiling on the check-ins one issuer process answers per second in this
+ * loop (8 concurrent clients over loopback, durable commits). The runs here
+ * see about 600–1,000/s; the in-process issuer benchmark saturates at about
+ * 2,800/s with 50 clients (docs/benchmarks.md). A cycle cannot take more
+ * tickets than this rate for its longest life.
+ */
+export const MAX_CHECK_INS_PER_SECOND = 3000;
+
+/**
+ * Fresh tickets enough for `cycles` cycles, whatever their number: each cycle
+ * is given room for its longest life at the ceiling rate, so no run of few
+ * cycles depends on the others being short (the loop throws when the tickets
+ * run out before a kill).
+ */
+export function ticketsForCycles(cycles: number, killAfterMs: readonly [number, number] = DEFAULT_KILL_AFTER_MS): number {
+  return cycles * Math.ceil((killAfterMs[1] / 1000) * MAX_CHECK_INS_PER_SECOND);
+}
+
 export interface CrashLoopOptions {
   cycles: number;
   /** The database file of the data directory the child serves. */
   databaseFile: string;
   startIssuer(): Promise<IssuerProcess>;
-  /** Fresh tickets of the scanner's event, enough for every cycle. */
+  /** Fresh tickets of the scanner's event, enough for every cycle: ticketsForCycles(cycles, killAfterMs). */
   tickets: readonly string[];
   eid: string;
   scanner: { apiKey: string; scannerId: string };
@@ -57,7 +79,7 @@ interface SentCheckIn {
 
 export async function runIssuerCrashLoop(options: CrashLoopOptions): Promise<CrashLoopReport> {
   const concurrency = options.concurrency ?? 8;
-  const [minKill, maxKill] = options.killAfterMs ?? [150, 600];
+  const [minKill, maxKill] = options.killAfterMs ?? DEFAULT_KILL_AFTER_MS;
   const sent: SentCheckIn[] = [];
   let nextTicket = 0;
   let unansweredResent = 0;
@@ -77,6 +99,8 @@ export async function runIssuerCrashLoop(options: CrashLoopOptions): Promise<Cra
     }
 
     let killed = false;
+    /** A request that failed while the process was alive (e.g. a 429): the cycle is void, not a crash. */
+    let failure: unknown = null;
     const kill = setTimeout(() => {
       killed = true;
       issuer.process.kill('SIGKILL');
@@ -87,18 +111,25 @@ export async function runIssuerCrashLoop(options: CrashLoopOptions): Promise<Cra
         sent.push(checkIn);
         try {
           checkIn.answer = await post(issuer.url, options, checkIn);
-        } catch {
-          return; // the process died with this request in flight: it stays unanswered
+        } catch (error) {
+          // After the kill: the process died with this request in flight, it stays unanswered.
+          if (!killed) failure ??= error;
+          return;
         }
       }
     };
     await Promise.all(Array.from({ length: concurrency }, client));
     clearTimeout(kill);
+    if (failure !== null) {
+      issuer.process.kill('SIGKILL');
+      await issuer.exited;
+      throw new Error(`cycle ${cycle}: a check-in failed before the kill (the loop needs every request answered until then): ${String(failure)}`);
+    }
     // Every cycle must end with the kill landing mid-batch, not with the tickets running out first.
     if (!killed) {
       issuer.process.kill('SIGKILL');
       await issuer.exited;
-      throw new Error(`cycle ${cycle}: the tickets ran out before the kill; give the loop more tickets`);
+      throw new Error(`cycle ${cycle}: the tickets ran out before the kill (${options.tickets.length} for ${options.cycles} cycles); give the loop more tickets (ticketsForCycles)`);
     }
     await issuer.exited;
 
