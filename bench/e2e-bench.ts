@@ -26,7 +26,12 @@
  * Each scan starts on Ready (the previous verdict dismissed with Esc, as a
  * steward would, then a short pause), so the next verdict to appear is the
  * one measured. Before the runs, one check confirms that a scan made while a
- * verdict is still up is taken (docs/kiosk-screens.md: "or until the next scan").
+ * verdict is still up is taken (docs/kiosk-screens.md: "or until the next scan"),
+ * and that a ticket scanned again after its repeat window is refused as already
+ * used: the probe ticket is admitted, its window waited out, then scanned over
+ * another ticket's ADMIT. (Scanned again over its own ADMIT it would be a
+ * repeat read, folded into that ADMIT by design: docs/kiosk.md "Double reads".)
+ * The kiosk keeps its default repeat window, as at a door.
  *
  * Needs a real keyring: scripts/with-keyring.sh npm run bench:e2e
  * A benchmark, not a test: it prints figures.
@@ -45,6 +50,7 @@ import type { Browser, Page } from 'playwright-core';
 import { startKioskRuntime, type KioskRuntime } from '../main/host/kiosk-runtime.js';
 import { KeychainApiKeyStore } from '../main/kiosk/api-key-store.js';
 import { DEFAULT_ONLINE_BUDGET_MS } from '../main/kiosk/kiosk-core.js';
+import { DEFAULT_REPEAT_READ_WINDOW_MS, VERDICT_ON_SCREEN_MS } from '../main/kiosk/repeat-reads.js';
 import { startWebHost, type WebHost, type WebHostCore } from '../main/web-host/server.js';
 import { CHROMIUM_PATH, issuerCli, launchChromium, LOOPBACK, openKioskPage, RENDERER_DIR, requireBuild, scanInPage, startIssuer, type RunningIssuer } from '../test/support/door-harness.js';
 import { freePort } from '../test/support/free-port.js';
@@ -55,6 +61,8 @@ const GOALS = { onlineP99Ms: 100, offlineP99Ms: 50 };
 const VERDICT_TIMEOUT_MS = 10_000;
 const PAGE_WAIT_MS = 30_000;
 const KEYRING_SERVICE = `ticket-kiosk-e2e-bench-${process.pid}`;
+/** After an ADMIT appears, the same ticket read again is a new scan once this has passed (docs/kiosk.md "Double reads"). */
+const PAST_REPEAT_WINDOW_MS = Math.max(DEFAULT_REPEAT_READ_WINDOW_MS, VERDICT_ON_SCREEN_MS.admit) + 500;
 
 type Typing = 'page' | 'cdp';
 
@@ -89,23 +97,61 @@ interface PageSample {
   offline: boolean;
 }
 
+/** What installPageProbe reads of the page (the Node build has no DOM lib). */
+interface ProbeElement {
+  dataset: Record<string, string | undefined>;
+  querySelector(selector: string): ProbeElement | null;
+}
+
+interface ProbeKeyEvent {
+  key: string;
+  timeStamp: number;
+}
+
+type ProbeKeyListener = (event: ProbeKeyEvent) => void;
+
+interface ProbeObserver {
+  observe(target: ProbeElement, options: { childList: boolean; subtree: boolean; attributes: boolean }): void;
+  disconnect(): void;
+}
+
+interface DoorBenchProbe {
+  arm(timeoutMs: number): void;
+  result(): Promise<PageSample>;
+}
+
+/** The page's window, as far as the probe and backToReady use it. */
+interface ProbeWindow {
+  document: { getElementById(id: string): ProbeElement | null; dispatchEvent(event: unknown): boolean };
+  performance: { now(): number };
+  addEventListener(type: 'keydown', listener: ProbeKeyListener, options: { capture: boolean }): void;
+  removeEventListener(type: 'keydown', listener: ProbeKeyListener, options: { capture: boolean }): void;
+  setTimeout(callback: () => void, ms: number): number;
+  clearTimeout(id: number): void;
+  requestAnimationFrame(callback: () => void): number;
+  MutationObserver: new (callback: () => void) => ProbeObserver;
+  KeyboardEvent: new (type: string, init: { key: string; bubbles: boolean }) => unknown;
+  __doorBench?: DoorBenchProbe;
+}
+
 /**
  * Installed once (page.evaluate): `__doorBench.arm(timeoutMs)` starts watching for the next
  * verdict and the next Enter; `__doorBench.result()` waits for that scan's timestamps. Written
  * without the DOM lib (the Node build has none): the page's globals are reached through `w`.
  */
 function installPageProbe(): void {
-  const w = globalThis as any;
-  let pending: Promise<unknown> | null = null;
+  const w = globalThis as unknown as ProbeWindow;
+  let pending: Promise<PageSample> | null = null;
   w.__doorBench = {
     arm(timeoutMs: number): void {
       const doc = w.document;
       const root = doc.getElementById('screen');
+      if (!root) throw new Error('no #screen in the page');
       if (root.dataset.screen !== 'ready') throw new Error(`a scan must start on Ready, not on ${root.dataset.screen}`);
-      pending = new Promise((resolve, reject) => {
+      pending = new Promise<PageSample>((resolve, reject) => {
         let enterAt: number | null = null;
         let seen = false;
-        const onKey = (event: any): void => {
+        const onKey = (event: ProbeKeyEvent): void => {
           if (event.key === 'Enter') enterAt = event.timeStamp;
         };
         // Window, capture phase: before the wedge's own listener on document.
@@ -123,7 +169,7 @@ function installPageProbe(): void {
           const domAt = w.performance.now();
           observer.disconnect();
           w.removeEventListener('keydown', onKey, { capture: true });
-          const facts = { verdict: section.dataset.verdict, reason: section.dataset.reason, offline: section.querySelector('[data-offline]') !== null };
+          const facts = { verdict: section.dataset['verdict'] ?? '', reason: section.dataset['reason'] ?? '', offline: section.querySelector('[data-offline]') !== null };
           let frameAt: number | null = null;
           let nextFrameAt: number | null = null;
           const finish = (): void => {
@@ -148,7 +194,7 @@ function installPageProbe(): void {
       // Reported through result(); never an unhandled rejection in the page.
       pending.catch(() => undefined);
     },
-    result(): Promise<unknown> {
+    result(): Promise<PageSample> {
       if (!pending) return Promise.reject(new Error('not armed'));
       const p = pending;
       pending = null;
@@ -158,21 +204,21 @@ function installPageProbe(): void {
 }
 
 async function scanAndMeasure(page: Page, code: string, typing: Typing): Promise<PageSample> {
-  await page.evaluate((timeoutMs) => (globalThis as any).__doorBench.arm(timeoutMs), VERDICT_TIMEOUT_MS);
+  await page.evaluate((timeoutMs) => (globalThis as unknown as ProbeWindow).__doorBench!.arm(timeoutMs), VERDICT_TIMEOUT_MS);
   if (typing === 'page') {
     await scanInPage(page, code);
   } else {
     await page.keyboard.type(code);
     await page.keyboard.press('Enter');
   }
-  return page.evaluate(() => (globalThis as any).__doorBench.result() as Promise<PageSample>);
+  return page.evaluate(() => (globalThis as unknown as ProbeWindow).__doorBench!.result());
 }
 
 /** Back to Ready with Esc (dispatched in the page, as the wedge's keys are), then a short quiet gap. */
 async function backToReady(page: Page, gapMs: number): Promise<void> {
   await page.evaluate(() => {
-    const w = globalThis as any;
-    if (w.document.getElementById('screen').dataset.screen === 'verdict') w.document.dispatchEvent(new w.KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+    const w = globalThis as unknown as ProbeWindow;
+    if (w.document.getElementById('screen')?.dataset['screen'] === 'verdict') w.document.dispatchEvent(new w.KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
   });
   await page.waitForSelector('#screen[data-screen="ready"]');
   if (gapMs > 0) await new Promise((r) => setTimeout(r, gapMs));
@@ -295,15 +341,16 @@ async function main(): Promise<void> {
     await issuerCli(issuerDir, 'init', '--base-url', baseUrl, '--name', 'Bench Events');
     const eventStart = new Date(Date.now() + 2 * 3600_000).toISOString();
     const eid = (await issuerCli<{ eid: string }>(issuerDir, 'event', 'create', '--name', 'Bench Night', '--date', eventStart, '--venue', 'Loopback Hall')).eid;
-    // One for the check below, then per mode its warm-up and measured scans; offline one more (its first scan).
-    const total = 1 + perMode + (1 + perMode);
+    // Two for the check below, then per mode its warm-up and measured scans; offline one more (its first scan).
+    const total = 2 + perMode + (1 + perMode);
     console.error(`issuing ${total} tickets with ticket-issuer ticket issue --count…`);
     const { tickets } = await issuerCli<{ tickets: { tid: string; qr: string }[] }>(issuerDir, 'ticket', 'issue', '--event', eid, '--type', 'Standard', '--count', String(total));
     if (tickets.length !== total) throw new Error(`asked for ${total} tickets, got ${tickets.length}`);
     const codes = tickets.map((t) => t.qr);
     const probeCode = codes[0]!;
-    const onlineCodes = codes.slice(1, 1 + perMode);
-    const offlineCodes = codes.slice(1 + perMode);
+    const overCode = codes[1]!;
+    const onlineCodes = codes.slice(2, 2 + perMode);
+    const offlineCodes = codes.slice(2 + perMode);
     const setupCode = (await issuerCli<{ setup_qr: string }>(issuerDir, 'scanner', 'setup', '--event', eid)).setup_qr;
     issuer = await startIssuer(issuerDir, port);
 
@@ -323,12 +370,18 @@ async function main(): Promise<void> {
     await page.waitForSelector('[data-connection="online"]');
     await page.evaluate(installPageProbe);
 
-    // A scan while a verdict is still up is taken (not only from Ready): admit, then the same ticket → already used.
+    // A scan while a verdict is still up is taken (not only from Ready), and a ticket passed back is refused:
+    // admit the probe ticket, wait out its repeat window (read again sooner, over its own ADMIT, it is the same
+    // scan by design), put another ticket's ADMIT up, and scan the probe ticket over it → already used.
     await scanInPage(page, probeCode);
+    await page.waitForSelector('section[data-verdict="admit"][data-reason="valid"]');
+    await new Promise((r) => setTimeout(r, PAST_REPEAT_WINDOW_MS));
+    await backToReady(page, 0);
+    await scanInPage(page, overCode);
     await page.waitForSelector('section[data-verdict="admit"][data-reason="valid"]');
     await scanInPage(page, probeCode);
     await page.waitForSelector('section[data-verdict="refuse"][data-reason="already_used"]', { timeout: 5_000 });
-    const overVerdict = 'a scan made while a verdict is up is taken (admit, then the same ticket → already_used)';
+    const overVerdict = `a scan made while a verdict is up is taken (a ticket admitted, then ${PAST_REPEAT_WINDOW_MS} ms later, past its repeat window, scanned again over another ticket's ADMIT → already_used)`;
 
     console.error(`online: ${settings.warmup} warm-up + ${settings.scans} measured scans (typing: ${settings.typing})…`);
     const online = await runMode(page, core, onlineCodes, settings.warmup, ONLINE_ADMIT, settings);

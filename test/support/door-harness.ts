@@ -43,7 +43,7 @@ export function requireBuild(): void {
 }
 
 /** The built admin CLI, as an organiser runs it, with --json. */
-export async function issuerCli<T = any>(dataDir: string, ...args: string[]): Promise<T> {
+export async function issuerCli<T = unknown>(dataDir: string, ...args: string[]): Promise<T> {
   // Large enough for `ticket issue --count` of a few thousand tickets in one answer.
   const { stdout } = await run(process.execPath, [ISSUER_CLI, ...args, '--data', dataDir, '--json'], { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 });
   return JSON.parse(stdout) as T;
