@@ -33,11 +33,13 @@ export interface IssuerChild {
   exited: Promise<number | null>;
 }
 
-export async function startIssuerChild(buildDir: string, dataDir: string): Promise<IssuerChild> {
+/** `scannerRpm`: the per-scanner rate limit (serve's default, 600 a minute, when not given). */
+export async function startIssuerChild(buildDir: string, dataDir: string, options: { scannerRpm?: number } = {}): Promise<IssuerChild> {
+  const scannerRpm = options.scannerRpm === undefined ? '' : `scannerRpm: ${JSON.stringify(options.scannerRpm)}, `;
   const script = `
     import { startServer } from ${JSON.stringify(path.join(buildDir, 'issuer', 'server.js'))};
     import { createLogger } from ${JSON.stringify(path.join(buildDir, 'issuer', 'logging.js'))};
-    const server = await startServer({ dataDir: process.argv[1], host: '127.0.0.1', port: 0, plainHttp: true, logger: createLogger({ level: 'silent' }) });
+    const server = await startServer({ dataDir: process.argv[1], host: '127.0.0.1', port: 0, plainHttp: true, ${scannerRpm}logger: createLogger({ level: 'silent' }) });
     console.log(JSON.stringify({ url: server.url }));
   `;
   const child = spawn(process.execPath, ['--input-type=module', '-e', script, dataDir], {
