@@ -22,7 +22,9 @@ const issuerData = await createLoopbackIssuerData({ name: 'Crash Benchmark', tic
 const { dataDir, port, eid, tids: tickets } = issuerData;
 const scanner = issuerData.scanners[0];
 try {
-  console.log(`crash benchmark — ${new Date().toISOString()} — node ${process.version}, ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(2)}`);
+  console.log(
+    `crash benchmark — ${new Date().toISOString()} — node ${process.version}, ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(2)}`,
+  );
   const started = performance.now();
   const report = await runIssuerCrashLoop({
     cycles,
@@ -34,7 +36,9 @@ try {
     log: (line) => console.log(line),
   });
   console.log('');
-  console.log(`PASS  ${report.cycles} SIGKILLs mid-batch: ${report.acknowledged} acknowledged check-ins, all stored with their keys; no ticket valid twice; integrity_check ok after every kill; ${report.unansweredResent} requests unanswered at a kill were resent and answered once (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+  console.log(
+    `PASS  ${report.cycles} SIGKILLs mid-batch: ${report.acknowledged} acknowledged check-ins, all stored with their keys; no ticket valid twice; integrity_check ok after every kill; ${report.unansweredResent} requests unanswered at a kill were resent and answered once (${((performance.now() - started) / 1000).toFixed(0)} s)`,
+  );
 } finally {
   fs.rmSync(issuerData.root, { recursive: true, force: true });
 }

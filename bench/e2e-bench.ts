@@ -52,7 +52,18 @@ import { KeychainApiKeyStore } from '../main/kiosk/api-key-store.js';
 import { DEFAULT_ONLINE_BUDGET_MS } from '../main/kiosk/kiosk-core.js';
 import { DEFAULT_REPEAT_READ_WINDOW_MS, VERDICT_ON_SCREEN_MS } from '../main/kiosk/repeat-reads.js';
 import { startWebHost, type WebHost, type WebHostCore } from '../main/web-host/server.js';
-import { CHROMIUM_PATH, issuerCli, launchChromium, LOOPBACK, openKioskPage, RENDERER_DIR, requireBuild, scanInPage, startIssuer, type RunningIssuer } from '../test/support/door-harness.js';
+import {
+  CHROMIUM_PATH,
+  issuerCli,
+  launchChromium,
+  LOOPBACK,
+  openKioskPage,
+  RENDERER_DIR,
+  requireBuild,
+  scanInPage,
+  startIssuer,
+  type RunningIssuer,
+} from '../test/support/door-harness.js';
 import { freePort } from '../test/support/free-port.js';
 import { numberOption, percentiles, textOption } from './bench-kit.js';
 
@@ -169,7 +180,11 @@ function installPageProbe(): void {
           const domAt = w.performance.now();
           observer.disconnect();
           w.removeEventListener('keydown', onKey, { capture: true });
-          const facts = { verdict: section.dataset['verdict'] ?? '', reason: section.dataset['reason'] ?? '', offline: section.querySelector('[data-offline]') !== null };
+          const facts = {
+            verdict: section.dataset['verdict'] ?? '',
+            reason: section.dataset['reason'] ?? '',
+            offline: section.querySelector('[data-offline]') !== null,
+          };
           let frameAt: number | null = null;
           let nextFrameAt: number | null = null;
           const finish = (): void => {
@@ -218,7 +233,8 @@ async function scanAndMeasure(page: Page, code: string, typing: Typing): Promise
 async function backToReady(page: Page, gapMs: number): Promise<void> {
   await page.evaluate(() => {
     const w = globalThis as unknown as ProbeWindow;
-    if (w.document.getElementById('screen')?.dataset['screen'] === 'verdict') w.document.dispatchEvent(new w.KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+    if (w.document.getElementById('screen')?.dataset['screen'] === 'verdict')
+      w.document.dispatchEvent(new w.KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
   });
   await page.waitForSelector('#screen[data-screen="ready"]');
   if (gapMs > 0) await new Promise((r) => setTimeout(r, gapMs));
@@ -239,7 +255,8 @@ function stats(samples: readonly number[]): Stats {
   return { ...percentiles(sorted), mean: sorted.reduce((sum, x) => sum + x, 0) / sorted.length };
 }
 
-const fmt = (n: number, digits = 1): string => (Number.isFinite(n) ? n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : '–');
+const fmt = (n: number, digits = 1): string =>
+  Number.isFinite(n) ? n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : '–';
 const msText = (n: number): string => `${fmt(n)} ms`;
 
 interface ModeResult {
@@ -292,7 +309,14 @@ const kindOf = (s: PageSample): string => `${s.verdict}/${s.reason}${s.offline ?
  * typing) is tallied and left out, and the screen is given time to show whatever else it was
  * going to before the next scan.
  */
-async function runMode(page: Page, core: TimedCore, codes: readonly string[], warmup: number, expected: string, settings: Settings): Promise<ModeResult> {
+async function runMode(
+  page: Page,
+  core: TimedCore,
+  codes: readonly string[],
+  warmup: number,
+  expected: string,
+  settings: Settings,
+): Promise<ModeResult> {
   const samples: PageSample[] = [];
   const coreMs: number[] = [];
   const kinds = new Map<string, number>();
@@ -320,7 +344,10 @@ const OFFLINE_ADMIT = 'admit/valid (offline)';
 
 async function main(): Promise<void> {
   const settings = settingsFrom(process.argv.slice(2));
-  if (!process.env['DBUS_SESSION_BUS_ADDRESS']) throw new Error('Run it inside scripts/with-keyring.sh (the kiosk keeps its API key in the OS keyring): scripts/with-keyring.sh npm run bench:e2e');
+  if (!process.env['DBUS_SESSION_BUS_ADDRESS'])
+    throw new Error(
+      'Run it inside scripts/with-keyring.sh (the kiosk keeps its API key in the OS keyring): scripts/with-keyring.sh npm run bench:e2e',
+    );
   requireBuild();
   const loadBefore = os.loadavg();
   const startedAt = new Date();
@@ -336,15 +363,39 @@ async function main(): Promise<void> {
   let browser: Browser | null = null;
   const pageErrors: string[] = [];
   try {
-    console.error(`e2e benchmark: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, Node ${process.version}, load average ${loadBefore.map((x) => x.toFixed(2)).join(' ')}`);
+    console.error(
+      `e2e benchmark: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, Node ${process.version}, load average ${loadBefore.map((x) => x.toFixed(2)).join(' ')}`,
+    );
     // The issuer's data, made with the built CLI as docs/issuer.md tells an organiser.
     await issuerCli(issuerDir, 'init', '--base-url', baseUrl, '--name', 'Bench Events');
     const eventStart = new Date(Date.now() + 2 * 3600_000).toISOString();
-    const eid = (await issuerCli<{ eid: string }>(issuerDir, 'event', 'create', '--name', 'Bench Night', '--date', eventStart, '--venue', 'Loopback Hall')).eid;
+    const eid = (
+      await issuerCli<{ eid: string }>(
+        issuerDir,
+        'event',
+        'create',
+        '--name',
+        'Bench Night',
+        '--date',
+        eventStart,
+        '--venue',
+        'Loopback Hall',
+      )
+    ).eid;
     // Two for the check below, then per mode its warm-up and measured scans; offline one more (its first scan).
     const total = 2 + perMode + (1 + perMode);
     console.error(`issuing ${total} tickets with ticket-issuer ticket issue --count…`);
-    const { tickets } = await issuerCli<{ tickets: { tid: string; qr: string }[] }>(issuerDir, 'ticket', 'issue', '--event', eid, '--type', 'Standard', '--count', String(total));
+    const { tickets } = await issuerCli<{ tickets: { tid: string; qr: string }[] }>(
+      issuerDir,
+      'ticket',
+      'issue',
+      '--event',
+      eid,
+      '--type',
+      'Standard',
+      '--count',
+      String(total),
+    );
     if (tickets.length !== total) throw new Error(`asked for ${total} tickets, got ${tickets.length}`);
     const codes = tickets.map((t) => t.qr);
     const probeCode = codes[0]!;
@@ -354,7 +405,12 @@ async function main(): Promise<void> {
     const setupCode = (await issuerCli<{ setup_qr: string }>(issuerDir, 'scanner', 'setup', '--event', eid)).setup_qr;
     issuer = await startIssuer(issuerDir, port);
 
-    runtime = await startKioskRuntime({ dataDir: join(root, 'kiosk'), keyringService: KEYRING_SERVICE, hidScanners: false, log: () => undefined });
+    runtime = await startKioskRuntime({
+      dataDir: join(root, 'kiosk'),
+      keyringService: KEYRING_SERVICE,
+      hidScanners: false,
+      log: () => undefined,
+    });
     const core = new TimedCore(runtime.core);
     host = await startWebHost({ core, host: LOOPBACK, port: 0, rendererDir: RENDERER_DIR, log: () => undefined });
     browser = await launchChromium();
@@ -415,15 +471,27 @@ async function main(): Promise<void> {
     const rows: string[][] = [];
     const modeRow = (label: string, result: ModeResult, goalMs: number): void => {
       const st = stats(result.samples.map(painted));
-      rows.push([label, String(st.count), msText(st.mean), msText(st.p50), msText(st.p99), msText(st.max), `p99 < ${goalMs} ms: ${st.p99 < goalMs ? 'met' : 'NOT met'}`]);
+      rows.push([
+        label,
+        String(st.count),
+        msText(st.mean),
+        msText(st.p50),
+        msText(st.p99),
+        msText(st.max),
+        `p99 < ${goalMs} ms: ${st.p99 < goalMs ? 'met' : 'NOT met'}`,
+      ]);
     };
     modeRow('online: first check-in at the issuer, ADMIT', online, GOALS.onlineP99Ms);
     modeRow('offline: issuer down (known offline), ADMIT', offline, GOALS.offlineP99Ms);
 
     const machine = `${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}, ${os.type()}, Chromium ${chromiumVersion} headless`;
-    console.log(`### ${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC — machine: ${machine}; load average ${loadBefore.map((x) => x.toFixed(2)).join(', ')} before the run (${loadAfter.map((x) => x.toFixed(2)).join(', ')} after)`);
+    console.log(
+      `### ${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC — machine: ${machine}; load average ${loadBefore.map((x) => x.toFixed(2)).join(', ')} before the run (${loadAfter.map((x) => x.toFixed(2)).join(', ')} after)`,
+    );
     console.log('');
-    console.log(`Last keystroke (the scan's Enter keydown) → verdict painted (MutationObserver, then two nested requestAnimationFrames), typing: ${settings.typing === 'page' ? 'one burst dispatched in the page' : 'page.keyboard over CDP'}:`);
+    console.log(
+      `Last keystroke (the scan's Enter keydown) → verdict painted (MutationObserver, then two nested requestAnimationFrames), typing: ${settings.typing === 'page' ? 'one burst dispatched in the page' : 'page.keyboard over CDP'}:`,
+    );
     console.log('');
     console.log('| mode | scans | mean | p50 | p99 | max | goal |');
     console.log('|---|---|---|---|---|---|---|');
@@ -431,15 +499,22 @@ async function main(): Promise<void> {
     console.log('');
     console.log('Where the time goes (p50 / p99, ms from the Enter):');
     console.log('');
-    console.log('| mode | kiosk core scan() (Node) | verdict in the DOM | frame rendered (rAF + setTimeout 0) | next frame (rAF in rAF) = painted |');
+    console.log(
+      '| mode | kiosk core scan() (Node) | verdict in the DOM | frame rendered (rAF + setTimeout 0) | next frame (rAF in rAF) = painted |',
+    );
     console.log('|---|---|---|---|---|');
-    for (const [label, result] of [['online', online], ['offline', offline]] as const) {
+    for (const [label, result] of [
+      ['online', online],
+      ['offline', offline],
+    ] as const) {
       const part = (pick: (s: PageSample) => number): string => {
         const st = stats(result.samples.map(pick));
         return `${fmt(st.p50)} / ${fmt(st.p99)}`;
       };
       const coreStats = stats(result.coreMs);
-      console.log(`| ${label} | ${fmt(coreStats.p50)} / ${fmt(coreStats.p99)} | ${part((s) => s.domAt - s.enterAt)} | ${part((s) => s.frameAt - s.enterAt)} | ${part(painted)} |`);
+      console.log(
+        `| ${label} | ${fmt(coreStats.p50)} / ${fmt(coreStats.p99)} | ${part((s) => s.domAt - s.enterAt)} | ${part((s) => s.frameAt - s.enterAt)} | ${part(painted)} |`,
+      );
     }
     console.log('');
     const tally = (r: ModeResult): string => [...r.kinds].map(([k, n]) => `${n}× ${k}`).join(', ');
@@ -448,9 +523,13 @@ async function main(): Promise<void> {
       `First scan after the issuer stopped (connection refused at once, the core learns it is offline): ${msText(painted(first))} painted, ${kindOf(first)}. ` +
         `An issuer that does not refuse but never answers would cost that first scan the online budget (${DEFAULT_ONLINE_BUDGET_MS} ms) instead.`,
     );
-    console.log(`One API-key read from the OS keyring (made by each scan sent to the issuer; none when known offline): p50 ${msText(keyringRead.p50)}, p99 ${msText(keyringRead.p99)} (50 reads).`);
+    console.log(
+      `One API-key read from the OS keyring (made by each scan sent to the issuer; none when known offline): p50 ${msText(keyringRead.p50)}, p99 ${msText(keyringRead.p99)} (50 reads).`,
+    );
     console.log(`Also checked: ${overVerdict}.`);
-    console.log(`Setup: ${settings.warmup} warm-up scans per mode not counted; each scan starts on Ready ${settings.gapMs} ms after the previous verdict was dismissed (Esc); Chromium ${CHROMIUM_PATH}, 1280×800, reduced motion.`);
+    console.log(
+      `Setup: ${settings.warmup} warm-up scans per mode not counted; each scan starts on Ready ${settings.gapMs} ms after the previous verdict was dismissed (Esc); Chromium ${CHROMIUM_PATH}, 1280×800, reduced motion.`,
+    );
     if (pageErrors.length > 0) console.log(`Errors in the page: ${pageErrors.join(' | ')}`);
     const left = settings.scans - online.samples.length + (settings.scans - offline.samples.length);
     if (left > 0 || kindOf(first) !== OFFLINE_ADMIT) {

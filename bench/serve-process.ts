@@ -26,9 +26,13 @@ export interface ServeProcess {
 
 /** Starts `serve --plain-http` on 127.0.0.1:`port` (with `extraArgs`, e.g. `--scanner-rpm`) and resolves once it answers. */
 export async function startServeProcess(dataDir: string, port: number, extraArgs: readonly string[] = []): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--data', dataDir, '--plain-http', '--host', '127.0.0.1', '--port', String(port), ...extraArgs], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [CLI, 'serve', '--data', dataDir, '--plain-http', '--host', '127.0.0.1', '--port', String(port), ...extraArgs],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));

@@ -29,7 +29,14 @@ export const ISSUER_CLI = join(ROOT, 'dist', 'issuer', 'cli.js');
 export const RENDERER_DIR = join(ROOT, 'dist', 'kiosk-page');
 export const LOOPBACK = '127.0.0.1';
 export const CHROMIUM_PATH = '/usr/bin/chromium';
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 /** Generous: two shared cores, a browser, an issuer and the caller itself. */
 export const ISSUER_START_WAIT_MS = 30_000;
 
@@ -45,7 +52,10 @@ export function requireBuild(): void {
 /** The built admin CLI, as an organiser runs it, with --json. */
 export async function issuerCli<T = unknown>(dataDir: string, ...args: string[]): Promise<T> {
   // Large enough for `ticket issue --count` of a few thousand tickets in one answer.
-  const { stdout } = await run(process.execPath, [ISSUER_CLI, ...args, '--data', dataDir, '--json'], { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 });
+  const { stdout } = await run(process.execPath, [ISSUER_CLI, ...args, '--data', dataDir, '--json'], {
+    cwd: ROOT,
+    maxBuffer: 64 * 1024 * 1024,
+  });
   return JSON.parse(stdout) as T;
 }
 
@@ -59,17 +69,24 @@ export interface RunningIssuer {
 
 /** `ticket-issuer serve --plain-http` on a fixed port (a kiosk is enrolled with that base URL), once it answers. */
 export async function startIssuer(dataDir: string, port: number, waitMs = ISSUER_START_WAIT_MS): Promise<RunningIssuer> {
-  const child = spawn(process.execPath, [ISSUER_CLI, 'serve', '--plain-http', '--host', LOOPBACK, '--port', String(port), '--data', dataDir], {
-    cwd: ROOT,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [ISSUER_CLI, 'serve', '--plain-http', '--host', LOOPBACK, '--port', String(port), '--data', dataDir],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   let log = '';
   child.stderr!.on('data', (chunk: Buffer) => (log = (log + chunk.toString('utf8')).slice(-4000)));
   const exited = new Promise((resolveExit) => child.once('exit', resolveExit));
   const until = Date.now() + waitMs;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the issuer exited at start:\n${log}`);
-    const ok = await fetch(`http://${LOOPBACK}:${port}/.well-known/ticket-issuer.json`).then((r) => r.ok, () => false);
+    const ok = await fetch(`http://${LOOPBACK}:${port}/.well-known/ticket-issuer.json`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     if (Date.now() > until) {
       child.kill('SIGTERM');
@@ -95,7 +112,9 @@ export async function startIssuer(dataDir: string, port: number, waitMs = ISSUER
 export async function openKioskPage(page: Page, host: { url: string; launchUrl(): string }): Promise<void> {
   const response = await page.goto(host.launchUrl());
   if (page.url() !== host.url || !response?.ok()) {
-    throw new Error(`the kiosk page did not open from its launch URL (HTTP ${response?.status() ?? 'none'}, at ${new URL(page.url()).pathname})`);
+    throw new Error(
+      `the kiosk page did not open from its launch URL (HTTP ${response?.status() ?? 'none'}, at ${new URL(page.url()).pathname})`,
+    );
   }
 }
 

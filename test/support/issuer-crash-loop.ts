@@ -96,19 +96,28 @@ export async function runIssuerCrashLoop(options: CrashLoopOptions): Promise<Cra
     const sample = acknowledged.slice(-3);
     for (const checkIn of sample) {
       const replay = await post(issuer.url, options, checkIn);
-      if (replay !== checkIn.answer) throw new Error(`cycle ${cycle}: the replay of ${checkIn.tid} answered ${replay} instead of ${checkIn.answer}`);
+      if (replay !== checkIn.answer)
+        throw new Error(`cycle ${cycle}: the replay of ${checkIn.tid} answered ${replay} instead of ${checkIn.answer}`);
     }
 
     let killed = false;
     /** A request that failed while the process was alive (e.g. a 429): the cycle is void, not a crash. */
     let failure: unknown = null;
-    const kill = setTimeout(() => {
-      killed = true;
-      issuer.process.kill('SIGKILL');
-    }, minKill + Math.random() * (maxKill - minKill));
+    const kill = setTimeout(
+      () => {
+        killed = true;
+        issuer.process.kill('SIGKILL');
+      },
+      minKill + Math.random() * (maxKill - minKill),
+    );
     const client = async (): Promise<void> => {
       while (!killed && nextTicket < options.tickets.length) {
-        const checkIn: SentCheckIn = { tid: options.tickets[nextTicket++]!, key: randomUUID(), scannedAt: new Date().toISOString(), answer: null };
+        const checkIn: SentCheckIn = {
+          tid: options.tickets[nextTicket++]!,
+          key: randomUUID(),
+          scannedAt: new Date().toISOString(),
+          answer: null,
+        };
         sent.push(checkIn);
         try {
           checkIn.answer = await post(issuer.url, options, checkIn);
@@ -124,18 +133,24 @@ export async function runIssuerCrashLoop(options: CrashLoopOptions): Promise<Cra
     if (failure !== null) {
       issuer.process.kill('SIGKILL');
       await issuer.exited;
-      throw new Error(`cycle ${cycle}: a check-in failed before the kill (the loop needs every request answered until then): ${String(failure)}`);
+      throw new Error(
+        `cycle ${cycle}: a check-in failed before the kill (the loop needs every request answered until then): ${String(failure)}`,
+      );
     }
     // Every cycle must end with the kill landing mid-batch, not with the tickets running out first.
     if (!killed) {
       issuer.process.kill('SIGKILL');
       await issuer.exited;
-      throw new Error(`cycle ${cycle}: the tickets ran out before the kill (${options.tickets.length} for ${options.cycles} cycles); give the loop more tickets (ticketsForCycles)`);
+      throw new Error(
+        `cycle ${cycle}: the tickets ran out before the kill (${options.tickets.length} for ${options.cycles} cycles); give the loop more tickets (ticketsForCycles)`,
+      );
     }
     await issuer.exited;
 
     const stored = verifyAfterKill(options.databaseFile, sent, cycle);
-    options.log?.(`cycle ${cycle}: ${sent.filter((c) => c.answer !== null).length} answered so far, ${sent.filter((c) => c.answer === null).length} in flight at the kill, ${stored} check-ins stored, integrity ok`);
+    options.log?.(
+      `cycle ${cycle}: ${sent.filter((c) => c.answer !== null).length} answered so far, ${sent.filter((c) => c.answer === null).length} in flight at the kill, ${stored} check-ins stored, integrity ok`,
+    );
   }
   const final = await options.startIssuer();
   const unanswered = sent.filter((checkIn) => checkIn.answer === null);
@@ -144,7 +159,12 @@ export async function runIssuerCrashLoop(options: CrashLoopOptions): Promise<Cra
   final.process.kill('SIGKILL');
   await final.exited;
   const stored = verifyAfterKill(options.databaseFile, sent, options.cycles + 1);
-  return { cycles: options.cycles, acknowledged: sent.filter((c) => c.answer !== null && JSON.parse(c.answer).status === 'valid').length, unansweredResent, checkInsStored: stored };
+  return {
+    cycles: options.cycles,
+    acknowledged: sent.filter((c) => c.answer !== null && JSON.parse(c.answer).status === 'valid').length,
+    unansweredResent,
+    checkInsStored: stored,
+  };
 }
 
 /** The checks after a kill; returns the number of stored check-ins. Throws on any violation. */
@@ -153,7 +173,11 @@ function verifyAfterKill(databaseFile: string, sent: readonly SentCheckIn[], cyc
   try {
     const integrity = db.pragma('integrity_check', { simple: true });
     if (integrity !== 'ok') throw new Error(`cycle ${cycle}: integrity_check says ${String(integrity)}`);
-    const rows = db.prepare('SELECT tid, idempotency_key, checked_in_at FROM checkins').all() as { tid: string; idempotency_key: string; checked_in_at: string }[];
+    const rows = db.prepare('SELECT tid, idempotency_key, checked_in_at FROM checkins').all() as {
+      tid: string;
+      idempotency_key: string;
+      checked_in_at: string;
+    }[];
     const byTid = new Map<string, { idempotency_key: string; checked_in_at: string }>();
     for (const row of rows) {
       if (byTid.has(row.tid)) throw new Error(`cycle ${cycle}: ticket ${row.tid} has two check-ins`);
@@ -183,7 +207,13 @@ async function post(url: string, options: CrashLoopOptions, checkIn: SentCheckIn
   const response = await fetch(`${url}/api/v1/tickets/check-in`, {
     method: 'POST',
     headers: { authorization: `Bearer ${options.scanner.apiKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ tid: checkIn.tid, eid: options.eid, scanned_at: checkIn.scannedAt, scanner_id: options.scanner.scannerId, idempotency_key: checkIn.key }),
+    body: JSON.stringify({
+      tid: checkIn.tid,
+      eid: options.eid,
+      scanned_at: checkIn.scannedAt,
+      scanner_id: options.scanner.scannerId,
+      idempotency_key: checkIn.key,
+    }),
   });
   const text = await response.text();
   if (response.status !== 200) throw new Error(`check-in of ${checkIn.tid} answered ${response.status} ${text}`);
