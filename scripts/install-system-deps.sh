@@ -9,6 +9,8 @@ packages=(
   libusb-1.0-0 libudev1         # node-hid's prebuilt binary
   gnome-keyring dbus dbus-x11   # a real keyring, also headless, for the secret-store tests
   chromium                      # end-to-end tests and the browser kiosk
+  postgresql                    # initdb/pg_ctl and the postgres user: tests start their own throwaway cluster
+                                # (test/support/postgres-cluster.ts); the package's own 5432 cluster is not used
 )
 missing=()
 for p in "${packages[@]}"; do
