@@ -12,6 +12,7 @@ import { registerCheckinsCommands } from './cli/checkins-commands.js';
 import { registerEventCommands } from './cli/event-commands.js';
 import { registerInitCommand } from './cli/init-command.js';
 import { registerKeyCommands } from './cli/key-commands.js';
+import { registerMigrateCommand } from './cli/migrate-command.js';
 import { reportFailure } from './cli/output.js';
 import { registerScannerCommands } from './cli/scanner-commands.js';
 import { registerServeCommand } from './cli/serve-command.js';
@@ -29,6 +30,7 @@ export function buildProgram(): Command {
     .showHelpAfterError(false);
   const nextId = newIdFactory();
   registerInitCommand(program);
+  registerMigrateCommand(program);
   registerServeCommand(program);
   registerEventCommands(program, nextId);
   registerTicketCommands(program, nextId);

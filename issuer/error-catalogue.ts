@@ -130,6 +130,10 @@ export const ADMIN_FAILURES = {
   IMPORT_ISSUER_MISMATCH: { exitCode: 1, api: 'INVALID_REQUEST' },
   /** The file contradicts this issuer's data (same ID, different ticket/key/token). */
   IMPORT_CONFLICT: { exitCode: 1, api: 'INVALID_REQUEST' },
+  /** The database's schema is newer than this program knows (docs/issuer.md "Upgrading: migrate"): upgrade ticket-issuer. */
+  SCHEMA_TOO_NEW: { exitCode: 1, api: 'INTERNAL' },
+  /** `serve` on a database with pending migrations: run `ticket-issuer migrate` first. */
+  SCHEMA_OUTDATED: { exitCode: 1, api: 'INTERNAL' },
   /** Anything unexpected (the CLI reports any other thrown error with this code). */
   INTERNAL: { exitCode: 1, api: 'INTERNAL' },
 } as const satisfies Record<string, { exitCode: number; api: ErrorCode }>;

@@ -3,7 +3,7 @@
  * "The admin CLI"), and the lookups every operation starts with.
  */
 import { resolveDataDir, isInitialised, type DataDir } from '../data-dir.js';
-import { openDatabase, type Db } from '../store/database.js';
+import { openDatabase, requireCurrentSchema, schemaVersion, type Db } from '../store/database.js';
 import { findEvent, type EventRow } from '../store/events.js';
 import { findTicket, type TicketRow } from '../store/tickets.js';
 import type { IssuerInfo } from '../store/issuer-info.js';
@@ -23,13 +23,31 @@ export function notInitialised(dataDir: DataDir): AdminError {
 }
 
 /**
- * Opens the database of an initialised issuer. Safe while `serve` runs on the
+ * Opens the database of an initialised issuer, migrating it on open as every
+ * admin command does; `schema: 'require-current'` (serve) refuses an older or
+ * newer schema instead. Safe while `serve` runs on the
  * same dir: SQLite WAL plus a busy timeout (issuer/store/database.ts).
  */
-export function openIssuer(dataOption: string | undefined): IssuerContext {
+export function openIssuer(dataOption: string | undefined, options: { schema?: 'migrate' | 'require-current' } = {}): IssuerContext {
   const dataDir = resolveDataDir(dataOption);
   if (!isInitialised(dataDir)) throw notInitialised(dataDir);
-  const db = openDatabase(dataDir.database);
+  if (options.schema === 'require-current') {
+    // serve (docs/issuer.md "Upgrading: migrate"): the schema is checked, never changed.
+    const db = openDatabase(dataDir.database, { migrate: false });
+    try {
+      // An empty database file (an init that stopped early) is no issuer to migrate.
+      if (schemaVersion(db) === 0) throw notInitialised(dataDir);
+      requireCurrentSchema(db);
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+    return withInfo(dataDir, db);
+  }
+  return withInfo(dataDir, openDatabase(dataDir.database));
+}
+
+function withInfo(dataDir: DataDir, db: Db): IssuerContext {
   const info = db.prepare('SELECT base_url, name, created_at FROM issuer WHERE singleton = 1').get() as IssuerInfo | undefined;
   if (!info) {
     db.close();

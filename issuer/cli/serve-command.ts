@@ -98,7 +98,8 @@ export function registerServeCommand(program: Command): void {
       .option('--max-connections <n>', 'open connections at most; more are refused at once (default 1000)'),
   ).action(
     action<ServeOptions>(async (options, output) => {
-      const { dataDir, db, info } = openIssuer(options.data);
+      // Refuses an older or newer schema before anything listens (docs/issuer.md "Upgrading: migrate").
+      const { dataDir, db, info } = openIssuer(options.data, { schema: 'require-current' });
       const hasStoredAdminToken = findAdminToken(db) !== undefined;
       db.close();
       const serverOptions = serveOptions(options, dataDir.root, info.base_url);

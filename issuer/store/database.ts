@@ -4,7 +4,11 @@
  * `serve` can share one data dir (docs/protocol.md "The admin CLI").
  */
 import Database from 'better-sqlite3';
+import { AdminError } from '../error-catalogue.js';
 import { MIGRATIONS } from './migrations.js';
+
+/** The schema version this program writes and reads: one per migration. */
+export const SCHEMA_VERSION = MIGRATIONS.length;
 
 export type Db = Database.Database;
 
@@ -26,7 +30,17 @@ export function prepareCached(db: Db, sql: string): Database.Statement {
   return statement;
 }
 
-export function openDatabase(file: string, options: { readonly?: boolean } = {}): Db {
+export interface OpenOptions {
+  readonly?: boolean;
+  /**
+   * Apply pending migrations on open (default: yes, unless read-only). `serve`
+   * opens without, and refuses an older schema instead (docs/issuer.md
+   * "Upgrading: migrate").
+   */
+  migrate?: boolean;
+}
+
+export function openDatabase(file: string, options: OpenOptions = {}): Db {
   const db = new Database(file, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
   db.pragma('busy_timeout = 10000');
   if (!options.readonly) {
@@ -34,7 +48,14 @@ export function openDatabase(file: string, options: { readonly?: boolean } = {})
     db.pragma('synchronous = FULL');
   }
   db.pragma('foreign_keys = ON');
-  if (!options.readonly) migrate(db);
+  if (!options.readonly && (options.migrate ?? true)) {
+    try {
+      migrate(db);
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+  }
   return db;
 }
 
@@ -42,18 +63,47 @@ export function schemaVersion(db: Db): number {
   return db.pragma('user_version', { simple: true }) as number;
 }
 
-export function migrate(db: Db): void {
+export interface Migration {
+  /** The schema version before and after; equal when there was nothing to do. */
+  from: number;
+  to: number;
+}
+
+/** Applies the pending migrations; a database newer than this program is refused untouched. */
+export function migrate(db: Db): Migration {
   // BEGIN IMMEDIATE: two processes opening a fresh data dir at once must not both migrate.
   const apply = db.transaction(() => {
-    for (let version = schemaVersion(db); version < MIGRATIONS.length; version++) {
+    for (let version = schemaVersion(db); version < SCHEMA_VERSION; version++) {
       db.exec(MIGRATIONS[version]!);
       db.pragma(`user_version = ${version + 1}`);
     }
   });
-  if (schemaVersion(db) > MIGRATIONS.length) {
-    throw new Error(
-      `the database schema (version ${schemaVersion(db)}) is newer than this program (${MIGRATIONS.length}); upgrade ticket-issuer`,
+  const from = schemaVersion(db);
+  if (from > SCHEMA_VERSION) throw schemaTooNew(from);
+  if (from < SCHEMA_VERSION) apply.immediate();
+  return { from, to: schemaVersion(db) };
+}
+
+/**
+ * For `serve`: the schema must be exactly the one this program knows. Newer:
+ * upgrade the program; older: run `ticket-issuer migrate` first, so that a
+ * schema change is an operator's step, never a side effect of starting one of
+ * several serving processes (docs/issuer.md "Upgrading: migrate").
+ */
+export function requireCurrentSchema(db: Db): void {
+  const version = schemaVersion(db);
+  if (version > SCHEMA_VERSION) throw schemaTooNew(version);
+  if (version < SCHEMA_VERSION) {
+    throw new AdminError(
+      'SCHEMA_OUTDATED',
+      `the database's schema is version ${version}, this ticket-issuer needs version ${SCHEMA_VERSION}: run "ticket-issuer migrate" first (with the same --data)`,
     );
   }
-  if (schemaVersion(db) < MIGRATIONS.length) apply.immediate();
+}
+
+function schemaTooNew(version: number): AdminError {
+  return new AdminError(
+    'SCHEMA_TOO_NEW',
+    `the database's schema is version ${version}, this ticket-issuer knows up to version ${SCHEMA_VERSION}: upgrade ticket-issuer`,
+  );
 }
