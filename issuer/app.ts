@@ -17,6 +17,7 @@ import adminRoutes from './routes/admin/index.js';
 import checkInRoute from './routes/check-in.js';
 import discoveryRoute from './routes/discovery.js';
 import enrollRoute from './routes/enroll.js';
+import healthRoutes from './routes/health.js';
 import { addProtocolSchemas } from './routes/schemas.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './request-body.js';
 import { closeConnectionsOnShutdown } from './shutdown.js';
@@ -111,11 +112,12 @@ async function assemble(options: BuildOptions, db: Db, issuer: IssuerInfo): Prom
     if (nestsDeeperThan(request.body, MAX_JSON_DEPTH))
       throw errors.invalidBody(`the body is nested more than ${MAX_JSON_DEPTH} levels deep`);
   });
-  closeConnectionsOnShutdown(app, options.shutdownGraceMs);
+  const shutdown = closeConnectionsOnShutdown(app, options.shutdownGraceMs);
   addProtocolSchemas(app);
   await app.register(rateLimit, { global: false });
 
   const scannerLimit = scannerRateLimit(app, options.scannerRpm);
+  await app.register(healthRoutes, { db, shutdown });
   await app.register(discoveryRoute, { db });
   await app.register(enrollRoute, { db, ipRateLimit: enrollRateLimit(app, options.enrollRpm) });
   await app.register(checkInRoute, { db, groupCommit, scannerRateLimit: scannerLimit });

@@ -26,10 +26,12 @@ export class ApiError extends Error {
     readonly details?: Record<string, unknown>,
     /** Extra response headers, e.g. Retry-After on 429. */
     readonly headers?: Record<string, string>,
+    /** The code's own status unless given: only /readyz answers 503 (with INTERNAL, see `notReady`). */
+    statusCode?: number,
   ) {
     super(message);
     this.name = 'ApiError';
-    this.statusCode = ERROR_STATUS[code];
+    this.statusCode = statusCode ?? ERROR_STATUS[code];
   }
 
   toEnvelope(): ErrorEnvelope {
@@ -42,6 +44,17 @@ export function errorEnvelope(code: ErrorCode, message: string, details?: Record
   if (details !== undefined) error.details = details;
   return { error };
 }
+
+export type NotReadyReason = 'shutting_down' | 'not_initialised' | 'database_unavailable';
+
+const NOT_READY_MESSAGES: Record<NotReadyReason, string> = {
+  shutting_down: 'this issuer process is shutting down; send new requests elsewhere',
+  not_initialised: 'the issuer database holds no issuer yet',
+  database_unavailable: 'the issuer database does not answer',
+};
+
+/** Whole seconds, as the spec writes Retry-After; a load balancer polls on its own interval anyway. */
+export const NOT_READY_RETRY_AFTER_S = 5;
 
 /** Every error the issuer raises, by name. Routes use these, never ad-hoc codes or messages. */
 export const errors = {
@@ -75,6 +88,13 @@ export const errors = {
     );
   },
   internal: () => new ApiError('INTERNAL', 'internal error; retry with exponential backoff'),
+  /**
+   * GET /readyz when this process should get no traffic (docs/protocol.md "Health and readiness"). A load
+   * balancer reads the status, 503; the spec's catalogue has no code of its own for it, and INTERNAL ("retry
+   * with backoff") says what a client should do. The reason never names a path or the database's error.
+   */
+  notReady: (reason: NotReadyReason) =>
+    new ApiError('INTERNAL', NOT_READY_MESSAGES[reason], { reason }, { 'retry-after': String(NOT_READY_RETRY_AFTER_S) }, 503),
   // The admin dashboard's API (/admin/api/*, docs/issuer.md "Admin dashboard"): the same codes, told apart by details.reason.
   adminUnauthorized: () =>
     new ApiError('UNAUTHORIZED', 'a valid admin token is required (Authorization: Bearer <admin token>)', {

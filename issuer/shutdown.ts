@@ -18,7 +18,12 @@ import type { FastifyInstance } from 'fastify';
 export const SHUTDOWN_GRACE_MS = 10_000;
 const SWEEP_EVERY_MS = 50;
 
-export function closeConnectionsOnShutdown(app: FastifyInstance, graceMs: number = SHUTDOWN_GRACE_MS): void {
+export interface ShutdownState {
+  /** True from the moment close() begins: /readyz then answers 503 (docs/protocol.md "Health and readiness"). */
+  isShuttingDown(): boolean;
+}
+
+export function closeConnectionsOnShutdown(app: FastifyInstance, graceMs: number = SHUTDOWN_GRACE_MS): ShutdownState {
   let shuttingDown = false;
   let sweep: NodeJS.Timeout | undefined;
   let deadline: NodeJS.Timeout | undefined;
@@ -40,4 +45,5 @@ export function closeConnectionsOnShutdown(app: FastifyInstance, graceMs: number
     clearInterval(sweep);
     clearTimeout(deadline);
   });
+  return { isShuttingDown: () => shuttingDown };
 }

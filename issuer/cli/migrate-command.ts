@@ -20,7 +20,9 @@ export function registerMigrateCommand(program: Command): void {
       const { from, to } = migrateDataDir(options.data);
       const result: MigrateJson = { from, to };
       output.result(result, () =>
-        from === to ? `The database's schema is at version ${to}: up to date, nothing to do.` : `Migrated the database's schema from version ${from} to ${to}.`,
+        from === to
+          ? `The database's schema is at version ${to}: up to date, nothing to do.`
+          : `Migrated the database's schema from version ${from} to ${to}.`,
       );
     }),
   );

@@ -12,6 +12,11 @@ export function getIssuerInfo(db: Db): IssuerInfo {
   return row;
 }
 
+/** Whether `init` has written the issuer: the readiness probe's one read (a one-row table, by primary key). */
+export function hasIssuerInfo(db: Db): boolean {
+  return prepareCached(db, 'SELECT 1 FROM issuer WHERE singleton = 1').get() !== undefined;
+}
+
 export function setIssuerInfo(db: Db, info: IssuerInfo): void {
   prepareCached(db, 'INSERT INTO issuer (singleton, base_url, name, created_at) VALUES (1, @base_url, @name, @created_at)').run(info);
 }
