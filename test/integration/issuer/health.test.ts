@@ -132,7 +132,7 @@ describe('over a real socket', () => {
     // as it does for an in-flight check-in (issuer/shutdown.ts).
     const port = Number(new URL(server.url).port);
     const connection = rawConnection(port);
-    cleanups.push(() => connection.destroy());
+    cleanups.push(() => void connection.destroy());
     await connection.connected;
     await connection.write('GET /readyz HTTP/1.1\r\nHost: 127.0.0.1\r\n');
     await new Promise((resolve) => setTimeout(resolve, 50));
