@@ -71,17 +71,22 @@ export interface Migration {
 
 /** Applies the pending migrations; a database newer than this program is refused untouched. */
 export function migrate(db: Db): Migration {
-  // BEGIN IMMEDIATE: two processes opening a fresh data dir at once must not both migrate.
-  const apply = db.transaction(() => {
-    for (let version = schemaVersion(db); version < SCHEMA_VERSION; version++) {
+  // BEGIN IMMEDIATE: two processes opening a fresh data dir at once must not both migrate. The version is read
+  // again inside, so the one that waited reports what it found after the other's commit.
+  const apply = db.transaction((): Migration => {
+    const from = schemaVersion(db);
+    if (from > SCHEMA_VERSION) throw schemaTooNew(from);
+    for (let version = from; version < SCHEMA_VERSION; version++) {
       db.exec(MIGRATIONS[version]!);
       db.pragma(`user_version = ${version + 1}`);
     }
+    return { from, to: schemaVersion(db) };
   });
-  const from = schemaVersion(db);
-  if (from > SCHEMA_VERSION) throw schemaTooNew(from);
-  if (from < SCHEMA_VERSION) apply.immediate();
-  return { from, to: schemaVersion(db) };
+  const current = schemaVersion(db);
+  if (current > SCHEMA_VERSION) throw schemaTooNew(current);
+  // Up to date, the common case on every open: no write lock taken.
+  if (current === SCHEMA_VERSION) return { from: current, to: current };
+  return apply.immediate();
 }
 
 /**

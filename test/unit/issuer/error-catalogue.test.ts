@@ -1,7 +1,14 @@
 /** The admin operations' part of the error catalogue (issuer/error-catalogue.ts): exit codes and dashboard answers. */
 import { describe, expect, test } from 'vitest';
 import { ERROR_STATUS } from '../../../protocol/error-envelope.js';
-import { ADMIN_FAILURES, AdminError, exitCodeFor, type AdminErrorCode } from '../../../issuer/error-catalogue.js';
+import {
+  ADMIN_FAILURES,
+  AdminError,
+  errors,
+  exitCodeFor,
+  NOT_READY_RETRY_AFTER_S,
+  type AdminErrorCode,
+} from '../../../issuer/error-catalogue.js';
 
 const codes = Object.keys(ADMIN_FAILURES) as AdminErrorCode[];
 
@@ -41,5 +48,17 @@ describe('the dashboard API\'s answer to a failed action (docs/protocol.md "The 
       if (code.endsWith('_NOT_FOUND')) expect(api, code).toBe('NOT_FOUND');
       else expect(api, code).not.toBe('NOT_FOUND');
     }
+  });
+});
+
+describe('GET /readyz when not ready (docs/protocol.md "Health and readiness")', () => {
+  test("503 with INTERNAL, the reason in details and Retry-After; every other error keeps its code's status", () => {
+    for (const reason of ['shutting_down', 'not_initialised', 'database_unavailable'] as const) {
+      const error = errors.notReady(reason);
+      expect(error.statusCode).toBe(503);
+      expect(error.headers).toEqual({ 'retry-after': String(NOT_READY_RETRY_AFTER_S) });
+      expect(error.toEnvelope()).toMatchObject({ error: { code: 'INTERNAL', details: { reason } } });
+    }
+    expect(errors.internal().statusCode).toBe(500);
   });
 });
