@@ -26,7 +26,7 @@ export class ApiError extends Error {
     readonly details?: Record<string, unknown>,
     /** Extra response headers, e.g. Retry-After on 429. */
     readonly headers?: Record<string, string>,
-    /** The code's own status unless given: only /readyz answers 503 (with INTERNAL, see `notReady`). */
+    /** The code's own status unless given: only 503 differs (INTERNAL, see `notReady` and `databaseUnavailable`). */
     statusCode?: number,
   ) {
     super(message);
@@ -95,6 +95,20 @@ export const errors = {
    */
   notReady: (reason: NotReadyReason) =>
     new ApiError('INTERNAL', NOT_READY_MESSAGES[reason], { reason }, { 'retry-after': String(NOT_READY_RETRY_AFTER_S) }, 503),
+  /**
+   * A request the database could not take right now: another process holds the write lock past the busy
+   * timeout, the disk is full, the file cannot be read or written (docs/issuer.md "When the database fails").
+   * Nothing of the request was stored (its transaction rolled back), so the same request, with the same
+   * idempotency key, is safe to send again: 503 with Retry-After says when; kiosks queue it as for any 5xx.
+   */
+  databaseUnavailable: () =>
+    new ApiError(
+      'INTERNAL',
+      'the issuer database cannot take this request right now; nothing was stored: send it again later',
+      { reason: 'database_unavailable' },
+      { 'retry-after': String(NOT_READY_RETRY_AFTER_S) },
+      503,
+    ),
   // The admin dashboard's API (/admin/api/*, docs/issuer.md "Admin dashboard"): the same codes, told apart by details.reason.
   adminUnauthorized: () =>
     new ApiError('UNAUTHORIZED', 'a valid admin token is required (Authorization: Bearer <admin token>)', {
@@ -187,10 +201,24 @@ export function validationField(error: Pick<FastifyError, 'validation'>): string
   return path === '' ? 'body' : path;
 }
 
+/**
+ * SQLite's result codes for a database that cannot take a request now but may later (better-sqlite3's
+ * SqliteError carries them as `code`, extended codes such as SQLITE_IOERR_WRITE included). A damaged
+ * file (SQLITE_CORRUPT) is not among them: that stays a 500 for the operator.
+ */
+const DATABASE_UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN|READONLY|PROTOCOL)(_|$)/;
+
+/** Whether `error` says the database is unavailable for now (docs/issuer.md "When the database fails"). */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && DATABASE_UNAVAILABLE.test(code);
+}
+
 /** Maps anything thrown in a request to an ApiError; unknown failures become 500 INTERNAL. */
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
-  const fastifyError = error as Partial<FastifyError>;
+  if (isDatabaseUnavailable(error)) return errors.databaseUnavailable();
+  const fastifyError = (error ?? {}) as Partial<FastifyError>;
   if (fastifyError.validation) return errors.invalidField(validationField(fastifyError as FastifyError));
   switch (fastifyError.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':

@@ -30,7 +30,7 @@ export default async function checkInRoute(
       schema: {
         body: checkInBodySchema,
         headers: { type: 'object', properties: { 'idempotency-key': { type: 'string' } } },
-        response: { 200: ref('CheckInResponse'), ...errorResponses(400, 401, 403, 404, 409, 429, 500) },
+        response: { 200: ref('CheckInResponse'), ...errorResponses(400, 401, 403, 404, 409, 429, 500, 503) },
       },
       // Malformed attempts are audited too, so the handler sees the validation error.
       attachValidation: true,

@@ -12,7 +12,7 @@ export default async function discoveryRoute(app: FastifyInstance, options: { db
     PATHS.discovery,
     {
       schema: {
-        response: { 200: ref('DiscoveryDocument'), 304: { description: 'Not modified', type: 'null' }, ...errorResponses(500) },
+        response: { 200: ref('DiscoveryDocument'), 304: { description: 'Not modified', type: 'null' }, ...errorResponses(500, 503) },
       },
     },
     async (request, reply) => {

@@ -15,7 +15,7 @@ export default async function enrollRoute(app: FastifyInstance, options: { db: D
   app.post(
     PATHS.enroll,
     {
-      schema: { body: enrollBodySchema, response: { 200: ref('EnrollResponse'), ...errorResponses(400, 403, 429, 500) } },
+      schema: { body: enrollBodySchema, response: { 200: ref('EnrollResponse'), ...errorResponses(400, 403, 429, 500, 503) } },
       // The handler orders the checks itself: the protocol version first, then field errors.
       attachValidation: true,
       onRequest: [options.ipRateLimit],

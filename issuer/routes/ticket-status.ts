@@ -16,7 +16,7 @@ export default async function ticketStatusRoute(app: FastifyInstance, options: {
     {
       schema: {
         params: { type: 'object', required: ['tid'], properties: { tid: { type: 'string', minLength: 1, maxLength: 200 } } },
-        response: { 200: ref('TicketStatus'), ...errorResponses(400, 401, 403, 404, 429, 500) },
+        response: { 200: ref('TicketStatus'), ...errorResponses(400, 401, 403, 404, 429, 500, 503) },
       },
       onRequest: [requireScanner(options.db), options.scannerRateLimit],
     },

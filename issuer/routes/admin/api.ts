@@ -75,8 +75,8 @@ async function adminAction<T>(work: () => T | Promise<T>): Promise<T> {
   }
 }
 
-/** 401 and 429 come from the credential check; 500 from anything unexpected. */
-const guarded = (...more: number[]) => errorResponses(401, 429, 500, ...more);
+/** 401 and 429 come from the credential check; 500 from anything unexpected; 503 when the database cannot take the request. */
+const guarded = (...more: number[]) => errorResponses(401, 429, 500, 503, ...more);
 
 export default async function adminApiRoutes(app: FastifyInstance, options: AdminApiOptions): Promise<void> {
   const { db, groupCommit, aggregator } = options;

@@ -6,6 +6,7 @@ import {
   AdminError,
   errors,
   exitCodeFor,
+  toApiError,
   NOT_READY_RETRY_AFTER_S,
   type AdminErrorCode,
 } from '../../../issuer/error-catalogue.js';
@@ -60,5 +61,26 @@ describe('GET /readyz when not ready (docs/protocol.md "Health and readiness")',
       expect(error.toEnvelope()).toMatchObject({ error: { code: 'INTERNAL', details: { reason } } });
     }
     expect(errors.internal().statusCode).toBe(500);
+  });
+});
+
+describe('a database that cannot take a request now (docs/issuer.md "When the database fails")', () => {
+  const sqliteError = (code: string) => Object.assign(new Error('database is locked'), { name: 'SqliteError', code });
+
+  test.each(['SQLITE_BUSY', 'SQLITE_LOCKED', 'SQLITE_IOERR_WRITE', 'SQLITE_FULL', 'SQLITE_CANTOPEN', 'SQLITE_READONLY'])(
+    '%s answers 503 with the envelope and Retry-After, saying nothing was stored',
+    (code) => {
+      const answer = toApiError(sqliteError(code));
+      expect(answer.statusCode).toBe(503);
+      expect(answer.toEnvelope().error).toMatchObject({ code: 'INTERNAL', details: { reason: 'database_unavailable' } });
+      expect(answer.message).toMatch(/nothing was stored/);
+      expect(answer.headers).toEqual({ 'retry-after': String(NOT_READY_RETRY_AFTER_S) });
+    },
+  );
+
+  test('a damaged file, or anything else unexpected, stays a 500 for the operator', () => {
+    for (const error of [sqliteError('SQLITE_CORRUPT'), sqliteError('SQLITE_BUSYNESS'), new Error('boom'), null]) {
+      expect(toApiError(error).statusCode).toBe(500);
+    }
   });
 });
