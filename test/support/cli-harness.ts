@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import { expect } from 'vitest';
+import { afterAll, expect } from 'vitest';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const CLI = path.join(ROOT, 'dist', 'issuer', 'cli.js');
@@ -58,8 +58,17 @@ export async function cliFailure(
   return { ...document.error, exitCode: result.code, stderr: lines[0]! };
 }
 
-export function tempDir(prefix = 'cli-test-'): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+const scratchDirs: string[] = [];
+// Registered in each test file that imports this harness (vitest runs its module once per file).
+afterAll(() => {
+  for (const dir of scratchDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** A fresh temp dir for one test file's CLI runs, removed when the file's tests end (test/support/temp-dir.ts hands back its own cleanup instead). */
+export function scratchDir(prefix = 'cli-test-'): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  scratchDirs.push(dir);
+  return dir;
 }
 
 export const BASE_URL = 'https://tickets.example.com';
@@ -70,7 +79,7 @@ export interface Issuer {
 }
 
 export async function initIssuer(baseUrl = BASE_URL): Promise<Issuer> {
-  const data = path.join(tempDir(), 'issuer-data');
+  const data = path.join(scratchDir(), 'issuer-data');
   const { kid } = await cliJson<{ kid: string }>(['init', '--data', data, '--base-url', baseUrl, '--name', 'Test Issuer']);
   return { data, kid };
 }

@@ -8,7 +8,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CLI, cliFailure, cliJson, initIssuer, openDb, runCli, tempDir } from '../../support/cli-harness.js';
+import { CLI, cliFailure, cliJson, initIssuer, openDb, runCli, scratchDir } from '../../support/cli-harness.js';
 
 const TOKEN = /\btva_[A-Za-z0-9_-]{43}\b/g;
 
@@ -38,7 +38,7 @@ const session = (url: string, token: string) => fetch(`${url}/admin/api/session`
 
 describe('init', () => {
   it('prints an admin token once to a person, stores only its hash, and the dashboard accepts it', async () => {
-    const data = path.join(tempDir(), 'issuer-data');
+    const data = path.join(scratchDir(), 'issuer-data');
     const result = await runCli(['init', '--data', data, '--base-url', 'http://127.0.0.1:8080', '--name', 'Human Issuer']);
     expect(result.code).toBe(0);
     const tokens = result.stdout.match(TOKEN) ?? [];
@@ -62,7 +62,7 @@ describe('init', () => {
   });
 
   it('with --json prints exactly the contract document, no token, and says on stderr how to make one', async () => {
-    const data = path.join(tempDir(), 'issuer-data');
+    const data = path.join(scratchDir(), 'issuer-data');
     const result = await runCli(['init', '--data', data, '--base-url', 'http://127.0.0.1:8080', '--name', 'Script Issuer', '--json']);
     expect(result.code).toBe(0);
     expect(Object.keys(JSON.parse(result.stdout) as object)).toEqual(['issuer', 'name', 'kid']);
@@ -100,7 +100,7 @@ describe('admin-token reset', () => {
   });
 
   it('refuses a data dir that was never initialised', async () => {
-    const failure = await cliFailure(['admin-token', 'reset', '--data', path.join(tempDir(), 'nothing')]);
+    const failure = await cliFailure(['admin-token', 'reset', '--data', path.join(scratchDir(), 'nothing')]);
     expect(failure.code).toBe('NOT_INITIALISED');
   });
 });
@@ -109,7 +109,7 @@ describe('serve --admin-token-file', () => {
   it('accepts the token in the file (and only it), and refuses a file whose token is too short', async () => {
     const { data } = await initIssuer('http://127.0.0.1:8080');
     const stored = (await cliJson<{ admin_token: string }>(['admin-token', 'reset', '--data', data])).admin_token;
-    const dir = tempDir();
+    const dir = scratchDir();
     const file = path.join(dir, 'admin-token');
     const fromFile = 'a-long-random-token-from-a-secret-manager-0123456789';
     fs.writeFileSync(file, `${fromFile}\n`, { mode: 0o600 });

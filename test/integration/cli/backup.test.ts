@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { cliFailure, cliJson, createEvent, initIssuer, tempDir } from '../../support/cli-harness.js';
+import { cliFailure, cliJson, createEvent, initIssuer, scratchDir } from '../../support/cli-harness.js';
 
 describe('backup', () => {
   it('copies the database as a snapshot, with keys and certificate, privately, while another process writes', async () => {
@@ -17,7 +17,7 @@ describe('backup', () => {
     writer.pragma('journal_mode = WAL');
     writer.prepare("UPDATE tickets SET revoked_at = '2026-01-01T00:00:00Z' WHERE rowid = 1").run();
 
-    const target = path.join(tempDir(), 'backup');
+    const target = path.join(scratchDir(), 'backup');
     const result = await cliJson<{ backup: string; database: string; files: string[] }>(['backup', '--data', issuer.data, '--to', target]);
     writer.close();
     expect(result.backup).toBe(target);
@@ -44,7 +44,7 @@ describe('backup', () => {
 
   it('refuses to write into an existing directory', async () => {
     const issuer = await initIssuer();
-    const failure = await cliFailure(['backup', '--data', issuer.data, '--to', tempDir()]);
+    const failure = await cliFailure(['backup', '--data', issuer.data, '--to', scratchDir()]);
     expect(failure.code).toBe('BACKUP_TARGET_EXISTS');
   });
 });

@@ -17,7 +17,7 @@ import type { ImportResult } from '../../../issuer/admin/transfer-import.js';
 import { build } from '../../../issuer/app.js';
 import { generateSigningKey, publicKeyBase64Url } from '../../../issuer/signing.js';
 import { captureLog } from '../../support/unit/log-capture.js';
-import { cliFailure, cliJson, createEvent, initIssuer, openDb, runCli, tempDir, type EventJson } from '../../support/cli-harness.js';
+import { cliFailure, cliJson, createEvent, initIssuer, openDb, runCli, scratchDir, type EventJson } from '../../support/cli-harness.js';
 
 const MINUTE = 60_000;
 /** These tests run many CLI child processes; the default 30 s is tight on a busy 2-core machine. */
@@ -104,7 +104,7 @@ async function issue(data: string, eid: string, count: number): Promise<string[]
 }
 
 async function exportTo(data: string, extra: string[] = []): Promise<ExportJson> {
-  return cliJson<ExportJson>(['export', '--data', data, '--to', path.join(tempDir('export-'), 'issuer-export.json'), ...extra]);
+  return cliJson<ExportJson>(['export', '--data', data, '--to', path.join(scratchDir('export-'), 'issuer-export.json'), ...extra]);
 }
 
 const importFrom = (data: string, file: string): Promise<ImportJson> => cliJson<ImportJson>(['import', '--data', data, '--from', file]);
@@ -130,7 +130,7 @@ function rewrite(file: string, change: (document: ExportFile) => void): string {
   const document = JSON.parse(fs.readFileSync(file, 'utf8')) as ExportFile;
   change(document);
   document.sha256 = digestOf(document);
-  const target = path.join(tempDir('edited-'), 'edited.json');
+  const target = path.join(scratchDir('edited-'), 'edited.json');
   fs.writeFileSync(target, JSON.stringify(document));
   return target;
 }
@@ -144,7 +144,7 @@ describe('export', () => {
       await issue(office.data, event.eid, 3);
       await cliJson(['scanner', 'setup', '--data', office.data, '--event', event.eid]); // makes the self-signed certificate
 
-      const target = path.join(tempDir('export-'), 'office.json');
+      const target = path.join(scratchDir('export-'), 'office.json');
       const run = await runCli(['export', '--data', office.data, '--to', target, '--json']);
       expect(run.code).toBe(0);
       const result = JSON.parse(run.stdout) as ExportJson;
@@ -177,7 +177,7 @@ describe('export', () => {
       expect(fs.readFileSync(target, 'utf8')).toBe(text);
       expect((await cliFailure(['export', '--data', office.data, '--to', target])).code).toBe('EXPORT_TARGET_EXISTS');
 
-      const human = await runCli(['export', '--data', office.data, '--to', path.join(tempDir('export-'), 'human.json')]);
+      const human = await runCli(['export', '--data', office.data, '--to', path.join(scratchDir('export-'), 'human.json')]);
       expect(human.code).toBe(0);
       expect(human.stdout).toContain('SECRET');
       expect(human.stdout).toContain('mode 0600');
@@ -204,7 +204,7 @@ describe('export', () => {
       expect(document.scope).toEqual({ eid: wanted.eid });
       expect(document.tickets.every((t) => t.eid === wanted.eid)).toBe(true);
 
-      expect((await cliFailure(['export', '--data', office.data, '--to', path.join(tempDir(), 'x.json'), '--event', 'NOPE'])).code).toBe(
+      expect((await cliFailure(['export', '--data', office.data, '--to', path.join(scratchDir(), 'x.json'), '--event', 'NOPE'])).code).toBe(
         'EVENT_NOT_FOUND',
       );
     },
@@ -229,7 +229,7 @@ describe('import: the office → venue → office round trip', () => {
 
       // To the venue laptop: a data dir made from the file.
       const toVenue = await exportTo(office.data);
-      const venue = path.join(tempDir('venue-'), 'issuer-data');
+      const venue = path.join(scratchDir('venue-'), 'issuer-data');
       const created = await importFrom(venue, toVenue.file);
       expect(created).toMatchObject({
         issuer: LOOPBACK,
@@ -372,7 +372,7 @@ describe('import: signing keys', () => {
     async () => {
       const office = await initIssuer();
       const event = await createEvent(office.data);
-      const venue = path.join(tempDir('venue-'), 'issuer-data');
+      const venue = path.join(scratchDir('venue-'), 'issuer-data');
       await importFrom(venue, (await exportTo(office.data)).file);
 
       // The venue rotates (say, a laptop left unattended) and signs walk-ins with the new key.
@@ -425,7 +425,7 @@ describe('import: refusals change nothing', () => {
       const { data, file } = await issuerWithData();
       const text = fs.readFileSync(file, 'utf8');
       const before = snapshot(data);
-      const dir = tempDir('bad-');
+      const dir = scratchDir('bad-');
       const write = (name: string, content: string): string => {
         fs.writeFileSync(path.join(dir, name), content);
         return path.join(dir, name);
@@ -458,7 +458,7 @@ describe('import: refusals change nothing', () => {
       // Into a data dir that does not exist yet: it is not created.
       await Promise.all(
         cases.slice(0, 3).map(async ([bad, code]) => {
-          const fresh = path.join(tempDir('fresh-'), 'issuer-data');
+          const fresh = path.join(scratchDir('fresh-'), 'issuer-data');
           expect((await cliFailure(['import', '--data', fresh, '--from', bad])).code).toBe(code);
           expect(fs.existsSync(fresh)).toBe(false);
         }),
@@ -524,7 +524,7 @@ describe('import: refusals change nothing', () => {
       const edited = rewrite(file, (d) => {
         d.tickets[0]!.qr = foreign.qr as string;
       });
-      const failure = await cliFailure(['import', '--data', path.join(tempDir(), 'issuer-data'), '--from', edited]);
+      const failure = await cliFailure(['import', '--data', path.join(scratchDir(), 'issuer-data'), '--from', edited]);
       expect(failure.code).toBe('IMPORT_FILE_INVALID');
       expect(failure.message).toContain('was issued by https://other.example.com');
     },

@@ -2,13 +2,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BASE_URL, cliFailure, cliJson, createEvent, initIssuer, runCli, tempDir } from '../../support/cli-harness.js';
+import { BASE_URL, cliFailure, cliJson, createEvent, initIssuer, runCli, scratchDir } from '../../support/cli-harness.js';
 
 const mode = (file: string): number => fs.statSync(file).mode & 0o777;
 
 describe('init', () => {
   it('creates the data dir, database and first key, and prints {issuer, name, kid}', async () => {
-    const data = path.join(tempDir(), 'issuer-data');
+    const data = path.join(scratchDir(), 'issuer-data');
     const result = await cliJson(['init', '--data', data, '--base-url', BASE_URL, '--name', 'Test Issuer']);
     expect(Object.keys(result)).toEqual(['issuer', 'name', 'kid']);
     expect(result).toEqual({ issuer: BASE_URL, name: 'Test Issuer', kid: expect.stringMatching(/^[0-9a-f]{8}$/) });
@@ -21,7 +21,7 @@ describe('init', () => {
   });
 
   it('takes the data dir from $TICKET_ISSUER_DATA when --data is absent', async () => {
-    const data = path.join(tempDir(), 'from-env');
+    const data = path.join(scratchDir(), 'from-env');
     const result = await cliJson(['init', '--base-url', BASE_URL, '--name', 'Env Issuer'], { TICKET_ISSUER_DATA: data });
     expect(result.name).toBe('Env Issuer');
     expect(fs.existsSync(path.join(data, 'issuer.db'))).toBe(true);
@@ -41,7 +41,7 @@ describe('init', () => {
     ['tickets.example.com', 'is not a URL'],
     ['https://tickets.example.com?x=1', 'query'],
   ])('rejects the base URL %s and creates nothing', async (baseUrl, advice) => {
-    const data = path.join(tempDir(), 'issuer-data');
+    const data = path.join(scratchDir(), 'issuer-data');
     const failure = await cliFailure(['init', '--data', data, '--base-url', baseUrl, '--name', 'X']);
     expect(failure.code).toBe('INVALID_BASE_URL');
     expect(failure.message).toContain(advice);
@@ -49,7 +49,7 @@ describe('init', () => {
   });
 
   it('accepts http:// on loopback, for development', async () => {
-    const data = path.join(tempDir(), 'issuer-data');
+    const data = path.join(scratchDir(), 'issuer-data');
     const result = await cliJson(['init', '--data', data, '--base-url', 'http://127.0.0.1:8080', '--name', 'Dev']);
     expect(result.issuer).toBe('http://127.0.0.1:8080');
   });
@@ -72,7 +72,7 @@ describe('failures follow the contract (exit code, one stderr line, JSON error o
       ['serve'],
     ].map((args) => [args.join(' '), args] as const),
   )('%s on a data dir that was never initialised → NOT_INITIALISED', async (_name, args) => {
-    const data = path.join(tempDir(), 'nothing-here');
+    const data = path.join(scratchDir(), 'nothing-here');
     const failure = await cliFailure([...args, '--data', data]);
     expect(failure.code).toBe('NOT_INITIALISED');
     expect(failure.exitCode).toBe(1);
@@ -133,7 +133,7 @@ describe('failures follow the contract (exit code, one stderr line, JSON error o
   });
 
   it('without --json a failure prints only the one-line reason on stderr, nothing on stdout', async () => {
-    const result = await runCli(['ticket', 'show', 'T', '--data', path.join(tempDir(), 'none')]);
+    const result = await runCli(['ticket', 'show', 'T', '--data', path.join(scratchDir(), 'none')]);
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { SCHEMA_VERSION } from '../../../issuer/store/database.js';
-import { CLI, cliFailure, cliJson, initIssuer, openDb, runCli, tempDir } from '../../support/cli-harness.js';
+import { CLI, cliFailure, cliJson, initIssuer, openDb, runCli, scratchDir } from '../../support/cli-harness.js';
 
 const schemaOf = (data: string): number => {
   const db = openDb(data);
@@ -98,7 +98,7 @@ describe('migrate', () => {
   });
 
   test('without a data dir: NOT_INITIALISED, and nothing is created', async () => {
-    const data = path.join(tempDir(), 'nothing-here');
+    const data = path.join(scratchDir(), 'nothing-here');
     const failure = await cliFailure(['migrate', '--data', data]);
     expect(failure.code).toBe('NOT_INITIALISED');
     expect(fs.existsSync(data)).toBe(false);

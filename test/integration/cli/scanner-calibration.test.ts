@@ -20,11 +20,11 @@ import {
   terminalQrLines,
   zxingResults,
 } from '../../support/qr-decoders.js';
-import { cliFailure, cliJson, runCli, tempDir } from '../../support/cli-harness.js';
+import { cliFailure, cliJson, runCli, scratchDir } from '../../support/cli-harness.js';
 
 describe('scanner calibration', () => {
   it('--json prints {calibration_code} and touches no data dir', async () => {
-    const dir = tempDir('calibration-');
+    const dir = scratchDir('calibration-');
     const data = path.join(dir, 'no-issuer-here');
     expect(await cliJson(['scanner', 'calibration', '--data', data])).toEqual({ calibration_code: CALIBRATION_CODE });
     // Nor the default one, from the environment.
@@ -35,7 +35,7 @@ describe('scanner calibration', () => {
   });
 
   it('--png writes an image both decoders read back to exactly the calibration code, with whole modules and a 4-module quiet zone', async () => {
-    const file = path.join(tempDir('calibration-png-'), 'calibration.png');
+    const file = path.join(scratchDir('calibration-png-'), 'calibration.png');
     const result = await runCli(['scanner', 'calibration', '--png', file, '--json']);
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual({ calibration_code: CALIBRATION_CODE, png: file });
@@ -63,7 +63,7 @@ describe('scanner calibration', () => {
   });
 
   it('--png into a folder that does not exist: INVALID_ARGUMENT naming the folder', async () => {
-    const missing = path.join(tempDir('calibration-bad-'), 'missing');
+    const missing = path.join(scratchDir('calibration-bad-'), 'missing');
     const failure = await cliFailure(['scanner', 'calibration', '--png', path.join(missing, 'c.png')]);
     expect(failure.code).toBe('INVALID_ARGUMENT');
     expect(failure.message).toBe(`--png: the folder ${missing} does not exist`);

@@ -26,7 +26,7 @@ import {
   createEvent,
   initIssuer,
   runCli,
-  tempDir,
+  scratchDir,
   type EventJson,
   type Issuer,
 } from '../../support/cli-harness.js';
@@ -144,7 +144,7 @@ describe('scanner setup', () => {
   });
 
   it('--png writes an image that two QR decoders read back to exactly the setup code', async () => {
-    const file = path.join(tempDir('png-'), 'setup.png');
+    const file = path.join(scratchDir('png-'), 'setup.png');
     const setup = await cliJson<SetupJson>([
       'scanner',
       'setup',

@@ -13,7 +13,7 @@ import {
   initIssuer,
   openDb,
   runCli,
-  tempDir,
+  scratchDir,
   type EventJson,
   type Issuer,
 } from '../../support/cli-harness.js';
@@ -247,7 +247,7 @@ describe('ticket show and ticket revoke', () => {
 
 describe('ticket import', () => {
   const csvFile = (text: string): string => {
-    const file = path.join(tempDir('csv-'), 'tickets.csv');
+    const file = path.join(scratchDir('csv-'), 'tickets.csv');
     fs.writeFileSync(file, text);
     return file;
   };
