@@ -4,7 +4,9 @@
  * client sends its next request as soon as the previous answer arrives
  * (saturation: the throughput ceiling), or, with `ratePerSecond`, paces itself
  * so all clients together offer that rate (latency under a given load).
- * Loopback only: benchmarks never send traffic anywhere else.
+ * Given several URLs (several server processes), client `c` keeps its
+ * connection to URL `c mod N`: the connections are spread round-robin, as a
+ * load balancer would. Loopback only: benchmarks never send traffic anywhere else.
  */
 import http from 'node:http';
 import { percentile } from './bench-kit.js';
@@ -26,7 +28,8 @@ export interface LoadResult {
 }
 
 export interface LoadOptions {
-  url: string;
+  /** One server, or several: then client `c` sends to `url[c % url.length]`. */
+  url: string | readonly string[];
   concurrency: number;
   maxRequests: number;
   maxMs: number;
@@ -39,8 +42,9 @@ export interface LoadOptions {
 }
 
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
-  const target = new URL(options.url);
-  if (target.hostname !== '127.0.0.1') throw new Error('benchmarks only load 127.0.0.1');
+  const targets = (typeof options.url === 'string' ? [options.url] : options.url).map((url) => new URL(url));
+  if (targets.length === 0) throw new Error('runLoad needs at least one URL');
+  if (targets.some((target) => target.hostname !== '127.0.0.1')) throw new Error('benchmarks only load 127.0.0.1');
   const agent = new http.Agent({ keepAlive: true, maxSockets: options.concurrency });
   const latencies: number[] = [];
   const outcomes = new Map<string, number>();
@@ -52,6 +56,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const interval = options.ratePerSecond === undefined ? 0 : (options.concurrency * 1000) / options.ratePerSecond;
 
   const client = async (clientIndex: number): Promise<void> => {
+    const target = targets[clientIndex % targets.length]!;
     let sendAt = started + (clientIndex * interval) / options.concurrency;
     while (next < options.maxRequests && performance.now() < deadline) {
       if (interval > 0) {

@@ -24,22 +24,39 @@ export interface ServeProcess {
   exited: Promise<number | null>;
 }
 
+export interface ServeProcessOptions {
+  /**
+   * Send serve's log (stderr: a JSON line per request at `info`; serve has no
+   * log-level option) to this file instead of a pipe, so a benchmark's own
+   * process does not spend CPU reading it. Its tail is still shown if serve fails to start.
+   */
+  logFile?: string;
+}
+
 /** Starts `serve --plain-http` on 127.0.0.1:`port` (with `extraArgs`, e.g. `--scanner-rpm`) and resolves once it answers. */
-export async function startServeProcess(dataDir: string, port: number, extraArgs: readonly string[] = []): Promise<ServeProcess> {
+export async function startServeProcess(
+  dataDir: string,
+  port: number,
+  extraArgs: readonly string[] = [],
+  options: ServeProcessOptions = {},
+): Promise<ServeProcess> {
+  const logFd = options.logFile === undefined ? undefined : fs.openSync(options.logFile, 'w');
   const child = spawn(
     process.execPath,
     [CLI, 'serve', '--data', dataDir, '--plain-http', '--host', '127.0.0.1', '--port', String(port), ...extraArgs],
     {
-      stdio: ['ignore', 'ignore', 'pipe'],
+      stdio: ['ignore', 'ignore', logFd ?? 'pipe'],
     },
   );
+  if (logFd !== undefined) fs.closeSync(logFd); // the child has its own copy
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
+  let piped = '';
+  child.stderr?.on('data', (chunk: Buffer) => (piped = (piped + chunk.toString()).slice(-4000)));
+  const stderr = (): string => (options.logFile === undefined ? piped : fs.readFileSync(options.logFile, 'utf8').slice(-4000));
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 20_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`ticket-issuer serve exited: ${stderr}`);
+    if (child.exitCode !== null) throw new Error(`ticket-issuer serve exited: ${stderr()}`);
     try {
       if ((await fetch(`${url}/.well-known/ticket-issuer.json`)).ok) return { url, process: child, exited };
     } catch {
@@ -48,7 +65,7 @@ export async function startServeProcess(dataDir: string, port: number, extraArgs
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   child.kill('SIGKILL');
-  throw new Error(`ticket-issuer serve did not answer: ${stderr}`);
+  throw new Error(`ticket-issuer serve did not answer: ${stderr()}`);
 }
 
 export interface LoopbackIssuerData {
