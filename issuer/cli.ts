@@ -13,6 +13,7 @@ import { registerEventCommands } from './cli/event-commands.js';
 import { registerInitCommand } from './cli/init-command.js';
 import { registerKeyCommands } from './cli/key-commands.js';
 import { registerMigrateCommand } from './cli/migrate-command.js';
+import { registerNodeConfigCommand } from './cli/node-config-command.js';
 import { reportFailure } from './cli/output.js';
 import { registerScannerCommands } from './cli/scanner-commands.js';
 import { registerServeCommand } from './cli/serve-command.js';
@@ -32,6 +33,7 @@ export function buildProgram(): Command {
   registerInitCommand(program);
   registerMigrateCommand(program);
   registerServeCommand(program);
+  registerNodeConfigCommand(program);
   registerEventCommands(program, nextId);
   registerTicketCommands(program, nextId);
   registerScannerCommands(program);

@@ -6,27 +6,156 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
+import { AdminError } from './error-catalogue.js';
+
 export const DEFAULT_DATA_DIR = './issuer-data';
+
+/** The file in a data dir that says where its database is (docs/issuer.md "Where the database is"). */
+export const DATABASE_RECORD = 'database.json';
+/** The file that makes a data dir a serving node's (docs/issuer.md "Serving nodes"), written by `node-config`. */
+export const NODE_RECORD = 'node.json';
+/** The environment variable that overrides the record (issue 13; docs/issuer.md "Where the database is"). */
+export const DATABASE_URL_ENV = 'TICKET_ISSUER_DATABASE_URL';
 
 export interface DataDir {
   root: string;
+  /** The SQLite file: `<root>/issuer.db` unless database.json or TICKET_ISSUER_DATABASE_URL says otherwise. */
   database: string;
   keysDir: string;
   tlsDir: string;
+  /** Where `database` came from: the default place in the dir, the dir's database.json, or the environment. */
+  databaseFrom?: DatabaseSource;
+}
+
+export type DatabaseSource = 'data-dir' | 'record' | 'environment';
+
+/**
+ * `<data>/database.json`. Today one shape, `{"sqlite": "/absolute/path/issuer.db"}`. The shape is an object
+ * keyed by the store so that PostgreSQL can later be `{"postgres": "postgres://USER@HOST:PORT/DB"}`: a URL
+ * WITHOUT a password (passwords come from PGPASSWORD/.pgpass, never from the data dir; issue 13), which this
+ * version refuses as not supported yet. A data dir without the record keeps meaning `<data>/issuer.db`.
+ */
+export interface DatabaseRecord {
+  sqlite: string;
 }
 
 export class DataDirError extends Error {
   override readonly name = 'DataDirError';
 }
 
-export function resolveDataDir(dir: string | undefined): DataDir {
-  const root = path.resolve(dir ?? process.env.TICKET_ISSUER_DATA ?? DEFAULT_DATA_DIR);
+/**
+ * The data dir every command works on, and where its database is: TICKET_ISSUER_DATABASE_URL when set, else
+ * the dir's database.json, else `<data>/issuer.db` (docs/issuer.md "Where the database is"). Every command
+ * resolves the database here, so the override and the record mean the same to all of them.
+ */
+export function resolveDataDir(dir: string | undefined, env: NodeJS.ProcessEnv = process.env): DataDir {
+  const root = path.resolve(dir ?? env.TICKET_ISSUER_DATA ?? DEFAULT_DATA_DIR);
+  const layout = dataDirLayout(root);
+  const fromEnvironment = env[DATABASE_URL_ENV];
+  if (fromEnvironment !== undefined && fromEnvironment !== '') {
+    return { ...layout, database: parseDatabaseUrl(fromEnvironment, DATABASE_URL_ENV), databaseFrom: 'environment' };
+  }
+  const recorded = readDatabaseRecord(root);
+  return recorded === null ? layout : { ...layout, database: recorded, databaseFrom: 'record' };
+}
+
+/** A data dir at `root` with the database in its default place, ignoring any record or override (a backup's target). */
+export function dataDirLayout(root: string): DataDir {
   return {
     root,
     database: path.join(root, 'issuer.db'),
     keysDir: path.join(root, 'keys'),
     tlsDir: path.join(root, 'tls'),
+    databaseFrom: 'data-dir',
   };
+}
+
+const POSTGRES_URL = /^postgres(ql)?:\/\//i;
+
+function postgresNotSupported(where: string): AdminError {
+  return new AdminError(
+    'DATABASE_NOT_SUPPORTED',
+    `${where} names a PostgreSQL database: PostgreSQL is not supported by this version yet (use a SQLite file: sqlite:///absolute/path/issuer.db)`,
+  );
+}
+
+/**
+ * A SQLite location as TICKET_ISSUER_DATABASE_URL gives it: `sqlite:///absolute/path/issuer.db` (percent-encoded
+ * like any URL) or a plain absolute path. Relative paths are refused: what they meant would depend on the
+ * directory each process happens to start in.
+ */
+export function parseDatabaseUrl(value: string, where: string): string {
+  if (POSTGRES_URL.test(value)) throw postgresNotSupported(where);
+  let file = value;
+  if (/^sqlite:/i.test(value)) {
+    const match = /^sqlite:\/\/(\/.*)$/i.exec(value);
+    if (!match) throw invalidLocation(where, value);
+    try {
+      file = decodeURIComponent(match[1]!);
+    } catch {
+      throw invalidLocation(where, value);
+    }
+  } else if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) {
+    throw invalidLocation(where, value);
+  }
+  if (!path.isAbsolute(file)) throw invalidLocation(where, value);
+  return path.resolve(file);
+}
+
+function invalidLocation(where: string, value: string): AdminError {
+  // The value is echoed only when it cannot carry a password (a postgres URL is refused before this).
+  return new AdminError(
+    'DATABASE_LOCATION_INVALID',
+    `${where}: "${value}" is not a database location; use sqlite:///absolute/path/issuer.db or an absolute path`,
+  );
+}
+
+/** The database named by `<root>/database.json`, or null when the dir has no record. */
+export function readDatabaseRecord(root: string): string | null {
+  const file = path.join(root, DATABASE_RECORD);
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+  let record: unknown;
+  try {
+    record = JSON.parse(text);
+  } catch {
+    record = null;
+  }
+  if (typeof record === 'object' && record !== null && 'postgres' in record) throw postgresNotSupported(file);
+  const sqlite = (record as { sqlite?: unknown } | null)?.sqlite;
+  if (typeof sqlite !== 'string' || !path.isAbsolute(sqlite)) {
+    throw new AdminError('DATABASE_LOCATION_INVALID', `${file} is damaged: it must be {"sqlite": "/absolute/path/issuer.db"}`);
+  }
+  return path.resolve(sqlite);
+}
+
+/** Records where the database is, 0600 like everything in the dir. */
+export function writeDatabaseRecord(root: string, database: string): void {
+  const record: DatabaseRecord = { sqlite: database };
+  writePrivateFile(path.join(root, DATABASE_RECORD), `${JSON.stringify(record)}\n`);
+}
+
+/** Whether `root` is a serving node's dir (node-config wrote it): no signing keys, `serve` only. */
+export function isServingNode(dataDir: Pick<DataDir, 'root'>): boolean {
+  return fs.existsSync(path.join(dataDir.root, NODE_RECORD));
+}
+
+/**
+ * The admin commands run on the issuer's data dir, where the signing keys are, never on a serving node's
+ * (docs/issuer.md "Serving nodes"): only `serve` accepts a node dir.
+ */
+export function requireIssuerDataDir(dataDir: Pick<DataDir, 'root'>): void {
+  if (isServingNode(dataDir)) {
+    throw new AdminError(
+      'SERVING_NODE_DIR',
+      `${dataDir.root} is a serving node's directory (made by "ticket-issuer node-config"): it holds no signing keys and only "serve" runs on it; run admin commands on the issuer's data dir`,
+    );
+  }
 }
 
 export function isInitialised(dataDir: DataDir): boolean {
@@ -51,6 +180,8 @@ export function createDataDir(dataDir: DataDir): void {
   }
   // The database holds key hashes and audit data: private too. Creating it empty with 0600 keeps SQLite's mode.
   fs.closeSync(fs.openSync(dataDir.database, 'a', 0o600));
+  // Made elsewhere (TICKET_ISSUER_DATABASE_URL): recorded, so later commands without the variable find it.
+  if (dataDir.databaseFrom === 'environment') writeDatabaseRecord(dataDir.root, dataDir.database);
 }
 
 /**

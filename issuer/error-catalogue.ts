@@ -168,6 +168,14 @@ export const ADMIN_FAILURES = {
   SCHEMA_TOO_NEW: { exitCode: 1, api: 'INTERNAL' },
   /** `serve` on a database with pending migrations: run `ticket-issuer migrate` first. */
   SCHEMA_OUTDATED: { exitCode: 1, api: 'INTERNAL' },
+  /** TICKET_ISSUER_DATABASE_URL or `<data>/database.json` is not a SQLite location this version reads (docs/issuer.md "Where the database is"). */
+  DATABASE_LOCATION_INVALID: { exitCode: 1, api: 'INVALID_REQUEST' },
+  /** A PostgreSQL URL: not supported by this version yet (issue 13). */
+  DATABASE_NOT_SUPPORTED: { exitCode: 1, api: 'INVALID_REQUEST' },
+  /** An admin command on a serving node's dir, which holds no signing keys (docs/issuer.md "Serving nodes"). */
+  SERVING_NODE_DIR: { exitCode: 1, api: 'INVALID_REQUEST' },
+  /** node-config --to names the data dir itself, or a non-empty dir that is not a node dir of this issuer. */
+  NODE_TARGET_REFUSED: { exitCode: 1, api: 'INVALID_REQUEST' },
   /** Anything unexpected (the CLI reports any other thrown error with this code). */
   INTERNAL: { exitCode: 1, api: 'INTERNAL' },
 } as const satisfies Record<string, { exitCode: number; api: ErrorCode }>;

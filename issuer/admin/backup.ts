@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { resolveDataDir } from '../data-dir.js';
+import { dataDirLayout } from '../data-dir.js';
 import { AdminError } from '../error-catalogue.js';
 import type { IssuerContext } from './issuer-context.js';
 
@@ -18,7 +18,9 @@ export interface BackupResult {
 
 /** Backs the open issuer up into `to`, a directory that must not exist yet. */
 export async function backupIssuer({ dataDir, db }: IssuerContext, to: string): Promise<BackupResult> {
-  const target = resolveDataDir(to);
+  // A backup is a self-contained data dir: its database in the default place, whatever the source's record or
+  // TICKET_ISSUER_DATABASE_URL say (docs/issuer.md "Where the database is").
+  const target = dataDirLayout(path.resolve(to));
   if (fs.existsSync(target.root))
     throw new AdminError('BACKUP_TARGET_EXISTS', `${target.root} already exists; back up into a new directory`);
   fs.mkdirSync(target.root, { recursive: true, mode: 0o700 });

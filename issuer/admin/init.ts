@@ -1,5 +1,5 @@
 /** Creating an issuer: the data dir, database and first signing key (`ticket-issuer init`; docs/protocol.md "The admin CLI"). */
-import { createDataDir, isInitialised, type DataDir } from '../data-dir.js';
+import { createDataDir, isInitialised, requireIssuerDataDir, type DataDir } from '../data-dir.js';
 import { AdminError } from '../error-catalogue.js';
 import { generateSigningKey, publicKeyBase64Url, savePrivateKey } from '../signing.js';
 import { openDatabase } from '../store/database.js';
@@ -15,6 +15,7 @@ export interface InitResult {
 
 /** Refuses an existing issuer: overwriting it would orphan every ticket it signed. */
 export function initIssuer(dataDir: DataDir, baseUrl: string, name: string, now: Date): InitResult {
+  requireIssuerDataDir(dataDir);
   if (isInitialised(dataDir)) {
     throw new AdminError(
       'ALREADY_INITIALISED',

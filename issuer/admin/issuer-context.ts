@@ -2,7 +2,7 @@
  * Opening an initialised data dir for one admin operation (docs/protocol.md
  * "The admin CLI"), and the lookups every operation starts with.
  */
-import { resolveDataDir, isInitialised, type DataDir } from '../data-dir.js';
+import { resolveDataDir, isInitialised, requireIssuerDataDir, type DataDir } from '../data-dir.js';
 import { openDatabase, requireCurrentSchema, schemaVersion, type Db } from '../store/database.js';
 import { findEvent, type EventRow } from '../store/events.js';
 import { findTicket, type TicketRow } from '../store/tickets.js';
@@ -27,9 +27,17 @@ export function notInitialised(dataDir: DataDir): AdminError {
  * admin command does; `schema: 'require-current'` (serve) refuses an older or
  * newer schema instead. Safe while `serve` runs on the
  * same dir: SQLite WAL plus a busy timeout (issuer/store/database.ts).
+ *
+ * A serving node's dir (node-config) is refused unless `servingNode: 'allow'`
+ * (serve only): the admin commands belong where the signing keys are
+ * (docs/issuer.md "Serving nodes").
  */
-export function openIssuer(dataOption: string | undefined, options: { schema?: 'migrate' | 'require-current' } = {}): IssuerContext {
+export function openIssuer(
+  dataOption: string | undefined,
+  options: { schema?: 'migrate' | 'require-current'; servingNode?: 'allow' | 'refuse' } = {},
+): IssuerContext {
   const dataDir = resolveDataDir(dataOption);
+  if (options.servingNode !== 'allow') requireIssuerDataDir(dataDir);
   if (!isInitialised(dataDir)) throw notInitialised(dataDir);
   if (options.schema === 'require-current') {
     // serve (docs/issuer.md "Upgrading: migrate"): the schema is checked, never changed.

@@ -23,7 +23,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { createDataDir, isInitialised, resolveDataDir, writePrivateFile, type DataDir } from '../data-dir.js';
+import { createDataDir, isInitialised, requireIssuerDataDir, resolveDataDir, writePrivateFile, type DataDir } from '../data-dir.js';
 import { keyFile, rawPublicKey, savePrivateKey } from '../signing.js';
 import { openDatabase, type Db } from '../store/database.js';
 import { setIssuerInfo, type IssuerInfo } from '../store/issuer-info.js';
@@ -78,6 +78,8 @@ export function importIssuer(
   startProgress: StartProgress,
 ): ImportResult {
   const dataDir = resolveDataDir(dataOption);
+  // Imports bring signing keys: never into a serving node's dir (docs/issuer.md "Serving nodes").
+  requireIssuerDataDir(dataDir);
   const created = !isInitialised(dataDir);
   const undo = new Undo();
   let db: Db | undefined;
