@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { decodeSetupCode } from '../../../protocol/setup-code.js';
-import { CLI, cliFailure, cliJson, createEvent, initIssuer, runCli, tempDir } from '../../support/cli-harness.js';
+import { CLI, cliFailure, cliJson, createEvent, initIssuer, runCli, scratchDir } from '../../support/cli-harness.js';
 
 interface NodeConfigJson {
   node: string;
@@ -78,7 +78,7 @@ async function checkIn(url: string, scanner: { apiKey: string; scannerId: string
 describe('node-config', () => {
   it('writes database.json, tls/ and node.json with private modes, never keys/; prints what it wrote, never the TLS key', async () => {
     const { data } = await initIssuer();
-    const to = path.join(tempDir(), 'node-a');
+    const to = path.join(scratchDir(), 'node-a');
     const written = await cliJson<NodeConfigJson>(['node-config', '--data', data, '--to', to]);
     expect(written).toEqual({
       node: to,
@@ -112,7 +112,7 @@ describe('node-config', () => {
   it('refuses the data dir itself, a non-empty foreign dir and a node dir of another issuer', async () => {
     const { data } = await initIssuer();
     expect(await cliFailure(['node-config', '--data', data, '--to', data])).toMatchObject({ code: 'NODE_TARGET_REFUSED' });
-    const foreign = tempDir();
+    const foreign = scratchDir();
     fs.writeFileSync(path.join(foreign, 'notes.txt'), 'mine');
     expect(await cliFailure(['node-config', '--data', data, '--to', foreign])).toMatchObject({
       code: 'NODE_TARGET_REFUSED',
@@ -121,7 +121,7 @@ describe('node-config', () => {
     expect(fs.readdirSync(foreign)).toEqual(['notes.txt']);
 
     const other = await initIssuer('https://other.example.com');
-    const node = path.join(tempDir(), 'node');
+    const node = path.join(scratchDir(), 'node');
     await cliJson(['node-config', '--data', other.data, '--to', node]);
     expect(await cliFailure(['node-config', '--data', data, '--to', node])).toMatchObject({
       code: 'NODE_TARGET_REFUSED',
@@ -133,15 +133,15 @@ describe('node-config', () => {
   it('admin commands refuse a node dir: they belong where the signing keys are', async () => {
     const { data } = await initIssuer();
     const event = await createEvent(data);
-    const node = path.join(tempDir(), 'node');
+    const node = path.join(scratchDir(), 'node');
     await cliJson(['node-config', '--data', data, '--to', node]);
     for (const args of [
       ['ticket', 'issue', '--event', event.eid],
       ['key', 'rotate'],
       ['event', 'list'],
       ['migrate'],
-      ['backup', '--to', path.join(tempDir(), 'b')],
-      ['node-config', '--to', path.join(tempDir(), 'n2')],
+      ['backup', '--to', path.join(scratchDir(), 'b')],
+      ['node-config', '--to', path.join(scratchDir(), 'n2')],
     ]) {
       const failure = await cliFailure([...args, '--data', node]);
       expect(failure.code, args.join(' ')).toBe('SERVING_NODE_DIR');
@@ -156,7 +156,7 @@ describe('two serve processes from two node dirs on one SQLite database', () => 
   it('30 concurrent check-ins of one ticket split over both: exactly one valid; a CLI revocation is refused by both on the next request', async () => {
     const { data } = await initIssuer('http://127.0.0.1:8080');
     const event = await createEvent(data);
-    const nodes = [path.join(tempDir(), 'node-a'), path.join(tempDir(), 'node-b')];
+    const nodes = [path.join(scratchDir(), 'node-a'), path.join(scratchDir(), 'node-b')];
     for (const node of nodes) await cliJson(['node-config', '--data', data, '--to', node]);
     const servers = await Promise.all(
       nodes.map((node) => serve(['--data', node, '--plain-http', '--host', '127.0.0.1', '--port', '0', '--trust-proxy', '127.0.0.1'])),
@@ -198,7 +198,7 @@ describe('where the database is', () => {
     expect(await listed(b.data)).toBe(0);
 
     // A dir whose record names a's database: its commands work on a's issuer.
-    const moved = tempDir();
+    const moved = scratchDir();
     fs.writeFileSync(path.join(moved, 'database.json'), JSON.stringify({ sqlite: path.join(a.data, 'issuer.db') }), { mode: 0o600 });
     expect(await listed(moved)).toBe(1);
     // The environment wins over the record, in both forms.
@@ -206,7 +206,7 @@ describe('where the database is', () => {
     expect(await listed(a.data, { TICKET_ISSUER_DATABASE_URL: path.join(b.data, 'issuer.db') })).toBe(0);
 
     // serve on a node dir follows the override too.
-    const node = path.join(tempDir(), 'node');
+    const node = path.join(scratchDir(), 'node');
     await cliJson(['node-config', '--data', a.data, '--to', node]);
     const server = await serve(['--data', node, '--plain-http', '--host', '127.0.0.1', '--port', '0'], {
       TICKET_ISSUER_DATABASE_URL: `sqlite://${path.join(b.data, 'issuer.db')}`,
@@ -223,7 +223,7 @@ describe('where the database is', () => {
     expect(fromEnvironment.code).toBe('DATABASE_NOT_SUPPORTED');
     expect(fromEnvironment.message).toContain('PostgreSQL is not supported by this version yet');
 
-    const recorded = tempDir();
+    const recorded = scratchDir();
     fs.writeFileSync(path.join(recorded, 'database.json'), JSON.stringify({ postgres: 'postgresql://tickets@db.internal/tickets' }));
     expect((await cliFailure(['event', 'list', '--data', recorded])).code).toBe('DATABASE_NOT_SUPPORTED');
 
