@@ -2,13 +2,13 @@
  * Runs the built admin CLI (dist/issuer/cli.js) as a child process, the way
  * an operator or a script does. Needs a build first: test/global-setup.ts.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import { afterAll, expect } from 'vitest';
+import { afterAll, afterEach, expect } from 'vitest';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const CLI = path.join(ROOT, 'dist', 'issuer', 'cli.js');
@@ -70,6 +70,39 @@ export function scratchDir(prefix = 'cli-test-'): string {
   scratchDirs.push(dir);
   return dir;
 }
+
+/** A `serve` the harness started: its process, the URL it printed, and everything on its stderr so far. */
+export interface ServingCli {
+  child: ChildProcessWithoutNullStreams;
+  url: string;
+  stderr: () => string;
+}
+
+const servingClis: ChildProcessWithoutNullStreams[] = [];
+// A test that fails halfway leaves no server behind for the next one.
+afterEach(() => {
+  for (const child of servingClis.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+});
+
+/** The built CLI's `serve` as a child process; resolves once it printed its URL and is ready, rejects if it exits first. */
+export function serveCli(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<ServingCli> {
+  const child = spawn(process.execPath, [CLI, 'serve', ...args], { env: { ...process.env, TICKET_ISSUER_DATA: '', ...env } });
+  servingClis.push(child);
+  let stderr = '';
+  let stdout = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      const match = / serving \S+ on (\S+) /.exec(stderr);
+      if (match && stderr.includes('Press Ctrl+C to stop.')) resolve({ child, url: match[1]!, stderr: () => stderr });
+    });
+    child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${stderr}${stdout}`)));
+  });
+}
+
+/** `serve` on loopback over plain HTTP, on a port of the OS's choosing. */
+export const LOOPBACK_SERVE = ['--plain-http', '--host', '127.0.0.1', '--port', '0'] as const;
 
 export const BASE_URL = 'https://tickets.example.com';
 

@@ -4,35 +4,12 @@
  * (the contract's document stays exactly {issuer, name, kid}), made anew by
  * `admin-token reset`, or given to `serve --admin-token-file`.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { CLI, cliFailure, cliJson, initIssuer, openDb, runCli, scratchDir } from '../../support/cli-harness.js';
+import { describe, expect, it } from 'vitest';
+import { cliFailure, cliJson, initIssuer, LOOPBACK_SERVE, openDb, runCli, scratchDir, serveCli } from '../../support/cli-harness.js';
 
 const TOKEN = /\btva_[A-Za-z0-9_-]{43}\b/g;
-
-const running: ChildProcessWithoutNullStreams[] = [];
-afterEach(() => {
-  for (const child of running.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
-});
-
-/** `serve` on loopback, resolved once it is ready, with everything it printed so far. */
-function serve(args: string[]): Promise<{ url: string; stderr: () => string }> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--plain-http', '--host', '127.0.0.1', '--port', '0', ...args], {
-    env: { ...process.env, TICKET_ISSUER_DATA: '' },
-  });
-  running.push(child);
-  let stderr = '';
-  return new Promise((resolve, reject) => {
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-      const match = / serving \S+ on (\S+) /.exec(stderr);
-      if (match && stderr.includes('Press Ctrl+C to stop.')) resolve({ url: match[1]!, stderr: () => stderr });
-    });
-    child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
-  });
-}
 
 const session = (url: string, token: string) => fetch(`${url}/admin/api/session`, { headers: { authorization: `Bearer ${token}` } });
 
@@ -55,7 +32,7 @@ describe('init', () => {
     }
     expect(fs.readFileSync(path.join(data, 'issuer.db')).includes(Buffer.from(tokens[0]!))).toBe(false);
 
-    const server = await serve(['--data', data]);
+    const server = await serveCli([...LOOPBACK_SERVE, '--data', data]);
     expect(server.stderr()).toContain(`Admin dashboard: ${server.url}/admin`);
     expect(server.stderr()).not.toContain('No admin dashboard token');
     expect((await session(server.url, tokens[0]!)).status).toBe(200);
@@ -69,7 +46,7 @@ describe('init', () => {
     expect(result.stdout + result.stderr).not.toMatch(TOKEN);
     expect(result.stderr).toContain('ticket-issuer admin-token reset');
 
-    const server = await serve(['--data', data]);
+    const server = await serveCli([...LOOPBACK_SERVE, '--data', data]);
     expect(server.stderr()).toContain('No admin dashboard token is set yet');
     const refused = await session(server.url, 'tva_anything-at-all-that-is-long-enough');
     expect(refused.status).toBe(401);
@@ -88,7 +65,7 @@ describe('admin-token reset', () => {
     expect(Object.keys(first)).toEqual(['admin_token', 'created_at']);
     expect(first.admin_token).toMatch(TOKEN);
     expect(Date.parse(first.created_at)).not.toBeNaN();
-    const server = await serve(['--data', data]);
+    const server = await serveCli([...LOOPBACK_SERVE, '--data', data]);
     expect((await session(server.url, first.admin_token)).status).toBe(200);
 
     const human = await runCli(['admin-token', 'reset', '--data', data]);
@@ -114,7 +91,7 @@ describe('serve --admin-token-file', () => {
     const fromFile = 'a-long-random-token-from-a-secret-manager-0123456789';
     fs.writeFileSync(file, `${fromFile}\n`, { mode: 0o600 });
 
-    const server = await serve(['--data', data, '--admin-token-file', file]);
+    const server = await serveCli([...LOOPBACK_SERVE, '--data', data, '--admin-token-file', file]);
     expect(server.stderr()).toContain('(token from --admin-token-file)');
     expect(server.stderr()).not.toContain(fromFile);
     expect((await session(server.url, fromFile)).status).toBe(200);

@@ -2,12 +2,11 @@
  * `ticket-issuer migrate` and the schema check at `serve` (docs/issuer.md
  * "Upgrading: migrate"), on real SQLite files in temp dirs, through the built CLI.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { SCHEMA_VERSION } from '../../../issuer/store/database.js';
-import { CLI, cliFailure, cliJson, initIssuer, openDb, runCli, scratchDir } from '../../support/cli-harness.js';
+import { cliFailure, cliJson, initIssuer, LOOPBACK_SERVE, openDb, runCli, scratchDir, serveCli } from '../../support/cli-harness.js';
 
 const schemaOf = (data: string): number => {
   const db = openDb(data);
@@ -37,28 +36,6 @@ async function issuerAtSchemaOne(): Promise<string> {
     db.close();
   }
   return data;
-}
-
-const SERVE = ['--plain-http', '--host', '127.0.0.1', '--port', '0'];
-
-const running: ChildProcess[] = [];
-afterEach(() => {
-  for (const child of running.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
-});
-
-/** Starts `serve` on the data dir and resolves with its URL once it says it is ready. */
-function serving(data: string): Promise<string> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--data', data, ...SERVE], { env: { ...process.env, TICKET_ISSUER_DATA: '' } });
-  running.push(child);
-  let stderr = '';
-  return new Promise((resolve, reject) => {
-    child.stderr!.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-      const match = / serving \S+ on (\S+) /.exec(stderr);
-      if (match && stderr.includes('Press Ctrl+C to stop.')) resolve(match[1]!);
-    });
-    child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
-  });
 }
 
 describe('migrate', () => {
@@ -109,7 +86,7 @@ describe('serve checks the schema before it listens', () => {
   test('a newer schema: SCHEMA_TOO_NEW, exit 1, the database untouched', async () => {
     const { data } = await initIssuer('http://127.0.0.1:8080');
     setSchema(data, SCHEMA_VERSION + 1);
-    const failure = await cliFailure(['serve', '--data', data, ...SERVE]);
+    const failure = await cliFailure(['serve', '--data', data, ...LOOPBACK_SERVE]);
     expect(failure.code).toBe('SCHEMA_TOO_NEW');
     expect(failure.exitCode).toBe(1);
     expect(failure.message).toContain('upgrade ticket-issuer');
@@ -118,7 +95,7 @@ describe('serve checks the schema before it listens', () => {
 
   test('an older schema: SCHEMA_OUTDATED ("run ticket-issuer migrate"), not migrated; after migrate it serves', async () => {
     const data = await issuerAtSchemaOne();
-    const failure = await cliFailure(['serve', '--data', data, ...SERVE]);
+    const failure = await cliFailure(['serve', '--data', data, ...LOOPBACK_SERVE]);
     expect(failure.code).toBe('SCHEMA_OUTDATED');
     expect(failure.exitCode).toBe(1);
     expect(failure.message).toBe(
@@ -127,7 +104,7 @@ describe('serve checks the schema before it listens', () => {
     expect(schemaOf(data)).toBe(1);
 
     await cliJson(['migrate', '--data', data]);
-    const url = await serving(data);
+    const { url } = await serveCli(['--data', data, ...LOOPBACK_SERVE]);
     expect(await (await fetch(`${url}/readyz`)).json()).toEqual({ status: 'ready', schema_version: SCHEMA_VERSION });
   });
 

@@ -8,38 +8,9 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import https from 'node:https';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { decodeSetupCode } from '../../../protocol/setup-code.js';
-import { CLI, cliJson, createEvent, initIssuer, openDb } from '../../support/cli-harness.js';
-
-interface Serving {
-  child: ChildProcessWithoutNullStreams;
-  url: string;
-  stderr: () => string;
-}
-
-const running: ChildProcessWithoutNullStreams[] = [];
-
-afterEach(() => {
-  for (const child of running.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
-});
-
-/** Starts `serve` and waits until it has printed its URL (and fingerprint) and is ready. */
-function serve(args: string[]): Promise<Serving> {
-  const child = spawn(process.execPath, [CLI, 'serve', ...args], { env: { ...process.env, TICKET_ISSUER_DATA: '' } });
-  running.push(child);
-  let stderr = '';
-  let stdout = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  return new Promise((resolve, reject) => {
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-      const match = / serving \S+ on (\S+) /.exec(stderr);
-      if (match && stderr.includes('Press Ctrl+C to stop.')) resolve({ child, url: match[1]!, stderr: () => stderr });
-    });
-    child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${stderr}${stdout}`)));
-  });
-}
+import { CLI, cliJson, createEvent, initIssuer, openDb, serveCli } from '../../support/cli-harness.js';
 
 function stopped(child: ChildProcessWithoutNullStreams): Promise<number | null> {
   return new Promise((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.on('exit', (code) => resolve(code))));
@@ -49,7 +20,7 @@ describe('serve', () => {
   it('serves the API; revoke, rotate and scanner revoke from other processes apply to the next request; SIGTERM stops it', async () => {
     const { data, kid } = await initIssuer('http://127.0.0.1:8080');
     const event = await createEvent(data);
-    const server = await serve(['--data', data, '--plain-http', '--host', '127.0.0.1', '--port', '0', '--json']);
+    const server = await serveCli(['--data', data, '--plain-http', '--host', '127.0.0.1', '--port', '0', '--json']);
 
     const discovery = async () =>
       (await (await fetch(`${server.url}/.well-known/ticket-issuer.json`)).json()) as { issuer: string; keys: { kid: string }[] };
@@ -96,7 +67,7 @@ describe('serve', () => {
 
   it('serves HTTPS by default with a self-signed certificate whose printed fingerprint is the one served', async () => {
     const { data } = await initIssuer('https://127.0.0.1:8443');
-    const server = await serve(['--data', data, '--port', '0']);
+    const server = await serveCli(['--data', data, '--port', '0']);
     expect(server.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
     const printed = /fingerprint: ([0-9A-F:]+)/.exec(server.stderr())?.[1];
     expect(printed).toMatch(/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/);
@@ -115,7 +86,7 @@ describe('serve', () => {
   it('Ctrl+C (SIGINT) with check-ins in flight on keep-alive connections: every answered check-in is stored, the process exits 0 at once, the database closes cleanly', async () => {
     const { data } = await initIssuer('http://127.0.0.1:8080');
     const event = await createEvent(data);
-    const server = await serve(['--data', data, '--plain-http', '--host', '127.0.0.1', '--port', '0', '--json']);
+    const server = await serveCli(['--data', data, '--plain-http', '--host', '127.0.0.1', '--port', '0', '--json']);
     const setup = await cliJson<{ setup_qr: string }>(['scanner', 'setup', '--data', data, '--event', event.eid]);
     const scanner_id = crypto.randomUUID();
     const enrolled = await fetch(`${server.url}/api/v1/scanners/enroll`, {

@@ -4,13 +4,12 @@
  * database with exactly one valid per ticket, and see a revocation made with the CLI on the issuer's data dir
  * on their next request; TICKET_ISSUER_DATABASE_URL overrides the dir's record; PostgreSQL is refused.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { decodeSetupCode } from '../../../protocol/setup-code.js';
-import { CLI, cliFailure, cliJson, createEvent, initIssuer, runCli, scratchDir } from '../../support/cli-harness.js';
+import { cliFailure, cliJson, createEvent, initIssuer, runCli, scratchDir, serveCli } from '../../support/cli-harness.js';
 
 interface NodeConfigJson {
   node: string;
@@ -18,27 +17,6 @@ interface NodeConfigJson {
   database: string;
   updated: boolean;
   files: string[];
-}
-
-const running: ChildProcessWithoutNullStreams[] = [];
-
-afterEach(() => {
-  for (const child of running.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
-});
-
-/** The built CLI's `serve` as a child process; resolves once it printed its URL and is ready. */
-function serve(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ url: string; child: ChildProcessWithoutNullStreams }> {
-  const child = spawn(process.execPath, [CLI, 'serve', ...args], { env: { ...process.env, TICKET_ISSUER_DATA: '', ...env } });
-  running.push(child);
-  let stderr = '';
-  return new Promise((resolve, reject) => {
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-      const match = / serving \S+ on (\S+) /.exec(stderr);
-      if (match && stderr.includes('Press Ctrl+C to stop.')) resolve({ url: match[1]!, child });
-    });
-    child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
-  });
 }
 
 const mode = (file: string): number => fs.statSync(file).mode & 0o777;
@@ -159,7 +137,7 @@ describe('two serve processes from two node dirs on one SQLite database', () => 
     const nodes = [path.join(scratchDir(), 'node-a'), path.join(scratchDir(), 'node-b')];
     for (const node of nodes) await cliJson(['node-config', '--data', data, '--to', node]);
     const servers = await Promise.all(
-      nodes.map((node) => serve(['--data', node, '--plain-http', '--host', '127.0.0.1', '--port', '0', '--trust-proxy', '127.0.0.1'])),
+      nodes.map((node) => serveCli(['--data', node, '--plain-http', '--host', '127.0.0.1', '--port', '0', '--trust-proxy', '127.0.0.1'])),
     );
     for (const node of nodes) expect(fs.existsSync(path.join(node, 'keys'))).toBe(false);
     const scanners = [await enroll(servers[0]!.url, data, event.eid), await enroll(servers[1]!.url, data, event.eid)];
@@ -208,7 +186,7 @@ describe('where the database is', () => {
     // serve on a node dir follows the override too.
     const node = path.join(scratchDir(), 'node');
     await cliJson(['node-config', '--data', a.data, '--to', node]);
-    const server = await serve(['--data', node, '--plain-http', '--host', '127.0.0.1', '--port', '0'], {
+    const server = await serveCli(['--data', node, '--plain-http', '--host', '127.0.0.1', '--port', '0'], {
       TICKET_ISSUER_DATABASE_URL: `sqlite://${path.join(b.data, 'issuer.db')}`,
     });
     const discovery = (await (await fetch(`${server.url}/.well-known/ticket-issuer.json`)).json()) as { issuer: string };
