@@ -25,7 +25,7 @@
  * `--store sqlite` is the only store today; `postgres` exits non-zero (not built yet).
  *
  * Options: --store sqlite (sqlite) --processes N[,N…] (1) --child-processes
- *   --tickets N (100000 per entry of --processes) --seconds S per load run (8)
+ *   --tickets N (250000 per entry of --processes: one saturated and one half-rate run of 8 s at ~12,000 check-ins/s fit) --seconds S per load run (8)
  *   --concurrency C (50) --scanners K (50)
  */
 import crypto from 'node:crypto';
@@ -78,7 +78,7 @@ function settingsFrom(argv: readonly string[]): Settings {
   const value = (flag: string, fallback: number): number => numberOption(argv, flag, fallback);
   const processes = processCounts(textOption(argv, '--processes', '1'));
   return {
-    tickets: value('--tickets', 100_000 * processes.length),
+    tickets: value('--tickets', 250_000 * processes.length),
     seconds: value('--seconds', 8),
     concurrency: value('--concurrency', 50),
     scanners: value('--scanners', 50),
