@@ -14,13 +14,13 @@ import { decodeTicketCode, encodeBase64Url, utf8Encode } from '../../../protocol
 import type { KioskCore } from '../../../main/kiosk/kiosk-core.js';
 import { DEFAULT_REPEAT_READ_WINDOW_MS, VERDICT_ON_SCREEN_MS } from '../../../main/kiosk/repeat-reads.js';
 import { RealIssuer } from './helpers/real-issuer.js';
-import { enrollWith, eventually, KioskHarness, requireKeyring, verdictOf } from './helpers/kiosk.js';
+import { enrollWith, eventually, KioskHarness, requireKeyring, testKeychain, verdictOf } from './helpers/kiosk.js';
 
 let issuer: RealIssuer;
 let kiosks: KioskHarness;
 
 beforeAll(async () => {
-  await requireKeyring(new KioskHarness().keychain('probe'));
+  await requireKeyring(testKeychain('probe'));
 });
 
 beforeEach(async () => {

@@ -10,13 +10,13 @@ import fs from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RealIssuer } from './helpers/real-issuer.js';
-import { enrollWith, KioskHarness, requireKeyring, verdictOf } from './helpers/kiosk.js';
+import { enrollWith, KioskHarness, requireKeyring, testKeychain, verdictOf } from './helpers/kiosk.js';
 
 let issuer: RealIssuer;
 let kiosks: KioskHarness;
 
 beforeAll(async () => {
-  await requireKeyring(new KioskHarness().keychain('probe'));
+  await requireKeyring(testKeychain('probe'));
 });
 
 beforeEach(async () => {

@@ -27,14 +27,18 @@ export async function requireKeyring(keys: KeychainApiKeyStore): Promise<void> {
   }
 }
 
+/** A keychain store under its own service name: two kiosks on one machine and one issuer would otherwise share an entry. */
+export function testKeychain(label: string): KeychainApiKeyStore {
+  return new KeychainApiKeyStore({ serviceName: `ticket-kiosk-test-${process.pid}-${label}` });
+}
+
 export class KioskHarness {
   readonly dir = mkdtempSync(join(tmpdir(), 'kiosk-vs-issuer-'));
   private readonly cores: KioskCore[] = [];
   private readonly stores: { keys: KeychainApiKeyStore; iss: string }[] = [];
 
-  /** A keychain store under its own service name: two kiosks on one machine and one issuer would otherwise share an entry. */
   keychain(label: string): KeychainApiKeyStore {
-    return new KeychainApiKeyStore({ serviceName: `ticket-kiosk-test-${process.pid}-${label}` });
+    return testKeychain(label);
   }
 
   open(keys: KeychainApiKeyStore, options: Partial<KioskCoreOptions> & { db?: string } = {}): KioskCore {
