@@ -1,0 +1,226 @@
+/**
+ * The schema on PostgreSQL (docs/issuer.md "Where the database is"): the same
+ * migrations as migrations.ts, entry for entry, translated. Entry N here means
+ * what entry N there means, so a database's version number says the same on
+ * both stores. Never edit a released migration: add a new one on both sides.
+ *
+ * The translation keeps the SQL the issuer runs portable (sql.ts):
+ * - Timestamps stay ISO-8601 TEXT, compared as strings as on SQLite. Every
+ *   TEXT column is COLLATE "C": SQLite compares TEXT byte by byte (BINARY),
+ *   PostgreSQL by the database's collation, and under a locale such as
+ *   en_US '-', ':' and '.' are ignored at first, so '…:05Z' and '…:05.120Z'
+ *   would not sort as on SQLite, nor would ULIDs in ORDER BY. "C" is byte
+ *   order whatever locale the database was created with.
+ * - Unix seconds (tickets.exp) are BIGINT; small counters and flags stay INTEGER.
+ *   Both come back as JavaScript numbers (postgres-database.ts).
+ * - scan_log.id, SQLite's INTEGER PRIMARY KEY AUTOINCREMENT, is an identity
+ *   column: ever-increasing, never reused.
+ * - CHECK constraints, foreign keys and partial indexes are kept as they are.
+ *
+ * The version lives in `schema_version` (SQLite has `PRAGMA user_version`),
+ * a one-row table created by migratePostgres itself, outside the entries.
+ */
+import { AdminError } from '../error-catalogue.js';
+import type { Sql, SqlDatabase } from './sql.js';
+
+export const POSTGRES_MIGRATIONS: readonly string[] = [
+  // 1: the whole first schema.
+  `
+  CREATE TABLE issuer (
+    singleton   INTEGER PRIMARY KEY CHECK (singleton = 1),
+    base_url    TEXT COLLATE "C" NOT NULL,
+    name        TEXT COLLATE "C" NOT NULL,
+    created_at  TEXT COLLATE "C" NOT NULL
+  );
+
+  -- Public halves only: private keys live in keys/<kid>.key (mode 0600), never in the database.
+  CREATE TABLE signing_keys (
+    kid          TEXT COLLATE "C" PRIMARY KEY,
+    public_key   TEXT COLLATE "C" NOT NULL,  -- base64url raw 32 bytes
+    valid_from   TEXT COLLATE "C" NOT NULL,
+    valid_until  TEXT COLLATE "C",           -- set when the key is retired by a rotation
+    active       INTEGER NOT NULL DEFAULT 0 CHECK (active IN (0, 1))
+  );
+  CREATE UNIQUE INDEX one_active_signing_key ON signing_keys (active) WHERE active = 1;
+
+  CREATE TABLE events (
+    eid         TEXT COLLATE "C" PRIMARY KEY,
+    name        TEXT COLLATE "C" NOT NULL,
+    date        TEXT COLLATE "C" NOT NULL,
+    venue       TEXT COLLATE "C" NOT NULL,
+    ends_at     TEXT COLLATE "C" NOT NULL,
+    created_at  TEXT COLLATE "C" NOT NULL
+  );
+
+  CREATE TABLE tickets (
+    tid            TEXT COLLATE "C" PRIMARY KEY,
+    eid            TEXT COLLATE "C" NOT NULL REFERENCES events (eid),
+    kid            TEXT COLLATE "C" NOT NULL REFERENCES signing_keys (kid),
+    holder_name    TEXT COLLATE "C",
+    ticket_type    TEXT COLLATE "C",
+    issued_at      TEXT COLLATE "C" NOT NULL,
+    exp            BIGINT NOT NULL,         -- Unix seconds, as in the QR payload
+    qr             TEXT COLLATE "C" NOT NULL,
+    revoked_at     TEXT COLLATE "C",
+    revoke_reason  TEXT COLLATE "C"
+  );
+  CREATE INDEX tickets_by_event ON tickets (eid);
+  CREATE INDEX tickets_by_kid_exp ON tickets (kid, exp);
+
+  -- "One valid per ticket, ever" (docs/protocol.md "Precedence"): the primary key on tid
+  -- makes a second first-check-in impossible, whatever the concurrency, across serving processes too.
+  CREATE TABLE checkins (
+    tid              TEXT COLLATE "C" PRIMARY KEY REFERENCES tickets (tid),
+    checked_in_at    TEXT COLLATE "C" NOT NULL,
+    scanner_id       TEXT COLLATE "C" NOT NULL,
+    gate_id          TEXT COLLATE "C",
+    api_key_id       TEXT COLLATE "C" NOT NULL,
+    idempotency_key  TEXT COLLATE "C" NOT NULL,
+    recorded_at      TEXT COLLATE "C" NOT NULL
+  );
+
+  -- Stored first answers, replayed byte for byte (spec "Idempotency summary").
+  CREATE TABLE idempotency (
+    idempotency_key  TEXT COLLATE "C" PRIMARY KEY,
+    request_hash     TEXT COLLATE "C" NOT NULL,
+    http_status      INTEGER NOT NULL,
+    response_body    TEXT COLLATE "C" NOT NULL,
+    api_key_id       TEXT COLLATE "C" NOT NULL,
+    created_at       TEXT COLLATE "C" NOT NULL
+  );
+  CREATE INDEX idempotency_by_age ON idempotency (created_at);
+
+  -- Every check-in attempt and its outcome, including refusals and reported bad signatures.
+  CREATE TABLE scan_log (
+    id               BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    at               TEXT COLLATE "C" NOT NULL,
+    scanned_at       TEXT COLLATE "C",
+    tid              TEXT COLLATE "C",
+    eid              TEXT COLLATE "C",
+    scanner_id       TEXT COLLATE "C",
+    api_key_id       TEXT COLLATE "C",
+    gate_id          TEXT COLLATE "C",
+    idempotency_key  TEXT COLLATE "C",
+    outcome          TEXT COLLATE "C" NOT NULL,
+    details          TEXT COLLATE "C"
+  );
+  CREATE INDEX scan_log_by_event ON scan_log (eid, id);
+
+  CREATE TABLE enrollment_tokens (
+    token_id         TEXT COLLATE "C" PRIMARY KEY,     -- safe to show and log
+    token_hash       TEXT COLLATE "C" NOT NULL UNIQUE, -- SHA-256 of the secret token
+    eid              TEXT COLLATE "C" NOT NULL REFERENCES events (eid),
+    gate_id          TEXT COLLATE "C",
+    expires_at       TEXT COLLATE "C" NOT NULL,
+    key_expires_at   TEXT COLLATE "C" NOT NULL,
+    created_at       TEXT COLLATE "C" NOT NULL,
+    used_at          TEXT COLLATE "C",
+    revoked_at       TEXT COLLATE "C",
+    failed_attempts  INTEGER NOT NULL DEFAULT 0
+  );
+
+  CREATE TABLE api_keys (
+    api_key_id        TEXT COLLATE "C" PRIMARY KEY,
+    key_hash          TEXT COLLATE "C" NOT NULL UNIQUE, -- SHA-256 of the secret key; the key itself is never stored
+    token_id          TEXT COLLATE "C" NOT NULL REFERENCES enrollment_tokens (token_id),
+    scanner_id        TEXT COLLATE "C" NOT NULL,
+    scanner_name      TEXT COLLATE "C",
+    scanner_platform  TEXT COLLATE "C",
+    eid               TEXT COLLATE "C" NOT NULL REFERENCES events (eid),
+    gate_id           TEXT COLLATE "C",
+    expires_at        TEXT COLLATE "C" NOT NULL,
+    created_at        TEXT COLLATE "C" NOT NULL,
+    revoked_at        TEXT COLLATE "C"
+  );
+  `,
+  // 2: the admin dashboard (docs/issuer.md "Admin dashboard").
+  `
+  -- The dashboard's admin token, as a SHA-256 hash only (like API keys). No row: no token set yet.
+  CREATE TABLE admin_token (
+    singleton   INTEGER PRIMARY KEY CHECK (singleton = 1),
+    token_hash  TEXT COLLATE "C" NOT NULL,
+    created_at  TEXT COLLATE "C" NOT NULL
+  );
+
+  -- Revoked tickets per event, counted on every dashboard refresh. Partial: only revoked rows are in it,
+  -- so issuing tickets and checking them in never touch it.
+  CREATE INDEX tickets_revoked_by_event ON tickets (eid) WHERE revoked_at IS NOT NULL;
+  `,
+];
+
+export const POSTGRES_SCHEMA_VERSION = POSTGRES_MIGRATIONS.length;
+
+/**
+ * The key of the transaction-scoped advisory lock that migrations hold, so
+ * that two processes migrating one database at once apply each migration once:
+ * the second waits, then reads the version the first committed. Any fixed
+ * number works; this one is "tktmig" in ASCII, unlikely to be someone else's.
+ * Advisory locks are per database, so other databases on the server are not affected.
+ */
+const MIGRATION_LOCK_KEY = 0x746b746d6967;
+
+export interface PostgresMigration {
+  /** The schema version before and after; equal when there was nothing to do. */
+  from: number;
+  to: number;
+}
+
+/**
+ * The schema version of the database `sql` reaches: 0 for a database this
+ * program never migrated (no schema_version table). Takes any `Sql`, the
+ * database's `read` or a write job's `tx`.
+ */
+export async function postgresSchemaVersion(sql: Sql): Promise<number> {
+  // Asked of pg_class (no error when it is missing: an error would abort a write transaction), and not with
+  // to_regclass(): that looks the name up without a lock, through a per-connection cache that need not have
+  // heard yet of a table another process created while this one waited for the migration lock (seen in the
+  // concurrent-migration test: the waiter read version 0 and ran migration 1 again).
+  const table = await sql.get<{ found: number }>(
+    `SELECT count(*) AS found FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+     WHERE c.relname = 'schema_version' AND n.nspname = current_schema()`,
+  );
+  if (!table?.found) return 0;
+  const row = await sql.get<{ version: number }>('SELECT version FROM schema_version WHERE singleton = 1');
+  return row?.version ?? 0;
+}
+
+/**
+ * Applies the pending migrations to the PostgreSQL database behind `db` (the
+ * port, from openPostgresDatabase), all in one transaction: either every
+ * pending migration is stored with its version, or none. A database newer
+ * than this program is refused untouched with SCHEMA_TOO_NEW, as on SQLite
+ * (database.ts migrate()).
+ */
+export async function migratePostgres(db: SqlDatabase): Promise<PostgresMigration> {
+  if (db.dialect !== 'postgres') throw new Error('migratePostgres needs a PostgreSQL database (migrate() in database.ts is for SQLite)');
+  // Up to date, the common case on every start: no lock taken, nothing written.
+  const current = await postgresSchemaVersion(db.read);
+  if (current > POSTGRES_SCHEMA_VERSION) throw schemaTooNew(current);
+  if (current === POSTGRES_SCHEMA_VERSION) return { from: current, to: current };
+  return db.write(async (tx) => {
+    // Held until this transaction ends. The version is read again inside, so the process that waited
+    // reports what it found after the other's commit and applies nothing twice.
+    await tx.get(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK_KEY}) AS locked`);
+    const from = await postgresSchemaVersion(tx);
+    if (from > POSTGRES_SCHEMA_VERSION) throw schemaTooNew(from);
+    if (from === POSTGRES_SCHEMA_VERSION) return { from, to: from };
+    await tx.run(
+      'CREATE TABLE IF NOT EXISTS schema_version (singleton INTEGER PRIMARY KEY CHECK (singleton = 1), version INTEGER NOT NULL)',
+    );
+    for (let version = from; version < POSTGRES_SCHEMA_VERSION; version++) {
+      await tx.run(POSTGRES_MIGRATIONS[version]!);
+      await tx.run(
+        'INSERT INTO schema_version (singleton, version) VALUES (1, ?) ON CONFLICT (singleton) DO UPDATE SET version = EXCLUDED.version',
+        [version + 1],
+      );
+    }
+    return { from, to: await postgresSchemaVersion(tx) };
+  });
+}
+
+function schemaTooNew(version: number): AdminError {
+  return new AdminError(
+    'SCHEMA_TOO_NEW',
+    `the database's schema is version ${version}, this ticket-issuer knows up to version ${POSTGRES_SCHEMA_VERSION}: upgrade ticket-issuer`,
+  );
+}
