@@ -2,7 +2,7 @@
 import crypto from 'node:crypto';
 import { addHours, isoUtc } from '../issuer/time.js';
 import { hashSecret, newApiKey, newApiKeyId, newTokenId } from '../issuer/secrets.js';
-import type { Db } from '../issuer/store/database.js';
+import type { Sql, SqlDatabase } from '../issuer/store/sql.js';
 import type { EventRow } from '../issuer/store/events.js';
 import { insertApiKey, insertEnrollmentToken } from '../issuer/store/scanners.js';
 
@@ -12,11 +12,19 @@ export interface BenchScanner {
 }
 
 /** Scanner keys as enrollment would leave them, created directly in the issuer's store. */
-export function createBenchScanners(db: Db, event: EventRow, count: number, now: Date): BenchScanner[] {
-  return Array.from({ length: count }, () => {
+export function createBenchScanners(database: SqlDatabase, event: EventRow, count: number, now: Date): Promise<BenchScanner[]> {
+  return database.write(async (db) => {
+    const scanners: BenchScanner[] = [];
+    for (let i = 0; i < count; i++) scanners.push(await createBenchScanner(db, event, now));
+    return scanners;
+  });
+}
+
+async function createBenchScanner(db: Sql, event: EventRow, now: Date): Promise<BenchScanner> {
+  {
     const tokenId = newTokenId();
     const expires = isoUtc(addHours(now, 48));
-    insertEnrollmentToken(db, {
+    await insertEnrollmentToken(db, {
       token_id: tokenId,
       token_hash: hashSecret(crypto.randomUUID()),
       eid: event.eid,
@@ -26,7 +34,7 @@ export function createBenchScanners(db: Db, event: EventRow, count: number, now:
       created_at: isoUtc(now),
     });
     const scanner = { apiKey: newApiKey(), scannerId: crypto.randomUUID() };
-    insertApiKey(db, {
+    await insertApiKey(db, {
       api_key_id: newApiKeyId(),
       key_hash: hashSecret(scanner.apiKey),
       token_id: tokenId,
@@ -39,5 +47,5 @@ export function createBenchScanners(db: Db, event: EventRow, count: number, now:
       created_at: isoUtc(now),
     });
     return scanner;
-  });
+  }
 }

@@ -44,6 +44,7 @@ import { resolveDataDir } from '../issuer/data-dir.js';
 import { createLogger } from '../issuer/logging.js';
 import { loadSigningKey } from '../issuer/signing.js';
 import { openDatabase } from '../issuer/store/database.js';
+import { openSqliteDatabase } from '../issuer/store/sqlite-database.js';
 import type { EventRow } from '../issuer/store/events.js';
 import { activeKid } from '../issuer/store/signing-keys.js';
 import { freePort } from '../test/support/free-port.js';
@@ -375,10 +376,10 @@ async function main(): Promise<void> {
   );
 
   // (c) bulk issuance into the data dir (c) and (b) share.
-  initIssuer(dataDir, 'http://127.0.0.1:8443', 'Benchmark Issuer', now);
-  const db = openDatabase(dataDir.database);
-  const event = createEvent(db, { name: 'Benchmark Night', date: addHours(now, 1), venue: 'Loopback Hall' }, newIdFactory(), now);
-  const key = loadSigningKey(dataDir.keysDir, activeKid(db));
+  await initIssuer(dataDir, 'http://127.0.0.1:8443', 'Benchmark Issuer', now);
+  const db = openSqliteDatabase(dataDir.database);
+  const event = await createEvent(db, { name: 'Benchmark Night', date: addHours(now, 1), venue: 'Loopback Hall' }, newIdFactory(), now);
+  const key = loadSigningKey(dataDir.keysDir, await activeKid(db.read));
   console.error(`(c) issuing ${fmt(settings.tickets)} tickets…`);
   const specs = Array.from({ length: settings.tickets }, (_, i) => ({
     exp: defaultTicketExpiry(event),
@@ -388,8 +389,8 @@ async function main(): Promise<void> {
   const issueStart = performance.now();
   const issued = await issueTickets(db, { iss: 'http://127.0.0.1:8443', event, key, nextId: newIdFactory(), now }, specs);
   const issueSeconds = (performance.now() - issueStart) / 1000;
-  const scanners = createScanners(db, event, settings.scanners, now);
-  db.close();
+  const scanners = await createScanners(db, event, settings.scanners, now);
+  await db.close();
   const tids = issued.map((ticket) => ticket.tid);
 
   const maxMs = settings.seconds * 1000;

@@ -36,7 +36,8 @@ import { createScannerSetup } from '../issuer/services/scanner-setup.js';
 import { resolveDataDir } from '../issuer/data-dir.js';
 import { createLogger } from '../issuer/logging.js';
 import { loadSigningKey } from '../issuer/signing.js';
-import { openDatabase, type Db } from '../issuer/store/database.js';
+import { openSqliteDatabase } from '../issuer/store/sqlite-database.js';
+import type { SqlDatabase } from '../issuer/store/sql.js';
 import type { EventRow } from '../issuer/store/events.js';
 import { activeKid, publishedKeys } from '../issuer/store/signing-keys.js';
 import { evaluateTicketOffline } from '../protocol/verdict.js';
@@ -130,14 +131,14 @@ const verdictKind = (result: ScanResult): string =>
   result.type === 'verdict' ? `${result.verdict.kind}${result.verdict.offline ? ' (offline)' : ''}` : result.type;
 
 async function issue(
-  db: Db,
+  db: SqlDatabase,
   baseUrl: string,
   event: EventRow,
   dataDir: ReturnType<typeof resolveDataDir>,
   count: number,
   holderPadding = 0,
 ): Promise<string[]> {
-  const key = loadSigningKey(dataDir.keysDir, activeKid(db));
+  const key = loadSigningKey(dataDir.keysDir, await activeKid(db.read));
   const exp = Math.floor(Date.now() / 1000) + 48 * 3600;
   const padding = holderPadding > 0 ? ` ${'x'.repeat(holderPadding)}` : '';
   const specs = Array.from({ length: count }, (_, i) => ({ holderName: `Guest ${i + 1}${padding}`, ticketType: 'Standard', exp }));
@@ -154,13 +155,13 @@ async function main(): Promise<void> {
   const baseUrl = `http://127.0.0.1:${port}`;
   const dataDir = resolveDataDir(path.join(root, 'issuer'));
   const now = new Date();
-  initIssuer(dataDir, baseUrl, 'Bench Tickets', now);
-  const db = openDatabase(dataDir.database);
+  await initIssuer(dataDir, baseUrl, 'Bench Tickets', now);
+  const db = openSqliteDatabase(dataDir.database);
   let issuer: IssuerThread | null = null;
   let core: KioskCore | null = null;
   try {
-    const event = createEvent(db, { name: 'Bench Night', date: addHours(now, 1), venue: 'Hall' }, newIdFactory(), now);
-    const setup = createScannerSetup(db, baseUrl, event, {}, now);
+    const event = await createEvent(db, { name: 'Bench Night', date: addHours(now, 1), venue: 'Hall' }, newIdFactory(), now);
+    const setup = await db.write((tx) => createScannerSetup(tx, baseUrl, event, {}, now));
     const total = settings.verify + settings.online + settings.drain;
     const codes = await issue(db, baseUrl, event, dataDir, total);
     const verifyCodes = codes.slice(0, settings.verify);
@@ -175,7 +176,7 @@ async function main(): Promise<void> {
     );
 
     // (a) offline decode + verify, pure.
-    const keys = publishedKeys(db, Math.floor(Date.now() / 1000));
+    const keys = await publishedKeys(db.read, Math.floor(Date.now() / 1000));
     // With the verifier KioskCore passes (node:crypto): the figure is the kiosk's, not the portable default's.
     const context = {
       issuer: baseUrl,
@@ -252,7 +253,7 @@ async function main(): Promise<void> {
     }
     const drainSeconds = (performance.now() - drainStart) / 1000;
     const drained = queued - pending;
-    const checkins = (db.prepare('SELECT COUNT(*) AS n FROM checkins').get() as { n: number }).n;
+    const checkins = (await db.read.get<{ n: number }>('SELECT COUNT(*) AS n FROM checkins'))!.n;
     const rate = drained / drainSeconds;
     console.log(
       `(c) drain (${settings.concurrency ?? DEFAULT_DRAIN_CONCURRENCY} in flight): ${drained} of ${queued} queued scans in ${drainSeconds.toFixed(2)} s = ${rate.toFixed(0)} scans/s (issuer now holds ${checkins} check-ins)`,
@@ -291,7 +292,7 @@ async function main(): Promise<void> {
   } finally {
     await core?.close();
     await issuer?.stop();
-    db.close();
+    await db.close();
     fs.rmSync(root, { recursive: true, force: true });
   }
 }

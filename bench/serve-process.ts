@@ -11,7 +11,7 @@ import { initIssuer } from '../issuer/admin/init.js';
 import { defaultTicketExpiry, issueTickets } from '../issuer/admin/issuance.js';
 import { resolveDataDir, type DataDir } from '../issuer/data-dir.js';
 import { loadSigningKey } from '../issuer/signing.js';
-import { openDatabase } from '../issuer/store/database.js';
+import { openSqliteDatabase } from '../issuer/store/sqlite-database.js';
 import { activeKid } from '../issuer/store/signing-keys.js';
 import { freePort } from '../test/support/free-port.js';
 import { createBenchScanners, type BenchScanner } from './bench-scanners.js';
@@ -89,19 +89,24 @@ export async function createLoopbackIssuerData(options: { name: string; tickets:
   const now = new Date();
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  initIssuer(dataDir, baseUrl, options.name, now);
-  const db = openDatabase(dataDir.database);
+  await initIssuer(dataDir, baseUrl, options.name, now);
+  const db = openSqliteDatabase(dataDir.database);
   try {
-    const event = createEvent(db, { name: `${options.name} night`, date: addHours(now, 1), venue: 'Loopback Hall' }, newIdFactory(), now);
-    const key = loadSigningKey(dataDir.keysDir, activeKid(db));
+    const event = await createEvent(
+      db,
+      { name: `${options.name} night`, date: addHours(now, 1), venue: 'Loopback Hall' },
+      newIdFactory(),
+      now,
+    );
+    const key = loadSigningKey(dataDir.keysDir, await activeKid(db.read));
     const specs = Array.from({ length: options.tickets }, (_, i) => ({
       exp: defaultTicketExpiry(event),
       holderName: `Guest ${i}`,
       ticketType: 'Standard',
     }));
     const tids = (await issueTickets(db, { iss: baseUrl, event, key, nextId: newIdFactory(), now }, specs)).map((ticket) => ticket.tid);
-    return { root, dataDir, baseUrl, port, eid: event.eid, tids, scanners: createBenchScanners(db, event, options.scanners, now) };
+    return { root, dataDir, baseUrl, port, eid: event.eid, tids, scanners: await createBenchScanners(db, event, options.scanners, now) };
   } finally {
-    db.close();
+    await db.close();
   }
 }

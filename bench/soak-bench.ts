@@ -44,7 +44,7 @@
  */
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import type { Db } from '../issuer/store/database.js';
+import type { SqlDatabase } from '../issuer/store/sql.js';
 import { verify, printChecks, type DoorsAfter } from './soak/checks.js';
 import { DoorTraffic } from './soak/doors.js';
 import { busyMeter, sleep } from './soak/measure.js';
@@ -96,11 +96,11 @@ async function runDrain(running: Running, traffic: DoorTraffic, doorsBusy: () =>
 }
 
 /** Stops everything cleanly, so both sides' databases can be read. */
-async function stopAll(running: Running, db: Db): Promise<void> {
+async function stopAll(running: Running, db: SqlDatabase): Promise<void> {
   await rpc(running.returners!, 'close');
   for (const door of running.doors.splice(0)) await door.core.close();
   await rpc(running.issuer!, 'stop');
-  db.close();
+  await db.close();
 }
 
 async function main(): Promise<void> {

@@ -23,10 +23,11 @@ import { MAX_JSON_DEPTH, nestsDeeperThan } from './request-body.js';
 import { closeConnectionsOnShutdown } from './shutdown.js';
 import ticketStatusRoute from './routes/ticket-status.js';
 import { IDEMPOTENCY_RETENTION_MS } from './services/check-in.js';
-import { GroupCommit } from './store/group-commit.js';
 import { enrollRateLimit, scannerRateLimit } from './services/rate-limits.js';
 import { pruneStoredAnswers } from './store/checkins.js';
-import { openDatabase, type Db } from './store/database.js';
+import { SCHEMA_VERSION } from './store/database.js';
+import { openSqliteDatabase } from './store/sqlite-database.js';
+import type { SqlDatabase } from './store/sql.js';
 import { getIssuerInfo, type IssuerInfo } from './store/issuer-info.js';
 
 export interface BuildOptions {
@@ -67,16 +68,16 @@ const PRUNE_EVERY_MS = 3600_000;
 export async function build(options: BuildOptions): Promise<FastifyInstance> {
   const dataDir = resolveDataDir(options.dataDir);
   requireInitialised(dataDir);
-  const db = openDatabase(dataDir.database);
+  const database = openSqliteDatabase(dataDir.database);
   try {
-    return await assemble(options, db, getIssuerInfo(db));
+    return await assemble(options, database, await getIssuerInfo(database.read));
   } catch (error) {
-    db.close();
+    await database.close();
     throw error;
   }
 }
 
-async function assemble(options: BuildOptions, db: Db, issuer: IssuerInfo): Promise<FastifyInstance> {
+async function assemble(options: BuildOptions, database: SqlDatabase, issuer: IssuerInfo): Promise<FastifyInstance> {
   const timeouts: ConnectionTimeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   const common = {
     loggerInstance: options.logger ?? createLogger(),
@@ -102,7 +103,6 @@ async function assemble(options: BuildOptions, db: Db, issuer: IssuerInfo): Prom
   app.server.maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
   app.log.info({ issuer: issuer.base_url, name: issuer.name }, 'issuer loaded');
 
-  const groupCommit = new GroupCommit(db);
   app.decorateRequest('credential', null);
   // Only JSON bodies are accepted (spec "Endpoints"); a text/plain body is a wrong content type, hence 400.
   app.removeContentTypeParser('text/plain');
@@ -117,31 +117,29 @@ async function assemble(options: BuildOptions, db: Db, issuer: IssuerInfo): Prom
   await app.register(rateLimit, { global: false });
 
   const scannerLimit = scannerRateLimit(app, options.scannerRpm);
-  await app.register(healthRoutes, { db, shutdown });
-  await app.register(discoveryRoute, { db });
-  await app.register(enrollRoute, { db, ipRateLimit: enrollRateLimit(app, options.enrollRpm) });
-  await app.register(checkInRoute, { db, groupCommit, scannerRateLimit: scannerLimit });
-  await app.register(ticketStatusRoute, { db, scannerRateLimit: scannerLimit });
+  await app.register(healthRoutes, { database, schemaVersion: SCHEMA_VERSION, shutdown });
+  await app.register(discoveryRoute, { database });
+  await app.register(enrollRoute, { database, ipRateLimit: enrollRateLimit(app, options.enrollRpm) });
+  await app.register(checkInRoute, { database, scannerRateLimit: scannerLimit });
+  await app.register(ticketStatusRoute, { database, scannerRateLimit: scannerLimit });
   await app.register(adminRoutes, {
-    db,
-    groupCommit,
+    database,
     adminToken: options.adminToken,
     setupCertPin: options.setupCertPin ?? null,
     distDir: options.dashboardDir,
   });
 
-  // Stored answers are kept at least 7 days; older ones are dropped at start and hourly, through the group commit.
+  // Stored answers are kept at least 7 days; older ones are dropped at start and hourly, through the write path.
   const pruneIdempotency = () =>
-    groupCommit
-      .run((tx) => pruneStoredAnswers(tx, new Date(Date.now() - IDEMPOTENCY_RETENTION_MS).toISOString()))
+    database
+      .write((tx) => pruneStoredAnswers(tx, new Date(Date.now() - IDEMPOTENCY_RETENTION_MS).toISOString()))
       .catch((error: unknown) => app.log.warn({ err: error }, 'pruning stored idempotent answers failed'));
   const pruneTimer = setInterval(pruneIdempotency, PRUNE_EVERY_MS).unref();
   void pruneIdempotency();
   // Runs after the server has stopped and in-flight requests are answered (Fastify closes the server first).
   app.addHook('onClose', async () => {
     clearInterval(pruneTimer);
-    await groupCommit.drained();
-    db.close();
+    await database.close();
   });
   return app;
 }

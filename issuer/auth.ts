@@ -8,7 +8,7 @@
 import type { FastifyRequest } from 'fastify';
 import { hashesEqual, hashSecret } from './secrets.js';
 import { errors } from './error-catalogue.js';
-import type { Db } from './store/database.js';
+import type { Sql } from './store/sql.js';
 import { findApiKeyByHash } from './store/scanners.js';
 
 /** What the rest of the request may know about its caller. Never the key itself. */
@@ -35,11 +35,11 @@ export function bearerFrom(authorization: string | undefined): string | null {
 }
 
 /** The credential for a Bearer, or null when it is missing, unknown, expired or revoked. */
-export function authenticate(db: Db, authorization: string | undefined, now: Date): ScannerCredential | null {
+export async function authenticate(db: Sql, authorization: string | undefined, now: Date): Promise<ScannerCredential | null> {
   const bearer = bearerFrom(authorization);
   if (bearer === null) return null;
   const keyHash = hashSecret(bearer);
-  const row = findApiKeyByHash(db, keyHash);
+  const row = await findApiKeyByHash(db, keyHash);
   if (!row || !hashesEqual(row.key_hash, keyHash)) return null;
   if (row.revoked_at !== null) return null;
   if (Date.parse(row.expires_at) <= now.getTime()) return null;
@@ -50,9 +50,9 @@ export function authenticate(db: Db, authorization: string | undefined, now: Dat
  * onRequest hook: runs before the body is parsed, so a bad key answers 401
  * before any 400 about the body (docs/protocol.md "Precedence" check 1).
  */
-export function requireScanner(db: Db) {
+export function requireScanner(db: Sql) {
   return async function authenticateScanner(request: FastifyRequest): Promise<void> {
-    const credential = authenticate(db, request.headers.authorization, new Date());
+    const credential = await authenticate(db, request.headers.authorization, new Date());
     if (credential === null) throw errors.unauthorized();
     request.credential = credential;
   };

@@ -58,10 +58,10 @@ export class EmbeddedIssuer {
   }
 
   /** The issuer's name and base URL, or null before init (also when an init did not finish). */
-  identity(): IssuerIdentity | null {
+  async identity(): Promise<IssuerIdentity | null> {
     if (!isInitialised(this.dataDir)) return null;
     try {
-      const info = withDatabase(this.dataDir, getIssuerInfo);
+      const info = await withDatabase(this.dataDir, (database) => getIssuerInfo(database.read));
       return { name: info.name, baseUrl: info.base_url };
     } catch {
       return null; // an empty database file: init did not finish
@@ -73,21 +73,21 @@ export class EmbeddedIssuer {
    * caller validates the values (parseLabel, parseBaseUrl); refuses a data
    * dir that already holds an issuer (AdminError ALREADY_INITIALISED).
    */
-  init(baseUrl: string, name: string, now: Date): void {
-    initIssuer(this.dataDir, baseUrl, name, now);
+  async init(baseUrl: string, name: string, now: Date): Promise<void> {
+    await initIssuer(this.dataDir, baseUrl, name, now);
   }
 
   /** The admin dashboard has a sign-in token (made by resetAdminToken or `ticket-issuer admin-token reset`). */
-  hasAdminToken(): boolean {
-    return withDatabase(this.dataDir, (db) => findAdminToken(db) !== undefined);
+  async hasAdminToken(): Promise<boolean> {
+    return withDatabase(this.dataDir, async (database) => (await findAdminToken(database.read)) !== undefined);
   }
 
   /**
    * `ticket-issuer admin-token reset`: a new admin dashboard token, replacing
    * any earlier one at once, also while serving. Only its hash is stored.
    */
-  resetAdminToken(now: Date): { token: string; createdAt: string } {
-    return withDatabase(this.dataDir, (db) => resetAdminToken(db, now));
+  resetAdminToken(now: Date): Promise<{ token: string; createdAt: string }> {
+    return withDatabase(this.dataDir, (database) => database.write((db) => resetAdminToken(db, now)));
   }
 
   /** The self-signed certificate kiosks pin, once it exists: its SHA-256 fingerprint and the names it is made out to. */

@@ -15,7 +15,7 @@ import { build } from './app.js';
 import { resolveDataDir, requireInitialised, tightenDataDir } from './data-dir.js';
 import { createLogger } from './logging.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from './listen-defaults.js';
-import { openDatabase } from './store/database.js';
+import { openSqliteDatabase } from './store/sqlite-database.js';
 import { getIssuerInfo } from './store/issuer-info.js';
 import {
   certificateFingerprint,
@@ -71,12 +71,12 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const dataDir = resolveDataDir(options.dataDir);
   requireInitialised(dataDir);
   const host = options.host ?? DEFAULT_HOST;
-  const probe = openDatabase(dataDir.database);
+  const probe = openSqliteDatabase(dataDir.database);
   let baseUrl: string;
   try {
-    baseUrl = getIssuerInfo(probe).base_url;
+    baseUrl = (await getIssuerInfo(probe.read)).base_url;
   } finally {
-    probe.close();
+    await probe.close();
   }
   const logger = options.logger ?? createLogger();
   for (const change of tightenDataDir(dataDir)) logger.warn({ change }, 'data directory permissions were too open; tightened');

@@ -16,7 +16,8 @@ import { newIdFactory } from '../../issuer/admin/ids.js';
 import { issueTickets } from '../../issuer/admin/issuance.js';
 import { createScannerSetup } from '../../issuer/services/scanner-setup.js';
 import { loadSigningKey } from '../../issuer/signing.js';
-import { openDatabase, type Db } from '../../issuer/store/database.js';
+import type { SqlDatabase } from '../../issuer/store/sql.js';
+import { openSqliteDatabase } from '../../issuer/store/sqlite-database.js';
 import type { EventRow } from '../../issuer/store/events.js';
 import { activeKid } from '../../issuer/store/signing-keys.js';
 import { KioskCore } from '../../main/kiosk/kiosk-core.js';
@@ -58,12 +59,12 @@ export async function prepareVenue(): Promise<Venue> {
   const started = new Date();
   // Set up two hours ago (the issuer's first key is valid from then), so scans from an hour ago verify.
   const setUpAt = addHours(started, -2);
-  new OnsiteIssuer({ dataDir, now: () => setUpAt, logger: issuerFileLogger(logFile) }).init({ name: 'Soak Festival', baseUrl });
+  await new OnsiteIssuer({ dataDir, now: () => setUpAt, logger: issuerFileLogger(logFile) }).init({ name: 'Soak Festival', baseUrl });
   return { root, dataDir, logFile, baseUrl, started, setUpAt, loadBefore };
 }
 
 export interface Issued {
-  db: Db;
+  db: SqlDatabase;
   event: EventRow;
   tickets: Ticket[];
   issueSeconds: number;
@@ -71,13 +72,24 @@ export interface Issued {
 
 export async function issueSoakTickets(venue: Venue, ticketCount: number): Promise<Issued> {
   const { baseUrl, dataDir, started, setUpAt } = venue;
-  const db = openDatabase(path.join(dataDir, 'issuer.db'));
-  const event = createEvent(db, { name: 'Soak Night', date: addHours(started, -1.5), venue: 'Harbour Hall' }, newIdFactory(), setUpAt);
+  const db = openSqliteDatabase(path.join(dataDir, 'issuer.db'));
+  const event = await createEvent(
+    db,
+    { name: 'Soak Night', date: addHours(started, -1.5), venue: 'Harbour Hall' },
+    newIdFactory(),
+    setUpAt,
+  );
   const issueStart = performance.now();
   const exp = Math.floor(addHours(new Date(event.ends_at), 12).getTime() / 1000);
   const issued = await issueTickets(
     db,
-    { iss: baseUrl, event, key: loadSigningKey(path.join(dataDir, 'keys'), activeKid(db)), nextId: newIdFactory(), now: setUpAt },
+    {
+      iss: baseUrl,
+      event,
+      key: loadSigningKey(path.join(dataDir, 'keys'), await activeKid(db.read)),
+      nextId: newIdFactory(),
+      now: setUpAt,
+    },
     Array.from({ length: ticketCount }, (_, i) => ({ holderName: `Guest ${i + 1}`, ticketType: 'Standard', exp })),
   );
   const issueSeconds = (performance.now() - issueStart) / 1000;
@@ -100,14 +112,15 @@ export async function startAndEnroll(
     scannerRpm: settings.scannerRpm,
   } satisfies IssuerRole);
   const { fingerprint } = await rpc<{ fingerprint: string }>(running.issuer, 'start');
-  const setup = (): string => createScannerSetup(db, baseUrl, event, { tlsCertSha256: fingerprint }, new Date()).setup_qr;
+  const setup = async (): Promise<string> =>
+    (await db.write((tx) => createScannerSetup(tx, baseUrl, event, { tlsCertSha256: fingerprint }, new Date()))).setup_qr;
   const enrollStart = performance.now();
   for (let i = 0; i < settings.scanners; i++) {
     const keys = new MemoryApiKeys();
     const core = new KioskCore({ dbPath: path.join(root, `door-${i + 1}.db`), apiKeys: keys });
     const name = `Door ${String(i + 1).padStart(2, '0')}`;
     await core.setScannerName(name);
-    const result = await core.scan(setup());
+    const result = await core.scan(await setup());
     if (result.type !== 'enrolled') throw new Error(`${name} did not enroll: ${JSON.stringify(result)}`);
     running.doors.push({ name, core, keys, tickets: plan.doorTickets[i]!, next: 0 });
   }
@@ -115,13 +128,15 @@ export async function startAndEnroll(
     role: 'returning',
     offlineHours: settings.offlineHours,
     intervalS: settings.intervalS,
-    kiosks: plan.queues.map((queue, r) => ({
-      dbPath: path.join(root, `returning-${r + 1}.db`),
-      name: `Returning ${String(r + 1).padStart(2, '0')}`,
-      setupCode: setup(),
-      queue: queue.map((ticket) => ticket.qr),
-      live: plan.liveForReturning[r]!.map((ticket) => ticket.qr),
-    })),
+    kiosks: await Promise.all(
+      plan.queues.map(async (queue, r) => ({
+        dbPath: path.join(root, `returning-${r + 1}.db`),
+        name: `Returning ${String(r + 1).padStart(2, '0')}`,
+        setupCode: await setup(),
+        queue: queue.map((ticket) => ticket.qr),
+        live: plan.liveForReturning[r]!.map((ticket) => ticket.qr),
+      })),
+    ),
   } satisfies ReturningRole);
   await rpc(running.returners, 'enroll');
   return (performance.now() - enrollStart) / 1000;

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { dataDirLayout } from '../data-dir.js';
 import { AdminError } from '../error-catalogue.js';
-import type { IssuerContext } from './issuer-context.js';
+import { sqliteConnection, type IssuerContext } from './issuer-context.js';
 
 export interface BackupResult {
   backup: string;
@@ -17,7 +17,9 @@ export interface BackupResult {
 }
 
 /** Backs the open issuer up into `to`, a directory that must not exist yet. */
-export async function backupIssuer({ dataDir, db }: IssuerContext, to: string): Promise<BackupResult> {
+export async function backupIssuer(context: IssuerContext, to: string): Promise<BackupResult> {
+  const { dataDir } = context;
+  const db = sqliteConnection(context, 'backup');
   // A backup is a self-contained data dir: its database in the default place, whatever the source's record or
   // TICKET_ISSUER_DATABASE_URL say (docs/issuer.md "Where the database is").
   const target = dataDirLayout(path.resolve(to));

@@ -1,6 +1,6 @@
 /** Creating an event (`ticket-issuer event create`; docs/protocol.md "The admin CLI"). */
 import { AdminError } from '../error-catalogue.js';
-import type { Db } from '../store/database.js';
+import type { SqlDatabase } from '../store/sql.js';
 import { insertEvent, type EventRow } from '../store/events.js';
 import { addHours, isoUtc } from '../time.js';
 import type { IdFactory } from './ids.js';
@@ -15,7 +15,7 @@ export interface NewEvent {
   ends?: Date;
 }
 
-export function createEvent(db: Db, event: NewEvent, nextId: IdFactory, now: Date): EventRow {
+export async function createEvent(database: SqlDatabase, event: NewEvent, nextId: IdFactory, now: Date): Promise<EventRow> {
   const ends = event.ends ?? addHours(event.date, DEFAULT_EVENT_HOURS);
   if (ends.getTime() <= event.date.getTime()) throw new AdminError('INVALID_DATE', '--ends must be after --date');
   const row: EventRow = {
@@ -26,6 +26,6 @@ export function createEvent(db: Db, event: NewEvent, nextId: IdFactory, now: Dat
     ends_at: isoUtc(ends),
     created_at: isoUtc(now),
   };
-  insertEvent(db, row);
+  await database.write((db) => insertEvent(db, row));
   return row;
 }

@@ -2,7 +2,7 @@
 import { createDataDir, isInitialised, requireIssuerDataDir, type DataDir } from '../data-dir.js';
 import { AdminError } from '../error-catalogue.js';
 import { generateSigningKey, publicKeyBase64Url, savePrivateKey } from '../signing.js';
-import { openDatabase } from '../store/database.js';
+import { openSqliteDatabase } from '../store/sqlite-database.js';
 import { setIssuerInfo } from '../store/issuer-info.js';
 import { insertActiveKey } from '../store/signing-keys.js';
 import { isoUtc } from '../time.js';
@@ -14,7 +14,7 @@ export interface InitResult {
 }
 
 /** Refuses an existing issuer: overwriting it would orphan every ticket it signed. */
-export function initIssuer(dataDir: DataDir, baseUrl: string, name: string, now: Date): InitResult {
+export async function initIssuer(dataDir: DataDir, baseUrl: string, name: string, now: Date): Promise<InitResult> {
   requireIssuerDataDir(dataDir);
   if (isInitialised(dataDir)) {
     throw new AdminError(
@@ -26,14 +26,14 @@ export function initIssuer(dataDir: DataDir, baseUrl: string, name: string, now:
   const key = generateSigningKey();
   // The private key is on disk (0600) before the database names it, so an active kid always has its key.
   savePrivateKey(dataDir.keysDir, key);
-  const db = openDatabase(dataDir.database);
+  const database = openSqliteDatabase(dataDir.database);
   try {
-    db.transaction(() => {
-      setIssuerInfo(db, { base_url: baseUrl, name, created_at: isoUtc(now) });
-      insertActiveKey(db, { kid: key.kid, public_key: publicKeyBase64Url(key), valid_from: isoUtc(now) });
-    }).immediate();
+    await database.write(async (db) => {
+      await setIssuerInfo(db, { base_url: baseUrl, name, created_at: isoUtc(now) });
+      await insertActiveKey(db, { kid: key.kid, public_key: publicKeyBase64Url(key), valid_from: isoUtc(now) });
+    });
   } finally {
-    db.close();
+    await database.close();
   }
   return { issuer: baseUrl, name, kid: key.kid };
 }

@@ -10,7 +10,7 @@
 import { TICKET_PREFIX } from '../../protocol/ticket-code.js';
 import { PROTOCOL_VERSION, type TicketPayload } from '../../protocol/types.js';
 import { loadSigningKey, type SigningKey } from '../signing.js';
-import type { Db } from '../store/database.js';
+import type { SqlDatabase } from '../store/sql.js';
 import type { EventRow } from '../store/events.js';
 import { activeKid } from '../store/signing-keys.js';
 import { insertTickets, type NewTicket } from '../store/tickets.js';
@@ -72,13 +72,13 @@ export async function issueForEvent(
   now: Date,
   startProgress: StartProgress,
 ): Promise<{ event: EventRow; kid: string; tickets: NewTicket[] }> {
-  const { db, dataDir, info } = context;
-  const event = requireEvent(db, eid);
+  const { database, dataDir, info } = context;
+  const event = await requireEvent(database.read, eid);
   const list = specs(event);
-  const key = loadSigningKey(dataDir.keysDir, activeKid(db));
+  const key = loadSigningKey(dataDir.keysDir, await activeKid(database.read));
   const progress = startProgress(list.length, 'Signing tickets');
   try {
-    const tickets = await issueTickets(db, { iss: info.base_url, event, key, nextId, now }, list, {
+    const tickets = await issueTickets(database, { iss: info.base_url, event, key, nextId, now }, list, {
       onStored: (count) => progress.advance(count),
     });
     return { event, kid: key.kid, tickets };
@@ -89,7 +89,7 @@ export async function issueForEvent(
 
 /** Signs, stores in batches, and returns every ticket in issue order. */
 export async function issueTickets(
-  db: Db,
+  database: SqlDatabase,
   context: IssuanceContext,
   specs: readonly TicketSpec[],
   options: { batchSize?: number; onStored?: (count: number) => void } = {},
@@ -112,7 +112,7 @@ export async function issueTickets(
     while (signing.length > 0) {
       const batch = await signing.shift()!;
       startSigning();
-      insertTickets(db, batch);
+      await database.write((db) => insertTickets(db, batch));
       for (const ticket of batch) issued.push(ticket);
       options.onStored?.(batch.length);
     }

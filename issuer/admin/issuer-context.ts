@@ -4,6 +4,9 @@
  */
 import { resolveDataDir, isInitialised, requireIssuerDataDir, type DataDir } from '../data-dir.js';
 import { openDatabase, requireCurrentSchema, schemaVersion, type Db } from '../store/database.js';
+import { SqliteDatabase } from '../store/sqlite-database.js';
+import type { Sql, SqlDatabase } from '../store/sql.js';
+import { getIssuerInfo } from '../store/issuer-info.js';
 import { findEvent, type EventRow } from '../store/events.js';
 import { findTicket, type TicketRow } from '../store/tickets.js';
 import type { IssuerInfo } from '../store/issuer-info.js';
@@ -11,7 +14,7 @@ import { AdminError } from '../error-catalogue.js';
 
 export interface IssuerContext {
   dataDir: DataDir;
-  db: Db;
+  database: SqlDatabase;
   info: IssuerInfo;
 }
 
@@ -32,10 +35,10 @@ export function notInitialised(dataDir: DataDir): AdminError {
  * (serve only): the admin commands belong where the signing keys are
  * (docs/issuer.md "Serving nodes").
  */
-export function openIssuer(
+export async function openIssuer(
   dataOption: string | undefined,
   options: { schema?: 'migrate' | 'require-current'; servingNode?: 'allow' | 'refuse' } = {},
-): IssuerContext {
+): Promise<IssuerContext> {
   const dataDir = resolveDataDir(dataOption);
   if (options.servingNode !== 'allow') requireIssuerDataDir(dataDir);
   if (!isInitialised(dataDir)) throw notInitialised(dataDir);
@@ -50,48 +53,57 @@ export function openIssuer(
       db.close();
       throw error;
     }
-    return withInfo(dataDir, db);
+    return withInfo(dataDir, new SqliteDatabase(db));
   }
-  return withInfo(dataDir, openDatabase(dataDir.database));
+  return withInfo(dataDir, new SqliteDatabase(openDatabase(dataDir.database)));
 }
 
-function withInfo(dataDir: DataDir, db: Db): IssuerContext {
-  const info = db.prepare('SELECT base_url, name, created_at FROM issuer WHERE singleton = 1').get() as IssuerInfo | undefined;
-  if (!info) {
-    db.close();
+async function withInfo(dataDir: DataDir, database: SqlDatabase): Promise<IssuerContext> {
+  try {
+    return { dataDir, database, info: await getIssuerInfo(database.read) };
+  } catch {
+    await database.close();
     throw notInitialised(dataDir);
   }
-  return { dataDir, db, info };
 }
 
-/** Runs `work` on a connection of its own to the data dir's database, and always closes it. */
-export function withDatabase<T>(dataDir: DataDir, work: (db: Db) => T): T {
-  const db = openDatabase(dataDir.database);
+/** Runs `work` on a connection of its own to the data dir's database (migrated on open), and always closes it. */
+export async function withDatabase<T>(dataDir: DataDir, work: (database: SqlDatabase) => Promise<T>): Promise<T> {
+  const database = new SqliteDatabase(openDatabase(dataDir.database));
   try {
-    return work(db);
+    return await work(database);
   } finally {
-    db.close();
+    await database.close();
   }
 }
 
 /** Runs `work` with an open issuer and always closes the database. */
 export async function withIssuer<T>(dataOption: string | undefined, work: (context: IssuerContext) => T | Promise<T>): Promise<T> {
-  const context = openIssuer(dataOption);
+  const context = await openIssuer(dataOption);
   try {
     return await work(context);
   } finally {
-    context.db.close();
+    await context.database.close();
   }
 }
 
-export function requireEvent(db: Db, eid: string): EventRow {
-  const event = findEvent(db, eid);
+/**
+ * The SQLite connection under an issuer, for the operations that work on the file itself (backup, export):
+ * SQLite's online backup and one read transaction over every table.
+ */
+export function sqliteConnection(context: IssuerContext, command: string): Db {
+  if (context.database instanceof SqliteDatabase) return context.database.connection;
+  throw new AdminError('DATABASE_NOT_SUPPORTED', `${command} works on an issuer whose database is a SQLite file`);
+}
+
+export async function requireEvent(db: Sql, eid: string): Promise<EventRow> {
+  const event = await findEvent(db, eid);
   if (!event) throw new AdminError('EVENT_NOT_FOUND', `no event ${eid} at this issuer (create one with "ticket-issuer event create")`);
   return event;
 }
 
-export function requireTicket(db: Db, tid: string): TicketRow {
-  const ticket = findTicket(db, tid);
+export async function requireTicket(db: Sql, tid: string): Promise<TicketRow> {
+  const ticket = await findTicket(db, tid);
   if (!ticket) throw new AdminError('TICKET_NOT_FOUND', `no ticket ${tid} at this issuer`);
   return ticket;
 }

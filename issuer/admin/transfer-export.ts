@@ -11,7 +11,7 @@ import { keyFile, loadSigningKey } from '../signing.js';
 import { TRANSFER_TABLES, transferRows, type TransferTable } from '../store/transfer.js';
 import { isoUtc } from '../time.js';
 import { AdminError } from '../error-catalogue.js';
-import { requireEvent, type IssuerContext } from './issuer-context.js';
+import { requireEvent, sqliteConnection, type IssuerContext } from './issuer-context.js';
 import { EXPORT_FORMAT, EXPORT_VERSION, ExportWriter, PRIVATE_KEY_FIELD, type ExportHeader, type FileRow } from './transfer-file.js';
 
 export const SECRET_FILE_WARNING =
@@ -31,9 +31,10 @@ export interface ExportResult {
 }
 
 /** Writes the export; on any failure the partial file is removed. */
-export function exportIssuer(context: IssuerContext, target: string, eid: string | null, now: Date): ExportResult {
-  const { db, dataDir, info } = context;
-  if (eid !== null) requireEvent(db, eid);
+export async function exportIssuer(context: IssuerContext, target: string, eid: string | null, now: Date): Promise<ExportResult> {
+  const { dataDir, info } = context;
+  const db = sqliteConnection(context, 'export');
+  if (eid !== null) await requireEvent(context.database.read, eid);
   const file = path.resolve(target);
   let fd: number;
   try {

@@ -26,7 +26,7 @@ import Database from 'better-sqlite3';
 import { createDataDir, isInitialised, requireIssuerDataDir, resolveDataDir, writePrivateFile, type DataDir } from '../data-dir.js';
 import { keyFile, rawPublicKey, savePrivateKey } from '../signing.js';
 import { openDatabase, type Db } from '../store/database.js';
-import { setIssuerInfo, type IssuerInfo } from '../store/issuer-info.js';
+import { INSERT_ISSUER_INFO, type IssuerInfo } from '../store/issuer-info.js';
 import {
   IMPORT_CONFLICT_OUTCOME,
   TRANSFER_COLUMNS,
@@ -254,7 +254,7 @@ class Merge {
   }
 
   run(created: boolean) {
-    if (created) setIssuerInfo(this.db, this.file.issuer);
+    if (created) this.db.prepare(INSERT_ISSUER_INFO).run(this.file.issuer);
     else this.noteNameDifference();
     const keys = this.mergeSigningKeys();
     this.mergeEvents();

@@ -32,8 +32,8 @@ export function registerAdminTokenCommands(program: Command): void {
     adminToken.command('reset').description('make a new admin dashboard token (the old one stops working at once); printed once'),
   ).action(
     action<CommonOptions>((options, output) =>
-      withIssuer(options.data, ({ db, info }) => {
-        const { token, createdAt } = resetAdminToken(db, new Date());
+      withIssuer(options.data, async ({ database, info }) => {
+        const { token, createdAt } = await database.write((db) => resetAdminToken(db, new Date()));
         const result: AdminTokenJson = { admin_token: token, created_at: createdAt };
         output.result(result, () => adminTokenNotice(token, info.base_url));
       }),

@@ -35,9 +35,9 @@ export function registerCheckinsCommands(program: Command): void {
   ).action(
     action<ExportOptions>((options, output) => {
       const format = exportFormat(options.format, output.json);
-      return withIssuer(options.data, ({ db }) => {
-        requireEvent(db, options.event);
-        const rows = exportRows(db, options.event);
+      return withIssuer(options.data, async ({ database }) => {
+        await requireEvent(database.read, options.event);
+        const rows = await exportRows(database.read, options.event);
         output.log(`${rows.length} row(s) for event ${options.event}.`);
         if (format === 'json' && !output.json) process.stdout.write(`${JSON.stringify(rows)}\n`);
         else output.result(rows, () => exportCsv(rows));

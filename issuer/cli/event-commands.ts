@@ -51,8 +51,8 @@ export function registerEventCommands(program: Command, nextId: IdFactory): void
         venue: parseLabel(options.venue, '--venue'),
       };
       if (options.ends !== undefined) input.ends = parseDateTime(options.ends, '--ends');
-      return withIssuer(options.data, ({ db }) => {
-        const created = eventJson(createEvent(db, input, nextId, new Date()));
+      return withIssuer(options.data, async ({ database }) => {
+        const created = eventJson(await createEvent(database, input, nextId, new Date()));
         output.result(created, () => `Created event ${describeEvent(created)}`);
       });
     }),
@@ -60,8 +60,8 @@ export function registerEventCommands(program: Command, nextId: IdFactory): void
 
   withCommonOptions(event.command('list').description('list events')).action(
     action<CommonOptions>((options, output) =>
-      withIssuer(options.data, ({ db }) => {
-        const events = listEvents(db).map(eventJson);
+      withIssuer(options.data, async ({ database }) => {
+        const events = (await listEvents(database.read)).map(eventJson);
         output.result({ events }, () => (events.length === 0 ? 'No events yet.' : events.map(describeEvent).join('\n')));
       }),
     ),

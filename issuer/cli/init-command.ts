@@ -21,17 +21,19 @@ export function registerInitCommand(program: Command): void {
       .requiredOption('--base-url <url>', 'the issuer base URL scanners reach, e.g. https://tickets.example.com')
       .requiredOption('--name <name>', 'the issuer name shown to scanners'),
   ).action(
-    action<InitOptions>((options, output) => {
+    action<InitOptions>(async (options, output) => {
       const baseUrl = parseBaseUrl(options.baseUrl);
       const name = parseLabel(options.name, '--name');
       const dataDir = resolveDataDir(options.data);
-      const result = initIssuer(dataDir, baseUrl, name, new Date());
+      const result = await initIssuer(dataDir, baseUrl, name, new Date());
       // The contract's --json document is exactly {issuer, name, kid}, and scripts keep it in files and CI logs:
       // no admin credential in it. A person gets the dashboard token here, once; a script asks for one explicitly.
       if (output.json) {
         output.log('No admin dashboard token was made (--json). Make one with "ticket-issuer admin-token reset" when you need it.');
       }
-      const adminToken = output.json ? null : withDatabase(dataDir, (db) => resetAdminToken(db, new Date()).token);
+      const adminToken = output.json
+        ? null
+        : (await withDatabase(dataDir, (database) => database.write((db) => resetAdminToken(db, new Date())))).token;
       output.result(result, () =>
         [
           `Initialised issuer "${result.name}" (${result.issuer}) in ${dataDir.root}`,

@@ -8,8 +8,8 @@ export function registerKeyCommands(program: Command): void {
   const key = program.command('key').description('ticket signing keys');
   withCommonOptions(key.command('rotate').description('make a new active signing key; new tickets are signed with it')).action(
     action<CommonOptions>((options, output) =>
-      withIssuer(options.data, ({ dataDir, db }) => {
-        const result = rotateSigningKey(dataDir, db, new Date());
+      withIssuer(options.data, async ({ dataDir, database }) => {
+        const result = await rotateSigningKey(dataDir, database, new Date());
         output.result(
           result,
           () =>

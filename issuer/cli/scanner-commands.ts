@@ -86,12 +86,12 @@ export function registerScannerCommands(program: Command): void {
       if (options.keyExpires !== undefined) request.keyExpires = parseDateTime(options.keyExpires, '--key-expires');
       if (options.png !== undefined) checkPngTarget(options.png);
       return withIssuer(options.data, async (context) => {
-        const { db, info } = context;
-        const event = requireEvent(db, options.event);
+        const { database, info } = context;
+        const event = await requireEvent(database.read, options.event);
         const { pin, note } = await setupCertificatePin(context, options.certPin);
         if (pin !== undefined) request.tlsCertSha256 = pin;
         if (note !== undefined) output.log(note);
-        const result = createScannerSetup(db, info.base_url, event, request, new Date());
+        const result = await database.write((db) => createScannerSetup(db, info.base_url, event, request, new Date()));
         if (options.png !== undefined) {
           await writeQrPng(options.png, result.setup_qr);
           output.log(`Setup QR written to ${path.resolve(options.png)}`);
@@ -144,8 +144,8 @@ export function registerScannerCommands(program: Command): void {
     scanner.command('revoke-setup').description('revoke an unused setup code').argument('<token_id>', 'token ID printed by scanner setup'),
   ).action(
     action<CommonOptions>((options, output, [tokenId]) =>
-      withIssuer(options.data, ({ db }) => {
-        const result = revokeSetup(db, tokenId!, new Date());
+      withIssuer(options.data, async ({ database }) => {
+        const result = await database.write((db) => revokeSetup(db, tokenId!, new Date()));
         output.result(result, () => `Revoked setup token ${tokenId}.`);
       }),
     ),
@@ -155,9 +155,9 @@ export function registerScannerCommands(program: Command): void {
     scanner.command('list').description('enrolled scanners and their keys').option('--event <eid>', 'only this event'),
   ).action(
     action<ListOptions>((options, output) =>
-      withIssuer(options.data, ({ db }) => {
-        if (options.event !== undefined) requireEvent(db, options.event);
-        const scanners = listApiKeys(db, options.event).map(scannerJson);
+      withIssuer(options.data, async ({ database }) => {
+        if (options.event !== undefined) await requireEvent(database.read, options.event);
+        const scanners = (await listApiKeys(database.read, options.event)).map(scannerJson);
         output.result({ scanners }, () =>
           scanners.length === 0
             ? 'No scanners enrolled.'
@@ -179,8 +179,8 @@ export function registerScannerCommands(program: Command): void {
       .argument('<api_key_id>', 'key ID from scanner list'),
   ).action(
     action<CommonOptions>((options, output, [apiKeyId]) =>
-      withIssuer(options.data, ({ db }) => {
-        const result = revokeScannerKey(db, apiKeyId!, new Date());
+      withIssuer(options.data, async ({ database }) => {
+        const result = await database.write((db) => revokeScannerKey(db, apiKeyId!, new Date()));
         output.result(result, () => `Revoked scanner key ${apiKeyId}.`);
       }),
     ),

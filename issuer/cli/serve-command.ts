@@ -99,9 +99,9 @@ export function registerServeCommand(program: Command): void {
   ).action(
     action<ServeOptions>(async (options, output) => {
       // Refuses an older or newer schema before anything listens (docs/issuer.md "Upgrading: migrate").
-      const { dataDir, db, info } = openIssuer(options.data, { schema: 'require-current', servingNode: 'allow' });
-      const hasStoredAdminToken = findAdminToken(db) !== undefined;
-      db.close();
+      const { dataDir, database, info } = await openIssuer(options.data, { schema: 'require-current', servingNode: 'allow' });
+      const hasStoredAdminToken = (await findAdminToken(database.read)) !== undefined;
+      await database.close();
       const serverOptions = serveOptions(options, dataDir.root, info.base_url);
       if (options.adminTokenFile !== undefined) {
         const { token, warning } = readAdminTokenFile(options.adminTokenFile);

@@ -140,9 +140,9 @@ export function registerTicketCommands(program: Command, nextId: IdFactory): voi
       .option('--reason <reason>', 'why, for the audit trail'),
   ).action(
     action<RevokeOptions>((options, output, [tid]) =>
-      withIssuer(options.data, ({ db }) => {
+      withIssuer(options.data, async ({ database }) => {
         const reason = options.reason?.trim() || null;
-        const result = revokeTicketById(db, tid!, reason, new Date());
+        const result = await database.write((db) => revokeTicketById(db, tid!, reason, new Date()));
         output.result(result, () => `Revoked ticket ${tid}.`);
       }),
     ),
@@ -150,9 +150,9 @@ export function registerTicketCommands(program: Command, nextId: IdFactory): voi
 
   withCommonOptions(ticket.command('show').description("a ticket's status and its QR").argument('<tid>', 'ticket ID')).action(
     action<CommonOptions>((options, output, [tid]) =>
-      withIssuer(options.data, async ({ db }) => {
-        const row = requireTicket(db, tid!);
-        const status = ticketStatus(row, findCheckin(db, row.tid), unixSeconds(new Date()));
+      withIssuer(options.data, async ({ database }) => {
+        const row = await requireTicket(database.read, tid!);
+        const status = ticketStatus(row, await findCheckin(database.read, row.tid), unixSeconds(new Date()));
         const result = ticketShowJson(row, status);
         const qr = output.json ? '' : await terminalQr(row.qr);
         output.result(result, () => [...describeStatus(status), '', qr, row.qr].join('\n'));

@@ -32,8 +32,8 @@ export function registerTransferCommands(program: Command): void {
       .option('--event <eid>', 'only this event (and every signing key)'),
   ).action(
     action<ExportOptions>((options, output) =>
-      withIssuer(options.data, (context) => {
-        const result = exportIssuer(context, options.to, options.event ?? null, new Date());
+      withIssuer(options.data, async (context) => {
+        const result = await exportIssuer(context, options.to, options.event ?? null, new Date());
         // The human text says it on stdout; a script's operator still sees it on the terminal.
         if (output.json) output.log(`warning: ${result.file} is secret: ${result.warning}`);
         output.result(result, () => describeExport(result));

@@ -7,11 +7,10 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { checkInRequestSchema } from '../../protocol/schemas.js';
 import { requireScanner } from '../auth.js';
 import { errors, validationField } from '../error-catalogue.js';
-import type { Db } from '../store/database.js';
 import { checkIn, recordMalformedCheckIn } from '../services/check-in.js';
 import type { CheckInBody } from '../services/check-in-decision.js';
 import { PATHS } from '../services/discovery.js';
-import type { GroupCommit } from '../store/group-commit.js';
+import type { SqlDatabase } from '../store/sql.js';
 import type { RateLimitHook } from '../services/rate-limits.js';
 import { errorResponses, ref } from './schemas.js';
 
@@ -22,7 +21,7 @@ const checkInBodySchema = { ...requestSchema, required: requestSchema.required.f
 
 export default async function checkInRoute(
   app: FastifyInstance,
-  options: { db: Db; groupCommit: GroupCommit; scannerRateLimit: RateLimitHook },
+  options: { database: SqlDatabase; scannerRateLimit: RateLimitHook },
 ): Promise<void> {
   app.post(
     PATHS.checkIn,
@@ -34,17 +33,17 @@ export default async function checkInRoute(
       },
       // Malformed attempts are audited too, so the handler sees the validation error.
       attachValidation: true,
-      onRequest: [requireScanner(options.db), options.scannerRateLimit],
+      onRequest: [requireScanner(options.database.read), options.scannerRateLimit],
     },
     async (request, reply: FastifyReply) => {
       const credential = request.credential!;
       if (request.validationError) {
         const field = validationField(request.validationError);
-        await recordMalformedCheckIn(options.groupCommit, credential, request.body, field);
+        await recordMalformedCheckIn(options.database, credential, request.body, field);
         throw errors.invalidField(field);
       }
       const headerKey = request.headers['idempotency-key'] as string | undefined;
-      const result = await checkIn(options.groupCommit, credential, request.body as CheckInBody, headerKey);
+      const result = await checkIn(options.database, credential, request.body as CheckInBody, headerKey);
       if (!result.ok) throw result.error;
       // Stored answers are sent as stored: a replay is byte for byte the first answer.
       return reply.code(result.httpStatus).type('application/json; charset=utf-8').send(result.responseBody);

@@ -1,13 +1,13 @@
 /** GET /.well-known/ticket-issuer.json (spec "Endpoints"; docs/protocol.md "Keys"). */
 import type { FastifyInstance } from 'fastify';
-import type { Db } from '../store/database.js';
+import type { SqlDatabase } from '../store/sql.js';
 import { discoveryRepresentation, ifNoneMatchHits, PATHS } from '../services/discovery.js';
 import { errorResponses, ref } from './schemas.js';
 
 /** Scanners cache it at most one hour (spec "Limits"). */
 export const DISCOVERY_CACHE_CONTROL = 'public, max-age=3600';
 
-export default async function discoveryRoute(app: FastifyInstance, options: { db: Db }): Promise<void> {
+export default async function discoveryRoute(app: FastifyInstance, options: { database: SqlDatabase }): Promise<void> {
   app.get(
     PATHS.discovery,
     {
@@ -17,7 +17,7 @@ export default async function discoveryRoute(app: FastifyInstance, options: { db
     },
     async (request, reply) => {
       // Read per request: a rotation by another process shows at once (a few indexed reads, no cache to go stale).
-      const { json, etag } = discoveryRepresentation(options.db, new Date());
+      const { json, etag } = await discoveryRepresentation(options.database.read, new Date());
       reply.header('cache-control', DISCOVERY_CACHE_CONTROL).header('etag', etag);
       if (ifNoneMatchHits(request.headers['if-none-match'], etag)) return reply.code(304).send();
       // Sent as the exact bytes the ETag hashes.

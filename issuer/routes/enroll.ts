@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { enrollRequestSchema } from '../../protocol/schemas.js';
 import { SUPPORTED_VERSIONS } from '../../protocol/types.js';
 import { errors, validationField } from '../error-catalogue.js';
-import type { Db } from '../store/database.js';
+import type { SqlDatabase } from '../store/sql.js';
 import { PATHS } from '../services/discovery.js';
 import { enroll, type EnrollInput } from '../services/enrollment.js';
 import type { RateLimitHook } from '../services/rate-limits.js';
@@ -11,7 +11,10 @@ import { errorResponses, ref } from './schemas.js';
 
 const { $id: _id, ...enrollBodySchema } = enrollRequestSchema;
 
-export default async function enrollRoute(app: FastifyInstance, options: { db: Db; ipRateLimit: RateLimitHook }): Promise<void> {
+export default async function enrollRoute(
+  app: FastifyInstance,
+  options: { database: SqlDatabase; ipRateLimit: RateLimitHook },
+): Promise<void> {
   app.post(
     PATHS.enroll,
     {
@@ -30,7 +33,7 @@ export default async function enrollRoute(app: FastifyInstance, options: { db: D
         throw field === 'token' ? errors.invalidToken() : errors.invalidField(field);
       }
       const input = body as unknown as EnrollInput;
-      const result = enroll(options.db, input, new Date());
+      const result = await enroll(options.database, input, new Date());
       if (!result.ok) throw result.error;
       // api_key_id is safe to log; the api_key never is.
       request.log.info({ api_key_id: result.apiKeyId, scanner_id: input.scanner_id, eid: result.response.scope.eid }, 'scanner enrolled');

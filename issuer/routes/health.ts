@@ -15,7 +15,7 @@ import type { FastifyInstance } from 'fastify';
 import { errors, sendApiError } from '../error-catalogue.js';
 import { checkReadiness } from '../services/readiness.js';
 import type { ShutdownState } from '../shutdown.js';
-import type { Db } from '../store/database.js';
+import type { SqlDatabase } from '../store/sql.js';
 import { errorResponses } from './schemas.js';
 
 export const HEALTH_PATHS = { liveness: '/healthz', readiness: '/readyz' } as const;
@@ -47,7 +47,10 @@ const readinessSchema = {
 
 const NO_STORE = 'no-store';
 
-export default async function healthRoutes(app: FastifyInstance, options: { db: Db; shutdown: ShutdownState }): Promise<void> {
+export default async function healthRoutes(
+  app: FastifyInstance,
+  options: { database: SqlDatabase; schemaVersion: number; shutdown: ShutdownState },
+): Promise<void> {
   app.get(
     HEALTH_PATHS.liveness,
     { logLevel: 'warn', schema: { response: { 200: livenessSchema } } },
@@ -64,7 +67,7 @@ export default async function healthRoutes(app: FastifyInstance, options: { db: 
       reply.header('cache-control', NO_STORE);
       // During graceful shutdown (issuer/shutdown.ts) in-flight check-ins finish, and the balancer must stop sending new ones.
       if (options.shutdown.isShuttingDown()) return sendApiError(reply, errors.notReady('shutting_down'));
-      const readiness = checkReadiness(options.db);
+      const readiness = await checkReadiness(options.database, options.schemaVersion);
       if (!readiness.ready) {
         request.log.warn({ reason: readiness.reason, err: readiness.cause }, 'not ready');
         return sendApiError(reply, errors.notReady(readiness.reason));

@@ -3,14 +3,17 @@ import type { FastifyInstance } from 'fastify';
 import { requireScanner } from '../auth.js';
 import { errors } from '../error-catalogue.js';
 import { findCheckin } from '../store/checkins.js';
-import type { Db } from '../store/database.js';
+import type { SqlDatabase } from '../store/sql.js';
 import { findTicket } from '../store/tickets.js';
 import { PATHS } from '../services/discovery.js';
 import type { RateLimitHook } from '../services/rate-limits.js';
 import { ticketStatus } from '../services/ticket-status.js';
 import { errorResponses, ref } from './schemas.js';
 
-export default async function ticketStatusRoute(app: FastifyInstance, options: { db: Db; scannerRateLimit: RateLimitHook }): Promise<void> {
+export default async function ticketStatusRoute(
+  app: FastifyInstance,
+  options: { database: SqlDatabase; scannerRateLimit: RateLimitHook },
+): Promise<void> {
   app.get<{ Params: { tid: string } }>(
     PATHS.status,
     {
@@ -18,14 +21,14 @@ export default async function ticketStatusRoute(app: FastifyInstance, options: {
         params: { type: 'object', required: ['tid'], properties: { tid: { type: 'string', minLength: 1, maxLength: 200 } } },
         response: { 200: ref('TicketStatus'), ...errorResponses(400, 401, 403, 404, 429, 500, 503) },
       },
-      onRequest: [requireScanner(options.db), options.scannerRateLimit],
+      onRequest: [requireScanner(options.database.read), options.scannerRateLimit],
     },
     async (request) => {
       const credential = request.credential!;
-      const ticket = findTicket(options.db, request.params.tid);
+      const ticket = await findTicket(options.database.read, request.params.tid);
       if (!ticket) throw errors.ticketNotFound();
       if (ticket.eid !== credential.eid) throw errors.forbiddenEvent();
-      return ticketStatus(ticket, findCheckin(options.db, ticket.tid), Math.floor(Date.now() / 1000));
+      return ticketStatus(ticket, await findCheckin(options.database.read, ticket.tid), Math.floor(Date.now() / 1000));
     },
   );
 }

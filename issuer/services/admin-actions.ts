@@ -6,19 +6,24 @@
  */
 import { isoUtc } from '../time.js';
 import { AdminError } from '../error-catalogue.js';
-import type { Db } from '../store/database.js';
+import type { Sql } from '../store/sql.js';
 import { revokeApiKey } from '../store/scanners.js';
 import { revokeTicket } from '../store/tickets.js';
 
 /** Takes effect on the ticket's next scan, in every issuer process. Revoking twice keeps the first time and reason. */
-export function revokeTicketById(db: Db, tid: string, reason: string | null, now: Date): { tid: string; status: 'revoked' } {
-  if (!revokeTicket(db, tid, reason, isoUtc(now))) throw new AdminError('TICKET_NOT_FOUND', `no ticket ${tid} at this issuer`);
+export async function revokeTicketById(
+  db: Sql,
+  tid: string,
+  reason: string | null,
+  now: Date,
+): Promise<{ tid: string; status: 'revoked' }> {
+  if (!(await revokeTicket(db, tid, reason, isoUtc(now)))) throw new AdminError('TICKET_NOT_FOUND', `no ticket ${tid} at this issuer`);
   return { tid, status: 'revoked' };
 }
 
 /** Shuts the scanner's key out on its next request. */
-export function revokeScannerKey(db: Db, apiKeyId: string, now: Date): { api_key_id: string; status: 'revoked' } {
-  if (!revokeApiKey(db, apiKeyId, isoUtc(now)))
+export async function revokeScannerKey(db: Sql, apiKeyId: string, now: Date): Promise<{ api_key_id: string; status: 'revoked' }> {
+  if (!(await revokeApiKey(db, apiKeyId, isoUtc(now))))
     throw new AdminError('API_KEY_NOT_FOUND', `no scanner key ${apiKeyId} at this issuer (see "ticket-issuer scanner list")`);
   return { api_key_id: apiKeyId, status: 'revoked' };
 }

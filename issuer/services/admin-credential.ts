@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import { AdminError } from '../error-catalogue.js';
 import { hashesEqual, hashSecret } from '../secrets.js';
 import { findAdminToken, setAdminToken } from '../store/admin-token.js';
-import type { Db } from '../store/database.js';
+import type { Sql } from '../store/sql.js';
 import { isoUtc } from '../time.js';
 
 /** The prefix tells an admin token from a scanner API key (`tvk_`) in a leak scan or a support call. */
@@ -21,23 +21,23 @@ export const MIN_ADMIN_TOKEN_LENGTH = 32;
 export const newAdminToken = (): string => `${ADMIN_TOKEN_PREFIX}${crypto.randomBytes(32).toString('base64url')}`;
 
 /** Makes a new admin token, replacing any earlier one; returns it (the only time it exists in clear). */
-export function resetAdminToken(db: Db, now: Date): { token: string; createdAt: string } {
+export async function resetAdminToken(db: Sql, now: Date): Promise<{ token: string; createdAt: string }> {
   const token = newAdminToken();
   const createdAt = isoUtc(now);
-  setAdminToken(db, { token_hash: hashSecret(token), created_at: createdAt });
+  await setAdminToken(db, { token_hash: hashSecret(token), created_at: createdAt });
   return { token, createdAt };
 }
 
 /** Where the expected hash comes from: fixed for this server (--admin-token-file), or the database on every request. */
-export type AdminTokenSource = { kind: 'fixed'; hash: string } | { kind: 'database'; db: Db };
+export type AdminTokenSource = { kind: 'fixed'; hash: string } | { kind: 'database'; db: Sql };
 
-export function adminTokenSource(db: Db, token: string | undefined): AdminTokenSource {
+export function adminTokenSource(db: Sql, token: string | undefined): AdminTokenSource {
   return token === undefined ? { kind: 'database', db } : { kind: 'fixed', hash: hashSecret(token) };
 }
 
 /** The hash to compare with, or null when no admin token is set yet (a data dir made before the dashboard). */
-export function expectedAdminHash(source: AdminTokenSource): string | null {
-  return source.kind === 'fixed' ? source.hash : (findAdminToken(source.db)?.token_hash ?? null);
+export async function expectedAdminHash(source: AdminTokenSource): Promise<string | null> {
+  return source.kind === 'fixed' ? source.hash : ((await findAdminToken(source.db))?.token_hash ?? null);
 }
 
 export function adminTokenMatches(expectedHash: string, presented: string): boolean {

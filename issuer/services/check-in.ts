@@ -1,13 +1,16 @@
 /**
- * Check-in, the I/O around the pure decision (check-in-decision.ts). One job
- * of the group commit per request: read the facts, decide, and write in the
- * same IMMEDIATE transaction the check-in row, the stored idempotent answer
- * and the scan_log row. A `valid` is sent only after that commit is on disk.
+ * Check-in, the I/O around the pure decision (check-in-decision.ts). One write
+ * job per request: read the facts, decide, and write in the same transaction
+ * the check-in row, the stored idempotent answer and the scan_log row. A
+ * `valid` is sent only after that commit is on disk.
  *
  * "Exactly one valid per ticket, ever" (docs/protocol.md "Precedence") rests on the
- * checkins primary key inside that transaction: if anything ever let a second
- * first-check-in through, its INSERT fails and the job answers 500, never a
- * second `valid`.
+ * checkins primary key inside that transaction: a second first-check-in's
+ * INSERT fails instead of winning. On SQLite the write lock serialises every
+ * writer, so that never happens; on PostgreSQL a process that raced another for
+ * the same ticket (or the same idempotency key) fails on the key, and the store
+ * runs its job again, which then reads the winner's row and answers from it
+ * (already_used, or the stored answer replayed): never a second `valid`.
  */
 import type { ErrorEnvelope } from '../../protocol/error-envelope.js';
 import type { CheckInResponse } from '../../protocol/types.js';
@@ -15,26 +18,32 @@ import { isUuidV4 } from '../../protocol/uuid.js';
 import type { ScannerCredential } from '../auth.js';
 import type { ApiError } from '../error-catalogue.js';
 import { appendScanLog, findCheckin, findStoredAnswerWithScanner, insertCheckin, insertStoredAnswer } from '../store/checkins.js';
-import type { Db } from '../store/database.js';
 import { findTicket } from '../store/tickets.js';
 import { decideCheckIn, effectiveIdempotencyKey, requestHash, type CheckInBody, type CheckInDecision } from './check-in-decision.js';
-import type { GroupCommit } from '../store/group-commit.js';
+import type { Sql, SqlDatabase } from '../store/sql.js';
 
 /** The HTTP answer, already serialised: first answers and replays send the very same bytes. */
 export type CheckInResult = { ok: true; httpStatus: number; responseBody: string } | { ok: false; error: ApiError };
 
 export function checkIn(
-  groupCommit: GroupCommit,
+  database: SqlDatabase,
   credential: ScannerCredential,
   body: CheckInBody,
   headerKey: string | undefined,
 ): Promise<CheckInResult> {
-  return groupCommit.run((db) => checkInJob(db, credential, body, headerKey, new Date()));
+  const now = new Date();
+  return database.write((db) => checkInJob(db, credential, body, headerKey, now));
 }
 
-function checkInJob(db: Db, credential: ScannerCredential, body: CheckInBody, headerKey: string | undefined, now: Date): CheckInResult {
+async function checkInJob(
+  db: Sql,
+  credential: ScannerCredential,
+  body: CheckInBody,
+  headerKey: string | undefined,
+  now: Date,
+): Promise<CheckInResult> {
   const key = effectiveIdempotencyKey(body, headerKey);
-  const stored = key !== undefined && isUuidV4(key) ? findStoredAnswerWithScanner(db, key) : undefined;
+  const stored = key !== undefined && isUuidV4(key) ? await findStoredAnswerWithScanner(db, key) : undefined;
   const decision = decideCheckIn({
     now,
     credential,
@@ -46,11 +55,11 @@ function checkInJob(db: Db, credential: ScannerCredential, body: CheckInBody, he
       responseBody: stored.response_body,
       scannerId: stored.scanner_id,
     },
-    ticket: findTicket(db, body.tid),
-    checkin: findCheckin(db, body.tid),
+    ticket: await findTicket(db, body.tid),
+    checkin: await findCheckin(db, body.tid),
   });
-  const result = apply(db, decision, credential, body, key!, now);
-  appendScanLog(db, {
+  const result = await apply(db, decision, credential, body, key!, now);
+  await appendScanLog(db, {
     at: now.toISOString(),
     scanned_at: body.scanned_at,
     tid: body.tid,
@@ -65,7 +74,14 @@ function checkInJob(db: Db, credential: ScannerCredential, body: CheckInBody, he
   return result;
 }
 
-function apply(db: Db, decision: CheckInDecision, credential: ScannerCredential, body: CheckInBody, key: string, now: Date): CheckInResult {
+async function apply(
+  db: Sql,
+  decision: CheckInDecision,
+  credential: ScannerCredential,
+  body: CheckInBody,
+  key: string,
+  now: Date,
+): Promise<CheckInResult> {
   switch (decision.kind) {
     case 'refuse':
       return { ok: false, error: decision.error };
@@ -74,7 +90,7 @@ function apply(db: Db, decision: CheckInDecision, credential: ScannerCredential,
     case 'answer': {
       const responseBody = serialise(decision.body);
       if (decision.firstCheckIn) {
-        insertCheckin(db, {
+        await insertCheckin(db, {
           tid: body.tid,
           checked_in_at: decision.firstCheckIn.checkedInAt,
           scanner_id: credential.scannerId,
@@ -84,7 +100,7 @@ function apply(db: Db, decision: CheckInDecision, credential: ScannerCredential,
           recorded_at: now.toISOString(),
         });
       }
-      insertStoredAnswer(db, {
+      await insertStoredAnswer(db, {
         idempotency_key: key,
         request_hash: requestHash(body, key),
         http_status: decision.httpStatus,
@@ -105,18 +121,13 @@ function serialise(body: CheckInResponse | ErrorEnvelope): string {
  * Audits an attempt whose body failed the route schema (precedence 2): every
  * check-in attempt goes to scan_log, with tid/eid as claimed when they are strings.
  */
-export function recordMalformedCheckIn(
-  groupCommit: GroupCommit,
-  credential: ScannerCredential,
-  body: unknown,
-  field: string,
-): Promise<void> {
+export function recordMalformedCheckIn(database: SqlDatabase, credential: ScannerCredential, body: unknown, field: string): Promise<void> {
   const claimed = (name: string): string | null => {
     const value = (body as Record<string, unknown> | null)?.[name];
     return typeof value === 'string' ? value : null;
   };
   const now = new Date().toISOString();
-  return groupCommit.run((db) =>
+  return database.write((db) =>
     appendScanLog(db, {
       at: now,
       scanned_at: claimed('scanned_at'),

@@ -6,7 +6,7 @@
  * log, without its admits so none is counted twice.
  */
 import { formatCsvRow } from '../csv.js';
-import type { Db } from '../store/database.js';
+import type { Sql } from '../store/sql.js';
 import { checkinsOfEvent, loggedScansOfEvent } from '../store/reconciliation.js';
 
 export const EXPORT_COLUMNS = [
@@ -30,8 +30,8 @@ export type ExportRow = Record<(typeof EXPORT_COLUMNS)[number], string | null>;
 /** The scan log's outcome for an admit (a CheckInResponse status). */
 const ADMIT_OUTCOME = 'valid';
 
-export function exportRows(db: Db, eid: string): ExportRow[] {
-  const admits: ExportRow[] = checkinsOfEvent(db, eid).map((c) => ({
+export async function exportRows(db: Sql, eid: string): Promise<ExportRow[]> {
+  const admits: ExportRow[] = (await checkinsOfEvent(db, eid)).map((c) => ({
     source: 'checkins',
     at: c.recorded_at,
     outcome: 'checked_in',
@@ -46,7 +46,7 @@ export function exportRows(db: Db, eid: string): ExportRow[] {
     idempotency_key: c.idempotency_key,
     details: null,
   }));
-  const others: ExportRow[] = loggedScansOfEvent(db, eid, ADMIT_OUTCOME).map((s) => ({
+  const others: ExportRow[] = (await loggedScansOfEvent(db, eid, ADMIT_OUTCOME)).map((s) => ({
     source: 'scan_log',
     at: s.at,
     outcome: s.outcome,

@@ -28,7 +28,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { AlertCounts, AlertKind, AlertView, EventOverview, ScannerView, TicketView } from '../dashboard-api.js';
 import type { CheckinRow } from '../store/checkins.js';
-import type { Db } from '../store/database.js';
+import type { Sql } from '../store/sql.js';
 import {
   apiKeyEvents,
   checkinsAfter,
@@ -159,7 +159,7 @@ export class DashboardAggregator {
   private refreshing: Promise<boolean> | null = null;
 
   constructor(
-    private readonly db: Db,
+    private readonly db: Sql,
     options: DashboardOptions = {},
   ) {
     this.chunk = options.chunk ?? DEFAULT_CHUNK;
@@ -178,12 +178,12 @@ export class DashboardAggregator {
   }
 
   private async runRefresh(maxSteps: number): Promise<boolean> {
-    const highest = highestRowids(this.db);
+    const highest = await highestRowids(this.db);
     // Fewer rows than already counted: the database was replaced (a restored backup). Count again from scratch.
     if (highest.tickets < this.cursors.tickets || highest.checkins < this.cursors.checkins || highest.scans < this.cursors.scans)
       this.reset();
     for (let step = 0; step < maxSteps; step++) {
-      if (this.step()) return (this.caughtUp = true);
+      if (await this.step()) return (this.caughtUp = true);
       await nextTurn();
     }
     return (this.caughtUp = false);
@@ -204,8 +204,8 @@ export class DashboardAggregator {
   }
 
   /** One chunk of each table; true when all three are exhausted. */
-  step(): boolean {
-    const tickets = ticketsAfter(this.db, this.cursors.tickets, this.chunk);
+  async step(): Promise<boolean> {
+    const tickets = await ticketsAfter(this.db, this.cursors.tickets, this.chunk);
     for (const row of tickets) {
       const tally = this.tally(row.eid);
       tally.issued++;
@@ -213,7 +213,7 @@ export class DashboardAggregator {
     }
     if (tickets.length > 0) this.cursors.tickets = tickets.at(-1)!.rowid;
 
-    const checkins = checkinsAfter(this.db, this.cursors.checkins, this.chunk);
+    const checkins = await checkinsAfter(this.db, this.cursors.checkins, this.chunk);
     for (const row of checkins) {
       const tally = this.tally(row.eid);
       tally.checkedIn++;
@@ -222,22 +222,22 @@ export class DashboardAggregator {
     }
     if (checkins.length > 0) this.cursors.checkins = checkins.at(-1)!.rowid;
 
-    const scans = scansAfter(this.db, this.cursors.scans, this.chunk);
-    for (const row of scans) this.countScan(row);
+    const scans = await scansAfter(this.db, this.cursors.scans, this.chunk);
+    for (const row of scans) await this.countScan(row);
     if (scans.length > 0) this.cursors.scans = scans.at(-1)!.id;
     this.pruneSlots();
 
     return tickets.length < this.chunk && checkins.length < this.chunk && scans.length < this.chunk;
   }
 
-  private countScan(row: NewScanRow): void {
+  private async countScan(row: NewScanRow): Promise<void> {
     const at = Date.parse(row.at);
     if (row.api_key_id !== null) {
       this.lastScanByKey.set(row.api_key_id, Math.max(this.lastScanByKey.get(row.api_key_id) ?? 0, at));
       if (row.outcome !== 'replay') bump(this.scansByKey, row.api_key_id);
     }
     // Counted for the event of the key that sent it (the door's event), whatever the request claimed.
-    const eid = (row.api_key_id !== null ? this.eventOfKey(row.api_key_id) : undefined) ?? row.eid;
+    const eid = (row.api_key_id !== null ? await this.eventOfKey(row.api_key_id) : undefined) ?? row.eid;
     if (eid === null) return;
     const tally = this.tally(eid);
     if (row.outcome !== 'replay') bump(tally.slots, Math.floor(at / SLOT_MS) * SLOT_MS);
@@ -249,9 +249,9 @@ export class DashboardAggregator {
     }
   }
 
-  private eventOfKey(apiKeyId: string): string | undefined {
+  private async eventOfKey(apiKeyId: string): Promise<string | undefined> {
     if (!this.keyEvent.has(apiKeyId)) {
-      for (const { api_key_id, eid } of apiKeyEvents(this.db)) this.keyEvent.set(api_key_id, eid);
+      for (const { api_key_id, eid } of await apiKeyEvents(this.db)) this.keyEvent.set(api_key_id, eid);
     }
     return this.keyEvent.get(apiKeyId);
   }
@@ -264,16 +264,16 @@ export class DashboardAggregator {
   }
 
   /** The page's figures for one event, as of the last refresh. */
-  overview(eid: string): EventOverview {
+  async overview(eid: string): Promise<EventOverview> {
     const nowMs = this.now();
     const tally = this.events.get(eid) ?? new EventTally();
-    const keys = listApiKeys(this.db, eid);
+    const keys = await listApiKeys(this.db, eid);
     const names = new Map(keys.map((key) => [key.api_key_id, key.scanner_name ?? key.scanner_id]));
     const types = new Set([...tally.issuedByType.keys(), ...tally.checkedInByType.keys()]);
     return {
       eid,
       generated_at: new Date(nowMs).toISOString(),
-      totals: { issued: tally.issued, checked_in: tally.checkedIn, revoked: revokedCount(this.db, eid) },
+      totals: { issued: tally.issued, checked_in: tally.checkedIn, revoked: await revokedCount(this.db, eid) },
       by_gate: [...tally.checkedInByGate]
         .map(([gate_id, checked_in]) => ({ gate_id, checked_in }))
         .sort((a, b) => compareLabels(a.gate_id, b.gate_id)),
@@ -288,10 +288,12 @@ export class DashboardAggregator {
       scanners: keys.map((key) => this.scannerView(key, nowMs)).sort(scannerOrder),
       alerts: {
         counts: { ...tally.alertCounts },
-        recent: tally.alerts
-          .slice(-ALERTS_SHOWN)
-          .reverse()
-          .map((alert) => this.alertView(alert, names)),
+        recent: await Promise.all(
+          tally.alerts
+            .slice(-ALERTS_SHOWN)
+            .reverse()
+            .map((alert) => this.alertView(alert, names)),
+        ),
       },
       complete: this.caughtUp,
     };
@@ -314,9 +316,9 @@ export class DashboardAggregator {
     };
   }
 
-  private alertView(alert: AlertRef, names: Map<string, string>): AlertView {
+  private async alertView(alert: AlertRef, names: Map<string, string>): Promise<AlertView> {
     const { scan, kind } = alert;
-    if (alert.ticket === undefined) alert.ticket = scan.tid === null ? null : (findLookupRow(this.db, scan.tid) ?? null);
+    if (alert.ticket === undefined) alert.ticket = scan.tid === null ? null : ((await findLookupRow(this.db, scan.tid)) ?? null);
     const ticket = alert.ticket;
     const delay = scanDelayMs(scan);
     const firstCheckIn =

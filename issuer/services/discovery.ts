@@ -6,7 +6,7 @@
  */
 import crypto from 'node:crypto';
 import { PROTOCOL_VERSION, SUPPORTED_VERSIONS, type DiscoveryDocument, type IssuerEndpoints } from '../../protocol/types.js';
-import type { Db } from '../store/database.js';
+import type { Sql } from '../store/sql.js';
 import { getIssuerInfo } from '../store/issuer-info.js';
 import { publishedKeys } from '../store/signing-keys.js';
 
@@ -26,21 +26,21 @@ export function endpointsFor(baseUrl: string): IssuerEndpoints {
   };
 }
 
-export function discoveryDocument(db: Db, now: Date): DiscoveryDocument {
-  const issuer = getIssuerInfo(db);
+export async function discoveryDocument(db: Sql, now: Date): Promise<DiscoveryDocument> {
+  const issuer = await getIssuerInfo(db);
   return {
     protocol_version: PROTOCOL_VERSION,
     issuer: issuer.base_url,
     name: issuer.name,
-    keys: publishedKeys(db, Math.floor(now.getTime() / 1000)),
+    keys: await publishedKeys(db, Math.floor(now.getTime() / 1000)),
     endpoints: endpointsFor(issuer.base_url),
     supported_versions: [...SUPPORTED_VERSIONS],
   };
 }
 
 /** The body and its strong ETag (RFC 9110 8.8.3: a quoted opaque string, no W/ prefix). */
-export function discoveryRepresentation(db: Db, now: Date): { json: string; etag: string } {
-  const json = JSON.stringify(discoveryDocument(db, now));
+export async function discoveryRepresentation(db: Sql, now: Date): Promise<{ json: string; etag: string }> {
+  const json = JSON.stringify(await discoveryDocument(db, now));
   const etag = `"${crypto.createHash('sha256').update(json).digest('base64url')}"`;
   return { json, etag };
 }

@@ -2,9 +2,10 @@
  * Enrollment: a setup token for a long-lived scanner API key (spec "POST
  * /api/v1/scanners/enroll"; docs/protocol.md "Enrollment").
  *
- * One IMMEDIATE transaction reads the token, judges it, claims it
+ * One write transaction reads the token, judges it, claims it
  * (`UPDATE ... WHERE used_at IS NULL`) and stores the key's hash: of two
- * simultaneous exchanges, in this process or another, exactly one succeeds.
+ * simultaneous exchanges, in this process or another (SQLite's write lock, or
+ * PostgreSQL's row lock on the token), exactly one succeeds.
  *
  * Per-token brute-force limit (decisions "Rate limits"): every failed exchange
  * of a known token counts in `enrollment_tokens.failed_attempts`; from the
@@ -16,7 +17,7 @@
 import type { EnrollResponse } from '../../protocol/types.js';
 import { ApiError, errors } from '../error-catalogue.js';
 import { hashSecret, newApiKey, newApiKeyId } from '../secrets.js';
-import type { Db } from '../store/database.js';
+import type { SqlDatabase } from '../store/sql.js';
 import { findEvent } from '../store/events.js';
 import { getIssuerInfo } from '../store/issuer-info.js';
 import { claimToken, findTokenByHash, insertApiKey, recordFailedTokenAttempt, type EnrollmentTokenRow } from '../store/scanners.js';
@@ -49,55 +50,58 @@ const problemError = (problem: TokenProblem): ApiError => (problem === 'revoked'
 
 export type EnrollResult = { ok: true; response: EnrollResponse; apiKeyId: string } | { ok: false; error: ApiError };
 
-export function enroll(db: Db, input: EnrollInput, now: Date, failureLimit = TOKEN_FAILURE_LIMIT): EnrollResult {
+export async function enroll(
+  database: SqlDatabase,
+  input: EnrollInput,
+  now: Date,
+  failureLimit = TOKEN_FAILURE_LIMIT,
+): Promise<EnrollResult> {
   if (!TOKEN_SHAPE.test(input.token)) return { ok: false, error: errors.invalidToken() };
   const tokenHash = hashSecret(input.token);
-  return db
-    .transaction((): EnrollResult => {
-      const token = findTokenByHash(db, tokenHash);
-      const problem = tokenProblem(token, now, failureLimit);
-      if (problem !== null) {
-        // Committed with the refusal: the count must survive, and other processes must see it.
-        if (token) recordFailedTokenAttempt(db, token.token_id);
-        return { ok: false, error: problemError(problem) };
-      }
-      const claimed = token!;
-      const nowIso = now.toISOString();
-      if (!claimToken(db, claimed.token_id, nowIso)) return { ok: false, error: errors.invalidToken() };
-      const event = findEvent(db, claimed.eid);
-      if (!event) throw new Error(`enrollment token ${claimed.token_id} names unknown event ${claimed.eid}`);
-      const issuer = getIssuerInfo(db);
-      const apiKey = newApiKey();
-      const apiKeyId = newApiKeyId();
-      insertApiKey(db, {
+  return database.write(async (db): Promise<EnrollResult> => {
+    const token = await findTokenByHash(db, tokenHash);
+    const problem = tokenProblem(token, now, failureLimit);
+    if (problem !== null) {
+      // Committed with the refusal: the count must survive, and other processes must see it.
+      if (token) await recordFailedTokenAttempt(db, token.token_id);
+      return { ok: false, error: problemError(problem) };
+    }
+    const claimed = token!;
+    const nowIso = now.toISOString();
+    if (!(await claimToken(db, claimed.token_id, nowIso))) return { ok: false, error: errors.invalidToken() };
+    const event = await findEvent(db, claimed.eid);
+    if (!event) throw new Error(`enrollment token ${claimed.token_id} names unknown event ${claimed.eid}`);
+    const issuer = await getIssuerInfo(db);
+    const apiKey = newApiKey();
+    const apiKeyId = newApiKeyId();
+    await insertApiKey(db, {
+      api_key_id: apiKeyId,
+      key_hash: hashSecret(apiKey), // only the hash is stored (decisions "Enrollment")
+      token_id: claimed.token_id,
+      scanner_id: input.scanner_id,
+      scanner_name: input.scanner_name ?? null,
+      scanner_platform: input.scanner_platform ?? null,
+      eid: claimed.eid,
+      gate_id: claimed.gate_id,
+      // Set when the setup QR was made (decisions "Enrollment"), not the token's own expiry.
+      expires_at: claimed.key_expires_at,
+      created_at: nowIso,
+    });
+    return {
+      ok: true,
+      apiKeyId,
+      response: {
+        api_key: apiKey,
         api_key_id: apiKeyId,
-        key_hash: hashSecret(apiKey), // only the hash is stored (decisions "Enrollment")
-        token_id: claimed.token_id,
-        scanner_id: input.scanner_id,
-        scanner_name: input.scanner_name ?? null,
-        scanner_platform: input.scanner_platform ?? null,
-        eid: claimed.eid,
-        gate_id: claimed.gate_id,
-        // Set when the setup QR was made (decisions "Enrollment"), not the token's own expiry.
-        expires_at: claimed.key_expires_at,
-        created_at: nowIso,
-      });
-      return {
-        ok: true,
-        apiKeyId,
-        response: {
-          api_key: apiKey,
-          api_key_id: apiKeyId,
-          scope: {
-            eid: event.eid,
-            event_name: event.name,
-            event_date: event.date,
-            gate_id: claimed.gate_id,
-            expires_at: claimed.key_expires_at,
-          },
-          issuer: { name: issuer.name, iss: issuer.base_url },
+        scope: {
+          eid: event.eid,
+          event_name: event.name,
+          event_date: event.date,
+          gate_id: claimed.gate_id,
+          expires_at: claimed.key_expires_at,
         },
-      };
-    })
-    .immediate();
+        issuer: { name: issuer.name, iss: issuer.base_url },
+      },
+    };
+  });
 }

@@ -9,7 +9,7 @@ import { PROTOCOL_VERSION, type SetupPayload } from '../../protocol/types.js';
 import { addHours, isoUtc } from '../time.js';
 import { AdminError } from '../error-catalogue.js';
 import { hashSecret, newEnrollmentToken, newTokenId } from '../secrets.js';
-import type { Db } from '../store/database.js';
+import type { Sql } from '../store/sql.js';
 import type { EventRow } from '../store/events.js';
 import { insertEnrollmentToken, revokeToken } from '../store/scanners.js';
 
@@ -57,11 +57,17 @@ export function setupExpiries(event: EventRow, request: SetupRequest, now: Date)
  * Makes a single-use enrollment token. Only its hash is stored; the token
  * itself exists only inside the returned setup code, which is the deliverable.
  */
-export function createScannerSetup(db: Db, baseUrl: string, event: EventRow, request: SetupRequest, now: Date): SetupResult {
+export async function createScannerSetup(
+  db: Sql,
+  baseUrl: string,
+  event: EventRow,
+  request: SetupRequest,
+  now: Date,
+): Promise<SetupResult> {
   const { tokenExpires, keyExpires } = setupExpiries(event, request, now);
   const token = newEnrollmentToken();
   const tokenId = newTokenId();
-  insertEnrollmentToken(db, {
+  await insertEnrollmentToken(db, {
     token_id: tokenId,
     token_hash: hashSecret(token),
     eid: event.eid,
@@ -90,8 +96,8 @@ export function createScannerSetup(db: Db, baseUrl: string, event: EventRow, req
   };
 }
 
-export function revokeSetup(db: Db, tokenId: string, now: Date): { token_id: string; status: 'revoked' } {
-  const token = revokeToken(db, tokenId, isoUtc(now));
+export async function revokeSetup(db: Sql, tokenId: string, now: Date): Promise<{ token_id: string; status: 'revoked' }> {
+  const token = await revokeToken(db, tokenId, isoUtc(now));
   if (!token) throw new AdminError('TOKEN_NOT_FOUND', `no setup token ${tokenId} at this issuer`);
   if (token.revoked_at === null) {
     throw new AdminError(

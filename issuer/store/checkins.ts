@@ -1,5 +1,5 @@
 /** Check-ins, stored idempotent answers and the scan audit log. */
-import { prepareCached, type Db } from './database.js';
+import type { Sql } from './sql.js';
 
 export interface CheckinRow {
   tid: string;
@@ -33,60 +33,62 @@ export interface ScanLogRow {
   details: string | null;
 }
 
-export function findCheckin(db: Db, tid: string): CheckinRow | undefined {
-  return prepareCached(db, 'SELECT * FROM checkins WHERE tid = ?').get(tid) as CheckinRow | undefined;
+export type ScanLogEntry = ScanLogRow & { id: number };
+
+export function findCheckin(db: Sql, tid: string): Promise<CheckinRow | undefined> {
+  return db.get<CheckinRow>('SELECT * FROM checkins WHERE tid = ?', [tid]);
 }
 
 /**
  * Inserts the first check-in. The primary key on tid is what guarantees one
  * valid per ticket, ever: a second insert fails instead of silently winning.
  */
-export function insertCheckin(db: Db, row: CheckinRow): void {
-  prepareCached(
-    db,
+export async function insertCheckin(db: Sql, row: CheckinRow): Promise<void> {
+  await db.run(
     `INSERT INTO checkins (tid, checked_in_at, scanner_id, gate_id, api_key_id, idempotency_key, recorded_at)
      VALUES (@tid, @checked_in_at, @scanner_id, @gate_id, @api_key_id, @idempotency_key, @recorded_at)`,
-  ).run(row);
+    { ...row },
+  );
 }
 
-export function findStoredAnswer(db: Db, idempotencyKey: string): StoredAnswer | undefined {
-  return prepareCached(db, 'SELECT * FROM idempotency WHERE idempotency_key = ?').get(idempotencyKey) as StoredAnswer | undefined;
+export function findStoredAnswer(db: Sql, idempotencyKey: string): Promise<StoredAnswer | undefined> {
+  return db.get<StoredAnswer>('SELECT * FROM idempotency WHERE idempotency_key = ?', [idempotencyKey]);
 }
 
-export function insertStoredAnswer(db: Db, row: StoredAnswer): void {
-  prepareCached(
-    db,
+export async function insertStoredAnswer(db: Sql, row: StoredAnswer): Promise<void> {
+  await db.run(
     `INSERT INTO idempotency (idempotency_key, request_hash, http_status, response_body, api_key_id, created_at)
      VALUES (@idempotency_key, @request_hash, @http_status, @response_body, @api_key_id, @created_at)`,
-  ).run(row);
+    { ...row },
+  );
 }
 
 /** Drops stored answers older than `before` (docs/protocol.md "Precedence": kept at least 7 days). */
-export function pruneStoredAnswers(db: Db, before: string): number {
-  return prepareCached(db, 'DELETE FROM idempotency WHERE created_at < ?').run(before).changes;
+export async function pruneStoredAnswers(db: Sql, before: string): Promise<number> {
+  return (await db.run('DELETE FROM idempotency WHERE created_at < ?', [before])).changes;
 }
 
-export function appendScanLog(db: Db, row: ScanLogRow): void {
-  prepareCached(
-    db,
+export async function appendScanLog(db: Sql, row: ScanLogRow): Promise<void> {
+  await db.run(
     `INSERT INTO scan_log (at, scanned_at, tid, eid, scanner_id, api_key_id, gate_id, idempotency_key, outcome, details)
      VALUES (@at, @scanned_at, @tid, @eid, @scanner_id, @api_key_id, @gate_id, @idempotency_key, @outcome, @details)`,
-  ).run(row);
+    { ...row },
+  );
 }
 
-export function scanLogForEvent(db: Db, eid: string): (ScanLogRow & { id: number })[] {
-  return prepareCached(db, 'SELECT * FROM scan_log WHERE eid = ? ORDER BY id').all(eid) as (ScanLogRow & { id: number })[];
+export function scanLogForEvent(db: Sql, eid: string): Promise<ScanLogEntry[]> {
+  return db.all<ScanLogEntry>('SELECT * FROM scan_log WHERE eid = ? ORDER BY id', [eid]);
 }
 
-export function scanLogByOutcome(db: Db, outcome: string): (ScanLogRow & { id: number })[] {
-  return prepareCached(db, 'SELECT * FROM scan_log WHERE outcome = ? ORDER BY id').all(outcome) as (ScanLogRow & { id: number })[];
+export function scanLogByOutcome(db: Sql, outcome: string): Promise<ScanLogEntry[]> {
+  return db.all<ScanLogEntry>('SELECT * FROM scan_log WHERE outcome = ? ORDER BY id', [outcome]);
 }
 
 /** A stored answer with the scanner of the key that stored it: a replay is honoured for any key of that scanner. */
-export function findStoredAnswerWithScanner(db: Db, idempotencyKey: string): (StoredAnswer & { scanner_id: string }) | undefined {
-  return prepareCached(
-    db,
+export function findStoredAnswerWithScanner(db: Sql, idempotencyKey: string): Promise<(StoredAnswer & { scanner_id: string }) | undefined> {
+  return db.get<StoredAnswer & { scanner_id: string }>(
     `SELECT i.*, k.scanner_id FROM idempotency i JOIN api_keys k ON k.api_key_id = i.api_key_id
      WHERE i.idempotency_key = ?`,
-  ).get(idempotencyKey) as (StoredAnswer & { scanner_id: string }) | undefined;
+    [idempotencyKey],
+  );
 }

@@ -8,7 +8,7 @@
  * ticket event cost tens of milliseconds each, too much every two seconds on
  * the thread that answers the doors.
  */
-import type { Db } from './database.js';
+import type { Sql } from './sql.js';
 import type { TicketRow } from './tickets.js';
 
 export interface NewTicketRow {
@@ -36,42 +36,39 @@ export interface NewScanRow {
   outcome: string;
 }
 
-export function ticketsAfter(db: Db, rowid: number, limit: number): NewTicketRow[] {
-  return db
-    .prepare('SELECT rowid, eid, ticket_type FROM tickets WHERE rowid > ? ORDER BY rowid LIMIT ?')
-    .all(rowid, limit) as NewTicketRow[];
+export function ticketsAfter(db: Sql, rowid: number, limit: number): Promise<NewTicketRow[]> {
+  return db.all<NewTicketRow>('SELECT rowid, eid, ticket_type FROM tickets WHERE rowid > ? ORDER BY rowid LIMIT ?', [rowid, limit]);
 }
 
-export function checkinsAfter(db: Db, rowid: number, limit: number): NewCheckinRow[] {
-  return db
-    .prepare(
-      `SELECT c.rowid AS rowid, t.eid, t.ticket_type, c.gate_id
-       FROM checkins c JOIN tickets t ON t.tid = c.tid
-       WHERE c.rowid > ? ORDER BY c.rowid LIMIT ?`,
-    )
-    .all(rowid, limit) as NewCheckinRow[];
+export function checkinsAfter(db: Sql, rowid: number, limit: number): Promise<NewCheckinRow[]> {
+  return db.all<NewCheckinRow>(
+    `SELECT c.rowid AS rowid, t.eid, t.ticket_type, c.gate_id
+     FROM checkins c JOIN tickets t ON t.tid = c.tid
+     WHERE c.rowid > ? ORDER BY c.rowid LIMIT ?`,
+    [rowid, limit],
+  );
 }
 
-export function scansAfter(db: Db, id: number, limit: number): NewScanRow[] {
-  return db
-    .prepare('SELECT id, at, scanned_at, tid, eid, scanner_id, api_key_id, gate_id, outcome FROM scan_log WHERE id > ? ORDER BY id LIMIT ?')
-    .all(id, limit) as NewScanRow[];
+export function scansAfter(db: Sql, id: number, limit: number): Promise<NewScanRow[]> {
+  return db.all<NewScanRow>(
+    'SELECT id, at, scanned_at, tid, eid, scanner_id, api_key_id, gate_id, outcome FROM scan_log WHERE id > ? ORDER BY id LIMIT ?',
+    [id, limit],
+  );
 }
 
 /** The highest rowids now: smaller than a cursor only if rows were deleted (e.g. a restored backup), which resets the counts. */
-export function highestRowids(db: Db): { tickets: number; checkins: number; scans: number } {
-  return db
-    .prepare(
-      `SELECT (SELECT COALESCE(MAX(rowid), 0) FROM tickets) AS tickets,
-              (SELECT COALESCE(MAX(rowid), 0) FROM checkins) AS checkins,
-              (SELECT COALESCE(MAX(id), 0) FROM scan_log) AS scans`,
-    )
-    .get() as { tickets: number; checkins: number; scans: number };
+export async function highestRowids(db: Sql): Promise<{ tickets: number; checkins: number; scans: number }> {
+  const row = await db.get<{ tickets: number; checkins: number; scans: number }>(
+    `SELECT (SELECT COALESCE(MAX(rowid), 0) FROM tickets) AS tickets,
+            (SELECT COALESCE(MAX(rowid), 0) FROM checkins) AS checkins,
+            (SELECT COALESCE(MAX(id), 0) FROM scan_log) AS scans`,
+  );
+  return row!;
 }
 
 /** Uses the partial index tickets_revoked_by_event (migration 2): proportional to the revoked tickets only. */
-export function revokedCount(db: Db, eid: string): number {
-  return (db.prepare('SELECT COUNT(*) AS n FROM tickets WHERE eid = ? AND revoked_at IS NOT NULL').get(eid) as { n: number }).n;
+export async function revokedCount(db: Sql, eid: string): Promise<number> {
+  return (await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM tickets WHERE eid = ? AND revoked_at IS NOT NULL', [eid]))!.n;
 }
 
 /** A ticket with its event's name and its check-in, if any. */
@@ -88,7 +85,7 @@ export interface LookupRow extends TicketRow {
 export const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (char) => `\\${char}`);
 
 const LOOKUP_SELECT = `
-  SELECT t.*, e.name AS event_name, c.checked_in_at, c.gate_id AS checkin_gate_id, c.scanner_id AS checkin_scanner_id,
+  SELECT t.tid, t.eid, t.kid, t.holder_name, t.ticket_type, t.issued_at, t.exp, t.qr, t.revoked_at, t.revoke_reason, e.name AS event_name, c.checked_in_at, c.gate_id AS checkin_gate_id, c.scanner_id AS checkin_scanner_id,
          c.api_key_id AS checkin_api_key_id, k.scanner_name AS checkin_scanner_name
   FROM tickets t JOIN events e ON e.eid = t.eid
   LEFT JOIN checkins c ON c.tid = t.tid
@@ -96,24 +93,25 @@ const LOOKUP_SELECT = `
 
 /**
  * Tickets whose id is `query` (any event), then tickets of `eid` whose holder
- * name contains it (case-insensitive for ASCII, SQLite's LIKE), at most `limit`.
+ * name contains it (case-insensitive: LOWER on both sides, so SQLite and PostgreSQL agree), at most `limit`.
  */
-export function lookupTickets(db: Db, eid: string, query: string, limit: number): LookupRow[] {
+export async function lookupTickets(db: Sql, eid: string, query: string, limit: number): Promise<LookupRow[]> {
   // Ticket ids are ULIDs (upper case); a person may type them in lower case.
-  const exact = db.prepare(`${LOOKUP_SELECT} WHERE t.tid IN (?, ?)`).all(query, query.toUpperCase()) as LookupRow[];
-  const byName = db
-    .prepare(`${LOOKUP_SELECT} WHERE t.eid = ? AND t.holder_name LIKE ? ESCAPE '\\' ORDER BY t.holder_name, t.tid LIMIT ?`)
-    .all(eid, `%${escapeLike(query)}%`, limit) as LookupRow[];
+  const exact = await db.all<LookupRow>(`${LOOKUP_SELECT} WHERE t.tid IN (?, ?)`, [query, query.toUpperCase()]);
+  const byName = await db.all<LookupRow>(
+    `${LOOKUP_SELECT} WHERE t.eid = ? AND LOWER(t.holder_name) LIKE LOWER(?) ESCAPE '\\' ORDER BY t.holder_name, t.tid LIMIT ?`,
+    [eid, `%${escapeLike(query)}%`, limit],
+  );
   const seen = new Set(exact.map((row) => row.tid));
   return [...exact, ...byName.filter((row) => !seen.has(row.tid))].slice(0, limit);
 }
 
 /** The ticket behind an alert: its holder, its own event and its first check-in, if any. */
-export function findLookupRow(db: Db, tid: string): LookupRow | undefined {
-  return db.prepare(`${LOOKUP_SELECT} WHERE t.tid = ?`).get(tid) as LookupRow | undefined;
+export function findLookupRow(db: Sql, tid: string): Promise<LookupRow | undefined> {
+  return db.get<LookupRow>(`${LOOKUP_SELECT} WHERE t.tid = ?`, [tid]);
 }
 
 /** Every scanner key's event: scans are counted for the event of the key that sent them. */
-export function apiKeyEvents(db: Db): { api_key_id: string; eid: string }[] {
-  return db.prepare('SELECT api_key_id, eid FROM api_keys').all() as { api_key_id: string; eid: string }[];
+export function apiKeyEvents(db: Sql): Promise<{ api_key_id: string; eid: string }[]> {
+  return db.all<{ api_key_id: string; eid: string }>('SELECT api_key_id, eid FROM api_keys');
 }

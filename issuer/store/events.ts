@@ -1,4 +1,4 @@
-import { prepareCached, type Db } from './database.js';
+import type { Sql } from './sql.js';
 
 export interface EventRow {
   eid: string;
@@ -9,17 +9,19 @@ export interface EventRow {
   created_at: string;
 }
 
-export function insertEvent(db: Db, event: EventRow): void {
-  prepareCached(
-    db,
+export async function insertEvent(db: Sql, event: EventRow): Promise<void> {
+  await db.run(
     'INSERT INTO events (eid, name, date, venue, ends_at, created_at) VALUES (@eid, @name, @date, @venue, @ends_at, @created_at)',
-  ).run(event);
+    {
+      ...event,
+    },
+  );
 }
 
-export function findEvent(db: Db, eid: string): EventRow | undefined {
-  return prepareCached(db, 'SELECT * FROM events WHERE eid = ?').get(eid) as EventRow | undefined;
+export function findEvent(db: Sql, eid: string): Promise<EventRow | undefined> {
+  return db.get<EventRow>('SELECT * FROM events WHERE eid = ?', [eid]);
 }
 
-export function listEvents(db: Db): EventRow[] {
-  return prepareCached(db, 'SELECT * FROM events ORDER BY date').all() as EventRow[];
+export function listEvents(db: Sql): Promise<EventRow[]> {
+  return db.all<EventRow>('SELECT * FROM events ORDER BY date');
 }

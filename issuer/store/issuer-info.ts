@@ -1,4 +1,4 @@
-import { prepareCached, type Db } from './database.js';
+import type { Sql } from './sql.js';
 
 export interface IssuerInfo {
   base_url: string;
@@ -6,17 +6,20 @@ export interface IssuerInfo {
   created_at: string;
 }
 
-export function getIssuerInfo(db: Db): IssuerInfo {
-  const row = prepareCached(db, 'SELECT base_url, name, created_at FROM issuer WHERE singleton = 1').get() as IssuerInfo | undefined;
+export async function getIssuerInfo(db: Sql): Promise<IssuerInfo> {
+  const row = await db.get<IssuerInfo>('SELECT base_url, name, created_at FROM issuer WHERE singleton = 1');
   if (!row) throw new Error('the issuer database has not been initialised (run "ticket-issuer init")');
   return row;
 }
 
 /** Whether `init` has written the issuer: the readiness probe's one read (a one-row table, by primary key). */
-export function hasIssuerInfo(db: Db): boolean {
-  return prepareCached(db, 'SELECT 1 FROM issuer WHERE singleton = 1').get() !== undefined;
+export async function hasIssuerInfo(db: Sql): Promise<boolean> {
+  return (await db.get('SELECT 1 AS one FROM issuer WHERE singleton = 1')) !== undefined;
 }
 
-export function setIssuerInfo(db: Db, info: IssuerInfo): void {
-  prepareCached(db, 'INSERT INTO issuer (singleton, base_url, name, created_at) VALUES (1, @base_url, @name, @created_at)').run(info);
+/** The statement setIssuerInfo runs, also for an import's synchronous merge into a SQLite file (admin/transfer-import.ts). */
+export const INSERT_ISSUER_INFO = 'INSERT INTO issuer (singleton, base_url, name, created_at) VALUES (1, @base_url, @name, @created_at)';
+
+export async function setIssuerInfo(db: Sql, info: IssuerInfo): Promise<void> {
+  await db.run(INSERT_ISSUER_INFO, { ...info });
 }

@@ -1,5 +1,5 @@
 /** Read-only queries for `checkins export`: every admit and every other logged scan of one event. */
-import { prepareCached, type Db } from './database.js';
+import type { Sql } from './sql.js';
 
 export interface CheckinForExport {
   tid: string;
@@ -31,21 +31,21 @@ export interface LoggedScanForExport {
 }
 
 /** The check-ins of the event's tickets: the authoritative admits (one per ticket). */
-export function checkinsOfEvent(db: Db, eid: string): CheckinForExport[] {
-  return prepareCached(
-    db,
+export function checkinsOfEvent(db: Sql, eid: string): Promise<CheckinForExport[]> {
+  return db.all<CheckinForExport>(
     `SELECT c.tid, t.eid, t.holder_name, t.ticket_type, c.checked_in_at, c.recorded_at, c.scanner_id, c.api_key_id, c.gate_id, c.idempotency_key
      FROM checkins c JOIN tickets t ON t.tid = c.tid
      WHERE t.eid = ? ORDER BY c.recorded_at, c.tid`,
-  ).all(eid) as CheckinForExport[];
+    [eid],
+  );
 }
 
 /** Scan-log entries made at the event's doors whose outcome is not an admit (refusals, reported bad signatures…). */
-export function loggedScansOfEvent(db: Db, eid: string, admitOutcome: string): LoggedScanForExport[] {
-  return prepareCached(
-    db,
+export function loggedScansOfEvent(db: Sql, eid: string, admitOutcome: string): Promise<LoggedScanForExport[]> {
+  return db.all<LoggedScanForExport>(
     `SELECT s.id, s.at, s.scanned_at, s.tid, s.eid, t.holder_name, t.ticket_type, s.scanner_id, s.api_key_id, s.gate_id, s.idempotency_key, s.outcome, s.details
      FROM scan_log s LEFT JOIN tickets t ON t.tid = s.tid
      WHERE s.eid = ? AND s.outcome <> ? ORDER BY s.id`,
-  ).all(eid, admitOutcome) as LoggedScanForExport[];
+    [eid, admitOutcome],
+  );
 }

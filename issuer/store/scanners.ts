@@ -1,5 +1,5 @@
 /** Enrollment tokens and the scanner API keys they are exchanged for. Secrets are stored only as SHA-256 hashes. */
-import { prepareCached, type Db } from './database.js';
+import type { Sql } from './sql.js';
 
 export interface EnrollmentTokenRow {
   token_id: string;
@@ -28,65 +28,65 @@ export interface ApiKeyRow {
   revoked_at: string | null;
 }
 
-export function insertEnrollmentToken(db: Db, row: Omit<EnrollmentTokenRow, 'used_at' | 'revoked_at' | 'failed_attempts'>): void {
-  prepareCached(
-    db,
+export async function insertEnrollmentToken(
+  db: Sql,
+  row: Omit<EnrollmentTokenRow, 'used_at' | 'revoked_at' | 'failed_attempts'>,
+): Promise<void> {
+  await db.run(
     `INSERT INTO enrollment_tokens (token_id, token_hash, eid, gate_id, expires_at, key_expires_at, created_at)
      VALUES (@token_id, @token_hash, @eid, @gate_id, @expires_at, @key_expires_at, @created_at)`,
-  ).run(row);
-}
-
-export function findTokenByHash(db: Db, tokenHash: string): EnrollmentTokenRow | undefined {
-  return prepareCached(db, 'SELECT * FROM enrollment_tokens WHERE token_hash = ?').get(tokenHash) as EnrollmentTokenRow | undefined;
-}
-
-export function findTokenById(db: Db, tokenId: string): EnrollmentTokenRow | undefined {
-  return prepareCached(db, 'SELECT * FROM enrollment_tokens WHERE token_id = ?').get(tokenId) as EnrollmentTokenRow | undefined;
-}
-
-/** Marks a token used only if it still is unused: the UPDATE's WHERE makes "exactly one exchange" atomic. */
-export function claimToken(db: Db, tokenId: string, now: string): boolean {
-  return (
-    prepareCached(db, 'UPDATE enrollment_tokens SET used_at = ? WHERE token_id = ? AND used_at IS NULL AND revoked_at IS NULL').run(
-      now,
-      tokenId,
-    ).changes === 1
+    { ...row },
   );
 }
 
-export function recordFailedTokenAttempt(db: Db, tokenId: string): void {
-  prepareCached(db, 'UPDATE enrollment_tokens SET failed_attempts = failed_attempts + 1 WHERE token_id = ?').run(tokenId);
+export function findTokenByHash(db: Sql, tokenHash: string): Promise<EnrollmentTokenRow | undefined> {
+  return db.get<EnrollmentTokenRow>('SELECT * FROM enrollment_tokens WHERE token_hash = ?', [tokenHash]);
+}
+
+export function findTokenById(db: Sql, tokenId: string): Promise<EnrollmentTokenRow | undefined> {
+  return db.get<EnrollmentTokenRow>('SELECT * FROM enrollment_tokens WHERE token_id = ?', [tokenId]);
+}
+
+/**
+ * Marks a token used only if it still is unused: the UPDATE's WHERE makes "exactly one exchange" atomic,
+ * on PostgreSQL too (a second UPDATE waits for the first's row lock, then finds used_at set).
+ */
+export async function claimToken(db: Sql, tokenId: string, now: string): Promise<boolean> {
+  const result = await db.run('UPDATE enrollment_tokens SET used_at = ? WHERE token_id = ? AND used_at IS NULL AND revoked_at IS NULL', [
+    now,
+    tokenId,
+  ]);
+  return result.changes === 1;
+}
+
+export async function recordFailedTokenAttempt(db: Sql, tokenId: string): Promise<void> {
+  await db.run('UPDATE enrollment_tokens SET failed_attempts = failed_attempts + 1 WHERE token_id = ?', [tokenId]);
 }
 
 /** Revokes an unused token; returns the token as it is now, or undefined if unknown. */
-export function revokeToken(db: Db, tokenId: string, now: string): EnrollmentTokenRow | undefined {
-  prepareCached(db, 'UPDATE enrollment_tokens SET revoked_at = COALESCE(revoked_at, ?) WHERE token_id = ? AND used_at IS NULL').run(
-    now,
-    tokenId,
-  );
+export async function revokeToken(db: Sql, tokenId: string, now: string): Promise<EnrollmentTokenRow | undefined> {
+  await db.run('UPDATE enrollment_tokens SET revoked_at = COALESCE(revoked_at, ?) WHERE token_id = ? AND used_at IS NULL', [now, tokenId]);
   return findTokenById(db, tokenId);
 }
 
-export function insertApiKey(db: Db, row: Omit<ApiKeyRow, 'revoked_at'>): void {
-  prepareCached(
-    db,
+export async function insertApiKey(db: Sql, row: Omit<ApiKeyRow, 'revoked_at'>): Promise<void> {
+  await db.run(
     `INSERT INTO api_keys (api_key_id, key_hash, token_id, scanner_id, scanner_name, scanner_platform, eid, gate_id, expires_at, created_at)
      VALUES (@api_key_id, @key_hash, @token_id, @scanner_id, @scanner_name, @scanner_platform, @eid, @gate_id, @expires_at, @created_at)`,
-  ).run(row);
-}
-
-export function findApiKeyByHash(db: Db, keyHash: string): ApiKeyRow | undefined {
-  return prepareCached(db, 'SELECT * FROM api_keys WHERE key_hash = ?').get(keyHash) as ApiKeyRow | undefined;
-}
-
-export function listApiKeys(db: Db, eid?: string): ApiKeyRow[] {
-  return eid === undefined
-    ? (prepareCached(db, 'SELECT * FROM api_keys ORDER BY created_at').all() as ApiKeyRow[])
-    : (prepareCached(db, 'SELECT * FROM api_keys WHERE eid = ? ORDER BY created_at').all(eid) as ApiKeyRow[]);
-}
-
-export function revokeApiKey(db: Db, apiKeyId: string, now: string): boolean {
-  return (
-    prepareCached(db, 'UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE api_key_id = ?').run(now, apiKeyId).changes === 1
+    { ...row },
   );
+}
+
+export function findApiKeyByHash(db: Sql, keyHash: string): Promise<ApiKeyRow | undefined> {
+  return db.get<ApiKeyRow>('SELECT * FROM api_keys WHERE key_hash = ?', [keyHash]);
+}
+
+export function listApiKeys(db: Sql, eid?: string): Promise<ApiKeyRow[]> {
+  return eid === undefined
+    ? db.all<ApiKeyRow>('SELECT * FROM api_keys ORDER BY created_at')
+    : db.all<ApiKeyRow>('SELECT * FROM api_keys WHERE eid = ? ORDER BY created_at', [eid]);
+}
+
+export async function revokeApiKey(db: Sql, apiKeyId: string, now: string): Promise<boolean> {
+  return (await db.run('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE api_key_id = ?', [now, apiKeyId])).changes === 1;
 }

@@ -1,4 +1,4 @@
-import { prepareCached, type Db } from './database.js';
+import type { Sql } from './sql.js';
 
 export interface TicketRow {
   tid: string;
@@ -15,26 +15,28 @@ export interface TicketRow {
 
 export type NewTicket = Omit<TicketRow, 'revoked_at' | 'revoke_reason'>;
 
-/** Stores tickets in one transaction per call: callers batch bulk issuance. */
-export function insertTickets(db: Db, tickets: readonly NewTicket[]): void {
-  const insert = prepareCached(
-    db,
-    'INSERT INTO tickets (tid, eid, kid, holder_name, ticket_type, issued_at, exp, qr) VALUES (@tid, @eid, @kid, @holder_name, @ticket_type, @issued_at, @exp, @qr)',
-  );
-  db.transaction(() => {
-    for (const ticket of tickets) insert.run(ticket);
-  }).immediate();
+/** The ticket columns, spelled once: `SELECT *` would also bring PostgreSQL's own sequence column. */
+export const TICKET_COLUMNS = 'tid, eid, kid, holder_name, ticket_type, issued_at, exp, qr, revoked_at, revoke_reason';
+
+/** Stores tickets; call inside a write job (one transaction per batch: callers batch bulk issuance). */
+export async function insertTickets(db: Sql, tickets: readonly NewTicket[]): Promise<void> {
+  for (const ticket of tickets) {
+    await db.run(
+      'INSERT INTO tickets (tid, eid, kid, holder_name, ticket_type, issued_at, exp, qr) VALUES (@tid, @eid, @kid, @holder_name, @ticket_type, @issued_at, @exp, @qr)',
+      { ...ticket },
+    );
+  }
 }
 
-export function findTicket(db: Db, tid: string): TicketRow | undefined {
-  return prepareCached(db, 'SELECT * FROM tickets WHERE tid = ?').get(tid) as TicketRow | undefined;
+export function findTicket(db: Sql, tid: string): Promise<TicketRow | undefined> {
+  return db.get<TicketRow>(`SELECT ${TICKET_COLUMNS} FROM tickets WHERE tid = ?`, [tid]);
 }
 
 /** Returns false when the ticket does not exist. Revoking twice keeps the first time and reason. */
-export function revokeTicket(db: Db, tid: string, reason: string | null, now: string): boolean {
-  const result = prepareCached(
-    db,
+export async function revokeTicket(db: Sql, tid: string, reason: string | null, now: string): Promise<boolean> {
+  const result = await db.run(
     'UPDATE tickets SET revoked_at = COALESCE(revoked_at, ?), revoke_reason = COALESCE(revoke_reason, ?) WHERE tid = ?',
-  ).run(now, reason, tid);
+    [now, reason, tid],
+  );
   return result.changes === 1;
 }

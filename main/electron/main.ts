@@ -128,7 +128,7 @@ function setUpOnsiteIssuer(options: ShellOptions): void {
       return issuerCall(method, args);
     });
   }
-  refreshIssuerMenu();
+  void refreshIssuerMenu();
   if (options.onsiteIssuer) void startIssuerAtLaunch(issuer, options).finally(refreshIssuerMenu);
 }
 
@@ -143,12 +143,12 @@ async function issuerCall(method: IssuerCallName, args: unknown[]): Promise<Issu
     });
   } finally {
     // The menu shows the issuer's state: rebuild it after the calls that change it (a screen may poll status).
-    if (method !== 'status' && method !== 'openAdmin') refreshIssuerMenu();
+    if (method !== 'status' && method !== 'openAdmin') void refreshIssuerMenu();
   }
 }
 
 /** The application menu with the Issuer menu for the current state (kiosk mode shows no menu bar). */
-function refreshIssuerMenu(): void {
+async function refreshIssuerMenu(): Promise<void> {
   const issuer = onsiteIssuer;
   if (issuer === null || shutDown) return;
   const fromMenu = async (method: IssuerCallName, what: string): Promise<IssuerAnswer<unknown>> => {
@@ -158,7 +158,7 @@ function refreshIssuerMenu(): void {
   };
   let status;
   try {
-    status = issuer.status();
+    status = await issuer.status();
   } catch (error) {
     log(`on-site issuer status failed: ${error instanceof Error ? error.message : String(error)}`);
     return;
@@ -173,27 +173,28 @@ function refreshIssuerMenu(): void {
         const { adminToken } = answer.value as { adminToken: string };
         const { response } = await dialog.showMessageBox({
           type: 'info',
-          ...adminTokenText(adminToken, issuer.status()),
+          ...adminTokenText(adminToken, await issuer.status()),
           buttons: ['Copy and close', 'Close'],
           defaultId: 0,
         });
         if (response === 0) clipboard.writeText(adminToken);
       }),
-    showDetails: () => void dialog.showMessageBox({ type: 'info', ...issuerDetailsText(issuer.status()), buttons: ['Close'] }),
+    showDetails: () =>
+      void issuer.status().then((current) => dialog.showMessageBox({ type: 'info', ...issuerDetailsText(current), buttons: ['Close'] })),
   });
   Menu.setApplicationMenu(Menu.buildFromTemplate(template));
 }
 
 async function startIssuerAtLaunch(issuer: OnsiteIssuer, options: ShellOptions): Promise<void> {
   try {
-    if (!issuer.status().initialised) {
+    if (!(await issuer.status()).initialised) {
       if (options.issuerName === null) {
         log(
           `on-site issuer: ${issuer.dataDirectory} has no issuer yet; start with --issuer-name NAME [--issuer-base-url URL] to create it`,
         );
         return;
       }
-      issuer.init({ name: options.issuerName, ...(options.issuerBaseUrl === null ? {} : { baseUrl: options.issuerBaseUrl }) });
+      await issuer.init({ name: options.issuerName, ...(options.issuerBaseUrl === null ? {} : { baseUrl: options.issuerBaseUrl }) });
     }
     const status = await issuer.start();
     log(

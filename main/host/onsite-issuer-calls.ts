@@ -92,7 +92,7 @@ function boundCall(host: IssuerHost, method: IssuerCallName, args: unknown): () 
     case 'openAdmin':
       noArguments(args);
       return async (): Promise<IssuerCallValue<'openAdmin'>> => {
-        const status = host.issuer.status();
+        const status = await host.issuer.status();
         if (!status.running || status.adminUrl === null || status.fingerprint === null) {
           throw new NotRunning('The on-site issuer is not running: start it first.');
         }

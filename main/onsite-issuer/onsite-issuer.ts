@@ -168,9 +168,9 @@ export class OnsiteIssuer {
     return this.state.kind === 'running';
   }
 
-  status(): OnsiteIssuerStatus {
+  async status(): Promise<OnsiteIssuerStatus> {
     const addresses = lanAddresses(this.interfaces());
-    const info = this.identity();
+    const info = await this.identity();
     const certificate = this.issuer.certificate();
     const status: OnsiteIssuerStatus = {
       initialised: info !== null,
@@ -184,7 +184,7 @@ export class OnsiteIssuer {
       certificateNames: certificate?.names ?? [],
       lanAddresses: addresses,
       suggestedBaseUrl: info ? null : suggestedBaseUrl(addresses, this.options.port ?? DEFAULT_PORT),
-      adminTokenSet: info !== null && this.issuer.hasAdminToken(),
+      adminTokenSet: info !== null && (await this.issuer.hasAdminToken()),
       scannerRpm: this.options.scannerRpm ?? ONSITE_SCANNER_RPM,
       warnings: info ? baseUrlWarnings(info.baseUrl, addresses) : [],
     };
@@ -202,8 +202,8 @@ export class OnsiteIssuer {
    * Gives the data dir its issuer identity and first signing key, exactly as
    * `ticket-issuer init` does. Refuses a data dir that already holds one.
    */
-  init(request: InitRequest): OnsiteIssuerStatus {
-    if (this.identity() !== null) {
+  async init(request: InitRequest): Promise<OnsiteIssuerStatus> {
+    if ((await this.identity()) !== null) {
       throw new OnsiteIssuerError(
         'already_initialised',
         `${this.issuer.root} already holds an issuer; it is kept (a new identity would orphan every ticket it signed)`,
@@ -213,7 +213,7 @@ export class OnsiteIssuer {
     const port = request.port ?? this.options.port ?? DEFAULT_PORT;
     adminCall(() => parseInteger(String(port), 'the port', 1, 65535));
     const baseUrl = adminCall(() => parseBaseUrl(request.baseUrl ?? suggestedBaseUrl(lanAddresses(this.interfaces()), port)));
-    adminCall(() => this.issuer.init(baseUrl, name, this.now()));
+    await adminCallAsync(() => this.issuer.init(baseUrl, name, this.now()));
     this.logFor().info({ issuer: baseUrl, name, dataDir: this.issuer.root }, 'on-site issuer initialised');
     return this.status();
   }
@@ -224,14 +224,14 @@ export class OnsiteIssuer {
    * admin-token reset` runs. Only its hash is stored; show it to the operator
    * once. Never logged.
    */
-  resetAdminToken(): { adminToken: string; createdAt: string } {
-    if (this.identity() === null) {
+  async resetAdminToken(): Promise<{ adminToken: string; createdAt: string }> {
+    if ((await this.identity()) === null) {
       throw new OnsiteIssuerError(
         'not_initialised',
         `no issuer in ${this.issuer.root} yet: initialise it first with its name and base URL`,
       );
     }
-    const { token, createdAt } = this.issuer.resetAdminToken(this.now());
+    const { token, createdAt } = await this.issuer.resetAdminToken(this.now());
     this.logFor().info('admin dashboard token replaced');
     return { adminToken: token, createdAt };
   }
@@ -246,26 +246,19 @@ export class OnsiteIssuer {
       await this.state.done.catch(() => undefined);
       return this.start(); // whatever happened meanwhile, decide again
     }
-    const info = this.identity();
-    if (info === null) {
-      throw new OnsiteIssuerError(
-        'not_initialised',
-        `no issuer in ${this.issuer.root} yet: initialise it first with its name and base URL`,
-      );
-    }
-    const defaults = defaultListen(info.baseUrl);
-    const host = this.options.host ?? defaults.host;
-    const port = this.options.port ?? defaults.port;
-    const done = this.listen(info, host, port);
+    // The state says "starting" before anything is awaited, so a second start() meanwhile is refused, not run twice.
+    const starting = this.identityThenListen();
+    const done = starting.then(({ server }) => server);
+    done.catch(() => undefined); // the failure is thrown below; waiters on `done` handle it themselves
     this.state = { kind: 'starting', done };
     try {
-      const server = await done;
+      const { server, host, port } = await starting;
       this.state = { kind: 'running', server, host, port };
     } catch (error) {
       this.state = { kind: 'stopped' };
       throw error;
     }
-    const status = this.status();
+    const status = await this.status();
     this.logFor().info({ urls: status.urls, fingerprint: status.fingerprint }, 'on-site issuer running');
     return status;
   }
@@ -294,6 +287,20 @@ export class OnsiteIssuer {
     return this.status();
   }
 
+  private async identityThenListen(): Promise<{ server: RunningServer; host: string; port: number }> {
+    const info = await this.identity();
+    if (info === null) {
+      throw new OnsiteIssuerError(
+        'not_initialised',
+        `no issuer in ${this.issuer.root} yet: initialise it first with its name and base URL`,
+      );
+    }
+    const defaults = defaultListen(info.baseUrl);
+    const host = this.options.host ?? defaults.host;
+    const port = this.options.port ?? defaults.port;
+    return { server: await this.listen(info, host, port), host, port };
+  }
+
   private async listen(info: IssuerIdentity, host: string, port: number): Promise<RunningServer> {
     // The first time, the certificate names every LAN address, so a browser on the venue network sees its own address in it.
     await this.issuer.ensureCertificate(info, host, lanAddresses(this.interfaces()));
@@ -312,8 +319,8 @@ export class OnsiteIssuer {
   }
 
   /** The issuer identity, read once from the database (it never changes after init). */
-  private identity(): IssuerIdentity | null {
-    this.info ??= this.issuer.identity();
+  private async identity(): Promise<IssuerIdentity | null> {
+    this.info ??= await this.issuer.identity();
     return this.info;
   }
 
@@ -338,14 +345,25 @@ function adminCall<T>(work: () => T): T {
   try {
     return work();
   } catch (error) {
-    if (error instanceof AdminError) {
-      throw new OnsiteIssuerError(
-        error.code === 'ALREADY_INITIALISED' ? 'already_initialised' : 'invalid_input',
-        error.message.replace(/^--base-url /, 'the base URL '),
-      );
-    }
-    throw error;
+    throw asOnsiteError(error);
   }
+}
+
+async function adminCallAsync<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw asOnsiteError(error);
+  }
+}
+
+/** An admin operation's AdminError as the panel's error; anything else unchanged. */
+function asOnsiteError(error: unknown): unknown {
+  if (!(error instanceof AdminError)) return error;
+  return new OnsiteIssuerError(
+    error.code === 'ALREADY_INITIALISED' ? 'already_initialised' : 'invalid_input',
+    error.message.replace(/^--base-url /, 'the base URL '),
+  );
 }
 
 function listenError(error: unknown, host: string, port: number): unknown {

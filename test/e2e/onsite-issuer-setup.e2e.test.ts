@@ -109,7 +109,7 @@ describe('the Setup screen of a fresh install', () => {
     await new Promise((resolve) => setTimeout(resolve, 300)); // past the wedge's end-of-burst pause
     expect(await page.inputValue('#issuer-name-input')).toBe('Harbour Festival');
     expect(await page.locator('[data-setup-message]').count()).toBe(0);
-    expect(issuer.status().initialised).toBe(false);
+    expect((await issuer.status()).initialised).toBe(false);
     await page.screenshot({ path: join(ROOT, 'test-results', 'e2e', '20-setup-onsite-issuer-form.png') });
   });
 
@@ -120,7 +120,7 @@ describe('the Setup screen of a fresh install', () => {
     await expect.poll(() => problem.count()).toBe(1);
     expect(await problem.textContent()).toMatch(/^The on-site issuer: .*https/i);
     expect(await page.inputValue('#issuer-name-input')).toBe('Harbour Festival');
-    expect(issuer.status().initialised).toBe(false);
+    expect((await issuer.status()).initialised).toBe(false);
   });
 
   it('creates and starts the issuer, then says where kiosks reach it and what to do next', async () => {
@@ -129,7 +129,7 @@ describe('the Setup screen of a fresh install', () => {
     await page.fill('#issuer-url-input', baseUrl);
     await page.click('[data-action="issuer-create"]');
     await expect.poll(() => panel().getAttribute('data-issuer-state')).toBe('running');
-    const status = issuer.status();
+    const status = await issuer.status();
     expect(status).toMatchObject({ initialised: true, running: true, issuer: { name: 'Harbour Festival', baseUrl }, warnings: [] });
     expect(await panel().textContent()).toContain(`On-site issuer "Harbour Festival" is running at ${baseUrl}`);
     expect(await panel().textContent()).toContain('admin dashboard');
@@ -176,7 +176,7 @@ describe('the Setup screen of a fresh install', () => {
   it('opens the admin dashboard pinned to the issuer’s certificate', async () => {
     await page.click('[data-action="issuer-open-admin"]');
     await expect.poll(() => adminWindows.length).toBe(1);
-    expect(adminWindows[0]).toEqual({ url: `https://127.0.0.1:${port}/admin`, fingerprint: issuer.status().fingerprint });
+    expect(adminWindows[0]).toEqual({ url: `https://127.0.0.1:${port}/admin`, fingerprint: (await issuer.status()).fingerprint });
     expect(pageErrors).toEqual([]);
   });
 });

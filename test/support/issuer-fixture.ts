@@ -1,6 +1,7 @@
 /**
- * A real issuer data directory in a temp folder, filled directly through
- * issuer/store and issuer/signing (not the CLI, so these tests need no build):
+ * A real issuer data directory in a temp folder, filled directly with SQL on
+ * a connection of the test's own and issuer/signing (not the CLI, so these
+ * tests need no build; synchronous, so a test sets up in plain statements):
  * issuer info, an active signing key, events, signed tickets, setup tokens
  * and enrolled scanner keys.
  */
@@ -16,11 +17,11 @@ import { createDataDir, resolveDataDir, type DataDir } from '../../issuer/data-d
 import { hashSecret, newApiKey, newApiKeyId, newEnrollmentToken, newTokenId } from '../../issuer/secrets.js';
 import { generateSigningKey, publicKeyBase64Url, savePrivateKey, signEd25519Node, type SigningKey } from '../../issuer/signing.js';
 import { openDatabase, type Db } from '../../issuer/store/database.js';
-import { insertEvent, type EventRow } from '../../issuer/store/events.js';
-import { setIssuerInfo } from '../../issuer/store/issuer-info.js';
-import { insertApiKey, insertEnrollmentToken } from '../../issuer/store/scanners.js';
-import { insertActiveKey } from '../../issuer/store/signing-keys.js';
-import { insertTickets, type TicketRow } from '../../issuer/store/tickets.js';
+import type { Sql, SqlDatabase } from '../../issuer/store/sql.js';
+import { SqliteDatabase, sqliteSql } from '../../issuer/store/sqlite-database.js';
+import type { EventRow } from '../../issuer/store/events.js';
+import { INSERT_ISSUER_INFO } from '../../issuer/store/issuer-info.js';
+import type { TicketRow } from '../../issuer/store/tickets.js';
 
 const HOUR = 3600_000;
 
@@ -43,6 +44,10 @@ export interface IssuerFixture {
   dataDir: DataDir;
   /** A connection of the test's own, for setup and for asserting what the server stored. */
   db: Db;
+  /** The same connection behind the issuer's database port, for calling issuer/store and issuer/services. */
+  sql: Sql;
+  /** The same connection as the port's database (writes through its group commit); cleanup() closes it. */
+  database: SqlDatabase;
   baseUrl: string;
   name: string;
   signingKey: SigningKey;
@@ -63,16 +68,22 @@ export function createIssuerFixture(options: { baseUrl?: string; name?: string }
   const baseUrl = options.baseUrl ?? 'https://tickets.example.test';
   const name = options.name ?? 'Example Tickets';
   const now = new Date();
-  setIssuerInfo(db, { base_url: baseUrl, name, created_at: now.toISOString() });
+  db.prepare(INSERT_ISSUER_INFO).run({ base_url: baseUrl, name, created_at: now.toISOString() });
   const signingKey = generateSigningKey();
   savePrivateKey(dataDir.keysDir, signingKey);
-  insertActiveKey(db, { kid: signingKey.kid, public_key: publicKeyBase64Url(signingKey), valid_from: now.toISOString() });
+  db.prepare('INSERT INTO signing_keys (kid, public_key, valid_from, valid_until, active) VALUES (?, ?, ?, NULL, 1)').run(
+    signingKey.kid,
+    publicKeyBase64Url(signingKey),
+    now.toISOString(),
+  );
   const events = new Map<string, EventRow>();
 
   return {
     root,
     dataDir,
     db,
+    sql: sqliteSql(db),
+    database: new SqliteDatabase(db),
     baseUrl,
     name,
     signingKey,
@@ -86,7 +97,7 @@ export function createIssuerFixture(options: { baseUrl?: string; name?: string }
         ends_at: (endsAt ?? new Date(date.getTime() + 12 * HOUR)).toISOString(),
         created_at: new Date().toISOString(),
       };
-      insertEvent(db, event);
+      insertRow(db, 'events', { ...event });
       events.set(event.eid, event);
       return event;
     },
@@ -119,7 +130,7 @@ export function createIssuerFixture(options: { baseUrl?: string; name?: string }
         exp,
         qr,
       };
-      insertTickets(db, [ticket]);
+      insertRow(db, 'tickets', ticket);
       return { ...ticket, revoked_at: null, revoke_reason: null };
     },
 
@@ -129,7 +140,7 @@ export function createIssuerFixture(options: { baseUrl?: string; name?: string }
     ) {
       const token = newEnrollmentToken();
       const tokenId = newTokenId();
-      insertEnrollmentToken(db, {
+      insertRow(db, 'enrollment_tokens', {
         token_id: tokenId,
         token_hash: hashSecret(token),
         eid,
@@ -155,7 +166,7 @@ export function createIssuerFixture(options: { baseUrl?: string; name?: string }
       db.prepare('UPDATE enrollment_tokens SET used_at = ? WHERE token_id = ?').run(new Date().toISOString(), tokenId);
       const apiKey = newApiKey();
       const apiKeyId = newApiKeyId();
-      insertApiKey(db, {
+      insertRow(db, 'api_keys', {
         api_key_id: apiKeyId,
         key_hash: hashSecret(apiKey),
         token_id: tokenId,
@@ -175,4 +186,10 @@ export function createIssuerFixture(options: { baseUrl?: string; name?: string }
       fs.rmSync(root, { recursive: true, force: true });
     },
   };
+}
+
+/** INSERT of one row, its columns named by the object's keys. */
+function insertRow(db: Db, table: string, row: Record<string, string | number | null>): void {
+  const columns = Object.keys(row);
+  db.prepare(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((column) => `@${column}`).join(', ')})`).run(row);
 }

@@ -18,10 +18,9 @@ import { revokeScannerKey, revokeTicketById } from '../../services/admin-actions
 import type { AdminTokenSource } from '../../services/admin-credential.js';
 import { exportCsv, exportRows } from '../../services/checkins-export.js';
 import { LATE_SCAN_MS, ONLINE_WINDOW_MS, REFRESH_MS, ticketView, type DashboardAggregator } from '../../services/dashboard.js';
-import type { GroupCommit } from '../../store/group-commit.js';
 import { createScannerSetup, revokeSetup, type SetupRequest } from '../../services/scanner-setup.js';
 import { findLookupRow, lookupTickets } from '../../store/dashboard.js';
-import type { Db } from '../../store/database.js';
+import type { SqlDatabase } from '../../store/sql.js';
 import { listEvents } from '../../store/events.js';
 import { getIssuerInfo } from '../../store/issuer-info.js';
 import { errorResponses } from '../schemas.js';
@@ -57,8 +56,7 @@ export const ADMIN_API_PREFIX = '/admin/api';
 export const LOOKUP_LIMIT = 20;
 
 export interface AdminApiOptions {
-  db: Db;
-  groupCommit: GroupCommit;
+  database: SqlDatabase;
   tokenSource: AdminTokenSource;
   failureLimiter: FailureLimiter;
   aggregator: DashboardAggregator;
@@ -79,7 +77,8 @@ async function adminAction<T>(work: () => T | Promise<T>): Promise<T> {
 const guarded = (...more: number[]) => errorResponses(401, 429, 500, 503, ...more);
 
 export default async function adminApiRoutes(app: FastifyInstance, options: AdminApiOptions): Promise<void> {
-  const { db, groupCommit, aggregator } = options;
+  const { database, aggregator } = options;
+  const db = database.read;
   app.addHook('onRequest', requireAdmin(options.tokenSource, options.failureLimiter));
   app.addHook('onSend', async (_request, reply: FastifyReply, payload) => {
     reply.header('cache-control', 'no-store');
@@ -91,11 +90,11 @@ export default async function adminApiRoutes(app: FastifyInstance, options: Admi
   );
 
   app.get('/session', { schema: { response: { 200: sessionSchema, ...guarded() } } }, async (): Promise<SessionInfo> => {
-    const issuer = getIssuerInfo(db);
+    const issuer = await getIssuerInfo(db);
     return {
       issuer: { name: issuer.name, base_url: issuer.base_url },
       server_time: new Date().toISOString(),
-      events: listEvents(db).map(({ eid, name, date, venue, ends_at }) => ({ eid, name, date, venue, ends_at })),
+      events: (await listEvents(db)).map(({ eid, name, date, venue, ends_at }) => ({ eid, name, date, venue, ends_at })),
       rules: { online_window_seconds: ONLINE_WINDOW_MS / 1000, late_scan_seconds: LATE_SCAN_MS / 1000, refresh_seconds: REFRESH_MS / 1000 },
       setup_tls_cert_sha256: options.setupCertPin,
     };
@@ -118,7 +117,7 @@ export default async function adminApiRoutes(app: FastifyInstance, options: Admi
       await adminAction(() => requireEvent(db, request.params.eid));
       const query = request.query.q.trim();
       if (query === '') throw errors.invalidField('q', 'must not be empty');
-      const rows = lookupTickets(db, request.params.eid, query, LOOKUP_LIMIT + 1);
+      const rows = await lookupTickets(db, request.params.eid, query, LOOKUP_LIMIT + 1);
       const now = Date.now();
       return { query, tickets: rows.slice(0, LOOKUP_LIMIT).map((row) => ticketView(row, now)), truncated: rows.length > LOOKUP_LIMIT };
     },
@@ -131,9 +130,9 @@ export default async function adminApiRoutes(app: FastifyInstance, options: Admi
       const { tid } = request.params;
       const reason = request.body.reason?.trim() || null;
       if (reason !== null) refuseBadLabel('reason', reason);
-      const result = await adminAction(() => groupCommit.run((tx) => revokeTicketById(tx, tid, reason, new Date())));
+      const result = await adminAction(() => database.write((tx) => revokeTicketById(tx, tid, reason, new Date())));
       request.log.info({ tid }, 'ticket revoked from the admin dashboard');
-      return { ...result, ticket: ticketView(findLookupRow(db, tid)!, Date.now()) };
+      return { ...result, ticket: ticketView((await findLookupRow(db, tid))!, Date.now()) };
     },
   );
 
@@ -147,8 +146,8 @@ export default async function adminApiRoutes(app: FastifyInstance, options: Admi
       const setup: SetupRequest = {};
       if (gate) setup.gateId = gate;
       if (options.setupCertPin !== null) setup.tlsCertSha256 = options.setupCertPin;
-      const baseUrl = getIssuerInfo(db).base_url;
-      const result = await adminAction(() => groupCommit.run((tx) => createScannerSetup(tx, baseUrl, event, setup, new Date())));
+      const baseUrl = (await getIssuerInfo(db)).base_url;
+      const result = await adminAction(() => database.write((tx) => createScannerSetup(tx, baseUrl, event, setup, new Date())));
       // The token_id is safe to log; the setup code holds the token and never is.
       request.log.info({ token_id: result.token_id, eid: event.eid, gate_id: result.gate_id }, 'setup code made from the admin dashboard');
       return { ...result, event_name: event.name, qr_image: await qrSvgDataUrl(result.setup_qr), tls_cert_sha256: options.setupCertPin };
@@ -159,7 +158,7 @@ export default async function adminApiRoutes(app: FastifyInstance, options: Admi
     '/setup-codes/:token_id/revoke',
     { schema: { params: idParam('token_id'), body: emptyBodySchema, response: { 200: revokeSetupResultSchema, ...guarded(400, 404) } } },
     async (request): Promise<RevokeSetupResult> =>
-      adminAction(() => groupCommit.run((tx) => revokeSetup(tx, request.params.token_id, new Date()))),
+      adminAction(() => database.write((tx) => revokeSetup(tx, request.params.token_id, new Date()))),
   );
 
   app.post<{ Params: { api_key_id: string } }>(
@@ -168,7 +167,7 @@ export default async function adminApiRoutes(app: FastifyInstance, options: Admi
       schema: { params: idParam('api_key_id'), body: emptyBodySchema, response: { 200: revokeScannerResultSchema, ...guarded(400, 404) } },
     },
     async (request): Promise<RevokeScannerResult> => {
-      const result = await adminAction(() => groupCommit.run((tx) => revokeScannerKey(tx, request.params.api_key_id, new Date())));
+      const result = await adminAction(() => database.write((tx) => revokeScannerKey(tx, request.params.api_key_id, new Date())));
       request.log.info({ api_key_id: result.api_key_id }, 'scanner key revoked from the admin dashboard');
       return result;
     },
@@ -184,7 +183,7 @@ export default async function adminApiRoutes(app: FastifyInstance, options: Admi
     },
     async (request, reply) => {
       const event = await adminAction(() => requireEvent(db, request.params.eid));
-      const csv = exportCsv(exportRows(db, event.eid));
+      const csv = exportCsv(await exportRows(db, event.eid));
       const filename = `checkins-${event.eid.replace(/[^A-Za-z0-9_-]/g, '_')}.csv`;
       return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${filename}"`).send(csv);
     },

@@ -68,7 +68,7 @@ export class FailureLimiter {
 /** onRequest hook of every admin API route: runs before the body is read. */
 export function requireAdmin(source: AdminTokenSource, limiter: FailureLimiter) {
   return async function authenticateAdmin(request: FastifyRequest): Promise<void> {
-    const expected = expectedAdminHash(source);
+    const expected = await expectedAdminHash(source);
     if (expected === null) throw errors.adminTokenNotSet();
     const bearer = bearerFrom(request.headers.authorization);
     if (bearer === null) throw errors.adminUnauthorized();

@@ -6,15 +6,13 @@
 import type { FastifyInstance } from 'fastify';
 import { adminTokenSource } from '../../services/admin-credential.js';
 import { DashboardAggregator } from '../../services/dashboard.js';
-import type { GroupCommit } from '../../store/group-commit.js';
-import type { Db } from '../../store/database.js';
+import type { SqlDatabase } from '../../store/sql.js';
 import adminApiRoutes, { ADMIN_API_PREFIX } from './api.js';
 import { FailureLimiter } from './auth.js';
 import adminPageRoutes from './page.js';
 
 export interface AdminRoutesOptions {
-  db: Db;
-  groupCommit: GroupCommit;
+  database: SqlDatabase;
   /** Accept this admin token instead of the one stored in the data dir (serve --admin-token-file). */
   adminToken?: string | undefined;
   /** The certificate fingerprint setup codes made here pin (self-signed HTTPS), else null. */
@@ -27,11 +25,10 @@ export default async function adminRoutes(app: FastifyInstance, options: AdminRo
   await app.register(adminPageRoutes, options.distDir === undefined ? {} : { distDir: options.distDir });
   await app.register(adminApiRoutes, {
     prefix: ADMIN_API_PREFIX,
-    db: options.db,
-    groupCommit: options.groupCommit,
-    tokenSource: adminTokenSource(options.db, options.adminToken),
+    database: options.database,
+    tokenSource: adminTokenSource(options.database.read, options.adminToken),
     failureLimiter: new FailureLimiter(),
-    aggregator: new DashboardAggregator(options.db),
+    aggregator: new DashboardAggregator(options.database.read),
     setupCertPin: options.setupCertPin,
   });
 }

@@ -7,6 +7,7 @@ import { appendScanLog, insertCheckin } from '../../../issuer/store/checkins.js'
 import { openDatabase } from '../../../issuer/store/database.js';
 import { publishedKeys } from '../../../issuer/store/signing-keys.js';
 import { cliFailure, cliJson, createEvent, initIssuer, runCli } from '../../support/cli-harness.js';
+import { sqliteSql } from '../../../issuer/store/sqlite-database.js';
 
 interface Issued {
   tickets: { tid: string; qr: string }[];
@@ -29,7 +30,7 @@ describe('key rotate', () => {
     expect(decodeTicketCode(after.tickets[0]!.qr).payload.kid).toBe(rotated.kid);
 
     const db = openDatabase(path.join(data, 'issuer.db'));
-    const published = publishedKeys(db, Math.floor(Date.now() / 1000));
+    const published = await publishedKeys(sqliteSql(db), Math.floor(Date.now() / 1000));
     db.close();
     expect(published.map((k) => k.kid)).toEqual([rotated.kid, firstKid]);
     expect(published[1]!.valid_until).not.toBeNull();
@@ -64,7 +65,7 @@ describe('checkins export', () => {
     // What the HTTP API records during the event, written directly.
     const db = openDatabase(path.join(data, 'issuer.db'));
     const scan = { scanner_id: 'scanner-1', api_key_id: 'key_1', gate_id: 'North' };
-    appendScanLog(db, {
+    await appendScanLog(sqliteSql(db), {
       at: '2026-12-01T19:00:01Z',
       scanned_at: '2026-12-01T19:00:00Z',
       tid: first.tid,
@@ -74,14 +75,14 @@ describe('checkins export', () => {
       outcome: 'valid',
       details: null,
     });
-    insertCheckin(db, {
+    await insertCheckin(sqliteSql(db), {
       tid: first.tid,
       checked_in_at: '2026-12-01T19:00:00Z',
       ...scan,
       idempotency_key: 'k1',
       recorded_at: '2026-12-01T19:00:01Z',
     });
-    appendScanLog(db, {
+    await appendScanLog(sqliteSql(db), {
       at: '2026-12-01T19:05:01Z',
       scanned_at: '2026-12-01T19:05:00Z',
       tid: first.tid,
@@ -91,7 +92,7 @@ describe('checkins export', () => {
       outcome: 'already_used',
       details: null,
     });
-    appendScanLog(db, {
+    await appendScanLog(sqliteSql(db), {
       at: '2026-12-01T19:06:01Z',
       scanned_at: '2026-12-01T19:06:00Z',
       tid: 'FORGED',
@@ -101,7 +102,7 @@ describe('checkins export', () => {
       outcome: 'invalid_signature',
       details: '{"reason":"invalid_signature"}',
     });
-    appendScanLog(db, {
+    await appendScanLog(sqliteSql(db), {
       at: '2026-12-01T19:07:01Z',
       scanned_at: '2026-12-01T19:07:00Z',
       tid: second.tid,

@@ -19,6 +19,7 @@ import {
   terminalQrLines,
   zxingResults,
 } from '../../support/qr-decoders.js';
+import { sqliteSql } from '../../../issuer/store/sqlite-database.js';
 import {
   BASE_URL,
   cliFailure,
@@ -205,7 +206,7 @@ describe('scanner revoke-setup', () => {
     expect((await cliFailure(['scanner', 'revoke-setup', '--data', issuer.data, 'tok_0000000000000000'])).code).toBe('TOKEN_NOT_FOUND');
     const setup = await cliJson<SetupJson>(['scanner', 'setup', '--data', issuer.data, '--event', event.eid]);
     const db = openDatabase(path.join(issuer.data, 'issuer.db'));
-    expect(claimToken(db, setup.token_id, new Date().toISOString())).toBe(true);
+    expect(await claimToken(sqliteSql(db), setup.token_id, new Date().toISOString())).toBe(true);
     db.close();
     const failure = await cliFailure(['scanner', 'revoke-setup', '--data', issuer.data, setup.token_id]);
     expect(failure.code).toBe('TOKEN_ALREADY_USED');
@@ -222,7 +223,7 @@ describe('scanner list and scanner revoke', () => {
     const db = openDatabase(path.join(issuer.data, 'issuer.db'));
     const now = new Date().toISOString();
     const expires = plusHours(event.ends_at, 12);
-    insertApiKey(db, {
+    await insertApiKey(sqliteSql(db), {
       api_key_id: 'key_aaaa000000000001',
       key_hash: hashSecret('secret-1'),
       token_id: setup.token_id,
@@ -234,7 +235,7 @@ describe('scanner list and scanner revoke', () => {
       expires_at: expires,
       created_at: now,
     });
-    insertApiKey(db, {
+    await insertApiKey(sqliteSql(db), {
       api_key_id: 'key_aaaa000000000002',
       key_hash: hashSecret('secret-2'),
       token_id: otherSetup.token_id,

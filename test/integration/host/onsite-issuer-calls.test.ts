@@ -115,7 +115,7 @@ describe('input validation', () => {
   it.each(hostile)('%s(%j) → invalid_input, and nothing changed', async (method, args, message) => {
     const answer = await handleIssuerCall(host, method, args);
     expect(answer).toEqual({ ok: false, error: { code: 'invalid_input', message: expect.stringMatching(message) } });
-    expect(issuer.status()).toMatchObject({ initialised: false, running: false });
+    expect(await issuer.status()).toMatchObject({ initialised: false, running: false });
     expect(fs.existsSync(path.join(dir.dir, 'issuer-data'))).toBe(false);
   });
 

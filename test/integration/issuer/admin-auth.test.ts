@@ -49,7 +49,7 @@ beforeAll(async () => {
   app = await build({ dataDir: fx.dataDir.root, logger: log.logger });
   eid = fx.createEvent().eid;
   scanner = fx.enrollScanner(eid);
-  adminToken = resetAdminToken(fx.db, new Date()).token;
+  adminToken = (await resetAdminToken(fx.sql, new Date())).token;
 });
 
 afterAll(async () => {
@@ -194,7 +194,7 @@ describe('where the token comes from', () => {
       expect(details.reason).toBe('admin_token_not_set');
       expect((response.json() as { error: { message: string } }).error.message).toContain('ticket-issuer admin-token reset');
       // Made while the server runs (another process's connection): usable on the very next request.
-      const { token } = resetAdminToken(bare.db, new Date());
+      const { token } = await resetAdminToken(bare.sql, new Date());
       expect((await bareApp.inject({ url: '/admin/api/session', headers: { authorization: `Bearer ${token}` } })).statusCode).toBe(200);
     } finally {
       await bareApp.close();
@@ -206,9 +206,9 @@ describe('where the token comes from', () => {
     const other = createIssuerFixture();
     const otherApp = await build({ dataDir: other.dataDir.root, logger: captureLog().logger });
     try {
-      const first = resetAdminToken(other.db, new Date()).token;
+      const first = (await resetAdminToken(other.sql, new Date())).token;
       expect((await otherApp.inject({ url: '/admin/api/session', headers: { authorization: `Bearer ${first}` } })).statusCode).toBe(200);
-      const second = resetAdminToken(other.db, new Date()).token;
+      const second = (await resetAdminToken(other.sql, new Date())).token;
       expect(second).not.toBe(first);
       expect((await otherApp.inject({ url: '/admin/api/session', headers: { authorization: `Bearer ${first}` } })).statusCode).toBe(401);
       expect((await otherApp.inject({ url: '/admin/api/session', headers: { authorization: `Bearer ${second}` } })).statusCode).toBe(200);
@@ -297,7 +297,7 @@ describe('over a real socket', () => {
 
   test('HTTPS with the self-signed certificate: setup codes made on the dashboard pin it, as scanner setup does', async () => {
     const tlsFx = createIssuerFixture({ baseUrl: 'https://127.0.0.1:8443' });
-    const token = resetAdminToken(tlsFx.db, new Date()).token;
+    const token = (await resetAdminToken(tlsFx.sql, new Date())).token;
     const event = tlsFx.createEvent();
     const server = await startServer({
       dataDir: tlsFx.dataDir.root,

@@ -30,7 +30,7 @@ let south: EnrolledScanner;
 beforeAll(async () => {
   fx = createIssuerFixture();
   app = await build({ dataDir: fx.dataDir.root, logger: captureLog().logger });
-  auth = { authorization: `Bearer ${resetAdminToken(fx.db, new Date()).token}` };
+  auth = { authorization: `Bearer ${(await resetAdminToken(fx.sql, new Date())).token}` };
   event = fx.createEvent({ name: 'Main night' });
   otherEvent = fx.createEvent({ name: 'Other night' });
   north = fx.enrollScanner(event.eid, { gateId: 'North' });
@@ -354,7 +354,7 @@ describe('actions', () => {
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(response.headers['content-disposition']).toBe(`attachment; filename="checkins-${event.eid}.csv"`);
-    expect(response.body).toBe(exportCsv(exportRows(fx.db, event.eid)));
+    expect(response.body).toBe(exportCsv(await exportRows(fx.sql, event.eid)));
     const lines = response.body.trim().split('\n');
     expect(lines[0]).toBe(
       'source,at,outcome,tid,eid,holder_name,ticket_type,scanned_at,scanner_id,api_key_id,gate_id,idempotency_key,details',
@@ -368,11 +368,11 @@ describe('actions', () => {
 describe('catching up', () => {
   test('a server started on a large database counts everything, a chunk at a time', async () => {
     const { DashboardAggregator } = await import('../../../issuer/services/dashboard.js');
-    const aggregator = new DashboardAggregator(fx.db, { chunk: 3 });
+    const aggregator = new DashboardAggregator(fx.sql, { chunk: 3 });
     expect(await aggregator.refresh(2)).toBe(false);
-    expect(aggregator.overview(event.eid).complete).toBe(false);
+    expect((await aggregator.overview(event.eid)).complete).toBe(false);
     while (!(await aggregator.refresh(5)));
-    const fresh = aggregator.overview(event.eid);
+    const fresh = await aggregator.overview(event.eid);
     const served = await overview();
     expect(fresh.complete).toBe(true);
     expect({ ...fresh, generated_at: null, scanners: null }).toEqual({ ...served, generated_at: null, scanners: null });

@@ -60,7 +60,7 @@ describe('outcomes', () => {
       status: 'valid',
       ticket: { tid: ticket.tid, eid: event.eid, holder_name: 'Grace', ticket_type: 'VIP', checked_in_at: scannedAt },
     });
-    expect(findCheckin(fx.db, ticket.tid)).toMatchObject({
+    expect(await findCheckin(fx.sql, ticket.tid)).toMatchObject({
       checked_in_at: scannedAt,
       api_key_id: scanner.apiKeyId,
       scanner_id: scanner.scannerId,
@@ -80,13 +80,13 @@ describe('outcomes', () => {
 
   test('revoked and expired tickets are refused with HTTP 200 and checked_in_at null', async () => {
     const revoked = fx.issueTicket(event.eid);
-    revokeTicket(fx.db, revoked.tid, 'refund', new Date().toISOString());
+    await revokeTicket(fx.sql, revoked.tid, 'refund', new Date().toISOString());
     expect((await checkIn(body(revoked.tid))).json()).toMatchObject({ status: 'revoked', ticket: { checked_in_at: null } });
 
     const expired = fx.issueTicket(event.eid, { expiresAt: new Date(Date.now() - HOUR) });
     expect((await checkIn(body(expired.tid))).json()).toMatchObject({ status: 'expired', ticket: { checked_in_at: null } });
-    expect(findCheckin(fx.db, revoked.tid)).toBeUndefined();
-    expect(findCheckin(fx.db, expired.tid)).toBeUndefined();
+    expect(await findCheckin(fx.sql, revoked.tid)).toBeUndefined();
+    expect(await findCheckin(fx.sql, expired.tid)).toBeUndefined();
   });
 
   test('expiry is judged at scanned_at: a scan queued offline before expiry admits when sent later', async () => {
@@ -113,7 +113,7 @@ describe('outcomes', () => {
     expect(southGate.statusCode).toBe(403);
     const northGate = await checkIn(body(mine.tid, { gate_id: 'north', scanner_id: gated.scannerId }), { apiKey: gated.apiKey });
     expect(northGate.json()).toMatchObject({ status: 'valid' });
-    expect(findCheckin(fx.db, mine.tid)?.gate_id).toBe('north');
+    expect((await findCheckin(fx.sql, mine.tid))?.gate_id).toBe('north');
   });
 
   test('a reported invalid signature → 400 INVALID_REQUEST reason invalid_signature, audited, state unchanged', async () => {
@@ -122,8 +122,8 @@ describe('outcomes', () => {
     const response = await checkIn(report);
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({ error: { code: 'INVALID_REQUEST', details: { reason: 'invalid_signature' } } });
-    expect(findCheckin(fx.db, ticket.tid)).toBeUndefined();
-    const audit = scanLogByOutcome(fx.db, 'invalid_signature').find((row) => row.tid === ticket.tid);
+    expect(await findCheckin(fx.sql, ticket.tid)).toBeUndefined();
+    const audit = (await scanLogByOutcome(fx.sql, 'invalid_signature')).find((row) => row.tid === ticket.tid);
     expect(audit).toMatchObject({
       eid: event.eid,
       scanner_id: scanner.scannerId,
@@ -141,7 +141,7 @@ describe('authentication (401 before anything about the body)', () => {
     const ticket = fx.issueTicket(event.eid);
     const expired = fx.enrollScanner(event.eid, { expiresAt: new Date(Date.now() - 1000) });
     const revoked = fx.enrollScanner(event.eid);
-    revokeApiKey(fx.db, revoked.apiKeyId, new Date().toISOString());
+    await revokeApiKey(fx.sql, revoked.apiKeyId, new Date().toISOString());
     for (const headers of [
       {},
       { authorization: 'Bearer tvk_not-a-key' },
@@ -153,7 +153,7 @@ describe('authentication (401 before anything about the body)', () => {
       expect(response.statusCode).toBe(401);
       expect(response.json()).toMatchObject({ error: { code: 'UNAUTHORIZED' } });
     }
-    expect(findCheckin(fx.db, ticket.tid)).toBeUndefined();
+    expect(await findCheckin(fx.sql, ticket.tid)).toBeUndefined();
   });
 
   test('a bad key with a malformed body is 401, not 400', async () => {
@@ -178,7 +178,7 @@ describe('malformed requests → 400 INVALID_REQUEST with details.field', () => 
     const response = await checkIn(make(ticket.tid));
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({ error: { code: 'INVALID_REQUEST', details: { field } } });
-    expect(findCheckin(fx.db, ticket.tid)).toBeUndefined();
+    expect(await findCheckin(fx.sql, ticket.tid)).toBeUndefined();
   });
 
   test('a 47-hour-old scan is accepted (spec: up to 48 h)', async () => {
@@ -307,7 +307,7 @@ describe('scan_log', () => {
     await send(); // already_used
     await send({ scanned_at: 'not a time' }); // schema failure
     await send({ tid: 'NOPE' }); // 404
-    const rows = scanLogForEvent(fx.db, auditEvent.eid);
+    const rows = await scanLogForEvent(fx.sql, auditEvent.eid);
     expect(rows.map((r) => r.outcome)).toEqual(['valid', 'replay', 'already_used', 'invalid_request', 'not_found']);
     for (const row of rows) {
       expect(row).toMatchObject({

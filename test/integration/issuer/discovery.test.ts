@@ -67,8 +67,8 @@ describe('discovery', () => {
     fx.issueTicket(event.eid); // signed by the first key, unexpired
     const before = await discovery();
     const next = generateSigningKey();
-    rotateKey(
-      fx.db,
+    await rotateKey(
+      fx.sql,
       { kid: next.kid, public_key: publicKeyBase64Url(next), valid_from: new Date().toISOString() },
       new Date().toISOString(),
     );

@@ -89,7 +89,7 @@ describe('enrollment', () => {
 
   test('a token revoked before use → 403 TOKEN_REVOKED', async () => {
     const { token, tokenId } = fx.createSetupToken(event.eid);
-    revokeToken(fx.db, tokenId, new Date().toISOString());
+    await revokeToken(fx.sql, tokenId, new Date().toISOString());
     const response = await enroll({ token, scanner_id: 's' });
     expect(response.statusCode).toBe(403);
     expect(response.json()).toMatchObject({ error: { code: 'TOKEN_REVOKED' } });
@@ -97,7 +97,7 @@ describe('enrollment', () => {
 
   test('five failed attempts lock a token: it then answers INVALID_TOKEN', async () => {
     const { token, tokenId } = fx.createSetupToken(event.eid);
-    revokeToken(fx.db, tokenId, new Date().toISOString());
+    await revokeToken(fx.sql, tokenId, new Date().toISOString());
     const codes: string[] = [];
     for (let attempt = 0; attempt < 7; attempt++) codes.push((await enroll({ token, scanner_id: 's' })).json().error.code);
     expect(codes).toEqual([
@@ -109,7 +109,7 @@ describe('enrollment', () => {
       'INVALID_TOKEN',
       'INVALID_TOKEN',
     ]);
-    expect(findTokenById(fx.db, tokenId)?.failed_attempts).toBe(7);
+    expect((await findTokenById(fx.sql, tokenId))?.failed_attempts).toBe(7);
   });
 
   test('protocol_version not supported → 400 PROTOCOL_VERSION_UNSUPPORTED, before any token check, token kept', async () => {
@@ -122,7 +122,7 @@ describe('enrollment', () => {
       expect(response.statusCode).toBe(400);
       expect(response.json()).toMatchObject({ error: { code: 'PROTOCOL_VERSION_UNSUPPORTED', details: { supported_versions: [1] } } });
     }
-    expect(findTokenById(fx.db, tokenId)).toMatchObject({ used_at: null, failed_attempts: 0 });
+    expect(await findTokenById(fx.sql, tokenId)).toMatchObject({ used_at: null, failed_attempts: 0 });
     expect((await enroll({ token, scanner_id: 's' })).statusCode).toBe(200);
   });
 
@@ -137,6 +137,6 @@ describe('enrollment', () => {
       expect(response.statusCode).toBe(400);
       expect(response.json()).toMatchObject({ error: { code: 'INVALID_REQUEST', details: { field } } });
     }
-    expect(findTokenById(fx.db, tokenId)?.used_at).toBeNull();
+    expect((await findTokenById(fx.sql, tokenId))?.used_at).toBeNull();
   });
 });

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { GroupCommit } from '../../../issuer/store/group-commit.js';
+import { SqliteDatabase } from '../../../issuer/store/sqlite-database.js';
 
 let dir: string;
 let db: Database.Database;
@@ -27,17 +27,17 @@ afterEach(() => {
 const count = () => (observer.prepare('SELECT COUNT(*) AS n FROM t').get() as { n: number }).n;
 
 test('jobs of one tick run in order in one transaction; a failing job undoes only itself; results come after the commit', async () => {
-  const commit = new GroupCommit(db);
+  const commit = new SqliteDatabase(db);
   const seenByLaterJob: string[] = [];
   const visibleAtResolve: number[] = [];
-  const a = commit.run((tx) => tx.prepare("INSERT INTO t VALUES ('a')").run().changes);
-  const b = commit.run((tx) => {
-    tx.prepare("INSERT INTO t VALUES ('b')").run();
-    tx.prepare("INSERT INTO t VALUES ('a')").run(); // primary key violation
+  const a = commit.write(async (tx) => (await tx.run("INSERT INTO t VALUES ('a')")).changes);
+  const b = commit.write(async (tx) => {
+    await tx.run("INSERT INTO t VALUES ('b')");
+    await tx.run("INSERT INTO t VALUES ('a')"); // primary key violation
   });
-  const c = commit.run((tx) => {
-    expect(tx.inTransaction).toBe(true);
-    seenByLaterJob.push(...(tx.prepare('SELECT k FROM t ORDER BY k').all() as { k: string }[]).map((r) => r.k));
+  const c = commit.write(async (tx) => {
+    expect(db.inTransaction).toBe(true);
+    seenByLaterJob.push(...(await tx.all<{ k: string }>('SELECT k FROM t ORDER BY k')).map((r) => r.k));
     return 'c';
   });
   for (const p of [a, c]) void p.then(() => visibleAtResolve.push(count()));
@@ -51,8 +51,8 @@ test('jobs of one tick run in order in one transaction; a failing job undoes onl
 });
 
 test('drained() waits for queued work', async () => {
-  const commit = new GroupCommit(db);
-  void commit.run((tx) => tx.prepare("INSERT INTO t VALUES ('x')").run());
+  const commit = new SqliteDatabase(db);
+  void commit.write((tx) => tx.run("INSERT INTO t VALUES ('x')"));
   await commit.drained();
   expect(count()).toBe(1);
 });

@@ -100,7 +100,7 @@ describe('labels that would fool people or spreadsheets', () => {
   });
 
   it('the dashboard refuses a gate or a revocation reason with control or direction characters', async () => {
-    const adminAuth = { authorization: `Bearer ${resetAdminToken(fx.db, new Date()).token}` };
+    const adminAuth = { authorization: `Bearer ${(await resetAdminToken(fx.sql, new Date())).token}` };
     const gate = await app.inject({
       method: 'POST',
       url: `/admin/api/events/${scanner.eid}/setup-codes`,
@@ -153,8 +153,8 @@ describe('labels that would fool people or spreadsheets', () => {
       });
       expect(response.statusCode).toBe(200);
     }
-    const csv = exportCsv(exportRows(fx.db, scanner.eid));
-    const adminAuth = { authorization: `Bearer ${resetAdminToken(fx.db, new Date()).token}` };
+    const csv = exportCsv(await exportRows(fx.sql, scanner.eid));
+    const adminAuth = { authorization: `Bearer ${(await resetAdminToken(fx.sql, new Date())).token}` };
     expect((await app.inject({ url: `/admin/api/events/${scanner.eid}/checkins.csv`, headers: adminAuth })).body).toBe(csv);
     const holderCells = parseCsv(csv)
       .slice(1)
@@ -168,7 +168,7 @@ describe('labels that would fool people or spreadsheets', () => {
 
 describe('logs', () => {
   it('a ticket search by holder name leaves no name in any log line', async () => {
-    const adminAuth = { authorization: `Bearer ${resetAdminToken(fx.db, new Date()).token}` };
+    const adminAuth = { authorization: `Bearer ${(await resetAdminToken(fx.sql, new Date())).token}` };
     fx.issueTicket(scanner.eid, { holderName: 'Philippa Searchable' });
     const response = await app.inject({
       url: `/admin/api/events/${scanner.eid}/tickets?q=${encodeURIComponent('Philippa Searchable')}`,

@@ -55,7 +55,7 @@ describe('ticket status', () => {
       issued_at: ticket.issued_at,
       checked_in_at: null,
     });
-    expect(findCheckin(fx.db, ticket.tid)).toBeUndefined();
+    expect(await findCheckin(fx.sql, ticket.tid)).toBeUndefined();
     expect((await checkIn(ticket.tid)).json().status).toBe('valid');
   });
 
@@ -68,7 +68,7 @@ describe('ticket status', () => {
   test('precedence revoked → checked_in → expired → valid', async () => {
     const usedThenRevoked = fx.issueTicket(event.eid);
     await checkIn(usedThenRevoked.tid);
-    revokeTicket(fx.db, usedThenRevoked.tid, null, new Date().toISOString());
+    await revokeTicket(fx.sql, usedThenRevoked.tid, null, new Date().toISOString());
     expect((await status(usedThenRevoked.tid)).json().status).toBe('revoked');
 
     const usedThenExpired = fx.issueTicket(event.eid, { expiresAt: new Date(Date.now() + 1500) });

@@ -122,7 +122,7 @@ describe('online verdicts from the real issuer', () => {
   it('refuses a ticket revoked while the issuer runs', async () => {
     const core = await enrolledKiosk();
     const { tid, code } = issuer.issueTicket();
-    issuer.revokeTicket(tid);
+    await issuer.revokeTicket(tid);
 
     expect(verdictOf(await core.scan(code))).toMatchObject({
       kind: 'refuse',
@@ -174,7 +174,7 @@ describe('online verdicts from the real issuer', () => {
     expect(report?.stop).toBe('empty');
     const state = await core.getState();
     expect(state.pending_scans).toBe(0);
-    const logged = issuer.scanLog('invalid_signature');
+    const logged = await issuer.scanLog('invalid_signature');
     expect(logged).toHaveLength(1);
     expect(logged[0]).toMatchObject({ tid, eid: issuer.event.eid, scanner_id: state.scanner.id, api_key_id: state.api_key_id });
     expect(kioskScans('main', tid)).toMatchObject([{ queue_state: 'done', result_status: 'signature_reported' }]);
@@ -307,7 +307,7 @@ describe('offline and back', () => {
 describe('scanner keys and signing keys', () => {
   it('a scanner revoked on the issuer gets scanner_unauthorized, not a ticket refusal', async () => {
     const core = await enrolledKiosk();
-    issuer.revokeScanner((await core.getState()).api_key_id!);
+    await issuer.revokeScanner((await core.getState()).api_key_id!);
     const { tid, code } = issuer.issueTicket();
 
     const result = await core.scan(code);
@@ -321,7 +321,7 @@ describe('scanner keys and signing keys', () => {
   it('after a key rotation, a ticket signed with the new key verifies after the unknown-kid refetch', async () => {
     const core = await enrolledKiosk();
     const before = issuer.issueTicket();
-    const newKid = issuer.rotateKey();
+    const newKid = await issuer.rotateKey();
     const [ticket] = await issuer.issueWithActiveKey(1);
     expect(decodeTicketCode(ticket!.code).payload.kid).toBe(newKid);
 

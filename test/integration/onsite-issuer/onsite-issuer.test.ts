@@ -130,7 +130,7 @@ function refusesConnections(url: string): Promise<boolean> {
 describe('initialising the on-site issuer', () => {
   it("refuses to start without an identity, suggests a base URL on the LAN, and takes name and URL by ticket-issuer init's rules", async () => {
     const issuer = onsite();
-    expect(issuer.status()).toMatchObject({
+    expect(await issuer.status()).toMatchObject({
       initialised: false,
       running: false,
       dataDir,
@@ -157,9 +157,9 @@ describe('initialising the on-site issuer', () => {
       code: 'invalid_input',
       message: expect.stringMatching(/port/),
     });
-    expect(issuer.status().initialised).toBe(false);
+    expect((await issuer.status()).initialised).toBe(false);
 
-    const status = issuer.init({ name: '  Harbour Festival ' });
+    const status = await issuer.init({ name: '  Harbour Festival ' });
     expect(status).toMatchObject({
       initialised: true,
       running: false,
@@ -176,13 +176,13 @@ describe('initialising the on-site issuer', () => {
       code: 'already_initialised',
       message: expect.stringMatching(/already holds an issuer/),
     });
-    expect(onsite().status().issuer).toEqual({ name: 'Harbour Festival', baseUrl: 'https://192.168.7.20:8443' });
+    expect((await onsite().status()).issuer).toEqual({ name: 'Harbour Festival', baseUrl: 'https://192.168.7.20:8443' });
   });
 
-  it('warns when the base URL names an address this machine no longer has', () => {
+  it('warns when the base URL names an address this machine no longer has', async () => {
     const issuer = onsite();
-    issuer.init({ name: 'Harbour', baseUrl: 'https://192.168.7.99:8443' });
-    expect(issuer.status().warnings).toEqual([
+    await issuer.init({ name: 'Harbour', baseUrl: 'https://192.168.7.99:8443' });
+    expect((await issuer.status()).warnings).toEqual([
       expect.stringMatching(/192\.168\.7\.99, which is not an address of this machine now \(192\.168\.7\.20\)/),
     ]);
   });
@@ -191,7 +191,7 @@ describe('initialising the on-site issuer', () => {
 describe('running the on-site issuer', () => {
   it('serves HTTPS; a kiosk enrolls with a CLI setup code, pins the certificate and checks in; stop closes; a restart keeps the data', async () => {
     const issuer = onsite();
-    issuer.init({ name: 'Harbour Festival', baseUrl: `https://127.0.0.1:${port}` });
+    await issuer.init({ name: 'Harbour Festival', baseUrl: `https://127.0.0.1:${port}` });
     const status = await issuer.start();
     expect(status).toMatchObject({
       running: true,
@@ -243,7 +243,7 @@ describe('running the on-site issuer', () => {
 
   it('refuses a second start clearly, also while the first is still starting', async () => {
     const issuer = onsite();
-    issuer.init({ name: 'Harbour', baseUrl: `https://127.0.0.1:${port}` });
+    await issuer.init({ name: 'Harbour', baseUrl: `https://127.0.0.1:${port}` });
     const [first, second] = await Promise.allSettled([issuer.start(), issuer.start()]);
     expect(first.status).toBe('fulfilled');
     expect(second.status).toBe('rejected');
@@ -252,21 +252,21 @@ describe('running the on-site issuer', () => {
       code: 'already_running',
       message: `the on-site issuer is already running on port ${port}; stop it first to restart it`,
     });
-    expect(issuer.status().running).toBe(true);
+    expect((await issuer.status()).running).toBe(true);
   });
 
   it('says the port is in use when another program holds it, and starts once it is free', async () => {
     const blocker = net.createServer();
     await new Promise<void>((resolve) => blocker.listen(port, '127.0.0.1', resolve));
     const issuer = onsite();
-    issuer.init({ name: 'Harbour', baseUrl: `https://127.0.0.1:${port}` });
+    await issuer.init({ name: 'Harbour', baseUrl: `https://127.0.0.1:${port}` });
     try {
       const refused = await refusal(issuer.start());
       expect(refused.code).toBe('port_in_use');
       expect(refused.message).toBe(
         `port ${port} is already in use on 127.0.0.1: another program (perhaps "ticket-issuer serve" or a second copy of this app) listens there. Stop it, then start the issuer again.`,
       );
-      expect(issuer.status()).toMatchObject({ running: false, listen: null });
+      expect(await issuer.status()).toMatchObject({ running: false, listen: null });
     } finally {
       await new Promise((resolve) => blocker.close(resolve));
     }
@@ -275,7 +275,7 @@ describe('running the on-site issuer', () => {
 
   it('on stop, answers the check-ins already in flight and writes them before closing the database', async () => {
     const issuer = onsite();
-    issuer.init({ name: 'Harbour', baseUrl: `https://127.0.0.1:${port}` });
+    await issuer.init({ name: 'Harbour', baseUrl: `https://127.0.0.1:${port}` });
     const { fingerprint } = await issuer.start();
     const { eid, tickets } = await issueTickets(20);
     const { core, keys } = kiosk();
@@ -316,8 +316,8 @@ describe('the admin dashboard', () => {
   it('is served at the admin URL; a token made by the app signs in, and a new one replaces it', async () => {
     const issuer = onsite();
     expect(await refusal(() => issuer.resetAdminToken())).toMatchObject({ code: 'not_initialised' });
-    issuer.init({ name: 'Harbour', baseUrl: `https://127.0.0.1:${port}` });
-    expect(issuer.status().adminTokenSet).toBe(false);
+    await issuer.init({ name: 'Harbour', baseUrl: `https://127.0.0.1:${port}` });
+    expect((await issuer.status()).adminTokenSet).toBe(false);
     const { adminUrl } = await issuer.start();
     const ca = fs.readFileSync(path.join(dataDir, 'tls', 'cert.pem'), 'utf8');
 
@@ -325,13 +325,13 @@ describe('the admin dashboard', () => {
     expect(page.status).toBe(200);
     expect(page.contentType).toMatch(/^text\/html/);
 
-    const first = issuer.resetAdminToken();
+    const first = await issuer.resetAdminToken();
     expect(first.adminToken).toMatch(/^tva_/);
-    expect(issuer.status().adminTokenSet).toBe(true);
+    expect((await issuer.status()).adminTokenSet).toBe(true);
     expect(log.text()).not.toContain(first.adminToken);
     expect((await get(`https://127.0.0.1:${port}/admin/api/session`, ca, first.adminToken)).status).toBe(200);
 
-    const second = issuer.resetAdminToken();
+    const second = await issuer.resetAdminToken();
     expect(second.adminToken).not.toBe(first.adminToken);
     expect((await get(`https://127.0.0.1:${port}/admin/api/session`, ca, first.adminToken)).status).toBe(401);
     expect((await get(`https://127.0.0.1:${port}/admin/api/session`, ca, second.adminToken)).status).toBe(200);
@@ -341,7 +341,7 @@ describe('the admin dashboard', () => {
 describe('the per-scanner rate limit', () => {
   it('is the on-site limit, applied to each scanner key (429 with Retry-After over it)', async () => {
     const issuer = onsite({ scannerRpm: 3 });
-    issuer.init({ name: 'Harbour', baseUrl: `https://127.0.0.1:${port}` });
+    await issuer.init({ name: 'Harbour', baseUrl: `https://127.0.0.1:${port}` });
     expect((await issuer.start()).scannerRpm).toBe(3);
     const { eid, tickets } = await issueTickets(4);
     const { core, keys } = kiosk();

@@ -95,24 +95,24 @@ export class RealIssuer {
   async issueWithActiveKey(count: number, eid = this.event.eid): Promise<{ tid: string; code: string }[]> {
     const db = this.fx.db;
     const event = db.prepare('SELECT * FROM events WHERE eid = ?').get(eid) as EventRow;
-    const key = loadSigningKey(this.fx.dataDir.keysDir, activeKid(db));
+    const key = loadSigningKey(this.fx.dataDir.keysDir, await activeKid(this.fx.sql));
     const exp = Math.floor(Date.now() / 1000) + 24 * 3600;
     const specs = Array.from({ length: count }, (_, i) => ({ holderName: `Guest ${i + 1}`, ticketType: 'Standard', exp }));
-    const tickets = await issueTickets(db, { iss: this.url, event, key, nextId: newIdFactory(), now: new Date() }, specs);
+    const tickets = await issueTickets(this.fx.database, { iss: this.url, event, key, nextId: newIdFactory(), now: new Date() }, specs);
     return tickets.map((ticket) => ({ tid: ticket.tid, code: ticket.qr }));
   }
 
-  revokeTicket(tid: string): void {
-    if (!revokeTicket(this.fx.db, tid, 'refund', new Date().toISOString())) throw new Error(`no ticket ${tid}`);
+  async revokeTicket(tid: string): Promise<void> {
+    if (!(await revokeTicket(this.fx.sql, tid, 'refund', new Date().toISOString()))) throw new Error(`no ticket ${tid}`);
   }
 
-  revokeScanner(apiKeyId: string): void {
-    if (!revokeApiKey(this.fx.db, apiKeyId, new Date().toISOString())) throw new Error(`no scanner key ${apiKeyId}`);
+  async revokeScanner(apiKeyId: string): Promise<void> {
+    if (!(await revokeApiKey(this.fx.sql, apiKeyId, new Date().toISOString()))) throw new Error(`no scanner key ${apiKeyId}`);
   }
 
   /** `ticket-issuer key rotate`: the new kid. */
-  rotateKey(): string {
-    return rotateSigningKey(this.fx.dataDir, this.fx.db, new Date()).kid;
+  async rotateKey(): Promise<string> {
+    return (await rotateSigningKey(this.fx.dataDir, this.fx.database, new Date())).kid;
   }
 
   checkin(tid: string): CheckinRow | undefined {
@@ -123,8 +123,8 @@ export class RealIssuer {
     return (this.fx.db.prepare('SELECT COUNT(*) AS n FROM checkins').get() as { n: number }).n;
   }
 
-  scanLog(outcome: string): ScanLogRow[] {
-    return scanLogByOutcome(this.fx.db, outcome);
+  scanLog(outcome: string): Promise<ScanLogRow[]> {
+    return scanLogByOutcome(this.fx.sql, outcome);
   }
 
   tokenUsed(tokenId: string): boolean {

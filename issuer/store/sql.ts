@@ -1,0 +1,54 @@
+/**
+ * The one asynchronous port every part of the issuer reaches its database
+ * through (docs/issuer.md "Where the database is"): services, routes, the
+ * admin operations and the dashboard write their SQL once, against `Sql`, and
+ * run unchanged on SQLite (sqlite-database.ts) and PostgreSQL
+ * (postgres-database.ts).
+ *
+ * The SQL is the common subset of both dialects. Parameters are positional
+ * `?` or named `@name` (with an object); the PostgreSQL side rewrites them to
+ * `$1`, `$2`, … . Integers come back as JavaScript numbers on both sides.
+ */
+
+export type SqlValue = string | number | null;
+export type SqlParams = readonly SqlValue[] | Readonly<Record<string, SqlValue>>;
+
+export interface SqlRunResult {
+  /** Rows inserted, updated or deleted. */
+  changes: number;
+}
+
+export type Dialect = 'sqlite' | 'postgres';
+
+/** A connection, inside a transaction when it is handed to a write job. */
+export interface Sql {
+  readonly dialect: Dialect;
+  get<T>(sql: string, params?: SqlParams): Promise<T | undefined>;
+  all<T>(sql: string, params?: SqlParams): Promise<T[]>;
+  run(sql: string, params?: SqlParams): Promise<SqlRunResult>;
+}
+
+/**
+ * A job of the write path: reads what it needs and writes, all inside one
+ * transaction. A job must depend only on what it reads through `tx` (and its
+ * arguments): the PostgreSQL store runs it again when a concurrent writer won
+ * (a unique key, a serialization failure or a deadlock), and the second run
+ * must then see the winner's rows and decide from them.
+ */
+export type WriteJob<T> = (tx: Sql) => Promise<T>;
+
+export interface SqlDatabase {
+  readonly dialect: Dialect;
+  /** Reads outside any write transaction (each statement sees committed data). */
+  readonly read: Sql;
+  /**
+   * Runs a job in a write transaction and resolves after its commit is durable.
+   * SQLite batches the jobs of one event-loop turn into one commit (group
+   * commit); PostgreSQL gives each job its own transaction from the pool and
+   * retries it when a concurrent writer won.
+   */
+  write<T>(job: WriteJob<T>): Promise<T>;
+  /** Resolves when no write is queued or running (graceful shutdown before close). */
+  drained(): Promise<void>;
+  close(): Promise<void>;
+}
