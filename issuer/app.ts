@@ -25,8 +25,8 @@ import ticketStatusRoute from './routes/ticket-status.js';
 import { IDEMPOTENCY_RETENTION_MS } from './services/check-in.js';
 import { enrollRateLimit, scannerRateLimit } from './services/rate-limits.js';
 import { pruneStoredAnswers } from './store/checkins.js';
-import { SCHEMA_VERSION } from './store/database.js';
-import { openSqliteDatabase } from './store/sqlite-database.js';
+import { openIssuerDatabase } from './store/open.js';
+import { ensureRateLimitTable, postgresRateLimitStore } from './store/postgres-rate-limit.js';
 import type { SqlDatabase } from './store/sql.js';
 import { getIssuerInfo, type IssuerInfo } from './store/issuer-info.js';
 
@@ -57,6 +57,8 @@ export interface BuildOptions {
   setupCertPin?: string | null;
   /** The built dashboard page; default dist/dashboard of this package. */
   dashboardDir?: string;
+  /** PostgreSQL connections this process keeps (serve --db-pool, default 10); unused with SQLite. */
+  databasePoolSize?: number;
   /** How long close() lets open connections finish before cutting them (default SHUTDOWN_GRACE_MS, 10 s). */
   shutdownGraceMs?: number;
 }
@@ -68,16 +70,18 @@ const PRUNE_EVERY_MS = 3600_000;
 export async function build(options: BuildOptions): Promise<FastifyInstance> {
   const dataDir = resolveDataDir(options.dataDir);
   requireInitialised(dataDir);
-  const database = openSqliteDatabase(dataDir.database);
+  const { database, schemaVersion } = await openIssuerDatabase(dataDir, {
+    ...(options.databasePoolSize === undefined ? {} : { poolSize: options.databasePoolSize }),
+  });
   try {
-    return await assemble(options, database, await getIssuerInfo(database.read));
+    return await assemble(options, database, schemaVersion, await getIssuerInfo(database.read));
   } catch (error) {
     await database.close();
     throw error;
   }
 }
 
-async function assemble(options: BuildOptions, database: SqlDatabase, issuer: IssuerInfo): Promise<FastifyInstance> {
+async function assemble(options: BuildOptions, database: SqlDatabase, schemaVersion: number, issuer: IssuerInfo): Promise<FastifyInstance> {
   const timeouts: ConnectionTimeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   const common = {
     loggerInstance: options.logger ?? createLogger(),
@@ -114,10 +118,16 @@ async function assemble(options: BuildOptions, database: SqlDatabase, issuer: Is
   });
   const shutdown = closeConnectionsOnShutdown(app, options.shutdownGraceMs);
   addProtocolSchemas(app);
-  await app.register(rateLimit, { global: false });
+  // One process: the plugin's memory. Several serving processes share PostgreSQL, and so their windows
+  // (docs/issuer.md "Serving nodes": 600 a minute per scanner means 600 in total, whichever process answers).
+  if (database.dialect === 'postgres') await ensureRateLimitTable(database);
+  await app.register(
+    rateLimit,
+    database.dialect === 'postgres' ? { global: false, store: postgresRateLimitStore(database) } : { global: false },
+  );
 
   const scannerLimit = scannerRateLimit(app, options.scannerRpm);
-  await app.register(healthRoutes, { database, schemaVersion: SCHEMA_VERSION, shutdown });
+  await app.register(healthRoutes, { database, schemaVersion, shutdown });
   await app.register(discoveryRoute, { database });
   await app.register(enrollRoute, { database, ipRateLimit: enrollRateLimit(app, options.enrollRpm) });
   await app.register(checkInRoute, { database, scannerRateLimit: scannerLimit });

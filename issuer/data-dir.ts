@@ -21,6 +21,11 @@ export interface DataDir {
   root: string;
   /** The SQLite file: `<root>/issuer.db` unless database.json or TICKET_ISSUER_DATABASE_URL says otherwise. */
   database: string;
+  /**
+   * The PostgreSQL database instead of the SQLite file, when database.json or TICKET_ISSUER_DATABASE_URL names
+   * one: a `postgres://USER@HOST:PORT/DB` URL that never carries a password (docs/issuer.md "Where the database is").
+   */
+  postgres?: string;
   keysDir: string;
   tlsDir: string;
   /** Where `database` came from: the default place in the dir, the dir's database.json, or the environment. */
@@ -30,14 +35,14 @@ export interface DataDir {
 export type DatabaseSource = 'data-dir' | 'record' | 'environment';
 
 /**
- * `<data>/database.json`. Today one shape, `{"sqlite": "/absolute/path/issuer.db"}`. The shape is an object
- * keyed by the store so that PostgreSQL can later be `{"postgres": "postgres://USER@HOST:PORT/DB"}`: a URL
- * WITHOUT a password (passwords come from PGPASSWORD/.pgpass, never from the data dir; issue 13), which this
- * version refuses as not supported yet. A data dir without the record keeps meaning `<data>/issuer.db`.
+ * `<data>/database.json`: `{"sqlite": "/absolute/path/issuer.db"}` or `{"postgres": "postgres://USER@HOST:PORT/DB"}`,
+ * a URL WITHOUT a password (passwords come from PGPASSWORD or ~/.pgpass, never from the data dir). A data dir
+ * without the record keeps meaning `<data>/issuer.db`.
  */
-export interface DatabaseRecord {
-  sqlite: string;
-}
+export type DatabaseRecord = { sqlite: string } | { postgres: string };
+
+/** Where a database is: a SQLite file or a PostgreSQL URL without a password. */
+export type DatabaseLocation = { sqlite: string; postgres?: undefined } | { postgres: string; sqlite?: undefined };
 
 export class DataDirError extends Error {
   override readonly name = 'DataDirError';
@@ -53,10 +58,23 @@ export function resolveDataDir(dir: string | undefined, env: NodeJS.ProcessEnv =
   const layout = dataDirLayout(root);
   const fromEnvironment = env[DATABASE_URL_ENV];
   if (fromEnvironment !== undefined && fromEnvironment !== '') {
-    return { ...layout, database: parseDatabaseUrl(fromEnvironment, DATABASE_URL_ENV), databaseFrom: 'environment' };
+    return withLocation(layout, parseDatabaseUrl(fromEnvironment, DATABASE_URL_ENV), 'environment');
   }
   const recorded = readDatabaseRecord(root);
-  return recorded === null ? layout : { ...layout, database: recorded, databaseFrom: 'record' };
+  return recorded === null ? layout : withLocation(layout, recorded, 'record');
+}
+
+/** The data dir with its database at `location` (a PostgreSQL URL keeps `database` at the default file, unused). */
+export function withLocation(layout: DataDir, location: DatabaseLocation, from: DatabaseSource): DataDir {
+  const { postgres: _unused, ...rest } = layout;
+  return location.postgres !== undefined
+    ? { ...rest, postgres: location.postgres, databaseFrom: from }
+    : { ...rest, database: location.sqlite, databaseFrom: from };
+}
+
+/** The data dir's database location, as database.json records it. */
+export function locationOf(dataDir: DataDir): DatabaseLocation {
+  return dataDir.postgres !== undefined ? { postgres: dataDir.postgres } : { sqlite: dataDir.database };
 }
 
 /** A data dir at `root` with the database in its default place, ignoring any record or override (a backup's target). */
@@ -72,11 +90,29 @@ export function dataDirLayout(root: string): DataDir {
 
 const POSTGRES_URL = /^postgres(ql)?:\/\//i;
 
-function postgresNotSupported(where: string): AdminError {
-  return new AdminError(
-    'DATABASE_NOT_SUPPORTED',
-    `${where} names a PostgreSQL database: PostgreSQL is not supported by this version yet (use a SQLite file: sqlite:///absolute/path/issuer.db)`,
-  );
+/**
+ * A PostgreSQL URL as the data dir may record it: postgres://USER@HOST[:PORT]/DB[?options], no password.
+ * A password in it is refused (it would end up in database.json and in process lists); PGPASSWORD or
+ * ~/.pgpass supply it instead, read by the driver itself.
+ */
+export function parsePostgresUrl(value: string, where: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    // Not echoed: an unparseable URL may still hold a password.
+    throw new AdminError('DATABASE_LOCATION_INVALID', `${where} is not a valid postgres://USER@HOST:PORT/DB URL`);
+  }
+  if (url.password !== '') {
+    throw new AdminError(
+      'DATABASE_LOCATION_INVALID',
+      `${where} carries a password: leave it out of the URL and set PGPASSWORD or use ~/.pgpass (the URL is recorded in the data dir)`,
+    );
+  }
+  if (url.hostname === '' || url.pathname.length <= 1) {
+    throw new AdminError('DATABASE_LOCATION_INVALID', `${where}: "${value}" must name a host and a database: postgres://USER@HOST:PORT/DB`);
+  }
+  return value;
 }
 
 /**
@@ -84,8 +120,8 @@ function postgresNotSupported(where: string): AdminError {
  * like any URL) or a plain absolute path. Relative paths are refused: what they meant would depend on the
  * directory each process happens to start in.
  */
-export function parseDatabaseUrl(value: string, where: string): string {
-  if (POSTGRES_URL.test(value)) throw postgresNotSupported(where);
+export function parseDatabaseUrl(value: string, where: string): DatabaseLocation {
+  if (POSTGRES_URL.test(value)) return { postgres: parsePostgresUrl(value, where) };
   let file = value;
   if (/^sqlite:/i.test(value)) {
     const match = /^sqlite:\/\/(\/.*)$/i.exec(value);
@@ -99,19 +135,19 @@ export function parseDatabaseUrl(value: string, where: string): string {
     throw invalidLocation(where, value);
   }
   if (!path.isAbsolute(file)) throw invalidLocation(where, value);
-  return path.resolve(file);
+  return { sqlite: path.resolve(file) };
 }
 
 function invalidLocation(where: string, value: string): AdminError {
   // The value is echoed only when it cannot carry a password (a postgres URL is refused before this).
   return new AdminError(
     'DATABASE_LOCATION_INVALID',
-    `${where}: "${value}" is not a database location; use sqlite:///absolute/path/issuer.db or an absolute path`,
+    `${where}: "${value}" is not a database location; use postgres://USER@HOST:PORT/DB, sqlite:///absolute/path/issuer.db or an absolute path`,
   );
 }
 
 /** The database named by `<root>/database.json`, or null when the dir has no record. */
-export function readDatabaseRecord(root: string): string | null {
+export function readDatabaseRecord(root: string): DatabaseLocation | null {
   const file = path.join(root, DATABASE_RECORD);
   let text: string;
   try {
@@ -126,17 +162,20 @@ export function readDatabaseRecord(root: string): string | null {
   } catch {
     record = null;
   }
-  if (typeof record === 'object' && record !== null && 'postgres' in record) throw postgresNotSupported(file);
-  const sqlite = (record as { sqlite?: unknown } | null)?.sqlite;
-  if (typeof sqlite !== 'string' || !path.isAbsolute(sqlite)) {
-    throw new AdminError('DATABASE_LOCATION_INVALID', `${file} is damaged: it must be {"sqlite": "/absolute/path/issuer.db"}`);
+  const { sqlite, postgres } = (record ?? {}) as { sqlite?: unknown; postgres?: unknown };
+  if (typeof postgres === 'string' && sqlite === undefined) return { postgres: parsePostgresUrl(postgres, file) };
+  if (typeof sqlite !== 'string' || !path.isAbsolute(sqlite) || postgres !== undefined) {
+    throw new AdminError(
+      'DATABASE_LOCATION_INVALID',
+      `${file} is damaged: it must be {"sqlite": "/absolute/path/issuer.db"} or {"postgres": "postgres://USER@HOST:PORT/DB"}`,
+    );
   }
-  return path.resolve(sqlite);
+  return { sqlite: path.resolve(sqlite) };
 }
 
 /** Records where the database is, 0600 like everything in the dir. */
-export function writeDatabaseRecord(root: string, database: string): void {
-  const record: DatabaseRecord = { sqlite: database };
+export function writeDatabaseRecord(root: string, location: DatabaseLocation): void {
+  const record: DatabaseRecord = location.postgres !== undefined ? { postgres: location.postgres } : { sqlite: location.sqlite };
   writePrivateFile(path.join(root, DATABASE_RECORD), `${JSON.stringify(record)}\n`);
 }
 
@@ -158,7 +197,13 @@ export function requireIssuerDataDir(dataDir: Pick<DataDir, 'root'>): void {
   }
 }
 
+/**
+ * Whether `init` has made this data dir: its SQLite file exists, or, with PostgreSQL (where the tables live
+ * elsewhere), its keys/ folder (an issuer's dir) or its node.json (a serving node's). Whether the database
+ * itself holds an issuer is checked when it is opened.
+ */
 export function isInitialised(dataDir: DataDir): boolean {
+  if (dataDir.postgres !== undefined) return fs.existsSync(dataDir.keysDir) || isServingNode(dataDir);
   return fs.existsSync(dataDir.database);
 }
 
@@ -179,9 +224,9 @@ export function createDataDir(dataDir: DataDir): void {
     fs.chmodSync(dir, 0o700);
   }
   // The database holds key hashes and audit data: private too. Creating it empty with 0600 keeps SQLite's mode.
-  fs.closeSync(fs.openSync(dataDir.database, 'a', 0o600));
-  // Made elsewhere (TICKET_ISSUER_DATABASE_URL): recorded, so later commands without the variable find it.
-  if (dataDir.databaseFrom === 'environment') writeDatabaseRecord(dataDir.root, dataDir.database);
+  if (dataDir.postgres === undefined) fs.closeSync(fs.openSync(dataDir.database, 'a', 0o600));
+  // Made elsewhere (init --database, TICKET_ISSUER_DATABASE_URL): recorded, so later commands find it.
+  if (dataDir.databaseFrom !== 'data-dir') writeDatabaseRecord(dataDir.root, locationOf(dataDir));
 }
 
 /**

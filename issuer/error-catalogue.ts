@@ -168,10 +168,12 @@ export const ADMIN_FAILURES = {
   SCHEMA_TOO_NEW: { exitCode: 1, api: 'INTERNAL' },
   /** `serve` on a database with pending migrations: run `ticket-issuer migrate` first. */
   SCHEMA_OUTDATED: { exitCode: 1, api: 'INTERNAL' },
-  /** TICKET_ISSUER_DATABASE_URL or `<data>/database.json` is not a SQLite location this version reads (docs/issuer.md "Where the database is"). */
+  /** TICKET_ISSUER_DATABASE_URL, `init --database` or `<data>/database.json` is not a location this version reads, or a URL carries a password (docs/issuer.md "Where the database is"). */
   DATABASE_LOCATION_INVALID: { exitCode: 1, api: 'INVALID_REQUEST' },
-  /** A PostgreSQL URL: not supported by this version yet (issue 13). */
+  /** An operation on the SQLite file itself (backup) on an issuer whose database is PostgreSQL. */
   DATABASE_NOT_SUPPORTED: { exitCode: 1, api: 'INVALID_REQUEST' },
+  /** The PostgreSQL server does not answer (down, wrong host or port, refused login). */
+  DATABASE_UNREACHABLE: { exitCode: 1, api: 'INTERNAL' },
   /** An admin command on a serving node's dir, which holds no signing keys (docs/issuer.md "Serving nodes"). */
   SERVING_NODE_DIR: { exitCode: 1, api: 'INVALID_REQUEST' },
   /** node-config --to names the data dir itself, or a non-empty dir that is not a node dir of this issuer. */
@@ -187,8 +189,9 @@ export class AdminError extends Error {
   constructor(
     readonly code: AdminErrorCode,
     message: string,
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
   }
 
   /** The dashboard API's answer to this failure of one of its actions. */
@@ -216,10 +219,20 @@ export function validationField(error: Pick<FastifyError, 'validation'>): string
  */
 const DATABASE_UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN|READONLY|PROTOCOL)(_|$)/;
 
+/**
+ * PostgreSQL's SQLSTATE classes for the same (08 connection exception, 53 insufficient resources such as
+ * too many connections or a full disk, 57P shutdown/cannot connect now, 25006 read-only transaction after
+ * a failover), and the socket errors of a server that is gone or unreachable.
+ */
+const POSTGRES_UNAVAILABLE = /^(08|53|57P)|^25006$|^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|EPIPE)$/;
+/** pg's own errors without a code: the pool could not get a connection in time, or the connection dropped. */
+const POSTGRES_UNAVAILABLE_MESSAGE = /^(timeout exceeded when trying to connect|Connection terminated)/;
+
 /** Whether `error` says the database is unavailable for now (docs/issuer.md "When the database fails"). */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && DATABASE_UNAVAILABLE.test(code);
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (typeof code === 'string') return DATABASE_UNAVAILABLE.test(code) || POSTGRES_UNAVAILABLE.test(code);
+  return typeof message === 'string' && POSTGRES_UNAVAILABLE_MESSAGE.test(message);
 }
 
 /** Maps anything thrown in a request to an ApiError; unknown failures become 500 INTERNAL. */

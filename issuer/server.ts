@@ -15,7 +15,7 @@ import { build } from './app.js';
 import { resolveDataDir, requireInitialised, tightenDataDir } from './data-dir.js';
 import { createLogger } from './logging.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from './listen-defaults.js';
-import { openSqliteDatabase } from './store/sqlite-database.js';
+import { openIssuerDatabase } from './store/open.js';
 import { getIssuerInfo } from './store/issuer-info.js';
 import {
   certificateFingerprint,
@@ -41,6 +41,8 @@ export interface StartServerOptions {
   trustProxy?: readonly string[];
   /** Open connections at most (default 1,000). */
   maxConnections?: number;
+  /** PostgreSQL connections this process keeps (serve --db-pool); unused with SQLite. */
+  databasePoolSize?: number;
   logger?: Logger;
   /** Close gracefully on SIGTERM/SIGINT (default true). */
   handleSignals?: boolean;
@@ -71,7 +73,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const dataDir = resolveDataDir(options.dataDir);
   requireInitialised(dataDir);
   const host = options.host ?? DEFAULT_HOST;
-  const probe = openSqliteDatabase(dataDir.database);
+  const { database: probe } = await openIssuerDatabase(dataDir, { schema: 'as-is' });
   let baseUrl: string;
   try {
     baseUrl = (await getIssuerInfo(probe.read)).base_url;
@@ -88,6 +90,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     enrollRpm: options.enrollRpm,
     ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
     ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }),
+    ...(options.databasePoolSize === undefined ? {} : { databasePoolSize: options.databasePoolSize }),
     logger,
     ...(options.adminToken === undefined ? {} : { adminToken: options.adminToken }),
     // Setup codes made on the dashboard pin the certificate only when it is our self-signed one (as scanner setup does).

@@ -3,10 +3,11 @@
  * "The admin CLI"), and the lookups every operation starts with.
  */
 import { resolveDataDir, isInitialised, requireIssuerDataDir, type DataDir } from '../data-dir.js';
-import { openDatabase, requireCurrentSchema, schemaVersion, type Db } from '../store/database.js';
+import type { Db } from '../store/database.js';
+import { openIssuerDatabase } from '../store/open.js';
 import { SqliteDatabase } from '../store/sqlite-database.js';
 import type { Sql, SqlDatabase } from '../store/sql.js';
-import { getIssuerInfo } from '../store/issuer-info.js';
+import { findIssuerInfo } from '../store/issuer-info.js';
 import { findEvent, type EventRow } from '../store/events.js';
 import { findTicket, type TicketRow } from '../store/tickets.js';
 import type { IssuerInfo } from '../store/issuer-info.js';
@@ -37,39 +38,31 @@ export function notInitialised(dataDir: DataDir): AdminError {
  */
 export async function openIssuer(
   dataOption: string | undefined,
-  options: { schema?: 'migrate' | 'require-current'; servingNode?: 'allow' | 'refuse' } = {},
+  options: { schema?: 'migrate' | 'require-current'; servingNode?: 'allow' | 'refuse'; poolSize?: number } = {},
 ): Promise<IssuerContext> {
   const dataDir = resolveDataDir(dataOption);
   if (options.servingNode !== 'allow') requireIssuerDataDir(dataDir);
   if (!isInitialised(dataDir)) throw notInitialised(dataDir);
-  if (options.schema === 'require-current') {
-    // serve (docs/issuer.md "Upgrading: migrate"): the schema is checked, never changed.
-    const db = openDatabase(dataDir.database, { migrate: false });
-    try {
-      // An empty database file (an init that stopped early) is no issuer to migrate.
-      if (schemaVersion(db) === 0) throw notInitialised(dataDir);
-      requireCurrentSchema(db);
-    } catch (error) {
-      db.close();
-      throw error;
-    }
-    return withInfo(dataDir, new SqliteDatabase(db));
-  }
-  return withInfo(dataDir, new SqliteDatabase(openDatabase(dataDir.database)));
-}
-
-async function withInfo(dataDir: DataDir, database: SqlDatabase): Promise<IssuerContext> {
+  // serve (docs/issuer.md "Upgrading: migrate"): the schema is checked, never changed.
+  const { database, schemaVersion } = await openIssuerDatabase(dataDir, {
+    schema: options.schema ?? 'migrate',
+    ...(options.poolSize === undefined ? {} : { poolSize: options.poolSize }),
+  });
   try {
-    return { dataDir, database, info: await getIssuerInfo(database.read) };
-  } catch {
+    // An empty database (an init that stopped early) is no issuer.
+    if (schemaVersion === 0) throw notInitialised(dataDir);
+    const info = await findIssuerInfo(database.read);
+    if (!info) throw notInitialised(dataDir);
+    return { dataDir, database, info };
+  } catch (error) {
     await database.close();
-    throw notInitialised(dataDir);
+    throw error;
   }
 }
 
 /** Runs `work` on a connection of its own to the data dir's database (migrated on open), and always closes it. */
 export async function withDatabase<T>(dataDir: DataDir, work: (database: SqlDatabase) => Promise<T>): Promise<T> {
-  const database = new SqliteDatabase(openDatabase(dataDir.database));
+  const { database } = await openIssuerDatabase(dataDir);
   try {
     return await work(database);
   } finally {

@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { NODE_RECORD, dataDirLayout, isServingNode, writeDatabaseRecord, writePrivateFile } from '../data-dir.js';
+import { NODE_RECORD, dataDirLayout, isServingNode, locationOf, writeDatabaseRecord, writePrivateFile } from '../data-dir.js';
 import { AdminError } from '../error-catalogue.js';
 import { certificateHostnames, ensureSelfSignedCertificate } from '../tls-certificate.js';
 import type { IssuerContext } from './issuer-context.js';
@@ -55,7 +55,7 @@ export async function writeNodeConfig(context: IssuerContext, to: string, now: D
   };
   write(path.join(node.tlsDir, 'cert.pem'), tls.cert);
   write(path.join(node.tlsDir, 'key.pem'), tls.key);
-  writeDatabaseRecord(node.root, dataDir.database);
+  writeDatabaseRecord(node.root, locationOf(dataDir));
   files.push(path.join(node.root, 'database.json'));
   const record: NodeRecord = {
     issuer: info.base_url,
@@ -65,7 +65,7 @@ export async function writeNodeConfig(context: IssuerContext, to: string, now: D
   };
   // Last: a dir is a node dir only once everything serve needs is in it.
   write(path.join(node.root, NODE_RECORD), `${JSON.stringify(record)}\n`);
-  return { node: node.root, issuer: info.base_url, database: dataDir.database, updated, files };
+  return { node: node.root, issuer: info.base_url, database: dataDir.postgres ?? dataDir.database, updated, files };
 }
 
 /** Refuses the data dir itself and any non-empty dir that is not a node dir of this issuer; true when updating one. */

@@ -80,6 +80,9 @@ export function importIssuer(
   const dataDir = resolveDataDir(dataOption);
   // Imports bring signing keys: never into a serving node's dir (docs/issuer.md "Serving nodes").
   requireIssuerDataDir(dataDir);
+  if (dataDir.postgres !== undefined) {
+    throw new AdminError('DATABASE_NOT_SUPPORTED', 'import works on an issuer whose database is a SQLite file');
+  }
   const created = !isInitialised(dataDir);
   const undo = new Undo();
   let db: Db | undefined;

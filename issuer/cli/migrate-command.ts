@@ -16,8 +16,8 @@ export interface MigrateJson {
 
 export function registerMigrateCommand(program: Command): void {
   withCommonOptions(program.command('migrate').description("apply the pending schema migrations to the data dir's database")).action(
-    action<CommonOptions>((options, output) => {
-      const { from, to } = migrateDataDir(options.data);
+    action<CommonOptions>(async (options, output) => {
+      const { from, to } = await migrateDataDir(options.data);
       const result: MigrateJson = { from, to };
       output.result(result, () =>
         from === to

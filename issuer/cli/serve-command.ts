@@ -16,6 +16,7 @@ import { createLogger } from '../logging.js';
 import type { RunningServer, StartServerOptions } from '../server.js';
 import { readAdminTokenFile } from '../services/admin-credential.js';
 import { findAdminToken } from '../store/admin-token.js';
+import { describeDatabase } from '../store/open.js';
 import { action, withCommonOptions, type CommonOptions } from './command.js';
 
 interface ServeOptions extends CommonOptions {
@@ -29,6 +30,7 @@ interface ServeOptions extends CommonOptions {
   adminTokenFile?: string;
   trustProxy?: string;
   maxConnections?: string;
+  dbPool?: string;
 }
 
 export function serveOptions(options: ServeOptions, dataDir: string, baseUrl: string): StartServerOptions {
@@ -52,6 +54,7 @@ export function serveOptions(options: ServeOptions, dataDir: string, baseUrl: st
   if (options.enrollRpm !== undefined) server.enrollRpm = parseInteger(options.enrollRpm, '--enroll-rpm', 1, 1_000_000);
   if (options.maxConnections !== undefined)
     server.maxConnections = parseInteger(options.maxConnections, '--max-connections', 16, 1_000_000);
+  if (options.dbPool !== undefined) server.databasePoolSize = parseInteger(options.dbPool, '--db-pool', 1, 1000);
   if (options.trustProxy !== undefined) server.trustProxy = parseTrustedProxies(options.trustProxy);
   return server;
 }
@@ -95,7 +98,8 @@ export function registerServeCommand(program: Command): void {
         '--trust-proxy <cidrs>',
         'reverse proxies (comma-separated addresses or CIDR ranges) whose X-Forwarded-For gives the client address',
       )
-      .option('--max-connections <n>', 'open connections at most; more are refused at once (default 1000)'),
+      .option('--max-connections <n>', 'open connections at most; more are refused at once (default 1000)')
+      .option('--db-pool <n>', 'PostgreSQL connections this process keeps (default 10; ignored with SQLite)'),
   ).action(
     action<ServeOptions>(async (options, output) => {
       // Refuses an older or newer schema before anything listens (docs/issuer.md "Upgrading: migrate").
@@ -112,7 +116,9 @@ export function registerServeCommand(program: Command): void {
         output.log(`warning: plain HTTP on ${serverOptions.host}: only behind a TLS-terminating proxy (scanners require HTTPS)`);
       }
       const server = await startServer(serverOptions);
-      output.log(`ticket-issuer "${info.name}" serving ${info.base_url} on ${server.url} (data: ${dataDir.root})`);
+      output.log(
+        `ticket-issuer "${info.name}" serving ${info.base_url} on ${server.url} (data: ${dataDir.root}; database: ${describeDatabase(dataDir)})`,
+      );
       if (server.fingerprint) output.log(`TLS certificate SHA-256 fingerprint: ${server.fingerprint}`);
       output.log(`Admin dashboard: ${server.url}/admin${serverOptions.adminToken !== undefined ? ' (token from --admin-token-file)' : ''}`);
       if (serverOptions.adminToken === undefined && !hasStoredAdminToken) {

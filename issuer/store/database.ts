@@ -4,7 +4,7 @@
  * `serve` can share one data dir (docs/protocol.md "The admin CLI").
  */
 import Database from 'better-sqlite3';
-import { AdminError } from '../error-catalogue.js';
+import { schemaTooNew } from './schema-version.js';
 import { MIGRATIONS } from './migrations.js';
 
 /** The schema version this program writes and reads: one per migration. */
@@ -75,7 +75,7 @@ export function migrate(db: Db): Migration {
   // again inside, so the one that waited reports what it found after the other's commit.
   const apply = db.transaction((): Migration => {
     const from = schemaVersion(db);
-    if (from > SCHEMA_VERSION) throw schemaTooNew(from);
+    if (from > SCHEMA_VERSION) throw schemaTooNew(from, SCHEMA_VERSION);
     for (let version = from; version < SCHEMA_VERSION; version++) {
       db.exec(MIGRATIONS[version]!);
       db.pragma(`user_version = ${version + 1}`);
@@ -83,32 +83,8 @@ export function migrate(db: Db): Migration {
     return { from, to: schemaVersion(db) };
   });
   const current = schemaVersion(db);
-  if (current > SCHEMA_VERSION) throw schemaTooNew(current);
+  if (current > SCHEMA_VERSION) throw schemaTooNew(current, SCHEMA_VERSION);
   // Up to date, the common case on every open: no write lock taken.
   if (current === SCHEMA_VERSION) return { from: current, to: current };
   return apply.immediate();
-}
-
-/**
- * For `serve`: the schema must be exactly the one this program knows. Newer:
- * upgrade the program; older: run `ticket-issuer migrate` first, so that a
- * schema change is an operator's step, never a side effect of starting one of
- * several serving processes (docs/issuer.md "Upgrading: migrate").
- */
-export function requireCurrentSchema(db: Db): void {
-  const version = schemaVersion(db);
-  if (version > SCHEMA_VERSION) throw schemaTooNew(version);
-  if (version < SCHEMA_VERSION) {
-    throw new AdminError(
-      'SCHEMA_OUTDATED',
-      `the database's schema is version ${version}, this ticket-issuer needs version ${SCHEMA_VERSION}: run "ticket-issuer migrate" first (with the same --data)`,
-    );
-  }
-}
-
-function schemaTooNew(version: number): AdminError {
-  return new AdminError(
-    'SCHEMA_TOO_NEW',
-    `the database's schema is version ${version}, this ticket-issuer knows up to version ${SCHEMA_VERSION}: upgrade ticket-issuer`,
-  );
 }

@@ -6,8 +6,13 @@ export interface IssuerInfo {
   created_at: string;
 }
 
+/** The issuer, or undefined in a database `init` has not finished. */
+export function findIssuerInfo(db: Sql): Promise<IssuerInfo | undefined> {
+  return db.get<IssuerInfo>('SELECT base_url, name, created_at FROM issuer WHERE singleton = 1');
+}
+
 export async function getIssuerInfo(db: Sql): Promise<IssuerInfo> {
-  const row = await db.get<IssuerInfo>('SELECT base_url, name, created_at FROM issuer WHERE singleton = 1');
+  const row = await findIssuerInfo(db);
   if (!row) throw new Error('the issuer database has not been initialised (run "ticket-issuer init")');
   return row;
 }

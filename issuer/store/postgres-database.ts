@@ -16,6 +16,7 @@
  *   which pg reads itself.
  */
 import pg from 'pg';
+import { AdminError } from '../error-catalogue.js';
 import type { Sql, SqlDatabase, SqlParams, SqlRunResult, SqlValue, WriteJob } from './sql.js';
 
 export interface PostgresOptions {
@@ -24,6 +25,9 @@ export interface PostgresOptions {
   /** Shown in pg_stat_activity, so an operator can tell the issuer's connections apart. */
   applicationName?: string;
 }
+
+/** How long a query waits for a pooled connection (also the first connection at open). */
+const CONNECT_TIMEOUT_MS = 10_000;
 
 /** A whole job is tried this often when concurrent writers keep winning; then the last error is thrown. */
 const MAX_WRITE_ATTEMPTS = 8;
@@ -333,6 +337,8 @@ export async function openPostgresDatabase(url: string, options: PostgresOptions
     connectionString: url,
     max: options.poolSize ?? 10,
     application_name: options.applicationName ?? 'ticket-issuer',
+    // A request waits this long for a connection, then fails (503 with Retry-After), never hangs.
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     types,
   });
   // An idle client whose connection drops emits 'error' on the pool; unheard, it would crash the process. Nothing
@@ -342,7 +348,13 @@ export async function openPostgresDatabase(url: string, options: PostgresOptions
     await pool.query('SELECT 1');
   } catch (error) {
     await pool.end().catch(() => undefined);
-    throw new Error(`cannot reach the PostgreSQL database${describeTarget(url)}: ${messageWithoutUrl(error, url)}`, { cause: error });
+    throw new AdminError(
+      'DATABASE_UNREACHABLE',
+      `cannot reach the PostgreSQL database${describeTarget(url)}: ${messageWithoutUrl(error, url)}`,
+      {
+        cause: error,
+      },
+    );
   }
   return new PostgresDatabase(pool);
 }

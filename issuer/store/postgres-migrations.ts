@@ -20,7 +20,7 @@
  * The version lives in `schema_version` (SQLite has `PRAGMA user_version`),
  * a one-row table created by migratePostgres itself, outside the entries.
  */
-import { AdminError } from '../error-catalogue.js';
+import { schemaTooNew } from './schema-version.js';
 import type { Sql, SqlDatabase } from './sql.js';
 
 export const POSTGRES_MIGRATIONS: readonly string[] = [
@@ -52,7 +52,10 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
     created_at  TEXT COLLATE "C" NOT NULL
   );
 
+  -- rowid: SQLite's implicit row number, made explicit, so the dashboard's "rows added since" reads
+  -- (issuer/store/dashboard.ts) and the export's stable order run unchanged on both databases.
   CREATE TABLE tickets (
+    rowid          BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE,
     tid            TEXT COLLATE "C" PRIMARY KEY,
     eid            TEXT COLLATE "C" NOT NULL REFERENCES events (eid),
     kid            TEXT COLLATE "C" NOT NULL REFERENCES signing_keys (kid),
@@ -70,6 +73,7 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   -- "One valid per ticket, ever" (docs/protocol.md "Precedence"): the primary key on tid
   -- makes a second first-check-in impossible, whatever the concurrency, across serving processes too.
   CREATE TABLE checkins (
+    rowid            BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE,
     tid              TEXT COLLATE "C" PRIMARY KEY REFERENCES tickets (tid),
     checked_in_at    TEXT COLLATE "C" NOT NULL,
     scanner_id       TEXT COLLATE "C" NOT NULL,
@@ -195,14 +199,14 @@ export async function migratePostgres(db: SqlDatabase): Promise<PostgresMigratio
   if (db.dialect !== 'postgres') throw new Error('migratePostgres needs a PostgreSQL database (migrate() in database.ts is for SQLite)');
   // Up to date, the common case on every start: no lock taken, nothing written.
   const current = await postgresSchemaVersion(db.read);
-  if (current > POSTGRES_SCHEMA_VERSION) throw schemaTooNew(current);
+  if (current > POSTGRES_SCHEMA_VERSION) throw schemaTooNew(current, POSTGRES_SCHEMA_VERSION);
   if (current === POSTGRES_SCHEMA_VERSION) return { from: current, to: current };
   return db.write(async (tx) => {
     // Held until this transaction ends. The version is read again inside, so the process that waited
     // reports what it found after the other's commit and applies nothing twice.
     await tx.get(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK_KEY}) AS locked`);
     const from = await postgresSchemaVersion(tx);
-    if (from > POSTGRES_SCHEMA_VERSION) throw schemaTooNew(from);
+    if (from > POSTGRES_SCHEMA_VERSION) throw schemaTooNew(from, POSTGRES_SCHEMA_VERSION);
     if (from === POSTGRES_SCHEMA_VERSION) return { from, to: from };
     await tx.run(
       'CREATE TABLE IF NOT EXISTS schema_version (singleton INTEGER PRIMARY KEY CHECK (singleton = 1), version INTEGER NOT NULL)',
@@ -216,11 +220,4 @@ export async function migratePostgres(db: SqlDatabase): Promise<PostgresMigratio
     }
     return { from, to: await postgresSchemaVersion(tx) };
   });
-}
-
-function schemaTooNew(version: number): AdminError {
-  return new AdminError(
-    'SCHEMA_TOO_NEW',
-    `the database's schema is version ${version}, this ticket-issuer knows up to version ${POSTGRES_SCHEMA_VERSION}: upgrade ticket-issuer`,
-  );
 }

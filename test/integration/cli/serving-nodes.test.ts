@@ -4,12 +4,11 @@
  * database with exactly one valid per ticket, and see a revocation made with the CLI on the issuer's data dir
  * on their next request; TICKET_ISSUER_DATABASE_URL overrides the dir's record; PostgreSQL is refused.
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { decodeSetupCode } from '../../../protocol/setup-code.js';
 import { cliFailure, cliJson, createEvent, initIssuer, runCli, scratchDir, serveCli } from '../../support/cli-harness.js';
+import { checkIn, enroll } from '../../support/issuer-http.js';
 
 interface NodeConfigJson {
   node: string;
@@ -20,38 +19,6 @@ interface NodeConfigJson {
 }
 
 const mode = (file: string): number => fs.statSync(file).mode & 0o777;
-
-async function enroll(url: string, data: string, eid: string): Promise<{ apiKey: string; scannerId: string }> {
-  const setup = await cliJson<{ setup_qr: string }>(['scanner', 'setup', '--data', data, '--event', eid]);
-  const scannerId = crypto.randomUUID();
-  const response = await fetch(`${url}/api/v1/scanners/enroll`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      token: decodeSetupCode(setup.setup_qr).token,
-      scanner_id: scannerId,
-      scanner_name: `Door ${scannerId.slice(0, 4)}`,
-    }),
-  });
-  expect(response.status).toBe(200);
-  return { apiKey: ((await response.json()) as { api_key: string }).api_key, scannerId };
-}
-
-async function checkIn(url: string, scanner: { apiKey: string; scannerId: string }, tid: string, eid: string): Promise<string> {
-  const response = await fetch(`${url}/api/v1/tickets/check-in`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${scanner.apiKey}` },
-    body: JSON.stringify({
-      tid,
-      eid,
-      scanned_at: new Date().toISOString(),
-      scanner_id: scanner.scannerId,
-      idempotency_key: crypto.randomUUID(),
-    }),
-  });
-  expect(response.status).toBe(200);
-  return ((await response.json()) as { status: string }).status;
-}
 
 describe('node-config', () => {
   it('writes database.json, tls/ and node.json with private modes, never keys/; prints what it wrote, never the TLS key', async () => {
@@ -193,25 +160,34 @@ describe('where the database is', () => {
     expect(discovery.issuer).toBe('https://b.example.com');
   });
 
-  it('a PostgreSQL URL is refused clearly, from the environment or the record; a relative location is refused', async () => {
+  it('a PostgreSQL URL with a password is refused without echoing it; an unreachable server is named clearly; a relative location is refused', async () => {
     const { data } = await initIssuer();
-    const fromEnvironment = await cliFailure(['event', 'list', '--data', data], {
-      TICKET_ISSUER_DATABASE_URL: 'postgres://tickets@db.internal:5432/tickets',
+    const withPassword = await cliFailure(['event', 'list', '--data', data], {
+      TICKET_ISSUER_DATABASE_URL: 'postgres://tickets:s3cret-pw@db.internal:5432/tickets',
     });
-    expect(fromEnvironment.code).toBe('DATABASE_NOT_SUPPORTED');
-    expect(fromEnvironment.message).toContain('PostgreSQL is not supported by this version yet');
+    expect(withPassword.code).toBe('DATABASE_LOCATION_INVALID');
+    expect(withPassword.message).toContain('PGPASSWORD');
+    expect(withPassword.message).not.toContain('s3cret-pw');
 
     const recorded = scratchDir();
-    fs.writeFileSync(path.join(recorded, 'database.json'), JSON.stringify({ postgres: 'postgresql://tickets@db.internal/tickets' }));
-    expect((await cliFailure(['event', 'list', '--data', recorded])).code).toBe('DATABASE_NOT_SUPPORTED');
+    fs.writeFileSync(
+      path.join(recorded, 'database.json'),
+      JSON.stringify({ postgres: 'postgresql://tickets:s3cret-pw@db.internal/tickets' }),
+    );
+    const fromRecord = await cliFailure(['event', 'list', '--data', recorded]);
+    expect(fromRecord.code).toBe('DATABASE_LOCATION_INVALID');
+    expect(fromRecord.message).not.toContain('s3cret-pw');
 
     expect((await cliFailure(['event', 'list', '--data', data], { TICKET_ISSUER_DATABASE_URL: 'issuer.db' })).code).toBe(
       'DATABASE_LOCATION_INVALID',
     );
-    const postgresServe = await runCli(['serve', '--data', data, '--plain-http', '--port', '0'], {
-      TICKET_ISSUER_DATABASE_URL: 'postgres://tickets@db.internal/tickets',
+    // Port 1 on loopback: nothing listens there. The data dir has keys/, so it counts as made; the database does not answer.
+    const unreachable = await cliFailure(['event', 'list', '--data', data], {
+      TICKET_ISSUER_DATABASE_URL: 'postgres://tickets@127.0.0.1:1/tickets',
+      PGPASSWORD: 's3cret-pw',
     });
-    expect(postgresServe.code).toBe(1);
-    expect(postgresServe.stderr).toContain('PostgreSQL is not supported by this version yet');
+    expect(unreachable.code).toBe('DATABASE_UNREACHABLE');
+    expect(unreachable.message).toContain('127.0.0.1:1/tickets');
+    expect(unreachable.message).not.toContain('s3cret-pw');
   });
 });

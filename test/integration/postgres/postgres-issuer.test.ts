@@ -1,0 +1,198 @@
+/**
+ * The issuer on PostgreSQL with several `serve` processes sharing one
+ * database (docs/issuer.md "Where the database is", "Serving nodes"), all real:
+ * a throwaway cluster, the built CLI, two serve child processes on loopback.
+ * Every guarantee the spec makes for one process must hold across them:
+ * one `valid` per ticket, idempotent replays byte for byte on any process,
+ * single-use setup tokens, rate limits counted once for all, and admin
+ * commands seen by every process on its next request.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeSetupCode } from '../../../protocol/setup-code.js';
+import { cliFailure, cliJson, createEvent, LOOPBACK_SERVE, scratchDir, serveCli, type EventJson } from '../../support/cli-harness.js';
+import { checkIn, enroll, enrollWith, postCheckIn, type HttpScanner } from '../../support/issuer-http.js';
+import { startPostgresCluster, type PostgresCluster } from '../../support/postgres-cluster.js';
+
+let cluster: PostgresCluster;
+let data: string;
+let event: EventJson;
+const nodes: string[] = [];
+
+beforeAll(async () => {
+  cluster = await startPostgresCluster({ database: 'platform' });
+  data = path.join(scratchDir(), 'issuer-data');
+  await cliJson(['init', '--data', data, '--database', cluster.url, '--base-url', 'http://127.0.0.1:8080', '--name', 'Platform Tickets']);
+  event = await createEvent(data);
+  for (const name of ['node-a', 'node-b']) {
+    const node = path.join(scratchDir(), name);
+    await cliJson(['node-config', '--data', data, '--to', node]);
+    nodes.push(node);
+  }
+}, 120_000);
+
+afterAll(async () => {
+  await cluster?.stop();
+}, 60_000);
+
+/** Two serve processes, one per node dir, on loopback. */
+async function twoServers(extra: string[] = []): Promise<string[]> {
+  // Enrollment is limited per client address (10 a minute, shared by both processes), and every test enrolls from 127.0.0.1.
+  const servers = await Promise.all(nodes.map((node) => serveCli(['--data', node, ...LOOPBACK_SERVE, '--enroll-rpm', '1000', ...extra])));
+  return servers.map((server) => server.url);
+}
+
+async function issue(count: number): Promise<string[]> {
+  const { tickets } = await cliJson<{ tickets: { tid: string }[] }>([
+    'ticket',
+    'issue',
+    '--data',
+    data,
+    '--event',
+    event.eid,
+    '--count',
+    String(count),
+  ]);
+  return tickets.map((ticket) => ticket.tid);
+}
+
+describe('init --database and the admin commands on PostgreSQL', () => {
+  it('records the URL (never a password) in database.json, keeps no SQLite file, and every command reads the shared database', async () => {
+    expect(JSON.parse(fs.readFileSync(path.join(data, 'database.json'), 'utf8'))).toEqual({ postgres: cluster.url });
+    expect(fs.statSync(path.join(data, 'database.json')).mode & 0o777).toBe(0o600);
+    expect(fs.existsSync(path.join(data, 'issuer.db'))).toBe(false);
+    expect(fs.readdirSync(path.join(data, 'keys')).length).toBe(1);
+
+    const [tid] = await issue(1);
+    const shown = await cliJson<{ tid: string; status: string }>(['ticket', 'show', '--data', data, tid!]);
+    expect(shown).toMatchObject({ tid, status: 'valid' });
+    const { events } = await cliJson<{ events: { eid: string }[] }>(['event', 'list', '--data', data]);
+    expect(events.map((e) => e.eid)).toContain(event.eid);
+    expect(await cliJson(['migrate', '--data', data])).toEqual({ from: 2, to: 2 });
+    // A serving node reads the same database: its record names it too.
+    expect(JSON.parse(fs.readFileSync(path.join(nodes[0]!, 'database.json'), 'utf8'))).toEqual({ postgres: cluster.url });
+  });
+
+  it('a second issuer on the same database is refused before anything is written; a URL with a password is refused', async () => {
+    const other = path.join(scratchDir(), 'other');
+    const again = await cliFailure(['init', '--data', other, '--database', cluster.url, '--base-url', 'https://x.example', '--name', 'X']);
+    expect(again.code).toBe('ALREADY_INITIALISED');
+    expect(again.message).toContain('Platform Tickets');
+    expect(fs.existsSync(other)).toBe(false);
+
+    const withPassword = cluster.url.replace('tickets@', 'tickets:hunter2@');
+    const refused = await cliFailure([
+      'init',
+      '--data',
+      other,
+      '--database',
+      withPassword,
+      '--base-url',
+      'https://x.example',
+      '--name',
+      'X',
+    ]);
+    expect(refused.code).toBe('DATABASE_LOCATION_INVALID');
+    expect(refused.message).not.toContain('hunter2');
+  });
+
+  it('backup works on a SQLite file only, and says so', async () => {
+    const failure = await cliFailure(['backup', '--data', data, '--to', path.join(scratchDir(), 'backup')]);
+    expect(failure.code).toBe('DATABASE_NOT_SUPPORTED');
+  });
+});
+
+describe('two serve processes on one PostgreSQL database', () => {
+  it('30 concurrent check-ins of one ticket split over both: exactly one valid; a CLI revocation is refused by both', async () => {
+    const urls = await twoServers();
+    const scanners = [await enroll(urls[0]!, data, event.eid), await enroll(urls[1]!, data, event.eid)];
+    const [raced, revoked] = await issue(2);
+    const statuses = await Promise.all(Array.from({ length: 30 }, (_, i) => checkIn(urls[i % 2]!, scanners[i % 2]!, raced!, event.eid)));
+    expect(statuses.filter((status) => status === 'valid')).toHaveLength(1);
+    expect(statuses.filter((status) => status === 'already_used')).toHaveLength(29);
+
+    await cliJson(['ticket', 'revoke', '--data', data, revoked!]);
+    expect(await checkIn(urls[0]!, scanners[0]!, revoked!, event.eid)).toBe('revoked');
+    expect(await checkIn(urls[1]!, scanners[1]!, revoked!, event.eid)).toBe('revoked');
+  });
+
+  it('an idempotency key is global: a replay on the other process gets the same bytes; another body is 409 on both; one key raced over both applies once', async () => {
+    const urls = await twoServers();
+    const scanner = await enroll(urls[0]!, data, event.eid);
+    const [first, raced] = await issue(2);
+    const scannedAt = new Date(Date.now() - 60_000).toISOString();
+    const body = (tid: string, key: string) => ({
+      tid,
+      eid: event.eid,
+      scanned_at: scannedAt,
+      scanner_id: scanner.scannerId,
+      idempotency_key: key,
+    });
+    const key = crypto.randomUUID();
+    const original = await postCheckIn(urls[0]!, scanner, body(first!, key));
+    expect(original.status).toBe(200);
+    const replay = await postCheckIn(urls[1]!, scanner, body(first!, key));
+    expect(replay.status).toBe(200);
+    expect(replay.text).toBe(original.text);
+    for (const url of urls) {
+      const conflict = await postCheckIn(url, scanner, { ...body(first!, key), scanned_at: new Date().toISOString() });
+      expect(conflict.status).toBe(409);
+    }
+
+    const racedKey = crypto.randomUUID();
+    const racedBody = body(raced!, racedKey);
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => postCheckIn(urls[i % 2]!, scanner, racedBody)));
+    expect(answers.map((answer) => answer.status)).toEqual(Array.from({ length: 12 }, () => 200));
+    expect(new Set(answers.map((answer) => answer.text)).size).toBe(1);
+    expect((JSON.parse(answers[0]!.text) as { status: string }).status).toBe('valid');
+  });
+
+  it('one setup token, 10 concurrent enrollments split over both processes: exactly one succeeds', async () => {
+    const urls = await twoServers();
+    const setup = await cliJson<{ setup_qr: string }>(['scanner', 'setup', '--data', data, '--event', event.eid]);
+    const token = decodeSetupCode(setup.setup_qr).token;
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => enrollWith(urls[i % 2]!, token, crypto.randomUUID())));
+    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1);
+    expect(answers.filter((answer) => answer.status === 400)).toHaveLength(9);
+  });
+
+  it('the per-scanner rate limit counts requests to both processes together', async () => {
+    const urls = await twoServers(['--scanner-rpm', '10']);
+    const scanner: HttpScanner = await enroll(urls[0]!, data, event.eid);
+    const [tid] = await issue(1);
+    const statuses: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const response = await fetch(`${urls[i % 2]}/api/v1/tickets/${tid}/status`, {
+        headers: { authorization: `Bearer ${scanner.apiKey}` },
+      });
+      statuses.push(response.status);
+      if (response.status === 429) expect(Number(response.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      await response.arrayBuffer();
+    }
+    expect(statuses.filter((status) => status === 200)).toHaveLength(10);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(10);
+  });
+
+  it('both answer /readyz; with the database gone, a check-in is answered 503 with Retry-After instead of hanging', async () => {
+    const urls = await twoServers();
+    const scanner = await enroll(urls[0]!, data, event.eid);
+    const [tid] = await issue(1);
+    for (const url of urls) expect((await fetch(`${url}/readyz`)).status).toBe(200);
+
+    await cluster.stop();
+    const answer = await postCheckIn(urls[1]!, scanner, {
+      tid: tid!,
+      eid: event.eid,
+      scanned_at: new Date().toISOString(),
+      scanner_id: scanner.scannerId,
+      idempotency_key: crypto.randomUUID(),
+    });
+    // The first process never served this scanner: it must reach the database even to authenticate.
+    expect(answer.status).toBe(503);
+    expect(Number(answer.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(JSON.parse(answer.text)).toMatchObject({ error: { details: { reason: 'database_unavailable' } } });
+    expect((await fetch(`${urls[0]}/readyz`)).status).toBe(503);
+  }, 60_000);
+});
