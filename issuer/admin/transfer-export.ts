@@ -4,6 +4,9 @@
  * or turn into a new data dir at the venue (docs/issuer.md "Moving an issuer
  * to the venue and back"). The file holds the private signing keys: it is
  * created 0600, never over an existing file, and no key material is printed.
+ * It reads SQLite or PostgreSQL alike, in one snapshot (SqlDatabase.snapshot),
+ * page by page (issuer/store/transfer.ts), so neither a running `serve` nor
+ * the size of the tables matters.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,7 +14,7 @@ import { keyFile, loadSigningKey } from '../signing.js';
 import { TRANSFER_TABLES, transferRows, type TransferTable } from '../store/transfer.js';
 import { isoUtc } from '../time.js';
 import { AdminError } from '../error-catalogue.js';
-import { requireEvent, sqliteConnection, type IssuerContext } from './issuer-context.js';
+import { requireEvent, type IssuerContext } from './issuer-context.js';
 import { EXPORT_FORMAT, EXPORT_VERSION, ExportWriter, PRIVATE_KEY_FIELD, type ExportHeader, type FileRow } from './transfer-file.js';
 
 export const SECRET_FILE_WARNING =
@@ -32,8 +35,7 @@ export interface ExportResult {
 
 /** Writes the export; on any failure the partial file is removed. */
 export async function exportIssuer(context: IssuerContext, target: string, eid: string | null, now: Date): Promise<ExportResult> {
-  const { dataDir, info } = context;
-  const db = sqliteConnection(context, 'export');
+  const { dataDir, info, database } = context;
   if (eid !== null) await requireEvent(context.database.read, eid);
   const file = path.resolve(target);
   let fd: number;
@@ -53,12 +55,12 @@ export async function exportIssuer(context: IssuerContext, target: string, eid: 
   try {
     fs.fchmodSync(fd, 0o600);
     const writer = new ExportWriter(fd);
-    // One read transaction: a consistent snapshot of every table while `serve` keeps writing (WAL).
-    db.transaction(() => {
+    // One snapshot of every table while `serve` keeps writing: a read transaction of its own on either database.
+    await database.snapshot(async (tx) => {
       writer.header({ format: EXPORT_FORMAT, version: EXPORT_VERSION, exported_at: isoUtc(now), scope: { eid }, issuer: info, tls });
       for (const table of TRANSFER_TABLES) {
         writer.beginSection(table);
-        for (const row of transferRows(db, table, eid)) {
+        for await (const row of transferRows(tx, table, eid)) {
           const out: FileRow = table === 'signing_keys' ? withPrivateKey(row, dataDir.keysDir) : row;
           if (out[PRIVATE_KEY_FIELD]) counts.private_keys++;
           writer.row(out);
@@ -67,7 +69,7 @@ export async function exportIssuer(context: IssuerContext, target: string, eid: 
         writer.endSection();
       }
       writer.finish();
-    })();
+    });
     fs.fsyncSync(fd);
   } catch (error) {
     fs.closeSync(fd);

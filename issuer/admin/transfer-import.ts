@@ -16,17 +16,36 @@
  * - Rows that may not differ (a ticket's code, a key's public half…) and do
  *   differ stop the import (IMPORT_CONFLICT): such a file is not of this issuer.
  *
- * Everything happens in one BEGIN IMMEDIATE transaction, so a failed import
- * changes nothing, and a running `serve` sees the result on its next request.
+ * Everything happens in one write job (one transaction) of the database port,
+ * on SQLite or PostgreSQL alike, so a failed import changes nothing in the
+ * database (files it made are removed again), and a running `serve` sees the
+ * result on its next request. On PostgreSQL the job runs again when a
+ * concurrent writer won (a `serve` checking in a ticket the file also checks
+ * in): each run starts from scratch and decides from what it reads.
+ *
+ * A new data dir takes its database from `--database URL` or
+ * TICKET_ISSUER_DATABASE_URL, as `init` does: a PostgreSQL database is
+ * migrated first and must not hold an issuer yet.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { createDataDir, isInitialised, requireIssuerDataDir, resolveDataDir, writePrivateFile, type DataDir } from '../data-dir.js';
+import {
+  createDataDir,
+  DATABASE_RECORD,
+  isInitialised,
+  parseDatabaseUrl,
+  requireIssuerDataDir,
+  resolveDataDir,
+  withLocation,
+  writePrivateFile,
+  type DataDir,
+} from '../data-dir.js';
 import { keyFile, rawPublicKey, savePrivateKey } from '../signing.js';
-import { openDatabase, type Db } from '../store/database.js';
-import { INSERT_ISSUER_INFO, type IssuerInfo } from '../store/issuer-info.js';
+import { findIssuerInfo, type IssuerInfo } from '../store/issuer-info.js';
+import { describeDatabase, openIssuerDatabase } from '../store/open.js';
+import type { Sql, SqlDatabase } from '../store/sql.js';
 import {
   IMPORT_CONFLICT_OUTCOME,
   TRANSFER_COLUMNS,
@@ -70,41 +89,61 @@ export interface ImportResult {
   warnings: string[];
 }
 
-export function importIssuer(
+export interface ImportOptions {
+  /**
+   * Where a NEW data dir's tables go, as `init --database` takes it: postgres://USER@HOST:PORT/DB or
+   * sqlite:///absolute/path/issuer.db (recorded in the dir's database.json). Refused for an existing data dir.
+   */
+  database?: string;
+}
+
+export async function importIssuer(
   dataOption: string | undefined,
   file: ExportFile,
   source: string,
   now: Date,
   startProgress: StartProgress,
-): ImportResult {
-  const dataDir = resolveDataDir(dataOption);
+  options: ImportOptions = {},
+): Promise<ImportResult> {
+  const resolved = resolveDataDir(dataOption);
   // Imports bring signing keys: never into a serving node's dir (docs/issuer.md "Serving nodes").
-  requireIssuerDataDir(dataDir);
-  if (dataDir.postgres !== undefined) {
-    throw new AdminError('DATABASE_NOT_SUPPORTED', 'import works on an issuer whose database is a SQLite file');
+  requireIssuerDataDir(resolved);
+  if (options.database !== undefined && isInitialised(resolved)) {
+    throw new AdminError(
+      'INVALID_ARGUMENT',
+      `--database is for a new data dir: ${resolved.root} already holds an issuer (${describeDatabase(resolved)}); import into it without --database`,
+    );
   }
+  const dataDir =
+    options.database === undefined ? resolved : withLocation(resolved, parseDatabaseUrl(options.database, '--database'), 'record');
   const created = !isInitialised(dataDir);
+  if (options.database !== undefined && !created) {
+    throw new AdminError('ALREADY_INITIALISED', `${describeDatabase(dataDir)} already holds an issuer; refusing to overwrite it`);
+  }
+  // Checked before anything is written, so a refused import leaves no data dir behind (as init does).
+  if (created && dataDir.postgres !== undefined) await refuseDatabaseWithIssuer(dataDir);
   const undo = new Undo();
-  let db: Db | undefined;
+  let database: SqlDatabase | undefined;
   try {
     if (created) prepareNewDataDir(dataDir, undo);
-    db = openDatabase(dataDir.database);
-    if (!created) checkSameIssuer(db, dataDir, file, source);
+    const opened = await openIssuerDatabase(dataDir);
+    database = opened.database;
+    if (!created) await checkSameIssuer(database.read, opened.schemaVersion, dataDir, file, source);
     const warnings: string[] = [];
     const tls = placeTlsCertificate(dataDir, file, undo, warnings);
     placePrivateKeys(dataDir, file, undo);
 
-    const progress = startProgress(
-      TRANSFER_TABLES.reduce((sum, table) => sum + file[table].length, 0),
-      'Importing',
-    );
-    const merge = new Merge(db, transferStore(db), file, now, progress, warnings);
-    let merged: ReturnType<Merge['run']>;
-    try {
-      merged = db.transaction(() => merge.run(created)).immediate();
-    } finally {
-      progress.stop();
-    }
+    const total = TRANSFER_TABLES.reduce((sum, table) => sum + file[table].length, 0);
+    // A new Merge per run of the job: on PostgreSQL a run that lost to a concurrent writer is discarded whole.
+    const merged = await database.write(async (tx) => {
+      const progress = startProgress(total, 'Importing');
+      try {
+        return await new Merge(transferStore(tx), file, now, progress).run(created);
+      } finally {
+        progress.stop();
+      }
+    });
+    warnings.push(...merged.warnings);
     return {
       issuer: merged.issuer,
       name: merged.name,
@@ -119,14 +158,31 @@ export function importIssuer(
       warnings,
     };
   } catch (error) {
-    db?.close();
-    db = undefined;
+    await database?.close().catch(() => undefined);
+    database = undefined;
     undo.run();
     throw asImportError(error);
   } finally {
-    db?.close();
+    await database?.close();
   }
 }
+
+/** One issuer per database: a PostgreSQL database that already holds one is not a new data dir's (init refuses it too). */
+async function refuseDatabaseWithIssuer(dataDir: DataDir): Promise<void> {
+  const { database, schemaVersion } = await openIssuerDatabase(dataDir, { schema: 'as-is' });
+  try {
+    const existing = schemaVersion === 0 ? undefined : await findIssuerInfo(database.read);
+    if (existing) throw databaseHoldsIssuer(dataDir, existing);
+  } finally {
+    await database.close();
+  }
+}
+
+const databaseHoldsIssuer = (dataDir: DataDir, existing: IssuerInfo): AdminError =>
+  new AdminError(
+    'ALREADY_INITIALISED',
+    `${describeDatabase(dataDir)} already holds the issuer "${existing.name}" (${existing.base_url}); import into a database of its own, or merge the file into that issuer's data dir`,
+  );
 
 /** Files and folders this import made, removed again if it fails (the database rolls back by itself). */
 class Undo {
@@ -151,13 +207,16 @@ class Undo {
 function prepareNewDataDir(dataDir: DataDir, undo: Undo): void {
   if (!fs.existsSync(dataDir.root)) undo.made(dataDir.root);
   for (const dir of [dataDir.keysDir, dataDir.tlsDir]) if (!fs.existsSync(dir)) undo.made(dir);
-  for (const suffix of ['', '-wal', '-shm', '-journal']) undo.made(`${dataDir.database}${suffix}`);
+  const record = path.join(dataDir.root, DATABASE_RECORD);
+  if (!fs.existsSync(record)) undo.made(record);
+  // PostgreSQL: the transaction rolls back by itself (the migrated, empty schema stays, as after a failed init).
+  if (dataDir.postgres === undefined) for (const suffix of ['', '-wal', '-shm', '-journal']) undo.made(`${dataDir.database}${suffix}`);
   createDataDir(dataDir);
 }
 
 /** Tickets are bound to `iss`: only an export of this very issuer may be merged. */
-function checkSameIssuer(db: Db, dataDir: DataDir, file: ExportFile, source: string): void {
-  const info = db.prepare('SELECT base_url, name, created_at FROM issuer WHERE singleton = 1').get() as IssuerInfo | undefined;
+async function checkSameIssuer(db: Sql, schemaVersion: number, dataDir: DataDir, file: ExportFile, source: string): Promise<void> {
+  const info = schemaVersion === 0 ? undefined : await findIssuerInfo(db);
   if (!info) throw notInitialised(dataDir);
   if (info.base_url !== file.issuer.base_url) {
     throw new AdminError(
@@ -165,7 +224,7 @@ function checkSameIssuer(db: Db, dataDir: DataDir, file: ExportFile, source: str
       `${source} is an export of ${file.issuer.base_url}, but ${dataDir.root} is the issuer ${info.base_url}; tickets are bound to their issuer, so only an export of ${info.base_url} can be merged here (import into a new --data DIR to make a copy)`,
     );
   }
-  const known = db.prepare('SELECT kid, public_key FROM signing_keys').all() as { kid: string; public_key: string }[];
+  const known = await db.all<{ kid: string; public_key: string }>('SELECT kid, public_key FROM signing_keys');
   const shared = file.signing_keys.some((key) => known.some((k) => k.kid === key.kid && k.public_key === key.public_key));
   if (!shared) {
     throw new AdminError(
@@ -238,37 +297,50 @@ const IMMUTABLE = {
 } as const;
 
 const PROGRESS_STEP = 1000;
+/** File rows looked up together (one query) and added together (one statement per batch). */
+const MERGE_BATCH = 500;
 
 class Merge {
+  // Everything a run learns starts empty: on PostgreSQL a run that lost to a concurrent writer is thrown away
+  // with its Merge, and the next run decides only from what it reads through its own transaction.
   private readonly counts = Object.fromEntries(TRANSFER_TABLES.map((table) => [table, emptyCounts()])) as Record<TransferTable, KindCounts>;
   private readonly nowIso: string;
   private readonly conflicts: Row[] = [];
+  private readonly warnings: string[] = [];
   private done = 0;
 
   constructor(
-    private readonly db: Db,
     private readonly store: TransferStore,
     private readonly file: ExportFile,
     now: Date,
     private readonly progress: Progress,
-    private readonly warnings: string[],
   ) {
     this.nowIso = now.toISOString();
   }
 
-  run(created: boolean) {
-    if (created) this.db.prepare(INSERT_ISSUER_INFO).run(this.file.issuer);
-    else this.noteNameDifference();
-    const keys = this.mergeSigningKeys();
-    this.mergeEvents();
-    this.mergeTickets();
-    this.mergeCheckins();
-    this.mergeTokens();
-    this.mergeApiKeys();
-    this.mergeIdempotency();
-    this.mergeScanLog();
+  async run(created: boolean) {
+    const existing = await this.store.issuerInfo();
+    if (created) {
+      if (existing) {
+        throw new AdminError(
+          'ALREADY_INITIALISED',
+          `the new data dir's database already holds the issuer "${existing.name}" (${existing.base_url}); refusing to overwrite it`,
+        );
+      }
+      await this.store.insertIssuerInfo(this.file.issuer);
+    } else if (existing!.name !== this.file.issuer.name) {
+      this.warnings.push(`the file names the issuer "${this.file.issuer.name}"; this data dir's name "${existing!.name}" is kept`);
+    }
+    const keys = await this.mergeSigningKeys();
+    await this.mergeEvents();
+    await this.mergeTickets();
+    await this.mergeCheckins();
+    await this.mergeTokens();
+    await this.mergeApiKeys();
+    await this.mergeIdempotency();
+    await this.mergeScanLog();
     this.progress.advance(this.done % PROGRESS_STEP);
-    const info = this.db.prepare('SELECT base_url, name FROM issuer WHERE singleton = 1').get() as IssuerInfo;
+    const info = (await this.store.issuerInfo())!;
     return {
       issuer: info.base_url,
       name: info.name,
@@ -276,6 +348,7 @@ class Merge {
       active_kid: keys.active,
       retired_kids: keys.retired,
       counts: this.counts,
+      warnings: this.warnings,
     };
   }
 
@@ -283,27 +356,26 @@ class Merge {
     if (++this.done % PROGRESS_STEP === 0) this.progress.advance(PROGRESS_STEP);
   }
 
-  private noteNameDifference(): void {
-    const name = (this.db.prepare('SELECT name FROM issuer WHERE singleton = 1').get() as { name: string }).name;
-    if (name !== this.file.issuer.name)
-      this.warnings.push(`the file names the issuer "${this.file.issuer.name}"; this data dir's name "${name}" is kept`);
-  }
-
   /** Union of keys; retirement wins from either side; then exactly one active key (see the module comment). */
-  private mergeSigningKeys(): { active: string; retired: string[] } {
-    const before = new Map(this.store.allKeys().map((k) => [k.kid, k]));
-    const destActive = this.store.activeKid();
+  private async mergeSigningKeys(): Promise<{ active: string; retired: string[] }> {
+    const before = new Map((await this.store.allKeys()).map((k) => [k.kid, k]));
+    const destActive = await this.store.activeKid();
     // valid_until per kid after the merge, before choosing the active key: null means "still signing" on every side that has it.
     const window = new Map<string, string | null>([...before].map(([kid, k]) => [kid, k.valid_until]));
+    const found = await this.store.findMany(
+      'signing_keys',
+      this.file.signing_keys.map((key) => key.kid as string),
+    );
+    const added: Row[] = [];
     let fileActive = '';
     for (const key of this.file.signing_keys) {
       this.tick();
       const kid = key.kid as string;
       const validUntil = key.valid_until as string | null;
       if (key.active === true) fileActive = kid;
-      const dest = this.store.find('signing_keys', kid);
+      const dest = found.get(kid);
       if (dest === undefined) {
-        this.store.insert('signing_keys', {
+        added.push({
           kid,
           public_key: key.public_key as string,
           valid_from: key.valid_from as string,
@@ -313,6 +385,7 @@ class Merge {
       } else if (dest.public_key !== key.public_key) throw conflict(`signing key ${kid} has another public key in the file`);
       window.set(kid, earliest(window.get(kid) ?? null, validUntil));
     }
+    await this.store.insertMany('signing_keys', added);
     let active: string;
     if (destActive !== null && window.get(destActive) === null) active = destActive;
     else if (window.get(fileActive) === null) active = fileActive;
@@ -324,9 +397,9 @@ class Merge {
     // Every other key that still signs somewhere stops now, so tickets it signed keep verifying (their iat is earlier).
     const retired = [...window].filter(([kid, validUntil]) => kid !== active && validUntil === null).map(([kid]) => kid);
     for (const kid of retired) window.set(kid, this.nowIso);
-    this.store.deactivateAllKeys();
-    for (const [kid, validUntil] of window) if (kid !== active) this.store.setKeyState(kid, validUntil, false);
-    this.store.setKeyState(active, null, true);
+    await this.store.deactivateAllKeys();
+    for (const [kid, validUntil] of window) if (kid !== active) await this.store.setKeyState(kid, validUntil, false);
+    await this.store.setKeyState(active, null, true);
 
     const counts = this.counts.signing_keys;
     for (const key of this.file.signing_keys) {
@@ -342,30 +415,41 @@ class Merge {
   /**
    * The common walk: each row of the file's `table` is added when this side
    * lacks it; otherwise `existing` merges it and says how to count it (null:
-   * counted later, by the audit-log step).
+   * counted later, by the audit-log step). Rows are looked up and added in
+   * batches, in the file's order (each key is in the file once: transfer-file.ts).
    */
-  private mergeRows(
+  private async mergeRows(
     table: Exclude<TransferTable, 'scan_log' | 'signing_keys'>,
-    existing: (dest: Row, row: Row, id: string) => keyof KindCounts | null,
-  ): void {
+    existing: (dest: Row, row: Row, id: string) => Promise<keyof KindCounts | null>,
+  ): Promise<void> {
     const counts = this.counts[table];
-    for (const row of this.file[table] as Row[]) {
-      this.tick();
-      const id = row[TRANSFER_KEYS[table]] as string;
-      const dest = this.store.find(table, id);
-      if (dest === undefined) {
-        this.store.insert(table, row);
-        counts.added++;
-      } else {
-        const outcome = existing(dest, row, id);
-        if (outcome !== null) counts[outcome]++;
+    const rows = this.file[table] as Row[];
+    for (let start = 0; start < rows.length; start += MERGE_BATCH) {
+      const batch = rows.slice(start, start + MERGE_BATCH);
+      const found = await this.store.findMany(
+        table,
+        batch.map((row) => row[TRANSFER_KEYS[table]] as string),
+      );
+      const added: Row[] = [];
+      for (const row of batch) {
+        this.tick();
+        const id = row[TRANSFER_KEYS[table]] as string;
+        const dest = found.get(id);
+        if (dest === undefined) {
+          added.push(row);
+          counts.added++;
+        } else {
+          const outcome = await existing(dest, row, id);
+          if (outcome !== null) counts[outcome]++;
+        }
       }
+      await this.store.insertMany(table, added);
     }
   }
 
-  private mergeEvents(): void {
+  private async mergeEvents(): Promise<void> {
     const differing: string[] = [];
-    this.mergeRows('events', (dest, event, eid) => {
+    await this.mergeRows('events', async (dest, event, eid) => {
       if (sameColumns(dest, event, TRANSFER_COLUMNS.events)) return 'unchanged';
       differing.push(eid);
       return 'conflicts';
@@ -375,12 +459,12 @@ class Merge {
   }
 
   /** Revoked on either side stays revoked, from the earlier time, with that time's reason. */
-  private mergeTickets(): void {
-    this.mergeRows('tickets', (dest, ticket, tid) => {
+  private async mergeTickets(): Promise<void> {
+    await this.mergeRows('tickets', async (dest, ticket, tid) => {
       requireSame(dest, ticket, IMMUTABLE.tickets, `ticket ${tid}`);
       const revokedAt = earliest(dest.revoked_at as string | null, ticket.revoked_at as string | null);
       if (revokedAt === dest.revoked_at) return 'unchanged';
-      this.store.setRevocation(tid, revokedAt, ticket.revoke_reason as string | null);
+      await this.store.setRevocation(tid, revokedAt, ticket.revoke_reason as string | null);
       return 'updated';
     });
   }
@@ -389,22 +473,22 @@ class Merge {
    * One check-in per ticket, the earliest. The same scan sent to both
    * instances (same idempotency key) is one check-in, not a conflict.
    */
-  private mergeCheckins(): void {
-    this.mergeRows('checkins', (dest, incoming, tid) => {
+  private async mergeCheckins(): Promise<void> {
+    await this.mergeRows('checkins', async (dest, incoming, tid) => {
       if (dest.idempotency_key === incoming.idempotency_key) return 'unchanged';
       if (!isEarlier(incoming, dest)) {
-        this.conflicts.push(this.conflictRow(tid, incoming, dest));
+        this.conflicts.push(await this.conflictRow(tid, incoming, dest));
         return null;
       }
-      this.store.replaceCheckin(incoming);
-      this.conflicts.push(this.conflictRow(tid, dest, incoming));
+      await this.store.replaceCheckin(incoming);
+      this.conflicts.push(await this.conflictRow(tid, dest, incoming));
       return 'updated';
     });
   }
 
   /** The audit row of a double admission: the later check-in (`dropped`), and which one stands. */
-  private conflictRow(tid: string, dropped: Row, kept: Row): Row {
-    const ticket = this.store.find('tickets', tid)!;
+  private async conflictRow(tid: string, dropped: Row, kept: Row): Promise<Row> {
+    const ticket = (await this.store.find('tickets', tid))!;
     return {
       at: this.nowIso,
       scanned_at: dropped.checked_in_at!,
@@ -431,25 +515,25 @@ class Merge {
   }
 
   /** Setup tokens: used or revoked on either side stays so (earliest time); failed attempts, the higher count. */
-  private mergeTokens(): void {
-    this.mergeRows('enrollment_tokens', (dest, token, id) => {
+  private async mergeTokens(): Promise<void> {
+    await this.mergeRows('enrollment_tokens', async (dest, token, id) => {
       requireSame(dest, token, IMMUTABLE.enrollment_tokens, `setup token ${id}`);
       const usedAt = earliest(dest.used_at as string | null, token.used_at as string | null);
       const revokedAt = earliest(dest.revoked_at as string | null, token.revoked_at as string | null);
       const failed = Math.max(dest.failed_attempts as number, token.failed_attempts as number);
       if (usedAt === dest.used_at && revokedAt === dest.revoked_at && failed === dest.failed_attempts) return 'unchanged';
-      this.store.setTokenState(id, usedAt, revokedAt, failed);
+      await this.store.setTokenState(id, usedAt, revokedAt, failed);
       return 'updated';
     });
   }
 
   /** Scanner keys (hashes only): enrolled on either side keeps working on both; revoked on either side stays revoked. */
-  private mergeApiKeys(): void {
-    this.mergeRows('api_keys', (dest, key, id) => {
+  private async mergeApiKeys(): Promise<void> {
+    await this.mergeRows('api_keys', async (dest, key, id) => {
       requireSame(dest, key, IMMUTABLE.api_keys, `scanner key ${id}`);
       const revokedAt = earliest(dest.revoked_at as string | null, key.revoked_at as string | null);
       if (revokedAt === dest.revoked_at) return 'unchanged';
-      this.store.setApiKeyRevocation(id, revokedAt);
+      await this.store.setApiKeyRevocation(id, revokedAt);
       return 'updated';
     });
   }
@@ -459,8 +543,8 @@ class Merge {
    * instance gets the answer it would have got here. A key answered
    * differently on each side keeps this side's answer.
    */
-  private mergeIdempotency(): void {
-    this.mergeRows('idempotency', (dest, answer) =>
+  private async mergeIdempotency(): Promise<void> {
+    await this.mergeRows('idempotency', async (dest, answer) =>
       sameColumns(dest, answer, ['request_hash', 'http_status', 'response_body']) ? 'unchanged' : 'conflicts',
     );
     const conflicts = this.counts.idempotency.conflicts;
@@ -475,7 +559,7 @@ class Merge {
    * column is equal; a double admission is recorded once per (ticket, scan)
    * whichever instance found it. New double admissions are added last.
    */
-  private mergeScanLog(): void {
+  private async mergeScanLog(): Promise<void> {
     const counts = this.counts.scan_log;
     const seen = new Set<string>();
     const recordedConflicts = new Set<string>();
@@ -483,14 +567,16 @@ class Merge {
       seen.add(rowFingerprint(row));
       if (row.outcome === IMPORT_CONFLICT_OUTCOME) recordedConflicts.add(conflictKey(row));
     };
-    for (const row of this.store.scanLogRows()) remember(row);
+    for await (const row of this.store.scanLogRows()) remember(row);
+    // Added in the file's order, then the new double admissions: the order the rows had before the port.
+    const added: Row[] = [];
     for (const row of this.file.scan_log as Row[]) {
       this.tick();
       const duplicate =
         seen.has(rowFingerprint(row)) || (row.outcome === IMPORT_CONFLICT_OUTCOME && recordedConflicts.has(conflictKey(row)));
       if (duplicate) counts.unchanged++;
       else {
-        this.store.insert('scan_log', row);
+        added.push(row);
         remember(row);
         counts.added++;
       }
@@ -499,11 +585,12 @@ class Merge {
       // Found by an earlier import (here or on the other side): the same double admission, already in the log.
       if (recordedConflicts.has(conflictKey(row))) this.counts.checkins.unchanged++;
       else {
-        this.store.insert('scan_log', row);
+        added.push(row);
         remember(row);
         this.counts.checkins.conflicts++;
       }
     }
+    await this.store.insertMany('scan_log', added);
   }
 }
 
@@ -528,9 +615,14 @@ const listed = (ids: string[]): string => (ids.length <= 3 ? ids.join(', ') : `$
 const conflict = (why: string): AdminError =>
   new AdminError('IMPORT_CONFLICT', `${why}; nothing was imported (is the file an export of this issuer, and undamaged?)`);
 
+/** A constraint the file breaks (SQLite's SQLITE_CONSTRAINT_*, PostgreSQL's class 23) is a file that contradicts this issuer. */
 function asImportError(error: unknown): unknown {
   if (error instanceof Database.SqliteError && error.code.startsWith('SQLITE_CONSTRAINT')) {
     return conflict(`the file contradicts this issuer's data (${error.message})`);
+  }
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  if (!(error instanceof AdminError) && typeof code === 'string' && /^23[0-9A-Z]{3}$/.test(code)) {
+    return conflict(`the file contradicts this issuer's data (${(error as Error).message})`);
   }
   return error;
 }

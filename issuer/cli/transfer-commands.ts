@@ -2,8 +2,9 @@
  * `export --to FILE [--event EID]` and `import --from FILE` (beyond the
  * contract's table, following its rules; docs/issuer.md "Moving an issuer to
  * the venue and back"): move an issuer to the venue laptop and back without
- * losing a check-in. The file, the export and the merge are
- * issuer/admin/transfer-file.ts, transfer-export.ts and transfer-import.ts.
+ * losing a check-in, on SQLite or PostgreSQL either way. The file, the export
+ * and the merge are issuer/admin/transfer-file.ts, transfer-export.ts and
+ * transfer-import.ts.
  */
 import type { Command } from 'commander';
 import { withIssuer } from '../admin/issuer-context.js';
@@ -19,6 +20,7 @@ interface ExportOptions extends CommonOptions {
 
 interface ImportOptions extends CommonOptions {
   from: string;
+  database?: string;
 }
 
 export function registerTransferCommands(program: Command): void {
@@ -45,11 +47,22 @@ export function registerTransferCommands(program: Command): void {
     program
       .command('import')
       .description('merge an export of this issuer into the data dir, or create the data dir from it (check-ins are never lost)')
-      .requiredOption('--from <file>', 'a file written by "ticket-issuer export"'),
+      .requiredOption('--from <file>', 'a file written by "ticket-issuer export"')
+      .option(
+        '--database <url>',
+        'a NEW data dir only, as for init: where its tables go, postgres://USER@HOST:PORT/DB (an existing database without an issuer; the password from PGPASSWORD or ~/.pgpass, never the URL) or sqlite:///absolute/path/issuer.db; default <data>/issuer.db',
+      ),
   ).action(
-    action<ImportOptions>((options, output) => {
+    action<ImportOptions>(async (options, output) => {
       const file = readExportFile(options.from);
-      const result = importIssuer(options.data, file, options.from, new Date(), (total, label) => output.progress(total, label));
+      const result = await importIssuer(
+        options.data,
+        file,
+        options.from,
+        new Date(),
+        (total, label) => output.progress(total, label),
+        options.database === undefined ? {} : { database: options.database },
+      );
       for (const warning of result.warnings) output.log(`warning: ${warning}`);
       output.result(result, () => describeImport(result));
     }),

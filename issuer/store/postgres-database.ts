@@ -243,6 +243,42 @@ class PostgresDatabase implements SqlDatabase {
     }
   }
 
+  /** One pooled client in a REPEATABLE READ READ ONLY transaction: every statement of the job sees the same snapshot. */
+  async snapshot<T>(job: (tx: Sql) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    // As in attempt(): a checked-out client whose connection drops must not crash the process; the next statement fails.
+    const ignoreConnectionError = () => undefined;
+    client.on('error', ignoreConnectionError);
+    let ended = false;
+    let broken: Error | undefined;
+    try {
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY').catch((error: unknown) => {
+        // The connection is in an unknown state: released with the error, the pool discards it.
+        broken = error as Error;
+        throw error;
+      });
+      try {
+        const value = await job(
+          postgresSql(client, () => {
+            if (ended) throw new Error('a snapshot job used its transaction after the job had ended');
+          }),
+        );
+        ended = true;
+        await client.query('COMMIT');
+        return value;
+      } catch (error) {
+        ended = true;
+        await client.query('ROLLBACK').catch((rollbackError: unknown) => {
+          broken = rollbackError as Error;
+        });
+        throw error;
+      }
+    } finally {
+      client.off('error', ignoreConnectionError);
+      client.release(broken);
+    }
+  }
+
   drained(): Promise<void> {
     if (this.inFlight === 0) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));

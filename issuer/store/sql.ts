@@ -48,6 +48,14 @@ export interface SqlDatabase {
    * retries it when a concurrent writer won.
    */
   write<T>(job: WriteJob<T>): Promise<T>;
+  /**
+   * Runs a read-only job on ONE consistent snapshot of the database, while
+   * writers keep committing (an export of every table). SQLite: a deferred
+   * read transaction on a separate read-only connection (a WAL reader never
+   * blocks the writer); PostgreSQL: a pooled client in a REPEATABLE READ READ
+   * ONLY transaction. The job must not write.
+   */
+  snapshot<T>(job: (tx: Sql) => Promise<T>): Promise<T>;
   /** Resolves when no write is queued or running (graceful shutdown before close). */
   drained(): Promise<void>;
   close(): Promise<void>;

@@ -75,6 +75,30 @@ export class SqliteDatabase implements SqlDatabase {
     return this.idle;
   }
 
+  /**
+   * A deferred read transaction on a read-only connection of its own: the group commit shares `connection`, so a
+   * BEGIN there would collide with its batches, and in WAL mode a reader never blocks the writer (nor waits for
+   * it). An in-memory database has no file to open twice: there the job runs as a write job, which holds the
+   * write lock and so sees one unchanging database.
+   */
+  async snapshot<T>(job: (tx: Sql) => Promise<T>): Promise<T> {
+    if (this.connection.memory) return this.write(job);
+    const reader = openDatabase(this.connection.name, { readonly: true });
+    try {
+      reader.exec('BEGIN');
+      try {
+        const value = await job(sqliteSql(reader));
+        reader.exec('COMMIT');
+        return value;
+      } catch (error) {
+        if (reader.inTransaction) reader.exec('ROLLBACK');
+        throw error;
+      }
+    } finally {
+      reader.close();
+    }
+  }
+
   async close(): Promise<void> {
     await this.drained();
     this.connection.close();

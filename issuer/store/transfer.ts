@@ -1,12 +1,22 @@
 /**
  * Table access for `export` and `import` (docs/issuer.md "Moving an issuer to
  * the venue and back"): every row of the tables an issuer is made of, whole
- * or scoped to one event, and the few writes a merge needs. The merge rules
- * themselves live in issuer/admin/transfer-import.ts; this module only knows
- * SQL. Statements are prepared once per call of `transferStore`, since an
- * import runs each of them for every row of a possibly large file.
+ * or scoped to one event, and the few writes a merge needs, on SQLite and
+ * PostgreSQL alike through the database port (sql.ts, which prepares each
+ * statement text once per connection). The merge rules themselves live in
+ * issuer/admin/transfer-import.ts; this module only knows SQL.
+ *
+ * Tables are read in keyset pages (PAGE_ROWS rows per query), so memory does
+ * not grow with the table. The order is stable and the one exports always had
+ * on SQLite: the rowid (insertion order; scan_log's id is its rowid). On
+ * PostgreSQL tickets and checkins carry an explicit `rowid` identity column
+ * and scan_log an identity `id`, so they come in insertion order too; the
+ * other tables have no insertion order there and come by primary key (TEXT
+ * COLLATE "C": byte order, as SQLite compares). The key a page continues
+ * from never travels in the file.
  */
-import type { Db } from './database.js';
+import type { Dialect, Sql, SqlValue } from './sql.js';
+import type { IssuerInfo } from './issuer-info.js';
 
 /** The scan_log outcome of a double admission found by an import (the dashboard alerts on it). */
 export const IMPORT_CONFLICT_OUTCOME = 'import_conflict';
@@ -84,63 +94,142 @@ const EVENT_SCOPE: Record<TransferTable, string> = {
 
 export type Row = Record<string, string | number | null>;
 
-/** Every row of `table` (or of one event), in a stable order. Call inside a read transaction for a consistent snapshot. */
-export function transferRows(db: Db, table: TransferTable, eid: string | null): IterableIterator<Row> {
-  const columns = TRANSFER_COLUMNS[table].join(', ');
-  const where = eid === null ? '' : ` WHERE ${EVENT_SCOPE[table]}`;
-  const order = table === 'scan_log' ? 'id' : 'rowid';
-  const statement = db.prepare(`SELECT ${columns} FROM ${table}${where} ORDER BY ${order}`);
-  return (eid === null ? statement.iterate() : statement.iterate({ eid })) as IterableIterator<Row>;
+/** Rows per keyset page (export and the audit-log read of an import), and per batched lookup or insert of an import. */
+export const PAGE_ROWS = 1000;
+const BATCH_ROWS = 500;
+
+/** The alias the page key is selected under; removed from every row before it is handed on. */
+const PAGE_KEY = 'transfer_page_key';
+
+/** The column each table is paged and ordered by, per database (see the module comment). */
+function pageKey(dialect: Dialect, table: TransferTable): string {
+  if (table === 'scan_log') return 'id';
+  if (dialect === 'sqlite' || table === 'tickets' || table === 'checkins') return 'rowid';
+  return TRANSFER_KEYS[table];
 }
 
-/** The statements one import needs, prepared once. */
-export interface TransferStore {
-  find(table: Exclude<TransferTable, 'scan_log'>, key: string): Row | undefined;
-  insert(table: TransferTable, row: Row): void;
-  /** The active signing key's kid, or null in a data dir being created from a file. */
-  activeKid(): string | null;
-  /** Sets one key's window and whether it signs; `deactivateAllKeys` first, so the one-active index holds. */
-  setKeyState(kid: string, validUntil: string | null, active: boolean): void;
-  deactivateAllKeys(): void;
-  allKeys(): { kid: string; valid_until: string | null; active: number }[];
-  setRevocation(tid: string, revokedAt: string | null, reason: string | null): void;
-  replaceCheckin(row: Row): void;
-  setTokenState(tokenId: string, usedAt: string | null, revokedAt: string | null, failedAttempts: number): void;
-  setApiKeyRevocation(apiKeyId: string, revokedAt: string | null): void;
-  /** Every scan_log row, without its id, for telling rows already here from new ones. */
-  scanLogRows(): IterableIterator<Row>;
-}
-
-export function transferStore(db: Db): TransferStore {
-  const finders = new Map<string, ReturnType<Db['prepare']>>();
-  const inserters = new Map<string, ReturnType<Db['prepare']>>();
-  for (const table of TRANSFER_TABLES) {
-    const columns = TRANSFER_COLUMNS[table];
-    inserters.set(table, db.prepare(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`));
-    if (table !== 'scan_log')
-      finders.set(table, db.prepare(`SELECT ${columns.join(', ')} FROM ${table} WHERE ${TRANSFER_KEYS[table]} = ?`));
+/**
+ * Pages of `SELECT columns FROM table [WHERE scope]`, in the page key's order, one query per page. Read inside
+ * one snapshot (SqlDatabase.snapshot) or one write job for a consistent view of every table.
+ */
+async function* pagedRows(
+  sql: Sql,
+  table: TransferTable,
+  columns: readonly string[],
+  scope: string | null,
+  eid: string | null,
+): AsyncGenerator<Row> {
+  const key = pageKey(sql.dialect, table);
+  const select = `SELECT ${columns.join(', ')}, ${key} AS ${PAGE_KEY} FROM ${table}`;
+  const first = `${select}${scope === null ? '' : ` WHERE ${scope}`} ORDER BY ${key} LIMIT ${PAGE_ROWS}`;
+  const next = `${select} WHERE ${scope === null ? '' : `(${scope}) AND `}${key} > @after ORDER BY ${key} LIMIT ${PAGE_ROWS}`;
+  let after: SqlValue | undefined;
+  for (;;) {
+    const params: Record<string, SqlValue> = eid === null ? {} : { eid };
+    const page =
+      after === undefined ? await sql.all<Row>(first, eid === null ? undefined : params) : await sql.all<Row>(next, { ...params, after });
+    for (const row of page) {
+      after = row[PAGE_KEY] as SqlValue;
+      delete row[PAGE_KEY];
+      yield row;
+    }
+    if (page.length < PAGE_ROWS) return;
   }
-  const activeKid = db.prepare('SELECT kid FROM signing_keys WHERE active = 1').pluck();
-  const setKeyState = db.prepare('UPDATE signing_keys SET valid_until = ?, active = ? WHERE kid = ?');
-  const deactivateAll = db.prepare('UPDATE signing_keys SET active = 0 WHERE active = 1');
-  const allKeys = db.prepare('SELECT kid, valid_until, active FROM signing_keys ORDER BY valid_from, kid');
-  const setRevocation = db.prepare('UPDATE tickets SET revoked_at = ?, revoke_reason = ? WHERE tid = ?');
+}
+
+/** Every row of `table` (or of one event), in a stable order, page by page. Call inside a snapshot for a consistent export. */
+export function transferRows(sql: Sql, table: TransferTable, eid: string | null): AsyncGenerator<Row> {
+  return pagedRows(sql, table, TRANSFER_COLUMNS[table], eid === null ? null : EVENT_SCOPE[table], eid);
+}
+
+/** The writes and lookups one import needs, all through the transaction it runs in. */
+export interface TransferStore {
+  /** The rows of `table` whose key is one of `keys`, by key (any number of keys: looked up in batches). */
+  findMany(table: Exclude<TransferTable, 'scan_log'>, keys: readonly string[]): Promise<Map<string, Row>>;
+  find(table: Exclude<TransferTable, 'scan_log'>, key: string): Promise<Row | undefined>;
+  /** Inserts the rows in their order (so they keep it in the next export), in batches. */
+  insertMany(table: TransferTable, rows: readonly Row[]): Promise<void>;
+  /** The active signing key's kid, or null in a data dir being created from a file. */
+  activeKid(): Promise<string | null>;
+  /** Sets one key's window and whether it signs; `deactivateAllKeys` first, so the one-active index holds. */
+  setKeyState(kid: string, validUntil: string | null, active: boolean): Promise<void>;
+  deactivateAllKeys(): Promise<void>;
+  allKeys(): Promise<{ kid: string; valid_until: string | null; active: number }[]>;
+  setRevocation(tid: string, revokedAt: string | null, reason: string | null): Promise<void>;
+  replaceCheckin(row: Row): Promise<void>;
+  setTokenState(tokenId: string, usedAt: string | null, revokedAt: string | null, failedAttempts: number): Promise<void>;
+  setApiKeyRevocation(apiKeyId: string, revokedAt: string | null): Promise<void>;
+  /** Every scan_log row, without its id, page by page, for telling rows already here from new ones. */
+  scanLogRows(): AsyncGenerator<Row>;
+  issuerInfo(): Promise<IssuerInfo | undefined>;
+  insertIssuerInfo(info: IssuerInfo): Promise<void>;
+}
+
+const placeholders = (count: number): string => Array.from({ length: count }, () => '?').join(', ');
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+export function transferStore(tx: Sql): TransferStore {
   const checkinColumns = TRANSFER_COLUMNS.checkins.filter((c) => c !== 'tid');
-  const replaceCheckin = db.prepare(`UPDATE checkins SET ${checkinColumns.map((c) => `${c} = @${c}`).join(', ')} WHERE tid = @tid`);
-  const setTokenState = db.prepare('UPDATE enrollment_tokens SET used_at = ?, revoked_at = ?, failed_attempts = ? WHERE token_id = ?');
-  const setApiKeyRevocation = db.prepare('UPDATE api_keys SET revoked_at = ? WHERE api_key_id = ?');
-  const scanLogRows = db.prepare(`SELECT ${TRANSFER_COLUMNS.scan_log.join(', ')} FROM scan_log`);
+  const replaceCheckin = `UPDATE checkins SET ${checkinColumns.map((c) => `${c} = @${c}`).join(', ')} WHERE tid = @tid`;
+  const issuerColumns = ['base_url', 'name', 'created_at'] as const;
+  const findMany = async (table: Exclude<TransferTable, 'scan_log'>, keys: readonly string[]): Promise<Map<string, Row>> => {
+    const key = TRANSFER_KEYS[table];
+    const found = new Map<string, Row>();
+    for (const batch of chunks(keys, BATCH_ROWS)) {
+      const rows = await tx.all<Row>(
+        `SELECT ${TRANSFER_COLUMNS[table].join(', ')} FROM ${table} WHERE ${key} IN (${placeholders(batch.length)})`,
+        batch,
+      );
+      for (const row of rows) found.set(row[key] as string, row);
+    }
+    return found;
+  };
   return {
-    find: (table, key) => finders.get(table)!.get(key) as Row | undefined,
-    insert: (table, row) => void inserters.get(table)!.run(row),
-    activeKid: () => (activeKid.get() as string | undefined) ?? null,
-    setKeyState: (kid, validUntil, active) => void setKeyState.run(validUntil, active ? 1 : 0, kid),
-    deactivateAllKeys: () => void deactivateAll.run(),
-    allKeys: () => allKeys.all() as { kid: string; valid_until: string | null; active: number }[],
-    setRevocation: (tid, revokedAt, reason) => void setRevocation.run(revokedAt, reason, tid),
-    replaceCheckin: (row) => void replaceCheckin.run(row),
-    setTokenState: (tokenId, usedAt, revokedAt, failedAttempts) => void setTokenState.run(usedAt, revokedAt, failedAttempts, tokenId),
-    setApiKeyRevocation: (apiKeyId, revokedAt) => void setApiKeyRevocation.run(revokedAt, apiKeyId),
-    scanLogRows: () => scanLogRows.iterate() as IterableIterator<Row>,
+    findMany,
+    find: async (table, key) => (await findMany(table, [key])).get(key),
+    insertMany: async (table, rows) => {
+      const columns = TRANSFER_COLUMNS[table];
+      const tuple = `(${placeholders(columns.length)})`;
+      for (const batch of chunks(rows, BATCH_ROWS)) {
+        await tx.run(
+          `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${batch.map(() => tuple).join(', ')}`,
+          batch.flatMap((row) => columns.map((c) => row[c] ?? null)),
+        );
+      }
+    },
+    activeKid: async () => (await tx.get<{ kid: string }>('SELECT kid FROM signing_keys WHERE active = 1'))?.kid ?? null,
+    setKeyState: async (kid, validUntil, active) =>
+      void (await tx.run('UPDATE signing_keys SET valid_until = ?, active = ? WHERE kid = ?', [validUntil, active ? 1 : 0, kid])),
+    deactivateAllKeys: async () => void (await tx.run('UPDATE signing_keys SET active = 0 WHERE active = 1')),
+    allKeys: () =>
+      tx.all<{ kid: string; valid_until: string | null; active: number }>(
+        'SELECT kid, valid_until, active FROM signing_keys ORDER BY valid_from, kid',
+      ),
+    setRevocation: async (tid, revokedAt, reason) =>
+      void (await tx.run('UPDATE tickets SET revoked_at = ?, revoke_reason = ? WHERE tid = ?', [revokedAt, reason, tid])),
+    replaceCheckin: async (row) =>
+      void (await tx.run(replaceCheckin, Object.fromEntries(TRANSFER_COLUMNS.checkins.map((c) => [c, row[c] ?? null])))),
+    setTokenState: async (tokenId, usedAt, revokedAt, failedAttempts) =>
+      void (await tx.run('UPDATE enrollment_tokens SET used_at = ?, revoked_at = ?, failed_attempts = ? WHERE token_id = ?', [
+        usedAt,
+        revokedAt,
+        failedAttempts,
+        tokenId,
+      ])),
+    setApiKeyRevocation: async (apiKeyId, revokedAt) =>
+      void (await tx.run('UPDATE api_keys SET revoked_at = ? WHERE api_key_id = ?', [revokedAt, apiKeyId])),
+    scanLogRows: () => pagedRows(tx, 'scan_log', TRANSFER_COLUMNS.scan_log, null, null),
+    issuerInfo: () => tx.get<IssuerInfo>(`SELECT ${issuerColumns.join(', ')} FROM issuer WHERE singleton = 1`),
+    insertIssuerInfo: async (info) =>
+      void (await tx.run('INSERT INTO issuer (singleton, base_url, name, created_at) VALUES (1, ?, ?, ?)', [
+        info.base_url,
+        info.name,
+        info.created_at,
+      ])),
   };
 }
