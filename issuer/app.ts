@@ -22,9 +22,8 @@ import { addProtocolSchemas } from './routes/schemas.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './request-body.js';
 import { closeConnectionsOnShutdown } from './shutdown.js';
 import ticketStatusRoute from './routes/ticket-status.js';
-import { IDEMPOTENCY_RETENTION_MS } from './services/check-in.js';
+import { IDEMPOTENCY_RETENTION_MS, pruneStoredAnswersWrite } from './services/check-in.js';
 import { enrollRateLimit, scannerRateLimit } from './services/rate-limits.js';
-import { pruneStoredAnswers } from './store/checkins.js';
 import { openIssuerDatabase } from './store/open.js';
 import { ensureRateLimitTable, postgresRateLimitStore } from './store/postgres-rate-limit.js';
 import type { SqlDatabase } from './store/sql.js';
@@ -63,6 +62,15 @@ export interface BuildOptions {
   shutdownGraceMs?: number;
 }
 
+/**
+ * The SQLite database thread's script (issuer/database-thread.ts, compiled). Run from the TypeScript sources
+ * (the tests), this module is app.ts and the thread starts from the build beside them (npm run build), since
+ * a worker thread runs JavaScript only.
+ */
+const DATABASE_THREAD_SCRIPT = import.meta.url.endsWith('.ts')
+  ? new URL('../dist/issuer/database-thread.js', import.meta.url)
+  : new URL('./database-thread.js', import.meta.url);
+
 /** Requests are small JSON documents; anything larger is refused with 400 INVALID_REQUEST. */
 export const BODY_LIMIT_BYTES = 16 * 1024;
 const PRUNE_EVERY_MS = 3600_000;
@@ -72,6 +80,7 @@ export async function build(options: BuildOptions): Promise<FastifyInstance> {
   requireInitialised(dataDir);
   const { database, schemaVersion } = await openIssuerDatabase(dataDir, {
     ...(options.databasePoolSize === undefined ? {} : { poolSize: options.databasePoolSize }),
+    sqliteThread: DATABASE_THREAD_SCRIPT,
   });
   try {
     return await assemble(options, database, schemaVersion, await getIssuerInfo(database.read));
@@ -142,7 +151,7 @@ async function assemble(options: BuildOptions, database: SqlDatabase, schemaVers
   // Stored answers are kept at least 7 days; older ones are dropped at start and hourly, through the write path.
   const pruneIdempotency = () =>
     database
-      .write((tx) => pruneStoredAnswers(tx, new Date(Date.now() - IDEMPOTENCY_RETENTION_MS).toISOString()))
+      .write(pruneStoredAnswersWrite(new Date(Date.now() - IDEMPOTENCY_RETENTION_MS).toISOString()))
       .catch((error: unknown) => app.log.warn({ err: error }, 'pruning stored idempotent answers failed'));
   const pruneTimer = setInterval(pruneIdempotency, PRUNE_EVERY_MS).unref();
   void pruneIdempotency();

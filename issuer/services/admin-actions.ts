@@ -6,6 +6,7 @@
  */
 import { isoUtc } from '../time.js';
 import { AdminError } from '../error-catalogue.js';
+import { namedJob } from '../store/named-jobs.js';
 import type { Sql } from '../store/sql.js';
 import { revokeApiKey } from '../store/scanners.js';
 import { revokeTicket } from '../store/tickets.js';
@@ -27,3 +28,12 @@ export async function revokeScannerKey(db: Sql, apiKeyId: string, now: Date): Pr
     throw new AdminError('API_KEY_NOT_FOUND', `no scanner key ${apiKeyId} at this issuer (see "ticket-issuer scanner list")`);
   return { api_key_id: apiKeyId, status: 'revoked' };
 }
+
+/** The dashboard's revocations as write jobs, by name, so that they can run on the SQLite database thread (store/named-jobs.ts). */
+export const revokeTicketWrite = namedJob('revoke-ticket', (db, args: { tid: string; reason: string | null; now: string }) =>
+  revokeTicketById(db, args.tid, args.reason, new Date(args.now)),
+);
+
+export const revokeScannerKeyWrite = namedJob('revoke-scanner-key', (db, args: { apiKeyId: string; now: string }) =>
+  revokeScannerKey(db, args.apiKeyId, new Date(args.now)),
+);

@@ -17,7 +17,16 @@ import type { CheckInResponse } from '../../protocol/types.js';
 import { isUuidV4 } from '../../protocol/uuid.js';
 import type { ScannerCredential } from '../auth.js';
 import type { ApiError } from '../error-catalogue.js';
-import { appendScanLog, findCheckin, findStoredAnswerWithScanner, insertCheckin, insertStoredAnswer } from '../store/checkins.js';
+import {
+  appendScanLog,
+  findCheckin,
+  findStoredAnswerWithScanner,
+  insertCheckin,
+  insertStoredAnswer,
+  pruneStoredAnswers,
+  type ScanLogRow,
+} from '../store/checkins.js';
+import { namedJob } from '../store/named-jobs.js';
 import { findTicket } from '../store/tickets.js';
 import { decideCheckIn, effectiveIdempotencyKey, requestHash, type CheckInBody, type CheckInDecision } from './check-in-decision.js';
 import type { Sql, SqlDatabase } from '../store/sql.js';
@@ -31,9 +40,15 @@ export function checkIn(
   body: CheckInBody,
   headerKey: string | undefined,
 ): Promise<CheckInResult> {
-  const now = new Date();
-  return database.write((db) => checkInJob(db, credential, body, headerKey, now));
+  return database.write(checkInWrite({ credential, body, headerKey, now: new Date().toISOString() }));
 }
+
+/** The check-in's write job, by name, so that it can run on the SQLite database thread (store/named-jobs.ts). */
+const checkInWrite = namedJob(
+  'check-in',
+  (db, args: { credential: ScannerCredential; body: CheckInBody; headerKey: string | undefined; now: string }) =>
+    checkInJob(db, args.credential, args.body, args.headerKey, new Date(args.now)),
+);
 
 async function checkInJob(
   db: Sql,
@@ -126,10 +141,9 @@ export function recordMalformedCheckIn(database: SqlDatabase, credential: Scanne
     const value = (body as Record<string, unknown> | null)?.[name];
     return typeof value === 'string' ? value : null;
   };
-  const now = new Date().toISOString();
-  return database.write((db) =>
-    appendScanLog(db, {
-      at: now,
+  return database.write(
+    appendScanLogWrite({
+      at: new Date().toISOString(),
       scanned_at: claimed('scanned_at'),
       tid: claimed('tid'),
       eid: claimed('eid'),
@@ -142,6 +156,11 @@ export function recordMalformedCheckIn(database: SqlDatabase, credential: Scanne
     }),
   );
 }
+
+const appendScanLogWrite = namedJob('append-scan-log', (db, row: ScanLogRow) => appendScanLog(db, row));
+
+/** Drops the stored answers older than `before` (ISO time); the server runs it hourly. */
+export const pruneStoredAnswersWrite = namedJob('prune-stored-answers', (db, before: string) => pruneStoredAnswers(db, before));
 
 /** Stored answers are kept at least 7 days (docs/protocol.md "Precedence"); older ones are dropped. */
 export const IDEMPOTENCY_RETENTION_MS = 7 * 24 * 3600_000;

@@ -17,7 +17,8 @@
 import type { EnrollResponse } from '../../protocol/types.js';
 import { ApiError, errors } from '../error-catalogue.js';
 import { hashSecret, newApiKey, newApiKeyId } from '../secrets.js';
-import type { SqlDatabase } from '../store/sql.js';
+import { namedJob } from '../store/named-jobs.js';
+import type { Sql, SqlDatabase } from '../store/sql.js';
 import { findEvent } from '../store/events.js';
 import { getIssuerInfo } from '../store/issuer-info.js';
 import { claimToken, findTokenByHash, insertApiKey, recordFailedTokenAttempt, type EnrollmentTokenRow } from '../store/scanners.js';
@@ -57,51 +58,58 @@ export async function enroll(
   failureLimit = TOKEN_FAILURE_LIMIT,
 ): Promise<EnrollResult> {
   if (!TOKEN_SHAPE.test(input.token)) return { ok: false, error: errors.invalidToken() };
+  return database.write(enrollWrite({ input, now: now.toISOString(), failureLimit }));
+}
+
+/** The exchange's write job, by name, so that it can run on the SQLite database thread (store/named-jobs.ts). */
+const enrollWrite = namedJob('enroll', (db, args: { input: EnrollInput; now: string; failureLimit: number }) =>
+  exchangeToken(db, args.input, new Date(args.now), args.failureLimit),
+);
+
+async function exchangeToken(db: Sql, input: EnrollInput, now: Date, failureLimit: number): Promise<EnrollResult> {
   const tokenHash = hashSecret(input.token);
-  return database.write(async (db): Promise<EnrollResult> => {
-    const token = await findTokenByHash(db, tokenHash);
-    const problem = tokenProblem(token, now, failureLimit);
-    if (problem !== null) {
-      // Committed with the refusal: the count must survive, and other processes must see it.
-      if (token) await recordFailedTokenAttempt(db, token.token_id);
-      return { ok: false, error: problemError(problem) };
-    }
-    const claimed = token!;
-    const nowIso = now.toISOString();
-    if (!(await claimToken(db, claimed.token_id, nowIso))) return { ok: false, error: errors.invalidToken() };
-    const event = await findEvent(db, claimed.eid);
-    if (!event) throw new Error(`enrollment token ${claimed.token_id} names unknown event ${claimed.eid}`);
-    const issuer = await getIssuerInfo(db);
-    const apiKey = newApiKey();
-    const apiKeyId = newApiKeyId();
-    await insertApiKey(db, {
-      api_key_id: apiKeyId,
-      key_hash: hashSecret(apiKey), // only the hash is stored (decisions "Enrollment")
-      token_id: claimed.token_id,
-      scanner_id: input.scanner_id,
-      scanner_name: input.scanner_name ?? null,
-      scanner_platform: input.scanner_platform ?? null,
-      eid: claimed.eid,
-      gate_id: claimed.gate_id,
-      // Set when the setup QR was made (decisions "Enrollment"), not the token's own expiry.
-      expires_at: claimed.key_expires_at,
-      created_at: nowIso,
-    });
-    return {
-      ok: true,
-      apiKeyId,
-      response: {
-        api_key: apiKey,
-        api_key_id: apiKeyId,
-        scope: {
-          eid: event.eid,
-          event_name: event.name,
-          event_date: event.date,
-          gate_id: claimed.gate_id,
-          expires_at: claimed.key_expires_at,
-        },
-        issuer: { name: issuer.name, iss: issuer.base_url },
-      },
-    };
+  const token = await findTokenByHash(db, tokenHash);
+  const problem = tokenProblem(token, now, failureLimit);
+  if (problem !== null) {
+    // Committed with the refusal: the count must survive, and other processes must see it.
+    if (token) await recordFailedTokenAttempt(db, token.token_id);
+    return { ok: false, error: problemError(problem) };
+  }
+  const claimed = token!;
+  const nowIso = now.toISOString();
+  if (!(await claimToken(db, claimed.token_id, nowIso))) return { ok: false, error: errors.invalidToken() };
+  const event = await findEvent(db, claimed.eid);
+  if (!event) throw new Error(`enrollment token ${claimed.token_id} names unknown event ${claimed.eid}`);
+  const issuer = await getIssuerInfo(db);
+  const apiKey = newApiKey();
+  const apiKeyId = newApiKeyId();
+  await insertApiKey(db, {
+    api_key_id: apiKeyId,
+    key_hash: hashSecret(apiKey), // only the hash is stored (decisions "Enrollment")
+    token_id: claimed.token_id,
+    scanner_id: input.scanner_id,
+    scanner_name: input.scanner_name ?? null,
+    scanner_platform: input.scanner_platform ?? null,
+    eid: claimed.eid,
+    gate_id: claimed.gate_id,
+    // Set when the setup QR was made (decisions "Enrollment"), not the token's own expiry.
+    expires_at: claimed.key_expires_at,
+    created_at: nowIso,
   });
+  return {
+    ok: true,
+    apiKeyId,
+    response: {
+      api_key: apiKey,
+      api_key_id: apiKeyId,
+      scope: {
+        eid: event.eid,
+        event_name: event.name,
+        event_date: event.date,
+        gate_id: claimed.gate_id,
+        expires_at: claimed.key_expires_at,
+      },
+      issuer: { name: issuer.name, iss: issuer.base_url },
+    },
+  };
 }

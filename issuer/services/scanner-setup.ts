@@ -9,6 +9,7 @@ import { PROTOCOL_VERSION, type SetupPayload } from '../../protocol/types.js';
 import { addHours, isoUtc } from '../time.js';
 import { AdminError } from '../error-catalogue.js';
 import { hashSecret, newEnrollmentToken, newTokenId } from '../secrets.js';
+import { namedJob } from '../store/named-jobs.js';
 import type { Sql } from '../store/sql.js';
 import type { EventRow } from '../store/events.js';
 import { insertEnrollmentToken, revokeToken } from '../store/scanners.js';
@@ -107,3 +108,14 @@ export async function revokeSetup(db: Sql, tokenId: string, now: Date): Promise<
   }
   return { token_id: tokenId, status: 'revoked' };
 }
+
+/** The dashboard's setup codes as write jobs, by name, so that they can run on the SQLite database thread (store/named-jobs.ts). */
+export const createScannerSetupWrite = namedJob(
+  'create-scanner-setup',
+  (db, args: { baseUrl: string; event: EventRow; request: SetupRequest; now: string }) =>
+    createScannerSetup(db, args.baseUrl, args.event, args.request, new Date(args.now)),
+);
+
+export const revokeSetupWrite = namedJob('revoke-setup', (db, args: { tokenId: string; now: string }) =>
+  revokeSetup(db, args.tokenId, new Date(args.now)),
+);

@@ -18,6 +18,7 @@ import { migratePostgres, POSTGRES_SCHEMA_VERSION, postgresSchemaVersion } from 
 import { requireSchema } from './schema-version.js';
 import type { SqlDatabase } from './sql.js';
 import { SqliteDatabase } from './sqlite-database.js';
+import { SqliteThreadDatabase } from './sqlite-thread.js';
 
 export type SchemaPolicy = 'migrate' | 'require-current' | 'as-is';
 
@@ -31,6 +32,11 @@ export interface OpenDatabaseOptions {
   schema?: SchemaPolicy;
   /** PostgreSQL connections this process keeps (default 10; a serving process may want more). */
   poolSize?: number;
+  /**
+   * SQLite only: write on a database thread of its own, started from this compiled script
+   * (issuer/database-thread.js; sqlite-thread.ts), reading on this thread. `serve` does; commands do not.
+   */
+  sqliteThread?: URL;
 }
 
 export async function openIssuerDatabase(dataDir: DataDir, options: OpenDatabaseOptions = {}): Promise<OpenedDatabase> {
@@ -53,7 +59,11 @@ export async function openIssuerDatabase(dataDir: DataDir, options: OpenDatabase
   try {
     const version = policy === 'migrate' ? migrate(db).to : schemaVersion(db);
     if (policy === 'require-current' && version !== 0) requireSchema(version, SCHEMA_VERSION);
-    return { database: new SqliteDatabase(db), schemaVersion: version };
+    const database =
+      options.sqliteThread === undefined
+        ? new SqliteDatabase(db)
+        : await SqliteThreadDatabase.start(dataDir.database, options.sqliteThread, db);
+    return { database, schemaVersion: version };
   } catch (error) {
     db.close();
     throw error;

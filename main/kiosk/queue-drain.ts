@@ -11,7 +11,7 @@
  * and one fsync per answer would cap the drain at the disk's fsync rate.
  */
 import { backoffDelayMs, DEFAULT_BACKOFF, type BackoffOptions } from './backoff.js';
-import type { CheckInCall, IssuerClient } from './issuer-client.js';
+import type { CheckInCall, IssuerClient, RateBudget } from './issuer-client.js';
 import { checkInRequestFor, type LocalStore, type StoredScan } from './local-store.js';
 
 export interface DrainDeps {
@@ -75,7 +75,13 @@ export async function drainQueue(deps: DrainDeps): Promise<DrainReport> {
   const commits = new GroupCommit(deps.store);
   let stop: DrainStop | null = null;
   let blockedUntil: number | null = null;
-  let inFlight = 0;
+  // The rate budget as the issuer last reported it: the answer to the most recently SENT request that carried
+  // one (`seq`), and how many requests went out after it, which that answer did not count yet. Checked before
+  // every send, not only as answers come in: answers often arrive together, and each worker deciding alone on
+  // its own answer would send one more each, eating into the door's reserve.
+  let sent = 0;
+  let latest: (RateBudget & { seq: number }) | null = null;
+  const leftAfterOurs = (budget: RateBudget & { seq: number }): number => budget.remaining - (sent - budget.seq);
 
   while (stop === null) {
     const due = deps.store.dueScans(deps.now(), deps.batchLimit ?? 200).filter((scan) => scan.iss === deps.iss);
@@ -87,15 +93,20 @@ export async function drainQueue(deps: DrainDeps): Promise<DrainReport> {
           stop = 'aborted';
           return;
         }
+        if (latest !== null && leftAfterOurs(latest) <= liveScanReserve(latest.limit)) {
+          stop = 'leaving_room';
+          blockedUntil = Math.max(blockedUntil ?? 0, deps.now() + latest.resetMs);
+          return;
+        }
         const scan = due[next++]!;
-        inFlight += 1;
+        const seq = ++sent;
         const call = await deps.client.checkIn(deps.checkInUrl, deps.apiKey, checkInRequestFor(scan), {
           timeoutMs: deps.timeoutMs ?? 10_000,
           ...(deps.signal ? { signal: deps.signal } : {}),
         });
-        inFlight -= 1;
-        const othersInFlight = inFlight;
-        const outcome = await commits.run(() => record(deps, scan, call, random, backoff, othersInFlight));
+        if (call.kind === 'answered' && call.rateBudget && (latest === null || seq > latest.seq)) latest = { ...call.rateBudget, seq };
+        const sentAfter = sent - seq;
+        const outcome = await commits.run(() => record(deps, scan, call, random, backoff, sentAfter));
         if (outcome.settled) settled.push(deps.store.scan(scan.idempotency_key)!);
         if (outcome.stop && stop === null) stop = outcome.stop;
         if (outcome.retryAt !== undefined) blockedUntil = Math.max(blockedUntil ?? 0, outcome.retryAt);
@@ -187,8 +198,8 @@ interface RecordOutcome {
 }
 
 /**
- * Commits what one call taught us about one scan. `othersInFlight`: drain
- * requests sent and not yet answered, which the issuer's remaining budget may
+ * Commits what one call taught us about one scan. `sentAfter`: drain requests
+ * sent after this one, which the issuer's remaining budget in its answer does
  * not count yet; they are counted against the live scans' reserve.
  */
 function record(
@@ -197,7 +208,7 @@ function record(
   call: CheckInCall,
   random: () => number,
   backoff: BackoffOptions,
-  othersInFlight: number,
+  sentAfter: number,
 ): RecordOutcome {
   const { store } = deps;
   const answer = storedAnswerOf(call, new Date(deps.now()).toISOString());
@@ -205,7 +216,7 @@ function record(
   switch (call.kind) {
     case 'answered': {
       const budget = call.rateBudget;
-      if (budget && budget.remaining - othersInFlight <= liveScanReserve(budget.limit)) {
+      if (budget && budget.remaining - sentAfter <= liveScanReserve(budget.limit)) {
         return { settled: true, stop: 'leaving_room', retryAt: deps.now() + budget.resetMs };
       }
       return { settled: true };

@@ -18,7 +18,7 @@ export async function compileIssuerServer(): Promise<string> {
   const flags = ['--outDir', outDir, '--rootDir', '.', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022'];
   await promisify(execFile)(
     process.execPath,
-    [tsc, 'issuer/server.ts', ...flags, '--strict', '--skipLibCheck', '--types', 'node', '--esModuleInterop'],
+    [tsc, 'issuer/server.ts', 'issuer/database-thread.ts', ...flags, '--strict', '--skipLibCheck', '--types', 'node', '--esModuleInterop'],
     { cwd: repoRoot },
   );
   // Below node_modules no package.json scope applies: say the output is ESM.

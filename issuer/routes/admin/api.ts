@@ -14,11 +14,11 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { requireEvent } from '../../admin/issuer-context.js';
 import { qrSvgDataUrl } from '../../admin/qr.js';
 import { AdminError, errors, sendApiError } from '../../error-catalogue.js';
-import { revokeScannerKey, revokeTicketById } from '../../services/admin-actions.js';
+import { revokeScannerKeyWrite, revokeTicketWrite } from '../../services/admin-actions.js';
 import type { AdminTokenSource } from '../../services/admin-credential.js';
 import { exportCsv, exportRows } from '../../services/checkins-export.js';
 import { LATE_SCAN_MS, ONLINE_WINDOW_MS, REFRESH_MS, ticketView, type DashboardAggregator } from '../../services/dashboard.js';
-import { createScannerSetup, revokeSetup, type SetupRequest } from '../../services/scanner-setup.js';
+import { createScannerSetupWrite, revokeSetupWrite, type SetupRequest } from '../../services/scanner-setup.js';
 import { findLookupRow, lookupTickets } from '../../store/dashboard.js';
 import type { SqlDatabase } from '../../store/sql.js';
 import { listEvents } from '../../store/events.js';
@@ -130,7 +130,7 @@ export default async function adminApiRoutes(app: FastifyInstance, options: Admi
       const { tid } = request.params;
       const reason = request.body.reason?.trim() || null;
       if (reason !== null) refuseBadLabel('reason', reason);
-      const result = await adminAction(() => database.write((tx) => revokeTicketById(tx, tid, reason, new Date())));
+      const result = await adminAction(() => database.write(revokeTicketWrite({ tid, reason, now: new Date().toISOString() })));
       request.log.info({ tid }, 'ticket revoked from the admin dashboard');
       return { ...result, ticket: ticketView((await findLookupRow(db, tid))!, Date.now()) };
     },
@@ -147,7 +147,9 @@ export default async function adminApiRoutes(app: FastifyInstance, options: Admi
       if (gate) setup.gateId = gate;
       if (options.setupCertPin !== null) setup.tlsCertSha256 = options.setupCertPin;
       const baseUrl = (await getIssuerInfo(db)).base_url;
-      const result = await adminAction(() => database.write((tx) => createScannerSetup(tx, baseUrl, event, setup, new Date())));
+      const result = await adminAction(() =>
+        database.write(createScannerSetupWrite({ baseUrl, event, request: setup, now: new Date().toISOString() })),
+      );
       // The token_id is safe to log; the setup code holds the token and never is.
       request.log.info({ token_id: result.token_id, eid: event.eid, gate_id: result.gate_id }, 'setup code made from the admin dashboard');
       return { ...result, event_name: event.name, qr_image: await qrSvgDataUrl(result.setup_qr), tls_cert_sha256: options.setupCertPin };
@@ -158,7 +160,7 @@ export default async function adminApiRoutes(app: FastifyInstance, options: Admi
     '/setup-codes/:token_id/revoke',
     { schema: { params: idParam('token_id'), body: emptyBodySchema, response: { 200: revokeSetupResultSchema, ...guarded(400, 404) } } },
     async (request): Promise<RevokeSetupResult> =>
-      adminAction(() => database.write((tx) => revokeSetup(tx, request.params.token_id, new Date()))),
+      adminAction(() => database.write(revokeSetupWrite({ tokenId: request.params.token_id, now: new Date().toISOString() }))),
   );
 
   app.post<{ Params: { api_key_id: string } }>(
@@ -167,7 +169,9 @@ export default async function adminApiRoutes(app: FastifyInstance, options: Admi
       schema: { params: idParam('api_key_id'), body: emptyBodySchema, response: { 200: revokeScannerResultSchema, ...guarded(400, 404) } },
     },
     async (request): Promise<RevokeScannerResult> => {
-      const result = await adminAction(() => database.write((tx) => revokeScannerKey(tx, request.params.api_key_id, new Date())));
+      const result = await adminAction(() =>
+        database.write(revokeScannerKeyWrite({ apiKeyId: request.params.api_key_id, now: new Date().toISOString() })),
+      );
       request.log.info({ api_key_id: result.api_key_id }, 'scanner key revoked from the admin dashboard');
       return result;
     },

@@ -1,0 +1,145 @@
+/**
+ * SQLite on a database thread of its own, for `serve` (docs/issuer.md "Where
+ * the database is"). better-sqlite3 is synchronous: on the main thread every
+ * group commit's fsync stopped the event loop, so requests that had arrived
+ * waited for a disk flush they had no part in (the check-in p99 at half load,
+ * docs/benchmarks.md). Here a worker thread owns the writing connection and
+ * runs the group commit (sqlite-database.ts), while the main thread keeps
+ * reading sockets and answering.
+ *
+ * - Writes are named jobs (named-jobs.ts): the name and arguments go to the
+ *   thread, the answer comes back after its batch's commit is on disk.
+ * - Reads stay on the main thread, on a connection of their own: in WAL mode a
+ *   reader never waits for the writer, and a read is far cheaper than a trip
+ *   to the thread and back.
+ * - If the thread dies, every write waiting and every later one fails as
+ *   "database unavailable" (503 with Retry-After), never hangs.
+ */
+import { Worker } from 'node:worker_threads';
+import type { Db } from './database.js';
+import { isNamedJob } from './named-jobs.js';
+import type { Sql, SqlDatabase, WriteJob } from './sql.js';
+import { SqliteDatabase, sqliteSql } from './sqlite-database.js';
+import { decodeError, decodeValue } from './thread-codec.js';
+
+/** Main thread → database thread. */
+export type ThreadRequest = { kind: 'write'; id: number; name: string; args: unknown } | { kind: 'close' };
+
+/** Database thread → main thread. */
+export type ThreadReply =
+  | { kind: 'ready' }
+  | { kind: 'done'; id: number; ok: true; value: unknown }
+  | { kind: 'done'; id: number; ok: false; error: Parameters<typeof decodeError>[0] }
+  | { kind: 'closed' };
+
+/** The error code of a write whose thread is gone; error-catalogue.ts answers it as "database unavailable" (503). */
+export const THREAD_EXITED = 'SQLITE_IOERR_DATABASE_THREAD';
+
+interface Pending {
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+export class SqliteThreadDatabase implements SqlDatabase {
+  readonly dialect = 'sqlite';
+  readonly read: Sql;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 0;
+  private failure: Error | null = null;
+  private idleWaiters: (() => void)[] = [];
+  private closing: Promise<void> | null = null;
+
+  private constructor(
+    private readonly worker: Worker,
+    private readonly readConnection: Db,
+  ) {
+    this.read = sqliteSql(readConnection);
+    worker.on('message', (reply: ThreadReply) => this.receive(reply));
+    worker.on('error', (error) => this.fail(error));
+    worker.on('exit', (code) => this.fail(new Error(`the database thread exited (code ${code})`)));
+  }
+
+  /**
+   * Starts the thread on `file` (`script`: the compiled issuer/database-thread.js) and keeps `readConnection`
+   * for reads; resolves when the thread has opened the database, rejects with its error otherwise.
+   */
+  static start(file: string, script: URL, readConnection: Db): Promise<SqliteThreadDatabase> {
+    // The process's own flags, but not --input-type (a process started with `node --input-type=module -e …`):
+    // a worker runs a file, and Node refuses that flag for one.
+    const execArgv = process.execArgv.filter((arg) => !arg.startsWith('--input-type'));
+    const worker = new Worker(script, { workerData: { file }, execArgv });
+    return new Promise((resolve, reject) => {
+      const failed = (error: Error) => reject(error);
+      const exited = (code: number) => reject(new Error(`the database thread exited (code ${code}) before it was ready`));
+      worker.once('error', failed);
+      worker.once('exit', exited);
+      worker.once('message', (reply: ThreadReply) => {
+        worker.off('error', failed);
+        worker.off('exit', exited);
+        if (reply.kind === 'ready') resolve(new SqliteThreadDatabase(worker, readConnection));
+        else reject(new Error(`the database thread answered ${reply.kind} before it was ready`));
+      });
+    });
+  }
+
+  write<T>(job: WriteJob<T>): Promise<T> {
+    if (!isNamedJob(job)) {
+      return Promise.reject(new Error('a write on the database thread must be a named job (issuer/store/named-jobs.ts)'));
+    }
+    if (this.failure !== null) return Promise.reject(this.failure);
+    const id = ++this.nextId;
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      this.worker.postMessage({ kind: 'write', id, name: job.jobName, args: job.jobArgs } satisfies ThreadRequest);
+    });
+  }
+
+  /** As SqliteDatabase's: a read transaction on a read-only connection of its own, on this thread. */
+  snapshot<T>(job: (tx: Sql) => Promise<T>): Promise<T> {
+    return new SqliteDatabase(this.readConnection).snapshot(job);
+  }
+
+  drained(): Promise<void> {
+    if (this.pending.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  close(): Promise<void> {
+    this.closing ??= this.shutDown();
+    return this.closing;
+  }
+
+  private async shutDown(): Promise<void> {
+    await this.drained();
+    if (this.failure === null) {
+      const closed = new Promise<void>((resolve) => {
+        this.worker.on('message', (reply: ThreadReply) => reply.kind === 'closed' && resolve());
+        this.worker.once('exit', () => resolve());
+      });
+      this.worker.postMessage({ kind: 'close' } satisfies ThreadRequest);
+      await closed;
+    }
+    await this.worker.terminate();
+    this.readConnection.close();
+  }
+
+  private receive(reply: ThreadReply): void {
+    if (reply.kind !== 'done') return;
+    const pending = this.pending.get(reply.id);
+    if (pending === undefined) return;
+    this.pending.delete(reply.id);
+    if (reply.ok) pending.resolve(decodeValue(reply.value));
+    else pending.reject(decodeError(reply.error));
+    if (this.pending.size === 0) for (const wake of this.idleWaiters.splice(0)) wake();
+  }
+
+  /** The thread is gone: nothing waiting hears success, and nothing later is sent. */
+  private fail(cause: Error): void {
+    if (this.failure !== null || this.closing !== null) return;
+    const failure = Object.assign(new Error(`the issuer's database thread stopped: ${cause.message}`, { cause }), { code: THREAD_EXITED });
+    this.failure = failure;
+    for (const pending of this.pending.values()) pending.reject(failure);
+    this.pending.clear();
+    for (const wake of this.idleWaiters.splice(0)) wake();
+  }
+}
