@@ -80,10 +80,7 @@ export async function withIssuer<T>(dataOption: string | undefined, work: (conte
   }
 }
 
-/**
- * The SQLite connection under an issuer, for the operations that work on the file itself (backup, export):
- * SQLite's online backup and one read transaction over every table.
- */
+/** The SQLite connection under an issuer, for `backup`, which copies the file itself with SQLite's online backup. */
 export function sqliteConnection(context: IssuerContext, command: string): Db {
   if (context.database instanceof SqliteDatabase) return context.database.connection;
   throw new AdminError('DATABASE_NOT_SUPPORTED', `${command} works on an issuer whose database is a SQLite file`);

@@ -22,7 +22,7 @@ export async function hasIssuerInfo(db: Sql): Promise<boolean> {
   return (await db.get('SELECT 1 AS one FROM issuer WHERE singleton = 1')) !== undefined;
 }
 
-/** The statement setIssuerInfo runs, also for an import's synchronous merge into a SQLite file (admin/transfer-import.ts). */
+/** The statement setIssuerInfo runs, also for test fixtures that fill a SQLite file directly. */
 export const INSERT_ISSUER_INFO = 'INSERT INTO issuer (singleton, base_url, name, created_at) VALUES (1, @base_url, @name, @created_at)';
 
 export async function setIssuerInfo(db: Sql, info: IssuerInfo): Promise<void> {

@@ -26,6 +26,9 @@ import type { Sql, SqlDatabase } from './sql.js';
 export const POSTGRES_MIGRATIONS: readonly string[] = [
   // 1: the whole first schema.
   `
+  -- Every table but issuer and scan_log (whose id is its own) has rowid: SQLite's implicit row number, made
+  -- explicit, so the dashboard's "rows added since" reads (issuer/store/dashboard.ts) and the export's
+  -- insertion order (issuer/store/transfer.ts) run unchanged on both databases.
   CREATE TABLE issuer (
     singleton   INTEGER PRIMARY KEY CHECK (singleton = 1),
     base_url    TEXT COLLATE "C" NOT NULL,
@@ -35,6 +38,7 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
 
   -- Public halves only: private keys live in keys/<kid>.key (mode 0600), never in the database.
   CREATE TABLE signing_keys (
+    rowid BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE,
     kid          TEXT COLLATE "C" PRIMARY KEY,
     public_key   TEXT COLLATE "C" NOT NULL,  -- base64url raw 32 bytes
     valid_from   TEXT COLLATE "C" NOT NULL,
@@ -44,6 +48,7 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   CREATE UNIQUE INDEX one_active_signing_key ON signing_keys (active) WHERE active = 1;
 
   CREATE TABLE events (
+    rowid BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE,
     eid         TEXT COLLATE "C" PRIMARY KEY,
     name        TEXT COLLATE "C" NOT NULL,
     date        TEXT COLLATE "C" NOT NULL,
@@ -52,8 +57,6 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
     created_at  TEXT COLLATE "C" NOT NULL
   );
 
-  -- rowid: SQLite's implicit row number, made explicit, so the dashboard's "rows added since" reads
-  -- (issuer/store/dashboard.ts) and the export's stable order run unchanged on both databases.
   CREATE TABLE tickets (
     rowid          BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE,
     tid            TEXT COLLATE "C" PRIMARY KEY,
@@ -85,6 +88,7 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
 
   -- Stored first answers, replayed byte for byte (spec "Idempotency summary").
   CREATE TABLE idempotency (
+    rowid BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE,
     idempotency_key  TEXT COLLATE "C" PRIMARY KEY,
     request_hash     TEXT COLLATE "C" NOT NULL,
     http_status      INTEGER NOT NULL,
@@ -111,6 +115,7 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   CREATE INDEX scan_log_by_event ON scan_log (eid, id);
 
   CREATE TABLE enrollment_tokens (
+    rowid BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE,
     token_id         TEXT COLLATE "C" PRIMARY KEY,     -- safe to show and log
     token_hash       TEXT COLLATE "C" NOT NULL UNIQUE, -- SHA-256 of the secret token
     eid              TEXT COLLATE "C" NOT NULL REFERENCES events (eid),
@@ -124,6 +129,7 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   );
 
   CREATE TABLE api_keys (
+    rowid BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE,
     api_key_id        TEXT COLLATE "C" PRIMARY KEY,
     key_hash          TEXT COLLATE "C" NOT NULL UNIQUE, -- SHA-256 of the secret key; the key itself is never stored
     token_id          TEXT COLLATE "C" NOT NULL REFERENCES enrollment_tokens (token_id),

@@ -9,13 +9,11 @@
  * Tables are read in keyset pages (PAGE_ROWS rows per query), so memory does
  * not grow with the table. The order is stable and the one exports always had
  * on SQLite: the rowid (insertion order; scan_log's id is its rowid). On
- * PostgreSQL tickets and checkins carry an explicit `rowid` identity column
- * and scan_log an identity `id`, so they come in insertion order too; the
- * other tables have no insertion order there and come by primary key (TEXT
- * COLLATE "C": byte order, as SQLite compares). The key a page continues
- * from never travels in the file.
+ * PostgreSQL every table carries an explicit `rowid` identity column and
+ * scan_log an identity `id`, so an export lists the rows in insertion order
+ * there too. The key a page continues from never travels in the file.
  */
-import type { Dialect, Sql, SqlValue } from './sql.js';
+import type { Sql, SqlValue } from './sql.js';
 import type { IssuerInfo } from './issuer-info.js';
 
 /** The scan_log outcome of a double admission found by an import (the dashboard alerts on it). */
@@ -101,11 +99,10 @@ const BATCH_ROWS = 500;
 /** The alias the page key is selected under; removed from every row before it is handed on. */
 const PAGE_KEY = 'transfer_page_key';
 
-/** The column each table is paged and ordered by, per database (see the module comment). */
-function pageKey(dialect: Dialect, table: TransferTable): string {
-  if (table === 'scan_log') return 'id';
-  if (dialect === 'sqlite' || table === 'tickets' || table === 'checkins') return 'rowid';
-  return TRANSFER_KEYS[table];
+/** The column each table is paged and ordered by (see the module comment). */
+function pageKey(table: TransferTable): string {
+  // Insertion order on both databases: SQLite's rowid, and PostgreSQL's explicit rowid column (postgres-migrations.ts).
+  return table === 'scan_log' ? 'id' : 'rowid';
 }
 
 /**
@@ -119,7 +116,7 @@ async function* pagedRows(
   scope: string | null,
   eid: string | null,
 ): AsyncGenerator<Row> {
-  const key = pageKey(sql.dialect, table);
+  const key = pageKey(table);
   const select = `SELECT ${columns.join(', ')}, ${key} AS ${PAGE_KEY} FROM ${table}`;
   const first = `${select}${scope === null ? '' : ` WHERE ${scope}`} ORDER BY ${key} LIMIT ${PAGE_ROWS}`;
   const next = `${select} WHERE ${scope === null ? '' : `(${scope}) AND `}${key} > @after ORDER BY ${key} LIMIT ${PAGE_ROWS}`;

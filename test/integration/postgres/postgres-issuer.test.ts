@@ -10,9 +10,19 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeSetupCode } from '../../../protocol/setup-code.js';
-import { cliFailure, cliJson, createEvent, LOOPBACK_SERVE, scratchDir, serveCli, type EventJson } from '../../support/cli-harness.js';
+import {
+  cliFailure,
+  cliJson,
+  createEvent,
+  LOOPBACK_SERVE,
+  runCli,
+  scratchDir,
+  serveCli,
+  type EventJson,
+} from '../../support/cli-harness.js';
 import { checkIn, enroll, enrollWith, postCheckIn, type HttpScanner } from '../../support/issuer-http.js';
 import { startPostgresCluster, type PostgresCluster } from '../../support/postgres-cluster.js';
 
@@ -173,6 +183,50 @@ describe('two serve processes on one PostgreSQL database', () => {
     }
     expect(statuses.filter((status) => status === 200)).toHaveLength(10);
     expect(statuses.filter((status) => status === 429)).toHaveLength(10);
+  });
+
+  it('checkins export and the dashboard count what every process stored', async () => {
+    const urls = await twoServers();
+    const scanners = [await enroll(urls[0]!, data, event.eid), await enroll(urls[1]!, data, event.eid)];
+    const before = await cliJson<{ rows: { outcome: string }[] } | { outcome: string }[]>([
+      'checkins',
+      'export',
+      '--data',
+      data,
+      '--event',
+      event.eid,
+      '--format',
+      'json',
+    ]);
+    const rowsOf = (value: typeof before) => (Array.isArray(value) ? value : value.rows);
+    const admitsBefore = rowsOf(before).filter((row) => row.outcome === 'checked_in').length;
+    const tids = await issue(4);
+    for (const [i, tid] of tids.entries()) expect(await checkIn(urls[i % 2]!, scanners[i % 2]!, tid, event.eid)).toBe('valid');
+
+    const after = rowsOf(await cliJson<typeof before>(['checkins', 'export', '--data', data, '--event', event.eid, '--format', 'json']));
+    expect(after.filter((row) => row.outcome === 'checked_in').length).toBe(admitsBefore + 4);
+
+    const { admin_token: token } = await cliJson<{ admin_token: string }>(['admin-token', 'reset', '--data', data]);
+    for (const url of urls) {
+      const response = await fetch(`${url}/admin/api/events/${event.eid}/overview`, { headers: { authorization: `Bearer ${token}` } });
+      expect(response.status).toBe(200);
+      const overview = (await response.json()) as { totals: { checked_in: number } };
+      expect(overview.totals.checked_in).toBe(admitsBefore + 4);
+    }
+  });
+
+  it('serve refuses a database whose schema is newer than it knows; migrate refuses it untouched', async () => {
+    const pool = new pg.Pool({ connectionString: cluster.url, max: 1 });
+    try {
+      await pool.query('UPDATE schema_version SET version = version + 1');
+      const refused = await runCli(['serve', '--data', nodes[0]!, ...LOOPBACK_SERVE]);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain('upgrade ticket-issuer');
+      expect((await cliFailure(['migrate', '--data', data])).code).toBe('SCHEMA_TOO_NEW');
+    } finally {
+      await pool.query('UPDATE schema_version SET version = version - 1');
+      await pool.end();
+    }
   });
 
   it('both answer /readyz; with the database gone, a check-in is answered 503 with Retry-After instead of hanging', async () => {
