@@ -87,6 +87,9 @@ type Store = 'sqlite' | 'postgres';
  * user is one, but the budget below leaves them alone anyway.
  */
 const POSTGRES_MAX_CONNECTIONS = 200;
+/** poolSizeFor's default: connections per core of the database's machine, and the least per process. */
+const CONNECTIONS_PER_CORE = 8;
+const MIN_POOL_PER_PROCESS = 4;
 /** Connections the benchmark process itself may hold at once (its own pool while counting check-ins), plus a margin. */
 const BENCH_OWN_CONNECTIONS = 10;
 
@@ -137,20 +140,21 @@ function storeFrom(argv: readonly string[]): Store {
 }
 
 /**
- * `serve --db-pool` for each of N processes. A request holds at most one
- * connection at a time (the shared rate-limit upsert, then its write
- * transaction), and the load generator keeps `concurrency` requests open,
- * spread over the N processes: ceil(concurrency / N) connections let every
- * open request have one, so requests queue in PostgreSQL (where concurrent
- * commits share a WAL flush) rather than in the pool; +2 covers the race's
- * copies and the rate limiter's occasional clean-up. The total, N × pool plus
- * the benchmark's own, must stay under the cluster's max_connections (200),
- * or PostgreSQL refuses connections ("too many clients") mid-run: checked
- * here for every N. 50 clients: 52 for one process, 27 each for two, 15 each
- * for four (60 in all), 6 each for sixteen (96).
+ * `serve --db-pool` for each of N processes: 8 connections per core of the
+ * database's machine (this one: the cluster runs here), shared out over the
+ * N processes, at least 4 each (16 for one process, 8 each for two, 4 each
+ * for four on 2 cores). A check-in holds its connection through about ten
+ * round trips and its backend spends most of that waiting for Node
+ * (pg_stat_activity: ClientRead), so a few connections per core keep the
+ * cores busy; more only add backends competing for the same cores. Measured
+ * on 2026-11-26 with one process: pool 8 and pool 52 both gave ~1,125
+ * check-ins/s, pool 52 with more PostgreSQL CPU and a worse p99. The total,
+ * N × pool plus the benchmark's own, must stay under the cluster's
+ * max_connections (200), or PostgreSQL refuses connections ("too many
+ * clients") mid-run: checked here for every N, also for `--db-pool P`.
  */
 function poolSizeFor(processes: number, settings: Settings): number {
-  const pool = settings.dbPool ?? Math.ceil(settings.concurrency / processes) + 2;
+  const pool = settings.dbPool ?? Math.max(MIN_POOL_PER_PROCESS, Math.ceil((CONNECTIONS_PER_CORE * os.cpus().length) / processes));
   const total = processes * pool + BENCH_OWN_CONNECTIONS;
   if (total >= POSTGRES_MAX_CONNECTIONS) {
     throw new Error(

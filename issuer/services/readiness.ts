@@ -15,6 +15,7 @@ import { hasIssuerInfo } from '../store/issuer-info.js';
 export type Readiness = { ready: true; schemaVersion: number } | { ready: false; reason: NotReadyReason; cause?: unknown };
 
 export async function checkReadiness(database: SqlDatabase, schemaVersion: number): Promise<Readiness> {
+  if (database.unusable) return { ready: false, reason: 'database_unavailable', cause: database.unusable };
   try {
     if (!(await hasIssuerInfo(database.read))) return { ready: false, reason: 'not_initialised' };
     return { ready: true, schemaVersion };

@@ -56,6 +56,11 @@ export interface SqlDatabase {
    * ONLY transaction. The job must not write.
    */
   snapshot<T>(job: (tx: Sql) => Promise<T>): Promise<T>;
+  /**
+   * Why this database can take no more writes, once that is known for good (SQLite's database thread stopped);
+   * absent or null while it works. The readiness probe reports it (docs/protocol.md "Health and readiness").
+   */
+  readonly unusable?: Error | null;
   /** Resolves when no write is queued or running (graceful shutdown before close). */
   drained(): Promise<void>;
   close(): Promise<void>;

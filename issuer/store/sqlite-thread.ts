@@ -82,6 +82,10 @@ export class SqliteThreadDatabase implements SqlDatabase {
     });
   }
 
+  get unusable(): Error | null {
+    return this.failure;
+  }
+
   write<T>(job: WriteJob<T>): Promise<T> {
     if (!isNamedJob(job)) {
       return Promise.reject(new Error('a write on the database thread must be a named job (issuer/store/named-jobs.ts)'));

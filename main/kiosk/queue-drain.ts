@@ -57,7 +57,8 @@ export const DEFAULT_DRAIN_CONCURRENCY = 8;
  * limits"), so a drain that used it all up would leave the next guests to a
  * 429, i.e. to the offline policy (a refusal under the strict one). When the
  * issuer says (RateLimit-* headers) that no more than this is left, counting
- * the drain's own requests still in flight as spent, the drain waits for the
+ * every request the drain sent after the one that answer was for as spent
+ * (checked before each send), the drain waits for the
  * next window. A tenth of 600 a minute is 60: more than a busy door scans in
  * a minute.
  */

@@ -12,6 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AdminError, ApiError, isDatabaseUnavailable, toApiError } from '../../../issuer/error-catalogue.js';
 import { revokeTicketWrite } from '../../../issuer/services/admin-actions.js';
 import { checkIn } from '../../../issuer/services/check-in.js';
+import { checkReadiness } from '../../../issuer/services/readiness.js';
 import { openDatabase } from '../../../issuer/store/database.js';
 import { SqliteThreadDatabase, THREAD_EXITED } from '../../../issuer/store/sqlite-thread.js';
 import { createIssuerFixture, type IssuerFixture } from '../../support/issuer-fixture.js';
@@ -97,5 +98,7 @@ describe('the SQLite database thread', () => {
       code: THREAD_EXITED,
     });
     await expect(database.drained()).resolves.toBeUndefined();
+    // Reads still work on the main thread, but a load balancer must stop sending this process traffic.
+    expect(await checkReadiness(database, 2)).toMatchObject({ ready: false, reason: 'database_unavailable' });
   });
 });
