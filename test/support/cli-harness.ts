@@ -141,6 +141,21 @@ export async function createEvent(data: string, extra: string[] = []): Promise<E
   ]);
 }
 
+/** `ticket issue --count N` for an event (plus any `extra` flags): the new tickets' ids, in issue order. */
+export async function issueTickets(
+  data: string,
+  eid: string,
+  count: number,
+  extra: string[] = [],
+  env: NodeJS.ProcessEnv = {},
+): Promise<string[]> {
+  const { tickets } = await cliJson<{ tickets: { tid: string }[] }>(
+    ['ticket', 'issue', '--data', data, '--event', eid, '--count', String(count), ...extra],
+    env,
+  );
+  return tickets.map((ticket) => ticket.tid);
+}
+
 /** Direct read access to the data dir's database, for facts the CLI does not print. */
 export function openDb(data: string): Database.Database {
   return new Database(path.join(data, 'issuer.db'));

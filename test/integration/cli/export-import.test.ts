@@ -17,7 +17,17 @@ import type { ImportResult } from '../../../issuer/admin/transfer-import.js';
 import { build } from '../../../issuer/app.js';
 import { generateSigningKey, publicKeyBase64Url } from '../../../issuer/signing.js';
 import { captureLog } from '../../support/unit/log-capture.js';
-import { cliFailure, cliJson, createEvent, initIssuer, openDb, runCli, scratchDir, type EventJson } from '../../support/cli-harness.js';
+import {
+  cliFailure,
+  cliJson,
+  createEvent,
+  initIssuer,
+  openDb,
+  runCli,
+  scratchDir,
+  type EventJson,
+  issueTickets,
+} from '../../support/cli-harness.js';
 
 const MINUTE = 60_000;
 /** These tests run many CLI child processes; the default 30 s is tight on a busy 2-core machine. */
@@ -89,20 +99,6 @@ async function ticketStatus(app: FastifyInstance, apiKey: string, tid: string): 
   return response.json();
 }
 
-async function issue(data: string, eid: string, count: number): Promise<string[]> {
-  const { tickets } = await cliJson<{ tickets: { tid: string }[] }>([
-    'ticket',
-    'issue',
-    '--data',
-    data,
-    '--event',
-    eid,
-    '--count',
-    String(count),
-  ]);
-  return tickets.map((t) => t.tid);
-}
-
 async function exportTo(data: string, extra: string[] = []): Promise<ExportJson> {
   return cliJson<ExportJson>(['export', '--data', data, '--to', path.join(scratchDir('export-'), 'issuer-export.json'), ...extra]);
 }
@@ -141,7 +137,7 @@ describe('export', () => {
     async () => {
       const office = await initIssuer(LOOPBACK);
       const event = await createEvent(office.data);
-      await issue(office.data, event.eid, 3);
+      await issueTickets(office.data, event.eid, 3);
       await cliJson(['scanner', 'setup', '--data', office.data, '--event', event.eid]); // makes the self-signed certificate
 
       const target = path.join(scratchDir('export-'), 'office.json');
@@ -192,8 +188,8 @@ describe('export', () => {
       const office = await initIssuer();
       const wanted = await createEvent(office.data);
       const other = await createEvent(office.data);
-      await issue(office.data, wanted.eid, 2);
-      await issue(office.data, other.eid, 5);
+      await issueTickets(office.data, wanted.eid, 2);
+      await issueTickets(office.data, other.eid, 5);
       await cliJson(['scanner', 'setup', '--data', office.data, '--event', other.eid]);
       await cliJson(['key', 'rotate', '--data', office.data]);
 
@@ -219,7 +215,7 @@ describe('import: the office → venue → office round trip', () => {
       // The office: an event, six tickets, a kiosk enrolled over HTTP, one check-in.
       const office = await initIssuer(LOOPBACK);
       const event = await createEvent(office.data);
-      const [t0, t1, t2, t3, t4, t5] = (await issue(office.data, event.eid, 6)) as [string, string, string, string, string, string];
+      const [t0, t1, t2, t3, t4, t5] = (await issueTickets(office.data, event.eid, 6)) as [string, string, string, string, string, string];
       const setup = await cliJson<{ setup_qr: string }>(['scanner', 'setup', '--data', office.data, '--event', event.eid]);
       const officeApi = await api(office.data);
       const kiosk = await enroll(officeApi, setup.setup_qr);
@@ -266,7 +262,7 @@ describe('import: the office → venue → office round trip', () => {
       expect(forged.status).toBe(400);
       await cliJson(['ticket', 'revoke', '--data', venue, t4, '--reason', 'refund at the box office']);
       // The venue may issue too (walk-ins), with the key it was given.
-      const [walkIn] = (await issue(venue, event.eid, 1)) as [string];
+      const [walkIn] = (await issueTickets(venue, event.eid, 1)) as [string];
 
       // Meanwhile the office keeps checking in (t1 later than the venue, t2 earlier) and revokes t5.
       const officeT1 = scan(t1, event.eid, 2);
@@ -377,7 +373,7 @@ describe('import: signing keys', () => {
 
       // The venue rotates (say, a laptop left unattended) and signs walk-ins with the new key.
       const venueKey = await cliJson<{ kid: string }>(['key', 'rotate', '--data', venue]);
-      const [walkIn] = (await issue(venue, event.eid, 1)) as [string];
+      const [walkIn] = (await issueTickets(venue, event.eid, 1)) as [string];
       const adopted = await importFrom(office.data, (await exportTo(venue)).file);
       expect(adopted.active_kid).toBe(venueKey.kid);
       expect(adopted.retired_kids).toEqual([]);
@@ -414,7 +410,7 @@ describe('import: refusals change nothing', () => {
   async function issuerWithData(): Promise<{ data: string; event: EventJson; file: string }> {
     const office = await initIssuer();
     const event = await createEvent(office.data);
-    await issue(office.data, event.eid, 3);
+    await issueTickets(office.data, event.eid, 3);
     await cliJson(['scanner', 'setup', '--data', office.data, '--event', event.eid]);
     return { data: office.data, event, file: (await exportTo(office.data)).file };
   }
@@ -519,7 +515,7 @@ describe('import: refusals change nothing', () => {
       const { file } = await issuerWithData();
       const other = await initIssuer('https://other.example.com');
       const otherEvent = await createEvent(other.data);
-      const [foreignTid] = await issue(other.data, otherEvent.eid, 1);
+      const [foreignTid] = await issueTickets(other.data, otherEvent.eid, 1);
       const foreign = rows<Record<string, unknown>>(other.data, 'SELECT * FROM tickets WHERE tid = ?', foreignTid)[0]!;
       const edited = rewrite(file, (d) => {
         d.tickets[0]!.qr = foreign.qr as string;

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cliFailure, cliJson, createEvent, initIssuer, runCli, scratchDir, serveCli } from '../../support/cli-harness.js';
+import { cliFailure, cliJson, createEvent, initIssuer, issueTickets, runCli, scratchDir, serveCli } from '../../support/cli-harness.js';
 import { checkIn, enroll } from '../../support/issuer-http.js';
 
 interface NodeConfigJson {
@@ -109,17 +109,7 @@ describe('two serve processes from two node dirs on one SQLite database', () => 
     for (const node of nodes) expect(fs.existsSync(path.join(node, 'keys'))).toBe(false);
     const scanners = [await enroll(servers[0]!.url, data, event.eid), await enroll(servers[1]!.url, data, event.eid)];
 
-    const { tickets } = await cliJson<{ tickets: { tid: string }[] }>([
-      'ticket',
-      'issue',
-      '--data',
-      data,
-      '--event',
-      event.eid,
-      '--count',
-      '2',
-    ]);
-    const [raced, revoked] = [tickets[0]!.tid, tickets[1]!.tid];
+    const [raced, revoked] = (await issueTickets(data, event.eid, 2)) as [string, string];
     const statuses = await Promise.all(
       Array.from({ length: 30 }, (_, i) => checkIn(servers[i % 2]!.url, scanners[i % 2]!, raced, event.eid)),
     );

@@ -19,6 +19,7 @@ import {
   createEvent,
   LOOPBACK_SERVE,
   runCli,
+  issueTickets,
   scratchDir,
   serveCli,
   type EventJson,
@@ -54,20 +55,6 @@ async function twoServers(extra: string[] = []): Promise<string[]> {
   return servers.map((server) => server.url);
 }
 
-async function issue(count: number): Promise<string[]> {
-  const { tickets } = await cliJson<{ tickets: { tid: string }[] }>([
-    'ticket',
-    'issue',
-    '--data',
-    data,
-    '--event',
-    event.eid,
-    '--count',
-    String(count),
-  ]);
-  return tickets.map((ticket) => ticket.tid);
-}
-
 describe('init --database and the admin commands on PostgreSQL', () => {
   it('records the URL (never a password) in database.json, keeps no SQLite file, and every command reads the shared database', async () => {
     expect(JSON.parse(fs.readFileSync(path.join(data, 'database.json'), 'utf8'))).toEqual({ postgres: cluster.url });
@@ -75,7 +62,7 @@ describe('init --database and the admin commands on PostgreSQL', () => {
     expect(fs.existsSync(path.join(data, 'issuer.db'))).toBe(false);
     expect(fs.readdirSync(path.join(data, 'keys')).length).toBe(1);
 
-    const [tid] = await issue(1);
+    const [tid] = await issueTickets(data, event.eid, 1);
     const shown = await cliJson<{ tid: string; status: string }>(['ticket', 'show', '--data', data, tid!]);
     expect(shown).toMatchObject({ tid, status: 'valid' });
     const { events } = await cliJson<{ events: { eid: string }[] }>(['event', 'list', '--data', data]);
@@ -118,7 +105,7 @@ describe('two serve processes on one PostgreSQL database', () => {
   it('30 concurrent check-ins of one ticket split over both: exactly one valid; a CLI revocation is refused by both', async () => {
     const urls = await twoServers();
     const scanners = [await enroll(urls[0]!, data, event.eid), await enroll(urls[1]!, data, event.eid)];
-    const [raced, revoked] = await issue(2);
+    const [raced, revoked] = await issueTickets(data, event.eid, 2);
     const statuses = await Promise.all(Array.from({ length: 30 }, (_, i) => checkIn(urls[i % 2]!, scanners[i % 2]!, raced!, event.eid)));
     expect(statuses.filter((status) => status === 'valid')).toHaveLength(1);
     expect(statuses.filter((status) => status === 'already_used')).toHaveLength(29);
@@ -131,7 +118,7 @@ describe('two serve processes on one PostgreSQL database', () => {
   it('an idempotency key is global: a replay on the other process gets the same bytes; another body is 409 on both; one key raced over both applies once', async () => {
     const urls = await twoServers();
     const scanner = await enroll(urls[0]!, data, event.eid);
-    const [first, raced] = await issue(2);
+    const [first, raced] = await issueTickets(data, event.eid, 2);
     const scannedAt = new Date(Date.now() - 60_000).toISOString();
     const body = (tid: string, key: string) => ({
       tid,
@@ -171,7 +158,7 @@ describe('two serve processes on one PostgreSQL database', () => {
   it('the per-scanner rate limit counts requests to both processes together', async () => {
     const urls = await twoServers(['--scanner-rpm', '10']);
     const scanner: HttpScanner = await enroll(urls[0]!, data, event.eid);
-    const [tid] = await issue(1);
+    const [tid] = await issueTickets(data, event.eid, 1);
     const statuses: number[] = [];
     for (let i = 0; i < 20; i++) {
       const response = await fetch(`${urls[i % 2]}/api/v1/tickets/${tid}/status`, {
@@ -200,7 +187,7 @@ describe('two serve processes on one PostgreSQL database', () => {
     ]);
     const rowsOf = (value: typeof before) => (Array.isArray(value) ? value : value.rows);
     const admitsBefore = rowsOf(before).filter((row) => row.outcome === 'checked_in').length;
-    const tids = await issue(4);
+    const tids = await issueTickets(data, event.eid, 4);
     for (const [i, tid] of tids.entries()) expect(await checkIn(urls[i % 2]!, scanners[i % 2]!, tid, event.eid)).toBe('valid');
 
     const after = rowsOf(await cliJson<typeof before>(['checkins', 'export', '--data', data, '--event', event.eid, '--format', 'json']));
@@ -232,7 +219,7 @@ describe('two serve processes on one PostgreSQL database', () => {
   it('both answer /readyz; with the database gone, a check-in is answered 503 with Retry-After instead of hanging', async () => {
     const urls = await twoServers();
     const scanner = await enroll(urls[0]!, data, event.eid);
-    const [tid] = await issue(1);
+    const [tid] = await issueTickets(data, event.eid, 1);
     for (const url of urls) expect((await fetch(`${url}/readyz`)).status).toBe(200);
 
     await cluster.stop();

@@ -26,6 +26,7 @@ import {
   scratchDir,
   serveCli,
   type ServingCli,
+  issueTickets,
 } from '../../support/cli-harness.js';
 import { enroll, postCheckIn, type HttpScanner } from '../../support/issuer-http.js';
 import { startPostgresCluster, type PostgresCluster } from '../../support/postgres-cluster.js';
@@ -121,21 +122,6 @@ function content(file: string): Omit<ExportFile, 'exported_at' | 'sha256'> {
   return rest;
 }
 
-async function issue(data: string, eid: string, count: number, extra: string[] = []): Promise<string[]> {
-  const { tickets } = await cliJson<{ tickets: { tid: string }[] }>([
-    'ticket',
-    'issue',
-    '--data',
-    data,
-    '--event',
-    eid,
-    '--count',
-    String(count),
-    ...extra,
-  ]);
-  return tickets.map((t) => t.tid);
-}
-
 const scan = (scanner: HttpScanner, tid: string, eid: string, minutesAgo: number, extra: Record<string, unknown> = {}) => ({
   tid,
   eid,
@@ -166,8 +152,8 @@ describe('SQLite → PostgreSQL → SQLite', () => {
       const office = await initIssuer(BASE_URL);
       const gala = await createEvent(office.data);
       const fair = await createEvent(office.data);
-      const galaTickets = await issue(office.data, gala.eid, 6, ['--holder', 'Zoë Ångström', '--type', 'VIP']);
-      const fairTickets = await issue(office.data, fair.eid, 3);
+      const galaTickets = await issueTickets(office.data, gala.eid, 6, ['--holder', 'Zoë Ångström', '--type', 'VIP']);
+      const fairTickets = await issueTickets(office.data, fair.eid, 3);
       await cliJson(['ticket', 'revoke', '--data', office.data, galaTickets[5]!, '--reason', 'refund at the box office']);
       await cliJson(['ticket', 'revoke', '--data', office.data, fairTickets[2]!]);
       await cliJson(['key', 'rotate', '--data', office.data]);
@@ -238,7 +224,7 @@ describe('SQLite → PostgreSQL → SQLite', () => {
     async () => {
       const office = await initIssuer(BASE_URL);
       const event = await createEvent(office.data);
-      await issue(office.data, event.eid, 3);
+      await issueTickets(office.data, event.eid, 3);
       const file = (await exportTo(office.data)).file;
       const url = await newDatabase();
       const pgData = path.join(scratchDir('pg-'), 'issuer-data');
@@ -274,7 +260,7 @@ describe('the venue on PostgreSQL and back', () => {
       // The office (SQLite): an event, six tickets, a kiosk enrolled over HTTP, one check-in.
       const office = await initIssuer(BASE_URL);
       const event = await createEvent(office.data);
-      const [t0, t1, t2, t3, t4, t5] = (await issue(office.data, event.eid, 6)) as [string, string, string, string, string, string];
+      const [t0, t1, t2, t3, t4, t5] = (await issueTickets(office.data, event.eid, 6)) as [string, string, string, string, string, string];
       const officeServer = await serveCli(['--data', office.data, ...LOOPBACK_SERVE, '--enroll-rpm', '1000']);
       const kiosk = await enroll(officeServer.url, office.data, event.eid);
       const firstScan = scan(kiosk, t0, event.eid, 30);
@@ -298,7 +284,7 @@ describe('the venue on PostgreSQL and back', () => {
       for (const body of [venueT1, venueT2]) expect(await admitted(venueServer.url, kiosk, body)).toBe('valid');
       expect((await postCheckIn(venueServer.url, kiosk, scan(kiosk, t3, event.eid, 3, { signature_status: 'invalid' }))).status).toBe(400);
       await cliJson(['ticket', 'revoke', '--data', venue, t4, '--reason', 'refund at the box office']);
-      const [walkIn] = (await issue(venue, event.eid, 1)) as [string];
+      const [walkIn] = (await issueTickets(venue, event.eid, 1)) as [string];
 
       // Meanwhile the office checks in t1 later than the venue, t2 earlier, and t3; it revokes t5.
       const officeT1 = scan(kiosk, t1, event.eid, 2);
