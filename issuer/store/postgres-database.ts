@@ -195,13 +195,27 @@ function parseSafeInteger(value: string): number {
 type Queryable = Pick<pg.Pool | pg.PoolClient, 'query'>;
 
 /** `Sql` over a pool or one client; `onError` sees every failed statement (the write path tracks them). */
+/**
+ * Statement names by text. The issuer sends a fixed set of texts (the bulk insert's adds one per batch size), so
+ * the map stays small; past the cap, texts go unnamed (parsed each time) rather than grow it without end.
+ */
+const statementNames = new Map<string, string>();
+const MAX_NAMED_STATEMENTS = 1000;
+
+function statementName(text: string): string | undefined {
+  let name = statementNames.get(text);
+  if (name === undefined && statementNames.size < MAX_NAMED_STATEMENTS) statementNames.set(text, (name = `tv${statementNames.size + 1}`));
+  return name;
+}
+
 function postgresSql(target: Queryable, guard: () => void = () => {}, onError: (error: unknown) => void = () => {}): Sql {
   const query = async (sql: string, params: SqlParams | undefined): Promise<pg.QueryResult> => {
     guard();
     const { text, values } = toPostgresPlaceholders(sql, params);
     try {
-      // No values: the simple protocol, which also takes several statements in one text (migrations).
-      return await target.query(values.length === 0 ? text : { text, values });
+      // No values: the simple protocol, which also takes several statements in one text (migrations). With values,
+      // a named statement: each connection parses and plans a text once, not on every request.
+      return await target.query(values.length === 0 ? text : { name: statementName(text), text, values });
     } catch (error) {
       onError(error);
       throw error;
