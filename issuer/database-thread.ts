@@ -12,7 +12,7 @@ import './services/scanner-setup.js';
 import { openDatabase } from './store/database.js';
 import { runNamedJob } from './store/named-jobs.js';
 import { SqliteDatabase } from './store/sqlite-database.js';
-import type { ThreadReply, ThreadRequest } from './store/sqlite-thread.js';
+import type { ThreadReply, ThreadRequest, ThreadResult } from './store/sqlite-thread.js';
 import { encodeError, encodeValue } from './store/thread-codec.js';
 
 const port = parentPort!;
@@ -21,17 +21,30 @@ const { file } = workerData as { file: string };
 const database = new SqliteDatabase(openDatabase(file, { migrate: false }));
 const reply = (message: ThreadReply): void => port.postMessage(message);
 
+// The outcomes of one commit settle together; they go back in one message.
+let results: ThreadResult[] = [];
+const answer = (result: ThreadResult): void => {
+  results.push(result);
+  if (results.length === 1) {
+    setImmediate(() => {
+      reply({ kind: 'done', results });
+      results = [];
+    });
+  }
+};
+
 port.on('message', (request: ThreadRequest) => {
   if (request.kind === 'close') {
     void database.close().then(() => reply({ kind: 'closed' }));
     return;
   }
-  const { id, name, args } = request;
-  database
-    .write((tx) => runNamedJob(tx, name, args))
-    .then(
-      (value) => reply({ kind: 'done', id, ok: true, value: encodeValue(value) }),
-      (error: unknown) => reply({ kind: 'done', id, ok: false, error: encodeError(error) }),
-    );
+  for (const { id, name, args } of request.writes) {
+    database
+      .write((tx) => runNamedJob(tx, name, args))
+      .then(
+        (value) => answer({ id, ok: true, value: encodeValue(value) }),
+        (error: unknown) => answer({ id, ok: false, error: encodeError(error) }),
+      );
+  }
 });
 reply({ kind: 'ready' });

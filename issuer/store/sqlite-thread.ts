@@ -22,15 +22,24 @@ import type { Sql, SqlDatabase, WriteJob } from './sql.js';
 import { SqliteDatabase, sqliteSql } from './sqlite-database.js';
 import { decodeError, decodeValue } from './thread-codec.js';
 
-/** Main thread → database thread. */
-export type ThreadRequest = { kind: 'write'; id: number; name: string; args: unknown } | { kind: 'close' };
+/** One write for the thread: a named job's name and arguments. */
+export interface ThreadWrite {
+  id: number;
+  name: string;
+  args: unknown;
+}
+
+/** One write's outcome. */
+export type ThreadResult = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: Parameters<typeof decodeError>[0] };
+
+/**
+ * Main thread → database thread. Writes travel in batches, one message for those made within one event-loop turn
+ * (and the answers likewise, one message per commit): a message costs far more than its contents.
+ */
+export type ThreadRequest = { kind: 'writes'; writes: ThreadWrite[] } | { kind: 'close' };
 
 /** Database thread → main thread. */
-export type ThreadReply =
-  | { kind: 'ready' }
-  | { kind: 'done'; id: number; ok: true; value: unknown }
-  | { kind: 'done'; id: number; ok: false; error: Parameters<typeof decodeError>[0] }
-  | { kind: 'closed' };
+export type ThreadReply = { kind: 'ready' } | { kind: 'done'; results: ThreadResult[] } | { kind: 'closed' };
 
 /** The error code of a write whose thread is gone; error-catalogue.ts answers it as "database unavailable" (503). */
 export const THREAD_EXITED = 'SQLITE_IOERR_DATABASE_THREAD';
@@ -45,6 +54,7 @@ export class SqliteThreadDatabase implements SqlDatabase {
   readonly read: Sql;
   private readonly pending = new Map<number, Pending>();
   private nextId = 0;
+  private outbox: ThreadWrite[] = [];
   private failure: Error | null = null;
   private idleWaiters: (() => void)[] = [];
   private closing: Promise<void> | null = null;
@@ -94,8 +104,16 @@ export class SqliteThreadDatabase implements SqlDatabase {
     const id = ++this.nextId;
     return new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      this.worker.postMessage({ kind: 'write', id, name: job.jobName, args: job.jobArgs } satisfies ThreadRequest);
+      this.outbox.push({ id, name: job.jobName, args: job.jobArgs });
+      // After this turn's I/O callbacks, so the writes of requests read together go in one message.
+      if (this.outbox.length === 1) setImmediate(() => this.send());
     });
+  }
+
+  private send(): void {
+    const writes = this.outbox;
+    this.outbox = [];
+    if (this.failure === null && writes.length > 0) this.worker.postMessage({ kind: 'writes', writes } satisfies ThreadRequest);
   }
 
   /** As SqliteDatabase's: a read transaction on a read-only connection of its own, on this thread. */
@@ -129,11 +147,13 @@ export class SqliteThreadDatabase implements SqlDatabase {
 
   private receive(reply: ThreadReply): void {
     if (reply.kind !== 'done') return;
-    const pending = this.pending.get(reply.id);
-    if (pending === undefined) return;
-    this.pending.delete(reply.id);
-    if (reply.ok) pending.resolve(decodeValue(reply.value));
-    else pending.reject(decodeError(reply.error));
+    for (const result of reply.results) {
+      const pending = this.pending.get(result.id);
+      if (pending === undefined) continue;
+      this.pending.delete(result.id);
+      if (result.ok) pending.resolve(decodeValue(result.value));
+      else pending.reject(decodeError(result.error));
+    }
     if (this.pending.size === 0) for (const wake of this.idleWaiters.splice(0)) wake();
   }
 
