@@ -58,6 +58,8 @@ export interface BuildOptions {
   dashboardDir?: string;
   /** PostgreSQL connections this process keeps (serve --db-pool, default 10); unused with SQLite. */
   databasePoolSize?: number;
+  /** SQLite: write on a database thread (default true); false writes on this thread, for the benchmark's comparison. */
+  sqliteThread?: boolean;
   /** How long close() lets open connections finish before cutting them (default SHUTDOWN_GRACE_MS, 10 s). */
   shutdownGraceMs?: number;
 }
@@ -80,7 +82,7 @@ export async function build(options: BuildOptions): Promise<FastifyInstance> {
   requireInitialised(dataDir);
   const { database, schemaVersion } = await openIssuerDatabase(dataDir, {
     ...(options.databasePoolSize === undefined ? {} : { poolSize: options.databasePoolSize }),
-    sqliteThread: DATABASE_THREAD_SCRIPT,
+    ...(options.sqliteThread === false ? {} : { sqliteThread: DATABASE_THREAD_SCRIPT }),
   });
   try {
     return await assemble(options, database, schemaVersion, await getIssuerInfo(database.read));

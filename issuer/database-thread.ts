@@ -21,12 +21,14 @@ const { file } = workerData as { file: string };
 const database = new SqliteDatabase(openDatabase(file, { migrate: false }));
 const reply = (message: ThreadReply): void => port.postMessage(message);
 
-// The outcomes of one commit settle together; they go back in one message.
+// The outcomes of one commit settle together (the group commit resolves its batch's jobs one after another, in
+// one go), so their callbacks are all queued before a microtask queued by the first: one message per commit,
+// sent without waiting for another turn of this thread's event loop.
 let results: ThreadResult[] = [];
 const answer = (result: ThreadResult): void => {
   results.push(result);
   if (results.length === 1) {
-    setImmediate(() => {
+    queueMicrotask(() => {
       reply({ kind: 'done', results });
       results = [];
     });

@@ -43,6 +43,8 @@ export interface StartServerOptions {
   maxConnections?: number;
   /** PostgreSQL connections this process keeps (serve --db-pool); unused with SQLite. */
   databasePoolSize?: number;
+  /** SQLite: write on a database thread (default); false only for the benchmark's comparison (bench:issuer --sqlite-thread off). */
+  sqliteThread?: boolean;
   logger?: Logger;
   /** Close gracefully on SIGTERM/SIGINT (default true). */
   handleSignals?: boolean;
@@ -91,6 +93,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
     ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }),
     ...(options.databasePoolSize === undefined ? {} : { databasePoolSize: options.databasePoolSize }),
+    ...(options.sqliteThread === undefined ? {} : { sqliteThread: options.sqliteThread }),
     logger,
     ...(options.adminToken === undefined ? {} : { adminToken: options.adminToken }),
     // Setup codes made on the dashboard pin the certificate only when it is our self-signed one (as scanner setup does).
