@@ -57,6 +57,7 @@ import { createLogger } from '../issuer/logging.js';
 import { loadSigningKey } from '../issuer/signing.js';
 import { openDatabase } from '../issuer/store/database.js';
 import { openIssuerDatabase } from '../issuer/store/open.js';
+import { ensureRateLimitTable, postgresRateLimitStore } from '../issuer/store/postgres-rate-limit.js';
 import type { SqlDatabase } from '../issuer/store/sql.js';
 import { openSqliteDatabase } from '../issuer/store/sqlite-database.js';
 import type { EventRow } from '../issuer/store/events.js';
@@ -714,10 +715,54 @@ async function runBenchmark(settings: Settings, cluster: PostgresCluster | undef
       `N=${run.processes} (${run.kind}) answers: ${tally(run.checkIn)} in ${fmt(run.checkIn.elapsedMs / 1000, 1)} s; at half rate: ${tally(run.paced)} in ${fmt(run.paced.elapsedMs / 1000, 1)} s; race (${run.race.requests} requests): ${tallyMap(run.race.outcomes)}${run.ranOutOfTickets ? '; RAN OUT OF TICKETS before the time was up (raise --tickets)' : ''}`,
     );
   }
+  if (cluster !== undefined) await measureSharedRateLimit(dataDir);
   fs.rmSync(root, { recursive: true, force: true });
   if (!allCorrect) {
     console.error('correctness check FAILED: see the table above');
     process.exitCode = 1;
+  }
+}
+
+/**
+ * (e) What the shared rate limit costs (docs/issuer.md "Serving nodes": the windows live in PostgreSQL so that
+ * every process counts them together): the store @fastify/rate-limit calls once per scanner request, driven
+ * directly, one count at a time (its latency: what each check-in waits for it) and 50 at a time (its rate).
+ */
+async function measureSharedRateLimit(dataDir: DataDir): Promise<void> {
+  const { database } = await openIssuerDatabase(dataDir, { schema: 'as-is', poolSize: 10 });
+  try {
+    await ensureRateLimitTable(database);
+    const Store = postgresRateLimitStore(database);
+    // The plugin's typings leave out what it passes at run time: the window and the maximum (store/postgres-rate-limit.ts).
+    const store = new Store({}) as unknown as {
+      incr(key: string, callback: (error: Error | null) => void, timeWindow: number, max: number): void;
+    };
+    const count = (key: string): Promise<void> =>
+      new Promise((resolve, reject) => store.incr(key, (error) => (error ? reject(error) : resolve()), 60_000, 1_000_000));
+    const samples: number[] = [];
+    for (let i = 0; i < 2_000; i++) {
+      const start = performance.now();
+      await count(`bench:${i % 50}`);
+      samples.push(performance.now() - start);
+    }
+    const one = percentiles(samples);
+    const started = performance.now();
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 50 }, async (_, lane) => {
+        while (next < 10_000) {
+          next += 1;
+          await count(`bench:${lane}`);
+        }
+      }),
+    );
+    const perSecond = 10_000 / ((performance.now() - started) / 1000);
+    console.log('');
+    console.log(
+      `(e) shared rate limit (PostgreSQL, unlogged table): one count at a time p50 ${fmt(one.p50, 3)} ms, p99 ${fmt(one.p99, 3)} ms (${one.count} counts); 50 at a time ${fmt(perSecond)} counts/s`,
+    );
+  } finally {
+    await database.close();
   }
 }
 
