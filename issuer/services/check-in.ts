@@ -17,17 +17,8 @@ import type { CheckInResponse } from '../../protocol/types.js';
 import { isUuidV4 } from '../../protocol/uuid.js';
 import type { ScannerCredential } from '../auth.js';
 import type { ApiError } from '../error-catalogue.js';
-import {
-  appendScanLog,
-  findCheckin,
-  findStoredAnswerWithScanner,
-  insertCheckin,
-  insertStoredAnswer,
-  pruneStoredAnswers,
-  type ScanLogRow,
-} from '../store/checkins.js';
+import { appendScanLog, checkInFacts, insertCheckin, insertStoredAnswer, pruneStoredAnswers, type ScanLogRow } from '../store/checkins.js';
 import { namedJob } from '../store/named-jobs.js';
-import { findTicket } from '../store/tickets.js';
 import { decideCheckIn, effectiveIdempotencyKey, requestHash, type CheckInBody, type CheckInDecision } from './check-in-decision.js';
 import type { Sql, SqlDatabase } from '../store/sql.js';
 
@@ -58,7 +49,7 @@ async function checkInJob(
   now: Date,
 ): Promise<CheckInResult> {
   const key = effectiveIdempotencyKey(body, headerKey);
-  const stored = key !== undefined && isUuidV4(key) ? await findStoredAnswerWithScanner(db, key) : undefined;
+  const { ticket, checkin, stored } = await checkInFacts(db, body.tid, key !== undefined && isUuidV4(key) ? key : null);
   const decision = decideCheckIn({
     now,
     credential,
@@ -70,8 +61,8 @@ async function checkInJob(
       responseBody: stored.response_body,
       scannerId: stored.scanner_id,
     },
-    ticket: await findTicket(db, body.tid),
-    checkin: await findCheckin(db, body.tid),
+    ticket,
+    checkin,
   });
   const result = await apply(db, decision, credential, body, key!, now);
   await appendScanLog(db, {

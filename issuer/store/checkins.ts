@@ -1,5 +1,6 @@
 /** Check-ins, stored idempotent answers and the scan audit log. */
 import type { Sql } from './sql.js';
+import type { TicketRow } from './tickets.js';
 
 export interface CheckinRow {
   tid: string;
@@ -84,11 +85,103 @@ export function scanLogByOutcome(db: Sql, outcome: string): Promise<ScanLogEntry
   return db.all<ScanLogEntry>('SELECT * FROM scan_log WHERE outcome = ? ORDER BY id', [outcome]);
 }
 
-/** A stored answer with the scanner of the key that stored it: a replay is honoured for any key of that scanner. */
-export function findStoredAnswerWithScanner(db: Sql, idempotencyKey: string): Promise<(StoredAnswer & { scanner_id: string }) | undefined> {
-  return db.get<StoredAnswer & { scanner_id: string }>(
-    `SELECT i.*, k.scanner_id FROM idempotency i JOIN api_keys k ON k.api_key_id = i.api_key_id
-     WHERE i.idempotency_key = ?`,
-    [idempotencyKey],
-  );
+/** What a check-in is decided from: the ticket, its check-in and the answer stored under the idempotency key. */
+export interface CheckInFacts {
+  ticket: TicketRow | undefined;
+  checkin: CheckinRow | undefined;
+  /** With the scanner of the key that stored it: a replay is honoured for any key of that scanner. */
+  stored: (StoredAnswer & { scanner_id: string }) | undefined;
 }
+
+/**
+ * The three facts in one statement: one round trip on PostgreSQL instead of three (docs/benchmarks.md
+ * "PostgreSQL": round trips bound a check-in's time on a real cluster). `idempotencyKey` null: none to look up.
+ */
+export async function checkInFacts(db: Sql, tid: string, idempotencyKey: string | null): Promise<CheckInFacts> {
+  const row = await db.get<FactsRow>(CHECK_IN_FACTS, { tid, key: idempotencyKey });
+  if (row === undefined) return { ticket: undefined, checkin: undefined, stored: undefined };
+  return {
+    ticket:
+      row.t_tid === null
+        ? undefined
+        : {
+            tid: row.t_tid,
+            eid: row.t_eid!,
+            kid: row.t_kid!,
+            holder_name: row.t_holder_name,
+            ticket_type: row.t_ticket_type,
+            issued_at: row.t_issued_at!,
+            exp: row.t_exp!,
+            qr: row.t_qr!,
+            revoked_at: row.t_revoked_at,
+            revoke_reason: row.t_revoke_reason,
+          },
+    checkin:
+      row.c_tid === null
+        ? undefined
+        : {
+            tid: row.c_tid,
+            checked_in_at: row.c_checked_in_at!,
+            scanner_id: row.c_scanner_id!,
+            gate_id: row.c_gate_id,
+            api_key_id: row.c_api_key_id!,
+            idempotency_key: row.c_idempotency_key!,
+            recorded_at: row.c_recorded_at!,
+          },
+    // As before, an answer whose scanner key is gone is no answer (the join to api_keys decides).
+    stored:
+      row.i_idempotency_key === null || row.i_scanner_id === null
+        ? undefined
+        : {
+            idempotency_key: row.i_idempotency_key,
+            request_hash: row.i_request_hash!,
+            http_status: row.i_http_status!,
+            response_body: row.i_response_body!,
+            api_key_id: row.i_api_key_id!,
+            created_at: row.i_created_at!,
+            scanner_id: row.i_scanner_id,
+          },
+  };
+}
+
+type Nullable<T> = { [K in keyof T]: T[K] | null };
+type FactsRow = Nullable<{
+  t_tid: string;
+  t_eid: string;
+  t_kid: string;
+  t_holder_name: string;
+  t_ticket_type: string;
+  t_issued_at: string;
+  t_exp: number;
+  t_qr: string;
+  t_revoked_at: string;
+  t_revoke_reason: string;
+  c_tid: string;
+  c_checked_in_at: string;
+  c_scanner_id: string;
+  c_gate_id: string;
+  c_api_key_id: string;
+  c_idempotency_key: string;
+  c_recorded_at: string;
+  i_idempotency_key: string;
+  i_request_hash: string;
+  i_http_status: number;
+  i_response_body: string;
+  i_api_key_id: string;
+  i_created_at: string;
+  i_scanner_id: string;
+}>;
+
+// One row always: the looked-for values as a one-row table, each fact LEFT JOINed to it by its primary key.
+const CHECK_IN_FACTS = `
+  SELECT t.tid AS t_tid, t.eid AS t_eid, t.kid AS t_kid, t.holder_name AS t_holder_name, t.ticket_type AS t_ticket_type,
+         t.issued_at AS t_issued_at, t.exp AS t_exp, t.qr AS t_qr, t.revoked_at AS t_revoked_at, t.revoke_reason AS t_revoke_reason,
+         c.tid AS c_tid, c.checked_in_at AS c_checked_in_at, c.scanner_id AS c_scanner_id, c.gate_id AS c_gate_id,
+         c.api_key_id AS c_api_key_id, c.idempotency_key AS c_idempotency_key, c.recorded_at AS c_recorded_at,
+         i.idempotency_key AS i_idempotency_key, i.request_hash AS i_request_hash, i.http_status AS i_http_status,
+         i.response_body AS i_response_body, i.api_key_id AS i_api_key_id, i.created_at AS i_created_at, k.scanner_id AS i_scanner_id
+  FROM (SELECT CAST(@tid AS TEXT) AS tid, CAST(@key AS TEXT) AS idempotency_key) AS q
+  LEFT JOIN tickets t ON t.tid = q.tid
+  LEFT JOIN checkins c ON c.tid = q.tid
+  LEFT JOIN idempotency i ON i.idempotency_key = q.idempotency_key
+  LEFT JOIN api_keys k ON k.api_key_id = i.api_key_id`;
