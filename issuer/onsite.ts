@@ -124,6 +124,10 @@ export class EmbeddedIssuer {
       logger: options.logger,
       scannerRpm: options.scannerRpm,
       ...(options.enrollRpm === undefined ? {} : { enrollRpm: options.enrollRpm }),
+      // Writes on this thread, not a database thread of their own: a venue laptop's load does not need one
+      // (docs/benchmarks.md: the p99 goal is met either way), and inside the packaged app the thread's script
+      // would load from the asar archive, which cannot be tried on this machine (docs/issuer.md "On-site").
+      sqliteThread: false,
     });
   }
 }
