@@ -47,7 +47,8 @@ export async function initIssuer(dataDir: DataDir, baseUrl: string, name: string
   return { issuer: baseUrl, name, kid: key.kid };
 }
 
-async function refuseDatabaseWithIssuer(dataDir: DataDir): Promise<void> {
+/** One issuer per database: a PostgreSQL database that already holds one is no new data dir's (init and import). */
+export async function refuseDatabaseWithIssuer(dataDir: DataDir): Promise<void> {
   const { database, schemaVersion } = await openIssuerDatabase(dataDir, { schema: 'as-is' });
   try {
     const existing = schemaVersion === 0 ? undefined : await findIssuerInfo(database.read);

@@ -43,8 +43,9 @@ import {
   type DataDir,
 } from '../data-dir.js';
 import { keyFile, rawPublicKey, savePrivateKey } from '../signing.js';
-import { findIssuerInfo, type IssuerInfo } from '../store/issuer-info.js';
+import { findIssuerInfo } from '../store/issuer-info.js';
 import { describeDatabase, openIssuerDatabase } from '../store/open.js';
+import { refuseDatabaseWithIssuer } from './init.js';
 import type { Sql, SqlDatabase } from '../store/sql.js';
 import {
   IMPORT_CONFLICT_OUTCOME,
@@ -166,23 +167,6 @@ export async function importIssuer(
     await database?.close();
   }
 }
-
-/** One issuer per database: a PostgreSQL database that already holds one is not a new data dir's (init refuses it too). */
-async function refuseDatabaseWithIssuer(dataDir: DataDir): Promise<void> {
-  const { database, schemaVersion } = await openIssuerDatabase(dataDir, { schema: 'as-is' });
-  try {
-    const existing = schemaVersion === 0 ? undefined : await findIssuerInfo(database.read);
-    if (existing) throw databaseHoldsIssuer(dataDir, existing);
-  } finally {
-    await database.close();
-  }
-}
-
-const databaseHoldsIssuer = (dataDir: DataDir, existing: IssuerInfo): AdminError =>
-  new AdminError(
-    'ALREADY_INITIALISED',
-    `${describeDatabase(dataDir)} already holds the issuer "${existing.name}" (${existing.base_url}); import into a database of its own, or merge the file into that issuer's data dir`,
-  );
 
 /** Files and folders this import made, removed again if it fails (the database rolls back by itself). */
 class Undo {

@@ -194,7 +194,6 @@ function parseSafeInteger(value: string): number {
 
 type Queryable = Pick<pg.Pool | pg.PoolClient, 'query'>;
 
-/** `Sql` over a pool or one client; `onError` sees every failed statement (the write path tracks them). */
 /**
  * Statement names by text. The issuer sends a fixed set of texts (the bulk insert's adds one per batch size), so
  * the map stays small; past the cap, texts go unnamed (parsed each time) rather than grow it without end.
@@ -208,6 +207,7 @@ function statementName(text: string): string | undefined {
   return name;
 }
 
+/** `Sql` over a pool or one client; `onError` sees every failed statement (the write path tracks them). */
 function postgresSql(target: Queryable, guard: () => void = () => {}, onError: (error: unknown) => void = () => {}): Sql {
   const query = async (sql: string, params: SqlParams | undefined): Promise<pg.QueryResult> => {
     guard();

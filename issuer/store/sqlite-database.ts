@@ -42,6 +42,24 @@ function settle<T>(call: () => T): Promise<T> {
   }
 }
 
+/** A deferred read transaction on a read-only connection of its own to `file`, closed afterwards. */
+export async function readSnapshot<T>(file: string, job: (tx: Sql) => Promise<T>): Promise<T> {
+  const reader = openDatabase(file, { readonly: true });
+  try {
+    reader.exec('BEGIN');
+    try {
+      const value = await job(sqliteSql(reader));
+      reader.exec('COMMIT');
+      return value;
+    } catch (error) {
+      if (reader.inTransaction) reader.exec('ROLLBACK');
+      throw error;
+    }
+  } finally {
+    reader.close();
+  }
+}
+
 interface Pending {
   job: WriteJob<unknown>;
   resolve: (value: unknown) => void;
@@ -81,22 +99,8 @@ export class SqliteDatabase implements SqlDatabase {
    * it). An in-memory database has no file to open twice: there the job runs as a write job, which holds the
    * write lock and so sees one unchanging database.
    */
-  async snapshot<T>(job: (tx: Sql) => Promise<T>): Promise<T> {
-    if (this.connection.memory) return this.write(job);
-    const reader = openDatabase(this.connection.name, { readonly: true });
-    try {
-      reader.exec('BEGIN');
-      try {
-        const value = await job(sqliteSql(reader));
-        reader.exec('COMMIT');
-        return value;
-      } catch (error) {
-        if (reader.inTransaction) reader.exec('ROLLBACK');
-        throw error;
-      }
-    } finally {
-      reader.close();
-    }
+  snapshot<T>(job: (tx: Sql) => Promise<T>): Promise<T> {
+    return this.connection.memory ? this.write(job) : readSnapshot(this.connection.name, job);
   }
 
   async close(): Promise<void> {

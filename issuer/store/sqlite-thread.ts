@@ -19,7 +19,7 @@ import { Worker } from 'node:worker_threads';
 import type { Db } from './database.js';
 import { isNamedJob } from './named-jobs.js';
 import type { Sql, SqlDatabase, WriteJob } from './sql.js';
-import { SqliteDatabase, sqliteSql } from './sqlite-database.js';
+import { readSnapshot, sqliteSql } from './sqlite-database.js';
 import { decodeError, decodeValue } from './thread-codec.js';
 
 /** One write for the thread: a named job's name and arguments. */
@@ -118,7 +118,7 @@ export class SqliteThreadDatabase implements SqlDatabase {
 
   /** As SqliteDatabase's: a read transaction on a read-only connection of its own, on this thread. */
   snapshot<T>(job: (tx: Sql) => Promise<T>): Promise<T> {
-    return new SqliteDatabase(this.readConnection).snapshot(job);
+    return readSnapshot(this.readConnection.name, job);
   }
 
   drained(): Promise<void> {
