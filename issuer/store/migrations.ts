@@ -126,4 +126,91 @@ export const MIGRATIONS: readonly string[] = [
   -- so issuing tickets and checking them in never touch it.
   CREATE INDEX tickets_revoked_by_event ON tickets (eid) WHERE revoked_at IS NOT NULL;
   `,
+  // 3: door operations (docs/protocol.md "Door operations"): exits and re-entry, annulment, occupancy,
+  // capacity, offline exposure policies, scanner rights and heartbeats.
+  `
+  -- The entry policy (single: the spec's one entry; reentry: in again after an exit) and an optional capacity.
+  ALTER TABLE events ADD COLUMN entry_policy TEXT NOT NULL DEFAULT 'single' CHECK (entry_policy IN ('single', 'reentry'));
+  ALTER TABLE events ADD COLUMN capacity INTEGER CHECK (capacity IS NULL OR capacity > 0);
+
+  -- checkins stays one row per ticket: the ticket's current admission. Its primary key still makes "one
+  -- valid" exact; a row changes state (inside, outside after an exit, annulled) by a conditional UPDATE on
+  -- \`version\`, so two writers racing on one ticket cannot both win (docs/protocol.md "Door operations").
+  -- checked_in_at and gate_id are the latest entry's; first_checked_in_at the first since the last annulment.
+  ALTER TABLE checkins ADD COLUMN state TEXT NOT NULL DEFAULT 'inside' CHECK (state IN ('inside', 'outside', 'annulled'));
+  ALTER TABLE checkins ADD COLUMN state_at TEXT;
+  ALTER TABLE checkins ADD COLUMN first_checked_in_at TEXT;
+  ALTER TABLE checkins ADD COLUMN entries INTEGER NOT NULL DEFAULT 1;
+  ALTER TABLE checkins ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
+  UPDATE checkins SET state_at = checked_in_at, first_checked_in_at = checked_in_at;
+
+  -- Every accepted entry, exit and annulment, never changed or deleted: the ticket's history.
+  CREATE TABLE admission_events (
+    id               INTEGER PRIMARY KEY AUTOINCREMENT,
+    tid              TEXT NOT NULL REFERENCES tickets (tid),
+    eid              TEXT NOT NULL,
+    action           TEXT NOT NULL CHECK (action IN ('entry', 'exit', 'annul')),
+    at               TEXT NOT NULL,        -- when it happened at the door (scanned_at), or the annulment's time
+    gate_id          TEXT,
+    scanner_id       TEXT,
+    api_key_id       TEXT,
+    idempotency_key  TEXT,
+    actor            TEXT NOT NULL,        -- scanner:<scanner_id>, cli, or dashboard
+    reason           TEXT,
+    late             INTEGER NOT NULL DEFAULT 0 CHECK (late IN (0, 1)), -- older than the state it arrived to: history only
+    admitted_offline INTEGER NOT NULL DEFAULT 0 CHECK (admitted_offline IN (0, 1)),
+    ticket_type      TEXT,
+    recorded_at      TEXT NOT NULL
+  );
+  CREATE INDEX admission_events_by_event ON admission_events (eid, id);
+  CREATE INDEX admission_events_by_ticket ON admission_events (tid, id);
+  INSERT INTO admission_events (tid, eid, action, at, gate_id, scanner_id, api_key_id, idempotency_key, actor, ticket_type, recorded_at)
+    SELECT c.tid, t.eid, 'entry', c.checked_in_at, c.gate_id, c.scanner_id, c.api_key_id, c.idempotency_key,
+           'scanner:' || c.scanner_id, t.ticket_type, c.recorded_at
+    FROM checkins c JOIN tickets t ON t.tid = c.tid ORDER BY c.rowid;
+
+  -- Live occupancy as counters kept in the check-in's own transaction, so reading it costs a handful of rows
+  -- whatever the event's size. inside counts by the gate of entry; entries and exits by the gate scanned at.
+  -- shard spreads one gate's counter over several rows, so concurrent writers on PostgreSQL rarely wait on one row.
+  CREATE TABLE occupancy (
+    eid      TEXT NOT NULL,
+    gate_id  TEXT NOT NULL,               -- '' for scans without a gate
+    shard    INTEGER NOT NULL,
+    inside   INTEGER NOT NULL DEFAULT 0,
+    entries  INTEGER NOT NULL DEFAULT 0,
+    exits    INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (eid, gate_id, shard)
+  );
+  INSERT INTO occupancy (eid, gate_id, shard, inside, entries, exits)
+    SELECT t.eid, COALESCE(c.gate_id, ''), 0, count(*), count(*), 0
+    FROM checkins c JOIN tickets t ON t.tid = c.tid GROUP BY t.eid, COALESCE(c.gate_id, '');
+
+  -- Offline exposure policy per event and ticket type ('' = the event's default).
+  CREATE TABLE offline_policies (
+    eid           TEXT NOT NULL REFERENCES events (eid),
+    ticket_type   TEXT NOT NULL,
+    policy        TEXT NOT NULL CHECK (policy IN ('online-only', 'offline', 'capped')),
+    cap_per_hour  INTEGER CHECK ((policy = 'capped') = (cap_per_hour IS NOT NULL) AND (cap_per_hour IS NULL OR cap_per_hour > 0)),
+    updated_at    TEXT NOT NULL,
+    PRIMARY KEY (eid, ticket_type)
+  );
+
+  -- A setup code's direction and rights travel to the key it is exchanged for.
+  ALTER TABLE enrollment_tokens ADD COLUMN direction TEXT CHECK (direction IS NULL OR direction IN ('entry', 'exit'));
+  ALTER TABLE enrollment_tokens ADD COLUMN can_annul INTEGER NOT NULL DEFAULT 0 CHECK (can_annul IN (0, 1));
+  ALTER TABLE enrollment_tokens ADD COLUMN pin_required INTEGER NOT NULL DEFAULT 0 CHECK (pin_required IN (0, 1));
+  ALTER TABLE api_keys ADD COLUMN can_annul INTEGER NOT NULL DEFAULT 0 CHECK (can_annul IN (0, 1));
+
+  -- What each scanner last said of itself (POST /api/v1/scanners/heartbeat): one row per key.
+  CREATE TABLE scanner_heartbeats (
+    api_key_id        TEXT PRIMARY KEY REFERENCES api_keys (api_key_id),
+    scanner_id        TEXT NOT NULL,
+    eid               TEXT NOT NULL,
+    direction         TEXT,
+    pending_scans     INTEGER NOT NULL DEFAULT 0,
+    offline_exposure  TEXT NOT NULL DEFAULT '{}', -- JSON: ticket type → offline admits not yet synced
+    offline_last_hour TEXT NOT NULL DEFAULT '{}', -- JSON: ticket type → offline admits in the last hour
+    reported_at       TEXT NOT NULL
+  );
+  `,
 ];

@@ -156,6 +156,83 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   -- so issuing tickets and checking them in never touch it.
   CREATE INDEX tickets_revoked_by_event ON tickets (eid) WHERE revoked_at IS NOT NULL;
   `,
+  // 3: door operations (docs/protocol.md "Door operations"), as migration 3 of migrations.ts.
+  `
+  ALTER TABLE events ADD COLUMN entry_policy TEXT COLLATE "C" NOT NULL DEFAULT 'single' CHECK (entry_policy IN ('single', 'reentry'));
+  ALTER TABLE events ADD COLUMN capacity INTEGER CHECK (capacity IS NULL OR capacity > 0);
+
+  ALTER TABLE checkins ADD COLUMN state TEXT COLLATE "C" NOT NULL DEFAULT 'inside' CHECK (state IN ('inside', 'outside', 'annulled'));
+  ALTER TABLE checkins ADD COLUMN state_at TEXT COLLATE "C";
+  ALTER TABLE checkins ADD COLUMN first_checked_in_at TEXT COLLATE "C";
+  ALTER TABLE checkins ADD COLUMN entries INTEGER NOT NULL DEFAULT 1;
+  ALTER TABLE checkins ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
+  UPDATE checkins SET state_at = checked_in_at, first_checked_in_at = checked_in_at;
+
+  CREATE TABLE admission_events (
+    id               BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    tid              TEXT COLLATE "C" NOT NULL REFERENCES tickets (tid),
+    eid              TEXT COLLATE "C" NOT NULL,
+    action           TEXT COLLATE "C" NOT NULL CHECK (action IN ('entry', 'exit', 'annul')),
+    at               TEXT COLLATE "C" NOT NULL,
+    gate_id          TEXT COLLATE "C",
+    scanner_id       TEXT COLLATE "C",
+    api_key_id       TEXT COLLATE "C",
+    idempotency_key  TEXT COLLATE "C",
+    actor            TEXT COLLATE "C" NOT NULL,
+    reason           TEXT COLLATE "C",
+    late             INTEGER NOT NULL DEFAULT 0 CHECK (late IN (0, 1)),
+    admitted_offline INTEGER NOT NULL DEFAULT 0 CHECK (admitted_offline IN (0, 1)),
+    ticket_type      TEXT COLLATE "C",
+    recorded_at      TEXT COLLATE "C" NOT NULL
+  );
+  CREATE INDEX admission_events_by_event ON admission_events (eid, id);
+  CREATE INDEX admission_events_by_ticket ON admission_events (tid, id);
+  INSERT INTO admission_events (tid, eid, action, at, gate_id, scanner_id, api_key_id, idempotency_key, actor, ticket_type, recorded_at)
+    SELECT c.tid, t.eid, 'entry', c.checked_in_at, c.gate_id, c.scanner_id, c.api_key_id, c.idempotency_key,
+           'scanner:' || c.scanner_id, t.ticket_type, c.recorded_at
+    FROM checkins c JOIN tickets t ON t.tid = c.tid ORDER BY c.rowid;
+
+  CREATE TABLE occupancy (
+    rowid BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE,
+    eid      TEXT COLLATE "C" NOT NULL,
+    gate_id  TEXT COLLATE "C" NOT NULL,
+    shard    INTEGER NOT NULL,
+    inside   INTEGER NOT NULL DEFAULT 0,
+    entries  INTEGER NOT NULL DEFAULT 0,
+    exits    INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (eid, gate_id, shard)
+  );
+  INSERT INTO occupancy (eid, gate_id, shard, inside, entries, exits)
+    SELECT t.eid, COALESCE(c.gate_id, ''), 0, count(*), count(*), 0
+    FROM checkins c JOIN tickets t ON t.tid = c.tid GROUP BY t.eid, COALESCE(c.gate_id, '');
+
+  CREATE TABLE offline_policies (
+    rowid BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE,
+    eid           TEXT COLLATE "C" NOT NULL REFERENCES events (eid),
+    ticket_type   TEXT COLLATE "C" NOT NULL,
+    policy        TEXT COLLATE "C" NOT NULL CHECK (policy IN ('online-only', 'offline', 'capped')),
+    cap_per_hour  INTEGER CHECK ((policy = 'capped') = (cap_per_hour IS NOT NULL) AND (cap_per_hour IS NULL OR cap_per_hour > 0)),
+    updated_at    TEXT COLLATE "C" NOT NULL,
+    PRIMARY KEY (eid, ticket_type)
+  );
+
+  ALTER TABLE enrollment_tokens ADD COLUMN direction TEXT COLLATE "C" CHECK (direction IS NULL OR direction IN ('entry', 'exit'));
+  ALTER TABLE enrollment_tokens ADD COLUMN can_annul INTEGER NOT NULL DEFAULT 0 CHECK (can_annul IN (0, 1));
+  ALTER TABLE enrollment_tokens ADD COLUMN pin_required INTEGER NOT NULL DEFAULT 0 CHECK (pin_required IN (0, 1));
+  ALTER TABLE api_keys ADD COLUMN can_annul INTEGER NOT NULL DEFAULT 0 CHECK (can_annul IN (0, 1));
+
+  CREATE TABLE scanner_heartbeats (
+    rowid BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE,
+    api_key_id        TEXT COLLATE "C" PRIMARY KEY REFERENCES api_keys (api_key_id),
+    scanner_id        TEXT COLLATE "C" NOT NULL,
+    eid               TEXT COLLATE "C" NOT NULL,
+    direction         TEXT COLLATE "C",
+    pending_scans     INTEGER NOT NULL DEFAULT 0,
+    offline_exposure  TEXT COLLATE "C" NOT NULL DEFAULT '{}',
+    offline_last_hour TEXT COLLATE "C" NOT NULL DEFAULT '{}',
+    reported_at       TEXT COLLATE "C" NOT NULL
+  );
+  `,
 ];
 
 export const POSTGRES_SCHEMA_VERSION = POSTGRES_MIGRATIONS.length;
