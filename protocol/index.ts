@@ -12,3 +12,4 @@ export * from './ticket-code.js';
 export * from './types.js';
 export * from './uuid.js';
 export * from './verdict.js';
+export * from './door.js';

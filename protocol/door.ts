@@ -1,0 +1,104 @@
+/**
+ * Door operations, the project's extension of the protocol (docs/protocol.md
+ * "Door operations"): exits and re-entry, annulment, occupancy and capacity,
+ * offline exposure policies and the scanner heartbeat. Every field here is
+ * optional on the wire: a scanner that knows only the spec never sends them,
+ * and its answers are the spec's.
+ */
+import type { CheckInRequest, CheckInResponse, IsoDateTime } from './types.js';
+
+/** What a scan at the door is. Absent in a request: an entry under the spec's rules. */
+export const SCAN_ACTIONS = ['entry', 'exit', 'annul'] as const;
+export type ScanAction = (typeof SCAN_ACTIONS)[number];
+
+/** Which way a kiosk scans (setup code `direction`; changeable by staff). */
+export const GATE_DIRECTIONS = ['entry', 'exit'] as const;
+export type GateDirection = (typeof GATE_DIRECTIONS)[number];
+
+export const ENTRY_POLICIES = ['single', 'reentry'] as const;
+export type EntryPolicy = (typeof ENTRY_POLICIES)[number];
+
+/** The statuses the extension adds to CheckInResponse; only ever sent to a request that set `action`. */
+export const DOOR_STATUSES = ['venue_full', 'exited', 'not_inside', 'annulled', 'not_checked_in'] as const;
+export type DoorStatus = (typeof DOOR_STATUSES)[number];
+
+/** A ticket's admission state after the request (CheckInTicket `presence`). */
+export type Presence = 'inside' | 'outside' | 'annulled' | null;
+
+/** Longest accepted annulment reason. */
+export const MAX_REASON_LENGTH = 200;
+
+/** The check-in request with the extension's fields. */
+export interface DoorCheckInRequest extends CheckInRequest {
+  action?: ScanAction;
+  /** The kiosk let the person through (or out) before it had the issuer's answer. */
+  admitted_offline?: boolean;
+  /** Why a check-in is annulled (`annul` only). */
+  reason?: string;
+}
+
+export interface Occupancy {
+  inside: number;
+  capacity: number | null;
+}
+
+/** The check-in answer with the extension's fields. */
+export interface DoorCheckInResponse extends Omit<CheckInResponse, 'status' | 'ticket'> {
+  status: CheckInResponse['status'] | DoorStatus;
+  ticket: CheckInResponse['ticket'] & { presence?: Presence };
+  /** Entry and exit answers for an event with a capacity. */
+  occupancy?: Occupancy;
+}
+
+export const OFFLINE_POLICY_KINDS = ['online-only', 'offline', 'capped'] as const;
+export type OfflinePolicyKind = (typeof OFFLINE_POLICY_KINDS)[number];
+
+/** One ticket type's offline exposure policy. `per_hour` only for `capped`. */
+export interface OfflineExposurePolicy {
+  policy: OfflinePolicyKind;
+  per_hour?: number;
+}
+
+export interface OfflinePolicies {
+  default: OfflineExposurePolicy;
+  by_type: Record<string, OfflineExposurePolicy>;
+}
+
+/** The key ticket types are counted under; tickets without a type count under ''. */
+export const typeKey = (ticketType: string | undefined | null): string => ticketType ?? '';
+
+/** The policy a ticket is judged by: its own type's, else the event default. */
+export function policyForType(policies: OfflinePolicies, ticketType: string | undefined | null): OfflineExposurePolicy {
+  return policies.by_type[typeKey(ticketType)] ?? policies.default;
+}
+
+export const DEFAULT_OFFLINE_POLICIES: OfflinePolicies = { default: { policy: 'offline' }, by_type: {} };
+
+export type OccupancyLevel = 'open' | 'nearly_full' | 'full';
+
+/** docs/protocol.md "Occupancy": nearly full from 90%, full at 100% of the capacity. */
+export function occupancyLevel(inside: number, capacity: number | null): OccupancyLevel {
+  if (capacity === null) return 'open';
+  if (inside >= capacity) return 'full';
+  return inside * 10 >= capacity * 9 ? 'nearly_full' : 'open';
+}
+
+export interface HeartbeatRequest {
+  scanner_id: string;
+  direction?: GateDirection;
+  pending_scans?: number;
+  /** Offline admissions not yet synced, per ticket type ('' for none). */
+  offline_exposure?: Record<string, number>;
+  /** Offline admissions in the last hour, per ticket type. */
+  offline_last_hour?: Record<string, number>;
+}
+
+export interface HeartbeatResponse {
+  eid: string;
+  entry_policy: EntryPolicy;
+  capacity: number | null;
+  occupancy: Occupancy & { level: OccupancyLevel };
+  offline_policies: OfflinePolicies;
+  rights: { annul: boolean };
+  server_time: IsoDateTime;
+}
