@@ -296,6 +296,21 @@ class TimedCore implements WebHostCore {
   resetCalibration(): ReturnType<WebHostCore['resetCalibration']> {
     return this.core.resetCalibration();
   }
+  unlockStaff(pin: string): ReturnType<WebHostCore['unlockStaff']> {
+    return this.core.unlockStaff(pin);
+  }
+  lockStaff(): ReturnType<WebHostCore['lockStaff']> {
+    return this.core.lockStaff();
+  }
+  setStaffPin(pin: string): ReturnType<WebHostCore['setStaffPin']> {
+    return this.core.setStaffPin(pin);
+  }
+  setLanguage(...args: Parameters<WebHostCore['setLanguage']>): ReturnType<WebHostCore['setLanguage']> {
+    return this.core.setLanguage(...args);
+  }
+  leaveKioskMode(): ReturnType<WebHostCore['leaveKioskMode']> {
+    return this.core.leaveKioskMode();
+  }
   onStateChange(listener: Parameters<WebHostCore['onStateChange']>[0]): ReturnType<WebHostCore['onStateChange']> {
     return this.core.onStateChange(listener);
   }

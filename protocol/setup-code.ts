@@ -38,6 +38,10 @@ function readSetupPayload(obj: JsonObject): SetupPayload {
     if (!isCertificateFingerprint(fingerprint)) throw new FieldError('tls_cert_sha256', 'wrong_type');
     payload.tls_cert_sha256 = fingerprint;
   }
+  // Project extension: the kiosk must set a staff PIN before it scans tickets. `false` is the same as absent.
+  const pinRequired = obj['pin_required'];
+  if (pinRequired !== undefined && typeof pinRequired !== 'boolean') throw new FieldError('pin_required', 'wrong_type');
+  if (pinRequired === true) payload.pin_required = true;
   return payload;
 }
 

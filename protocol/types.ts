@@ -124,4 +124,11 @@ export interface SetupPayload {
    * CA-signed certificate; other scanners ignore it as an unknown field.
    */
   tls_cert_sha256?: string;
+  /**
+   * Project extension: the kiosk must have a staff PIN. An enrolled kiosk
+   * asks for a new PIN at once and scans no ticket until one is set
+   * (docs/kiosk.md "Staff PIN"). Only `true` is meaningful; absent means no
+   * requirement. Other scanners ignore it as an unknown field.
+   */
+  pin_required?: true;
 }

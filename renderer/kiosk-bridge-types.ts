@@ -129,6 +129,53 @@ export interface DoubleAdmissionView {
   first_checked_in_at: IsoDateTime | null;
 }
 
+/** The languages the kiosk's screens can speak. */
+export type LanguageCode = 'en' | 'de' | 'fr' | 'es';
+
+/** The door's languages: the primary one, and optionally a second shown alongside it. */
+export interface KioskLanguage {
+  primary: LanguageCode;
+  secondary: LanguageCode | null;
+}
+
+/** Staff access (docs/kiosk.md "Staff PIN"). The PIN itself never crosses. */
+export interface StaffState {
+  /** A staff PIN is set. Without one, staff functions are open and the staff screens say so. */
+  pin_set: boolean;
+  /** The setup code required a PIN and none is set yet: tickets are not scanned until one is. */
+  pin_needed: boolean;
+  /** Staff functions may run now: a PIN was entered recently, or none is set. */
+  unlocked: boolean;
+  /** When the unlock ends unless another staff action extends it; null when locked or no PIN is set. */
+  unlocked_until: IsoDateTime | null;
+  /** Too many wrong PINs: no PIN is checked before this time. */
+  locked_until: IsoDateTime | null;
+  /** Wrong PINs left before the staff menu locks (0 once it has locked: each further wrong PIN locks it again, longer). */
+  attempts_left: number;
+  /** The host can leave kiosk mode (the Electron app in kiosk mode). */
+  can_leave_kiosk_mode: boolean;
+}
+
+/** The answer of a staff-only call made while staff functions are locked: the call did not run. */
+export interface StaffLocked {
+  type: 'staff_locked';
+  /** Set while wrong PINs keep the staff menu locked: no PIN is checked before then. */
+  locked_until: IsoDateTime | null;
+  message: string;
+}
+
+export type StaffUnlockResult =
+  | { type: 'unlocked'; unlocked_until: IsoDateTime }
+  | { type: 'wrong_pin'; attempts_left: number; locked_until: IsoDateTime | null }
+  | { type: 'locked_out'; locked_until: IsoDateTime }
+  | { type: 'no_pin' };
+
+export type SetStaffPinResult = { type: 'pin_set' } | { type: 'invalid_pin'; message: string } | StaffLocked;
+
+export type SetLanguageResult = { type: 'language_set'; language: KioskLanguage } | StaffLocked;
+
+export type LeaveKioskModeResult = { type: 'left_kiosk_mode' } | { type: 'not_in_kiosk_mode'; message: string } | StaffLocked;
+
 export interface KioskState {
   enrolled: boolean;
   /** False once the issuer answered 401/403: the kiosk must be re-enrolled. */
@@ -166,6 +213,10 @@ export interface KioskState {
    * found damaged while running. Null when nothing happened.
    */
   storage: { state: 'recovered' | 'recovered_earlier' | 'fault'; message: string; damaged_file: string | null } | null;
+  /** The staff PIN and whether staff functions are unlocked (docs/kiosk.md "Staff PIN"). */
+  staff: StaffState;
+  /** The screens' languages, set by staff (default English alone). */
+  language: KioskLanguage;
 }
 
 export type ScanResult =
@@ -187,7 +238,9 @@ export type ScanResult =
   /** The issuer refused this scanner's key (401/403): re-enroll. Not a verdict on the ticket. */
   | { type: 'scanner_unauthorized'; message: string }
   /** The kiosk's database is damaged: nothing can be recorded; call IT. Not a verdict on the ticket. */
-  | { type: 'storage_fault'; message: string };
+  | { type: 'storage_fault'; message: string }
+  /** The setup code required a staff PIN and none is set yet: no ticket is scanned until one is. */
+  | { type: 'staff_pin_needed'; message: string };
 
 export type StatusLookupResult =
   | { type: 'status'; status: TicketStatus }
@@ -205,12 +258,23 @@ export interface KioskApi {
    * arrived (terminator, keys, timing), for the calibration diagnosis.
    */
   scan(text: string, read?: ReadDetails): Promise<ScanResult>;
-  /** Forgets what calibration learned: reads are taken as they arrive again. */
-  resetCalibration(): Promise<KioskState>;
-  confirmReEnroll(): Promise<ScanResult>;
+  /** Forgets what calibration learned: reads are taken as they arrive again. Staff only. */
+  resetCalibration(): Promise<KioskState | StaffLocked>;
+  /** Switches to the event of the setup code scanned while enrolled. Staff only. */
+  confirmReEnroll(): Promise<ScanResult | StaffLocked>;
   cancelReEnroll(): Promise<KioskState>;
-  /** Reads a ticket's status without checking it in. Accepts a `tkt1.` code or a tid. */
-  lookupStatus(codeOrTid: string): Promise<StatusLookupResult>;
+  /** Reads a ticket's status without checking it in. Accepts a `tkt1.` code or a tid. Staff only. */
+  lookupStatus(codeOrTid: string): Promise<StatusLookupResult | StaffLocked>;
+  /** Unlocks staff functions with the staff PIN (4 to 8 digits), for a short idle time. */
+  unlockStaff(pin: string): Promise<StaffUnlockResult>;
+  /** Ends the staff unlock now ("Lock"). */
+  lockStaff(): Promise<KioskState>;
+  /** Sets or changes the staff PIN (4 to 8 digits). Open while no PIN is set; staff only once one is. */
+  setStaffPin(pin: string): Promise<SetStaffPinResult>;
+  /** The screens' languages. Staff only. */
+  setLanguage(primary: LanguageCode, secondary: LanguageCode | null): Promise<SetLanguageResult>;
+  /** Leaves kiosk mode (full screen, no menu) where the host has one: the Electron app. Staff only. */
+  leaveKioskMode(): Promise<LeaveKioskModeResult>;
   getState(): Promise<KioskState>;
   setScannerName(name: string): Promise<KioskState>;
   /** Returns the unsubscribe function. */

@@ -36,9 +36,11 @@ import {
   issuerForbiddenAnswer,
   type IssuerAnswer,
   type IssuerCallName,
+  type IssuerHost,
 } from '../host/onsite-issuer-calls.js';
 import { adminTokenText, applicationMenuTemplate, issuerDetailsText } from './issuer-menu.js';
 import { startKioskRuntime, type KioskRuntime } from '../host/kiosk-runtime.js';
+import { KioskModeGuard } from '../host/kiosk-mode.js';
 import { applyContentsPolicies, applySessionPolicies, isTrustedSender, windowOptions } from './security.js';
 import { pageMayUseOnsiteIssuer, parseShellOptions, type ShellOptions } from '../host/electron-shell-options.js';
 
@@ -50,6 +52,8 @@ let runtime: KioskRuntime | null = null;
 let mainWindow: BrowserWindow | null = null;
 let shutDown = false;
 let kioskMode = false;
+/** Leaving kiosk mode or closing its window is for staff (main/host/kiosk-mode.ts). */
+let kioskModeGuard: KioskModeGuard | null = null;
 let onsiteIssuer: OnsiteIssuer | null = null;
 let adminWindow: BrowserWindow | null = null;
 let adminSession: Session | null = null;
@@ -67,6 +71,7 @@ function fail(title: string, message: string): void {
   console.error(`[kiosk] ${title}: ${message}`);
   dialog.showErrorBox(title, message);
   shutDown = true; // app.exit skips will-quit: close the core here
+  kioskModeGuard?.quit();
   void shutdown().finally(() => app.exit(1));
 }
 
@@ -99,10 +104,16 @@ async function start(): Promise<void> {
     });
   }
 
-  setUpOnsiteIssuer(options);
+  setUpOnsiteIssuer(options, core);
 
   const window = new BrowserWindow(windowOptions({ preloadPath: PRELOAD_PATH, kiosk: options.kiosk }));
   mainWindow = window;
+  const guard = new KioskModeGuard(core, window, options.kiosk);
+  kioskModeGuard = guard;
+  // In kiosk mode the window closes (Alt+F4, the window manager) only for unlocked staff.
+  window.on('close', (event) => {
+    if (!guard.mayClose()) event.preventDefault();
+  });
   window.once('ready-to-show', () => window.show());
   window.on('closed', () => {
     mainWindow = null;
@@ -117,7 +128,7 @@ async function start(): Promise<void> {
 }
 
 /** The on-site issuer on <userData>/issuer-data: IPC for the page, and a start at launch with --onsite-issuer. */
-function setUpOnsiteIssuer(options: ShellOptions): void {
+function setUpOnsiteIssuer(options: ShellOptions, core: KioskRuntime['core']): void {
   const userData = app.getPath('userData');
   const issuer = new OnsiteIssuer({ dataDir: join(userData, 'issuer-data'), logger: issuerFileLogger(join(userData, 'issuer.log')) });
   onsiteIssuer = issuer;
@@ -125,7 +136,8 @@ function setUpOnsiteIssuer(options: ShellOptions): void {
   for (const method of pageMayUseOnsiteIssuer(options) ? ISSUER_CALL_NAMES : []) {
     ipcMain.handle(ISSUER_CHANNELS[method], (event, ...args: unknown[]) => {
       if (!isTrustedSender(event.senderFrame?.url, APP_PAGE_URL)) return issuerForbiddenAnswer();
-      return issuerCall(method, args);
+      // The page's issuer panel is a staff function (docs/kiosk.md "Staff PIN"); the Issuer menu is the desktop's own.
+      return issuerCall(method, args, (action) => core.requireStaff(action));
     });
   }
   void refreshIssuerMenu();
@@ -133,11 +145,11 @@ function setUpOnsiteIssuer(options: ShellOptions): void {
 }
 
 /** One issuer call, from the page or the menu: the same validation and answers; the menu then shows the new state. */
-async function issuerCall(method: IssuerCallName, args: unknown[]): Promise<IssuerAnswer<unknown>> {
+async function issuerCall(method: IssuerCallName, args: unknown[], staff?: IssuerHost['staff']): Promise<IssuerAnswer<unknown>> {
   const issuer = onsiteIssuer;
   if (issuer === null) return { ok: false, error: { code: 'not_running', message: 'The app is shutting down.' } };
   try {
-    return await handleIssuerCall({ issuer, openAdmin: openAdminWindow }, method, args, {
+    return await handleIssuerCall({ issuer, openAdmin: openAdminWindow, ...(staff ? { staff } : {}) }, method, args, {
       onInternalError: (failed, error) =>
         log(`issuer ${failed} failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`),
     });
@@ -266,6 +278,7 @@ if (!app.requestSingleInstanceLock()) {
   app.on('window-all-closed', () => app.quit());
   app.on('will-quit', (event) => {
     if (shutDown) return;
+    kioskModeGuard?.quit();
     // Wait for the scan in flight and the queue's last write before exiting.
     event.preventDefault();
     shutDown = true;
@@ -273,7 +286,11 @@ if (!app.requestSingleInstanceLock()) {
       .catch((error: unknown) => console.error('[kiosk] shutdown failed:', error instanceof Error ? error.message : error))
       .finally(() => app.quit());
   });
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => app.quit());
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    process.on(signal, () => {
+      kioskModeGuard?.quit();
+      app.quit();
+    });
 
   app
     .whenReady()

@@ -30,6 +30,11 @@ const CHANNELS = {
   getState: 'kiosk:get-state',
   setScannerName: 'kiosk:set-scanner-name',
   resetCalibration: 'kiosk:reset-calibration',
+  unlockStaff: 'kiosk:unlock-staff',
+  lockStaff: 'kiosk:lock-staff',
+  setStaffPin: 'kiosk:set-staff-pin',
+  setLanguage: 'kiosk:set-language',
+  leaveKioskMode: 'kiosk:leave-kiosk-mode',
 } as const satisfies KioskChannels;
 const ISSUER_CHANNELS = {
   status: 'issuer:status',
@@ -65,6 +70,11 @@ const api = {
   getState: () => call(CHANNELS.getState),
   setScannerName: (name) => call(CHANNELS.setScannerName, name),
   resetCalibration: () => call(CHANNELS.resetCalibration),
+  unlockStaff: (pin) => call(CHANNELS.unlockStaff, pin),
+  lockStaff: () => call(CHANNELS.lockStaff),
+  setStaffPin: (pin) => call(CHANNELS.setStaffPin, pin),
+  setLanguage: (primary, secondary) => call(CHANNELS.setLanguage, primary, secondary),
+  leaveKioskMode: () => call(CHANNELS.leaveKioskMode),
   onStateChange(listener) {
     // The page gets the state only, never the IPC event (it would expose ipcRenderer's sender).
     const forward = (_event: IpcRendererEvent, state: KioskState): void => listener(state);

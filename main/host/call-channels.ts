@@ -20,6 +20,11 @@ export const KIOSK_CHANNELS = {
   getState: 'kiosk:get-state',
   setScannerName: 'kiosk:set-scanner-name',
   resetCalibration: 'kiosk:reset-calibration',
+  unlockStaff: 'kiosk:unlock-staff',
+  lockStaff: 'kiosk:lock-staff',
+  setStaffPin: 'kiosk:set-staff-pin',
+  setLanguage: 'kiosk:set-language',
+  leaveKioskMode: 'kiosk:leave-kiosk-mode',
 } as const;
 
 /** renderer → main, the on-site issuer (main/onsite-issuer), one per OnsiteIssuerApi method (onsite-issuer-calls.ts). */

@@ -11,7 +11,7 @@
  * a secret; unexpected failures become a fixed message, and the host gets the
  * error for its own log through `onInternalError`.
  */
-import type { KioskApi, ReadDetails } from '../kiosk/kiosk-api.js';
+import type { KioskApi, LanguageCode, ReadDetails } from '../kiosk/kiosk-api.js';
 import { SecretStoreUnavailableError } from '../kiosk/api-key-store.js';
 import { answerCall, failure, InvalidInput, noArguments, UNSAFE_TEXT } from './call-envelope.js';
 import { KIOSK_CHANNELS } from './call-channels.js';
@@ -114,7 +114,45 @@ function boundCall(core: KioskCalls, method: KioskCallName, args: unknown): () =
     case 'resetCalibration':
       noArguments(args);
       return () => core.resetCalibration();
+    // The PIN is checked for shape only; it never appears in an answer or a log line.
+    case 'unlockStaff': {
+      const pin = staffPin(args);
+      return () => core.unlockStaff(pin);
+    }
+    case 'setStaffPin': {
+      const pin = staffPin(args);
+      return () => core.setStaffPin(pin);
+    }
+    case 'lockStaff':
+      noArguments(args);
+      return () => core.lockStaff();
+    case 'setLanguage': {
+      if (args.length !== 2) throw new InvalidInput('Expected two arguments: the primary language and the secondary one (or null).');
+      const primary = languageCode(args[0], 'The primary language');
+      const secondary = args[1] === null ? null : languageCode(args[1], 'The secondary language');
+      return () => core.setLanguage(primary, secondary);
+    }
+    case 'leaveKioskMode':
+      noArguments(args);
+      return () => core.leaveKioskMode();
   }
+}
+
+const LANGUAGE_CODES: readonly LanguageCode[] = ['en', 'de', 'fr', 'es'];
+
+function languageCode(value: unknown, what: string): LanguageCode {
+  if (typeof value !== 'string' || !(LANGUAGE_CODES as readonly string[]).includes(value)) {
+    throw new InvalidInput(`${what} must be one of ${LANGUAGE_CODES.join(', ')}.`);
+  }
+  return value as LanguageCode;
+}
+
+/** A staff PIN: 4 to 8 digits. The message never repeats what was sent. */
+function staffPin(args: readonly unknown[]): string {
+  if (args.length !== 1) throw new InvalidInput('Expected exactly one argument: the staff PIN.');
+  const pin = args[0];
+  if (typeof pin !== 'string' || !/^[0-9]{4,8}$/.test(pin)) throw new InvalidInput('The staff PIN must be 4 to 8 digits.');
+  return pin;
 }
 
 function onlyString(args: readonly unknown[], what: string): string {

@@ -11,6 +11,7 @@
  */
 import type { OnsiteIssuerApi, OnsiteIssuerInitRequest } from '../../renderer/onsite-issuer-bridge-types.js';
 import { MAX_LABEL_LENGTH, OnsiteIssuerError, type OnsiteIssuer, type OnsiteIssuerErrorCode } from '../onsite-issuer/onsite-issuer.js';
+import type { StaffLocked } from '../kiosk/kiosk-api.js';
 import { answerCall, failure, InvalidInput, noArguments, UNSAFE_TEXT } from './call-envelope.js';
 import { ISSUER_CHANNELS } from './call-channels.js';
 
@@ -27,6 +28,8 @@ export type IssuerAnswerErrorCode =
   | OnsiteIssuerErrorCode
   /** openAdmin while the issuer is stopped. */
   | 'not_running'
+  /** A staff-only call while staff functions are locked (docs/kiosk.md "Staff PIN"): it did not run. */
+  | 'staff_locked'
   | 'internal_error';
 
 export type IssuerAnswer<T> = { ok: true; value: T } | { ok: false; error: { code: IssuerAnswerErrorCode; message: string } };
@@ -35,6 +38,12 @@ export interface IssuerHost {
   issuer: Pick<OnsiteIssuer, 'status' | 'init' | 'start' | 'stop' | 'resetAdminToken'>;
   /** Shows the dashboard at `url`, trusting only the certificate with `fingerprint` (Electron: admin-window.ts). */
   openAdmin?: (target: { url: string; fingerprint: string }) => Promise<void>;
+  /**
+   * The kiosk's staff guard (KioskCore.requireStaff) for calls from the page:
+   * every call but `status` runs only while staff are unlocked. Absent for the
+   * desktop's own Issuer menu.
+   */
+  staff?: (action: string) => StaffLocked | null;
 }
 
 export interface IssuerHandleOptions {
@@ -57,6 +66,8 @@ export async function handleIssuerCall(
   options: IssuerHandleOptions = {},
 ): Promise<IssuerAnswer<unknown>> {
   if (!isIssuerCallName(method)) return failure('unknown_method', 'There is no such issuer call.');
+  const locked = method === 'status' ? null : (host.staff?.(`on-site issuer ${method}`) ?? null);
+  if (locked) return failure('staff_locked', locked.message);
   return answerCall(() => boundCall(host, method, args), {
     // Its messages are written for the operator and hold no secret (paths, ports, addresses).
     expectedFailure: (error) =>

@@ -41,7 +41,22 @@ import { DiscoveryCache, type RefreshResult } from './discovery.js';
 import { DrainSchedule } from './drain-schedule.js';
 import { defaultPlatform, enroll, setupProblem } from './enrollment.js';
 import { IssuerClient, SCANNER_UNAUTHORIZED_MESSAGE, type FetchLike, type IssuerClientOptions } from './issuer-client.js';
-import type { ConnectionState, KioskApi, KioskState, ScanResult, SetupSummary, StatusLookupResult } from './kiosk-api.js';
+import type {
+  ConnectionState,
+  KioskApi,
+  KioskLanguage,
+  KioskState,
+  LanguageCode,
+  LeaveKioskModeResult,
+  ScanResult,
+  SetLanguageResult,
+  SetStaffPinResult,
+  SetupSummary,
+  StaffLocked,
+  StaffUnlockResult,
+  StatusLookupResult,
+} from './kiosk-api.js';
+import { StaffAccess } from './staff-access.js';
 import {
   checkInRequestFor,
   type LocalStore,
@@ -78,6 +93,8 @@ export interface KioskCoreOptions {
    * verdict is on screen) is the same scan (repeat-reads.ts). Default 3 s.
    */
   repeatReadWindowMs?: number;
+  /** How long a staff unlock lasts since the last staff action (staff-access.ts; default 2 minutes). */
+  staffIdleMs?: number;
   /** One line per event worth an operator's attention. Never receives scanned text or secrets. */
   log?: (line: string) => void;
   now?: () => number;
@@ -95,10 +112,17 @@ export const DEFAULT_ONLINE_BUDGET_MS = 1500;
 const LAST_VERDICTS = 20;
 const NOT_ENROLLED = 'this kiosk is not enrolled: scan a setup code';
 const SCANNER_KEY_EXPIRED_MESSAGE = "this scanner's key has expired — re-enroll";
+const STAFF_PIN_NEEDED = 'set a staff PIN first: this kiosk scans tickets once one is set';
+export const LANGUAGE_CODES: readonly LanguageCode[] = ['en', 'de', 'fr', 'es'];
+const DEFAULT_LANGUAGE: KioskLanguage = { primary: 'en', secondary: null };
 
 export class KioskCore implements KioskApi {
   private readonly events = new EventEmitter();
   private readonly store: LocalStore;
+  /** The staff PIN and unlock (docs/kiosk.md "Staff PIN"); staff-only calls go through staffOnly(). */
+  private readonly staff: StaffAccess;
+  /** The host's way out of kiosk mode (the Electron app in kiosk mode); null when it has none. */
+  private kioskModeExit: (() => void | Promise<void>) | null = null;
   private readonly client: IssuerClient;
   private readonly discovery: DiscoveryCache;
   private readonly now: () => number;
@@ -155,6 +179,13 @@ export class KioskCore implements KioskApi {
         }
       : null;
     this.calibrations = this.store.getCalibrations();
+    this.staff = new StaffAccess({
+      store: this.store,
+      now: this.now,
+      log: this.log,
+      onExpiry: () => this.changed(),
+      ...(options.staffIdleMs === undefined ? {} : { idleMs: options.staffIdleMs }),
+    });
     this.repeatReads = new RepeatReadFilter<ScanResult>({
       windowMs: options.repeatReadWindowMs ?? DEFAULT_REPEAT_READ_WINDOW_MS,
       now: this.now,
@@ -226,19 +257,24 @@ export class KioskCore implements KioskApi {
     );
   }
 
-  async resetCalibration(): Promise<KioskState> {
-    this.store.clearCalibrations();
-    this.calibrations = {};
-    this.log('Scanner calibration reset: reads are taken as they arrive.');
-    this.changed();
-    return this.getState();
+  resetCalibration(): Promise<KioskState | StaffLocked> {
+    return this.staffOnly('reset calibration', () => {
+      this.store.clearCalibrations();
+      this.calibrations = {};
+      this.log('Scanner calibration reset: reads are taken as they arrive.');
+      this.changed();
+      return this.getState();
+    });
   }
 
-  async confirmReEnroll(): Promise<ScanResult> {
-    const setup = this.pendingSetup;
-    if (!setup) return { type: 'nothing_to_confirm' };
-    this.pendingSetup = null;
-    return this.performEnrollment(setup);
+  async confirmReEnroll(): Promise<ScanResult | StaffLocked> {
+    if (!this.pendingSetup) return { type: 'nothing_to_confirm' };
+    return this.staffOnly('re-enroll', () => {
+      const setup = this.pendingSetup;
+      if (!setup) return { type: 'nothing_to_confirm' } as const;
+      this.pendingSetup = null;
+      return this.performEnrollment(setup);
+    });
   }
 
   async cancelReEnroll(): Promise<KioskState> {
@@ -247,7 +283,11 @@ export class KioskCore implements KioskApi {
     return this.getState();
   }
 
-  async lookupStatus(codeOrTid: string): Promise<StatusLookupResult> {
+  lookupStatus(codeOrTid: string): Promise<StatusLookupResult | StaffLocked> {
+    return this.staffOnly('status lookup', () => this.lookUp(codeOrTid));
+  }
+
+  private async lookUp(codeOrTid: string): Promise<StatusLookupResult> {
     const enrollment = this.store.getEnrollment();
     if (!enrollment) return { type: 'not_enrolled', message: NOT_ENROLLED };
     // A scanner may scan into the lookup field: its code is translated as a window read would be.
@@ -295,7 +335,84 @@ export class KioskCore implements KioskApi {
     return () => this.events.off('state', listener);
   }
 
+  async unlockStaff(pin: string): Promise<StaffUnlockResult> {
+    const result = await this.staff.unlock(pin);
+    this.changed();
+    return result;
+  }
+
+  async lockStaff(): Promise<KioskState> {
+    this.staff.lock();
+    this.changed();
+    return this.getState();
+  }
+
+  async setStaffPin(pin: string): Promise<SetStaffPinResult> {
+    const result = await this.staff.setPin(pin);
+    this.changed();
+    return result;
+  }
+
+  setLanguage(primary: LanguageCode, secondary: LanguageCode | null): Promise<SetLanguageResult> {
+    if (!LANGUAGE_CODES.includes(primary) || (secondary !== null && !LANGUAGE_CODES.includes(secondary))) {
+      return Promise.reject(new Error('not a language this kiosk speaks'));
+    }
+    return this.staffOnly('set the language', () => {
+      const language: KioskLanguage = { primary, secondary: secondary === primary ? null : secondary };
+      this.store.saveLanguage(language);
+      this.log(`Language set: ${language.primary}${language.secondary ? ` and ${language.secondary}` : ''}.`);
+      this.changed();
+      return { type: 'language_set', language } as const;
+    });
+  }
+
+  leaveKioskMode(): Promise<LeaveKioskModeResult> {
+    return this.staffOnly('leave kiosk mode', async () => {
+      const exit = this.kioskModeExit;
+      if (!exit) return { type: 'not_in_kiosk_mode', message: 'this kiosk is not running in kiosk mode' } as const;
+      this.log('Leaving kiosk mode (staff).');
+      await exit();
+      return { type: 'left_kiosk_mode' } as const;
+    });
+  }
+
+  // --- the staff guard (docs/kiosk.md "Staff PIN") -----------------------
+
+  /**
+   * Runs a staff-only action: `work` runs only while staff functions are
+   * unlocked (or no PIN is set), and each run starts the unlock's idle time
+   * again. Locked, it answers StaffLocked and `work` does not run. Every
+   * staff-only KioskApi call goes through it; a new one (annul, change
+   * direction) does too: `return this.staffOnly('annul', () => …)`, with
+   * `| StaffLocked` in its answer type. `action` names it in the log.
+   */
+  async staffOnly<T>(action: string, work: () => T | Promise<T>): Promise<T | StaffLocked> {
+    const locked = this.requireStaff(action);
+    if (locked) return locked;
+    return work();
+  }
+
+  /**
+   * The same guard for staff-only work outside the core (the on-site issuer's
+   * calls, a host's own menu): null when it may run now (the idle time starts
+   * again), else the StaffLocked answer to give instead.
+   */
+  requireStaff(action: string): StaffLocked | null {
+    const locked = this.staff.check(action);
+    if (locked) this.changed();
+    return locked;
+  }
+
   // --- host controls (not part of the renderer's API) -------------------
+
+  /**
+   * How the host leaves kiosk mode (the Electron window's full screen and
+   * kiosk flag), offered to staff as "Leave kiosk mode"; null when it has none.
+   */
+  setKioskModeExit(exit: (() => void | Promise<void>) | null): void {
+    this.kioskModeExit = exit;
+    this.changed();
+  }
 
   /** The host's HID scanner status, shown on the Setup and Ready screens (e.g. a scanner in a mode the kiosk cannot read). */
   setHidScannerStatus(status: HidScannerStatus | null): void {
@@ -316,6 +433,7 @@ export class KioskCore implements KioskApi {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.staff.close();
     this.drainAbort.abort();
     await this.drains.close();
     await this.scanChain;
@@ -379,6 +497,8 @@ export class KioskCore implements KioskApi {
     if (ANY_SETUP_CODE.test(text)) return this.handleSetup(text);
     const enrollment = this.store.getEnrollment();
     if (!enrollment) return { type: 'not_enrolled', message: NOT_ENROLLED };
+    // The setup code required a staff PIN: the door opens once one is set (docs/kiosk.md "Staff PIN").
+    if (this.staff.pinNeeded()) return { type: 'staff_pin_needed', message: STAFF_PIN_NEEDED };
     // Spec "Authentication" 5: the key ends at expires_at; past it the door must not admit, even offline.
     if (Date.parse(enrollment.key_expires_at) <= this.now()) {
       this.authorised = false;
@@ -592,6 +712,7 @@ export class KioskCore implements KioskApi {
       this.changed();
       return { type: 'enroll_failed', code: outcome.code, message: outcome.message };
     }
+    if (setup.pin_required === true) this.store.requireStaffPin();
     this.authorised = true;
     this.connection = 'online';
     this.lastVerdicts = [];
@@ -718,7 +839,16 @@ export class KioskCore implements KioskApi {
       calibration: this.calibrationView(),
       hid_scanner: this.hidScanner,
       storage: this.storage,
+      staff: this.staff.state(this.kioskModeExit !== null),
+      language: this.language(),
     };
+  }
+
+  private language(): KioskLanguage {
+    const stored = this.store.getLanguage();
+    if (!stored || !LANGUAGE_CODES.includes(stored.primary as LanguageCode)) return DEFAULT_LANGUAGE;
+    const secondary = LANGUAGE_CODES.includes(stored.secondary as LanguageCode) ? (stored.secondary as LanguageCode) : null;
+    return { primary: stored.primary as LanguageCode, secondary };
   }
 
   private calibrationView(): KioskState['calibration'] {

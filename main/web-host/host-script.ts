@@ -90,6 +90,11 @@ export function installKioskHost(win: HostWindow): void {
     getState: () => call('getState'),
     setScannerName: (name) => call('setScannerName', name),
     resetCalibration: () => call('resetCalibration'),
+    unlockStaff: (pin) => call('unlockStaff', pin),
+    lockStaff: () => call('lockStaff'),
+    setStaffPin: (pin) => call('setStaffPin', pin),
+    setLanguage: (primary, secondary) => call('setLanguage', primary, secondary),
+    leaveKioskMode: () => call('leaveKioskMode'),
     onStateChange(listener) {
       const subscriber = (state: KioskState): void => listener(state);
       listeners.add(subscriber);

@@ -38,10 +38,7 @@ import { launchUrlFor, loadOrCreateSecret, SessionAuthority, writeLaunchFile } f
 import { PageRoute } from './page-route.js';
 import { isLoopbackAddress, listenProblem, requestProblem } from './request-checks.js';
 
-export type WebHostCore = Pick<
-  KioskApi,
-  'scan' | 'confirmReEnroll' | 'cancelReEnroll' | 'lookupStatus' | 'getState' | 'setScannerName' | 'resetCalibration' | 'onStateChange'
->;
+export type WebHostCore = KioskApi;
 
 export interface WebHostOptions {
   core: WebHostCore;

@@ -4,7 +4,19 @@
  * signatures; it reads the payload to have names to show. `window.fakeKiosk`
  * lets a person or a script set the situation (offline, queue, …).
  */
-import type { KioskApi, KioskState, ScanResult, SetupSummary, StatusLookupResult, Verdict } from '../kiosk-bridge-types.js';
+import type {
+  KioskApi,
+  KioskState,
+  LanguageCode,
+  LeaveKioskModeResult,
+  ScanResult,
+  SetLanguageResult,
+  SetStaffPinResult,
+  SetupSummary,
+  StaffUnlockResult,
+  StatusLookupResult,
+  Verdict,
+} from '../kiosk-bridge-types.js';
 import { KIOSK_READY_EVENT } from '../kiosk-bridge.js';
 import { SETUP_PREFIX } from '../../protocol/setup-code.js';
 import { TICKET_PREFIX } from '../../protocol/ticket-code.js';
@@ -64,6 +76,16 @@ export class FakeKiosk implements KioskApi {
     calibration: null,
     hid_scanner: null,
     storage: null,
+    staff: {
+      pin_set: false,
+      pin_needed: false,
+      unlocked: true,
+      unlocked_until: null,
+      locked_until: null,
+      attempts_left: 5,
+      can_leave_kiosk_mode: false,
+    },
+    language: { primary: 'en', secondary: null },
   };
 
   async scan(text: string): Promise<ScanResult> {
@@ -121,6 +143,33 @@ export class FakeKiosk implements KioskApi {
   async resetCalibration(): Promise<KioskState> {
     this.change({ calibration: null });
     return this.state;
+  }
+
+  /** The dev page's staff PIN is 1234 once set; no lockout. */
+  async unlockStaff(pin: string): Promise<StaffUnlockResult> {
+    if (!this.state.staff.pin_set) return { type: 'no_pin' };
+    if (pin !== '1234') return { type: 'wrong_pin', attempts_left: 4, locked_until: null };
+    this.change({ staff: { ...this.state.staff, unlocked: true } });
+    return { type: 'unlocked', unlocked_until: new Date(Date.now() + 120_000).toISOString() };
+  }
+
+  async lockStaff(): Promise<KioskState> {
+    this.change({ staff: { ...this.state.staff, unlocked: !this.state.staff.pin_set } });
+    return this.state;
+  }
+
+  async setStaffPin(): Promise<SetStaffPinResult> {
+    this.change({ staff: { ...this.state.staff, pin_set: true, pin_needed: false, unlocked: true } });
+    return { type: 'pin_set' };
+  }
+
+  async setLanguage(primary: LanguageCode, secondary: LanguageCode | null): Promise<SetLanguageResult> {
+    this.change({ language: { primary, secondary } });
+    return { type: 'language_set', language: this.state.language };
+  }
+
+  async leaveKioskMode(): Promise<LeaveKioskModeResult> {
+    return { type: 'not_in_kiosk_mode', message: 'the dev page has no kiosk mode' };
   }
 
   onStateChange(listener: (state: KioskState) => void): () => void {

@@ -26,6 +26,16 @@ const state: KioskState = {
   calibration: null,
   hid_scanner: null,
   storage: null,
+  staff: {
+    pin_set: false,
+    pin_needed: false,
+    unlocked: true,
+    unlocked_until: null,
+    locked_until: null,
+    attempts_left: 5,
+    can_leave_kiosk_mode: false,
+  },
+  language: { primary: 'en', secondary: null },
 };
 
 describe('ready view-model', () => {
