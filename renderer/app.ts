@@ -10,8 +10,8 @@
  * it too; a `scan()` answer of type 'verdict' is not shown again.
  */
 import { attempt } from './kiosk-bridge.js';
-import type { KioskApi, KioskState, ReadDetails, ScanResult, ScannerDiagnosis, Verdict } from './kiosk-bridge-types.js';
-import { t } from './messages/format.js';
+import type { KioskApi, KioskState, ReadDetails, ScanResult, ScannerDiagnosis, StaffLocked, Verdict } from './kiosk-bridge-types.js';
+import { language, setLanguage, t } from './messages/format.js';
 import { mountLookup, isLookupInput, type LookupProps } from './screens/lookup.js';
 import { mountReady, type ReadyProps } from './screens/ready.js';
 import type { ScreenHandle } from './screens/screen.js';
@@ -23,7 +23,8 @@ import { playVerdictSound, prepareVerdictSound } from './sound.js';
 import { chooseScreen, VERDICT_SHOWN_MS, type ShownScreen } from './view/screen-choice.js';
 import { enrollFailureText } from './view/setup-view-model.js';
 import { failedStatusView, layoutMismatchStatusView, statusView, type StatusView } from './view/status-view-model.js';
-import { verdictIdentity, verdictView, type DoorVerdict, type VerdictView } from './view/verdict-view-model.js';
+import { doorLanguages, ENGLISH_ONLY, type DoorLanguages } from './view/language.js';
+import { verdictIdentity, verdictViewIn, type DoorVerdict, type VerdictView } from './view/verdict-view-model.js';
 import { classifyScannedText, type ScannedText } from './wedge/classify.js';
 import { startWedgeCapture } from './wedge/capture.js';
 
@@ -39,6 +40,10 @@ export class KioskScreens {
   private verdict: VerdictView | null = null;
   /** The kiosk verdict behind `verdict` (null for the renderer's own refusals), to match a "read again" to it. */
   private verdictShown: Verdict | null = null;
+  /** The verdict behind `verdict`, the renderer's own refusals too: to say it again in another language. */
+  private doorVerdict: DoorVerdict | null = null;
+  /** The door's languages from the last state (docs/kiosk.md "Languages"). */
+  private languages: DoorLanguages = ENGLISH_ONLY;
   /** A calibration code was just scanned on Ready: its diagnosis, until closed or the next scan. */
   private diagnosis: ScannerDiagnosis | null = null;
   /** The newest calibration already shown: one made later (a HID scanner read by the main process) is news. */
@@ -47,8 +52,11 @@ export class KioskScreens {
   private lookupOpen = false;
   private lookupResult: StatusView | null = null;
   private lookupBusy = false;
-  /** The last problem to explain on Setup or Ready (enrollment failure, …); cleared by the next scan. */
-  private message: string | null = null;
+  /**
+   * The last problem to explain on Setup or Ready (enrollment failure, …); cleared by the next scan.
+   * Its words are made when shown, so a language change also changes them.
+   */
+  private message: (() => string) | null = null;
   private busy = false;
   /** verdictIdentity of the newest verdict in the last state received: a different newest one is news. */
   private newestVerdict: string | null = null;
@@ -87,6 +95,7 @@ export class KioskScreens {
 
   private receiveState(state: KioskState): void {
     this.state = state;
+    this.applyLanguages(doorLanguages(state));
     // A new verdict, from the page's own scan or a HID scanner read by the main process.
     const newest = state.last_verdicts[0];
     const identity = newestVerdictOf(state);
@@ -101,11 +110,29 @@ export class KioskScreens {
     this.render();
   }
 
+  /** A new language (staff chose it on Setup): every screen is built again in it, the verdict on screen too. */
+  private applyLanguages(languages: DoorLanguages): void {
+    const changed = setLanguage(languages.primary) || languages.secondary !== this.languages.secondary;
+    this.languages = languages;
+    const document = this.win.document;
+    document.documentElement.lang = language();
+    document.title = t('app.title');
+    if (!changed) return;
+    if (this.doorVerdict) {
+      const readAgain = this.verdict?.readAgainNote ? this.verdict : null;
+      this.verdict = verdictViewIn(this.doorVerdict, languages.secondary);
+      if (readAgain && this.state) this.markReadAgain(this.state);
+    }
+    // Mounted screens built their fixed words when mounted: mount again.
+    this.mounted = { screen: 'starting' };
+  }
+
   private showDiagnosis(diagnosis: ScannerDiagnosis): void {
     this.calibrationSeenAt = diagnosis.calibrated_at;
     this.diagnosis = diagnosis;
     this.verdict = null;
     this.verdictShown = null;
+    this.doorVerdict = null;
   }
 
   /** docs/kiosk.md "Double reads": the scanner read the code on screen again; the verdict stays, with a discreet mark. */
@@ -131,7 +158,7 @@ export class KioskScreens {
     const translated = this.state?.calibration?.translating.includes('window') ?? false;
     if (scan.kind === 'layout_mismatch' && !translated) {
       if (enrolled) this.showVerdict({ kind: 'refuse', reason: 'layout_mismatch' });
-      else this.setMessage(t('reason.layout_mismatch'));
+      else this.setMessage(() => t('reason.layout_mismatch'));
       return;
     }
     // Everything else goes to the kiosk, unrecognised text too: it is the authority on tickets (and
@@ -144,7 +171,7 @@ export class KioskScreens {
     this.busy = false;
     if (!result.ok) {
       if (enrolled) this.showVerdict({ kind: 'refuse', reason: 'scan_failed' });
-      else this.setMessage(t('setup.error.failed'));
+      else this.setMessage(() => t('setup.error.failed'));
       return;
     }
     this.handleScanResult(result.value, scan);
@@ -163,13 +190,17 @@ export class KioskScreens {
         this.render();
         return;
       case 'enroll_failed':
-        this.setMessage(enrollFailureText(result.code));
+        this.setMessage(() => enrollFailureText(result.code));
         return;
       case 'not_enrolled':
-        this.setMessage(scan?.kind === 'ticket' ? t('setup.error.ticket_scanned') : t('setup.error.not_a_code'));
+        this.setMessage(() => (scan?.kind === 'ticket' ? t('setup.error.ticket_scanned') : t('setup.error.not_a_code')));
         return;
       case 'scanner_unauthorized':
         this.showVerdict({ kind: 'refuse', reason: 'scanner_unauthorized' });
+        return;
+      case 'staff_pin_needed':
+        // The setup code asks for a staff PIN first; the Setup screen offers to set it.
+        this.setMessage(() => t('staff.pin_needed'));
         return;
       case 'storage_fault':
         // Nothing can be recorded: "scan again" would fail again for everyone. The state says what IT must do.
@@ -189,8 +220,9 @@ export class KioskScreens {
   private async resetCalibration(): Promise<void> {
     const result = await attempt(() => this.kiosk.resetCalibration());
     this.diagnosis = null;
-    if (result.ok) this.receiveState(result.value);
-    else this.setMessage(t('setup.error.failed'));
+    if (!result.ok) this.setMessage(() => t('setup.error.failed'));
+    else if (isStaffLocked(result.value)) this.setMessage(() => t('staff.locked'));
+    else this.receiveState(result.value);
   }
 
   private async confirmReEnroll(): Promise<void> {
@@ -199,8 +231,9 @@ export class KioskScreens {
     this.render();
     const result = await attempt(() => this.kiosk.confirmReEnroll());
     this.busy = false;
-    if (result.ok) this.handleScanResult(result.value, null);
-    else this.setMessage(t('setup.error.failed'));
+    if (!result.ok) this.setMessage(() => t('setup.error.failed'));
+    else if (isStaffLocked(result.value)) this.setMessage(() => t('staff.locked'));
+    else this.handleScanResult(result.value, null);
   }
 
   private async cancelReEnroll(): Promise<void> {
@@ -221,7 +254,14 @@ export class KioskScreens {
     this.render();
     const result = await attempt(() => this.kiosk.lookupStatus(scan.text));
     this.lookupBusy = false;
-    this.lookupResult = result.ok ? statusView(result.value) : failedStatusView();
+    const answer = result.ok ? result.value : null;
+    if (answer !== null && isStaffLocked(answer)) {
+      // Staff only, and the unlock ran out meanwhile: back to Ready, saying why.
+      this.lookupOpen = false;
+      this.setMessage(() => t('staff.locked'));
+      return;
+    }
+    this.lookupResult = answer !== null ? statusView(answer) : failedStatusView();
     this.render();
   }
 
@@ -240,8 +280,9 @@ export class KioskScreens {
   // ---- verdicts ----------------------------------------------------------
 
   private showVerdict(verdict: DoorVerdict): void {
-    const view = verdictView(verdict);
+    const view = verdictViewIn(verdict, this.languages.secondary);
     this.verdict = view;
+    this.doorVerdict = verdict;
     this.verdictShown = 'decided_at' in verdict ? verdict : null;
     this.diagnosis = null;
     this.lookupOpen = false;
@@ -255,6 +296,7 @@ export class KioskScreens {
     this.win.clearTimeout(this.verdictTimer);
     this.verdict = null;
     this.verdictShown = null;
+    this.doorVerdict = null;
     this.render();
   }
 
@@ -273,7 +315,7 @@ export class KioskScreens {
 
   // ---- rendering ---------------------------------------------------------
 
-  private setMessage(message: string): void {
+  private setMessage(message: () => string): void {
     this.message = message;
     this.render();
   }
@@ -287,10 +329,10 @@ export class KioskScreens {
         this.root.replaceChildren(t('app.starting'));
         return;
       case 'setup':
-        mounted.handle.update({ state: this.state, message: this.message, busy: this.busy });
+        mounted.handle.update({ state: this.state, message: this.message?.() ?? null, busy: this.busy });
         return;
       case 'ready':
-        if (this.state) mounted.handle.update({ state: this.state, notice: this.message, diagnosis: this.diagnosis });
+        if (this.state) mounted.handle.update({ state: this.state, notice: this.message?.() ?? null, diagnosis: this.diagnosis });
         return;
       case 'verdict':
         if (this.verdict) mounted.handle.update(this.verdict);
@@ -355,6 +397,11 @@ export class KioskScreens {
     this.root.dataset['screen'] = 'starting';
     this.root.replaceChildren(message);
   }
+}
+
+/** A staff-only call refused because staff functions are locked (docs/kiosk.md "Staff PIN"). */
+function isStaffLocked(value: object): value is StaffLocked {
+  return 'type' in value && value.type === 'staff_locked';
 }
 
 function newestVerdictOf(state: KioskState): string | null {

@@ -1,5 +1,6 @@
 /** Entry point of the kiosk screens: wait for the host's KioskApi, then start the screens. */
 import './styles.css';
+import './languages.css';
 import { waitForKiosk } from './kiosk-bridge.js';
 import { KioskScreens } from './app.js';
 import { t } from './messages/format.js';

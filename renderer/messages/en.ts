@@ -169,4 +169,6 @@ export const en = {
   'scanner.hid.connected': 'USB scanner: {message}',
   'scanner.hid.problem': 'USB scanner: {message}',
   'storage.notice': 'Kiosk storage: {message}',
+  'staff.locked': 'Staff only: unlock with the staff PIN on the Setup screen, then try again.',
+  'staff.pin_needed': 'Set a staff PIN on the Setup screen before scanning tickets.',
 } as const;

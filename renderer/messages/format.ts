@@ -1,43 +1,70 @@
 /**
- * Typed access to the message catalogue: a key that does not exist, a missing
- * placeholder value or an unknown one is a compile error, not a blank screen.
+ * Typed access to the kiosk's message catalogues: a key that does not exist,
+ * a missing placeholder value or an unknown one is a compile error, not a
+ * blank screen. The language can change at run time (setLanguage): `t` always
+ * speaks the current one.
  */
+import { de } from './de.js';
 import { en } from './en.js';
+import { es } from './es.js';
+import { fr } from './fr.js';
+import { createTranslator, type ParamsOf, type TranslationOf, type TranslatorOf } from './translate.js';
+
+export { createTranslator, interpolate, placeholdersOf } from './translate.js';
 
 export type MessageKey = keyof typeof en;
 
 /** The shape every translation has: the same keys as English, any wording. */
-export type Catalogue = { readonly [K in MessageKey]: string };
+export type Catalogue = TranslationOf<typeof en>;
 
-/** `'Already used at {time}'` → `'time'`. */
-type Placeholders<S extends string> = S extends `${string}{${infer Name}}${infer Rest}` ? Name | Placeholders<Rest> : never;
-
-/** Keys without placeholders take no argument; the others take exactly their values. */
-export type ParamsFor<K extends MessageKey> = [Placeholders<(typeof en)[K]>] extends [never]
-  ? []
-  : [params: Record<Placeholders<(typeof en)[K]>, string | number>];
+export type ParamsFor<K extends MessageKey> = ParamsOf<typeof en, K>;
 
 /** Keys whose text has no placeholder: safe to pick from a table and pass alone. */
 export type PlainMessageKey = { [K in MessageKey]: ParamsFor<K> extends [] ? K : never }[MessageKey];
 
-export type Translate = <K extends MessageKey>(key: K, ...params: ParamsFor<K>) => string;
+export type Translate = TranslatorOf<typeof en>;
 
-const PLACEHOLDER = /\{(\w+)\}/g;
+/** The languages the kiosk speaks (docs/kiosk.md "Languages"); adding one is one file and one line here. */
+export const LANGUAGES = ['en', 'de', 'fr', 'es'] as const;
+export type Language = (typeof LANGUAGES)[number];
 
-/** The names of a text's `{placeholders}`, in order (tests compare translations with English). */
-export function placeholdersOf(text: string): string[] {
-  return [...text.matchAll(PLACEHOLDER)].map((match) => match[1]!);
+export const CATALOGUES: Readonly<Record<Language, Catalogue>> = { en, de, fr, es };
+
+export const isLanguage = (value: unknown): value is Language =>
+  typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
+
+const translators = Object.fromEntries(
+  LANGUAGES.map((language) => [language, createTranslator<typeof en>(CATALOGUES[language])]),
+) as Record<Language, Translate>;
+
+let current: Language = 'en';
+
+/** The kiosk's language now. */
+export const language = (): Language => current;
+
+/** Switches every later `t` call (and date) to this language; true when it changed. */
+export function setLanguage(next: Language): boolean {
+  if (next === current) return false;
+  current = next;
+  return true;
 }
 
-export function interpolate(text: string, params: Readonly<Record<string, string | number>> = {}): string {
-  // A placeholder without a value stays visible, so a translation slip shows up in testing instead of vanishing.
-  return text.replace(PLACEHOLDER, (whole, name: string) => (Object.hasOwn(params, name) ? String(params[name]) : whole));
-}
+/** The kiosk's words, in its current language. */
+export const t: Translate = (key, ...params) => translators[current](key, ...params);
 
-export function createTranslator(catalogue: Catalogue): Translate {
-  return (key, ...params) => interpolate(catalogue[key], params[0]);
-}
+/** The words of one language, whatever the current one is. */
+export const translatorFor = (language: Language): Translate => translators[language];
 
-/** The kiosk's language. Swapping the catalogue here is the whole of a translation. */
-export const t: Translate = createTranslator(en);
-export const LOCALE: string = en['meta.locale'];
+/** BCP 47 locale of the current language, for dates, times and numbers. */
+export const locale = (): string => CATALOGUES[current]['meta.locale'];
+
+/** Runs `render` with `language` as the current language (synchronously), e.g. for a second line in another language. */
+export function inLanguage<T>(language: Language, render: () => T): T {
+  const before = current;
+  current = language;
+  try {
+    return render();
+  } finally {
+    current = before;
+  }
+}

@@ -1,7 +1,8 @@
 /** Ready: which event and gate, online or offline, what waits to sync, the last verdicts. */
 import { el, replaceChildren } from '../dom.js';
 import type { KioskState } from '../kiosk-bridge-types.js';
-import { t } from '../messages/format.js';
+import { t, translatorFor } from '../messages/format.js';
+import { doorLanguages } from '../view/language.js';
 import { readyView } from '../view/ready-view-model.js';
 import { diagnosisView, hidScannerLine } from '../view/scanner-view-model.js';
 import type { ScannerDiagnosis } from '../kiosk-bridge-types.js';
@@ -26,6 +27,7 @@ export function mountReady(root: HTMLElement, actions: ReadyActions): ScreenHand
   return {
     update({ state, notice, diagnosis }) {
       const view = readyView(state);
+      const second = doorLanguages(state).secondary;
       const hid = hidScannerLine(state, 'ready');
       const lookup = el('button', { type: 'button', class: 'button', 'data-action': 'open-lookup' }, t('ready.lookup_button'));
       lookup.addEventListener('click', actions.openLookup);
@@ -87,6 +89,14 @@ export function mountReady(root: HTMLElement, actions: ReadyActions): ScreenHand
               el('span', { class: 'ready__prompt-icon', 'aria-hidden': 'true' }, '▣'),
               ' ',
               t('ready.prompt'),
+              // The attendee's other language, smaller, under the prompt (docs/kiosk.md "Languages").
+              second === null
+                ? null
+                : el(
+                    'span',
+                    { class: 'ready__prompt-second', lang: second, 'data-second-language': second },
+                    translatorFor(second)('ready.prompt'),
+                  ),
             ),
         diagnosis ? null : recentSection(view.recent),
         el('footer', { class: 'ready__footer' }, lookup),

@@ -20,6 +20,9 @@ export function mountVerdict(root: HTMLElement, actions: VerdictActions): Screen
       shown = view;
       const next = el('button', { type: 'button', class: 'button verdict__next', 'data-action': 'dismiss-verdict' }, t('verdict.back'));
       next.addEventListener('click', actions.dismiss);
+      const word = el('div', { class: 'verdict__word' }, view.word);
+      // languages.css shrinks a long word (another language's) to fit the screen.
+      word.style.setProperty('--word-length', String(view.word.length));
       const who = [view.holderName, view.ticketType].filter((part): part is string => part !== null);
       replaceChildren(
         root,
@@ -27,8 +30,18 @@ export function mountVerdict(root: HTMLElement, actions: VerdictActions): Screen
           'section',
           { class: `verdict ${view.cssClass}`, role: 'status', 'data-verdict': view.dataVerdict, 'data-reason': view.dataReason },
           verdictIcon(view.dataVerdict, view.icon, 'verdict__icon'),
-          el('div', { class: 'verdict__word' }, view.word),
+          word,
           el('p', { class: 'verdict__reason', 'data-reason-text': '' }, view.reasonText),
+          // The attendee's other language: the same word and reason, smaller (docs/kiosk.md "Languages").
+          view.secondLanguage
+            ? el(
+                'p',
+                { class: 'verdict__second', lang: view.secondLanguage.lang, 'data-second-language': view.secondLanguage.lang },
+                el('span', { class: 'verdict__second-word' }, view.secondLanguage.word),
+                ' · ',
+                view.secondLanguage.reasonText,
+              )
+            : null,
           who.length > 0 ? el('p', { class: 'verdict__holder', 'data-holder': '' }, who.join(' · ')) : null,
           view.offlineNote ? el('p', { class: 'verdict__offline', 'data-offline': '' }, view.offlineNote) : null,
           view.readAgainNote ? el('p', { class: 'verdict__read-again', 'data-read-again': '' }, view.readAgainNote) : null,

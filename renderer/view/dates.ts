@@ -1,5 +1,5 @@
 /** Date and time wording for the screens; the time zone is a parameter so tests do not depend on the machine's. */
-import { LOCALE } from '../messages/format.js';
+import { locale } from '../messages/format.js';
 
 export interface TimeOptions {
   /** IANA zone; undefined means the kiosk's own zone. */
@@ -22,5 +22,7 @@ function format(iso: string, fields: Intl.DateTimeFormatOptions, options: TimeOp
   // An unreadable timestamp is shown as received rather than as "Invalid Date".
   if (Number.isNaN(date.getTime())) return iso;
   const zone = options.timeZone === undefined ? {} : { timeZone: options.timeZone };
-  return new Intl.DateTimeFormat(options.locale ?? LOCALE, { ...fields, ...zone }).format(date);
+  // 24-hour clock in every language the kiosk speaks (door staff compare with the venue's clocks).
+  const clock: Intl.DateTimeFormatOptions = 'hour' in fields ? { hourCycle: 'h23' } : {};
+  return new Intl.DateTimeFormat(options.locale ?? locale(), { ...fields, ...clock, ...zone }).format(date);
 }

@@ -4,7 +4,7 @@
  * colour only repeats it.
  */
 import type { RefusalReason, Verdict } from '../kiosk-bridge-types.js';
-import { t } from '../messages/format.js';
+import { inLanguage, t, type Language } from '../messages/format.js';
 import { formatClockTime, type TimeOptions } from './dates.js';
 
 /** Refusals the renderer reaches itself, before or instead of a verdict from the kiosk. */
@@ -34,6 +34,23 @@ export interface VerdictView {
   offlineNote: string | null;
   /** The scanner read the same code again (a double read): a discreet mark, the verdict stands. */
   readAgainNote?: string | null;
+  /** The word and reason again in the door's second language, as a smaller line (docs/kiosk.md "Languages"). */
+  secondLanguage?: SecondLanguageLine | null;
+}
+
+export interface SecondLanguageLine {
+  /** BCP 47 language of the line, for its `lang` attribute. */
+  lang: Language;
+  word: string;
+  reasonText: string;
+}
+
+/** verdictView in the current language, with the second language's word and reason when the door has one. */
+export function verdictViewIn(verdict: DoorVerdict, secondary: Language | null, time: TimeOptions = {}): VerdictView {
+  const view = verdictView(verdict, time);
+  if (secondary === null) return view;
+  const second = inLanguage(secondary, () => verdictView(verdict, time));
+  return { ...view, secondLanguage: { lang: secondary, word: second.word, reasonText: second.reasonText } };
 }
 
 export function verdictView(verdict: DoorVerdict, time: TimeOptions = {}): VerdictView {
