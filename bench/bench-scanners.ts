@@ -32,6 +32,9 @@ async function createBenchScanner(db: Sql, event: EventRow, now: Date): Promise<
       expires_at: expires,
       key_expires_at: expires,
       created_at: isoUtc(now),
+      direction: null,
+      can_annul: 0,
+      pin_required: 0,
     });
     const scanner = { apiKey: newApiKey(), scannerId: crypto.randomUUID() };
     await insertApiKey(db, {
@@ -45,6 +48,7 @@ async function createBenchScanner(db: Sql, event: EventRow, now: Date): Promise<
       gate_id: null,
       expires_at: expires,
       created_at: isoUtc(now),
+      can_annul: 0,
     });
     return scanner;
   }

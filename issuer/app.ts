@@ -18,6 +18,7 @@ import checkInRoute from './routes/check-in.js';
 import discoveryRoute from './routes/discovery.js';
 import enrollRoute from './routes/enroll.js';
 import healthRoutes from './routes/health.js';
+import heartbeatRoute from './routes/heartbeat.js';
 import { addProtocolSchemas } from './routes/schemas.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './request-body.js';
 import { closeConnectionsOnShutdown } from './shutdown.js';
@@ -143,6 +144,7 @@ async function assemble(options: BuildOptions, database: SqlDatabase, schemaVers
   await app.register(enrollRoute, { database, ipRateLimit: enrollRateLimit(app, options.enrollRpm) });
   await app.register(checkInRoute, { database, scannerRateLimit: scannerLimit });
   await app.register(ticketStatusRoute, { database, scannerRateLimit: scannerLimit });
+  await app.register(heartbeatRoute, { database, scannerRateLimit: scannerLimit });
   await app.register(adminRoutes, {
     database,
     adminToken: options.adminToken,

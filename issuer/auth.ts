@@ -19,6 +19,8 @@ export interface ScannerCredential {
   scannerId: string;
   eid: string;
   gateId: string | null;
+  /** docs/protocol.md "Door operations": may this key annul check-ins (from its setup code). */
+  canAnnul: boolean;
 }
 
 declare module 'fastify' {
@@ -43,7 +45,7 @@ export async function authenticate(db: Sql, authorization: string | undefined, n
   if (!row || !hashesEqual(row.key_hash, keyHash)) return null;
   if (row.revoked_at !== null) return null;
   if (Date.parse(row.expires_at) <= now.getTime()) return null;
-  return { apiKeyId: row.api_key_id, keyHash, scannerId: row.scanner_id, eid: row.eid, gateId: row.gate_id };
+  return { apiKeyId: row.api_key_id, keyHash, scannerId: row.scanner_id, eid: row.eid, gateId: row.gate_id, canAnnul: row.can_annul === 1 };
 }
 
 /**

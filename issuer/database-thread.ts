@@ -7,6 +7,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import './services/admin-actions.js';
 import './services/check-in.js';
+import './services/door.js';
 import './services/enrollment.js';
 import './services/scanner-setup.js';
 import { openDatabase } from './store/database.js';

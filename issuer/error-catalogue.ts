@@ -69,6 +69,11 @@ export const errors = {
   idempotencyConflict: () => new ApiError('IDEMPOTENCY_CONFLICT', 'this idempotency key was already used with a different request'),
   forbiddenEvent: () => new ApiError('FORBIDDEN', 'the API key is not scoped to this event'),
   forbiddenGate: () => new ApiError('FORBIDDEN', 'the API key is scoped to another gate'),
+  /** docs/protocol.md "Door operations": an annulment from a key without the right. */
+  forbiddenAction: (action: string) =>
+    new ApiError('FORBIDDEN', `this scanner's key may not ${action} check-ins (scanner setup --can-annul)`, {
+      reason: 'action_not_allowed',
+    }),
   ticketNotFound: () => new ApiError('NOT_FOUND', 'no such ticket at this issuer'),
   routeNotFound: (method: string, path: string) => new ApiError('NOT_FOUND', `no route for ${method} ${path}`),
   versionUnsupported: (version: number | string) =>
@@ -178,6 +183,12 @@ export const ADMIN_FAILURES = {
   SERVING_NODE_DIR: { exitCode: 1, api: 'INVALID_REQUEST' },
   /** node-config --to names the data dir itself, or a non-empty dir that is not a node dir of this issuer. */
   NODE_TARGET_REFUSED: { exitCode: 1, api: 'INVALID_REQUEST' },
+  /** Annulling a ticket that has no check-in (docs/protocol.md "Door operations"). */
+  NOT_CHECKED_IN: { exitCode: 1, api: 'INVALID_REQUEST' },
+  /** An annulment without a usable reason. */
+  INVALID_REASON: { exitCode: 1, api: 'INVALID_REQUEST' },
+  /** An offline exposure policy that is not online-only, offline or a number. */
+  INVALID_POLICY: { exitCode: 1, api: 'INVALID_REQUEST' },
   /** Anything unexpected (the CLI reports any other thrown error with this code). */
   INTERNAL: { exitCode: 1, api: 'INTERNAL' },
 } as const satisfies Record<string, { exitCode: number; api: ErrorCode }>;

@@ -5,7 +5,7 @@
  * optional on the wire: a scanner that knows only the spec never sends them,
  * and its answers are the spec's.
  */
-import type { CheckInRequest, CheckInResponse, IsoDateTime } from './types.js';
+import type { CheckInRequest, CheckInResponse, DiscoveryDocument, IssuerEndpoints, IsoDateTime, TicketStatus } from './types.js';
 
 /** What a scan at the door is. Absent in a request: an entry under the spec's rules. */
 export const SCAN_ACTIONS = ['entry', 'exit', 'annul'] as const;
@@ -48,6 +48,16 @@ export interface DoorCheckInResponse extends Omit<CheckInResponse, 'status' | 't
   ticket: CheckInResponse['ticket'] & { presence?: Presence };
   /** Entry and exit answers for an event with a capacity. */
   occupancy?: Occupancy;
+}
+
+/** The discovery document with the heartbeat endpoint (an extra field spec scanners ignore). */
+export interface DoorDiscoveryDocument extends Omit<DiscoveryDocument, 'endpoints'> {
+  endpoints: IssuerEndpoints & { scanner_heartbeat?: string };
+}
+
+/** TicketStatus with `presence` for a ticket scanned out or annulled. */
+export interface DoorTicketStatus extends TicketStatus {
+  presence?: 'outside' | 'annulled';
 }
 
 export const OFFLINE_POLICY_KINDS = ['online-only', 'offline', 'capped'] as const;

@@ -13,3 +13,4 @@ export * from './types.js';
 export * from './uuid.js';
 export * from './verdict.js';
 export * from './door.js';
+export * from './offline-exposure.js';

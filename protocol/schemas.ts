@@ -4,6 +4,7 @@
  * "Errors outside the spec's tables"); response schemas are what the issuer emits.
  */
 import { ERROR_CODES } from './error-envelope.js';
+import { DOOR_STATUSES, MAX_REASON_LENGTH, SCAN_ACTIONS } from './door.js';
 import { CHECK_IN_STATUSES, TICKET_STATES } from './types.js';
 
 const dateTime = { type: 'string', format: 'date-time' } as const;
@@ -35,7 +36,13 @@ export const discoveryDocumentSchema = {
     endpoints: {
       type: 'object',
       required: ['check_in', 'status', 'scanner_enroll'],
-      properties: { check_in: { type: 'string' }, status: { type: 'string' }, scanner_enroll: { type: 'string' } },
+      properties: {
+        check_in: { type: 'string' },
+        status: { type: 'string' },
+        scanner_enroll: { type: 'string' },
+        // docs/protocol.md "Scanner heartbeat": an extra field, ignored by spec scanners.
+        scanner_heartbeat: { type: 'string' },
+      },
     },
     supported_versions: { type: 'array', items: { type: 'integer' } },
   },
@@ -92,6 +99,10 @@ export const checkInRequestSchema = {
     gate_id: { type: 'string' },
     idempotency_key: { type: 'string' },
     signature_status: { type: 'string', enum: ['valid', 'invalid'] },
+    // docs/protocol.md "Door operations": the extension's optional fields.
+    action: { type: 'string', enum: [...SCAN_ACTIONS] },
+    admitted_offline: { type: 'boolean' },
+    reason: { type: 'string', maxLength: MAX_REASON_LENGTH },
   },
 } as const;
 
@@ -104,16 +115,23 @@ export const checkInTicketSchema = {
     holder_name: { type: 'string' },
     ticket_type: { type: 'string' },
     checked_in_at: nullableDateTime,
+    presence: { type: ['string', 'null'], enum: ['inside', 'outside', 'annulled', null] },
   },
 } as const;
 
+/** The spec's statuses, and the door extension's (sent only to a request that set `action`). */
 export const checkInResponseSchema = {
   $id: 'CheckInResponse',
   type: 'object',
   required: ['status', 'ticket'],
   properties: {
-    status: { type: 'string', enum: [...CHECK_IN_STATUSES] },
+    status: { type: 'string', enum: [...CHECK_IN_STATUSES, ...DOOR_STATUSES] },
     ticket: checkInTicketSchema,
+    occupancy: {
+      type: 'object',
+      required: ['inside', 'capacity'],
+      properties: { inside: { type: 'integer' }, capacity: { type: ['integer', 'null'] } },
+    },
   },
 } as const;
 
@@ -129,6 +147,8 @@ export const ticketStatusSchema = {
     ticket_type: { type: 'string' },
     issued_at: dateTime,
     checked_in_at: nullableDateTime,
+    // docs/protocol.md "Door operations": only for a ticket scanned out or annulled.
+    presence: { type: 'string', enum: ['outside', 'annulled'] },
   },
 } as const;
 

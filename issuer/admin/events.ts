@@ -1,4 +1,5 @@
 /** Creating an event (`ticket-issuer event create`; docs/protocol.md "The admin CLI"). */
+import type { EntryPolicy } from '../../protocol/door.js';
 import { AdminError } from '../error-catalogue.js';
 import type { SqlDatabase } from '../store/sql.js';
 import { insertEvent, type EventRow } from '../store/events.js';
@@ -13,6 +14,9 @@ export interface NewEvent {
   date: Date;
   venue: string;
   ends?: Date;
+  /** docs/protocol.md "Door operations"; default single. */
+  entryPolicy?: EntryPolicy;
+  capacity?: number | null;
 }
 
 export async function createEvent(database: SqlDatabase, event: NewEvent, nextId: IdFactory, now: Date): Promise<EventRow> {
@@ -25,6 +29,8 @@ export async function createEvent(database: SqlDatabase, event: NewEvent, nextId
     venue: event.venue,
     ends_at: isoUtc(ends),
     created_at: isoUtc(now),
+    entry_policy: event.entryPolicy ?? 'single',
+    capacity: event.capacity ?? null,
   };
   await database.write((db) => insertEvent(db, row));
   return row;

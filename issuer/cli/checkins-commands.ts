@@ -7,6 +7,7 @@ import type { Command } from 'commander';
 import { requireEvent, withIssuer } from '../admin/issuer-context.js';
 import { AdminError } from '../error-catalogue.js';
 import { exportCsv, exportRows } from '../services/checkins-export.js';
+import { annulCheckIn } from '../services/door.js';
 import { action, withCommonOptions, type CommonOptions } from './command.js';
 
 export type ExportFormat = 'csv' | 'json';
@@ -17,6 +18,10 @@ export function exportFormat(format: string | undefined, json: boolean): ExportF
   if (format !== 'csv' && format !== 'json') throw new AdminError('INVALID_ARGUMENT', `--format must be csv or json, not "${format}"`);
   if (json && format === 'csv') throw new AdminError('INVALID_ARGUMENT', '--json prints JSON; drop --json to export CSV');
   return format;
+}
+
+interface AnnulOptions extends CommonOptions {
+  reason: string;
 }
 
 interface ExportOptions extends CommonOptions {
@@ -43,5 +48,24 @@ export function registerCheckinsCommands(program: Command): void {
         else output.result(rows, () => exportCsv(rows));
       });
     }),
+  );
+
+  withCommonOptions(
+    checkins
+      .command('annul')
+      .description("undo a ticket's check-in (admitted by mistake): recorded with the reason, never deleted; the ticket can enter again")
+      .argument('<tid>', 'ticket ID')
+      .requiredOption('--reason <reason>', 'why (kept in the records)'),
+  ).action(
+    action<AnnulOptions>((options, output, [tid]) =>
+      withIssuer(options.data, async ({ database }) => {
+        const annulment = await annulCheckIn(database, tid!, options.reason, 'cli');
+        output.result(annulment, () =>
+          annulment.already
+            ? `The check-in of ${annulment.tid} was already annulled at ${annulment.annulled_at}; nothing changed.`
+            : `Annulled the check-in of ${annulment.tid} (entered ${annulment.checked_in_at}). The ticket can be scanned in again.`,
+        );
+      }),
+    ),
   );
 }

@@ -29,7 +29,11 @@ export function action<O extends CommonOptions>(
     // Commander passes the positional arguments, then the options object, then the Command.
     const command = commanderArgs.at(-1) as Command;
     const options = command.opts<O>();
-    const args = commanderArgs.slice(0, -2).map(String);
+    // An optional argument left out comes as undefined: it is left out of `args` too.
+    const args = commanderArgs
+      .slice(0, -2)
+      .filter((arg) => arg !== undefined)
+      .map(String);
     const output = createOutput(options.json === true);
     try {
       await handler(options, output, args);

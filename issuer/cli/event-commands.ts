@@ -2,8 +2,12 @@
 import type { Command } from 'commander';
 import { createEvent, DEFAULT_EVENT_HOURS, type NewEvent } from '../admin/events.js';
 import type { IdFactory } from '../admin/ids.js';
-import { withIssuer } from '../admin/issuer-context.js';
-import { parseDateTime, parseLabel } from '../admin/validators.js';
+import { requireEvent, withIssuer } from '../admin/issuer-context.js';
+import { parseDateTime, parseInteger, parseLabel } from '../admin/validators.js';
+import type { EntryPolicy, OfflineExposurePolicy } from '../../protocol/door.js';
+import { AdminError } from '../error-catalogue.js';
+import { eventOccupancy, parseOfflinePolicy, setOfflinePolicyWrite, updateEventDoorWrite, type EventOccupancy } from '../services/door.js';
+import { offlinePoliciesOf } from '../store/door.js';
 import { listEvents, type EventRow } from '../store/events.js';
 import { action, withCommonOptions, type CommonOptions } from './command.js';
 
@@ -13,6 +17,9 @@ export interface EventJson {
   date: string;
   venue: string;
   ends_at: string;
+  /** docs/protocol.md "Door operations" (added fields; the spec's contract lists the first five). */
+  entry_policy: EntryPolicy;
+  capacity: number | null;
 }
 
 export const eventJson = (row: EventRow): EventJson => ({
@@ -21,28 +28,76 @@ export const eventJson = (row: EventRow): EventJson => ({
   date: row.date,
   venue: row.venue,
   ends_at: row.ends_at,
+  entry_policy: row.entry_policy,
+  capacity: row.capacity,
 });
 
-const describeEvent = (e: EventJson): string => `${e.eid}  ${e.name}  ${e.date} → ${e.ends_at}  at ${e.venue}`;
+const describeEvent = (e: EventJson): string =>
+  `${e.eid}  ${e.name}  ${e.date} → ${e.ends_at}  at ${e.venue}  (${e.entry_policy === 'reentry' ? 're-entry allowed' : 'single entry'}` +
+  `${e.capacity === null ? '' : `, capacity ${e.capacity}`})`;
 
-interface CreateOptions extends CommonOptions {
+interface DoorOptions {
+  entry?: string;
+  capacity?: string;
+}
+
+interface CreateOptions extends CommonOptions, DoorOptions {
   name: string;
   date: string;
   venue: string;
   ends?: string;
 }
 
+interface UpdateOptions extends CommonOptions, DoorOptions {}
+
+interface PolicyOptions extends CommonOptions {
+  event: string;
+  type?: string;
+}
+
+function parseEntryPolicy(value: string): EntryPolicy {
+  if (value === 'single' || value === 'reentry') return value;
+  throw new AdminError('INVALID_ARGUMENT', `--entry must be single or reentry, not "${value}"`);
+}
+
+/** `--capacity N`, or `none` to remove it. */
+function parseCapacity(value: string): number | null {
+  return value === 'none' ? null : parseInteger(value, '--capacity', 1, 10_000_000);
+}
+
+const describePolicy = (p: OfflineExposurePolicy): string =>
+  p.policy === 'capped'
+    ? `offline, at most ${p.per_hour} per kiosk per hour`
+    : p.policy === 'online-only'
+      ? 'online only'
+      : 'offline allowed';
+
+const describeOccupancy = (o: EventOccupancy): string =>
+  [
+    `Inside now: ${o.inside}${o.capacity === null ? '' : ` of ${o.capacity} (${Math.round((o.inside / o.capacity) * 100)}%)`}` +
+      (o.level === 'full' ? '  FULL' : o.level === 'nearly_full' ? '  nearly full' : ''),
+    `Entries ${o.entries}, exits ${o.exits}`,
+    ...o.by_gate.map((g) => `  gate ${g.gate_id ?? '(none)'}: inside ${g.inside} (entered here), entries ${g.entries}, exits ${g.exits}`),
+  ].join('\n');
+
+const doorOptions = (command: Command): Command =>
+  command
+    .option('--entry <policy>', 'single (one entry, the default) or reentry (in again after an exit scan)')
+    .option('--capacity <n>', 'people inside at once: entry kiosks refuse "venue full" at it (none: no limit)');
+
 export function registerEventCommands(program: Command, nextId: IdFactory): void {
   const event = program.command('event').description('events tickets are issued for');
 
   withCommonOptions(
-    event
-      .command('create')
-      .description('create an event')
-      .requiredOption('--name <name>', 'event name printed on tickets')
-      .requiredOption('--date <iso>', 'start, ISO 8601 with time zone, e.g. 2026-05-01T19:30:00Z')
-      .requiredOption('--venue <venue>', 'venue printed on tickets')
-      .option('--ends <iso>', `end (default: start + ${DEFAULT_EVENT_HOURS} h)`),
+    doorOptions(
+      event
+        .command('create')
+        .description('create an event')
+        .requiredOption('--name <name>', 'event name printed on tickets')
+        .requiredOption('--date <iso>', 'start, ISO 8601 with time zone, e.g. 2026-05-01T19:30:00Z')
+        .requiredOption('--venue <venue>', 'venue printed on tickets')
+        .option('--ends <iso>', `end (default: start + ${DEFAULT_EVENT_HOURS} h)`),
+    ),
   ).action(
     action<CreateOptions>((options, output) => {
       const input: NewEvent = {
@@ -51,11 +106,73 @@ export function registerEventCommands(program: Command, nextId: IdFactory): void
         venue: parseLabel(options.venue, '--venue'),
       };
       if (options.ends !== undefined) input.ends = parseDateTime(options.ends, '--ends');
+      if (options.entry !== undefined) input.entryPolicy = parseEntryPolicy(options.entry);
+      if (options.capacity !== undefined) input.capacity = parseCapacity(options.capacity);
       return withIssuer(options.data, async ({ database }) => {
         const created = eventJson(await createEvent(database, input, nextId, new Date()));
         output.result(created, () => `Created event ${describeEvent(created)}`);
       });
     }),
+  );
+
+  withCommonOptions(
+    doorOptions(event.command('update').description("change an event's entry policy or capacity").argument('<eid>', 'event ID')),
+  ).action(
+    action<UpdateOptions>((options, output, [eid]) => {
+      if (options.entry === undefined && options.capacity === undefined) {
+        throw new AdminError('INVALID_ARGUMENT', 'nothing to change: give --entry and/or --capacity');
+      }
+      const change: { eid: string; entryPolicy?: EntryPolicy; capacity?: number | null } = { eid: eid! };
+      if (options.entry !== undefined) change.entryPolicy = parseEntryPolicy(options.entry);
+      if (options.capacity !== undefined) change.capacity = parseCapacity(options.capacity);
+      return withIssuer(options.data, async ({ database }) => {
+        const updated = eventJson(await database.write(updateEventDoorWrite(change)));
+        output.result(updated, () => `Updated event ${describeEvent(updated)}`);
+      });
+    }),
+  );
+
+  withCommonOptions(
+    event
+      .command('offline-policy')
+      .description('what kiosks may admit while they cannot reach the issuer: online-only, offline, or N per kiosk per hour')
+      .requiredOption('--event <eid>', 'event ID')
+      .option('--type <type>', 'this ticket type only (default: the event default, for types without their own)')
+      .argument('[policy]', 'online-only | offline | N (a number); omit to show the current policies'),
+  ).action(
+    action<PolicyOptions>((options, output, [policyText]) =>
+      withIssuer(options.data, async ({ database }) => {
+        await requireEvent(database.read, options.event);
+        const policies =
+          policyText === undefined
+            ? await offlinePoliciesOf(database.read, options.event)
+            : await database.write(
+                setOfflinePolicyWrite({
+                  eid: options.event,
+                  ticketType: options.type === undefined ? '' : parseLabel(options.type, '--type'),
+                  policy: parseOfflinePolicy(policyText),
+                  now: new Date().toISOString(),
+                }),
+              );
+        output.result({ eid: options.event, ...policies }, () =>
+          [
+            `Default: ${describePolicy(policies.default)}`,
+            ...Object.entries(policies.by_type).map(([type, p]) => `${type}: ${describePolicy(p)}`),
+          ].join('\n'),
+        );
+      }),
+    ),
+  );
+
+  withCommonOptions(
+    event.command('occupancy').description('people inside now, per gate and in total').requiredOption('--event <eid>', 'event ID'),
+  ).action(
+    action<PolicyOptions>((options, output) =>
+      withIssuer(options.data, async ({ database }) => {
+        const occupancy = await eventOccupancy(database.read, options.event);
+        output.result(occupancy, () => describeOccupancy(occupancy));
+      }),
+    ),
   );
 
   withCommonOptions(event.command('list').description('list events')).action(

@@ -8,6 +8,8 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { CALIBRATION_CODE } from '../../protocol/calibration-code.js';
+import type { GateDirection } from '../../protocol/door.js';
+import { AdminError } from '../error-catalogue.js';
 import { requireEvent, withIssuer } from '../admin/issuer-context.js';
 import { checkPngTarget, terminalQr, writeQrPng } from '../admin/qr.js';
 import { setupCertificatePin } from '../admin/setup-certificate-pin.js';
@@ -45,6 +47,9 @@ interface SetupOptions extends CommonOptions {
   png?: string;
   /** True with --cert-pin, false with --no-cert-pin, undefined with neither. */
   certPin?: boolean;
+  direction?: string;
+  canAnnul?: boolean;
+  requirePin?: boolean;
 }
 
 interface CalibrationOptions extends CommonOptions {
@@ -61,6 +66,11 @@ interface ListOptions extends CommonOptions {
   event?: string;
 }
 
+function parseDirection(value: string): GateDirection {
+  if (value === 'entry' || value === 'exit') return value;
+  throw new AdminError('INVALID_ARGUMENT', `--direction must be entry or exit, not "${value}"`);
+}
+
 export function registerScannerCommands(program: Command): void {
   const scanner = program.command('scanner').description('scanner enrollment and keys');
 
@@ -73,6 +83,9 @@ export function registerScannerCommands(program: Command): void {
       .option('--expires <iso>', 'setup code expiry (default: the key expiry)')
       .option('--key-expires <iso>', 'scanner API key expiry (default: event end + 12 h)')
       .option('--png <file>', 'also write the setup QR as a PNG image')
+      .option('--direction <direction>', 'entry or exit: which way the kiosk scans (default entry)')
+      .option('--can-annul', 'the scanner may annul check-ins (behind its staff PIN)')
+      .option('--require-pin', 'the kiosk must have a staff PIN set before it scans tickets')
       .option(
         '--cert-pin',
         "pin the issuer's self-signed TLS certificate (the default, unless serve last ran with --tls-cert or --plain-http)",
@@ -85,6 +98,9 @@ export function registerScannerCommands(program: Command): void {
       if (options.expires !== undefined) request.expires = parseDateTime(options.expires, '--expires');
       if (options.keyExpires !== undefined) request.keyExpires = parseDateTime(options.keyExpires, '--key-expires');
       if (options.png !== undefined) checkPngTarget(options.png);
+      if (options.direction !== undefined) request.direction = parseDirection(options.direction);
+      if (options.canAnnul) request.canAnnul = true;
+      if (options.requirePin) request.pinRequired = true;
       return withIssuer(options.data, async (context) => {
         const { database, info } = context;
         const event = await requireEvent(database.read, options.event);
@@ -99,7 +115,8 @@ export function registerScannerCommands(program: Command): void {
         const qr = output.json ? '' : await terminalQr(result.setup_qr);
         output.result(result, () =>
           [
-            `Scan this with the scanner to enroll it for "${event.name}"${result.gate_id === null ? '' : ` at gate ${result.gate_id}`}.`,
+            `Scan this with the scanner to enroll it for "${event.name}"${result.gate_id === null ? '' : ` at gate ${result.gate_id}`}` +
+              ` as an ${request.direction ?? 'entry'} gate${request.canAnnul ? ', allowed to annul check-ins' : ''}${request.pinRequired ? ', staff PIN required' : ''}.`,
             `It works once, until ${result.expires_at}. Token ID (to revoke it): ${result.token_id}`,
             ...(pin === undefined ? [] : [`Kiosks enrolled with it pin the issuer's TLS certificate ${pin}`]),
             '',

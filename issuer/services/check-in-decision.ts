@@ -10,7 +10,15 @@
  */
 import crypto from 'node:crypto';
 import type { ErrorEnvelope } from '../../protocol/error-envelope.js';
-import type { CheckInResponse, CheckInStatus, CheckInTicket } from '../../protocol/types.js';
+import {
+  MAX_REASON_LENGTH,
+  type DoorCheckInResponse,
+  type DoorStatus,
+  type EntryPolicy,
+  type Presence,
+  type ScanAction,
+} from '../../protocol/door.js';
+import type { CheckInStatus, CheckInTicket } from '../../protocol/types.js';
 import { isUuidV4 } from '../../protocol/uuid.js';
 import type { ScannerCredential } from '../auth.js';
 import { ApiError, errors } from '../error-catalogue.js';
@@ -31,6 +39,10 @@ export interface CheckInBody {
   gate_id?: string;
   idempotency_key?: string;
   signature_status?: 'valid' | 'invalid';
+  /** docs/protocol.md "Door operations": absent is an entry under the spec's rules. */
+  action?: ScanAction;
+  admitted_offline?: boolean;
+  reason?: string;
   [extra: string]: unknown;
 }
 
@@ -52,7 +64,21 @@ export interface CheckInFacts {
   prior: PriorAnswer | undefined;
   ticket: TicketRow | undefined;
   checkin: CheckinRow | undefined;
+  /** The ticket's event's door settings; the spec's (single, no capacity) when not given. */
+  door?: { entry_policy: EntryPolicy; capacity: number | null } | undefined;
+  /** Inside now at the event, read only when an explicit entry or exit meets an event with a capacity. */
+  insideNow?: number | undefined;
 }
+
+/**
+ * What an accepted scan changes (docs/protocol.md "One state per ticket"): the ticket's state from the
+ * version read, or (`history`) nothing but the record of a late scan older than the current state.
+ */
+export type AdmissionEffect =
+  | { kind: 'enter'; at: string; fromVersion: number | null }
+  | { kind: 'exit'; at: string; fromVersion: number }
+  | { kind: 'annul'; at: string; fromVersion: number; wasInside: boolean }
+  | { kind: 'history'; action: 'entry' | 'exit'; at: string };
 
 /** What the caller does with the request. */
 export type CheckInDecision =
@@ -60,14 +86,14 @@ export type CheckInDecision =
   | { kind: 'refuse'; check: CheckInCheckCode; outcome: string; error: ApiError }
   /** Precedence 3: the stored first answer, byte for byte. */
   | { kind: 'replay'; check: 'idempotency'; outcome: 'replay'; httpStatus: number; responseBody: string }
-  /** A first answer: stored under the idempotency key, then sent. `firstCheckIn` is set only for `valid`. */
+  /** A first answer: stored under the idempotency key, then sent. `effect`: what an accepted scan changes. */
   | {
       kind: 'answer';
-      check: CheckInCheckCode | 'admit';
+      check: CheckInCheckCode | 'admit' | 'exit' | 'annul';
       outcome: string;
       httpStatus: number;
-      body: CheckInResponse | ErrorEnvelope;
-      firstCheckIn?: { checkedInAt: string };
+      body: DoorCheckInResponse | ErrorEnvelope;
+      effect?: AdmissionEffect;
     };
 
 type Verdict = CheckInDecision | null;
@@ -84,12 +110,16 @@ export const CHECK_IN_CHECKS = [
   'well_formed', // 2. 400 INVALID_REQUEST
   'idempotency', // 3. replay or 409
   'key_scope', // 4. 403
+  'action_right', //    403 action_not_allowed (annul without the right)
   'signature_reported', // 5. 400 invalid_signature
   'ticket_known', // 6. 404
   'event', // 7. wrong_event
-  'not_revoked', //    revoked
-  'not_expired', //    expired
-  'first_use', //      already_used
+  'not_revoked', //    revoked (entries only)
+  'not_expired', //    expired (entries only)
+  'first_use', //      already_used (entries)
+  'capacity', //       venue_full (explicit entries)
+  'inside', //         not_inside (exits)
+  'checked_in', //     not_checked_in (annulments)
 ] as const;
 export type CheckInCheckCode = (typeof CHECK_IN_CHECKS)[number];
 
@@ -103,13 +133,30 @@ const errorAnswer = (check: CheckInCheckCode, outcome: string, error: ApiError):
   body: error.toEnvelope(),
 });
 
-const statusAnswer = (check: CheckInCheckCode, status: CheckInStatus, ticket: TicketRow, checkedInAt: string | null): Verdict => ({
-  kind: 'answer',
-  check,
-  outcome: status,
-  httpStatus: 200,
-  body: { status, ticket: ticketSummary(ticket, checkedInAt) },
-});
+const statusAnswer = (
+  f: CheckInFacts,
+  check: CheckInCheckCode | 'admit' | 'exit' | 'annul',
+  status: CheckInStatus | DoorStatus,
+  checkedInAt: string | null,
+  after?: { presence: Presence; effect?: AdmissionEffect; insideDelta?: number },
+): CheckInDecision => {
+  const body: DoorCheckInResponse = { status, ticket: ticketSummary(f.ticket!, checkedInAt) };
+  // The extension's fields go only to a scanner that sent `action`: a spec scanner's answers stay the spec's.
+  if (f.body.action !== undefined) {
+    body.ticket.presence = after ? after.presence : presenceOf(f.checkin);
+    const capacity = f.door?.capacity ?? null;
+    if (capacity !== null && f.insideNow !== undefined && f.body.action !== 'annul') {
+      body.occupancy = { inside: Math.max(0, f.insideNow + (after?.insideDelta ?? 0)), capacity };
+    }
+  }
+  const decision: CheckInDecision = { kind: 'answer', check, outcome: status, httpStatus: 200, body };
+  if (after?.effect) decision.effect = after.effect;
+  return decision;
+};
+
+const presenceOf = (checkin: CheckinRow | undefined): Presence => checkin?.state ?? null;
+const actionOf = (f: CheckInFacts): ScanAction => f.body.action ?? 'entry';
+const scanTime = (f: CheckInFacts): string => new Date(f.body.scanned_at).toISOString();
 
 const CHECKS: readonly Check[] = [
   {
@@ -153,6 +200,13 @@ const CHECKS: readonly Check[] = [
     },
   },
   {
+    code: 'action_right',
+    evaluate: (f) =>
+      f.body.action === 'annul' && !f.credential!.canAnnul
+        ? errorAnswer('action_right', 'forbidden', errors.forbiddenAction('annul'))
+        : null,
+  },
+  {
     code: 'signature_reported',
     evaluate: (f) =>
       f.body.signature_status === 'invalid'
@@ -166,40 +220,107 @@ const CHECKS: readonly Check[] = [
   {
     // `ticket.eid` in the answer is the ticket's own event (spec "CheckInTicket").
     code: 'event',
-    evaluate: (f) => (f.ticket!.eid !== f.body.eid ? statusAnswer('event', 'wrong_event', f.ticket!, null) : null),
+    evaluate: (f) => (f.ticket!.eid !== f.body.eid ? statusAnswer(f, 'event', 'wrong_event', null) : null),
   },
   {
+    // A revoked or expired ticket can still be scanned out or annulled (docs/protocol.md "Answers").
     code: 'not_revoked',
-    evaluate: (f) => (f.ticket!.revoked_at !== null ? statusAnswer('not_revoked', 'revoked', f.ticket!, null) : null),
+    evaluate: (f) => (actionOf(f) === 'entry' && f.ticket!.revoked_at !== null ? statusAnswer(f, 'not_revoked', 'revoked', null) : null),
   },
   {
     // Judged at scanned_at, so a scan queued offline before expiry still admits when sent later.
     code: 'not_expired',
     evaluate: (f) =>
-      f.ticket!.exp * 1000 < Date.parse(f.body.scanned_at) ? statusAnswer('not_expired', 'expired', f.ticket!, null) : null,
+      actionOf(f) === 'entry' && f.ticket!.exp * 1000 < Date.parse(f.body.scanned_at)
+        ? statusAnswer(f, 'not_expired', 'expired', null)
+        : null,
   },
   {
+    // Inside, or out of a single-entry event: the spec's already_used, with the current admission's entry time.
     code: 'first_use',
-    evaluate: (f) => (f.checkin !== undefined ? statusAnswer('first_use', 'already_used', f.ticket!, f.checkin.checked_in_at) : null),
+    evaluate: (f) => {
+      const c = f.checkin;
+      if (actionOf(f) !== 'entry' || c === undefined) return null;
+      const reentry = (f.door?.entry_policy ?? 'single') === 'reentry';
+      return c.state === 'inside' || (c.state === 'outside' && !reentry)
+        ? statusAnswer(f, 'first_use', 'already_used', c.checked_in_at)
+        : null;
+    },
+  },
+  {
+    // Only an explicit, live entry: a spec scanner never gets venue_full, and an entry admitted offline has happened.
+    code: 'capacity',
+    evaluate: (f) => {
+      const capacity = f.door?.capacity ?? null;
+      if (f.body.action !== 'entry' || f.body.admitted_offline === true || capacity === null || f.insideNow === undefined) return null;
+      return f.insideNow >= capacity ? statusAnswer(f, 'capacity', 'venue_full', f.checkin?.checked_in_at ?? null) : null;
+    },
+  },
+  {
+    // docs/protocol.md "Late scans are ordered by scanned_at".
+    code: 'inside',
+    evaluate: (f) => {
+      if (actionOf(f) !== 'exit') return null;
+      const c = f.checkin;
+      const at = scanTime(f);
+      const notInside = (): CheckInDecision => statusAnswer(f, 'inside', 'not_inside', c?.checked_in_at ?? null);
+      if (c === undefined || c.state === 'annulled' || at < c.first_checked_in_at) return notInside();
+      if (c.state === 'outside' && at >= c.state_at) return notInside();
+      return null;
+    },
+  },
+  {
+    code: 'checked_in',
+    evaluate: (f) => (actionOf(f) === 'annul' && f.checkin === undefined ? statusAnswer(f, 'checked_in', 'not_checked_in', null) : null),
   },
 ];
 
-/** Runs the checks in order; the first that applies answers. All pass: `valid`, checked in at scanned_at. */
+/** All checks passed: what the accepted scan answers and changes. */
+function accept(f: CheckInFacts): CheckInDecision {
+  const at = scanTime(f);
+  const c = f.checkin;
+  switch (actionOf(f)) {
+    case 'entry':
+      // A late entry older than the last exit: it happened (history); the ticket stays outside.
+      if (c !== undefined && c.state === 'outside' && at < c.state_at) {
+        return statusAnswer(f, 'admit', 'valid', at, { presence: 'outside', effect: { kind: 'history', action: 'entry', at } });
+      }
+      return statusAnswer(f, 'admit', 'valid', at, {
+        presence: 'inside',
+        effect: { kind: 'enter', at, fromVersion: c === undefined ? null : c.version },
+        insideDelta: 1,
+      });
+    case 'exit':
+      // c is inside here, or outside since a later exit (the checks above). Older than its state: history.
+      if (c!.state !== 'inside' || at < c!.state_at) {
+        return statusAnswer(f, 'exit', 'exited', c!.checked_in_at, { presence: c!.state, effect: { kind: 'history', action: 'exit', at } });
+      }
+      return statusAnswer(f, 'exit', 'exited', c!.checked_in_at, {
+        presence: 'outside',
+        effect: { kind: 'exit', at, fromVersion: c!.version },
+        insideDelta: -1,
+      });
+    case 'annul':
+      // Annulling an annulled check-in answers the same again and changes nothing: idempotent by state.
+      if (c!.state === 'annulled') return statusAnswer(f, 'annul', 'annulled', c!.checked_in_at, { presence: 'annulled' });
+      return statusAnswer(f, 'annul', 'annulled', c!.checked_in_at, {
+        presence: 'annulled',
+        effect: { kind: 'annul', at: scanTime(f), fromVersion: c!.version, wasInside: c!.state === 'inside' },
+      });
+  }
+}
+
+/**
+ * Runs the checks in order; the first that applies answers. All pass: the scan is accepted (an entry is
+ * `valid`, checked in at scanned_at; an exit `exited`; an annulment `annulled`).
+ */
 export function decideCheckIn(facts: CheckInFacts): CheckInDecision {
   const key = effectiveIdempotencyKey(facts.body, facts.headerKey) ?? '';
   for (const check of CHECKS) {
     const verdict = check.evaluate(facts, key);
     if (verdict !== null) return verdict;
   }
-  const checkedInAt = new Date(facts.body.scanned_at).toISOString();
-  return {
-    kind: 'answer',
-    check: 'admit',
-    outcome: 'valid',
-    httpStatus: 200,
-    body: { status: 'valid', ticket: ticketSummary(facts.ticket!, checkedInAt) },
-    firstCheckIn: { checkedInAt },
-  };
+  return accept(facts);
 }
 
 /** Header or body key: either alone is used; both must then be equal (checked in requestProblem). */
@@ -219,6 +340,10 @@ export function requestProblem(body: CheckInBody, headerKey: string | undefined,
   if (Number.isNaN(scannedAt)) return { field: 'scanned_at', problem: 'is not a date-time' };
   if (scannedAt < now.getTime() - MAX_SCAN_AGE_MS) return { field: 'scanned_at', problem: 'is more than 48 hours in the past' };
   if (scannedAt > now.getTime() + MAX_SCAN_LEAD_MS) return { field: 'scanned_at', problem: 'is more than 5 minutes in the future' };
+  if (body.reason !== undefined && body.action !== 'annul') return { field: 'reason', problem: 'is only for "action": "annul"' };
+  if (body.reason !== undefined && (body.reason.trim() === '' || body.reason.length > MAX_REASON_LENGTH)) {
+    return { field: 'reason', problem: `must be 1-${MAX_REASON_LENGTH} characters` };
+  }
   return null;
 }
 

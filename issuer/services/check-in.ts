@@ -13,13 +13,34 @@
  * (already_used, or the stored answer replayed): never a second `valid`.
  */
 import type { ErrorEnvelope } from '../../protocol/error-envelope.js';
-import type { CheckInResponse } from '../../protocol/types.js';
+import type { DoorCheckInResponse } from '../../protocol/door.js';
 import { isUuidV4 } from '../../protocol/uuid.js';
 import type { ScannerCredential } from '../auth.js';
 import type { ApiError } from '../error-catalogue.js';
-import { appendScanLog, checkInFacts, insertCheckin, insertStoredAnswer, pruneStoredAnswers, type ScanLogRow } from '../store/checkins.js';
+import {
+  addOccupancy,
+  appendAdmissionEvent,
+  appendScanLog,
+  changeAdmission,
+  checkInFacts,
+  insertCheckin,
+  insertStoredAnswer,
+  insideNow,
+  OCCUPANCY_SHARDS,
+  pruneStoredAnswers,
+  type CheckinRow,
+  type ScanLogRow,
+} from '../store/checkins.js';
+import type { TicketRow } from '../store/tickets.js';
 import { namedJob } from '../store/named-jobs.js';
-import { decideCheckIn, effectiveIdempotencyKey, requestHash, type CheckInBody, type CheckInDecision } from './check-in-decision.js';
+import {
+  decideCheckIn,
+  effectiveIdempotencyKey,
+  requestHash,
+  type AdmissionEffect,
+  type CheckInBody,
+  type CheckInDecision,
+} from './check-in-decision.js';
 import type { Sql, SqlDatabase } from '../store/sql.js';
 
 /** The HTTP answer, already serialised: first answers and replays send the very same bytes. */
@@ -49,7 +70,9 @@ async function checkInJob(
   now: Date,
 ): Promise<CheckInResult> {
   const key = effectiveIdempotencyKey(body, headerKey);
-  const { ticket, checkin, stored } = await checkInFacts(db, body.tid, key !== undefined && isUuidV4(key) ? key : null);
+  const { ticket, checkin, door, stored } = await checkInFacts(db, body.tid, key !== undefined && isUuidV4(key) ? key : null);
+  // Occupancy is read only where an answer can use it: an explicit entry or exit at an event with a capacity.
+  const occupancyMatters = body.action !== undefined && body.action !== 'annul' && door?.capacity != null && ticket?.eid === body.eid;
   const decision = decideCheckIn({
     now,
     credential,
@@ -63,8 +86,10 @@ async function checkInJob(
     },
     ticket,
     checkin,
+    door,
+    insideNow: occupancyMatters ? await insideNow(db, body.eid) : undefined,
   });
-  const result = await apply(db, decision, credential, body, key!, now);
+  const result = await apply(db, decision, credential, body, key!, now, { ticket, checkin });
   await appendScanLog(db, {
     at: now.toISOString(),
     scanned_at: body.scanned_at,
@@ -87,6 +112,7 @@ async function apply(
   body: CheckInBody,
   key: string,
   now: Date,
+  facts: { ticket: TicketRow | undefined; checkin: CheckinRow | undefined },
 ): Promise<CheckInResult> {
   switch (decision.kind) {
     case 'refuse':
@@ -95,15 +121,20 @@ async function apply(
       return { ok: true, httpStatus: decision.httpStatus, responseBody: decision.responseBody };
     case 'answer': {
       const responseBody = serialise(decision.body);
-      if (decision.firstCheckIn) {
-        await insertCheckin(db, {
-          tid: body.tid,
-          checked_in_at: decision.firstCheckIn.checkedInAt,
-          scanner_id: credential.scannerId,
-          gate_id: body.gate_id ?? credential.gateId,
-          api_key_id: credential.apiKeyId,
-          idempotency_key: key,
-          recorded_at: now.toISOString(),
+      if (decision.effect) {
+        await applyEffect(db, decision.effect, {
+          ticket: facts.ticket!,
+          checkin: facts.checkin,
+          scan: {
+            scanner_id: credential.scannerId,
+            gate_id: body.gate_id ?? credential.gateId,
+            api_key_id: credential.apiKeyId,
+            idempotency_key: key,
+            recorded_at: now.toISOString(),
+          },
+          actor: `scanner:${credential.scannerId}`,
+          reason: body.reason ?? null,
+          admittedOffline: body.admitted_offline === true,
         });
       }
       await insertStoredAnswer(db, {
@@ -119,7 +150,96 @@ async function apply(
   }
 }
 
-function serialise(body: CheckInResponse | ErrorEnvelope): string {
+/** Who made a change and where: a scan's request, or an administrator (CLI, dashboard) with no scanner. */
+export interface EffectContext {
+  ticket: TicketRow;
+  checkin: CheckinRow | undefined;
+  scan: {
+    scanner_id: string | null;
+    gate_id: string | null;
+    api_key_id: string | null;
+    idempotency_key: string | null;
+    recorded_at: string;
+  };
+  actor: string;
+  reason: string | null;
+  admittedOffline: boolean;
+}
+
+/**
+ * Writes what an accepted scan changes, in the job's transaction: the ticket's state (from the version the
+ * decision read; a concurrent change makes the job run again), its history and the occupancy counters
+ * (docs/protocol.md "One state per ticket", "Occupancy").
+ */
+export async function applyEffect(db: Sql, effect: AdmissionEffect, context: EffectContext): Promise<void> {
+  const { ticket, checkin, scan } = context;
+  const shard = Math.floor(Math.random() * OCCUPANCY_SHARDS);
+  const scanGate = scan.gate_id;
+  const action = effect.kind === 'history' ? effect.action : effect.kind === 'enter' ? 'entry' : effect.kind;
+  switch (effect.kind) {
+    case 'enter':
+      if (effect.fromVersion === null) {
+        await insertCheckin(db, {
+          tid: ticket.tid,
+          checked_in_at: effect.at,
+          scanner_id: scan.scanner_id!,
+          gate_id: scanGate,
+          api_key_id: scan.api_key_id!,
+          idempotency_key: scan.idempotency_key!,
+          recorded_at: scan.recorded_at,
+          state: 'inside',
+          state_at: effect.at,
+          first_checked_in_at: effect.at,
+          entries: 1,
+          version: 0,
+        });
+      } else {
+        await changeAdmission(db, ticket.tid, effect.fromVersion, {
+          state: 'inside',
+          at: effect.at,
+          scanner_id: scan.scanner_id!,
+          gate_id: scanGate,
+          api_key_id: scan.api_key_id!,
+          idempotency_key: scan.idempotency_key!,
+          recorded_at: scan.recorded_at,
+        });
+      }
+      await addOccupancy(db, ticket.eid, scanGate, { inside: 1, entries: 1 }, shard);
+      break;
+    case 'exit':
+      await changeAdmission(db, ticket.tid, effect.fromVersion, { state: 'outside', at: effect.at });
+      // Inside is counted at the gate of entry, exits at the gate scanned at.
+      await addOccupancy(db, ticket.eid, checkin!.gate_id, { inside: -1 }, shard);
+      await addOccupancy(db, ticket.eid, scanGate, { exits: 1 }, shard);
+      break;
+    case 'annul':
+      await changeAdmission(db, ticket.tid, effect.fromVersion, { state: 'annulled', at: effect.at });
+      // The undone entry no longer counts, nor does the person inside.
+      await addOccupancy(db, ticket.eid, checkin!.gate_id, { inside: effect.wasInside ? -1 : 0, entries: -1 }, shard);
+      break;
+    case 'history':
+      await addOccupancy(db, ticket.eid, scanGate, effect.action === 'entry' ? { entries: 1 } : { exits: 1 }, shard);
+      break;
+  }
+  await appendAdmissionEvent(db, {
+    tid: ticket.tid,
+    eid: ticket.eid,
+    action,
+    at: effect.at,
+    gate_id: scanGate,
+    scanner_id: scan.scanner_id,
+    api_key_id: scan.api_key_id,
+    idempotency_key: scan.idempotency_key,
+    actor: context.actor,
+    reason: context.reason,
+    late: effect.kind === 'history' ? 1 : 0,
+    admitted_offline: context.admittedOffline ? 1 : 0,
+    ticket_type: ticket.ticket_type,
+    recorded_at: scan.recorded_at,
+  });
+}
+
+function serialise(body: DoorCheckInResponse | ErrorEnvelope): string {
   return JSON.stringify(body);
 }
 

@@ -16,13 +16,17 @@ export const PATHS = {
   enroll: `${API_PREFIX}/scanners/enroll`,
   checkIn: `${API_PREFIX}/tickets/check-in`,
   status: `${API_PREFIX}/tickets/:tid/status`,
+  /** docs/protocol.md "Scanner heartbeat" (project extension). */
+  heartbeat: `${API_PREFIX}/scanners/heartbeat`,
 } as const;
 
-export function endpointsFor(baseUrl: string): IssuerEndpoints {
+/** The spec's three endpoints, and the heartbeat as an extra field that spec scanners ignore. */
+export function endpointsFor(baseUrl: string): IssuerEndpoints & { scanner_heartbeat: string } {
   return {
     check_in: `${baseUrl}${PATHS.checkIn}`,
     status: `${baseUrl}${API_PREFIX}/tickets/{tid}/status`,
     scanner_enroll: `${baseUrl}${PATHS.enroll}`,
+    scanner_heartbeat: `${baseUrl}${PATHS.heartbeat}`,
   };
 }
 

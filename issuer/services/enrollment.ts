@@ -95,6 +95,8 @@ async function exchangeToken(db: Sql, input: EnrollInput, now: Date, failureLimi
     // Set when the setup QR was made (decisions "Enrollment"), not the token's own expiry.
     expires_at: claimed.key_expires_at,
     created_at: nowIso,
+    // docs/protocol.md "Door operations": the setup code's rights go with the key.
+    can_annul: claimed.can_annul,
   });
   return {
     ok: true,

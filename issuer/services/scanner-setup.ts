@@ -5,6 +5,7 @@
  * exists only inside the returned setup code, which is the deliverable.
  */
 import { encodeSetupCode } from '../../protocol/setup-code.js';
+import type { GateDirection } from '../../protocol/door.js';
 import { PROTOCOL_VERSION, type SetupPayload } from '../../protocol/types.js';
 import { addHours, isoUtc } from '../time.js';
 import { AdminError } from '../error-catalogue.js';
@@ -27,6 +28,12 @@ export interface SetupRequest {
   keyExpires?: Date;
   /** SHA-256 fingerprint of the self-signed certificate kiosks should pin (docs/protocol.md "Self-signed issuers"). */
   tlsCertSha256?: string;
+  /** docs/protocol.md "Setup code: two more fields": which way the kiosk scans. */
+  direction?: GateDirection;
+  /** The key may annul check-ins. */
+  canAnnul?: boolean;
+  /** The kiosk must have a staff PIN before it scans. */
+  pinRequired?: boolean;
 }
 
 export interface SetupResult {
@@ -76,6 +83,9 @@ export async function createScannerSetup(
     expires_at: isoUtc(tokenExpires),
     key_expires_at: isoUtc(keyExpires),
     created_at: isoUtc(now),
+    direction: request.direction ?? null,
+    can_annul: request.canAnnul ? 1 : 0,
+    pin_required: request.pinRequired ? 1 : 0,
   });
   const payload: SetupPayload = {
     v: PROTOCOL_VERSION,
@@ -88,6 +98,8 @@ export async function createScannerSetup(
   };
   if (request.gateId !== undefined) payload.gate_id = request.gateId;
   if (request.tlsCertSha256 !== undefined) payload.tls_cert_sha256 = request.tlsCertSha256;
+  if (request.direction !== undefined) payload.direction = request.direction;
+  if (request.pinRequired) payload.pin_required = true;
   return {
     setup_qr: encodeSetupCode(payload),
     token_id: tokenId,

@@ -1,5 +1,7 @@
 /** Check-ins, stored idempotent answers and the scan audit log. */
 import type { Sql } from './sql.js';
+import type { EntryPolicy, ScanAction } from '../../protocol/door.js';
+import { WriteConflict, type Sql as SqlPort } from './sql.js';
 import type { TicketRow } from './tickets.js';
 
 export interface CheckinRow {
@@ -10,7 +12,18 @@ export interface CheckinRow {
   api_key_id: string;
   idempotency_key: string;
   recorded_at: string;
+  /** docs/protocol.md "Door operations": the ticket's current admission. checked_in_at/gate_id: its latest entry. */
+  state: AdmissionState;
+  /** When the state last changed at the door (the scan's time). */
+  state_at: string;
+  /** The first entry since the last annulment. */
+  first_checked_in_at: string;
+  entries: number;
+  /** Bumped by every change: writers change a row only at the version they read (changeAdmission). */
+  version: number;
 }
+
+export type AdmissionState = 'inside' | 'outside' | 'annulled';
 
 export interface StoredAnswer {
   idempotency_key: string;
@@ -46,8 +59,10 @@ export function findCheckin(db: Sql, tid: string): Promise<CheckinRow | undefine
  */
 export async function insertCheckin(db: Sql, row: CheckinRow): Promise<void> {
   await db.run(
-    `INSERT INTO checkins (tid, checked_in_at, scanner_id, gate_id, api_key_id, idempotency_key, recorded_at)
-     VALUES (@tid, @checked_in_at, @scanner_id, @gate_id, @api_key_id, @idempotency_key, @recorded_at)`,
+    `INSERT INTO checkins (tid, checked_in_at, scanner_id, gate_id, api_key_id, idempotency_key, recorded_at,
+                           state, state_at, first_checked_in_at, entries, version)
+     VALUES (@tid, @checked_in_at, @scanner_id, @gate_id, @api_key_id, @idempotency_key, @recorded_at,
+             @state, @state_at, @first_checked_in_at, @entries, @version)`,
     { ...row },
   );
 }
@@ -89,6 +104,8 @@ export function scanLogByOutcome(db: Sql, outcome: string): Promise<ScanLogEntry
 export interface CheckInFacts {
   ticket: TicketRow | undefined;
   checkin: CheckinRow | undefined;
+  /** The ticket's event's door settings (docs/protocol.md "Door operations"), when the ticket is known. */
+  door: { entry_policy: EntryPolicy; capacity: number | null } | undefined;
   /** With the scanner of the key that stored it: a replay is honoured for any key of that scanner. */
   stored: (StoredAnswer & { scanner_id: string }) | undefined;
 }
@@ -99,7 +116,7 @@ export interface CheckInFacts {
  */
 export async function checkInFacts(db: Sql, tid: string, idempotencyKey: string | null): Promise<CheckInFacts> {
   const row = await db.get<FactsRow>(CHECK_IN_FACTS, { tid, key: idempotencyKey });
-  if (row === undefined) return { ticket: undefined, checkin: undefined, stored: undefined };
+  if (row === undefined) return { ticket: undefined, checkin: undefined, door: undefined, stored: undefined };
   return {
     ticket:
       row.t_tid === null
@@ -127,7 +144,13 @@ export async function checkInFacts(db: Sql, tid: string, idempotencyKey: string 
             api_key_id: row.c_api_key_id!,
             idempotency_key: row.c_idempotency_key!,
             recorded_at: row.c_recorded_at!,
+            state: row.c_state as AdmissionState,
+            state_at: row.c_state_at!,
+            first_checked_in_at: row.c_first_checked_in_at!,
+            entries: row.c_entries!,
+            version: row.c_version!,
           },
+    door: row.e_entry_policy === null ? undefined : { entry_policy: row.e_entry_policy as EntryPolicy, capacity: row.e_capacity },
     // As before, an answer whose scanner key is gone is no answer (the join to api_keys decides).
     stored:
       row.i_idempotency_key === null || row.i_scanner_id === null
@@ -163,6 +186,13 @@ type FactsRow = Nullable<{
   c_api_key_id: string;
   c_idempotency_key: string;
   c_recorded_at: string;
+  c_state: string;
+  c_state_at: string;
+  c_first_checked_in_at: string;
+  c_entries: number;
+  c_version: number;
+  e_entry_policy: string;
+  e_capacity: number;
   i_idempotency_key: string;
   i_request_hash: string;
   i_http_status: number;
@@ -178,10 +208,141 @@ const CHECK_IN_FACTS = `
          t.issued_at AS t_issued_at, t.exp AS t_exp, t.qr AS t_qr, t.revoked_at AS t_revoked_at, t.revoke_reason AS t_revoke_reason,
          c.tid AS c_tid, c.checked_in_at AS c_checked_in_at, c.scanner_id AS c_scanner_id, c.gate_id AS c_gate_id,
          c.api_key_id AS c_api_key_id, c.idempotency_key AS c_idempotency_key, c.recorded_at AS c_recorded_at,
+         c.state AS c_state, c.state_at AS c_state_at, c.first_checked_in_at AS c_first_checked_in_at, c.entries AS c_entries,
+         c.version AS c_version, e.entry_policy AS e_entry_policy, e.capacity AS e_capacity,
          i.idempotency_key AS i_idempotency_key, i.request_hash AS i_request_hash, i.http_status AS i_http_status,
          i.response_body AS i_response_body, i.api_key_id AS i_api_key_id, i.created_at AS i_created_at, k.scanner_id AS i_scanner_id
   FROM (SELECT CAST(@tid AS TEXT) AS tid, CAST(@key AS TEXT) AS idempotency_key) AS q
   LEFT JOIN tickets t ON t.tid = q.tid
   LEFT JOIN checkins c ON c.tid = q.tid
+  LEFT JOIN events e ON e.eid = t.eid
   LEFT JOIN idempotency i ON i.idempotency_key = q.idempotency_key
   LEFT JOIN api_keys k ON k.api_key_id = i.api_key_id`;
+
+/** The columns of a state change; the row's other columns stay. */
+export type AdmissionChange =
+  | {
+      state: 'inside';
+      at: string;
+      scanner_id: string;
+      gate_id: string | null;
+      api_key_id: string;
+      idempotency_key: string;
+      recorded_at: string;
+    }
+  | { state: 'outside' | 'annulled'; at: string };
+
+/**
+ * Changes a ticket's admission state, but only from the version the caller read: of two writers racing on
+ * one ticket, one changes it and the other gets WriteConflict and runs its job again on the new state
+ * (docs/protocol.md "One state per ticket, exact under concurrency").
+ */
+export async function changeAdmission(db: SqlPort, tid: string, readVersion: number, change: AdmissionChange): Promise<void> {
+  const result =
+    change.state === 'inside'
+      ? await db.run(
+          `UPDATE checkins SET state = 'inside', state_at = @at, checked_in_at = @at, scanner_id = @scanner_id, gate_id = @gate_id,
+             api_key_id = @api_key_id, idempotency_key = @idempotency_key, recorded_at = @recorded_at, entries = entries + 1,
+             first_checked_in_at = CASE WHEN state = 'annulled' THEN @at ELSE first_checked_in_at END, version = version + 1
+           WHERE tid = @tid AND version = @version`,
+          { ...change, tid, version: readVersion },
+        )
+      : await db.run('UPDATE checkins SET state = @state, state_at = @at, version = version + 1 WHERE tid = @tid AND version = @version', {
+          state: change.state,
+          at: change.at,
+          tid,
+          version: readVersion,
+        });
+  if (result.changes !== 1) throw new WriteConflict(`the admission of ticket ${tid}`);
+}
+
+/** One accepted entry, exit or annulment: appended, never changed (docs/protocol.md "One state per ticket"). */
+export interface AdmissionEventRow {
+  tid: string;
+  eid: string;
+  action: ScanAction;
+  at: string;
+  gate_id: string | null;
+  scanner_id: string | null;
+  api_key_id: string | null;
+  idempotency_key: string | null;
+  /** scanner:<scanner_id>, cli or dashboard. */
+  actor: string;
+  reason: string | null;
+  /** Older than the state it arrived to: recorded as history, the state unchanged. */
+  late: 0 | 1;
+  admitted_offline: 0 | 1;
+  ticket_type: string | null;
+  recorded_at: string;
+}
+
+export async function appendAdmissionEvent(db: SqlPort, row: AdmissionEventRow): Promise<void> {
+  await db.run(
+    `INSERT INTO admission_events (tid, eid, action, at, gate_id, scanner_id, api_key_id, idempotency_key, actor, reason, late,
+                                   admitted_offline, ticket_type, recorded_at)
+     VALUES (@tid, @eid, @action, @at, @gate_id, @scanner_id, @api_key_id, @idempotency_key, @actor, @reason, @late,
+             @admitted_offline, @ticket_type, @recorded_at)`,
+    { ...row },
+  );
+}
+
+export function admissionEventsOfTicket(db: SqlPort, tid: string): Promise<(AdmissionEventRow & { id: number })[]> {
+  return db.all('SELECT * FROM admission_events WHERE tid = ? ORDER BY id', [tid]);
+}
+
+export function admissionEventsOfEvent(db: SqlPort, eid: string): Promise<(AdmissionEventRow & { id: number })[]> {
+  return db.all('SELECT * FROM admission_events WHERE eid = ? ORDER BY id', [eid]);
+}
+
+/** Counter rows per gate: the shards spread concurrent writers on PostgreSQL over several rows. */
+export const OCCUPANCY_SHARDS = 8;
+
+/**
+ * Adds to an event's occupancy counters at one gate (docs/protocol.md "Occupancy"), in the caller's
+ * transaction. `shard` picks the counter row; any value in [0, OCCUPANCY_SHARDS) is right.
+ */
+export async function addOccupancy(
+  db: SqlPort,
+  eid: string,
+  gateId: string | null,
+  delta: { inside?: number; entries?: number; exits?: number },
+  shard: number,
+): Promise<void> {
+  await db.run(
+    `INSERT INTO occupancy (eid, gate_id, shard, inside, entries, exits) VALUES (@eid, @gate, @shard, @inside, @entries, @exits)
+     ON CONFLICT (eid, gate_id, shard) DO UPDATE SET inside = occupancy.inside + excluded.inside,
+       entries = occupancy.entries + excluded.entries, exits = occupancy.exits + excluded.exits`,
+    { eid, gate: gateId ?? '', shard, inside: delta.inside ?? 0, entries: delta.entries ?? 0, exits: delta.exits ?? 0 },
+  );
+}
+
+export interface GateOccupancy {
+  /** null: scans without a gate. */
+  gate_id: string | null;
+  /** Inside now, counted at the gate of entry. */
+  inside: number;
+  /** Entries and exits scanned at this gate. */
+  entries: number;
+  exits: number;
+}
+
+/** An event's occupancy per gate (a few rows per gate, whatever the event's size). */
+export async function occupancyByGate(db: SqlPort, eid: string): Promise<GateOccupancy[]> {
+  const rows = await db.all<{ gate_id: string; inside: number; entries: number; exits: number }>(
+    `SELECT gate_id, SUM(inside) AS inside, SUM(entries) AS entries, SUM(exits) AS exits
+     FROM occupancy WHERE eid = ? GROUP BY gate_id ORDER BY gate_id`,
+    [eid],
+  );
+  return rows.map((row) => ({
+    gate_id: row.gate_id === '' ? null : row.gate_id,
+    inside: Number(row.inside),
+    entries: Number(row.entries),
+    exits: Number(row.exits),
+  }));
+}
+
+/** Inside now, in total. */
+export async function insideNow(db: SqlPort, eid: string): Promise<number> {
+  const row = await db.get<{ inside: number | null }>('SELECT SUM(inside) AS inside FROM occupancy WHERE eid = ?', [eid]);
+  return Number(row?.inside ?? 0);
+}

@@ -12,6 +12,10 @@ export interface EnrollmentTokenRow {
   used_at: string | null;
   revoked_at: string | null;
   failed_attempts: number;
+  /** docs/protocol.md "Door operations": the setup code's direction and rights. */
+  direction: 'entry' | 'exit' | null;
+  can_annul: 0 | 1;
+  pin_required: 0 | 1;
 }
 
 export interface ApiKeyRow {
@@ -26,6 +30,7 @@ export interface ApiKeyRow {
   expires_at: string;
   created_at: string;
   revoked_at: string | null;
+  can_annul: 0 | 1;
 }
 
 export async function insertEnrollmentToken(
@@ -33,8 +38,8 @@ export async function insertEnrollmentToken(
   row: Omit<EnrollmentTokenRow, 'used_at' | 'revoked_at' | 'failed_attempts'>,
 ): Promise<void> {
   await db.run(
-    `INSERT INTO enrollment_tokens (token_id, token_hash, eid, gate_id, expires_at, key_expires_at, created_at)
-     VALUES (@token_id, @token_hash, @eid, @gate_id, @expires_at, @key_expires_at, @created_at)`,
+    `INSERT INTO enrollment_tokens (token_id, token_hash, eid, gate_id, expires_at, key_expires_at, created_at, direction, can_annul, pin_required)
+     VALUES (@token_id, @token_hash, @eid, @gate_id, @expires_at, @key_expires_at, @created_at, @direction, @can_annul, @pin_required)`,
     { ...row },
   );
 }
@@ -71,8 +76,8 @@ export async function revokeToken(db: Sql, tokenId: string, now: string): Promis
 
 export async function insertApiKey(db: Sql, row: Omit<ApiKeyRow, 'revoked_at'>): Promise<void> {
   await db.run(
-    `INSERT INTO api_keys (api_key_id, key_hash, token_id, scanner_id, scanner_name, scanner_platform, eid, gate_id, expires_at, created_at)
-     VALUES (@api_key_id, @key_hash, @token_id, @scanner_id, @scanner_name, @scanner_platform, @eid, @gate_id, @expires_at, @created_at)`,
+    `INSERT INTO api_keys (api_key_id, key_hash, token_id, scanner_id, scanner_name, scanner_platform, eid, gate_id, expires_at, created_at, can_annul)
+     VALUES (@api_key_id, @key_hash, @token_id, @scanner_id, @scanner_name, @scanner_platform, @eid, @gate_id, @expires_at, @created_at, @can_annul)`,
     { ...row },
   );
 }

@@ -65,3 +65,18 @@ export interface SqlDatabase {
   drained(): Promise<void>;
   close(): Promise<void>;
 }
+
+/**
+ * Thrown by a write job whose conditional write found the row changed by a concurrent writer (an
+ * `UPDATE … WHERE version = v` that changed nothing). It carries PostgreSQL's serialization-failure
+ * SQLSTATE, so the PostgreSQL store runs the job again, which then reads the new state
+ * (docs/protocol.md "One state per ticket, exact under concurrency"). On SQLite the write lock
+ * serialises writers, so it cannot happen there.
+ */
+export class WriteConflict extends Error {
+  readonly code = '40001';
+  constructor(what: string) {
+    super(`concurrent change: ${what}`);
+    this.name = 'WriteConflict';
+  }
+}

@@ -5,6 +5,7 @@
  * issuer info, an active signing key, events, signed tickets, setup tokens
  * and enrolled scanner keys.
  */
+import type { EntryPolicy } from '../../protocol/door.js';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -51,7 +52,7 @@ export interface IssuerFixture {
   baseUrl: string;
   name: string;
   signingKey: SigningKey;
-  createEvent(options?: { name?: string; date?: Date; endsAt?: Date }): EventRow;
+  createEvent(options?: { name?: string; date?: Date; endsAt?: Date; entryPolicy?: EntryPolicy; capacity?: number | null }): EventRow;
   issueTicket(eid: string, options?: { holderName?: string | null; ticketType?: string | null; expiresAt?: Date }): TicketRow;
   createSetupToken(eid: string, options?: { gateId?: string | null; expiresAt?: Date; keyExpiresAt?: Date }): SetupToken;
   /** A scanner key inserted directly, as if enrolled. */
@@ -88,7 +89,7 @@ export function createIssuerFixture(options: { baseUrl?: string; name?: string }
     name,
     signingKey,
 
-    createEvent({ name: eventName = 'Spring Concert', date = new Date(Date.now() + 2 * HOUR), endsAt } = {}) {
+    createEvent({ name: eventName = 'Spring Concert', date = new Date(Date.now() + 2 * HOUR), endsAt, entryPolicy = 'single', capacity = null } = {}) {
       const event: EventRow = {
         eid: ulid(),
         name: eventName,
@@ -96,6 +97,8 @@ export function createIssuerFixture(options: { baseUrl?: string; name?: string }
         venue: 'Main Hall',
         ends_at: (endsAt ?? new Date(date.getTime() + 12 * HOUR)).toISOString(),
         created_at: new Date().toISOString(),
+        entry_policy: entryPolicy,
+        capacity,
       };
       insertRow(db, 'events', { ...event });
       events.set(event.eid, event);

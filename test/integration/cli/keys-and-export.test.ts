@@ -81,6 +81,11 @@ describe('checkins export', () => {
       ...scan,
       idempotency_key: 'k1',
       recorded_at: '2026-12-01T19:00:01Z',
+      state: 'inside',
+      state_at: '2026-12-01T19:00:00Z',
+      first_checked_in_at: '2026-12-01T19:00:00Z',
+      entries: 1,
+      version: 0,
     });
     await appendScanLog(sqliteSql(db), {
       at: '2026-12-01T19:05:01Z',

@@ -234,6 +234,7 @@ describe('scanner list and scanner revoke', () => {
       gate_id: 'East',
       expires_at: expires,
       created_at: now,
+      can_annul: 0,
     });
     await insertApiKey(sqliteSql(db), {
       api_key_id: 'key_aaaa000000000002',
@@ -246,6 +247,7 @@ describe('scanner list and scanner revoke', () => {
       gate_id: null,
       expires_at: expires,
       created_at: now,
+      can_annul: 0,
     });
     db.close();
 

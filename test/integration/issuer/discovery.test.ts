@@ -44,6 +44,8 @@ describe('discovery', () => {
         check_in: 'https://tickets.example.test/api/v1/tickets/check-in',
         status: 'https://tickets.example.test/api/v1/tickets/{tid}/status',
         scanner_enroll: 'https://tickets.example.test/api/v1/scanners/enroll',
+        // docs/protocol.md "Scanner heartbeat": an extra field spec scanners ignore.
+        scanner_heartbeat: 'https://tickets.example.test/api/v1/scanners/heartbeat',
       },
       supported_versions: [1],
     });

@@ -11,6 +11,7 @@ import {
   type CheckInDecision,
   type CheckInFacts,
 } from '../../../issuer/services/check-in-decision.js';
+import type { CheckinRow } from '../../../issuer/store/checkins.js';
 import type { TicketRow } from '../../../issuer/store/tickets.js';
 
 const NOW = new Date('2026-05-01T20:00:00.000Z');
@@ -18,7 +19,14 @@ const KEY = '6f1c2a8e-4b7d-4c3e-9a1f-2b3c4d5e6f70';
 const HOUR = 3600_000;
 
 function baseFacts(): CheckInFacts {
-  const credential: ScannerCredential = { apiKeyId: 'key_1', keyHash: 'ab', scannerId: 'scanner-1', eid: 'E1', gateId: null };
+  const credential: ScannerCredential = {
+    apiKeyId: 'key_1',
+    keyHash: 'ab',
+    scannerId: 'scanner-1',
+    eid: 'E1',
+    gateId: null,
+    canAnnul: false,
+  };
   const body: CheckInBody = { tid: 'T1', eid: 'E1', scanned_at: '2026-05-01T19:59:00.000Z', scanner_id: 'scanner-1', idempotency_key: KEY };
   const ticket: TicketRow = {
     tid: 'T1',
@@ -35,8 +43,39 @@ function baseFacts(): CheckInFacts {
   return { now: NOW, credential, body, headerKey: undefined, prior: undefined, ticket, checkin: undefined };
 }
 
+/** The spec's checks: those a request without `action` (a spec scanner's entry) meets. */
+const SPEC_CHECKS = [
+  'api_key',
+  'well_formed',
+  'idempotency',
+  'key_scope',
+  'signature_reported',
+  'ticket_known',
+  'event',
+  'not_revoked',
+  'not_expired',
+  'first_use',
+] as const satisfies readonly CheckInCheckCode[];
+type SpecCheck = (typeof SPEC_CHECKS)[number];
+
+const checkin = (changes: Partial<CheckinRow> = {}): CheckinRow => ({
+  tid: 'T1',
+  checked_in_at: '2026-05-01T19:30:00.000Z',
+  scanner_id: 'scanner-2',
+  gate_id: null,
+  api_key_id: 'key_2',
+  idempotency_key: 'other',
+  recorded_at: '2026-05-01T19:30:01.000Z',
+  state: 'inside',
+  state_at: '2026-05-01T19:30:00.000Z',
+  first_checked_in_at: '2026-05-01T19:30:00.000Z',
+  entries: 1,
+  version: 3,
+  ...changes,
+});
+
 /** For each check, a change of the facts that makes exactly that check apply. */
-const MAKE_APPLY: Record<CheckInCheckCode, (facts: CheckInFacts) => void> = {
+const MAKE_APPLY: Record<SpecCheck, (facts: CheckInFacts) => void> = {
   api_key: (f) => (f.credential = null),
   well_formed: (f) => (f.body.scanned_at = new Date(NOW.getTime() - 49 * HOUR).toISOString()),
   idempotency: (f) => (f.prior = { requestHash: 'a different request', httpStatus: 200, responseBody: '{}', scannerId: 'scanner-1' }),
@@ -46,20 +85,11 @@ const MAKE_APPLY: Record<CheckInCheckCode, (facts: CheckInFacts) => void> = {
   event: (f) => f.ticket && (f.ticket.eid = 'E-ELSEWHERE'),
   not_revoked: (f) => f.ticket && (f.ticket.revoked_at = '2026-04-30T00:00:00.000Z'),
   not_expired: (f) => f.ticket && (f.ticket.exp = Math.floor(Date.parse('2026-05-01T19:00:00Z') / 1000)),
-  first_use: (f) =>
-    (f.checkin = {
-      tid: 'T1',
-      checked_in_at: '2026-05-01T19:30:00.000Z',
-      scanner_id: 'scanner-2',
-      gate_id: null,
-      api_key_id: 'key_2',
-      idempotency_key: 'other',
-      recorded_at: '2026-05-01T19:30:01.000Z',
-    }),
+  first_use: (f) => (f.checkin = checkin()),
 };
 
 /** What each check answers when it applies. */
-const EXPECTED: Record<CheckInCheckCode, (d: CheckInDecision) => void> = {
+const EXPECTED: Record<SpecCheck, (d: CheckInDecision) => void> = {
   api_key: (d) => expect(d).toMatchObject({ kind: 'refuse', error: { code: 'UNAUTHORIZED', statusCode: 401 } }),
   well_formed: (d) => expect(d).toMatchObject({ kind: 'refuse', error: { code: 'INVALID_REQUEST', details: { field: 'scanned_at' } } }),
   idempotency: (d) => expect(d).toMatchObject({ kind: 'refuse', error: { code: 'IDEMPOTENCY_CONFLICT', statusCode: 409 } }),
@@ -90,19 +120,24 @@ const EXPECTED: Record<CheckInCheckCode, (d: CheckInDecision) => void> = {
 };
 
 describe('check-in precedence (docs/protocol.md "Precedence")', () => {
-  test("the list is the decisions' order", () => {
+  test("the list is the decisions' order, the spec's checks in the spec's order", () => {
     expect(CHECK_IN_CHECKS).toEqual([
       'api_key',
       'well_formed',
       'idempotency',
       'key_scope',
+      'action_right',
       'signature_reported',
       'ticket_known',
       'event',
       'not_revoked',
       'not_expired',
       'first_use',
+      'capacity',
+      'inside',
+      'checked_in',
     ]);
+    expect(CHECK_IN_CHECKS.filter((code) => (SPEC_CHECKS as readonly string[]).includes(code))).toEqual(SPEC_CHECKS);
   });
 
   test('nothing applies: valid, checked in at scanned_at, with only a valid storing a check-in', () => {
@@ -116,20 +151,20 @@ describe('check-in precedence (docs/protocol.md "Precedence")', () => {
         status: 'valid',
         ticket: { tid: 'T1', eid: 'E1', holder_name: 'Ada', ticket_type: 'VIP', checked_in_at: '2026-05-01T19:59:00.000Z' },
       },
-      firstCheckIn: { checkedInAt: '2026-05-01T19:59:00.000Z' },
+      effect: { kind: 'enter', at: '2026-05-01T19:59:00.000Z', fromVersion: null },
     });
   });
 
-  test.each(CHECK_IN_CHECKS.map((code) => [code]))('%s alone decides with its own answer', (code) => {
+  test.each(SPEC_CHECKS.map((code) => [code]))('%s alone decides with its own answer', (code) => {
     const facts = baseFacts();
     MAKE_APPLY[code](facts);
     const decision = decideCheckIn(facts);
     expect(decision.check).toBe(code);
-    expect('firstCheckIn' in decision && decision.firstCheckIn).toBeFalsy();
+    expect('effect' in decision && decision.effect).toBeFalsy();
     EXPECTED[code](decision);
   });
 
-  const pairs = CHECK_IN_CHECKS.flatMap((earlier, i) => CHECK_IN_CHECKS.slice(i + 1).map((later) => [earlier, later] as const));
+  const pairs = SPEC_CHECKS.flatMap((earlier, i) => SPEC_CHECKS.slice(i + 1).map((later) => [earlier, later] as const));
   test.each(pairs)('%s wins over %s', (earlier, later) => {
     const facts = baseFacts();
     MAKE_APPLY[later](facts);
@@ -142,7 +177,7 @@ describe('check-in precedence (docs/protocol.md "Precedence")', () => {
   test('a replay (same key, same body, same scanner) wins over every later check and returns the stored bytes', () => {
     const facts = baseFacts();
     const stored = '{"status":"valid","ticket":{"tid":"T1","eid":"E1","checked_in_at":"2026-05-01T19:00:00.000Z"}}';
-    for (const later of CHECK_IN_CHECKS.slice(3)) MAKE_APPLY[later](facts);
+    for (const later of SPEC_CHECKS.slice(3)) MAKE_APPLY[later](facts);
     facts.prior = { requestHash: requestHash(facts.body, KEY), httpStatus: 200, responseBody: stored, scannerId: 'scanner-1' };
     expect(decideCheckIn(facts)).toEqual({
       kind: 'replay',
@@ -166,13 +201,13 @@ describe('check-in precedence (docs/protocol.md "Precedence")', () => {
     const facts = baseFacts();
     facts.body.scanned_at = '2026-05-01T18:00:00.000Z';
     facts.ticket!.exp = Math.floor(Date.parse('2026-05-01T19:00:00Z') / 1000); // expired now, not at scanned_at
-    expect(decideCheckIn(facts)).toMatchObject({ outcome: 'valid', firstCheckIn: { checkedInAt: '2026-05-01T18:00:00.000Z' } });
+    expect(decideCheckIn(facts)).toMatchObject({ outcome: 'valid', effect: { kind: 'enter', at: '2026-05-01T18:00:00.000Z' } });
   });
 
   test('checked_in_at is scanned_at in UTC', () => {
     const facts = baseFacts();
     facts.body.scanned_at = '2026-05-01T21:59:00+02:00';
-    expect(decideCheckIn(facts)).toMatchObject({ firstCheckIn: { checkedInAt: '2026-05-01T19:59:00.000Z' } });
+    expect(decideCheckIn(facts)).toMatchObject({ effect: { kind: 'enter', at: '2026-05-01T19:59:00.000Z' } });
   });
 
   test('a key scoped to a gate refuses another gate, accepts its own gate or none', () => {
@@ -200,6 +235,9 @@ describe('well-formedness beyond the schema (precedence 2)', () => {
     ['scanned 49 h ago', body({ scanned_at: new Date(NOW.getTime() - 49 * HOUR).toISOString() }), undefined, 'scanned_at'],
     ['scanned 4 min ahead', body({ scanned_at: new Date(NOW.getTime() + 4 * 60_000).toISOString() }), undefined, null],
     ['scanned 6 min ahead', body({ scanned_at: new Date(NOW.getTime() + 6 * 60_000).toISOString() }), undefined, 'scanned_at'],
+    ['an annulment with a reason', body({ action: 'annul', reason: 'wrong person' }), undefined, null],
+    ['a reason on an entry', body({ action: 'entry', reason: 'why' }), undefined, 'reason'],
+    ['a blank reason', body({ action: 'annul', reason: '  ' }), undefined, 'reason'],
   ] as const)('%s', (_name, requestBody, headerKey, field) => {
     expect(requestProblem(requestBody, headerKey, NOW)?.field ?? null).toBe(field);
   });
@@ -217,5 +255,106 @@ describe('"same body" (precedence 3)', () => {
 
   test('canonical JSON sorts keys at every depth', () => {
     expect(canonicalJson({ b: [{ d: 1, c: null }], a: 'x' })).toBe('{"a":"x","b":[{"c":null,"d":1}]}');
+  });
+});
+
+describe('door operations (docs/protocol.md "Door operations")', () => {
+  const at = (time: string): string => `2026-05-01T${time}:00.000Z`;
+  const facts = (changes: Partial<CheckInBody>, state?: Partial<CheckinRow>, door?: CheckInFacts['door'], insideNow?: number) => {
+    const f = baseFacts();
+    f.body = { ...f.body, ...changes };
+    if (state) f.checkin = checkin(state);
+    if (door) f.door = door;
+    if (insideNow !== undefined) f.insideNow = insideNow;
+    return f;
+  };
+  const REENTRY = { entry_policy: 'reentry', capacity: null } as const;
+  const SINGLE = { entry_policy: 'single', capacity: null } as const;
+
+  test('a spec entry (no action) gets the spec answer: no presence, no occupancy, never venue_full', () => {
+    const d = decideCheckIn(facts({}, undefined, { entry_policy: 'single', capacity: 1 }, 5));
+    expect(d).toMatchObject({ outcome: 'valid', body: { status: 'valid' } });
+    expect(JSON.stringify('body' in d ? d.body : null)).not.toMatch(/presence|occupancy/);
+  });
+
+  test('an explicit entry carries presence and, with a capacity, occupancy after it', () => {
+    const d = decideCheckIn(facts({ action: 'entry' }, undefined, { entry_policy: 'single', capacity: 10 }, 4));
+    expect(d).toMatchObject({ outcome: 'valid', body: { ticket: { presence: 'inside' }, occupancy: { inside: 5, capacity: 10 } } });
+  });
+
+  test('venue_full at capacity for a live explicit entry; an entry admitted offline still counts in', () => {
+    const full = { entry_policy: 'single', capacity: 10 } as const;
+    expect(decideCheckIn(facts({ action: 'entry' }, undefined, full, 10))).toMatchObject({ check: 'capacity', outcome: 'venue_full' });
+    expect(decideCheckIn(facts({ action: 'entry', admitted_offline: true }, undefined, full, 10))).toMatchObject({ outcome: 'valid' });
+  });
+
+  test('re-entry: out then in again is valid on reentry, already_used on single', () => {
+    const out = { state: 'outside', state_at: at('19:40') } as const;
+    expect(decideCheckIn(facts({ action: 'entry' }, out, REENTRY))).toMatchObject({
+      outcome: 'valid',
+      effect: { kind: 'enter', fromVersion: 3 },
+    });
+    expect(decideCheckIn(facts({ action: 'entry' }, out, SINGLE))).toMatchObject({
+      outcome: 'already_used',
+      body: { ticket: { checked_in_at: at('19:30'), presence: 'outside' } },
+    });
+  });
+
+  test('an exit of a ticket inside is exited; outside, annulled or never in is not_inside', () => {
+    expect(decideCheckIn(facts({ action: 'exit' }, {}))).toMatchObject({ outcome: 'exited', effect: { kind: 'exit', fromVersion: 3 } });
+    expect(decideCheckIn(facts({ action: 'exit' }))).toMatchObject({ check: 'inside', outcome: 'not_inside' });
+    expect(decideCheckIn(facts({ action: 'exit' }, { state: 'outside', state_at: at('19:40') }))).toMatchObject({ outcome: 'not_inside' });
+    expect(decideCheckIn(facts({ action: 'exit' }, { state: 'annulled' }))).toMatchObject({ outcome: 'not_inside' });
+  });
+
+  test('exits and annulments of revoked or expired tickets are allowed', () => {
+    const f = facts({ action: 'exit' }, {});
+    f.ticket!.revoked_at = at('19:00');
+    f.ticket!.exp = 1;
+    expect(decideCheckIn(f).outcome).toBe('exited');
+  });
+
+  test('late scans are ordered by scanned_at and never override a newer state', () => {
+    // An exit older than the current entry: history; the ticket stays inside.
+    expect(
+      decideCheckIn(facts({ action: 'exit', scanned_at: at('19:35') }, { state_at: at('19:50'), first_checked_in_at: at('19:30') })),
+    ).toMatchObject({
+      outcome: 'exited',
+      effect: { kind: 'history', action: 'exit' },
+      body: { ticket: { presence: 'inside' } },
+    });
+    // An exit older than the first entry: not_inside.
+    expect(decideCheckIn(facts({ action: 'exit', scanned_at: at('19:10') }, {}))).toMatchObject({ outcome: 'not_inside' });
+    // An entry older than the last exit (reentry): valid, history; the ticket stays outside.
+    expect(
+      decideCheckIn(facts({ action: 'entry', scanned_at: at('19:45') }, { state: 'outside', state_at: at('19:50') }, REENTRY)),
+    ).toMatchObject({
+      outcome: 'valid',
+      effect: { kind: 'history', action: 'entry' },
+    });
+  });
+
+  test('annul needs the right (403), something to annul, and is idempotent by state', () => {
+    expect(decideCheckIn(facts({ action: 'annul', reason: 'wrong person' }, {}))).toMatchObject({
+      check: 'action_right',
+      httpStatus: 403,
+      body: { error: { code: 'FORBIDDEN', details: { reason: 'action_not_allowed' } } },
+    });
+    const allowed = (f: CheckInFacts): CheckInFacts => ((f.credential = { ...f.credential!, canAnnul: true }), f);
+    expect(decideCheckIn(allowed(facts({ action: 'annul' })))).toMatchObject({ check: 'checked_in', outcome: 'not_checked_in' });
+    expect(decideCheckIn(allowed(facts({ action: 'annul' }, {})))).toMatchObject({
+      outcome: 'annulled',
+      effect: { kind: 'annul', fromVersion: 3, wasInside: true },
+    });
+    const again = decideCheckIn(allowed(facts({ action: 'annul' }, { state: 'annulled' })));
+    expect(again).toMatchObject({ outcome: 'annulled', body: { ticket: { presence: 'annulled' } } });
+    expect('effect' in again && again.effect).toBeFalsy();
+  });
+
+  test('after an annulment the ticket enters again, even on single', () => {
+    expect(decideCheckIn(facts({ action: 'entry' }, { state: 'annulled' }, SINGLE))).toMatchObject({
+      outcome: 'valid',
+      effect: { kind: 'enter', fromVersion: 3 },
+    });
   });
 });

@@ -23,6 +23,7 @@ import type {
   PublicKey,
   TicketStatus,
 } from '../../../protocol/types.js';
+import type { DoorCheckInRequest, DoorCheckInResponse, DoorDiscoveryDocument, DoorTicketStatus } from '../../../protocol/door.js';
 
 /** Requests accept unknown extra fields (an index signature of unknowns): compare the named fields only. */
 type Named<T> = T extends readonly (infer Item)[]
@@ -36,14 +37,19 @@ type Described<S> = Named<FromSchema<S extends object ? S : never>>;
 describe('protocol schemas and types describe the same resources', () => {
   it('requests', () => {
     expectTypeOf<Described<typeof enrollRequestSchema>>().toEqualTypeOf<EnrollRequest>();
-    expectTypeOf<Described<typeof checkInRequestSchema>>().toEqualTypeOf<CheckInRequest>();
+    // The schemas accept the door-operations extension's fields too (docs/protocol.md "Door operations").
+    expectTypeOf<Described<typeof checkInRequestSchema>>().toEqualTypeOf<Named<DoorCheckInRequest>>();
+    expectTypeOf<DoorCheckInRequest>().toMatchTypeOf<CheckInRequest>();
   });
 
   it('responses', () => {
     expectTypeOf<Described<typeof publicKeySchema>>().toEqualTypeOf<PublicKey>();
-    expectTypeOf<Described<typeof discoveryDocumentSchema>>().toEqualTypeOf<DiscoveryDocument>();
+    expectTypeOf<Described<typeof discoveryDocumentSchema>>().toEqualTypeOf<Named<DoorDiscoveryDocument>>();
+    expectTypeOf<DoorDiscoveryDocument>().toMatchTypeOf<DiscoveryDocument>();
     expectTypeOf<Described<typeof enrollResponseSchema>>().toEqualTypeOf<EnrollResponse>();
-    expectTypeOf<Described<typeof checkInResponseSchema>>().toEqualTypeOf<CheckInResponse>();
-    expectTypeOf<Described<typeof ticketStatusSchema>>().toEqualTypeOf<TicketStatus>();
+    expectTypeOf<Described<typeof checkInResponseSchema>>().toEqualTypeOf<Named<DoorCheckInResponse>>();
+    expectTypeOf<CheckInResponse>().toMatchTypeOf<DoorCheckInResponse>();
+    expectTypeOf<Described<typeof ticketStatusSchema>>().toEqualTypeOf<Named<DoorTicketStatus>>();
+    expectTypeOf<DoorTicketStatus>().toMatchTypeOf<TicketStatus>();
   });
 });

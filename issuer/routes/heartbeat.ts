@@ -1,0 +1,84 @@
+/**
+ * POST /api/v1/scanners/heartbeat (docs/protocol.md "Scanner heartbeat", a project extension): a scanner
+ * says how it is (direction, queue, offline exposure) and gets its event's door settings back, so policy
+ * changes reach kiosks without re-enrollment. Same Bearer and rate limit as check-in.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { HeartbeatRequest } from '../../protocol/door.js';
+import { GATE_DIRECTIONS, OFFLINE_POLICY_KINDS } from '../../protocol/door.js';
+import { requireScanner } from '../auth.js';
+import { errors, validationField } from '../error-catalogue.js';
+import { PATHS } from '../services/discovery.js';
+import { heartbeat } from '../services/door.js';
+import type { RateLimitHook } from '../services/rate-limits.js';
+import type { SqlDatabase } from '../store/sql.js';
+import { errorResponses } from './schemas.js';
+
+/** Counts per ticket type: at most 100 types, small non-negative integers. */
+const countsByType = {
+  type: 'object',
+  maxProperties: 100,
+  propertyNames: { maxLength: 200 },
+  additionalProperties: { type: 'integer', minimum: 0, maximum: 1_000_000_000 },
+} as const;
+
+const policy = {
+  type: 'object',
+  required: ['policy'],
+  properties: { policy: { type: 'string', enum: [...OFFLINE_POLICY_KINDS] }, per_hour: { type: 'integer' } },
+} as const;
+
+const heartbeatRequestSchema = {
+  type: 'object',
+  required: ['scanner_id'],
+  properties: {
+    scanner_id: { type: 'string', minLength: 1, maxLength: 200 },
+    direction: { type: 'string', enum: [...GATE_DIRECTIONS] },
+    pending_scans: { type: 'integer', minimum: 0 },
+    offline_exposure: countsByType,
+    offline_last_hour: countsByType,
+  },
+} as const;
+
+const heartbeatResponseSchema = {
+  type: 'object',
+  required: ['eid', 'entry_policy', 'capacity', 'occupancy', 'offline_policies', 'rights', 'server_time'],
+  properties: {
+    eid: { type: 'string' },
+    entry_policy: { type: 'string' },
+    capacity: { type: ['integer', 'null'] },
+    occupancy: {
+      type: 'object',
+      required: ['inside', 'capacity', 'level'],
+      properties: { inside: { type: 'integer' }, capacity: { type: ['integer', 'null'] }, level: { type: 'string' } },
+    },
+    offline_policies: {
+      type: 'object',
+      required: ['default', 'by_type'],
+      properties: { default: policy, by_type: { type: 'object', additionalProperties: policy } },
+    },
+    rights: { type: 'object', required: ['annul'], properties: { annul: { type: 'boolean' } } },
+    server_time: { type: 'string', format: 'date-time' },
+  },
+} as const;
+
+export default async function heartbeatRoute(
+  app: FastifyInstance,
+  options: { database: SqlDatabase; scannerRateLimit: RateLimitHook },
+): Promise<void> {
+  app.post(
+    PATHS.heartbeat,
+    {
+      schema: {
+        body: heartbeatRequestSchema,
+        response: { 200: heartbeatResponseSchema, ...errorResponses(400, 401, 429, 500, 503) },
+      },
+      attachValidation: true,
+      onRequest: [requireScanner(options.database.read), options.scannerRateLimit],
+    },
+    async (request) => {
+      if (request.validationError) throw errors.invalidField(validationField(request.validationError));
+      return heartbeat(options.database, request.credential!, request.body as HeartbeatRequest);
+    },
+  );
+}
