@@ -311,6 +311,12 @@ class TimedCore implements WebHostCore {
   leaveKioskMode(): ReturnType<WebHostCore['leaveKioskMode']> {
     return this.core.leaveKioskMode();
   }
+  setDirection(...args: Parameters<WebHostCore['setDirection']>): ReturnType<WebHostCore['setDirection']> {
+    return this.core.setDirection(...args);
+  }
+  annul(...args: Parameters<WebHostCore['annul']>): ReturnType<WebHostCore['annul']> {
+    return this.core.annul(...args);
+  }
   onStateChange(listener: Parameters<WebHostCore['onStateChange']>[0]): ReturnType<WebHostCore['onStateChange']> {
     return this.core.onStateChange(listener);
   }

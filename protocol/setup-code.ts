@@ -42,6 +42,12 @@ function readSetupPayload(obj: JsonObject): SetupPayload {
   const pinRequired = obj['pin_required'];
   if (pinRequired !== undefined && typeof pinRequired !== 'boolean') throw new FieldError('pin_required', 'wrong_type');
   if (pinRequired === true) payload.pin_required = true;
+  // Project extension (docs/protocol.md "Door operations"): the gate's direction; absent is entry.
+  const direction = optionalString(obj, 'direction');
+  if (direction !== undefined) {
+    if (direction !== 'entry' && direction !== 'exit') throw new FieldError('direction', 'wrong_type');
+    payload.direction = direction;
+  }
   return payload;
 }
 

@@ -131,4 +131,9 @@ export interface SetupPayload {
    * requirement. Other scanners ignore it as an unknown field.
    */
   pin_required?: true;
+  /**
+   * Project extension (docs/protocol.md "Door operations"): which way the
+   * kiosk scans. Absent means entry. Other scanners ignore it as an unknown field.
+   */
+  direction?: 'entry' | 'exit';
 }

@@ -10,7 +10,8 @@ import { decodeBase64Url } from './base64url.js';
 import { verifyEd25519 } from './ed25519.js';
 import { QrCodeError } from './qr-code-error.js';
 import { decodeTicketCode, TICKET_PREFIX, type DecodedTicket } from './ticket-code.js';
-import { SUPPORTED_VERSIONS, type CheckInResponse, type IsoDateTime, type PublicKey, type TicketPayload } from './types.js';
+import type { DoorCheckInResponse, GateDirection } from './door.js';
+import { SUPPORTED_VERSIONS, type IsoDateTime, type PublicKey, type TicketPayload } from './types.js';
 
 export const REFUSAL_REASONS = [
   'not_a_ticket',
@@ -26,6 +27,16 @@ export const REFUSAL_REASONS = [
   'unknown_ticket',
   /** The issuer was unreachable and the kiosk runs the `strict` offline policy. */
   'offline',
+  /** Door operations (docs/protocol.md "Door operations"): an exit of a ticket that is not checked in, or already out. */
+  'not_inside',
+  /** The event is at capacity: wait until someone leaves. */
+  'venue_full',
+  /** The issuer was unreachable and the ticket's type is `online-only`: send the holder to the box office. */
+  'needs_connection',
+  /** The issuer was unreachable and this kiosk has admitted the ticket type's hourly cap offline. */
+  'offline_cap_reached',
+  /** An annulment of a ticket that is not checked in: nothing to undo. */
+  'not_checked_in',
 ] as const;
 export type RefusalReason = (typeof REFUSAL_REASONS)[number];
 
@@ -48,6 +59,26 @@ export const OFFLINE_CHECKS = [
 ] as const;
 export type OfflineCheckCode = (typeof OFFLINE_CHECKS)[number];
 
+/**
+ * Which gate directions each check applies to. An exit lets a person out: the
+ * ticket must be genuine and for this event, but an expired ticket may leave,
+ * and an exit of a ticket this kiosk never admitted is allowed (it may have
+ * entered at another gate). Revocation is the issuer's to know, never checked offline.
+ */
+export const CHECK_DIRECTIONS: Readonly<Record<OfflineCheckCode, readonly GateDirection[]>> = {
+  prefix: ['entry', 'exit'],
+  prefix_version: ['entry', 'exit'],
+  decode: ['entry', 'exit'],
+  payload_version: ['entry', 'exit'],
+  issuer: ['entry', 'exit'],
+  key_known: ['entry', 'exit'],
+  key_window: ['entry', 'exit'],
+  signature: ['entry', 'exit'],
+  event: ['entry', 'exit'],
+  expiry: ['entry'],
+  seen_here: ['entry'],
+};
+
 export const CHECK_REASON: Readonly<Record<OfflineCheckCode, RefusalReason>> = {
   prefix: 'not_a_ticket',
   prefix_version: 'unsupported_version',
@@ -62,8 +93,11 @@ export const CHECK_REASON: Readonly<Record<OfflineCheckCode, RefusalReason>> = {
   seen_here: 'already_used',
 };
 
-/** Which rule decided: an offline check, the issuer's answer, or the offline policy. */
-export type DecidedBy = OfflineCheckCode | 'issuer' | 'offline_policy';
+/**
+ * Which rule decided: an offline check, the issuer's answer, the offline
+ * policy, or the ticket type's offline exposure policy (protocol/offline-exposure.ts).
+ */
+export type DecidedBy = OfflineCheckCode | 'issuer' | 'offline_policy' | 'exposure_policy';
 
 /** What the door shows about the ticket. Only filled from a payload whose signature verified, or from the issuer. */
 export interface VerdictTicket {
@@ -88,16 +122,24 @@ export interface AdmitVerdict extends VerdictBase {
   kind: 'admit';
 }
 
+/** An exit gate lets the person out (docs/protocol.md "Door operations"): neither an admission nor a refusal. */
+export interface ExitVerdict extends VerdictBase {
+  kind: 'exit';
+}
+
 export interface RefuseVerdict extends VerdictBase {
   kind: 'refuse';
   reason: RefusalReason;
   /** For `already_used`: the time of the first use (the issuer's, or this kiosk's when offline). */
   first_used_at?: IsoDateTime;
+  /** For `offline_cap_reached`: this kiosk's offline admissions of the type in the last hour, and the cap. */
+  offline_count?: number;
+  offline_cap?: number;
   /** A short technical detail for the operator (never a secret). */
   detail?: string;
 }
 
-export type Verdict = AdmitVerdict | RefuseVerdict;
+export type Verdict = AdmitVerdict | ExitVerdict | RefuseVerdict;
 
 /** What the offline rules need to know; all of it is data, supplied by the caller. */
 export interface OfflineContext {
@@ -110,6 +152,8 @@ export interface OfflineContext {
   nowMs: number;
   /** When this kiosk first admitted the ticket, or undefined. */
   admittedHereAt(tid: string): IsoDateTime | undefined;
+  /** Which way this kiosk scans; default entry. Checks not in CHECK_DIRECTIONS for it are skipped. */
+  direction?: GateDirection;
   /** Tolerated clock difference between issuer and kiosk for key windows. Default 5 minutes. */
   clockSkewMs?: number;
   /**
@@ -208,7 +252,9 @@ function payloadOf(w: Work): TicketPayload {
 /** Runs OFFLINE_CHECKS in order; the first failure decides. */
 export function evaluateTicketOffline(text: string, ctx: OfflineContext): OfflineEvaluation {
   const w: Work = { text, ctx, signatureVerified: false };
+  const direction = ctx.direction ?? 'entry';
   for (const check of OFFLINE_CHECKS) {
+    if (!CHECK_DIRECTIONS[check].includes(direction)) continue;
     const failure = RULES[check](w);
     if (failure === null) continue;
     const claimed = w.ticket?.payload;
@@ -247,6 +293,17 @@ export function admitVerdict(payload: TicketPayload, offline: boolean, decidedAt
   };
 }
 
+/** An exit decided without the issuer (offline) or recorded by it. */
+export function exitVerdict(payload: TicketPayload, offline: boolean, decidedAt: IsoDateTime): ExitVerdict {
+  return {
+    kind: 'exit',
+    decided_at: decidedAt,
+    offline,
+    decided_by: offline ? 'offline_policy' : 'issuer',
+    ticket: ticketFromPayload(payload),
+  };
+}
+
 /** Offline behaviour (spec "Idempotency summary", last paragraph): optimistic admits; `strict` refuses. */
 export type OfflinePolicy = 'optimistic' | 'strict';
 
@@ -264,10 +321,26 @@ export function offlineVerdict(payload: TicketPayload, policy: OfflinePolicy, de
 }
 
 /**
+ * The statuses the issuer may answer to each action (docs/protocol.md "Door
+ * operations", Answers); any other is not a protocol answer. `invalid_signature`
+ * stays for an entry as the spec lists it.
+ */
+export const ANSWERS_BY_ACTION = {
+  entry: ['valid', 'already_used', 'revoked', 'wrong_event', 'expired', 'invalid_signature', 'venue_full'],
+  exit: ['exited', 'not_inside', 'wrong_event'],
+  annul: ['annulled', 'not_checked_in', 'wrong_event'],
+} as const;
+export type AnswerFor<A extends keyof typeof ANSWERS_BY_ACTION> = (typeof ANSWERS_BY_ACTION)[A][number];
+
+/** An answer to an entry or an exit: what the door shows. */
+export type DoorScanResponse = Omit<DoorCheckInResponse, 'status'> & { status: AnswerFor<'entry'> | AnswerFor<'exit'> };
+
+/**
  * Maps the issuer's CheckInResponse to the door's verdict. `payload` is the
  * verified ticket that was sent; the issuer's ticket fields win where given.
+ * `exited` is the EXIT screen; `valid` the ADMIT one; every other status a refusal.
  */
-export function verdictFromCheckIn(response: CheckInResponse, payload: TicketPayload, decidedAt: IsoDateTime): Verdict {
+export function verdictFromCheckIn(response: DoorScanResponse, payload: TicketPayload, decidedAt: IsoDateTime): Verdict {
   const ticket = ticketFromPayload(payload);
   ticket.eid = response.ticket.eid;
   if (response.ticket.holder_name !== undefined) ticket.holder_name = response.ticket.holder_name;
@@ -275,6 +348,7 @@ export function verdictFromCheckIn(response: CheckInResponse, payload: TicketPay
   // The payload's event name describes the payload's eid only; for wrong_event the issuer may name another.
   if (response.ticket.eid !== payload.eid) delete ticket.event_name;
   if (response.status === 'valid') return { kind: 'admit', decided_at: decidedAt, offline: false, decided_by: 'issuer', ticket };
+  if (response.status === 'exited') return { kind: 'exit', decided_at: decidedAt, offline: false, decided_by: 'issuer', ticket };
   const verdict: RefuseVerdict = {
     kind: 'refuse',
     reason: response.status,

@@ -11,10 +11,20 @@
  * DOM-free, so pure modules and Node tests can use it; main/ imports it
  * type-only, so no page code reaches the Node side.
  */
-import type { IsoDateTime, OfflinePolicy, TicketStatus, Verdict } from '../protocol/index.js';
+import type {
+  EntryPolicy,
+  ExposureRow,
+  GateDirection,
+  IsoDateTime,
+  OccupancyLevel,
+  OfflinePolicy,
+  TicketStatus,
+  Verdict,
+} from '../protocol/index.js';
 import type { ForeignLayout } from '../protocol/keyboard-layouts.js';
 
 export type { IsoDateTime, RefusalReason, TicketState, TicketStatus, Verdict } from '../protocol/index.js';
+export type { EntryPolicy, ExposureRow, GateDirection, OccupancyLevel } from '../protocol/index.js';
 
 /** Where a read came from: the window's keyboard wedge, or a HID scanner read by the kiosk (main/kiosk/repeat-reads.ts). */
 export type ScanOrigin = 'window' | 'hid-pos' | 'hid-keyboard';
@@ -176,6 +186,36 @@ export type SetLanguageResult = { type: 'language_set'; language: KioskLanguage 
 
 export type LeaveKioskModeResult = { type: 'left_kiosk_mode' } | { type: 'not_in_kiosk_mode'; message: string } | StaffLocked;
 
+/** Door operations as the issuer's last heartbeat described them (docs/kiosk.md "Offline exposure policy"). */
+export interface DoorState {
+  heartbeat_at: IsoDateTime;
+  entry_policy: EntryPolicy;
+  capacity: number | null;
+  /** The last known occupancy (heartbeat, or a newer entry or exit answer); `full` shows a banner on an entry kiosk. */
+  occupancy: { inside: number; capacity: number | null; level: OccupancyLevel };
+  /** The issuer lets this scanner annul check-ins: the Verdict and lookup screens offer it. */
+  can_annul: boolean;
+  /** How long after a check-in it may still be annulled here. */
+  annul_window_ms: number;
+}
+
+/** The answer to annul() (docs/kiosk.md "Annul at the door"). */
+export type AnnulResult =
+  /** The issuer undid the check-in: a rescan admits. */
+  | { type: 'annulled'; tid: string }
+  /** The issuer had nothing to undo. */
+  | { type: 'not_checked_in'; tid: string }
+  /** The issuer did not answer: the annulment is queued and sent like any offline scan. */
+  | { type: 'queued_offline'; tid: string }
+  /** The scanner has no annul right (heartbeat rights, or the issuer's 403). */
+  | { type: 'not_allowed'; message: string }
+  /** The check-in is older than the annul window. */
+  | { type: 'too_late'; checked_in_at: IsoDateTime | null; window_ms: number }
+  | { type: 'not_enrolled'; message: string }
+  | { type: 'scanner_unauthorized'; message: string }
+  /** The issuer could not be asked when the check-in was (not a check-in of this kiosk), or refused the request. */
+  | { type: 'unavailable'; message: string };
+
 export interface KioskState {
   enrolled: boolean;
   /** False once the issuer answered 401/403: the kiosk must be re-enrolled. */
@@ -217,6 +257,12 @@ export interface KioskState {
   staff: StaffState;
   /** The screens' languages, set by staff (default English alone). */
   language: KioskLanguage;
+  /** Which way this kiosk scans (setup code `direction`, changed by staff with setDirection). */
+  direction: GateDirection;
+  /** The issuer's last heartbeat; null before the first, or when the issuer has no door operations. */
+  door: DoorState | null;
+  /** Per ticket type: this kiosk's offline admissions in the last rolling hour, its policy and cap. */
+  offline_exposure: ExposureRow[];
 }
 
 export type ScanResult =
@@ -277,6 +323,10 @@ export interface KioskApi {
   leaveKioskMode(): Promise<LeaveKioskModeResult>;
   getState(): Promise<KioskState>;
   setScannerName(name: string): Promise<KioskState>;
+  /** Makes this kiosk an entry or an exit gate. Staff only. */
+  setDirection(direction: GateDirection): Promise<KioskState | StaffLocked>;
+  /** Undoes a recent check-in of the ticket (within the annul window), with the reason. Staff only. */
+  annul(tid: string, reason: string): Promise<AnnulResult | StaffLocked>;
   /** Returns the unsubscribe function. */
   onStateChange(listener: (state: KioskState) => void): () => void;
 }

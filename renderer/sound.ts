@@ -43,13 +43,13 @@ export function prepareVerdictSound(): void {
   }
 }
 
-export function playVerdictSound(kind: 'admit' | 'refuse'): void {
+export function playVerdictSound(kind: 'admit' | 'exit' | 'refuse'): void {
   try {
     context ??= new AudioContext();
     // Chromium starts a context suspended until the page had a user gesture; a scanner's keystrokes count.
     if (context.state === 'suspended') void context.resume();
     const now = context.currentTime;
-    for (const note of kind === 'admit' ? ADMIT_NOTES : REFUSE_NOTES) playNote(context, note, now);
+    for (const note of kind === 'refuse' ? REFUSE_NOTES : ADMIT_NOTES) playNote(context, note, now);
   } catch {
     // No audio device, or audio blocked: the screen alone still tells the verdict.
   }

@@ -35,6 +35,8 @@ const CHANNELS = {
   setStaffPin: 'kiosk:set-staff-pin',
   setLanguage: 'kiosk:set-language',
   leaveKioskMode: 'kiosk:leave-kiosk-mode',
+  setDirection: 'kiosk:set-direction',
+  annul: 'kiosk:annul',
 } as const satisfies KioskChannels;
 const ISSUER_CHANNELS = {
   status: 'issuer:status',
@@ -75,6 +77,8 @@ const api = {
   setStaffPin: (pin) => call(CHANNELS.setStaffPin, pin),
   setLanguage: (primary, secondary) => call(CHANNELS.setLanguage, primary, secondary),
   leaveKioskMode: () => call(CHANNELS.leaveKioskMode),
+  setDirection: (direction) => call(CHANNELS.setDirection, direction),
+  annul: (tid, reason) => call(CHANNELS.annul, tid, reason),
   onStateChange(listener) {
     // The page gets the state only, never the IPC event (it would expose ipcRenderer's sender).
     const forward = (_event: IpcRendererEvent, state: KioskState): void => listener(state);

@@ -25,6 +25,8 @@ export const KIOSK_CHANNELS = {
   setStaffPin: 'kiosk:set-staff-pin',
   setLanguage: 'kiosk:set-language',
   leaveKioskMode: 'kiosk:leave-kiosk-mode',
+  setDirection: 'kiosk:set-direction',
+  annul: 'kiosk:annul',
 } as const;
 
 /** renderer → main, the on-site issuer (main/onsite-issuer), one per OnsiteIssuerApi method (onsite-issuer-calls.ts). */

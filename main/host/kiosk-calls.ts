@@ -15,6 +15,7 @@ import type { KioskApi, LanguageCode, ReadDetails } from '../kiosk/kiosk-api.js'
 import { SecretStoreUnavailableError } from '../kiosk/api-key-store.js';
 import { answerCall, failure, InvalidInput, noArguments, UNSAFE_TEXT } from './call-envelope.js';
 import { KIOSK_CHANNELS } from './call-channels.js';
+import { MAX_REASON_LENGTH, type GateDirection } from '../../protocol/index.js';
 
 /** The request/answer calls of KioskApi (onStateChange is a push, not a call). */
 export type KioskCalls = Omit<KioskApi, 'onStateChange'>;
@@ -135,7 +136,39 @@ function boundCall(core: KioskCalls, method: KioskCallName, args: unknown): () =
     case 'leaveKioskMode':
       noArguments(args);
       return () => core.leaveKioskMode();
+    case 'setDirection': {
+      if (args.length !== 1 || (args[0] !== 'entry' && args[0] !== 'exit')) {
+        throw new InvalidInput('Expected exactly one argument: the direction, entry or exit.');
+      }
+      const direction: GateDirection = args[0];
+      return () => core.setDirection(direction);
+    }
+    case 'annul': {
+      if (args.length !== 2) throw new InvalidInput('Expected two arguments: the ticket ID and the reason.');
+      const tid = ticketId(args[0]);
+      const reason = annulReason(args[1]);
+      return () => core.annul(tid, reason);
+    }
   }
+}
+
+/** A ticket ID as the protocol has them (docs/protocol.md "Identifiers"): short, URL-safe. */
+function ticketId(value: unknown): string {
+  if (typeof value !== 'string' || !/^[0-9A-Za-z_-]{1,128}$/.test(value)) {
+    throw new InvalidInput('The ticket ID must be 1 to 128 letters, digits, - or _.');
+  }
+  return value;
+}
+
+/** docs/protocol.md "Door operations": a reason of 1 to 200 characters, printable text (it goes to the issuer's audit log). */
+function annulReason(value: unknown): string {
+  if (typeof value !== 'string') throw new InvalidInput('The reason must be a string.');
+  const reason = value.trim();
+  if (reason.length === 0 || reason.length > MAX_REASON_LENGTH) {
+    throw new InvalidInput(`The reason must have 1 to ${MAX_REASON_LENGTH} characters.`);
+  }
+  if (UNSAFE_TEXT.test(reason)) throw new InvalidInput('The reason must not contain control characters.');
+  return reason;
 }
 
 const LANGUAGE_CODES: readonly LanguageCode[] = ['en', 'de', 'fr', 'es'];

@@ -49,21 +49,33 @@ export function validateDiscovery(body: unknown, expectedIss: string): Discovery
     if (problem) return fail(`keys[${index}]: ${problem}`);
     checkedKeys.push(key as PublicKey);
   }
-  return {
-    ok: true,
-    document: {
-      protocol_version: protocol_version as number,
-      issuer,
-      name,
-      keys: checkedKeys,
-      endpoints: {
-        check_in: endpoints['check_in'] as string,
-        status: endpoints['status'] as string,
-        scanner_enroll: endpoints['scanner_enroll'] as string,
-      },
-      supported_versions: supported_versions as number[],
+  const document: DiscoveryDocument = {
+    protocol_version: protocol_version as number,
+    issuer,
+    name,
+    keys: checkedKeys,
+    endpoints: {
+      check_in: endpoints['check_in'] as string,
+      status: endpoints['status'] as string,
+      scanner_enroll: endpoints['scanner_enroll'] as string,
     },
+    supported_versions: supported_versions as number[],
   };
+  // docs/protocol.md "Scanner heartbeat": an extra, optional endpoint. One that is not HTTPS (or loopback)
+  // is left out rather than failing the document: the kiosk then works as with an issuer without it.
+  const heartbeat = endpoints['scanner_heartbeat'];
+  if (typeof heartbeat === 'string' && isSecureOrLoopbackUrl(heartbeat)) {
+    (document.endpoints as DoorEndpoints).scanner_heartbeat = heartbeat;
+  }
+  return { ok: true, document };
+}
+
+/** The discovery endpoints with the door-operations extension's one (docs/protocol.md "Scanner heartbeat"). */
+type DoorEndpoints = DiscoveryDocument['endpoints'] & { scanner_heartbeat?: string };
+
+/** The heartbeat URL of a validated discovery document, or null when the issuer does not offer one (no door operations). */
+export function heartbeatUrlOf(document: DiscoveryDocument): string | null {
+  return (document.endpoints as DoorEndpoints).scanner_heartbeat ?? null;
 }
 
 function publicKeyProblem(key: unknown): string | null {

@@ -122,6 +122,7 @@ async function exchange(setup: SetupPayload, deps: EnrollDeps): Promise<EnrollOu
     api_key_id: response.api_key_id,
     enrolled_at: new Date(deps.now()).toISOString(),
     tls_cert_sha256: setup.tls_cert_sha256 ?? null,
+    direction: setup.direction ?? 'entry',
   };
   deps.store.saveEnrollment(enrollment);
   return { ok: true, enrollment };

@@ -7,13 +7,18 @@
  * outcome, an error message or a log line (spec "EnrollResponse" api_key).
  */
 import {
+  ANSWERS_BY_ACTION,
   CHECK_IN_STATUSES,
+  ENTRY_POLICIES,
+  OFFLINE_POLICY_KINDS,
   TICKET_STATES,
   isErrorCode,
   isJsonObject,
-  type CheckInRequest,
-  type CheckInResponse,
+  type DoorCheckInRequest,
+  type DoorCheckInResponse,
   type EnrollRequest,
+  type HeartbeatRequest,
+  type HeartbeatResponse,
   type EnrollResponse,
   type ErrorCode,
   type TicketStatus,
@@ -63,11 +68,20 @@ export interface RateBudget {
 }
 
 export type CheckInCall =
-  | { kind: 'answered'; response: CheckInResponse; rateBudget?: RateBudget }
+  | { kind: 'answered'; response: DoorCheckInResponse; rateBudget?: RateBudget }
   /** docs/protocol.md "Reporting a failed signature": 400 with details.reason invalid_signature. */
   | { kind: 'signature_reported' }
   | { kind: 'not_found' }
+  /**
+   * docs/protocol.md "Door operations": 403 FORBIDDEN with details.reason
+   * action_not_allowed (an annulment from a key without the annul right).
+   * About this one request, not the key: never a reason to re-enroll.
+   */
+  | { kind: 'action_not_allowed' }
   | CallFailure;
+
+/** docs/protocol.md "Scanner heartbeat". */
+export type HeartbeatCall = { kind: 'answered'; response: HeartbeatResponse } | CallFailure;
 
 export type StatusCall = { kind: 'answered'; status: TicketStatus } | { kind: 'not_found' } | CallFailure;
 export type EnrollCall = { kind: 'enrolled'; response: EnrollResponse } | CallFailure;
@@ -156,12 +170,12 @@ export class IssuerClient {
    * POST a check-in (spec "POST /api/v1/tickets/check-in"). The idempotency key
    * goes in both header and body, equal (docs/protocol.md "Precedence").
    */
-  async checkIn(checkInUrl: string, apiKey: string, request: CheckInRequest, options: CallOptions = {}): Promise<CheckInCall> {
+  async checkIn(checkInUrl: string, apiKey: string, request: DoorCheckInRequest, options: CallOptions = {}): Promise<CheckInCall> {
     const headers = { authorization: `Bearer ${apiKey}`, 'idempotency-key': request.idempotency_key };
     const answer = await this.send('POST', checkInUrl, request, headers, options);
     if (answer.kind !== 'http') return answer;
     if (answer.status === 200) {
-      if (!isCheckInResponse(answer.body)) return { kind: 'server_error', status: 200 };
+      if (!isCheckInResponse(answer.body, request)) return { kind: 'server_error', status: 200 };
       const rateBudget = rateBudgetOf(answer.headers);
       return rateBudget ? { kind: 'answered', response: answer.body, rateBudget } : { kind: 'answered', response: answer.body };
     }
@@ -172,6 +186,17 @@ export class IssuerClient {
       errorOf(answer.body)?.details?.['reason'] === 'invalid_signature'
     ) {
       return { kind: 'signature_reported' };
+    }
+    if (answer.status === 403 && errorOf(answer.body)?.details?.['reason'] === 'action_not_allowed') return { kind: 'action_not_allowed' };
+    return this.failure(answer, true);
+  }
+
+  /** POST the scanner heartbeat (docs/protocol.md "Scanner heartbeat"): the event's door settings and this scanner's rights. */
+  async heartbeat(heartbeatUrl: string, apiKey: string, request: HeartbeatRequest, options: CallOptions = {}): Promise<HeartbeatCall> {
+    const answer = await this.send('POST', heartbeatUrl, request, { authorization: `Bearer ${apiKey}` }, options);
+    if (answer.kind !== 'http') return answer;
+    if (answer.status === 200) {
+      return isHeartbeatResponse(answer.body) ? { kind: 'answered', response: answer.body } : { kind: 'server_error', status: 200 };
     }
     return this.failure(answer, true);
   }
@@ -288,10 +313,38 @@ function errorOf(body: unknown): { code?: unknown; message?: unknown; details?: 
 
 const isString = (value: unknown): value is string => typeof value === 'string';
 
-function isCheckInResponse(body: unknown): body is CheckInResponse {
+/** A 200 answer whose status is one the issuer may give to this request's action (the spec's, without one). */
+function isCheckInResponse(body: unknown, request: DoorCheckInRequest): body is DoorCheckInResponse {
   if (!isJsonObject(body) || !isJsonObject(body['ticket'])) return false;
   const ticket = body['ticket'];
-  return (CHECK_IN_STATUSES as readonly unknown[]).includes(body['status']) && isString(ticket['tid']) && isString(ticket['eid']);
+  const statuses: readonly unknown[] = request.action ? ANSWERS_BY_ACTION[request.action] : CHECK_IN_STATUSES;
+  return statuses.includes(body['status']) && isString(ticket['tid']) && isString(ticket['eid']);
+}
+
+const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
+
+function isExposurePolicy(value: unknown): boolean {
+  if (!isJsonObject(value) || !(OFFLINE_POLICY_KINDS as readonly unknown[]).includes(value['policy'])) return false;
+  return value['policy'] !== 'capped' || isCount(value['per_hour']);
+}
+
+function isHeartbeatResponse(body: unknown): body is HeartbeatResponse {
+  if (!isJsonObject(body) || !isJsonObject(body['occupancy']) || !isJsonObject(body['offline_policies']) || !isJsonObject(body['rights']))
+    return false;
+  const { occupancy, offline_policies: policies, rights } = body;
+  const capacity = body['capacity'];
+  return (
+    isString(body['eid']) &&
+    (ENTRY_POLICIES as readonly unknown[]).includes(body['entry_policy']) &&
+    (capacity === null || isCount(capacity)) &&
+    isCount(occupancy['inside']) &&
+    ['open', 'nearly_full', 'full'].includes(occupancy['level'] as string) &&
+    isExposurePolicy(policies['default']) &&
+    isJsonObject(policies['by_type']) &&
+    Object.values(policies['by_type']).every(isExposurePolicy) &&
+    typeof rights['annul'] === 'boolean' &&
+    isString(body['server_time'])
+  );
 }
 
 function isTicketStatus(body: unknown): body is TicketStatus {

@@ -26,6 +26,10 @@ import {
   decodeTicketCode,
   evaluateTicketOffline,
   offlineVerdict,
+  exitVerdict,
+  exposureRefusal,
+  type DoorScanResponse,
+  type GateDirection,
   unknownTicketVerdict,
   verdictFromCheckIn,
   type DiscoveryDocument,
@@ -37,11 +41,12 @@ import {
 } from '../../protocol/index.js';
 import type { ApiKeyStore } from './api-key-store.js';
 import { DEFAULT_BACKOFF, type BackoffOptions } from './backoff.js';
-import { DiscoveryCache, type RefreshResult } from './discovery.js';
+import { DiscoveryCache, heartbeatUrlOf, type RefreshResult } from './discovery.js';
 import { DrainSchedule } from './drain-schedule.js';
 import { defaultPlatform, enroll, setupProblem } from './enrollment.js';
 import { IssuerClient, SCANNER_UNAUTHORIZED_MESSAGE, type FetchLike, type IssuerClientOptions } from './issuer-client.js';
 import type {
+  AnnulResult,
   ConnectionState,
   KioskApi,
   KioskLanguage,
@@ -57,6 +62,7 @@ import type {
   StatusLookupResult,
 } from './kiosk-api.js';
 import { StaffAccess } from './staff-access.js';
+import { ANNUL_NOT_ALLOWED_MESSAGE, DEFAULT_ANNUL_WINDOW_MS, DoorOperations, HEARTBEAT_INTERVAL_MS } from './door-operations.js';
 import {
   checkInRequestFor,
   type LocalStore,
@@ -95,6 +101,10 @@ export interface KioskCoreOptions {
   repeatReadWindowMs?: number;
   /** How long a staff unlock lasts since the last staff action (staff-access.ts; default 2 minutes). */
   staffIdleMs?: number;
+  /** How long after a check-in staff may annul it at the door (docs/kiosk.md "Annul at the door"). Default 2 minutes. */
+  annulWindowMs?: number;
+  /** Scanner heartbeat period while enrolled (docs/protocol.md "Scanner heartbeat"); default 1 minute, 0 for none on a timer (tests call heartbeat()). */
+  heartbeatIntervalMs?: number;
   /** One line per event worth an operator's attention. Never receives scanned text or secrets. */
   log?: (line: string) => void;
   now?: () => number;
@@ -151,6 +161,10 @@ export class KioskCore implements KioskApi {
   /** Fire-and-forget work (background discovery refreshes) that close() must wait for. */
   private readonly background = new Set<Promise<unknown>>();
   private closed = false;
+  /** Door operations: the heartbeat and its last answer, offline exposure (door-operations.ts). */
+  private readonly door: DoorOperations;
+  private heartbeatTimer: ReturnType<typeof setInterval> | undefined;
+  private heartbeatRunning: Promise<void> | null = null;
 
   constructor(private readonly options: KioskCoreOptions) {
     this.now = options.now ?? Date.now;
@@ -208,6 +222,17 @@ export class KioskCore implements KioskApi {
     if (enrollment?.tls_cert_sha256) this.client.pinCertificate(enrollment.iss, enrollment.tls_cert_sha256);
     // Scans left in the queue by a previous run go out as soon as possible.
     if (this.store.pendingCount() > 0) this.drains.soon();
+    this.door = new DoorOperations({
+      store: this.store,
+      client: this.client,
+      now: this.now,
+      annulWindowMs: options.annulWindowMs ?? DEFAULT_ANNUL_WINDOW_MS,
+    });
+    const heartbeatMs = options.heartbeatIntervalMs ?? HEARTBEAT_INTERVAL_MS;
+    if (heartbeatMs > 0) {
+      this.heartbeatTimer = setInterval(() => void this.heartbeat(), heartbeatMs);
+      this.heartbeatTimer.unref?.();
+    }
   }
 
   // --- KioskApi -------------------------------------------------------------
@@ -324,6 +349,149 @@ export class KioskCore implements KioskApi {
     return this.snapshot();
   }
 
+  // --- door operations (docs/kiosk.md "Direction", "Annul at the door") -----
+
+  /** Makes this kiosk an entry or an exit gate. Staff only; the issuer hears it with the next heartbeat, sent at once. */
+  setDirection(direction: GateDirection): Promise<KioskState | StaffLocked> {
+    return this.staffOnly('change direction', async () => {
+      const enrollment = this.store.getEnrollment();
+      if (enrollment && enrollment.direction !== direction) {
+        this.store.saveEnrollment({ ...enrollment, direction });
+        this.log(`Gate direction changed to ${direction} (staff).`);
+        this.inBackground(this.heartbeat());
+      }
+      this.changed();
+      return this.getState();
+    });
+  }
+
+  /**
+   * Undoes a recent check-in (docs/kiosk.md "Annul at the door"). Staff only,
+   * offered while the issuer gives this scanner the annul right. Queued like
+   * any scan: committed with its idempotency key before it is sent, sent again
+   * from the queue when the issuer does not answer now.
+   */
+  annul(tid: string, reason: string): Promise<AnnulResult | StaffLocked> {
+    return this.staffOnly('annul', () => this.inTurn(() => this.annulNow(tid, reason)));
+  }
+
+  private async annulNow(tid: string, reason: string): Promise<AnnulResult> {
+    const enrollment = this.store.getEnrollment();
+    if (!enrollment) return { type: 'not_enrolled', message: NOT_ENROLLED };
+    if (!this.door.canAnnul(enrollment)) return { type: 'not_allowed', message: ANNUL_NOT_ALLOWED_MESSAGE };
+    const windowMs = this.options.annulWindowMs ?? DEFAULT_ANNUL_WINDOW_MS;
+    const document = await this.documentFor(enrollment);
+    const lookup = this.authorised ? await this.loadApiKey(enrollment) : { key: null };
+    const apiKey = 'key' in lookup ? lookup.key : null;
+    // The check-in to undo: this kiosk's own, else the issuer's record of it (a lookup's ticket).
+    let checkedInAt = this.store.lastAdmissionAt(tid) ?? null;
+    if (checkedInAt === null) {
+      if (!document || !apiKey) return { type: 'unavailable', message: 'the issuer must be reached to annul a check-in made elsewhere' };
+      const status = await this.client.status(document.endpoints.status, apiKey, tid, { timeoutMs: this.interactiveTimeoutMs() });
+      this.noteConnection(status);
+      if (status.kind === 'not_found') return { type: 'not_checked_in', tid };
+      if (status.kind !== 'answered') return { type: 'unavailable', message: 'the issuer could not say when the ticket was checked in' };
+      if (!status.status.checked_in_at) return { type: 'not_checked_in', tid };
+      checkedInAt = status.status.checked_in_at;
+    }
+    if (this.now() - Date.parse(checkedInAt) > windowMs) return { type: 'too_late', checked_in_at: checkedInAt, window_ms: windowMs };
+    const admitting = this.store.admittingScan(tid);
+    const scan = this.store.insertScan({
+      code: admitting?.code ?? tid,
+      iss: enrollment.iss,
+      tid,
+      eid: admitting?.eid ?? enrollment.eid,
+      gate_id: enrollment.gate_id,
+      scanner_id: this.store.identity().scanner_id,
+      scanned_at: new Date(this.now()).toISOString(),
+      signature_status: 'valid',
+      queue_state: document && apiKey ? 'sending' : 'pending',
+      action: 'annul',
+      reason,
+      ticket_type: admitting?.ticket_type ?? null,
+    });
+    this.log(`Annulment of ticket ${tid} by staff, queued with its key.`);
+    if (!document || !apiKey) {
+      this.drains.firstRetryUnlessScheduled();
+      this.changed();
+      return { type: 'queued_offline', tid };
+    }
+    const call = await this.client.checkIn(document.endpoints.check_in, apiKey, checkInRequestFor(scan), { timeoutMs: this.budgetMs });
+    this.noteConnection(call);
+    const answeredAt = new Date(this.now()).toISOString();
+    const answer = storedAnswerOf(call, answeredAt);
+    if (answer !== null) this.store.recordAnswer(scan.idempotency_key, answer);
+    this.changed();
+    switch (call.kind) {
+      case 'answered':
+        if (call.response.status === 'annulled') return { type: 'annulled', tid };
+        if (call.response.status === 'not_checked_in') return { type: 'not_checked_in', tid };
+        return { type: 'unavailable', message: `the issuer answered ${call.response.status}` };
+      case 'action_not_allowed':
+        return { type: 'not_allowed', message: ANNUL_NOT_ALLOWED_MESSAGE };
+      case 'not_found':
+        return { type: 'not_checked_in', tid };
+      case 'signature_reported':
+      case 'rejected':
+        return {
+          type: 'unavailable',
+          message: `the issuer refused the annulment (${call.kind === 'rejected' ? (call.code ?? call.status) : call.kind})`,
+        };
+      case 'unauthorized':
+        this.store.setQueueState(scan.idempotency_key, 'held');
+        this.authorised = false;
+        return { type: 'scanner_unauthorized', message: SCANNER_UNAUTHORIZED_MESSAGE };
+      case 'unreachable':
+      case 'server_error':
+      case 'rate_limited':
+        this.store.recordRetry(
+          scan.idempotency_key,
+          this.drains.firstRetryAt(call.kind === 'rate_limited' ? call.retryAfterMs : undefined),
+          call.kind,
+        );
+        this.drains.firstRetryUnlessScheduled();
+        return { type: 'queued_offline', tid };
+    }
+  }
+
+  /**
+   * One scanner heartbeat now (docs/protocol.md "Scanner heartbeat"): also
+   * what the timer runs every minute. Single-flight; nothing when not
+   * enrolled, not authorised, or the issuer has no heartbeat endpoint.
+   */
+  heartbeat(): Promise<void> {
+    if (this.heartbeatRunning) return this.heartbeatRunning;
+    const run = this.sendHeartbeat()
+      .catch((error: unknown) => this.log(`Heartbeat failed: ${error instanceof Error ? error.message : String(error)}`))
+      .finally(() => {
+        this.heartbeatRunning = null;
+      });
+    this.heartbeatRunning = run;
+    return run;
+  }
+
+  private async sendHeartbeat(): Promise<void> {
+    if (this.closed) return;
+    const enrollment = this.store.getEnrollment();
+    if (!enrollment || !this.authorised) return;
+    const document = this.discovery.cached(enrollment.iss);
+    if (!document || heartbeatUrlOf(document) === null) return;
+    const lookup = await this.loadApiKey(enrollment);
+    if (!('key' in lookup) || !lookup.key || this.closed) return;
+    const call = await this.door.heartbeat(
+      enrollment,
+      document,
+      lookup.key,
+      this.store.identity().scanner_id,
+      this.store.pendingCount(),
+      this.interactiveTimeoutMs(),
+    );
+    if (!call || this.closed) return;
+    this.noteConnection(call);
+    if (call.kind === 'answered' && this.store.pendingCount() > 0) this.drains.soon();
+    this.changed();
+  }
+
   async setScannerName(name: string): Promise<KioskState> {
     this.store.setScannerName(name);
     this.changed();
@@ -434,6 +602,8 @@ export class KioskCore implements KioskApi {
     if (this.closed) return;
     this.closed = true;
     this.staff.close();
+    clearInterval(this.heartbeatTimer);
+    await this.heartbeatRunning;
     this.drainAbort.abort();
     await this.drains.close();
     await this.scanChain;
@@ -446,7 +616,7 @@ export class KioskCore implements KioskApi {
   // --- scanning -------------------------------------------------------------
 
   /** Scans run one at a time, so "seen before on this kiosk" cannot race. */
-  private inTurn(work: () => Promise<ScanResult>): Promise<ScanResult> {
+  private inTurn<T>(work: () => Promise<T>): Promise<T> {
     const run = this.scanChain.then(work);
     this.scanChain = run.catch(() => undefined);
     return run;
@@ -535,6 +705,7 @@ export class KioskCore implements KioskApi {
       keys: document?.keys ?? [],
       nowMs: this.now(),
       admittedHereAt: (tid) => this.store.firstAdmissionAt(tid),
+      direction: enrollment.direction,
       verify: verifyEd25519Node,
     });
   }
@@ -574,8 +745,11 @@ export class KioskCore implements KioskApi {
 
   private async checkIn(code: string, payload: TicketPayload, enrollment: Enrollment, document: DiscoveryDocument): Promise<ScanResult> {
     const scannedAt = new Date(this.now()).toISOString();
-    // Known offline with the optimistic policy: do not make the queue wait a full budget per person.
-    const skipOnline = this.policy === 'optimistic' && this.connection === 'offline';
+    const action = enrollment.direction;
+    // Known offline and the offline rules would let the person through (an exit; an entry the
+    // exposure policy admits): do not make the queue wait a full budget per person. A refusal is
+    // worth one more try of the issuer.
+    const skipOnline = this.connection === 'offline' && this.offlineOutcome(payload, enrollment, scannedAt).queueState === 'pending';
     // The key is read only when a request may go out: each read is a keyring round trip (D-Bus on
     // Linux, milliseconds, tens under load) that a known-offline scan does not need. Not cached:
     // between requests the key stays in the keyring only, with no copy to invalidate.
@@ -585,12 +759,17 @@ export class KioskCore implements KioskApi {
     const apiKey = lookup !== null && 'key' in lookup ? lookup.key : null;
     // A held scan of this ticket (strict offline refusal, or lost authorisation) is resent as it was:
     // same body, same idempotency key, so an earlier request that did land is answered consistently.
-    const held = this.store.heldScanFor(payload.tid);
-    const newScan = (queueState: NewScan['queue_state']): StoredScan =>
+    const heldScan = this.store.heldScanFor(payload.tid);
+    // Only a held scan of the same action (a kiosk turned from entry to exit holds on to its entries).
+    const held = heldScan && (heldScan.action ?? 'entry') === action ? heldScan : null;
+    const newScan = (queueState: NewScan['queue_state'], sentAsOffline = false): StoredScan =>
       this.store.insertScan({
         ...this.scanAtThisDoor(code, payload, enrollment, scannedAt),
         signature_status: 'valid',
         queue_state: queueState,
+        action,
+        ticket_type: payload.tt ?? null,
+        sent_as_offline: sentAsOffline,
       });
 
     if (!apiKey) {
@@ -601,9 +780,11 @@ export class KioskCore implements KioskApi {
         if (!held) newScan('held'); // kept, not sent: rescanning after a re-enrollment sends it, same key
         return this.unauthorised();
       }
-      const verdict = offlineVerdict(payload, this.policy, new Date(this.now()).toISOString());
-      const queueState = this.policy === 'optimistic' ? 'pending' : 'held';
-      this.store.atomically(() => this.store.decideScan((held ?? newScan(queueState)).idempotency_key, verdict, queueState));
+      // Decided before any request went out: the request says so (`admitted_offline`, docs/protocol.md "Door operations").
+      const { verdict, queueState } = this.offlineOutcome(payload, enrollment, new Date(this.now()).toISOString());
+      this.store.atomically(() =>
+        this.store.decideScan((held ?? newScan(queueState, verdict.kind !== 'refuse')).idempotency_key, verdict, queueState),
+      );
       if (queueState === 'pending') this.drains.firstRetryUnlessScheduled();
       return this.show(verdict);
     }
@@ -622,12 +803,16 @@ export class KioskCore implements KioskApi {
     const decidedAt = new Date(this.now()).toISOString();
 
     if (call.kind === 'answered' || call.kind === 'not_found') {
+      // The client let through only the statuses this action may be answered (issuer-client.ts): an entry's or an exit's.
       const verdict =
-        call.kind === 'answered' ? verdictFromCheckIn(call.response, payload, decidedAt) : unknownTicketVerdict(payload, decidedAt);
+        call.kind === 'answered'
+          ? verdictFromCheckIn(call.response as DoorScanResponse, payload, decidedAt)
+          : unknownTicketVerdict(payload, decidedAt);
       this.store.atomically(() => {
         this.store.recordAnswer(scan.idempotency_key, storedAnswerOf(call, decidedAt)!);
         this.store.decideScan(scan.idempotency_key, verdict, 'done');
       });
+      if (call.kind === 'answered' && this.door.noteOccupancy(enrollment, call.response.occupancy)) this.changed();
       if (this.store.pendingCount() > 0) this.drains.soon(); // the issuer is back: flush the queue
       return this.show(verdict);
     }
@@ -636,11 +821,14 @@ export class KioskCore implements KioskApi {
       return this.unauthorised();
     }
 
-    // Offline path after trying: timeout, network error, 5xx, 429, or a final rejection.
-    const verdict = offlineVerdict(payload, this.policy, decidedAt);
-    const queueState = call.kind === 'rejected' ? 'failed' : this.policy === 'optimistic' ? 'pending' : 'held';
+    // Offline path after trying: timeout, network error, 5xx, 429, or a final rejection. The request already
+    // went out without `admitted_offline`, and a replay must be the same body: it is queued as it was.
+    const final = call.kind === 'rejected' || call.kind === 'action_not_allowed';
+    const offline = this.offlineOutcome(payload, enrollment, decidedAt);
+    const verdict = offline.verdict;
+    const queueState = final ? 'failed' : offline.queueState;
     this.store.atomically(() => {
-      if (call.kind === 'rejected') this.store.recordAnswer(scan.idempotency_key, storedAnswerOf(call, decidedAt)!);
+      if (final) this.store.recordAnswer(scan.idempotency_key, storedAnswerOf(call, decidedAt)!);
       this.store.decideScan(scan.idempotency_key, verdict, queueState);
     });
     if (queueState === 'pending') {
@@ -654,6 +842,22 @@ export class KioskCore implements KioskApi {
       this.drains.atUnlessScheduled(due);
     }
     return this.show(verdict);
+  }
+
+  /**
+   * What the door shows when the issuer cannot answer (docs/kiosk.md "Exit scans", "Offline exposure
+   * policy"): an exit lets the person out; an entry is judged by the kiosk's own option and its
+   * ticket type's policy (protocol/offline-exposure.ts). Let through: queued; refused: held.
+   */
+  private offlineOutcome(
+    payload: TicketPayload,
+    enrollment: Enrollment,
+    decidedAt: string,
+  ): { verdict: Verdict; queueState: 'pending' | 'held' } {
+    if (enrollment.direction === 'exit') return { verdict: exitVerdict(payload, true, decidedAt), queueState: 'pending' };
+    const decision = this.door.decideEntry(enrollment, payload, this.policy);
+    if (decision.admit) return { verdict: offlineVerdict(payload, 'optimistic', decidedAt), queueState: 'pending' };
+    return { verdict: exposureRefusal(decision, payload, decidedAt), queueState: 'held' };
   }
 
   private unauthorised(): ScanResult {
@@ -718,6 +922,7 @@ export class KioskCore implements KioskApi {
     this.lastVerdicts = [];
     if (this.store.pendingCount() > 0) this.drains.soon();
     this.changed();
+    this.inBackground(this.heartbeat()); // the event's door settings and this scanner's rights, at once
     const e = outcome.enrollment;
     return { type: 'enrolled', issuer_name: e.issuer_name, event_name: e.event_name, event_date: e.event_date, gate_id: e.gate_id };
   }
@@ -741,6 +946,7 @@ export class KioskCore implements KioskApi {
     if (!refresh) return;
     const result = await refresh;
     if (!this.closed) this.noteRefresh(result);
+    if (result.ok && !this.closed) await this.heartbeat(); // docs/protocol.md "Scanner heartbeat": after each discovery refresh
   }
 
   private noteRefresh(result: RefreshResult): void {
@@ -831,6 +1037,8 @@ export class KioskCore implements KioskApi {
       key_expires_at: enrollment?.key_expires_at ?? null,
       connection: this.connection,
       offline_policy: this.policy,
+      direction: enrollment?.direction ?? 'entry',
+      ...this.door.view(enrollment),
       pending_scans: this.store.pendingCount(),
       last_verdicts: [...this.lastVerdicts],
       double_admissions: this.store.doubleAdmissions().map(({ idempotency_key: _key, ...view }) => view),

@@ -19,7 +19,15 @@ import { chmodSync, closeSync, existsSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { CheckInRequest, DiscoveryDocument, IsoDateTime, Verdict } from '../../protocol/index.js';
+import type {
+  DiscoveryDocument,
+  DoorCheckInRequest,
+  GateDirection,
+  HeartbeatResponse,
+  IsoDateTime,
+  ScanAction,
+  Verdict,
+} from '../../protocol/index.js';
 import type { CalibrationResult } from './calibration.js';
 import type { ScanOrigin } from './repeat-reads.js';
 
@@ -57,6 +65,17 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX scans_queue ON scans (queue_state, next_attempt_at, seq);
   CREATE INDEX scans_tid ON scans (tid);
   `,
+  // Door operations (docs/kiosk.md "Exit scans", "Annul at the door", "Offline exposure policy"): what
+  // each scan is, why an annulment, the ticket's type (offline admissions are counted per type), and
+  // whether its request says the kiosk already decided offline. Rows from before keep NULL `action`
+  // and are sent as they were first sent (the issuer's idempotency compares the whole body).
+  `
+  ALTER TABLE scans ADD COLUMN action TEXT CHECK (action IN ('entry', 'exit', 'annul'));
+  ALTER TABLE scans ADD COLUMN reason TEXT;
+  ALTER TABLE scans ADD COLUMN ticket_type TEXT;
+  ALTER TABLE scans ADD COLUMN sent_as_offline INTEGER NOT NULL DEFAULT 0;
+  CREATE INDEX scans_offline_admissions ON scans (admitted_at) WHERE admitted_offline = 1;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -90,6 +109,17 @@ export interface Enrollment {
    * change: records written before it existed read as null.
    */
   tls_cert_sha256: string | null;
+  /**
+   * Which way this kiosk scans (setup code `direction`, changeable by staff).
+   * Part of the enrollment JSON: records written before it existed read as entry.
+   */
+  direction: GateDirection;
+}
+
+/** The last heartbeat answer (docs/protocol.md "Scanner heartbeat") and when it came, kept across restarts. */
+export interface StoredHeartbeat {
+  response: HeartbeatResponse;
+  received_at: IsoDateTime;
 }
 
 export interface ScannerIdentity {
@@ -109,6 +139,13 @@ export interface NewScan {
   queue_state: 'sending' | 'pending' | 'held';
   /** Set when the verdict is already known at insert time (a refusal reported to the issuer). */
   verdict?: Verdict;
+  /** What the scan is (sent as `action`); absent only for reports that are not door operations. */
+  action?: ScanAction;
+  /** Why a check-in is annulled (`annul` only). */
+  reason?: string;
+  ticket_type?: string | null;
+  /** The request carries `admitted_offline: true`: the kiosk decided before any request went out. */
+  sent_as_offline?: boolean;
 }
 
 export interface StoredScan {
@@ -132,6 +169,11 @@ export interface StoredScan {
   result_status: string | null;
   result: unknown;
   answered_at: IsoDateTime | null;
+  /** Null for scans stored before door operations: they are sent without `action`, as they first were. */
+  action: ScanAction | null;
+  reason: string | null;
+  ticket_type: string | null;
+  sent_as_offline: boolean;
 }
 
 /** A ticket admitted offline here that the issuer later answered `already_used`: two people may be inside. */
@@ -145,9 +187,10 @@ export interface DoubleAdmission {
   idempotency_key: string;
 }
 
-interface ScanRow extends Omit<StoredScan, 'verdict' | 'admitted_offline' | 'result'> {
+interface ScanRow extends Omit<StoredScan, 'verdict' | 'admitted_offline' | 'result' | 'sent_as_offline'> {
   verdict: string | null;
   admitted_offline: number;
+  sent_as_offline: number;
   result: string | null;
 }
 
@@ -215,6 +258,10 @@ const SCAN_COLUMNS = [
   'result_status',
   'result',
   'answered_at',
+  'action',
+  'reason',
+  'ticket_type',
+  'sent_as_offline',
 ] as const;
 
 export class LocalStore {
@@ -332,8 +379,8 @@ export class LocalStore {
   getEnrollment(): Enrollment | null {
     const value = this.getSetting('enrollment');
     if (!value) return null;
-    const enrollment = JSON.parse(value) as Enrollment;
-    return { ...enrollment, tls_cert_sha256: enrollment.tls_cert_sha256 ?? null };
+    const enrollment = JSON.parse(value) as Partial<Enrollment> & Omit<Enrollment, 'tls_cert_sha256' | 'direction'>;
+    return { ...enrollment, tls_cert_sha256: enrollment.tls_cert_sha256 ?? null, direction: enrollment.direction ?? 'entry' };
   }
 
   saveEnrollment(enrollment: Enrollment): void {
@@ -409,9 +456,11 @@ export class LocalStore {
       }
       const scans = [...rows.scans].sort((a, b) => Number(a['seq']) - Number(b['seq']));
       for (const row of scans) {
-        const values = SCAN_COLUMNS.map((column) =>
-          column === 'queue_state' && row[column] === 'sending' ? 'pending' : (row[column] ?? null),
-        );
+        const values = SCAN_COLUMNS.map((column) => {
+          if (column === 'queue_state' && row[column] === 'sending') return 'pending';
+          if (column === 'sent_as_offline') return row[column] ?? 0; // a file from before door operations
+          return row[column] ?? null;
+        });
         try {
           insertScan.run(...values);
         } catch {
@@ -484,8 +533,9 @@ export class LocalStore {
   insertScan(scan: NewScan): StoredScan {
     const key = randomUUID();
     this.statement(
-      `INSERT INTO scans (idempotency_key, code, iss, tid, eid, gate_id, scanner_id, scanned_at, signature_status, queue_state, verdict)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO scans (idempotency_key, code, iss, tid, eid, gate_id, scanner_id, scanned_at, signature_status, queue_state, verdict,
+                          action, reason, ticket_type, sent_as_offline)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       key,
       scan.code,
@@ -498,6 +548,10 @@ export class LocalStore {
       scan.signature_status,
       scan.queue_state,
       scan.verdict ? JSON.stringify(scan.verdict) : null,
+      scan.action ?? null,
+      scan.reason ?? null,
+      scan.ticket_type ?? null,
+      scan.sent_as_offline ? 1 : 0,
     );
     return this.scan(key)!;
   }
@@ -580,12 +634,64 @@ export class LocalStore {
     return row ? fromRow(row) : null;
   }
 
-  /** When this kiosk first admitted the ticket (online or offline), if it did. */
+  /**
+   * When this kiosk first admitted the ticket (online or offline), if it did,
+   * since the issuer last confirmed an annulment of it from this kiosk (an
+   * annulled check-in is undone: a rescan admits).
+   */
   firstAdmissionAt(tid: string): IsoDateTime | undefined {
-    const row = this.statement(`SELECT MIN(admitted_at) AS at FROM scans WHERE tid = ? AND admitted_at IS NOT NULL`).get(tid) as {
-      at: string | null;
-    };
+    const row = this.statement(
+      `SELECT MIN(admitted_at) AS at FROM scans WHERE tid = ? AND admitted_at IS NOT NULL
+         AND seq > COALESCE((SELECT MAX(seq) FROM scans WHERE tid = ? AND action = 'annul' AND result_status = 'annulled'), 0)`,
+    ).get(tid, tid) as { at: string | null };
     return row.at ?? undefined;
+  }
+
+  /** This kiosk's latest admission of the ticket still standing (see firstAdmissionAt), if any: what an annulment undoes. */
+  lastAdmissionAt(tid: string): IsoDateTime | undefined {
+    const row = this.statement(
+      `SELECT MAX(admitted_at) AS at FROM scans WHERE tid = ? AND admitted_at IS NOT NULL
+         AND seq > COALESCE((SELECT MAX(seq) FROM scans WHERE tid = ? AND action = 'annul' AND result_status = 'annulled'), 0)`,
+    ).get(tid, tid) as { at: string | null };
+    return row.at ?? undefined;
+  }
+
+  /** This kiosk's latest scan that admitted the ticket: the code and type an annulment of it records. */
+  admittingScan(tid: string): StoredScan | null {
+    const row = this.statement(`SELECT * FROM scans WHERE tid = ? AND admitted_at IS NOT NULL ORDER BY seq DESC LIMIT 1`).get(tid) as
+      ScanRow | undefined;
+    return row ? fromRow(row) : null;
+  }
+
+  /** This kiosk's offline admissions since `since` (ISO), for the rolling-hour counts (protocol/offline-exposure.ts). */
+  offlineAdmissionsSince(since: IsoDateTime): Array<{ ticket_type: string | null; admitted_at: IsoDateTime }> {
+    return this.statement(
+      `SELECT ticket_type, admitted_at FROM scans WHERE admitted_offline = 1 AND admitted_at >= ? ORDER BY admitted_at`,
+    ).all(since) as Array<{ ticket_type: string | null; admitted_at: IsoDateTime }>;
+  }
+
+  /** Offline admissions not yet answered by the issuer, per ticket type ('' for none): the heartbeat's `offline_exposure`. */
+  unsyncedOfflineAdmissions(): Record<string, number> {
+    const rows = this.statement(
+      `SELECT COALESCE(ticket_type, '') AS type, COUNT(*) AS n FROM scans
+         WHERE admitted_offline = 1 AND admitted_at IS NOT NULL AND queue_state IN ('pending', 'sending', 'held') GROUP BY 1`,
+    ).all() as Array<{ type: string; n: number }>;
+    return Object.fromEntries(rows.map((row) => [row.type, row.n]));
+  }
+
+  // --- door operations: the last heartbeat ---------------------------------
+
+  getHeartbeat(): StoredHeartbeat | null {
+    const value = this.getSetting('door_heartbeat');
+    return value ? (JSON.parse(value) as StoredHeartbeat) : null;
+  }
+
+  saveHeartbeat(heartbeat: StoredHeartbeat): void {
+    this.setSetting('door_heartbeat', JSON.stringify(heartbeat));
+  }
+
+  clearHeartbeat(): void {
+    this.statement(`DELETE FROM settings WHERE key = 'door_heartbeat'`).run();
   }
 
   doubleAdmissions(): DoubleAdmission[] {
@@ -609,8 +715,8 @@ export class LocalStore {
 }
 
 /** The exact request body for a stored scan: identical on every retry (spec check-in rule 1). */
-export function checkInRequestFor(scan: StoredScan): CheckInRequest {
-  const request: CheckInRequest = {
+export function checkInRequestFor(scan: StoredScan): DoorCheckInRequest {
+  const request: DoorCheckInRequest = {
     tid: scan.tid,
     eid: scan.eid,
     scanned_at: scan.scanned_at,
@@ -619,6 +725,10 @@ export function checkInRequestFor(scan: StoredScan): CheckInRequest {
   };
   if (scan.gate_id !== null) request.gate_id = scan.gate_id;
   if (scan.signature_status === 'invalid') request.signature_status = 'invalid';
+  // Door operations: our kiosks always say what a scan is (docs/protocol.md "Door operations").
+  if (scan.action !== null) request.action = scan.action;
+  if (scan.sent_as_offline) request.admitted_offline = true;
+  if (scan.reason !== null) request.reason = scan.reason;
   return request;
 }
 
@@ -627,6 +737,7 @@ function fromRow(row: ScanRow): StoredScan {
     ...row,
     verdict: row.verdict ? (JSON.parse(row.verdict) as Verdict) : null,
     admitted_offline: row.admitted_offline === 1,
+    sent_as_offline: row.sent_as_offline === 1,
     result: row.result ? (JSON.parse(row.result) as unknown) : null,
   };
 }

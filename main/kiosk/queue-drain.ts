@@ -178,6 +178,9 @@ export function storedAnswerOf(call: CheckInCall, answeredAt: string): StoredAns
     case 'signature_reported':
     case 'not_found':
       return { status: call.kind, body: null, answeredAt, final: 'done' };
+    case 'action_not_allowed':
+      // An annulment this scanner has no right to: resending cannot succeed (docs/kiosk.md "Annul at the door").
+      return { status: call.kind, body: null, answeredAt, final: 'failed', error: 'FORBIDDEN action_not_allowed' };
     case 'rejected':
       // 400/409: resending the same request cannot succeed (e.g. scanned_at older than 48 h).
       return {
@@ -224,6 +227,7 @@ function record(
     }
     case 'signature_reported':
     case 'not_found':
+    case 'action_not_allowed':
     case 'rejected':
       return { settled: true };
     case 'unauthorized':

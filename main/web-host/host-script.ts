@@ -95,6 +95,8 @@ export function installKioskHost(win: HostWindow): void {
     setStaffPin: (pin) => call('setStaffPin', pin),
     setLanguage: (primary, secondary) => call('setLanguage', primary, secondary),
     leaveKioskMode: () => call('leaveKioskMode'),
+    setDirection: (direction) => call('setDirection', direction),
+    annul: (tid, reason) => call('annul', tid, reason),
     onStateChange(listener) {
       const subscriber = (state: KioskState): void => listener(state);
       listeners.add(subscriber);

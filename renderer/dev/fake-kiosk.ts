@@ -86,6 +86,9 @@ export class FakeKiosk implements KioskApi {
       can_leave_kiosk_mode: false,
     },
     language: { primary: 'en', secondary: null },
+    direction: 'entry',
+    door: null,
+    offline_exposure: [],
   };
 
   async scan(text: string): Promise<ScanResult> {
@@ -166,6 +169,15 @@ export class FakeKiosk implements KioskApi {
   async setLanguage(primary: LanguageCode, secondary: LanguageCode | null): Promise<SetLanguageResult> {
     this.change({ language: { primary, secondary } });
     return { type: 'language_set', language: this.state.language };
+  }
+
+  async setDirection(direction: 'entry' | 'exit'): Promise<KioskState> {
+    this.change({ direction });
+    return this.state;
+  }
+
+  async annul(tid: string): Promise<{ type: 'annulled'; tid: string }> {
+    return { type: 'annulled', tid };
   }
 
   async leaveKioskMode(): Promise<LeaveKioskModeResult> {

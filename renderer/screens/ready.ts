@@ -44,6 +44,7 @@ export function mountReady(root: HTMLElement, actions: ReadyActions): ScreenHand
             el('p', { class: 'ready__date' }, view.eventDate),
           ),
           el('p', { class: 'ready__gate', 'data-gate': state.gate_id ?? '' }, view.gate),
+          el('p', { class: `ready__direction ready__direction--${view.direction}`, 'data-direction': view.direction }, view.directionText),
         ),
         el(
           'div',
@@ -66,6 +67,9 @@ export function mountReady(root: HTMLElement, actions: ReadyActions): ScreenHand
             : null,
         ),
         view.offlineRule ? el('p', { class: 'ready__offline-rule' }, view.offlineRule) : null,
+        view.venueFullText
+          ? el('p', { class: 'banner banner--danger banner--venue-full', role: 'alert', 'data-venue-full': '' }, '⛔ ', view.venueFullText)
+          : null,
         view.unauthorisedText
           ? el('p', { class: 'banner banner--danger', role: 'alert', 'data-unauthorised': '' }, '✗ ', view.unauthorisedText)
           : null,

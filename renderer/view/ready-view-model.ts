@@ -2,11 +2,11 @@
 import type { KioskState, Verdict } from '../kiosk-bridge-types.js';
 import { t } from '../messages/format.js';
 import { formatClockTime, formatEventDate, type TimeOptions } from './dates.js';
-import { verdictView } from './verdict-view-model.js';
+import { verdictView, type VerdictView } from './verdict-view-model.js';
 
 export interface RecentVerdictLine {
-  icon: '✓' | '✗';
-  dataVerdict: 'admit' | 'refuse';
+  icon: VerdictView['icon'];
+  dataVerdict: VerdictView['dataVerdict'];
   time: string;
   text: string;
 }
@@ -24,6 +24,11 @@ export interface ReadyView {
   doubleAdmissionsText: string | null;
   unauthorisedText: string | null;
   recent: RecentVerdictLine[];
+  /** Which way this gate scans (docs/kiosk.md "Direction"). */
+  direction: KioskState['direction'];
+  directionText: string;
+  /** An entry kiosk whose last heartbeat said the venue is full; the issuer still decides each scan. Null otherwise. */
+  venueFullText: string | null;
 }
 
 /** How many past verdicts the Ready screen lists. */
@@ -49,6 +54,9 @@ export function readyView(state: KioskState, time: TimeOptions = {}): ReadyView 
     doubleAdmissionsText: doubles === 0 ? null : doubles === 1 ? t('ready.double.one') : t('ready.double.other', { count: doubles }),
     unauthorisedText: state.authorised ? null : t('ready.unauthorised'),
     recent: state.last_verdicts.slice(0, RECENT_VERDICTS_SHOWN).map((v) => recentLine(v, time)),
+    direction: state.direction,
+    directionText: state.direction === 'exit' ? t('ready.direction.exit') : t('ready.direction.entry'),
+    venueFullText: state.direction === 'entry' && state.door?.occupancy.level === 'full' ? t('ready.venue_full') : null,
   };
 }
 

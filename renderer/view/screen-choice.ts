@@ -20,4 +20,4 @@ export function chooseScreen({ state, verdictShown, lookupOpen }: ScreenInputs):
 }
 
 /** How long a verdict stays before Ready returns (the next scan replaces it sooner). A refusal needs reading. */
-export const VERDICT_SHOWN_MS = { admit: 3_000, refuse: 6_000 } as const;
+export const VERDICT_SHOWN_MS = { admit: 3_000, exit: 3_000, refuse: 6_000 } as const;

@@ -19,14 +19,14 @@ export interface LocalRefusal {
 export type DoorVerdict = Verdict | LocalRefusal;
 
 /** `data-reason`: `valid` for an admit, else the refusal reason. A stable hook for end-to-end tests. */
-export type VerdictReasonCode = 'valid' | RefusalReason | LocalRefusalReason;
+export type VerdictReasonCode = 'valid' | 'exited' | RefusalReason | LocalRefusalReason;
 
 export interface VerdictView {
   word: string;
-  icon: '✓' | '✗';
+  icon: '✓' | '✗' | '→';
   reasonText: string;
-  cssClass: 'verdict--admit' | 'verdict--refuse';
-  dataVerdict: 'admit' | 'refuse';
+  cssClass: 'verdict--admit' | 'verdict--exit' | 'verdict--refuse';
+  dataVerdict: 'admit' | 'exit' | 'refuse';
   dataReason: VerdictReasonCode;
   holderName: string | null;
   ticketType: string | null;
@@ -61,8 +61,22 @@ export function verdictView(verdict: DoorVerdict, time: TimeOptions = {}): Verdi
     // Only an admit by the offline policy waits to sync. A refusal the kiosk decided
     // itself (signature, event, expiry, seen here) is final and needs no note.
     offlineNote:
-      verdict.kind === 'admit' && 'decided_by' in verdict && verdict.decided_by === 'offline_policy' ? t('verdict.offline_note') : null,
+      verdict.kind !== 'refuse' && verdict.decided_by === 'offline_policy'
+        ? t(verdict.kind === 'exit' ? 'verdict.exit_offline_note' : 'verdict.offline_note')
+        : null,
   };
+  if (verdict.kind === 'exit') {
+    // docs/kiosk-screens.md "EXIT": neither green nor red; its own colour, word and icon.
+    return {
+      ...common,
+      word: t('verdict.exit'),
+      icon: '→',
+      reasonText: t('reason.exited'),
+      cssClass: 'verdict--exit',
+      dataVerdict: 'exit',
+      dataReason: 'exited',
+    };
+  }
   if (verdict.kind === 'admit') {
     return {
       ...common,
@@ -124,11 +138,24 @@ export function refusalText(verdict: Refusal, time: TimeOptions = {}): string {
       return t('reason.scan_failed');
     case 'storage_fault':
       return t('reason.storage_fault');
+    case 'not_inside':
+      return t('reason.not_inside');
+    case 'venue_full':
+      return t('reason.venue_full');
+    case 'needs_connection':
+      return t('reason.needs_connection');
+    case 'offline_cap_reached': {
+      const count = 'offline_count' in verdict ? verdict.offline_count : undefined;
+      const cap = 'offline_cap' in verdict ? verdict.offline_cap : undefined;
+      return t('reason.offline_cap_reached', { count: count ?? '?', cap: cap ?? '?' });
+    }
+    case 'not_checked_in':
+      return t('reason.not_checked_in');
   }
 }
 
 /** Identifies a verdict across the scan() answer and the state's last_verdicts, so it is shown (and beeps) once. */
 export function verdictIdentity(verdict: Verdict): string {
-  const reason = verdict.kind === 'refuse' ? verdict.reason : 'valid';
+  const reason = verdict.kind === 'refuse' ? verdict.reason : verdict.kind === 'exit' ? 'exited' : 'valid';
   return `${verdict.decided_at}|${verdict.ticket?.tid ?? ''}|${reason}`;
 }

@@ -37,7 +37,8 @@ function openCore(): KioskCore {
 }
 
 function kindOf(result: ScanResult): string {
-  return result.type === 'verdict' ? (result.verdict.kind === 'admit' ? 'admit' : `refuse:${result.verdict.reason}`) : result.type;
+  if (result.type !== 'verdict') return result.type;
+  return result.verdict.kind === 'refuse' ? `refuse:${result.verdict.reason}` : result.verdict.kind;
 }
 
 describe.each(['de', 'fr'] as const)('a US-layout scanner typing into a %s computer', (layout) => {

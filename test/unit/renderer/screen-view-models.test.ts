@@ -36,6 +36,9 @@ const state: KioskState = {
     can_leave_kiosk_mode: false,
   },
   language: { primary: 'en', secondary: null },
+  direction: 'entry',
+  door: null,
+  offline_exposure: [],
 };
 
 describe('ready view-model', () => {
