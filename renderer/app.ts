@@ -17,6 +17,7 @@ import { mountReady, type ReadyProps } from './screens/ready.js';
 import type { ScreenHandle } from './screens/screen.js';
 import { isIssuerPanelInput } from './screens/onsite-issuer-panel.js';
 import { mountSetup, type SetupProps } from './screens/setup.js';
+import { isStaffInput, StaffGate } from './screens/staff.js';
 import type { OnsiteIssuerApi } from './onsite-issuer-bridge-types.js';
 import { mountVerdict } from './screens/verdict.js';
 import { playVerdictSound, prepareVerdictSound } from './sound.js';
@@ -61,6 +62,8 @@ export class KioskScreens {
   /** verdictIdentity of the newest verdict in the last state received: a different newest one is news. */
   private newestVerdict: string | null = null;
   private mounted: Mounted = { screen: 'starting' };
+  /** The staff PIN dialog and menu (screens/staff.ts): staff functions ask it first. */
+  private staff: StaffGate | null = null;
 
   constructor(
     private readonly root: HTMLElement,
@@ -71,9 +74,10 @@ export class KioskScreens {
   ) {}
 
   async start(): Promise<void> {
+    this.staff = new StaffGate(this.win.document, this.kiosk, { openLookup: () => this.openLookup() });
     this.kiosk.onStateChange((state) => this.receiveState(state));
     startWedgeCapture(this.win.document, {
-      isTypingTarget: (target) => isLookupInput(target) || isIssuerPanelInput(target),
+      isTypingTarget: (target) => isLookupInput(target) || isIssuerPanelInput(target) || isStaffInput(target),
       onScan: (scan, read) => void this.onScan(scan, read),
     });
     this.win.document.addEventListener('keydown', (event) => this.onShortcut(event));
@@ -95,6 +99,7 @@ export class KioskScreens {
 
   private receiveState(state: KioskState): void {
     this.state = state;
+    this.staff?.update(state);
     this.applyLanguages(doorLanguages(state));
     // A new verdict, from the page's own scan or a HID scanner read by the main process.
     const newest = state.last_verdicts[0];
@@ -218,6 +223,7 @@ export class KioskScreens {
   }
 
   private async resetCalibration(): Promise<void> {
+    if (this.staff && !(await this.staff.unlocked())) return;
     const result = await attempt(() => this.kiosk.resetCalibration());
     this.diagnosis = null;
     if (!result.ok) this.setMessage(() => t('setup.error.failed'));
@@ -226,6 +232,7 @@ export class KioskScreens {
   }
 
   private async confirmReEnroll(): Promise<void> {
+    if (this.staff && !(await this.staff.unlocked())) return;
     this.message = null;
     this.busy = true;
     this.render();
@@ -266,10 +273,15 @@ export class KioskScreens {
   }
 
   private openLookup(): void {
-    this.lookupOpen = true;
-    this.lookupResult = null;
-    this.render();
-    this.win.document.querySelector<HTMLInputElement>('[data-lookup-input]')?.focus();
+    // Staff only: the PIN first when staff functions are locked (docs/kiosk.md "Staff PIN").
+    const open = (): void => {
+      this.lookupOpen = true;
+      this.lookupResult = null;
+      this.render();
+      this.win.document.querySelector<HTMLInputElement>('[data-lookup-input]')?.focus();
+    };
+    if (this.staff) this.staff.whenUnlocked(open);
+    else open();
   }
 
   private closeLookup(): void {
@@ -362,6 +374,7 @@ export class KioskScreens {
               resetCalibration: () => void this.resetCalibration(),
             },
             this.onsiteIssuer,
+            this.staff ?? undefined,
           ),
         };
         return;

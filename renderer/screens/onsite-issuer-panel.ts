@@ -21,7 +21,12 @@ export interface IssuerPanel {
   setVisible(visible: boolean): void;
 }
 
-export function mountIssuerPanel(bridge: OnsiteIssuerApi): IssuerPanel {
+/**
+ * `unlocked`: the staff PIN check (screens/staff.ts); every issuer action but
+ * reading its status is a staff function (docs/kiosk.md "Staff PIN"), and the
+ * main process refuses it while locked.
+ */
+export function mountIssuerPanel(bridge: OnsiteIssuerApi, unlocked: () => Promise<boolean> = async () => true): IssuerPanel {
   const element = el('section', { class: 'issuer-panel', 'aria-label': t('issuer.title'), 'data-issuer-panel': '' });
   let status: OnsiteIssuerStatusView | null = null;
   let mode: IssuerPanelMode = 'closed';
@@ -56,6 +61,7 @@ export function mountIssuerPanel(bridge: OnsiteIssuerApi): IssuerPanel {
 
   /** Runs one bridge call; its failure message (written for people by the main process) is shown as is. */
   const run = async (call: () => Promise<OnsiteIssuerStatusView | void>): Promise<void> => {
+    if (!(await unlocked())) return;
     busy = true;
     problem = null;
     render();

@@ -8,6 +8,7 @@ import { diagnosisView, hidScannerLine, translatingText } from '../view/scanner-
 import { scannerPanel } from './scanner-panel.js';
 import { mountIssuerPanel, type IssuerPanel } from './onsite-issuer-panel.js';
 import type { ScreenHandle } from './screen.js';
+import type { StaffGate } from './staff.js';
 
 export interface SetupProps {
   state: KioskState | null;
@@ -22,16 +23,30 @@ export interface SetupActions {
   resetCalibration(): void;
 }
 
-/** `onsiteIssuer`: this machine's issuer (Electron only); without it the screen is about enrolling alone. */
-export function mountSetup(root: HTMLElement, actions: SetupActions, onsiteIssuer?: OnsiteIssuerApi): ScreenHandle<SetupProps> {
+/**
+ * `onsiteIssuer`: this machine's issuer (Electron only); without it the screen is about enrolling alone.
+ * `staff`: the staff PIN (screens/staff.ts): its settings (PIN, language) are shown here, and the
+ * re-enroll question and the issuer panel ask for the PIN first.
+ */
+export function mountSetup(
+  root: HTMLElement,
+  actions: SetupActions,
+  onsiteIssuer?: OnsiteIssuerApi,
+  staff?: StaffGate,
+): ScreenHandle<SetupProps> {
   root.replaceChildren();
-  const panel: IssuerPanel | null = onsiteIssuer ? mountIssuerPanel(onsiteIssuer) : null;
+  const panel: IssuerPanel | null = onsiteIssuer ? mountIssuerPanel(onsiteIssuer, staff ? () => staff.unlocked() : undefined) : null;
   if (panel) root.append(panel.element);
-  // The panel stays attached while the rest is rebuilt: a state push must not take the focus from its fields.
+  const area = staff?.area.element ?? null;
+  // The panel and the staff settings stay attached while the rest is rebuilt: a state push must not
+  // take the focus from their fields (or a language picked but not saved yet).
+  const kept = (child: ChildNode): boolean => child === panel?.element || child === area;
   const show = (...children: (Node | string | null)[]): void => {
-    for (const child of [...root.childNodes]) if (child !== panel?.element) child.remove();
+    if (area && area.parentNode !== root) root.append(area);
+    for (const child of [...root.childNodes]) if (!kept(child)) child.remove();
+    const before = [...root.childNodes].find(kept) ?? null;
     for (const child of children)
-      if (child !== null) root.insertBefore(typeof child === 'string' ? document.createTextNode(child) : child, panel?.element ?? null);
+      if (child !== null) root.insertBefore(typeof child === 'string' ? document.createTextNode(child) : child, before);
   };
   return {
     update(props) {
@@ -50,6 +65,7 @@ export function mountSetup(root: HTMLElement, actions: SetupActions, onsiteIssue
         yes.addEventListener('click', actions.confirmReEnroll);
         no.addEventListener('click', actions.cancelReEnroll);
         panel?.setVisible(false);
+        if (area) area.hidden = true;
         show(
           el('h1', { class: 'setup__title' }, question.title),
           el('p', { class: 'setup__event' }, question.current),
@@ -63,6 +79,7 @@ export function mountSetup(root: HTMLElement, actions: SetupActions, onsiteIssue
         return;
       }
       panel?.setVisible(true);
+      if (area) area.hidden = false;
       // IT's screen: the USB scanner's status and what calibration found stay here for them.
       const hid = props.state ? hidScannerLine(props.state, 'setup') : null;
       const calibration = props.state?.calibration ?? null;

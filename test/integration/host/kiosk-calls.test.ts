@@ -41,13 +41,20 @@ afterEach(async () => {
 describe('call names', () => {
   it('covers every request/answer call of KioskApi, one channel each', () => {
     expect([...KIOSK_CALL_NAMES].sort()).toEqual([
+      'annul',
       'cancelReEnroll',
       'confirmReEnroll',
       'getState',
+      'leaveKioskMode',
+      'lockStaff',
       'lookupStatus',
       'resetCalibration',
       'scan',
+      'setDirection',
+      'setLanguage',
       'setScannerName',
+      'setStaffPin',
+      'unlockStaff',
     ]);
     expect(new Set(Object.values(KIOSK_CHANNELS)).size).toBe(KIOSK_CALL_NAMES.length);
   });
