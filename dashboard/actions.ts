@@ -8,6 +8,7 @@ import type { ScannerView, SetupCodeResult, TicketView } from '../issuer/dashboa
 import { ApiProblem, type AdminApi } from './api.js';
 import { announce, fill, h } from './dom.js';
 import { formatDateTime, formatClock, labelOrNone, scannerLabel } from './format.js';
+import { t } from './messages/format.js';
 import { snapToDevicePixel, wholePixelQrSize } from './qr-size.js';
 
 export interface ActionContext {
@@ -19,7 +20,7 @@ export interface ActionContext {
   signedOut: (problem: ApiProblem) => void;
 }
 
-const problemText = (error: unknown): string => (error instanceof ApiProblem ? error.message : 'Something went wrong.');
+const problemText = (error: unknown): string => (error instanceof ApiProblem ? error.message : t('action.failed'));
 
 /** A modal question; resolves with the reason typed (or '') when confirmed, null when cancelled. */
 function confirmDialog(options: {
@@ -35,7 +36,7 @@ function confirmDialog(options: {
         ? null
         : h('input', { id: `${options.id}-reason`, type: 'text', maxlength: 200, autocomplete: 'off' });
     const confirm = h('button', { type: 'button', class: 'danger', id: `${options.id}-confirm` }, options.confirm);
-    const cancel = h('button', { type: 'button', class: 'secondary' }, 'Cancel');
+    const cancel = h('button', { type: 'button', class: 'secondary' }, t('dialog.cancel'));
     const dialog = h(
       'dialog',
       { id: options.id, class: 'confirm', 'aria-labelledby': `${options.id}-title` },
@@ -63,36 +64,45 @@ function confirmDialog(options: {
 
 function ticketCard(ticket: TicketView, onRevoke: (ticket: TicketView) => void): HTMLElement {
   const statusWords: Record<TicketView['status'], string> = {
-    valid: 'Valid, not checked in',
-    checked_in: 'Checked in',
-    revoked: 'Revoked',
-    expired: 'Expired',
+    valid: t('ticket.status.valid'),
+    checked_in: t('ticket.status.checked_in'),
+    revoked: t('ticket.status.revoked'),
+    expired: t('ticket.status.expired'),
   };
   const facts: [string, string][] = [
-    ['Ticket id', ticket.tid],
-    ['Type', labelOrNone(ticket.ticket_type, '–')],
-    ['Event', ticket.event_name],
+    [t('ticket.fact.tid'), ticket.tid],
+    [t('ticket.fact.type'), labelOrNone(ticket.ticket_type, '–')],
+    [t('ticket.fact.event'), ticket.event_name],
   ];
   if (ticket.checked_in_at !== null) {
     facts.push([
-      'Checked in',
-      `${formatDateTime(ticket.checked_in_at)}${ticket.checked_in_gate_id === null ? '' : `, gate ${ticket.checked_in_gate_id}`}${ticket.checked_in_by === null ? '' : `, by ${ticket.checked_in_by}`}`,
+      t('ticket.fact.checked_in'),
+      formatDateTime(ticket.checked_in_at) +
+        (ticket.checked_in_gate_id === null ? '' : t('ticket.fact.checked_in_gate', { gate: ticket.checked_in_gate_id })) +
+        (ticket.checked_in_by === null ? '' : t('ticket.fact.checked_in_by', { scanner: ticket.checked_in_by })),
     ]);
   }
   if (ticket.revoked_at !== null)
-    facts.push(['Revoked', `${formatDateTime(ticket.revoked_at)}${ticket.revoke_reason === null ? '' : ` (${ticket.revoke_reason})`}`]);
-  facts.push(['Valid until', formatDateTime(ticket.expires_at)]);
+    facts.push([
+      t('ticket.fact.revoked'),
+      `${formatDateTime(ticket.revoked_at)}${ticket.revoke_reason === null ? '' : ` (${ticket.revoke_reason})`}`,
+    ]);
+  facts.push([t('ticket.fact.valid_until'), formatDateTime(ticket.expires_at)]);
   const revoke =
     ticket.status === 'revoked'
       ? null
-      : h('button', { type: 'button', class: 'danger', 'data-action': 'revoke-ticket', onclick: () => onRevoke(ticket) }, 'Revoke ticket');
+      : h(
+          'button',
+          { type: 'button', class: 'danger', 'data-action': 'revoke-ticket', onclick: () => onRevoke(ticket) },
+          t('ticket.revoke'),
+        );
   return h(
     'li',
     { class: `ticket ticket-${ticket.status}`, 'data-tid': ticket.tid },
     h(
       'div',
       { class: 'ticket-head' },
-      h('span', { class: 'ticket-holder' }, labelOrNone(ticket.holder_name, '(no name)')),
+      h('span', { class: 'ticket-holder' }, labelOrNone(ticket.holder_name, t('ticket.no_name'))),
       h('span', { class: `ticket-status status-${ticket.status}` }, statusWords[ticket.status]),
     ),
     h('dl', {}, ...facts.flatMap(([term, value]) => [h('dt', {}, term), h('dd', {}, value)])),
@@ -107,29 +117,24 @@ export function buildActions(context: ActionContext): HTMLElement {
     type: 'search',
     autocomplete: 'off',
     maxlength: 100,
-    placeholder: 'e.g. 01JD… or Lovelace',
+    placeholder: t('lookup.placeholder'),
   });
   const results = h('div', { id: 'lookup-results', 'aria-live': 'polite' });
   let lastQuery = '';
   const runLookup = async (text: string): Promise<void> => {
     lastQuery = text;
-    fill(results, h('p', { class: 'muted' }, 'Searching…'));
+    fill(results, h('p', { class: 'muted' }, t('lookup.searching')));
     try {
       const found = await context.api().lookup(context.eid(), text);
       if (text !== lastQuery) return;
       if (found.tickets.length === 0) {
-        fill(
-          results,
-          h('p', { class: 'empty' }, `No ticket matches "${found.query}" (ticket ids of any event, holder names of this event).`),
-        );
+        fill(results, h('p', { class: 'empty' }, t('lookup.none', { query: found.query })));
         return;
       }
       fill(
         results,
         h('ol', { class: 'tickets' }, ...found.tickets.map((ticket) => ticketCard(ticket, revokeTicket))),
-        found.truncated
-          ? h('p', { class: 'muted' }, `Only the first ${found.tickets.length} matches are shown; type more of the name.`)
-          : null,
+        found.truncated ? h('p', { class: 'muted' }, t('lookup.truncated', { count: found.tickets.length })) : null,
       );
     } catch (error) {
       if (error instanceof ApiProblem && error.status === 401) return context.signedOut(error);
@@ -139,15 +144,15 @@ export function buildActions(context: ActionContext): HTMLElement {
   const revokeTicket = async (ticket: TicketView): Promise<void> => {
     const reason = await confirmDialog({
       id: 'revoke-ticket-dialog',
-      title: `Revoke the ticket of ${labelOrNone(ticket.holder_name, '(no name)')}?`,
-      body: [`Ticket ${ticket.tid}. Every door will refuse it from its next scan. This cannot be undone.`],
-      confirm: 'Revoke ticket',
-      reasonLabel: 'Reason (optional, for the audit trail)',
+      title: t('ticket.revoke.title', { name: labelOrNone(ticket.holder_name, t('ticket.no_name')) }),
+      body: [t('ticket.revoke.body', { tid: ticket.tid })],
+      confirm: t('ticket.revoke'),
+      reasonLabel: t('ticket.revoke.reason'),
     });
     if (reason === null) return;
     try {
       await context.api().revokeTicket(ticket.tid, reason);
-      announce(`Ticket ${ticket.tid} revoked.`);
+      announce(t('ticket.revoked', { tid: ticket.tid }));
       context.refresh();
       await runLookup(lastQuery);
     } catch (error) {
@@ -158,8 +163,8 @@ export function buildActions(context: ActionContext): HTMLElement {
   const lookupForm = h(
     'form',
     { class: 'inline-form', novalidate: true },
-    h('label', { for: 'lookup-query' }, 'Ticket id or holder name'),
-    h('div', { class: 'row' }, query, h('button', { type: 'submit', class: 'primary' }, 'Look up')),
+    h('label', { for: 'lookup-query' }, t('lookup.label')),
+    h('div', { class: 'row' }, query, h('button', { type: 'submit', class: 'primary' }, t('lookup.submit'))),
   );
   lookupForm.addEventListener('submit', (event) => {
     event.preventDefault();
@@ -168,13 +173,13 @@ export function buildActions(context: ActionContext): HTMLElement {
   });
 
   // Setup QR
-  const gate = h('input', { id: 'setup-gate', type: 'text', autocomplete: 'off', maxlength: 80, placeholder: 'e.g. North' });
+  const gate = h('input', { id: 'setup-gate', type: 'text', autocomplete: 'off', maxlength: 80, placeholder: t('setup.gate_placeholder') });
   const setupMessage = h('p', { class: 'message', role: 'alert' });
   const setupForm = h(
     'form',
     { class: 'inline-form', novalidate: true },
-    h('label', { for: 'setup-gate' }, 'Gate (optional: leave empty for all gates)'),
-    h('div', { class: 'row' }, gate, h('button', { type: 'submit', class: 'primary', id: 'create-setup' }, 'Create setup QR')),
+    h('label', { for: 'setup-gate' }, t('setup.gate_label')),
+    h('div', { class: 'row' }, gate, h('button', { type: 'submit', class: 'primary', id: 'create-setup' }, t('setup.create'))),
     setupMessage,
   );
   setupForm.addEventListener('submit', (event) => {
@@ -192,9 +197,9 @@ export function buildActions(context: ActionContext): HTMLElement {
 
   // Export
   const exportMessage = h('p', { class: 'message', role: 'status' });
-  const exportButton = h('button', { type: 'button', class: 'primary', id: 'export-csv' }, 'Download check-ins (CSV)');
+  const exportButton = h('button', { type: 'button', class: 'primary', id: 'export-csv' }, t('export.download'));
   exportButton.addEventListener('click', () => {
-    exportMessage.textContent = 'Preparing…';
+    exportMessage.textContent = t('export.preparing');
     context
       .api()
       .exportCsv(context.eid())
@@ -205,7 +210,7 @@ export function buildActions(context: ActionContext): HTMLElement {
         link.click();
         link.remove();
         setTimeout(() => URL.revokeObjectURL(url), 60_000);
-        exportMessage.textContent = `Downloaded ${filename}.`;
+        exportMessage.textContent = t('export.downloaded', { filename });
       })
       .catch((error: unknown) => {
         if (error instanceof ApiProblem && error.status === 401) return context.signedOut(error);
@@ -216,23 +221,13 @@ export function buildActions(context: ActionContext): HTMLElement {
   return h(
     'section',
     { class: 'actions', id: 'actions' },
-    h('div', { class: 'panel action', id: 'lookup' }, h('h2', {}, 'Look up a ticket'), lookupForm, results),
-    h(
-      'div',
-      { class: 'panel action', id: 'setup' },
-      h('h2', {}, 'Set up a scanner'),
-      h('p', { class: 'muted' }, 'Makes a single-use setup QR for this event, shown large to be scanned by the kiosk.'),
-      setupForm,
-    ),
+    h('div', { class: 'panel action', id: 'lookup' }, h('h2', {}, t('lookup.title')), lookupForm, results),
+    h('div', { class: 'panel action', id: 'setup' }, h('h2', {}, t('setup.title')), h('p', { class: 'muted' }, t('setup.lead')), setupForm),
     h(
       'div',
       { class: 'panel action', id: 'export' },
-      h('h2', {}, 'Reconciliation'),
-      h(
-        'p',
-        { class: 'muted' },
-        'Every check-in and every refused or reported scan of this event, as CSV (the same as ticket-issuer checkins export).',
-      ),
+      h('h2', {}, t('export.title')),
+      h('p', { class: 'muted' }, t('export.lead')),
       exportButton,
       exportMessage,
     ),
@@ -242,12 +237,15 @@ export function buildActions(context: ActionContext): HTMLElement {
 /** The setup QR, as large as the screen allows, with what it does and a way to revoke it if it will not be used. */
 function showSetupCode(context: ActionContext, setup: SetupCodeResult): void {
   const status = h('p', { class: 'message', role: 'status', id: 'setup-status' });
-  const revoke = h('button', { type: 'button', class: 'danger', id: 'revoke-setup' }, 'Revoke this code');
-  const done = h('button', { type: 'button', class: 'primary', id: 'close-setup' }, 'Done');
+  const revoke = h('button', { type: 'button', class: 'danger', id: 'revoke-setup' }, t('setup.revoke'));
+  const done = h('button', { type: 'button', class: 'primary', id: 'close-setup' }, t('setup.done'));
   const image = h('img', {
     id: 'setup-qr-image',
     src: setup.qr_image,
-    alt: `Setup QR code for ${setup.event_name}${setup.gate_id === null ? '' : `, gate ${setup.gate_id}`}`,
+    alt:
+      setup.gate_id === null
+        ? t('setup.qr_alt', { event: setup.event_name })
+        : t('setup.qr_alt_gate', { event: setup.event_name, gate: setup.gate_id }),
   });
   const frame = h('div', { class: 'setup-qr' }, image);
   // The frame's size comes from the stylesheet (as large as the screen allows); the code
@@ -275,11 +273,17 @@ function showSetupCode(context: ActionContext, setup: SetupCodeResult): void {
     h(
       'div',
       { class: 'setup-text' },
-      h('h2', { id: 'setup-title' }, 'Scan this with the kiosk'),
-      h('p', { class: 'setup-scope' }, `${setup.event_name} · ${setup.gate_id === null ? 'all gates' : `gate ${setup.gate_id}`}`),
-      h('p', {}, `Single use: it enrolls one scanner. Valid until ${formatDateTime(setup.expires_at)}.`),
-      setup.tls_cert_sha256 === null ? null : h('p', { class: 'muted' }, "The kiosk will pin this issuer's certificate."),
-      h('p', { class: 'muted' }, `Code id ${setup.token_id} (made ${formatClock(new Date().toISOString())})`),
+      h('h2', { id: 'setup-title' }, t('setup.scan_this')),
+      h(
+        'p',
+        { class: 'setup-scope' },
+        setup.gate_id === null
+          ? t('setup.scope_all_gates', { event: setup.event_name })
+          : t('setup.scope_gate', { event: setup.event_name, gate: setup.gate_id }),
+      ),
+      h('p', {}, t('setup.single_use', { date: formatDateTime(setup.expires_at) })),
+      setup.tls_cert_sha256 === null ? null : h('p', { class: 'muted' }, t('setup.pins_certificate')),
+      h('p', { class: 'muted' }, t('setup.code_id', { id: setup.token_id, time: formatClock(new Date().toISOString()) })),
       status,
       h('div', { class: 'buttons' }, revoke, done),
     ),
@@ -289,7 +293,7 @@ function showSetupCode(context: ActionContext, setup: SetupCodeResult): void {
       .api()
       .revokeSetupCode(setup.token_id)
       .then(() => {
-        status.textContent = 'Revoked: this code no longer enrolls anything.';
+        status.textContent = t('setup.revoked');
         dialog.querySelector('.setup-qr')?.classList.add('revoked');
         revoke.hidden = true;
       })
@@ -307,23 +311,25 @@ function showSetupCode(context: ActionContext, setup: SetupCodeResult): void {
   dialog.showModal();
   fit();
   done.focus();
-  announce('Setup QR ready.');
+  announce(t('setup.ready'));
 }
 
 export function confirmScannerRevocation(context: ActionContext, scanner: ScannerView): void {
   void confirmDialog({
     id: 'revoke-scanner-dialog',
-    title: `Revoke scanner ${scannerLabel(scanner)}?`,
+    title: t('scanner.revoke.title', { name: scannerLabel(scanner) }),
     body: [
-      `${scanner.gate_id === null ? 'All gates' : `Gate ${scanner.gate_id}`} · key ${scanner.api_key_id}.`,
-      'The issuer refuses it from its next request. To use the device again, enroll it with a new setup QR.',
+      scanner.gate_id === null
+        ? t('scanner.revoke.scope_all', { id: scanner.api_key_id })
+        : t('scanner.revoke.scope_gate', { gate: scanner.gate_id, id: scanner.api_key_id }),
+      t('scanner.revoke.body'),
     ],
-    confirm: 'Revoke scanner',
+    confirm: t('scanner.revoke.confirm'),
   }).then(async (answer) => {
     if (answer === null) return;
     try {
       await context.api().revokeScanner(scanner.api_key_id);
-      announce(`Scanner ${scannerLabel(scanner)} revoked.`);
+      announce(t('scanner.revoked', { name: scannerLabel(scanner) }));
       context.refresh();
     } catch (error) {
       if (error instanceof ApiProblem && error.status === 401) return context.signedOut(error);

@@ -16,6 +16,7 @@ import type {
   SetupCodeRequest,
   SetupCodeResult,
 } from '../issuer/dashboard-api.js';
+import { t } from './messages/format.js';
 
 const TOKEN_KEY = 'ticket-issuer-admin-token';
 const API = '/admin/api';
@@ -52,7 +53,7 @@ async function call(method: 'GET' | 'POST', path: string, token: string | null, 
       credentials: 'omit',
     });
   } catch {
-    throw new ApiProblem(0, 'NETWORK', 'The issuer cannot be reached.', undefined, undefined);
+    throw new ApiProblem(0, 'NETWORK', t('api.unreachable'), undefined, undefined);
   }
   if (response.ok) return response;
   let envelope: { error?: { code?: string; message?: string; details?: { reason?: string } } } = {};

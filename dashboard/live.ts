@@ -6,7 +6,8 @@
 import type { AlertView, EventOverview, ScannerView } from '../issuer/dashboard-api.js';
 import { fill, h } from './dom.js';
 import {
-  ALERT_LABELS,
+  ALERT_KINDS,
+  alertLabel,
   describeAlert,
   formatAge,
   formatClock,
@@ -16,6 +17,7 @@ import {
   scannerLabel,
   scannerStateText,
 } from './format.js';
+import { t } from './messages/format.js';
 
 function tile(id: string, label: string, value: string, detail: string, extra?: Node): HTMLElement {
   return h(
@@ -44,34 +46,47 @@ export function renderTiles(root: HTMLElement, overview: EventOverview, nowMs: n
     root,
     tile(
       'tile-checked-in',
-      'Checked in',
+      t('tile.checked_in'),
       formatCount(totals.checked_in),
-      `of ${formatCount(totals.issued)} issued · ${formatPercent(totals.checked_in, totals.issued)}${totals.revoked > 0 ? ` · ${formatCount(totals.revoked)} revoked` : ''}`,
-      bar(totals.issued === 0 ? 0 : totals.checked_in / totals.issued, `${formatPercent(totals.checked_in, totals.issued)} checked in`),
+      t('tile.checked_in.detail', { issued: formatCount(totals.issued), percent: formatPercent(totals.checked_in, totals.issued) }) +
+        (totals.revoked > 0 ? t('tile.checked_in.revoked', { count: formatCount(totals.revoked) }) : ''),
+      bar(
+        totals.issued === 0 ? 0 : totals.checked_in / totals.issued,
+        t('tile.checked_in.bar', { percent: formatPercent(totals.checked_in, totals.issued) }),
+      ),
     ),
     tile(
       'tile-rate',
-      'Scans in the last minute',
+      t('tile.rate'),
       formatCount(scans.last_minute),
-      `${formatCount(scans.per_minute.reduce((sum, m) => sum + m.scans, 0))} in the last ${scans.per_minute.length} min`,
+      t('tile.rate.detail', {
+        count: formatCount(scans.per_minute.reduce((sum, m) => sum + m.scans, 0)),
+        minutes: scans.per_minute.length,
+      }),
     ),
     tile(
       'tile-scanners',
-      'Scanners online',
-      `${online} of ${active.length}`,
+      t('tile.scanners'),
+      t('tile.scanners.value', { online: formatCount(online), total: formatCount(active.length) }),
       active.length === online
         ? active.length === 0
-          ? 'none enrolled yet'
-          : 'all in contact'
-        : `${active.length - online} without recent contact`,
+          ? t('tile.scanners.none')
+          : t('tile.scanners.all')
+        : t('tile.scanners.some', { count: formatCount(active.length - online) }),
     ),
-    tile('tile-alerts', 'Alerts', formatCount(alertTotal), alertTotal === 0 ? 'nothing to check' : 'see the list below', undefined),
+    tile(
+      'tile-alerts',
+      t('tile.alerts'),
+      formatCount(alertTotal),
+      alertTotal === 0 ? t('tile.alerts.none') : t('tile.alerts.some'),
+      undefined,
+    ),
   );
   root.querySelector('#tile-alerts')?.classList.toggle('has-alerts', alertTotal > 0);
 }
 
 function alertItem(alert: AlertView): HTMLElement {
-  const label = ALERT_LABELS[alert.kind];
+  const label = alertLabel(alert.kind);
   return h(
     'li',
     { class: `alert alert-${alert.kind}`, 'data-kind': alert.kind, 'data-alert-id': alert.id },
@@ -81,7 +96,7 @@ function alertItem(alert: AlertView): HTMLElement {
       { class: 'alert-body' },
       h('strong', {}, label.title),
       h('p', {}, describeAlert(alert)),
-      h('span', { class: 'alert-time' }, `Received ${formatClock(alert.at)}`),
+      h('span', { class: 'alert-time' }, t('alerts.received', { time: formatClock(alert.at) })),
     ),
   );
 }
@@ -91,21 +106,21 @@ export function renderAlerts(root: HTMLElement, overview: EventOverview): void {
   const summary = h(
     'ul',
     { class: 'alert-counts' },
-    ...(Object.keys(ALERT_LABELS) as (keyof typeof ALERT_LABELS)[]).map((kind) =>
+    ...ALERT_KINDS.map((kind) =>
       h(
         'li',
         { 'data-kind': kind, class: counts[kind] > 0 ? 'nonzero' : '' },
         h('span', { class: 'count' }, formatCount(counts[kind])),
-        ` ${ALERT_LABELS[kind].counted}`,
+        ` ${alertLabel(kind).counted}`,
       ),
     ),
   );
   fill(
     root,
-    h('h2', {}, 'Alerts'),
+    h('h2', {}, t('alerts.title')),
     summary,
     recent.length === 0
-      ? h('p', { class: 'empty' }, 'No alerts for this event.')
+      ? h('p', { class: 'empty' }, t('alerts.none'))
       : h('ol', { class: 'alert-list', id: 'alert-list' }, ...recent.map(alertItem)),
   );
 }
@@ -142,16 +157,16 @@ export function renderGates(root: HTMLElement, overview: EventOverview): void {
   const total = overview.totals.checked_in;
   fill(
     root,
-    h('h2', {}, 'Checked in per gate'),
+    h('h2', {}, t('gates.title')),
     countTable(
-      'Check-ins per gate',
-      ['Gate', 'Checked in', 'Share'],
+      t('gates.caption'),
+      [t('gates.column.gate'), t('gates.column.checked_in'), t('gates.column.share')],
       overview.by_gate.map((gate) => ({
-        label: labelOrNone(gate.gate_id, '(no gate)'),
+        label: labelOrNone(gate.gate_id, t('gates.no_gate')),
         cells: [formatCount(gate.checked_in), formatPercent(gate.checked_in, total)],
         fraction: total === 0 ? 0 : gate.checked_in / total,
       })),
-      'No check-ins yet.',
+      t('gates.none'),
     ),
   );
 }
@@ -159,16 +174,16 @@ export function renderGates(root: HTMLElement, overview: EventOverview): void {
 export function renderTypes(root: HTMLElement, overview: EventOverview): void {
   fill(
     root,
-    h('h2', {}, 'Per ticket type'),
+    h('h2', {}, t('types.title')),
     countTable(
-      'Check-ins per ticket type',
-      ['Type', 'Checked in', 'Issued', 'Done'],
+      t('types.caption'),
+      [t('types.column.type'), t('types.column.checked_in'), t('types.column.issued'), t('types.column.done')],
       overview.by_type.map((type) => ({
-        label: labelOrNone(type.ticket_type, '(no type)'),
+        label: labelOrNone(type.ticket_type, t('types.no_type')),
         cells: [formatCount(type.checked_in), formatCount(type.issued), formatPercent(type.checked_in, type.issued)],
         fraction: type.issued === 0 ? 0 : type.checked_in / type.issued,
       })),
-      'No tickets issued yet.',
+      t('types.none'),
     ),
   );
 }
@@ -178,20 +193,23 @@ export function renderRate(root: HTMLElement, overview: EventOverview): void {
   const peak = Math.max(1, ...minutes.map((minute) => minute.scans));
   fill(
     root,
-    h('h2', {}, 'Scans per minute'),
+    h('h2', {}, t('rate.title')),
     h(
       'ol',
-      { class: 'chart', 'aria-label': `Scans per minute, last ${minutes.length} minutes` },
+      { class: 'chart', 'aria-label': t('rate.chart', { count: minutes.length }) },
       ...minutes.map((minute, i) => {
         const column = h('div', { class: 'chart-bar' });
         column.style.height = `${(minute.scans / peak) * 100}%`;
         const current = i === minutes.length - 1;
         return h(
           'li',
-          { class: current ? 'current' : '', title: `${formatClock(minute.minute).slice(0, 5)}: ${minute.scans} scans` },
+          {
+            class: current ? 'current' : '',
+            title: t('rate.minute', { time: formatClock(minute.minute).slice(0, 5), count: formatCount(minute.scans) }),
+          },
           h('span', { class: 'chart-value' }, formatCount(minute.scans)),
           h('div', { class: 'chart-track' }, column),
-          h('span', { class: 'chart-label' }, current ? 'now' : formatClock(minute.minute).slice(0, 5)),
+          h('span', { class: 'chart-label' }, current ? t('rate.now') : formatClock(minute.minute).slice(0, 5)),
         );
       }),
     ),
@@ -209,32 +227,33 @@ export class ScannerTable {
   /** The newest data of each row, for its Revoke button. */
   private readonly latest = new Map<string, ScannerView>();
   readonly element: HTMLElement;
-  private readonly emptyNote = h(
-    'p',
-    { class: 'empty' },
-    'No scanner is enrolled for this event yet. Create a setup QR below and scan it with a kiosk.',
-  );
+  private readonly emptyNote = h('p', { class: 'empty' }, t('scanners.none'));
   private readonly table: HTMLTableElement;
 
   constructor(private readonly onRevoke: (scanner: ScannerView) => void) {
     this.table = h(
       'table',
       { class: 'scanners', id: 'scanner-table' },
-      h('caption', { class: 'visually-hidden' }, 'Scanners'),
+      h('caption', { class: 'visually-hidden' }, t('scanners.title')),
       h(
         'thead',
         {},
         h(
           'tr',
           {},
-          ...['Scanner', 'Gate', 'Status', 'Last contact', 'Scans', ''].map((column, i) =>
-            h('th', { scope: 'col', class: i === 4 ? 'num' : '' }, column),
-          ),
+          ...[
+            t('scanners.column.scanner'),
+            t('scanners.column.gate'),
+            t('scanners.column.status'),
+            t('scanners.column.last_contact'),
+            t('scanners.column.scans'),
+            '',
+          ].map((column, i) => h('th', { scope: 'col', class: i === 4 ? 'num' : '' }, column)),
         ),
       ),
       this.body,
     );
-    this.element = h('div', {}, h('h2', {}, 'Scanners'), this.table, this.emptyNote);
+    this.element = h('div', {}, h('h2', {}, t('scanners.title')), this.table, this.emptyNote);
   }
 
   update(scanners: ScannerView[], nowMs: number): void {
@@ -245,7 +264,7 @@ export class ScannerTable {
       if (entry === undefined) {
         const cells = Array.from({ length: 5 }, () => h('td', {}));
         cells[4]!.className = 'num';
-        const button = h('button', { type: 'button', class: 'danger small' }, 'Revoke');
+        const button = h('button', { type: 'button', class: 'danger small' }, t('scanners.revoke'));
         const current = scanner;
         button.addEventListener('click', () => this.onRevoke(this.latest.get(current.api_key_id) ?? current));
         const row = h('tr', { 'data-api-key-id': scanner.api_key_id }, ...cells, h('td', {}, button));
@@ -262,14 +281,14 @@ export class ScannerTable {
         HTMLTableCellElement,
       ];
       setText(name, scannerLabel(scanner));
-      name.title = `${scanner.scanner_platform ?? ''} · key ${scanner.api_key_id}`.replace(/^ · /, '');
-      setText(gate, labelOrNone(scanner.gate_id, 'all gates'));
+      name.title = [scanner.scanner_platform, t('scanners.key', { id: scanner.api_key_id })].filter(Boolean).join(' · ');
+      setText(gate, labelOrNone(scanner.gate_id, t('scanners.all_gates')));
       setText(status, `${scanner.online ? '●' : '○'} ${state}`);
       status.className = `state ${scanner.revoked ? 'revoked' : scanner.online ? 'online' : 'offline'}`;
       setText(contact, `${formatAge(nowMs - Date.parse(scanner.last_contact_at))} (${formatClock(scanner.last_contact_at)})`);
       setText(count, formatCount(scanner.scans));
       entry.button.hidden = scanner.revoked;
-      entry.button.setAttribute('aria-label', `Revoke scanner ${scannerLabel(scanner)}`);
+      entry.button.setAttribute('aria-label', t('scanners.revoke_label', { name: scannerLabel(scanner) }));
     }
     for (const [key, entry] of this.rows) {
       if (!seen.has(key)) {

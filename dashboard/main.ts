@@ -10,10 +10,14 @@ import { ApiProblem, createApi, forgetToken, storedToken, type AdminApi } from '
 import { byId, fill, h } from './dom.js';
 import { defaultEvent, formatClock, formatDateTime } from './format.js';
 import { renderAlerts, renderGates, renderRate, renderTiles, renderTypes, ScannerTable } from './live.js';
+import { languageMenu, startLanguage } from './language-menu.js';
+import { t } from './messages/format.js';
 import { showSignIn } from './sign-in.js';
 
 const EVENT_KEY = 'ticket-issuer-admin-event';
+startLanguage();
 const root = byId('app');
+root.textContent = t('app.loading');
 
 interface Live {
   api: AdminApi;
@@ -35,9 +39,7 @@ function signOut(notice?: string, tokenNotSet = false): void {
 
 function signedOutBy(problem: ApiProblem): void {
   signOut(
-    problem.reason === 'admin_token_not_set'
-      ? 'This issuer has no admin token any more.'
-      : 'The admin token was refused (it may have been replaced). Sign in again.',
+    problem.reason === 'admin_token_not_set' ? t('signout.no_token_any_more') : t('signout.token_refused'),
     problem.reason === 'admin_token_not_set',
   );
 }
@@ -50,7 +52,7 @@ function start(token: string, session: SessionInfo): void {
 
   const select = h(
     'select',
-    { id: 'event-select', 'aria-label': 'Event' },
+    { id: 'event-select', 'aria-label': t('header.event') },
     ...session.events.map((e) => h('option', { value: e.eid, selected: e.eid === live!.eid }, `${e.name} · ${formatDateTime(e.date)}`)),
   );
   select.addEventListener('change', () => {
@@ -61,8 +63,8 @@ function start(token: string, session: SessionInfo): void {
     showLoading();
     poll();
   });
-  const signOutButton = h('button', { type: 'button', class: 'secondary', id: 'sign-out' }, 'Sign out');
-  signOutButton.addEventListener('click', () => signOut('Signed out.'));
+  const signOutButton = h('button', { type: 'button', class: 'secondary', id: 'sign-out' }, t('header.sign_out'));
+  signOutButton.addEventListener('click', () => signOut(t('signout.done')));
 
   const context: ActionContext = { api: () => live!.api, eid: () => live!.eid, refresh: () => poll(), signedOut: signedOutBy };
   const scanners = new ScannerTable((scanner) => confirmScannerRevocation(context, scanner));
@@ -77,8 +79,8 @@ function start(token: string, session: SessionInfo): void {
         h(
           'section',
           { class: 'panel' },
-          h('h2', {}, 'No events yet'),
-          h('p', {}, 'Create one with: ticket-issuer event create --name NAME --date ISO --venue VENUE, then reload this page.'),
+          h('h2', {}, t('events.none.title')),
+          h('p', {}, t('events.none.how', { command: 'ticket-issuer event create --name NAME --date ISO --venue VENUE' })),
         ),
       ),
     );
@@ -91,7 +93,7 @@ function start(token: string, session: SessionInfo): void {
     h(
       'main',
       {},
-      h('p', { id: 'live-status', class: 'live-status', role: 'status' }, 'Loading…'),
+      h('p', { id: 'live-status', class: 'live-status', role: 'status' }, t('app.loading')),
       h('section', { class: 'tiles', id: 'tiles' }),
       h('section', { class: 'panel alerts', id: 'alerts' }),
       h('div', { class: 'columns' }, h('section', { class: 'panel', id: 'gates' }), h('section', { class: 'panel', id: 'types' })),
@@ -105,8 +107,8 @@ function start(token: string, session: SessionInfo): void {
       h(
         'p',
         { class: 'footnote' },
-        `Online: contact within the last ${session.rules.online_window_seconds / 60} min (kiosks call the issuer when they scan, so a quiet gate shows no contact). ` +
-          `A possible double admission: a scan answered "already used" that reached the issuer more than ${session.rules.late_scan_seconds} s after it was scanned, i.e. from an offline queue.`,
+        `${t('footnote.online', { minutes: session.rules.online_window_seconds / 60 })} ` +
+          t('footnote.double', { seconds: session.rules.late_scan_seconds }),
       ),
     ),
   );
@@ -124,16 +126,17 @@ function header(session: SessionInfo, select: HTMLSelectElement | null, signOutB
       'div',
       { class: 'brand' },
       h('span', { class: 'issuer-name' }, session.issuer.name),
-      h('span', { class: 'product' }, 'Admin dashboard'),
+      h('span', { class: 'product' }, t('header.product')),
     ),
-    select === null ? null : h('label', { class: 'event-picker' }, h('span', {}, 'Event'), select),
+    select === null ? null : h('label', { class: 'event-picker' }, h('span', {}, t('header.event')), select),
+    languageMenu(),
     signOutButton,
   );
 }
 
 function showLoading(): void {
   const status = document.getElementById('live-status');
-  if (status) status.textContent = 'Loading…';
+  if (status) status.textContent = t('app.loading');
 }
 
 function render(overview: EventOverview): void {
@@ -145,7 +148,8 @@ function render(overview: EventOverview): void {
   renderRate(byId('rate'), overview);
   renderScanners(overview);
   const status = byId('live-status');
-  status.textContent = `● Live · updated ${formatClock(overview.generated_at)}${overview.complete ? '' : ' · still counting older records…'}`;
+  status.textContent =
+    t('live.updated', { time: formatClock(overview.generated_at) }) + (overview.complete ? '' : t('live.still_counting'));
   status.className = 'live-status ok';
   root.dataset.generatedAt = overview.generated_at;
 }
@@ -177,7 +181,7 @@ function poll(): void {
       if (error instanceof ApiProblem && error.status === 401) return signedOutBy(error);
       const status = document.getElementById('live-status');
       if (status) {
-        status.textContent = `○ Not updating: ${error instanceof ApiProblem ? error.message : 'error'} Retrying…`;
+        status.textContent = t('live.not_updating', { problem: error instanceof ApiProblem ? error.message : t('live.error') });
         status.className = 'live-status stale';
       }
       next();
@@ -192,8 +196,7 @@ async function boot(): Promise<void> {
     if (token !== null) return start(token, session);
   } catch (error) {
     if (error instanceof ApiProblem && error.reason === 'admin_token_not_set') return signOut(undefined, true);
-    if (error instanceof ApiProblem && error.status === 401 && token !== null)
-      return signOut('The saved admin token was refused (it may have been replaced). Sign in again.');
+    if (error instanceof ApiProblem && error.status === 401 && token !== null) return signOut(t('signout.saved_token_refused'));
     if (error instanceof ApiProblem && error.status === 0) return signOut(error.message);
   }
   signOut();

@@ -6,6 +6,8 @@
 import { ApiProblem, createApi, storeToken } from './api.js';
 import { h, fill } from './dom.js';
 import { signInProblem } from './format.js';
+import { languageMenu } from './language-menu.js';
+import { t } from './messages/format.js';
 import type { SessionInfo } from '../issuer/dashboard-api.js';
 
 export interface SignInOptions {
@@ -16,21 +18,15 @@ export interface SignInOptions {
   onSignedIn(token: string, session: SessionInfo): void;
 }
 
-const HOW_TO_MAKE_A_TOKEN = [
-  'On the machine that runs the issuer, make one with:',
-  'ticket-issuer admin-token reset --data <the issuer data dir>',
-  'It prints the token once; paste it here. (ticket-issuer init prints one too.)',
-];
-
 export function showSignIn(root: HTMLElement, options: SignInOptions): void {
   root.dataset.view = 'sign-in';
   const message = h('p', { id: 'sign-in-message', class: 'message', role: 'alert' }, options.notice ?? '');
   const howTo = h(
     'div',
     { id: 'token-how-to', class: 'how-to', hidden: !options.tokenNotSet },
-    h('p', {}, HOW_TO_MAKE_A_TOKEN[0]!),
-    h('pre', {}, h('code', {}, HOW_TO_MAKE_A_TOKEN[1]!)),
-    h('p', {}, HOW_TO_MAKE_A_TOKEN[2]!),
+    h('p', {}, t('signin.howto.make')),
+    h('pre', {}, h('code', {}, t('signin.howto.command'))),
+    h('p', {}, t('signin.howto.paste')),
   );
   const input = h('input', {
     id: 'admin-token',
@@ -41,18 +37,24 @@ export function showSignIn(root: HTMLElement, options: SignInOptions): void {
     required: true,
     'aria-describedby': 'sign-in-message',
   });
-  const button = h('button', { type: 'submit', class: 'primary' }, 'Sign in');
-  const form = h('form', { class: 'sign-in-form', novalidate: true }, h('label', { for: 'admin-token' }, 'Admin token'), input, button);
+  const button = h('button', { type: 'submit', class: 'primary' }, t('signin.submit'));
+  const form = h(
+    'form',
+    { class: 'sign-in-form', novalidate: true },
+    h('label', { for: 'admin-token' }, t('signin.token_label')),
+    input,
+    button,
+  );
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const token = input.value.trim();
     if (token === '') {
-      message.textContent = 'Paste the admin token first.';
+      message.textContent = t('signin.paste_first');
       input.focus();
       return;
     }
     button.disabled = true;
-    message.textContent = 'Checking…';
+    message.textContent = t('signin.checking');
     createApi(token)
       .session()
       .then((session) => {
@@ -62,8 +64,7 @@ export function showSignIn(root: HTMLElement, options: SignInOptions): void {
       .catch((error: unknown) => {
         button.disabled = false;
         const problem = error instanceof ApiProblem ? error : null;
-        message.textContent =
-          problem === null ? 'Something went wrong. Try again.' : problem.status === 0 ? problem.message : signInProblem(problem);
+        message.textContent = problem === null ? t('signin.failed') : problem.status === 0 ? problem.message : signInProblem(problem);
         howTo.hidden = problem?.reason !== 'admin_token_not_set';
         input.select();
       });
@@ -73,8 +74,9 @@ export function showSignIn(root: HTMLElement, options: SignInOptions): void {
     h(
       'main',
       { class: 'sign-in' },
-      h('h1', {}, 'Issuer admin'),
-      h('p', { class: 'lead' }, 'Live check-ins, alerts and scanners. Sign in with the admin token of this issuer.'),
+      languageMenu(),
+      h('h1', {}, t('signin.title')),
+      h('p', { class: 'lead' }, t('signin.lead')),
       message,
       howTo,
       form,
