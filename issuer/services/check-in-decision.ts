@@ -78,7 +78,9 @@ export type AdmissionEffect =
   | { kind: 'enter'; at: string; fromVersion: number | null }
   | { kind: 'exit'; at: string; fromVersion: number }
   | { kind: 'annul'; at: string; fromVersion: number; wasInside: boolean }
-  | { kind: 'history'; action: 'entry' | 'exit'; at: string };
+  | { kind: 'history'; action: 'entry' | 'exit'; at: string }
+  /** An entry admitted offline while the ticket is inside by the issuer's record: the inside state dates from it. */
+  | { kind: 'observed'; at: string; fromVersion: number };
 
 /** What the caller does with the request. */
 export type CheckInDecision =
@@ -242,9 +244,19 @@ const CHECKS: readonly Check[] = [
       const c = f.checkin;
       if (actionOf(f) !== 'entry' || c === undefined) return null;
       const reentry = (f.door?.entry_policy ?? 'single') === 'reentry';
-      return c.state === 'inside' || (c.state === 'outside' && !reentry)
-        ? statusAnswer(f, 'first_use', 'already_used', c.checked_in_at)
-        : null;
+      if (c.state === 'outside' && !reentry) return statusAnswer(f, 'first_use', 'already_used', c.checked_in_at);
+      if (c.state !== 'inside') return null;
+      // A re-entry a kiosk admitted offline, reaching the issuer before the exit that preceded it (still queued
+      // elsewhere): the person did come in at scanned_at. The answer stays already_used, but the ticket's inside
+      // state now dates from then, so that the late exit, older, is history (docs/protocol.md "Late scans").
+      const at = scanTime(f);
+      if (reentry && f.body.admitted_offline === true && at > c.state_at) {
+        return statusAnswer(f, 'first_use', 'already_used', c.checked_in_at, {
+          presence: 'inside',
+          effect: { kind: 'observed', at, fromVersion: c.version },
+        });
+      }
+      return statusAnswer(f, 'first_use', 'already_used', c.checked_in_at);
     },
   },
   {

@@ -175,7 +175,7 @@ export async function applyEffect(db: Sql, effect: AdmissionEffect, context: Eff
   const { ticket, checkin, scan } = context;
   const shard = Math.floor(Math.random() * OCCUPANCY_SHARDS);
   const scanGate = scan.gate_id;
-  const action = effect.kind === 'history' ? effect.action : effect.kind === 'enter' ? 'entry' : effect.kind;
+  const action = effect.kind === 'history' ? effect.action : effect.kind === 'enter' || effect.kind === 'observed' ? 'entry' : effect.kind;
   switch (effect.kind) {
     case 'enter':
       if (effect.fromVersion === null) {
@@ -216,6 +216,10 @@ export async function applyEffect(db: Sql, effect: AdmissionEffect, context: Eff
       await changeAdmission(db, ticket.tid, effect.fromVersion, { state: 'annulled', at: effect.at });
       // The undone entry no longer counts, nor does the person inside.
       await addOccupancy(db, ticket.eid, checkin!.gate_id, { inside: effect.wasInside ? -1 : 0, entries: -1 }, shard);
+      break;
+    case 'observed':
+      await changeAdmission(db, ticket.tid, effect.fromVersion, { state: 'inside', at: effect.at, touchOnly: true });
+      await addOccupancy(db, ticket.eid, scanGate, { entries: 1 }, shard);
       break;
     case 'history':
       await addOccupancy(db, ticket.eid, scanGate, effect.action === 'entry' ? { entries: 1 } : { exits: 1 }, shard);

@@ -230,7 +230,9 @@ export type AdmissionChange =
       idempotency_key: string;
       recorded_at: string;
     }
-  | { state: 'outside' | 'annulled'; at: string };
+  | { state: 'outside' | 'annulled'; at: string }
+  /** Still inside, since `at` (an entry admitted offline while the issuer had the ticket inside). */
+  | { state: 'inside'; at: string; touchOnly: true };
 
 /**
  * Changes a ticket's admission state, but only from the version the caller read: of two writers racing on
@@ -239,20 +241,25 @@ export type AdmissionChange =
  */
 export async function changeAdmission(db: SqlPort, tid: string, readVersion: number, change: AdmissionChange): Promise<void> {
   const result =
-    change.state === 'inside'
-      ? await db.run(
-          `UPDATE checkins SET state = 'inside', state_at = @at, checked_in_at = @at, scanner_id = @scanner_id, gate_id = @gate_id,
+    'touchOnly' in change
+      ? await db.run('UPDATE checkins SET state_at = ?, version = version + 1 WHERE tid = ? AND version = ?', [change.at, tid, readVersion])
+      : change.state === 'inside'
+        ? await db.run(
+            `UPDATE checkins SET state = 'inside', state_at = @at, checked_in_at = @at, scanner_id = @scanner_id, gate_id = @gate_id,
              api_key_id = @api_key_id, idempotency_key = @idempotency_key, recorded_at = @recorded_at, entries = entries + 1,
              first_checked_in_at = CASE WHEN state = 'annulled' THEN @at ELSE first_checked_in_at END, version = version + 1
            WHERE tid = @tid AND version = @version`,
-          { ...change, tid, version: readVersion },
-        )
-      : await db.run('UPDATE checkins SET state = @state, state_at = @at, version = version + 1 WHERE tid = @tid AND version = @version', {
-          state: change.state,
-          at: change.at,
-          tid,
-          version: readVersion,
-        });
+            { ...change, tid, version: readVersion },
+          )
+        : await db.run(
+            'UPDATE checkins SET state = @state, state_at = @at, version = version + 1 WHERE tid = @tid AND version = @version',
+            {
+              state: change.state,
+              at: change.at,
+              tid,
+              version: readVersion,
+            },
+          );
   if (result.changes !== 1) throw new WriteConflict(`the admission of ticket ${tid}`);
 }
 

@@ -29,15 +29,33 @@ export const TRANSFER_TABLES = [
   'enrollment_tokens',
   'api_keys',
   'idempotency',
+  // Format version 2 (door operations, docs/protocol.md "Door operations"). Occupancy does not travel: an import
+  // counts it again from the merged check-ins and admission events (recomputeOccupancy).
+  'admission_events',
+  'offline_policies',
+  'scanner_heartbeats',
 ] as const;
 export type TransferTable = (typeof TRANSFER_TABLES)[number];
 
-/** The columns of each table as they travel (scan_log without its local autoincrement id). */
+/** The columns of each table as they travel (scan_log and admission_events without their local autoincrement ids). */
 export const TRANSFER_COLUMNS: Record<TransferTable, readonly string[]> = {
   signing_keys: ['kid', 'public_key', 'valid_from', 'valid_until', 'active'],
-  events: ['eid', 'name', 'date', 'venue', 'ends_at', 'created_at'],
+  events: ['eid', 'name', 'date', 'venue', 'ends_at', 'created_at', 'entry_policy', 'capacity'],
   tickets: ['tid', 'eid', 'kid', 'holder_name', 'ticket_type', 'issued_at', 'exp', 'qr', 'revoked_at', 'revoke_reason'],
-  checkins: ['tid', 'checked_in_at', 'scanner_id', 'gate_id', 'api_key_id', 'idempotency_key', 'recorded_at'],
+  checkins: [
+    'tid',
+    'checked_in_at',
+    'scanner_id',
+    'gate_id',
+    'api_key_id',
+    'idempotency_key',
+    'recorded_at',
+    'state',
+    'state_at',
+    'first_checked_in_at',
+    'entries',
+    'version',
+  ],
   scan_log: ['at', 'scanned_at', 'tid', 'eid', 'scanner_id', 'api_key_id', 'gate_id', 'idempotency_key', 'outcome', 'details'],
   enrollment_tokens: [
     'token_id',
@@ -50,6 +68,9 @@ export const TRANSFER_COLUMNS: Record<TransferTable, readonly string[]> = {
     'used_at',
     'revoked_at',
     'failed_attempts',
+    'direction',
+    'can_annul',
+    'pin_required',
   ],
   api_keys: [
     'api_key_id',
@@ -63,12 +84,45 @@ export const TRANSFER_COLUMNS: Record<TransferTable, readonly string[]> = {
     'expires_at',
     'created_at',
     'revoked_at',
+    'can_annul',
   ],
   idempotency: ['idempotency_key', 'request_hash', 'http_status', 'response_body', 'api_key_id', 'created_at'],
+  admission_events: [
+    'tid',
+    'eid',
+    'action',
+    'at',
+    'gate_id',
+    'scanner_id',
+    'api_key_id',
+    'idempotency_key',
+    'actor',
+    'reason',
+    'late',
+    'admitted_offline',
+    'ticket_type',
+    'recorded_at',
+  ],
+  offline_policies: ['eid', 'ticket_type', 'policy', 'cap_per_hour', 'updated_at'],
+  scanner_heartbeats: [
+    'api_key_id',
+    'scanner_id',
+    'eid',
+    'direction',
+    'pending_scans',
+    'offline_exposure',
+    'offline_last_hour',
+    'reported_at',
+  ],
 };
 
-/** The primary key of each table; scan_log has none that travels (its rows are compared whole). */
-export const TRANSFER_KEYS: Record<Exclude<TransferTable, 'scan_log'>, string> = {
+/** Tables whose rows have no shared key that travels: append-only logs, compared whole. */
+export type LogTable = 'scan_log' | 'admission_events';
+/** Tables keyed by one column (offline_policies has a two-column key: eid and ticket_type). */
+export type KeyedTable = Exclude<TransferTable, LogTable | 'offline_policies'>;
+
+/** The primary key of each one-column-keyed table; the logs have none that travels (their rows are compared whole). */
+export const TRANSFER_KEYS: Record<KeyedTable, string> = {
   signing_keys: 'kid',
   events: 'eid',
   tickets: 'tid',
@@ -76,6 +130,7 @@ export const TRANSFER_KEYS: Record<Exclude<TransferTable, 'scan_log'>, string> =
   enrollment_tokens: 'token_id',
   api_keys: 'api_key_id',
   idempotency: 'idempotency_key',
+  scanner_heartbeats: 'api_key_id',
 };
 
 /** Rows of one event: what `export --event EID` takes from each table (signing keys are always all taken). */
@@ -88,6 +143,9 @@ const EVENT_SCOPE: Record<TransferTable, string> = {
   enrollment_tokens: 'eid = @eid',
   api_keys: 'eid = @eid',
   idempotency: 'api_key_id IN (SELECT api_key_id FROM api_keys WHERE eid = @eid)',
+  admission_events: 'eid = @eid',
+  offline_policies: 'eid = @eid',
+  scanner_heartbeats: 'eid = @eid',
 };
 
 export type Row = Record<string, string | number | null>;
@@ -102,7 +160,7 @@ const PAGE_KEY = 'transfer_page_key';
 /** The column each table is paged and ordered by (see the module comment). */
 function pageKey(table: TransferTable): string {
   // Insertion order on both databases: SQLite's rowid, and PostgreSQL's explicit rowid column (postgres-migrations.ts).
-  return table === 'scan_log' ? 'id' : 'rowid';
+  return table === 'scan_log' || table === 'admission_events' ? 'id' : 'rowid';
 }
 
 /**
@@ -142,8 +200,8 @@ export function transferRows(sql: Sql, table: TransferTable, eid: string | null)
 /** The writes and lookups one import needs, all through the transaction it runs in. */
 export interface TransferStore {
   /** The rows of `table` whose key is one of `keys`, by key (any number of keys: looked up in batches). */
-  findMany(table: Exclude<TransferTable, 'scan_log'>, keys: readonly string[]): Promise<Map<string, Row>>;
-  find(table: Exclude<TransferTable, 'scan_log'>, key: string): Promise<Row | undefined>;
+  findMany(table: KeyedTable, keys: readonly string[]): Promise<Map<string, Row>>;
+  find(table: KeyedTable, key: string): Promise<Row | undefined>;
   /** Inserts the rows in their order (so they keep it in the next export), in batches. */
   insertMany(table: TransferTable, rows: readonly Row[]): Promise<void>;
   /** The active signing key's kid, or null in a data dir being created from a file. */
@@ -156,11 +214,25 @@ export interface TransferStore {
   replaceCheckin(row: Row): Promise<void>;
   setTokenState(tokenId: string, usedAt: string | null, revokedAt: string | null, failedAttempts: number): Promise<void>;
   setApiKeyRevocation(apiKeyId: string, revokedAt: string | null): Promise<void>;
-  /** Every scan_log row, without its id, page by page, for telling rows already here from new ones. */
-  scanLogRows(): AsyncGenerator<Row>;
+  /** Every row of a log (scan_log, admission_events), without its id, page by page, for telling rows already here from new ones. */
+  logRows(table: LogTable): AsyncGenerator<Row>;
+  /** The idempotency keys of the ticket's entries here (admission_events): which admissions this side has seen. */
+  entryKeysOf(tid: string): Promise<Set<string>>;
+  /** Every offline policy here, by `eid \n ticket_type`. */
+  offlinePolicies(): Promise<Map<string, Row>>;
+  replaceOfflinePolicy(row: Row): Promise<void>;
+  replaceHeartbeat(row: Row): Promise<void>;
+  /**
+   * Counts the events' occupancy again from the check-ins' states and the admission events (docs/protocol.md
+   * "Occupancy"), instead of adding up counters that each side kept for its own scans.
+   */
+  recomputeOccupancy(eids: readonly string[]): Promise<void>;
   issuerInfo(): Promise<IssuerInfo | undefined>;
   insertIssuerInfo(info: IssuerInfo): Promise<void>;
 }
+
+/** An offline policy's key: its event and ticket type. */
+export const policyKey = (row: Row): string => `${String(row.eid)}\n${String(row.ticket_type)}`;
 
 const placeholders = (count: number): string => Array.from({ length: count }, () => '?').join(', ');
 
@@ -170,11 +242,41 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
   return out;
 }
 
+/** `UPDATE table SET every other column WHERE the key columns match`, with named parameters. */
+function replaceStatement(table: TransferTable, keys: readonly string[]): string {
+  const others = TRANSFER_COLUMNS[table].filter((c) => !keys.includes(c));
+  return `UPDATE ${table} SET ${others.map((c) => `${c} = @${c}`).join(', ')} WHERE ${keys.map((c) => `${c} = @${c}`).join(' AND ')}`;
+}
+
+const rowParams = (table: TransferTable, row: Row): Record<string, SqlValue> =>
+  Object.fromEntries(TRANSFER_COLUMNS[table].map((c) => [c, row[c] ?? null]));
+
+/**
+ * One event's occupancy counters, from the states and the history (docs/protocol.md "Occupancy"), as the
+ * check-ins kept them: inside at the gate of the ticket's current entry; entries and exits at the gate scanned
+ * at (late ones too); an annulment takes its entry back at the gate of the entry it undid (the ticket's latest
+ * entry before it that was not late).
+ */
+const RECOMPUTE_OCCUPANCY = `
+  INSERT INTO occupancy (eid, gate_id, shard, inside, entries, exits)
+  SELECT CAST(@eid AS TEXT), gate_id, 0, SUM(inside), SUM(entries), SUM(exits) FROM (
+    SELECT COALESCE(c.gate_id, '') AS gate_id, 1 AS inside, 0 AS entries, 0 AS exits
+    FROM checkins c JOIN tickets t ON t.tid = c.tid WHERE t.eid = @eid AND c.state = 'inside'
+    UNION ALL
+    SELECT COALESCE(gate_id, ''), 0, CASE WHEN action = 'entry' THEN 1 ELSE 0 END, CASE WHEN action = 'exit' THEN 1 ELSE 0 END
+    FROM admission_events WHERE eid = @eid AND action IN ('entry', 'exit')
+    UNION ALL
+    SELECT COALESCE((SELECT e.gate_id FROM admission_events e
+                     WHERE e.tid = a.tid AND e.action = 'entry' AND e.late = 0 AND e.id < a.id ORDER BY e.id DESC LIMIT 1), ''), 0, -1, 0
+    FROM admission_events a WHERE a.eid = @eid AND a.action = 'annul'
+  ) AS counted GROUP BY gate_id`;
+
 export function transferStore(tx: Sql): TransferStore {
-  const checkinColumns = TRANSFER_COLUMNS.checkins.filter((c) => c !== 'tid');
-  const replaceCheckin = `UPDATE checkins SET ${checkinColumns.map((c) => `${c} = @${c}`).join(', ')} WHERE tid = @tid`;
+  const replaceCheckin = replaceStatement('checkins', ['tid']);
+  const replaceOfflinePolicy = replaceStatement('offline_policies', ['eid', 'ticket_type']);
+  const replaceHeartbeat = replaceStatement('scanner_heartbeats', ['api_key_id']);
   const issuerColumns = ['base_url', 'name', 'created_at'] as const;
-  const findMany = async (table: Exclude<TransferTable, 'scan_log'>, keys: readonly string[]): Promise<Map<string, Row>> => {
+  const findMany = async (table: KeyedTable, keys: readonly string[]): Promise<Map<string, Row>> => {
     const key = TRANSFER_KEYS[table];
     const found = new Map<string, Row>();
     for (const batch of chunks(keys, BATCH_ROWS)) {
@@ -209,8 +311,7 @@ export function transferStore(tx: Sql): TransferStore {
       ),
     setRevocation: async (tid, revokedAt, reason) =>
       void (await tx.run('UPDATE tickets SET revoked_at = ?, revoke_reason = ? WHERE tid = ?', [revokedAt, reason, tid])),
-    replaceCheckin: async (row) =>
-      void (await tx.run(replaceCheckin, Object.fromEntries(TRANSFER_COLUMNS.checkins.map((c) => [c, row[c] ?? null])))),
+    replaceCheckin: async (row) => void (await tx.run(replaceCheckin, rowParams('checkins', row))),
     setTokenState: async (tokenId, usedAt, revokedAt, failedAttempts) =>
       void (await tx.run('UPDATE enrollment_tokens SET used_at = ?, revoked_at = ?, failed_attempts = ? WHERE token_id = ?', [
         usedAt,
@@ -220,7 +321,31 @@ export function transferStore(tx: Sql): TransferStore {
       ])),
     setApiKeyRevocation: async (apiKeyId, revokedAt) =>
       void (await tx.run('UPDATE api_keys SET revoked_at = ? WHERE api_key_id = ?', [revokedAt, apiKeyId])),
-    scanLogRows: () => pagedRows(tx, 'scan_log', TRANSFER_COLUMNS.scan_log, null, null),
+    logRows: (table) => pagedRows(tx, table, TRANSFER_COLUMNS[table], null, null),
+    entryKeysOf: async (tid) =>
+      new Set(
+        (
+          await tx.all<{ idempotency_key: string }>(
+            "SELECT idempotency_key FROM admission_events WHERE tid = ? AND action = 'entry' AND idempotency_key IS NOT NULL",
+            [tid],
+          )
+        ).map((row) => row.idempotency_key),
+      ),
+    offlinePolicies: async () => {
+      const rows = await tx.all<Row>(`SELECT ${TRANSFER_COLUMNS.offline_policies.join(', ')} FROM offline_policies`);
+      return new Map(rows.map((row) => [policyKey(row), row]));
+    },
+    replaceOfflinePolicy: async (row) => void (await tx.run(replaceOfflinePolicy, rowParams('offline_policies', row))),
+    replaceHeartbeat: async (row) => void (await tx.run(replaceHeartbeat, rowParams('scanner_heartbeats', row))),
+    recomputeOccupancy: async (eids) => {
+      // PostgreSQL: a serve process checking in meanwhile waits at its counter update until this import commits,
+      // and then adds its own entry to the recounted rows; its check-in is not in this recount (not committed).
+      if (tx.dialect === 'postgres') await tx.run('LOCK TABLE occupancy IN EXCLUSIVE MODE');
+      for (const eid of eids) {
+        await tx.run('DELETE FROM occupancy WHERE eid = ?', [eid]);
+        await tx.run(RECOMPUTE_OCCUPANCY, { eid });
+      }
+    },
     issuerInfo: () => tx.get<IssuerInfo>(`SELECT ${issuerColumns.join(', ')} FROM issuer WHERE singleton = 1`),
     insertIssuerInfo: async (info) =>
       void (await tx.run('INSERT INTO issuer (singleton, base_url, name, created_at) VALUES (1, ?, ?, ?)', [
