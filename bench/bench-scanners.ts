@@ -8,6 +8,7 @@ import { insertApiKey, insertEnrollmentToken } from '../issuer/store/scanners.js
 
 export interface BenchScanner {
   apiKey: string;
+  apiKeyId: string;
   scannerId: string;
 }
 
@@ -36,9 +37,9 @@ async function createBenchScanner(db: Sql, event: EventRow, now: Date): Promise<
       can_annul: 0,
       pin_required: 0,
     });
-    const scanner = { apiKey: newApiKey(), scannerId: crypto.randomUUID() };
+    const scanner = { apiKey: newApiKey(), apiKeyId: newApiKeyId(), scannerId: crypto.randomUUID() };
     await insertApiKey(db, {
-      api_key_id: newApiKeyId(),
+      api_key_id: scanner.apiKeyId,
       key_hash: hashSecret(scanner.apiKey),
       token_id: tokenId,
       scanner_id: scanner.scannerId,

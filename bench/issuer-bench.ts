@@ -37,6 +37,10 @@
  *   --db-pool P (postgres only: connections per serve process; default from poolSizeFor)
  *   --tickets N (250000 per entry of --processes: one saturated and one half-rate run of 8 s at ~12,000 check-ins/s fit) --seconds S per load run (8)
  *   --concurrency C (50) --scanners K (50)
+ *   --occupancy-tickets N (100000; 0 skips (f))
+ *
+ * (f) (issue 14): what reading live occupancy costs with N check-ins and N/2 exits in the store
+ * (bench/occupancy-cost.ts). Goal: under 1 ms.
  */
 import crypto from 'node:crypto';
 import diagnosticsChannel from 'node:diagnostics_channel';
@@ -66,6 +70,7 @@ import { freePort } from '../test/support/free-port.js';
 import { startPostgresCluster, type PostgresCluster } from '../test/support/postgres-cluster.js';
 import { createBenchScanners as createScanners, type BenchScanner as Scanner } from './bench-scanners.js';
 import { numberOption, percentiles, textOption } from './bench-kit.js';
+import { measureOccupancyCost } from './occupancy-cost.js';
 import { runLoad, type LoadResult } from './http-load.js';
 import { startServeProcess, type ServeProcess } from './serve-process.js';
 
@@ -117,6 +122,8 @@ interface Settings {
   childProcesses: boolean;
   /** `--sqlite-thread off`: SQLite writes on the server's own thread, as before the database thread (for comparison). */
   sqliteThread: boolean;
+  /** (f) `--occupancy-tickets N`: check-ins (and N/2 exits) in the store before occupancy reads are timed; 0 skips (f). */
+  occupancyTickets: number;
 }
 
 function settingsFrom(argv: readonly string[], store: Store): Settings {
@@ -132,6 +139,7 @@ function settingsFrom(argv: readonly string[], store: Store): Settings {
     processes,
     childProcesses: argv.includes('--child-processes'),
     sqliteThread: textOption(argv, '--sqlite-thread', 'on') !== 'off',
+    occupancyTickets: value('--occupancy-tickets', 100_000),
   };
 }
 
@@ -716,6 +724,14 @@ async function runBenchmark(settings: Settings, cluster: PostgresCluster | undef
     );
   }
   if (cluster !== undefined) await measureSharedRateLimit(dataDir);
+  if (settings.occupancyTickets > 0) {
+    const { database } = await openIssuerDatabase(dataDir, { schema: 'as-is', poolSize: 10 });
+    try {
+      await measureOccupancyCost(database, dataDir, 'http://127.0.0.1:8443', settings.occupancyTickets);
+    } finally {
+      await database.close();
+    }
+  }
   fs.rmSync(root, { recursive: true, force: true });
   if (!allCorrect) {
     console.error('correctness check FAILED: see the table above');
