@@ -27,6 +27,7 @@ import {
   evaluateTicketOffline,
   offlineVerdict,
   exitVerdict,
+  ticketFromPayload,
   exposureRefusal,
   type DoorScanResponse,
   type GateDirection,
@@ -704,7 +705,9 @@ export class KioskCore implements KioskApi {
       eid: enrollment.eid,
       keys: document?.keys ?? [],
       nowMs: this.now(),
-      admittedHereAt: (tid) => this.store.firstAdmissionAt(tid),
+      // A re-entry event: the issuer knows of exits at other gates, this kiosk does not; "seen here" is
+      // then checked only when the issuer cannot answer (offlineOutcome).
+      admittedHereAt: (tid) => (this.reentry(enrollment) ? undefined : this.store.firstAdmissionAt(tid)),
       direction: enrollment.direction,
       verify: verifyEd25519Node,
     });
@@ -855,9 +858,28 @@ export class KioskCore implements KioskApi {
     decidedAt: string,
   ): { verdict: Verdict; queueState: 'pending' | 'held' } {
     if (enrollment.direction === 'exit') return { verdict: exitVerdict(payload, true, decidedAt), queueState: 'pending' };
+    const admittedAt = this.reentry(enrollment) ? this.store.firstAdmissionAt(payload.tid) : undefined;
+    if (admittedAt !== undefined) {
+      const verdict: Verdict = {
+        kind: 'refuse',
+        reason: 'already_used',
+        decided_at: decidedAt,
+        offline: true,
+        decided_by: 'seen_here',
+        ticket: ticketFromPayload(payload),
+        first_used_at: admittedAt,
+        detail: 'already admitted by this kiosk; exits at other gates are not known offline',
+      };
+      return { verdict, queueState: 'held' };
+    }
     const decision = this.door.decideEntry(enrollment, payload, this.policy);
     if (decision.admit) return { verdict: offlineVerdict(payload, 'optimistic', decidedAt), queueState: 'pending' };
     return { verdict: exposureRefusal(decision, payload, decidedAt), queueState: 'held' };
+  }
+
+  /** The last heartbeat says the event lets people out and back in (docs/protocol.md "Per event: entry policy"). */
+  private reentry(enrollment: Enrollment): boolean {
+    return this.door.lastHeartbeat(enrollment)?.response.entry_policy === 'reentry';
   }
 
   private unauthorised(): ScanResult {

@@ -1,0 +1,250 @@
+/**
+ * Door operations (docs/protocol.md "Door operations", docs/kiosk.md "Exit
+ * scans", "Annul at the door", "Offline exposure policy"): KioskCore against
+ * the REAL issuer on a loopback port, real SQLite files, the API key in the
+ * real OS keyring. The issuer is stopped to make the kiosk offline and started
+ * again on the same port.
+ *
+ *   scripts/with-keyring.sh npx vitest run test/integration/kiosk-vs-issuer/door-operations.test.ts
+ */
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { decodeSetupCode, encodeSetupCode, type GateDirection } from '../../../protocol/index.js';
+import type { KioskCore } from '../../../main/kiosk/kiosk-core.js';
+import { RealIssuer } from './helpers/real-issuer.js';
+import { enrollWith, KioskHarness, requireKeyring, testKeychain, verdictOf } from './helpers/kiosk.js';
+
+let issuer: RealIssuer;
+let kiosks: KioskHarness;
+/**
+ * The kiosks' clock runs ahead by `skew`, moved on after each scan past the time its verdict stays on
+ * screen: these tests scan one code several times on purpose, and a rescan within that time is the same
+ * read (docs/kiosk.md "Double reads").
+ */
+let skew = 0;
+const clock = (): number => Date.now() + skew;
+
+beforeAll(async () => {
+  await requireKeyring(testKeychain('probe'));
+});
+
+beforeEach(async () => {
+  issuer = await (await RealIssuer.create()).start();
+  kiosks = new KioskHarness();
+  skew = 0;
+});
+
+afterEach(async () => {
+  await kiosks.cleanup();
+  await issuer.cleanup();
+});
+
+interface DoorKiosk {
+  direction?: GateDirection;
+  canAnnul?: boolean;
+}
+
+/** A kiosk enrolled through a real setup code carrying `direction`, whose token gives the annul right when asked. */
+async function doorKiosk(label: string, { direction, canAnnul = false }: DoorKiosk = {}): Promise<KioskCore> {
+  const keys = kiosks.keychain(label);
+  kiosks.track(keys, issuer.url);
+  const core = kiosks.open(keys, { db: `${label}.db`, heartbeatIntervalMs: 0, now: clock });
+  const { code, tokenId } = issuer.setupCode();
+  issuer.fx.db
+    .prepare('UPDATE enrollment_tokens SET can_annul = ?, direction = ? WHERE token_id = ?')
+    .run(canAnnul ? 1 : 0, direction ?? null, tokenId);
+  await enrollWith(core, direction ? encodeSetupCode({ ...decodeSetupCode(code), direction }) : code);
+  await core.heartbeat();
+  return core;
+}
+
+function setEvent(fields: { entry_policy?: 'single' | 'reentry'; capacity?: number | null }): void {
+  for (const [column, value] of Object.entries(fields)) {
+    issuer.fx.db.prepare(`UPDATE events SET ${column} = ? WHERE eid = ?`).run(value, issuer.event.eid);
+  }
+}
+
+function setOfflinePolicy(ticketType: string, policy: 'online-only' | 'offline' | 'capped', cap: number | null = null): void {
+  issuer.fx.db
+    .prepare(
+      `INSERT INTO offline_policies (eid, ticket_type, policy, cap_per_hour, updated_at) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (eid, ticket_type) DO UPDATE SET policy = excluded.policy, cap_per_hour = excluded.cap_per_hour`,
+    )
+    .run(issuer.event.eid, ticketType, policy, cap, new Date().toISOString());
+}
+
+function ticketOfType(ticketType: string): { tid: string; code: string } {
+  const ticket = issuer.fx.issueTicket(issuer.event.eid, { ticketType });
+  return { tid: ticket.tid, code: ticket.qr };
+}
+
+const outcome = async (core: KioskCore, code: string): Promise<string> => {
+  const verdict = verdictOf(await core.scan(code));
+  skew += 7_000;
+  return verdict.kind === 'refuse' ? `refuse:${verdict.reason}` : `${verdict.kind}${verdict.offline ? ' (offline)' : ''}`;
+};
+
+describe('direction', () => {
+  it('takes the setup code direction, shows it in the state and lets staff change it', async () => {
+    const core = await doorKiosk('gate', { direction: 'exit' });
+    expect((await core.getState()).direction).toBe('exit');
+    await core.setDirection('entry');
+    expect((await core.getState()).direction).toBe('entry');
+    const ticket = issuer.issueTicket();
+    expect(await outcome(core, ticket.code)).toBe('admit');
+  });
+});
+
+describe('exits and re-entry against the real issuer', () => {
+  it('entry → exit → entry on a re-entry event; the issuer records each', async () => {
+    setEvent({ entry_policy: 'reentry' });
+    const entry = await doorKiosk('entry');
+    const exit = await doorKiosk('exit', { direction: 'exit' });
+    const ticket = issuer.issueTicket();
+
+    expect(await outcome(entry, ticket.code)).toBe('admit');
+    expect(await outcome(entry, ticket.code)).toBe('refuse:already_used');
+    expect(await outcome(exit, ticket.code)).toBe('exit');
+    expect(await outcome(entry, ticket.code)).toBe('admit');
+    const actions = issuer.fx.db.prepare('SELECT action FROM admission_events WHERE tid = ? ORDER BY id').all(ticket.tid);
+    expect(actions).toEqual([{ action: 'entry' }, { action: 'exit' }, { action: 'entry' }]);
+  });
+
+  it('refuses an exit of a ticket that never entered (not_inside)', async () => {
+    const exit = await doorKiosk('exit', { direction: 'exit' });
+    const verdict = verdictOf(await exit.scan(issuer.issueTicket().code));
+    expect(verdict).toMatchObject({ kind: 'refuse', reason: 'not_inside', offline: false });
+  });
+
+  it('offline, an exit kiosk lets people out, queues the exits and syncs them in another order than the entries', async () => {
+    const entry = await doorKiosk('entry');
+    const exit = await doorKiosk('exit', { direction: 'exit' });
+    const first = issuer.issueTicket();
+    const second = issuer.issueTicket();
+    expect(await outcome(entry, second.code)).toBe('admit');
+    expect(await outcome(entry, first.code)).toBe('admit');
+
+    await issuer.stop();
+    // Exits of tickets this kiosk never admitted: allowed offline (they entered at another gate).
+    expect(await outcome(exit, first.code)).toBe('exit (offline)');
+    expect(await outcome(exit, second.code)).toBe('exit (offline)');
+    expect((await exit.getState()).pending_scans).toBe(2);
+
+    await issuer.start();
+    const report = await exit.drain();
+    expect(report?.settled.map((scan) => scan.result_status)).toEqual(['exited', 'exited']);
+    const presence = issuer.fx.db.prepare(`SELECT state FROM checkins WHERE tid IN (?, ?)`).all(first.tid, second.tid) as {
+      state: string;
+    }[];
+    expect(presence.map((row) => row.state)).toEqual(['outside', 'outside']);
+    const offlineFlags = issuer.fx.db.prepare(`SELECT admitted_offline FROM admission_events WHERE action = 'exit' ORDER BY id`).all() as {
+      admitted_offline: number;
+    }[];
+    // The first exit's request went out before the kiosk knew it was offline, so it is replayed as first sent (no
+    // admitted_offline: the issuer's idempotency compares the whole body); the second was decided with no request.
+    expect(offlineFlags).toEqual([{ admitted_offline: 0 }, { admitted_offline: 1 }]);
+  });
+});
+
+describe('annul at the door', () => {
+  it('annuls a fresh check-in with the right; a rescan then admits', async () => {
+    const entry = await doorKiosk('entry', { canAnnul: true });
+    expect((await entry.getState()).door?.can_annul).toBe(true);
+    const ticket = issuer.issueTicket();
+    expect(await outcome(entry, ticket.code)).toBe('admit');
+
+    expect(await entry.annul(ticket.tid, 'admitted by mistake')).toEqual({ type: 'annulled', tid: ticket.tid });
+    expect(await outcome(entry, ticket.code)).toBe('admit');
+    const reasons = issuer.fx.db.prepare(`SELECT action, reason FROM admission_events WHERE tid = ? ORDER BY id`).all(ticket.tid);
+    expect(reasons).toEqual([
+      { action: 'entry', reason: null },
+      { action: 'annul', reason: 'admitted by mistake' },
+      { action: 'entry', reason: null },
+    ]);
+  });
+
+  it('without the right: a clear message, from the heartbeat and from the issuer’s 403', async () => {
+    const plain = await doorKiosk('plain');
+    const ticket = issuer.issueTicket();
+    expect(await outcome(plain, ticket.code)).toBe('admit');
+    expect(await plain.annul(ticket.tid, 'mistake')).toMatchObject({
+      type: 'not_allowed',
+      message: expect.stringContaining('may not annul'),
+    });
+
+    // The right withdrawn after the last heartbeat: the issuer says 403 action_not_allowed; the key still works.
+    const annuller = await doorKiosk('annuller', { canAnnul: true });
+    const other = issuer.issueTicket();
+    expect(await outcome(annuller, other.code)).toBe('admit');
+    issuer.fx.db.prepare('UPDATE api_keys SET can_annul = 0').run();
+    expect(await annuller.annul(other.tid, 'mistake')).toMatchObject({ type: 'not_allowed' });
+    expect((await annuller.getState()).authorised).toBe(true);
+    expect(await outcome(annuller, issuer.issueTicket().code)).toBe('admit');
+  });
+
+  it('refuses to annul a check-in older than the window', async () => {
+    const entry = await doorKiosk('entry', { canAnnul: true });
+    const ticket = issuer.issueTicket();
+    expect(await outcome(entry, ticket.code)).toBe('admit');
+    const late = kiosks.open(kiosks.keychain('entry'), { db: 'entry.db', heartbeatIntervalMs: 0, now: () => clock() + 3 * 60_000 });
+    await entry.close();
+    expect(await late.annul(ticket.tid, 'mistake')).toMatchObject({ type: 'too_late' });
+  });
+});
+
+describe('offline exposure policy', () => {
+  it('online-only: admitted online, refused offline with "needs connection"', async () => {
+    setOfflinePolicy('VIP', 'online-only');
+    const entry = await doorKiosk('entry');
+    expect(await outcome(entry, ticketOfType('VIP').code)).toBe('admit');
+    await issuer.stop();
+    expect(await outcome(entry, ticketOfType('VIP').code)).toBe('refuse:needs_connection');
+    expect(await outcome(entry, ticketOfType('Standard').code)).toBe('admit (offline)');
+  });
+
+  it('capped: offline admissions up to the cap per rolling hour, then refused with the count; online unaffected', async () => {
+    setOfflinePolicy('Day', 'capped', 2);
+    const entry = await doorKiosk('entry');
+    expect(await outcome(entry, ticketOfType('Day').code)).toBe('admit');
+    await issuer.stop();
+    expect(await outcome(entry, ticketOfType('Day').code)).toBe('admit (offline)');
+    expect(await outcome(entry, ticketOfType('Day').code)).toBe('admit (offline)');
+    const refused = verdictOf(await entry.scan(ticketOfType('Day').code));
+    expect(refused).toMatchObject({ kind: 'refuse', reason: 'offline_cap_reached', offline_count: 2, offline_cap: 2 });
+    const state = await entry.getState();
+    expect(state.offline_exposure.find((row) => row.ticket_type === 'Day')).toEqual({
+      ticket_type: 'Day',
+      policy: 'capped',
+      last_hour: 2,
+      cap: 2,
+    });
+    await issuer.start();
+    expect(await outcome(entry, ticketOfType('Day').code)).toBe('admit');
+  });
+
+  it('offline (default): today’s optimistic behaviour', async () => {
+    const entry = await doorKiosk('entry');
+    await issuer.stop();
+    expect(await outcome(entry, issuer.issueTicket().code)).toBe('admit (offline)');
+  });
+
+  it('a policy change reaches the kiosk with the next heartbeat, without re-enrollment, and survives a restart offline', async () => {
+    const entry = await doorKiosk('entry');
+    setOfflinePolicy('', 'online-only');
+    await entry.heartbeat();
+    await entry.close();
+    await issuer.stop();
+    const restarted = kiosks.open(kiosks.keychain('entry'), { db: 'entry.db', heartbeatIntervalMs: 0, now: clock });
+    expect(await outcome(restarted, issuer.issueTicket().code)).toBe('refuse:needs_connection');
+  });
+});
+
+describe('capacity', () => {
+  it('venue_full from the issuer; the last heartbeat says full', async () => {
+    setEvent({ capacity: 1 });
+    const entry = await doorKiosk('entry');
+    expect(await outcome(entry, issuer.issueTicket().code)).toBe('admit');
+    expect(await outcome(entry, issuer.issueTicket().code)).toBe('refuse:venue_full');
+    await entry.heartbeat();
+    expect((await entry.getState()).door?.occupancy).toEqual({ inside: 1, capacity: 1, level: 'full' });
+  });
+});
