@@ -488,7 +488,9 @@ export class KioskCore implements KioskApi {
       this.interactiveTimeoutMs(),
     );
     if (!call || this.closed) return;
-    this.noteConnection(call);
+    // An answer says the issuer is there; no answer says nothing to the door: a background call that
+    // failed must not make the next scans skip the issuer (the door's own requests decide that).
+    if (call.kind !== 'unreachable' && call.kind !== 'server_error') this.noteConnection(call);
     if (call.kind === 'answered' && this.store.pendingCount() > 0) this.drains.soon();
     this.changed();
   }
