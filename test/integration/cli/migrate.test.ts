@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { SCHEMA_VERSION } from '../../../issuer/store/database.js';
+import { MIGRATIONS } from '../../../issuer/store/migrations.js';
 import { cliFailure, cliJson, initIssuer, LOOPBACK_SERVE, openDb, runCli, scratchDir, serveCli } from '../../support/cli-harness.js';
 
 const schemaOf = (data: string): number => {
@@ -26,12 +27,35 @@ const setSchema = (data: string, version: number): void => {
   }
 };
 
-/** An issuer as the first release left it: schema 1, i.e. without migration 2's admin_token table and index. */
+/**
+ * An issuer as the first release left it: a database made by migration 1 alone (user_version 1), holding
+ * the issuer, its signing key, an event, a ticket and one check-in, as that release wrote them.
+ */
 async function issuerAtSchemaOne(): Promise<string> {
   const { data } = await initIssuer('http://127.0.0.1:8080');
+  const current = openDb(data);
+  const issuer = current.prepare('SELECT * FROM issuer').get() as Record<string, unknown>;
+  const keys = current.prepare('SELECT * FROM signing_keys').all() as Record<string, unknown>[];
+  current.close();
+  for (const suffix of ['', '-wal', '-shm']) fs.rmSync(path.join(data, `issuer.db${suffix}`), { force: true });
   const db = openDb(data);
   try {
-    db.exec('DROP TABLE admin_token; DROP INDEX tickets_revoked_by_event; PRAGMA user_version = 1');
+    db.exec(MIGRATIONS[0]!);
+    db.prepare('INSERT INTO issuer (singleton, base_url, name, created_at) VALUES (@singleton, @base_url, @name, @created_at)').run(issuer);
+    for (const key of keys) {
+      db.prepare(
+        'INSERT INTO signing_keys (kid, public_key, valid_from, valid_until, active) VALUES (@kid, @public_key, @valid_from, @valid_until, @active)',
+      ).run(key);
+    }
+    db.exec(`
+      INSERT INTO events (eid, name, date, venue, ends_at, created_at)
+        VALUES ('E-old', 'Old Night', '2030-01-01T19:00:00Z', 'Hall', '2030-01-02T07:00:00Z', '2029-12-01T00:00:00Z');
+      INSERT INTO tickets (tid, eid, kid, holder_name, ticket_type, issued_at, exp, qr)
+        VALUES ('T-old', 'E-old', '${String(keys[0]!.kid)}', 'Ada', 'VIP', '2029-12-01T00:00:00Z', 1893520800, 'tkt1.x.y');
+      INSERT INTO checkins (tid, checked_in_at, scanner_id, gate_id, api_key_id, idempotency_key, recorded_at)
+        VALUES ('T-old', '2030-01-01T19:05:00Z', 'scanner-1', 'North', 'key_1', 'k-1', '2030-01-01T19:05:01Z');
+      PRAGMA user_version = 1;
+    `);
   } finally {
     db.close();
   }
@@ -54,6 +78,24 @@ describe('migrate', () => {
     expect(schemaOf(data)).toBe(SCHEMA_VERSION);
     const db = openDb(data);
     expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'admin_token'").get()).toEqual({ name: 'admin_token' });
+    // Migration 3 (door operations): the check-in made before is the ticket's admission, inside, in its history and counted.
+    expect(db.prepare("SELECT state, state_at, first_checked_in_at, entries, version FROM checkins WHERE tid = 'T-old'").get()).toEqual({
+      state: 'inside',
+      state_at: '2030-01-01T19:05:00Z',
+      first_checked_in_at: '2030-01-01T19:05:00Z',
+      entries: 1,
+      version: 0,
+    });
+    expect(db.prepare("SELECT action, at, gate_id, actor, ticket_type FROM admission_events WHERE tid = 'T-old'").all()).toEqual([
+      { action: 'entry', at: '2030-01-01T19:05:00Z', gate_id: 'North', actor: 'scanner:scanner-1', ticket_type: 'VIP' },
+    ]);
+    expect(db.prepare("SELECT gate_id, inside, entries, exits FROM occupancy WHERE eid = 'E-old'").all()).toEqual([
+      { gate_id: 'North', inside: 1, entries: 1, exits: 0 },
+    ]);
+    expect(db.prepare("SELECT entry_policy, capacity FROM events WHERE eid = 'E-old'").get()).toEqual({
+      entry_policy: 'single',
+      capacity: null,
+    });
     db.close();
 
     const again = await issuerAtSchemaOne();

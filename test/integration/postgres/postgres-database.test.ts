@@ -9,6 +9,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdminError } from '../../../issuer/error-catalogue.js';
+import { changeAdmission } from '../../../issuer/store/checkins.js';
 import { openPostgresDatabase } from '../../../issuer/store/postgres-database.js';
 import { migratePostgres, postgresSchemaVersion, POSTGRES_MIGRATIONS } from '../../../issuer/store/postgres-migrations.js';
 import { ensureRateLimitTable, postgresRateLimitStore } from '../../../issuer/store/postgres-rate-limit.js';
@@ -55,40 +56,53 @@ describe('migratePostgres', () => {
   it('creates the schema on an empty database, and a second run does nothing', async () => {
     const db = await open(await freshDatabase('migrate_once'));
     expect(await postgresSchemaVersion(db.read)).toBe(0);
-    expect(await migratePostgres(db)).toEqual({ from: 0, to: 2 });
-    expect(POSTGRES_MIGRATIONS).toHaveLength(2);
-    expect(await postgresSchemaVersion(db.read)).toBe(2);
-    for (const table of ['issuer', 'signing_keys', 'events', 'tickets', 'checkins', 'idempotency', 'scan_log', 'admin_token']) {
+    expect(await migratePostgres(db)).toEqual({ from: 0, to: 3 });
+    expect(POSTGRES_MIGRATIONS).toHaveLength(3);
+    expect(await postgresSchemaVersion(db.read)).toBe(3);
+    for (const table of [
+      'issuer',
+      'signing_keys',
+      'events',
+      'tickets',
+      'checkins',
+      'idempotency',
+      'scan_log',
+      'admin_token',
+      'admission_events',
+      'occupancy',
+      'offline_policies',
+      'scanner_heartbeats',
+    ]) {
       expect(await tableCount(db.read, table)).toBe(1);
     }
     const index = await db.read.get<{ def: string }>("SELECT indexdef AS def FROM pg_indexes WHERE indexname = 'tickets_revoked_by_event'");
     expect(index?.def).toMatch(/WHERE \(revoked_at IS NOT NULL\)/);
 
-    expect(await migratePostgres(db)).toEqual({ from: 2, to: 2 });
-    expect(await db.read.all('SELECT * FROM schema_version')).toEqual([{ singleton: 1, version: 2 }]);
+    expect(await migratePostgres(db)).toEqual({ from: 3, to: 3 });
+    expect(await db.read.all('SELECT * FROM schema_version')).toEqual([{ singleton: 1, version: 3 }]);
   });
 
   it('applies each migration once when two processes (two pools) migrate at once', async () => {
     const url = await freshDatabase('migrate_race');
     const [a, b] = [await open(url), await open(url)];
     const results = await Promise.all([migratePostgres(a), migratePostgres(b)]);
-    expect(results.map((r) => r.from).sort()).toEqual([0, 2]);
-    expect(results.every((r) => r.to === 2)).toBe(true);
+    expect(results.map((r) => r.from).sort()).toEqual([0, 3]);
+    expect(results.every((r) => r.to === 3)).toBe(true);
     expect(await tableCount(a.read, 'tickets')).toBe(1);
-    expect(await a.read.all('SELECT * FROM schema_version')).toEqual([{ singleton: 1, version: 2 }]);
+    expect(await a.read.all('SELECT * FROM schema_version')).toEqual([{ singleton: 1, version: 3 }]);
   });
 
   it('refuses a database newer than this program with SCHEMA_TOO_NEW, leaving it untouched', async () => {
     const db = await open(await freshDatabase('migrate_too_new'));
     await migratePostgres(db);
-    await db.read.run('UPDATE schema_version SET version = 3');
+    await db.read.run('UPDATE schema_version SET version = 4');
     const refusal = await migratePostgres(db).catch((error: unknown) => error);
     expect(refusal).toBeInstanceOf(AdminError);
     expect(refusal).toMatchObject({
       code: 'SCHEMA_TOO_NEW',
-      message: "the database's schema is version 3, this ticket-issuer knows up to version 2: upgrade ticket-issuer",
+      message: "the database's schema is version 4, this ticket-issuer knows up to version 3: upgrade ticket-issuer",
     });
-    expect(await db.read.all('SELECT * FROM schema_version')).toEqual([{ singleton: 1, version: 3 }]);
+    expect(await db.read.all('SELECT * FROM schema_version')).toEqual([{ singleton: 1, version: 4 }]);
   });
 });
 
@@ -219,6 +233,38 @@ describe('the Sql port on PostgreSQL', () => {
     expect([...results].sort()).toEqual([`already (${winner})`, 'inserted']);
     expect(attempts.a + attempts.b).toBe(3);
     expect(await db.read.all("SELECT scanner_id FROM checkins WHERE tid = 'T-race'")).toEqual([{ scanner_id: winner }]);
+  });
+
+  it('write() runs a job again when its conditional update found the row changed (WriteConflict): both changes land, in turn', async () => {
+    await ticket('T-state', 1_900_000_000);
+    await db.write((tx) =>
+      tx.run(
+        `INSERT INTO checkins (tid, checked_in_at, scanner_id, api_key_id, idempotency_key, recorded_at, state_at, first_checked_in_at)
+         VALUES ('T-state', @at, 's', 'key', 'k0', @at, @at, @at)`,
+        { at: '2026-05-01T20:00:00.000Z' },
+      ),
+    );
+    const attempts = { exit: 0, annul: 0 };
+    let arrived = 0;
+    let bothRead!: () => void;
+    const barrier = new Promise<void>((resolve) => (bothRead = resolve));
+    // Both read version 0, then both change the row from it: one wins, the other sees 0 rows changed and reruns.
+    const change = (who: 'exit' | 'annul', state: 'outside' | 'annulled') =>
+      db.write(async (tx) => {
+        attempts[who] += 1;
+        const row = (await tx.get<{ version: number; state: string }>("SELECT version, state FROM checkins WHERE tid = 'T-state'"))!;
+        if (attempts[who] === 1) {
+          arrived += 1;
+          if (arrived === 2) bothRead();
+          await barrier;
+        }
+        await changeAdmission(tx, 'T-state', row.version, { state, at: '2026-05-01T21:00:00.000Z' });
+        return row.state;
+      });
+    const [before] = await Promise.all([change('exit', 'outside'), change('annul', 'annulled')]);
+    expect(attempts.exit + attempts.annul).toBe(3);
+    expect(await db.read.get("SELECT version FROM checkins WHERE tid = 'T-state'")).toEqual({ version: 2 });
+    expect(before).toBeDefined();
   });
 
   it('write() gives up after 8 attempts when the conflict never goes away, with the last error', async () => {

@@ -67,7 +67,7 @@ describe('init --database and the admin commands on PostgreSQL', () => {
     expect(shown).toMatchObject({ tid, status: 'valid' });
     const { events } = await cliJson<{ events: { eid: string }[] }>(['event', 'list', '--data', data]);
     expect(events.map((e) => e.eid)).toContain(event.eid);
-    expect(await cliJson(['migrate', '--data', data])).toEqual({ from: 2, to: 2 });
+    expect(await cliJson(['migrate', '--data', data])).toEqual({ from: 3, to: 3 });
     // A serving node reads the same database: its record names it too.
     expect(JSON.parse(fs.readFileSync(path.join(nodes[0]!, 'database.json'), 'utf8'))).toEqual({ postgres: cluster.url });
   });
@@ -113,6 +113,59 @@ describe('two serve processes on one PostgreSQL database', () => {
     await cliJson(['ticket', 'revoke', '--data', data, revoked!]);
     expect(await checkIn(urls[0]!, scanners[0]!, revoked!, event.eid)).toBe('revoked');
     expect(await checkIn(urls[1]!, scanners[1]!, revoked!, event.eid)).toBe('revoked');
+  });
+
+  it('door operations over both: a ticket scanned in and out at once on the two processes changes state once per answer; occupancy agrees', async () => {
+    const urls = await twoServers();
+    const reentry = await createEvent(data, ['--entry', 'reentry']);
+    const scanners = [await enroll(urls[0]!, data, reentry.eid), await enroll(urls[1]!, data, reentry.eid)];
+    const tids = await issueTickets(data, reentry.eid, 20);
+    const scan = async (process: 0 | 1, tid: string, action: string): Promise<string> => {
+      const body = {
+        tid,
+        eid: reentry.eid,
+        scanned_at: new Date().toISOString(),
+        scanner_id: scanners[process]!.scannerId,
+        idempotency_key: crypto.randomUUID(),
+        action,
+      };
+      const response = await postCheckIn(urls[process]!, scanners[process]!, body);
+      expect(response.status).toBe(200);
+      return (JSON.parse(response.text) as { status: string }).status;
+    };
+    for (const tid of tids) expect(await scan(0, tid, 'entry')).toBe('valid');
+    // Out through one process and in again through the other, at the same moment, three times over per ticket.
+    let inside = 0;
+    for (const tid of tids) {
+      let state: 'inside' | 'outside' = 'inside';
+      for (let round = 0; round < 3; round++) {
+        const [exit, entry] = await Promise.all([scan(0, tid, 'exit'), scan(1, tid, 'entry')]);
+        // Every answer is one of the two orders, applied on the state the other left (never both from the same state).
+        if (state === 'inside') {
+          expect(exit).toBe('exited');
+          state = entry === 'valid' ? 'inside' : 'outside';
+          expect(['valid', 'already_used']).toContain(entry);
+        } else {
+          expect(entry).toBe('valid');
+          state = exit === 'exited' ? 'outside' : 'inside';
+          expect(['exited', 'not_inside']).toContain(exit);
+        }
+      }
+      if (state === 'inside') inside++;
+    }
+    const occupancy = await cliJson<{ inside: number }>(['event', 'occupancy', '--data', data, '--event', reentry.eid]);
+    expect(occupancy.inside).toBe(inside);
+    const db = new pg.Client({ connectionString: cluster.url });
+    await db.connect();
+    try {
+      const rows = await db.query<{ inside: string }>(
+        "SELECT count(*) AS inside FROM checkins c JOIN tickets t ON t.tid = c.tid WHERE t.eid = $1 AND c.state = 'inside'",
+        [reentry.eid],
+      );
+      expect(Number(rows.rows[0]!.inside)).toBe(inside);
+    } finally {
+      await db.end();
+    }
   });
 
   it('an idempotency key is global: a replay on the other process gets the same bytes; another body is 409 on both; one key raced over both applies once', async () => {
