@@ -302,7 +302,7 @@ export function admissionEventsOfEvent(db: SqlPort, eid: string): Promise<(Admis
 }
 
 /** Counter rows per gate: the shards spread concurrent writers on PostgreSQL over several rows. */
-export const OCCUPANCY_SHARDS = 8;
+export const OCCUPANCY_SHARDS = 32;
 
 /**
  * Adds to an event's occupancy counters at one gate (docs/protocol.md "Occupancy"), in the caller's
