@@ -184,6 +184,8 @@ export class StaffGate {
 
   /** The PIN was accepted: close, and run what was waiting for it. */
   private finishUnlock(): void {
+    // Once only: the state push and the call's answer both say so, in either order.
+    if (this.mode !== 'unlock') return;
     const action = this.pending;
     this.pending = null;
     this.onCancel = null;

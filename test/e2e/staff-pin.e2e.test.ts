@@ -207,7 +207,8 @@ describe.sequential('the staff PIN, end to end (real issuer, web host, keyring, 
 
     // The door is not the staff menu: a ticket is admitted, and the verdict takes the screen.
     await scan(page, await issueTicket('Ada Lovelace'));
-    await page.waitForSelector('section[data-verdict="admit"]');
+    const verdict = await page.waitForSelector('section[data-verdict]');
+    expect([await verdict.getAttribute('data-verdict'), await verdict.getAttribute('data-reason')]).toEqual(['admit', 'valid']);
     await page.waitForSelector('[data-staff-dialog]', { state: 'hidden' });
     await page.keyboard.press('Escape');
     await page.waitForSelector('#screen[data-screen="ready"]');
