@@ -2,14 +2,19 @@
  * The export file of `ticket-issuer export` / `import` (docs/issuer.md
  * "Moving an issuer to the venue and back"): one JSON document,
  *
- *   {"format":"ticket-issuer-export","version":1,"exported_at","scope","issuer","tls",
+ *   {"format":"ticket-issuer-export","version":2,"exported_at","scope","issuer","tls",
  *    "signing_keys":[…],"events":[…],"tickets":[…],"checkins":[…],"scan_log":[…],
- *    "enrollment_tokens":[…],"api_keys":[…],"idempotency":[…],"sha256":"…"}
+ *    "enrollment_tokens":[…],"api_keys":[…],"idempotency":[…],
+ *    "admission_events":[…],"offline_policies":[…],"scanner_heartbeats":[…],"sha256":"…"}
  *
  * written one row per line so it streams out of a large database, and ending
  * with a SHA-256 over everything before it, so a truncated, damaged or edited
- * file is refused before anything is merged. Version 1 is strict: every row
- * has exactly the columns below, of the types below.
+ * file is refused before anything is merged. Each version is strict: every
+ * row has exactly the columns below, of the types below. Version 2 added the
+ * door operations (docs/protocol.md "Door operations"): the columns and the
+ * last three tables of V2_ADDITIONS. A version 1 file (written before them)
+ * still reads: it is checked as version 1 and then given version 2's defaults
+ * (upgradeVersion1), as migration 3 gives an older database.
  *
  * The file holds private signing keys and the TLS key: it is a secret, like
  * the data dir itself.
@@ -24,18 +29,21 @@ import { kidFromPublicKey } from '../../protocol/kid.js';
 import { decodeTicketCode } from '../../protocol/ticket-code.js';
 import { rawPublicKey } from '../signing.js';
 import type { IssuerInfo } from '../store/issuer-info.js';
-import { TRANSFER_TABLES, type TransferTable } from '../store/transfer.js';
+import { policyKey, TRANSFER_TABLES, type TransferTable } from '../store/transfer.js';
 import { AdminError } from '../error-catalogue.js';
 
 export const EXPORT_FORMAT = 'ticket-issuer-export';
-export const EXPORT_VERSION = 1;
+export const EXPORT_VERSION = 2;
+/** The oldest version this ticket-issuer still reads. */
+export const OLDEST_READ_VERSION = 1;
 
 /** The members before the tables, in the order they are written and hashed. */
 export const HEADER_FIELDS = ['format', 'version', 'exported_at', 'scope', 'issuer', 'tls'] as const;
 
 export interface ExportHeader {
   format: typeof EXPORT_FORMAT;
-  version: typeof EXPORT_VERSION;
+  /** EXPORT_VERSION when written; a file read may be older (its tables then hold version 2's defaults). */
+  version: number;
   exported_at: string;
   /** `eid` set: only that event (and every signing key) is in the file. */
   scope: { eid: string | null };
@@ -52,9 +60,26 @@ export type ExportFile = ExportHeader & Record<TransferTable, FileRow[]> & { sha
 /** A signing key as it travels: the public row plus its private key (PKCS#8 PEM), null if this data dir had none. */
 export const PRIVATE_KEY_FIELD = 'private_key_pem';
 
-type ColumnType = 'string' | 'text' | 'text?' | 'time' | 'time?' | 'int' | 'bool' | 'sha256' | 'kid';
+type ColumnType =
+  | 'string'
+  | 'text'
+  | 'text?'
+  | 'time'
+  | 'time?'
+  | 'int'
+  | 'bool'
+  | 'sha256'
+  | 'kid'
+  | 'flag'
+  | 'count?'
+  | 'entry_policy'
+  | 'admission_state'
+  | 'direction?'
+  | 'action'
+  | 'offline_policy'
+  | 'json_counts';
 
-/** Version 1's columns per table. `string` is non-empty; `text` may be empty; `?` allows null. */
+/** Version 2's columns per table. `string` is non-empty; `text` may be empty; `?` allows null. */
 const COLUMN_TYPES: Record<TransferTable, Record<string, ColumnType>> = {
   signing_keys: {
     kid: 'kid',
@@ -64,7 +89,16 @@ const COLUMN_TYPES: Record<TransferTable, Record<string, ColumnType>> = {
     active: 'bool',
     [PRIVATE_KEY_FIELD]: 'text?',
   },
-  events: { eid: 'string', name: 'string', date: 'time', venue: 'string', ends_at: 'time', created_at: 'time' },
+  events: {
+    eid: 'string',
+    name: 'string',
+    date: 'time',
+    venue: 'string',
+    ends_at: 'time',
+    created_at: 'time',
+    entry_policy: 'entry_policy',
+    capacity: 'count?',
+  },
   tickets: {
     tid: 'string',
     eid: 'string',
@@ -85,6 +119,11 @@ const COLUMN_TYPES: Record<TransferTable, Record<string, ColumnType>> = {
     api_key_id: 'string',
     idempotency_key: 'string',
     recorded_at: 'time',
+    state: 'admission_state',
+    state_at: 'time',
+    first_checked_in_at: 'time',
+    entries: 'int',
+    version: 'int',
   },
   // What scanners claimed (scanned_at, tid…) is logged as sent, so only `at` and `outcome` are ours.
   scan_log: {
@@ -110,6 +149,9 @@ const COLUMN_TYPES: Record<TransferTable, Record<string, ColumnType>> = {
     used_at: 'time?',
     revoked_at: 'time?',
     failed_attempts: 'int',
+    direction: 'direction?',
+    can_annul: 'flag',
+    pin_required: 'flag',
   },
   api_keys: {
     api_key_id: 'string',
@@ -123,6 +165,7 @@ const COLUMN_TYPES: Record<TransferTable, Record<string, ColumnType>> = {
     expires_at: 'time',
     created_at: 'time',
     revoked_at: 'time?',
+    can_annul: 'flag',
   },
   idempotency: {
     idempotency_key: 'string',
@@ -132,7 +175,59 @@ const COLUMN_TYPES: Record<TransferTable, Record<string, ColumnType>> = {
     api_key_id: 'string',
     created_at: 'time',
   },
+  admission_events: {
+    tid: 'string',
+    eid: 'string',
+    action: 'action',
+    // A scan's scanned_at as the scanner sent it (checked by the check-in's schema), or an annulment's time.
+    at: 'time',
+    gate_id: 'text?',
+    scanner_id: 'text?',
+    api_key_id: 'text?',
+    idempotency_key: 'text?',
+    actor: 'string',
+    reason: 'text?',
+    late: 'flag',
+    admitted_offline: 'flag',
+    ticket_type: 'text?',
+    recorded_at: 'time',
+  },
+  offline_policies: { eid: 'string', ticket_type: 'text', policy: 'offline_policy', cap_per_hour: 'count?', updated_at: 'time' },
+  scanner_heartbeats: {
+    api_key_id: 'string',
+    scanner_id: 'string',
+    eid: 'string',
+    direction: 'direction?',
+    pending_scans: 'int',
+    offline_exposure: 'json_counts',
+    offline_last_hour: 'json_counts',
+    reported_at: 'time',
+  },
 };
+
+/** What version 2 added: whole tables, and columns of the older ones (with the value a version 1 file's rows get). */
+const V2_ADDITIONS = {
+  tables: ['admission_events', 'offline_policies', 'scanner_heartbeats'] as readonly TransferTable[],
+  columns: {
+    events: { entry_policy: 'single', capacity: null },
+    checkins: { state: 'inside', state_at: null, first_checked_in_at: null, entries: 1, version: 0 },
+    enrollment_tokens: { direction: null, can_annul: 0, pin_required: 0 },
+    api_keys: { can_annul: 0 },
+  } as Partial<Record<TransferTable, Record<string, string | number | null>>>,
+};
+
+/** The tables a file of `version` holds, in their order. */
+export function tablesOf(version: number): readonly TransferTable[] {
+  return version >= 2 ? TRANSFER_TABLES : TRANSFER_TABLES.filter((table) => !V2_ADDITIONS.tables.includes(table));
+}
+
+/** The columns (and their types) of `table` in a file of `version`. */
+function columnTypes(table: TransferTable, version: number): Record<string, ColumnType> {
+  const types = COLUMN_TYPES[table];
+  if (version >= 2) return types;
+  const added = V2_ADDITIONS.columns[table] ?? {};
+  return Object.fromEntries(Object.entries(types).filter(([name]) => !(name in added)));
+}
 
 const TYPE_CHECKS: Record<ColumnType, (value: unknown) => boolean> = {
   string: (v) => typeof v === 'string' && v !== '',
@@ -144,6 +239,22 @@ const TYPE_CHECKS: Record<ColumnType, (value: unknown) => boolean> = {
   bool: (v) => typeof v === 'boolean',
   sha256: (v) => typeof v === 'string' && /^[0-9a-f]{64}$/.test(v),
   kid: (v) => typeof v === 'string' && /^[0-9a-f]{8}$/.test(v),
+  flag: (v) => v === 0 || v === 1,
+  'count?': (v) => v === null || (typeof v === 'number' && Number.isSafeInteger(v) && v > 0),
+  entry_policy: (v) => v === 'single' || v === 'reentry',
+  admission_state: (v) => v === 'inside' || v === 'outside' || v === 'annulled',
+  'direction?': (v) => v === null || v === 'entry' || v === 'exit',
+  action: (v) => v === 'entry' || v === 'exit' || v === 'annul',
+  offline_policy: (v) => v === 'online-only' || v === 'offline' || v === 'capped',
+  json_counts: (v) => {
+    if (typeof v !== 'string') return false;
+    try {
+      const parsed: unknown = JSON.parse(v);
+      return isJsonObject(parsed) && Object.values(parsed).every((n) => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0);
+    } catch {
+      return false;
+    }
+  },
 };
 
 const TYPE_NAMES: Record<ColumnType, string> = {
@@ -156,6 +267,14 @@ const TYPE_NAMES: Record<ColumnType, string> = {
   bool: 'true or false',
   sha256: '64 lowercase hex digits',
   kid: '8 lowercase hex digits',
+  flag: '0 or 1',
+  'count?': 'a positive integer or null',
+  entry_policy: '"single" or "reentry"',
+  admission_state: '"inside", "outside" or "annulled"',
+  'direction?': '"entry", "exit" or null',
+  action: '"entry", "exit" or "annul"',
+  offline_policy: '"online-only", "offline" or "capped"',
+  json_counts: 'a JSON object of ticket type → count, as a string',
 };
 
 /**
@@ -183,10 +302,11 @@ export class ExportDigest {
   }
 }
 
+/** The checksum of a file: over the tables of its own version (a version 1 file has 8). */
 export function digestOf(file: Omit<ExportFile, 'sha256'>): string {
   const digest = new ExportDigest();
   for (const name of HEADER_FIELDS) digest.field(name, JSON.stringify(file[name]));
-  for (const table of TRANSFER_TABLES) {
+  for (const table of tablesOf(file.version)) {
     digest.section(table);
     for (const row of file[table]) digest.row(JSON.stringify(row));
   }
@@ -300,19 +420,20 @@ export function parseExportFile(text: string, source: string): ExportFile {
     throw invalid(source, `it has no "format": "${EXPORT_FORMAT}" tag (was it written by "ticket-issuer export"?)`);
   }
   const version = document.version;
-  if (typeof version !== 'number' || !Number.isSafeInteger(version) || version < 1)
+  if (typeof version !== 'number' || !Number.isSafeInteger(version) || version < OLDEST_READ_VERSION)
     throw invalid(source, '"version" must be a positive integer');
   if (version > EXPORT_VERSION) {
     throw new AdminError(
       'IMPORT_FILE_UNSUPPORTED_VERSION',
-      `${source} is export format version ${version}; this ticket-issuer reads version ${EXPORT_VERSION}: upgrade ticket-issuer on this machine`,
+      `${source} is export format version ${version}; this ticket-issuer reads versions ${OLDEST_READ_VERSION} to ${EXPORT_VERSION}: upgrade ticket-issuer on this machine`,
     );
   }
-  const expected = [...HEADER_FIELDS, ...TRANSFER_TABLES, 'sha256'];
+  const tables = tablesOf(version);
+  const expected = [...HEADER_FIELDS, ...tables, 'sha256'];
   const problems = new Problems();
   for (const name of Object.keys(document)) if (!expected.includes(name)) problems.add(`unknown member "${name}"`);
   for (const name of expected) if (!(name in document)) problems.add(`"${name}" is missing`);
-  for (const table of TRANSFER_TABLES) if (table in document && !Array.isArray(document[table])) problems.add(`"${table}" is not an array`);
+  for (const table of tables) if (table in document && !Array.isArray(document[table])) problems.add(`"${table}" is not an array`);
   if (typeof document.sha256 !== 'string') problems.add('"sha256" is not a string');
   problems.throwIfAny(source);
 
@@ -322,11 +443,48 @@ export function parseExportFile(text: string, source: string): ExportFile {
 
   checkHeader(file, problems);
   problems.throwIfAny(source);
-  for (const table of TRANSFER_TABLES) checkRows(table, file[table], problems);
+  for (const table of tables) checkRows(table, version, file[table], problems);
   problems.throwIfAny(source);
+  if (version < 2) upgradeVersion1(file);
   checkReferences(file, problems);
   problems.throwIfAny(source);
   return file;
+}
+
+/**
+ * A version 1 file in version 2's shape, as migration 3 upgrades a database (issuer/store/migrations.ts): every
+ * check-in is its ticket's current admission, inside, with one entry in the history; events are `single`
+ * without a capacity; setup codes and keys have no direction and no rights; no policies, no heartbeats.
+ */
+function upgradeVersion1(file: ExportFile): void {
+  for (const [table, defaults] of Object.entries(V2_ADDITIONS.columns) as [TransferTable, Record<string, string | number | null>][]) {
+    for (const row of file[table]) Object.assign(row, defaults);
+  }
+  for (const checkin of file.checkins) {
+    checkin.state_at = checkin.checked_in_at!;
+    checkin.first_checked_in_at = checkin.checked_in_at!;
+  }
+  const tickets = new Map(file.tickets.map((ticket) => [ticket.tid, ticket]));
+  file.admission_events = file.checkins
+    .filter((checkin) => tickets.has(checkin.tid!))
+    .map((checkin) => ({
+      tid: checkin.tid!,
+      eid: tickets.get(checkin.tid!)!.eid!,
+      action: 'entry',
+      at: checkin.checked_in_at!,
+      gate_id: checkin.gate_id!,
+      scanner_id: checkin.scanner_id!,
+      api_key_id: checkin.api_key_id!,
+      idempotency_key: checkin.idempotency_key!,
+      actor: `scanner:${String(checkin.scanner_id)}`,
+      reason: null,
+      late: 0,
+      admitted_offline: 0,
+      ticket_type: tickets.get(checkin.tid!)!.ticket_type!,
+      recorded_at: checkin.recorded_at!,
+    }));
+  file.offline_policies = [];
+  file.scanner_heartbeats = [];
 }
 
 function checkHeader(file: ExportFile, problems: Problems): void {
@@ -367,8 +525,8 @@ function tlsPairMatches(certPem: string, keyPem: string): boolean {
   }
 }
 
-function checkRows(table: TransferTable, rows: unknown[], problems: Problems): void {
-  const types = COLUMN_TYPES[table];
+function checkRows(table: TransferTable, version: number, rows: unknown[], problems: Problems): void {
+  const types = columnTypes(table, version);
   const columns = Object.keys(types);
   rows.forEach((row, i) => {
     const where = `${table}[${i}]`;
@@ -403,6 +561,16 @@ function checkReferences(file: ExportFile, problems: Problems): void {
   uniqueValues(file.api_keys, 'api_keys', 'api_key_id', problems);
   uniqueValues(file.api_keys, 'api_keys', 'key_hash', problems);
   uniqueValues(file.idempotency, 'idempotency', 'idempotency_key', problems);
+  const apiKeyIds = new Set(file.api_keys.map((key) => key.api_key_id));
+  uniqueValues(file.scanner_heartbeats, 'scanner_heartbeats', 'api_key_id', problems);
+  const policies = new Set<string>();
+  file.offline_policies.forEach((row, i) => {
+    const key = policyKey(row as Record<string, string | number | null>);
+    if (policies.has(key)) problems.add(`offline_policies has event ${String(row.eid)} and ticket type "${String(row.ticket_type)}" twice`);
+    policies.add(key);
+    if ((row.policy === 'capped') !== (row.cap_per_hour !== null))
+      problems.add(`offline_policies[${i}]: cap_per_hour is set exactly when the policy is "capped"`);
+  });
 
   checkSigningKeys(file.signing_keys, problems);
   if (file.scope.eid !== null && (file.events.length !== 1 || file.events[0]!.eid !== file.scope.eid)) {
@@ -419,6 +587,9 @@ function checkReferences(file: ExportFile, problems: Problems): void {
   refer('enrollment_tokens', 'eid', eids, 'event');
   refer('api_keys', 'eid', eids, 'event');
   refer('api_keys', 'token_id', tokenIds, 'setup token');
+  refer('admission_events', 'tid', tids, 'ticket');
+  refer('offline_policies', 'eid', eids, 'event');
+  refer('scanner_heartbeats', 'api_key_id', apiKeyIds, 'scanner key');
   file.tickets.forEach((ticket, i) => {
     const problem = ticketCodeProblem(ticket, file.issuer.base_url);
     if (problem !== null) problems.add(`tickets[${i}].qr ${problem}`);

@@ -6,7 +6,11 @@
  * - Nothing is lost: every row of the file is added unless this issuer has it.
  * - One `valid` per ticket: a ticket checked in on both instances keeps the
  *   EARLIER check-in; the other is a double admission, recorded in the audit
- *   log (scan_log) with outcome `import_conflict`, once.
+ *   log (scan_log) with outcome `import_conflict`, once. Unless both are the
+ *   same admission at two moments (docs/protocol.md "Door operations"): then
+ *   the newer state (higher version) stands, and nobody got in twice.
+ * - Histories (scan_log, admission_events) are unions; occupancy is counted
+ *   again from the merged states and history, never added up.
  * - What can only happen, never un-happen, wins from either side: revocations
  *   (ticket, setup token, scanner key), token use, key retirement; the
  *   earliest time is kept.
@@ -49,10 +53,13 @@ import { refuseDatabaseWithIssuer } from './init.js';
 import type { Sql, SqlDatabase } from '../store/sql.js';
 import {
   IMPORT_CONFLICT_OUTCOME,
+  policyKey,
   TRANSFER_COLUMNS,
   TRANSFER_KEYS,
   TRANSFER_TABLES,
   transferStore,
+  type KeyedTable,
+  type LogTable,
   type Row,
   type TransferStore,
   type TransferTable,
@@ -276,8 +283,29 @@ function requireSame(dest: Row, row: Row, columns: readonly string[], what: stri
 /** Columns that never change once written: a difference means the file is not of this issuer (or is corrupt). */
 const IMMUTABLE = {
   tickets: ['eid', 'kid', 'holder_name', 'ticket_type', 'issued_at', 'exp', 'qr'],
-  enrollment_tokens: ['token_hash', 'eid', 'gate_id', 'expires_at', 'key_expires_at', 'created_at'],
-  api_keys: ['key_hash', 'token_id', 'scanner_id', 'scanner_name', 'scanner_platform', 'eid', 'gate_id', 'expires_at', 'created_at'],
+  enrollment_tokens: [
+    'token_hash',
+    'eid',
+    'gate_id',
+    'expires_at',
+    'key_expires_at',
+    'created_at',
+    'direction',
+    'can_annul',
+    'pin_required',
+  ],
+  api_keys: [
+    'key_hash',
+    'token_id',
+    'scanner_id',
+    'scanner_name',
+    'scanner_platform',
+    'eid',
+    'gate_id',
+    'expires_at',
+    'created_at',
+    'can_annul',
+  ],
 } as const;
 
 const PROGRESS_STEP = 1000;
@@ -323,6 +351,11 @@ class Merge {
     await this.mergeApiKeys();
     await this.mergeIdempotency();
     await this.mergeScanLog();
+    await this.mergeAdmissionEvents();
+    await this.mergeOfflinePolicies();
+    await this.mergeHeartbeats();
+    // Each side counted its own doors: the merged counters are counted again from the merged rows.
+    await this.store.recomputeOccupancy(this.file.events.map((event) => event.eid as string));
     this.progress.advance(this.done % PROGRESS_STEP);
     const info = (await this.store.issuerInfo())!;
     return {
@@ -403,7 +436,7 @@ class Merge {
    * batches, in the file's order (each key is in the file once: transfer-file.ts).
    */
   private async mergeRows(
-    table: Exclude<TransferTable, 'scan_log' | 'signing_keys'>,
+    table: Exclude<KeyedTable, 'signing_keys'>,
     existing: (dest: Row, row: Row, id: string) => Promise<keyof KindCounts | null>,
   ): Promise<void> {
     const counts = this.counts[table];
@@ -454,20 +487,62 @@ class Merge {
   }
 
   /**
-   * One check-in per ticket, the earliest. The same scan sent to both
-   * instances (same idempotency key) is one check-in, not a conflict.
+   * One check-in per ticket. A row is the ticket's current admission (docs/protocol.md "Door operations"),
+   * so two rows of one ticket are either the same admission at two moments, and the newer state stands
+   * (sameAdmission), or two admissions: the earliest stands, the other is a double admission. The same
+   * scan sent to both instances (same idempotency key) is one admission, not a conflict.
    */
   private async mergeCheckins(): Promise<void> {
+    const fileEntryKeys = new Map<string, Set<string>>();
+    for (const event of this.file.admission_events) {
+      if (event.action !== 'entry' || event.idempotency_key === null) continue;
+      const tid = event.tid as string;
+      if (!fileEntryKeys.has(tid)) fileEntryKeys.set(tid, new Set());
+      fileEntryKeys.get(tid)!.add(event.idempotency_key as string);
+    }
     await this.mergeRows('checkins', async (dest, incoming, tid) => {
-      if (dest.idempotency_key === incoming.idempotency_key) return 'unchanged';
+      const newer = await this.sameAdmission(dest, incoming, fileEntryKeys.get(tid) ?? new Set());
+      if (newer === 'dest') return 'unchanged';
+      if (newer === 'incoming') {
+        // Newer on a version tie (a later state_at): still a version above this side's, for a serve writing meanwhile.
+        const version =
+          (incoming.version as number) > (dest.version as number) ? (incoming.version as number) : nextVersion(dest, incoming);
+        await this.store.replaceCheckin({ ...incoming, version });
+        return 'updated';
+      }
+      if (supersedesAnnulled(incoming, dest)) {
+        // This side's check-in was undone before the file's entry: the file's admission is the ticket's only one.
+        await this.store.replaceCheckin({ ...incoming, version: nextVersion(dest, incoming) });
+        return 'updated';
+      }
+      if (supersedesAnnulled(dest, incoming)) return 'unchanged';
+      // The admission that stands gets a version above both, on whichever side keeps it: a serve writing from
+      // either row meanwhile (PostgreSQL) finds it changed, and both sides end with the same row.
       if (!isEarlier(incoming, dest)) {
+        await this.store.replaceCheckin({ ...dest, version: nextVersion(dest, incoming) });
         this.conflicts.push(await this.conflictRow(tid, incoming, dest));
         return null;
       }
-      await this.store.replaceCheckin(incoming);
+      await this.store.replaceCheckin({ ...incoming, version: nextVersion(dest, incoming) });
       this.conflicts.push(await this.conflictRow(tid, dest, incoming));
       return 'updated';
     });
+  }
+
+  /**
+   * Whether two rows of a ticket are one admission, and which is newer: 'dest' or 'incoming', else null
+   * (two admissions). One admission when both have the same current entry (idempotency key), or when one
+   * side's history holds the other's current entry (a re-entry or a change made after the copy was taken).
+   * The newer is the one with the higher version (changes made), then the later state_at; this side on a tie.
+   */
+  private async sameAdmission(dest: Row, incoming: Row, fileEntryKeys: Set<string>): Promise<'dest' | 'incoming' | null> {
+    const newer = isNewerState(incoming, dest) ? 'incoming' : 'dest';
+    if (dest.idempotency_key === incoming.idempotency_key) return newer;
+    // The file has seen this side's entry and went on from it.
+    if (newer === 'incoming' && fileEntryKeys.has(dest.idempotency_key as string)) return 'incoming';
+    // This side has seen the file's entry and went on from it.
+    if (newer === 'dest' && (await this.store.entryKeysOf(incoming.tid as string)).has(incoming.idempotency_key as string)) return 'dest';
+    return null;
   }
 
   /** The audit row of a double admission: the later check-in (`dropped`), and which one stands. */
@@ -551,7 +626,7 @@ class Merge {
       seen.add(rowFingerprint(row));
       if (row.outcome === IMPORT_CONFLICT_OUTCOME) recordedConflicts.add(conflictKey(row));
     };
-    for await (const row of this.store.scanLogRows()) remember(row);
+    for await (const row of this.store.logRows('scan_log')) remember(row);
     // Added in the file's order, then the new double admissions: the order the rows had before the port.
     const added: Row[] = [];
     for (const row of this.file.scan_log as Row[]) {
@@ -576,7 +651,72 @@ class Merge {
     }
     await this.store.insertMany('scan_log', added);
   }
+
+  /** The admission history, append-only like the audit log: a row is already here when every column is equal. */
+  private async mergeAdmissionEvents(): Promise<void> {
+    const counts = this.counts.admission_events;
+    const seen = new Set<string>();
+    for await (const row of this.store.logRows('admission_events')) seen.add(rowFingerprint(row, 'admission_events'));
+    const added: Row[] = [];
+    for (const row of this.file.admission_events as Row[]) {
+      this.tick();
+      const fingerprint = rowFingerprint(row, 'admission_events');
+      if (seen.has(fingerprint)) counts.unchanged++;
+      else {
+        added.push(row);
+        seen.add(fingerprint);
+        counts.added++;
+      }
+    }
+    await this.store.insertMany('admission_events', added);
+  }
+
+  /** Offline exposure policies per event and ticket type: the one set last (updated_at) stands, this side's on a tie. */
+  private async mergeOfflinePolicies(): Promise<void> {
+    const counts = this.counts.offline_policies;
+    const here = await this.store.offlinePolicies();
+    const added: Row[] = [];
+    for (const row of this.file.offline_policies as Row[]) {
+      this.tick();
+      const dest = here.get(policyKey(row));
+      if (dest === undefined) {
+        added.push(row);
+        counts.added++;
+      } else if (sameColumns(dest, row, TRANSFER_COLUMNS.offline_policies) || !isLater(row.updated_at, dest.updated_at)) {
+        counts.unchanged++;
+      } else {
+        await this.store.replaceOfflinePolicy(row);
+        counts.updated++;
+      }
+    }
+    await this.store.insertMany('offline_policies', added);
+  }
+
+  /** What each kiosk last said of itself: the newest report stands. */
+  private async mergeHeartbeats(): Promise<void> {
+    await this.mergeRows('scanner_heartbeats', async (dest, row) => {
+      if (!isLater(row.reported_at, dest.reported_at)) return 'unchanged';
+      await this.store.replaceHeartbeat(row);
+      return 'updated';
+    });
+  }
 }
+
+/** Strictly later (ISO times of either side). */
+const isLater = (a: Row[string] | undefined, b: Row[string] | undefined): boolean => Date.parse(a as string) > Date.parse(b as string);
+
+/** The newer state of one admission: more changes made, then the later change; false on a tie. */
+function isNewerState(a: Row, b: Row): boolean {
+  if (a.version !== b.version) return (a.version as number) > (b.version as number);
+  return isLater(a.state_at, b.state_at);
+}
+
+/** `later` entered after `annulled` was undone: the undone check-in admitted nobody, so `later` is the only admission. */
+function supersedesAnnulled(later: Row, annulled: Row): boolean {
+  return annulled.state === 'annulled' && later.state !== 'annulled' && !isLater(annulled.state_at, later.first_checked_in_at);
+}
+
+const nextVersion = (a: Row, b: Row): number => Math.max(a.version as number, b.version as number) + 1;
 
 function isEarlier(a: Row, b: Row): boolean {
   const [ta, tb] = [Date.parse(a.checked_in_at as string), Date.parse(b.checked_in_at as string)];
@@ -586,10 +726,10 @@ function isEarlier(a: Row, b: Row): boolean {
   return (a.idempotency_key as string) < (b.idempotency_key as string);
 }
 
-const rowFingerprint = (row: Row): string =>
+const rowFingerprint = (row: Row, table: LogTable = 'scan_log'): string =>
   crypto
     .createHash('sha256')
-    .update(JSON.stringify(TRANSFER_COLUMNS.scan_log.map((c) => row[c])))
+    .update(JSON.stringify(TRANSFER_COLUMNS[table].map((c) => row[c])))
     .digest('base64');
 
 const conflictKey = (row: Row): string => `${String(row.tid)}\n${String(row.idempotency_key)}`;

@@ -257,9 +257,8 @@ const rowParams = (table: TransferTable, row: Row): Record<string, SqlValue> =>
  * at (late ones too); an annulment takes its entry back at the gate of the entry it undid (the ticket's latest
  * entry before it that was not late).
  */
-const RECOMPUTE_OCCUPANCY = `
-  INSERT INTO occupancy (eid, gate_id, shard, inside, entries, exits)
-  SELECT CAST(@eid AS TEXT), gate_id, 0, SUM(inside), SUM(entries), SUM(exits) FROM (
+const COUNT_OCCUPANCY = `
+  SELECT gate_id, SUM(inside) AS inside, SUM(entries) AS entries, SUM(exits) AS exits FROM (
     SELECT COALESCE(c.gate_id, '') AS gate_id, 1 AS inside, 0 AS entries, 0 AS exits
     FROM checkins c JOIN tickets t ON t.tid = c.tid WHERE t.eid = @eid AND c.state = 'inside'
     UNION ALL
@@ -269,7 +268,15 @@ const RECOMPUTE_OCCUPANCY = `
     SELECT COALESCE((SELECT e.gate_id FROM admission_events e
                      WHERE e.tid = a.tid AND e.action = 'entry' AND e.late = 0 AND e.id < a.id ORDER BY e.id DESC LIMIT 1), ''), 0, -1, 0
     FROM admission_events a WHERE a.eid = @eid AND a.action = 'annul'
-  ) AS counted GROUP BY gate_id`;
+  ) AS counted GROUP BY gate_id ORDER BY gate_id`;
+
+/** The counters as kept, summed over their shards. */
+const KEPT_OCCUPANCY = `SELECT gate_id, SUM(inside) AS inside, SUM(entries) AS entries, SUM(exits) AS exits
+  FROM occupancy WHERE eid = ? GROUP BY gate_id ORDER BY gate_id`;
+
+type OccupancyRow = { gate_id: string; inside: number; entries: number; exits: number };
+const occupancyText = (rows: OccupancyRow[]): string =>
+  JSON.stringify(rows.map((r) => [r.gate_id, Number(r.inside), Number(r.entries), Number(r.exits)]));
 
 export function transferStore(tx: Sql): TransferStore {
   const replaceCheckin = replaceStatement('checkins', ['tid']);
@@ -342,8 +349,19 @@ export function transferStore(tx: Sql): TransferStore {
       // and then adds its own entry to the recounted rows; its check-in is not in this recount (not committed).
       if (tx.dialect === 'postgres') await tx.run('LOCK TABLE occupancy IN EXCLUSIVE MODE');
       for (const eid of eids) {
+        const counted = await tx.all<OccupancyRow>(COUNT_OCCUPANCY, { eid });
+        // Already right (an import that brought nothing new): the rows stay as they are.
+        if (occupancyText(counted) === occupancyText(await tx.all<OccupancyRow>(KEPT_OCCUPANCY, [eid]))) continue;
         await tx.run('DELETE FROM occupancy WHERE eid = ?', [eid]);
-        await tx.run(RECOMPUTE_OCCUPANCY, { eid });
+        for (const row of counted) {
+          await tx.run('INSERT INTO occupancy (eid, gate_id, shard, inside, entries, exits) VALUES (?, ?, 0, ?, ?, ?)', [
+            eid,
+            row.gate_id,
+            Number(row.inside),
+            Number(row.entries),
+            Number(row.exits),
+          ]);
+        }
       }
     },
     issuerInfo: () => tx.get<IssuerInfo>(`SELECT ${issuerColumns.join(', ')} FROM issuer WHERE singleton = 1`),

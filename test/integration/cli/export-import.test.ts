@@ -108,7 +108,21 @@ const importFrom = (data: string, file: string): Promise<ImportJson> => cliJson<
 /** Every row of every table, and the key files: what "changes nothing" compares. */
 function snapshot(data: string): string {
   const db = openDb(data);
-  const tables = ['issuer', 'signing_keys', 'events', 'tickets', 'checkins', 'scan_log', 'enrollment_tokens', 'api_keys', 'idempotency'];
+  const tables = [
+    'issuer',
+    'signing_keys',
+    'events',
+    'tickets',
+    'checkins',
+    'scan_log',
+    'enrollment_tokens',
+    'api_keys',
+    'idempotency',
+    'admission_events',
+    'offline_policies',
+    'scanner_heartbeats',
+    'occupancy',
+  ];
   const dump = Object.fromEntries(tables.map((table) => [table, db.prepare(`SELECT * FROM ${table} ORDER BY rowid`).all()]));
   db.close();
   return JSON.stringify({ dump, keys: fs.readdirSync(path.join(data, 'keys')).sort(), tls: fs.readdirSync(path.join(data, 'tls')).sort() });
@@ -154,7 +168,7 @@ describe('export', () => {
       const document = JSON.parse(text) as ExportFile;
       expect(document).toMatchObject({
         format: 'ticket-issuer-export',
-        version: 1,
+        version: 2,
         scope: { eid: null },
         issuer: { base_url: LOOPBACK, name: 'Test Issuer' },
       });
@@ -431,7 +445,7 @@ describe('import: refusals change nothing', () => {
         [write('edited.json', text.replace('"Spring Gala"', '"Spring Gala!"')), 'IMPORT_FILE_INVALID', 'checksum'],
         [write('empty.json', ''), 'IMPORT_FILE_INVALID', 'not complete JSON'],
         [write('other.json', '{"tickets":[]}'), 'IMPORT_FILE_INVALID', 'format'],
-        [write('newer.json', text.replace('"version":1,', '"version":2,')), 'IMPORT_FILE_UNSUPPORTED_VERSION', 'upgrade'],
+        [write('newer.json', text.replace('"version":2,', '"version":3,')), 'IMPORT_FILE_UNSUPPORTED_VERSION', 'upgrade'],
         [
           rewrite(file, (d) => void (d.tickets[0]!.exp = 'soon' as unknown as number)),
           'IMPORT_FILE_INVALID',

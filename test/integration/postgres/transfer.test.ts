@@ -159,6 +159,9 @@ describe('SQLite → PostgreSQL → SQLite', () => {
       await cliJson(['key', 'rotate', '--data', office.data]);
       const unused = await cliJson<{ token_id: string }>(['scanner', 'setup', '--data', office.data, '--event', fair.eid]);
       await cliJson(['scanner', 'revoke-setup', '--data', office.data, unused.token_id]);
+      // Door settings (docs/protocol.md "Door operations"): a capacity, offline policies.
+      await cliJson(['event', 'update', '--data', office.data, gala.eid, '--entry', 'reentry', '--capacity', '500']);
+      await cliJson(['event', 'offline-policy', '--data', office.data, '--event', gala.eid, '--type', 'VIP', '20']);
 
       const server = await serveCli(['--data', office.data, ...LOOPBACK_SERVE, '--enroll-rpm', '1000']);
       const door = await enroll(server.url, office.data, gala.eid);
@@ -168,6 +171,13 @@ describe('SQLite → PostgreSQL → SQLite', () => {
       expect(await admitted(server.url, door, scan(door, galaTickets[0]!, gala.eid, 10))).toBe('already_used');
       expect(await admitted(server.url, door, scan(door, galaTickets[5]!, gala.eid, 5))).toBe('revoked');
       expect(await admitted(server.url, fairDoor, scan(fairDoor, fairTickets[0]!, fair.eid, 3))).toBe('valid');
+      expect(await admitted(server.url, door, scan(door, galaTickets[1]!, gala.eid, 2, { action: 'exit' }))).toBe('exited');
+      const beat = await fetch(`${server.url}/api/v1/scanners/heartbeat`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${door.apiKey}` },
+        body: JSON.stringify({ scanner_id: door.scannerId, pending_scans: 3, offline_exposure: { VIP: 2 } }),
+      });
+      expect(beat.status).toBe(200);
       expect((await postCheckIn(server.url, door, scan(door, galaTickets[2]!, gala.eid, 2, { signature_status: 'invalid' }))).status).toBe(
         400,
       );
@@ -213,7 +223,16 @@ describe('SQLite → PostgreSQL → SQLite', () => {
       expect(content((await exportTo(sqliteAgain)).file)).toEqual(b);
       // One event only, from PostgreSQL.
       const oneEvent = await exportTo(pgData, ['--event', fair.eid]);
-      expect(oneEvent.counts).toMatchObject({ events: 1, tickets: 3, checkins: 1, signing_keys: 2, private_keys: 2 });
+      expect(oneEvent.counts).toMatchObject({
+        events: 1,
+        tickets: 3,
+        checkins: 1,
+        signing_keys: 2,
+        private_keys: 2,
+        admission_events: 1,
+        offline_policies: 0,
+        scanner_heartbeats: 0,
+      });
       expect(content(oneEvent.file).tickets).toEqual(a.tickets.filter((ticket) => ticket.eid === fair.eid));
     },
     SLOW,

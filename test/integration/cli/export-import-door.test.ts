@@ -1,0 +1,449 @@
+/**
+ * `export` / `import` of the door operations (docs/protocol.md "Door operations", docs/issuer.md "Moving an
+ * issuer to the venue and back"): exits, re-entries, annulments, offline policies, a capacity and kiosk
+ * heartbeats travel office → venue → office on SQLite, and SQLite → PostgreSQL → SQLite, every table equal
+ * on both sides, occupancy counted again from the merged states and history. All real: the built CLI,
+ * `serve` child processes on loopback, real SQLite files, a throwaway PostgreSQL cluster.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { decodeSetupCode } from '../../../protocol/setup-code.js';
+import type { ExportResult } from '../../../issuer/admin/transfer-export.js';
+import { digestOf, type ExportFile } from '../../../issuer/admin/transfer-file.js';
+import type { ImportResult } from '../../../issuer/admin/transfer-import.js';
+import { TRANSFER_COLUMNS, TRANSFER_TABLES } from '../../../issuer/store/transfer.js';
+import {
+  cliFailure,
+  cliJson,
+  createEvent,
+  initIssuer,
+  issueTickets,
+  LOOPBACK_SERVE,
+  scratchDir,
+  serveCli,
+  type ServingCli,
+} from '../../support/cli-harness.js';
+import { enrollWith, postCheckIn, type HttpScanner } from '../../support/issuer-http.js';
+import { startPostgresCluster, type PostgresCluster } from '../../support/postgres-cluster.js';
+
+const MINUTE = 60_000;
+const SLOW = 180_000;
+const BASE_URL = 'http://127.0.0.1:8080';
+
+const servers: ServingCli[] = [];
+
+afterEach(async () => {
+  for (const server of servers.splice(0)) await stop(server);
+});
+
+async function stop(server: ServingCli): Promise<void> {
+  if (server.child.exitCode !== null) return;
+  const exited = new Promise((resolve) => server.child.once('exit', resolve));
+  server.child.kill('SIGTERM');
+  await exited;
+}
+
+async function serve(data: string): Promise<ServingCli> {
+  const server = await serveCli(['--data', data, ...LOOPBACK_SERVE, '--enroll-rpm', '1000']);
+  servers.push(server);
+  return server;
+}
+
+/** A kiosk at one gate, enrolled with a setup code of the given flags. */
+async function kioskAt(url: string, data: string, eid: string, gate: string, flags: string[]): Promise<HttpScanner> {
+  const setup = await cliJson<{ setup_qr: string }>(['scanner', 'setup', '--data', data, '--event', eid, '--gate', gate, ...flags]);
+  const scannerId = crypto.randomUUID();
+  const response = await enrollWith(url, decodeSetupCode(setup.setup_qr).token, scannerId);
+  expect(response.status).toBe(200);
+  return { apiKey: ((await response.json()) as { api_key: string }).api_key, scannerId };
+}
+
+/** One scan with an explicit action; the answer's status. */
+async function door(
+  url: string,
+  kiosk: HttpScanner,
+  action: 'entry' | 'exit',
+  tid: string,
+  eid: string,
+  minutesAgo: number,
+  extra: Record<string, unknown> = {},
+): Promise<string> {
+  const answer = await postCheckIn(url, kiosk, {
+    tid,
+    eid,
+    scanned_at: new Date(Date.now() - minutesAgo * MINUTE).toISOString(),
+    scanner_id: kiosk.scannerId,
+    idempotency_key: crypto.randomUUID(),
+    action,
+    ...extra,
+  });
+  expect(answer.status, answer.text).toBe(200);
+  return (JSON.parse(answer.text) as { status: string }).status;
+}
+
+async function heartbeat(url: string, kiosk: HttpScanner, body: Record<string, unknown>): Promise<void> {
+  const response = await fetch(`${url}/api/v1/scanners/heartbeat`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${kiosk.apiKey}` },
+    body: JSON.stringify({ scanner_id: kiosk.scannerId, ...body }),
+  });
+  expect(response.status, await response.clone().text()).toBe(200);
+}
+
+const exportTo = (data: string, extra: string[] = []): Promise<ExportResult> =>
+  cliJson<ExportResult>(['export', '--data', data, '--to', path.join(scratchDir('export-'), 'issuer-export.json'), ...extra]);
+
+const importFrom = (data: string, file: string, extra: string[] = []): Promise<ImportResult> =>
+  cliJson<ImportResult>(['import', '--data', data, '--from', file, ...extra]);
+
+interface Occupancy {
+  inside: number;
+  capacity: number | null;
+  level: string;
+  entries: number;
+  exits: number;
+  by_gate: { gate_id: string | null; inside: number; entries: number; exits: number }[];
+}
+
+const occupancy = (data: string, eid: string): Promise<Occupancy> =>
+  cliJson<Occupancy>(['event', 'occupancy', '--data', data, '--event', eid]);
+
+// ---- every row of every table, as sets ----
+
+const TABLES = ['issuer', ...TRANSFER_TABLES] as const;
+type Table = (typeof TABLES)[number];
+const COLUMNS: Record<Table, readonly string[]> = { issuer: ['singleton', 'base_url', 'name', 'created_at'], ...TRANSFER_COLUMNS };
+type Rows = Record<Table | 'occupancy', Record<string, unknown>[]>;
+
+/** The counters summed over their shards: how many rows hold them is the store's business, not the figures. */
+const OCCUPANCY_SUMS =
+  'SELECT eid, gate_id, SUM(inside) AS inside, SUM(entries) AS entries, SUM(exits) AS exits FROM occupancy GROUP BY eid, gate_id';
+
+const sorted = (rows: Record<string, unknown>[]): Record<string, unknown>[] =>
+  rows
+    .map((row) => ({ row, key: JSON.stringify(row) }))
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .map(({ row }) => row);
+
+function sqliteRows(data: string): Rows {
+  const db = new Database(path.join(data, 'issuer.db'), { readonly: true });
+  try {
+    const out = Object.fromEntries(
+      TABLES.map((table) => [
+        table,
+        sorted(db.prepare(`SELECT ${COLUMNS[table].join(', ')} FROM ${table}`).all() as Record<string, unknown>[]),
+      ]),
+    ) as Rows;
+    out.occupancy = sorted(db.prepare(OCCUPANCY_SUMS).all() as Record<string, unknown>[]);
+    return out;
+  } finally {
+    db.close();
+  }
+}
+
+/** The tables of two instances, compared one by one (so a failure names its table). */
+function expectSameRows(actual: Rows, expected: Rows): void {
+  for (const table of [...TABLES, 'occupancy'] as const) expect({ table, rows: actual[table] }).toEqual({ table, rows: expected[table] });
+}
+
+/** Every table has rows: the comparisons below compare something. */
+function expectEveryTableFilled(rows: Rows): void {
+  for (const table of [...TABLES, 'occupancy'] as const) expect({ table, filled: rows[table].length > 0 }).toEqual({ table, filled: true });
+}
+
+// ---- the scenario ----
+
+interface Office {
+  data: string;
+  eid: string;
+  tickets: string[];
+  entry: HttpScanner;
+  exit: HttpScanner;
+  server: ServingCli;
+}
+
+/**
+ * The office, on SQLite: a re-entry event with a capacity of 10, offline policies, an entry kiosk at gate A that
+ * may annul and an exit kiosk at gate B; re-entry, an annulment, an offline admission, a heartbeat.
+ */
+async function office(): Promise<Office> {
+  const { data } = await initIssuer(BASE_URL);
+  const { eid } = await createEvent(data, ['--entry', 'reentry', '--capacity', '10']);
+  const vip = await issueTickets(data, eid, 2, ['--type', 'VIP']);
+  const standard = await issueTickets(data, eid, 4, ['--type', 'Standard']);
+  const tickets = [...vip, ...standard];
+  await cliJson(['event', 'offline-policy', '--data', data, '--event', eid, '--type', 'VIP', 'online-only']);
+  await cliJson(['event', 'offline-policy', '--data', data, '--event', eid, '5']);
+  const server = await serve(data);
+  const entry = await kioskAt(server.url, data, eid, 'A', ['--can-annul', '--require-pin']);
+  const exit = await kioskAt(server.url, data, eid, 'B', ['--direction', 'exit']);
+  const [t0, t1, t2, t3] = tickets as [string, string, string, string];
+  expect(await door(server.url, entry, 'entry', t0, eid, 60)).toBe('valid');
+  expect(await door(server.url, exit, 'exit', t0, eid, 55)).toBe('exited');
+  expect(await door(server.url, entry, 'entry', t0, eid, 50)).toBe('valid');
+  expect(await door(server.url, entry, 'entry', t1, eid, 45)).toBe('valid');
+  expect(await door(server.url, entry, 'entry', t2, eid, 40)).toBe('valid');
+  await cliJson(['checkins', 'annul', '--data', data, t2, '--reason', 'let in on the wrong ticket']);
+  expect(await door(server.url, entry, 'entry', t3, eid, 35, { admitted_offline: true })).toBe('valid');
+  await heartbeat(server.url, entry, {
+    direction: 'entry',
+    pending_scans: 1,
+    offline_exposure: { Standard: 1 },
+    offline_last_hour: { Standard: 1 },
+  });
+  await heartbeat(server.url, exit, { direction: 'exit', pending_scans: 0 });
+  return { data, eid, tickets, entry, exit, server };
+}
+
+describe('door operations travel office → venue → office (SQLite)', () => {
+  it(
+    'carries states, history, policies and heartbeats; merges newer states of the same admission without a double admission; recounts occupancy',
+    async () => {
+      const o = await office();
+      const [t0, t1, t2, t3, t4, t5] = o.tickets as [string, string, string, string, string, string];
+      const before = await occupancy(o.data, o.eid);
+      expect(before).toMatchObject({ inside: 3, capacity: 10, entries: 4, exits: 1 });
+      expect(before.by_gate).toEqual([
+        { gate_id: 'A', inside: 3, entries: 4, exits: 0 },
+        { gate_id: 'B', inside: 0, entries: 0, exits: 1 },
+      ]);
+
+      // The venue laptop, made from the office's file: every table equal, the counters too.
+      const toVenue = await exportTo(o.data);
+      expect(toVenue.counts).toMatchObject({ admission_events: 7, offline_policies: 2, scanner_heartbeats: 2, checkins: 4 });
+      const venue = path.join(scratchDir('venue-'), 'issuer-data');
+      const created = await importFrom(venue, toVenue.file);
+      expect(created).toMatchObject({ created: true, double_admissions: 0, warnings: [] });
+      const officeRows = sqliteRows(o.data);
+      expectEveryTableFilled(officeRows);
+      expectSameRows(sqliteRows(venue), officeRows);
+      expect(await occupancy(venue, o.eid)).toEqual(before);
+
+      // At the venue: the office's kiosks keep working with their keys and rights.
+      const venueServer = await serve(venue);
+      expect(await door(venueServer.url, o.exit, 'exit', t1, o.eid, 20)).toBe('exited');
+      expect(await door(venueServer.url, o.entry, 'entry', t4, o.eid, 15)).toBe('valid');
+      await cliJson(['checkins', 'annul', '--data', venue, t3, '--reason', 'wristband not paid']);
+      expect(await door(venueServer.url, o.exit, 'exit', t0, o.eid, 10)).toBe('exited');
+      expect(await door(venueServer.url, o.entry, 'entry', t1, o.eid, 5)).toBe('valid');
+      expect(await door(venueServer.url, o.entry, 'entry', t2, o.eid, 0)).toBe('valid'); // annulled at the office: usable again
+      await cliJson(['checkins', 'annul', '--data', venue, t2, '--reason', 'refunded after all']);
+      await heartbeat(venueServer.url, o.entry, { direction: 'entry', pending_scans: 0, offline_exposure: {}, offline_last_hour: {} });
+      await cliJson(['event', 'offline-policy', '--data', venue, '--event', o.eid, 'offline']);
+      const venueLive = await occupancy(venue, o.eid);
+      expect(venueLive.by_gate).toEqual([
+        { gate_id: 'A', inside: 2, entries: 5, exits: 0 },
+        { gate_id: 'B', inside: 0, entries: 0, exits: 3 },
+      ]);
+
+      // Meanwhile the office admits t5 and tightens the VIP policy.
+      expect(await door(o.server.url, o.entry, 'entry', t5, o.eid, 12)).toBe('valid');
+      await cliJson(['event', 'offline-policy', '--data', o.data, '--event', o.eid, '--type', 'VIP', '3']);
+
+      // Back to the office while its serve runs: the venue's states are newer states of the same admissions.
+      const back = await importFrom(o.data, (await exportTo(venue)).file);
+      expect(back).toMatchObject({ created: false, double_admissions: 0, warnings: [] });
+      // t4 added; t0 (exited), t1 (out and in again: another entry), t2 (entered again, annulled again), t3 (annulled) updated.
+      expect(back.counts.checkins).toEqual({ added: 1, updated: 4, unchanged: 0, conflicts: 0 });
+      expect(back.counts.admission_events).toMatchObject({ unchanged: 7, conflicts: 0 });
+      expect(back.counts.admission_events.added).toBe(7);
+      expect(back.counts.offline_policies).toEqual({ added: 0, updated: 1, unchanged: 1, conflicts: 0 });
+      expect(back.counts.scanner_heartbeats).toEqual({ added: 0, updated: 1, unchanged: 1, conflicts: 0 });
+
+      const states = new Database(path.join(o.data, 'issuer.db'), { readonly: true });
+      const state = (tid: string) => states.prepare('SELECT state, gate_id FROM checkins WHERE tid = ?').get(tid);
+      expect([t0, t1, t2, t3, t4, t5].map(state)).toEqual([
+        { state: 'outside', gate_id: 'A' },
+        { state: 'inside', gate_id: 'A' },
+        { state: 'annulled', gate_id: 'A' },
+        { state: 'annulled', gate_id: 'A' },
+        { state: 'inside', gate_id: 'A' },
+        { state: 'inside', gate_id: 'A' },
+      ]);
+      const annulments = states.prepare("SELECT tid, actor, reason FROM admission_events WHERE action = 'annul' ORDER BY id").all() as {
+        tid: string;
+        actor: string;
+        reason: string;
+      }[];
+      expect(annulments).toEqual([
+        { tid: t2, actor: 'cli', reason: 'let in on the wrong ticket' },
+        { tid: t3, actor: 'cli', reason: 'wristband not paid' },
+        { tid: t2, actor: 'cli', reason: 'refunded after all' },
+      ]);
+      const policies = states.prepare('SELECT ticket_type, policy, cap_per_hour FROM offline_policies ORDER BY ticket_type').all();
+      expect(policies).toEqual([
+        { ticket_type: '', policy: 'offline', cap_per_hour: null },
+        { ticket_type: 'VIP', policy: 'capped', cap_per_hour: 3 },
+      ]);
+      const pending = states.prepare('SELECT pending_scans FROM scanner_heartbeats WHERE scanner_id = ?').get(o.entry.scannerId);
+      expect(pending).toEqual({ pending_scans: 0 });
+      states.close();
+
+      // Occupancy from the merged rows: inside t1, t4, t5 (all in at A); 9 entries at A less the 3 annulled; exits 3 at B.
+      const merged = await occupancy(o.data, o.eid);
+      expect(merged).toMatchObject({ inside: 3, capacity: 10, entries: 6, exits: 3 });
+      expect(merged.by_gate).toEqual([
+        { gate_id: 'A', inside: 3, entries: 6, exits: 0 },
+        { gate_id: 'B', inside: 0, entries: 0, exits: 3 },
+      ]);
+      // The office's serve decides from the merged state on its next request: t0 is outside, so it may come in.
+      expect(await door(o.server.url, o.entry, 'entry', t0, o.eid, 1)).toBe('valid');
+      expect(await door(o.server.url, o.entry, 'entry', t1, o.eid, 1)).toBe('already_used');
+      expect((await occupancy(o.data, o.eid)).by_gate[0]).toEqual({ gate_id: 'A', inside: 4, entries: 7, exits: 0 });
+
+      // Importing the same file again changes nothing.
+      const settled = sqliteRows(o.data);
+      const again = await importFrom(o.data, (await exportTo(venue)).file);
+      expect(again.counts.checkins).toMatchObject({ added: 0, updated: 0, conflicts: 0 });
+      expect(again.counts.admission_events).toMatchObject({ added: 0, updated: 0, conflicts: 0 });
+      expectSameRows(sqliteRows(o.data), settled);
+
+      // And the office's file to the venue: the two instances hold the same rows, and the same counters.
+      await stop(o.server);
+      await stop(venueServer);
+      const toVenueAgain = await importFrom(venue, (await exportTo(o.data)).file);
+      expect(toVenueAgain.double_admissions).toBe(0);
+      expectSameRows(sqliteRows(venue), sqliteRows(o.data));
+      expect(await occupancy(venue, o.eid)).toEqual(await occupancy(o.data, o.eid));
+    },
+    SLOW,
+  );
+
+  it(
+    'imports a version 1 file (written before door operations) with their defaults: single entry, inside, one entry each in the history',
+    async () => {
+      const { data } = await initIssuer(BASE_URL);
+      const { eid } = await createEvent(data);
+      const [t0, t1] = (await issueTickets(data, eid, 3)) as [string, string];
+      const server = await serve(data);
+      const entry = await kioskAt(server.url, data, eid, 'A', []);
+      expect(await door(server.url, entry, 'entry', t0, eid, 10)).toBe('valid');
+      expect(await door(server.url, entry, 'entry', t1, eid, 5)).toBe('valid');
+      await stop(server);
+
+      // The same data as version 1 wrote it: no door columns, no door tables.
+      const file = (await exportTo(data)).file;
+      const document = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown> & ExportFile;
+      const v1 = JSON.parse(JSON.stringify(document)) as Record<string, unknown> & ExportFile;
+      v1.version = 1;
+      for (const table of ['admission_events', 'offline_policies', 'scanner_heartbeats'] as const) delete v1[table];
+      const drop = (rows: Record<string, unknown>[], columns: string[]) => rows.forEach((row) => columns.forEach((c) => delete row[c]));
+      drop(v1.events, ['entry_policy', 'capacity']);
+      drop(v1.checkins, ['state', 'state_at', 'first_checked_in_at', 'entries', 'version']);
+      drop(v1.enrollment_tokens, ['direction', 'can_annul', 'pin_required']);
+      drop(v1.api_keys, ['can_annul']);
+      v1.sha256 = digestOf(v1);
+      const v1File = path.join(scratchDir('v1-'), 'v1.json');
+      fs.writeFileSync(v1File, JSON.stringify(v1));
+
+      const venue = path.join(scratchDir('venue-'), 'issuer-data');
+      const created = await importFrom(venue, v1File);
+      expect(created).toMatchObject({ created: true, double_admissions: 0, warnings: [] });
+      expect(created.counts.admission_events).toEqual({ added: 2, updated: 0, unchanged: 0, conflicts: 0 });
+      // What migration 3 would have made of that issuer: the same rows as the version 2 file gives.
+      const fromV2 = path.join(scratchDir('venue-'), 'issuer-data');
+      await importFrom(fromV2, file);
+      expectSameRows(sqliteRows(venue), sqliteRows(fromV2));
+      expect(await occupancy(venue, eid)).toMatchObject({ inside: 2, entries: 2, exits: 0, capacity: null });
+
+      // A file that claims version 2 but lacks its tables is refused, as any incomplete file (before its checksum is read).
+      v1.version = 2;
+      fs.writeFileSync(v1File, JSON.stringify(v1));
+      const refused = await cliFailure(['import', '--data', path.join(scratchDir(), 'x'), '--from', v1File]);
+      expect(refused.code).toBe('IMPORT_FILE_INVALID');
+    },
+    SLOW,
+  );
+});
+
+// ---- PostgreSQL ----
+
+let cluster: PostgresCluster | undefined;
+let databases = 0;
+
+/** BIGINT (tickets.exp, SUM()) as a number, as the issuer's own pool reads it. */
+const types: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === 20 || oid === 1700 ? Number : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
+};
+
+async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url, types });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+async function newDatabase(): Promise<string> {
+  const name = `door_${++databases}`;
+  await withClient(cluster!.url, (client) => client.query(`CREATE DATABASE ${name}`));
+  const url = new URL(cluster!.url);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function postgresRows(url: string): Promise<Rows> {
+  return withClient(url, async (client) => {
+    const out: Partial<Rows> = {};
+    for (const table of TABLES) out[table] = sorted((await client.query(`SELECT ${COLUMNS[table].join(', ')} FROM ${table}`)).rows);
+    out.occupancy = sorted((await client.query(OCCUPANCY_SUMS)).rows);
+    return out as Rows;
+  });
+}
+
+describe('door operations travel SQLite → PostgreSQL → SQLite', () => {
+  beforeAll(async () => {
+    cluster = await startPostgresCluster({ database: 'door_transfer' });
+  }, 120_000);
+
+  afterAll(async () => {
+    await cluster?.stop();
+  }, 60_000);
+
+  it(
+    'every row of every table and the counters come out of PostgreSQL equal, and serve on PostgreSQL counts on from them',
+    async () => {
+      const o = await office();
+      await stop(o.server);
+      const original = sqliteRows(o.data);
+      expectEveryTableFilled(original);
+
+      const url = await newDatabase();
+      const pgData = path.join(scratchDir('pg-'), 'issuer-data');
+      const created = await importFrom(pgData, (await exportTo(o.data)).file, ['--database', url]);
+      expect(created).toMatchObject({ created: true, double_admissions: 0, warnings: [] });
+      expectSameRows(await postgresRows(url), original);
+      expect(await occupancy(pgData, o.eid)).toEqual(await occupancy(o.data, o.eid));
+
+      const sqliteAgain = path.join(scratchDir('sqlite-'), 'issuer-data');
+      await importFrom(sqliteAgain, (await exportTo(pgData)).file);
+      expectSameRows(sqliteRows(sqliteAgain), original);
+
+      // serve on PostgreSQL goes on from the imported state and counters.
+      const [, t1, t2] = o.tickets as [string, string, string];
+      const pgServer = await serve(pgData);
+      expect(await door(pgServer.url, o.entry, 'entry', t1, o.eid, 1)).toBe('already_used');
+      expect(await door(pgServer.url, o.exit, 'exit', t1, o.eid, 1)).toBe('exited');
+      expect(await door(pgServer.url, o.entry, 'entry', t2, o.eid, 0)).toBe('valid'); // annulled: usable again
+      expect((await occupancy(pgData, o.eid)).by_gate).toEqual([
+        { gate_id: 'A', inside: 3, entries: 5, exits: 0 },
+        { gate_id: 'B', inside: 0, entries: 0, exits: 2 },
+      ]);
+      await stop(pgServer);
+
+      // PostgreSQL back into the original SQLite issuer: newer states, no double admission, the same counters.
+      const back = await importFrom(o.data, (await exportTo(pgData)).file);
+      expect(back).toMatchObject({ double_admissions: 0, warnings: [] });
+      expect(back.counts.checkins).toEqual({ added: 0, updated: 2, unchanged: 2, conflicts: 0 });
+      expectSameRows(sqliteRows(o.data), await postgresRows(url));
+    },
+    SLOW,
+  );
+});
