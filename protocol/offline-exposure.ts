@@ -116,12 +116,21 @@ export interface ExposureRow {
   policy: OfflineExposurePolicy['policy'];
   last_hour: number;
   cap: number | null;
+  /** Offline admissions of this type the issuer has not answered yet (the heartbeat's `offline_exposure`). */
+  unsynced: number;
 }
 
-/** One row per type that has a policy of its own or an offline admission this hour, and one for the default (''), sorted by type. */
-export function exposureRows(policies: OfflinePolicies | null, lastHour: Readonly<Record<string, number>>): ExposureRow[] {
+/**
+ * One row per type that has a policy of its own, an offline admission this hour or one not yet
+ * synced, and one for the default (''), sorted by type.
+ */
+export function exposureRows(
+  policies: OfflinePolicies | null,
+  lastHour: Readonly<Record<string, number>>,
+  unsynced: Readonly<Record<string, number>> = {},
+): ExposureRow[] {
   const known = policies ?? DEFAULT_OFFLINE_POLICIES;
-  const types = new Set<string>(['', ...Object.keys(known.by_type), ...Object.keys(lastHour)]);
+  const types = new Set<string>(['', ...Object.keys(known.by_type), ...Object.keys(lastHour), ...Object.keys(unsynced)]);
   return [...types].sort().map((type) => {
     const policy = policyForType(known, type);
     return {
@@ -129,6 +138,7 @@ export function exposureRows(policies: OfflinePolicies | null, lastHour: Readonl
       policy: policy.policy,
       last_hour: lastHour[type] ?? 0,
       cap: policy.policy === 'capped' ? Math.max(0, Math.floor(policy.per_hour ?? 0)) : null,
+      unsynced: unsynced[type] ?? 0,
     };
   });
 }

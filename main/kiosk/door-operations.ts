@@ -116,7 +116,7 @@ export class DoorOperations {
   view(enrollment: Enrollment | null): { door: DoorState | null; offline_exposure: ReturnType<typeof exposureRows> } {
     const lastHour = admissionsLastHour(this.recentAdmissions(), this.deps.now());
     const stored = enrollment ? this.lastHeartbeat(enrollment) : null;
-    const rows = exposureRows(stored?.response.offline_policies ?? null, lastHour);
+    const rows = exposureRows(stored?.response.offline_policies ?? null, lastHour, this.deps.store.unsyncedOfflineAdmissions());
     if (!stored) return { door: null, offline_exposure: rows };
     const response = stored.response;
     return {

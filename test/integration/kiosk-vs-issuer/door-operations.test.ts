@@ -216,6 +216,8 @@ describe('offline exposure policy', () => {
       policy: 'capped',
       last_hour: 2,
       cap: 2,
+      // The issuer is down: both wait in the queue.
+      unsynced: 2,
     });
     await issuer.start();
     expect(await outcome(entry, ticketOfType('Day').code)).toBe('admit');

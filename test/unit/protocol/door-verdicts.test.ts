@@ -165,9 +165,16 @@ describe('offline exposure decision', () => {
     );
     expect(counts).toEqual({ Day: 1, '': 1 });
     expect(exposureRows(policies, counts)).toEqual([
-      { ticket_type: '', policy: 'offline', last_hour: 1, cap: null },
-      { ticket_type: 'Day', policy: 'capped', last_hour: 1, cap: 3 },
-      { ticket_type: 'VIP', policy: 'online-only', last_hour: 0, cap: null },
+      { ticket_type: '', policy: 'offline', last_hour: 1, cap: null, unsynced: 0 },
+      { ticket_type: 'Day', policy: 'capped', last_hour: 1, cap: 3, unsynced: 0 },
+      { ticket_type: 'VIP', policy: 'online-only', last_hour: 0, cap: null, unsynced: 0 },
+    ]);
+    // Not yet synced: per type, a type with none this hour listed too.
+    expect(exposureRows(policies, counts, { Day: 2, Late: 1 })).toEqual([
+      { ticket_type: '', policy: 'offline', last_hour: 1, cap: null, unsynced: 0 },
+      { ticket_type: 'Day', policy: 'capped', last_hour: 1, cap: 3, unsynced: 2 },
+      { ticket_type: 'Late', policy: 'offline', last_hour: 0, cap: null, unsynced: 1 },
+      { ticket_type: 'VIP', policy: 'online-only', last_hour: 0, cap: null, unsynced: 0 },
     ]);
   });
 });
