@@ -254,8 +254,7 @@ const rowParams = (table: TransferTable, row: Row): Record<string, SqlValue> =>
 /**
  * One event's occupancy counters, from the states and the history (docs/protocol.md "Occupancy"), as the
  * check-ins kept them: inside at the gate of the ticket's current entry; entries and exits at the gate scanned
- * at (late ones too); an annulment takes its entry back at the gate of the entry it undid (the ticket's latest
- * entry before it that was not late).
+ * at (late ones too). Annulments are taken off by annulledEntries.
  */
 const COUNT_OCCUPANCY = `
   SELECT gate_id, SUM(inside) AS inside, SUM(entries) AS entries, SUM(exits) AS exits FROM (
@@ -264,19 +263,48 @@ const COUNT_OCCUPANCY = `
     UNION ALL
     SELECT COALESCE(gate_id, ''), 0, CASE WHEN action = 'entry' THEN 1 ELSE 0 END, CASE WHEN action = 'exit' THEN 1 ELSE 0 END
     FROM admission_events WHERE eid = @eid AND action IN ('entry', 'exit')
-    UNION ALL
-    SELECT COALESCE((SELECT e.gate_id FROM admission_events e
-                     WHERE e.tid = a.tid AND e.action = 'entry' AND e.late = 0 AND e.id < a.id ORDER BY e.id DESC LIMIT 1), ''), 0, -1, 0
-    FROM admission_events a WHERE a.eid = @eid AND a.action = 'annul'
-  ) AS counted GROUP BY gate_id ORDER BY gate_id`;
+  ) AS counted GROUP BY gate_id`;
+
+/**
+ * An annulment takes its entry back at the gate of the entry it undid: the ticket's history replayed in order
+ * (late scans changed no state; an entry while inside only confirmed the admission, keeping its gate).
+ */
+async function annulledEntries(tx: Sql, eid: string): Promise<Map<string, number>> {
+  const byGate = new Map<string, number>();
+  const tids = await tx.all<{ tid: string }>("SELECT DISTINCT tid FROM admission_events WHERE eid = ? AND action = 'annul'", [eid]);
+  for (const { tid } of tids) {
+    const history = await tx.all<{ action: string; gate_id: string | null; late: number }>(
+      'SELECT action, gate_id, late FROM admission_events WHERE tid = ? ORDER BY id',
+      [tid],
+    );
+    let inside = false;
+    let gate = '';
+    for (const event of history) {
+      if (event.late === 1) continue;
+      if (event.action === 'entry') {
+        if (!inside) gate = event.gate_id ?? '';
+        inside = true;
+      } else {
+        if (event.action === 'annul') byGate.set(gate, (byGate.get(gate) ?? 0) + 1);
+        inside = false;
+      }
+    }
+  }
+  return byGate;
+}
 
 /** The counters as kept, summed over their shards. */
 const KEPT_OCCUPANCY = `SELECT gate_id, SUM(inside) AS inside, SUM(entries) AS entries, SUM(exits) AS exits
-  FROM occupancy WHERE eid = ? GROUP BY gate_id ORDER BY gate_id`;
+  FROM occupancy WHERE eid = ? GROUP BY gate_id`;
 
 type OccupancyRow = { gate_id: string; inside: number; entries: number; exits: number };
+/** Per gate, in one order whatever the database's collation. */
 const occupancyText = (rows: OccupancyRow[]): string =>
-  JSON.stringify(rows.map((r) => [r.gate_id, Number(r.inside), Number(r.entries), Number(r.exits)]));
+  JSON.stringify(
+    rows
+      .map((r) => [r.gate_id, Number(r.inside), Number(r.entries), Number(r.exits)] as const)
+      .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)),
+  );
 
 export function transferStore(tx: Sql): TransferStore {
   const replaceCheckin = replaceStatement('checkins', ['tid']);
@@ -350,6 +378,11 @@ export function transferStore(tx: Sql): TransferStore {
       if (tx.dialect === 'postgres') await tx.run('LOCK TABLE occupancy IN EXCLUSIVE MODE');
       for (const eid of eids) {
         const counted = await tx.all<OccupancyRow>(COUNT_OCCUPANCY, { eid });
+        for (const [gate, annulled] of await annulledEntries(tx, eid)) {
+          const row = counted.find((r) => r.gate_id === gate);
+          if (row) row.entries = Number(row.entries) - annulled;
+          else counted.push({ gate_id: gate, inside: 0, entries: -annulled, exits: 0 });
+        }
         // Already right (an import that brought nothing new): the rows stay as they are.
         if (occupancyText(counted) === occupancyText(await tx.all<OccupancyRow>(KEPT_OCCUPANCY, [eid]))) continue;
         await tx.run('DELETE FROM occupancy WHERE eid = ?', [eid]);
