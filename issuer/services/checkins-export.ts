@@ -1,13 +1,20 @@
 /**
  * The reconciliation export (`ticket-issuer checkins export`, and the admin
- * dashboard's CSV download): every check-in and every refused or reported
- * scan of an event (spec "Uses: post-event reconciliation"). Admits come from
- * the checkins table (one per ticket, authoritative); the rest from the scan
- * log, without its admits so none is counted twice.
+ * dashboard's CSV download): every admission and every refused or reported
+ * scan of an event (spec "Uses: post-event reconciliation"). Three sources,
+ * none counted twice:
+ * - `checkins`: each ticket's current admission (one per ticket,
+ *   authoritative), outcome `checked_in`, or `check_in_annulled` when it was
+ *   undone (docs/protocol.md "Door operations");
+ * - `admission_events`: the rest of the admission history, with who and why:
+ *   exits (`exited`), annulments (`annulled`), and the entries the check-in
+ *   row does not show (`entered`: re-entries, late entries);
+ * - `scan_log`: every other logged scan (refusals, reports), without the
+ *   outcomes the two sources above already hold.
  */
 import { formatCsvRow } from '../csv.js';
 import type { Sql } from '../store/sql.js';
-import { checkinsOfEvent, loggedScansOfEvent } from '../store/reconciliation.js';
+import { admissionHistoryOfEvent, checkinsOfEvent, loggedScansOfEvent } from '../store/reconciliation.js';
 
 export const EXPORT_COLUMNS = [
   'source',
@@ -23,18 +30,25 @@ export const EXPORT_COLUMNS = [
   'gate_id',
   'idempotency_key',
   'details',
+  // Door operations (added at the end: scripts reading the columns above by position keep working).
+  'action',
+  'state',
+  'actor',
+  'reason',
 ] as const;
 
 export type ExportRow = Record<(typeof EXPORT_COLUMNS)[number], string | null>;
 
-/** The scan log's outcome for an admit (a CheckInResponse status). */
-const ADMIT_OUTCOME = 'valid';
+/** Scan-log outcomes whose rows come from checkins and admission_events instead (CheckInResponse statuses of accepted scans). */
+const ADMISSION_OUTCOMES = ['valid', 'exited', 'annulled'] as const;
+
+const HISTORY_OUTCOME = { entry: 'entered', exit: 'exited', annul: 'annulled' } as const;
 
 export async function exportRows(db: Sql, eid: string): Promise<ExportRow[]> {
   const admits: ExportRow[] = (await checkinsOfEvent(db, eid)).map((c) => ({
     source: 'checkins',
     at: c.recorded_at,
-    outcome: 'checked_in',
+    outcome: c.state === 'annulled' ? 'check_in_annulled' : 'checked_in',
     tid: c.tid,
     eid: c.eid,
     holder_name: c.holder_name,
@@ -45,8 +59,34 @@ export async function exportRows(db: Sql, eid: string): Promise<ExportRow[]> {
     gate_id: c.gate_id,
     idempotency_key: c.idempotency_key,
     details: null,
+    action: 'entry',
+    state: c.state,
+    actor: `scanner:${c.scanner_id}`,
+    reason: c.annul_reason,
   }));
-  const others: ExportRow[] = (await loggedScansOfEvent(db, eid, ADMIT_OUTCOME)).map((s) => ({
+  const history: ExportRow[] = (await admissionHistoryOfEvent(db, eid)).map((a) => {
+    const flags = { ...(a.late === 1 ? { late: true } : {}), ...(a.admitted_offline === 1 ? { admitted_offline: true } : {}) };
+    return {
+      source: 'admission_events',
+      at: a.recorded_at,
+      outcome: HISTORY_OUTCOME[a.action],
+      tid: a.tid,
+      eid: a.eid,
+      holder_name: a.holder_name,
+      ticket_type: a.ticket_type,
+      scanned_at: a.at,
+      scanner_id: a.scanner_id,
+      api_key_id: a.api_key_id,
+      gate_id: a.gate_id,
+      idempotency_key: a.idempotency_key,
+      details: Object.keys(flags).length === 0 ? null : JSON.stringify(flags),
+      action: a.action,
+      state: null,
+      actor: a.actor,
+      reason: a.reason,
+    };
+  });
+  const others: ExportRow[] = (await loggedScansOfEvent(db, eid, ADMISSION_OUTCOMES)).map((s) => ({
     source: 'scan_log',
     at: s.at,
     outcome: s.outcome,
@@ -60,9 +100,13 @@ export async function exportRows(db: Sql, eid: string): Promise<ExportRow[]> {
     gate_id: s.gate_id,
     idempotency_key: s.idempotency_key,
     details: s.details,
+    action: null,
+    state: null,
+    actor: null,
+    reason: null,
   }));
-  // Stable sort: same-time rows keep admits first, then log order.
-  return [...admits, ...others].sort((a, b) => (a.at! < b.at! ? -1 : a.at! > b.at! ? 1 : 0));
+  // Stable sort: same-time rows keep admits first, then the history, then log order.
+  return [...admits, ...history, ...others].sort((a, b) => (a.at! < b.at! ? -1 : a.at! > b.at! ? 1 : 0));
 }
 
 export const exportCsv = (rows: readonly ExportRow[]): string =>

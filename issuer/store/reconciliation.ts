@@ -1,5 +1,9 @@
-/** Read-only queries for `checkins export`: every admit and every other logged scan of one event. */
+/**
+ * Read-only queries for `checkins export`: every admission (the current one per ticket, and the admission
+ * history: exits, re-entries, annulments) and every other logged scan of one event.
+ */
 import type { Sql } from './sql.js';
+import type { AdmissionState } from './checkins.js';
 
 export interface CheckinForExport {
   tid: string;
@@ -12,6 +16,10 @@ export interface CheckinForExport {
   api_key_id: string;
   gate_id: string | null;
   idempotency_key: string;
+  /** The ticket's current admission (docs/protocol.md "Door operations"). */
+  state: AdmissionState;
+  /** When annulled: the latest annulment's reason. */
+  annul_reason: string | null;
 }
 
 export interface LoggedScanForExport {
@@ -30,22 +38,60 @@ export interface LoggedScanForExport {
   details: string | null;
 }
 
-/** The check-ins of the event's tickets: the authoritative admits (one per ticket). */
+export interface AdmissionEventForExport {
+  id: number;
+  tid: string;
+  eid: string;
+  holder_name: string | null;
+  ticket_type: string | null;
+  action: 'entry' | 'exit' | 'annul';
+  at: string;
+  recorded_at: string;
+  gate_id: string | null;
+  scanner_id: string | null;
+  api_key_id: string | null;
+  idempotency_key: string | null;
+  actor: string;
+  reason: string | null;
+  late: number;
+  admitted_offline: number;
+}
+
+/** The check-ins of the event's tickets: each ticket's current admission (one per ticket), with its state. */
 export function checkinsOfEvent(db: Sql, eid: string): Promise<CheckinForExport[]> {
   return db.all<CheckinForExport>(
-    `SELECT c.tid, t.eid, t.holder_name, t.ticket_type, c.checked_in_at, c.recorded_at, c.scanner_id, c.api_key_id, c.gate_id, c.idempotency_key
+    `SELECT c.tid, t.eid, t.holder_name, t.ticket_type, c.checked_in_at, c.recorded_at, c.scanner_id, c.api_key_id, c.gate_id,
+            c.idempotency_key, c.state,
+            CASE WHEN c.state = 'annulled' THEN
+              (SELECT a.reason FROM admission_events a WHERE a.tid = c.tid AND a.action = 'annul' ORDER BY a.id DESC LIMIT 1)
+            END AS annul_reason
      FROM checkins c JOIN tickets t ON t.tid = c.tid
      WHERE t.eid = ? ORDER BY c.recorded_at, c.tid`,
     [eid],
   );
 }
 
-/** Scan-log entries made at the event's doors whose outcome is not an admit (refusals, reported bad signatures…). */
-export function loggedScansOfEvent(db: Sql, eid: string, admitOutcome: string): Promise<LoggedScanForExport[]> {
+/**
+ * The event's admission history but the entries its check-ins already show: exits, annulments (who, why), and
+ * the other entries (re-entries, late entries, an entry confirmed while inside).
+ */
+export function admissionHistoryOfEvent(db: Sql, eid: string): Promise<AdmissionEventForExport[]> {
+  return db.all<AdmissionEventForExport>(
+    `SELECT a.id, a.tid, a.eid, t.holder_name, t.ticket_type, a.action, a.at, a.recorded_at, a.gate_id, a.scanner_id, a.api_key_id,
+            a.idempotency_key, a.actor, a.reason, a.late, a.admitted_offline
+     FROM admission_events a JOIN tickets t ON t.tid = a.tid LEFT JOIN checkins c ON c.tid = a.tid
+     WHERE a.eid = ? AND NOT (a.action = 'entry' AND a.late = 0 AND a.idempotency_key = c.idempotency_key)
+     ORDER BY a.id`,
+    [eid],
+  );
+}
+
+/** Scan-log entries made at the event's doors whose outcome is none of `excluded` (refusals, reported bad signatures…). */
+export function loggedScansOfEvent(db: Sql, eid: string, excluded: readonly string[]): Promise<LoggedScanForExport[]> {
   return db.all<LoggedScanForExport>(
     `SELECT s.id, s.at, s.scanned_at, s.tid, s.eid, t.holder_name, t.ticket_type, s.scanner_id, s.api_key_id, s.gate_id, s.idempotency_key, s.outcome, s.details
      FROM scan_log s LEFT JOIN tickets t ON t.tid = s.tid
-     WHERE s.eid = ? AND s.outcome <> ? ORDER BY s.id`,
-    [eid, admitOutcome],
+     WHERE s.eid = ? AND s.outcome NOT IN (${excluded.map(() => '?').join(', ')}) ORDER BY s.id`,
+    [eid, ...excluded],
   );
 }

@@ -1,4 +1,5 @@
 /** `key rotate` and `checkins export`. */
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -6,7 +7,9 @@ import { decodeTicketCode } from '../../../protocol/ticket-code.js';
 import { appendScanLog, insertCheckin } from '../../../issuer/store/checkins.js';
 import { openDatabase } from '../../../issuer/store/database.js';
 import { publishedKeys } from '../../../issuer/store/signing-keys.js';
-import { cliFailure, cliJson, createEvent, initIssuer, runCli } from '../../support/cli-harness.js';
+import { decodeSetupCode } from '../../../protocol/setup-code.js';
+import { cliFailure, cliJson, createEvent, initIssuer, LOOPBACK_SERVE, runCli, serveCli } from '../../support/cli-harness.js';
+import { enrollWith, postCheckIn, type HttpScanner } from '../../support/issuer-http.js';
 import { sqliteSql } from '../../../issuer/store/sqlite-database.js';
 
 interface Issued {
@@ -135,6 +138,10 @@ describe('checkins export', () => {
         gate_id: 'North',
         idempotency_key: 'k1',
         details: null,
+        action: 'entry',
+        state: 'inside',
+        actor: 'scanner:scanner-1',
+        reason: null,
       },
       expect.objectContaining({
         source: 'scan_log',
@@ -159,11 +166,11 @@ describe('checkins export', () => {
     expect(csv.code).toBe(0);
     const lines = csv.stdout.trimEnd().split('\n');
     expect(lines[0]).toBe(
-      'source,at,outcome,tid,eid,holder_name,ticket_type,scanned_at,scanner_id,api_key_id,gate_id,idempotency_key,details',
+      'source,at,outcome,tid,eid,holder_name,ticket_type,scanned_at,scanner_id,api_key_id,gate_id,idempotency_key,details,action,state,actor,reason',
     );
     expect(lines).toHaveLength(4);
     expect(lines[1]).toBe(
-      `checkins,2026-12-01T19:00:01Z,checked_in,${first.tid},${event.eid},"Ada, Countess",VIP,2026-12-01T19:00:00Z,scanner-1,key_1,North,k1,`,
+      `checkins,2026-12-01T19:00:01Z,checked_in,${first.tid},${event.eid},"Ada, Countess",VIP,2026-12-01T19:00:00Z,scanner-1,key_1,North,k1,,entry,inside,scanner:scanner-1,`,
     );
     expect(lines[3]).toContain(',"{""reason"":""invalid_signature""}"');
 
@@ -177,4 +184,179 @@ describe('checkins export', () => {
       'INVALID_ARGUMENT',
     );
   });
+
+  it('shows exits, re-entries and annulments with who and why, and marks an annulled check-in (docs/protocol.md "Door operations")', async () => {
+    const { data } = await initIssuer();
+    const event = await createEvent(data, ['--entry', 'reentry']);
+    const { tickets } = await cliJson<Issued>(['ticket', 'issue', '--data', data, '--event', event.eid, '--count', '3']);
+    const [t0, t1, t2] = tickets.map((ticket) => ticket.tid) as [string, string, string];
+    const server = await serveCli(['--data', data, ...LOOPBACK_SERVE, '--enroll-rpm', '1000']);
+    try {
+      const setup = await cliJson<{ setup_qr: string }>([
+        'scanner',
+        'setup',
+        '--data',
+        data,
+        '--event',
+        event.eid,
+        '--gate',
+        'North',
+        '--can-annul',
+      ]);
+      const scannerId = randomUUID();
+      const enrolled = await enrollWith(server.url, decodeSetupCode(setup.setup_qr).token, scannerId);
+      const kiosk: HttpScanner = { apiKey: ((await enrolled.json()) as { api_key: string }).api_key, scannerId };
+      const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000).toISOString();
+      const keys: Record<string, string> = {};
+      const send = async (name: string, tid: string, minutesAgo: number, extra: Record<string, unknown>) => {
+        keys[name] = randomUUID();
+        const answer = await postCheckIn(server.url, kiosk, {
+          tid,
+          eid: event.eid,
+          scanned_at: at(minutesAgo),
+          scanner_id: scannerId,
+          idempotency_key: keys[name],
+          ...extra,
+        });
+        expect(answer.status, answer.text).toBe(200);
+        return (JSON.parse(answer.text) as { status: string }).status;
+      };
+      expect(await send('in0', t0, 30, { action: 'entry' })).toBe('valid');
+      expect(await send('out0', t0, 20, { action: 'exit' })).toBe('exited');
+      expect(await send('back0', t0, 10, { action: 'entry' })).toBe('valid');
+      expect(await send('in1', t1, 9, {})).toBe('valid');
+      expect(await send('in2', t2, 8, { action: 'entry', admitted_offline: true })).toBe('valid');
+      expect(await send('annul2', t2, 1, { action: 'annul', reason: 'scanned the partner ticket by mistake' })).toBe('annulled');
+      expect(await send('refused', t0, 0, { action: 'entry' })).toBe('already_used');
+      await cliJson(['checkins', 'annul', '--data', data, t1, '--reason', 'refunded at the box office']);
+
+      const rows = await cliJson<Record<string, string | null>[]>(['checkins', 'export', '--data', data, '--event', event.eid]);
+      const brief = rows.map((row) => ({
+        source: row.source,
+        outcome: row.outcome,
+        tid: row.tid,
+        key: row.idempotency_key,
+        gate: row.gate_id,
+        action: row.action,
+        state: row.state,
+        actor: row.actor,
+        reason: row.reason,
+        details: row.details,
+      }));
+      const scanner = `scanner:${scannerId}`;
+      // Each ticket once from checkins (its current admission), the rest of its history once, refusals from the log.
+      expect(brief).toEqual([
+        {
+          source: 'admission_events',
+          outcome: 'entered',
+          tid: t0,
+          key: keys.in0,
+          gate: 'North',
+          action: 'entry',
+          state: null,
+          actor: scanner,
+          reason: null,
+          details: null,
+        },
+        {
+          source: 'admission_events',
+          outcome: 'exited',
+          tid: t0,
+          key: keys.out0,
+          gate: 'North',
+          action: 'exit',
+          state: null,
+          actor: scanner,
+          reason: null,
+          details: null,
+        },
+        {
+          source: 'checkins',
+          outcome: 'checked_in',
+          tid: t0,
+          key: keys.back0,
+          gate: 'North',
+          action: 'entry',
+          state: 'inside',
+          actor: scanner,
+          reason: null,
+          details: null,
+        },
+        {
+          source: 'checkins',
+          outcome: 'check_in_annulled',
+          tid: t1,
+          key: keys.in1,
+          gate: 'North',
+          action: 'entry',
+          state: 'annulled',
+          actor: scanner,
+          reason: 'refunded at the box office',
+          details: null,
+        },
+        {
+          source: 'checkins',
+          outcome: 'check_in_annulled',
+          tid: t2,
+          key: keys.in2,
+          gate: 'North',
+          action: 'entry',
+          state: 'annulled',
+          actor: scanner,
+          reason: 'scanned the partner ticket by mistake',
+          details: null,
+        },
+        {
+          source: 'admission_events',
+          outcome: 'annulled',
+          tid: t2,
+          key: keys.annul2,
+          gate: 'North',
+          action: 'annul',
+          state: null,
+          actor: scanner,
+          reason: 'scanned the partner ticket by mistake',
+          details: null,
+        },
+        {
+          source: 'scan_log',
+          outcome: 'already_used',
+          tid: t0,
+          key: keys.refused,
+          gate: 'North',
+          action: null,
+          state: null,
+          actor: null,
+          reason: null,
+          details: expect.any(String),
+        },
+        {
+          source: 'admission_events',
+          outcome: 'annulled',
+          tid: t1,
+          key: null,
+          gate: null,
+          action: 'annul',
+          state: null,
+          actor: 'cli',
+          reason: 'refunded at the box office',
+          details: null,
+        },
+      ]);
+
+      // The CSV has the same rows, the new columns last.
+      const csv = await runCli(['checkins', 'export', '--data', data, '--event', event.eid, '--format', 'csv']);
+      const lines = csv.stdout.trimEnd().split('\n');
+      expect(lines).toHaveLength(rows.length + 1);
+      expect(lines[0]!.endsWith(',details,action,state,actor,reason')).toBe(true);
+      expect(lines.find((line) => line.includes(t1) && line.startsWith('checkins,'))).toContain(`,check_in_annulled,`);
+      expect(
+        lines
+          .find((line) => line.includes(t1) && line.startsWith('checkins,'))!
+          .endsWith(`,entry,annulled,${scanner},refunded at the box office`),
+      ).toBe(true);
+    } finally {
+      server.child.kill('SIGTERM');
+    }
+  }, 60_000);
 });
