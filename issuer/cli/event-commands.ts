@@ -17,24 +17,28 @@ export interface EventJson {
   date: string;
   venue: string;
   ends_at: string;
-  /** docs/protocol.md "Door operations" (added fields; the spec's contract lists the first five). */
-  entry_policy: EntryPolicy;
-  capacity: number | null;
+  /**
+   * docs/protocol.md "Door operations": only for an event that uses them (re-entry or a capacity), so an
+   * event that does not prints exactly the contract's five fields.
+   */
+  entry_policy?: EntryPolicy;
+  capacity?: number | null;
 }
 
-export const eventJson = (row: EventRow): EventJson => ({
-  eid: row.eid,
-  name: row.name,
-  date: row.date,
-  venue: row.venue,
-  ends_at: row.ends_at,
-  entry_policy: row.entry_policy,
-  capacity: row.capacity,
-});
+export const eventJson = (row: EventRow): EventJson => {
+  const json: EventJson = { eid: row.eid, name: row.name, date: row.date, venue: row.venue, ends_at: row.ends_at };
+  if (row.entry_policy !== 'single' || row.capacity !== null) {
+    json.entry_policy = row.entry_policy;
+    json.capacity = row.capacity;
+  }
+  return json;
+};
 
 const describeEvent = (e: EventJson): string =>
-  `${e.eid}  ${e.name}  ${e.date} → ${e.ends_at}  at ${e.venue}  (${e.entry_policy === 'reentry' ? 're-entry allowed' : 'single entry'}` +
-  `${e.capacity === null ? '' : `, capacity ${e.capacity}`})`;
+  `${e.eid}  ${e.name}  ${e.date} → ${e.ends_at}  at ${e.venue}` +
+  (e.entry_policy === undefined
+    ? ''
+    : `  (${e.entry_policy === 'reentry' ? 're-entry allowed' : 'single entry'}${e.capacity == null ? '' : `, capacity ${e.capacity}`})`);
 
 interface DoorOptions {
   entry?: string;
