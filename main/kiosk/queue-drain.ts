@@ -12,7 +12,7 @@
  */
 import { backoffDelayMs, DEFAULT_BACKOFF, type BackoffOptions } from './backoff.js';
 import type { CheckInCall, IssuerClient, RateBudget } from './issuer-client.js';
-import { checkInRequestFor, type LocalStore, type StoredScan } from './local-store.js';
+import { checkInRequestFor, type LocalStore, type NewScan, type StoredScan } from './local-store.js';
 
 export interface DrainDeps {
   store: LocalStore;
@@ -163,6 +163,31 @@ function retryAtFor(stop: DrainStop, blockedUntil: number | null, nextDue: numbe
   }
 }
 
+/**
+ * An entry this kiosk admitted while the issuer did not answer (its request had gone out, so it was queued
+ * as sent, without `admitted_offline`), answered `venue_full` when it finally reached the issuer: the person
+ * is inside all the same. venue_full changed nothing at the issuer, so the entry is queued once more, under
+ * a new idempotency key and saying `admitted_offline`, which the issuer never refuses for capacity
+ * (docs/protocol.md "Occupancy"). Without it the admission would go unrecorded and the ticket stay usable.
+ */
+function resendAsAdmitted(store: LocalStore, scan: StoredScan): void {
+  const resend: NewScan = {
+    code: scan.code,
+    iss: scan.iss,
+    tid: scan.tid,
+    eid: scan.eid,
+    gate_id: scan.gate_id,
+    scanner_id: scan.scanner_id,
+    scanned_at: scan.scanned_at,
+    signature_status: scan.signature_status,
+    queue_state: 'pending',
+    action: 'entry',
+    ticket_type: scan.ticket_type,
+    sent_as_offline: true,
+  };
+  store.insertScan(resend);
+}
+
 /** What the store keeps of an issuer's answer to one scan: LocalStore.recordAnswer's argument. */
 export type StoredAnswer = Parameters<LocalStore['recordAnswer']>[1];
 
@@ -219,6 +244,7 @@ function record(
   if (answer !== null) store.recordAnswer(scan.idempotency_key, answer);
   switch (call.kind) {
     case 'answered': {
+      if (call.response.status === 'venue_full' && scan.admitted_offline && !scan.sent_as_offline) resendAsAdmitted(store, scan);
       const budget = call.rateBudget;
       if (budget && budget.remaining - sentAfter <= liveScanReserve(budget.limit)) {
         return { settled: true, stop: 'leaving_room', retryAt: deps.now() + budget.resetMs };

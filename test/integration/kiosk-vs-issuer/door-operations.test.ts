@@ -241,6 +241,26 @@ describe('offline exposure policy', () => {
 });
 
 describe('capacity', () => {
+  it('an entry admitted while the issuer did not answer, answered venue_full at sync, is sent again as admitted offline and recorded', async () => {
+    setEvent({ capacity: 1 });
+    const entry = await doorKiosk('entry');
+    const other = await doorKiosk('other');
+    const first = issuer.issueTicket();
+    // The kiosk believes it is online: its request goes out, finds no issuer, and the door admits offline.
+    await issuer.stop();
+    expect(await outcome(entry, first.code)).toBe('admit (offline)');
+    await issuer.start();
+    // Meanwhile the venue filled up at another gate.
+    expect(await outcome(other, issuer.issueTicket().code)).toBe('admit');
+    await entry.drain();
+    const rows = issuer.fx.db.prepare('SELECT state FROM checkins WHERE tid = ?').all(first.tid);
+    expect(rows).toEqual([{ state: 'inside' }]);
+    expect(issuer.fx.db.prepare('SELECT admitted_offline FROM admission_events WHERE tid = ?').all(first.tid)).toEqual([
+      { admitted_offline: 1 },
+    ]);
+    expect((await entry.getState()).pending_scans).toBe(0);
+  });
+
   it('venue_full from the issuer; the last heartbeat says full', async () => {
     setEvent({ capacity: 1 });
     const entry = await doorKiosk('entry');
