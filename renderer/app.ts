@@ -10,7 +10,16 @@
  * it too; a `scan()` answer of type 'verdict' is not shown again.
  */
 import { attempt } from './kiosk-bridge.js';
-import type { KioskApi, KioskState, ReadDetails, ScanResult, ScannerDiagnosis, StaffLocked, Verdict } from './kiosk-bridge-types.js';
+import type {
+  KioskApi,
+  KioskState,
+  ReadDetails,
+  ScanResult,
+  ScannerDiagnosis,
+  StaffLocked,
+  TicketStatus,
+  Verdict,
+} from './kiosk-bridge-types.js';
 import { language, setLanguage, t } from './messages/format.js';
 import { mountLookup, isLookupInput, type LookupProps } from './screens/lookup.js';
 import { mountReady, type ReadyProps } from './screens/ready.js';
@@ -20,6 +29,8 @@ import { mountSetup, type SetupProps } from './screens/setup.js';
 import { isStaffInput, StaffGate } from './screens/staff.js';
 import type { OnsiteIssuerApi } from './onsite-issuer-bridge-types.js';
 import { mountVerdict } from './screens/verdict.js';
+import { AnnulDialog, DoorSettings, isAnnulInput, type AnnulTarget } from './screens/door-operations.js';
+import { offersAnnul } from './view/door-view-model.js';
 import { playVerdictSound, prepareVerdictSound } from './sound.js';
 import { chooseScreen, VERDICT_SHOWN_MS, type ShownScreen } from './view/screen-choice.js';
 import { enrollFailureText } from './view/setup-view-model.js';
@@ -64,6 +75,11 @@ export class KioskScreens {
   private mounted: Mounted = { screen: 'starting' };
   /** The staff PIN dialog and menu (screens/staff.ts): staff functions ask it first. */
   private staff: StaffGate | null = null;
+  /** "Undo check-in" and the gate's settings (screens/door-operations.ts, docs/kiosk.md "Door operations"). */
+  private annul: AnnulDialog | null = null;
+  private doorSettings: DoorSettings | null = null;
+  /** The ticket the lookup screen shows, for its "Undo check-in". */
+  private lookupTicket: TicketStatus | null = null;
 
   constructor(
     private readonly root: HTMLElement,
@@ -75,9 +91,13 @@ export class KioskScreens {
 
   async start(): Promise<void> {
     this.staff = new StaffGate(this.win.document, this.kiosk, { openLookup: () => this.openLookup() });
+    this.annul = new AnnulDialog(this.win.document, this.kiosk, this.staff);
+    this.doorSettings = new DoorSettings(this.kiosk, this.staff);
+    // The gate's settings ride in the staff settings: on Setup and in the staff menu (which the PIN opens).
+    this.staff.area.element.append(this.doorSettings.element);
     this.kiosk.onStateChange((state) => this.receiveState(state));
     startWedgeCapture(this.win.document, {
-      isTypingTarget: (target) => isLookupInput(target) || isIssuerPanelInput(target) || isStaffInput(target),
+      isTypingTarget: (target) => isLookupInput(target) || isIssuerPanelInput(target) || isStaffInput(target) || isAnnulInput(target),
       onScan: (scan, read) => void this.onScan(scan, read),
     });
     this.win.document.addEventListener('keydown', (event) => this.onShortcut(event));
@@ -99,8 +119,11 @@ export class KioskScreens {
 
   private receiveState(state: KioskState): void {
     this.state = state;
-    this.staff?.update(state);
+    // The language first: everything drawn from this state, the staff controls too, is in it.
     this.applyLanguages(doorLanguages(state));
+    this.staff?.update(state);
+    this.doorSettings?.update(state);
+    this.annul?.update(state);
     // A new verdict, from the page's own scan or a HID scanner read by the main process.
     const newest = state.last_verdicts[0];
     const identity = newestVerdictOf(state);
@@ -262,6 +285,7 @@ export class KioskScreens {
     const result = await attempt(() => this.kiosk.lookupStatus(scan.text));
     this.lookupBusy = false;
     const answer = result.ok ? result.value : null;
+    this.lookupTicket = answer !== null && answer.type === 'status' ? answer.status : null;
     if (answer !== null && isStaffLocked(answer)) {
       // Staff only, and the unlock ran out meanwhile: back to Ready, saying why.
       this.lookupOpen = false;
@@ -277,6 +301,7 @@ export class KioskScreens {
     const open = (): void => {
       this.lookupOpen = true;
       this.lookupResult = null;
+      this.lookupTicket = null;
       this.render();
       this.win.document.querySelector<HTMLInputElement>('[data-lookup-input]')?.focus();
     };
@@ -287,6 +312,37 @@ export class KioskScreens {
   private closeLookup(): void {
     this.lookupOpen = false;
     this.render();
+  }
+
+  // ---- annul at the door (docs/kiosk.md "Annul at the door") ---------------
+
+  /** "Undo check-in" on the Verdict screen: the last ADMIT, while the state offers annulment. */
+  private verdictUndo(view: VerdictView): (() => void) | null {
+    const verdict = this.verdictShown;
+    if (view !== this.verdict || !verdict || verdict.kind !== 'admit' || !verdict.ticket) return null;
+    const ticket = verdict.ticket;
+    if (!offersAnnul(this.state, { tid: ticket.tid, checkedInAt: verdict.decided_at }, Date.now())) return null;
+    const target: AnnulTarget = { tid: ticket.tid, holderName: ticket.holder_name ?? null, ticketType: ticket.ticket_type ?? null };
+    return () => {
+      // The ADMIT stays while staff undo it; the dialog closing returns to Ready.
+      this.win.clearTimeout(this.verdictTimer);
+      this.annul?.start(target, () => {
+        if (this.verdictShown === verdict) this.dismissVerdict();
+      });
+    };
+  }
+
+  /** "Undo check-in" on the lookup screen: a checked-in ticket, while the state offers annulment. */
+  private lookupUndo(): (() => void) | null {
+    const ticket = this.lookupTicket;
+    if (this.lookupBusy || !ticket || ticket.status !== 'checked_in') return null;
+    if (!offersAnnul(this.state, { tid: ticket.tid, checkedInAt: ticket.checked_in_at ?? null }, Date.now())) return null;
+    const target: AnnulTarget = { tid: ticket.tid, holderName: ticket.holder_name ?? null, ticketType: ticket.ticket_type ?? null };
+    return () =>
+      this.annul?.start(target, (outcome) => {
+        // Show the ticket's new state.
+        if (outcome?.dataResult === 'annulled' && this.lookupOpen) void this.lookUp(classifyScannedText(ticket.tid));
+      });
   }
 
   // ---- verdicts ----------------------------------------------------------
@@ -350,7 +406,7 @@ export class KioskScreens {
         if (this.verdict) mounted.handle.update(this.verdict);
         return;
       case 'lookup':
-        mounted.handle.update({ result: this.lookupResult, busy: this.lookupBusy });
+        mounted.handle.update({ result: this.lookupResult, busy: this.lookupBusy, undoCheckIn: this.lookupUndo() });
         return;
     }
   }
@@ -392,7 +448,10 @@ export class KioskScreens {
         };
         return;
       case 'verdict':
-        this.mounted = { screen, handle: mountVerdict(this.root, { dismiss: () => this.dismissVerdict() }) };
+        this.mounted = {
+          screen,
+          handle: mountVerdict(this.root, { dismiss: () => this.dismissVerdict(), undoCheckIn: (view) => this.verdictUndo(view) }),
+        };
         return;
       case 'lookup':
         this.mounted = {
