@@ -2,6 +2,8 @@
 //   npx vite build --config renderer/vite.config.ts --mode dev && node renderer/dev/screenshots.mjs
 // Serves dist/kiosk-page-dev on 127.0.0.1, drives Chromium with the fake kiosk, sends codes as keyboard-wedge
 // bursts, asserts the data-* hooks and writes PNGs to test-results/renderer/.
+// Then the verdict screens in each language (ADMIT, and REFUSE already used; German with English as the
+// second language too): with UPDATE_SCREENSHOTS=1 into docs/screenshots/ (shown in docs/kiosk-screens.md).
 import { createServer } from 'node:http';
 import { mkdir, readFile } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
@@ -10,6 +12,7 @@ import { chromium } from 'playwright-core';
 
 const root = fileURLToPath(new URL('../../dist/kiosk-page-dev/', import.meta.url));
 const out = fileURLToPath(new URL('../../test-results/renderer/', import.meta.url));
+const languageOut = process.env.UPDATE_SCREENSHOTS === '1' ? fileURLToPath(new URL('../../docs/screenshots/', import.meta.url)) : out;
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.map': 'application/json' };
 
 const server = createServer(async (req, res) => {
@@ -184,10 +187,71 @@ async function run(width, height) {
   await page.close();
 }
 
+/** ADMIT and REFUSE (already used) in each language, on a fixed clock time so the pictures do not change. */
+async function languages(width, height) {
+  const page = await browser.newPage({ viewport: { width, height } });
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(url);
+  await page.waitForSelector('#screen[data-screen="setup"]');
+  await scan(page, await page.evaluate(() => window.fakeKiosk.makeSetupCode({ event_name: 'Summer Night Open Air', gate_id: 'B' })));
+  await page.waitForSelector('#screen[data-screen="ready"]');
+  let n = 0;
+  const verdict = async (kind) => {
+    n += 1;
+    await page.evaluate(
+      ({ kind, n }) => {
+        const decided = new Date(Date.UTC(2026, 6, 18, 19, 45, n)).toISOString();
+        const ticket = { tid: `L${n}`, eid: 'EVT1', holder_name: 'Zoë Müller', ticket_type: 'VIP' };
+        window.fakeKiosk.forcedVerdict =
+          kind === 'admit'
+            ? { kind: 'admit', decided_at: decided, offline: false, decided_by: 'issuer', ticket }
+            : {
+                kind: 'refuse',
+                reason: 'already_used',
+                decided_at: decided,
+                offline: false,
+                decided_by: 'issuer',
+                ticket,
+                first_used_at: new Date(2026, 6, 18, 19, 42).toISOString(),
+              };
+      },
+      { kind, n },
+    );
+    await scan(page, await page.evaluate(() => window.fakeKiosk.makeTicketCode({ tid: 'L', hn: 'Zoë Müller', tt: 'VIP' })));
+    await page.waitForSelector(`section[data-verdict="${kind}"]`);
+    await page.waitForTimeout(250);
+  };
+  for (const [primary, secondary] of [
+    ['en', null],
+    ['de', null],
+    ['fr', null],
+    ['es', null],
+    ['de', 'en'],
+  ]) {
+    await page.evaluate(({ primary, secondary }) => window.fakeKiosk.setLanguage(primary, secondary), { primary, secondary });
+    // Polled from here: waitForFunction evaluates its predicate in the page, which the page's CSP forbids.
+    while ((await page.evaluate(() => document.documentElement.lang)) !== primary) await page.waitForTimeout(50);
+    const name = secondary ? `${primary}-${secondary}` : primary;
+    await verdict('admit');
+    await page.screenshot({ path: join(languageOut, `verdict-${name}-admit.png`) });
+    await page.keyboard.press('Escape');
+    await verdict('refuse');
+    await page.screenshot({ path: join(languageOut, `verdict-${name}-already-used.png`) });
+    await page.keyboard.press('Escape');
+  }
+  if (errors.length) throw new Error(`page errors in the language screenshots:\n${errors.join('\n')}`);
+  await page.close();
+}
+
 try {
-  await run(1024, 768);
-  await run(1920, 1080);
-  console.log(`screenshots in ${out}`);
+  if (process.env.ONLY_LANGUAGES !== '1') {
+    await run(1024, 768);
+    await run(1920, 1080);
+  }
+  await languages(1024, 640);
+  console.log(`screenshots in ${out}${languageOut === out ? '' : ` and ${languageOut}`}`);
 } finally {
   await browser.close();
   server.close();
