@@ -98,8 +98,99 @@ export interface EventOverview {
   };
   scanners: ScannerView[];
   alerts: { counts: AlertCounts; recent: AlertView[] };
+  /** Door operations (docs/protocol.md "Door operations"): occupancy, the door settings, the kiosks' offline exposure. */
+  door: DoorOverview;
+  /** Annulled check-ins, newest first: who undid which check-in, and why. */
+  activity: { annulments: number; recent: AnnulmentView[] };
   /** False while the counts are still catching up with a large database (right after the server started). */
   complete: boolean;
+}
+
+export type EntryPolicy = 'single' | 'reentry';
+export type OccupancyLevel = 'open' | 'nearly_full' | 'full';
+export type OfflinePolicyKind = 'online-only' | 'offline' | 'capped';
+
+export interface GateOccupancyView {
+  /** null: scans without a gate. */
+  gate_id: string | null;
+  /** Inside now, counted at the gate of entry. */
+  inside: number;
+  /** Entries (less the annulled ones) and exits scanned at this gate. */
+  entries: number;
+  exits: number;
+}
+
+export interface OccupancyView {
+  inside: number;
+  capacity: number | null;
+  /** nearly_full from 90% of the capacity, full at 100% (open without a capacity). */
+  level: OccupancyLevel;
+  entries: number;
+  exits: number;
+  by_gate: GateOccupancyView[];
+}
+
+/** One ticket type's offline exposure policy; ticket_type '' is the event default. */
+export interface OfflinePolicyView {
+  ticket_type: string;
+  policy: OfflinePolicyKind;
+  /** Offline admissions per kiosk per rolling hour, for `capped`; else null. */
+  per_hour: number | null;
+  /** False: this type has no policy of its own and follows the event default. */
+  own: boolean;
+}
+
+/** One ticket type's offline admissions at one kiosk, against the policy that type is judged by. */
+export interface KioskExposureView {
+  /** '' for tickets without a type. */
+  ticket_type: string;
+  /** Admitted offline, not synced yet (the kiosk's last heartbeat). */
+  unsynced: number;
+  /** Admitted offline in the last hour (the kiosk's last heartbeat). */
+  last_hour: number;
+  /** Admitted offline and synced to the issuer since the event began. */
+  synced: number;
+  policy: OfflinePolicyKind;
+  per_hour: number | null;
+  /** capped and last_hour at or above per_hour: this kiosk now refuses the type while offline. */
+  at_cap: boolean;
+}
+
+/** A kiosk at the door: what its heartbeat says (docs/protocol.md "Scanner heartbeat"). */
+export interface KioskView {
+  api_key_id: string;
+  scanner_id: string;
+  scanner_name: string | null;
+  gate_id: string | null;
+  /** From its last heartbeat, else its setup code; null: entry (the default). */
+  direction: 'entry' | 'exit' | null;
+  /** null: it never sent a heartbeat (a kiosk that predates them). */
+  last_heartbeat_at: string | null;
+  /** Scans in its offline queue at the last heartbeat; null without one. */
+  pending_scans: number | null;
+  exposure: KioskExposureView[];
+}
+
+export interface DoorOverview {
+  entry_policy: EntryPolicy;
+  capacity: number | null;
+  occupancy: OccupancyView;
+  /** The event default first, then each ticket type of the event (its own policy, or the default it follows). */
+  offline_policies: OfflinePolicyView[];
+  kiosks: KioskView[];
+}
+
+export interface AnnulmentView {
+  /** The admission_events id: stable, increasing. */
+  id: number;
+  /** When it was recorded. */
+  at: string;
+  tid: string;
+  holder_name: string | null;
+  ticket_type: string | null;
+  /** scanner:<id>, cli or dashboard. */
+  actor: string;
+  reason: string | null;
 }
 
 export interface TicketView {
@@ -115,6 +206,8 @@ export interface TicketView {
   checked_in_gate_id: string | null;
   /** The scanner that checked it in (its name, else its id). */
   checked_in_by: string | null;
+  /** Its admission now (docs/protocol.md "Door operations"): inside, outside (scanned out), annulled, or null (never checked in). */
+  presence: 'inside' | 'outside' | 'annulled' | null;
   revoked_at: string | null;
   revoke_reason: string | null;
 }
@@ -155,6 +248,48 @@ export interface SetupCodeResult {
 export interface RevokeSetupResult {
   token_id: string;
   status: 'revoked';
+}
+
+/** POST /admin/api/tickets/:tid/annul: undoes the ticket's check-in (`checkins annul`). */
+export interface AnnulCheckInRequest {
+  reason: string;
+}
+
+export interface AnnulCheckInResult {
+  tid: string;
+  status: 'annulled';
+  /** The entry time of the check-in that was undone. */
+  checked_in_at: string;
+  annulled_at: string;
+  /** True when it had been annulled already: nothing changed. */
+  already: boolean;
+  ticket: TicketView;
+}
+
+/** POST /admin/api/events/:eid/door: the entry policy and capacity (`event update`); an absent field stays. */
+export interface DoorSettingsRequest {
+  entry_policy?: EntryPolicy;
+  /** null: no capacity. */
+  capacity?: number | null;
+}
+
+export interface DoorSettingsResult {
+  eid: string;
+  entry_policy: EntryPolicy;
+  capacity: number | null;
+}
+
+/** POST /admin/api/events/:eid/offline-policies: one type's policy (`event offline-policy`); ticket_type '' is the default. */
+export interface OfflinePolicyRequest {
+  ticket_type: string;
+  policy: OfflinePolicyKind;
+  /** Required for `capped`, refused otherwise. */
+  per_hour?: number;
+}
+
+export interface OfflinePolicyResult {
+  eid: string;
+  offline_policies: OfflinePolicyView[];
 }
 
 export interface RevokeScannerResult {

@@ -26,20 +26,40 @@
  *   and **wrong-event** alerts are scans answered `revoked` / `wrong_event`.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { AlertCounts, AlertKind, AlertView, EventOverview, ScannerView, TicketView } from '../dashboard-api.js';
+import { policyForType, typeKey, type OfflinePolicies } from '../../protocol/door.js';
+import type {
+  AlertCounts,
+  AlertKind,
+  AlertView,
+  AnnulmentView,
+  DoorOverview,
+  EventOverview,
+  KioskExposureView,
+  KioskView,
+  OfflinePolicyView,
+  ScannerView,
+  TicketView,
+} from '../dashboard-api.js';
 import type { CheckinRow } from '../store/checkins.js';
 import type { Sql } from '../store/sql.js';
 import {
+  admissionEventsAfter,
   apiKeyEvents,
   checkinsAfter,
   findLookupRow,
   highestRowids,
+  kioskRows,
   revokedCount,
   scansAfter,
   ticketsAfter,
+  type KioskRow,
   type LookupRow,
+  type NewAdmissionEventRow,
   type NewScanRow,
 } from '../store/dashboard.js';
+import { offlinePoliciesOf, syncedOfflineAdmissions } from '../store/door.js';
+import { findEvent } from '../store/events.js';
+import { eventOccupancy } from './door.js';
 import { IMPORT_CONFLICT_OUTCOME } from '../store/transfer.js';
 import { listApiKeys, type ApiKeyRow } from '../store/scanners.js';
 import { ticketState } from './ticket-status.js';
@@ -59,6 +79,8 @@ const SLOTS_PER_MINUTE = 60_000 / SLOT_MS;
 const ALERTS_KEPT = 200;
 /** Alerts sent to the page. */
 export const ALERTS_SHOWN = 50;
+/** Annulments sent to the page (all are counted). */
+export const ANNULMENTS_SHOWN = 20;
 /** Rows read per table per step; a step then yields to the event loop, so catching up never stalls the doors. */
 const DEFAULT_CHUNK = 5_000;
 
@@ -135,6 +157,9 @@ class EventTally {
   };
   /** Oldest first, at most ALERTS_KEPT. */
   alerts: AlertRef[] = [];
+  annulments = 0;
+  /** Oldest first, at most ANNULMENTS_SHOWN. */
+  recentAnnulments: NewAdmissionEventRow[] = [];
 }
 
 const bump = <K>(map: Map<K, number>, key: K, by = 1): void => {
@@ -150,7 +175,7 @@ export interface DashboardOptions {
 export class DashboardAggregator {
   private readonly chunk: number;
   private readonly now: () => number;
-  private cursors = { tickets: 0, checkins: 0, scans: 0 };
+  private cursors = { tickets: 0, checkins: 0, scans: 0, events: 0 };
   private events = new Map<string, EventTally>();
   private lastScanByKey = new Map<string, number>();
   private scansByKey = new Map<string, number>();
@@ -180,7 +205,12 @@ export class DashboardAggregator {
   private async runRefresh(maxSteps: number): Promise<boolean> {
     const highest = await highestRowids(this.db);
     // Fewer rows than already counted: the database was replaced (a restored backup). Count again from scratch.
-    if (highest.tickets < this.cursors.tickets || highest.checkins < this.cursors.checkins || highest.scans < this.cursors.scans)
+    if (
+      highest.tickets < this.cursors.tickets ||
+      highest.checkins < this.cursors.checkins ||
+      highest.scans < this.cursors.scans ||
+      highest.events < this.cursors.events
+    )
       this.reset();
     for (let step = 0; step < maxSteps; step++) {
       if (await this.step()) return (this.caughtUp = true);
@@ -190,7 +220,7 @@ export class DashboardAggregator {
   }
 
   private reset(): void {
-    this.cursors = { tickets: 0, checkins: 0, scans: 0 };
+    this.cursors = { tickets: 0, checkins: 0, scans: 0, events: 0 };
     this.events = new Map();
     this.lastScanByKey = new Map();
     this.scansByKey = new Map();
@@ -203,7 +233,7 @@ export class DashboardAggregator {
     return tally;
   }
 
-  /** One chunk of each table; true when all three are exhausted. */
+  /** One chunk of each table; true when all four are exhausted. */
   async step(): Promise<boolean> {
     const tickets = await ticketsAfter(this.db, this.cursors.tickets, this.chunk);
     for (const row of tickets) {
@@ -227,7 +257,17 @@ export class DashboardAggregator {
     if (scans.length > 0) this.cursors.scans = scans.at(-1)!.id;
     this.pruneSlots();
 
-    return tickets.length < this.chunk && checkins.length < this.chunk && scans.length < this.chunk;
+    const history = await admissionEventsAfter(this.db, this.cursors.events, this.chunk);
+    for (const row of history) {
+      if (row.action !== 'annul') continue;
+      const tally = this.tally(row.eid);
+      tally.annulments++;
+      tally.recentAnnulments.push(row);
+      if (tally.recentAnnulments.length > ANNULMENTS_SHOWN * 2) tally.recentAnnulments = tally.recentAnnulments.slice(-ANNULMENTS_SHOWN);
+    }
+    if (history.length > 0) this.cursors.events = history.at(-1)!.id;
+
+    return tickets.length < this.chunk && checkins.length < this.chunk && scans.length < this.chunk && history.length < this.chunk;
   }
 
   private async countScan(row: NewScanRow): Promise<void> {
@@ -295,8 +335,36 @@ export class DashboardAggregator {
             .map((alert) => this.alertView(alert, names)),
         ),
       },
+      door: await doorOverview(this.db, eid, [...tally.issuedByType.keys()], nowMs),
+      activity: {
+        annulments: tally.annulments,
+        recent: await Promise.all(
+          tally.recentAnnulments
+            .slice(-ANNULMENTS_SHOWN)
+            .reverse()
+            .map((row) => this.annulmentView(row)),
+        ),
+      },
       complete: this.caughtUp,
     };
+  }
+
+  /** The event's door as of now, with the ticket types counted so far. */
+  door(eid: string): Promise<DoorOverview> {
+    return doorOverview(this.db, eid, [...(this.events.get(eid)?.issuedByType.keys() ?? [])], this.now());
+  }
+
+  /** Holder names per ticket, looked up once (a ticket's holder never changes). */
+  private readonly holders = new Map<string, { holder_name: string | null; ticket_type: string | null }>();
+
+  private async annulmentView(row: NewAdmissionEventRow): Promise<AnnulmentView> {
+    let holder = this.holders.get(row.tid);
+    if (holder === undefined) {
+      const ticket = await findLookupRow(this.db, row.tid);
+      holder = { holder_name: ticket?.holder_name ?? null, ticket_type: ticket?.ticket_type ?? null };
+      this.holders.set(row.tid, holder);
+    }
+    return { id: row.id, at: row.recorded_at, tid: row.tid, ...holder, actor: row.actor, reason: row.reason };
   }
 
   private scannerView(key: ApiKeyRow, nowMs: number): ScannerView {
@@ -349,6 +417,96 @@ export class DashboardAggregator {
   }
 }
 
+/**
+ * The event's door (docs/protocol.md "Door operations"): its settings, occupancy from the counter rows, the
+ * offline policies of the default and of each ticket type, and each kiosk's offline exposure.
+ */
+export async function doorOverview(db: Sql, eid: string, ticketTypes: (string | null)[], nowMs: number): Promise<DoorOverview> {
+  const event = await findEvent(db, eid);
+  const policies = await offlinePoliciesOf(db, eid);
+  const occupancy = await eventOccupancy(db, eid);
+  const synced = new Map<string, Map<string, number>>();
+  for (const row of await syncedOfflineAdmissions(db, eid)) {
+    if (!synced.has(row.scanner_id)) synced.set(row.scanner_id, new Map());
+    synced.get(row.scanner_id)!.set(row.ticket_type, Number(row.admissions));
+  }
+  const types = [...new Set([...ticketTypes.filter((type): type is string => type !== null), ...Object.keys(policies.by_type)])].sort(
+    (a, b) => compareLabels(a, b),
+  );
+  return {
+    entry_policy: event?.entry_policy ?? 'single',
+    capacity: event?.capacity ?? null,
+    occupancy: {
+      inside: occupancy.inside,
+      capacity: occupancy.capacity,
+      level: occupancy.level,
+      entries: occupancy.entries,
+      exits: occupancy.exits,
+      by_gate: occupancy.by_gate.sort((a, b) => compareLabels(a.gate_id, b.gate_id)),
+    },
+    offline_policies: [
+      policyView('', policies.default, true),
+      ...types.map((type) => policyView(type, policyForType(policies, type), type in policies.by_type)),
+    ],
+    kiosks: (await kioskRows(db, eid)).map((row) => kioskView(row, policies, synced.get(row.scanner_id) ?? new Map(), nowMs)),
+  };
+}
+
+function policyView(
+  ticketType: string,
+  policy: { policy: OfflinePolicyView['policy']; per_hour?: number },
+  own: boolean,
+): OfflinePolicyView {
+  return { ticket_type: ticketType, policy: policy.policy, per_hour: policy.per_hour ?? null, own };
+}
+
+/** Per-type counts a kiosk reported as JSON; anything unreadable counts as nothing. */
+function reportedCounts(json: string | null): Map<string, number> {
+  const counts = new Map<string, number>();
+  if (json === null) return counts;
+  try {
+    const parsed = JSON.parse(json) as unknown;
+    if (typeof parsed === 'object' && parsed !== null) {
+      for (const [type, value] of Object.entries(parsed))
+        if (Number.isSafeInteger(value) && (value as number) > 0) counts.set(type, value as number);
+    }
+  } catch {
+    // A heartbeat row is written by the issuer from a validated body; this only guards a hand-edited database.
+  }
+  return counts;
+}
+
+/** Pure: a kiosk's direction, queue and offline exposure per ticket type against its policy. */
+export function kioskView(row: KioskRow, policies: OfflinePolicies, synced: ReadonlyMap<string, number>, _nowMs: number): KioskView {
+  const unsynced = reportedCounts(row.offline_exposure);
+  const lastHour = reportedCounts(row.offline_last_hour);
+  const types = [...new Set([...unsynced.keys(), ...lastHour.keys(), ...synced.keys()])].sort((a, b) => compareLabels(a, b));
+  const exposure: KioskExposureView[] = types.map((type) => {
+    const policy = policyForType(policies, type === '' ? null : type);
+    const perHour = policy.policy === 'capped' ? (policy.per_hour ?? null) : null;
+    const inLastHour = lastHour.get(type) ?? 0;
+    return {
+      ticket_type: typeKey(type),
+      unsynced: unsynced.get(type) ?? 0,
+      last_hour: inLastHour,
+      synced: synced.get(type) ?? 0,
+      policy: policy.policy,
+      per_hour: perHour,
+      at_cap: perHour !== null && inLastHour >= perHour,
+    };
+  });
+  return {
+    api_key_id: row.api_key_id,
+    scanner_id: row.scanner_id,
+    scanner_name: row.scanner_name,
+    gate_id: row.gate_id,
+    direction: row.heartbeat_direction ?? row.token_direction,
+    last_heartbeat_at: row.reported_at,
+    pending_scans: row.pending_scans === null ? null : Number(row.pending_scans),
+    exposure,
+  };
+}
+
 /** Scans in about the last minute, and per minute for the chart (oldest first, current minute last). Pure. */
 export function scanRates(slots: ReadonlyMap<number, number>, nowMs: number): EventOverview['scans'] {
   const currentSlot = Math.floor(nowMs / SLOT_MS) * SLOT_MS;
@@ -383,8 +541,11 @@ function scannerOrder(a: ScannerView, b: ScannerView): number {
 
 /** A ticket as the dashboard shows it (lookups and revocations). */
 export function ticketView(row: LookupRow, nowMs: number): TicketView {
-  // ticketState only asks whether there is a check-in.
-  const checkin = row.checked_in_at === null ? undefined : ({ tid: row.tid, checked_in_at: row.checked_in_at } as CheckinRow);
+  // ticketState only asks whether there is a check-in, and whether it was annulled.
+  const checkin =
+    row.checked_in_at === null
+      ? undefined
+      : ({ tid: row.tid, checked_in_at: row.checked_in_at, state: row.checkin_state ?? 'inside' } as CheckinRow);
   return {
     tid: row.tid,
     eid: row.eid,
@@ -397,6 +558,7 @@ export function ticketView(row: LookupRow, nowMs: number): TicketView {
     checked_in_at: row.checked_in_at,
     checked_in_gate_id: row.checkin_gate_id,
     checked_in_by: row.checkin_scanner_name ?? row.checkin_scanner_id,
+    presence: row.checkin_state,
     revoked_at: row.revoked_at,
     revoke_reason: row.revoke_reason,
   };

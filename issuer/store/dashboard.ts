@@ -56,14 +56,58 @@ export function scansAfter(db: Sql, id: number, limit: number): Promise<NewScanR
   );
 }
 
+/** One admission event (admission_events only grows, like the scan log): the dashboard keeps the annulments. */
+export interface NewAdmissionEventRow {
+  id: number;
+  tid: string;
+  eid: string;
+  action: 'entry' | 'exit' | 'annul';
+  recorded_at: string;
+  actor: string;
+  reason: string | null;
+}
+
+export function admissionEventsAfter(db: Sql, id: number, limit: number): Promise<NewAdmissionEventRow[]> {
+  return db.all<NewAdmissionEventRow>(
+    'SELECT id, tid, eid, action, recorded_at, actor, reason FROM admission_events WHERE id > ? ORDER BY id LIMIT ?',
+    [id, limit],
+  );
+}
+
 /** The highest rowids now: smaller than a cursor only if rows were deleted (e.g. a restored backup), which resets the counts. */
-export async function highestRowids(db: Sql): Promise<{ tickets: number; checkins: number; scans: number }> {
-  const row = await db.get<{ tickets: number; checkins: number; scans: number }>(
+export async function highestRowids(db: Sql): Promise<{ tickets: number; checkins: number; scans: number; events: number }> {
+  const row = await db.get<{ tickets: number; checkins: number; scans: number; events: number }>(
     `SELECT (SELECT COALESCE(MAX(rowid), 0) FROM tickets) AS tickets,
             (SELECT COALESCE(MAX(rowid), 0) FROM checkins) AS checkins,
-            (SELECT COALESCE(MAX(id), 0) FROM scan_log) AS scans`,
+            (SELECT COALESCE(MAX(id), 0) FROM scan_log) AS scans,
+            (SELECT COALESCE(MAX(id), 0) FROM admission_events) AS events`,
   );
-  return row!;
+  return { tickets: Number(row!.tickets), checkins: Number(row!.checkins), scans: Number(row!.scans), events: Number(row!.events) };
+}
+
+/** A kiosk of the event (an unrevoked key), with its setup code's direction and its last heartbeat, if any. */
+export interface KioskRow {
+  api_key_id: string;
+  scanner_id: string;
+  scanner_name: string | null;
+  gate_id: string | null;
+  token_direction: 'entry' | 'exit' | null;
+  heartbeat_direction: 'entry' | 'exit' | null;
+  pending_scans: number | null;
+  offline_exposure: string | null;
+  offline_last_hour: string | null;
+  reported_at: string | null;
+}
+
+/** One row per unrevoked key of the event (a handful): the key, its token and its heartbeat row by primary key. */
+export function kioskRows(db: Sql, eid: string): Promise<KioskRow[]> {
+  return db.all<KioskRow>(
+    `SELECT k.api_key_id, k.scanner_id, k.scanner_name, k.gate_id, t.direction AS token_direction, h.direction AS heartbeat_direction,
+            h.pending_scans, h.offline_exposure, h.offline_last_hour, h.reported_at
+     FROM api_keys k LEFT JOIN enrollment_tokens t ON t.token_id = k.token_id LEFT JOIN scanner_heartbeats h ON h.api_key_id = k.api_key_id
+     WHERE k.eid = ? AND k.revoked_at IS NULL ORDER BY k.created_at, k.api_key_id`,
+    [eid],
+  );
 }
 
 /** Uses the partial index tickets_revoked_by_event (migration 2): proportional to the revoked tickets only. */
@@ -79,6 +123,8 @@ export interface LookupRow extends TicketRow {
   checkin_scanner_id: string | null;
   checkin_api_key_id: string | null;
   checkin_scanner_name: string | null;
+  /** The check-in's state (inside, outside, annulled), null without one. */
+  checkin_state: 'inside' | 'outside' | 'annulled' | null;
 }
 
 /** `%`, `_` and the escape character itself match literally (LIKE … ESCAPE '\'). */
@@ -86,7 +132,7 @@ export const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (cha
 
 const LOOKUP_SELECT = `
   SELECT t.tid, t.eid, t.kid, t.holder_name, t.ticket_type, t.issued_at, t.exp, t.qr, t.revoked_at, t.revoke_reason, e.name AS event_name, c.checked_in_at, c.gate_id AS checkin_gate_id, c.scanner_id AS checkin_scanner_id,
-         c.api_key_id AS checkin_api_key_id, k.scanner_name AS checkin_scanner_name
+         c.api_key_id AS checkin_api_key_id, k.scanner_name AS checkin_scanner_name, c.state AS checkin_state
   FROM tickets t JOIN events e ON e.eid = t.eid
   LEFT JOIN checkins c ON c.tid = t.tid
   LEFT JOIN api_keys k ON k.api_key_id = c.api_key_id`;

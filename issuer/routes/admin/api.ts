@@ -5,8 +5,8 @@
  * codes carry an enrollment token, lookups carry names.
  *
  * The actions are the admin CLI's own code (issuer/services/admin-actions.ts,
- * scanner-setup.ts, checkins-export.ts), and their writes go through the
- * group commit like check-ins. Their failures are AdminErrors, answered
+ * scanner-setup.ts, checkins-export.ts, door.ts), and their writes are named
+ * jobs that go through the group commit like check-ins. Their failures are AdminErrors, answered
  * with the ErrorEnvelope code the catalogue gives them (issuer/error-catalogue.ts).
  */
 import { labelCharacterProblem } from '../../labels.js';
@@ -18,6 +18,7 @@ import { revokeScannerKeyWrite, revokeTicketWrite } from '../../services/admin-a
 import type { AdminTokenSource } from '../../services/admin-credential.js';
 import { exportCsv, exportRows } from '../../services/checkins-export.js';
 import { LATE_SCAN_MS, ONLINE_WINDOW_MS, REFRESH_MS, ticketView, type DashboardAggregator } from '../../services/dashboard.js';
+import { annulCheckIn, setOfflinePolicyWrite, updateEventDoorWrite } from '../../services/door.js';
 import { createScannerSetupWrite, revokeSetupWrite, type SetupRequest } from '../../services/scanner-setup.js';
 import { findLookupRow, lookupTickets } from '../../store/dashboard.js';
 import type { SqlDatabase } from '../../store/sql.js';
@@ -26,7 +27,13 @@ import { getIssuerInfo } from '../../store/issuer-info.js';
 import { errorResponses } from '../schemas.js';
 import { requireAdmin, type FailureLimiter } from './auth.js';
 import {
+  annulBodySchema,
+  annulCheckInResultSchema,
+  doorSettingsBodySchema,
+  doorSettingsResultSchema,
   emptyBodySchema,
+  offlinePolicyBodySchema,
+  offlinePolicyResultSchema,
   idParam,
   lookupQuerySchema,
   lookupSchema,
@@ -40,7 +47,13 @@ import {
   setupCodeResultSchema,
 } from './schemas.js';
 import type {
+  AnnulCheckInRequest,
+  AnnulCheckInResult,
+  DoorSettingsRequest,
+  DoorSettingsResult,
   EventOverview,
+  OfflinePolicyRequest,
+  OfflinePolicyResult,
   LookupResult,
   RevokeScannerResult,
   RevokeSetupResult,
@@ -133,6 +146,68 @@ export default async function adminApiRoutes(app: FastifyInstance, options: Admi
       const result = await adminAction(() => database.write(revokeTicketWrite({ tid, reason, now: new Date().toISOString() })));
       request.log.info({ tid }, 'ticket revoked from the admin dashboard');
       return { ...result, ticket: ticketView((await findLookupRow(db, tid))!, Date.now()) };
+    },
+  );
+
+  app.post<{ Params: { tid: string }; Body: AnnulCheckInRequest }>(
+    '/tickets/:tid/annul',
+    { schema: { params: idParam('tid'), body: annulBodySchema, response: { 200: annulCheckInResultSchema, ...guarded(400, 404) } } },
+    async (request): Promise<AnnulCheckInResult> => {
+      const { tid } = request.params;
+      const reason = request.body.reason.trim();
+      if (reason !== '') refuseBadLabel('reason', reason);
+      // annulCheckIn refuses an empty reason (INVALID_REASON) and a ticket without a check-in (NOT_CHECKED_IN), both 400.
+      const result = await adminAction(() => annulCheckIn(database, tid, reason, 'dashboard'));
+      request.log.info({ tid, already: result.already }, 'check-in annulled from the admin dashboard');
+      return { ...result, ticket: ticketView((await findLookupRow(db, tid))!, Date.now()) };
+    },
+  );
+
+  app.post<{ Params: { eid: string }; Body: DoorSettingsRequest }>(
+    '/events/:eid/door',
+    {
+      schema: { params: idParam('eid'), body: doorSettingsBodySchema, response: { 200: doorSettingsResultSchema, ...guarded(400, 404) } },
+    },
+    async (request): Promise<DoorSettingsResult> => {
+      const { entry_policy: entryPolicy, capacity } = request.body;
+      if (entryPolicy === undefined && capacity === undefined) throw errors.invalidField('body', 'give entry_policy and/or capacity');
+      const change: Parameters<typeof updateEventDoorWrite>[0] = { eid: request.params.eid };
+      if (entryPolicy !== undefined) change.entryPolicy = entryPolicy;
+      if (capacity !== undefined) change.capacity = capacity;
+      const event = await adminAction(() => database.write(updateEventDoorWrite(change)));
+      request.log.info(
+        { eid: event.eid, entry_policy: event.entry_policy, capacity: event.capacity },
+        'door settings changed from the admin dashboard',
+      );
+      return { eid: event.eid, entry_policy: event.entry_policy, capacity: event.capacity };
+    },
+  );
+
+  app.post<{ Params: { eid: string }; Body: OfflinePolicyRequest }>(
+    '/events/:eid/offline-policies',
+    {
+      schema: { params: idParam('eid'), body: offlinePolicyBodySchema, response: { 200: offlinePolicyResultSchema, ...guarded(400, 404) } },
+    },
+    async (request): Promise<OfflinePolicyResult> => {
+      const { eid } = request.params;
+      const { policy, per_hour: perHour } = request.body;
+      const ticketType = request.body.ticket_type.trim();
+      if (ticketType !== '') refuseBadLabel('ticket_type', ticketType);
+      if ((policy === 'capped') !== (perHour !== undefined))
+        throw errors.invalidField('per_hour', 'is required for capped, and only for capped');
+      await adminAction(() =>
+        database.write(
+          setOfflinePolicyWrite({
+            eid,
+            ticketType,
+            policy: policy === 'capped' ? { policy, per_hour: perHour! } : { policy },
+            now: new Date().toISOString(),
+          }),
+        ),
+      );
+      request.log.info({ eid, ticket_type: ticketType, policy, per_hour: perHour }, 'offline policy set from the admin dashboard');
+      await aggregator.refresh(); // the event's ticket types, as counted so far
+      return { eid, offline_policies: (await aggregator.door(eid)).offline_policies };
     },
   );
 

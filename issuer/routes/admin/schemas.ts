@@ -64,6 +64,63 @@ const alertSchema = object({
   delay_seconds: { type: ['integer', 'null'] },
 });
 
+const nullableCount = { type: ['integer', 'null'], minimum: 0 } as const;
+const entryPolicy = { type: 'string', enum: ['single', 'reentry'] } as const;
+const policyKind = { type: 'string', enum: ['online-only', 'offline', 'capped'] } as const;
+const capacity = { type: ['integer', 'null'], minimum: 1 } as const;
+/** Counters may dip below zero only through a database edited by hand; the schema does not hide that. */
+const counter = { type: 'integer' } as const;
+
+const gateOccupancySchema = object({ gate_id: nullableString, inside: counter, entries: counter, exits: counter });
+
+export const occupancySchema = object({
+  inside: counter,
+  capacity,
+  level: { type: 'string', enum: ['open', 'nearly_full', 'full'] },
+  entries: counter,
+  exits: counter,
+  by_gate: { type: 'array', items: gateOccupancySchema },
+});
+
+export const offlinePolicyViewSchema = object({
+  ticket_type: { type: 'string' },
+  policy: policyKind,
+  per_hour: nullableCount,
+  own: { type: 'boolean' },
+});
+
+const kioskSchema = object({
+  api_key_id: { type: 'string' },
+  scanner_id: { type: 'string' },
+  scanner_name: nullableString,
+  gate_id: nullableString,
+  direction: { type: ['string', 'null'], enum: ['entry', 'exit', null] },
+  last_heartbeat_at: nullableString,
+  pending_scans: nullableCount,
+  exposure: {
+    type: 'array',
+    items: object({
+      ticket_type: { type: 'string' },
+      unsynced: count,
+      last_hour: count,
+      synced: count,
+      policy: policyKind,
+      per_hour: nullableCount,
+      at_cap: { type: 'boolean' },
+    }),
+  },
+});
+
+const annulmentSchema = object({
+  id: { type: 'integer' },
+  at: { type: 'string' },
+  tid: { type: 'string' },
+  holder_name: nullableString,
+  ticket_type: nullableString,
+  actor: { type: 'string' },
+  reason: nullableString,
+});
+
 export const overviewSchema = object({
   eid: { type: 'string' },
   generated_at: dateTime,
@@ -82,6 +139,14 @@ export const overviewSchema = object({
     }),
     recent: { type: 'array', items: alertSchema },
   }),
+  door: object({
+    entry_policy: entryPolicy,
+    capacity,
+    occupancy: occupancySchema,
+    offline_policies: { type: 'array', items: offlinePolicyViewSchema },
+    kiosks: { type: 'array', items: kioskSchema },
+  }),
+  activity: object({ annulments: count, recent: { type: 'array', items: annulmentSchema } }),
   complete: { type: 'boolean' },
 });
 
@@ -97,6 +162,7 @@ export const ticketViewSchema = object({
   checked_in_at: nullableDateTime,
   checked_in_gate_id: nullableString,
   checked_in_by: nullableString,
+  presence: { type: ['string', 'null'], enum: ['inside', 'outside', 'annulled', null] },
   revoked_at: nullableString,
   revoke_reason: nullableString,
 });
@@ -124,6 +190,22 @@ export const setupCodeResultSchema = object({
   tls_cert_sha256: nullableString,
 });
 
+export const annulCheckInResultSchema = object({
+  tid: { type: 'string' },
+  status: { type: 'string', enum: ['annulled'] },
+  checked_in_at: { type: 'string' },
+  annulled_at: { type: 'string' },
+  already: { type: 'boolean' },
+  ticket: ticketViewSchema,
+});
+
+export const doorSettingsResultSchema = object({ eid: { type: 'string' }, entry_policy: entryPolicy, capacity });
+
+export const offlinePolicyResultSchema = object({
+  eid: { type: 'string' },
+  offline_policies: { type: 'array', items: offlinePolicyViewSchema },
+});
+
 export const revokeSetupResultSchema = object({ token_id: { type: 'string' }, status: { type: 'string', enum: ['revoked'] } });
 export const revokeScannerResultSchema = object({ api_key_id: { type: 'string' }, status: { type: 'string', enum: ['revoked'] } });
 
@@ -135,6 +217,28 @@ export const idParam = (name: string) =>
 export const revokeTicketBodySchema = { type: 'object', properties: { reason: { type: 'string', maxLength: 200 } } } as const;
 export const setupCodeBodySchema = { type: 'object', properties: { gate_id: { type: 'string', maxLength: 80 } } } as const;
 export const emptyBodySchema = { type: 'object' } as const;
+/** The reason is required: an annulment is kept with who made it and why (docs/protocol.md "Door operations"). */
+export const annulBodySchema = {
+  type: 'object',
+  required: ['reason'],
+  properties: { reason: { type: 'string', minLength: 1, maxLength: 200 } },
+} as const;
+export const doorSettingsBodySchema = {
+  type: 'object',
+  properties: {
+    entry_policy: { type: 'string', enum: ['single', 'reentry'] },
+    capacity: { type: ['integer', 'null'], minimum: 1, maximum: 10_000_000 },
+  },
+} as const;
+export const offlinePolicyBodySchema = {
+  type: 'object',
+  required: ['ticket_type', 'policy'],
+  properties: {
+    ticket_type: { type: 'string', maxLength: 80 },
+    policy: { type: 'string', enum: ['online-only', 'offline', 'capped'] },
+    per_hour: { type: 'integer', minimum: 1, maximum: 9_999_999 },
+  },
+} as const;
 export const lookupQuerySchema = {
   type: 'object',
   required: ['q'],

@@ -2,7 +2,9 @@
  * The admin dashboard's API with the admin token (docs/issuer.md "Admin
  * dashboard"): live counts after check-ins through the public API, the four
  * kinds of alert, and each action (lookup, revoke ticket, setup QR, revoke
- * scanner, CSV export), all through app.inject on a real SQLite file.
+ * scanner, CSV export), the door operations (occupancy, door settings,
+ * offline policies, annulment, the kiosks' offline exposure), all through
+ * app.inject on a real SQLite file.
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -357,11 +359,211 @@ describe('actions', () => {
     expect(response.body).toBe(exportCsv(await exportRows(fx.sql, event.eid)));
     const lines = response.body.trim().split('\n');
     expect(lines[0]).toBe(
-      'source,at,outcome,tid,eid,holder_name,ticket_type,scanned_at,scanner_id,api_key_id,gate_id,idempotency_key,details',
+      'source,at,outcome,tid,eid,holder_name,ticket_type,scanned_at,scanner_id,api_key_id,gate_id,idempotency_key,details,action,state,actor,reason',
     );
     expect(lines.filter((line) => line.startsWith('checkins,')).length).toBe((await overview()).totals.checked_in);
     expect(response.body).toContain(',invalid_signature,');
     expect((await admin('GET', '/events/NO-SUCH-EVENT/checkins.csv')).statusCode).toBe(404);
+  });
+});
+
+describe('door operations', () => {
+  let night: EventRow;
+  let gateA: EnrolledScanner;
+  let gateB: EnrolledScanner;
+
+  beforeAll(() => {
+    night = fx.createEvent({ name: 'Door night' });
+    gateA = fx.enrollScanner(night.eid, { gateId: 'A' });
+    gateB = fx.enrollScanner(night.eid, { gateId: 'B' });
+  });
+
+  const door = async (scanner: EnrolledScanner, tid: string, action: 'entry' | 'exit', extra: Record<string, unknown> = {}) =>
+    ((await checkIn(scanner, tid, { action, ...extra })).json() as { status: string }).status;
+
+  test('entry policy and capacity: set, changed, removed; refusals name the field; an unknown event is 404', async () => {
+    expect((await overview(night.eid)).door).toMatchObject({ entry_policy: 'single', capacity: null });
+    const set = await admin('POST', `/events/${night.eid}/door`, { entry_policy: 'reentry', capacity: 10 });
+    expect(set.statusCode).toBe(200);
+    expect(set.json()).toEqual({ eid: night.eid, entry_policy: 'reentry', capacity: 10 });
+    expect((await overview(night.eid)).door).toMatchObject({
+      entry_policy: 'reentry',
+      capacity: 10,
+      occupancy: { capacity: 10, level: 'open' },
+    });
+    // Each field alone; null removes the capacity.
+    expect((await admin('POST', `/events/${night.eid}/door`, { capacity: null })).json()).toMatchObject({
+      capacity: null,
+      entry_policy: 'reentry',
+    });
+    expect((await admin('POST', `/events/${night.eid}/door`, { capacity: 10 })).json()).toMatchObject({ capacity: 10 });
+
+    for (const body of [{}, { capacity: 0 }, { capacity: 2.5 }, { entry_policy: 'twice' }]) {
+      const refused = await admin('POST', `/events/${night.eid}/door`, body);
+      expect({ body, status: refused.statusCode }).toEqual({ body, status: 400 });
+      expect(refused.json()).toMatchObject({ error: { code: 'INVALID_REQUEST' } });
+    }
+    const unknown = await admin('POST', '/events/NO-SUCH-EVENT/door', { capacity: 5 });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toMatchObject({ error: { code: 'NOT_FOUND', details: { reason: 'event_not_found' } } });
+    const anonymous = await app.inject({ method: 'POST', url: `/admin/api/events/${night.eid}/door`, payload: { capacity: 1 } });
+    expect(anonymous.statusCode).toBe(401);
+    expect((await overview(night.eid)).door.capacity).toBe(10);
+  });
+
+  test('offline exposure policies per ticket type: the default, a type of its own, the types that follow the default', async () => {
+    fx.issueTicket(night.eid, { ticketType: 'Standard', holderName: 'Stan' });
+    const set = await admin('POST', `/events/${night.eid}/offline-policies`, { ticket_type: 'VIP', policy: 'capped', per_hour: 2 });
+    expect(set.statusCode).toBe(200);
+    expect(set.json()).toEqual({
+      eid: night.eid,
+      offline_policies: [
+        { ticket_type: '', policy: 'offline', per_hour: null, own: true },
+        { ticket_type: 'Standard', policy: 'offline', per_hour: null, own: false },
+        { ticket_type: 'VIP', policy: 'capped', per_hour: 2, own: true },
+      ],
+    });
+    const strict = await admin('POST', `/events/${night.eid}/offline-policies`, { ticket_type: '', policy: 'online-only' });
+    expect((strict.json() as { offline_policies: unknown[] }).offline_policies).toEqual([
+      { ticket_type: '', policy: 'online-only', per_hour: null, own: true },
+      { ticket_type: 'Standard', policy: 'online-only', per_hour: null, own: false },
+      { ticket_type: 'VIP', policy: 'capped', per_hour: 2, own: true },
+    ]);
+    // What the kiosks are told (the heartbeat answer) is what the dashboard set.
+    const beat = await app.inject({
+      method: 'POST',
+      url: '/api/v1/scanners/heartbeat',
+      headers: { authorization: `Bearer ${gateA.apiKey}` },
+      payload: { scanner_id: gateA.scannerId },
+    });
+    expect(beat.json()).toMatchObject({
+      offline_policies: { default: { policy: 'online-only' }, by_type: { VIP: { policy: 'capped', per_hour: 2 } } },
+    });
+
+    for (const body of [
+      { ticket_type: 'VIP', policy: 'capped' },
+      { ticket_type: 'VIP', policy: 'offline', per_hour: 3 },
+      { ticket_type: 'VIP', policy: 'sometimes' },
+      { policy: 'offline' },
+      { ticket_type: 'VIP', policy: 'capped', per_hour: 0 },
+    ]) {
+      const refused = await admin('POST', `/events/${night.eid}/offline-policies`, body);
+      expect({ body, status: refused.statusCode }).toEqual({ body, status: 400 });
+    }
+    expect((await admin('POST', '/events/NO-SUCH-EVENT/offline-policies', { ticket_type: '', policy: 'offline' })).statusCode).toBe(404);
+    await admin('POST', `/events/${night.eid}/offline-policies`, { ticket_type: '', policy: 'offline' });
+  });
+
+  test('occupancy: inside now in total and per gate of entry, entries and exits, nearly full from 90%, full at 100%', async () => {
+    const tickets = Array.from({ length: 11 }, (_, i) => fx.issueTicket(night.eid, { ticketType: 'Standard', holderName: `Guest ${i}` }));
+    for (const ticket of tickets.slice(0, 5)) expect(await door(gateA, ticket.tid, 'entry')).toBe('valid');
+    for (const ticket of tickets.slice(5, 9)) expect(await door(gateB, ticket.tid, 'entry')).toBe('valid');
+    let occupancy = (await overview(night.eid)).door.occupancy;
+    expect(occupancy).toEqual({
+      inside: 9,
+      capacity: 10,
+      level: 'nearly_full',
+      entries: 9,
+      exits: 0,
+      by_gate: [
+        { gate_id: 'A', inside: 5, entries: 5, exits: 0 },
+        { gate_id: 'B', inside: 4, entries: 4, exits: 0 },
+      ],
+    });
+    // Out at B, of someone who came in at A: inside is counted at the gate of entry, the exit where it was scanned.
+    expect(await door(gateB, tickets[0]!.tid, 'exit')).toBe('exited');
+    occupancy = (await overview(night.eid)).door.occupancy;
+    expect(occupancy).toMatchObject({ inside: 8, level: 'open', exits: 1 });
+    expect(occupancy.by_gate).toEqual([
+      { gate_id: 'A', inside: 4, entries: 5, exits: 0 },
+      { gate_id: 'B', inside: 4, entries: 4, exits: 1 },
+    ]);
+    expect(await door(gateA, tickets[9]!.tid, 'entry')).toBe('valid');
+    expect(await door(gateA, tickets[0]!.tid, 'entry')).toBe('valid'); // re-entry
+    expect((await overview(night.eid)).door.occupancy).toMatchObject({ inside: 10, level: 'full', entries: 11 });
+    expect(await door(gateA, tickets[10]!.tid, 'entry')).toBe('venue_full');
+  });
+
+  test('annul a check-in: a reason is required; the ticket is usable again, occupancy drops, the annulment is in the activity', async () => {
+    const guest = fx.issueTicket(night.eid, { ticketType: 'Standard', holderName: 'Wrong Person' });
+    await admin('POST', `/events/${night.eid}/door`, { capacity: 100 });
+    expect(await door(gateA, guest.tid, 'entry')).toBe('valid');
+    const before = (await overview(night.eid)).door.occupancy;
+
+    for (const payload of [{}, { reason: '' }, { reason: 'x'.repeat(201) }, { reason: '   ' }]) {
+      const refused = await admin('POST', `/tickets/${guest.tid}/annul`, payload);
+      expect({ payload, status: refused.statusCode }).toEqual({ payload, status: 400 });
+    }
+    const annulled = await admin('POST', `/tickets/${guest.tid}/annul`, { reason: ' let in on a friend’s ticket ' });
+    expect(annulled.statusCode).toBe(200);
+    expect(annulled.json()).toMatchObject({
+      tid: guest.tid,
+      status: 'annulled',
+      already: false,
+      ticket: { tid: guest.tid, status: 'valid', presence: 'annulled' },
+    });
+    const after = await overview(night.eid);
+    expect(after.door.occupancy).toMatchObject({ inside: before.inside - 1, entries: before.entries - 1 });
+    expect(after.activity.annulments).toBe(1);
+    expect(after.activity.recent[0]).toMatchObject({
+      tid: guest.tid,
+      holder_name: 'Wrong Person',
+      ticket_type: 'Standard',
+      actor: 'dashboard',
+      reason: 'let in on a friend’s ticket',
+    });
+    // Recorded as the CLI's annulment is: in the admission history and the reconciliation export.
+    const rows = await exportRows(fx.sql, night.eid);
+    expect(rows).toContainEqual(
+      expect.objectContaining({ tid: guest.tid, outcome: 'annulled', actor: 'dashboard', reason: 'let in on a friend’s ticket' }),
+    );
+    expect(rows).toContainEqual(expect.objectContaining({ tid: guest.tid, source: 'checkins', outcome: 'check_in_annulled' }));
+
+    // Again: nothing changes (already). The ticket may enter again.
+    expect((await admin('POST', `/tickets/${guest.tid}/annul`, { reason: 'twice' })).json()).toMatchObject({ already: true });
+    expect((await overview(night.eid)).activity.annulments).toBe(1);
+    expect(await door(gateA, guest.tid, 'entry')).toBe('valid');
+    const lookup = (await admin('GET', `/events/${night.eid}/tickets?q=${guest.tid}`)).json() as LookupResult;
+    expect(lookup.tickets[0]).toMatchObject({ status: 'checked_in', presence: 'inside' });
+
+    const never = fx.issueTicket(night.eid);
+    const nothing = await admin('POST', `/tickets/${never.tid}/annul`, { reason: 'mistake' });
+    expect(nothing.statusCode).toBe(400);
+    expect(nothing.json()).toMatchObject({ error: { code: 'INVALID_REQUEST', details: { reason: 'not_checked_in' } } });
+    const unknown = await admin('POST', '/tickets/NO-SUCH-TICKET/annul', { reason: 'mistake' });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toMatchObject({ error: { code: 'NOT_FOUND', details: { reason: 'ticket_not_found' } } });
+  });
+
+  test('kiosks: direction, last heartbeat, queue, offline exposure per type against its cap, and what was synced', async () => {
+    const before = (await overview(night.eid)).door.kiosks.find((kiosk) => kiosk.api_key_id === gateB.apiKeyId)!;
+    expect(before).toMatchObject({ gate_id: 'B', direction: null, last_heartbeat_at: null, pending_scans: null, exposure: [] });
+
+    const vip = fx.issueTicket(night.eid, { ticketType: 'VIP', holderName: 'Vic' });
+    expect(await door(gateB, vip.tid, 'entry', { admitted_offline: true })).toBe('valid');
+    const beat = await app.inject({
+      method: 'POST',
+      url: '/api/v1/scanners/heartbeat',
+      headers: { authorization: `Bearer ${gateB.apiKey}` },
+      payload: {
+        scanner_id: gateB.scannerId,
+        direction: 'exit',
+        pending_scans: 4,
+        offline_exposure: { VIP: 1, Standard: 3 },
+        offline_last_hour: { VIP: 2, Standard: 3 },
+      },
+    });
+    expect(beat.statusCode).toBe(200);
+    const kiosk = (await overview(night.eid)).door.kiosks.find((k) => k.api_key_id === gateB.apiKeyId)!;
+    expect(kiosk).toMatchObject({ scanner_id: gateB.scannerId, gate_id: 'B', direction: 'exit', pending_scans: 4 });
+    expect(Date.now() - Date.parse(kiosk.last_heartbeat_at!)).toBeLessThan(60_000);
+    expect(kiosk.exposure).toEqual([
+      { ticket_type: 'Standard', unsynced: 3, last_hour: 3, synced: 0, policy: 'offline', per_hour: null, at_cap: false },
+      { ticket_type: 'VIP', unsynced: 1, last_hour: 2, synced: 1, policy: 'capped', per_hour: 2, at_cap: true },
+    ]);
+    // A revoked kiosk is no longer listed.
+    await admin('POST', `/scanners/${gateB.apiKeyId}/revoke`, {});
+    expect((await overview(night.eid)).door.kiosks.map((k) => k.api_key_id)).toEqual([gateA.apiKeyId]);
   });
 });
 
