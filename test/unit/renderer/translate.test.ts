@@ -26,7 +26,8 @@ describe.each([
   });
 
   it('a translator reads its catalogue', () => {
-    const tr = translate.createTranslator({ hello: 'Hallo {name}', bye: 'Tschüss' });
+    const catalogue = { hello: 'Hallo {name}', bye: 'Tschüss' } as const;
+    const tr = translate.createTranslator<typeof catalogue>(catalogue);
     expect(tr('hello', { name: 'Ada' })).toBe('Hallo Ada');
     expect(tr('bye')).toBe('Tschüss');
   });
