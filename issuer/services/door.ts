@@ -13,7 +13,7 @@ import {
 } from '../../protocol/door.js';
 import type { ScannerCredential } from '../auth.js';
 import { AdminError } from '../error-catalogue.js';
-import { appendScanLog, findCheckin, insideNow, occupancyByGate, type GateOccupancy } from '../store/checkins.js';
+import { appendScanLog, findCheckin, insideNow, type GateOccupancy } from '../store/checkins.js';
 import { offlinePoliciesOf, recordHeartbeat, setOfflinePolicy } from '../store/door.js';
 import { findEvent, updateEventDoor } from '../store/events.js';
 import { namedJob } from '../store/named-jobs.js';
@@ -63,17 +63,38 @@ export interface EventOccupancy {
   by_gate: GateOccupancy[];
 }
 
-/** Inside now, per gate and in total, with the capacity (docs/protocol.md "Occupancy"). */
+/**
+ * Inside now, per gate and in total, with the capacity (docs/protocol.md "Occupancy"): one statement, the
+ * event's counter rows (a few per gate, whatever the event's size) with its capacity.
+ */
 export async function eventOccupancy(db: Sql, eid: string): Promise<EventOccupancy> {
-  const event = await findEvent(db, eid);
-  if (!event) throw new AdminError('EVENT_NOT_FOUND', `no event ${eid} at this issuer`);
-  const byGate = await occupancyByGate(db, eid);
+  const rows = await db.all<{
+    capacity: number | null;
+    gate_id: string | null;
+    inside: number | null;
+    entries: number | null;
+    exits: number | null;
+  }>(
+    `SELECT e.capacity AS capacity, o.gate_id AS gate_id, SUM(o.inside) AS inside, SUM(o.entries) AS entries, SUM(o.exits) AS exits
+     FROM events e LEFT JOIN occupancy o ON o.eid = e.eid WHERE e.eid = ? GROUP BY e.capacity, o.gate_id ORDER BY o.gate_id`,
+    [eid],
+  );
+  if (rows.length === 0) throw new AdminError('EVENT_NOT_FOUND', `no event ${eid} at this issuer`);
+  const capacity = rows[0]!.capacity;
+  const byGate: GateOccupancy[] = rows
+    .filter((row) => row.gate_id !== null)
+    .map((row) => ({
+      gate_id: row.gate_id === '' ? null : row.gate_id,
+      inside: Number(row.inside),
+      entries: Number(row.entries),
+      exits: Number(row.exits),
+    }));
   const inside = byGate.reduce((sum, gate) => sum + gate.inside, 0);
   return {
     eid,
     inside,
-    capacity: event.capacity,
-    level: occupancyLevel(inside, event.capacity),
+    capacity,
+    level: occupancyLevel(inside, capacity),
     entries: byGate.reduce((sum, gate) => sum + gate.entries, 0),
     exits: byGate.reduce((sum, gate) => sum + gate.exits, 0),
     by_gate: byGate,

@@ -333,21 +333,6 @@ export interface GateOccupancy {
   exits: number;
 }
 
-/** An event's occupancy per gate (a few rows per gate, whatever the event's size). */
-export async function occupancyByGate(db: SqlPort, eid: string): Promise<GateOccupancy[]> {
-  const rows = await db.all<{ gate_id: string; inside: number; entries: number; exits: number }>(
-    `SELECT gate_id, SUM(inside) AS inside, SUM(entries) AS entries, SUM(exits) AS exits
-     FROM occupancy WHERE eid = ? GROUP BY gate_id ORDER BY gate_id`,
-    [eid],
-  );
-  return rows.map((row) => ({
-    gate_id: row.gate_id === '' ? null : row.gate_id,
-    inside: Number(row.inside),
-    entries: Number(row.entries),
-    exits: Number(row.exits),
-  }));
-}
-
 /** Inside now, in total. */
 export async function insideNow(db: SqlPort, eid: string): Promise<number> {
   const row = await db.get<{ inside: number | null }>('SELECT SUM(inside) AS inside FROM occupancy WHERE eid = ?', [eid]);
