@@ -2,11 +2,14 @@
 import { el, replaceChildren } from '../dom.js';
 import { t } from '../messages/format.js';
 import type { StatusView } from '../view/status-view-model.js';
+import { undoCheckInButton } from './door-operations.js';
 import type { ScreenHandle } from './screen.js';
 
 export interface LookupProps {
   result: StatusView | null;
   busy: boolean;
+  /** Staff's "Undo check-in" for the checked-in ticket shown (docs/kiosk.md "Annul at the door"), or null when not offered. */
+  undoCheckIn?: (() => void) | null;
 }
 
 export interface LookupActions {
@@ -55,7 +58,7 @@ export function mountLookup(root: HTMLElement, actions: LookupActions): ScreenHa
   );
 
   return {
-    update({ result: view, busy }) {
+    update({ result: view, busy, undoCheckIn }) {
       if (busy) {
         result.dataset['status'] = 'checking';
         replaceChildren(result, el('p', { class: 'lookup__headline' }, t('lookup.checking')));
@@ -71,6 +74,7 @@ export function mountLookup(root: HTMLElement, actions: LookupActions): ScreenHa
         result,
         el('p', { class: 'lookup__headline' }, view.headline),
         el('ul', { class: 'lookup__details' }, ...view.details.map((d) => el('li', {}, d))),
+        undoCheckIn ? undoCheckInButton(undoCheckIn) : null,
       );
       // Ready for the next code: select what was typed so a new paste or scan replaces it.
       input.select();

@@ -3,10 +3,13 @@ import { el, replaceChildren } from '../dom.js';
 import { verdictIcon } from '../icons.js';
 import { t } from '../messages/format.js';
 import type { VerdictView } from '../view/verdict-view-model.js';
+import { undoCheckInButton } from './door-operations.js';
 import type { ScreenHandle } from './screen.js';
 
 export interface VerdictActions {
   dismiss(): void;
+  /** Staff's "Undo check-in" for this verdict (the last ADMIT, docs/kiosk.md "Annul at the door"), or null when not offered. */
+  undoCheckIn?(view: VerdictView): (() => void) | null;
 }
 
 export function mountVerdict(root: HTMLElement, actions: VerdictActions): ScreenHandle<VerdictView> {
@@ -20,6 +23,7 @@ export function mountVerdict(root: HTMLElement, actions: VerdictActions): Screen
       shown = view;
       const next = el('button', { type: 'button', class: 'button verdict__next', 'data-action': 'dismiss-verdict' }, t('verdict.back'));
       next.addEventListener('click', actions.dismiss);
+      const undo = actions.undoCheckIn?.(view) ?? null;
       const word = el('div', { class: 'verdict__word' }, view.word);
       // languages.css shrinks a long word (another language's) to fit the screen.
       word.style.setProperty('--word-length', String(view.word.length));
@@ -45,7 +49,7 @@ export function mountVerdict(root: HTMLElement, actions: VerdictActions): Screen
           who.length > 0 ? el('p', { class: 'verdict__holder', 'data-holder': '' }, who.join(' · ')) : null,
           view.offlineNote ? el('p', { class: 'verdict__offline', 'data-offline': '' }, view.offlineNote) : null,
           view.readAgainNote ? el('p', { class: 'verdict__read-again', 'data-read-again': '' }, view.readAgainNote) : null,
-          next,
+          undo ? el('div', { class: 'verdict__buttons' }, undoCheckInButton(undo), next) : next,
         ),
       );
     },
