@@ -427,6 +427,9 @@ export class StaffArea {
 
   update(state: KioskState): void {
     this.state = state;
+    // Built once in the constructor: say "None" in the language of the moment.
+    const none = this.secondary.options[0];
+    if (none) none.textContent = t('staff.language.none');
     const language = `${state.language.primary}|${state.language.secondary ?? ''}`;
     // The pickers follow the kiosk's setting when it changes, not while someone is choosing.
     if (language !== this.shownLanguage) {
