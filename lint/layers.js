@@ -40,9 +40,9 @@ export const LAYERS = [
   },
   {
     layer: 'dashboard/',
-    mayImport: ['dashboard/', 'protocol/', 'issuer/dashboard-api'],
+    mayImport: ['dashboard/', 'protocol/', 'issuer/dashboard-api', 'renderer/messages/translate'],
     node: false,
-    why: 'the admin page imports only protocol/ and its API types',
+    why: "the admin page imports only protocol/, its API types and the catalogues' generic translator",
   },
   {
     layer: 'issuer/services/',

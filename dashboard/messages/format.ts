@@ -8,9 +8,9 @@ import { de } from './de.js';
 import { en } from './en.js';
 import { es } from './es.js';
 import { fr } from './fr.js';
-import { createTranslator, matchLanguage, type TranslationOf, type TranslatorOf } from './translate.js';
+import { createTranslator, matchLanguage, type TranslationOf, type TranslatorOf } from '../../renderer/messages/translate.js';
 
-export { interpolate, placeholdersOf } from './translate.js';
+export { interpolate, placeholdersOf } from '../../renderer/messages/translate.js';
 
 export type MessageKey = keyof typeof en;
 export type Catalogue = TranslationOf<typeof en>;

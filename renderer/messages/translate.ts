@@ -3,9 +3,9 @@
  * a typed translator for any catalogue object. Nothing here knows the kiosk's
  * words; ./format.ts applies it to them.
  *
- * The admin dashboard has the same file (dashboard/messages/translate.ts): the
- * layer rule (lint/layers.js) lets neither page import the other, and
- * test/unit/renderer/translate.test.ts runs one set of tests against both.
+ * The admin dashboard's catalogue uses this file too (dashboard/messages/format.ts):
+ * it is the one module of the kiosk page the layer rule (lint/layers.js) lets
+ * the dashboard import, since it knows neither page.
  */
 
 /** `'Already used at {time}'` → `'time'`. */

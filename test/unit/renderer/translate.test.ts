@@ -1,17 +1,8 @@
-/**
- * The generic catalogue helpers exist twice, once per page
- * (renderer/messages/translate.ts, dashboard/messages/translate.ts), because
- * the layer rule lets neither page import the other: one set of tests holds
- * both to the same behaviour.
- */
+/** The generic catalogue helpers both pages' catalogues use (renderer/messages/translate.ts). */
 import { describe, expect, it } from 'vitest';
-import * as dashboard from '../../../dashboard/messages/translate.js';
-import * as kiosk from '../../../renderer/messages/translate.js';
+import * as translate from '../../../renderer/messages/translate.js';
 
-describe.each([
-  ['kiosk', kiosk],
-  ['dashboard', dashboard],
-])('%s translate.ts', (_page, translate) => {
+describe('translate.ts', () => {
   it('interpolates named placeholders, and leaves a missing one visible', () => {
     expect(translate.interpolate('Gate {gate} at {time}', { gate: 'B', time: '19:42' })).toBe('Gate B at 19:42');
     expect(translate.interpolate('Gate {gate}', {})).toBe('Gate {gate}');
