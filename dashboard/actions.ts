@@ -62,7 +62,7 @@ function confirmDialog(options: {
   });
 }
 
-function ticketCard(ticket: TicketView, onRevoke: (ticket: TicketView) => void): HTMLElement {
+function ticketCard(ticket: TicketView, onRevoke: (ticket: TicketView) => void, onAnnul: (ticket: TicketView) => void): HTMLElement {
   const statusWords: Record<TicketView['status'], string> = {
     valid: t('ticket.status.valid'),
     checked_in: t('ticket.status.checked_in'),
@@ -82,6 +82,14 @@ function ticketCard(ticket: TicketView, onRevoke: (ticket: TicketView) => void):
         (ticket.checked_in_by === null ? '' : t('ticket.fact.checked_in_by', { scanner: ticket.checked_in_by })),
     ]);
   }
+  if (ticket.presence !== null) {
+    const presenceWords = {
+      inside: t('ticket.presence.inside'),
+      outside: t('ticket.presence.outside'),
+      annulled: t('ticket.presence.annulled'),
+    };
+    facts.push([t('ticket.fact.presence'), presenceWords[ticket.presence]]);
+  }
   if (ticket.revoked_at !== null)
     facts.push([
       t('ticket.fact.revoked'),
@@ -96,6 +104,11 @@ function ticketCard(ticket: TicketView, onRevoke: (ticket: TicketView) => void):
           { type: 'button', class: 'danger', 'data-action': 'revoke-ticket', onclick: () => onRevoke(ticket) },
           t('ticket.revoke'),
         );
+  // A check-in that stands (inside, or scanned out) can be undone; an annulled one is undone already.
+  const annul =
+    ticket.presence === 'inside' || ticket.presence === 'outside'
+      ? h('button', { type: 'button', class: 'danger', 'data-action': 'annul-check-in', onclick: () => onAnnul(ticket) }, t('ticket.annul'))
+      : null;
   return h(
     'li',
     { class: `ticket ticket-${ticket.status}`, 'data-tid': ticket.tid },
@@ -106,7 +119,7 @@ function ticketCard(ticket: TicketView, onRevoke: (ticket: TicketView) => void):
       h('span', { class: `ticket-status status-${ticket.status}` }, statusWords[ticket.status]),
     ),
     h('dl', {}, ...facts.flatMap(([term, value]) => [h('dt', {}, term), h('dd', {}, value)])),
-    revoke,
+    h('div', { class: 'buttons' }, annul, revoke),
   );
 }
 
@@ -133,7 +146,7 @@ export function buildActions(context: ActionContext): HTMLElement {
       }
       fill(
         results,
-        h('ol', { class: 'tickets' }, ...found.tickets.map((ticket) => ticketCard(ticket, revokeTicket))),
+        h('ol', { class: 'tickets' }, ...found.tickets.map((ticket) => ticketCard(ticket, revokeTicket, annulCheckIn))),
         found.truncated ? h('p', { class: 'muted' }, t('lookup.truncated', { count: found.tickets.length })) : null,
       );
     } catch (error) {
@@ -153,6 +166,29 @@ export function buildActions(context: ActionContext): HTMLElement {
     try {
       await context.api().revokeTicket(ticket.tid, reason);
       announce(t('ticket.revoked', { tid: ticket.tid }));
+      context.refresh();
+      await runLookup(lastQuery);
+    } catch (error) {
+      if (error instanceof ApiProblem && error.status === 401) return context.signedOut(error);
+      fill(results, h('p', { class: 'message', role: 'alert' }, problemText(error)));
+    }
+  };
+  const annulCheckIn = async (ticket: TicketView): Promise<void> => {
+    const reason = await confirmDialog({
+      id: 'annul-dialog',
+      title: t('ticket.annul.title', { name: labelOrNone(ticket.holder_name, t('ticket.no_name')) }),
+      body: [t('ticket.annul.body', { tid: ticket.tid })],
+      confirm: t('ticket.annul'),
+      reasonLabel: t('ticket.annul.reason'),
+    });
+    if (reason === null) return;
+    if (reason === '') {
+      fill(results, h('p', { class: 'message', role: 'alert' }, t('ticket.annul.reason_required')));
+      return;
+    }
+    try {
+      await context.api().annulCheckIn(ticket.tid, reason);
+      announce(t('ticket.annulled', { tid: ticket.tid }));
       context.refresh();
       await runLookup(lastQuery);
     } catch (error) {

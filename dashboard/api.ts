@@ -6,7 +6,13 @@
  * or localStorage.
  */
 import type {
+  AnnulCheckInRequest,
+  AnnulCheckInResult,
+  DoorSettingsRequest,
+  DoorSettingsResult,
   EventOverview,
+  OfflinePolicyRequest,
+  OfflinePolicyResult,
   LookupResult,
   RevokeScannerResult,
   RevokeSetupResult,
@@ -89,6 +95,12 @@ export function createApi(token: string | null) {
         call('POST', `/events/${id(eid)}/setup-codes`, token, (gate === '' ? {} : { gate_id: gate }) satisfies SetupCodeRequest),
       ),
     revokeSetupCode: (tokenId: string) => json<RevokeSetupResult>(call('POST', `/setup-codes/${id(tokenId)}/revoke`, token, {})),
+    annulCheckIn: (tid: string, reason: string) =>
+      json<AnnulCheckInResult>(call('POST', `/tickets/${id(tid)}/annul`, token, { reason } satisfies AnnulCheckInRequest)),
+    setDoor: (eid: string, settings: DoorSettingsRequest) =>
+      json<DoorSettingsResult>(call('POST', `/events/${id(eid)}/door`, token, settings)),
+    setOfflinePolicy: (eid: string, policy: OfflinePolicyRequest) =>
+      json<OfflinePolicyResult>(call('POST', `/events/${id(eid)}/offline-policies`, token, policy)),
     revokeScanner: (apiKeyId: string) => json<RevokeScannerResult>(call('POST', `/scanners/${id(apiKeyId)}/revoke`, token, {})),
     /** The CSV and the file name the issuer suggests. */
     async exportCsv(eid: string): Promise<{ blob: Blob; filename: string }> {

@@ -8,6 +8,7 @@ import type { EventOverview, SessionInfo } from '../issuer/dashboard-api.js';
 import { buildActions, confirmScannerRevocation, type ActionContext } from './actions.js';
 import { ApiProblem, createApi, forgetToken, storedToken, type AdminApi } from './api.js';
 import { byId, fill, h } from './dom.js';
+import { DoorPanel } from './door.js';
 import { defaultEvent, formatClock, formatDateTime } from './format.js';
 import { renderAlerts, renderGates, renderRate, renderTiles, renderTypes, ScannerTable } from './live.js';
 import { languageMenu, startLanguage } from './language-menu.js';
@@ -68,6 +69,7 @@ function start(token: string, session: SessionInfo): void {
 
   const context: ActionContext = { api: () => live!.api, eid: () => live!.eid, refresh: () => poll(), signedOut: signedOutBy };
   const scanners = new ScannerTable((scanner) => confirmScannerRevocation(context, scanner));
+  const door = new DoorPanel(context);
 
   if (session.events.length === 0) {
     fill(
@@ -95,6 +97,7 @@ function start(token: string, session: SessionInfo): void {
       {},
       h('p', { id: 'live-status', class: 'live-status', role: 'status' }, t('app.loading')),
       h('section', { class: 'tiles', id: 'tiles' }),
+      door.live,
       h('section', { class: 'panel alerts', id: 'alerts' }),
       h('div', { class: 'columns' }, h('section', { class: 'panel', id: 'gates' }), h('section', { class: 'panel', id: 'types' })),
       h(
@@ -104,6 +107,7 @@ function start(token: string, session: SessionInfo): void {
         h('section', { class: 'panel', id: 'scanners' }, scanners.element),
       ),
       buildActions(context),
+      door.settings,
       h(
         'p',
         { class: 'footnote' },
@@ -113,10 +117,12 @@ function start(token: string, session: SessionInfo): void {
     ),
   );
   renderScanners = (overview) => scanners.update(overview.scanners, Date.parse(overview.generated_at));
+  renderDoor = (overview) => door.update(overview);
   poll();
 }
 
 let renderScanners: (overview: EventOverview) => void = () => {};
+let renderDoor: (overview: EventOverview) => void = () => {};
 
 function header(session: SessionInfo, select: HTMLSelectElement | null, signOutButton: HTMLButtonElement): HTMLElement {
   return h(
@@ -147,6 +153,7 @@ function render(overview: EventOverview): void {
   renderTypes(byId('types'), overview);
   renderRate(byId('rate'), overview);
   renderScanners(overview);
+  renderDoor(overview);
   const status = byId('live-status');
   status.textContent =
     t('live.updated', { time: formatClock(overview.generated_at) }) + (overview.complete ? '' : t('live.still_counting'));
