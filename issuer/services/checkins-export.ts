@@ -8,7 +8,8 @@
  *   undone (docs/protocol.md "Door operations");
  * - `admission_events`: the rest of the admission history, with who and why:
  *   exits (`exited`), annulments (`annulled`), and the entries the check-in
- *   row does not show (`entered`: re-entries, late entries);
+ *   row does not show (`entered`: re-entries, late entries; `entry_annulled`
+ *   for an earlier admission that was undone before the ticket came in again);
  * - `scan_log`: every other logged scan (refusals, reports), without the
  *   outcomes the two sources above already hold.
  */
@@ -66,10 +67,11 @@ export async function exportRows(db: Sql, eid: string): Promise<ExportRow[]> {
   }));
   const history: ExportRow[] = (await admissionHistoryOfEvent(db, eid)).map((a) => {
     const flags = { ...(a.late === 1 ? { late: true } : {}), ...(a.admitted_offline === 1 ? { admitted_offline: true } : {}) };
+    const undone = a.annulled_reason !== null;
     return {
       source: 'admission_events',
       at: a.recorded_at,
-      outcome: HISTORY_OUTCOME[a.action],
+      outcome: undone ? 'entry_annulled' : HISTORY_OUTCOME[a.action],
       tid: a.tid,
       eid: a.eid,
       holder_name: a.holder_name,
@@ -81,9 +83,9 @@ export async function exportRows(db: Sql, eid: string): Promise<ExportRow[]> {
       idempotency_key: a.idempotency_key,
       details: Object.keys(flags).length === 0 ? null : JSON.stringify(flags),
       action: a.action,
-      state: null,
+      state: undone ? 'annulled' : null,
       actor: a.actor,
-      reason: a.reason,
+      reason: undone ? a.annulled_reason || null : a.reason,
     };
   });
   const others: ExportRow[] = (await loggedScansOfEvent(db, eid, ADMISSION_OUTCOMES)).map((s) => ({

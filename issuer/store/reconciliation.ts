@@ -55,6 +55,8 @@ export interface AdmissionEventForExport {
   reason: string | null;
   late: number;
   admitted_offline: number;
+  /** For an entry that was later annulled (no other entry in between): that annulment's reason, or '' without one. */
+  annulled_reason: string | null;
 }
 
 /** The check-ins of the event's tickets: each ticket's current admission (one per ticket), with its state. */
@@ -78,7 +80,14 @@ export function checkinsOfEvent(db: Sql, eid: string): Promise<CheckinForExport[
 export function admissionHistoryOfEvent(db: Sql, eid: string): Promise<AdmissionEventForExport[]> {
   return db.all<AdmissionEventForExport>(
     `SELECT a.id, a.tid, a.eid, t.holder_name, t.ticket_type, a.action, a.at, a.recorded_at, a.gate_id, a.scanner_id, a.api_key_id,
-            a.idempotency_key, a.actor, a.reason, a.late, a.admitted_offline
+            a.idempotency_key, a.actor, a.reason, a.late, a.admitted_offline,
+            CASE WHEN a.action = 'entry' AND a.late = 0 THEN
+              (SELECT COALESCE(x.reason, '') FROM admission_events x
+               WHERE x.tid = a.tid AND x.action = 'annul' AND x.id > a.id
+                 AND NOT EXISTS (SELECT 1 FROM admission_events n
+                                 WHERE n.tid = a.tid AND n.action = 'entry' AND n.late = 0 AND n.id > a.id AND n.id < x.id)
+               ORDER BY x.id LIMIT 1)
+            END AS annulled_reason
      FROM admission_events a JOIN tickets t ON t.tid = a.tid LEFT JOIN checkins c ON c.tid = a.tid
      WHERE a.eid = ? AND NOT (a.action = 'entry' AND a.late = 0 AND a.idempotency_key = c.idempotency_key)
      ORDER BY a.id`,

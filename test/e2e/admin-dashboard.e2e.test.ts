@@ -7,7 +7,8 @@
  * It signs in, sees the counts change without a reload after a check-in,
  * sees the alerts, looks a ticket up and revokes it, makes a setup QR and
  * reads it back off the screen (and enrolls a scanner with it), revokes a
- * scanner and downloads the CSV export.
+ * scanner, sets a capacity and sees the occupancy warn at 90% and say FULL
+ * at 100%, annuls a check-in from the page, and downloads the CSV export.
  *
  * Needs the build (test/global-setup.ts does it); no keyring. Screenshots go
  * to test-results/admin/; with UPDATE_SCREENSHOTS=1 two are copied to
@@ -312,6 +313,92 @@ describe('the admin dashboard in Chromium', () => {
     await eventually(() => page.textContent('#tile-scanners .tile-value')).toBe('2 of 2');
   });
 
+  it('shows live occupancy with a capacity set on the page: NEARLY FULL from 90%, FULL at 100%, per gate; kiosks say their offline exposure', async () => {
+    // Inside now: Ada, Alan, Edsger, Frances, Katherine (North), Barbara, Donald (South), Grace (East).
+    await eventually(() => page.textContent('#door-inside')).toBe('8');
+    expect(await page.textContent('#door')).toContain('No capacity set');
+    expect(await page.locator('#door-level').count()).toBe(0);
+    await page.fill('#door-capacity', '10');
+    await page.click('#door-settings-save');
+    await eventually(() => page.textContent('#door-inside')).toBe('8 of 10');
+    expect(await page.locator('#door-level').count()).toBe(0);
+
+    const [walkIn1, walkIn2, walkIn3] = (
+      await issuerCli<{ tickets: { tid: string }[] }>(dataDir, 'ticket', 'issue', '--event', eid, '--type', 'Standard', '--count', '3')
+    ).tickets.map((ticket) => ticket.tid) as [string, string, string];
+    expect((await checkIn(north, walkIn1, { action: 'entry' })).body.status).toBe('valid');
+    await eventually(() => page.textContent('#door-inside')).toBe('9 of 10');
+    const level = page.locator('#door-level');
+    await eventually(() => level.getAttribute('data-level')).toBe('nearly_full');
+    expect(await level.textContent()).toContain('NEARLY FULL');
+    expect(await level.textContent()).toContain('90.0 % of the capacity');
+    await shot('08-nearly-full');
+
+    expect((await checkIn(north, walkIn2, { action: 'entry' })).body.status).toBe('valid');
+    await eventually(() => level.getAttribute('data-level')).toBe('full');
+    expect(await level.textContent()).toContain('FULL');
+    expect(await level.textContent()).toContain('refuse new entries');
+    expect(await page.textContent('#door-inside')).toBe('10 of 10');
+    expect((await checkIn(north, walkIn3, { action: 'entry' })).body.status).toBe('venue_full');
+    expect(await page.textContent('#door tr[data-gate=North]')).toMatch(/North\s*7\s*7\s*0/);
+    expect(await page.textContent('#door tr[data-gate=East]')).toMatch(/East\s*1\s*1\s*0/);
+
+    // A kiosk's heartbeat: its queue and what it admitted offline, per type.
+    const heartbeat = await fetch(`${baseUrl}/api/v1/scanners/heartbeat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${north.apiKey}` },
+      body: JSON.stringify({
+        scanner_id: north.scannerId,
+        direction: 'entry',
+        pending_scans: 2,
+        offline_exposure: { VIP: 2 },
+        offline_last_hour: { VIP: 2 },
+      }),
+    });
+    expect(heartbeat.status).toBe(200);
+    const kiosk = page.locator(`#kiosks tr[data-api-key-id="${north.apiKeyId}"]`);
+    await eventually(() => kiosk.textContent()).toContain('VIP: 2 not synced, 2 in the last hour, 0 synced');
+    expect(await kiosk.textContent()).toContain('North door kiosk');
+    expect(await kiosk.textContent()).toContain('Entry');
+    await shot('09-full');
+  });
+
+  it('annuls a check-in from the page with a reason; occupancy drops below FULL and the annulment is listed', async () => {
+    await page.fill('#lookup-query', 'dijkstra');
+    await page.click('#lookup button[type=submit]');
+    const card = page.locator(`#lookup-results li[data-tid="${tickets.edsger}"]`);
+    await card.waitFor();
+    expect(await card.textContent()).toContain('Inside');
+    await card.locator('button[data-action=annul-check-in]').click();
+    await page.locator('#annul-dialog').waitFor();
+    // Without a reason nothing is annulled.
+    await page.click('#annul-dialog-confirm');
+    await eventually(() => page.textContent('#lookup-results')).toContain('Give a reason to annul a check-in.');
+    expect(await page.textContent('#door-inside')).toBe('10 of 10');
+
+    await page.fill('#lookup-query', 'dijkstra');
+    await page.click('#lookup button[type=submit]');
+    await card.locator('button[data-action=annul-check-in]').click();
+    await page.locator('#annul-dialog').waitFor();
+    await page.fill('#annul-dialog-reason', 'let in on the wrong ticket');
+    await shot('10-annul');
+    await page.click('#annul-dialog-confirm');
+    await eventually(() => card.textContent()).toContain('Check-in annulled');
+    expect(await card.locator('.ticket-status').textContent()).toBe('Valid, not checked in');
+    expect(await card.locator('button[data-action=annul-check-in]').count()).toBe(0);
+    await eventually(() => page.textContent('#door-inside')).toBe('9 of 10');
+    await eventually(() => page.locator('#door-level').getAttribute('data-level')).toBe('nearly_full');
+    const annulment = page.locator(`#annulment-list li[data-tid="${tickets.edsger}"]`);
+    await annulment.waitFor();
+    expect(await annulment.textContent()).toContain('Edsger Dijkstra');
+    expect(await annulment.textContent()).toContain('by the dashboard');
+    expect(await annulment.textContent()).toContain('Reason: let in on the wrong ticket');
+    expect(await page.textContent('#activity')).toContain('1 annulled');
+    // The ticket is usable again at the door.
+    expect((await checkIn(north, tickets.edsger!, { action: 'entry' })).body.status).toBe('valid');
+    await eventually(() => page.textContent('#door-inside')).toBe('10 of 10');
+  });
+
   it('downloads the check-ins as CSV, the same rows as checkins export', async () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-csv')]);
     expect(download.suggestedFilename()).toBe(`checkins-${eid}.csv`);
@@ -320,9 +407,28 @@ describe('the admin dashboard in Chromium', () => {
     const csv = readFileSync(file, 'utf8');
     const lines = csv.trim().split('\n');
     expect(lines[0]).toBe(
-      'source,at,outcome,tid,eid,holder_name,ticket_type,scanned_at,scanner_id,api_key_id,gate_id,idempotency_key,details',
+      'source,at,outcome,tid,eid,holder_name,ticket_type,scanned_at,scanner_id,api_key_id,gate_id,idempotency_key,details,action,state,actor,reason',
     );
-    expect(lines.filter((line) => line.startsWith('checkins,'))).toHaveLength(8);
+    expect(lines.filter((line) => line.startsWith('checkins,'))).toHaveLength(10);
+    // The check-in annulled from the page: marked (Edsger came in again since: that is his check-in now), and its annulment with who and why.
+    expect(lines.find((line) => line.startsWith('checkins,') && line.includes(tickets.edsger!))).toContain(',checked_in,');
+    expect(
+      lines.some(
+        (line) =>
+          line.startsWith('admission_events,') &&
+          line.includes(tickets.edsger!) &&
+          line.includes(',entry_annulled,') &&
+          line.endsWith(',entry,annulled,scanner:' + north.scannerId + ',let in on the wrong ticket'),
+      ),
+    ).toBe(true);
+    expect(
+      lines.some(
+        (line) =>
+          line.startsWith('admission_events,') &&
+          line.includes(tickets.edsger!) &&
+          /,annulled,.*,annul,,dashboard,let in on the wrong ticket$/.test(line),
+      ),
+    ).toBe(true);
     expect(csv).toContain(',invalid_signature,');
     expect(csv).toContain('Katherine Johnson');
     await eventually(() => page.textContent('#export')).toContain(`Downloaded checkins-${eid}.csv`);

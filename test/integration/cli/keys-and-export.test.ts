@@ -188,8 +188,8 @@ describe('checkins export', () => {
   it('shows exits, re-entries and annulments with who and why, and marks an annulled check-in (docs/protocol.md "Door operations")', async () => {
     const { data } = await initIssuer();
     const event = await createEvent(data, ['--entry', 'reentry']);
-    const { tickets } = await cliJson<Issued>(['ticket', 'issue', '--data', data, '--event', event.eid, '--count', '3']);
-    const [t0, t1, t2] = tickets.map((ticket) => ticket.tid) as [string, string, string];
+    const { tickets } = await cliJson<Issued>(['ticket', 'issue', '--data', data, '--event', event.eid, '--count', '4']);
+    const [t0, t1, t2, t3] = tickets.map((ticket) => ticket.tid) as [string, string, string, string];
     const server = await serveCli(['--data', data, ...LOOPBACK_SERVE, '--enroll-rpm', '1000']);
     try {
       const setup = await cliJson<{ setup_qr: string }>([
@@ -229,6 +229,10 @@ describe('checkins export', () => {
       expect(await send('annul2', t2, 1, { action: 'annul', reason: 'scanned the partner ticket by mistake' })).toBe('annulled');
       expect(await send('refused', t0, 0, { action: 'entry' })).toBe('already_used');
       await cliJson(['checkins', 'annul', '--data', data, t1, '--reason', 'refunded at the box office']);
+      // Annulled, then in again: the undone entry is marked in the history, the new one is the check-in.
+      expect(await send('in3', t3, 0, { action: 'entry' })).toBe('valid');
+      await cliJson(['checkins', 'annul', '--data', data, t3, '--reason', 'duplicate wristband']);
+      expect(await send('back3', t3, 0, { action: 'entry' })).toBe('valid');
 
       const rows = await cliJson<Record<string, string | null>[]>(['checkins', 'export', '--data', data, '--event', event.eid]);
       const brief = rows.map((row) => ({
@@ -340,6 +344,42 @@ describe('checkins export', () => {
           state: null,
           actor: 'cli',
           reason: 'refunded at the box office',
+          details: null,
+        },
+        {
+          source: 'admission_events',
+          outcome: 'entry_annulled',
+          tid: t3,
+          key: keys.in3,
+          gate: 'North',
+          action: 'entry',
+          state: 'annulled',
+          actor: scanner,
+          reason: 'duplicate wristband',
+          details: null,
+        },
+        {
+          source: 'admission_events',
+          outcome: 'annulled',
+          tid: t3,
+          key: null,
+          gate: null,
+          action: 'annul',
+          state: null,
+          actor: 'cli',
+          reason: 'duplicate wristband',
+          details: null,
+        },
+        {
+          source: 'checkins',
+          outcome: 'checked_in',
+          tid: t3,
+          key: keys.back3,
+          gate: 'North',
+          action: 'entry',
+          state: 'inside',
+          actor: scanner,
+          reason: null,
           details: null,
         },
       ]);
