@@ -57,7 +57,7 @@ import {
   type NewAdmissionEventRow,
   type NewScanRow,
 } from '../store/dashboard.js';
-import { offlinePoliciesOf, syncedOfflineAdmissions } from '../store/door.js';
+import { offlinePoliciesOf } from '../store/door.js';
 import { findEvent } from '../store/events.js';
 import { eventOccupancy } from './door.js';
 import { IMPORT_CONFLICT_OUTCOME } from '../store/transfer.js';
@@ -160,6 +160,8 @@ class EventTally {
   annulments = 0;
   /** Oldest first, at most ANNULMENTS_SHOWN. */
   recentAnnulments: NewAdmissionEventRow[] = [];
+  /** Offline admissions synced to the issuer: scanner id → ticket type ('' for none) → count. */
+  readonly offlineSynced = new Map<string, Map<string, number>>();
 }
 
 const bump = <K>(map: Map<K, number>, key: K, by = 1): void => {
@@ -259,8 +261,13 @@ export class DashboardAggregator {
 
     const history = await admissionEventsAfter(this.db, this.cursors.events, this.chunk);
     for (const row of history) {
-      if (row.action !== 'annul') continue;
       const tally = this.tally(row.eid);
+      if (row.action === 'entry' && Number(row.admitted_offline) === 1 && row.scanner_id !== null) {
+        let byType = tally.offlineSynced.get(row.scanner_id);
+        if (byType === undefined) tally.offlineSynced.set(row.scanner_id, (byType = new Map()));
+        bump(byType, typeKey(row.ticket_type));
+      }
+      if (row.action !== 'annul') continue;
       tally.annulments++;
       tally.recentAnnulments.push(row);
       if (tally.recentAnnulments.length > ANNULMENTS_SHOWN * 2) tally.recentAnnulments = tally.recentAnnulments.slice(-ANNULMENTS_SHOWN);
@@ -335,7 +342,7 @@ export class DashboardAggregator {
             .map((alert) => this.alertView(alert, names)),
         ),
       },
-      door: await doorOverview(this.db, eid, [...tally.issuedByType.keys()], nowMs),
+      door: await doorOverview(this.db, eid, [...tally.issuedByType.keys()], tally.offlineSynced),
       activity: {
         annulments: tally.annulments,
         recent: await Promise.all(
@@ -351,7 +358,8 @@ export class DashboardAggregator {
 
   /** The event's door as of now, with the ticket types counted so far. */
   door(eid: string): Promise<DoorOverview> {
-    return doorOverview(this.db, eid, [...(this.events.get(eid)?.issuedByType.keys() ?? [])], this.now());
+    const tally = this.events.get(eid) ?? new EventTally();
+    return doorOverview(this.db, eid, [...tally.issuedByType.keys()], tally.offlineSynced);
   }
 
   /** Holder names per ticket, looked up once (a ticket's holder never changes). */
@@ -419,17 +427,20 @@ export class DashboardAggregator {
 
 /**
  * The event's door (docs/protocol.md "Door operations"): its settings, occupancy from the counter rows, the
- * offline policies of the default and of each ticket type, and each kiosk's offline exposure.
+ * offline policies of the default and of each ticket type, and each kiosk's offline exposure. `synced`: the
+ * offline admissions synced per scanner and type, as the aggregator counted them from the admission history
+ * (a GROUP BY over the event's history every refresh would cost what docs/issuer.md "How the figures are
+ * kept" avoids; store/door.ts syncedOfflineAdmissions is the same count in one query).
  */
-export async function doorOverview(db: Sql, eid: string, ticketTypes: (string | null)[], nowMs: number): Promise<DoorOverview> {
+export async function doorOverview(
+  db: Sql,
+  eid: string,
+  ticketTypes: (string | null)[],
+  synced: ReadonlyMap<string, ReadonlyMap<string, number>>,
+): Promise<DoorOverview> {
   const event = await findEvent(db, eid);
   const policies = await offlinePoliciesOf(db, eid);
   const occupancy = await eventOccupancy(db, eid);
-  const synced = new Map<string, Map<string, number>>();
-  for (const row of await syncedOfflineAdmissions(db, eid)) {
-    if (!synced.has(row.scanner_id)) synced.set(row.scanner_id, new Map());
-    synced.get(row.scanner_id)!.set(row.ticket_type, Number(row.admissions));
-  }
   const types = [...new Set([...ticketTypes.filter((type): type is string => type !== null), ...Object.keys(policies.by_type)])].sort(
     (a, b) => compareLabels(a, b),
   );
@@ -448,7 +459,7 @@ export async function doorOverview(db: Sql, eid: string, ticketTypes: (string | 
       policyView('', policies.default, true),
       ...types.map((type) => policyView(type, policyForType(policies, type), type in policies.by_type)),
     ],
-    kiosks: (await kioskRows(db, eid)).map((row) => kioskView(row, policies, synced.get(row.scanner_id) ?? new Map(), nowMs)),
+    kiosks: (await kioskRows(db, eid)).map((row) => kioskView(row, policies, synced.get(row.scanner_id) ?? new Map())),
   };
 }
 
@@ -466,7 +477,7 @@ function reportedCounts(json: string | null): Map<string, number> {
   if (json === null) return counts;
   try {
     const parsed = JSON.parse(json) as unknown;
-    if (typeof parsed === 'object' && parsed !== null) {
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) {
       for (const [type, value] of Object.entries(parsed))
         if (Number.isSafeInteger(value) && (value as number) > 0) counts.set(type, value as number);
     }
@@ -477,10 +488,13 @@ function reportedCounts(json: string | null): Map<string, number> {
 }
 
 /** Pure: a kiosk's direction, queue and offline exposure per ticket type against its policy. */
-export function kioskView(row: KioskRow, policies: OfflinePolicies, synced: ReadonlyMap<string, number>, _nowMs: number): KioskView {
+export function kioskView(row: KioskRow, policies: OfflinePolicies, synced: ReadonlyMap<string, number>): KioskView {
   const unsynced = reportedCounts(row.offline_exposure);
   const lastHour = reportedCounts(row.offline_last_hour);
-  const types = [...new Set([...unsynced.keys(), ...lastHour.keys(), ...synced.keys()])].sort((a, b) => compareLabels(a, b));
+  // Named types in order, tickets without a type ('') last.
+  const types = [...new Set([...unsynced.keys(), ...lastHour.keys(), ...synced.keys()])].sort((a, b) =>
+    compareLabels(a || null, b || null),
+  );
   const exposure: KioskExposureView[] = types.map((type) => {
     const policy = policyForType(policies, type === '' ? null : type);
     const perHour = policy.policy === 'capped' ? (policy.per_hour ?? null) : null;

@@ -56,7 +56,10 @@ export function scansAfter(db: Sql, id: number, limit: number): Promise<NewScanR
   );
 }
 
-/** One admission event (admission_events only grows, like the scan log): the dashboard keeps the annulments. */
+/**
+ * One admission event (admission_events only grows, like the scan log): the dashboard keeps the annulments
+ * and counts the offline admissions synced, per scanner and ticket type.
+ */
 export interface NewAdmissionEventRow {
   id: number;
   tid: string;
@@ -65,11 +68,15 @@ export interface NewAdmissionEventRow {
   recorded_at: string;
   actor: string;
   reason: string | null;
+  scanner_id: string | null;
+  ticket_type: string | null;
+  admitted_offline: number;
 }
 
 export function admissionEventsAfter(db: Sql, id: number, limit: number): Promise<NewAdmissionEventRow[]> {
   return db.all<NewAdmissionEventRow>(
-    'SELECT id, tid, eid, action, recorded_at, actor, reason FROM admission_events WHERE id > ? ORDER BY id LIMIT ?',
+    `SELECT id, tid, eid, action, recorded_at, actor, reason, scanner_id, ticket_type, admitted_offline
+     FROM admission_events WHERE id > ? ORDER BY id LIMIT ?`,
     [id, limit],
   );
 }

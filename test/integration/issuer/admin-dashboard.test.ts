@@ -18,6 +18,7 @@ import { exportCsv, exportRows } from '../../../issuer/services/checkins-export.
 import { LATE_SCAN_MS, ONLINE_WINDOW_MS } from '../../../issuer/services/dashboard.js';
 import type { EventOverview, LookupResult, SetupCodeResult } from '../../../issuer/dashboard-api.js';
 import type { EventRow } from '../../../issuer/store/events.js';
+import { syncedOfflineAdmissions } from '../../../issuer/store/door.js';
 import { createIssuerFixture, type EnrolledScanner, type IssuerFixture } from '../../support/issuer-fixture.js';
 import { captureLog } from '../../support/unit/log-capture.js';
 
@@ -561,6 +562,8 @@ describe('door operations', () => {
       { ticket_type: 'Standard', unsynced: 3, last_hour: 3, synced: 0, policy: 'offline', per_hour: null, at_cap: false },
       { ticket_type: 'VIP', unsynced: 1, last_hour: 2, synced: 1, policy: 'capped', per_hour: 2, at_cap: true },
     ]);
+    // The count the dashboard keeps as it reads the history is the store's own query (issuer/store/door.ts).
+    expect(await syncedOfflineAdmissions(fx.sql, night.eid)).toEqual([{ scanner_id: gateB.scannerId, ticket_type: 'VIP', admissions: 1 }]);
     // A revoked kiosk is no longer listed.
     await admin('POST', `/scanners/${gateB.apiKeyId}/revoke`, {});
     expect((await overview(night.eid)).door.kiosks.map((k) => k.api_key_id)).toEqual([gateA.apiKeyId]);
