@@ -363,6 +363,36 @@ describe('the admin dashboard in Chromium', () => {
     await shot('09-full');
   });
 
+  it('sets an offline policy per ticket type on the page; the kiosk that reached the cap says AT CAP', async () => {
+    const vipRow = page.locator('#policy-table tr[data-type=VIP]');
+    await eventually(() => vipRow.textContent()).toContain('Admit on a valid signature (the default)');
+    await page.selectOption('#policy-type', 'VIP');
+    await page.selectOption('#policy-kind', 'capped');
+    await page.fill('#policy-per-hour', '2');
+    await page.click('#policy-save');
+    await eventually(() => vipRow.textContent()).toBe('VIPAt most 2 per kiosk per hour');
+    expect(await page.textContent('#policy-table tr[data-type=Standard]')).toContain('(the default)');
+    const kiosk = page.locator(`#kiosks tr[data-api-key-id="${north.apiKeyId}"]`);
+    await eventually(() => kiosk.textContent()).toContain('VIP: 2 not synced, 2 in the last hour (cap 2), 0 synced AT CAP');
+    // What the kiosks are told at their next heartbeat.
+    const told = await fetch(`${baseUrl}/api/v1/scanners/heartbeat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${north.apiKey}` },
+      body: JSON.stringify({
+        scanner_id: north.scannerId,
+        direction: 'entry',
+        pending_scans: 2,
+        offline_exposure: { VIP: 2 },
+        offline_last_hour: { VIP: 2 },
+      }),
+    });
+    expect(((await told.json()) as { offline_policies: unknown }).offline_policies).toEqual({
+      default: { policy: 'offline' },
+      by_type: { VIP: { policy: 'capped', per_hour: 2 } },
+    });
+    await shot('10-offline-policy');
+  });
+
   it('annuls a check-in from the page with a reason; occupancy drops below FULL and the annulment is listed', async () => {
     await page.fill('#lookup-query', 'dijkstra');
     await page.click('#lookup button[type=submit]');
@@ -381,7 +411,7 @@ describe('the admin dashboard in Chromium', () => {
     await card.locator('button[data-action=annul-check-in]').click();
     await page.locator('#annul-dialog').waitFor();
     await page.fill('#annul-dialog-reason', 'let in on the wrong ticket');
-    await shot('10-annul');
+    await shot('11-annul');
     await page.click('#annul-dialog-confirm');
     await eventually(() => card.textContent()).toContain('Check-in annulled');
     expect(await card.locator('.ticket-status').textContent()).toBe('Valid, not checked in');
