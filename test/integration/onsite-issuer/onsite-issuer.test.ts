@@ -347,6 +347,9 @@ describe('the per-scanner rate limit', () => {
     const { core, keys } = kiosk();
     expect(await core.scan(await setupCode(eid))).toMatchObject({ type: 'enrolled' });
     const scannerId = (await core.getState()).scanner.id;
+    // The kiosk's heartbeat right after enrollment (docs/protocol.md "Scanner heartbeat") is one request of the
+    // same limit: close() waits for it, so the count below starts after it.
+    await core.close();
     const ca = fs.readFileSync(path.join(dataDir, 'tls', 'cert.pem'), 'utf8');
     const statuses: number[] = [];
     for (const ticket of tickets) {
@@ -359,7 +362,7 @@ describe('the per-scanner rate limit', () => {
       });
       statuses.push(answer.status);
     }
-    expect(statuses).toEqual([200, 200, 200, 429]);
+    expect(statuses).toEqual([200, 200, 429, 429]);
   });
 });
 
