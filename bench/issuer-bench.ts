@@ -139,7 +139,7 @@ function settingsFrom(argv: readonly string[], store: Store): Settings {
     processes,
     childProcesses: argv.includes('--child-processes'),
     sqliteThread: textOption(argv, '--sqlite-thread', 'on') !== 'off',
-    occupancyTickets: value('--occupancy-tickets', 100_000),
+    occupancyTickets: numberOption(argv, '--occupancy-tickets', 100_000, { min: 0 }),
   };
 }
 
