@@ -11,7 +11,11 @@
  *    own); from then on the core knows it is offline and, with the default
  *    optimistic policy, decides without trying the network (KioskCore.checkIn
  *    `skipOnline`) until a queue drain reaches the issuer again.
- * Goals: p99 < 100 ms online, < 50 ms offline.
+ * Exit scans too (docs/kiosk.md "Exit scans"): after each entry run the kiosk is
+ * made an exit gate (setDirection) and scans the same tickets out: online the
+ * issuer answers `exited`; offline the kiosk lets them out on its own checks
+ * (EXIT, queued). Then it is an entry gate again.
+ * Goals, entry and exit alike: p99 < 100 ms online, < 50 ms offline.
  *
  * In the page: a MutationObserver on #screen sees the verdict section appear;
  * "painted" is then approximated two ways: one requestAnimationFrame plus a
@@ -360,6 +364,19 @@ async function runMode(
 
 const ONLINE_ADMIT = 'admit/valid';
 const OFFLINE_ADMIT = 'admit/valid (offline)';
+const ONLINE_EXIT = 'exit/exited';
+const OFFLINE_EXIT = 'exit/exited (offline)';
+
+/**
+ * Makes the kiosk an exit (or entry) gate, as staff do (no PIN is set here), waits for Ready to say
+ * so, and waits out the repeat window of the last scans: the exit run scans the same tickets again.
+ */
+async function turnGate(page: Page, runtime: KioskRuntime, direction: 'entry' | 'exit'): Promise<void> {
+  const answer = await runtime.core.setDirection(direction);
+  if ('type' in answer) throw new Error(`setDirection(${direction}) answered ${answer.type}`);
+  await page.waitForSelector(`#screen[data-screen="ready"] [data-direction="${direction}"]`);
+  await new Promise((r) => setTimeout(r, PAST_REPEAT_WINDOW_MS));
+}
 
 // ---------------------------------------------------------------- the run
 
@@ -462,6 +479,11 @@ async function main(): Promise<void> {
 
     console.error(`online: ${settings.warmup} warm-up + ${settings.scans} measured scans (typing: ${settings.typing})…`);
     const online = await runMode(page, core, onlineCodes, settings.warmup, ONLINE_ADMIT, settings);
+    // The same tickets out through an exit gate: the issuer answers `exited`.
+    await turnGate(page, runtime, 'exit');
+    console.error(`online exit: ${settings.warmup} warm-up + ${settings.scans} measured scans…`);
+    const onlineExit = await runMode(page, core, onlineCodes, settings.warmup, ONLINE_EXIT, settings);
+    await turnGate(page, runtime, 'entry');
 
     // Offline: the issuer process ends; its port now refuses connections.
     await issuer.stop();
@@ -473,6 +495,11 @@ async function main(): Promise<void> {
     await page.waitForSelector('[data-connection="offline"]');
     console.error(`offline: ${settings.warmup} warm-up + ${settings.scans} measured scans…`);
     const offline = await runMode(page, core, offlineCodes.slice(1), settings.warmup, OFFLINE_ADMIT, settings);
+    // And out again, offline: the kiosk's own checks, each exit queued.
+    await backToReady(page, 0);
+    await turnGate(page, runtime, 'exit');
+    console.error(`offline exit: ${settings.warmup} warm-up + ${settings.scans} measured scans…`);
+    const offlineExit = await runMode(page, core, offlineCodes.slice(1), settings.warmup, OFFLINE_EXIT, settings);
     await backToReady(page, 0);
     const pending = Number(await page.getAttribute('[data-pending-count]', 'data-pending-count'));
     // What one API-key read from the keyring (D-Bus) costs: a scan that goes to the issuer makes one; a known-offline scan none.
@@ -503,7 +530,9 @@ async function main(): Promise<void> {
       ]);
     };
     modeRow('online: first check-in at the issuer, ADMIT', online, GOALS.onlineP99Ms);
+    modeRow('online exit: the issuer answers exited, EXIT', onlineExit, GOALS.onlineP99Ms);
     modeRow('offline: issuer down (known offline), ADMIT', offline, GOALS.offlineP99Ms);
+    modeRow('offline exit: issuer down, EXIT (queued)', offlineExit, GOALS.offlineP99Ms);
 
     const machine = `${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}, ${os.type()}, Chromium ${chromiumVersion} headless`;
     console.log(
@@ -526,7 +555,9 @@ async function main(): Promise<void> {
     console.log('|---|---|---|---|---|');
     for (const [label, result] of [
       ['online', online],
+      ['online exit', onlineExit],
       ['offline', offline],
+      ['offline exit', offlineExit],
     ] as const) {
       const part = (pick: (s: PageSample) => number): string => {
         const st = stats(result.samples.map(pick));
@@ -539,7 +570,9 @@ async function main(): Promise<void> {
     }
     console.log('');
     const tally = (r: ModeResult): string => [...r.kinds].map(([k, n]) => `${n}× ${k}`).join(', ');
-    console.log(`Verdicts: online ${tally(online)}; offline ${tally(offline)}. Queued for the issuer at the end: ${pending}.`);
+    console.log(
+      `Verdicts: online ${tally(online)}; online exit ${tally(onlineExit)}; offline ${tally(offline)}; offline exit ${tally(offlineExit)}. Queued for the issuer at the end (offline admits and exits): ${pending}.`,
+    );
     console.log(
       `First scan after the issuer stopped (connection refused at once, the core learns it is offline): ${msText(painted(first))} painted, ${kindOf(first)}. ` +
         `An issuer that does not refuse but never answers would cost that first scan the online budget (${DEFAULT_ONLINE_BUDGET_MS} ms) instead.`,
@@ -552,12 +585,17 @@ async function main(): Promise<void> {
       `Setup: ${settings.warmup} warm-up scans per mode not counted; each scan starts on Ready ${settings.gapMs} ms after the previous verdict was dismissed (Esc); Chromium ${CHROMIUM_PATH}, 1280×800, reduced motion.`,
     );
     if (pageErrors.length > 0) console.log(`Errors in the page: ${pageErrors.join(' | ')}`);
-    const left = settings.scans - online.samples.length + (settings.scans - offline.samples.length);
+    const modes = [online, onlineExit, offline, offlineExit];
+    const left = modes.reduce((sum, mode) => sum + settings.scans - mode.samples.length, 0);
     if (left > 0 || kindOf(first) !== OFFLINE_ADMIT) {
-      console.log(`NOTE: ${left} measured scan(s) did not end in the expected ADMIT (see Verdicts) and are left out of the figures.`);
+      console.log(
+        `NOTE: ${left} measured scan(s) did not end in the expected ADMIT or EXIT (see Verdicts) and are left out of the figures.`,
+      );
     }
-    if (online.samples.length < settings.scans * 0.98 || offline.samples.length < settings.scans * 0.98) {
-      console.log('WARNING: more than 2% of the scans were not the expected ADMIT: the figures above do not measure what they claim.');
+    if (modes.some((mode) => mode.samples.length < settings.scans * 0.98)) {
+      console.log(
+        'WARNING: more than 2% of a mode’s scans were not the expected ADMIT or EXIT: the figures above do not measure what they claim.',
+      );
       process.exitCode = 1;
     }
   } finally {
