@@ -190,7 +190,7 @@ export const de: Catalogue = {
   'staff.pin.change_title': 'Personal-PIN ändern',
   'staff.pin.needed': 'Dieser Kiosk braucht eine Personal-PIN, bevor er Tickets scannt.',
   'staff.pin.rules':
-    'Personalfunktionen fragen nach ihr: Ticketprüfung, Wechsel zu einer anderen Veranstaltung, Sprache, Zurücksetzen der Kalibrierung, Verlassen des Kiosk-Modus. Das Scannen von Tickets nie.',
+    'Personalfunktionen fragen nach ihr: Ticketprüfung, Einlass rückgängig machen, Ein- oder Ausgang, Wechsel zu einer anderen Veranstaltung, Sprache, Zurücksetzen der Kalibrierung, der Ticketserver vor Ort, Verlassen des Kiosk-Modus. Das Scannen von Tickets nie.',
   'staff.pin.set': 'Personal-PIN festlegen',
   'staff.pin.change': 'Personal-PIN ändern',
   'staff.no_pin': 'Keine Personal-PIN festgelegt: Jeder an diesem Kiosk kann die Personalfunktionen nutzen.',

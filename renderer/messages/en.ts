@@ -187,7 +187,7 @@ export const en = {
   'staff.pin.change_title': 'Change the staff PIN',
   'staff.pin.needed': 'This kiosk needs a staff PIN before it scans tickets.',
   'staff.pin.rules':
-    'Staff functions ask for it: status lookup, switching to another event, language, calibration reset, leaving kiosk mode. Scanning tickets never does.',
+    'Staff functions ask for it: status lookup, undoing a check-in, entry or exit gate, switching to another event, language, calibration reset, the on-site issuer, leaving kiosk mode. Scanning tickets never does.',
   'staff.pin.set': 'Set staff PIN',
   'staff.pin.change': 'Change staff PIN',
   'staff.no_pin': 'No staff PIN set: anyone at this kiosk can use the staff functions.',

@@ -183,7 +183,7 @@ export const es: Catalogue = {
   'staff.pin.change_title': 'Cambiar el PIN del personal',
   'staff.pin.needed': 'Este quiosco necesita un PIN del personal antes de escanear entradas.',
   'staff.pin.rules':
-    'Las funciones del personal lo piden: consulta de entradas, cambio a otro evento, idioma, restablecer la calibración, salir del modo quiosco. Escanear entradas, nunca.',
+    'Las funciones del personal lo piden: consulta de entradas, deshacer un acceso, puerta de entrada o de salida, cambio a otro evento, idioma, restablecer la calibración, el servidor de entradas en el recinto, salir del modo quiosco. Escanear entradas, nunca.',
   'staff.pin.set': 'Establecer PIN del personal',
   'staff.pin.change': 'Cambiar PIN del personal',
   'staff.no_pin': 'No hay PIN del personal: cualquiera en este quiosco puede usar las funciones del personal.',

@@ -185,7 +185,7 @@ export const fr: Catalogue = {
   'staff.pin.change_title': 'Modifier le code PIN du personnel',
   'staff.pin.needed': 'Ce kiosque a besoin d’un code PIN du personnel avant de scanner des billets.',
   'staff.pin.rules':
-    'Les fonctions du personnel le demandent : vérification de billet, passage à un autre événement, langue, réinitialisation du calibrage, sortie du mode kiosque. Le scan des billets, jamais.',
+    'Les fonctions du personnel le demandent : vérification de billet, annulation d’une entrée, porte d’entrée ou de sortie, passage à un autre événement, langue, réinitialisation du calibrage, le serveur de billetterie sur place, sortie du mode kiosque. Le scan des billets, jamais.',
   'staff.pin.set': 'Définir le code PIN du personnel',
   'staff.pin.change': 'Modifier le code PIN du personnel',
   'staff.no_pin': 'Aucun code PIN du personnel : n’importe qui à ce kiosque peut utiliser les fonctions du personnel.',
