@@ -15,21 +15,20 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  closeKioskDoors,
+  enterStaffPin,
   issuerCli,
   launchChromium,
   LOOPBACK as HOST,
-  openKioskPage,
-  RENDERER_DIR,
   requireBuild,
   ROOT,
   scanInPage as scan,
+  openKioskDoor,
   startIssuer,
+  type KioskDoor,
   type RunningIssuer,
 } from '../support/door-harness.js';
 import { freePort } from '../support/free-port.js';
-import { startKioskRuntime, type KioskRuntime } from '../../main/host/kiosk-runtime.js';
-import { KeychainApiKeyStore } from '../../main/kiosk/api-key-store.js';
-import { startWebHost, type WebHost } from '../../main/web-host/server.js';
 
 const SHOTS = join(ROOT, 'test-results', 'e2e');
 /** Waits for the page are generous: two shared cores, a browser, an issuer and the test itself. */
@@ -40,12 +39,7 @@ const REPEAT_WINDOW_MS = 300;
 /** The same code again after this is a new scan: the window, or the verdict's time on screen, whichever ends later. */
 const RESCAN_AFTER_MS = 3_000 + 300;
 
-interface Door {
-  runtime: KioskRuntime;
-  host: WebHost;
-  page: Page;
-  keyringService: string;
-}
+type Door = KioskDoor;
 
 interface Ticket {
   tid: string;
@@ -67,22 +61,14 @@ let cleoReadmittedAt = 0;
 const tickets: Record<'ada' | 'bob' | 'cleo' | 'dan', Ticket> = {} as never;
 
 async function openDoor(name: string): Promise<Door> {
-  const keyringService = `ticket-kiosk-e2e-door-ops-${name}-${process.pid}`;
-  const runtime = await startKioskRuntime({
+  const opened = await openKioskDoor(browser!, {
     dataDir: join(root, name),
-    keyringService,
-    hidScanners: false,
+    keyringService: `ticket-kiosk-e2e-door-ops-${name}-${process.pid}`,
     repeatReadWindowMs: REPEAT_WINDOW_MS,
-    log: () => undefined,
+    waitMs: WAIT_MS,
+    onPageError: (error) => pageErrors.push(`${name}: ${error}`),
   });
-  const host = await startWebHost({ core: runtime.core, host: HOST, port: 0, rendererDir: RENDERER_DIR, log: () => undefined });
-  const page = await browser!.newPage({ viewport: { width: 1280, height: 800 } });
-  await page.emulateMedia({ reducedMotion: 'reduce' });
-  page.setDefaultTimeout(WAIT_MS);
-  page.on('pageerror', (error) => pageErrors.push(`${name}: ${String(error)}`));
-  const opened = { runtime, host, page, keyringService };
   doors.push(opened);
-  await openKioskPage(page, host);
   return opened;
 }
 
@@ -97,11 +83,7 @@ async function ticketStatus(tid: string): Promise<string> {
   return (await issuerCli<{ status: string }>(issuerDir, 'ticket', 'show', tid)).status;
 }
 
-async function enterPin(page: Page, pin: string): Promise<void> {
-  await page.waitForSelector('[data-staff-dialog][data-staff-mode="unlock"] [data-staff-pin-input]:not([disabled])');
-  await page.fill('[data-staff-pin-input]', pin);
-  await page.click('[data-action="staff-unlock"]');
-}
+const enterPin = enterStaffPin;
 
 async function backToReady(page: Page): Promise<void> {
   await page.keyboard.press('Escape');
@@ -144,11 +126,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close().catch(() => undefined);
-  for (const each of doors) {
-    await each.host.close().catch(() => undefined);
-    await each.runtime.close().catch(() => undefined);
-    await new KeychainApiKeyStore({ serviceName: each.keyringService }).deleteApiKey(baseUrl).catch(() => undefined);
-  }
+  await closeKioskDoors(doors, baseUrl);
   await issuer?.stop().catch(() => undefined);
   if (root) rmSync(root, { recursive: true, force: true });
 }, 60_000);

@@ -14,33 +14,27 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  closeKioskDoors,
+  enterStaffPin,
   issuerCli,
   launchChromium,
   LOOPBACK as HOST,
-  openKioskPage,
-  RENDERER_DIR,
   requireBuild,
   ROOT,
   scanInPage as scan,
+  openKioskDoor,
   startIssuer,
+  type KioskDoor,
   type RunningIssuer,
 } from '../support/door-harness.js';
 import { freePort } from '../support/free-port.js';
-import { startKioskRuntime, type KioskRuntime } from '../../main/host/kiosk-runtime.js';
-import { KeychainApiKeyStore } from '../../main/kiosk/api-key-store.js';
 import { FIRST_LOCKOUT_MS, MAX_WRONG_PINS } from '../../main/kiosk/staff-access.js';
-import { startWebHost, type WebHost } from '../../main/web-host/server.js';
 
 const SHOTS = join(ROOT, 'test-results', 'e2e');
 const WAIT_MS = 30_000;
 const PIN = '2468';
 
-interface Door {
-  runtime: KioskRuntime;
-  host: WebHost;
-  page: Page;
-  keyringService: string;
-}
+type Door = KioskDoor;
 
 let root: string;
 let issuerDir: string;
@@ -72,16 +66,13 @@ async function setupCode(...extra: string[]): Promise<string> {
 }
 
 async function openDoor(name: string): Promise<Door> {
-  const keyringService = `ticket-kiosk-e2e-staff-${name}-${process.pid}`;
-  const runtime = await startKioskRuntime({ dataDir: join(root, name), keyringService, hidScanners: false, log: () => undefined });
-  const host = await startWebHost({ core: runtime.core, host: HOST, port: 0, rendererDir: RENDERER_DIR, log: () => undefined });
-  const page = await browser!.newPage({ viewport: { width: 1280, height: 800 } });
-  await page.emulateMedia({ reducedMotion: 'reduce' });
-  page.setDefaultTimeout(WAIT_MS);
-  page.on('pageerror', (error) => pageErrors.push(String(error)));
-  const opened = { runtime, host, page, keyringService };
+  const opened = await openKioskDoor(browser!, {
+    dataDir: join(root, name),
+    keyringService: `ticket-kiosk-e2e-staff-${name}-${process.pid}`,
+    waitMs: WAIT_MS,
+    onPageError: (error) => pageErrors.push(error),
+  });
   doors.push(opened);
-  await openKioskPage(page, host);
   return opened;
 }
 
@@ -104,20 +95,12 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close().catch(() => undefined);
-  for (const each of doors) {
-    await each.host.close().catch(() => undefined);
-    await each.runtime.close().catch(() => undefined);
-    await new KeychainApiKeyStore({ serviceName: each.keyringService }).deleteApiKey(baseUrl).catch(() => undefined);
-  }
+  await closeKioskDoors(doors, baseUrl);
   await issuer?.stop().catch(() => undefined);
   if (root) rmSync(root, { recursive: true, force: true });
 }, 60_000);
 
-async function enterPin(page: Page, pin: string): Promise<void> {
-  await page.waitForSelector('[data-staff-dialog][data-staff-mode="unlock"] [data-staff-pin-input]:not([disabled])');
-  await page.fill('[data-staff-pin-input]', pin);
-  await page.click('[data-action="staff-unlock"]');
-}
+const enterPin = enterStaffPin;
 
 async function setPin(page: Page, pin: string): Promise<void> {
   await page.waitForSelector('[data-staff-dialog][data-staff-mode="set"]');

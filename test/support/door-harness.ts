@@ -15,6 +15,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { startKioskRuntime, type KioskRuntime } from '../../main/host/kiosk-runtime.js';
+import { KeychainApiKeyStore } from '../../main/kiosk/api-key-store.js';
+import { startWebHost, type WebHost } from '../../main/web-host/server.js';
 
 function findRoot(from: string): string {
   for (let dir = from; ; dir = dirname(dir)) {
@@ -144,4 +147,59 @@ export async function scanInPage(page: Page, text: string): Promise<void> {
 declare const document: { dispatchEvent(event: unknown): boolean };
 declare class KeyboardEvent {
   constructor(type: string, init: { key: string; bubbles: boolean });
+}
+
+/** A kiosk as the door runs it: the runtime (core, keyring), the web host, and its page in Chromium. */
+export interface KioskDoor {
+  runtime: KioskRuntime;
+  host: WebHost;
+  page: Page;
+  keyringService: string;
+}
+
+export interface KioskDoorOptions {
+  /** The kiosk's data dir. */
+  dataDir: string;
+  /** A keyring service of the test's own, removed by closeKioskDoors. */
+  keyringService: string;
+  /** docs/kiosk.md "Double reads"; the runtime's default when absent. */
+  repeatReadWindowMs?: number;
+  /** The page's default timeout for waits. */
+  waitMs: number;
+  /** Errors the page throws, for the test to assert there were none. */
+  onPageError: (error: string) => void;
+}
+
+/** Starts a kiosk runtime behind the web host (HID scanners off) and opens its page, signed in through a launch URL. */
+export async function openKioskDoor(browser: Browser, options: KioskDoorOptions): Promise<KioskDoor> {
+  const runtime = await startKioskRuntime({
+    dataDir: options.dataDir,
+    keyringService: options.keyringService,
+    hidScanners: false,
+    ...(options.repeatReadWindowMs === undefined ? {} : { repeatReadWindowMs: options.repeatReadWindowMs }),
+    log: () => undefined,
+  });
+  const host = await startWebHost({ core: runtime.core, host: LOOPBACK, port: 0, rendererDir: RENDERER_DIR, log: () => undefined });
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  page.setDefaultTimeout(options.waitMs);
+  page.on('pageerror', (error) => options.onPageError(String(error)));
+  await openKioskPage(page, host);
+  return { runtime, host, page, keyringService: options.keyringService };
+}
+
+/** Stops each door's host and runtime and removes its API key for `issuerUrl` from the keyring. */
+export async function closeKioskDoors(doors: readonly KioskDoor[], issuerUrl: string): Promise<void> {
+  for (const door of doors) {
+    await door.host.close().catch(() => undefined);
+    await door.runtime.close().catch(() => undefined);
+    await new KeychainApiKeyStore({ serviceName: door.keyringService }).deleteApiKey(issuerUrl).catch(() => undefined);
+  }
+}
+
+/** Types the staff PIN into the unlock dialog (docs/kiosk.md "Staff PIN") once it takes input. */
+export async function enterStaffPin(page: Page, pin: string): Promise<void> {
+  await page.waitForSelector('[data-staff-dialog][data-staff-mode="unlock"] [data-staff-pin-input]:not([disabled])');
+  await page.fill('[data-staff-pin-input]', pin);
+  await page.click('[data-action="staff-unlock"]');
 }
