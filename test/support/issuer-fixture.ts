@@ -89,7 +89,13 @@ export function createIssuerFixture(options: { baseUrl?: string; name?: string }
     name,
     signingKey,
 
-    createEvent({ name: eventName = 'Spring Concert', date = new Date(Date.now() + 2 * HOUR), endsAt, entryPolicy = 'single', capacity = null } = {}) {
+    createEvent({
+      name: eventName = 'Spring Concert',
+      date = new Date(Date.now() + 2 * HOUR),
+      endsAt,
+      entryPolicy = 'single',
+      capacity = null,
+    } = {}) {
       const event: EventRow = {
         eid: ulid(),
         name: eventName,

@@ -58,7 +58,14 @@ describe('the SQLite database thread', () => {
     const ticket = fx.issueTicket(event.eid);
     const scanner = fx.enrollScanner(event.eid);
     const row = fx.db.prepare('SELECT key_hash FROM api_keys WHERE api_key_id = ?').get(scanner.apiKeyId) as { key_hash: string };
-    const credential = { apiKeyId: scanner.apiKeyId, keyHash: row.key_hash, scannerId: scanner.scannerId, eid: event.eid, gateId: null, canAnnul: false };
+    const credential = {
+      apiKeyId: scanner.apiKeyId,
+      keyHash: row.key_hash,
+      scannerId: scanner.scannerId,
+      eid: event.eid,
+      gateId: null,
+      canAnnul: false,
+    };
     const body = {
       tid: ticket.tid,
       eid: event.eid,
