@@ -3,6 +3,7 @@ import type { Sql } from './sql.js';
 import type { EntryPolicy, ScanAction } from '../../protocol/door.js';
 import { WriteConflict, type Sql as SqlPort } from './sql.js';
 import type { TicketRow } from './tickets.js';
+import { appendChained } from './audit-log.js';
 
 export interface CheckinRow {
   tid: string;
@@ -84,12 +85,13 @@ export async function pruneStoredAnswers(db: Sql, before: string): Promise<numbe
   return (await db.run('DELETE FROM idempotency WHERE created_at < ?', [before])).changes;
 }
 
+/**
+ * Appends one row at the end of the hash chain (store/audit-log.ts; docs/issuer.md "Audit: tamper-evident
+ * logs"). On PostgreSQL it takes the chain head's row lock, held until the commit: call it as the LAST
+ * statement of a write job, so concurrent appends wait on each other as briefly as possible.
+ */
 export async function appendScanLog(db: Sql, row: ScanLogRow): Promise<void> {
-  await db.run(
-    `INSERT INTO scan_log (at, scanned_at, tid, eid, scanner_id, api_key_id, gate_id, idempotency_key, outcome, details)
-     VALUES (@at, @scanned_at, @tid, @eid, @scanner_id, @api_key_id, @gate_id, @idempotency_key, @outcome, @details)`,
-    { ...row },
-  );
+  await appendChained(db, [row]);
 }
 
 export function scanLogForEvent(db: Sql, eid: string): Promise<ScanLogEntry[]> {

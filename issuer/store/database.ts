@@ -5,7 +5,8 @@
  */
 import Database from 'better-sqlite3';
 import { schemaTooNew } from './schema-version.js';
-import { MIGRATIONS } from './migrations.js';
+import { CHAIN_MIGRATION, MIGRATIONS } from './migrations.js';
+import { chainUnchainedRowsSqlite } from './audit-log.js';
 
 /** The schema version this program writes and reads: one per migration. */
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -78,6 +79,8 @@ export function migrate(db: Db): Migration {
     if (from > SCHEMA_VERSION) throw schemaTooNew(from, SCHEMA_VERSION);
     for (let version = from; version < SCHEMA_VERSION; version++) {
       db.exec(MIGRATIONS[version]!);
+      // Migration 4 made scan_log a hash chain: the rows from before it are chained now, in id order.
+      if (version + 1 === CHAIN_MIGRATION) chainUnchainedRowsSqlite(db);
       db.pragma(`user_version = ${version + 1}`);
     }
     return { from, to: schemaVersion(db) };

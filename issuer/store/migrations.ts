@@ -213,4 +213,43 @@ export const MIGRATIONS: readonly string[] = [
     reported_at       TEXT NOT NULL
   );
   `,
+  // 4: tamper-evident logs (docs/issuer.md "Audit: tamper-evident logs"): scan_log chained with SHA-256, the
+  // chain's head, and every chain head a kiosk reported in its heartbeats.
+  `
+  -- position: 1, 2, 3, … in id order, no gaps; hash = SHA-256 over prev_hash and the row's fields
+  -- (protocol/audit-chain.ts). origin: for a row an import re-chained, its position and hashes in the other
+  -- copy's chain (JSON), else NULL. Rows from before this migration are chained right after it
+  -- (issuer/store/audit-log.ts chainUnchainedRows), in id order.
+  ALTER TABLE scan_log ADD COLUMN position INTEGER;
+  ALTER TABLE scan_log ADD COLUMN prev_hash TEXT;
+  ALTER TABLE scan_log ADD COLUMN hash TEXT;
+  ALTER TABLE scan_log ADD COLUMN origin TEXT;
+  CREATE UNIQUE INDEX scan_log_by_position ON scan_log (position);
+
+  -- The chain's head: the last row's position and hash. Every append reads and moves it in its own
+  -- transaction (on PostgreSQL its row lock makes concurrent appends take turns).
+  CREATE TABLE scan_log_head (
+    singleton  INTEGER PRIMARY KEY CHECK (singleton = 1),
+    position   INTEGER NOT NULL,
+    hash       TEXT NOT NULL
+  );
+  INSERT INTO scan_log_head (singleton, position, hash) VALUES (1, 0, '0000000000000000000000000000000000000000000000000000000000000000');
+
+  -- Every chain head a kiosk reported (heartbeat log_head), append-only. contradiction: why this head
+  -- contradicts an earlier one of the same scanner (its log was rewritten), else NULL.
+  CREATE TABLE kiosk_log_heads (
+    id             INTEGER PRIMARY KEY AUTOINCREMENT,
+    api_key_id     TEXT NOT NULL,
+    scanner_id     TEXT NOT NULL,
+    eid            TEXT NOT NULL,
+    position       INTEGER NOT NULL,
+    hash           TEXT NOT NULL,
+    reported_at    TEXT NOT NULL,
+    contradiction  TEXT
+  );
+  CREATE INDEX kiosk_log_heads_by_scanner ON kiosk_log_heads (scanner_id, id);
+  `,
 ];
+
+/** The migration that made scan_log a hash chain: rows from before it are chained right after it runs. */
+export const CHAIN_MIGRATION = 4;

@@ -20,6 +20,8 @@
  * The version lives in `schema_version` (SQLite has `PRAGMA user_version`),
  * a one-row table created by migratePostgres itself, outside the entries.
  */
+import { chainUnchainedRows } from './audit-log.js';
+import { CHAIN_MIGRATION } from './migrations.js';
 import { schemaTooNew } from './schema-version.js';
 import type { Sql, SqlDatabase } from './sql.js';
 
@@ -233,6 +235,33 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
     reported_at       TEXT COLLATE "C" NOT NULL
   );
   `,
+  // 4: tamper-evident logs, as migration 4 of migrations.ts.
+  `
+  ALTER TABLE scan_log ADD COLUMN position BIGINT;
+  ALTER TABLE scan_log ADD COLUMN prev_hash TEXT COLLATE "C";
+  ALTER TABLE scan_log ADD COLUMN hash TEXT COLLATE "C";
+  ALTER TABLE scan_log ADD COLUMN origin TEXT COLLATE "C";
+  CREATE UNIQUE INDEX scan_log_by_position ON scan_log (position);
+
+  CREATE TABLE scan_log_head (
+    singleton  INTEGER PRIMARY KEY CHECK (singleton = 1),
+    position   BIGINT NOT NULL,
+    hash       TEXT COLLATE "C" NOT NULL
+  );
+  INSERT INTO scan_log_head (singleton, position, hash) VALUES (1, 0, '0000000000000000000000000000000000000000000000000000000000000000');
+
+  CREATE TABLE kiosk_log_heads (
+    id             BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    api_key_id     TEXT COLLATE "C" NOT NULL,
+    scanner_id     TEXT COLLATE "C" NOT NULL,
+    eid            TEXT COLLATE "C" NOT NULL,
+    position       BIGINT NOT NULL,
+    hash           TEXT COLLATE "C" NOT NULL,
+    reported_at    TEXT COLLATE "C" NOT NULL,
+    contradiction  TEXT COLLATE "C"
+  );
+  CREATE INDEX kiosk_log_heads_by_scanner ON kiosk_log_heads (scanner_id, id);
+  `,
 ];
 
 export const POSTGRES_SCHEMA_VERSION = POSTGRES_MIGRATIONS.length;
@@ -296,6 +325,7 @@ export async function migratePostgres(db: SqlDatabase): Promise<PostgresMigratio
     );
     for (let version = from; version < POSTGRES_SCHEMA_VERSION; version++) {
       await tx.run(POSTGRES_MIGRATIONS[version]!);
+      if (version + 1 === CHAIN_MIGRATION) await chainUnchainedRows(tx);
       await tx.run(
         'INSERT INTO schema_version (singleton, version) VALUES (1, ?) ON CONFLICT (singleton) DO UPDATE SET version = EXCLUDED.version',
         [version + 1],
