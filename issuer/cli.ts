@@ -7,6 +7,7 @@
 import { Command, CommanderError } from 'commander';
 import { newIdFactory } from './admin/ids.js';
 import { registerAdminTokenCommands } from './cli/admin-token-command.js';
+import { registerAuditCommands } from './cli/audit-command.js';
 import { registerBackupCommand } from './cli/backup-command.js';
 import { registerCheckinsCommands } from './cli/checkins-commands.js';
 import { registerEventCommands } from './cli/event-commands.js';
@@ -42,6 +43,7 @@ export function buildProgram(): Command {
   registerBackupCommand(program);
   registerAdminTokenCommands(program);
   registerTransferCommands(program);
+  registerAuditCommands(program);
   return program;
 }
 

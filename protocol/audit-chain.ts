@@ -125,7 +125,13 @@ export class ChainVerifier {
       return (this.broken = { kind: 'hash_mismatch', id: record.id, position: record.position, stored: record.hash, computed });
     }
     if (record.prev_hash !== this.last.hash) {
-      return (this.broken = { kind: 'link_broken', id: record.id, position: record.position, prev_hash: record.prev_hash, expected: this.last.hash });
+      return (this.broken = {
+        kind: 'link_broken',
+        id: record.id,
+        position: record.position,
+        prev_hash: record.prev_hash,
+        expected: this.last.hash,
+      });
     }
     this.last = { position: record.position, hash: record.hash };
     return null;

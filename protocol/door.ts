@@ -101,6 +101,19 @@ export interface HeartbeatRequest {
   offline_exposure?: Record<string, number>;
   /** Offline admissions in the last hour, per ticket type. */
   offline_last_hour?: Record<string, number>;
+  /**
+   * The head of the kiosk's own hash-chained log (docs/protocol.md "Scanner heartbeat", docs/kiosk.md "The
+   * kiosk's audit log"): its last record's position and hash. The issuer keeps every head it is told, so a
+   * log rewritten afterwards contradicts one of them.
+   */
+  log_head?: LogHeadReport;
+}
+
+/** A chain head as a kiosk reports it: position 0 with 64 zeros for an empty log. */
+export interface LogHeadReport {
+  position: number;
+  /** 64 lowercase hex characters. */
+  hash: string;
 }
 
 export interface HeartbeatResponse {

@@ -37,6 +37,14 @@ const heartbeatRequestSchema = {
     pending_scans: { type: 'integer', minimum: 0 },
     offline_exposure: countsByType,
     offline_last_hour: countsByType,
+    log_head: {
+      type: 'object',
+      required: ['position', 'hash'],
+      properties: {
+        position: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
+        hash: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+      },
+    },
   },
 } as const;
 

@@ -8,11 +8,13 @@ import {
   type EntryPolicy,
   type HeartbeatRequest,
   type HeartbeatResponse,
+  type LogHeadReport,
   type OccupancyLevel,
   type OfflineExposurePolicy,
 } from '../../protocol/door.js';
 import type { ScannerCredential } from '../auth.js';
 import { AdminError } from '../error-catalogue.js';
+import { recordKioskHead } from '../store/audit-log.js';
 import { appendScanLog, findCheckin, insideNow, type GateOccupancy } from '../store/checkins.js';
 import { offlinePoliciesOf, recordHeartbeat, setOfflinePolicy } from '../store/door.js';
 import { findEvent, updateEventDoor } from '../store/events.js';
@@ -26,14 +28,17 @@ export async function heartbeat(database: SqlDatabase, credential: ScannerCreden
   const now = new Date().toISOString();
   await database.write(
     heartbeatWrite({
-      api_key_id: credential.apiKeyId,
-      scanner_id: credential.scannerId,
-      eid: credential.eid,
-      direction: body.direction ?? null,
-      pending_scans: body.pending_scans ?? 0,
-      offline_exposure: JSON.stringify(body.offline_exposure ?? {}),
-      offline_last_hour: JSON.stringify(body.offline_last_hour ?? {}),
-      reported_at: now,
+      row: {
+        api_key_id: credential.apiKeyId,
+        scanner_id: credential.scannerId,
+        eid: credential.eid,
+        direction: body.direction ?? null,
+        pending_scans: body.pending_scans ?? 0,
+        offline_exposure: JSON.stringify(body.offline_exposure ?? {}),
+        offline_last_hour: JSON.stringify(body.offline_last_hour ?? {}),
+        reported_at: now,
+      },
+      logHead: body.log_head ?? null,
     }),
   );
   const db = database.read;
@@ -51,7 +56,26 @@ export async function heartbeat(database: SqlDatabase, credential: ScannerCreden
   };
 }
 
-const heartbeatWrite = namedJob('scanner-heartbeat', (db, row: Parameters<typeof recordHeartbeat>[1]) => recordHeartbeat(db, row));
+/**
+ * The heartbeat and, when it carries one, the kiosk's log head (docs/issuer.md "Audit: tamper-evident logs"):
+ * kept whatever it says, flagged when it contradicts an earlier head of the same scanner. Nothing is refused.
+ */
+const heartbeatWrite = namedJob(
+  'scanner-heartbeat',
+  async (db, args: { row: Parameters<typeof recordHeartbeat>[1]; logHead: LogHeadReport | null }) => {
+    await recordHeartbeat(db, args.row);
+    if (args.logHead) {
+      await recordKioskHead(db, {
+        api_key_id: args.row.api_key_id,
+        scanner_id: args.row.scanner_id,
+        eid: args.row.eid,
+        position: args.logHead.position,
+        hash: args.logHead.hash,
+        reported_at: args.row.reported_at,
+      });
+    }
+  },
+);
 
 export interface EventOccupancy {
   eid: string;

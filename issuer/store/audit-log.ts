@@ -76,14 +76,20 @@ export async function appendChained(tx: Sql, rows: readonly (ScanLogContent & Pa
     let own = chainOnto(head, content);
     if (typeof row.position === 'number' && (own.position !== row.position || own.hash !== row.hash)) {
       // A row from another copy whose chain went on differently: chained here, its place there kept in origin.
-      const origin = JSON.stringify({ position: row.position, prev_hash: row.prev_hash ?? null, hash: row.hash ?? null, origin: row.origin ?? null });
+      const origin = JSON.stringify({
+        position: row.position,
+        prev_hash: row.prev_hash ?? null,
+        hash: row.hash ?? null,
+        origin: row.origin ?? null,
+      });
       content = { ...content, origin };
       own = chainOnto(head, content);
     }
     head = { position: own.position, hash: own.hash };
     return { ...content, ...own };
   });
-  const values = (row: (typeof chained)[number]) => INSERT_COLUMNS.map((c) => (row as unknown as Record<string, string | number | null>)[c] ?? null);
+  const values = (row: (typeof chained)[number]) =>
+    INSERT_COLUMNS.map((c) => (row as unknown as Record<string, string | number | null>)[c] ?? null);
   if (tx.dialect === 'postgres' && chained.length === 1) {
     // One round trip for the insert and the head (the common case: a check-in).
     const row = chained[0]!;
@@ -107,7 +113,9 @@ export function chainUnchainedRowsSqlite(db: Database.Database): number {
   let last: LogHead = { position: head.position, hash: head.hash };
   const update = db.prepare('UPDATE scan_log SET position = ?, prev_hash = ?, hash = ? WHERE id = ?');
   let count = 0;
-  for (const row of db.prepare('SELECT * FROM scan_log WHERE position IS NULL ORDER BY id').iterate() as Iterable<ScanLogContent & { id: number }>) {
+  for (const row of db.prepare('SELECT * FROM scan_log WHERE position IS NULL ORDER BY id').iterate() as Iterable<
+    ScanLogContent & { id: number }
+  >) {
     const own = chainOnto(last, row);
     update.run(own.position, own.prev_hash, own.hash, row.id);
     last = { position: own.position, hash: own.hash };
@@ -125,7 +133,12 @@ export async function chainUnchainedRows(tx: Sql): Promise<number> {
     const page = await tx.all<ScanLogContent & { id: number }>('SELECT * FROM scan_log WHERE position IS NULL ORDER BY id LIMIT 1000');
     for (const row of page) {
       const own = chainOnto(last, row);
-      await tx.run('UPDATE scan_log SET position = ?, prev_hash = ?, hash = ? WHERE id = ?', [own.position, own.prev_hash, own.hash, row.id]);
+      await tx.run('UPDATE scan_log SET position = ?, prev_hash = ?, hash = ? WHERE id = ?', [
+        own.position,
+        own.prev_hash,
+        own.hash,
+        row.id,
+      ]);
       last = { position: own.position, hash: own.hash };
       count++;
     }
@@ -259,11 +272,16 @@ export async function verifyKioskHeads(sql: Sql, eid: string | null = null): Pro
     const reason = headContradiction(same ? [same, history.top] : [history.top], head);
     if (reason !== null && !flagged.has(row.scanner_id)) {
       flagged.add(row.scanner_id);
-      contradictions.push({ scanner_id: row.scanner_id, api_key_id: row.api_key_id, id: Number(row.id), reported_at: row.reported_at, reason });
+      contradictions.push({
+        scanner_id: row.scanner_id,
+        api_key_id: row.api_key_id,
+        id: Number(row.id),
+        reported_at: row.reported_at,
+        reason,
+      });
     }
     if (!same) history.at.set(head.position, head);
     if (head.position > history.top.position) history.top = head;
   }
   return { ok: contradictions.length === 0, kiosks: seen.size, heads: rows.length, contradictions };
 }
-
