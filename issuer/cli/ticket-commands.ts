@@ -10,6 +10,15 @@ import { defaultTicketExpiry, issueForEvent, type TicketSpec } from '../admin/is
 import { requireTicket, withIssuer, type IssuerContext } from '../admin/issuer-context.js';
 import { terminalQr } from '../admin/qr.js';
 import { ticketSpecsFromCsv } from '../admin/ticket-csv.js';
+import {
+  exportTickets,
+  PAGE_NAMES,
+  parsePageSize,
+  parseTicketExportFormat,
+  parseTimeZone,
+  TICKET_EXPORT_FORMATS,
+  type TicketExportResult,
+} from '../admin/ticket-export.js';
 import { parseDateTime, parseInteger, parseLabel } from '../admin/validators.js';
 import { AdminError } from '../error-catalogue.js';
 import { revokeTicketById } from '../services/admin-actions.js';
@@ -60,6 +69,15 @@ interface IssueOptions extends CommonOptions {
 interface ImportOptions extends CommonOptions {
   event: string;
   csv: string;
+}
+
+interface ExportOptions extends CommonOptions {
+  event: string;
+  out: string;
+  format: string;
+  page: string;
+  tz: string;
+  tid?: string[];
 }
 
 interface RevokeOptions extends CommonOptions {
@@ -134,6 +152,33 @@ export function registerTicketCommands(program: Command, nextId: IdFactory): voi
 
   withCommonOptions(
     ticket
+      .command('export')
+      .description("tickets to send: a PNG of each ticket's QR code (<tid>.png) and a print-ready PDF, one ticket per page")
+      .requiredOption('--event <eid>', 'event ID')
+      .requiredOption('--out <dir>', 'folder for the files (made if missing; files of the same names are replaced)')
+      .option('--format <format>', `what to write: ${TICKET_EXPORT_FORMATS.join(', ')}`, 'both')
+      .option('--page <size>', `PDF page size: ${PAGE_NAMES.join(', ')}`, 'a6')
+      .option('--tz <zone>', "IANA time zone the event's date and time are printed in, e.g. Europe/Berlin", 'UTC')
+      .option('--tid <tid...>', 'only these tickets of the event (default: every ticket that is not revoked)'),
+  ).action(
+    action<ExportOptions>((options, output) => {
+      const format = parseTicketExportFormat(options.format);
+      const page = parsePageSize(options.page);
+      const timeZone = parseTimeZone(options.tz);
+      return withIssuer(options.data, async (context) => {
+        const result = await exportTickets(
+          context,
+          { eid: options.event, out: options.out, format, page, timeZone, ...(options.tid ? { tids: options.tid } : {}) },
+          (total, label) => output.progress(total, label),
+          (message) => output.log(message),
+        );
+        output.result(result, () => describeTicketExport(result));
+      });
+    }),
+  );
+
+  withCommonOptions(
+    ticket
       .command('revoke')
       .description('revoke a ticket (takes effect on the next scan, also while serve runs)')
       .argument('<tid>', 'ticket ID')
@@ -159,6 +204,16 @@ export function registerTicketCommands(program: Command, nextId: IdFactory): voi
       }),
     ),
   );
+}
+
+function describeTicketExport(result: TicketExportResult): string {
+  const c = result.counts;
+  const lines = [`Exported ${c.tickets} ticket(s) of "${result.event}" (${result.eid}) to ${result.out}:`];
+  if (result.pdf !== null)
+    lines.push(`  ${result.pdf}: ${c.pdf_pages} page(s), ${result.page.toUpperCase()}, times in ${result.time_zone}`);
+  if (c.png > 0) lines.push(`  ${c.png} PNG file(s), <tid>.png`);
+  lines.push(`${result.tickets_per_second} tickets/s; peak memory (RSS) ${result.peak_rss_mib} MiB.`);
+  return lines.join('\n');
 }
 
 function describeStatus(status: TicketStatus): string[] {

@@ -1,0 +1,237 @@
+/**
+ * `ticket export --event EID --out DIR`: tickets to send to attendees
+ * (docs/issuer.md "Tickets you can send"): a PNG of each ticket's QR code,
+ * `<tid>.png`, and one print-ready PDF with a ticket per page
+ * (issuer/admin/ticket-pdf.ts).
+ *
+ * Streamed: tickets are read in keyset pages from the store (transferRows,
+ * 1,000 at a time) and each is drawn and written before the next page is
+ * read; the PDF goes to its file as it is made (with backpressure). Memory
+ * does not grow with the number of tickets, except for the list of file
+ * paths the result reports.
+ */
+import fs from 'node:fs';
+import { once } from 'node:events';
+import path from 'node:path';
+import { finished } from 'node:stream/promises';
+import { AdminError } from '../error-catalogue.js';
+import type { EventRow } from '../store/events.js';
+import type { Sql } from '../store/sql.js';
+import { findTicket } from '../store/tickets.js';
+import { transferRows } from '../store/transfer.js';
+import { requireEvent, type IssuerContext } from './issuer-context.js';
+import type { StartProgress } from './progress.js';
+import { writeQrPng } from './qr.js';
+import { eventTimeText, isTimeZone, PAGE_SIZES, TicketPdf, type PageSize, type TicketPage } from './ticket-pdf.js';
+
+export const TICKET_EXPORT_FORMATS = ['png', 'pdf', 'both'] as const;
+export type TicketExportFormat = (typeof TICKET_EXPORT_FORMATS)[number];
+export const PAGE_NAMES = Object.keys(PAGE_SIZES) as PageSize[];
+
+export interface TicketExportOptions {
+  eid: string;
+  out: string;
+  format: TicketExportFormat;
+  page: PageSize;
+  /** IANA time zone the event's date and time are printed in. */
+  timeZone: string;
+  /** Only these tickets (of the event); all of its tickets when absent. */
+  tids?: readonly string[];
+}
+
+export interface TicketExportResult {
+  eid: string;
+  event: string;
+  out: string;
+  format: TicketExportFormat;
+  page: PageSize;
+  time_zone: string;
+  /** The PDF file, or null with --format png. */
+  pdf: string | null;
+  /** Every file written, absolute paths: the PDF first, then the PNGs in ticket order. */
+  files: string[];
+  counts: {
+    /** Tickets exported (each has a PNG and/or a PDF page). */
+    tickets: number;
+    png: number;
+    pdf_pages: number;
+    /** Revoked tickets of the event, left out: a revoked ticket must not be sent. */
+    skipped_revoked: number;
+    /** Tickets whose holder, type or event text had characters no bundled font can draw (printed as "?"). */
+    unprintable_text: number;
+  };
+  seconds: number;
+  tickets_per_second: number;
+  /** process.resourceUsage().maxRSS at the end, in MiB: the peak memory of the whole command. */
+  peak_rss_mib: number;
+  warnings: string[];
+}
+
+/** Bytes of PDF waiting to be written before drawing pauses for the disk. */
+const PDF_BUFFER_LIMIT = 4 << 20;
+const PROGRESS_STEP = 100;
+
+export function parseTicketExportFormat(value: string): TicketExportFormat {
+  if (!(TICKET_EXPORT_FORMATS as readonly string[]).includes(value))
+    throw new AdminError('INVALID_ARGUMENT', `--format must be one of ${TICKET_EXPORT_FORMATS.join(', ')}, not "${value}"`);
+  return value as TicketExportFormat;
+}
+
+export function parsePageSize(value: string): PageSize {
+  const page = value.toLowerCase();
+  if (!(PAGE_NAMES as string[]).includes(page))
+    throw new AdminError('INVALID_ARGUMENT', `--page must be one of ${PAGE_NAMES.join(', ')}, not "${value}"`);
+  return page as PageSize;
+}
+
+export function parseTimeZone(value: string): string {
+  if (!isTimeZone(value))
+    throw new AdminError('INVALID_ARGUMENT', `--tz must be an IANA time zone such as Europe/Berlin or America/New_York, not "${value}"`);
+  return value;
+}
+
+export async function exportTickets(
+  context: IssuerContext,
+  options: TicketExportOptions,
+  startProgress: StartProgress,
+  log: (message: string) => void,
+): Promise<TicketExportResult> {
+  const started = process.hrtime.bigint();
+  const db = context.database.read;
+  const event = await requireEvent(db, options.eid);
+  const selected = options.tids === undefined ? undefined : await requireTickets(db, event, options.tids);
+  const out = path.resolve(options.out);
+  prepareOutDir(out);
+
+  const wantPng = options.format !== 'pdf';
+  const wantPdf = options.format !== 'png';
+  const pdfFile = wantPdf ? path.join(out, `tickets-${event.eid}.pdf`) : null;
+  const files: string[] = pdfFile === null ? [] : [pdfFile];
+  const counts: TicketExportResult['counts'] = { tickets: 0, png: 0, pdf_pages: 0, skipped_revoked: 0, unprintable_text: 0 };
+
+  const total = selected?.length ?? (await countTickets(db, event.eid));
+  const progress = startProgress(total, 'Exporting tickets');
+  let pdf: TicketPdf | undefined;
+  let sink: fs.WriteStream | undefined;
+  try {
+    if (pdfFile !== null) {
+      pdf = new TicketPdf(
+        options.page,
+        { name: event.name, venue: event.venue, when: eventTimeText(event.date, options.timeZone) },
+        event.name,
+      );
+      sink = fs.createWriteStream(pdfFile);
+      pdf.doc.pipe(sink);
+    }
+    let sinceProgress = 0;
+    for await (const ticket of selected ?? eventTickets(db, event.eid)) {
+      if (ticket.revoked) {
+        counts.skipped_revoked++;
+      } else {
+        if (pdf) {
+          if (pdf.addTicket(ticket) > 0) counts.unprintable_text++;
+          counts.pdf_pages++;
+          await drain(pdf, sink!);
+        }
+        if (wantPng) {
+          const file = path.join(out, `${ticket.tid}.png`);
+          await writeQrPng(file, ticket.qr);
+          files.push(file);
+          counts.png++;
+        }
+        counts.tickets++;
+      }
+      if (++sinceProgress === PROGRESS_STEP) {
+        progress.advance(sinceProgress);
+        sinceProgress = 0;
+      }
+    }
+    progress.advance(sinceProgress);
+    if (pdf) {
+      if (pdf.pageCount === 0) pdf.doc.addPage(); // a PDF needs a page; this one says there is nothing to print
+      pdf.doc.end();
+      await finished(sink!);
+    }
+  } catch (error) {
+    sink?.destroy();
+    throw error;
+  } finally {
+    progress.stop();
+  }
+  const warnings: string[] = [];
+  if (counts.skipped_revoked > 0) warnings.push(`${counts.skipped_revoked} revoked ticket(s) left out`);
+  if (counts.unprintable_text > 0)
+    warnings.push(
+      `${counts.unprintable_text} ticket(s) have characters in the holder name, type or event that no bundled font covers; they are printed as "?" (the QR code is unaffected)`,
+    );
+  if (counts.tickets === 0) warnings.push('no ticket to export');
+  for (const warning of warnings) log(`warning: ${warning}`);
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  return {
+    eid: event.eid,
+    event: event.name,
+    out,
+    format: options.format,
+    page: options.page,
+    time_zone: options.timeZone,
+    pdf: pdfFile,
+    files,
+    counts,
+    seconds: Math.round(seconds * 1000) / 1000,
+    tickets_per_second: seconds > 0 ? Math.round(counts.tickets / seconds) : 0,
+    peak_rss_mib: Math.round(process.resourceUsage().maxRSS / 1024),
+    warnings,
+  };
+}
+
+interface ExportTicket extends TicketPage {
+  revoked: boolean;
+}
+
+const asExportTicket = (row: Record<string, unknown>): ExportTicket => ({
+  tid: row.tid as string,
+  qr: row.qr as string,
+  holder: row.holder_name as string | null,
+  type: row.ticket_type as string | null,
+  revoked: row.revoked_at !== null,
+});
+
+/** The event's tickets in issue order, read 1,000 at a time (keyset pages). */
+async function* eventTickets(db: Sql, eid: string): AsyncGenerator<ExportTicket> {
+  for await (const row of transferRows(db, 'tickets', eid)) yield asExportTicket(row);
+}
+
+async function countTickets(db: Sql, eid: string): Promise<number> {
+  const row = await db.get<{ n: number | string }>('SELECT COUNT(*) AS n FROM tickets WHERE eid = ?', [eid]);
+  return Number(row?.n ?? 0);
+}
+
+/** --tid: each must be a ticket of the event; checked before any file is written. */
+async function requireTickets(db: Sql, event: EventRow, tids: readonly string[]): Promise<ExportTicket[]> {
+  const tickets: ExportTicket[] = [];
+  for (const tid of new Set(tids)) {
+    const row = (await findTicket(db, tid)) ?? (await findTicket(db, tid.toUpperCase()));
+    if (!row || row.eid !== event.eid)
+      throw new AdminError('TICKET_NOT_FOUND', `--tid ${tid}: no such ticket of event ${event.eid} ("${event.name}")`);
+    tickets.push(asExportTicket(row as unknown as Record<string, unknown>));
+  }
+  return tickets;
+}
+
+/** --out: made if missing (its parent must exist), so a typo does not scatter files; a file there is refused. */
+function prepareOutDir(out: string): void {
+  const stat = fs.statSync(out, { throwIfNoEntry: false });
+  if (stat === undefined) {
+    if (!fs.statSync(path.dirname(out), { throwIfNoEntry: false })?.isDirectory())
+      throw new AdminError('INVALID_ARGUMENT', `--out ${out}: its parent folder does not exist`);
+    fs.mkdirSync(out);
+  } else if (!stat.isDirectory()) throw new AdminError('INVALID_ARGUMENT', `--out ${out} is a file, not a folder`);
+}
+
+/** Lets the file catch up when more than PDF_BUFFER_LIMIT bytes of PDF wait to be written. */
+async function drain(pdf: TicketPdf, sink: fs.WriteStream): Promise<void> {
+  while (pdf.doc.readableLength + sink.writableLength > PDF_BUFFER_LIMIT) {
+    if (sink.writableNeedDrain) await once(sink, 'drain');
+    else await new Promise((resolve) => setImmediate(resolve));
+  }
+}

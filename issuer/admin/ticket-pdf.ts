@@ -1,0 +1,347 @@
+/**
+ * One printable ticket per PDF page (`ticket export`, docs/issuer.md "Tickets
+ * you can send"): the event, venue, date and time in a named time zone, the
+ * holder and ticket type, the QR code and a short ticket id.
+ *
+ * - The QR code is an image of one pixel per module (quiet zone included,
+ *   1 bit per pixel, drawn without interpolation), placed and scaled on a grid
+ *   of 1/50 inch per module: 3 device pixels per module at 150 dpi, 6 at 300,
+ *   12 at 600, so every module comes out whole. The symbol is at least 35 mm
+ *   wide on A6 and grows with the page.
+ * - Text is set in DejaVu Sans (Latin, Greek, Cyrillic and much more), and
+ *   what DejaVu lacks in Noto Sans SC (Chinese, Japanese kana) or Noto Sans
+ *   KR (Korean Hangul), taken per character from the @fontsource packages'
+ *   unicode-range chunks, each loaded only when a name needs it. pdfkit embeds
+ *   only the glyphs used (subsets). A character neither covers is drawn as "?"
+ *   and counted (the caller warns and the page says so): never silently dropped.
+ * - The document is written as it is made (pdfkit is a stream): a page's
+ *   objects are released once written, so memory does not grow with the
+ *   number of pages (see releasePage).
+ */
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import * as fontkit from 'fontkit';
+import PDFDocument from 'pdfkit';
+import { QUIET_ZONE_MODULES, qrModules } from './qr.js';
+
+export const PAGE_SIZES = {
+  a6: [297.64, 419.53],
+  a4: [595.28, 841.89],
+  letter: [612, 792],
+} as const;
+export type PageSize = keyof typeof PAGE_SIZES;
+
+/** Points per QR module at the smallest: 1/50 inch (0.508 mm), a whole number of pixels at 150, 300 and 600 dpi. */
+const MODULE_GRID_PT = 72 / 50;
+const MM = 72 / 25.4;
+/** The symbol (without its quiet zone) is at least this wide on A6; larger pages scale it up. */
+export const MIN_QR_MM = 35;
+
+const requireFrom = createRequire(import.meta.url);
+const DEJAVU_DIR = path.join(path.dirname(requireFrom.resolve('dejavu-fonts-ttf/package.json')), 'ttf');
+/** The fallbacks after DejaVu, in order: Noto Sans SC (Chinese, Japanese kana), then Noto Sans KR (Korean Hangul). */
+const CJK_FAMILIES = ['noto-sans-sc', 'noto-sans-kr'] as const;
+const cjkDir = (family: string): string => path.dirname(requireFrom.resolve(`@fontsource/${family}/unicode.json`));
+
+const FONT_FILES = {
+  sans: path.join(DEJAVU_DIR, 'DejaVuSans.ttf'),
+  bold: path.join(DEJAVU_DIR, 'DejaVuSans-Bold.ttf'),
+  mono: path.join(DEJAVU_DIR, 'DejaVuSansMono.ttf'),
+  monoBold: path.join(DEJAVU_DIR, 'DejaVuSansMono-Bold.ttf'),
+} as const;
+
+type Weight = 'regular' | 'bold';
+
+/** What fills in for DejaVu: the Noto chunks, each with the code points it holds (its unicode-range). */
+interface CjkChunk {
+  family: string;
+  name: string;
+  ranges: [number, number][];
+  fonts: Partial<Record<Weight, fontkit.Font>>;
+}
+
+let cjkChunks: CjkChunk[] | undefined;
+
+function loadCjkChunks(): CjkChunk[] {
+  if (cjkChunks) return cjkChunks;
+  cjkChunks = CJK_FAMILIES.flatMap((family) =>
+    Object.entries(JSON.parse(fs.readFileSync(path.join(cjkDir(family), 'unicode.json'), 'utf8')) as Record<string, string>)
+      .filter(([name]) => /^\[\d+\]$/.test(name))
+      .map(([name, ranges]) => ({
+        family,
+        name: name.slice(1, -1),
+        ranges: ranges.split(',').map((range) => {
+          const [from, to] = range.trim().replace(/^U\+/i, '').split('-');
+          return [parseInt(from!, 16), parseInt(to ?? from!, 16)] as [number, number];
+        }),
+        fonts: {},
+      })),
+  );
+  return cjkChunks;
+}
+
+const cjkFile = (chunk: CjkChunk, weight: Weight): string =>
+  path.join(cjkDir(chunk.family), 'files', `${chunk.family}-${chunk.name}-${weight === 'bold' ? 700 : 400}-normal.woff`);
+
+function openFont(file: string): fontkit.Font {
+  const font = fontkit.openSync(file);
+  if (!('hasGlyphForCodePoint' in font)) throw new Error(`${file} is a font collection, not one font`);
+  return font;
+}
+
+/** A stretch of text drawn in one font. `font` is a name registered with the document. */
+interface Run {
+  font: string;
+  text: string;
+}
+
+export interface TicketPage {
+  tid: string;
+  qr: string;
+  holder: string | null;
+  type: string | null;
+}
+
+export interface EventDetails {
+  name: string;
+  venue: string;
+  /** The event's start as printed, in the chosen time zone (eventTimeText). */
+  when: string;
+}
+
+/** The short ticket id printed for manual lookup: the last 8 characters of the ULID (its random part), as XXXX-XXXX. */
+export const shortTicketId = (tid: string): string => `${tid.slice(-8, -4)}-${tid.slice(-4)}`;
+
+/** The event's start in `timeZone`, with the zone named and its offset, e.g. "Tue 1 Dec 2026, 19:00 Europe/Berlin (UTC+01:00)". */
+export function eventTimeText(iso: string, timeZone: string): string {
+  const at = new Date(iso);
+  const date = new Intl.DateTimeFormat('en-GB', { timeZone, weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' }).format(at);
+  const time = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(at);
+  const offset =
+    new Intl.DateTimeFormat('en-GB', { timeZone, timeZoneName: 'longOffset' }).formatToParts(at).find((p) => p.type === 'timeZoneName')
+      ?.value ?? 'GMT';
+  return `${date}, ${time} ${timeZone} (${offset === 'GMT' ? 'UTC' : offset.replace('GMT', 'UTC')})`;
+}
+
+/** True when `timeZone` is an IANA zone this Node.js knows. */
+export function isTimeZone(timeZone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-GB', { timeZone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The QR code as a PNG of one pixel per module, quiet zone included, 1 bit per pixel: pdfkit embeds its
+ * compressed data as it is (no re-encoding), so a page costs little more than encoding the symbol.
+ */
+export function qrBitmapPng(text: string): { png: Buffer; side: number } {
+  const { size, dark } = qrModules(text);
+  const side = size + 2 * QUIET_ZONE_MODULES;
+  const rowBytes = Math.ceil(side / 8);
+  // Each row: filter byte 0, then 1 bit per pixel, 1 = white (the quiet zone and light modules).
+  const raw = Buffer.alloc((rowBytes + 1) * side, 0xff);
+  for (let row = 0; row < side; row++) {
+    const start = row * (rowBytes + 1);
+    raw[start] = 0;
+    const r = row - QUIET_ZONE_MODULES;
+    if (r < 0 || r >= size) continue;
+    for (let c = 0; c < size; c++) {
+      if (!dark(r, c)) continue;
+      const x = c + QUIET_ZONE_MODULES;
+      raw[start + 1 + (x >> 3)]! &= ~(0x80 >> (x & 7));
+    }
+  }
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(side, 0);
+  ihdr.writeUInt32BE(side, 4);
+  ihdr.set([1, 0, 0, 0, 0], 8); // bit depth 1, greyscale, deflate, adaptive filtering, no interlace
+  const png = Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk('IHDR', ihdr),
+    pngChunk('IDAT', zlib.deflateSync(raw)),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
+  return { png, side };
+}
+
+function pngChunk(type: string, data: Buffer): Buffer {
+  const head = Buffer.alloc(8);
+  head.writeUInt32BE(data.length, 0);
+  head.write(type, 4, 'latin1');
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(zlib.crc32(data, zlib.crc32(head.subarray(4))), 0);
+  return Buffer.concat([head, data, crc]);
+}
+
+/** A PDF of tickets, one per page, streamed to `out` as pages are added. */
+export class TicketPdf {
+  readonly doc: PDFKit.PDFDocument;
+  private readonly width: number;
+  private readonly height: number;
+  private readonly scale: number;
+  private readonly fonts: Record<'sans' | 'bold', fontkit.Font>;
+  private readonly registered = new Set<string>();
+  private pages = 0;
+  /** Characters no bundled font has, on the page being drawn. */
+  private missing = 0;
+
+  constructor(
+    page: PageSize,
+    private readonly event: EventDetails,
+    title: string,
+  ) {
+    [this.width, this.height] = PAGE_SIZES[page];
+    this.scale = Math.min(this.width / PAGE_SIZES.a6[0], this.height / PAGE_SIZES.a6[1]);
+    this.doc = new PDFDocument({
+      size: [this.width, this.height],
+      margin: 0,
+      autoFirstPage: false,
+      info: { Title: title, Creator: 'ticket-issuer', Producer: 'ticket-issuer (pdfkit)' },
+    });
+    for (const [name, file] of Object.entries(FONT_FILES)) this.register(name, file);
+    this.fonts = { sans: openFont(FONT_FILES.sans), bold: openFont(FONT_FILES.bold) };
+  }
+
+  /** Draws one ticket on a new page; returns how many characters of its texts no font could draw (shown as "?"). */
+  addTicket(ticket: TicketPage): number {
+    const previous = this.pages > 0 ? this.doc.page : undefined;
+    this.doc.addPage({ size: [this.width, this.height], margin: 0 });
+    if (previous) releasePage(previous);
+    this.pages++;
+    this.missing = 0;
+    const s = this.scale;
+    const margin = 16 * s;
+    const inner = this.width - 2 * margin;
+    const doc = this.doc;
+    let y = margin;
+
+    y += this.line(this.event.name, 'bold', 15 * s, margin, y, inner) + 3 * s;
+    y += this.line(this.event.venue, 'regular', 10 * s, margin, y, inner) + 2 * s;
+    y += this.line(this.event.when, 'regular', 9 * s, margin, y, inner) + 6 * s;
+    doc
+      .moveTo(margin, y)
+      .lineTo(this.width - margin, y)
+      .lineWidth(0.75 * s)
+      .strokeColor('#000000')
+      .stroke();
+    y += 6 * s;
+    y += this.line(ticket.holder ?? '(no name)', 'bold', 14 * s, margin, y, inner) + 2 * s;
+    y += this.line(ticket.type ?? 'Admission', 'regular', 11 * s, margin, y, inner) + 4 * s;
+
+    // The QR code: whole grid units per module, on the grid, centred.
+    const { png, side } = qrBitmapPng(ticket.qr);
+    const symbol = side - 2 * QUIET_ZONE_MODULES;
+    const perModule = MODULE_GRID_PT * Math.ceil((MIN_QR_MM * MM * s) / (symbol * MODULE_GRID_PT));
+    const sidePt = side * perModule;
+    const snap = (value: number): number => Math.round(value / MODULE_GRID_PT) * MODULE_GRID_PT;
+    const qrX = snap((this.width - sidePt) / 2);
+    const qrY = snap(y);
+    doc.image(png, qrX, qrY, { width: sidePt, height: sidePt });
+    y = qrY + sidePt + 2 * s;
+
+    doc
+      .font('sans')
+      .fontSize(7 * s)
+      .fillColor('#000000');
+    this.centred('Ticket ID', 'sans', 7 * s, y);
+    y += 9 * s;
+    this.centred(shortTicketId(ticket.tid), 'monoBold', 16 * s, y);
+    y += 19 * s;
+    this.centred(ticket.tid, 'mono', 7 * s, y);
+    y += 10 * s;
+    if (this.missing > 0) {
+      this.centred('Some characters of this ticket cannot be printed (shown as ?): the QR code is unaffected.', 'sans', 6 * s, y);
+    }
+    return this.missing;
+  }
+
+  get pageCount(): number {
+    return this.pages;
+  }
+
+  private register(name: string, file: string): void {
+    if (this.registered.has(name)) return;
+    this.doc.registerFont(name, file);
+    this.registered.add(name);
+  }
+
+  /** One line of text at (x, y), shrunk to fit `maxWidth`; returns its height. */
+  private line(text: string, weight: Weight, size: number, x: number, y: number, maxWidth: number): number {
+    const runs = this.runs(text, weight);
+    let fontSize = size;
+    const width = this.widthOf(runs, fontSize);
+    if (width > maxWidth) fontSize = Math.max(size * 0.4, (fontSize * maxWidth) / width);
+    let at = x;
+    for (const run of runs) {
+      this.doc.font(run.font).fontSize(fontSize).fillColor('#000000');
+      this.doc.text(run.text, at, y, { lineBreak: false });
+      at += this.doc.widthOfString(run.text);
+    }
+    return fontSize * 1.2;
+  }
+
+  private centred(text: string, font: string, size: number, y: number): void {
+    this.doc.font(font).fontSize(size).fillColor('#000000');
+    const width = this.doc.widthOfString(text);
+    this.doc.text(text, (this.width - width) / 2, y, { lineBreak: false });
+  }
+
+  private widthOf(runs: Run[], size: number): number {
+    let width = 0;
+    for (const run of runs) width += this.doc.font(run.font).fontSize(size).widthOfString(run.text);
+    return width;
+  }
+
+  /** The text cut into runs of one font each: DejaVu where it has the glyph, else a Noto Sans SC or KR chunk, else "?". */
+  private runs(text: string, weight: Weight): Run[] {
+    const primary = weight === 'bold' ? 'bold' : 'sans';
+    const runs: Run[] = [];
+    for (const char of text) {
+      const codePoint = char.codePointAt(0)!;
+      let font: string = primary;
+      let drawn = char;
+      if (!this.fonts[primary].hasGlyphForCodePoint(codePoint) && !/\s/.test(char)) {
+        const fallback = this.cjkFont(codePoint, weight);
+        if (fallback === null) {
+          drawn = '?';
+          this.missing++;
+        } else font = fallback;
+      }
+      const last = runs.at(-1);
+      if (last?.font === font) last.text += drawn;
+      else runs.push({ font, text: drawn });
+    }
+    return runs;
+  }
+
+  private cjkFont(codePoint: number, weight: Weight): string | null {
+    for (const chunk of loadCjkChunks()) {
+      if (!chunk.ranges.some(([from, to]) => codePoint >= from && codePoint <= to)) continue;
+      const file = cjkFile(chunk, weight);
+      const font = (chunk.fonts[weight] ??= openFont(file));
+      if (!font.hasGlyphForCodePoint(codePoint)) continue;
+      const name = `${chunk.family}-${chunk.name}-${weight}`;
+      this.register(name, file);
+      return name;
+    }
+    return null;
+  }
+}
+
+/**
+ * pdfkit writes a page's objects when the next page is added, but keeps its dictionary, resources and
+ * content objects (with their data) reachable from the document's page list for good: about a kilobyte a
+ * page. Once written, only their object numbers are needed, so their data is let go.
+ */
+function releasePage(page: PDFKit.PDFPage): void {
+  const written = page as unknown as Record<'dictionary' | 'resources' | 'content', { data: unknown; offset?: number } | undefined>;
+  for (const key of ['dictionary', 'resources', 'content'] as const) {
+    const ref = written[key];
+    if (ref?.offset !== undefined) ref.data = {};
+  }
+}
