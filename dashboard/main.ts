@@ -6,6 +6,7 @@
  */
 import type { EventOverview, SessionInfo } from '../issuer/dashboard-api.js';
 import { buildActions, confirmScannerRevocation, type ActionContext } from './actions.js';
+import { ArrivalsChart } from './arrivals.js';
 import { ApiProblem, createApi, forgetToken, storedToken, type AdminApi } from './api.js';
 import { byId, fill, h } from './dom.js';
 import { DoorPanel } from './door.js';
@@ -70,6 +71,7 @@ function start(token: string, session: SessionInfo): void {
   const context: ActionContext = { api: () => live!.api, eid: () => live!.eid, refresh: () => poll(), signedOut: signedOutBy };
   const scanners = new ScannerTable((scanner) => confirmScannerRevocation(context, scanner));
   const door = new DoorPanel(context);
+  const arrivals = new ArrivalsChart();
 
   if (session.events.length === 0) {
     fill(
@@ -99,6 +101,7 @@ function start(token: string, session: SessionInfo): void {
       h('section', { class: 'tiles', id: 'tiles' }),
       door.live,
       h('section', { class: 'panel alerts', id: 'alerts' }),
+      arrivals.element,
       h('div', { class: 'columns' }, h('section', { class: 'panel', id: 'gates' }), h('section', { class: 'panel', id: 'types' })),
       h(
         'div',
@@ -118,11 +121,13 @@ function start(token: string, session: SessionInfo): void {
   );
   renderScanners = (overview) => scanners.update(overview.scanners, Date.parse(overview.generated_at));
   renderDoor = (overview) => door.update(overview);
+  renderArrivals = (overview) => arrivals.update(overview.arrivals);
   poll();
 }
 
 let renderScanners: (overview: EventOverview) => void = () => {};
 let renderDoor: (overview: EventOverview) => void = () => {};
+let renderArrivals: (overview: EventOverview) => void = () => {};
 
 function header(session: SessionInfo, select: HTMLSelectElement | null, signOutButton: HTMLButtonElement): HTMLElement {
   return h(
@@ -152,6 +157,7 @@ function render(overview: EventOverview): void {
   renderGates(byId('gates'), overview);
   renderTypes(byId('types'), overview);
   renderRate(byId('rate'), overview);
+  renderArrivals(overview);
   renderScanners(overview);
   renderDoor(overview);
   const status = byId('live-status');

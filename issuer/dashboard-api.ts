@@ -96,6 +96,8 @@ export interface EventOverview {
     /** Oldest first; the last entry is the current, unfinished minute. */
     per_minute: { minute: string; scans: number }[];
   };
+  /** Entries and exits per minute and gate, for the event so far (the arrivals chart). */
+  arrivals: ArrivalsView;
   scanners: ScannerView[];
   alerts: { counts: AlertCounts; recent: AlertView[] };
   /** Door operations (docs/protocol.md "Door operations"): occupancy, the door settings, the kiosks' offline exposure. */
@@ -104,6 +106,34 @@ export interface EventOverview {
   activity: { annulments: number; recent: AnnulmentView[] };
   /** False while the counts are still catching up with a large database (right after the server started). */
   complete: boolean;
+}
+
+/**
+ * Entries and exits per minute and gate (docs/issuer.md "Arrivals chart"), counted from admission_events at
+ * the minute they happened at the door (scanned_at): an offline kiosk's queue lands in the minutes it scanned
+ * in. Every entry and exit counts, late ones (history) too; annulments do not change them.
+ */
+export interface ArrivalsView {
+  /** Minute starts (ISO), oldest first, one per minute without gaps: from the first minute with an entry or exit to now (or to the last such minute), at most `window_minutes`. */
+  minutes: string[];
+  /** Per gate (named gates in order, no gate last): counts aligned with `minutes`, and the totals since the first minute. */
+  gates: ArrivalsGateView[];
+  totals: { entries: number; exits: number };
+  /** The minute with the most entries, all gates together (the earliest of equal ones); null before the first entry. */
+  peak: { minute: string; entries: number } | null;
+  /** The longest series sent; older minutes are left out of `minutes` (never out of the totals or the peak). */
+  window_minutes: number;
+  /** True when older minutes were left out. */
+  truncated: boolean;
+}
+
+export interface ArrivalsGateView {
+  /** null: scans without a gate. */
+  gate_id: string | null;
+  entries: number[];
+  exits: number[];
+  total_entries: number;
+  total_exits: number;
 }
 
 export type EntryPolicy = 'single' | 'reentry';

@@ -128,6 +128,17 @@ export const de: Catalogue = {
   'rate.minute': '{time}: {count} Scans',
   'rate.now': 'jetzt',
 
+  'arrivals.title': 'Ankünfte pro Minute',
+  'arrivals.none': 'Noch keine Einlässe oder Ausgänge.',
+  'arrivals.axis': 'Pro Minute',
+  'arrivals.axis.time': 'Uhrzeit',
+  'arrivals.series.entries': '{gate} rein',
+  'arrivals.series.exits': '{gate} raus',
+  'arrivals.summary.peak': 'Stärkste Minute: {time}, mit {count} Einlässen an allen Eingängen zusammen.',
+  'arrivals.summary.totals': 'Seit {time}: {entries} Einlässe und {exits} Ausgänge.',
+  'arrivals.summary.gate': '{gate}: {entries} Einlässe, {exits} Ausgänge.',
+  'arrivals.summary.window': 'Die Grafik zeigt die letzten {hours} Stunden; die Zahlen zählen alles.',
+
   'scanners.title': 'Scanner',
   'scanners.none':
     'Für diese Veranstaltung ist noch kein Scanner eingerichtet. Erstellen Sie unten einen Einrichtungs-QR-Code und scannen Sie ihn mit einem Kiosk.',

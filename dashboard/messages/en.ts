@@ -135,6 +135,17 @@ export const en = {
   'rate.minute': '{time}: {count} scans',
   'rate.now': 'now',
 
+  'arrivals.title': 'Arrivals per minute',
+  'arrivals.none': 'No entries or exits yet.',
+  'arrivals.axis': 'Per minute',
+  'arrivals.axis.time': 'Time',
+  'arrivals.series.entries': '{gate} in',
+  'arrivals.series.exits': '{gate} out',
+  'arrivals.summary.peak': 'Busiest minute: {time}, with {count} entries at all gates together.',
+  'arrivals.summary.totals': 'Since {time}: {entries} entries and {exits} exits.',
+  'arrivals.summary.gate': '{gate}: {entries} entries, {exits} exits.',
+  'arrivals.summary.window': 'The chart shows the last {hours} hours; the figures count everything.',
+
   'scanners.title': 'Scanners',
   'scanners.none': 'No scanner is enrolled for this event yet. Create a setup QR below and scan it with a kiosk.',
   'scanners.column.scanner': 'Scanner',

@@ -128,6 +128,17 @@ export const es: Catalogue = {
   'rate.minute': '{time}: {count} escaneos',
   'rate.now': 'ahora',
 
+  'arrivals.title': 'Llegadas por minuto',
+  'arrivals.none': 'Todavía no hay entradas ni salidas.',
+  'arrivals.axis': 'Por minuto',
+  'arrivals.axis.time': 'Hora',
+  'arrivals.series.entries': '{gate} entradas',
+  'arrivals.series.exits': '{gate} salidas',
+  'arrivals.summary.peak': 'Minuto de más afluencia: {time}, con {count} entradas en todas las puertas juntas.',
+  'arrivals.summary.totals': 'Desde las {time}: {entries} entradas y {exits} salidas.',
+  'arrivals.summary.gate': '{gate}: {entries} entradas, {exits} salidas.',
+  'arrivals.summary.window': 'El gráfico muestra las últimas {hours} horas; las cifras lo cuentan todo.',
+
   'scanners.title': 'Escáneres',
   'scanners.none':
     'Todavía no hay ningún escáner configurado para este evento. Cree abajo un código QR de configuración y escanéelo con un quiosco.',

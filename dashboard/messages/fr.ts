@@ -128,6 +128,17 @@ export const fr: Catalogue = {
   'rate.minute': '{time} : {count} scans',
   'rate.now': 'maint.',
 
+  'arrivals.title': 'Arrivées par minute',
+  'arrivals.none': 'Aucune entrée ni sortie pour l’instant.',
+  'arrivals.axis': 'Par minute',
+  'arrivals.axis.time': 'Heure',
+  'arrivals.series.entries': '{gate} entrées',
+  'arrivals.series.exits': '{gate} sorties',
+  'arrivals.summary.peak': 'Minute la plus chargée : {time}, avec {count} entrées à toutes les portes réunies.',
+  'arrivals.summary.totals': 'Depuis {time} : {entries} entrées et {exits} sorties.',
+  'arrivals.summary.gate': '{gate} : {entries} entrées, {exits} sorties.',
+  'arrivals.summary.window': 'Le graphique montre les {hours} dernières heures ; les chiffres comptent tout.',
+
   'scanners.title': 'Scanners',
   'scanners.none':
     'Aucun scanner n’est encore configuré pour cet événement. Créez un QR code de configuration ci-dessous et scannez-le avec un kiosque.',

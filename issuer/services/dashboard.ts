@@ -23,7 +23,11 @@
  *   behind; hence "possible".) Replays of the same idempotency key are never
  *   counted: their outcome is `replay`;
  * - **forged-signature reports** are `invalid_signature` reports; **revoked**
- *   and **wrong-event** alerts are scans answered `revoked` / `wrong_event`.
+ *   and **wrong-event** alerts are scans answered `revoked` / `wrong_event`;
+ * - the **arrivals chart** counts admission_events' entries and exits per
+ *   minute of their door time (`at`) and gate, incrementally like the rest
+ *   (services/arrivals.ts): a late offline sync lands in the minutes it was
+ *   scanned in.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { policyForType, typeKey, type OfflinePolicies } from '../../protocol/door.js';
@@ -59,6 +63,7 @@ import {
 } from '../store/dashboard.js';
 import { offlinePoliciesOf } from '../store/door.js';
 import { findEvent } from '../store/events.js';
+import { ArrivalCounts, minuteOf } from './arrivals.js';
 import { eventOccupancy } from './door.js';
 import { IMPORT_CONFLICT_OUTCOME } from '../store/transfer.js';
 import { listApiKeys, type ApiKeyRow } from '../store/scanners.js';
@@ -162,6 +167,8 @@ class EventTally {
   recentAnnulments: NewAdmissionEventRow[] = [];
   /** Offline admissions synced to the issuer: scanner id → ticket type ('' for none) → count. */
   readonly offlineSynced = new Map<string, Map<string, number>>();
+  /** Entries and exits per minute (at the door) and gate, since the first one: the arrivals chart. */
+  readonly arrivals = new ArrivalCounts();
 }
 
 const bump = <K>(map: Map<K, number>, key: K, by = 1): void => {
@@ -262,6 +269,7 @@ export class DashboardAggregator {
     const history = await admissionEventsAfter(this.db, this.cursors.events, this.chunk);
     for (const row of history) {
       const tally = this.tally(row.eid);
+      tally.arrivals.add(minuteOf(row.at), row.gate_id, row.action);
       if (row.action === 'entry' && Number(row.admitted_offline) === 1 && row.scanner_id !== null) {
         let byType = tally.offlineSynced.get(row.scanner_id);
         if (byType === undefined) tally.offlineSynced.set(row.scanner_id, (byType = new Map()));
@@ -332,6 +340,7 @@ export class DashboardAggregator {
         }))
         .sort((a, b) => compareLabels(a.ticket_type, b.ticket_type)),
       scans: scanRates(tally.slots, nowMs),
+      arrivals: tally.arrivals.view(nowMs),
       scanners: keys.map((key) => this.scannerView(key, nowMs)).sort(scannerOrder),
       alerts: {
         counts: { ...tally.alertCounts },

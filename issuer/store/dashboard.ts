@@ -57,14 +57,18 @@ export function scansAfter(db: Sql, id: number, limit: number): Promise<NewScanR
 }
 
 /**
- * One admission event (admission_events only grows, like the scan log): the dashboard keeps the annulments
- * and counts the offline admissions synced, per scanner and ticket type.
+ * One admission event (admission_events only grows, like the scan log): the dashboard keeps the annulments,
+ * counts the offline admissions synced, per scanner and ticket type, and the entries and exits per minute
+ * and gate (the arrivals chart).
  */
 export interface NewAdmissionEventRow {
   id: number;
   tid: string;
   eid: string;
   action: 'entry' | 'exit' | 'annul';
+  /** When it happened at the door (the scan's scanned_at), or the annulment's time. */
+  at: string;
+  gate_id: string | null;
   recorded_at: string;
   actor: string;
   reason: string | null;
@@ -75,7 +79,7 @@ export interface NewAdmissionEventRow {
 
 export function admissionEventsAfter(db: Sql, id: number, limit: number): Promise<NewAdmissionEventRow[]> {
   return db.all<NewAdmissionEventRow>(
-    `SELECT id, tid, eid, action, recorded_at, actor, reason, scanner_id, ticket_type, admitted_offline
+    `SELECT id, tid, eid, action, at, gate_id, recorded_at, actor, reason, scanner_id, ticket_type, admitted_offline
      FROM admission_events WHERE id > ? ORDER BY id LIMIT ?`,
     [id, limit],
   );

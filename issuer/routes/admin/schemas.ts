@@ -121,6 +121,20 @@ const annulmentSchema = object({
   reason: nullableString,
 });
 
+const countSeries = { type: 'array', items: count } as const;
+
+export const arrivalsSchema = object({
+  minutes: { type: 'array', items: dateTime },
+  gates: {
+    type: 'array',
+    items: object({ gate_id: nullableString, entries: countSeries, exits: countSeries, total_entries: count, total_exits: count }),
+  },
+  totals: object({ entries: count, exits: count }),
+  peak: { anyOf: [{ type: 'null' }, object({ minute: dateTime, entries: count })] },
+  window_minutes: count,
+  truncated: { type: 'boolean' },
+});
+
 export const overviewSchema = object({
   eid: { type: 'string' },
   generated_at: dateTime,
@@ -128,6 +142,7 @@ export const overviewSchema = object({
   by_gate: { type: 'array', items: object({ gate_id: nullableString, checked_in: count }) },
   by_type: { type: 'array', items: object({ ticket_type: nullableString, issued: count, checked_in: count }) },
   scans: object({ last_minute: count, per_minute: { type: 'array', items: object({ minute: dateTime, scans: count }) } }),
+  arrivals: arrivalsSchema,
   scanners: { type: 'array', items: scannerSchema },
   alerts: object({
     counts: object({
