@@ -306,6 +306,9 @@ class TimedCore implements WebHostCore {
   lockStaff(): ReturnType<WebHostCore['lockStaff']> {
     return this.core.lockStaff();
   }
+  verifyLog(): ReturnType<WebHostCore['verifyLog']> {
+    return this.core.verifyLog();
+  }
   setStaffPin(pin: string): ReturnType<WebHostCore['setStaffPin']> {
     return this.core.setStaffPin(pin);
   }

@@ -71,9 +71,9 @@ export function chainHash(prevHash: string, fields: readonly ChainField[]): stri
 }
 
 /** The values of `names` from a row, in order (a missing column counts as null). */
-export function chainFields(row: Readonly<Record<string, unknown>>, names: readonly string[]): ChainField[] {
+export function chainFields(row: object, names: readonly string[]): ChainField[] {
   return names.map((name) => {
-    const value = row[name];
+    const value = (row as Record<string, unknown>)[name];
     if (value === undefined || value === null) return null;
     if (typeof value === 'number' || typeof value === 'string') return value;
     if (typeof value === 'bigint') return Number(value);

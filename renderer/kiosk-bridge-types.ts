@@ -180,6 +180,20 @@ export type StaffUnlockResult =
   | { type: 'locked_out'; locked_until: IsoDateTime }
   | { type: 'no_pin' };
 
+/**
+ * The kiosk's check of its own hash-chained audit log (docs/kiosk.md "The kiosk's audit log"): every record's
+ * hash recomputed, every link followed. `broken`: the first broken record (its seq) and what differs.
+ */
+export interface LogCheckResult {
+  type: 'log_check';
+  ok: boolean;
+  /** Records checked (up to and with the first broken one). */
+  records: number;
+  /** The last good record's position and hash: what the heartbeat reports to the issuer. */
+  head: { position: number; hash: string };
+  broken: { id: number; kind: string; message: string } | null;
+}
+
 export type SetStaffPinResult = { type: 'pin_set' } | { type: 'invalid_pin'; message: string } | StaffLocked;
 
 export type SetLanguageResult = { type: 'language_set'; language: KioskLanguage } | StaffLocked;
@@ -327,6 +341,8 @@ export interface KioskApi {
   setDirection(direction: GateDirection): Promise<KioskState | StaffLocked>;
   /** Undoes a recent check-in of the ticket (within the annul window), with the reason. Staff only. */
   annul(tid: string, reason: string): Promise<AnnulResult | StaffLocked>;
+  /** Checks the kiosk's own hash-chained audit log (for IT, on the Setup screen). Staff only. */
+  verifyLog(): Promise<LogCheckResult | StaffLocked>;
   /** Returns the unsubscribe function. */
   onStateChange(listener: (state: KioskState) => void): () => void;
 }

@@ -37,6 +37,7 @@ const CHANNELS = {
   leaveKioskMode: 'kiosk:leave-kiosk-mode',
   setDirection: 'kiosk:set-direction',
   annul: 'kiosk:annul',
+  verifyLog: 'kiosk:verify-log',
 } as const satisfies KioskChannels;
 const ISSUER_CHANNELS = {
   status: 'issuer:status',
@@ -79,6 +80,7 @@ const api = {
   leaveKioskMode: () => call(CHANNELS.leaveKioskMode),
   setDirection: (direction) => call(CHANNELS.setDirection, direction),
   annul: (tid, reason) => call(CHANNELS.annul, tid, reason),
+  verifyLog: () => call(CHANNELS.verifyLog),
   onStateChange(listener) {
     // The page gets the state only, never the IPC event (it would expose ipcRenderer's sender).
     const forward = (_event: IpcRendererEvent, state: KioskState): void => listener(state);

@@ -27,6 +27,7 @@ export const KIOSK_CHANNELS = {
   leaveKioskMode: 'kiosk:leave-kiosk-mode',
   setDirection: 'kiosk:set-direction',
   annul: 'kiosk:annul',
+  verifyLog: 'kiosk:verify-log',
 } as const;
 
 /** renderer → main, the on-site issuer (main/onsite-issuer), one per OnsiteIssuerApi method (onsite-issuer-calls.ts). */

@@ -90,6 +90,8 @@ export class DoorOperations {
       pending_scans: pendingScans,
       offline_exposure: this.deps.store.unsyncedOfflineAdmissions(),
       offline_last_hour: admissionsLastHour(this.recentAdmissions(), this.deps.now()),
+      // The head of the kiosk's audit log (docs/kiosk.md "The kiosk's audit log"): the issuer keeps every one.
+      log_head: this.deps.store.logHead(),
     };
     const call = await this.deps.client.heartbeat(url, apiKey, request, { timeoutMs });
     if (call.kind === 'answered' && call.response.eid === enrollment.eid) {

@@ -59,6 +59,7 @@ import type {
   SetStaffPinResult,
   SetupSummary,
   StaffLocked,
+  LogCheckResult,
   StaffUnlockResult,
   StatusLookupResult,
 } from './kiosk-api.js';
@@ -460,9 +461,12 @@ export class KioskCore implements KioskApi {
    * what the timer runs every minute. Single-flight; nothing when not
    * enrolled, not authorised, or the issuer has no heartbeat endpoint.
    */
-  heartbeat(): Promise<void> {
-    if (this.heartbeatRunning) return this.heartbeatRunning;
-    const run = this.sendHeartbeat()
+  heartbeat(afterDrain = false): Promise<void> {
+    if (this.heartbeatRunning) {
+      // One in flight may have read the log head before the drain's records: another follows it.
+      return afterDrain ? this.heartbeatRunning.then(() => this.heartbeat(true)) : this.heartbeatRunning;
+    }
+    const run = this.sendHeartbeat(afterDrain)
       .catch((error: unknown) => this.log(`Heartbeat failed: ${error instanceof Error ? error.message : String(error)}`))
       .finally(() => {
         this.heartbeatRunning = null;
@@ -471,7 +475,7 @@ export class KioskCore implements KioskApi {
     return run;
   }
 
-  private async sendHeartbeat(): Promise<void> {
+  private async sendHeartbeat(afterDrain = false): Promise<void> {
     if (this.closed) return;
     const enrollment = this.store.getEnrollment();
     if (!enrollment || !this.authorised) return;
@@ -491,7 +495,8 @@ export class KioskCore implements KioskApi {
     // An answer says the issuer is there; no answer says nothing to the door: a background call that
     // failed must not make the next scans skip the issuer (the door's own requests decide that).
     if (call.kind !== 'unreachable' && call.kind !== 'server_error') this.noteConnection(call);
-    if (call.kind === 'answered' && this.store.pendingCount() > 0) this.drains.soon();
+    // After a drain pass the schedule already knows what is left (and a heartbeat must not start another pass).
+    if (!afterDrain && call.kind === 'answered' && this.store.pendingCount() > 0) this.drains.soon();
     this.changed();
   }
 
@@ -510,6 +515,11 @@ export class KioskCore implements KioskApi {
     const result = await this.staff.unlock(pin);
     this.changed();
     return result;
+  }
+
+  /** The kiosk's check of its own audit log (docs/kiosk.md "The kiosk's audit log"). Staff only. */
+  verifyLog(): Promise<LogCheckResult | StaffLocked> {
+    return this.staffOnly('audit log check', () => Promise.resolve(this.store.verifyLog()));
   }
 
   async lockStaff(): Promise<KioskState> {
@@ -1018,6 +1028,8 @@ export class KioskCore implements KioskApi {
     else if (report.settled.length > 0 || report.stop === 'rate_limited' || report.stop === 'leaving_room') this.connection = 'online';
     this.drains.afterPass(report);
     this.changed();
+    // Every drain pass is followed by a heartbeat, so the issuer hears the audit log's head with each sync.
+    if (report.stop !== 'offline' && report.stop !== 'unauthorized') this.inBackground(this.heartbeat(true));
     return report;
   }
 

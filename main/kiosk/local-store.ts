@@ -28,6 +28,17 @@ import type {
   ScanAction,
   Verdict,
 } from '../../protocol/index.js';
+import {
+  ChainVerifier,
+  chainFields,
+  chainHash,
+  describeChainBreak,
+  GENESIS_HASH,
+  KIOSK_LOG_CHAIN_FIELDS,
+  type ChainBreak,
+  type LogHead,
+} from '../../protocol/audit-chain.js';
+import type { LogCheckResult } from '../../renderer/kiosk-bridge-types.js';
 import type { CalibrationResult } from './calibration.js';
 import type { ScanOrigin } from './repeat-reads.js';
 
@@ -206,6 +217,24 @@ export interface ReadLogEntry {
 }
 
 /** The staff PIN as stored: scrypt's output and everything needed to check a PIN against it again. */
+/** What the kiosk's audit log records: a scan committed, its verdict, the issuer's answer, a read that made no scan. */
+export type AuditKind = 'scan' | 'verdict' | 'answer' | 'read';
+
+interface AuditRow {
+  seq: number;
+  position: number;
+  at: string;
+  kind: AuditKind;
+  idempotency_key: string | null;
+  tid: string | null;
+  detail: string;
+  prev_hash: string;
+  hash: string;
+}
+
+/** The kiosk's check of its own audit log (KioskApi.verifyLog). */
+export type AuditLogCheck = LogCheckResult;
+
 export interface StoredStaffPin {
   algorithm: 'scrypt';
   /** scrypt cost parameters, kept with the hash so a later change of the defaults still checks old PINs. */
@@ -311,6 +340,20 @@ export class LocalStore {
       origin TEXT NOT NULL,
       tid TEXT,
       detail TEXT NOT NULL
+    )`);
+    // The kiosk's audit log (docs/kiosk.md "The kiosk's audit log"): append-only, every record chained to the
+    // one before with SHA-256 (protocol/audit-chain.ts). scans cannot be chained themselves: their rows change
+    // as answers arrive. Made here for the same reason as read_log.
+    db.exec(`CREATE TABLE IF NOT EXISTS audit_log (
+      seq INTEGER PRIMARY KEY AUTOINCREMENT,
+      position INTEGER NOT NULL UNIQUE,
+      at TEXT NOT NULL,
+      kind TEXT NOT NULL,
+      idempotency_key TEXT,
+      tid TEXT,
+      detail TEXT NOT NULL,
+      prev_hash TEXT NOT NULL,
+      hash TEXT NOT NULL
     )`);
     // A request that was in flight when the process died may or may not have
     // reached the issuer: it goes back to the queue with the SAME key, so the
@@ -498,18 +541,84 @@ export class LocalStore {
 
   /** One line in the read log. `detail` is for people and never holds scanned text (it may be a setup code). */
   logRead(entry: Omit<ReadLogEntry, 'seq'>): void {
-    this.statement('INSERT INTO read_log (at, kind, origin, tid, detail) VALUES (?, ?, ?, ?, ?)').run(
-      entry.at,
-      entry.kind,
-      entry.origin,
-      entry.tid,
-      entry.detail,
-    );
+    this.atomically(() => {
+      this.statement('INSERT INTO read_log (at, kind, origin, tid, detail) VALUES (?, ?, ?, ?, ?)').run(
+        entry.at,
+        entry.kind,
+        entry.origin,
+        entry.tid,
+        entry.detail,
+      );
+      this.appendAudit('read', null, entry.tid, { kind: entry.kind, origin: entry.origin, detail: entry.detail }, entry.at);
+    });
   }
 
   /** Newest first. */
   readLog(limit = 100): ReadLogEntry[] {
     return this.statement('SELECT seq, at, kind, origin, tid, detail FROM read_log ORDER BY seq DESC LIMIT ?').all(limit) as ReadLogEntry[];
+  }
+
+  // --- the audit log (docs/kiosk.md "The kiosk's audit log") ---------------
+
+  /**
+   * Appends one record at the end of the chain, in the caller's transaction (the kiosk's one process is the
+   * only writer, so the last record is the head). `detail` is for people: never a scanned code or a secret.
+   */
+  private appendAudit(
+    kind: AuditKind,
+    idempotencyKey: string | null,
+    tid: string | null,
+    detail: Record<string, unknown>,
+    at?: string,
+  ): void {
+    const head = this.logHead();
+    const row = {
+      position: head.position + 1,
+      at: at ?? new Date().toISOString(),
+      kind,
+      idempotency_key: idempotencyKey,
+      tid,
+      detail: JSON.stringify(detail),
+    };
+    const hash = chainHash(head.hash, chainFields(row, KIOSK_LOG_CHAIN_FIELDS));
+    this.statement(
+      'INSERT INTO audit_log (position, at, kind, idempotency_key, tid, detail, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    ).run(row.position, row.at, row.kind, row.idempotency_key, row.tid, row.detail, head.hash, hash);
+  }
+
+  /** The chain's head: the last record's position and hash (0 and 64 zeros while the log is empty). */
+  logHead(): LogHead {
+    const last = this.statement('SELECT position, hash FROM audit_log ORDER BY seq DESC LIMIT 1').get() as LogHead | undefined;
+    return last ?? { position: 0, hash: GENESIS_HASH };
+  }
+
+  /** Recomputes every record's hash and follows every link, in storage order: the first broken record, or OK. */
+  verifyLog(): AuditLogCheck {
+    const verifier = new ChainVerifier();
+    let broken: ChainBreak | null = null;
+    for (const row of this.statement('SELECT * FROM audit_log ORDER BY seq').iterate() as Iterable<AuditRow>) {
+      broken = verifier.next({
+        id: row.seq,
+        position: row.position,
+        prev_hash: row.prev_hash,
+        hash: row.hash,
+        fields: chainFields(row, KIOSK_LOG_CHAIN_FIELDS),
+      });
+      if (broken) break;
+    }
+    if (broken?.kind === 'gap' && this.statement('SELECT 1 FROM audit_log WHERE position = ?').get(broken.missing) !== undefined) {
+      broken = { kind: 'reordered', id: broken.id, position: broken.position, expected: broken.missing };
+    }
+    const head = verifier.head();
+    return broken
+      ? {
+          type: 'log_check',
+          ok: false,
+          records: verifier.rows,
+          head,
+          broken: { id: 'id' in broken ? broken.id : 0, kind: broken.kind, message: describeChainBreak(broken, 'record') },
+        }
+      : { type: 'log_check', ok: true, records: verifier.rows, head, broken: null };
   }
 
   // --- discovery cache ----------------------------------------------------
@@ -532,6 +641,20 @@ export class LocalStore {
   /** Commits a new scan with a fresh UUID v4 idempotency key (one per scan attempt). */
   insertScan(scan: NewScan): StoredScan {
     const key = randomUUID();
+    return this.atomically(() => {
+      this.insertScanRow(key, scan);
+      this.appendAudit('scan', key, scan.tid, {
+        eid: scan.eid,
+        gate_id: scan.gate_id,
+        action: scan.action ?? null,
+        scanned_at: scan.scanned_at,
+        signature_status: scan.signature_status,
+      });
+      return this.scan(key)!;
+    });
+  }
+
+  private insertScanRow(key: string, scan: NewScan): void {
     this.statement(
       `INSERT INTO scans (idempotency_key, code, iss, tid, eid, gate_id, scanner_id, scanned_at, signature_status, queue_state, verdict,
                           action, reason, ticket_type, sent_as_offline)
@@ -553,7 +676,6 @@ export class LocalStore {
       scan.ticket_type ?? null,
       scan.sent_as_offline ? 1 : 0,
     );
-    return this.scan(key)!;
   }
 
   scan(idempotencyKey: string): StoredScan | null {
@@ -563,6 +685,19 @@ export class LocalStore {
 
   /** Records the verdict the door is about to show (commit first, then show). */
   decideScan(idempotencyKey: string, verdict: Verdict, queueState: QueueState): void {
+    this.atomically(() => {
+      this.decideScanRow(idempotencyKey, verdict, queueState);
+      this.appendAudit('verdict', idempotencyKey, verdict.ticket?.tid ?? null, {
+        kind: verdict.kind,
+        reason: verdict.kind === 'refuse' ? verdict.reason : null,
+        offline: verdict.offline,
+        decided_by: verdict.decided_by,
+        decided_at: verdict.decided_at,
+      });
+    });
+  }
+
+  private decideScanRow(idempotencyKey: string, verdict: Verdict, queueState: QueueState): void {
     const admitted = verdict.kind === 'admit';
     this.statement(
       `UPDATE scans SET verdict = ?, queue_state = ?,
@@ -590,10 +725,13 @@ export class LocalStore {
     idempotencyKey: string,
     answer: { status: string; body: unknown; answeredAt: IsoDateTime; final: 'done' | 'failed'; error?: string },
   ): void {
-    this.statement(
-      `UPDATE scans SET queue_state = ?, result_status = ?, result = ?, answered_at = ?, last_error = ?, attempts = attempts + 1
-         WHERE idempotency_key = ?`,
-    ).run(answer.final, answer.status, JSON.stringify(answer.body ?? null), answer.answeredAt, answer.error ?? null, idempotencyKey);
+    this.atomically(() => {
+      this.statement(
+        `UPDATE scans SET queue_state = ?, result_status = ?, result = ?, answered_at = ?, last_error = ?, attempts = attempts + 1
+           WHERE idempotency_key = ?`,
+      ).run(answer.final, answer.status, JSON.stringify(answer.body ?? null), answer.answeredAt, answer.error ?? null, idempotencyKey);
+      this.appendAudit('answer', idempotencyKey, null, { status: answer.status, final: answer.final }, answer.answeredAt);
+    });
   }
 
   /** A failed attempt that will be retried: back to the queue, due at `nextAttemptAt`. */

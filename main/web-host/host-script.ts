@@ -97,6 +97,7 @@ export function installKioskHost(win: HostWindow): void {
     leaveKioskMode: () => call('leaveKioskMode'),
     setDirection: (direction) => call('setDirection', direction),
     annul: (tid, reason) => call('annul', tid, reason),
+    verifyLog: () => call('verifyLog'),
     onStateChange(listener) {
       const subscriber = (state: KioskState): void => listener(state);
       listeners.add(subscriber);

@@ -14,6 +14,7 @@ import type {
   SetStaffPinResult,
   SetupSummary,
   StaffUnlockResult,
+  LogCheckResult,
   StatusLookupResult,
   Verdict,
 } from '../kiosk-bridge-types.js';
@@ -154,6 +155,10 @@ export class FakeKiosk implements KioskApi {
     if (pin !== '1234') return { type: 'wrong_pin', attempts_left: 4, locked_until: null };
     this.change({ staff: { ...this.state.staff, unlocked: true } });
     return { type: 'unlocked', unlocked_until: new Date(Date.now() + 120_000).toISOString() };
+  }
+
+  async verifyLog(): Promise<LogCheckResult> {
+    return { type: 'log_check', ok: true, records: 42, head: { position: 42, hash: 'ab'.repeat(32) }, broken: null };
   }
 
   async lockStaff(): Promise<KioskState> {

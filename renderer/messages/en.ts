@@ -202,6 +202,9 @@ export const en = {
   'staff.language.none': 'None',
   'staff.language.save': 'Save language',
   'staff.leave_kiosk_mode': 'Leave kiosk mode',
+  'staff.audit.check': 'Check the audit log',
+  'staff.audit.ok': 'Audit log intact: {records} records checked, chain head at position {position} ({hash}…).',
+  'staff.audit.broken': 'Audit log broken after {records} records: {detail}',
   // Door operations (docs/kiosk.md "Direction", "Exit scans", "Annul at the door", "Offline exposure policy")
   'verdict.exit': 'EXIT',
   'verdict.exit_offline_note': 'Exit recorded offline — will sync later',

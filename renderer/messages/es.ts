@@ -198,6 +198,10 @@ export const es: Catalogue = {
   'staff.language.none': 'Ninguno',
   'staff.language.save': 'Guardar idioma',
   'staff.leave_kiosk_mode': 'Salir del modo quiosco',
+  'staff.audit.check': 'Comprobar el registro de auditoría',
+  'staff.audit.ok':
+    'Registro de auditoría intacto: {records} entradas comprobadas, final de la cadena en la posición {position} ({hash}…).',
+  'staff.audit.broken': 'Registro de auditoría alterado tras {records} entradas: {detail}',
   'verdict.exit': 'SALIDA',
   'verdict.exit_offline_note': 'Salida registrada sin conexión: se sincronizará más tarde',
   'reason.exited': 'Salida registrada: hasta pronto',

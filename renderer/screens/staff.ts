@@ -15,7 +15,7 @@
  */
 import { el, replaceChildren } from '../dom.js';
 import { attempt } from '../kiosk-bridge.js';
-import type { KioskApi, KioskState, LanguageCode, StaffState } from '../kiosk-bridge-types.js';
+import type { KioskApi, KioskState, LanguageCode, LogCheckResult, StaffState } from '../kiosk-bridge-types.js';
 import { t } from '../messages/format.js';
 
 export interface StaffGateActions {
@@ -134,6 +134,17 @@ export class StaffGate {
       void attempt(() => this.kiosk.setLanguage(primary, secondary)).then((result) => {
         if (result.ok && result.value.type === 'staff_locked') this.relock(() => void this.saveLanguage(primary, secondary));
         else this.area.setProblem(result.ok ? null : t('setup.error.failed'));
+      });
+    });
+  }
+
+  /** The kiosk's check of its own audit log (docs/kiosk.md "The kiosk's audit log"), shown in the staff area. */
+  async verifyLog(): Promise<void> {
+    this.whenUnlocked(() => {
+      void attempt(() => this.kiosk.verifyLog()).then((result) => {
+        if (result.ok && result.value.type === 'staff_locked') this.relock(() => void this.verifyLog());
+        else if (result.ok && result.value.type === 'log_check') this.area.setLogCheck(result.value);
+        else this.area.setProblem(t('setup.error.failed'));
       });
     });
   }
@@ -414,6 +425,7 @@ export class StaffArea {
   private problem: string | null = null;
   private note: string | null = null;
   private state: KioskState | null = null;
+  private logCheck: LogCheckResult | null = null;
 
   constructor(private readonly gate: StaffGate) {
     this.primary = el('select', { id: 'staff-language-primary', class: 'staff__select', 'data-language-primary': '' });
@@ -448,6 +460,11 @@ export class StaffArea {
 
   setNote(note: string | null): void {
     this.note = note;
+    this.render();
+  }
+
+  setLogCheck(check: LogCheckResult): void {
+    this.logCheck = check;
     this.render();
   }
 
@@ -488,6 +505,8 @@ export class StaffArea {
       leave = el('button', { type: 'button', class: 'button', 'data-action': 'leave-kiosk-mode' }, t('staff.leave_kiosk_mode'));
       leave.addEventListener('click', () => void this.gate.leaveKioskMode());
     }
+    const checkLog = el('button', { type: 'button', class: 'button', 'data-action': 'verify-log' }, t('staff.audit.check'));
+    checkLog.addEventListener('click', () => void this.gate.verifyLog());
     replaceChildren(
       this.body,
       el('h2', { class: 'staff-area__title' }, t('staff.area.title')),
@@ -502,10 +521,22 @@ export class StaffArea {
         this.secondary,
         save,
       ),
+      el('div', { class: 'staff__buttons' }, checkLog),
+      this.logCheck ? logCheckLine(this.logCheck) : null,
       this.note ? el('p', { class: 'staff__note', 'data-staff-note': '' }, '✓ ', this.note) : null,
       this.problem ? el('p', { class: 'staff__problem', role: 'alert', 'data-staff-area-problem': '' }, '✗ ', this.problem) : null,
     );
   }
+}
+
+/** The audit log check's outcome, for IT: OK with the count and head, or the first broken record. */
+function logCheckLine(check: LogCheckResult): HTMLElement {
+  if (check.ok) {
+    const text = t('staff.audit.ok', { records: check.records, position: check.head.position, hash: check.head.hash.slice(0, 12) });
+    return el('p', { class: 'staff__note', 'data-log-check': 'ok' }, '✓ ', text);
+  }
+  const text = t('staff.audit.broken', { records: check.records, detail: check.broken?.message ?? '' });
+  return el('p', { class: 'staff__problem', role: 'alert', 'data-log-check': 'broken' }, '✗ ', text);
 }
 
 function noPinNotice(): HTMLElement {
