@@ -33,7 +33,7 @@ import { policyKey, TRANSFER_TABLES, type TransferTable } from '../store/transfe
 import { AdminError } from '../error-catalogue.js';
 
 export const EXPORT_FORMAT = 'ticket-issuer-export';
-export const EXPORT_VERSION = 2;
+export const EXPORT_VERSION = 3;
 /** The oldest version this ticket-issuer still reads. */
 export const OLDEST_READ_VERSION = 1;
 
@@ -137,6 +137,11 @@ const COLUMN_TYPES: Record<TransferTable, Record<string, ColumnType>> = {
     idempotency_key: 'text?',
     outcome: 'string',
     details: 'text?',
+    // Version 3: the row's place in the hash chain of the copy that wrote the file (docs/issuer.md "Audit").
+    position: 'count?',
+    prev_hash: 'text?',
+    hash: 'text?',
+    origin: 'text?',
   },
   enrollment_tokens: {
     token_id: 'string',
@@ -203,6 +208,23 @@ const COLUMN_TYPES: Record<TransferTable, Record<string, ColumnType>> = {
     offline_last_hour: 'json_counts',
     reported_at: 'time',
   },
+  kiosk_log_heads: {
+    api_key_id: 'string',
+    scanner_id: 'string',
+    eid: 'string',
+    position: 'int',
+    hash: 'sha256',
+    reported_at: 'time',
+    contradiction: 'text?',
+  },
+};
+
+/** What version 3 added (tamper-evident logs): the kiosks' chain heads, and scan_log's chain columns (null: re-chained on import). */
+const V3_ADDITIONS = {
+  tables: ['kiosk_log_heads'] as readonly TransferTable[],
+  columns: { scan_log: { position: null, prev_hash: null, hash: null, origin: null } } as Partial<
+    Record<TransferTable, Record<string, string | number | null>>
+  >,
 };
 
 /** What version 2 added: whole tables, and columns of the older ones (with the value a version 1 file's rows get). */
@@ -218,14 +240,16 @@ const V2_ADDITIONS = {
 
 /** The tables a file of `version` holds, in their order. */
 export function tablesOf(version: number): readonly TransferTable[] {
-  return version >= 2 ? TRANSFER_TABLES : TRANSFER_TABLES.filter((table) => !V2_ADDITIONS.tables.includes(table));
+  return TRANSFER_TABLES.filter(
+    (table) => (version >= 2 || !V2_ADDITIONS.tables.includes(table)) && (version >= 3 || !V3_ADDITIONS.tables.includes(table)),
+  );
 }
 
 /** The columns (and their types) of `table` in a file of `version`. */
 function columnTypes(table: TransferTable, version: number): Record<string, ColumnType> {
   const types = COLUMN_TYPES[table];
-  if (version >= 2) return types;
-  const added = V2_ADDITIONS.columns[table] ?? {};
+  if (version >= 3) return types;
+  const added = { ...V3_ADDITIONS.columns[table], ...(version >= 2 ? {} : V2_ADDITIONS.columns[table]) };
   return Object.fromEntries(Object.entries(types).filter(([name]) => !(name in added)));
 }
 
@@ -446,9 +470,18 @@ export function parseExportFile(text: string, source: string): ExportFile {
   for (const table of tables) checkRows(table, version, file[table], problems);
   problems.throwIfAny(source);
   if (version < 2) upgradeVersion1(file);
+  if (version < 3) upgradeVersion2(file);
   checkReferences(file, problems);
   problems.throwIfAny(source);
   return file;
+}
+
+/** A version 1 or 2 file in version 3's shape: no chain columns (the rows are chained on import), no kiosk heads. */
+function upgradeVersion2(file: ExportFile): void {
+  for (const [table, defaults] of Object.entries(V3_ADDITIONS.columns) as [TransferTable, Record<string, string | number | null>][]) {
+    for (const row of file[table]) Object.assign(row, defaults);
+  }
+  for (const table of V3_ADDITIONS.tables) file[table] = [];
 }
 
 /**

@@ -53,6 +53,7 @@ import { refuseDatabaseWithIssuer } from './init.js';
 import type { Sql, SqlDatabase } from '../store/sql.js';
 import {
   IMPORT_CONFLICT_OUTCOME,
+  LOG_IDENTITY_COLUMNS,
   policyKey,
   TRANSFER_COLUMNS,
   TRANSFER_KEYS,
@@ -352,6 +353,7 @@ class Merge {
     await this.mergeIdempotency();
     await this.mergeScanLog();
     await this.mergeAdmissionEvents();
+    await this.mergeLog('kiosk_log_heads');
     await this.mergeOfflinePolicies();
     await this.mergeHeartbeats();
     // Each side counted its own doors: the merged counters are counted again from the merged rows.
@@ -671,6 +673,25 @@ class Merge {
     await this.store.insertMany('admission_events', added);
   }
 
+  /** An append-only log without rules of its own (the kiosks' reported chain heads): the union, in the file's order. */
+  private async mergeLog(table: 'kiosk_log_heads'): Promise<void> {
+    const counts = this.counts[table];
+    const seen = new Set<string>();
+    for await (const row of this.store.logRows(table)) seen.add(rowFingerprint(row, table));
+    const added: Row[] = [];
+    for (const row of (this.file[table] ?? []) as Row[]) {
+      this.tick();
+      const fingerprint = rowFingerprint(row, table);
+      if (seen.has(fingerprint)) counts.unchanged++;
+      else {
+        added.push(row);
+        seen.add(fingerprint);
+        counts.added++;
+      }
+    }
+    await this.store.insertMany(table, added);
+  }
+
   /** Offline exposure policies per event and ticket type: the one set last (updated_at) stands, this side's on a tie. */
   private async mergeOfflinePolicies(): Promise<void> {
     const counts = this.counts.offline_policies;
@@ -729,7 +750,7 @@ function isEarlier(a: Row, b: Row): boolean {
 const rowFingerprint = (row: Row, table: LogTable = 'scan_log'): string =>
   crypto
     .createHash('sha256')
-    .update(JSON.stringify(TRANSFER_COLUMNS[table].map((c) => row[c])))
+    .update(JSON.stringify(LOG_IDENTITY_COLUMNS[table].map((c) => row[c] ?? null)))
     .digest('base64');
 
 const conflictKey = (row: Row): string => `${String(row.tid)}\n${String(row.idempotency_key)}`;

@@ -13,6 +13,7 @@
  * scan_log an identity `id`, so an export lists the rows in insertion order
  * there too. The key a page continues from never travels in the file.
  */
+import { appendChained } from './audit-log.js';
 import type { Sql, SqlValue } from './sql.js';
 import type { IssuerInfo } from './issuer-info.js';
 
@@ -34,6 +35,8 @@ export const TRANSFER_TABLES = [
   'admission_events',
   'offline_policies',
   'scanner_heartbeats',
+  // Format version 3 (docs/issuer.md "Audit: tamper-evident logs"): every chain head the kiosks reported.
+  'kiosk_log_heads',
 ] as const;
 export type TransferTable = (typeof TRANSFER_TABLES)[number];
 
@@ -56,7 +59,23 @@ export const TRANSFER_COLUMNS: Record<TransferTable, readonly string[]> = {
     'entries',
     'version',
   ],
-  scan_log: ['at', 'scanned_at', 'tid', 'eid', 'scanner_id', 'api_key_id', 'gate_id', 'idempotency_key', 'outcome', 'details'],
+  // The content, then (format version 3) the row's place in the sender's hash chain.
+  scan_log: [
+    'at',
+    'scanned_at',
+    'tid',
+    'eid',
+    'scanner_id',
+    'api_key_id',
+    'gate_id',
+    'idempotency_key',
+    'outcome',
+    'details',
+    'position',
+    'prev_hash',
+    'hash',
+    'origin',
+  ],
   enrollment_tokens: [
     'token_id',
     'token_hash',
@@ -114,10 +133,22 @@ export const TRANSFER_COLUMNS: Record<TransferTable, readonly string[]> = {
     'offline_last_hour',
     'reported_at',
   ],
+  kiosk_log_heads: ['api_key_id', 'scanner_id', 'eid', 'position', 'hash', 'reported_at', 'contradiction'],
+};
+
+/**
+ * What makes two log rows the same row on both copies (an import adds a row only when no row here has these
+ * values): scan_log's content without its chain columns, since a row one copy re-chained sits at another
+ * position there (store/audit-log.ts appendChained); the other logs' every column.
+ */
+export const LOG_IDENTITY_COLUMNS: Record<LogTable, readonly string[]> = {
+  scan_log: TRANSFER_COLUMNS.scan_log.slice(0, 10),
+  admission_events: TRANSFER_COLUMNS.admission_events,
+  kiosk_log_heads: TRANSFER_COLUMNS.kiosk_log_heads,
 };
 
 /** Tables whose rows have no shared key that travels: append-only logs, compared whole. */
-export type LogTable = 'scan_log' | 'admission_events';
+export type LogTable = 'scan_log' | 'admission_events' | 'kiosk_log_heads';
 /** Tables keyed by one column (offline_policies has a two-column key: eid and ticket_type). */
 export type KeyedTable = Exclude<TransferTable, LogTable | 'offline_policies'>;
 
@@ -146,6 +177,7 @@ const EVENT_SCOPE: Record<TransferTable, string> = {
   admission_events: 'eid = @eid',
   offline_policies: 'eid = @eid',
   scanner_heartbeats: 'eid = @eid',
+  kiosk_log_heads: 'eid = @eid',
 };
 
 export type Row = Record<string, string | number | null>;
@@ -160,7 +192,7 @@ const PAGE_KEY = 'transfer_page_key';
 /** The column each table is paged and ordered by (see the module comment). */
 function pageKey(table: TransferTable): string {
   // Insertion order on both databases: SQLite's rowid, and PostgreSQL's explicit rowid column (postgres-migrations.ts).
-  return table === 'scan_log' || table === 'admission_events' ? 'id' : 'rowid';
+  return table === 'scan_log' || table === 'admission_events' || table === 'kiosk_log_heads' ? 'id' : 'rowid';
 }
 
 /**
@@ -327,6 +359,9 @@ export function transferStore(tx: Sql): TransferStore {
     findMany,
     find: async (table, key) => (await findMany(table, [key])).get(key),
     insertMany: async (table, rows) => {
+      // scan_log rows go onto this copy's hash chain: kept as they are where they continue it, else re-chained
+      // with their place in the other copy's chain kept in `origin` (docs/issuer.md "Audit: tamper-evident logs").
+      if (table === 'scan_log') return appendChained(tx, rows as unknown as Parameters<typeof appendChained>[1]);
       const columns = TRANSFER_COLUMNS[table];
       const tuple = `(${placeholders(columns.length)})`;
       for (const batch of chunks(rows, BATCH_ROWS)) {
