@@ -16,6 +16,7 @@ import { registerKeyCommands } from './cli/key-commands.js';
 import { registerMigrateCommand } from './cli/migrate-command.js';
 import { registerNodeConfigCommand } from './cli/node-config-command.js';
 import { reportFailure } from './cli/output.js';
+import { registerReportCommand } from './cli/report-command.js';
 import { registerScannerCommands } from './cli/scanner-commands.js';
 import { registerServeCommand } from './cli/serve-command.js';
 import { registerTicketCommands } from './cli/ticket-commands.js';
@@ -43,6 +44,7 @@ export function buildProgram(): Command {
   registerBackupCommand(program);
   registerAdminTokenCommands(program);
   registerTransferCommands(program);
+  registerReportCommand(program);
   registerAuditCommands(program);
   return program;
 }
