@@ -1,0 +1,147 @@
+/**
+ * `ticket-issuer report` on SQLite and on a throwaway PostgreSQL cluster, all real: the built CLI sets the
+ * issuer up, a `serve` process answers scanners over loopback HTTP (test/support/report-seed.ts seeds an
+ * evening through the check-in path), then the built CLI writes the report, and the numbers are read back
+ * out of the HTML and the --json headline (docs/issuer.md "After-event report").
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliFailure, cliJson, LOOPBACK_SERVE, runCli, scratchDir, serveCli } from '../../support/cli-harness.js';
+import { startPostgresCluster, type PostgresCluster } from '../../support/postgres-cluster.js';
+import { reportTableRows, reportTile, seedEvening, type SeededEvening } from '../../support/report-seed.js';
+
+type Store = 'SQLite' | 'PostgreSQL';
+
+const clock = (ms: number): string => new Date(ms).toISOString().slice(11, 16);
+
+describe.each<[Store]>([['SQLite'], ['PostgreSQL']])('report on %s', (store) => {
+  let cluster: PostgresCluster | undefined;
+  let data: string;
+  let seeded: SeededEvening;
+  let html: string;
+  let headline: Record<string, unknown>;
+  let stderr: string;
+  let out: string;
+
+  beforeAll(async () => {
+    data = path.join(scratchDir(), 'issuer-data');
+    const database: string[] = [];
+    if (store === 'PostgreSQL') {
+      cluster = await startPostgresCluster({ database: 'report' });
+      database.push('--database', cluster.url);
+    }
+    await cliJson(['init', '--data', data, ...database, '--base-url', 'http://127.0.0.1:8080', '--name', 'Report Tests']);
+    const { url, child } = await serveCli(['--data', data, ...LOOPBACK_SERVE, '--enroll-rpm', '1000', '--scanner-rpm', '100000']);
+    seeded = await seedEvening(url, data);
+    child.kill('SIGTERM');
+    out = path.join(path.dirname(data), 'report.html');
+    const result = await runCli(['report', '--data', data, '--event', seeded.eid, '--out', out, '--tz', 'UTC', '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    headline = JSON.parse(result.stdout) as Record<string, unknown>;
+    stderr = result.stderr;
+    html = fs.readFileSync(out, 'utf8');
+  }, 180_000);
+
+  afterAll(async () => {
+    await cluster?.stop();
+  }, 60_000);
+
+  it('--json prints the file and the headline numbers; progress goes to stderr', () => {
+    const { expected } = seeded;
+    expect(headline).toMatchObject({
+      out,
+      eid: seeded.eid,
+      issued: expected.issued,
+      checked_in: expected.checked_in,
+      annulled: expected.annulled,
+      revoked: expected.revoked,
+      entries: expected.entries,
+      exits: expected.exits,
+      inside: expected.inside,
+      peak_minute: { minute: new Date(expected.peak.minute).toISOString(), entries: expected.peak.entries },
+      offline_entries: expected.offline_entries,
+      double_admissions: { offline: expected.double_admissions, merged: 0 },
+      forged_attempts: expected.forged,
+      revoked_attempts: expected.revoked_attempts,
+      wrong_event_attempts: expected.wrong_event,
+      scanners: 3,
+    });
+    expect(headline.offline_share).toBeCloseTo(2 / 11, 6);
+    expect(stderr).toMatch(/^Reading event /);
+    expect(stderr).toContain(`Wrote ${out}`);
+  });
+
+  it('the totals in the HTML', () => {
+    const { expected } = seeded;
+    expect(reportTile(html, 'total-issued')).toBe(expected.issued);
+    expect(reportTile(html, 'total-checked-in')).toBe(expected.checked_in);
+    expect(reportTile(html, 'total-annulled')).toBe(expected.annulled);
+    expect(reportTile(html, 'total-revoked')).toBe(expected.revoked);
+    expect(reportTile(html, 'total-exits')).toBe(expected.exits);
+    expect(reportTile(html, 'total-inside')).toBe(expected.inside);
+  });
+
+  it('arrivals per 5 minutes per gate, and the peak minute', () => {
+    const { expected, base } = seeded;
+    const rows = reportTableRows(html, 'arrivals-table');
+    // From, North in, South in, All in, All out; then the total row.
+    expect(rows).toEqual([
+      ...expected.north.map((north, i) => [
+        clock(base + i * 5 * 60_000),
+        String(north),
+        String(expected.south[i]),
+        String(north + expected.south[i]!),
+        String(expected.exits_per_bucket[i]),
+      ]),
+      ['Total', '7', '4', '11', '2'],
+    ]);
+    expect(html).toContain(`Peak minute: ${clock(expected.peak.minute)}, 4 entries`);
+    expect(html).toContain('(North 4).');
+  });
+
+  it('the share admitted offline and how late the offline scans were synced', () => {
+    expect(html).toContain('18.2 % of entries were admitted offline (2 of 11)');
+    const delay = headline.offline_sync_delay_seconds as { median: number; p95: number; max: number };
+    // Scanned at +12 min 15 s, synced "now": between 47 and 53 minutes later.
+    expect(delay.median).toBeGreaterThan(47 * 60);
+    expect(delay.max).toBeLessThan(54 * 60);
+    expect(delay.p95).toBe(delay.max);
+    expect(html).toMatch(/data-bin="15 – 60 min"[^>]*><title>15 – 60 min: 2<\/title>/);
+  });
+
+  it('double admissions, forged, revoked and wrong-event attempts, scanner uptime', () => {
+    expect(html).toContain('1 possible offline double admissions, 0 found when two copies of the issuer were merged.');
+    const doubles = reportTableRows(html, 'double-table');
+    expect(doubles).toHaveLength(1);
+    expect(doubles[0]![3]).toBe('South');
+    expect(doubles[0]![7]).toBe('North');
+    expect(reportTableRows(html, 'attempts-table')).toEqual([
+      ['Forged signature', '1', '1', 'South 1'],
+      ['Revoked ticket', '1', '1', 'North 1'],
+      ['Wrong event', '1', '1', 'North 1'],
+    ]);
+    const scanners = reportTableRows(html, 'scanner-table');
+    expect(scanners.map((row) => row[1])).toEqual(['North', 'North', 'South']);
+    // North entry: 7 entries + revoked + wrong event; North exit: 2 exits; South: 4 entries + the late one + the forged report.
+    expect(scanners.map((row) => Number(row[4])).sort()).toEqual([2, 6, 9]);
+    expect(scanners.every((row) => row[6] === 'none')).toBe(true);
+  });
+
+  it('escapes what came from outside, and names no URL', () => {
+    expect(html).toContain('After-event report: Harbour &lt;Night&gt; &amp; &quot;Friends&quot;');
+    expect(html).not.toContain('<Night>');
+    expect(html).not.toMatch(/(https?|ftp|file):\/\/|\/\/[a-z0-9.-]+\.[a-z]{2,}\//i);
+    expect(html).not.toMatch(/<(script|link|img|iframe|object)\b/i);
+  });
+
+  it('an unknown event, a bad time zone or gap are refused with the contract error', async () => {
+    expect((await cliFailure(['report', '--data', data, '--event', 'NOPE', '--out', out])).code).toBe('EVENT_NOT_FOUND');
+    expect((await cliFailure(['report', '--data', data, '--event', seeded.eid, '--out', out, '--tz', 'Mars/Olympus'])).code).toBe(
+      'INVALID_ARGUMENT',
+    );
+    expect((await cliFailure(['report', '--data', data, '--event', seeded.eid, '--out', out, '--gap-minutes', '0'])).code).toBe(
+      'INVALID_ARGUMENT',
+    );
+  });
+});
