@@ -5,6 +5,7 @@
  * optional on the wire: a scanner that knows only the spec never sends them,
  * and its answers are the spec's.
  */
+import type { CheckInRules, RuleRefusal } from './check-in-rules.js';
 import type { CheckInRequest, CheckInResponse, DiscoveryDocument, IssuerEndpoints, IsoDateTime, TicketStatus } from './types.js';
 
 /** What a scan at the door is. Absent in a request: an entry under the spec's rules. */
@@ -19,7 +20,7 @@ export const ENTRY_POLICIES = ['single', 'reentry'] as const;
 export type EntryPolicy = (typeof ENTRY_POLICIES)[number];
 
 /** The statuses the extension adds to CheckInResponse; only ever sent to a request that set `action`. */
-export const DOOR_STATUSES = ['venue_full', 'exited', 'not_inside', 'annulled', 'not_checked_in'] as const;
+export const DOOR_STATUSES = ['venue_full', 'exited', 'not_inside', 'annulled', 'not_checked_in', 'rule_refused'] as const;
 export type DoorStatus = (typeof DOOR_STATUSES)[number];
 
 /** A ticket's admission state after the request (CheckInTicket `presence`). */
@@ -48,6 +49,8 @@ export interface DoorCheckInResponse extends Omit<CheckInResponse, 'status' | 't
   ticket: CheckInResponse['ticket'] & { presence?: Presence };
   /** Entry and exit answers for an event with a capacity. */
   occupancy?: Occupancy;
+  /** `rule_refused`: the check-in rule that refused the entry, in words (docs/protocol.md "Check-in rules"). */
+  rule?: RuleRefusal;
 }
 
 /** The discovery document with the heartbeat endpoint (an extra field spec scanners ignore). */
@@ -124,4 +127,9 @@ export interface HeartbeatResponse {
   offline_policies: OfflinePolicies;
   rights: { annul: boolean };
   server_time: IsoDateTime;
+  /**
+   * The event's check-in rules (docs/protocol.md "Check-in rules"), which the kiosk applies offline. Always
+   * sent by this issuer (no rules: an empty list); absent from an older one, which then has none.
+   */
+  check_in_rules?: CheckInRules;
 }

@@ -14,3 +14,4 @@ export * from './uuid.js';
 export * from './verdict.js';
 export * from './door.js';
 export * from './offline-exposure.js';
+export * from './check-in-rules.js';

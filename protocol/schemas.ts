@@ -3,6 +3,7 @@
  * spec. Request schemas allow unknown extra fields (docs/protocol.md
  * "Errors outside the spec's tables"); response schemas are what the issuer emits.
  */
+import { ruleRefusalSchema } from './check-in-rules.js';
 import { ERROR_CODES } from './error-envelope.js';
 import { DOOR_STATUSES, MAX_REASON_LENGTH, SCAN_ACTIONS } from './door.js';
 import { CHECK_IN_STATUSES, TICKET_STATES } from './types.js';
@@ -84,6 +85,8 @@ export const enrollResponseSchema = {
       required: ['name', 'iss'],
       properties: { name: { type: 'string' }, iss: { type: 'string' } },
     },
+    // Project extension: the event's LAN key (docs/protocol.md "Enrollment").
+    lan_key: { type: 'string' },
   },
 } as const;
 
@@ -132,6 +135,8 @@ export const checkInResponseSchema = {
       required: ['inside', 'capacity'],
       properties: { inside: { type: 'integer' }, capacity: { type: ['integer', 'null'] } },
     },
+    // docs/protocol.md "Check-in rules": only in a `rule_refused` answer.
+    rule: ruleRefusalSchema,
   },
 } as const;
 

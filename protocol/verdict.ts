@@ -10,7 +10,8 @@ import { decodeBase64Url } from './base64url.js';
 import { verifyEd25519 } from './ed25519.js';
 import { QrCodeError } from './qr-code-error.js';
 import { decodeTicketCode, TICKET_PREFIX, type DecodedTicket } from './ticket-code.js';
-import type { DoorCheckInResponse, GateDirection } from './door.js';
+import { entriesOnLocalDay, evaluateRules, type CheckInRules, type RuleRefusal } from './check-in-rules.js';
+import type { DoorCheckInResponse, EntryPolicy, GateDirection } from './door.js';
 import { SUPPORTED_VERSIONS, type IsoDateTime, type PublicKey, type TicketPayload } from './types.js';
 
 export const REFUSAL_REASONS = [
@@ -37,6 +38,10 @@ export const REFUSAL_REASONS = [
   'offline_cap_reached',
   /** An annulment of a ticket that is not checked in: nothing to undo. */
   'not_checked_in',
+  /** A check-in rule of the event refused the entry (docs/protocol.md "Check-in rules"); the verdict's `rule` says which. */
+  'rule_refused',
+  /** Offline: another kiosk of the event on this LAN said it admitted the ticket (docs/kiosk.md "Kiosks on one LAN"). */
+  'admitted_at_other_gate',
 ] as const;
 export type RefusalReason = (typeof REFUSAL_REASONS)[number];
 
@@ -55,7 +60,9 @@ export const OFFLINE_CHECKS = [
   'signature', // Ed25519 over the payload segment (spec "Ticket QR payload")
   'event', // payload `eid` is the enrolled event
   'expiry', // `exp` has not passed
+  'rules', // the event's check-in rules let this ticket in at this gate, now (protocol/check-in-rules.ts)
   'seen_here', // this kiosk has not admitted the ticket already
+  'seen_by_peer', // no kiosk of the event on this LAN said it admitted the ticket (offline only: docs/kiosk.md "Kiosks on one LAN")
 ] as const;
 export type OfflineCheckCode = (typeof OFFLINE_CHECKS)[number];
 
@@ -76,7 +83,9 @@ export const CHECK_DIRECTIONS: Readonly<Record<OfflineCheckCode, readonly GateDi
   signature: ['entry', 'exit'],
   event: ['entry', 'exit'],
   expiry: ['entry'],
+  rules: ['entry'],
   seen_here: ['entry'],
+  seen_by_peer: ['entry'],
 };
 
 export const CHECK_REASON: Readonly<Record<OfflineCheckCode, RefusalReason>> = {
@@ -90,7 +99,9 @@ export const CHECK_REASON: Readonly<Record<OfflineCheckCode, RefusalReason>> = {
   signature: 'invalid_signature',
   event: 'wrong_event',
   expiry: 'expired',
+  rules: 'rule_refused',
   seen_here: 'already_used',
+  seen_by_peer: 'admitted_at_other_gate',
 };
 
 /**
@@ -116,6 +127,8 @@ interface VerdictBase {
   offline: boolean;
   decided_by: DecidedBy;
   ticket?: VerdictTicket;
+  /** The kiosk lane whose scanner read it (`lane-1`, …), on a kiosk with several scanners (docs/kiosk.md "Several scanners"). */
+  lane?: string;
 }
 
 export interface AdmitVerdict extends VerdictBase {
@@ -132,11 +145,16 @@ export interface RefuseVerdict extends VerdictBase {
   reason: RefusalReason;
   /** For `already_used`: the time of the first use (the issuer's, or this kiosk's when offline). */
   first_used_at?: IsoDateTime;
+  /** For `admitted_at_other_gate`: the gate of the kiosk that admitted the ticket (null: it has none), and whether it admitted it offline. */
+  first_used_gate?: string | null;
+  first_used_offline?: boolean;
   /** For `offline_cap_reached`: this kiosk's offline admissions of the type in the last hour, and the cap. */
   offline_count?: number;
   offline_cap?: number;
   /** A short technical detail for the operator (never a secret). */
   detail?: string;
+  /** For `rule_refused`: the check-in rule that refused, in words (protocol/check-in-rules.ts). */
+  rule?: RuleRefusal;
 }
 
 export type Verdict = AdmitVerdict | ExitVerdict | RefuseVerdict;
@@ -152,6 +170,22 @@ export interface OfflineContext {
   nowMs: number;
   /** When this kiosk first admitted the ticket, or undefined. */
   admittedHereAt(tid: string): IsoDateTime | undefined;
+  /**
+   * When another kiosk of the event on the LAN admitted the ticket, as it told this one (docs/kiosk.md
+   * "Kiosks on one LAN"), or undefined. The kiosk answers only while offline: online, the issuer decides.
+   */
+  admittedByPeerAt?(tid: string): PeerAdmissionFact | undefined;
+  /**
+   * The event's check-in rules as the last heartbeat gave them (docs/kiosk.md "Check-in rules offline"), this
+   * kiosk's gate, the event's entry policy, and this kiosk's own admissions of a ticket (its entries per day
+   * are counted from them). Absent: no rules.
+   */
+  checkInRules?: {
+    rules: CheckInRules;
+    gateId: string | null;
+    entryPolicy: EntryPolicy;
+    admissionsHere(tid: string): readonly IsoDateTime[];
+  };
   /** Which way this kiosk scans; default entry. Checks not in CHECK_DIRECTIONS for it are skipped. */
   direction?: GateDirection;
   /** Tolerated clock difference between issuer and kiosk for key windows. Default 5 minutes. */
@@ -187,7 +221,14 @@ interface Work {
   signatureVerified: boolean;
 }
 
-type Failure = { detail?: string; firstUsedAt?: string } | null;
+/** A peer kiosk's admission of a ticket, as the offline check `seen_by_peer` uses it. */
+export interface PeerAdmissionFact {
+  admitted_at: IsoDateTime;
+  gate: string | null;
+  offline: boolean;
+}
+
+type Failure = { detail?: string; firstUsedAt?: string; peer?: PeerAdmissionFact; rule?: RuleRefusal } | null;
 const pass: Failure = null;
 
 const RULES: Readonly<Record<OfflineCheckCode, (w: Work) => Failure>> = {
@@ -238,9 +279,27 @@ const RULES: Readonly<Record<OfflineCheckCode, (w: Work) => Failure>> = {
   event: (w) => (payloadOf(w).eid === w.ctx.eid ? pass : { detail: `ticket is for event ${payloadOf(w).eid}` }),
   // Spec "Ticket QR payload": exp is Unix seconds; the issuer calls a ticket expired when exp is before the scan.
   expiry: (w) => (payloadOf(w).exp * 1000 >= w.ctx.nowMs ? pass : { detail: 'ticket expiry has passed' }),
+  rules: (w) => {
+    const given = w.ctx.checkInRules;
+    if (!given) return pass;
+    const payload = payloadOf(w);
+    const outcome = evaluateRules(given.rules, {
+      ticketType: payload.tt,
+      gateId: given.gateId,
+      direction: w.ctx.direction ?? 'entry',
+      at: w.ctx.nowMs,
+      entriesToday: entriesOnLocalDay(given.admissionsHere(payload.tid), w.ctx.nowMs, given.rules.time_zone),
+      entryPolicy: given.entryPolicy,
+    });
+    return outcome.pass ? pass : { rule: outcome.refusal, detail: `check-in rule ${outcome.refusal.rule} (${outcome.refusal.name})` };
+  },
   seen_here: (w) => {
     const at = w.ctx.admittedHereAt(payloadOf(w).tid);
     return at === undefined ? pass : { firstUsedAt: at, detail: 'already admitted by this kiosk' };
+  },
+  seen_by_peer: (w) => {
+    const peer = w.ctx.admittedByPeerAt?.(payloadOf(w).tid);
+    return peer === undefined ? pass : { firstUsedAt: peer.admitted_at, peer, detail: 'admitted by another kiosk on this LAN' };
   },
 };
 
@@ -268,7 +327,12 @@ export function evaluateTicketOffline(text: string, ctx: OfflineContext): Offlin
     // Only a verified payload is shown: an unauthenticated holder name would let anyone print "VIP".
     if (claimed && w.signatureVerified) verdict.ticket = ticketFromPayload(claimed);
     if (failure.firstUsedAt !== undefined) verdict.first_used_at = failure.firstUsedAt;
+    if (failure.peer !== undefined) {
+      verdict.first_used_gate = failure.peer.gate;
+      verdict.first_used_offline = failure.peer.offline;
+    }
     if (failure.detail !== undefined) verdict.detail = failure.detail;
+    if (failure.rule !== undefined) verdict.rule = failure.rule;
     const result: OfflineEvaluation = { pass: false, check, verdict, signatureVerified: w.signatureVerified };
     if (claimed) result.claimed = claimed;
     return result;
@@ -326,7 +390,7 @@ export function offlineVerdict(payload: TicketPayload, policy: OfflinePolicy, de
  * stays for an entry as the spec lists it.
  */
 export const ANSWERS_BY_ACTION = {
-  entry: ['valid', 'already_used', 'revoked', 'wrong_event', 'expired', 'invalid_signature', 'venue_full'],
+  entry: ['valid', 'already_used', 'revoked', 'wrong_event', 'expired', 'invalid_signature', 'venue_full', 'rule_refused'],
   exit: ['exited', 'not_inside', 'wrong_event'],
   annul: ['annulled', 'not_checked_in', 'wrong_event'],
 } as const;
@@ -358,6 +422,7 @@ export function verdictFromCheckIn(response: DoorScanResponse, payload: TicketPa
     ticket,
   };
   if (response.status === 'already_used' && response.ticket.checked_in_at) verdict.first_used_at = response.ticket.checked_in_at;
+  if (response.status === 'rule_refused' && response.rule) verdict.rule = response.rule;
   return verdict;
 }
 

@@ -4,7 +4,7 @@
  * colour only repeats it.
  */
 import type { RefusalReason, Verdict } from '../kiosk-bridge-types.js';
-import { inLanguage, t, type Language } from '../messages/format.js';
+import { inLanguage, language, t, type Language } from '../messages/format.js';
 import { formatClockTime, type TimeOptions } from './dates.js';
 
 /** Refusals the renderer reaches itself, before or instead of a verdict from the kiosk. */
@@ -151,6 +151,34 @@ export function refusalText(verdict: Refusal, time: TimeOptions = {}): string {
     }
     case 'not_checked_in':
       return t('reason.not_checked_in');
+    case 'rule_refused': {
+      const rule = 'rule' in verdict ? verdict.rule : undefined;
+      return rule ? t('reason.rule', { message: ruleWords(rule), rule: rule.name }) : t('reason.rule_refused');
+    }
+  }
+}
+
+type RuleRefusal = NonNullable<Extract<Verdict, { kind: 'refuse' }>['rule']>;
+
+/**
+ * A check-in rule's refusal in the current language (docs/kiosk.md "Check-in rules offline"): the rules
+ * file's own words for it when it has them, else the catalogue's sentence for the rule's code.
+ */
+export function ruleWords(rule: RuleRefusal): string {
+  const own = rule.messages?.[language()];
+  if (own) return own;
+  const names = (values: readonly string[] | undefined): string => (values ?? []).map((value) => (value === '' ? '–' : value)).join(', ');
+  switch (rule.code) {
+    case 'ticket_type_not_allowed':
+      return t('rule.ticket_type_not_allowed', { types: names(rule.ticket_types) });
+    case 'wrong_gate':
+      return t('rule.wrong_gate', { gates: names(rule.gates) });
+    case 'not_open_yet':
+      return t('rule.not_open_yet', { time: rule.time ?? '?' });
+    case 'closed':
+      return t('rule.closed', { time: rule.time ?? '?' });
+    case 'daily_limit':
+      return t('rule.daily_limit', { limit: rule.limit ?? '?' });
   }
 }
 
