@@ -249,6 +249,46 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX kiosk_log_heads_by_scanner ON kiosk_log_heads (scanner_id, id);
   `,
+  // 5: kiosks on one LAN (docs/kiosk.md "Kiosks on one LAN"): each event's LAN key, made at its first
+  // enrollment and given to every kiosk enrolled for it (EnrollResponse lan_key).
+  `
+  CREATE TABLE event_lan_keys (
+    eid         TEXT PRIMARY KEY REFERENCES events (eid),
+    lan_key     TEXT NOT NULL,             -- base64url, 32 random bytes: a secret, as the data dir is
+    created_at  TEXT NOT NULL
+  );
+  `,
+  // 6: revocations reach the kiosk (docs/protocol.md "Revocation list"): every revocation gets the next number of one
+  // issuer-wide sequence, in the revoking transaction, so a scanner's cursor is exact under concurrency.
+  `
+  -- The revocation's place in the sequence; NULL for a ticket that is not revoked. Revocations are final (there is
+  -- no un-revoke), so a number, once given, never changes.
+  ALTER TABLE tickets ADD COLUMN revocation_seq INTEGER;
+  CREATE UNIQUE INDEX tickets_by_revocation ON tickets (eid, revocation_seq) WHERE revocation_seq IS NOT NULL;
+
+  -- The sequence: the last number given, and this copy's id (random, made here), which every cursor carries, so a
+  -- cursor from another copy of the issuer (export/import) is told apart and the list is sent again from the start.
+  -- Every revocation moves it in its own transaction (on PostgreSQL the row lock makes revocations take turns, so a
+  -- committed number is never followed by an earlier one committing later).
+  CREATE TABLE revocation_sequence (
+    singleton  INTEGER PRIMARY KEY CHECK (singleton = 1),
+    last_seq   INTEGER NOT NULL,
+    copy_id    TEXT NOT NULL
+  );
+  UPDATE tickets SET revocation_seq = r.n
+    FROM (SELECT tid, ROW_NUMBER() OVER (ORDER BY revoked_at, tid) AS n FROM tickets WHERE revoked_at IS NOT NULL) AS r
+    WHERE tickets.tid = r.tid;
+  INSERT INTO revocation_sequence (singleton, last_seq, copy_id)
+    SELECT 1, COUNT(*), lower(hex(randomblob(8))) FROM tickets WHERE revoked_at IS NOT NULL;
+  `,
+  // 7: check-in rules (docs/protocol.md "Check-in rules"): per event, the validated rules file.
+  `
+  CREATE TABLE check_in_rules (
+    eid         TEXT PRIMARY KEY REFERENCES events (eid),
+    rules       TEXT NOT NULL,             -- JSON, as validated by protocol/check-in-rules.ts validateRules
+    updated_at  TEXT NOT NULL
+  );
+  `,
 ];
 
 /** The migration that made scan_log a hash chain: rows from before it are chained right after it runs. */

@@ -262,6 +262,38 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX kiosk_log_heads_by_scanner ON kiosk_log_heads (scanner_id, id);
   `,
+  // 5: kiosks on one LAN, as migration 5 of migrations.ts.
+  `
+  CREATE TABLE event_lan_keys (
+    eid         TEXT COLLATE "C" PRIMARY KEY REFERENCES events (eid),
+    lan_key     TEXT COLLATE "C" NOT NULL,
+    created_at  TEXT COLLATE "C" NOT NULL
+  );
+  `,
+  // 6: the revocation sequence, as migration 6 of migrations.ts.
+  `
+  ALTER TABLE tickets ADD COLUMN revocation_seq BIGINT;
+  CREATE UNIQUE INDEX tickets_by_revocation ON tickets (eid, revocation_seq) WHERE revocation_seq IS NOT NULL;
+
+  CREATE TABLE revocation_sequence (
+    singleton  INTEGER PRIMARY KEY CHECK (singleton = 1),
+    last_seq   BIGINT NOT NULL,
+    copy_id    TEXT COLLATE "C" NOT NULL
+  );
+  UPDATE tickets SET revocation_seq = r.n
+    FROM (SELECT tid, ROW_NUMBER() OVER (ORDER BY revoked_at, tid) AS n FROM tickets WHERE revoked_at IS NOT NULL) AS r
+    WHERE tickets.tid = r.tid;
+  INSERT INTO revocation_sequence (singleton, last_seq, copy_id)
+    SELECT 1, COUNT(*), substr(md5(random()::text || clock_timestamp()::text), 1, 16) FROM tickets WHERE revoked_at IS NOT NULL;
+  `,
+  // 7: check-in rules, as migration 7 of migrations.ts.
+  `
+  CREATE TABLE check_in_rules (
+    eid         TEXT COLLATE "C" PRIMARY KEY REFERENCES events (eid),
+    rules       TEXT COLLATE "C" NOT NULL,
+    updated_at  TEXT COLLATE "C" NOT NULL
+  );
+  `,
 ];
 
 export const POSTGRES_SCHEMA_VERSION = POSTGRES_MIGRATIONS.length;
