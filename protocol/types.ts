@@ -51,6 +51,11 @@ export interface EnrollResponse {
   api_key_id: string;
   scope: EnrollScope;
   issuer: { name: string; iss: string };
+  /**
+   * Project extension (docs/protocol.md "Enrollment", "LAN messages between kiosks"): the event's LAN key,
+   * 32 random bytes in base64url, the same for every kiosk enrolled for the event. A secret like `api_key`.
+   */
+  lan_key?: string;
 }
 
 export interface CheckInRequest {

@@ -21,6 +21,7 @@ import { namedJob } from '../store/named-jobs.js';
 import type { Sql, SqlDatabase } from '../store/sql.js';
 import { findEvent } from '../store/events.js';
 import { getIssuerInfo } from '../store/issuer-info.js';
+import { lanKeyForEvent } from '../store/lan-keys.js';
 import { claimToken, findTokenByHash, insertApiKey, recordFailedTokenAttempt, type EnrollmentTokenRow } from '../store/scanners.js';
 
 export const TOKEN_FAILURE_LIMIT = 5;
@@ -98,6 +99,8 @@ async function exchangeToken(db: Sql, input: EnrollInput, now: Date, failureLimi
     // docs/protocol.md "Door operations": the setup code's rights go with the key.
     can_annul: claimed.can_annul,
   });
+  // docs/protocol.md "Enrollment": the event's LAN key, for the kiosks' LAN warnings (a project extension).
+  const lanKey = await lanKeyForEvent(db, event.eid, nowIso);
   return {
     ok: true,
     apiKeyId,
@@ -112,6 +115,7 @@ async function exchangeToken(db: Sql, input: EnrollInput, now: Date, failureLimi
         expires_at: claimed.key_expires_at,
       },
       issuer: { name: issuer.name, iss: issuer.base_url },
+      lan_key: lanKey,
     },
   };
 }

@@ -34,6 +34,13 @@ export interface ApiKeyStore {
   loadApiKey(iss?: string): Promise<string | null>;
   deleteApiKey(iss?: string): Promise<void>;
   /**
+   * Optional: the event's LAN key (docs/kiosk.md "Kiosks on one LAN"), kept like the API key. A store
+   * without these methods keeps none, and the kiosk does not take part in LAN warnings.
+   */
+  saveLanKey?(lanKey: string, iss: string): Promise<void>;
+  loadLanKey?(iss: string): Promise<string | null>;
+  deleteLanKey?(iss: string): Promise<void>;
+  /**
    * Optional: resolves when the store can keep a key right now, throws an
    * error with a secret-free message for the operator otherwise. Enrollment
    * calls it BEFORE spending the single-use token on the issuer.
@@ -73,6 +80,26 @@ export class KeychainApiKeyStore implements ApiKeyStore {
   checkAvailable(): Promise<void> {
     return this.secrets.checkAvailable();
   }
+
+  async saveLanKey(lanKey: string, iss: string): Promise<void> {
+    return this.secrets.saveApiKey(lanKeyAccountOf(iss), lanKey);
+  }
+
+  async loadLanKey(iss: string): Promise<string | null> {
+    return this.secrets.loadApiKey(lanKeyAccountOf(iss));
+  }
+
+  async deleteLanKey(iss: string): Promise<void> {
+    await this.secrets.deleteApiKey(lanKeyAccountOf(iss));
+  }
+}
+
+/**
+ * The LAN key's keyring account: the issuer base URL with the fragment `#lan-key` (an issuer base URL
+ * never has a fragment, so it cannot collide with an API key's account).
+ */
+export function lanKeyAccountOf(iss: string): string {
+  return `${accountOf(iss)}#lan-key`;
 }
 
 function accountOf(iss: string | undefined): string {
@@ -175,7 +202,8 @@ export class SecretStore {
 
 function requireAccount(issuerBaseUrl: string): void {
   if (typeof issuerBaseUrl !== 'string') throw new TypeError('the issuer base URL must be a string');
-  const problem = baseUrlProblem(issuerBaseUrl);
+  // The LAN key's entry (lanKeyAccountOf): the same issuer base URL, marked with its fragment.
+  const problem = baseUrlProblem(issuerBaseUrl.endsWith('#lan-key') ? issuerBaseUrl.slice(0, -'#lan-key'.length) : issuerBaseUrl);
   // The value is not echoed: swapped arguments would otherwise put the API key in the message.
   if (problem) throw new TypeError(`the keyring account must be a canonical issuer base URL (${problem})`);
 }

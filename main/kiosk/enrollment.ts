@@ -111,6 +111,15 @@ async function exchange(setup: SetupPayload, deps: EnrollDeps): Promise<EnrollOu
   } catch (error) {
     return fail('secret_store_unavailable', secretStoreMessage(error, response.api_key));
   }
+  // docs/protocol.md "Enrollment": the event's LAN key (a project extension), kept like the API key. An
+  // issuer without it gives none, and an old event's key must not stay behind for the new one.
+  const lanKey = typeof response.lan_key === 'string' && /^[A-Za-z0-9_-]{43}$/.test(response.lan_key) ? response.lan_key : null;
+  try {
+    if (lanKey !== null) await deps.apiKeys.saveLanKey?.(lanKey, response.issuer.iss);
+    else await deps.apiKeys.deleteLanKey?.(response.issuer.iss);
+  } catch (error) {
+    return fail('secret_store_unavailable', secretStoreMessage(secretStoreMessage(error, response.api_key), lanKey ?? undefined));
+  }
   const enrollment: Enrollment = {
     iss: response.issuer.iss,
     issuer_name: response.issuer.name,
@@ -130,6 +139,6 @@ async function exchange(setup: SetupPayload, deps: EnrollDeps): Promise<EnrollOu
 
 /** The store's own message (SecretStoreUnavailableError says what to install); never the key, whatever the store wrote. */
 function secretStoreMessage(error: unknown, apiKey?: string): string {
-  const text = error instanceof Error ? error.message : 'the secret store failed';
+  const text = typeof error === 'string' ? error : error instanceof Error ? error.message : 'the secret store failed';
   return apiKey ? text.split(apiKey).join('[redacted]') : text;
 }

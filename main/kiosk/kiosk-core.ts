@@ -64,6 +64,7 @@ import type {
   StatusLookupResult,
 } from './kiosk-api.js';
 import { StaffAccess } from './staff-access.js';
+import type { PeerAdmission, PeerNetwork } from './lan-peers.js';
 import { ANNUL_NOT_ALLOWED_MESSAGE, DEFAULT_ANNUL_WINDOW_MS, DoorOperations, HEARTBEAT_INTERVAL_MS } from './door-operations.js';
 import {
   checkInRequestFor,
@@ -107,6 +108,11 @@ export interface KioskCoreOptions {
   annulWindowMs?: number;
   /** Scanner heartbeat period while enrolled (docs/protocol.md "Scanner heartbeat"); default 1 minute, 0 for none on a timer (tests call heartbeat()). */
   heartbeatIntervalMs?: number;
+  /**
+   * Kiosks on one LAN (docs/kiosk.md "Kiosks on one LAN"): joined with the event's LAN key once
+   * enrolled; consulted offline (check `seen_by_peer`), told of this kiosk's admissions. The host starts it.
+   */
+  lan?: PeerNetwork;
   /** One line per event worth an operator's attention. Never receives scanned text or secrets. */
   log?: (line: string) => void;
   now?: () => number;
@@ -235,6 +241,44 @@ export class KioskCore implements KioskApi {
       this.heartbeatTimer = setInterval(() => void this.heartbeat(), heartbeatMs);
       this.heartbeatTimer.unref?.();
     }
+    if (enrollment && options.lan) this.inBackground(this.joinLan());
+  }
+
+  // --- kiosks on one LAN (docs/kiosk.md "Kiosks on one LAN") ---------------
+
+  /** Joins the event's LAN with its key from the keyring; without one (an older issuer), leaves it. */
+  private async joinLan(): Promise<void> {
+    const lan = this.options.lan;
+    const enrollment = this.store.getEnrollment();
+    if (!lan || !enrollment || this.closed) return;
+    let key: string | null = null;
+    try {
+      key = (await this.options.apiKeys.loadLanKey?.(enrollment.iss)) ?? null;
+    } catch (error) {
+      this.log(`LAN warnings off: the LAN key could not be read (${error instanceof Error ? error.message : 'the secret store failed'}).`);
+    }
+    if (this.closed) return;
+    if (key === null) {
+      lan.leave();
+      this.log('LAN warnings off: no LAN key for this event (the issuer gives none; re-enroll after updating it).');
+      return;
+    }
+    lan.join(
+      { eid: enrollment.eid, scannerId: this.store.identity().scanner_id, gate: enrollment.gate_id, key: Buffer.from(key, 'base64url') },
+      (since, limit) =>
+        this.store.admissionsSince(since, limit).map((row) => ({
+          tid: row.tid,
+          admitted_at: row.admitted_at,
+          gate: enrollment.gate_id,
+          offline: row.admitted_offline === 1,
+        })),
+    );
+  }
+
+  /** A LAN peer's admission of the ticket: consulted offline only (online the issuer decides), never on a re-entry event. */
+  private peerAdmission(enrollment: Enrollment, tid: string): PeerAdmission | undefined {
+    if (!this.options.lan || this.reentry(enrollment)) return undefined;
+    return this.options.lan.admissionOf(tid);
   }
 
   // --- KioskApi -------------------------------------------------------------
@@ -720,6 +764,9 @@ export class KioskCore implements KioskApi {
       // A re-entry event: the issuer knows of exits at other gates, this kiosk does not; "seen here" is
       // then checked only when the issuer cannot answer (offlineOutcome).
       admittedHereAt: (tid) => (this.reentry(enrollment) ? undefined : this.store.firstAdmissionAt(tid)),
+      // Known offline: what the LAN's kiosks admitted counts. Otherwise the issuer is asked first, and
+      // offlineOutcome consults the peers only if it does not answer.
+      admittedByPeerAt: (tid) => (this.connection === 'offline' ? this.peerAdmission(enrollment, tid) : undefined),
       direction: enrollment.direction,
       verify: verifyEd25519Node,
     });
@@ -884,6 +931,22 @@ export class KioskCore implements KioskApi {
       };
       return { verdict, queueState: 'held' };
     }
+    const peer = this.peerAdmission(enrollment, payload.tid);
+    if (peer !== undefined) {
+      const verdict: Verdict = {
+        kind: 'refuse',
+        reason: 'admitted_at_other_gate',
+        decided_at: decidedAt,
+        offline: true,
+        decided_by: 'seen_by_peer',
+        ticket: ticketFromPayload(payload),
+        first_used_at: peer.admitted_at,
+        first_used_gate: peer.gate,
+        first_used_offline: peer.offline,
+        detail: 'admitted by another kiosk on this LAN',
+      };
+      return { verdict, queueState: 'held' };
+    }
     const decision = this.door.decideEntry(enrollment, payload, this.policy);
     if (decision.admit) return { verdict: offlineVerdict(payload, 'optimistic', decidedAt), queueState: 'pending' };
     return { verdict: exposureRefusal(decision, payload, decidedAt), queueState: 'held' };
@@ -901,6 +964,11 @@ export class KioskCore implements KioskApi {
   }
 
   private show(verdict: Verdict): ScanResult {
+    if (verdict.kind === 'admit' && verdict.ticket && this.options.lan) {
+      // Every admission, online or not: a peer that goes offline later needs to know it too.
+      const gate = this.store.getEnrollment()?.gate_id ?? null;
+      this.options.lan.publish({ tid: verdict.ticket.tid, admitted_at: verdict.decided_at, gate, offline: verdict.offline });
+    }
     this.lastVerdicts = [verdict, ...this.lastVerdicts].slice(0, LAST_VERDICTS);
     this.readAgain = null;
     this.changed();
@@ -957,6 +1025,7 @@ export class KioskCore implements KioskApi {
     if (this.store.pendingCount() > 0) this.drains.soon();
     this.changed();
     this.inBackground(this.heartbeat()); // the event's door settings and this scanner's rights, at once
+    if (this.options.lan) this.inBackground(this.joinLan()); // the new event's LAN key
     const e = outcome.enrollment;
     return { type: 'enrolled', issuer_name: e.issuer_name, event_name: e.event_name, event_date: e.event_date, gate_id: e.gate_id };
   }

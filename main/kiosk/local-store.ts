@@ -808,6 +808,13 @@ export class LocalStore {
     ).all(since) as Array<{ ticket_type: string | null; admitted_at: IsoDateTime }>;
   }
 
+  /** This kiosk's admissions since `since` (ISO), newest first, at most `limit`: what it tells a LAN peer catching up (lan-peers.ts). */
+  admissionsSince(since: IsoDateTime, limit: number): Array<{ tid: string; admitted_at: IsoDateTime; admitted_offline: number }> {
+    return this.statement(
+      `SELECT tid, admitted_at, admitted_offline FROM scans WHERE admitted_at IS NOT NULL AND admitted_at >= ? ORDER BY admitted_at DESC LIMIT ?`,
+    ).all(since, limit) as Array<{ tid: string; admitted_at: IsoDateTime; admitted_offline: number }>;
+  }
+
   /** Offline admissions not yet answered by the issuer, per ticket type ('' for none): the heartbeat's `offline_exposure`. */
   unsyncedOfflineAdmissions(): Record<string, number> {
     const rows = this.statement(

@@ -155,6 +155,16 @@ export function refusalText(verdict: Refusal, time: TimeOptions = {}): string {
       const rule = 'rule' in verdict ? verdict.rule : undefined;
       return rule ? t('reason.rule', { message: ruleWords(rule), rule: rule.name }) : t('reason.rule_refused');
     }
+    case 'admitted_at_other_gate': {
+      // docs/kiosk.md "Kiosks on one LAN": "Already admitted at Gate A, 21:03 (offline)".
+      const at = 'first_used_at' in verdict ? verdict.first_used_at : undefined;
+      if (!at) return t('reason.admitted_at_other_gate');
+      const gate = 'first_used_gate' in verdict ? verdict.first_used_gate : null;
+      const offline = 'first_used_offline' in verdict && verdict.first_used_offline === true;
+      const clock = formatClockTime(at, time);
+      if (gate) return t(offline ? 'reason.admitted_at_gate_offline' : 'reason.admitted_at_gate', { gate, time: clock });
+      return t(offline ? 'reason.admitted_at_other_gate_time_offline' : 'reason.admitted_at_other_gate_time', { time: clock });
+    }
   }
 }
 

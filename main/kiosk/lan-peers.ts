@@ -1,0 +1,405 @@
+/**
+ * Kiosks on one LAN warn each other (docs/kiosk.md "Kiosks on one LAN",
+ * docs/protocol.md "LAN messages between kiosks"): the PURE part. Message
+ * encoding, the HMAC, the replay window, the peer table and what to do with
+ * each datagram. No socket, no clock, no timer: the caller passes the bytes,
+ * where they came from and "now"; the socket side is lan-transport.ts.
+ *
+ * A message is one UDP datagram of JSON. Its MAC is HMAC-SHA256, keyed with
+ * the event's LAN key (given to enrolled kiosks only, in the EnrollResponse's
+ * `lan_key`), over a canonical encoding: the JSON array
+ * `["tvlan/1", type, eid, from, gate, seq, ts, since, adm]` (arrays keep their
+ * order, so the bytes are fixed). A message is ignored, with one log line
+ * without secrets, when it does not parse, is for another event, its MAC
+ * fails, its timestamp is outside the window, or its sequence number is not
+ * newer than the last one seen from its sender.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+export const LAN_PROTOCOL = 'tvlan/1';
+/** The documented UDP port (docs/kiosk.md "Kiosks on one LAN"). */
+export const DEFAULT_LAN_PORT = 47474;
+/** Administratively scoped IPv4 multicast (RFC 2365): stays on the site. */
+export const DEFAULT_LAN_GROUP = '239.255.47.74';
+/** A message's `ts` may differ this much from the receiver's clock. */
+export const DEFAULT_REPLAY_WINDOW_MS = 60_000;
+export const DEFAULT_HELLO_INTERVAL_MS = 5_000;
+/** A discovered peer not heard from for this long is dropped; any peer silent this long has "rejoined" when heard again. */
+export const DEFAULT_PEER_TIMEOUT_MS = 20_000;
+/** A kiosk that never heard of a peer asks for what it admitted in the last this-long. */
+export const DEFAULT_CATCHUP_HORIZON_MS = 24 * 3600_000;
+/** A catch-up answer holds at most this many admissions (the newest), */
+export const CATCHUP_LIMIT = 2000;
+/** in datagrams of at most this many (about 1.3 KB: no IP fragmentation on Ethernet). */
+export const ADMISSIONS_PER_DATAGRAM = 12;
+/** Larger datagrams are not read. */
+export const MAX_DATAGRAM_BYTES = 8192;
+/** The peers' admissions kept in memory; the oldest learned go first beyond it. */
+export const MAX_KNOWN_ADMISSIONS = 200_000;
+/** Heard-again margin: a catch-up asks from this long before the peer was last heard. */
+const CATCHUP_MARGIN_MS = 60_000;
+/** One catch-up answer per asking sender per this long. */
+const CATCHUP_ANSWER_INTERVAL_MS = 2_000;
+
+export const LAN_MESSAGE_TYPES = ['hello', 'admit', 'catchup', 'catchup_reply'] as const;
+export type LanMessageType = (typeof LAN_MESSAGE_TYPES)[number];
+
+/** One admission a kiosk tells its peers about. */
+export interface LanAdmission {
+  tid: string;
+  admitted_at: string;
+  /** The admitting kiosk's gate (gate_id), or null for a kiosk without one. */
+  gate: string | null;
+  /** The admitting kiosk decided without the issuer. */
+  offline: boolean;
+}
+
+/** What the kiosk core consults offline: a peer's admission of the ticket, if any (the earliest known). */
+export interface PeerAdmission extends LanAdmission {
+  /** The admitting kiosk's scanner_id. */
+  scanner_id: string;
+}
+
+/** The fields a message carries (docs/protocol.md "LAN messages between kiosks"). */
+export interface LanMessage {
+  type: LanMessageType;
+  eid: string;
+  /** The sender's scanner_id. */
+  from: string;
+  /** The sender's gate, or null. */
+  gate: string | null;
+  /** Per sender, strictly increasing (it starts from the sender's clock in microseconds, so a restart keeps it increasing). */
+  seq: number;
+  /** The sender's clock, Unix milliseconds. */
+  ts: number;
+  /** `catchup` only: the ISO time from which admissions are asked for; else null. */
+  since: string | null;
+  /** `admit` and `catchup_reply`: the admissions; else empty. */
+  adm: LanAdmission[];
+}
+
+type WireAdmission = [tid: string, admitted_at: string, gate: string | null, offline: 0 | 1];
+
+function wireAdmissions(adm: readonly LanAdmission[]): WireAdmission[] {
+  return adm.map((a) => [a.tid, a.admitted_at, a.gate, a.offline ? 1 : 0]);
+}
+
+/** The bytes the MAC covers: a JSON array in a fixed order (no object keys whose order could vary). */
+export function canonicalBytes(message: LanMessage): Buffer {
+  const fields = [
+    LAN_PROTOCOL,
+    message.type,
+    message.eid,
+    message.from,
+    message.gate,
+    message.seq,
+    message.ts,
+    message.since,
+    wireAdmissions(message.adm),
+  ];
+  return Buffer.from(JSON.stringify(fields), 'utf8');
+}
+
+export function macOf(key: Uint8Array, message: LanMessage): Buffer {
+  return createHmac('sha256', key).update(canonicalBytes(message)).digest();
+}
+
+/** One datagram: the message's fields and its MAC (base64url). */
+export function encodeMessage(message: LanMessage, key: Uint8Array): Buffer {
+  const wire = {
+    p: LAN_PROTOCOL,
+    type: message.type,
+    eid: message.eid,
+    from: message.from,
+    gate: message.gate,
+    seq: message.seq,
+    ts: message.ts,
+    since: message.since,
+    adm: wireAdmissions(message.adm),
+    mac: macOf(key, message).toString('base64url'),
+  };
+  return Buffer.from(JSON.stringify(wire), 'utf8');
+}
+
+export type Decoded = { ok: true; message: LanMessage; mac: Buffer } | { ok: false; problem: string };
+
+const isShortString = (value: unknown, max: number): value is string =>
+  typeof value === 'string' && value.length > 0 && value.length <= max;
+const isIsoTime = (value: unknown): value is string => isShortString(value, 40) && !Number.isNaN(Date.parse(value));
+
+/** Parses a datagram's shape (not its MAC). Anything unexpected is a problem, never an exception. */
+export function decodeMessage(bytes: Uint8Array): Decoded {
+  if (bytes.length > MAX_DATAGRAM_BYTES) return { ok: false, problem: `datagram of ${bytes.length} bytes is too large` };
+  let wire: unknown;
+  try {
+    wire = JSON.parse(Buffer.from(bytes).toString('utf8'));
+  } catch {
+    return { ok: false, problem: 'not JSON' };
+  }
+  if (typeof wire !== 'object' || wire === null || Array.isArray(wire)) return { ok: false, problem: 'not an object' };
+  const w = wire as Record<string, unknown>;
+  if (w['p'] !== LAN_PROTOCOL) return { ok: false, problem: 'not a tvlan/1 message' };
+  if (!(LAN_MESSAGE_TYPES as readonly unknown[]).includes(w['type'])) return { ok: false, problem: 'unknown message type' };
+  if (!isShortString(w['eid'], 128) || !isShortString(w['from'], 128)) return { ok: false, problem: 'bad eid or sender' };
+  if (w['gate'] !== null && !isShortString(w['gate'], 64)) return { ok: false, problem: 'bad gate' };
+  if (!Number.isSafeInteger(w['seq']) || (w['seq'] as number) < 0) return { ok: false, problem: 'bad sequence number' };
+  if (!Number.isSafeInteger(w['ts'])) return { ok: false, problem: 'bad timestamp' };
+  if (w['since'] !== null && !isIsoTime(w['since'])) return { ok: false, problem: 'bad since' };
+  if (typeof w['mac'] !== 'string' || !/^[A-Za-z0-9_-]{43}$/.test(w['mac'])) return { ok: false, problem: 'bad MAC field' };
+  const adm = w['adm'];
+  if (!Array.isArray(adm) || adm.length > 64) return { ok: false, problem: 'bad admissions list' };
+  const admissions: LanAdmission[] = [];
+  for (const entry of adm) {
+    if (!Array.isArray(entry) || entry.length !== 4) return { ok: false, problem: 'bad admission' };
+    const [tid, at, gate, offline] = entry as unknown[];
+    if (!isShortString(tid, 128) || !isIsoTime(at) || (gate !== null && !isShortString(gate, 64)) || (offline !== 0 && offline !== 1)) {
+      return { ok: false, problem: 'bad admission' };
+    }
+    admissions.push({ tid, admitted_at: at, gate: gate as string | null, offline: offline === 1 });
+  }
+  return {
+    ok: true,
+    message: {
+      type: w['type'] as LanMessageType,
+      eid: w['eid'] as string,
+      from: w['from'] as string,
+      gate: w['gate'] as string | null,
+      seq: w['seq'] as number,
+      ts: w['ts'] as number,
+      since: w['since'] as string | null,
+      adm: admissions,
+    },
+    mac: Buffer.from(w['mac'], 'base64url'),
+  };
+}
+
+/** Where a datagram came from or goes to. */
+export interface PeerAddress {
+  address: string;
+  port: number;
+}
+
+/** What a kiosk needs to take part: its event, identity, gate and the event's LAN key (kept in memory only). */
+export interface LanMembership {
+  eid: string;
+  scannerId: string;
+  gate: string | null;
+  key: Uint8Array;
+}
+
+export interface LanPeerStateOptions {
+  /** Peers configured by hand (tests, or a network without multicast): the same list discovery adds to. */
+  peers?: readonly PeerAddress[];
+  replayWindowMs?: number;
+  peerTimeoutMs?: number;
+  catchupHorizonMs?: number;
+}
+
+interface PeerEntry extends PeerAddress {
+  /** Configured: never expires. Discovered: dropped after the peer timeout. */
+  configured: boolean;
+  scannerId: string | null;
+  lastHeardMs: number | null;
+}
+
+/** What to do after a datagram. `log` is one line without secrets; `send` goes out unicast. */
+export interface Handling {
+  log?: string;
+  send: Array<{ to: PeerAddress; bytes: Buffer }>;
+  /** Admissions learned from this datagram (new tickets only). */
+  learned: number;
+  /** A catch-up request to answer: the answering needs the kiosk's own admissions (handled by answerCatchup). */
+  catchupFrom?: { to: PeerAddress; since: string };
+}
+
+const peerKey = (peer: PeerAddress): string => `${peer.address}:${peer.port}`;
+
+/**
+ * The decisions of one kiosk on the LAN: who its peers are, what they
+ * admitted, which messages to trust, and what to send. Pure: no socket, no clock.
+ */
+export class LanPeerState {
+  private membership: LanMembership | null = null;
+  private readonly peers = new Map<string, PeerEntry>();
+  /** The newest sequence number seen per sender (scanner_id). */
+  private readonly lastSeq = new Map<string, number>();
+  /** When each sender was last heard (authenticated messages only). */
+  private readonly lastHeard = new Map<string, number>();
+  private readonly lastCatchupAnswer = new Map<string, number>();
+  private readonly admissions = new Map<string, PeerAdmission>();
+  private seq = 0;
+  private readonly replayWindowMs: number;
+  private readonly peerTimeoutMs: number;
+  private readonly catchupHorizonMs: number;
+
+  constructor(options: LanPeerStateOptions = {}) {
+    this.replayWindowMs = options.replayWindowMs ?? DEFAULT_REPLAY_WINDOW_MS;
+    this.peerTimeoutMs = options.peerTimeoutMs ?? DEFAULT_PEER_TIMEOUT_MS;
+    this.catchupHorizonMs = options.catchupHorizonMs ?? DEFAULT_CATCHUP_HORIZON_MS;
+    for (const peer of options.peers ?? []) this.addPeer(peer, true);
+  }
+
+  /** Joins (or, with null, leaves) the event's LAN. A change of event forgets what peers said of the old one. */
+  setMembership(membership: LanMembership | null): void {
+    if (this.membership?.eid !== membership?.eid) {
+      this.admissions.clear();
+      this.lastSeq.clear();
+      this.lastHeard.clear();
+    }
+    this.membership = membership;
+  }
+
+  get joined(): boolean {
+    return this.membership !== null;
+  }
+
+  /** Adds a peer; discovery calls it for each kiosk it hears, tests and configuration with `configured`. */
+  addPeer(peer: PeerAddress, configured = false): void {
+    const existing = this.peers.get(peerKey(peer));
+    if (existing) {
+      existing.configured ||= configured;
+      return;
+    }
+    this.peers.set(peerKey(peer), { address: peer.address, port: peer.port, configured, scannerId: null, lastHeardMs: null });
+  }
+
+  /** Where unicast messages go now; discovered peers silent past the timeout are dropped first. */
+  destinations(nowMs: number): PeerAddress[] {
+    for (const [key, peer] of this.peers) {
+      if (!peer.configured && peer.lastHeardMs !== null && nowMs - peer.lastHeardMs > this.peerTimeoutMs) this.peers.delete(key);
+    }
+    return [...this.peers.values()].map(({ address, port }) => ({ address, port }));
+  }
+
+  /** A peer's admission of the ticket (the earliest this kiosk heard of), or undefined. */
+  admissionOf(tid: string): PeerAdmission | undefined {
+    return this.admissions.get(tid);
+  }
+
+  get knownAdmissions(): number {
+    return this.admissions.size;
+  }
+
+  /** The next message from this kiosk, MACed; null when not joined. */
+  build(type: LanMessageType, nowMs: number, fields: { since?: string; adm?: LanAdmission[] } = {}): Buffer | null {
+    const m = this.membership;
+    if (!m) return null;
+    // Microseconds of the clock, or one more than the last: increasing across restarts unless the clock goes back.
+    this.seq = Math.max(this.seq + 1, nowMs * 1000);
+    const message: LanMessage = {
+      type,
+      eid: m.eid,
+      from: m.scannerId,
+      gate: m.gate,
+      seq: this.seq,
+      ts: nowMs,
+      since: fields.since ?? null,
+      adm: fields.adm ?? [],
+    };
+    return encodeMessage(message, m.key);
+  }
+
+  /** The catch-up request for a peer: since a minute before it was last heard, or the horizon for one never heard. */
+  catchupRequest(nowMs: number, lastHeardMs: number | null = null): Buffer | null {
+    const since = lastHeardMs === null ? nowMs - this.catchupHorizonMs : lastHeardMs - CATCHUP_MARGIN_MS;
+    return this.build('catchup', nowMs, { since: new Date(since).toISOString() });
+  }
+
+  /** The answer to a catch-up request: the newest CATCHUP_LIMIT admissions, in datagrams of ADMISSIONS_PER_DATAGRAM. */
+  catchupReplies(own: readonly LanAdmission[], nowMs: number): Buffer[] {
+    const newest = [...own].sort((a, b) => b.admitted_at.localeCompare(a.admitted_at)).slice(0, CATCHUP_LIMIT);
+    const replies: Buffer[] = [];
+    for (let i = 0; i < newest.length; i += ADMISSIONS_PER_DATAGRAM) {
+      const bytes = this.build('catchup_reply', nowMs, { adm: newest.slice(i, i + ADMISSIONS_PER_DATAGRAM) });
+      if (bytes) replies.push(bytes);
+    }
+    return replies;
+  }
+
+  /** Decides what one datagram means. Never throws on bad input. */
+  receive(bytes: Uint8Array, from: PeerAddress, nowMs: number): Handling {
+    const none: Handling = { send: [], learned: 0 };
+    const m = this.membership;
+    if (!m) return none;
+    const source = `from ${from.address}:${from.port}`;
+    const decoded = decodeMessage(bytes);
+    if (!decoded.ok) return { ...none, log: `LAN message ${source} ignored: ${decoded.problem}.` };
+    const message = decoded.message;
+    if (message.from === m.scannerId) return none; // our own, looped back
+    const about = `${message.type} ${source} (scanner ${message.from}, seq ${message.seq})`;
+    if (message.eid !== m.eid) return { ...none, log: `LAN ${about} ignored: for another event (${message.eid}).` };
+    const expected = macOf(m.key, message);
+    if (decoded.mac.length !== expected.length || !timingSafeEqual(decoded.mac, expected)) {
+      return { ...none, log: `LAN ${about} ignored: bad MAC (forged, or a kiosk enrolled with another LAN key).` };
+    }
+    if (Math.abs(nowMs - message.ts) > this.replayWindowMs) {
+      return {
+        ...none,
+        log: `LAN ${about} ignored: timestamp ${Math.round((message.ts - nowMs) / 1000)} s off (replayed, or a clock is wrong).`,
+      };
+    }
+    const last = this.lastSeq.get(message.from);
+    if (last !== undefined && message.seq <= last) {
+      return { ...none, log: `LAN ${about} ignored: replayed (sequence not newer than ${last}).` };
+    }
+    this.lastSeq.set(message.from, message.seq);
+
+    // Authenticated: the sender is a peer (discovery and configuration fill the same table).
+    const heardBefore = this.lastHeard.get(message.from) ?? null;
+    const rejoined = heardBefore === null || nowMs - heardBefore > this.peerTimeoutMs;
+    this.lastHeard.set(message.from, nowMs);
+    this.addPeer(from);
+    const entry = this.peers.get(peerKey(from))!;
+    entry.scannerId = message.from;
+    entry.lastHeardMs = nowMs;
+
+    const handling: Handling = { send: [], learned: 0 };
+    for (const admission of message.adm) {
+      if (message.type !== 'admit' && message.type !== 'catchup_reply') break;
+      handling.learned += this.learn({ ...admission, scanner_id: message.from });
+    }
+    if (message.type === 'hello' && rejoined) {
+      // A peer heard for the first time (or again after a silence): say hello back so it learns us at
+      // once, and ask it what it admitted while we did not hear it. It asks us the same.
+      const hello = this.build('hello', nowMs);
+      const ask = this.catchupRequest(nowMs, heardBefore);
+      if (hello) handling.send.push({ to: from, bytes: hello });
+      if (ask) handling.send.push({ to: from, bytes: ask });
+    }
+    if (message.type === 'catchup' && message.since !== null) {
+      const answered = this.lastCatchupAnswer.get(message.from);
+      if (answered === undefined || nowMs - answered >= CATCHUP_ANSWER_INTERVAL_MS) {
+        this.lastCatchupAnswer.set(message.from, nowMs);
+        handling.catchupFrom = { to: from, since: message.since };
+      }
+    }
+    return handling;
+  }
+
+  /** Keeps a peer's admission; the earliest of a ticket wins. 1 when the ticket was new. */
+  private learn(admission: PeerAdmission): number {
+    const known = this.admissions.get(admission.tid);
+    if (known) {
+      if (admission.admitted_at < known.admitted_at) this.admissions.set(admission.tid, admission);
+      return 0;
+    }
+    if (this.admissions.size >= MAX_KNOWN_ADMISSIONS) {
+      const oldest = this.admissions.keys().next().value;
+      if (oldest !== undefined) this.admissions.delete(oldest);
+    }
+    this.admissions.set(admission.tid, admission);
+    return 1;
+  }
+}
+
+/**
+ * The LAN as the kiosk core sees it (lan-transport.ts implements it over
+ * UDP). The core joins after enrollment with the event's LAN key, consults
+ * `admissionOf` on its offline path, and publishes its own admissions.
+ */
+export interface PeerNetwork {
+  join(membership: LanMembership, ownAdmissionsSince: (since: string, limit: number) => LanAdmission[]): void;
+  leave(): void;
+  admissionOf(tid: string): PeerAdmission | undefined;
+  publish(admission: LanAdmission): void;
+}

@@ -1,0 +1,178 @@
+/**
+ * Kiosks on one LAN warn each other: the socket side (node:dgram) of
+ * lan-peers.ts, which makes every decision. One UDP socket, bound to the
+ * documented port, sends and receives everything: unicast to each peer in the
+ * peer list, and (with discovery on) a hello to the multicast group every few
+ * seconds, which is how kiosks find each other without configuration. The
+ * peers a test or IT configures by hand go into the same peer list that
+ * discovery fills, and everything else is the same code path.
+ */
+import { createSocket, type Socket } from 'node:dgram';
+import {
+  DEFAULT_HELLO_INTERVAL_MS,
+  DEFAULT_LAN_GROUP,
+  DEFAULT_LAN_PORT,
+  LanPeerState,
+  type LanAdmission,
+  type LanMembership,
+  type LanPeerStateOptions,
+  type PeerAddress,
+  type PeerAdmission,
+  type PeerNetwork,
+} from './lan-peers.js';
+
+export interface LanTransportOptions extends LanPeerStateOptions {
+  /** UDP port to bind (default 47474); 0 for any free one (tests). */
+  port?: number;
+  /** Address to bind (default all interfaces; tests use 127.0.0.1). */
+  bindAddress?: string;
+  /**
+   * Multicast discovery (default true): join the group and send a hello to it every
+   * `helloIntervalMs`. Off, only the configured `peers` are talked to (tests: loopback only).
+   */
+  discovery?: boolean;
+  group?: string;
+  helloIntervalMs?: number;
+  /** One line per event worth an operator's attention; never a key. */
+  log: (line: string) => void;
+  now?: () => number;
+}
+
+export class LanTransport implements PeerNetwork {
+  private readonly state: LanPeerState;
+  private socket: Socket | null = null;
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private ownAdmissionsSince: ((since: string, limit: number) => LanAdmission[]) | null = null;
+  private readonly now: () => number;
+  private closed = false;
+
+  private constructor(private readonly options: LanTransportOptions) {
+    this.state = new LanPeerState(options);
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Binds the socket; resolves once it listens (the bound port is `port`). */
+  static async start(options: LanTransportOptions): Promise<LanTransport> {
+    const transport = new LanTransport(options);
+    await transport.bind();
+    return transport;
+  }
+
+  get port(): number {
+    return this.socket?.address().port ?? 0;
+  }
+
+  /** How many peer admissions this kiosk knows (tests, diagnostics). */
+  get knownAdmissions(): number {
+    return this.state.knownAdmissions;
+  }
+
+  private async bind(): Promise<void> {
+    const discovery = this.options.discovery !== false;
+    const socket = createSocket({ type: 'udp4', reuseAddr: discovery });
+    this.socket = socket;
+    socket.on('message', (bytes, rinfo) => this.onMessage(bytes, { address: rinfo.address, port: rinfo.port }));
+    socket.on('error', (error) => this.options.log(`LAN warnings: socket error (${error.message}).`));
+    await new Promise<void>((resolve, reject) => {
+      socket.once('error', reject);
+      socket.bind(this.options.port ?? DEFAULT_LAN_PORT, this.options.bindAddress, () => {
+        socket.off('error', reject);
+        resolve();
+      });
+    });
+    if (discovery) {
+      try {
+        socket.addMembership(this.options.group ?? DEFAULT_LAN_GROUP);
+        socket.setMulticastTTL(1); // the local segment only
+        socket.setMulticastLoopback(false);
+      } catch (error) {
+        this.options.log(
+          `LAN warnings: multicast discovery is unavailable here (${error instanceof Error ? error.message : String(error)}); only configured peers are used.`,
+        );
+      }
+    }
+    const every = this.options.helloIntervalMs ?? DEFAULT_HELLO_INTERVAL_MS;
+    this.timer = setInterval(() => this.hello(), every);
+    this.timer.unref?.();
+  }
+
+  join(membership: LanMembership, ownAdmissionsSince: (since: string, limit: number) => LanAdmission[]): void {
+    if (this.closed) return;
+    this.state.setMembership(membership);
+    this.ownAdmissionsSince = ownAdmissionsSince;
+    this.options.log(`LAN warnings on for event ${membership.eid} (UDP port ${this.port}).`);
+    // Joining (or coming back): tell every known peer, and ask each what it admitted while away.
+    this.hello();
+    const now = this.now();
+    for (const peer of this.state.destinations(now)) {
+      const ask = this.state.catchupRequest(now);
+      if (ask) this.send(peer, ask);
+    }
+  }
+
+  leave(): void {
+    this.state.setMembership(null);
+    this.ownAdmissionsSince = null;
+  }
+
+  admissionOf(tid: string): PeerAdmission | undefined {
+    return this.state.admissionOf(tid);
+  }
+
+  publish(admission: LanAdmission): void {
+    if (this.closed) return;
+    const now = this.now();
+    const bytes = this.state.build('admit', now, { adm: [admission] });
+    if (!bytes) return;
+    for (const peer of this.state.destinations(now)) this.send(peer, bytes);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.timer);
+    const socket = this.socket;
+    this.socket = null;
+    if (socket) await new Promise<void>((resolve) => socket.close(() => resolve()));
+  }
+
+  private hello(): void {
+    if (this.closed || !this.state.joined) return;
+    const now = this.now();
+    const bytes = this.state.build('hello', now);
+    if (!bytes) return;
+    for (const peer of this.state.destinations(now)) this.send(peer, bytes);
+    if (this.options.discovery !== false) {
+      this.send({ address: this.options.group ?? DEFAULT_LAN_GROUP, port: this.options.port ?? DEFAULT_LAN_PORT }, bytes);
+    }
+  }
+
+  private onMessage(bytes: Buffer, from: PeerAddress): void {
+    if (this.closed) return;
+    const now = this.now();
+    const handling = this.state.receive(bytes, from, now);
+    if (handling.log) this.options.log(handling.log);
+    for (const { to, bytes: out } of handling.send) this.send(to, out);
+    if (handling.catchupFrom && this.ownAdmissionsSince) {
+      let own: LanAdmission[];
+      try {
+        own = this.ownAdmissionsSince(handling.catchupFrom.since, 2000);
+      } catch (error) {
+        this.options.log(
+          `LAN warnings: could not read this kiosk's admissions (${error instanceof Error ? error.message : String(error)}).`,
+        );
+        return;
+      }
+      for (const reply of this.state.catchupReplies(own, now)) this.send(handling.catchupFrom.to, reply);
+    }
+  }
+
+  private send(to: PeerAddress, bytes: Buffer): void {
+    const socket = this.socket;
+    if (!socket || this.closed) return;
+    socket.send(bytes, to.port, to.address, (error) => {
+      // A peer that went away is normal on a venue network: not an operator's problem.
+      if (error && !this.closed) this.options.log(`LAN warnings: could not send to ${to.address}:${to.port} (${error.message}).`);
+    });
+  }
+}
