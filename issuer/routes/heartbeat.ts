@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { HeartbeatRequest } from '../../protocol/door.js';
+import { checkInRulesSchema } from '../../protocol/check-in-rules.js';
 import { GATE_DIRECTIONS, OFFLINE_POLICY_KINDS } from '../../protocol/door.js';
 import { requireScanner } from '../auth.js';
 import { errors, validationField } from '../error-catalogue.js';
@@ -67,6 +68,8 @@ const heartbeatResponseSchema = {
     },
     rights: { type: 'object', required: ['annul'], properties: { annul: { type: 'boolean' } } },
     server_time: { type: 'string', format: 'date-time' },
+    // docs/protocol.md "Check-in rules": the event's rules (no rules: an empty list), for the kiosk offline.
+    check_in_rules: checkInRulesSchema,
   },
 } as const;
 

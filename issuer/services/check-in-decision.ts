@@ -9,6 +9,7 @@
  * body is read; they are here too so the whole order lives in one place.
  */
 import crypto from 'node:crypto';
+import { entriesOnLocalDay, evaluateRules, type CheckInRules } from '../../protocol/check-in-rules.js';
 import type { ErrorEnvelope } from '../../protocol/error-envelope.js';
 import {
   MAX_REASON_LENGTH,
@@ -68,6 +69,11 @@ export interface CheckInFacts {
   door?: { entry_policy: EntryPolicy; capacity: number | null } | undefined;
   /** Inside now at the event, read only when an explicit entry or exit meets an event with a capacity. */
   insideNow?: number | undefined;
+  /**
+   * The event's check-in rules and the ticket's entries that count for a daily limit (store/check-in-rules.ts
+   * countedEntryTimes), read only for an explicit entry not admitted offline (the check `rules`).
+   */
+  rules?: { rules: CheckInRules; entryTimes: readonly string[] } | undefined;
 }
 
 /**
@@ -118,6 +124,7 @@ export const CHECK_IN_CHECKS = [
   'event', // 7. wrong_event
   'not_revoked', //    revoked (entries only)
   'not_expired', //    expired (entries only)
+  'rules', //          rule_refused (explicit entries): the event's check-in rules (protocol/check-in-rules.ts)
   'first_use', //      already_used (entries)
   'capacity', //       venue_full (explicit entries)
   'inside', //         not_inside (exits)
@@ -236,6 +243,29 @@ const CHECKS: readonly Check[] = [
       actionOf(f) === 'entry' && f.ticket!.exp * 1000 < Date.parse(f.body.scanned_at)
         ? statusAnswer(f, 'not_expired', 'expired', null)
         : null,
+  },
+  {
+    // docs/protocol.md "Check-in rules": the same pure function the kiosk runs offline (protocol/verdict.ts check
+    // `rules`, at the same place: after expiry, before "already used"), judged at scanned_at. Only an explicit,
+    // live entry: a spec scanner keeps the spec's answers, and an entry admitted offline has happened.
+    code: 'rules',
+    evaluate: (f) => {
+      if (f.body.action !== 'entry' || f.body.admitted_offline === true || f.rules === undefined) return null;
+      const at = Date.parse(f.body.scanned_at);
+      const { rules, entryTimes } = f.rules;
+      const outcome = evaluateRules(rules, {
+        ticketType: f.ticket!.ticket_type,
+        gateId: f.body.gate_id ?? f.credential!.gateId,
+        direction: 'entry',
+        at,
+        entriesToday: entriesOnLocalDay(entryTimes, at, rules.time_zone),
+        entryPolicy: f.door?.entry_policy ?? 'single',
+      });
+      if (outcome.pass) return null;
+      const answer = statusAnswer(f, 'rules', 'rule_refused', null);
+      if (answer.kind === 'answer') (answer.body as DoorCheckInResponse).rule = outcome.refusal;
+      return answer;
+    },
   },
   {
     // Inside, or out of a single-entry event: the spec's already_used, with the current admission's entry time.

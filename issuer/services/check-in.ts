@@ -32,6 +32,7 @@ import {
   type ScanLogRow,
 } from '../store/checkins.js';
 import type { TicketRow } from '../store/tickets.js';
+import { countedEntryTimes, findCheckInRules } from '../store/check-in-rules.js';
 import { namedJob } from '../store/named-jobs.js';
 import {
   decideCheckIn,
@@ -40,6 +41,7 @@ import {
   type AdmissionEffect,
   type CheckInBody,
   type CheckInDecision,
+  type CheckInFacts,
 } from './check-in-decision.js';
 import type { Sql, SqlDatabase } from '../store/sql.js';
 
@@ -88,6 +90,7 @@ async function checkInJob(
     checkin,
     door,
     insideNow: occupancyMatters ? await insideNow(db, body.eid) : undefined,
+    rules: await rulesFacts(db, body, ticket),
   });
   const result = await apply(db, decision, credential, body, key!, now, { ticket, checkin });
   await appendScanLog(db, {
@@ -103,6 +106,18 @@ async function checkInJob(
     details: JSON.stringify({ check: decision.check, http_status: result.ok ? result.httpStatus : result.error.statusCode }),
   });
   return result;
+}
+
+/**
+ * The event's check-in rules, read only for an explicit entry not admitted offline of a ticket of the request's
+ * event (the check `rules`); the ticket's entries only when a rule limits entries per day.
+ */
+async function rulesFacts(db: Sql, body: CheckInBody, ticket: TicketRow | undefined): Promise<CheckInFacts['rules']> {
+  if (body.action !== 'entry' || body.admitted_offline === true || ticket === undefined || ticket.eid !== body.eid) return undefined;
+  const found = await findCheckInRules(db, body.eid);
+  if (found === null || found.rules.rules.length === 0) return undefined;
+  const limited = found.rules.rules.some((rule) => rule.max_entries_per_day !== undefined);
+  return { rules: found.rules, entryTimes: limited ? await countedEntryTimes(db, ticket.tid) : [] };
 }
 
 async function apply(

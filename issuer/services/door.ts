@@ -15,6 +15,7 @@ import {
 import type { ScannerCredential } from '../auth.js';
 import { AdminError } from '../error-catalogue.js';
 import { recordKioskHead } from '../store/audit-log.js';
+import { rulesOf } from '../store/check-in-rules.js';
 import { appendScanLog, findCheckin, insideNow, type GateOccupancy } from '../store/checkins.js';
 import { offlinePoliciesOf, recordHeartbeat, setOfflinePolicy } from '../store/door.js';
 import { findEvent, updateEventDoor } from '../store/events.js';
@@ -53,6 +54,8 @@ export async function heartbeat(database: SqlDatabase, credential: ScannerCreden
     offline_policies: await offlinePoliciesOf(db, event.eid),
     rights: { annul: credential.canAnnul },
     server_time: now,
+    // docs/protocol.md "Check-in rules": the kiosk applies them offline; a change reaches it at its next heartbeat.
+    check_in_rules: await rulesOf(db, event.eid),
   };
 }
 
