@@ -22,6 +22,11 @@ import {
   type Occupancy,
   type OfflinePolicies,
   type OfflinePolicy,
+  entriesOnLocalDay,
+  evaluateRules,
+  type CheckInRules,
+  type OfflineContext,
+  type RuleRefusal,
   type DiscoveryDocument,
   type TicketPayload,
 } from '../../protocol/index.js';
@@ -63,6 +68,43 @@ export class DoorOperations {
     const type = typeKey(payload.tt);
     const lastHour = admissionsLastHour(this.recentAdmissions(), this.deps.now())[type] ?? 0;
     return decideOfflineAdmission({ kioskPolicy, policies: this.policies(enrollment), ticketType: payload.tt, admittedLastHour: lastHour });
+  }
+
+  /**
+   * The event's check-in rules to judge by offline (docs/kiosk.md "Check-in rules offline"): the last
+   * heartbeat's, else none (an issuer without them). Validated when the answer came (issuer-client.ts).
+   */
+  checkInRules(enrollment: Enrollment): CheckInRules | null {
+    const rules = this.lastHeartbeat(enrollment)?.response.check_in_rules;
+    return rules && rules.rules.length > 0 ? rules : null;
+  }
+
+  /** What the offline check `rules` needs (protocol/verdict.ts OfflineContext.checkInRules), or undefined: no rules. */
+  rulesContext(enrollment: Enrollment): OfflineContext['checkInRules'] {
+    const rules = this.checkInRules(enrollment);
+    if (!rules) return undefined;
+    return {
+      rules,
+      gateId: enrollment.gate_id,
+      entryPolicy: this.lastHeartbeat(enrollment)?.response.entry_policy ?? 'single',
+      admissionsHere: (tid) => this.deps.store.admissionTimes(tid),
+    };
+  }
+
+  /** The check-in rules' refusal of this scan now, or null (the same pure function as the offline check `rules`). */
+  ruleRefusal(enrollment: Enrollment, payload: TicketPayload): RuleRefusal | null {
+    const context = this.rulesContext(enrollment);
+    if (!context) return null;
+    const at = this.deps.now();
+    const outcome = evaluateRules(context.rules, {
+      ticketType: payload.tt,
+      gateId: context.gateId,
+      direction: enrollment.direction,
+      at,
+      entriesToday: entriesOnLocalDay(context.admissionsHere(payload.tid), at, context.rules.time_zone),
+      entryPolicy: context.entryPolicy,
+    });
+    return outcome.pass ? null : outcome.refusal;
   }
 
   /** Staff may annul only when the issuer gave this scanner the right (the last heartbeat's rights.annul). */

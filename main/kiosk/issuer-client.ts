@@ -7,6 +7,7 @@
  * outcome, an error message or a log line (spec "EnrollResponse" api_key).
  */
 import {
+  validateRules,
   ANSWERS_BY_ACTION,
   CHECK_IN_STATUSES,
   ENTRY_POLICIES,
@@ -343,7 +344,9 @@ function isHeartbeatResponse(body: unknown): body is HeartbeatResponse {
     isJsonObject(policies['by_type']) &&
     Object.values(policies['by_type']).every(isExposurePolicy) &&
     typeof rights['annul'] === 'boolean' &&
-    isString(body['server_time'])
+    isString(body['server_time']) &&
+    // docs/kiosk.md "Check-in rules offline": rules the kiosk cannot read are not taken; it keeps the last good answer.
+    (body['check_in_rules'] === undefined || validateRules(body['check_in_rules']).ok)
   );
 }
 

@@ -767,6 +767,10 @@ export class KioskCore implements KioskApi {
       // Known offline: what the LAN's kiosks admitted counts. Otherwise the issuer is asked first, and
       // offlineOutcome consults the peers only if it does not answer.
       admittedByPeerAt: (tid) => (this.connection === 'offline' ? this.peerAdmission(enrollment, tid) : undefined),
+      // The check-in rules likewise (docs/kiosk.md "Check-in rules offline"): online the issuer judges by its
+      // rules of this moment; known offline, the last heartbeat's rules judge here, and offlineOutcome applies
+      // them when the issuer does not answer.
+      ...(this.connection === 'offline' ? { checkInRules: this.door.rulesContext(enrollment) } : {}),
       direction: enrollment.direction,
       verify: verifyEd25519Node,
     });
@@ -917,6 +921,21 @@ export class KioskCore implements KioskApi {
     decidedAt: string,
   ): { verdict: Verdict; queueState: 'pending' | 'held' } {
     if (enrollment.direction === 'exit') return { verdict: exitVerdict(payload, true, decidedAt), queueState: 'pending' };
+    // The check-in rules come before "already used", as at the issuer (protocol/verdict.ts OFFLINE_CHECKS).
+    const rule = this.door.ruleRefusal(enrollment, payload);
+    if (rule !== null) {
+      const verdict: Verdict = {
+        kind: 'refuse',
+        reason: 'rule_refused',
+        decided_at: decidedAt,
+        offline: true,
+        decided_by: 'rules',
+        ticket: ticketFromPayload(payload),
+        rule,
+        detail: `check-in rule ${rule.rule} (${rule.name})`,
+      };
+      return { verdict, queueState: 'held' };
+    }
     const admittedAt = this.reentry(enrollment) ? this.store.firstAdmissionAt(payload.tid) : undefined;
     if (admittedAt !== undefined) {
       const verdict: Verdict = {

@@ -785,6 +785,19 @@ export class LocalStore {
     return row.at ?? undefined;
   }
 
+  /**
+   * This kiosk's admissions of the ticket since its last annulment here, oldest first: what its entries per day
+   * are counted from offline (docs/kiosk.md "Check-in rules offline"; the issuer counts every kiosk's the same way).
+   */
+  admissionTimes(tid: string): IsoDateTime[] {
+    const rows = this.statement(
+      `SELECT admitted_at AS at FROM scans WHERE tid = ? AND admitted_at IS NOT NULL
+         AND seq > COALESCE((SELECT MAX(seq) FROM scans WHERE tid = ? AND action = 'annul' AND result_status = 'annulled'), 0)
+       ORDER BY seq`,
+    ).all(tid, tid) as { at: string }[];
+    return rows.map((row) => row.at);
+  }
+
   /** This kiosk's latest admission of the ticket still standing (see firstAdmissionAt), if any: what an annulment undoes. */
   lastAdmissionAt(tid: string): IsoDateTime | undefined {
     const row = this.statement(

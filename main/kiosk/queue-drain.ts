@@ -244,7 +244,9 @@ function record(
   if (answer !== null) store.recordAnswer(scan.idempotency_key, answer);
   switch (call.kind) {
     case 'answered': {
-      if (call.response.status === 'venue_full' && scan.admitted_offline && !scan.sent_as_offline) resendAsAdmitted(store, scan);
+      // rule_refused likewise (docs/kiosk.md "Check-in rules offline"): the rules changed after this kiosk admitted the person.
+      const refusedAfterTheFact = call.response.status === 'venue_full' || call.response.status === 'rule_refused';
+      if (refusedAfterTheFact && scan.admitted_offline && !scan.sent_as_offline) resendAsAdmitted(store, scan);
       const budget = call.rateBudget;
       if (budget && budget.remaining - sentAfter <= liveScanReserve(budget.limit)) {
         return { settled: true, stop: 'leaving_room', retryAt: deps.now() + budget.resetMs };
