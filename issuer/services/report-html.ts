@@ -48,6 +48,7 @@ export function duration(seconds: number): string {
 
 function timeFormats(timeZone: string) {
   const clock = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+  const seconds = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
   const full = new Intl.DateTimeFormat('en-GB', {
     timeZone,
     year: 'numeric',
@@ -68,6 +69,8 @@ function timeFormats(timeZone: string) {
       const date = typeof iso === 'number' ? new Date(iso) : valid(iso);
       return date === null ? '–' : clock.format(date);
     },
+    /** With seconds, for an axis spanning a few minutes only. */
+    clockSeconds: (ms: number): string => seconds.format(new Date(ms)),
     full: (iso: string | null): string => {
       const date = valid(iso);
       return date === null ? (iso ?? '–') : full.format(date);
@@ -236,7 +239,9 @@ export function uptimeChart(scanners: readonly ScannerUptime[], formats: Formats
     .map(
       (tick) =>
         `<g class="tick"><line x1="${px(x(tick))}" x2="${px(x(tick))}" y1="${MARGIN.top}" y2="${height - MARGIN.bottom}" class="grid"/>` +
-        `<text x="${px(x(tick))}" y="${height - MARGIN.bottom + 16}" text-anchor="middle">${esc(formats.clock(tick.getTime()))}</text></g>`,
+        `<text x="${px(x(tick))}" y="${height - MARGIN.bottom + 16}" text-anchor="middle">${esc(
+          to - from < 10 * 60_000 ? formats.clockSeconds(tick.getTime()) : formats.clock(tick.getTime()),
+        )}</text></g>`,
     )
     .join('');
   const rows = seen

@@ -15,6 +15,9 @@ const MINUTE = 60_000;
 
 export interface SeededEvening {
   eid: string;
+  /** A ticket of the event nobody scanned, and the South scanner: for a scan made after the seeding. */
+  spare: string;
+  south: HttpScanner;
   /** The first 5-minute bucket: the first entry's minute, aligned on :00, :05, … */
   base: number;
   expected: {
@@ -97,6 +100,8 @@ export async function seedEvening(url: string, data: string, env: NodeJS.Process
 
   return {
     eid,
+    spare: t[12]!,
+    south,
     base,
     expected: {
       issued: 14,
