@@ -9,6 +9,7 @@ import { KioskCore, type KioskCoreOptions } from '../kiosk/kiosk-core.js';
 import { KeychainApiKeyStore } from '../kiosk/api-key-store.js';
 import { loadNodeHid, ScannerManager, type KnownScanner, type NodeHidApi, type ScannerMode } from '../kiosk/scanner/index.js';
 import { fetchTrustingCa } from './issuer-ca-fetch.js';
+import { LanTransport, type LanTransportOptions } from '../kiosk/lan-transport.js';
 
 export interface KioskRuntimeOptions {
   /** Where the kiosk keeps its SQLite state. Created if missing. */
@@ -26,6 +27,12 @@ export interface KioskRuntimeOptions {
   platform?: string;
   /** docs/kiosk.md "Double reads": a read of the same code within this time is the same scan. Default 3000. */
   repeatReadWindowMs?: number;
+  /**
+   * Kiosks on one LAN warn each other (docs/kiosk.md "Kiosks on one LAN"): UDP port (default 47474),
+   * multicast discovery (default on), peers configured by hand (the list discovery adds to). Absent
+   * or false: off. Tests set `discovery: false`, `bindAddress: '127.0.0.1'` and loopback `peers`.
+   */
+  lan?: Omit<LanTransportOptions, 'log' | 'now'> | false;
   /** For tests: anything else the core accepts. */
   core?: Partial<Omit<KioskCoreOptions, 'dbPath' | 'apiKeys'>>;
   /** One line per event worth an operator's attention. Never receives scanned text or secrets. */
@@ -36,6 +43,8 @@ export interface KioskRuntime {
   core: KioskCore;
   /** Null when HID scanning is off or node-hid cannot load here. */
   scanner: ScannerManager | null;
+  /** The LAN warnings' socket (docs/kiosk.md "Kiosks on one LAN"); null when off. */
+  lan: LanTransport | null;
   /** Stops the scanner, then the core (which waits for scans and the drain in flight). */
   close(): Promise<void>;
 }
@@ -57,6 +66,8 @@ export async function startKioskRuntime(options: KioskRuntimeOptions): Promise<K
     log: options.log,
   };
   if (options.repeatReadWindowMs !== undefined) coreOptions.repeatReadWindowMs = options.repeatReadWindowMs;
+  const lan = options.lan ? await startLan(options.lan, options.log, options.core?.now) : null;
+  if (lan) coreOptions.lan = lan;
   if (options.platform) coreOptions.platform = options.platform;
   if (options.issuerCaFile) coreOptions.fetch = fetchTrustingCa(await readFile(options.issuerCaFile, 'utf8'));
   const core = new KioskCore(coreOptions);
@@ -66,14 +77,30 @@ export async function startKioskRuntime(options: KioskRuntimeOptions): Promise<K
   return {
     core,
     scanner,
+    lan,
     close() {
       closing ??= (async () => {
         await scanner?.stop();
         await core.close();
+        await lan?.close();
       })();
       return closing;
     },
   };
+}
+
+/** The LAN warnings; a port that cannot be bound turns them off with a log line, never stops the kiosk. */
+async function startLan(
+  lan: Omit<LanTransportOptions, 'log' | 'now'>,
+  log: (line: string) => void,
+  now: (() => number) | undefined,
+): Promise<LanTransport | null> {
+  try {
+    return await LanTransport.start({ ...lan, log, ...(now ? { now } : {}) });
+  } catch (error) {
+    log(`LAN warnings off: UDP port ${lan.port ?? 47474} cannot be used (${errorText(error)}).`);
+    return null;
+  }
 }
 
 async function startScanner(core: KioskCore, options: KioskRuntimeOptions): Promise<ScannerManager | null> {

@@ -1,0 +1,231 @@
+/**
+ * Kiosks on one LAN warn each other (docs/kiosk.md "Kiosks on one LAN"):
+ * three kiosk PROCESSES (the real runtime, lan-kiosk-child.mjs) enrolled with
+ * the REAL issuer on loopback, their API and LAN keys in the real OS keyring.
+ * Everything is sent to 127.0.0.1 only: discovery is off (no multicast, no
+ * broadcast) and each kiosk's peers are its siblings' loopback ports, set
+ * through the same `peers` list discovery fills. The test itself plays a
+ * fourth "kiosk" with a UDP socket of its own (the spy), to capture a real
+ * datagram and to send forged and replayed ones.
+ *
+ *   scripts/with-keyring.sh npx vitest run test/integration/lan-peers
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { createSocket, type Socket } from 'node:dgram';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LanPeerState } from '../../../main/kiosk/lan-peers.js';
+import type { ScanResult } from '../../../main/kiosk/kiosk-api.js';
+import type { KeychainApiKeyStore } from '../../../main/kiosk/api-key-store.js';
+import { refusalText } from '../../../renderer/view/verdict-view-model.js';
+import { RealIssuer } from '../kiosk-vs-issuer/helpers/real-issuer.js';
+import { eventually, requireKeyring, testKeychain, verdictOf } from '../kiosk-vs-issuer/helpers/kiosk.js';
+
+const CHILD = fileURLToPath(new URL('./lan-kiosk-child.mjs', import.meta.url));
+
+/** A UDP port on 127.0.0.1 that was free a moment ago. */
+async function freeUdpPort(): Promise<number> {
+  const socket = createSocket('udp4');
+  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
+  const { port } = socket.address();
+  await new Promise<void>((resolve) => socket.close(() => resolve()));
+  return port;
+}
+
+class KioskProcess {
+  readonly logs: string[] = [];
+  private child: ChildProcess | null = null;
+  private nextId = 1;
+  private readonly waiting = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+
+  constructor(
+    readonly label: string,
+    readonly dataDir: string,
+    readonly port: number,
+    readonly peers: number[],
+    readonly keys: KeychainApiKeyStore,
+  ) {}
+
+  async start(): Promise<void> {
+    const config = {
+      dataDir: this.dataDir,
+      keyringService: `ticket-kiosk-test-${process.pid}-${this.label}`,
+      port: this.port,
+      peers: this.peers.map((port) => ({ address: '127.0.0.1', port })),
+    };
+    const child = fork(CHILD, [JSON.stringify(config)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    this.child = child;
+    await new Promise<void>((resolve, reject) => {
+      child.on('message', (message: { ready?: boolean; log?: string; id?: number; result?: unknown; error?: string }) => {
+        if (message.ready) resolve();
+        if (message.log !== undefined) this.logs.push(message.log);
+        if (message.id !== undefined) {
+          const waiter = this.waiting.get(message.id);
+          this.waiting.delete(message.id);
+          if (message.error !== undefined) waiter?.reject(new Error(message.error));
+          else waiter?.resolve(message.result);
+        }
+      });
+      child.once('exit', (code) => reject(new Error(`kiosk ${this.label} exited with ${code}`)));
+    });
+  }
+
+  private call<T>(cmd: string, fields: Record<string, unknown> = {}): Promise<T> {
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.waiting.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      this.child!.send({ id, cmd, ...fields });
+    });
+  }
+
+  scan(code: string): Promise<ScanResult> {
+    return this.call('scan', { code });
+  }
+
+  /** What this kiosk heard from its peers about the ticket, or null. */
+  knows(tid: string): Promise<{ gate: string | null; admitted_at: string; offline: boolean } | null> {
+    return this.call('knows', { tid });
+  }
+
+  async stop(): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    await this.call('close').catch(() => undefined);
+    await exited;
+    this.child = null;
+  }
+
+  kill(): void {
+    this.child?.kill();
+  }
+
+  lines(pattern: RegExp): string[] {
+    return this.logs.filter((line) => pattern.test(line));
+  }
+}
+
+let issuer: RealIssuer;
+let dir: string;
+let spy: Socket;
+const received: Buffer[] = [];
+const kiosks: Record<'A' | 'B' | 'C', KioskProcess> = {} as never;
+
+beforeAll(async () => {
+  await requireKeyring(testKeychain('probe'));
+  issuer = await (await RealIssuer.create()).start();
+  dir = mkdtempSync(join(tmpdir(), 'lan-peers-'));
+  spy = createSocket('udp4');
+  spy.on('message', (bytes) => received.push(bytes));
+  await new Promise<void>((resolve) => spy.bind(0, '127.0.0.1', resolve));
+  const ports = { A: await freeUdpPort(), B: await freeUdpPort(), C: await freeUdpPort() };
+  const spyPort = spy.address().port;
+  for (const label of ['A', 'B', 'C'] as const) {
+    const others = (['A', 'B', 'C'] as const).filter((other) => other !== label).map((other) => ports[other]);
+    // A also tells the spy: the test needs one of its real datagrams.
+    const peers = label === 'A' ? [...others, spyPort] : others;
+    kiosks[label] = new KioskProcess(label, join(dir, label), ports[label], peers, testKeychain(label));
+  }
+  for (const label of ['A', 'B', 'C'] as const) {
+    const kiosk = kiosks[label];
+    await kiosk.start();
+    const result = await kiosk.scan(issuer.setupCode({ gateId: label }).code);
+    expect(result, JSON.stringify(result)).toMatchObject({ type: 'enrolled', gate_id: label });
+    await eventually(() => kiosk.lines(/^LAN warnings on/).length > 0);
+  }
+  // The venue's uplink goes down: from now on only the LAN is there.
+  await issuer.stop();
+}, 60_000);
+
+afterAll(async () => {
+  for (const kiosk of Object.values(kiosks)) {
+    await kiosk.stop().catch(() => kiosk.kill());
+    await kiosk.keys.deleteApiKey(issuer.url).catch(() => undefined);
+    await kiosk.keys.deleteLanKey(issuer.url).catch(() => undefined);
+  }
+  await new Promise<void>((resolve) => spy.close(() => resolve()));
+  await issuer.cleanup();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('kiosks on one LAN (loopback only)', () => {
+  it('each kiosk keeps the event LAN key in the OS keyring only: not in its database, not in its log', async () => {
+    const lanKey = (issuer.fx.db.prepare('SELECT lan_key FROM event_lan_keys WHERE eid = ?').get(issuer.event.eid) as { lan_key: string })
+      .lan_key;
+    for (const kiosk of Object.values(kiosks)) {
+      expect(await kiosk.keys.loadLanKey(issuer.url)).toBe(lanKey);
+      for (const file of readdirSync(kiosk.dataDir)) {
+        expect(readFileSync(join(kiosk.dataDir, file)).includes(Buffer.from(lanKey)), file).toBe(false);
+      }
+      expect(kiosk.logs.join('\n')).not.toContain(lanKey);
+    }
+  });
+
+  it('a ticket admitted offline at gate A is refused at gate B within a second', async () => {
+    const ticket = issuer.issueTicket({ holderName: 'Ada L.' });
+    const admitted = verdictOf(await kiosks.A.scan(ticket.code));
+    expect(admitted).toMatchObject({ kind: 'admit', offline: true });
+    // The issue's promise: B knows within a second of A's ADMIT. On loopback a datagram takes well under a
+    // millisecond; the second is the product's bound, wide enough for a loaded CI machine (two IPC hops here).
+    const since = Date.now();
+    await eventually(async () => (await kiosks.B.knows(ticket.tid)) !== null, 1000);
+    expect(Date.now() - since).toBeLessThan(1000);
+
+    const refused = verdictOf(await kiosks.B.scan(ticket.code));
+    expect(refused).toMatchObject({
+      kind: 'refuse',
+      reason: 'admitted_at_other_gate',
+      decided_by: 'seen_by_peer',
+      offline: true,
+      first_used_at: admitted.decided_at,
+      first_used_gate: 'A',
+      first_used_offline: true,
+    });
+    // The door's words (renderer/view/verdict-view-model.ts), with the clock read off the ISO time in UTC.
+    const clock = admitted.decided_at.slice(11, 16);
+    expect(refusalText(refused as never, { timeZone: 'UTC', locale: 'en-GB' })).toBe(`Already admitted at Gate A, ${clock} (offline)`);
+  });
+
+  it('a forged message (wrong key) is ignored and logged; the ticket it names is still admitted', async () => {
+    const ticket = issuer.issueTicket();
+    const forger = new LanPeerState();
+    forger.setMembership({ eid: issuer.event.eid, scannerId: 'forger', gate: 'Z', key: Buffer.alloc(32, 7) });
+    const forged = forger.build('admit', Date.now(), {
+      adm: [{ tid: ticket.tid, admitted_at: new Date().toISOString(), gate: 'Z', offline: true }],
+    })!;
+    spy.send(forged, kiosks.B.port, '127.0.0.1');
+    await eventually(() => kiosks.B.lines(/scanner forger.*ignored: bad MAC/).length > 0, 5000);
+    expect(kiosks.B.lines(/scanner forger/)).toHaveLength(1); // one line
+    expect(await kiosks.B.knows(ticket.tid)).toBeNull();
+    expect(verdictOf(await kiosks.B.scan(ticket.code))).toMatchObject({ kind: 'admit', offline: true });
+  });
+
+  it('a replayed message is ignored and logged', async () => {
+    received.length = 0;
+    const ticket = issuer.issueTicket();
+    expect(verdictOf(await kiosks.A.scan(ticket.code))).toMatchObject({ kind: 'admit' });
+    await eventually(() => received.some((bytes) => bytes.includes(ticket.tid)), 5000);
+    await eventually(async () => (await kiosks.B.knows(ticket.tid)) !== null, 5000);
+    const genuine = received.find((bytes) => bytes.includes(ticket.tid))!;
+    const before = kiosks.B.lines(/ignored: replayed/).length;
+    spy.send(genuine, kiosks.B.port, '127.0.0.1'); // B heard it from A already: the same bytes again
+    await eventually(() => kiosks.B.lines(/ignored: replayed/).length > before, 5000);
+    expect(kiosks.B.lines(/ignored: replayed/).at(-1)).toMatch(/^LAN admit from 127\.0\.0\.1:\d+ \(scanner [^)]+\) ignored: replayed/);
+  });
+
+  it('a kiosk that was away catches up when it comes back', async () => {
+    await kiosks.C.stop();
+    const ticket = issuer.issueTicket();
+    expect(verdictOf(await kiosks.A.scan(ticket.code))).toMatchObject({ kind: 'admit', offline: true });
+    await kiosks.C.start(); // same data dir, same keyring entries: it joins and asks A and B what it missed
+    await eventually(async () => (await kiosks.C.knows(ticket.tid)) !== null, 10_000);
+    expect(verdictOf(await kiosks.C.scan(ticket.code))).toMatchObject({
+      kind: 'refuse',
+      reason: 'admitted_at_other_gate',
+      first_used_gate: 'A',
+    });
+  });
+});
