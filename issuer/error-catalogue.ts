@@ -189,6 +189,8 @@ export const ADMIN_FAILURES = {
   INVALID_REASON: { exitCode: 1, api: 'INVALID_REQUEST' },
   /** An offline exposure policy that is not online-only, offline or a number. */
   INVALID_POLICY: { exitCode: 1, api: 'INVALID_REQUEST' },
+  /** A check-in rules file that cannot be read or does not validate; the message names each problem's path (docs/protocol.md "Check-in rules"). */
+  RULES_INVALID: { exitCode: 1, api: 'INVALID_REQUEST' },
   /** `audit verify` found a scan_log row that breaks the hash chain, or a kiosk whose reported chain heads contradict each other. */
   AUDIT_CHAIN_BROKEN: { exitCode: 1, api: 'INTERNAL' },
   /** Anything unexpected (the CLI reports any other thrown error with this code). */

@@ -10,6 +10,7 @@ import { eventOccupancy, parseOfflinePolicy, setOfflinePolicyWrite, updateEventD
 import { offlinePoliciesOf } from '../store/door.js';
 import { listEvents, type EventRow } from '../store/events.js';
 import { action, withCommonOptions, type CommonOptions } from './command.js';
+import { registerEventRulesCommands } from './event-rules-commands.js';
 
 export interface EventJson {
   eid: string;
@@ -91,6 +92,7 @@ const doorOptions = (command: Command): Command =>
 
 export function registerEventCommands(program: Command, nextId: IdFactory): void {
   const event = program.command('event').description('events tickets are issued for');
+  registerEventRulesCommands(event);
 
   withCommonOptions(
     doorOptions(
