@@ -309,6 +309,9 @@ class TimedCore implements WebHostCore {
   verifyLog(): ReturnType<WebHostCore['verifyLog']> {
     return this.core.verifyLog();
   }
+  configureLanes(...args: Parameters<WebHostCore['configureLanes']>): ReturnType<WebHostCore['configureLanes']> {
+    return this.core.configureLanes(...args);
+  }
   setStaffPin(pin: string): ReturnType<WebHostCore['setStaffPin']> {
     return this.core.setStaffPin(pin);
   }

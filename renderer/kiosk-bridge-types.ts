@@ -277,7 +277,45 @@ export interface KioskState {
   door: DoorState | null;
   /** Per ticket type: this kiosk's offline admissions in the last rolling hour, its policy and cap. */
   offline_exposure: ExposureRow[];
+  /** Several scanners, one per lane (docs/kiosk.md "Several scanners"); absent or null: one door, as before. */
+  lanes?: LanesState | null;
 }
+
+/** One lane of a kiosk with several scanners (docs/kiosk.md "Several scanners"). */
+export interface LaneView {
+  /** `lane-1`, `lane-2`, …: what a verdict's `lane` names. */
+  id: string;
+  label: string;
+  /** The lane's direction, or the kiosk's when the lane has none of its own. */
+  direction: GateDirection;
+  own_direction: boolean;
+  /** The mapped scanner's name and ids (never its serial number); null when none is mapped (the window's lane). */
+  scanner: string | null;
+  /** The mapped scanner is plugged in and open. */
+  connected: boolean;
+}
+
+export interface LanesState {
+  /** Where the lanes come from: the Setup screen's mapping (kept in kiosk.db) or the configuration file (which wins). */
+  source: 'setup' | 'file';
+  lanes: LaneView[];
+  /** The lane keyboard-wedge scans from the window go to. */
+  window_lane: string;
+  /** A mapping on the Setup screen in progress: scan the calibration code with the scanner for lane `step` (1-based) of `of`. */
+  mapping: LaneMappingState | null;
+}
+
+export interface LaneMappingState {
+  step: number;
+  of: number;
+  label: string;
+  /** Why the last calibration read was not taken: it came from the window (no device to tell), or from a scanner already on a lane. */
+  problem: 'window' | 'already_mapped' | null;
+}
+
+/** What staff set on the Setup screen: lanes to map by scanning, stop a mapping, or forget the lanes. */
+export type LanesRequest =
+  { action: 'map'; lanes: Array<{ label: string; direction: GateDirection | null }> } | { action: 'cancel' } | { action: 'clear' };
 
 export type ScanResult =
   | { type: 'verdict'; verdict: Verdict }
@@ -343,6 +381,8 @@ export interface KioskApi {
   annul(tid: string, reason: string): Promise<AnnulResult | StaffLocked>;
   /** Checks the kiosk's own hash-chained audit log (for IT, on the Setup screen). Staff only. */
   verifyLog(): Promise<LogCheckResult | StaffLocked>;
+  /** Several scanners: map lanes by scanning the calibration code, cancel, or forget them (docs/kiosk.md "Several scanners"). Staff only. */
+  configureLanes(request: LanesRequest): Promise<KioskState | StaffLocked>;
   /** Returns the unsubscribe function. */
   onStateChange(listener: (state: KioskState) => void): () => void;
 }

@@ -38,6 +38,7 @@ const CHANNELS = {
   setDirection: 'kiosk:set-direction',
   annul: 'kiosk:annul',
   verifyLog: 'kiosk:verify-log',
+  configureLanes: 'kiosk:configure-lanes',
 } as const satisfies KioskChannels;
 const ISSUER_CHANNELS = {
   status: 'issuer:status',
@@ -81,6 +82,7 @@ const api = {
   setDirection: (direction) => call(CHANNELS.setDirection, direction),
   annul: (tid, reason) => call(CHANNELS.annul, tid, reason),
   verifyLog: () => call(CHANNELS.verifyLog),
+  configureLanes: (request) => call(CHANNELS.configureLanes, request),
   onStateChange(listener) {
     // The page gets the state only, never the IPC event (it would expose ipcRenderer's sender).
     const forward = (_event: IpcRendererEvent, state: KioskState): void => listener(state);

@@ -28,6 +28,7 @@ export const KIOSK_CHANNELS = {
   setDirection: 'kiosk:set-direction',
   annul: 'kiosk:annul',
   verifyLog: 'kiosk:verify-log',
+  configureLanes: 'kiosk:configure-lanes',
 } as const;
 
 /** renderer → main, the on-site issuer (main/onsite-issuer), one per OnsiteIssuerApi method (onsite-issuer-calls.ts). */

@@ -11,7 +11,7 @@
  * a secret; unexpected failures become a fixed message, and the host gets the
  * error for its own log through `onInternalError`.
  */
-import type { KioskApi, LanguageCode, ReadDetails } from '../kiosk/kiosk-api.js';
+import type { KioskApi, LanesRequest, LanguageCode, ReadDetails } from '../kiosk/kiosk-api.js';
 import { SecretStoreUnavailableError } from '../kiosk/api-key-store.js';
 import { answerCall, failure, InvalidInput, noArguments, UNSAFE_TEXT } from './call-envelope.js';
 import { KIOSK_CHANNELS } from './call-channels.js';
@@ -146,6 +146,10 @@ function boundCall(core: KioskCalls, method: KioskCallName, args: unknown): () =
       const direction: GateDirection = args[0];
       return () => core.setDirection(direction);
     }
+    case 'configureLanes': {
+      const request = lanesRequest(args);
+      return () => core.configureLanes(request);
+    }
     case 'annul': {
       if (args.length !== 2) throw new InvalidInput('Expected two arguments: the ticket ID and the reason.');
       const tid = ticketId(args[0]);
@@ -153,6 +157,31 @@ function boundCall(core: KioskCalls, method: KioskCallName, args: unknown): () =
       return () => core.annul(tid, reason);
     }
   }
+}
+
+/** docs/kiosk.md "Several scanners": map 2 to 4 lanes (a label of 1 to 40 characters, a direction or null), cancel, or clear. */
+function lanesRequest(args: unknown[]): LanesRequest {
+  const request = args[0];
+  if (args.length !== 1 || typeof request !== 'object' || request === null)
+    throw new InvalidInput('Expected exactly one argument: the lanes request.');
+  const action = (request as { action?: unknown }).action;
+  if (action === 'cancel' || action === 'clear') return { action };
+  if (action !== 'map') throw new InvalidInput('The lanes request action must be map, cancel or clear.');
+  const lanes = (request as { lanes?: unknown }).lanes;
+  if (!Array.isArray(lanes) || lanes.length < 2 || lanes.length > 4) throw new InvalidInput('Map 2 to 4 lanes.');
+  return {
+    action,
+    lanes: lanes.map((lane: unknown) => {
+      const { label, direction } = (typeof lane === 'object' && lane !== null ? lane : {}) as { label?: unknown; direction?: unknown };
+      if (typeof label !== 'string' || label.trim().length === 0 || label.trim().length > 40 || UNSAFE_TEXT.test(label)) {
+        throw new InvalidInput('A lane label must have 1 to 40 characters, without control characters.');
+      }
+      if (direction !== null && direction !== 'entry' && direction !== 'exit') {
+        throw new InvalidInput('A lane direction must be entry, exit or null.');
+      }
+      return { label: label.trim(), direction };
+    }),
+  };
 }
 
 /** A ticket ID as the protocol has them (docs/protocol.md "Identifiers"): short, URL-safe. */

@@ -7,6 +7,7 @@ import { chmod, mkdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { KioskCore, type KioskCoreOptions } from '../kiosk/kiosk-core.js';
 import { KeychainApiKeyStore } from '../kiosk/api-key-store.js';
+import { parseLanesConfig } from '../kiosk/lanes.js';
 import { loadNodeHid, ScannerManager, type KnownScanner, type NodeHidApi, type ScannerMode } from '../kiosk/scanner/index.js';
 import { fetchTrustingCa } from './issuer-ca-fetch.js';
 import { LanTransport, type LanTransportOptions } from '../kiosk/lan-transport.js';
@@ -33,6 +34,11 @@ export interface KioskRuntimeOptions {
    * or false: off. Tests set `discovery: false`, `bindAddress: '127.0.0.1'` and loopback `peers`.
    */
   lan?: Omit<LanTransportOptions, 'log' | 'now'> | false;
+  /**
+   * The kiosk's configuration file (docs/kiosk.md "Several scanners"); default `kiosk-config.json` in the
+   * data directory. Optional: a missing file is no configuration; a damaged one stops the start with its error.
+   */
+  configFile?: string;
   /** For tests: anything else the core accepts. */
   core?: Partial<Omit<KioskCoreOptions, 'dbPath' | 'apiKeys'>>;
   /** One line per event worth an operator's attention. Never receives scanned text or secrets. */
@@ -65,6 +71,11 @@ export async function startKioskRuntime(options: KioskRuntimeOptions): Promise<K
     apiKeys,
     log: options.log,
   };
+  const lanes = await readLanesConfig(options.configFile ?? join(options.dataDir, KIOSK_CONFIG_FILE));
+  if (lanes) {
+    coreOptions.lanes = lanes;
+    options.log(`Lanes from the configuration file: ${lanes.lanes.map((lane) => lane.label).join(', ')}.`);
+  }
   if (options.repeatReadWindowMs !== undefined) coreOptions.repeatReadWindowMs = options.repeatReadWindowMs;
   const lan = options.lan ? await startLan(options.lan, options.log, options.core?.now) : null;
   if (lan) coreOptions.lan = lan;
@@ -116,11 +127,14 @@ async function startScanner(core: KioskCore, options: KioskRuntimeOptions): Prom
   const scanner = new ScannerManager({
     hid,
     knownScanners: options.knownScanners ?? [],
+    // Every scanner, each on its lane (docs/kiosk.md "Several scanners"); without lanes, all serve the kiosk.
+    allScanners: true,
+    onDevices: (devices) => core.setScannerDevices(devices),
     // The verdict reaches the screen as a state change (last_verdicts); here only failures need a word.
     // A keyboard-mode scanner also types into the window: the core merges the two copies (repeat-reads.ts).
     onScan: (scan) =>
       void core
-        .scanFrom(scan.source, scan.text, scan.read, scan.symbologyId)
+        .scanFrom(scan.source, scan.text, scan.read, scan.symbologyId, scan.device)
         .catch((error: unknown) => options.log(`A scan could not be handled: ${errorText(error)}`)),
     onProblem: (problem) => options.log(`Scanner: ${problem.message}`),
     onStatus: (status) => {
@@ -134,6 +148,27 @@ async function startScanner(core: KioskCore, options: KioskRuntimeOptions): Prom
   });
   await scanner.start();
   return scanner;
+}
+
+/** The configuration file's name in the data directory (docs/kiosk.md "Several scanners"). */
+export const KIOSK_CONFIG_FILE = 'kiosk-config.json';
+
+/** The lanes of the configuration file, or null (no file, or no "lanes" in it). Throws, naming the file, on a damaged one. */
+async function readLanesConfig(file: string): Promise<ReturnType<typeof parseLanesConfig>> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`${file} is not JSON: ${errorText(error)}`, { cause: error });
+  }
+  return parseLanesConfig(value, file);
 }
 
 /** Longest repeat window accepted: a read a minute later is surely a new scan. */

@@ -14,7 +14,8 @@
  */
 import { diagnose, findCalibrationCode, translate, type CalibrationMatch, type CalibrationResult } from './calibration.js';
 import { DEFAULT_REPEAT_READ_WINDOW_MS, RepeatReadFilter, VERDICT_ON_SCREEN_MS, type RepeatRead, type ScanOrigin } from './repeat-reads.js';
-import type { ReadDetails } from './scanner/scan-event.js';
+import type { ReadDetails, ScannerDevice } from './scanner/scan-event.js';
+import { LaneMapping, laneFor, lanesView, matches, storedLanes, type Lane, type Lanes } from './lanes.js';
 import { verifyEd25519Node } from './node-ed25519.js';
 import { EventEmitter } from 'node:events';
 import {
@@ -60,6 +61,7 @@ import type {
   SetupSummary,
   StaffLocked,
   LogCheckResult,
+  LanesRequest,
   StaffUnlockResult,
   StatusLookupResult,
 } from './kiosk-api.js';
@@ -117,6 +119,8 @@ export interface KioskCoreOptions {
   log?: (line: string) => void;
   now?: () => number;
   random?: () => number;
+  /** Lanes from the configuration file (docs/kiosk.md "Several scanners"): they win over the Setup screen's mapping. */
+  lanes?: Lanes | null;
 }
 
 /** The HID scanner's state as the host's scanner manager reports it. */
@@ -173,6 +177,13 @@ export class KioskCore implements KioskApi {
   private readonly door: DoorOperations;
   private heartbeatTimer: ReturnType<typeof setInterval> | undefined;
   private heartbeatRunning: Promise<void> | null = null;
+  /** Several scanners, one per lane (lanes.ts): the lanes, where they come from, a mapping under way, the scanners open now. */
+  private lanes: Lanes | null;
+  private readonly lanesSource: 'setup' | 'file';
+  private laneMapping: LaneMapping | null = null;
+  private scannerDevices: ScannerDevice[] = [];
+  /** The lane of the scan being decided (scans run one at a time): its verdict carries it. */
+  private scanLane: Lane | null = null;
 
   constructor(private readonly options: KioskCoreOptions) {
     this.now = options.now ?? Date.now;
@@ -201,6 +212,8 @@ export class KioskCore implements KioskApi {
         }
       : null;
     this.calibrations = this.store.getCalibrations();
+    this.lanesSource = options.lanes ? 'file' : 'setup';
+    this.lanes = options.lanes ?? storedLanes(this.store.getLanes());
     this.staff = new StaffAccess({
       store: this.store,
       now: this.now,
@@ -294,8 +307,8 @@ export class KioskCore implements KioskApi {
    * keystroke copy shares its HID read's answer. Reads through a calibrated
    * path are translated first, so both copies of a scan compare equal.
    */
-  scanFrom(origin: ScanOrigin, raw: string, read?: ReadDetails, symbologyId?: string | null): Promise<ScanResult> {
-    return this.readScan(origin, raw, read, symbologyId).catch((error: unknown) => {
+  scanFrom(origin: ScanOrigin, raw: string, read?: ReadDetails, symbologyId?: string | null, device?: ScannerDevice): Promise<ScanResult> {
+    return this.readScan(origin, raw, read, symbologyId, device).catch((error: unknown) => {
       if (!isStorageFault(error)) throw error;
       return this.storageFault(error);
     });
@@ -314,16 +327,24 @@ export class KioskCore implements KioskApi {
     return { type: 'storage_fault', message };
   }
 
-  private readScan(origin: ScanOrigin, raw: string, read?: ReadDetails, symbologyId?: string | null): Promise<ScanResult> {
+  private readScan(
+    origin: ScanOrigin,
+    raw: string,
+    read?: ReadDetails,
+    symbologyId?: string | null,
+    device?: ScannerDevice,
+  ): Promise<ScanResult> {
     // Each read of the calibration code calibrates its own path, keystroke echoes too: a
     // keyboard-mode scanner read over HID is learned on both of its paths at once.
     const calibration = findCalibrationCode(raw);
-    if (calibration) return this.inTurn(() => this.calibrate(origin, calibration, read, symbologyId));
+    if (calibration) return this.inTurn(() => this.calibrate(origin, calibration, read, symbologyId, device));
     const text = this.translated(origin, raw);
+    // docs/kiosk.md "Several scanners": the device's lane; the window's lane for the window and unmapped scanners.
+    const lane = this.lanes ? laneFor(this.lanes, device) : null;
     return this.repeatReads.read(
       origin,
       text,
-      () => this.inTurn(() => this.scanNow(text)),
+      () => this.inTurn(() => this.scanNow(text, lane)),
       (repeat) => repeat.first.then((first) => this.noteRepeatRead(origin, first, repeat)),
     );
   }
@@ -645,6 +666,59 @@ export class KioskCore implements KioskApi {
     this.changed();
   }
 
+  /** The HID scanners open now (the runtime's scanner manager), to tell which lane's scanner is missing. */
+  setScannerDevices(devices: readonly ScannerDevice[]): void {
+    const before = this.scannerDevices;
+    this.scannerDevices = [...devices];
+    for (const lane of this.lanes?.lanes ?? []) {
+      if (!lane.scanner) continue;
+      const was = before.some((device) => matches(lane.scanner!, device));
+      const is = devices.some((device) => matches(lane.scanner!, device));
+      if (was && !is) this.log(`Lane ${lane.label}: its scanner is missing; it keeps its lane when plugged in again.`);
+      if (!was && is) this.log(`Lane ${lane.label}: its scanner is connected.`);
+    }
+    this.changed();
+  }
+
+  /**
+   * docs/kiosk.md "Several scanners": staff map lanes by scanning the
+   * calibration code with each lane's scanner in turn, cancel a mapping, or
+   * forget the lanes. Lanes from the configuration file are not changed here.
+   */
+  configureLanes(request: LanesRequest): Promise<KioskState | StaffLocked> {
+    return this.staffOnly('configure lanes', () => {
+      if (this.lanesSource === 'file') {
+        this.log('Lanes come from the configuration file (kiosk-config.json): change them there.');
+        return this.getState();
+      }
+      if (request.action === 'map') {
+        this.laneMapping = new LaneMapping(request.lanes);
+        this.log(`Lane mapping started: ${request.lanes.length} lanes; scan the calibration code with each lane's scanner.`);
+      } else if (request.action === 'cancel') {
+        this.laneMapping = null;
+      } else {
+        this.laneMapping = null;
+        this.lanes = null;
+        this.store.saveLanes(null);
+        this.log('Lanes forgotten: every scanner serves the whole kiosk again.');
+      }
+      this.changed();
+      return this.getState();
+    });
+  }
+
+  /** A calibration read during a lane mapping: its device gets the lane whose turn it is; the last one saves the lanes. */
+  private mapLane(device: ScannerDevice | undefined): void {
+    const mapping = this.laneMapping;
+    if (!mapping) return;
+    const done = mapping.read(device);
+    if (!done) return;
+    this.store.saveLanes(done);
+    this.lanes = done;
+    this.laneMapping = null;
+    this.log(`Lanes mapped: ${done.lanes.map((lane) => `${lane.label} (${lane.direction ?? 'kiosk direction'})`).join(', ')}.`);
+  }
+
   /** The read log, newest first (repeat reads, calibrations). */
   readLog(limit?: number): ReturnType<LocalStore['readLog']> {
     return this.store.readLog(limit);
@@ -704,7 +778,9 @@ export class KioskCore implements KioskApi {
     match: CalibrationMatch,
     read: ReadDetails | undefined,
     symbologyId: string | null | undefined,
+    device?: ScannerDevice,
   ): Promise<ScanResult> {
+    this.mapLane(device);
     const result: CalibrationResult = diagnose({ origin, match, read, symbologyId, atMs: this.now() });
     const { diagnosis } = result;
     const detail = `input ${origin}, layout ${diagnosis.layout}, translation ${diagnosis.translation}, terminator ${diagnosis.terminator ?? 'unknown'}, ${diagnosis.characters} characters in ${diagnosis.ms_per_code ?? '?'} ms`;
@@ -718,11 +794,22 @@ export class KioskCore implements KioskApi {
     return { type: 'calibrated', diagnosis };
   }
 
-  private async scanNow(raw: string): Promise<ScanResult> {
+  /** One scan on its lane (null: no lanes): a lane with a direction of its own decides entries or exits by it. */
+  private async scanNow(raw: string, lane: Lane | null = null): Promise<ScanResult> {
+    this.scanLane = lane;
+    try {
+      return await this.scanNowOnLane(raw, lane);
+    } finally {
+      this.scanLane = null;
+    }
+  }
+
+  private async scanNowOnLane(raw: string, lane: Lane | null): Promise<ScanResult> {
     // Keyboard-wedge scanners end a code with Enter; some add a tab or spaces.
     const text = raw.trim();
     if (ANY_SETUP_CODE.test(text)) return this.handleSetup(text);
-    const enrollment = this.store.getEnrollment();
+    const stored = this.store.getEnrollment();
+    const enrollment = stored && lane?.direction ? { ...stored, direction: lane.direction } : stored;
     if (!enrollment) return { type: 'not_enrolled', message: NOT_ENROLLED };
     // The setup code required a staff PIN: the door opens once one is set (docs/kiosk.md "Staff PIN").
     if (this.staff.pinNeeded()) return { type: 'staff_pin_needed', message: STAFF_PIN_NEEDED };
@@ -982,7 +1069,9 @@ export class KioskCore implements KioskApi {
     return { type: 'scanner_unauthorized', message: SCANNER_UNAUTHORIZED_MESSAGE };
   }
 
-  private show(verdict: Verdict): ScanResult {
+  private show(decided: Verdict): ScanResult {
+    // docs/kiosk.md "Several scanners": the verdict names its lane, so the screen shows it in that lane's half.
+    const verdict: Verdict = this.scanLane ? { ...decided, lane: this.scanLane.id } : decided;
     if (verdict.kind === 'admit' && verdict.ticket && this.options.lan) {
       // Every admission, online or not: a peer that goes offline later needs to know it too.
       const gate = this.store.getEnrollment()?.gate_id ?? null;
@@ -1173,6 +1262,7 @@ export class KioskCore implements KioskApi {
       storage: this.storage,
       staff: this.staff.state(this.kioskModeExit !== null),
       language: this.language(),
+      lanes: lanesView(this.lanes, this.lanesSource, enrollment?.direction ?? 'entry', this.scannerDevices, this.laneMapping),
     };
   }
 

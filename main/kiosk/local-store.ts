@@ -474,6 +474,18 @@ export class LocalStore {
     this.setSetting('language', JSON.stringify(language));
   }
 
+  /** The lanes mapped on the Setup screen (docs/kiosk.md "Several scanners"; lanes.ts checks the shape), or null. */
+  getLanes(): unknown {
+    const value = this.getSetting('lanes');
+    return value ? (JSON.parse(value) as unknown) : null;
+  }
+
+  /** Saves the lanes, or forgets them (null). */
+  saveLanes(lanes: object | null): void {
+    if (lanes === null) this.statement(`DELETE FROM settings WHERE key = 'lanes'`).run();
+    else this.setSetting('lanes', JSON.stringify(lanes));
+  }
+
   // --- storage recovery ----------------------------------------------------
 
   /**

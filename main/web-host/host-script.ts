@@ -98,6 +98,7 @@ export function installKioskHost(win: HostWindow): void {
     setDirection: (direction) => call('setDirection', direction),
     annul: (tid, reason) => call('annul', tid, reason),
     verifyLog: () => call('verifyLog'),
+    configureLanes: (request) => call('configureLanes', request),
     onStateChange(listener) {
       const subscriber = (state: KioskState): void => listener(state);
       listeners.add(subscriber);

@@ -7,6 +7,7 @@
 import type {
   KioskApi,
   KioskState,
+  LanesRequest,
   LanguageCode,
   LeaveKioskModeResult,
   ScanResult,
@@ -174,6 +175,24 @@ export class FakeKiosk implements KioskApi {
   async setLanguage(primary: LanguageCode, secondary: LanguageCode | null): Promise<SetLanguageResult> {
     this.change({ language: { primary, secondary } });
     return { type: 'language_set', language: this.state.language };
+  }
+
+  /** docs/kiosk.md "Several scanners": the dev page maps at once, the first lane taking the window's scans. */
+  async configureLanes(request: LanesRequest): Promise<KioskState> {
+    if (request.action !== 'map') {
+      this.change({ lanes: null });
+      return this.state;
+    }
+    const lanes = request.lanes.map((lane, index) => ({
+      id: `lane-${index + 1}`,
+      label: lane.label,
+      direction: lane.direction ?? this.state.direction,
+      own_direction: lane.direction !== null,
+      scanner: `Scanner ${index + 1}`,
+      connected: true,
+    }));
+    this.change({ lanes: { source: 'setup', lanes, window_lane: 'lane-1', mapping: null } });
+    return this.state;
   }
 
   async setDirection(direction: 'entry' | 'exit'): Promise<KioskState> {

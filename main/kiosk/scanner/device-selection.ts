@@ -31,6 +31,11 @@ export interface ScannerChoice {
 }
 
 export function chooseScanner(devices: readonly HidDeviceInfo[], knownScanners: readonly KnownScanner[]): ScannerChoice | null {
+  return chooseScanners(devices, knownScanners)[0] ?? null;
+}
+
+/** Every scanner interface among `devices`, best first (several scanners on one kiosk, docs/kiosk.md "Several scanners"). */
+export function chooseScanners(devices: readonly HidDeviceInfo[], knownScanners: readonly KnownScanner[]): ScannerChoice[] {
   const choices: Array<ScannerChoice & { listed: boolean }> = [];
   for (const device of devices) {
     if (!device.path) continue; // cannot be opened
@@ -40,8 +45,7 @@ export function chooseScanner(devices: readonly HidDeviceInfo[], knownScanners: 
   }
   // HID-POS first (no keystroke decoding, symbology ids), then listed devices, then enumeration order.
   const rank = (choice: { mode: ScannerMode; listed: boolean }) => (choice.mode === 'hid-pos' ? 0 : 2) + (choice.listed ? 0 : 1);
-  const best = choices.sort((a, b) => rank(a) - rank(b))[0];
-  return best ? { device: best.device, mode: best.mode } : null;
+  return choices.sort((a, b) => rank(a) - rank(b)).map(({ device, mode }) => ({ device, mode }));
 }
 
 function modeOf(device: HidDeviceInfo, listing: KnownScanner | undefined): ScannerMode | null {

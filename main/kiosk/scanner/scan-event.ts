@@ -24,6 +24,18 @@ export interface ScannedCode {
   symbologyId: string | null;
   /** How the scan physically arrived, for the calibration diagnosis (docs/kiosk.md "Calibration"). */
   read?: ReadDetails;
+  /** The device that read it, set by the scanner manager (lanes are mapped by device: docs/kiosk.md "Several scanners"). */
+  device?: ScannerDevice;
+}
+
+/** A scanner as the kiosk tells it apart from another: ids, port path, serial number (ConnectedScanner has these and more). */
+export interface ScannerDevice {
+  vendorId: number;
+  productId: number;
+  path: string;
+  serialNumber: string | null;
+  /** Name and ids, for the screens and the log; never the serial number. */
+  label: string;
 }
 
 // How a read arrived crosses to the page with the calibration diagnosis: the types are the bridge's.

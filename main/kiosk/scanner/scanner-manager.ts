@@ -15,12 +15,26 @@
  * scanner with no terminator ends its scan there; a HID-POS scan whose last
  * report was lost is dropped, so it cannot glue onto the next scan.
  *
+ * With `allScanners` (the kiosk runtime: several scanners, one per lane,
+ * docs/kiosk.md "Several scanners") every scanner interface is opened, each
+ * with its own decoder and pause timer, and enumeration goes on every
+ * `pollIntervalMs` while started, so a second scanner plugged in later (or a
+ * lane's scanner re-plugged) is found too. Each scan names the device it came
+ * from (`ScannedCode.device`), so the kiosk can tell the lanes apart.
+ *
  * A HID-POS decoder gets the device's own report layout when its report
  * descriptor can be read (hid-pos-layouts.ts). A scanner maker's device in a
  * mode the kiosk cannot read (Zebra SNAPI and the like) is named in the
  * status with the fix (docs/kiosk.md "Scanner compatibility").
  */
-import { chooseScanner, describeDevice, type KnownScanner, type ScannerChoice, type ScannerMode } from './device-selection.js';
+import {
+  chooseScanner,
+  chooseScanners,
+  describeDevice,
+  type KnownScanner,
+  type ScannerChoice,
+  type ScannerMode,
+} from './device-selection.js';
 import { HidPosDecoder } from './hid-pos-decoder.js';
 import { layoutFromDescriptor, type HidPosLayout } from './hid-pos-layouts.js';
 import { KeyboardReportDecoder } from './keyboard-decoder.js';
@@ -44,6 +58,8 @@ export interface ConnectedScanner {
   vendorId: number;
   productId: number;
   path: string;
+  /** The USB serial number, when the device reports one (lanes match by it: it survives a re-plug into another port). */
+  serialNumber: string | null;
 }
 
 export type ScannerStatus =
@@ -62,17 +78,27 @@ export interface ScannerManagerOptions {
    * Scanners send one scan's reports milliseconds apart.
    */
   scanPauseMs?: number;
+  /**
+   * Open every scanner interface found, not only the best one, and keep
+   * looking for more while started (several scanners on one kiosk). Default
+   * false: one scanner, HID-POS first.
+   */
+  allScanners?: boolean;
   /** The clock reports are stamped with, for the read details (default performance.now). */
   now?: () => number;
   onScan?: (scan: ScannedCode) => void;
   onProblem?: (problem: DecodeProblem) => void;
   onStatus?: (status: ScannerStatus) => void;
+  /** The scanners open now, after each change (a device opened or lost). */
+  onDevices?: (scanners: ConnectedScanner[]) => void;
 }
 
 interface OpenScanner {
   handle: HidHandle;
   decoder: HidPosDecoder | KeyboardReportDecoder;
   scanner: ConnectedScanner;
+  /** A scan under way with no report for scanPauseMs has ended (see above). */
+  pauseTimer: NodeJS.Timeout | null;
 }
 
 const DEFAULT_POLL_INTERVAL_MS = 2000;
@@ -84,13 +110,14 @@ export class ScannerManager {
   private readonly pollIntervalMs: number;
   private readonly scanPauseMs: number;
   private readonly now: () => number;
-  private readonly listeners: Pick<ScannerManagerOptions, 'onScan' | 'onProblem' | 'onStatus'>;
+  private readonly listeners: Pick<ScannerManagerOptions, 'onScan' | 'onProblem' | 'onStatus' | 'onDevices'>;
+  private readonly allScanners: boolean;
 
   private started = false;
   private connecting = false;
-  private open: OpenScanner | null = null;
+  /** The open scanners by path (at most one unless allScanners). */
+  private readonly opened = new Map<string, OpenScanner>();
   private pollTimer: NodeJS.Timeout | null = null;
-  private scanPauseTimer: NodeJS.Timeout | null = null;
   private currentStatus: ScannerStatus = { state: 'disconnected', reason: 'not_started', message: 'Scanner input not started.' };
 
   constructor(options: ScannerManagerOptions) {
@@ -99,11 +126,17 @@ export class ScannerManager {
     this.pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
     this.scanPauseMs = options.scanPauseMs ?? DEFAULT_SCAN_PAUSE_MS;
     this.now = options.now ?? (() => performance.now());
-    this.listeners = { onScan: options.onScan, onProblem: options.onProblem, onStatus: options.onStatus };
+    this.allScanners = options.allScanners ?? false;
+    this.listeners = { onScan: options.onScan, onProblem: options.onProblem, onStatus: options.onStatus, onDevices: options.onDevices };
   }
 
   get status(): ScannerStatus {
     return this.currentStatus;
+  }
+
+  /** The scanners open now, in the order they were opened. */
+  get connected(): ConnectedScanner[] {
+    return [...this.opened.values()].map((open) => open.scanner);
   }
 
   /** Looks for a scanner now and keeps looking while none is connected. Never rejects. */
@@ -118,23 +151,26 @@ export class ScannerManager {
   /** Closes the scanner and stops looking. */
   async stop(): Promise<void> {
     this.started = false;
-    this.clearTimer('poll');
-    this.clearTimer('scanPause');
-    const open = this.open;
-    this.open = null;
-    if (open) await closeQuietly(open.handle);
+    this.clearPoll();
+    const open = [...this.opened.values()];
+    this.opened.clear();
+    for (const each of open) {
+      clearPause(each);
+      await closeQuietly(each.handle);
+    }
+    if (open.length > 0) this.devicesChanged();
     this.setStatus({ state: 'disconnected', reason: 'stopped', message: 'Scanner input stopped.' });
   }
 
   private async connect(): Promise<void> {
-    if (!this.started || this.open || this.connecting) return;
+    if (!this.started || this.connecting || (this.opened.size > 0 && !this.allScanners)) return;
     this.connecting = true;
     try {
       await this.tryOpen();
     } finally {
       this.connecting = false;
     }
-    if (!this.open) this.schedulePoll();
+    if (this.opened.size === 0 || this.allScanners) this.schedulePoll();
   }
 
   private async tryOpen(): Promise<void> {
@@ -143,6 +179,10 @@ export class ScannerManager {
       devices = this.hid.devicesAsync ? await this.hid.devicesAsync() : this.hid.devices();
     } catch (error) {
       this.setStatus({ state: 'disconnected', reason: 'enumeration_failed', message: `Cannot list HID devices: ${errorText(error)}` });
+      return;
+    }
+    if (this.allScanners) {
+      await this.openAll(devices);
       return;
     }
     const choice = chooseScanner(devices, this.knownScanners);
@@ -161,6 +201,28 @@ export class ScannerManager {
       return;
     }
 
+    await this.openChoice(choice);
+  }
+
+  /** allScanners: opens every scanner interface not open yet; the status says what is connected. */
+  private async openAll(devices: HidDeviceInfo[]): Promise<void> {
+    const choices = chooseScanners(devices, this.knownScanners).filter((choice) => !this.opened.has(choice.device.path));
+    for (const choice of choices) await this.openChoice(choice);
+    if (this.opened.size > 0 || choices.length > 0) return; // connected, or an open failure said why
+    const unreadable = findUnreadableScanner(devices, describeDevice);
+    this.setStatus(
+      unreadable
+        ? { state: 'disconnected', reason: 'unreadable_mode', message: unreadable.message }
+        : {
+            state: 'disconnected',
+            reason: 'no_scanner',
+            message:
+              'No scanner connected: no HID-POS scanner (usage page 0x8C) or listed scanner found. A scanner in a serial (COM port) mode does not show here: scan its USB HID POS or keyboard programming code.',
+          },
+    );
+  }
+
+  private async openChoice(choice: ScannerChoice): Promise<void> {
     let handle: HidHandle;
     try {
       handle = await this.openDevice(choice.device.path);
@@ -202,38 +264,46 @@ export class ScannerManager {
       vendorId: choice.device.vendorId,
       productId: choice.device.productId,
       path: choice.device.path,
+      serialNumber: choice.device.serialNumber ? choice.device.serialNumber : null,
     };
     const open: OpenScanner = {
       handle,
       scanner,
       decoder: choice.mode === 'hid-pos' ? new HidPosDecoder({ layout, vendorId: choice.device.vendorId }) : new KeyboardReportDecoder(),
+      pauseTimer: null,
     };
-    this.open = open;
+    this.opened.set(scanner.path, open);
     handle.on('data', (report) => this.onReport(open, report));
     handle.on('error', (error) => void this.onDeviceError(open, error));
     const layoutNote = layout ? ` Report layout ${layout.name}.` : '';
+    this.devicesChanged();
     this.setStatus({ state: 'connected', scanner, message: `Scanner connected: ${scanner.label}, ${scanner.mode} mode.${layoutNote}` });
   }
 
+  private isOpen(open: OpenScanner): boolean {
+    return this.opened.get(open.scanner.path) === open;
+  }
+
   private onReport(open: OpenScanner, report: Uint8Array): void {
-    if (this.open !== open) return; // a late report from a device already closed
-    this.clearTimer('scanPause');
+    if (!this.isOpen(open)) return; // a late report from a device already closed
+    clearPause(open);
     for (const event of open.decoder.push(report, this.now())) this.deliver(event, open);
     if (open.decoder.isAssembling) {
-      this.scanPauseTimer = setTimeout(() => {
-        this.scanPauseTimer = null;
-        if (this.open !== open) return;
+      open.pauseTimer = setTimeout(() => {
+        open.pauseTimer = null;
+        if (!this.isOpen(open)) return;
         for (const event of open.decoder.endOfInput(this.now())) this.deliver(event, open);
       }, this.scanPauseMs);
     }
   }
 
   private async onDeviceError(open: OpenScanner, error: unknown): Promise<void> {
-    if (this.open !== open) return;
-    this.open = null;
-    this.clearTimer('scanPause');
+    if (!this.isOpen(open)) return;
+    this.opened.delete(open.scanner.path);
+    clearPause(open);
     const problem = open.decoder.reset();
-    if (problem) this.deliver(problem);
+    if (problem) this.deliver(problem, open);
+    this.devicesChanged();
     this.setStatus({
       state: 'disconnected',
       reason: 'unplugged',
@@ -251,11 +321,14 @@ export class ScannerManager {
     }, this.pollIntervalMs);
   }
 
-  private clearTimer(which: 'poll' | 'scanPause'): void {
-    const timer = which === 'poll' ? this.pollTimer : this.scanPauseTimer;
-    if (timer) clearTimeout(timer);
-    if (which === 'poll') this.pollTimer = null;
-    else this.scanPauseTimer = null;
+  private clearPoll(): void {
+    if (this.pollTimer) clearTimeout(this.pollTimer);
+    this.pollTimer = null;
+  }
+
+  private devicesChanged(): void {
+    const scanners = this.connected;
+    this.notify(() => this.listeners.onDevices?.(scanners));
   }
 
   private setStatus(status: ScannerStatus): void {
@@ -266,10 +339,11 @@ export class ScannerManager {
     this.notify(() => this.listeners.onStatus?.(status));
   }
 
-  private deliver(event: ScanEvent, open: OpenScanner | null = null): void {
-    if (event.kind === 'scan') this.notify(() => this.listeners.onScan?.(event));
+  private deliver(event: ScanEvent, open: OpenScanner): void {
+    // Which device read it: the kiosk maps devices to lanes (docs/kiosk.md "Several scanners").
+    if (event.kind === 'scan') this.notify(() => this.listeners.onScan?.({ ...event, device: open.scanner }));
     else this.notify(() => this.listeners.onProblem?.(event));
-    if (event.kind === 'problem' && event.code === 'unreadable_mode' && open) {
+    if (event.kind === 'problem' && event.code === 'unreadable_mode') {
       // The device stays open: switching its mode re-plugs it, and polling finds it again.
       const message = unreadableModeMessage(open.scanner.label, vendorOf(open.scanner.vendorId)?.vendorMode ?? null);
       this.setStatus({ state: 'disconnected', reason: 'unreadable_mode', message });
@@ -290,6 +364,11 @@ export class ScannerManager {
       });
     }
   }
+}
+
+function clearPause(open: OpenScanner): void {
+  if (open.pauseTimer) clearTimeout(open.pauseTimer);
+  open.pauseTimer = null;
 }
 
 async function closeQuietly(handle: HidHandle): Promise<void> {

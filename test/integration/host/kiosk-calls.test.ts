@@ -43,6 +43,7 @@ describe('call names', () => {
     expect([...KIOSK_CALL_NAMES].sort()).toEqual([
       'annul',
       'cancelReEnroll',
+      'configureLanes',
       'confirmReEnroll',
       'getState',
       'leaveKioskMode',
@@ -55,6 +56,7 @@ describe('call names', () => {
       'setScannerName',
       'setStaffPin',
       'unlockStaff',
+      'verifyLog',
     ]);
     expect(new Set(Object.values(KIOSK_CHANNELS)).size).toBe(KIOSK_CALL_NAMES.length);
   });

@@ -76,7 +76,14 @@ describe('ScannerManager with a HID-POS scanner', () => {
     const status = await manager.start();
     expect(status).toEqual({
       state: 'connected',
-      scanner: { mode: 'hid-pos', label: 'Honeywell Voyager 1470g (0c2e:0b87)', vendorId: 0x0c2e, productId: 0x0b87, path: '/dev/hidraw3' },
+      scanner: {
+        mode: 'hid-pos',
+        label: 'Honeywell Voyager 1470g (0c2e:0b87)',
+        vendorId: 0x0c2e,
+        productId: 0x0b87,
+        path: '/dev/hidraw3',
+        serialNumber: null,
+      },
       message: 'Scanner connected: Honeywell Voyager 1470g (0c2e:0b87), hid-pos mode.',
     });
     const ticketReports = reports(posFixtures, 'ticket');
@@ -96,6 +103,8 @@ describe('ScannerManager with a HID-POS scanner', () => {
           durationMs: expect.any(Number),
           layout: STANDARD_LAYOUT.name,
         },
+        // Which device read it: lanes are mapped by device (docs/kiosk.md "Several scanners").
+        device: expect.objectContaining({ path: '/dev/hidraw3', vendorId: 0x0c2e, productId: 0x0b87, serialNumber: null }),
       },
     ]);
     expect(problems).toEqual([]);
@@ -306,5 +315,33 @@ describe('ScannerManager with a scanner in a mode it cannot read', () => {
     for (const report of reports(posFixtures, 'snapiReports')) fake.lastHandle().sendReport(report);
     expect(manager.status).toEqual({ state: 'disconnected', reason: 'unreadable_mode', message: SNAPI_MESSAGE });
     expect(problems.map((problem) => problem.code)).toEqual(['unreadable_mode']);
+  });
+});
+
+describe('ScannerManager with several scanners (allScanners)', () => {
+  it('opens every scanner, keeps their report streams apart, and finds one plugged in later', async () => {
+    const fake = new FakeNodeHid();
+    const second = { ...posScanner, path: '/dev/hidraw8', serialNumber: 'B-2' };
+    fake.plug(posScanner);
+    const devices: string[][] = [];
+    const { manager, scans } = harness(fake, { allScanners: true, onDevices: (open) => devices.push(open.map((d) => d.path)) });
+    await manager.start();
+    expect(manager.connected.map((d) => d.path)).toEqual(['/dev/hidraw3']);
+    fake.plug(second);
+    await waitFor('the second scanner', () => manager.connected.length === 2);
+    const ticketReports = reports(posFixtures, 'ticket');
+    const [first, other] = [fake.opened[0]!, fake.opened[1]!];
+    // Report by report, alternately: neither scan may take the other's reports.
+    for (let i = 0; i < ticketReports.length; i++) {
+      first.sendReport(ticketReports[i]!);
+      other.sendReport(ticketReports[i]!);
+    }
+    expect(scans.map((scan) => [scan.text === ticket, scan.device?.path, scan.device?.serialNumber])).toEqual([
+      [true, '/dev/hidraw3', null],
+      [true, '/dev/hidraw8', 'B-2'],
+    ]);
+    fake.unplug('/dev/hidraw3');
+    await waitFor('one left', () => manager.connected.length === 1);
+    expect(devices.at(-1)).toEqual(['/dev/hidraw8']);
   });
 });
