@@ -19,6 +19,7 @@ import discoveryRoute from './routes/discovery.js';
 import enrollRoute from './routes/enroll.js';
 import healthRoutes from './routes/health.js';
 import heartbeatRoute from './routes/heartbeat.js';
+import revocationsRoute from './routes/revocations.js';
 import { addProtocolSchemas } from './routes/schemas.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './request-body.js';
 import { closeConnectionsOnShutdown } from './shutdown.js';
@@ -145,6 +146,7 @@ async function assemble(options: BuildOptions, database: SqlDatabase, schemaVers
   await app.register(checkInRoute, { database, scannerRateLimit: scannerLimit });
   await app.register(ticketStatusRoute, { database, scannerRateLimit: scannerLimit });
   await app.register(heartbeatRoute, { database, scannerRateLimit: scannerLimit });
+  await app.register(revocationsRoute, { database, scannerRateLimit: scannerLimit });
   await app.register(adminRoutes, {
     database,
     adminToken: options.adminToken,

@@ -55,7 +55,7 @@ export interface DoorCheckInResponse extends Omit<CheckInResponse, 'status' | 't
 
 /** The discovery document with the heartbeat endpoint (an extra field spec scanners ignore). */
 export interface DoorDiscoveryDocument extends Omit<DiscoveryDocument, 'endpoints'> {
-  endpoints: IssuerEndpoints & { scanner_heartbeat?: string };
+  endpoints: IssuerEndpoints & { scanner_heartbeat?: string; scanner_revocations?: string };
 }
 
 /** TicketStatus with `presence` for a ticket scanned out or annulled. */

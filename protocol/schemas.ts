@@ -43,6 +43,8 @@ export const discoveryDocumentSchema = {
         scanner_enroll: { type: 'string' },
         // docs/protocol.md "Scanner heartbeat": an extra field, ignored by spec scanners.
         scanner_heartbeat: { type: 'string' },
+        // docs/protocol.md "Revocation list": an extra field too.
+        scanner_revocations: { type: 'string' },
       },
     },
     supported_versions: { type: 'array', items: { type: 'integer' } },

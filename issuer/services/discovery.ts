@@ -18,15 +18,18 @@ export const PATHS = {
   status: `${API_PREFIX}/tickets/:tid/status`,
   /** docs/protocol.md "Scanner heartbeat" (project extension). */
   heartbeat: `${API_PREFIX}/scanners/heartbeat`,
+  /** docs/protocol.md "Revocation list" (project extension). */
+  revocations: `${API_PREFIX}/scanners/revocations`,
 } as const;
 
-/** The spec's three endpoints, and the heartbeat as an extra field that spec scanners ignore. */
-export function endpointsFor(baseUrl: string): IssuerEndpoints & { scanner_heartbeat: string } {
+/** The spec's three endpoints, and the heartbeat and the revocation list as extra fields that spec scanners ignore. */
+export function endpointsFor(baseUrl: string): IssuerEndpoints & { scanner_heartbeat: string; scanner_revocations: string } {
   return {
     check_in: `${baseUrl}${PATHS.checkIn}`,
     status: `${baseUrl}${API_PREFIX}/tickets/{tid}/status`,
     scanner_enroll: `${baseUrl}${PATHS.enroll}`,
     scanner_heartbeat: `${baseUrl}${PATHS.heartbeat}`,
+    scanner_revocations: `${baseUrl}${PATHS.revocations}`,
   };
 }
 

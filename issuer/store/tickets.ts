@@ -1,3 +1,4 @@
+import { numberRevocation } from './revocations.js';
 import type { Sql } from './sql.js';
 
 export interface TicketRow {
@@ -48,11 +49,17 @@ export function findTicket(db: Sql, tid: string): Promise<TicketRow | undefined>
   return db.get<TicketRow>(`SELECT ${TICKET_COLUMNS} FROM tickets WHERE tid = ?`, [tid]);
 }
 
-/** Returns false when the ticket does not exist. Revoking twice keeps the first time and reason. */
+/**
+ * Returns false when the ticket does not exist. Revoking twice keeps the first time and reason. Revocations are
+ * final (nothing un-revokes a ticket); a new one gets its number in the revocation sequence in the same
+ * transaction (store/revocations.ts), which is how kiosks hear of it (docs/protocol.md "Revocation list").
+ */
 export async function revokeTicket(db: Sql, tid: string, reason: string | null, now: string): Promise<boolean> {
   const result = await db.run(
     'UPDATE tickets SET revoked_at = COALESCE(revoked_at, ?), revoke_reason = COALESCE(revoke_reason, ?) WHERE tid = ?',
     [now, reason, tid],
   );
-  return result.changes === 1;
+  if (result.changes !== 1) return false;
+  await numberRevocation(db, tid);
+  return true;
 }

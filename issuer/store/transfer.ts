@@ -14,6 +14,7 @@
  * there too. The key a page continues from never travels in the file.
  */
 import { appendChained } from './audit-log.js';
+import { numberRevocation } from './revocations.js';
 import type { Sql, SqlValue } from './sql.js';
 import type { IssuerInfo } from './issuer-info.js';
 
@@ -370,6 +371,8 @@ export function transferStore(tx: Sql): TransferStore {
           batch.flatMap((row) => columns.map((c) => row[c] ?? null)),
         );
       }
+      // Tickets that arrive revoked are numbered on this copy's revocation sequence (docs/protocol.md "Revocation list").
+      if (table === 'tickets') for (const row of rows) if (row['revoked_at'] != null) await numberRevocation(tx, row['tid'] as string);
     },
     activeKid: async () => (await tx.get<{ kid: string }>('SELECT kid FROM signing_keys WHERE active = 1'))?.kid ?? null,
     setKeyState: async (kid, validUntil, active) =>
@@ -379,8 +382,11 @@ export function transferStore(tx: Sql): TransferStore {
       tx.all<{ kid: string; valid_until: string | null; active: number }>(
         'SELECT kid, valid_until, active FROM signing_keys ORDER BY valid_from, kid',
       ),
-    setRevocation: async (tid, revokedAt, reason) =>
-      void (await tx.run('UPDATE tickets SET revoked_at = ?, revoke_reason = ? WHERE tid = ?', [revokedAt, reason, tid])),
+    setRevocation: async (tid, revokedAt, reason) => {
+      await tx.run('UPDATE tickets SET revoked_at = ?, revoke_reason = ? WHERE tid = ?', [revokedAt, reason, tid]);
+      // A revocation an import brings is numbered on this copy, so kiosks hear of it (docs/protocol.md "Revocation list").
+      if (revokedAt !== null) await numberRevocation(tx, tid);
+    },
     replaceCheckin: async (row) => void (await tx.run(replaceCheckin, rowParams('checkins', row))),
     setTokenState: async (tokenId, usedAt, revokedAt, failedAttempts) =>
       void (await tx.run('UPDATE enrollment_tokens SET used_at = ?, revoked_at = ?, failed_attempts = ? WHERE token_id = ?', [

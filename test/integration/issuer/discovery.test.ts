@@ -46,6 +46,8 @@ describe('discovery', () => {
         scanner_enroll: 'https://tickets.example.test/api/v1/scanners/enroll',
         // docs/protocol.md "Scanner heartbeat": an extra field spec scanners ignore.
         scanner_heartbeat: 'https://tickets.example.test/api/v1/scanners/heartbeat',
+        // docs/protocol.md "Revocation list": another extra field.
+        scanner_revocations: 'https://tickets.example.test/api/v1/scanners/revocations',
       },
       supported_versions: [1],
     });

@@ -1,0 +1,44 @@
+/**
+ * GET /api/v1/scanners/revocations (docs/protocol.md "Revocation list"): the scanner's event's revocations after
+ * its cursor, a page at a time. The cursor is `<copy id>.<number>` of the revocation sequence
+ * (store/revocations.ts); a cursor of another copy, or one ahead of this copy, starts again from the beginning.
+ */
+import { REVOCATION_PAGE_DEFAULT, type RevocationPage } from '../../protocol/revocations.js';
+import type { ScannerCredential } from '../auth.js';
+import { revocationsAfter, revocationSequence } from '../store/revocations.js';
+import type { Sql } from '../store/sql.js';
+
+export function revocationCursor(copyId: string, seq: number): string {
+  return `${copyId}.${seq}`;
+}
+
+export async function revocationPage(
+  db: Sql,
+  credential: Pick<ScannerCredential, 'eid'>,
+  query: { since?: string; limit?: number },
+  now: Date,
+): Promise<RevocationPage> {
+  const limit = query.limit ?? REVOCATION_PAGE_DEFAULT;
+  // The sequence is read first: every number up to last_seq was committed with it (the same transaction moved
+  // the sequence and numbered the ticket), so the rows read next hold all of them, and nothing is skipped.
+  const sequence = await revocationSequence(db);
+  let after = 0;
+  let reset = false;
+  if (query.since !== undefined) {
+    const [copyId, seq] = query.since.split('.') as [string, string];
+    const number = Number(seq);
+    if (copyId === sequence.copy_id && number <= sequence.last_seq) after = number;
+    else reset = true;
+  }
+  const rows = await revocationsAfter(db, credential.eid, after, sequence.last_seq, limit);
+  const complete = rows.length < limit;
+  const next = complete ? sequence.last_seq : rows[rows.length - 1]!.seq;
+  return {
+    eid: credential.eid,
+    revoked: rows.map((row) => row.tid),
+    next: revocationCursor(sequence.copy_id, next),
+    complete,
+    reset,
+    server_time: now.toISOString(),
+  };
+}
