@@ -75,6 +75,7 @@ const FAULTS: Partial<Record<OfflineCheckCode, Fault>> = {
   event: (s) => void (s.payload.eid = '01JOTHEREVENT0000000000000'),
   expiry: (s) => void (s.payload.exp = NOW / 1000 - 60),
   seen_here: (s) => void (s.ctx.admittedHereAt = () => '2026-06-01T19:30:00.000Z'),
+  seen_by_peer: (s) => void (s.ctx.admittedByPeerAt = () => ({ admitted_at: '2026-06-01T19:31:00.000Z', gate: 'A', offline: true })),
 };
 
 function run(faults: Fault[]) {

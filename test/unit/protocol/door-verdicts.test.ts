@@ -64,8 +64,13 @@ const ctx = (overrides: Partial<OfflineContext> = {}): OfflineContext => ({
 });
 
 describe('exit scans offline', () => {
-  it('skips only expiry and "seen here" for an exit; every check applies to an entry', () => {
-    expect(OFFLINE_CHECKS.filter((check) => !CHECK_DIRECTIONS[check].includes('exit'))).toEqual(['expiry', 'seen_here']);
+  it('skips only expiry, the check-in rules, "seen here" and "seen by a peer" for an exit; every check applies to an entry', () => {
+    expect(OFFLINE_CHECKS.filter((check) => !CHECK_DIRECTIONS[check].includes('exit'))).toEqual([
+      'expiry',
+      'rules',
+      'seen_here',
+      'seen_by_peer',
+    ]);
     expect(OFFLINE_CHECKS.every((check) => CHECK_DIRECTIONS[check].includes('entry'))).toBe(true);
   });
 
