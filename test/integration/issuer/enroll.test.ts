@@ -46,7 +46,11 @@ describe('enrollment', () => {
         expires_at: keyExpiresAt.toISOString(),
       },
       issuer: { name: fx.name, iss: fx.baseUrl },
+      // docs/protocol.md "LAN key": the event's, the same for every kiosk enrolled for it.
+      lan_key: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
     });
+    const lanKey = fx.db.prepare('SELECT lan_key FROM event_lan_keys WHERE eid = ?').get(event.eid) as { lan_key: string };
+    expect(answer.lan_key).toBe(lanKey.lan_key);
     // Only the hash is stored: no column of the row holds the key.
     const row = fx.db.prepare('SELECT * FROM api_keys WHERE api_key_id = ?').get(answer.api_key_id) as Record<string, unknown>;
     expect(row.key_hash).toBe(hashSecret(answer.api_key));
