@@ -30,6 +30,9 @@ import { isStaffInput, StaffGate } from './screens/staff.js';
 import type { OnsiteIssuerApi } from './onsite-issuer-bridge-types.js';
 import { mountVerdict } from './screens/verdict.js';
 import { AnnulDialog, DoorSettings, isAnnulInput, type AnnulTarget } from './screens/door-operations.js';
+import { LaneSettings } from './screens/lane-settings.js';
+import { mountLanes } from './screens/lanes.js';
+import { laneHalves, laneOfVerdict, showsLanes, type LaneHalfView } from './view/lanes-view-model.js';
 import { offersAnnul } from './view/door-view-model.js';
 import { playVerdictSound, prepareVerdictSound } from './sound.js';
 import { chooseScreen, VERDICT_SHOWN_MS, type ShownScreen } from './view/screen-choice.js';
@@ -45,7 +48,8 @@ type Mounted =
   | { screen: 'setup'; handle: ScreenHandle<SetupProps> }
   | { screen: 'ready'; handle: ScreenHandle<ReadyProps> }
   | { screen: 'verdict'; handle: ScreenHandle<VerdictView> }
-  | { screen: 'lookup'; handle: ScreenHandle<LookupProps> };
+  | { screen: 'lookup'; handle: ScreenHandle<LookupProps> }
+  | { screen: 'lanes'; handle: ScreenHandle<LaneHalfView[]> };
 
 export class KioskScreens {
   private state: KioskState | null = null;
@@ -80,6 +84,9 @@ export class KioskScreens {
   private doorSettings: DoorSettings | null = null;
   /** The ticket the lookup screen shows, for its "Undo check-in". */
   private lookupTicket: TicketStatus | null = null;
+  /** Several scanners (docs/kiosk.md "Several scanners"): the lanes in the staff settings, and each lane's verdict on the split screen. */
+  private laneSettings: LaneSettings | null = null;
+  private readonly laneVerdicts = new Map<string, { verdict: DoorVerdict; view: VerdictView; timer: number }>();
 
   constructor(
     private readonly root: HTMLElement,
@@ -95,6 +102,8 @@ export class KioskScreens {
     this.doorSettings = new DoorSettings(this.kiosk, this.staff);
     // The gate's settings ride in the staff settings: on Setup and in the staff menu (which the PIN opens).
     this.staff.area.element.append(this.doorSettings.element);
+    this.laneSettings = new LaneSettings(this.kiosk, this.staff);
+    this.staff.area.element.append(this.laneSettings.element);
     this.kiosk.onStateChange((state) => this.receiveState(state));
     startWedgeCapture(this.win.document, {
       isTypingTarget: (target) => isLookupInput(target) || isIssuerPanelInput(target) || isStaffInput(target) || isAnnulInput(target),
@@ -124,12 +133,15 @@ export class KioskScreens {
     this.staff?.update(state);
     this.doorSettings?.update(state);
     this.annul?.update(state);
+    this.laneSettings?.update(state);
     // A new verdict, from the page's own scan or a HID scanner read by the main process.
     const newest = state.last_verdicts[0];
     const identity = newestVerdictOf(state);
     if (newest && identity !== this.newestVerdict) {
+      const previous = this.newestVerdict;
       this.newestVerdict = identity;
-      this.showVerdict(newest);
+      if (showsLanes(state)) this.showLaneVerdicts(state, previous);
+      else this.showVerdict(newest);
       return;
     }
     this.markReadAgain(state);
@@ -146,6 +158,8 @@ export class KioskScreens {
     document.documentElement.lang = language();
     document.title = t('app.title');
     if (!changed) return;
+    for (const [lane, shown] of this.laneVerdicts)
+      this.laneVerdicts.set(lane, { ...shown, view: verdictViewIn(shown.verdict, languages.secondary) });
     if (this.doorVerdict) {
       const readAgain = this.verdict?.readAgainNote ? this.verdict : null;
       this.verdict = verdictViewIn(this.doorVerdict, languages.secondary);
@@ -347,7 +361,42 @@ export class KioskScreens {
 
   // ---- verdicts ----------------------------------------------------------
 
+  /** docs/kiosk.md "Several scanners": every verdict since the last one shown, oldest first, each in its lane's half. */
+  private showLaneVerdicts(state: KioskState, previousIdentity: string | null): void {
+    const fresh: Verdict[] = [];
+    for (const verdict of state.last_verdicts) {
+      if (verdictIdentity(verdict) === previousIdentity) break;
+      fresh.push(verdict);
+    }
+    for (const verdict of fresh.reverse()) this.showOnLane(verdict);
+    this.render();
+  }
+
+  /** One lane's verdict, for its own screen time; the other lanes keep theirs. */
+  private showOnLane(verdict: DoorVerdict): void {
+    const lanes = this.state?.lanes;
+    if (!lanes) return;
+    const lane = laneOfVerdict(verdict, lanes);
+    const view = verdictViewIn(verdict, this.languages.secondary);
+    const before = this.laneVerdicts.get(lane);
+    if (before) this.win.clearTimeout(before.timer);
+    const timer = this.win.setTimeout(() => {
+      if (this.laneVerdicts.get(lane)?.view !== view) return;
+      this.laneVerdicts.delete(lane);
+      this.render();
+    }, VERDICT_SHOWN_MS[view.dataVerdict]);
+    this.laneVerdicts.set(lane, { verdict, view, timer });
+    this.lookupOpen = false;
+    playVerdictSound(view.dataVerdict);
+  }
+
   private showVerdict(verdict: DoorVerdict): void {
+    if (showsLanes(this.state)) {
+      // The page's own refusals (layout mismatch, a failed call) belong to the window's lane.
+      this.showOnLane(verdict);
+      this.render();
+      return;
+    }
     const view = verdictViewIn(verdict, this.languages.secondary);
     this.verdict = view;
     this.doorVerdict = verdict;
@@ -370,7 +419,7 @@ export class KioskScreens {
 
   private onShortcut(event: KeyboardEvent): void {
     const screen = this.mounted.screen;
-    if (event.key === 'F2' && (screen === 'ready' || screen === 'verdict') && this.state?.enrolled) {
+    if (event.key === 'F2' && (screen === 'ready' || screen === 'verdict' || screen === 'lanes') && this.state?.enrolled) {
       event.preventDefault();
       this.verdict = null;
       this.openLookup();
@@ -389,7 +438,12 @@ export class KioskScreens {
   }
 
   private render(): void {
-    const screen = chooseScreen({ state: this.state, verdictShown: this.verdict !== null, lookupOpen: this.lookupOpen });
+    const screen = chooseScreen({
+      state: this.state,
+      verdictShown: this.verdict !== null,
+      lookupOpen: this.lookupOpen,
+      lanes: showsLanes(this.state),
+    });
     if (screen !== this.mounted.screen) this.mount(screen);
     const mounted = this.mounted;
     switch (mounted.screen) {
@@ -407,6 +461,12 @@ export class KioskScreens {
         return;
       case 'lookup':
         mounted.handle.update({ result: this.lookupResult, busy: this.lookupBusy, undoCheckIn: this.lookupUndo() });
+        return;
+      case 'lanes':
+        if (showsLanes(this.state)) {
+          const views = new Map([...this.laneVerdicts].map(([lane, shown]) => [lane, shown.view]));
+          mounted.handle.update(laneHalves(this.state.lanes, views));
+        }
         return;
     }
   }
@@ -452,6 +512,9 @@ export class KioskScreens {
           screen,
           handle: mountVerdict(this.root, { dismiss: () => this.dismissVerdict(), undoCheckIn: (view) => this.verdictUndo(view) }),
         };
+        return;
+      case 'lanes':
+        this.mounted = { screen, handle: mountLanes(this.root) };
         return;
       case 'lookup':
         this.mounted = {

@@ -1,18 +1,21 @@
 /** Which screen to show. Pure, so the precedence is one readable list. */
 import type { KioskState } from '../kiosk-bridge-types.js';
 
-export type ShownScreen = 'starting' | 'setup' | 'ready' | 'verdict' | 'lookup';
+export type ShownScreen = 'starting' | 'setup' | 'ready' | 'verdict' | 'lookup' | 'lanes';
 
 export interface ScreenInputs {
   state: KioskState | null;
   verdictShown: boolean;
   lookupOpen: boolean;
+  /** Two or more lanes (docs/kiosk.md "Several scanners"): the split screen stands for Ready and Verdict. */
+  lanes?: boolean;
 }
 
-export function chooseScreen({ state, verdictShown, lookupOpen }: ScreenInputs): ShownScreen {
+export function chooseScreen({ state, verdictShown, lookupOpen, lanes = false }: ScreenInputs): ShownScreen {
   if (state === null) return 'starting';
   // The re-enroll question waits for an answer; nothing may cover it.
   if (state.re_enroll_pending) return 'setup';
+  if (lanes && state.enrolled && !lookupOpen) return 'lanes';
   if (verdictShown) return 'verdict';
   if (!state.enrolled) return 'setup';
   if (lookupOpen) return 'lookup';
