@@ -48,7 +48,8 @@ export function arrivalsSummary(view: ArrivalsView): string[] {
   const lines: string[] = [];
   if (view.peak !== null)
     lines.push(t('arrivals.summary.peak', { time: formatMinute(view.peak.minute), count: formatCount(view.peak.entries) }));
-  const since = view.minutes[0];
+  // The first minute with an entry or exit (the series starts earlier when it is short: zeros before it).
+  const since = view.minutes.find((_, i) => view.gates.some((gate) => gate.entries[i]! > 0 || gate.exits[i]! > 0)) ?? view.minutes[0];
   lines.push(
     t('arrivals.summary.totals', {
       time: since === undefined ? '–' : formatMinute(since),

@@ -53,8 +53,11 @@ export class ArrivalsChart {
       this.shape = '';
       return;
     }
+    // A minute's count holds from its start to the next minute's (a step after each point); one more point at the
+    // end of the last minute, repeating its values, so the current minute is drawn as wide as the others.
     const xs = view.minutes.map((minute) => Date.parse(minute) / 1000);
-    const data: uPlot.AlignedData = [xs, ...series.map((s) => s.values)];
+    xs.push(xs.at(-1)! + 60);
+    const data: uPlot.AlignedData = [xs, ...series.map((s) => [...s.values, s.values.at(-1) ?? 0])];
     const shape = series.map((s) => `${s.kind}:${s.gate_id ?? ''}`).join('|');
     if (this.plot !== null && shape === this.shape) {
       this.plot.setData(data);

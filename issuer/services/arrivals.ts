@@ -9,6 +9,8 @@ import type { ArrivalsGateView, ArrivalsView } from '../dashboard-api.js';
 export const MINUTE_MS = 60_000;
 /** The dashboard's chart sends at most this many minutes (12 hours); the totals and the peak cover all of them. */
 export const ARRIVALS_WINDOW_MINUTES = 12 * 60;
+/** The series is at least this long (zeros before the first entry): a chart needs a time axis, not one point. */
+export const ARRIVALS_MIN_MINUTES = 15;
 
 /** The start of the minute of an ISO time, in ms; NaN when unreadable. */
 export function minuteOf(iso: string): number {
@@ -141,9 +143,10 @@ export class ArrivalCounts {
   /**
    * The dashboard's series: one value per minute without gaps, from the first minute with activity to now's
    * minute (or to the last active minute, if later; or only to the last active minute when that is a whole
-   * window ago: an event long over shows its own minutes), the last `windowMinutes` at most.
+   * window ago: an event long over shows its own minutes), the last `windowMinutes` at most, and at least
+   * ARRIVALS_MIN_MINUTES (zeros before the first minute with activity).
    */
-  view(nowMs: number, windowMinutes = ARRIVALS_WINDOW_MINUTES): ArrivalsView {
+  view(nowMs: number, windowMinutes = ARRIVALS_WINDOW_MINUTES, minMinutes = ARRIVALS_MIN_MINUTES): ArrivalsView {
     const peak = this.peak();
     const base = {
       totals: this.totals(),
@@ -154,7 +157,8 @@ export class ArrivalCounts {
     if (span === null) return { minutes: [], gates: [], ...base, truncated: false };
     const nowMinute = Math.floor(nowMs / MINUTE_MS) * MINUTE_MS;
     const end = nowMinute > span.last && nowMinute - span.last < windowMinutes * MINUTE_MS ? nowMinute : span.last;
-    const start = Math.max(span.first, end - (windowMinutes - 1) * MINUTE_MS);
+    const shortest = Math.min(minMinutes, windowMinutes);
+    const start = Math.max(Math.min(span.first, end - (shortest - 1) * MINUTE_MS), end - (windowMinutes - 1) * MINUTE_MS);
     const minutes: number[] = [];
     for (let minute = start; minute <= end; minute += MINUTE_MS) minutes.push(minute);
     const gates: ArrivalsGateView[] = this.gates().map((gate) => {

@@ -230,6 +230,12 @@ describe('the admin dashboard in Chromium', () => {
     expect(await page.textContent('#alert-list li[data-kind=wrong_event]')).toContain('Saturday Matinee');
     expect(await page.textContent('#scanner-table')).toContain('North door kiosk');
     expect(await page.textContent('#scanner-table')).toMatch(/Online/);
+    // The arrivals chart (docs/issuer.md "Arrivals chart"): a canvas per the two gates, and its words.
+    expect(await page.getAttribute('#arrivals-plot', 'data-series')).toBe('North in|South in');
+    expect(await page.locator('#arrivals-plot canvas').count()).toBe(1);
+    expect(await page.locator('#arrivals-summary p').allTextContents()).toEqual(
+      expect.arrayContaining(['North: 4 entries, 0 exits.', 'South: 2 entries, 0 exits.']),
+    );
     await shot('03-dashboard');
   });
 

@@ -43,6 +43,15 @@ describe('arrivals chart words', () => {
     expect(arrivalsSummary(view)[0]).toBe('Stärkste Minute: 19:02, mit 1.200 Einlässen an allen Eingängen zusammen.');
   });
 
+  test('"since" is the first minute with an entry or exit, not the zeros before it', () => {
+    const padded: ArrivalsView = {
+      ...view,
+      minutes: ['2026-12-01T18:58:00.000Z', ...view.minutes],
+      gates: view.gates.map((gate) => ({ ...gate, entries: [0, ...gate.entries], exits: [0, ...gate.exits] })),
+    };
+    expect(arrivalsSummary(padded)[1]).toBe('Since 19:00: 1,204 entries and 2 exits.');
+  });
+
   test('nothing yet; a truncated series says so', () => {
     expect(arrivalsSummary({ ...view, gates: [], minutes: [], peak: null, totals: { entries: 0, exits: 0 } })).toEqual([
       'No entries or exits yet.',

@@ -54,7 +54,7 @@ describe('ArrivalCounts', () => {
   });
 
   test('view: one value per minute without gaps, from the first minute to now, per gate', () => {
-    const view = sample().view(min(9) + 30_000);
+    const view = sample().view(min(9) + 30_000, 60, 10);
     expect(view.minutes).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9].map(iso));
     expect(view.gates.map((gate) => gate.gate_id)).toEqual(['North', 'South', null]);
     expect(view.gates[0]).toEqual({
@@ -69,6 +69,14 @@ describe('ArrivalCounts', () => {
     expect(view.truncated).toBe(false);
   });
 
+  test('at least 15 minutes: zeros before the first minute, so the chart has a time axis', () => {
+    const view = sample().view(min(9) + 30_000);
+    expect(view.minutes).toHaveLength(15);
+    expect(view.minutes[0]).toBe(iso(-5));
+    expect(view.gates[0]!.entries.slice(0, 6)).toEqual([0, 0, 0, 0, 0, 3]);
+    expect(view.truncated).toBe(false);
+  });
+
   test('view: only the last window of minutes, with the totals and the peak of all of them', () => {
     const view = sample().view(min(9), 5);
     expect(view.minutes).toEqual([5, 6, 7, 8, 9].map(iso));
@@ -78,7 +86,7 @@ describe('ArrivalCounts', () => {
   });
 
   test('view: an event long over shows its own minutes, not the empty hours since', () => {
-    const view = sample().view(min(60 * 48), 60);
+    const view = sample().view(min(60 * 48), 60, 1);
     expect(view.minutes.at(0)).toBe(iso(0));
     expect(view.minutes.at(-1)).toBe(iso(7));
   });
