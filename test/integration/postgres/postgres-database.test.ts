@@ -12,6 +12,10 @@ import { AdminError } from '../../../issuer/error-catalogue.js';
 import { changeAdmission } from '../../../issuer/store/checkins.js';
 import { openPostgresDatabase } from '../../../issuer/store/postgres-database.js';
 import { migratePostgres, postgresSchemaVersion, POSTGRES_MIGRATIONS } from '../../../issuer/store/postgres-migrations.js';
+import { MIGRATIONS } from '../../../issuer/store/migrations.js';
+
+/** The schema version: one per migration, the same number on both stores. */
+const V = MIGRATIONS.length;
 import { ensureRateLimitTable, postgresRateLimitStore } from '../../../issuer/store/postgres-rate-limit.js';
 import type { Sql, SqlDatabase } from '../../../issuer/store/sql.js';
 import { freePort } from '../../support/free-port.js';
@@ -56,9 +60,9 @@ describe('migratePostgres', () => {
   it('creates the schema on an empty database, and a second run does nothing', async () => {
     const db = await open(await freshDatabase('migrate_once'));
     expect(await postgresSchemaVersion(db.read)).toBe(0);
-    expect(await migratePostgres(db)).toEqual({ from: 0, to: 3 });
-    expect(POSTGRES_MIGRATIONS).toHaveLength(3);
-    expect(await postgresSchemaVersion(db.read)).toBe(3);
+    expect(await migratePostgres(db)).toEqual({ from: 0, to: V });
+    expect(POSTGRES_MIGRATIONS).toHaveLength(V);
+    expect(await postgresSchemaVersion(db.read)).toBe(V);
     for (const table of [
       'issuer',
       'signing_keys',
@@ -78,31 +82,31 @@ describe('migratePostgres', () => {
     const index = await db.read.get<{ def: string }>("SELECT indexdef AS def FROM pg_indexes WHERE indexname = 'tickets_revoked_by_event'");
     expect(index?.def).toMatch(/WHERE \(revoked_at IS NOT NULL\)/);
 
-    expect(await migratePostgres(db)).toEqual({ from: 3, to: 3 });
-    expect(await db.read.all('SELECT * FROM schema_version')).toEqual([{ singleton: 1, version: 3 }]);
+    expect(await migratePostgres(db)).toEqual({ from: V, to: V });
+    expect(await db.read.all('SELECT * FROM schema_version')).toEqual([{ singleton: 1, version: V }]);
   });
 
   it('applies each migration once when two processes (two pools) migrate at once', async () => {
     const url = await freshDatabase('migrate_race');
     const [a, b] = [await open(url), await open(url)];
     const results = await Promise.all([migratePostgres(a), migratePostgres(b)]);
-    expect(results.map((r) => r.from).sort()).toEqual([0, 3]);
-    expect(results.every((r) => r.to === 3)).toBe(true);
+    expect(results.map((r) => r.from).sort()).toEqual([0, V]);
+    expect(results.every((r) => r.to === V)).toBe(true);
     expect(await tableCount(a.read, 'tickets')).toBe(1);
-    expect(await a.read.all('SELECT * FROM schema_version')).toEqual([{ singleton: 1, version: 3 }]);
+    expect(await a.read.all('SELECT * FROM schema_version')).toEqual([{ singleton: 1, version: V }]);
   });
 
   it('refuses a database newer than this program with SCHEMA_TOO_NEW, leaving it untouched', async () => {
     const db = await open(await freshDatabase('migrate_too_new'));
     await migratePostgres(db);
-    await db.read.run('UPDATE schema_version SET version = 4');
+    await db.read.run(`UPDATE schema_version SET version = ${V + 1}`);
     const refusal = await migratePostgres(db).catch((error: unknown) => error);
     expect(refusal).toBeInstanceOf(AdminError);
     expect(refusal).toMatchObject({
       code: 'SCHEMA_TOO_NEW',
-      message: "the database's schema is version 4, this ticket-issuer knows up to version 3: upgrade ticket-issuer",
+      message: `the database's schema is version ${V + 1}, this ticket-issuer knows up to version ${V}: upgrade ticket-issuer`,
     });
-    expect(await db.read.all('SELECT * FROM schema_version')).toEqual([{ singleton: 1, version: 4 }]);
+    expect(await db.read.all('SELECT * FROM schema_version')).toEqual([{ singleton: 1, version: V + 1 }]);
   });
 });
 

@@ -16,7 +16,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExportResult } from '../../../issuer/admin/transfer-export.js';
 import { digestOf, type ExportFile } from '../../../issuer/admin/transfer-file.js';
 import type { ImportResult } from '../../../issuer/admin/transfer-import.js';
-import { TRANSFER_COLUMNS, TRANSFER_TABLES, type TransferTable } from '../../../issuer/store/transfer.js';
+import { LOG_IDENTITY_COLUMNS, TRANSFER_COLUMNS, TRANSFER_TABLES, type TransferTable } from '../../../issuer/store/transfer.js';
+import { chainFields, chainHash, GENESIS_HASH, SCAN_LOG_CHAIN_FIELDS } from '../../../protocol/audit-chain.js';
 import {
   cliFailure,
   cliJson,
@@ -175,7 +176,12 @@ describe('SQLite → PostgreSQL → SQLite', () => {
       const beat = await fetch(`${server.url}/api/v1/scanners/heartbeat`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${door.apiKey}` },
-        body: JSON.stringify({ scanner_id: door.scannerId, pending_scans: 3, offline_exposure: { VIP: 2 } }),
+        body: JSON.stringify({
+          scanner_id: door.scannerId,
+          pending_scans: 3,
+          offline_exposure: { VIP: 2 },
+          log_head: { position: 4, hash: chainHash(GENESIS_HASH, [4]) },
+        }),
       });
       expect(beat.status).toBe(200);
       expect((await postCheckIn(server.url, door, scan(door, galaTickets[2]!, gala.eid, 2, { signature_status: 'invalid' }))).status).toBe(
@@ -186,9 +192,18 @@ describe('SQLite → PostgreSQL → SQLite', () => {
       // What the CLI cannot make: a setup token with failed attempts, an audit row with odd text and NULLs.
       const db = new Database(path.join(office.data, 'issuer.db'));
       db.prepare('UPDATE enrollment_tokens SET failed_attempts = 2 WHERE token_id = ?').run(unused.token_id);
+      // Chained as appendChained does (docs/issuer.md "Audit: tamper-evident logs"), so the chain stays valid.
+      const odd = {
+        at: new Date().toISOString(),
+        outcome: 'invalid_request',
+        details: JSON.stringify({ note: 'quote \' and "double", tab\t, emoji 🎟' }),
+      };
+      const head = db.prepare('SELECT position, hash FROM scan_log_head').get() as { position: number; hash: string };
+      const hash = chainHash(head.hash, chainFields({ ...odd, position: head.position + 1 }, SCAN_LOG_CHAIN_FIELDS));
       db.prepare(
-        "INSERT INTO scan_log (at, scanned_at, tid, eid, scanner_id, api_key_id, gate_id, idempotency_key, outcome, details) VALUES (?, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 'invalid_request', ?)",
-      ).run(new Date().toISOString(), JSON.stringify({ note: 'quote \' and "double", tab\t, emoji 🎟' }));
+        "INSERT INTO scan_log (at, scanned_at, tid, eid, scanner_id, api_key_id, gate_id, idempotency_key, outcome, details, position, prev_hash, hash) VALUES (?, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 'invalid_request', ?, ?, ?, ?)",
+      ).run(odd.at, odd.details, head.position + 1, head.hash, hash);
+      db.prepare('UPDATE scan_log_head SET position = ?, hash = ?').run(head.position + 1, hash);
       db.close();
 
       const original = sqliteRows(office.data);
@@ -354,7 +369,15 @@ describe('the venue on PostgreSQL and back', () => {
       const toVenue = await importFrom(venue, (await exportTo(office.data)).file);
       expect(toVenue).toMatchObject({ created: false, double_admissions: 0 });
       const [venueRows, officeNow] = [await postgresRows(url), sqliteRows(office.data)];
-      for (const table of TABLES) expect({ table, rows: venueRows[table] }).toEqual({ table, rows: officeNow[table] });
+      // scan_log: the same rows, each at its place in its own copy's chain (a row the other side added is re-chained
+      // there, docs/issuer.md "Audit: tamper-evident logs"); both chains verify.
+      const content = (rows: Record<string, unknown>[]) =>
+        sorted(rows.map((row) => Object.fromEntries(LOG_IDENTITY_COLUMNS.scan_log.map((column) => [column, row[column]]))));
+      for (const table of TABLES) {
+        if (table === 'scan_log') expect(content(venueRows.scan_log)).toEqual(content(officeNow.scan_log));
+        else expect({ table, rows: venueRows[table] }).toEqual({ table, rows: officeNow[table] });
+      }
+      for (const data of [venue, office.data]) expect(await cliJson(['audit', 'verify', '--data', data])).toMatchObject({ ok: true });
       expect(venueRows.scan_log.filter((row) => row.outcome === 'import_conflict')).toHaveLength(2);
       // The merged check-ins answer at the venue too.
       expect(await admitted(venueServer.url, kiosk, scan(kiosk, t3, event.eid, 0))).toBe('already_used');
