@@ -7,6 +7,9 @@ export default defineConfig({
     globalSetup: ['test/global-setup.ts'],
     // Integration tests start real servers and child processes on a shared 2-core machine.
     testTimeout: 30_000,
+    // No kiosk a test starts through a host (ticket-kiosk web, the Electron shell) multicasts onto the
+    // machine's network (docs/kiosk.md "Kiosks on one LAN"); the LAN tests use loopback peers explicitly.
+    env: { TICKET_KIOSK_LAN: 'off' },
     hookTimeout: 30_000,
   },
 });

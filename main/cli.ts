@@ -2,7 +2,7 @@
 /**
  * ticket-kiosk: the door kiosk from the command line.
  *   ticket-kiosk web [--port P] [--data DIR] [--host H] [--allow-remote] [--issuer-ca FILE]
- *                    [--scanner VID:PID[:MODE]]... [--no-hid] [--repeat-read-window MS]
+ *                    [--scanner VID:PID[:MODE]]... [--no-hid] [--no-lan] [--repeat-read-window MS]
  * runs the kiosk core in Node and serves the kiosk screens to a browser
  * (main/web-host), and prints a one-time launch URL for it.
  *   ticket-kiosk web --print-url [--data DIR]
@@ -11,7 +11,7 @@
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { defaultWebHostDataDir, rendererDistDir } from './host/app-paths.js';
-import { parseKnownScanner, parseRepeatReadWindow, startKioskRuntime, type KioskRuntime } from './host/kiosk-runtime.js';
+import { lanWanted, parseKnownScanner, parseRepeatReadWindow, startKioskRuntime, type KioskRuntime } from './host/kiosk-runtime.js';
 import type { KnownScanner } from './kiosk/scanner/index.js';
 import { LAUNCH_TOKEN_TTL_MS, launchFilePath, printLaunchUrl, PrintUrlError } from './web-host/launch.js';
 import { listenProblem } from './web-host/request-checks.js';
@@ -25,6 +25,8 @@ interface WebCommandOptions {
   issuerCa?: string;
   scanner: KnownScanner[];
   hid: boolean;
+  /** Commander's --no-lan: false when given. */
+  lan: boolean;
   repeatReadWindow?: number;
   printUrl: boolean;
 }
@@ -56,6 +58,8 @@ async function runWeb(options: WebCommandOptions): Promise<void> {
       dataDir: options.data,
       hidScanners: options.hid,
       knownScanners: options.scanner,
+      // docs/kiosk.md "Kiosks on one LAN": on by default (UDP 47474, multicast discovery on the local segment).
+      lan: options.lan && lanWanted() ? {} : false,
       ...(options.issuerCa ? { issuerCaFile: options.issuerCa } : {}),
       ...(options.repeatReadWindow === undefined ? {} : { repeatReadWindowMs: options.repeatReadWindow }),
       log,
@@ -151,6 +155,7 @@ program
   .option('--issuer-ca <file>', "PEM of the CA that signed an on-site issuer's certificate")
   .option('--scanner <vid:pid[:mode]>', 'allow a keyboard-mode HID scanner, e.g. 05e0:1200:keyboard (repeatable)', scannerId, [])
   .option('--no-hid', 'do not read HID scanners (keyboard-wedge scanners still work in the page)')
+  .option('--no-lan', 'no LAN warnings between kiosks (UDP 47474; also TICKET_KIOSK_LAN=off)')
   .option('--print-url', 'print a new one-time launch URL for the host already running on --data, and exit', false)
   .option(
     '--repeat-read-window <ms>',

@@ -87,6 +87,7 @@ async function start(): Promise<void> {
     dataDir: app.getPath('userData'),
     hidScanners: options.hidScanners,
     knownScanners: options.knownScanners,
+    lan: options.lan ? {} : false,
     ...(options.issuerCaFile ? { issuerCaFile: options.issuerCaFile } : {}),
     ...(options.repeatReadWindowMs === null ? {} : { repeatReadWindowMs: options.repeatReadWindowMs }),
     platform: `${process.platform} ${process.arch} electron ${process.versions.electron}`,

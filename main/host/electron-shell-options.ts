@@ -7,6 +7,7 @@
  *   --issuer-ca FILE        trust this CA for the issuer's HTTPS (on-site issuer)
  *   --scanner VID:PID[:MODE] allow a keyboard-mode HID scanner (repeatable)
  *   --no-hid                do not read HID scanners (keyboard-wedge input still works)
+ *   --no-lan                no LAN warnings between kiosks (also TICKET_KIOSK_LAN=off; docs/kiosk.md "Kiosks on one LAN")
  *   --onsite-issuer         start the bundled issuer at launch (main/onsite-issuer), on <userData>/issuer-data
  *   --issuer-name NAME      with --onsite-issuer: initialise that issuer first if it has no identity yet
  *   --issuer-base-url URL   ... with this base URL (default https://<first LAN address>:8443)
@@ -14,13 +15,15 @@
  * Unknown arguments are ignored: Electron and Chromium add switches of their own.
  */
 import type { KnownScanner } from '../kiosk/scanner/index.js';
-import { parseKnownScanner, parseRepeatReadWindow } from './kiosk-runtime.js';
+import { lanWanted, parseKnownScanner, parseRepeatReadWindow } from './kiosk-runtime.js';
 
 export interface ShellOptions {
   kiosk: boolean;
   issuerCaFile: string | null;
   knownScanners: KnownScanner[];
   hidScanners: boolean;
+  /** Kiosks on one LAN warn each other (docs/kiosk.md "Kiosks on one LAN"): on unless --no-lan or TICKET_KIOSK_LAN=off. */
+  lan: boolean;
   /** Start the on-site issuer at launch. */
   onsiteIssuer: boolean;
   /** Name and base URL for initialising the on-site issuer, if it has no identity yet. */
@@ -36,6 +39,7 @@ export function parseShellOptions(argv: readonly string[], env: NodeJS.ProcessEn
     issuerCaFile: null,
     knownScanners: [],
     hidScanners: true,
+    lan: lanWanted(env),
     onsiteIssuer: false,
     issuerName: null,
     issuerBaseUrl: null,
@@ -50,6 +54,7 @@ export function parseShellOptions(argv: readonly string[], env: NodeJS.ProcessEn
     };
     if (flag === '--kiosk') options.kiosk = true;
     else if (flag === '--no-hid') options.hidScanners = false;
+    else if (flag === '--no-lan') options.lan = false;
     else if (flag === '--issuer-ca') options.issuerCaFile = value();
     else if (flag === '--scanner') options.knownScanners.push(parseKnownScanner(value()));
     else if (flag === '--onsite-issuer') options.onsiteIssuer = true;

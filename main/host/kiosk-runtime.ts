@@ -204,3 +204,12 @@ async function tightenPrivateDir(dir: string): Promise<string | null> {
   await chmod(dir, 0o700);
   return mode.toString(8).padStart(4, '0');
 }
+
+/**
+ * Whether a host turns on LAN warnings by default (docs/kiosk.md "Kiosks on one LAN"): yes, unless
+ * TICKET_KIOSK_LAN=off. The test suite sets it (vitest.config.ts), so no test multicasts onto a real
+ * network; the LAN tests configure loopback peers explicitly.
+ */
+export function lanWanted(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env['TICKET_KIOSK_LAN'] !== 'off';
+}

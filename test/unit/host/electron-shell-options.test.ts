@@ -23,6 +23,7 @@ describe('shell options', () => {
       issuerCaFile: '/etc/ca.pem',
       knownScanners: [{ vendorId: 0x05e0, productId: 0x1200, mode: 'keyboard' }],
       hidScanners: false,
+      lan: true,
       onsiteIssuer: false,
       issuerName: null,
       issuerBaseUrl: null,
@@ -30,6 +31,9 @@ describe('shell options', () => {
     });
     expect(parseShellOptions([], { TICKET_KIOSK_FULLSCREEN: '1' }).kiosk).toBe(true);
     expect(parseShellOptions([]).kiosk).toBe(false);
+    // Kiosks on one LAN warn each other unless told not to (docs/kiosk.md "Kiosks on one LAN").
+    expect(parseShellOptions(['--no-lan']).lan).toBe(false);
+    expect(parseShellOptions([], { TICKET_KIOSK_LAN: 'off' }).lan).toBe(false);
     expect(() => parseShellOptions(['--scanner', 'usb-scanner'])).toThrow(/not a scanner id/);
     expect(() => parseShellOptions(['--issuer-ca'])).toThrow(/needs a value/);
   });
