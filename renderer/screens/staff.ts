@@ -60,7 +60,8 @@ export class StaffGate {
     this.corner = el('div', { class: 'staff-corner', 'data-staff-corner': '' });
     doc.body.append(this.overlay, this.corner);
     doc.addEventListener('keydown', (event) => {
-      if (event.key === 'F3' && this.screen() === 'ready' && this.mode === 'closed') {
+      // Ready, or the split screen of a kiosk with several lanes (docs/kiosk-screens.md "Lanes").
+      if (event.key === 'F3' && (this.screen() === 'ready' || this.screen() === 'lanes') && this.mode === 'closed') {
         event.preventDefault();
         this.openMenu();
       }
@@ -394,7 +395,7 @@ export class StaffGate {
       replaceChildren(corner);
       return;
     }
-    if (screen === 'ready') {
+    if (screen === 'ready' || screen === 'lanes') {
       const open = el(
         'button',
         { type: 'button', class: 'button staff-corner__button', 'data-action': 'open-staff' },

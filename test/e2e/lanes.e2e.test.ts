@@ -183,6 +183,10 @@ describe('two lanes on one kiosk', () => {
     await page.waitForSelector('[data-lane="lane-1"][data-lane-state="admit"]');
     expect(await page.textContent('[data-lane="lane-1"] [data-holder]')).toContain('Cleo');
     expect(await page.getAttribute('[data-lane="lane-2"]', 'data-lane-state')).toBe('idle');
+    // Staff reach their settings from the split screen too (the Staff button, or F3).
+    await page.click('[data-staff-corner] [data-action="open-staff"]');
+    await page.waitForSelector('[data-staff-dialog][data-staff-mode="menu"] [data-lane-row="lane-2"]');
+    await page.keyboard.press('Escape');
     expect(pageErrors).toEqual([]);
   });
 });
