@@ -60,6 +60,7 @@ export const OFFLINE_CHECKS = [
   'signature', // Ed25519 over the payload segment (spec "Ticket QR payload")
   'event', // payload `eid` is the enrolled event
   'expiry', // `exp` has not passed
+  'revoked_list', // not in the revocation list of the last sync (offline only: docs/kiosk.md "Revocation list")
   'rules', // the event's check-in rules let this ticket in at this gate, now (protocol/check-in-rules.ts)
   'seen_here', // this kiosk has not admitted the ticket already
   'seen_by_peer', // no kiosk of the event on this LAN said it admitted the ticket (offline only: docs/kiosk.md "Kiosks on one LAN")
@@ -83,6 +84,7 @@ export const CHECK_DIRECTIONS: Readonly<Record<OfflineCheckCode, readonly GateDi
   signature: ['entry', 'exit'],
   event: ['entry', 'exit'],
   expiry: ['entry'],
+  revoked_list: ['entry'],
   rules: ['entry'],
   seen_here: ['entry'],
   seen_by_peer: ['entry'],
@@ -99,6 +101,7 @@ export const CHECK_REASON: Readonly<Record<OfflineCheckCode, RefusalReason>> = {
   signature: 'invalid_signature',
   event: 'wrong_event',
   expiry: 'expired',
+  revoked_list: 'revoked',
   rules: 'rule_refused',
   seen_here: 'already_used',
   seen_by_peer: 'admitted_at_other_gate',
@@ -155,6 +158,8 @@ export interface RefuseVerdict extends VerdictBase {
   detail?: string;
   /** For `rule_refused`: the check-in rule that refused, in words (protocol/check-in-rules.ts). */
   rule?: RuleRefusal;
+  /** For `revoked` decided offline from the revocation list: when that list was last synced (null: never fully). */
+  revocations_synced_at?: IsoDateTime | null;
 }
 
 export type Verdict = AdmitVerdict | ExitVerdict | RefuseVerdict;
@@ -175,6 +180,11 @@ export interface OfflineContext {
    * "Kiosks on one LAN"), or undefined. The kiosk answers only while offline: online, the issuer decides.
    */
   admittedByPeerAt?(tid: string): PeerAdmissionFact | undefined;
+  /**
+   * The revocation list of the last sync with the issuer (docs/kiosk.md "Revocation list"), or absent. The kiosk
+   * passes it while offline only: online, the issuer decides.
+   */
+  revocations?: { isRevoked(tid: string): boolean; syncedAt: IsoDateTime | null };
   /**
    * The event's check-in rules as the last heartbeat gave them (docs/kiosk.md "Check-in rules offline"), this
    * kiosk's gate, the event's entry policy, and this kiosk's own admissions of a ticket (its entries per day
@@ -228,7 +238,13 @@ export interface PeerAdmissionFact {
   offline: boolean;
 }
 
-type Failure = { detail?: string; firstUsedAt?: string; peer?: PeerAdmissionFact; rule?: RuleRefusal } | null;
+type Failure = {
+  detail?: string;
+  firstUsedAt?: string;
+  peer?: PeerAdmissionFact;
+  rule?: RuleRefusal;
+  revocationsSyncedAt?: IsoDateTime | null;
+} | null;
 const pass: Failure = null;
 
 const RULES: Readonly<Record<OfflineCheckCode, (w: Work) => Failure>> = {
@@ -279,6 +295,11 @@ const RULES: Readonly<Record<OfflineCheckCode, (w: Work) => Failure>> = {
   event: (w) => (payloadOf(w).eid === w.ctx.eid ? pass : { detail: `ticket is for event ${payloadOf(w).eid}` }),
   // Spec "Ticket QR payload": exp is Unix seconds; the issuer calls a ticket expired when exp is before the scan.
   expiry: (w) => (payloadOf(w).exp * 1000 >= w.ctx.nowMs ? pass : { detail: 'ticket expiry has passed' }),
+  revoked_list: (w) => {
+    const list = w.ctx.revocations;
+    if (!list?.isRevoked(payloadOf(w).tid)) return pass;
+    return { revocationsSyncedAt: list.syncedAt, detail: 'in the revocation list of the last sync' };
+  },
   rules: (w) => {
     const given = w.ctx.checkInRules;
     if (!given) return pass;
@@ -333,6 +354,7 @@ export function evaluateTicketOffline(text: string, ctx: OfflineContext): Offlin
     }
     if (failure.detail !== undefined) verdict.detail = failure.detail;
     if (failure.rule !== undefined) verdict.rule = failure.rule;
+    if (failure.revocationsSyncedAt !== undefined) verdict.revocations_synced_at = failure.revocationsSyncedAt;
     const result: OfflineEvaluation = { pass: false, check, verdict, signatureVerified: w.signatureVerified };
     if (claimed) result.claimed = claimed;
     return result;

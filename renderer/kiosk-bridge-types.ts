@@ -129,14 +129,30 @@ export interface SetupSummary {
   expires_at: IsoDateTime;
 }
 
+/**
+ * An offline admission the issuer contradicted when it reached it (docs/kiosk.md "Double admissions"):
+ * `already_used` (two people may be inside on one ticket) or `revoked` (revoked while this kiosk could not hear of it).
+ */
 export interface DoubleAdmissionView {
   tid: string;
   eid: string;
+  /** What the issuer answered: the reason the admission is in the report. */
+  conflict: 'already_used' | 'revoked';
   holder_name?: string;
   /** When this kiosk admitted the ticket offline. */
   admitted_here_at: IsoDateTime;
-  /** When the issuer had first checked it in. */
+  /** When the issuer had first checked it in (already_used); null otherwise. */
   first_checked_in_at: IsoDateTime | null;
+}
+
+/** The kiosk's revocation list (docs/kiosk.md "Revocation list"), as Ready shows its age. */
+export interface RevocationListView {
+  /** When the last sync reached the end of the issuer's list; null while none has. */
+  synced_at: IsoDateTime | null;
+  /** Revoked tickets in the list. */
+  count: number;
+  /** Ready warns when the list is older than this (kiosk option revocationMaxAgeMs). */
+  max_age_ms: number;
 }
 
 /** The languages the kiosk's screens can speak. */
@@ -247,8 +263,10 @@ export interface KioskState {
   pending_scans: number;
   /** Newest first. */
   last_verdicts: Verdict[];
-  /** Tickets admitted offline here that the issuer says were already used. */
+  /** Tickets admitted offline here that the issuer says were already used, or revoked. */
   double_admissions: DoubleAdmissionView[];
+  /** The revocation list of the enrolled event; null (or absent) before its first sync or at an issuer without one. */
+  revocations?: RevocationListView | null;
   /** A setup code scanned while enrolled, waiting for confirmReEnroll() or cancelReEnroll(). */
   re_enroll_pending: SetupSummary | null;
   /**

@@ -67,11 +67,16 @@ export function validateDiscovery(body: unknown, expectedIss: string): Discovery
   if (typeof heartbeat === 'string' && isSecureOrLoopbackUrl(heartbeat)) {
     (document.endpoints as DoorEndpoints).scanner_heartbeat = heartbeat;
   }
+  // docs/protocol.md "Revocation list": another extra endpoint, kept on the same terms.
+  const revocations = endpoints['scanner_revocations'];
+  if (typeof revocations === 'string' && isSecureOrLoopbackUrl(revocations)) {
+    (document.endpoints as DoorEndpoints).scanner_revocations = revocations;
+  }
   return { ok: true, document };
 }
 
 /** The discovery endpoints with the door-operations extension's one (docs/protocol.md "Scanner heartbeat"). */
-type DoorEndpoints = DiscoveryDocument['endpoints'] & { scanner_heartbeat?: string };
+type DoorEndpoints = DiscoveryDocument['endpoints'] & { scanner_heartbeat?: string; scanner_revocations?: string };
 
 /** The heartbeat URL of a validated discovery document, or null when the issuer does not offer one (no door operations). */
 export function heartbeatUrlOf(document: DiscoveryDocument): string | null {

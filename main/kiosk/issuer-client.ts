@@ -24,6 +24,7 @@ import {
   type ErrorCode,
   type TicketStatus,
 } from '../../protocol/index.js';
+import { isRevocationPage, type RevocationPage } from '../../protocol/revocations.js';
 import { parseRetryAfterMs } from './backoff.js';
 import { PIN_MISMATCH_CODE, pinnedAgent } from './tls-pinning.js';
 
@@ -84,6 +85,7 @@ export type CheckInCall =
 /** docs/protocol.md "Scanner heartbeat". */
 export type HeartbeatCall = { kind: 'answered'; response: HeartbeatResponse } | CallFailure;
 
+export type RevocationCall = { kind: 'answered'; page: RevocationPage } | CallFailure;
 export type StatusCall = { kind: 'answered'; status: TicketStatus } | { kind: 'not_found' } | CallFailure;
 export type EnrollCall = { kind: 'enrolled'; response: EnrollResponse } | CallFailure;
 export type DiscoveryCall = { kind: 'answered'; body: unknown } | CallFailure;
@@ -199,6 +201,16 @@ export class IssuerClient {
     if (answer.status === 200) {
       return isHeartbeatResponse(answer.body) ? { kind: 'answered', response: answer.body } : { kind: 'server_error', status: 200 };
     }
+    return this.failure(answer, true);
+  }
+
+  /** GET one page of the event's revocation list after `since` (docs/protocol.md "Revocation list"). */
+  async revocations(url: string, apiKey: string, since: string | null, options: CallOptions = {}): Promise<RevocationCall> {
+    const target = since === null ? url : `${url}?since=${encodeURIComponent(since)}`;
+    const answer = await this.send('GET', target, undefined, { authorization: `Bearer ${apiKey}` }, options);
+    if (answer.kind !== 'http') return answer;
+    if (answer.status === 200)
+      return isRevocationPage(answer.body) ? { kind: 'answered', page: answer.body } : { kind: 'server_error', status: 200 };
     return this.failure(answer, true);
   }
 

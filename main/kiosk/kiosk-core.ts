@@ -76,6 +76,8 @@ import {
   type StoredCalibrations,
   type StoredScan,
 } from './local-store.js';
+import { DEFAULT_REVOCATION_MAX_AGE_MS, REVOCATION_SYNC_INTERVAL_MS, RevocationSync } from './revocation-sync.js';
+import { revocationsUrlOf } from '../../protocol/revocations.js';
 import { isStorageFault, openStoreWithRecovery, recoveryMessage, type StorageRecovery } from './store-recovery.js';
 import { DEFAULT_DRAIN_CONCURRENCY, drainQueue, storedAnswerOf, type DrainReport } from './queue-drain.js';
 
@@ -110,6 +112,10 @@ export interface KioskCoreOptions {
   annulWindowMs?: number;
   /** Scanner heartbeat period while enrolled (docs/protocol.md "Scanner heartbeat"); default 1 minute, 0 for none on a timer (tests call heartbeat()). */
   heartbeatIntervalMs?: number;
+  /** Revocation list sync period while enrolled (docs/kiosk.md "Revocation list"); default 1 minute, 0 for none on a timer (tests call syncRevocations()). */
+  revocationSyncIntervalMs?: number;
+  /** Ready warns when the revocation list is older than this (docs/kiosk.md "Revocation list"); default 15 minutes. */
+  revocationMaxAgeMs?: number;
   /**
    * Kiosks on one LAN (docs/kiosk.md "Kiosks on one LAN"): joined with the event's LAN key once
    * enrolled; consulted offline (check `seen_by_peer`), told of this kiosk's admissions. The host starts it.
@@ -176,6 +182,9 @@ export class KioskCore implements KioskApi {
   /** Door operations: the heartbeat and its last answer, offline exposure (door-operations.ts). */
   private readonly door: DoorOperations;
   private heartbeatTimer: ReturnType<typeof setInterval> | undefined;
+  /** The revocation list (revocation-sync.ts) and its timer. */
+  private readonly revocations: RevocationSync;
+  private revocationTimer: ReturnType<typeof setInterval> | undefined;
   private heartbeatRunning: Promise<void> | null = null;
   /** Several scanners, one per lane (lanes.ts): the lanes, where they come from, a mapping under way, the scanners open now. */
   private lanes: Lanes | null;
@@ -254,7 +263,59 @@ export class KioskCore implements KioskApi {
       this.heartbeatTimer = setInterval(() => void this.heartbeat(), heartbeatMs);
       this.heartbeatTimer.unref?.();
     }
+    const revocationSyncMs = options.revocationSyncIntervalMs ?? REVOCATION_SYNC_INTERVAL_MS;
+    this.revocations = new RevocationSync({
+      store: this.store,
+      client: this.client,
+      now: this.now,
+      // A zero period (no timer) still makes a successful call sync when the last sync is a minute old.
+      syncIntervalMs: revocationSyncMs > 0 ? revocationSyncMs : REVOCATION_SYNC_INTERVAL_MS,
+      maxAgeMs: options.revocationMaxAgeMs ?? DEFAULT_REVOCATION_MAX_AGE_MS,
+    });
+    if (revocationSyncMs > 0) {
+      this.revocationTimer = setInterval(() => void this.syncRevocations(), revocationSyncMs);
+      this.revocationTimer.unref?.();
+    }
     if (enrollment && options.lan) this.inBackground(this.joinLan());
+  }
+
+  // --- the revocation list (docs/kiosk.md "Revocation list") ----------------
+
+  /**
+   * One sync of the revocation list now (also what the timer runs every minute). Single-flight; nothing when
+   * not enrolled, not authorised, or the issuer has no revocation endpoint. Never throws.
+   */
+  async syncRevocations(): Promise<void> {
+    try {
+      if (this.closed) return;
+      const enrollment = this.store.getEnrollment();
+      if (!enrollment || !this.authorised) return;
+      const document = this.discovery.cached(enrollment.iss);
+      if (!document || revocationsUrlOf(document) === null) return;
+      const lookup = await this.loadApiKey(enrollment);
+      if (!('key' in lookup) || !lookup.key || this.closed) return;
+      const outcome = await this.revocations.sync(enrollment, document, lookup.key, this.interactiveTimeoutMs());
+      if (this.closed) return;
+      if (outcome.kind === 'failed') {
+        this.log(`Revocation list sync failed: ${outcome.call.kind}.`);
+        // As for the heartbeat: an answer says the issuer is there, no answer says nothing to the door.
+        if (outcome.call.kind === 'unauthorized' || outcome.call.kind === 'rejected' || outcome.call.kind === 'rate_limited')
+          this.noteConnection(outcome.call);
+      } else if (outcome.kind === 'synced') {
+        this.noteConnection({ kind: 'answered' });
+        if (outcome.added > 0) this.log(`Revocation list: ${outcome.added} new revoked ticket(s).`);
+      }
+      this.changed();
+    } catch (error) {
+      this.log(`Revocation list sync failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  /** After a successful call to the issuer: sync the revocation list when it is behind (last sync over a minute old). */
+  private syncRevocationsIfBehind(): void {
+    const enrollment = this.store.getEnrollment();
+    if (!enrollment || this.closed || !this.revocations.behind(enrollment)) return;
+    this.inBackground(this.syncRevocations());
   }
 
   // --- kiosks on one LAN (docs/kiosk.md "Kiosks on one LAN") ---------------
@@ -562,6 +623,7 @@ export class KioskCore implements KioskApi {
     if (call.kind !== 'unreachable' && call.kind !== 'server_error') this.noteConnection(call);
     // After a drain pass the schedule already knows what is left (and a heartbeat must not start another pass).
     if (!afterDrain && call.kind === 'answered' && this.store.pendingCount() > 0) this.drains.soon();
+    if (call.kind === 'answered') this.syncRevocationsIfBehind();
     this.changed();
   }
 
@@ -734,6 +796,7 @@ export class KioskCore implements KioskApi {
     this.closed = true;
     this.staff.close();
     clearInterval(this.heartbeatTimer);
+    clearInterval(this.revocationTimer);
     await this.heartbeatRunning;
     this.drainAbort.abort();
     await this.drains.close();
@@ -854,6 +917,9 @@ export class KioskCore implements KioskApi {
       // Known offline: what the LAN's kiosks admitted counts. Otherwise the issuer is asked first, and
       // offlineOutcome consults the peers only if it does not answer.
       admittedByPeerAt: (tid) => (this.connection === 'offline' ? this.peerAdmission(enrollment, tid) : undefined),
+      // Known offline: the revocation list of the last sync. Online the issuer decides (offlineOutcome consults
+      // the list if it does not answer).
+      ...(this.connection === 'offline' ? { revocations: this.revocations.offlineList(enrollment) } : {}),
       // The check-in rules likewise (docs/kiosk.md "Check-in rules offline"): online the issuer judges by its
       // rules of this moment; known offline, the last heartbeat's rules judge here, and offlineOutcome applies
       // them when the issuer does not answer.
@@ -966,7 +1032,10 @@ export class KioskCore implements KioskApi {
         this.store.decideScan(scan.idempotency_key, verdict, 'done');
       });
       if (call.kind === 'answered' && this.door.noteOccupancy(enrollment, call.response.occupancy)) this.changed();
+      // Revocations are final: a ticket the issuer says is revoked stays refused here offline too.
+      if (call.kind === 'answered' && call.response.status === 'revoked') this.store.addRevoked(payload.tid);
       if (this.store.pendingCount() > 0) this.drains.soon(); // the issuer is back: flush the queue
+      this.syncRevocationsIfBehind();
       return this.show(verdict);
     }
     if (call.kind === 'unauthorized') {
@@ -1008,6 +1077,21 @@ export class KioskCore implements KioskApi {
     decidedAt: string,
   ): { verdict: Verdict; queueState: 'pending' | 'held' } {
     if (enrollment.direction === 'exit') return { verdict: exitVerdict(payload, true, decidedAt), queueState: 'pending' };
+    // The revocation list of the last sync (docs/kiosk.md "Revocation list"), as the offline check revoked_list.
+    const list = this.revocations.offlineList(enrollment);
+    if (list?.isRevoked(payload.tid)) {
+      const verdict: Verdict = {
+        kind: 'refuse',
+        reason: 'revoked',
+        decided_at: decidedAt,
+        offline: true,
+        decided_by: 'revoked_list',
+        ticket: ticketFromPayload(payload),
+        revocations_synced_at: list.syncedAt,
+        detail: 'in the revocation list of the last sync',
+      };
+      return { verdict, queueState: 'held' };
+    }
     // The check-in rules come before "already used", as at the issuer (protocol/verdict.ts OFFLINE_CHECKS).
     const rule = this.door.ruleRefusal(enrollment, payload);
     if (rule !== null) {
@@ -1133,6 +1217,7 @@ export class KioskCore implements KioskApi {
     if (this.store.pendingCount() > 0) this.drains.soon();
     this.changed();
     this.inBackground(this.heartbeat()); // the event's door settings and this scanner's rights, at once
+    this.inBackground(this.syncRevocations()); // the event's revocation list, at once
     if (this.options.lan) this.inBackground(this.joinLan()); // the new event's LAN key
     const e = outcome.enrollment;
     return { type: 'enrolled', issuer_name: e.issuer_name, event_name: e.event_name, event_date: e.event_date, gate_id: e.gate_id };
@@ -1207,6 +1292,7 @@ export class KioskCore implements KioskApi {
     this.changed();
     // Every drain pass is followed by a heartbeat, so the issuer hears the audit log's head with each sync.
     if (report.stop !== 'offline' && report.stop !== 'unauthorized') this.inBackground(this.heartbeat(true));
+    if (report.settled.length > 0) this.syncRevocationsIfBehind();
     return report;
   }
 
@@ -1255,6 +1341,7 @@ export class KioskCore implements KioskApi {
       pending_scans: this.store.pendingCount(),
       last_verdicts: [...this.lastVerdicts],
       double_admissions: this.store.doubleAdmissions().map(({ idempotency_key: _key, ...view }) => view),
+      revocations: this.revocations.view(enrollment),
       re_enroll_pending: this.pendingSetup ? summarize(this.pendingSetup) : null,
       read_again: this.readAgain,
       calibration: this.calibrationView(),

@@ -87,6 +87,14 @@ const MIGRATIONS: readonly string[] = [
   ALTER TABLE scans ADD COLUMN sent_as_offline INTEGER NOT NULL DEFAULT 0;
   CREATE INDEX scans_offline_admissions ON scans (admitted_at) WHERE admitted_offline = 1;
   `,
+  // The revocation list (docs/kiosk.md "Revocation list"): the enrolled event's revoked tickets as the issuer's
+  // revocation endpoint sent them, so a revoked ticket is refused offline. Only the tids: 100,000 of them take
+  // about 3 MB. Its cursor and the time of the last good sync are in settings (\`revocations\`). The conflict
+  // report lists offline admissions the issuer answered \`already_used\` or \`revoked\`.
+  `
+  CREATE TABLE revoked_tickets (tid TEXT PRIMARY KEY) WITHOUT ROWID;
+  CREATE INDEX scans_conflicts ON scans (seq) WHERE admitted_offline = 1 AND result_status IN ('already_used', 'revoked');
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -187,10 +195,25 @@ export interface StoredScan {
   sent_as_offline: boolean;
 }
 
-/** A ticket admitted offline here that the issuer later answered `already_used`: two people may be inside. */
+/** The revocation list's place (docs/kiosk.md "Revocation list"): kept in settings beside the tids. */
+export interface RevocationSync {
+  iss: string;
+  eid: string;
+  /** The issuer's cursor to send as `since` next. */
+  cursor: string;
+  /** When the last sync reached the end of the issuer's list; null while none has. */
+  synced_at: IsoDateTime | null;
+}
+
+/**
+ * A ticket admitted offline here that the issuer later answered `already_used` (two people may be inside) or
+ * `revoked` (revoked while this kiosk could not hear of it): the conflict report (docs/kiosk.md "Double admissions").
+ */
 export interface DoubleAdmission {
   tid: string;
   eid: string;
+  /** What the issuer answered when the offline admission reached it. */
+  conflict: 'already_used' | 'revoked';
   admitted_here_at: IsoDateTime;
   /** The issuer's time of the first check-in (elsewhere or earlier). */
   first_checked_in_at: IsoDateTime | null;
@@ -851,6 +874,56 @@ export class LocalStore {
 
   // --- door operations: the last heartbeat ---------------------------------
 
+  // --- the revocation list (docs/kiosk.md "Revocation list") ------------------
+
+  /** Where the list stands: whose list it is, the cursor to continue from, the last good sync; null before the first. */
+  getRevocationSync(): RevocationSync | null {
+    const value = this.getSetting('revocations');
+    return value ? (JSON.parse(value) as RevocationSync) : null;
+  }
+
+  /**
+   * One page of the issuer's answer, in one transaction: the tids added, the cursor moved. A list of another
+   * issuer or event, or an answer that starts over (`reset`), replaces the list. `syncedAt` is set on the
+   * page that completes a sync; otherwise the last good sync's time is kept.
+   */
+  applyRevocations(page: {
+    iss: string;
+    eid: string;
+    tids: readonly string[];
+    cursor: string;
+    reset: boolean;
+    syncedAt: IsoDateTime | null;
+  }): void {
+    this.db.transaction(() => {
+      const before = this.getRevocationSync();
+      const sameList = before !== null && before.iss === page.iss && before.eid === page.eid;
+      if (!sameList || page.reset) this.statement('DELETE FROM revoked_tickets').run();
+      const insert = this.statement('INSERT OR IGNORE INTO revoked_tickets (tid) VALUES (?)');
+      for (const tid of page.tids) insert.run(tid);
+      const sync: RevocationSync = {
+        iss: page.iss,
+        eid: page.eid,
+        cursor: page.cursor,
+        synced_at: page.syncedAt ?? (sameList && !page.reset ? before.synced_at : null),
+      };
+      this.setSetting('revocations', JSON.stringify(sync));
+    })();
+  }
+
+  /** A ticket the issuer answered `revoked` online: kept in the list at once (revocations are final). */
+  addRevoked(tid: string): void {
+    this.statement('INSERT OR IGNORE INTO revoked_tickets (tid) VALUES (?)').run(tid);
+  }
+
+  isRevoked(tid: string): boolean {
+    return this.statement('SELECT 1 FROM revoked_tickets WHERE tid = ?').get(tid) !== undefined;
+  }
+
+  revokedCount(): number {
+    return (this.statement('SELECT COUNT(*) AS n FROM revoked_tickets').get() as { n: number }).n;
+  }
+
   getHeartbeat(): StoredHeartbeat | null {
     const value = this.getSetting('door_heartbeat');
     return value ? (JSON.parse(value) as StoredHeartbeat) : null;
@@ -866,13 +939,14 @@ export class LocalStore {
 
   doubleAdmissions(): DoubleAdmission[] {
     const rows = this.statement(
-      `SELECT * FROM scans WHERE admitted_offline = 1 AND admitted_at IS NOT NULL AND result_status = 'already_used' ORDER BY seq`,
+      `SELECT * FROM scans WHERE admitted_offline = 1 AND result_status IN ('already_used', 'revoked') AND admitted_at IS NOT NULL ORDER BY seq`,
     ).all() as ScanRow[];
     return rows.map(fromRow).map((scan) => {
       const result = scan.result as { ticket?: { checked_in_at?: string | null; holder_name?: string } } | null;
       const entry: DoubleAdmission = {
         tid: scan.tid,
         eid: scan.eid,
+        conflict: scan.result_status === 'revoked' ? 'revoked' : 'already_used',
         admitted_here_at: scan.admitted_at!,
         first_checked_in_at: result?.ticket?.checked_in_at ?? null,
         idempotency_key: scan.idempotency_key,

@@ -305,6 +305,7 @@ describe('offline and back', () => {
         holder_name: 'Alan Turing',
         admitted_here_at: expect.any(String),
         first_checked_in_at: issuer.checkin(tid)!.checked_in_at,
+        conflict: 'already_used',
       },
     ]);
     expect(issuer.checkin(tid)!.scanner_id).toBe((await elsewhere.getState()).scanner.id);

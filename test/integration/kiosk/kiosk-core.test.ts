@@ -354,6 +354,7 @@ describe('offline scans and the queue', () => {
         holder_name: 'Grace H.',
         admitted_here_at: expect.any(String),
         first_checked_in_at: '2026-06-01T18:30:00.000Z',
+        conflict: 'already_used',
       },
     ]);
   });

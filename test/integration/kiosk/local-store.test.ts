@@ -141,6 +141,7 @@ describe('LocalStore', () => {
         eid: 'E1',
         admitted_here_at: '2026-06-01T19:00:01.000Z',
         first_checked_in_at: '2026-06-01T18:00:00Z',
+        conflict: 'already_used',
         holder_name: 'Ada',
         idempotency_key: s.idempotency_key,
       },

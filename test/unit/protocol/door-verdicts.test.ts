@@ -64,9 +64,10 @@ const ctx = (overrides: Partial<OfflineContext> = {}): OfflineContext => ({
 });
 
 describe('exit scans offline', () => {
-  it('skips only expiry, the check-in rules, "seen here" and "seen by a peer" for an exit; every check applies to an entry', () => {
+  it('skips only expiry, the revocation list, the check-in rules, "seen here" and "seen by a peer" for an exit; every check applies to an entry', () => {
     expect(OFFLINE_CHECKS.filter((check) => !CHECK_DIRECTIONS[check].includes('exit'))).toEqual([
       'expiry',
+      'revoked_list',
       'rules',
       'seen_here',
       'seen_by_peer',

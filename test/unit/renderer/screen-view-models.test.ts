@@ -65,8 +65,8 @@ describe('ready view-model', () => {
         offline_policy: 'strict',
         pending_scans: 1,
         double_admissions: [
-          { tid: 'A', eid: 'EVT', admitted_here_at: '2026-07-18T19:50:00Z', first_checked_in_at: null },
-          { tid: 'B', eid: 'EVT', admitted_here_at: '2026-07-18T19:51:00Z', first_checked_in_at: null },
+          { tid: 'A', eid: 'EVT', admitted_here_at: '2026-07-18T19:50:00Z', first_checked_in_at: null, conflict: 'already_used' },
+          { tid: 'B', eid: 'EVT', admitted_here_at: '2026-07-18T19:51:00Z', first_checked_in_at: null, conflict: 'already_used' },
         ],
       },
       UTC,

@@ -1,0 +1,106 @@
+/**
+ * The kiosk's revocation list (docs/kiosk.md "Revocation list"; docs/protocol.md "Revocation list"): the
+ * enrolled event's revoked tickets, fetched from the issuer incrementally with a cursor and kept in the local
+ * store, so a ticket revoked at the issuer is refused while the issuer cannot be reached.
+ *
+ * When: at enrollment, every minute while online (syncIntervalMs), and after any successful call to the issuer
+ * (a check-in, a heartbeat, a drain pass) when the last good sync is older than that minute: the kiosk is then
+ * behind. One sync at a time; it pages until the issuer says `complete`, each page committed with its cursor,
+ * so a sync cut short continues where it stopped.
+ */
+import { revocationsUrlOf, type RevocationPage } from '../../protocol/revocations.js';
+import type { DiscoveryDocument, IsoDateTime } from '../../protocol/index.js';
+import type { IssuerClient, RevocationCall } from './issuer-client.js';
+import type { RevocationListView } from '../../renderer/kiosk-bridge-types.js';
+import type { Enrollment, LocalStore } from './local-store.js';
+
+/** Every minute while online (KioskCoreOptions.revocationSyncIntervalMs). */
+export const REVOCATION_SYNC_INTERVAL_MS = 60_000;
+/** Ready warns when the list is older than this (KioskCoreOptions.revocationMaxAgeMs). */
+export const DEFAULT_REVOCATION_MAX_AGE_MS = 15 * 60_000;
+/** A sync stops after this many pages and continues at the next (a safety net against an issuer that never completes). */
+const MAX_PAGES_PER_SYNC = 1_000;
+
+export type RevocationSyncOutcome =
+  | { kind: 'synced'; added: number; pages: number }
+  | { kind: 'unsupported' }
+  | { kind: 'failed'; call: Exclude<RevocationCall, { kind: 'answered' }> | { kind: 'wrong_event'; eid: string } };
+
+export interface RevocationSyncDeps {
+  store: LocalStore;
+  client: IssuerClient;
+  now: () => number;
+  syncIntervalMs: number;
+  maxAgeMs: number;
+}
+
+export class RevocationSync {
+  private running: Promise<RevocationSyncOutcome> | null = null;
+
+  constructor(private readonly deps: RevocationSyncDeps) {}
+
+  /** The list of the enrolled event's issuer, or null when there is none for it yet. */
+  view(enrollment: Enrollment | null): RevocationListView | null {
+    if (!enrollment) return null;
+    const sync = this.deps.store.getRevocationSync();
+    if (!sync || sync.iss !== enrollment.iss || sync.eid !== enrollment.eid) return null;
+    return { synced_at: sync.synced_at, count: this.deps.store.revokedCount(), max_age_ms: this.deps.maxAgeMs };
+  }
+
+  /** What the offline check `revoked_list` consults (protocol/verdict.ts); absent before the first sync of this event. */
+  offlineList(enrollment: Enrollment): { isRevoked(tid: string): boolean; syncedAt: IsoDateTime | null } | undefined {
+    const sync = this.deps.store.getRevocationSync();
+    if (!sync || sync.iss !== enrollment.iss || sync.eid !== enrollment.eid) return undefined;
+    return { isRevoked: (tid) => this.deps.store.isRevoked(tid), syncedAt: sync.synced_at };
+  }
+
+  /** The last good sync is older than the interval (or there was none): a successful call to the issuer should sync. */
+  behind(enrollment: Enrollment): boolean {
+    const sync = this.deps.store.getRevocationSync();
+    if (!sync || sync.iss !== enrollment.iss || sync.eid !== enrollment.eid || sync.synced_at === null) return true;
+    return this.deps.now() - Date.parse(sync.synced_at) >= this.deps.syncIntervalMs;
+  }
+
+  /** One sync now; single-flight (a call while one runs gets that one's outcome). */
+  sync(enrollment: Enrollment, document: DiscoveryDocument, apiKey: string, timeoutMs: number): Promise<RevocationSyncOutcome> {
+    if (this.running) return this.running;
+    const run = this.run(enrollment, document, apiKey, timeoutMs).finally(() => {
+      this.running = null;
+    });
+    this.running = run;
+    return run;
+  }
+
+  private async run(
+    enrollment: Enrollment,
+    document: DiscoveryDocument,
+    apiKey: string,
+    timeoutMs: number,
+  ): Promise<RevocationSyncOutcome> {
+    const url = revocationsUrlOf(document);
+    if (url === null) return { kind: 'unsupported' };
+    const { store } = this.deps;
+    const before = store.getRevocationSync();
+    let cursor = before && before.iss === enrollment.iss && before.eid === enrollment.eid ? before.cursor : null;
+    let added = 0;
+    for (let pages = 1; pages <= MAX_PAGES_PER_SYNC; pages++) {
+      const call = await this.deps.client.revocations(url, apiKey, cursor, { timeoutMs });
+      if (call.kind !== 'answered') return { kind: 'failed', call };
+      const page: RevocationPage = call.page;
+      if (page.eid !== enrollment.eid) return { kind: 'failed', call: { kind: 'wrong_event', eid: page.eid } };
+      store.applyRevocations({
+        iss: enrollment.iss,
+        eid: enrollment.eid,
+        tids: page.revoked,
+        cursor: page.next,
+        // A first sync from nothing also replaces whatever list there was (another event's, or none).
+        reset: page.reset || cursor === null,
+        syncedAt: page.complete ? new Date(this.deps.now()).toISOString() : null,
+      });
+      added += page.revoked.length;
+      cursor = page.next;
+      if (page.complete) return { kind: 'synced', added, pages };
+    }
+    return { kind: 'synced', added, pages: MAX_PAGES_PER_SYNC };
+  }
+}
