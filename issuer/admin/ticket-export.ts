@@ -6,14 +6,12 @@
  *
  * Streamed: tickets are read in keyset pages from the store (transferRows,
  * 1,000 at a time) and each is drawn and written before the next page is
- * read; the PDF goes to its file as it is made (with backpressure). Memory
+ * read; the PDF goes to its file as it is made, a megabyte at a time. Memory
  * does not grow with the number of tickets, except for the list of file
  * paths the result reports.
  */
 import fs from 'node:fs';
-import { once } from 'node:events';
 import path from 'node:path';
-import { finished } from 'node:stream/promises';
 import { AdminError } from '../error-catalogue.js';
 import type { EventRow } from '../store/events.js';
 import type { Sql } from '../store/sql.js';
@@ -67,8 +65,8 @@ export interface TicketExportResult {
   warnings: string[];
 }
 
-/** Bytes of PDF waiting to be written before drawing pauses for the disk. */
-const PDF_BUFFER_LIMIT = 4 << 20;
+/** Bytes of PDF gathered before they are written to the file. */
+const PDF_WRITE_BYTES = 1 << 20;
 const PROGRESS_STEP = 100;
 
 export function parseTicketExportFormat(value: string): TicketExportFormat {
@@ -112,7 +110,7 @@ export async function exportTickets(
   const total = selected?.length ?? (await countTickets(db, event.eid));
   const progress = startProgress(total, 'Exporting tickets');
   let pdf: TicketPdf | undefined;
-  let sink: fs.WriteStream | undefined;
+  let sink: PdfSink | undefined;
   try {
     if (pdfFile !== null) {
       pdf = new TicketPdf(
@@ -120,8 +118,7 @@ export async function exportTickets(
         { name: event.name, venue: event.venue, when: eventTimeText(event.date, options.timeZone) },
         event.name,
       );
-      sink = fs.createWriteStream(pdfFile);
-      pdf.doc.pipe(sink);
+      sink = new PdfSink(pdfFile, pdf);
     }
     let sinceProgress = 0;
     for await (const ticket of selected ?? eventTickets(db, event.eid)) {
@@ -131,7 +128,7 @@ export async function exportTickets(
         if (pdf) {
           if (pdf.addTicket(ticket) > 0) counts.unprintable_text++;
           counts.pdf_pages++;
-          await drain(pdf, sink!);
+          sink!.flushIfFull();
         }
         if (wantPng) {
           const file = path.join(out, `${ticket.tid}.png`);
@@ -150,10 +147,10 @@ export async function exportTickets(
     if (pdf) {
       if (pdf.pageCount === 0) pdf.doc.addPage(); // a PDF needs a page; this one says there is nothing to print
       pdf.doc.end();
-      await finished(sink!);
+      sink!.close();
     }
   } catch (error) {
-    sink?.destroy();
+    sink?.abandon();
     throw error;
   } finally {
     progress.stop();
@@ -228,10 +225,55 @@ function prepareOutDir(out: string): void {
   } else if (!stat.isDirectory()) throw new AdminError('INVALID_ARGUMENT', `--out ${out} is a file, not a folder`);
 }
 
-/** Lets the file catch up when more than PDF_BUFFER_LIMIT bytes of PDF wait to be written. */
-async function drain(pdf: TicketPdf, sink: fs.WriteStream): Promise<void> {
-  while (pdf.doc.readableLength + sink.writableLength > PDF_BUFFER_LIMIT) {
-    if (sink.writableNeedDrain) await once(sink, 'drain');
-    else await new Promise((resolve) => setImmediate(resolve));
+/**
+ * Where the PDF goes: pdfkit pushes many small chunks (a line each) into its readable side as it draws.
+ * They are pulled out here after every page (read(), in paused mode: stream events would wait for a
+ * turn of the event loop that a loop over an in-process database never gives) and written to the file a
+ * megabyte at a time, synchronously, so nothing piles up.
+ */
+class PdfSink {
+  private readonly fd: number;
+  private chunks: Buffer[] = [];
+  private bytes = 0;
+
+  constructor(
+    private readonly file: string,
+    private readonly pdf: TicketPdf,
+  ) {
+    this.fd = fs.openSync(file, 'w', 0o644);
+  }
+
+  flushIfFull(): void {
+    this.pull();
+    if (this.bytes >= PDF_WRITE_BYTES) this.flush();
+  }
+
+  /** After pdfkit's end(), which writes the rest (fonts, cross-reference table) at once. */
+  close(): void {
+    this.pull();
+    this.flush();
+    fs.fsyncSync(this.fd);
+    fs.closeSync(this.fd);
+  }
+
+  /** A failed export leaves no half-written PDF behind. */
+  abandon(): void {
+    fs.closeSync(this.fd);
+    fs.rmSync(this.file, { force: true });
+  }
+
+  private pull(): void {
+    for (let chunk = this.pdf.doc.read() as Buffer | null; chunk !== null; chunk = this.pdf.doc.read() as Buffer | null) {
+      this.chunks.push(chunk);
+      this.bytes += chunk.length;
+    }
+  }
+
+  private flush(): void {
+    if (this.bytes === 0) return;
+    const block = Buffer.concat(this.chunks, this.bytes);
+    this.chunks = [];
+    this.bytes = 0;
+    for (let written = 0; written < block.length;) written += fs.writeSync(this.fd, block, written);
   }
 }

@@ -24,7 +24,11 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import * as fontkit from 'fontkit';
 import PDFDocument from 'pdfkit';
-import { QUIET_ZONE_MODULES, qrModules } from './qr.js';
+import QRCode from 'qrcode';
+import { QUIET_ZONE_MODULES } from './qr.js';
+
+/** Medium error correction (15 %), as every code of the product (issuer/admin/qr.ts). */
+const QR_ERROR_CORRECTION = 'M';
 
 export const PAGE_SIZES = {
   a6: [297.64, 419.53],
@@ -140,7 +144,11 @@ export function isTimeZone(timeZone: string): boolean {
  * compressed data as it is (no re-encoding), so a page costs little more than encoding the symbol.
  */
 export function qrBitmapPng(text: string): { png: Buffer; side: number } {
-  const { size, dark } = qrModules(text);
+  // One byte-mode segment: a ticket code is base64url and dots, which the mixed-mode search of `qrcode`
+  // would put in byte mode anyway (the same version), at twice the cost. The modules are read as stored.
+  const { modules } = QRCode.create([{ data: Buffer.from(text, 'utf8'), mode: 'byte' }], { errorCorrectionLevel: QR_ERROR_CORRECTION });
+  const size = modules.size;
+  const data = modules.data;
   const side = size + 2 * QUIET_ZONE_MODULES;
   const rowBytes = Math.ceil(side / 8);
   // Each row: filter byte 0, then 1 bit per pixel, 1 = white (the quiet zone and light modules).
@@ -151,7 +159,7 @@ export function qrBitmapPng(text: string): { png: Buffer; side: number } {
     const r = row - QUIET_ZONE_MODULES;
     if (r < 0 || r >= size) continue;
     for (let c = 0; c < size; c++) {
-      if (!dark(r, c)) continue;
+      if (data[r * size + c] === 0) continue;
       const x = c + QUIET_ZONE_MODULES;
       raw[start + 1 + (x >> 3)]! &= ~(0x80 >> (x & 7));
     }
@@ -163,10 +171,41 @@ export function qrBitmapPng(text: string): { png: Buffer; side: number } {
   const png = Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
     pngChunk('IHDR', ihdr),
-    pngChunk('IDAT', zlib.deflateSync(raw)),
+    pngChunk('IDAT', storedZlib(raw)),
     pngChunk('IEND', Buffer.alloc(0)),
   ]);
   return { png, side };
+}
+
+/**
+ * `data` in the zlib format without compression (stored blocks): a QR bitmap is about a kilobyte, and a
+ * zlib stream per page (deflateSync) holds a few hundred kilobytes of native memory each until the
+ * garbage collector gets to it, which made the process grow with the number of pages.
+ */
+function storedZlib(data: Buffer): Buffer {
+  const blocks: Buffer[] = [Buffer.from([0x78, 0x01])];
+  for (let start = 0; start === 0 || start < data.length; start += 0xffff) {
+    const block = data.subarray(start, start + 0xffff);
+    const head = Buffer.alloc(5);
+    head[0] = start + 0xffff >= data.length ? 1 : 0; // BFINAL, BTYPE 00 (stored)
+    head.writeUInt16LE(block.length, 1);
+    head.writeUInt16LE(~block.length & 0xffff, 3);
+    blocks.push(head, block);
+  }
+  const adler = Buffer.alloc(4);
+  adler.writeUInt32BE(adler32(data), 0);
+  blocks.push(adler);
+  return Buffer.concat(blocks);
+}
+
+function adler32(data: Buffer): number {
+  let a = 1;
+  let b = 0;
+  for (const byte of data) {
+    a = (a + byte) % 65521;
+    b = (b + a) % 65521;
+  }
+  return ((b << 16) | a) >>> 0;
 }
 
 function pngChunk(type: string, data: Buffer): Buffer {
@@ -201,6 +240,8 @@ export class TicketPdf {
       size: [this.width, this.height],
       margin: 0,
       autoFirstPage: false,
+      // A layout cache per string would keep every page's ticket id for good: memory must stay flat.
+      fontLayoutCache: false,
       info: { Title: title, Creator: 'ticket-issuer', Producer: 'ticket-issuer (pdfkit)' },
     });
     for (const [name, file] of Object.entries(FONT_FILES)) this.register(name, file);
