@@ -99,6 +99,13 @@ export const de: Catalogue = {
   'reason.wrong_event_named': 'Ticket für eine andere Veranstaltung: {event}',
   'reason.expired': 'Abgelaufen',
   'reason.revoked': 'Gesperrt',
+  'reason.revoked_as_of': 'Gesperrt (Stand der letzten Synchronisierung um {time})',
+  'ready.revocations.synced': 'Sperrliste von {time} ({minutes} Min. alt, {count} gesperrt)',
+  'ready.revocations.stale':
+    'Sperrliste ist {minutes} Min. alt (letzte Synchronisierung {time}): seitdem gesperrte Tickets werden offline nicht abgewiesen',
+  'ready.revocations.none': 'Noch keine Sperrliste: gesperrte Tickets werden nur online abgewiesen',
+  'ready.double.revoked.one': '1 gesperrtes Ticket wurde offline eingelassen',
+  'ready.double.revoked.other': '{count} gesperrte Tickets wurden offline eingelassen',
   'reason.already_used': 'Bereits entwertet',
   'reason.already_used_at': 'Bereits entwertet um {time}',
   'reason.admitted_at_other_gate': 'Bereits an einem anderen Eingang eingelassen',

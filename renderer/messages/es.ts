@@ -92,6 +92,13 @@ export const es: Catalogue = {
   'reason.wrong_event_named': 'Entrada de otro evento: {event}',
   'reason.expired': 'Caducada',
   'reason.revoked': 'Anulada',
+  'reason.revoked_as_of': 'Anulada (según la última sincronización a las {time})',
+  'ready.revocations.synced': 'Lista de anuladas de las {time} ({minutes} min de antigüedad, {count} anuladas)',
+  'ready.revocations.stale':
+    'La lista de anuladas tiene {minutes} min (última sincronización {time}): las entradas anuladas desde entonces no se rechazan sin conexión',
+  'ready.revocations.none': 'Aún no hay lista de anuladas: las entradas anuladas solo se rechazan con conexión',
+  'ready.double.revoked.one': '1 entrada anulada pasó sin conexión',
+  'ready.double.revoked.other': '{count} entradas anuladas pasaron sin conexión',
   'reason.already_used': 'Ya utilizada',
   'reason.already_used_at': 'Ya utilizada a las {time}',
   'reason.admitted_at_other_gate': 'Ya admitida por otra puerta',

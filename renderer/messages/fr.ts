@@ -94,6 +94,13 @@ export const fr: Catalogue = {
   'reason.wrong_event_named': 'Billet pour un autre événement : {event}',
   'reason.expired': 'Expiré',
   'reason.revoked': 'Annulé',
+  'reason.revoked_as_of': 'Annulé (selon la dernière synchronisation à {time})',
+  'ready.revocations.synced': 'Liste des billets annulés du {time} (âge {minutes} min, {count} annulés)',
+  'ready.revocations.stale':
+    'La liste des billets annulés date de {minutes} min (dernière synchronisation {time}) : les billets annulés depuis ne sont pas refusés hors ligne',
+  'ready.revocations.none': 'Pas encore de liste des billets annulés : ils ne sont refusés qu’en ligne',
+  'ready.double.revoked.one': '1 billet annulé a été accepté hors ligne',
+  'ready.double.revoked.other': '{count} billets annulés ont été acceptés hors ligne',
   'reason.already_used': 'Déjà utilisé',
   'reason.already_used_at': 'Déjà utilisé à {time}',
   'reason.admitted_at_other_gate': 'Déjà entré par une autre entrée',

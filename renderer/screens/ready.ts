@@ -65,7 +65,22 @@ export function mountReady(root: HTMLElement, actions: ReadyActions): ScreenHand
                 view.doubleAdmissionsText,
               )
             : null,
+          view.revokedAdmissionsText
+            ? el('p', { class: 'pill pill--warning', 'data-revoked-admissions': '' }, '⚠ ', view.revokedAdmissionsText)
+            : null,
         ),
+        view.revocationList
+          ? el(
+              'p',
+              {
+                class: view.revocationList.stale ? 'banner banner--warning ready__revocations' : 'ready__revocations',
+                'data-revocation-list': view.revocationList.stale ? 'stale' : 'current',
+                ...(view.revocationList.stale ? { role: 'status' } : {}),
+              },
+              view.revocationList.stale ? '⚠ ' : '',
+              view.revocationList.text,
+            )
+          : null,
         view.offlineRule ? el('p', { class: 'ready__offline-rule' }, view.offlineRule) : null,
         view.venueFullText
           ? el('p', { class: 'banner banner--danger banner--venue-full', role: 'alert', 'data-venue-full': '' }, '⛔ ', view.venueFullText)

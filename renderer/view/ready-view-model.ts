@@ -22,6 +22,10 @@ export interface ReadyView {
   pendingCount: number;
   /** Null when there were none: the warning is only shown when it matters. */
   doubleAdmissionsText: string | null;
+  /** Offline admissions the issuer answered `revoked` at sync (docs/kiosk.md "Double admissions"); null when none. */
+  revokedAdmissionsText: string | null;
+  /** How old the revocation list is (docs/kiosk.md "Revocation list"); null at an issuer without one. */
+  revocationList: { text: string; stale: boolean } | null;
   unauthorisedText: string | null;
   recent: RecentVerdictLine[];
   /** Which way this gate scans (docs/kiosk.md "Direction"). */
@@ -34,9 +38,10 @@ export interface ReadyView {
 /** How many past verdicts the Ready screen lists. */
 export const RECENT_VERDICTS_SHOWN = 5;
 
-export function readyView(state: KioskState, time: TimeOptions = {}): ReadyView {
+export function readyView(state: KioskState, time: TimeOptions = {}, nowMs: number = Date.now()): ReadyView {
   const pending = state.pending_scans;
-  const doubles = state.double_admissions.length;
+  const doubles = state.double_admissions.filter((d) => d.conflict !== 'revoked').length;
+  const revokedAdmitted = state.double_admissions.length - doubles;
   return {
     eventName: state.event?.name ?? '',
     eventDate: state.event ? formatEventDate(state.event.date, time) : '',
@@ -52,12 +57,31 @@ export function readyView(state: KioskState, time: TimeOptions = {}): ReadyView 
       pending === 0 ? t('ready.pending.zero') : pending === 1 ? t('ready.pending.one') : t('ready.pending.other', { count: pending }),
     pendingCount: pending,
     doubleAdmissionsText: doubles === 0 ? null : doubles === 1 ? t('ready.double.one') : t('ready.double.other', { count: doubles }),
+    revokedAdmissionsText:
+      revokedAdmitted === 0
+        ? null
+        : revokedAdmitted === 1
+          ? t('ready.double.revoked.one')
+          : t('ready.double.revoked.other', { count: revokedAdmitted }),
+    revocationList: revocationListView(state, time, nowMs),
     unauthorisedText: state.authorised ? null : t('ready.unauthorised'),
     recent: state.last_verdicts.slice(0, RECENT_VERDICTS_SHOWN).map((v) => recentLine(v, time)),
     direction: state.direction,
     directionText: state.direction === 'exit' ? t('ready.direction.exit') : t('ready.direction.entry'),
     venueFullText: state.direction === 'entry' && state.door?.occupancy.level === 'full' ? t('ready.venue_full') : null,
   };
+}
+
+/** The revocation list's age, and a warning past the kiosk's limit or before its first sync. */
+function revocationListView(state: KioskState, time: TimeOptions, nowMs: number): ReadyView['revocationList'] {
+  const list = state.revocations;
+  if (!state.enrolled || list === undefined) return null;
+  if (list === null || list.synced_at === null) return { text: t('ready.revocations.none'), stale: true };
+  const ageMs = Math.max(0, nowMs - Date.parse(list.synced_at));
+  const words = { time: formatClockTime(list.synced_at, time), minutes: Math.floor(ageMs / 60_000), count: list.count };
+  return ageMs > list.max_age_ms
+    ? { text: t('ready.revocations.stale', words), stale: true }
+    : { text: t('ready.revocations.synced', words), stale: false };
 }
 
 function connectionView(connection: KioskState['connection']): ReadyView['connection'] {

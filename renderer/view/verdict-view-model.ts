@@ -124,8 +124,11 @@ export function refusalText(verdict: Refusal, time: TimeOptions = {}): string {
       return t('reason.invalid_signature');
     case 'expired':
       return t('reason.expired');
-    case 'revoked':
-      return t('reason.revoked');
+    case 'revoked': {
+      // Refused offline from the revocation list (docs/kiosk.md "Revocation list"): says how current it is.
+      const synced = 'revocations_synced_at' in verdict ? verdict.revocations_synced_at : undefined;
+      return synced ? t('reason.revoked_as_of', { time: formatClockTime(synced, time) }) : t('reason.revoked');
+    }
     case 'unknown_ticket':
       return t('reason.unknown_ticket');
     case 'offline':
