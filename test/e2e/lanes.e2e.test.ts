@@ -117,7 +117,7 @@ beforeAll(async () => {
   page.setDefaultTimeout(WAIT_MS);
   page.on('pageerror', (error) => pageErrors.push(String(error)));
   await openKioskPage(page, host);
-  await waitFor('both scanners to be opened', () => hid.opened.length === 2, WAIT_MS);
+  await waitFor('both scanners to be read', () => runtime?.scanner?.connected.length === 2, WAIT_MS);
   const { setup_qr } = await issuerCli<{ setup_qr: string }>(issuerDir, 'scanner', 'setup', '--event', eid);
   await page.waitForSelector('#screen[data-screen="setup"]');
   await scanInPage(page, setup_qr);

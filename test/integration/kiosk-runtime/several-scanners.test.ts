@@ -21,6 +21,8 @@ import { LoopbackIssuer } from '../../support/loopback-issuer.js';
 import { FakeNodeHid, posScanner, waitFor } from '../../support/unit/fake-node-hid.js';
 
 const KEYRING_SERVICE = `ticket-kiosk-lanes-test-${process.pid}`;
+/** Generous: the machine may be running other suites alongside. */
+const WAIT_MS = 15_000;
 
 /** Lane 1's scanner: a Honeywell with a USB serial number. */
 const honeywell: HidDeviceInfo = { ...posScanner, path: '/dev/hidraw3', serialNumber: '21045B0123' };
@@ -117,7 +119,7 @@ function sendInterleaved(streams: Array<{ send: (report: Uint8Array) => void; re
 }
 
 async function stateWhen(kiosk: KioskRuntime, what: string, holds: (state: KioskState) => boolean): Promise<KioskState> {
-  const deadline = Date.now() + 5000;
+  const deadline = Date.now() + WAIT_MS;
   for (;;) {
     const state = await kiosk.core.getState();
     if (holds(state)) return state;
@@ -165,7 +167,7 @@ describe('several scanners on one kiosk', () => {
     hid.plug(honeywell);
     hid.plug(newland);
     const kiosk = await start(hid);
-    await waitFor('both scanners to be opened', () => hid.opened.length === 2);
+    await waitFor('both scanners to be read', () => kiosk.scanner?.connected.length === 2, WAIT_MS);
     await enrollThenGoOffline(kiosk);
 
     const entering = issuer.issueTicket();
@@ -207,7 +209,7 @@ describe('several scanners on one kiosk', () => {
     hid.plug(honeywell);
     hid.plug(newland);
     let kiosk = await start(hid);
-    await waitFor('both scanners to be opened', () => hid.opened.length === 2);
+    await waitFor('both scanners to be read', () => kiosk.scanner?.connected.length === 2, WAIT_MS);
     await enrollThenGoOffline(kiosk);
 
     await kiosk.core.configureLanes({
@@ -247,7 +249,7 @@ describe('several scanners on one kiosk', () => {
     // A restart: the lanes come back from kiosk.db.
     await kiosk.close();
     kiosk = await start(hid);
-    await waitFor('both scanners to be opened again', () => hid.opened.filter((each) => !each.closed).length === 2);
+    await waitFor('both scanners to be read again', () => kiosk.scanner?.connected.length === 2, WAIT_MS);
     expect((await kiosk.core.getState()).lanes?.lanes.map((lane) => lane.label)).toEqual(['Lane 1', 'Exit']);
 
     // The exit lane's scanner is unplugged: the state and the log say so.
