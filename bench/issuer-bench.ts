@@ -70,6 +70,7 @@ import { freePort } from '../test/support/free-port.js';
 import { startPostgresCluster, type PostgresCluster } from '../test/support/postgres-cluster.js';
 import { createBenchScanners as createScanners, type BenchScanner as Scanner } from './bench-scanners.js';
 import { numberOption, percentiles, textOption } from './bench-kit.js';
+import { measureChainCost, printChainCost } from './chain-cost.js';
 import { measureOccupancyCost } from './occupancy-cost.js';
 import { runLoad, type LoadResult } from './http-load.js';
 import { startServeProcess, type ServeProcess } from './serve-process.js';
@@ -724,6 +725,15 @@ async function runBenchmark(settings: Settings, cluster: PostgresCluster | undef
     );
   }
   if (cluster !== undefined) await measureSharedRateLimit(dataDir);
+  {
+    // (g) the hash chain's cost per append (bench/chain-cost.ts).
+    const { database } = await openIssuerDatabase(dataDir, { schema: 'as-is', poolSize: 40 });
+    try {
+      printChainCost(await measureChainCost(database), settings.store === 'postgres' ? 'PostgreSQL' : 'SQLite');
+    } finally {
+      await database.close();
+    }
+  }
   if (settings.occupancyTickets > 0) {
     const { database } = await openIssuerDatabase(dataDir, { schema: 'as-is', poolSize: 10 });
     try {
