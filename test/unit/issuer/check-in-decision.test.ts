@@ -132,6 +132,7 @@ describe('check-in precedence (docs/protocol.md "Precedence")', () => {
       'event',
       'not_revoked',
       'not_expired',
+      'rules',
       'first_use',
       'capacity',
       'inside',
@@ -356,5 +357,39 @@ describe('door operations (docs/protocol.md "Door operations")', () => {
       outcome: 'valid',
       effect: { kind: 'enter', fromVersion: 3 },
     });
+  });
+});
+
+describe('check-in rules (docs/protocol.md "Check-in rules")', () => {
+  const rules = {
+    version: 1 as const,
+    time_zone: 'UTC',
+    rules: [{ name: 'Crew gate', ticket_types: ['VIP'], only_gates: ['C'], message: { en: 'Crew door only' } }],
+  };
+  const withRules = (body: Partial<CheckInBody>, checkin?: CheckinRow): CheckInFacts => {
+    const f = baseFacts();
+    return { ...f, body: { ...f.body, gate_id: 'A', ...body }, checkin, rules: { rules, entryTimes: [] } };
+  };
+
+  test('an explicit live entry a rule refuses is rule_refused, with the rule in words, and changes nothing', () => {
+    const decision = decideCheckIn(withRules({ action: 'entry' }));
+    expect(decision).toMatchObject({ kind: 'answer', check: 'rules', outcome: 'rule_refused', httpStatus: 200 });
+    expect(decision.kind === 'answer' && decision.effect).toBeFalsy();
+    expect(decision.kind === 'answer' && decision.body).toMatchObject({
+      status: 'rule_refused',
+      ticket: { checked_in_at: null, presence: null },
+      rule: { code: 'wrong_gate', rule: 0, name: 'Crew gate', message: 'Crew door only', gates: ['C'] },
+    });
+  });
+
+  test('a spec scanner (no action), an entry admitted offline and an exit are not judged by the rules', () => {
+    expect(decideCheckIn(withRules({}))).toMatchObject({ outcome: 'valid' });
+    expect(decideCheckIn(withRules({ action: 'entry', admitted_offline: true }))).toMatchObject({ outcome: 'valid' });
+    expect(decideCheckIn(withRules({ action: 'entry', gate_id: 'C' }))).toMatchObject({ outcome: 'valid' });
+  });
+
+  test('comes after the expiry: an expired ticket is expired whatever the rules', () => {
+    const f = withRules({ action: 'entry' });
+    expect(decideCheckIn({ ...f, ticket: { ...f.ticket!, exp: 0 } })).toMatchObject({ outcome: 'expired' });
   });
 });
