@@ -9,6 +9,7 @@ packages=(
   libusb-1.0-0 libudev1         # node-hid's prebuilt binary
   gnome-keyring dbus dbus-x11   # a real keyring, also headless, for the secret-store tests
   chromium                      # end-to-end tests and the browser kiosk
+  poppler-utils                 # pdftoppm, pdftotext, pdfinfo: the tests read back the PDFs of `ticket export`
   postgresql                    # initdb/pg_ctl and the postgres user: tests start their own throwaway cluster
                                 # (test/support/postgres-cluster.ts); the package's own 5432 cluster is not used
 )

@@ -118,15 +118,16 @@ export interface EventDetails {
 /** The short ticket id printed for manual lookup: the last 8 characters of the ULID (its random part), as XXXX-XXXX. */
 export const shortTicketId = (tid: string): string => `${tid.slice(-8, -4)}-${tid.slice(-4)}`;
 
-/** The event's start in `timeZone`, with the zone named and its offset, e.g. "Tue 1 Dec 2026, 19:00 Europe/Berlin (UTC+01:00)". */
+/** The event's start in `timeZone`, with the zone named and its offset, e.g. "Tue, 1 Dec 2026, 19:00 Europe/Berlin (UTC+01:00)" or "…, 18:00 UTC". */
 export function eventTimeText(iso: string, timeZone: string): string {
   const at = new Date(iso);
   const date = new Intl.DateTimeFormat('en-GB', { timeZone, weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' }).format(at);
   const time = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(at);
+  if (timeZone === 'UTC') return `${date}, ${time} UTC`;
   const offset =
     new Intl.DateTimeFormat('en-GB', { timeZone, timeZoneName: 'longOffset' }).formatToParts(at).find((p) => p.type === 'timeZoneName')
       ?.value ?? 'GMT';
-  return `${date}, ${time} ${timeZone} (${offset === 'GMT' ? 'UTC' : offset.replace('GMT', 'UTC')})`;
+  return `${date}, ${time} ${timeZone} (${offset === 'GMT' ? 'UTC+00:00' : offset.replace('GMT', 'UTC')})`;
 }
 
 /** True when `timeZone` is an IANA zone this Node.js knows. */
