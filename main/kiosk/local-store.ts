@@ -394,6 +394,11 @@ export class LocalStore {
     return this.db.transaction(work)();
   }
 
+  /** A write and its audit record in one transaction (a savepoint inside a caller's `atomically`). */
+  private withAuditRecord<T>(work: () => T): T {
+    return this.db.transaction(work)();
+  }
+
   private migrate(): void {
     const current = this.db.pragma('user_version', { simple: true }) as number;
     if (current > MIGRATIONS.length) throw new Error(`kiosk database is schema ${current}, newer than this app (${MIGRATIONS.length})`);
@@ -576,7 +581,7 @@ export class LocalStore {
 
   /** One line in the read log. `detail` is for people and never holds scanned text (it may be a setup code). */
   logRead(entry: Omit<ReadLogEntry, 'seq'>): void {
-    this.atomically(() => {
+    this.withAuditRecord(() => {
       this.statement('INSERT INTO read_log (at, kind, origin, tid, detail) VALUES (?, ?, ?, ?, ?)').run(
         entry.at,
         entry.kind,
@@ -676,7 +681,7 @@ export class LocalStore {
   /** Commits a new scan with a fresh UUID v4 idempotency key (one per scan attempt). */
   insertScan(scan: NewScan): StoredScan {
     const key = randomUUID();
-    return this.atomically(() => {
+    return this.withAuditRecord(() => {
       this.insertScanRow(key, scan);
       this.appendAudit('scan', key, scan.tid, {
         eid: scan.eid,
@@ -720,7 +725,7 @@ export class LocalStore {
 
   /** Records the verdict the door is about to show (commit first, then show). */
   decideScan(idempotencyKey: string, verdict: Verdict, queueState: QueueState): void {
-    this.atomically(() => {
+    this.withAuditRecord(() => {
       this.decideScanRow(idempotencyKey, verdict, queueState);
       this.appendAudit('verdict', idempotencyKey, verdict.ticket?.tid ?? null, {
         kind: verdict.kind,
@@ -760,7 +765,7 @@ export class LocalStore {
     idempotencyKey: string,
     answer: { status: string; body: unknown; answeredAt: IsoDateTime; final: 'done' | 'failed'; error?: string },
   ): void {
-    this.atomically(() => {
+    this.withAuditRecord(() => {
       this.statement(
         `UPDATE scans SET queue_state = ?, result_status = ?, result = ?, answered_at = ?, last_error = ?, attempts = attempts + 1
            WHERE idempotency_key = ?`,
