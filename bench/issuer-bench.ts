@@ -72,6 +72,7 @@ import { createBenchScanners as createScanners, type BenchScanner as Scanner } f
 import { numberOption, percentiles, textOption } from './bench-kit.js';
 import { measureChainCost, printChainCost } from './chain-cost.js';
 import { measureOccupancyCost } from './occupancy-cost.js';
+import { measureTicketExport } from './ticket-export-cost.js';
 import { runLoad, type LoadResult } from './http-load.js';
 import { startServeProcess, type ServeProcess } from './serve-process.js';
 
@@ -125,6 +126,8 @@ interface Settings {
   sqliteThread: boolean;
   /** (f) `--occupancy-tickets N`: check-ins (and N/2 exits) in the store before occupancy reads are timed; 0 skips (f). */
   occupancyTickets: number;
+  /** (h) `--export-tickets N`: tickets `ticket export --format pdf` writes (and a run with N/10); 0 skips (h). */
+  exportTickets: number;
 }
 
 function settingsFrom(argv: readonly string[], store: Store): Settings {
@@ -141,6 +144,7 @@ function settingsFrom(argv: readonly string[], store: Store): Settings {
     childProcesses: argv.includes('--child-processes'),
     sqliteThread: textOption(argv, '--sqlite-thread', 'on') !== 'off',
     occupancyTickets: numberOption(argv, '--occupancy-tickets', 100_000, { min: 0 }),
+    exportTickets: numberOption(argv, '--export-tickets', 20_000, { min: 0 }),
   };
 }
 
@@ -742,6 +746,7 @@ async function runBenchmark(settings: Settings, cluster: PostgresCluster | undef
       await database.close();
     }
   }
+  if (settings.exportTickets > 0) await measureTicketExport(dataDir.root, settings.exportTickets);
   fs.rmSync(root, { recursive: true, force: true });
   if (!allCorrect) {
     console.error('correctness check FAILED: see the table above');
