@@ -1,6 +1,6 @@
 /** A check-in rule's refusal on the Verdict screen (docs/kiosk.md "Check-in rules offline"): the rule's own words, else the catalogue's. */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Verdict } from '../../../protocol/index.js';
+import type { RuleRefusal, Verdict } from '../../../protocol/index.js';
 import { setLanguage } from '../../../renderer/messages/format.js';
 import { ruleWords, verdictView, verdictViewIn } from '../../../renderer/view/verdict-view-model.js';
 
@@ -18,15 +18,15 @@ afterEach(() => {
 });
 
 describe('rule_refused on the Verdict screen', () => {
-  const opens = { code: 'not_open_yet', rule: 3, name: 'Doors', message: 'Opens at 18:00', time: '18:00' } as const;
-  const vip = {
+  const opens: RuleRefusal = { code: 'not_open_yet', rule: 3, name: 'Doors', message: 'Opens at 18:00', time: '18:00' };
+  const vip: RuleRefusal = {
     code: 'ticket_type_not_allowed',
     rule: 0,
     name: 'VIP entrance',
     message: 'VIP entrance only',
     messages: { en: 'VIP entrance only', de: 'Nur VIP-Eingang' },
     ticket_types: ['VIP'],
-  } as const;
+  };
 
   it('names the rule in words, in each language', () => {
     expect(verdictView(refusal(opens))).toMatchObject({ dataReason: 'rule_refused', reasonText: 'Opens at 18:00 (Doors)' });
