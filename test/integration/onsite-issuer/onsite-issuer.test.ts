@@ -344,16 +344,19 @@ describe('the per-scanner rate limit', () => {
     await issuer.init({ name: 'Harbour', baseUrl: `https://127.0.0.1:${port}` });
     expect((await issuer.start()).scannerRpm).toBe(3);
     const { eid, tickets } = await issueTickets(4);
-    const { core, keys } = kiosk();
-    expect(await core.scan(await setupCode(eid))).toMatchObject({ type: 'enrolled' });
-    const scannerId = (await core.getState()).scanner.id;
-    // The kiosk's heartbeat right after enrollment (docs/protocol.md "Scanner heartbeat") is one request of the
-    // same limit: close() waits for it, so the count below starts after it.
-    await core.close();
+    // Enrolled by hand, not by a kiosk core: a kiosk sends requests of its own in the background (heartbeat,
+    // revocation list) that count against the same limit, and this test counts only its own.
     const ca = fs.readFileSync(path.join(dataDir, 'tls', 'cert.pem'), 'utf8');
+    const scannerId = randomUUID();
+    const enrolled = await post(`https://127.0.0.1:${port}/api/v1/scanners/enroll`, ca, '', {
+      token: decodeSetupCode(await setupCode(eid)).token,
+      scanner_id: scannerId,
+    });
+    expect(enrolled.status).toBe(200);
+    const apiKey = (JSON.parse(enrolled.body) as { api_key: string }).api_key;
     const statuses: number[] = [];
     for (const ticket of tickets) {
-      const answer = await post(`https://127.0.0.1:${port}/api/v1/tickets/check-in`, ca, keys.key!, {
+      const answer = await post(`https://127.0.0.1:${port}/api/v1/tickets/check-in`, ca, apiKey, {
         tid: ticket.tid,
         eid,
         scanned_at: new Date().toISOString(),
@@ -362,7 +365,7 @@ describe('the per-scanner rate limit', () => {
       });
       statuses.push(answer.status);
     }
-    expect(statuses).toEqual([200, 200, 429, 429]);
+    expect(statuses).toEqual([200, 200, 200, 429]);
   });
 });
 
