@@ -25,6 +25,7 @@ import { constants as bufferConstants } from 'node:buffer';
 import { baseUrlProblem } from '../../protocol/base-url.js';
 import { decodeBase64Url } from '../../protocol/base64url.js';
 import { isIsoDateTime, isJsonObject } from '../../protocol/fields.js';
+import { validateRules } from '../../protocol/check-in-rules.js';
 import { kidFromPublicKey } from '../../protocol/kid.js';
 import { decodeTicketCode } from '../../protocol/ticket-code.js';
 import { rawPublicKey } from '../signing.js';
@@ -33,7 +34,7 @@ import { policyKey, TRANSFER_TABLES, type TransferTable } from '../store/transfe
 import { AdminError } from '../error-catalogue.js';
 
 export const EXPORT_FORMAT = 'ticket-issuer-export';
-export const EXPORT_VERSION = 3;
+export const EXPORT_VERSION = 4;
 /** The oldest version this ticket-issuer still reads. */
 export const OLDEST_READ_VERSION = 1;
 
@@ -77,6 +78,7 @@ type ColumnType =
   | 'direction?'
   | 'action'
   | 'offline_policy'
+  | 'rules_json'
   | 'json_counts';
 
 /** Version 2's columns per table. `string` is non-empty; `text` may be empty; `?` allows null. */
@@ -217,7 +219,12 @@ const COLUMN_TYPES: Record<TransferTable, Record<string, ColumnType>> = {
     reported_at: 'time',
     contradiction: 'text?',
   },
+  event_lan_keys: { eid: 'string', lan_key: 'string', created_at: 'time' },
+  check_in_rules: { eid: 'string', rules: 'rules_json', updated_at: 'time' },
 };
+
+/** What version 4 added: the events' LAN keys and check-in rules. */
+const V4_ADDITIONS = { tables: ['event_lan_keys', 'check_in_rules'] as readonly TransferTable[] };
 
 /** What version 3 added (tamper-evident logs): the kiosks' chain heads, and scan_log's chain columns (null: re-chained on import). */
 const V3_ADDITIONS = {
@@ -241,7 +248,10 @@ const V2_ADDITIONS = {
 /** The tables a file of `version` holds, in their order. */
 export function tablesOf(version: number): readonly TransferTable[] {
   return TRANSFER_TABLES.filter(
-    (table) => (version >= 2 || !V2_ADDITIONS.tables.includes(table)) && (version >= 3 || !V3_ADDITIONS.tables.includes(table)),
+    (table) =>
+      (version >= 2 || !V2_ADDITIONS.tables.includes(table)) &&
+      (version >= 3 || !V3_ADDITIONS.tables.includes(table)) &&
+      (version >= 4 || !V4_ADDITIONS.tables.includes(table)),
   );
 }
 
@@ -270,6 +280,14 @@ const TYPE_CHECKS: Record<ColumnType, (value: unknown) => boolean> = {
   'direction?': (v) => v === null || v === 'entry' || v === 'exit',
   action: (v) => v === 'entry' || v === 'exit' || v === 'annul',
   offline_policy: (v) => v === 'online-only' || v === 'offline' || v === 'capped',
+  rules_json: (v) => {
+    if (typeof v !== 'string') return false;
+    try {
+      return validateRules(JSON.parse(v)).ok;
+    } catch {
+      return false;
+    }
+  },
   json_counts: (v) => {
     if (typeof v !== 'string') return false;
     try {
@@ -298,6 +316,7 @@ const TYPE_NAMES: Record<ColumnType, string> = {
   'direction?': '"entry", "exit" or null',
   action: '"entry", "exit" or "annul"',
   offline_policy: '"online-only", "offline" or "capped"',
+  rules_json: 'a check-in rules file as JSON text (docs/protocol.md "Check-in rules")',
   json_counts: 'a JSON object of ticket type → count, as a string',
 };
 
@@ -471,6 +490,7 @@ export function parseExportFile(text: string, source: string): ExportFile {
   problems.throwIfAny(source);
   if (version < 2) upgradeVersion1(file);
   if (version < 3) upgradeVersion2(file);
+  if (version < 4) for (const table of V4_ADDITIONS.tables) file[table] = [];
   checkReferences(file, problems);
   problems.throwIfAny(source);
   return file;
@@ -596,6 +616,8 @@ function checkReferences(file: ExportFile, problems: Problems): void {
   uniqueValues(file.idempotency, 'idempotency', 'idempotency_key', problems);
   const apiKeyIds = new Set(file.api_keys.map((key) => key.api_key_id));
   uniqueValues(file.scanner_heartbeats, 'scanner_heartbeats', 'api_key_id', problems);
+  uniqueValues(file.event_lan_keys, 'event_lan_keys', 'eid', problems);
+  uniqueValues(file.check_in_rules, 'check_in_rules', 'eid', problems);
   const policies = new Set<string>();
   file.offline_policies.forEach((row, i) => {
     const key = policyKey(row as Record<string, string | number | null>);
@@ -623,6 +645,8 @@ function checkReferences(file: ExportFile, problems: Problems): void {
   refer('admission_events', 'tid', tids, 'ticket');
   refer('offline_policies', 'eid', eids, 'event');
   refer('scanner_heartbeats', 'api_key_id', apiKeyIds, 'scanner key');
+  refer('event_lan_keys', 'eid', eids, 'event');
+  refer('check_in_rules', 'eid', eids, 'event');
   file.tickets.forEach((ticket, i) => {
     const problem = ticketCodeProblem(ticket, file.issuer.base_url);
     if (problem !== null) problems.add(`tickets[${i}].qr ${problem}`);

@@ -356,6 +356,8 @@ class Merge {
     await this.mergeLog('kiosk_log_heads');
     await this.mergeOfflinePolicies();
     await this.mergeHeartbeats();
+    await this.mergeLanKeys();
+    await this.mergeCheckInRules();
     // Each side counted its own doors: the merged counters are counted again from the merged rows.
     await this.store.recomputeOccupancy(this.file.events.map((event) => event.eid as string));
     this.progress.advance(this.done % PROGRESS_STEP);
@@ -714,6 +716,35 @@ class Merge {
   }
 
   /** What each kiosk last said of itself: the newest report stands. */
+  /**
+   * An event's LAN key: the first one made stands (docs/kiosk.md "Kiosks on one LAN"). Two different keys mean
+   * both copies enrolled kiosks for the event before they met: those of the other copy cannot warn these until
+   * they are enrolled again, which the warning says.
+   */
+  private async mergeLanKeys(): Promise<void> {
+    const differing: string[] = [];
+    await this.mergeRows('event_lan_keys', async (dest, row, eid) => {
+      if (dest.lan_key === row.lan_key) return 'unchanged';
+      differing.push(eid);
+      return 'conflicts';
+    });
+    if (differing.length > 0) {
+      this.warnings.push(
+        `${differing.length} event(s) have another LAN key in the file (${listed(differing)}); this data dir's key is kept: kiosks enrolled on the other copy warn each other only after they are enrolled again here`,
+      );
+    }
+  }
+
+  /** An event's check-in rules: the later set stands (the file's when it was set after this copy's). */
+  private async mergeCheckInRules(): Promise<void> {
+    await this.mergeRows('check_in_rules', async (dest, row) => {
+      if (dest.rules === row.rules) return 'unchanged';
+      if (!isLater(row.updated_at, dest.updated_at)) return 'unchanged';
+      await this.store.replaceCheckInRules(row);
+      return 'updated';
+    });
+  }
+
   private async mergeHeartbeats(): Promise<void> {
     await this.mergeRows('scanner_heartbeats', async (dest, row) => {
       if (!isLater(row.reported_at, dest.reported_at)) return 'unchanged';

@@ -289,6 +289,12 @@ export const MIGRATIONS: readonly string[] = [
     updated_at  TEXT NOT NULL
   );
   `,
+  // 8: the LAN keys and check-in rules travel with export/import (docs/issuer.md "Moving an issuer to the venue
+  // and back"). Nothing to do on SQLite (its rowid, the export's page key, is implicit); PostgreSQL gives both
+  // tables the explicit rowid every other exported table has.
+  `
+  SELECT 1;
+  `,
 ];
 
 /** The migration that made scan_log a hash chain: rows from before it are chained right after it runs. */

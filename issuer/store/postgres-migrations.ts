@@ -294,6 +294,11 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
     updated_at  TEXT COLLATE "C" NOT NULL
   );
   `,
+  // 8: as migration 8 of migrations.ts: the explicit rowid the export pages by.
+  `
+  ALTER TABLE event_lan_keys ADD COLUMN rowid BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE;
+  ALTER TABLE check_in_rules ADD COLUMN rowid BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE;
+  `,
 ];
 
 export const POSTGRES_SCHEMA_VERSION = POSTGRES_MIGRATIONS.length;

@@ -38,6 +38,10 @@ export const TRANSFER_TABLES = [
   'scanner_heartbeats',
   // Format version 3 (docs/issuer.md "Audit: tamper-evident logs"): every chain head the kiosks reported.
   'kiosk_log_heads',
+  // Format version 4: each event's LAN key (docs/kiosk.md "Kiosks on one LAN"), so kiosks enrolled on either copy
+  // share it, and its check-in rules (docs/protocol.md "Check-in rules").
+  'event_lan_keys',
+  'check_in_rules',
 ] as const;
 export type TransferTable = (typeof TRANSFER_TABLES)[number];
 
@@ -135,6 +139,8 @@ export const TRANSFER_COLUMNS: Record<TransferTable, readonly string[]> = {
     'reported_at',
   ],
   kiosk_log_heads: ['api_key_id', 'scanner_id', 'eid', 'position', 'hash', 'reported_at', 'contradiction'],
+  event_lan_keys: ['eid', 'lan_key', 'created_at'],
+  check_in_rules: ['eid', 'rules', 'updated_at'],
 };
 
 /**
@@ -163,6 +169,8 @@ export const TRANSFER_KEYS: Record<KeyedTable, string> = {
   api_keys: 'api_key_id',
   idempotency: 'idempotency_key',
   scanner_heartbeats: 'api_key_id',
+  event_lan_keys: 'eid',
+  check_in_rules: 'eid',
 };
 
 /** Rows of one event: what `export --event EID` takes from each table (signing keys are always all taken). */
@@ -179,6 +187,8 @@ const EVENT_SCOPE: Record<TransferTable, string> = {
   offline_policies: 'eid = @eid',
   scanner_heartbeats: 'eid = @eid',
   kiosk_log_heads: 'eid = @eid',
+  event_lan_keys: 'eid = @eid',
+  check_in_rules: 'eid = @eid',
 };
 
 export type Row = Record<string, string | number | null>;
@@ -255,6 +265,8 @@ export interface TransferStore {
   offlinePolicies(): Promise<Map<string, Row>>;
   replaceOfflinePolicy(row: Row): Promise<void>;
   replaceHeartbeat(row: Row): Promise<void>;
+  /** An event's check-in rules, replaced by the file's newer ones. */
+  replaceCheckInRules(row: Row): Promise<void>;
   /**
    * Counts the events' occupancy again from the check-ins' states and the admission events (docs/protocol.md
    * "Occupancy"), instead of adding up counters that each side kept for its own scans.
@@ -343,6 +355,7 @@ export function transferStore(tx: Sql): TransferStore {
   const replaceCheckin = replaceStatement('checkins', ['tid']);
   const replaceOfflinePolicy = replaceStatement('offline_policies', ['eid', 'ticket_type']);
   const replaceHeartbeat = replaceStatement('scanner_heartbeats', ['api_key_id']);
+  const replaceRules = replaceStatement('check_in_rules', ['eid']);
   const issuerColumns = ['base_url', 'name', 'created_at'] as const;
   const findMany = async (table: KeyedTable, keys: readonly string[]): Promise<Map<string, Row>> => {
     const key = TRANSFER_KEYS[table];
@@ -413,6 +426,7 @@ export function transferStore(tx: Sql): TransferStore {
     },
     replaceOfflinePolicy: async (row) => void (await tx.run(replaceOfflinePolicy, rowParams('offline_policies', row))),
     replaceHeartbeat: async (row) => void (await tx.run(replaceHeartbeat, rowParams('scanner_heartbeats', row))),
+    replaceCheckInRules: async (row) => void (await tx.run(replaceRules, rowParams('check_in_rules', row))),
     recomputeOccupancy: async (eids) => {
       // PostgreSQL: a serve process checking in meanwhile waits at its counter update until this import commits,
       // and then adds its own entry to the recounted rows; its check-in is not in this recount (not committed).

@@ -163,6 +163,13 @@ describe('SQLite → PostgreSQL → SQLite', () => {
       // Door settings (docs/protocol.md "Door operations"): a capacity, offline policies.
       await cliJson(['event', 'update', '--data', office.data, gala.eid, '--entry', 'reentry', '--capacity', '500']);
       await cliJson(['event', 'offline-policy', '--data', office.data, '--event', gala.eid, '--type', 'VIP', '20']);
+      // Check-in rules (docs/protocol.md "Check-in rules"), which travel since export format 4, as the LAN keys the enrollments below make.
+      const rules = path.join(office.data, '..', 'rules.json');
+      fs.writeFileSync(
+        rules,
+        JSON.stringify({ version: 1, time_zone: 'UTC', rules: [{ name: 'VIP door', gates: ['VIP'], only_ticket_types: ['VIP'] }] }),
+      );
+      await cliJson(['event', 'rules', 'set', '--data', office.data, '--event', gala.eid, '--file', rules]);
 
       const server = await serveCli(['--data', office.data, ...LOOPBACK_SERVE, '--enroll-rpm', '1000']);
       const door = await enroll(server.url, office.data, gala.eid);
