@@ -26,6 +26,7 @@ import { closeConnectionsOnShutdown } from './shutdown.js';
 import ticketStatusRoute from './routes/ticket-status.js';
 import { IDEMPOTENCY_RETENTION_MS, pruneStoredAnswersWrite } from './services/check-in.js';
 import { enrollRateLimit, scannerRateLimit } from './services/rate-limits.js';
+import { startScanLogSealer } from './store/audit-log.js';
 import { openIssuerDatabase } from './store/open.js';
 import { ensureRateLimitTable, postgresRateLimitStore } from './store/postgres-rate-limit.js';
 import type { SqlDatabase } from './store/sql.js';
@@ -161,9 +162,15 @@ async function assemble(options: BuildOptions, database: SqlDatabase, schemaVers
       .catch((error: unknown) => app.log.warn({ err: error }, 'pruning stored idempotent answers failed'));
   const pruneTimer = setInterval(pruneIdempotency, PRUNE_EVERY_MS).unref();
   void pruneIdempotency();
+  // PostgreSQL: check-ins go into scan_log unsealed; this process chains what is committed (store/audit-log.ts).
+  const sealer =
+    database.dialect === 'postgres'
+      ? startScanLogSealer(database, (error) => app.log.warn({ err: error }, 'sealing the scan log failed; trying again'))
+      : null;
   // Runs after the server has stopped and in-flight requests are answered (Fastify closes the server first).
   app.addHook('onClose', async () => {
     clearInterval(pruneTimer);
+    await sealer?.stop();
     await database.close();
   });
   return app;

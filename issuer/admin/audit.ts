@@ -3,8 +3,8 @@
  * every chain head the kiosks reported, for consistency. A library: it reports, the CLI prints.
  */
 import { describeChainBreak, type ChainBreak, type LogHead } from '../../protocol/audit-chain.js';
-import { verifyKioskHeads, verifyScanLog, type KioskHeadsReport } from '../store/audit-log.js';
-import type { Sql } from '../store/sql.js';
+import { sealScanLog, verifyKioskHeads, verifyScanLog, type KioskHeadsReport } from '../store/audit-log.js';
+import type { SqlDatabase } from '../store/sql.js';
 
 export interface AuditReport {
   ok: boolean;
@@ -14,6 +14,8 @@ export interface AuditReport {
   rows: number;
   /** The chain's head as verified. */
   head: LogHead;
+  /** PostgreSQL: rows committed after this run's seal pass, not chained yet (not a break). Always 0 on SQLite. */
+  unsealed: number;
   /** The first broken record, and what differs, or null. */
   broken: (ChainBreak & { message: string }) | null;
   kiosks: number;
@@ -22,14 +24,17 @@ export interface AuditReport {
   rewritten_kiosks: KioskHeadsReport['contradictions'];
 }
 
-export async function auditVerify(sql: Sql, eid: string | null): Promise<AuditReport> {
-  const chain = await verifyScanLog(sql, eid);
-  const heads = await verifyKioskHeads(sql, eid);
+/** Seals what is committed first (on PostgreSQL, store/audit-log.ts sealScanLog), then verifies the chain in position order. */
+export async function auditVerify(database: SqlDatabase, eid: string | null): Promise<AuditReport> {
+  await sealScanLog(database);
+  const chain = await verifyScanLog(database.read, eid);
+  const heads = await verifyKioskHeads(database.read, eid);
   return {
     ok: chain.ok && heads.ok,
     eid,
     rows: chain.rows,
     head: chain.head,
+    unsealed: chain.unsealed,
     broken: chain.broken && { ...chain.broken, message: describeChainBreak(chain.broken) },
     kiosks: heads.kiosks,
     heads: heads.heads,

@@ -11,6 +11,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { keyFile, loadSigningKey } from '../signing.js';
+import { sealScanLog } from '../store/audit-log.js';
 import { TRANSFER_TABLES, transferRows, type TransferTable } from '../store/transfer.js';
 import { isoUtc } from '../time.js';
 import { AdminError } from '../error-catalogue.js';
@@ -55,6 +56,8 @@ export async function exportIssuer(context: IssuerContext, target: string, eid: 
   try {
     fs.fchmodSync(fd, 0o600);
     const writer = new ExportWriter(fd);
+    // On PostgreSQL, chain the scan_log rows committed but not sealed yet, so the file carries them chained.
+    await sealScanLog(database);
     // One snapshot of every table while `serve` keeps writing: a read transaction of its own on either database.
     await database.snapshot(async (tx) => {
       writer.header({ format: EXPORT_FORMAT, version: EXPORT_VERSION, exported_at: isoUtc(now), scope: { eid }, issuer: info, tls });

@@ -2,11 +2,15 @@
  * The scan_log's hash chain and the kiosks' reported chain heads (docs/issuer.md "Audit: tamper-evident
  * logs"). The encoding is protocol/audit-chain.ts; this module knows the SQL.
  *
- * Appending (appendChained): read the head row, hash the new rows onto it, insert them with their positions
- * and move the head, all in the caller's write transaction. On SQLite the write lock serialises writers. On
- * PostgreSQL the head is read FOR UPDATE: that row lock makes concurrent appends take turns, and since a
- * writer draws its scan_log id only after it holds the lock, ids grow in chain order too. Callers append as
- * the last statement of their job, so the lock is held for as short a time as possible.
+ * Appending (appendChained). SQLite: read the head row, hash the new rows onto it, insert them with their
+ * positions and move the head, all in the caller's write transaction (the write lock serialises writers, so
+ * this costs next to nothing). PostgreSQL: sealed after commit. A check-in inserts its row with position,
+ * prev_hash and hash NULL and takes no lock on the head, so check-ins of every process commit side by side; a
+ * sealer in every `serve` process (startScanLogSealer) chains the committed unsealed rows in small write jobs
+ * a moment later, under the head's row lock (chainUnchainedRows), so concurrent sealers take turns and the
+ * second finds nothing left. A row is sealed within about a second of its commit; `audit verify` and `export`
+ * seal first (sealScanLog). Since a row with a lower id can commit after a higher one was sealed, the chain's
+ * order on PostgreSQL is its positions', not its ids'.
  */
 import type Database from 'better-sqlite3';
 import {
@@ -19,7 +23,7 @@ import {
   type LogHead,
   type ReportedHead,
 } from '../../protocol/audit-chain.js';
-import type { Sql } from './sql.js';
+import type { Sql, SqlDatabase } from './sql.js';
 
 /** A scan_log row before it is chained (origin: its place in another copy's chain, for a row an import re-chained). */
 export interface ScanLogContent {
@@ -64,12 +68,21 @@ const tuple = `(${INSERT_COLUMNS.map(() => '?').join(', ')})`;
 const BATCH = 300;
 
 /**
- * Appends rows to scan_log at the end of the chain, in order, in the caller's transaction. A row that already
- * carries chain columns that continue this chain exactly (`keep`: an import into an empty or unchanged copy)
- * keeps them; every other row gets the next position here.
+ * Appends rows to scan_log, in the caller's transaction. SQLite: at the end of the chain, in order. A row that
+ * already carries chain columns that continue this chain exactly (`keep`: an import into an empty or
+ * unchanged copy) keeps them; every other row gets the next position here.
+ *
+ * PostgreSQL: rows without chain columns (a check-in; an import of a file from before the chain) go in
+ * unsealed, position NULL, for the sealer. Rows that carry chain columns (an import of a chained copy) are
+ * chained here as on SQLite, after the rows already committed unsealed are sealed in the same transaction,
+ * so a row whose chain continues this one still keeps its columns.
  */
 export async function appendChained(tx: Sql, rows: readonly (ScanLogContent & Partial<ChainColumns>)[]): Promise<void> {
   if (rows.length === 0) return;
+  if (tx.dialect === 'postgres') {
+    if (rows.every((row) => typeof row.position !== 'number')) return insertUnsealed(tx, rows);
+    await chainUnchainedRows(tx);
+  }
   let head = await lockHead(tx);
   const chained = rows.map((row) => {
     let content: ScanLogContent = { ...row, origin: row.origin ?? null };
@@ -90,16 +103,6 @@ export async function appendChained(tx: Sql, rows: readonly (ScanLogContent & Pa
   });
   const values = (row: (typeof chained)[number]) =>
     INSERT_COLUMNS.map((c) => (row as unknown as Record<string, string | number | null>)[c] ?? null);
-  if (tx.dialect === 'postgres' && chained.length === 1) {
-    // One round trip for the insert and the head (the common case: a check-in).
-    const row = chained[0]!;
-    await tx.run(
-      `WITH appended AS (INSERT INTO scan_log (${INSERT_COLUMNS.join(', ')}) VALUES ${tuple})
-       UPDATE scan_log_head SET position = ?, hash = ? WHERE singleton = 1`,
-      [...values(row), head.position, head.hash],
-    );
-    return;
-  }
   for (let i = 0; i < chained.length; i += BATCH) {
     const batch = chained.slice(i, i + BATCH);
     await tx.run(`INSERT INTO scan_log (${INSERT_COLUMNS.join(', ')}) VALUES ${batch.map(() => tuple).join(', ')}`, batch.flatMap(values));
@@ -125,27 +128,117 @@ export function chainUnchainedRowsSqlite(db: Database.Database): number {
   return count;
 }
 
-/** The same on PostgreSQL (migratePostgres), in its migration transaction. */
-export async function chainUnchainedRows(tx: Sql): Promise<number> {
+const UNSEALED_COLUMNS = [...CONTENT_COLUMNS, 'origin'];
+const unsealedTuple = `(${UNSEALED_COLUMNS.map(() => '?').join(', ')})`;
+
+/** PostgreSQL: rows with no chain columns yet, for the sealer; no lock on the head. */
+async function insertUnsealed(tx: Sql, rows: readonly ScanLogContent[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += BATCH) {
+    const batch = rows.slice(i, i + BATCH);
+    await tx.run(
+      `INSERT INTO scan_log (${UNSEALED_COLUMNS.join(', ')}) VALUES ${batch.map(() => unsealedTuple).join(', ')}`,
+      batch.flatMap((row) => UNSEALED_COLUMNS.map((c) => (row as unknown as Record<string, string | null>)[c] ?? null)),
+    );
+  }
+}
+
+const SEAL_PAGE = 500;
+
+/**
+ * Rows with position NULL, chained in id order after the chain's head, under the head's row lock (on
+ * PostgreSQL: committed unsealed rows, see appendChained; and rows from before migration 4, in
+ * migratePostgres's transaction). At most `limit` rows (all by default); returns how many it chained.
+ */
+export async function chainUnchainedRows(tx: Sql, limit = Number.POSITIVE_INFINITY): Promise<number> {
   let last = await lockHead(tx);
+  const start = last.position;
   let count = 0;
-  for (;;) {
-    const page = await tx.all<ScanLogContent & { id: number }>('SELECT * FROM scan_log WHERE position IS NULL ORDER BY id LIMIT 1000');
+  while (count < limit) {
+    const page = await tx.all<ScanLogContent & { id: number }>('SELECT * FROM scan_log WHERE position IS NULL ORDER BY id LIMIT ?', [
+      Math.min(SEAL_PAGE, limit - count),
+    ]);
+    const updates: (string | number)[][] = [];
     for (const row of page) {
       const own = chainOnto(last, row);
-      await tx.run('UPDATE scan_log SET position = ?, prev_hash = ?, hash = ? WHERE id = ?', [
-        own.position,
-        own.prev_hash,
-        own.hash,
-        row.id,
-      ]);
+      updates.push([Number(row.id), own.position, own.prev_hash, own.hash]);
       last = { position: own.position, hash: own.hash };
-      count++;
     }
-    if (page.length < 1000) break;
+    if (updates.length > 0 && tx.dialect === 'postgres') {
+      // One statement per page: the sealer holds the head for as short a time as it can.
+      await tx.run(
+        `UPDATE scan_log AS s SET position = v.position, prev_hash = v.prev_hash, hash = v.hash
+         FROM (VALUES ${updates.map(() => '(?::bigint, ?::bigint, ?, ?)').join(', ')}) AS v(id, position, prev_hash, hash)
+         WHERE s.id = v.id`,
+        updates.flat(),
+      );
+    } else {
+      for (const [id, position, prevHash, hash] of updates) {
+        await tx.run('UPDATE scan_log SET position = ?, prev_hash = ?, hash = ? WHERE id = ?', [position!, prevHash!, hash!, id!]);
+      }
+    }
+    count += page.length;
+    if (page.length < SEAL_PAGE) break;
   }
-  await tx.run('UPDATE scan_log_head SET position = ?, hash = ? WHERE singleton = 1', [last.position, last.hash]);
+  if (last.position !== start)
+    await tx.run('UPDATE scan_log_head SET position = ?, hash = ? WHERE singleton = 1', [last.position, last.hash]);
   return count;
+}
+
+/** Rows one seal job chains at most: the head's row lock is held for one such job at a time. */
+export const SEAL_BATCH = 2000;
+
+/**
+ * Seals every row committed unsealed so far (PostgreSQL; nothing to do on SQLite, whose rows are chained as
+ * they are written), in write jobs of SEAL_BATCH rows. Returns how many rows it chained.
+ */
+export async function sealScanLog(database: SqlDatabase): Promise<number> {
+  if (database.dialect !== 'postgres') return 0;
+  let total = 0;
+  for (;;) {
+    const unsealed = await database.read.get<{ id: number }>('SELECT id FROM scan_log WHERE position IS NULL LIMIT 1');
+    if (!unsealed) return total;
+    const sealed = await database.write((tx) => chainUnchainedRows(tx, SEAL_BATCH));
+    total += sealed;
+    if (sealed < SEAL_BATCH) return total;
+  }
+}
+
+/** How often a `serve` process on PostgreSQL looks for unsealed rows. */
+export const SEAL_EVERY_MS = 200;
+
+export interface ScanLogSealer {
+  /** Stops the timer and waits for a seal under way; call before the database closes. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Every SEAL_EVERY_MS (unref'd), seals what was committed unsealed (sealScanLog): started by every `serve`
+ * process on PostgreSQL. A failed pass is reported and tried again at the next tick.
+ */
+export function startScanLogSealer(database: SqlDatabase, onError: (error: unknown) => void): ScanLogSealer {
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> = Promise.resolve();
+  const tick = () => {
+    running = sealScanLog(database)
+      .then(
+        () => undefined,
+        (error: unknown) => {
+          if (!stopped) onError(error);
+        },
+      )
+      .finally(() => {
+        if (!stopped) timer = setTimeout(tick, SEAL_EVERY_MS).unref();
+      });
+  };
+  timer = setTimeout(tick, SEAL_EVERY_MS).unref();
+  return {
+    stop: async () => {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
 }
 
 export async function scanLogHead(sql: Sql): Promise<LogHead | null> {
@@ -204,42 +297,71 @@ export interface ChainReport {
   /** The chain's last good position and hash. */
   head: LogHead;
   broken: ChainBreak | null;
+  /**
+   * PostgreSQL: rows committed but not sealed yet (position NULL; with an event, that event's), not a break:
+   * the sealer chains them within about a second. Always 0 on SQLite, where such a row is a break.
+   */
+  unsealed: number;
 }
 
 const PAGE = 2000;
 
-/** Recomputes every row's hash, follows every link, checks positions are contiguous in id order and the head row. */
+/**
+ * Walks the chain in position order: recomputes every row's hash, follows every link, checks the positions
+ * are contiguous (a missing one: a row was deleted) and the head row (rows cut off the end). On SQLite, where
+ * rows are chained as they are written, ids follow positions too: a row whose id is lower than the row before
+ * it in the chain was moved (reordered), and a row without a position was written around the chain. On
+ * PostgreSQL ids carry no order (rows are sealed after they commit, in whatever order they committed), and a
+ * row without a position is one not sealed yet: counted in `unsealed`.
+ */
 export async function verifyScanLog(sql: Sql, eid: string | null = null): Promise<ChainReport> {
   const verifier = new ChainVerifier();
-  let after = 0;
+  const sqlite = sql.dialect === 'sqlite';
+  let after = Number.MIN_SAFE_INTEGER;
+  let lastId = 0;
   let inScope = 0;
   let broken: ChainBreak | null = null;
   outer: for (;;) {
     const page = await sql.all<Record<string, string | number | null> & { id: number }>(
-      'SELECT * FROM scan_log WHERE id > ? ORDER BY id LIMIT ?',
+      'SELECT * FROM scan_log WHERE position > ? ORDER BY position LIMIT ?',
       [after, PAGE],
     );
     for (const row of page) {
-      after = Number(row.id);
+      const id = Number(row.id);
+      const position = Number(row.position);
+      after = position;
       if (eid === null || row.eid === eid) inScope++;
       broken = verifier.next({
-        id: Number(row.id),
-        position: row.position === null ? null : Number(row.position),
+        id,
+        position,
         prev_hash: row.prev_hash as string | null,
         hash: row.hash as string | null,
-        fields: chainFields({ ...row, position: row.position === null ? null : Number(row.position) }, SCAN_LOG_CHAIN_FIELDS),
+        fields: chainFields({ ...row, position }, SCAN_LOG_CHAIN_FIELDS),
       });
       if (broken) break outer;
+      if (sqlite && id < lastId) {
+        // Out of id order: in id order this row comes after every row with a lower id.
+        const before = await sql.get<{ n: number }>('SELECT COUNT(*) AS n FROM scan_log WHERE id < ?', [id]);
+        broken = { kind: 'reordered', id, position, expected: Number(before?.n ?? 0) + 1 };
+        break outer;
+      }
+      lastId = id;
     }
     if (page.length < PAGE) break;
   }
-  broken ??= verifier.finish(await scanLogHead(sql));
-  if (broken?.kind === 'gap') {
-    // The missing position may be further on: then rows were moved, not deleted.
-    const later = await sql.get<{ id: number }>('SELECT id FROM scan_log WHERE position = ?', [broken.missing]);
-    if (later) broken = { kind: 'reordered', id: broken.id, position: broken.position, expected: broken.missing };
+  let unsealed = 0;
+  if (!broken && sqlite) {
+    const unchained = await sql.get<{ id: number }>('SELECT id FROM scan_log WHERE position IS NULL ORDER BY id LIMIT 1');
+    if (unchained) broken = { kind: 'unchained', id: Number(unchained.id) };
+  } else if (!broken) {
+    const count = await sql.get<{ n: number }>(
+      `SELECT COUNT(*) AS n FROM scan_log WHERE position IS NULL${eid === null ? '' : ' AND eid = ?'}`,
+      eid === null ? [] : [eid],
+    );
+    unsealed = Number(count?.n ?? 0);
   }
-  return { ok: broken === null, rows: eid === null ? verifier.rows : inScope, head: verifier.head(), broken };
+  broken ??= verifier.finish(await scanLogHead(sql));
+  return { ok: broken === null, rows: eid === null ? verifier.rows : inScope, head: verifier.head(), broken, unsealed };
 }
 
 export interface KioskHeadsReport {
