@@ -20,6 +20,7 @@ import { t } from '../messages/format.js';
 import { ANNUL_REASON_KEYS, annulOutcomeView, annulReason, doorSettingsView, type AnnulOutcomeView } from '../view/door-view-model.js';
 import { verdictIdentity } from '../view/verdict-view-model.js';
 import type { StaffGate } from './staff.js';
+import { runStaffCall } from './staff-call.js';
 
 /** The check-in to undo, as the screen that offers it knows it. */
 export interface AnnulTarget {
@@ -231,8 +232,9 @@ export function isAnnulInput(target: EventTarget | null): boolean {
 export class DoorSettings {
   readonly element: HTMLElement;
   private state: KioskState | null = null;
-  private problem: string | null = null;
-  private busy = false;
+  /** StaffCallPanel: set while a staff call runs, and the problem it met. */
+  problem: string | null = null;
+  busy = false;
 
   constructor(
     private readonly kiosk: KioskApi,
@@ -248,26 +250,15 @@ export class DoorSettings {
   }
 
   private setDirection(direction: GateDirection): void {
-    const run = (): void => {
-      this.busy = true;
-      this.render();
-      void attempt(() => this.kiosk.setDirection(direction)).then((result) => {
-        this.busy = false;
-        if (result.ok && 'type' in result.value && result.value.type === 'staff_locked') {
-          this.staff?.relock(() => this.setDirection(direction));
-          this.render();
-          return;
-        }
-        this.problem = result.ok ? null : t('setup.error.failed');
-        if (result.ok && !('type' in result.value)) this.update(result.value);
-        else this.render();
-      });
-    };
-    if (this.staff) this.staff.whenUnlocked(run);
-    else run();
+    runStaffCall(
+      this,
+      this.staff,
+      () => this.kiosk.setDirection(direction),
+      () => this.setDirection(direction),
+    );
   }
 
-  private render(): void {
+  render(): void {
     const state = this.state;
     if (!state || !state.enrolled) {
       this.element.hidden = true;

@@ -4,19 +4,20 @@
  * scanner in turn; the lanes and whether each one's scanner is plugged in;
  * forget them. Staff only (the PIN first when locked), like the gate's other settings.
  */
-import { attempt } from '../kiosk-bridge.js';
 import type { GateDirection, KioskApi, KioskState, LanesRequest } from '../kiosk-bridge-types.js';
 import { el, replaceChildren } from '../dom.js';
 import { t } from '../messages/format.js';
 import type { StaffGate } from './staff.js';
+import { runStaffCall } from './staff-call.js';
 
 const LANES_OFFERED = 2;
 
 export class LaneSettings {
   readonly element: HTMLElement;
   private state: KioskState | null = null;
-  private problem: string | null = null;
-  private busy = false;
+  /** StaffCallPanel: set while a staff call runs, and the problem it met. */
+  problem: string | null = null;
+  busy = false;
   /** The form's fields live across state updates, so typing is not lost when the state changes. */
   private readonly labels: HTMLInputElement[] = [];
   private readonly directions: HTMLSelectElement[] = [];
@@ -55,23 +56,12 @@ export class LaneSettings {
   }
 
   private send(request: LanesRequest): void {
-    const run = (): void => {
-      this.busy = true;
-      this.render();
-      void attempt(() => this.kiosk.configureLanes(request)).then((result) => {
-        this.busy = false;
-        if (result.ok && 'type' in result.value && result.value.type === 'staff_locked') {
-          this.staff?.relock(() => this.send(request));
-          this.render();
-          return;
-        }
-        this.problem = result.ok ? null : t('setup.error.failed');
-        if (result.ok && !('type' in result.value)) this.update(result.value);
-        else this.render();
-      });
-    };
-    if (this.staff) this.staff.whenUnlocked(run);
-    else run();
+    runStaffCall(
+      this,
+      this.staff,
+      () => this.kiosk.configureLanes(request),
+      () => this.send(request),
+    );
   }
 
   private startMapping(): void {
@@ -89,7 +79,7 @@ export class LaneSettings {
     return button;
   }
 
-  private render(): void {
+  render(): void {
     const state = this.state;
     if (!state || !state.enrolled) {
       this.element.hidden = true;
