@@ -4,10 +4,10 @@
  * scans independently. Readable from two meters: the word is sized to the half.
  */
 import { el, replaceChildren } from '../dom.js';
-import { verdictIcon } from '../icons.js';
 import { t } from '../messages/format.js';
 import type { LaneHalfView } from '../view/lanes-view-model.js';
 import type { ScreenHandle } from './screen.js';
+import { verdictBody } from './verdict.js';
 
 export function mountLanes(root: HTMLElement): ScreenHandle<LaneHalfView[]> {
   const container = el('div', { class: 'lanes' });
@@ -55,9 +55,6 @@ function laneHalf(half: LaneHalfView): HTMLElement {
       missing,
     );
   }
-  const who = [view.holderName, view.ticketType].filter((part): part is string => part !== null);
-  const word = el('div', { class: 'verdict__word lane__word' }, view.word);
-  word.style.setProperty('--word-length', String(view.word.length));
   return el(
     'section',
     {
@@ -69,20 +66,7 @@ function laneHalf(half: LaneHalfView): HTMLElement {
       'data-reason': view.dataReason,
     },
     head,
-    verdictIcon(view.dataVerdict, view.icon, 'verdict__icon lane__icon'),
-    word,
-    el('p', { class: 'verdict__reason lane__reason', 'data-reason-text': '' }, view.reasonText),
-    view.secondLanguage
-      ? el(
-          'p',
-          { class: 'verdict__second', lang: view.secondLanguage.lang, 'data-second-language': view.secondLanguage.lang },
-          el('span', { class: 'verdict__second-word' }, view.secondLanguage.word),
-          ' · ',
-          view.secondLanguage.reasonText,
-        )
-      : null,
-    who.length > 0 ? el('p', { class: 'verdict__holder lane__holder', 'data-holder': '' }, who.join(' · ')) : null,
-    view.offlineNote ? el('p', { class: 'verdict__offline', 'data-offline': '' }, view.offlineNote) : null,
+    ...verdictBody(view, 'lane'),
     missing,
   );
 }

@@ -24,34 +24,47 @@ export function mountVerdict(root: HTMLElement, actions: VerdictActions): Screen
       const next = el('button', { type: 'button', class: 'button verdict__next', 'data-action': 'dismiss-verdict' }, t('verdict.back'));
       next.addEventListener('click', actions.dismiss);
       const undo = actions.undoCheckIn?.(view) ?? null;
-      const word = el('div', { class: 'verdict__word' }, view.word);
-      // languages.css shrinks a long word (another language's) to fit the screen.
-      word.style.setProperty('--word-length', String(view.word.length));
-      const who = [view.holderName, view.ticketType].filter((part): part is string => part !== null);
       replaceChildren(
         root,
         el(
           'section',
           { class: `verdict ${view.cssClass}`, role: 'status', 'data-verdict': view.dataVerdict, 'data-reason': view.dataReason },
-          verdictIcon(view.dataVerdict, view.icon, 'verdict__icon'),
-          word,
-          el('p', { class: 'verdict__reason', 'data-reason-text': '' }, view.reasonText),
-          // The attendee's other language: the same word and reason, smaller (docs/kiosk.md "Languages").
-          view.secondLanguage
-            ? el(
-                'p',
-                { class: 'verdict__second', lang: view.secondLanguage.lang, 'data-second-language': view.secondLanguage.lang },
-                el('span', { class: 'verdict__second-word' }, view.secondLanguage.word),
-                ' · ',
-                view.secondLanguage.reasonText,
-              )
-            : null,
-          who.length > 0 ? el('p', { class: 'verdict__holder', 'data-holder': '' }, who.join(' · ')) : null,
-          view.offlineNote ? el('p', { class: 'verdict__offline', 'data-offline': '' }, view.offlineNote) : null,
+          ...verdictBody(view),
           view.readAgainNote ? el('p', { class: 'verdict__read-again', 'data-read-again': '' }, view.readAgainNote) : null,
           undo ? el('div', { class: 'verdict__buttons' }, undoCheckInButton(undo), next) : next,
         ),
       );
     },
   };
+}
+
+/**
+ * What a verdict says, the same on the full screen and in a lane's half (renderer/screens/lanes.ts):
+ * icon, word, reason, the attendee's other language, the holder and the offline note. `part` adds the
+ * lane's own classes (e.g. `lane`: lane__icon, lane__word…), which size them to the half.
+ */
+export function verdictBody(view: VerdictView, part?: string): Element[] {
+  const classes = (name: string): string => (part ? `verdict__${name} ${part}__${name}` : `verdict__${name}`);
+  const word = el('div', { class: classes('word') }, view.word);
+  // languages.css shrinks a long word (another language's) to fit the screen.
+  word.style.setProperty('--word-length', String(view.word.length));
+  const who = [view.holderName, view.ticketType].filter((piece): piece is string => piece !== null);
+  const body: (Element | null)[] = [
+    verdictIcon(view.dataVerdict, view.icon, classes('icon')),
+    word,
+    el('p', { class: classes('reason'), 'data-reason-text': '' }, view.reasonText),
+    // The attendee's other language: the same word and reason, smaller (docs/kiosk.md "Languages").
+    view.secondLanguage
+      ? el(
+          'p',
+          { class: 'verdict__second', lang: view.secondLanguage.lang, 'data-second-language': view.secondLanguage.lang },
+          el('span', { class: 'verdict__second-word' }, view.secondLanguage.word),
+          ' · ',
+          view.secondLanguage.reasonText,
+        )
+      : null,
+    who.length > 0 ? el('p', { class: classes('holder'), 'data-holder': '' }, who.join(' · ')) : null,
+    view.offlineNote ? el('p', { class: 'verdict__offline', 'data-offline': '' }, view.offlineNote) : null,
+  ];
+  return body.filter((node): node is Element => node !== null);
 }
