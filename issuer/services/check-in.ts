@@ -25,14 +25,13 @@ import {
   checkInFacts,
   insertCheckin,
   insertStoredAnswer,
-  insideNow,
   OCCUPANCY_SHARDS,
   pruneStoredAnswers,
   type CheckinRow,
   type ScanLogRow,
 } from '../store/checkins.js';
 import type { TicketRow } from '../store/tickets.js';
-import { countedEntryTimes, findCheckInRules } from '../store/check-in-rules.js';
+import { countedEntryTimes, storedRules } from '../store/check-in-rules.js';
 import { namedJob } from '../store/named-jobs.js';
 import {
   decideCheckIn,
@@ -89,8 +88,8 @@ async function checkInJob(
     ticket,
     checkin,
     door,
-    insideNow: occupancyMatters ? await insideNow(db, body.eid) : undefined,
-    rules: await rulesFacts(db, body, ticket),
+    insideNow: occupancyMatters ? (door?.inside ?? 0) : undefined,
+    rules: await rulesFacts(db, body, ticket, door?.rules_json ?? null),
   });
   const result = await apply(db, decision, credential, body, key!, now, { ticket, checkin });
   await appendScanLog(db, {
@@ -109,15 +108,21 @@ async function checkInJob(
 }
 
 /**
- * The event's check-in rules, read only for an explicit entry not admitted offline of a ticket of the request's
- * event (the check `rules`); the ticket's entries only when a rule limits entries per day.
+ * The event's check-in rules (read with the facts), judged only for an explicit entry not admitted offline of a
+ * ticket of the request's event (the check `rules`); the ticket's entries only when a rule limits entries per day.
  */
-async function rulesFacts(db: Sql, body: CheckInBody, ticket: TicketRow | undefined): Promise<CheckInFacts['rules']> {
+async function rulesFacts(
+  db: Sql,
+  body: CheckInBody,
+  ticket: TicketRow | undefined,
+  rulesJson: string | null,
+): Promise<CheckInFacts['rules']> {
   if (body.action !== 'entry' || body.admitted_offline === true || ticket === undefined || ticket.eid !== body.eid) return undefined;
-  const found = await findCheckInRules(db, body.eid);
-  if (found === null || found.rules.rules.length === 0) return undefined;
-  const limited = found.rules.rules.some((rule) => rule.max_entries_per_day !== undefined);
-  return { rules: found.rules, entryTimes: limited ? await countedEntryTimes(db, ticket.tid) : [] };
+  if (rulesJson === null) return undefined;
+  const rules = storedRules(rulesJson);
+  if (rules.rules.length === 0) return undefined;
+  const limited = rules.rules.some((rule) => rule.max_entries_per_day !== undefined);
+  return { rules, entryTimes: limited ? await countedEntryTimes(db, ticket.tid) : [] };
 }
 
 async function apply(

@@ -15,7 +15,12 @@ export interface CheckInRulesRow {
 /** The event's rules, or null when none are set. Stored rules were validated; they are validated again on the way out. */
 export async function findCheckInRules(db: Sql, eid: string): Promise<{ rules: CheckInRules; updated_at: string } | null> {
   const row = await db.get<CheckInRulesRow>('SELECT eid, rules, updated_at FROM check_in_rules WHERE eid = ?', [eid]);
-  return row ? { rules: parseRules(JSON.parse(row.rules)), updated_at: row.updated_at } : null;
+  return row ? { rules: storedRules(row.rules), updated_at: row.updated_at } : null;
+}
+
+/** Rules as stored (JSON): they were validated when saved, and are validated again on the way out. */
+export function storedRules(json: string): CheckInRules {
+  return parseRules(JSON.parse(json));
 }
 
 /** The rules to judge by: the event's, or none. */

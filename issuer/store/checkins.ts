@@ -106,14 +106,18 @@ export function scanLogByOutcome(db: Sql, outcome: string): Promise<ScanLogEntry
 export interface CheckInFacts {
   ticket: TicketRow | undefined;
   checkin: CheckinRow | undefined;
-  /** The ticket's event's door settings (docs/protocol.md "Door operations"), when the ticket is known. */
-  door: { entry_policy: EntryPolicy; capacity: number | null } | undefined;
+  /**
+   * The ticket's event's door settings (docs/protocol.md "Door operations"), when the ticket is known: with
+   * the tickets inside now where the event has a capacity (else null), and its check-in rules as stored
+   * (JSON, docs/protocol.md "Check-in rules"; null when none are set), so no check-in reads them apart.
+   */
+  door: { entry_policy: EntryPolicy; capacity: number | null; inside: number | null; rules_json: string | null } | undefined;
   /** With the scanner of the key that stored it: a replay is honoured for any key of that scanner. */
   stored: (StoredAnswer & { scanner_id: string }) | undefined;
 }
 
 /**
- * The three facts in one statement: one round trip on PostgreSQL instead of three (docs/benchmarks.md
+ * The facts in one statement: one round trip on PostgreSQL instead of five (docs/benchmarks.md
  * "PostgreSQL": round trips bound a check-in's time on a real cluster). `idempotencyKey` null: none to look up.
  */
 export async function checkInFacts(db: Sql, tid: string, idempotencyKey: string | null): Promise<CheckInFacts> {
@@ -152,7 +156,16 @@ export async function checkInFacts(db: Sql, tid: string, idempotencyKey: string 
             entries: row.c_entries!,
             version: row.c_version!,
           },
-    door: row.e_entry_policy === null ? undefined : { entry_policy: row.e_entry_policy as EntryPolicy, capacity: row.e_capacity },
+    door:
+      row.e_entry_policy === null
+        ? undefined
+        : {
+            entry_policy: row.e_entry_policy as EntryPolicy,
+            capacity: row.e_capacity,
+            // SUM is a bigint on PostgreSQL, which arrives as a string.
+            inside: row.e_inside === null ? null : Number(row.e_inside),
+            rules_json: row.r_rules,
+          },
     // As before, an answer whose scanner key is gone is no answer (the join to api_keys decides).
     stored:
       row.i_idempotency_key === null || row.i_scanner_id === null
@@ -195,6 +208,8 @@ type FactsRow = Nullable<{
   c_version: number;
   e_entry_policy: string;
   e_capacity: number;
+  e_inside: number | string;
+  r_rules: string;
   i_idempotency_key: string;
   i_request_hash: string;
   i_http_status: number;
@@ -212,12 +227,15 @@ const CHECK_IN_FACTS = `
          c.api_key_id AS c_api_key_id, c.idempotency_key AS c_idempotency_key, c.recorded_at AS c_recorded_at,
          c.state AS c_state, c.state_at AS c_state_at, c.first_checked_in_at AS c_first_checked_in_at, c.entries AS c_entries,
          c.version AS c_version, e.entry_policy AS e_entry_policy, e.capacity AS e_capacity,
+         CASE WHEN e.capacity IS NOT NULL THEN (SELECT COALESCE(SUM(o.inside), 0) FROM occupancy o WHERE o.eid = e.eid) END AS e_inside,
+         r.rules AS r_rules,
          i.idempotency_key AS i_idempotency_key, i.request_hash AS i_request_hash, i.http_status AS i_http_status,
          i.response_body AS i_response_body, i.api_key_id AS i_api_key_id, i.created_at AS i_created_at, k.scanner_id AS i_scanner_id
   FROM (SELECT CAST(@tid AS TEXT) AS tid, CAST(@key AS TEXT) AS idempotency_key) AS q
   LEFT JOIN tickets t ON t.tid = q.tid
   LEFT JOIN checkins c ON c.tid = q.tid
   LEFT JOIN events e ON e.eid = t.eid
+  LEFT JOIN check_in_rules r ON r.eid = t.eid
   LEFT JOIN idempotency i ON i.idempotency_key = q.idempotency_key
   LEFT JOIN api_keys k ON k.api_key_id = i.api_key_id`;
 
