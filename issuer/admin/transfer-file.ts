@@ -1,27 +1,30 @@
 /**
  * The export file of `ticket-issuer export` / `import` (docs/issuer.md
- * "Moving an issuer to the venue and back"): one JSON document,
+ * "Moving an issuer to the venue and back"): one JSON object,
  *
- *   {"format":"ticket-issuer-export","version":2,"exported_at","scope","issuer","tls",
+ *   {"format":"ticket-issuer-export","version":4,"exported_at","scope","issuer","tls",
  *    "signing_keys":[…],"events":[…],"tickets":[…],"checkins":[…],"scan_log":[…],
  *    "enrollment_tokens":[…],"api_keys":[…],"idempotency":[…],
- *    "admission_events":[…],"offline_policies":[…],"scanner_heartbeats":[…],"sha256":"…"}
+ *    "admission_events":[…],"offline_policies":[…],"scanner_heartbeats":[…],
+ *    "kiosk_log_heads":[…],"event_lan_keys":[…],"check_in_rules":[…],"sha256":"…"}
  *
- * written one row per line so it streams out of a large database, and ending
- * with a SHA-256 over everything before it, so a truncated, damaged or edited
- * file is refused before anything is merged. Each version is strict: every
- * row has exactly the columns below, of the types below. Version 2 added the
- * door operations (docs/protocol.md "Door operations"): the columns and the
- * last three tables of V2_ADDITIONS. A version 1 file (written before them)
- * still reads: it is checked as version 1 and then given version 2's defaults
- * (upgradeVersion1), as migration 3 gives an older database.
+ * with its members in this order (the header, the tables of its version in
+ * TRANSFER_TABLES order, the checksum last), so both are streamed: written row
+ * by row out of a large database, and read row by row (transfer-read.ts). It
+ * ends with a SHA-256 over everything before it, so a truncated, damaged or
+ * edited file is refused before anything is merged. Each version is strict:
+ * every row has exactly the columns below, of the types below. Version 2 added
+ * the door operations (docs/protocol.md "Door operations"): the columns and
+ * the tables of V2_ADDITIONS; version 3 the audit chain, version 4 LAN keys and
+ * check-in rules. An older file still reads: each row is checked as its
+ * version has it and then given the current version's defaults (upgradeRow),
+ * as the migrations give an older database.
  *
  * The file holds private signing keys and the TLS key: it is a secret, like
  * the data dir itself.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import { constants as bufferConstants } from 'node:buffer';
 import { baseUrlProblem } from '../../protocol/base-url.js';
 import { decodeBase64Url } from '../../protocol/base64url.js';
 import { isIsoDateTime, isJsonObject } from '../../protocol/fields.js';
@@ -30,7 +33,7 @@ import { kidFromPublicKey } from '../../protocol/kid.js';
 import { decodeTicketCode } from '../../protocol/ticket-code.js';
 import { rawPublicKey } from '../signing.js';
 import type { IssuerInfo } from '../store/issuer-info.js';
-import { policyKey, TRANSFER_TABLES, type TransferTable } from '../store/transfer.js';
+import { TRANSFER_TABLES, type TransferTable } from '../store/transfer.js';
 import { AdminError } from '../error-catalogue.js';
 
 export const EXPORT_FORMAT = 'ticket-issuer-export';
@@ -414,55 +417,37 @@ export class ExportWriter {
   }
 }
 
-/** Problems are listed in one message up to this many; the rest are counted. */
+/** Problems are listed in one message up to this many; the rest are counted, not kept (a damaged file may have millions). */
 const MAX_LISTED_PROBLEMS = 10;
 
-class Problems {
-  readonly list: string[] = [];
+export class Problems {
+  private readonly listed: string[] = [];
+  private count = 0;
+
+  get any(): boolean {
+    return this.count > 0;
+  }
 
   add(problem: string): void {
-    this.list.push(problem);
+    if (this.count++ < MAX_LISTED_PROBLEMS) this.listed.push(problem);
   }
 
   throwIfAny(source: string): void {
-    if (this.list.length === 0) return;
-    const shown = this.list.slice(0, MAX_LISTED_PROBLEMS).join('; ');
-    const more = this.list.length > MAX_LISTED_PROBLEMS ? ` (and ${this.list.length - MAX_LISTED_PROBLEMS} more)` : '';
-    throw invalid(source, `${shown}${more}`);
+    if (this.count === 0) return;
+    const more = this.count > MAX_LISTED_PROBLEMS ? ` (and ${this.count - MAX_LISTED_PROBLEMS} more)` : '';
+    throw invalid(source, `${this.listed.join('; ')}${more}`);
   }
 }
 
-const invalid = (source: string, why: string): AdminError =>
+export const invalid = (source: string, why: string): AdminError =>
   new AdminError('IMPORT_FILE_INVALID', `${source} is not a usable ticket-issuer export: ${why}`);
 
-/** Reads and fully checks an export file; nothing is merged from a file that fails here. */
-export function readExportFile(file: string): ExportFile {
-  let bytes: Buffer;
-  try {
-    bytes = fs.readFileSync(file);
-  } catch (error) {
-    throw new AdminError('INVALID_ARGUMENT', `cannot read --from ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-  }
-  if (bytes.length > bufferConstants.MAX_STRING_LENGTH) {
-    throw invalid(
-      file,
-      `it is ${Math.round(bytes.length / 2 ** 20)} MiB, more than one import can read; export one event at a time (export --event EID)`,
-    );
-  }
-  return parseExportFile(bytes.toString('utf8'), file);
-}
-
-export function parseExportFile(text: string, source: string): ExportFile {
-  let document: unknown;
-  try {
-    document = JSON.parse(text);
-  } catch (error) {
-    throw invalid(source, `it is not complete JSON (truncated or damaged?): ${(error as Error).message}`);
-  }
-  if (!isJsonObject(document) || document.format !== EXPORT_FORMAT) {
+/** The format tag and version of a file's header, checked before anything else is read. */
+export function checkFormat(header: Record<string, unknown>, source: string): number {
+  if (header.format !== EXPORT_FORMAT) {
     throw invalid(source, `it has no "format": "${EXPORT_FORMAT}" tag (was it written by "ticket-issuer export"?)`);
   }
-  const version = document.version;
+  const version = header.version;
   if (typeof version !== 'number' || !Number.isSafeInteger(version) || version < OLDEST_READ_VERSION)
     throw invalid(source, '"version" must be a positive integer');
   if (version > EXPORT_VERSION) {
@@ -471,76 +456,50 @@ export function parseExportFile(text: string, source: string): ExportFile {
       `${source} is export format version ${version}; this ticket-issuer reads versions ${OLDEST_READ_VERSION} to ${EXPORT_VERSION}: upgrade ticket-issuer on this machine`,
     );
   }
-  const tables = tablesOf(version);
-  const expected = [...HEADER_FIELDS, ...tables, 'sha256'];
-  const problems = new Problems();
-  for (const name of Object.keys(document)) if (!expected.includes(name)) problems.add(`unknown member "${name}"`);
-  for (const name of expected) if (!(name in document)) problems.add(`"${name}" is missing`);
-  for (const table of tables) if (table in document && !Array.isArray(document[table])) problems.add(`"${table}" is not an array`);
-  if (typeof document.sha256 !== 'string') problems.add('"sha256" is not a string');
-  problems.throwIfAny(source);
-
-  const file = document as unknown as ExportFile;
-  if (digestOf(file) !== file.sha256)
-    throw invalid(source, 'its SHA-256 checksum does not match its content: the file is damaged or was edited');
-
-  checkHeader(file, problems);
-  problems.throwIfAny(source);
-  for (const table of tables) checkRows(table, version, file[table], problems);
-  problems.throwIfAny(source);
-  if (version < 2) upgradeVersion1(file);
-  if (version < 3) upgradeVersion2(file);
-  if (version < 4) for (const table of V4_ADDITIONS.tables) file[table] = [];
-  checkReferences(file, problems);
-  problems.throwIfAny(source);
-  return file;
-}
-
-/** A version 1 or 2 file in version 3's shape: no chain columns (the rows are chained on import), no kiosk heads. */
-function upgradeVersion2(file: ExportFile): void {
-  for (const [table, defaults] of Object.entries(V3_ADDITIONS.columns) as [TransferTable, Record<string, string | number | null>][]) {
-    for (const row of file[table]) Object.assign(row, defaults);
-  }
-  for (const table of V3_ADDITIONS.tables) file[table] = [];
+  return version;
 }
 
 /**
- * A version 1 file in version 2's shape, as migration 3 upgrades a database (issuer/store/migrations.ts): every
- * check-in is its ticket's current admission, inside, with one entry in the history; events are `single`
- * without a capacity; setup codes and keys have no direction and no rights; no policies, no heartbeats.
+ * A row of an older version in the current version's shape, as the migrations upgrade a database
+ * (issuer/store/migrations.ts): version 1 had no door columns (events `single` without a capacity, every
+ * check-in inside since its scan, setup codes and keys without direction or rights); versions 1 and 2 no
+ * chain columns (the rows are chained on import). Tables a version lacked are empty, except version 1's
+ * admission history, which transfer-read.ts derives from its check-ins (version1Entry).
  */
-function upgradeVersion1(file: ExportFile): void {
-  for (const [table, defaults] of Object.entries(V2_ADDITIONS.columns) as [TransferTable, Record<string, string | number | null>][]) {
-    for (const row of file[table]) Object.assign(row, defaults);
+export function upgradeRow(table: TransferTable, version: number, row: FileRow): FileRow {
+  if (version >= 3) return row;
+  Object.assign(row, V3_ADDITIONS.columns[table]);
+  if (version >= 2) return row;
+  Object.assign(row, V2_ADDITIONS.columns[table]);
+  if (table === 'checkins') {
+    row.state_at = row.checked_in_at!;
+    row.first_checked_in_at = row.checked_in_at!;
   }
-  for (const checkin of file.checkins) {
-    checkin.state_at = checkin.checked_in_at!;
-    checkin.first_checked_in_at = checkin.checked_in_at!;
-  }
-  const tickets = new Map(file.tickets.map((ticket) => [ticket.tid, ticket]));
-  file.admission_events = file.checkins
-    .filter((checkin) => tickets.has(checkin.tid!))
-    .map((checkin) => ({
-      tid: checkin.tid!,
-      eid: tickets.get(checkin.tid!)!.eid!,
-      action: 'entry',
-      at: checkin.checked_in_at!,
-      gate_id: checkin.gate_id!,
-      scanner_id: checkin.scanner_id!,
-      api_key_id: checkin.api_key_id!,
-      idempotency_key: checkin.idempotency_key!,
-      actor: `scanner:${String(checkin.scanner_id)}`,
-      reason: null,
-      late: 0,
-      admitted_offline: 0,
-      ticket_type: tickets.get(checkin.tid!)!.ticket_type!,
-      recorded_at: checkin.recorded_at!,
-    }));
-  file.offline_policies = [];
-  file.scanner_heartbeats = [];
+  return row;
 }
 
-function checkHeader(file: ExportFile, problems: Problems): void {
+/** The one entry of a version 1 check-in in the admission history (what migration 3 gives an older database). */
+export function version1Entry(checkin: FileRow, ticket: { eid: string; ticket_type: string | null }): FileRow {
+  return {
+    tid: checkin.tid!,
+    eid: ticket.eid,
+    action: 'entry',
+    at: checkin.checked_in_at!,
+    gate_id: checkin.gate_id!,
+    scanner_id: checkin.scanner_id!,
+    api_key_id: checkin.api_key_id!,
+    idempotency_key: checkin.idempotency_key!,
+    actor: `scanner:${String(checkin.scanner_id)}`,
+    reason: null,
+    late: 0,
+    admitted_offline: 0,
+    ticket_type: ticket.ticket_type,
+    recorded_at: checkin.recorded_at!,
+  };
+}
+
+/** The header's members other than format and version (checkFormat). */
+export function checkHeader(file: Record<string, unknown>, problems: Problems): void {
   if (!isIsoDateTime(file.exported_at)) problems.add('"exported_at" is not a date-time');
   const scope: unknown = file.scope;
   if (!isJsonObject(scope) || Object.keys(scope).join() !== 'eid' || !(scope.eid === null || TYPE_CHECKS.string(scope.eid))) {
@@ -578,82 +537,29 @@ function tlsPairMatches(certPem: string, keyPem: string): boolean {
   }
 }
 
-function checkRows(table: TransferTable, version: number, rows: unknown[], problems: Problems): void {
+/** Whether a row has exactly the columns of its table in its file's version, of their types; each problem added. */
+export function checkRow(table: TransferTable, version: number, row: unknown, index: number, problems: Problems): row is FileRow {
   const types = columnTypes(table, version);
-  const columns = Object.keys(types);
-  rows.forEach((row, i) => {
-    const where = `${table}[${i}]`;
-    if (!isJsonObject(row)) return problems.add(`${where} is not an object`);
-    for (const name of Object.keys(row)) if (!(name in types)) problems.add(`${where} has an unknown field "${name}"`);
-    for (const name of columns) {
-      const type = types[name]!;
-      if (!(name in row)) problems.add(`${where}.${name} is missing`);
-      else if (!TYPE_CHECKS[type](row[name])) problems.add(`${where}.${name} must be ${TYPE_NAMES[type]}`);
-    }
-  });
-}
-
-/** Values of one column, with a problem for each repeat (the database would refuse them anyway, less clearly). */
-function uniqueValues(rows: FileRow[], table: string, column: string, problems: Problems): Set<unknown> {
-  const seen = new Set<unknown>();
-  for (const row of rows) {
-    if (seen.has(row[column])) problems.add(`${table} has ${column} ${String(row[column])} twice`);
-    seen.add(row[column]);
+  const where = `${table}[${index}]`;
+  if (!isJsonObject(row)) {
+    problems.add(`${where} is not an object`);
+    return false;
   }
-  return seen;
-}
-
-/** The file must be whole: every reference points into the file itself, so it can create a data dir on its own. */
-function checkReferences(file: ExportFile, problems: Problems): void {
-  const kids = uniqueValues(file.signing_keys, 'signing_keys', 'kid', problems);
-  const eids = uniqueValues(file.events, 'events', 'eid', problems);
-  const tids = uniqueValues(file.tickets, 'tickets', 'tid', problems);
-  uniqueValues(file.checkins, 'checkins', 'tid', problems);
-  const tokenIds = uniqueValues(file.enrollment_tokens, 'enrollment_tokens', 'token_id', problems);
-  uniqueValues(file.enrollment_tokens, 'enrollment_tokens', 'token_hash', problems);
-  uniqueValues(file.api_keys, 'api_keys', 'api_key_id', problems);
-  uniqueValues(file.api_keys, 'api_keys', 'key_hash', problems);
-  uniqueValues(file.idempotency, 'idempotency', 'idempotency_key', problems);
-  const apiKeyIds = new Set(file.api_keys.map((key) => key.api_key_id));
-  uniqueValues(file.scanner_heartbeats, 'scanner_heartbeats', 'api_key_id', problems);
-  uniqueValues(file.event_lan_keys, 'event_lan_keys', 'eid', problems);
-  uniqueValues(file.check_in_rules, 'check_in_rules', 'eid', problems);
-  const policies = new Set<string>();
-  file.offline_policies.forEach((row, i) => {
-    const key = policyKey(row as Record<string, string | number | null>);
-    if (policies.has(key)) problems.add(`offline_policies has event ${String(row.eid)} and ticket type "${String(row.ticket_type)}" twice`);
-    policies.add(key);
-    if ((row.policy === 'capped') !== (row.cap_per_hour !== null))
-      problems.add(`offline_policies[${i}]: cap_per_hour is set exactly when the policy is "capped"`);
-  });
-
-  checkSigningKeys(file.signing_keys, problems);
-  if (file.scope.eid !== null && (file.events.length !== 1 || file.events[0]!.eid !== file.scope.eid)) {
-    problems.add(`"scope" names event ${file.scope.eid}, but "events" holds other events`);
-  }
-  const refer = (table: TransferTable, column: string, known: Set<unknown>, what: string): void => {
-    file[table].forEach((row, i) => {
-      if (!known.has(row[column])) problems.add(`${table}[${i}].${column} names ${what} ${String(row[column])}, which is not in the file`);
-    });
+  let ok = true;
+  const problem = (text: string): void => {
+    problems.add(text);
+    ok = false;
   };
-  refer('tickets', 'eid', eids, 'event');
-  refer('tickets', 'kid', kids, 'signing key');
-  refer('checkins', 'tid', tids, 'ticket');
-  refer('enrollment_tokens', 'eid', eids, 'event');
-  refer('api_keys', 'eid', eids, 'event');
-  refer('api_keys', 'token_id', tokenIds, 'setup token');
-  refer('admission_events', 'tid', tids, 'ticket');
-  refer('offline_policies', 'eid', eids, 'event');
-  refer('scanner_heartbeats', 'api_key_id', apiKeyIds, 'scanner key');
-  refer('event_lan_keys', 'eid', eids, 'event');
-  refer('check_in_rules', 'eid', eids, 'event');
-  file.tickets.forEach((ticket, i) => {
-    const problem = ticketCodeProblem(ticket, file.issuer.base_url);
-    if (problem !== null) problems.add(`tickets[${i}].qr ${problem}`);
-  });
+  for (const name of Object.keys(row)) if (!(name in types)) problem(`${where} has an unknown field "${name}"`);
+  for (const [name, type] of Object.entries(types)) {
+    if (!(name in row)) problem(`${where}.${name} is missing`);
+    else if (!TYPE_CHECKS[type](row[name])) problem(`${where}.${name} must be ${TYPE_NAMES[type]}`);
+  }
+  return ok;
 }
 
-function checkSigningKeys(keys: FileRow[], problems: Problems): void {
+/** The signing keys of a file: each key its own, exactly one active (with its private key). */
+export function checkSigningKeys(keys: FileRow[], problems: Problems): void {
   const active = keys.filter((key) => key.active === true);
   if (active.length !== 1) problems.add(`exactly one signing key must be active, not ${active.length}`);
   keys.forEach((key, i) => {
@@ -688,7 +594,7 @@ function privateKeyMatches(pem: string, publicKey: Uint8Array): boolean {
 }
 
 /** Tickets are bound to their issuer (`iss`): a code must decode and say what its row says. */
-function ticketCodeProblem(ticket: FileRow, baseUrl: string): string | null {
+export function ticketCodeProblem(ticket: FileRow, baseUrl: string): string | null {
   let payload;
   try {
     payload = decodeTicketCode(ticket.qr as string).payload;

@@ -69,7 +69,9 @@ import { kidFromPublicKey } from '../../protocol/kid.js';
 import { AdminError } from '../error-catalogue.js';
 import { notInitialised } from './issuer-context.js';
 import type { Progress, StartProgress } from './progress.js';
-import { PRIVATE_KEY_FIELD, type ExportFile } from './transfer-file.js';
+import { FingerprintSet } from './compact-set.js';
+import { PRIVATE_KEY_FIELD, type ExportHeader, type FileRow } from './transfer-file.js';
+import { entryKey, FileRows, type CheckedFile } from './transfer-read.js';
 
 export interface KindCounts {
   added: number;
@@ -106,10 +108,10 @@ export interface ImportOptions {
   database?: string;
 }
 
+/** Merges a file that passed checkExportFile (transfer-read.ts), reading its rows again as it goes. */
 export async function importIssuer(
   dataOption: string | undefined,
-  file: ExportFile,
-  source: string,
+  file: CheckedFile,
   now: Date,
   startProgress: StartProgress,
   options: ImportOptions = {},
@@ -137,18 +139,21 @@ export async function importIssuer(
     if (created) prepareNewDataDir(dataDir, undo);
     const opened = await openIssuerDatabase(dataDir);
     database = opened.database;
-    if (!created) await checkSameIssuer(database.read, opened.schemaVersion, dataDir, file, source);
+    if (!created) await checkSameIssuer(database.read, opened.schemaVersion, dataDir, file);
     const warnings: string[] = [];
-    const tls = placeTlsCertificate(dataDir, file, undo, warnings);
-    placePrivateKeys(dataDir, file, undo);
+    const tls = placeTlsCertificate(dataDir, file.header, undo, warnings);
+    placePrivateKeys(dataDir, file.signingKeys, undo);
 
-    const total = TRANSFER_TABLES.reduce((sum, table) => sum + file[table].length, 0);
-    // A new Merge per run of the job: on PostgreSQL a run that lost to a concurrent writer is discarded whole.
+    const total = TRANSFER_TABLES.reduce((sum, table) => sum + file.counts[table], 0);
+    // A new Merge and a new read of the file per run of the job: on PostgreSQL a run that lost to a concurrent
+    // writer is discarded whole, and the next one reads the file from its start.
     const merged = await database.write(async (tx) => {
       const progress = startProgress(total, 'Importing');
+      const rows = new FileRows(file);
       try {
-        return await new Merge(transferStore(tx), file, now, progress).run(created);
+        return await new Merge(transferStore(tx), file, rows, now, progress).run(created);
       } finally {
+        rows.close();
         progress.stop();
       }
     });
@@ -157,7 +162,7 @@ export async function importIssuer(
       issuer: merged.issuer,
       name: merged.name,
       data: dataDir.root,
-      file: path.resolve(source),
+      file: path.resolve(file.source),
       created,
       scope: merged.scope,
       active_kid: merged.active_kid,
@@ -207,17 +212,18 @@ function prepareNewDataDir(dataDir: DataDir, undo: Undo): void {
 }
 
 /** Tickets are bound to `iss`: only an export of this very issuer may be merged. */
-async function checkSameIssuer(db: Sql, schemaVersion: number, dataDir: DataDir, file: ExportFile, source: string): Promise<void> {
+async function checkSameIssuer(db: Sql, schemaVersion: number, dataDir: DataDir, file: CheckedFile): Promise<void> {
   const info = schemaVersion === 0 ? undefined : await findIssuerInfo(db);
   if (!info) throw notInitialised(dataDir);
-  if (info.base_url !== file.issuer.base_url) {
+  const source = file.source;
+  if (info.base_url !== file.header.issuer.base_url) {
     throw new AdminError(
       'IMPORT_ISSUER_MISMATCH',
-      `${source} is an export of ${file.issuer.base_url}, but ${dataDir.root} is the issuer ${info.base_url}; tickets are bound to their issuer, so only an export of ${info.base_url} can be merged here (import into a new --data DIR to make a copy)`,
+      `${source} is an export of ${file.header.issuer.base_url}, but ${dataDir.root} is the issuer ${info.base_url}; tickets are bound to their issuer, so only an export of ${info.base_url} can be merged here (import into a new --data DIR to make a copy)`,
     );
   }
   const known = await db.all<{ kid: string; public_key: string }>('SELECT kid, public_key FROM signing_keys');
-  const shared = file.signing_keys.some((key) => known.some((k) => k.kid === key.kid && k.public_key === key.public_key));
+  const shared = file.signingKeys.some((key) => known.some((k) => k.kid === key.kid && k.public_key === key.public_key));
   if (!shared) {
     throw new AdminError(
       'IMPORT_ISSUER_MISMATCH',
@@ -227,7 +233,7 @@ async function checkSameIssuer(db: Sql, schemaVersion: number, dataDir: DataDir,
 }
 
 /** The self-signed certificate kiosks pinned: taken when this data dir has none; a different one here is kept (and said). */
-function placeTlsCertificate(dataDir: DataDir, file: ExportFile, undo: Undo, warnings: string[]): KindCounts {
+function placeTlsCertificate(dataDir: DataDir, file: ExportHeader, undo: Undo, warnings: string[]): KindCounts {
   const counts = emptyCounts();
   if (file.tls === null) return counts;
   const certFile = path.join(dataDir.tlsDir, 'cert.pem');
@@ -254,8 +260,8 @@ function placeTlsCertificate(dataDir: DataDir, file: ExportFile, undo: Undo, war
 const fingerprint = (pem: string): string => new crypto.X509Certificate(pem).fingerprint256;
 
 /** Private keys this data dir lacks go to keys/ (0600) before the database names them, as `init` and `key rotate` do. */
-function placePrivateKeys(dataDir: DataDir, file: ExportFile, undo: Undo): void {
-  for (const row of file.signing_keys) {
+function placePrivateKeys(dataDir: DataDir, signingKeys: readonly FileRow[], undo: Undo): void {
+  for (const row of signingKeys) {
     const pem = row[PRIVATE_KEY_FIELD];
     const kid = row.kid as string;
     if (typeof pem !== 'string' || fs.existsSync(keyFile(dataDir.keysDir, kid))) continue;
@@ -320,11 +326,14 @@ class Merge {
   private readonly nowIso: string;
   private readonly conflicts: Row[] = [];
   private readonly warnings: string[] = [];
+  /** The file's events, for counting their occupancy again. */
+  private readonly eids: string[] = [];
   private done = 0;
 
   constructor(
     private readonly store: TransferStore,
-    private readonly file: ExportFile,
+    private readonly file: CheckedFile,
+    private readonly rows: FileRows,
     now: Date,
     private readonly progress: Progress,
   ) {
@@ -332,6 +341,7 @@ class Merge {
   }
 
   async run(created: boolean) {
+    const { issuer, scope } = this.file.header;
     const existing = await this.store.issuerInfo();
     if (created) {
       if (existing) {
@@ -340,32 +350,34 @@ class Merge {
           `the new data dir's database already holds the issuer "${existing.name}" (${existing.base_url}); refusing to overwrite it`,
         );
       }
-      await this.store.insertIssuerInfo(this.file.issuer);
-    } else if (existing!.name !== this.file.issuer.name) {
-      this.warnings.push(`the file names the issuer "${this.file.issuer.name}"; this data dir's name "${existing!.name}" is kept`);
+      await this.store.insertIssuerInfo(issuer);
+    } else if (existing!.name !== issuer.name) {
+      this.warnings.push(`the file names the issuer "${issuer.name}"; this data dir's name "${existing!.name}" is kept`);
     }
+    // In the file's order (TRANSFER_TABLES), as its rows are read again.
     const keys = await this.mergeSigningKeys();
     await this.mergeEvents();
     await this.mergeTickets();
     await this.mergeCheckins();
+    await this.mergeScanLog();
     await this.mergeTokens();
     await this.mergeApiKeys();
     await this.mergeIdempotency();
-    await this.mergeScanLog();
-    await this.mergeAdmissionEvents();
-    await this.mergeLog('kiosk_log_heads');
+    await this.mergeLog('admission_events');
     await this.mergeOfflinePolicies();
     await this.mergeHeartbeats();
+    await this.mergeLog('kiosk_log_heads');
     await this.mergeLanKeys();
     await this.mergeCheckInRules();
+    this.rows.finish();
     // Each side counted its own doors: the merged counters are counted again from the merged rows.
-    await this.store.recomputeOccupancy(this.file.events.map((event) => event.eid as string));
+    await this.store.recomputeOccupancy(this.eids);
     this.progress.advance(this.done % PROGRESS_STEP);
     const info = (await this.store.issuerInfo())!;
     return {
       issuer: info.base_url,
       name: info.name,
-      scope: this.file.scope,
+      scope,
       active_kid: keys.active,
       retired_kids: keys.retired,
       counts: this.counts,
@@ -377,6 +389,15 @@ class Merge {
     if (++this.done % PROGRESS_STEP === 0) this.progress.advance(PROGRESS_STEP);
   }
 
+  /** The file's rows of `table` as they are read again (FileRows), counted for the progress bar. */
+  private *fileRows(table: TransferTable): Generator<Row> {
+    for (const row of this.rows.rows(table) as Generator<Row>) {
+      this.tick();
+      if (table === 'events') this.eids.push(row.eid as string);
+      yield row;
+    }
+  }
+
   /** Union of keys; retirement wins from either side; then exactly one active key (see the module comment). */
   private async mergeSigningKeys(): Promise<{ active: string; retired: string[] }> {
     const before = new Map((await this.store.allKeys()).map((k) => [k.kid, k]));
@@ -385,11 +406,11 @@ class Merge {
     const window = new Map<string, string | null>([...before].map(([kid, k]) => [kid, k.valid_until]));
     const found = await this.store.findMany(
       'signing_keys',
-      this.file.signing_keys.map((key) => key.kid as string),
+      this.file.signingKeys.map((key) => key.kid as string),
     );
     const added: Row[] = [];
     let fileActive = '';
-    for (const key of this.file.signing_keys) {
+    for (const key of this.file.signingKeys) {
       this.tick();
       const kid = key.kid as string;
       const validUntil = key.valid_until as string | null;
@@ -423,7 +444,7 @@ class Merge {
     await this.store.setKeyState(active, null, true);
 
     const counts = this.counts.signing_keys;
-    for (const key of this.file.signing_keys) {
+    for (const key of this.file.signingKeys) {
       const kid = key.kid as string;
       const old = before.get(kid);
       if (old === undefined) counts.added++;
@@ -444,16 +465,13 @@ class Merge {
     existing: (dest: Row, row: Row, id: string) => Promise<keyof KindCounts | null>,
   ): Promise<void> {
     const counts = this.counts[table];
-    const rows = this.file[table] as Row[];
-    for (let start = 0; start < rows.length; start += MERGE_BATCH) {
-      const batch = rows.slice(start, start + MERGE_BATCH);
+    for (const batch of batches(this.fileRows(table), MERGE_BATCH)) {
       const found = await this.store.findMany(
         table,
         batch.map((row) => row[TRANSFER_KEYS[table]] as string),
       );
       const added: Row[] = [];
       for (const row of batch) {
-        this.tick();
         const id = row[TRANSFER_KEYS[table]] as string;
         const dest = found.get(id);
         if (dest === undefined) {
@@ -497,15 +515,8 @@ class Merge {
    * scan sent to both instances (same idempotency key) is one admission, not a conflict.
    */
   private async mergeCheckins(): Promise<void> {
-    const fileEntryKeys = new Map<string, Set<string>>();
-    for (const event of this.file.admission_events) {
-      if (event.action !== 'entry' || event.idempotency_key === null) continue;
-      const tid = event.tid as string;
-      if (!fileEntryKeys.has(tid)) fileEntryKeys.set(tid, new Set());
-      fileEntryKeys.get(tid)!.add(event.idempotency_key as string);
-    }
     await this.mergeRows('checkins', async (dest, incoming, tid) => {
-      const newer = await this.sameAdmission(dest, incoming, fileEntryKeys.get(tid) ?? new Set());
+      const newer = await this.sameAdmission(dest, incoming);
       if (newer === 'dest') return 'unchanged';
       if (newer === 'incoming') {
         // Newer on a version tie (a later state_at): still a version above this side's, for a serve writing meanwhile.
@@ -539,11 +550,11 @@ class Merge {
    * side's history holds the other's current entry (a re-entry or a change made after the copy was taken).
    * The newer is the one with the higher version (changes made), then the later state_at; this side on a tie.
    */
-  private async sameAdmission(dest: Row, incoming: Row, fileEntryKeys: Set<string>): Promise<'dest' | 'incoming' | null> {
+  private async sameAdmission(dest: Row, incoming: Row): Promise<'dest' | 'incoming' | null> {
     const newer = isNewerState(incoming, dest) ? 'incoming' : 'dest';
     if (dest.idempotency_key === incoming.idempotency_key) return newer;
-    // The file has seen this side's entry and went on from it.
-    if (newer === 'incoming' && fileEntryKeys.has(dest.idempotency_key as string)) return 'incoming';
+    // The file has seen this side's entry and went on from it (its history's entries: transfer-read.ts).
+    if (newer === 'incoming' && this.file.entryKeys.has(entryKey(dest.tid, dest.idempotency_key))) return 'incoming';
     // This side has seen the file's entry and went on from it.
     if (newer === 'dest' && (await this.store.entryKeysOf(incoming.tid as string)).has(incoming.idempotency_key as string)) return 'dest';
     return null;
@@ -624,24 +635,28 @@ class Merge {
    */
   private async mergeScanLog(): Promise<void> {
     const counts = this.counts.scan_log;
-    const seen = new Set<string>();
-    const recordedConflicts = new Set<string>();
+    // Fingerprints, not rows (compact-set.ts): the logs of both sides may be long.
+    const seen = new FingerprintSet();
+    const recordedConflicts = new FingerprintSet();
     const remember = (row: Row): void => {
-      seen.add(rowFingerprint(row));
+      seen.add(rowIdentity(row, 'scan_log'));
       if (row.outcome === IMPORT_CONFLICT_OUTCOME) recordedConflicts.add(conflictKey(row));
     };
     for await (const row of this.store.logRows('scan_log')) remember(row);
     // Added in the file's order, then the new double admissions: the order the rows had before the port.
-    const added: Row[] = [];
-    for (const row of this.file.scan_log as Row[]) {
-      this.tick();
+    let added: Row[] = [];
+    for (const row of this.fileRows('scan_log')) {
       const duplicate =
-        seen.has(rowFingerprint(row)) || (row.outcome === IMPORT_CONFLICT_OUTCOME && recordedConflicts.has(conflictKey(row)));
+        seen.has(rowIdentity(row, 'scan_log')) || (row.outcome === IMPORT_CONFLICT_OUTCOME && recordedConflicts.has(conflictKey(row)));
       if (duplicate) counts.unchanged++;
       else {
         added.push(row);
         remember(row);
         counts.added++;
+      }
+      if (added.length >= MERGE_BATCH) {
+        await this.store.insertMany('scan_log', added);
+        added = [];
       }
     }
     for (const row of this.conflicts) {
@@ -656,42 +671,25 @@ class Merge {
     await this.store.insertMany('scan_log', added);
   }
 
-  /** The admission history, append-only like the audit log: a row is already here when every column is equal. */
-  private async mergeAdmissionEvents(): Promise<void> {
-    const counts = this.counts.admission_events;
-    const seen = new Set<string>();
-    for await (const row of this.store.logRows('admission_events')) seen.add(rowFingerprint(row, 'admission_events'));
-    const added: Row[] = [];
-    for (const row of this.file.admission_events as Row[]) {
-      this.tick();
-      const fingerprint = rowFingerprint(row, 'admission_events');
-      if (seen.has(fingerprint)) counts.unchanged++;
-      else {
-        added.push(row);
-        seen.add(fingerprint);
-        counts.added++;
-      }
-    }
-    await this.store.insertMany('admission_events', added);
-  }
-
-  /** An append-only log without rules of its own (the kiosks' reported chain heads): the union, in the file's order. */
-  private async mergeLog(table: 'kiosk_log_heads'): Promise<void> {
+  /**
+   * An append-only log without rules of its own (the admission history, the kiosks' reported chain heads): the
+   * union, in the file's order; a row is already here when every column is equal.
+   */
+  private async mergeLog(table: 'admission_events' | 'kiosk_log_heads'): Promise<void> {
     const counts = this.counts[table];
-    const seen = new Set<string>();
-    for await (const row of this.store.logRows(table)) seen.add(rowFingerprint(row, table));
-    const added: Row[] = [];
-    for (const row of (this.file[table] ?? []) as Row[]) {
-      this.tick();
-      const fingerprint = rowFingerprint(row, table);
-      if (seen.has(fingerprint)) counts.unchanged++;
-      else {
-        added.push(row);
-        seen.add(fingerprint);
-        counts.added++;
+    const seen = new FingerprintSet();
+    for await (const row of this.store.logRows(table)) seen.add(rowIdentity(row, table));
+    for (const batch of batches(this.fileRows(table), MERGE_BATCH)) {
+      const added: Row[] = [];
+      for (const row of batch) {
+        if (!seen.add(rowIdentity(row, table))) counts.unchanged++;
+        else {
+          added.push(row);
+          counts.added++;
+        }
       }
+      await this.store.insertMany(table, added);
     }
-    await this.store.insertMany(table, added);
   }
 
   /** Offline exposure policies per event and ticket type: the one set last (updated_at) stands, this side's on a tie. */
@@ -699,8 +697,7 @@ class Merge {
     const counts = this.counts.offline_policies;
     const here = await this.store.offlinePolicies();
     const added: Row[] = [];
-    for (const row of this.file.offline_policies as Row[]) {
-      this.tick();
+    for (const row of this.fileRows('offline_policies')) {
       const dest = here.get(policyKey(row));
       if (dest === undefined) {
         added.push(row);
@@ -778,11 +775,21 @@ function isEarlier(a: Row, b: Row): boolean {
   return (a.idempotency_key as string) < (b.idempotency_key as string);
 }
 
-const rowFingerprint = (row: Row, table: LogTable = 'scan_log'): string =>
-  crypto
-    .createHash('sha256')
-    .update(JSON.stringify(LOG_IDENTITY_COLUMNS[table].map((c) => row[c] ?? null)))
-    .digest('base64');
+/** What makes two rows of a log the same row (LOG_IDENTITY_COLUMNS), as one string. */
+const rowIdentity = (row: Row, table: LogTable): string => JSON.stringify(LOG_IDENTITY_COLUMNS[table].map((c) => row[c] ?? null));
+
+/** Groups of up to `size` items, in their order. */
+function* batches<T>(items: Iterable<T>, size: number): Generator<T[]> {
+  let batch: T[] = [];
+  for (const item of items) {
+    batch.push(item);
+    if (batch.length === size) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield batch;
+}
 
 const conflictKey = (row: Row): string => `${String(row.tid)}\n${String(row.idempotency_key)}`;
 

@@ -2,15 +2,15 @@
  * `export --to FILE [--event EID]` and `import --from FILE` (beyond the
  * contract's table, following its rules; docs/issuer.md "Moving an issuer to
  * the venue and back"): move an issuer to the venue laptop and back without
- * losing a check-in, on SQLite or PostgreSQL either way. The file, the export
- * and the merge are issuer/admin/transfer-file.ts, transfer-export.ts and
- * transfer-import.ts.
+ * losing a check-in, on SQLite or PostgreSQL either way. The file, the export,
+ * reading the file and the merge are issuer/admin/transfer-file.ts,
+ * transfer-export.ts, transfer-read.ts and transfer-import.ts.
  */
 import type { Command } from 'commander';
 import { withIssuer } from '../admin/issuer-context.js';
 import { describeExport, exportIssuer } from '../admin/transfer-export.js';
-import { readExportFile } from '../admin/transfer-file.js';
 import { describeImport, importIssuer } from '../admin/transfer-import.js';
+import { checkExportFile } from '../admin/transfer-read.js';
 import { action, withCommonOptions, type CommonOptions } from './command.js';
 
 interface ExportOptions extends CommonOptions {
@@ -54,11 +54,11 @@ export function registerTransferCommands(program: Command): void {
       ),
   ).action(
     action<ImportOptions>(async (options, output) => {
-      const file = readExportFile(options.from);
+      // Pass 1 checks the whole file (nothing is written from a file that fails it); the merge reads it again.
+      const file = checkExportFile(options.from);
       const result = await importIssuer(
         options.data,
         file,
-        options.from,
         new Date(),
         (total, label) => output.progress(total, label),
         options.database === undefined ? {} : { database: options.database },
