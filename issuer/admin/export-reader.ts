@@ -114,7 +114,8 @@ export class JsonScanner {
   end(): void {
     if (this.state === 'done') return;
     if (this.state === 'start') throw new JsonStreamError('the file is empty');
-    const inside = this.state.endsWith('element') || this.state === 'element-text' ? ` inside "${this.name}" after ${this.index} element(s)` : '';
+    const inside =
+      this.state.endsWith('element') || this.state === 'element-text' ? ` inside "${this.name}" after ${this.index} element(s)` : '';
     throw new JsonStreamError(`the file ends before the object is closed${inside}`);
   }
 
@@ -204,7 +205,8 @@ export class JsonScanner {
   private cutPiece(pieces: JsonPiece[]): boolean {
     if (!this.scanToPieceEnd()) return false;
     const text = this.text.slice(this.pieceStart, this.pos);
-    const where = this.state === 'name-text' ? 'a member name' : this.state === 'value-text' ? `"${this.name}"` : `${this.name}[${this.index}]`;
+    const where =
+      this.state === 'name-text' ? 'a member name' : this.state === 'value-text' ? `"${this.name}"` : `${this.name}[${this.index}]`;
     let value: unknown;
     try {
       value = JSON.parse(text);

@@ -118,7 +118,8 @@ export function checkExportFile(source: string): CheckedFile {
 function readError(error: unknown, source: string): unknown {
   if (error instanceof JsonStreamError) return invalid(source, `it is not complete JSON (truncated or damaged?): ${error.message}`);
   const code = (error as NodeJS.ErrnoException).code;
-  if (!(error instanceof AdminError) && typeof code === 'string') return new AdminError('INVALID_ARGUMENT', `cannot read --from ${source}: ${code}`);
+  if (!(error instanceof AdminError) && typeof code === 'string')
+    return new AdminError('INVALID_ARGUMENT', `cannot read --from ${source}: ${code}`);
   return error;
 }
 
@@ -202,7 +203,8 @@ class FileCheck {
     }
     this.readHeader();
     if (isTable) throw invalid(this.source, `"${name}" is not an array`);
-    if ((HEADER_FIELDS as readonly string[]).includes(name)) throw invalid(this.source, `"${name}" comes after the tables, not before them`);
+    if ((HEADER_FIELDS as readonly string[]).includes(name))
+      throw invalid(this.source, `"${name}" comes after the tables, not before them`);
     throw invalid(this.source, `unknown member "${name}"`);
   }
 
@@ -242,7 +244,8 @@ class FileCheck {
     const row = upgradeRow(table, this.version, value);
     this.counts[table]++;
     for (const column of UNIQUE_COLUMNS[table] ?? []) {
-      if (!this.uniqueSet(table, column).add(String(row[column]))) this.references.add(`${table} has ${column} ${String(row[column])} twice`);
+      if (!this.uniqueSet(table, column).add(String(row[column])))
+        this.references.add(`${table} has ${column} ${String(row[column])} twice`);
     }
     for (const { column, to, what } of REFERENCES[table] ?? []) {
       if (!this.uniqueSet(to, column).has(String(row[column])))
@@ -264,7 +267,8 @@ class FileCheck {
         const issuer = this.members.issuer;
         const problem = ticketCodeProblem(row, isJsonObject(issuer) ? String(issuer.base_url) : '');
         if (problem !== null) this.references.add(`tickets[${index}].qr ${problem}`);
-        if (this.version < 2) this.version1Tickets.set(row.tid as string, { eid: row.eid as string, ticket_type: row.ticket_type as string | null });
+        if (this.version < 2)
+          this.version1Tickets.set(row.tid as string, { eid: row.eid as string, ticket_type: row.ticket_type as string | null });
         return;
       }
       case 'checkins': {
@@ -339,7 +343,7 @@ export class FileRows {
 
   /** After the last table: the file must still be the one checked, byte for byte (else the merge rolls back). */
   finish(): void {
-    for (let done = false; !done; ) done = this.read() === undefined;
+    for (let done = false; !done;) done = this.read() === undefined;
     if (this.bytes.digest('hex') !== this.file.bytesSha256) throw this.changed();
   }
 
