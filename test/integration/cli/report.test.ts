@@ -6,18 +6,15 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliFailure, cliJson, LOOPBACK_SERVE, runCli, scratchDir, serveCli } from '../../support/cli-harness.js';
-import { startPostgresCluster, type PostgresCluster } from '../../support/postgres-cluster.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { cliFailure, runCli, serveCli } from '../../support/cli-harness.js';
+import { BOTH_STORES, SERVE_FOR_SCANNERS, useIssuerOnStore, type Store } from '../../support/issuer-on-store.js';
 import { reportTableRows, reportTile, seedEvening, type SeededEvening } from '../../support/report-seed.js';
-
-type Store = 'SQLite' | 'PostgreSQL';
 
 const clock = (ms: number): string => new Date(ms).toISOString().slice(11, 16);
 
-describe.each<[Store]>([['SQLite'], ['PostgreSQL']])('report on %s', (store) => {
-  let cluster: PostgresCluster | undefined;
-  let data: string;
+describe.each<[Store]>(BOTH_STORES)('report on %s', (store) => {
+  const issuer = useIssuerOnStore(store, 'Report Tests');
   let seeded: SeededEvening;
   let html: string;
   let headline: Record<string, unknown>;
@@ -25,27 +22,16 @@ describe.each<[Store]>([['SQLite'], ['PostgreSQL']])('report on %s', (store) => 
   let out: string;
 
   beforeAll(async () => {
-    data = path.join(scratchDir(), 'issuer-data');
-    const database: string[] = [];
-    if (store === 'PostgreSQL') {
-      cluster = await startPostgresCluster({ database: 'report' });
-      database.push('--database', cluster.url);
-    }
-    await cliJson(['init', '--data', data, ...database, '--base-url', 'http://127.0.0.1:8080', '--name', 'Report Tests']);
-    const { url, child } = await serveCli(['--data', data, ...LOOPBACK_SERVE, '--enroll-rpm', '1000', '--scanner-rpm', '100000']);
-    seeded = await seedEvening(url, data);
+    const { url, child } = await serveCli(['--data', issuer.data, ...SERVE_FOR_SCANNERS]);
+    seeded = await seedEvening(url, issuer.data);
     child.kill('SIGTERM');
-    out = path.join(path.dirname(data), 'report.html');
-    const result = await runCli(['report', '--data', data, '--event', seeded.eid, '--out', out, '--tz', 'UTC', '--json']);
+    out = path.join(path.dirname(issuer.data), 'report.html');
+    const result = await runCli(['report', '--data', issuer.data, '--event', seeded.eid, '--out', out, '--tz', 'UTC', '--json']);
     expect(result.code, result.stderr).toBe(0);
     headline = JSON.parse(result.stdout) as Record<string, unknown>;
     stderr = result.stderr;
     html = fs.readFileSync(out, 'utf8');
   }, 180_000);
-
-  afterAll(async () => {
-    await cluster?.stop();
-  }, 60_000);
 
   it('--json prints the file and the headline numbers; progress goes to stderr', () => {
     const { expected } = seeded;
@@ -136,11 +122,11 @@ describe.each<[Store]>([['SQLite'], ['PostgreSQL']])('report on %s', (store) => 
   });
 
   it('an unknown event, a bad time zone or gap are refused with the contract error', async () => {
-    expect((await cliFailure(['report', '--data', data, '--event', 'NOPE', '--out', out])).code).toBe('EVENT_NOT_FOUND');
-    expect((await cliFailure(['report', '--data', data, '--event', seeded.eid, '--out', out, '--tz', 'Mars/Olympus'])).code).toBe(
+    expect((await cliFailure(['report', '--data', issuer.data, '--event', 'NOPE', '--out', out])).code).toBe('EVENT_NOT_FOUND');
+    expect((await cliFailure(['report', '--data', issuer.data, '--event', seeded.eid, '--out', out, '--tz', 'Mars/Olympus'])).code).toBe(
       'INVALID_ARGUMENT',
     );
-    expect((await cliFailure(['report', '--data', data, '--event', seeded.eid, '--out', out, '--gap-minutes', '0'])).code).toBe(
+    expect((await cliFailure(['report', '--data', issuer.data, '--event', seeded.eid, '--out', out, '--gap-minutes', '0'])).code).toBe(
       'INVALID_ARGUMENT',
     );
   });

@@ -5,13 +5,12 @@
  * the heartbeat, and occupancy after all of it, with the database's own rows as the witness.
  */
 import crypto from 'node:crypto';
-import path from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { decodeSetupCode } from '../../../protocol/setup-code.js';
 import type { HeartbeatResponse } from '../../../protocol/door.js';
-import { cliFailure, cliJson, createEvent, issueTickets, LOOPBACK_SERVE, scratchDir, serveCli } from '../../support/cli-harness.js';
+import { cliFailure, cliJson, createEvent, issueTickets } from '../../support/cli-harness.js';
 import { enrollWith, postCheckIn, type HttpScanner } from '../../support/issuer-http.js';
-import { startPostgresCluster, type PostgresCluster } from '../../support/postgres-cluster.js';
+import { BOTH_STORES, useIssuerOnStore, type Store } from '../../support/issuer-on-store.js';
 
 const MINUTE = 60_000;
 const ago = (minutes: number): string => new Date(Date.now() - minutes * MINUTE).toISOString();
@@ -31,37 +30,14 @@ interface Occupancy {
   by_gate: { gate_id: string | null; inside: number; entries: number; exits: number }[];
 }
 
-type Store = 'SQLite' | 'PostgreSQL';
-
-describe.each<[Store]>([['SQLite'], ['PostgreSQL']])('door operations on %s', (store) => {
-  let cluster: PostgresCluster | undefined;
-  let data: string;
-  let url: string;
-
-  beforeAll(async () => {
-    data = path.join(scratchDir(), 'issuer-data');
-    const database: string[] = [];
-    if (store === 'PostgreSQL') {
-      cluster = await startPostgresCluster({ database: 'doors' });
-      database.push('--database', cluster.url);
-    }
-    await cliJson(['init', '--data', data, ...database, '--base-url', 'http://127.0.0.1:8080', '--name', 'Door Tests']);
-  }, 120_000);
-
-  // The harness stops every serve process after each test.
-  beforeEach(async () => {
-    url = (await serveCli(['--data', data, ...LOOPBACK_SERVE, '--enroll-rpm', '1000', '--scanner-rpm', '100000'])).url;
-  });
-
-  afterAll(async () => {
-    await cluster?.stop();
-  }, 60_000);
+describe.each<[Store]>(BOTH_STORES)('door operations on %s', (store) => {
+  const issuer = useIssuerOnStore(store, 'Door Tests', { servePerTest: true });
 
   /** A scanner enrolled with a setup code the CLI made (`extra`: --gate, --can-annul, …). */
   async function scanner(eid: string, extra: string[] = []): Promise<HttpScanner> {
-    const setup = await cliJson<{ setup_qr: string }>(['scanner', 'setup', '--data', data, '--event', eid, ...extra]);
+    const setup = await cliJson<{ setup_qr: string }>(['scanner', 'setup', '--data', issuer.data, '--event', eid, ...extra]);
     const scannerId = crypto.randomUUID();
-    const response = await enrollWith(url, decodeSetupCode(setup.setup_qr).token, scannerId);
+    const response = await enrollWith(issuer.url, decodeSetupCode(setup.setup_qr).token, scannerId);
     expect(response.status).toBe(200);
     return { apiKey: ((await response.json()) as { api_key: string }).api_key, scannerId };
   }
@@ -80,17 +56,17 @@ describe.each<[Store]>([['SQLite'], ['PostgreSQL']])('door operations on %s', (s
       idempotency_key: crypto.randomUUID(),
       ...fields,
     };
-    const response = await postCheckIn(url, who, body);
+    const response = await postCheckIn(issuer.url, who, body);
     return { status: response.status, answer: JSON.parse(response.text) as Answer, body };
   }
 
   const statusOf = async (...args: Parameters<typeof scan>): Promise<string> => (await scan(...args)).answer.status;
-  const occupancy = (eid: string): Promise<Occupancy> => cliJson<Occupancy>(['event', 'occupancy', '--data', data, '--event', eid]);
+  const occupancy = (eid: string): Promise<Occupancy> => cliJson<Occupancy>(['event', 'occupancy', '--data', issuer.data, '--event', eid]);
 
   it('reentry: entry → exit → entry; each answer says where the ticket is; occupancy follows', async () => {
-    const event = await createEvent(data, ['--entry', 'reentry']);
+    const event = await createEvent(issuer.data, ['--entry', 'reentry']);
     expect(event).toMatchObject({ entry_policy: 'reentry', capacity: null });
-    const [tid] = await issueTickets(data, event.eid, 1);
+    const [tid] = await issueTickets(issuer.data, event.eid, 1);
     const entry = await scanner(event.eid, ['--gate', 'North']);
     const exit = await scanner(event.eid, ['--gate', 'North', '--direction', 'exit']);
 
@@ -114,8 +90,8 @@ describe.each<[Store]>([['SQLite'], ['PostgreSQL']])('door operations on %s', (s
   });
 
   it('single: a second entry is already_used, before and after an exit; a spec scanner gets the spec answer', async () => {
-    const event = await createEvent(data);
-    const [first, second] = await issueTickets(data, event.eid, 2);
+    const event = await createEvent(issuer.data);
+    const [first, second] = await issueTickets(issuer.data, event.eid, 2);
     const door = await scanner(event.eid);
     const entered = await scan(door, event.eid, first!);
     // No `action`: exactly the spec's body, without the extension's fields.
@@ -130,8 +106,8 @@ describe.each<[Store]>([['SQLite'], ['PostgreSQL']])('door operations on %s', (s
   });
 
   it('an exit without an entry, or a second exit, is not_inside; revoked tickets can still leave', async () => {
-    const event = await createEvent(data, ['--entry', 'reentry']);
-    const [never, twice, revoked] = await issueTickets(data, event.eid, 3);
+    const event = await createEvent(issuer.data, ['--entry', 'reentry']);
+    const [never, twice, revoked] = await issueTickets(issuer.data, event.eid, 3);
     const door = await scanner(event.eid);
     expect((await scan(door, event.eid, never!, { action: 'exit' })).answer).toMatchObject({
       status: 'not_inside',
@@ -141,14 +117,14 @@ describe.each<[Store]>([['SQLite'], ['PostgreSQL']])('door operations on %s', (s
     expect(await statusOf(door, event.eid, twice!, { action: 'exit' })).toBe('exited');
     expect(await statusOf(door, event.eid, twice!, { action: 'exit' })).toBe('not_inside');
     await scan(door, event.eid, revoked!, { action: 'entry' });
-    await cliJson(['ticket', 'revoke', revoked!, '--data', data, '--reason', 'refunded']);
+    await cliJson(['ticket', 'revoke', revoked!, '--data', issuer.data, '--reason', 'refunded']);
     expect(await statusOf(door, event.eid, revoked!, { action: 'exit' })).toBe('exited');
     expect(await statusOf(door, event.eid, revoked!, { action: 'entry' })).toBe('revoked');
   });
 
   it('concurrent entry and exit of one ticket at two kiosks: one order wins, the state and occupancy agree with the answers', async () => {
-    const event = await createEvent(data, ['--entry', 'reentry']);
-    const tids = await issueTickets(data, event.eid, 24);
+    const event = await createEvent(issuer.data, ['--entry', 'reentry']);
+    const tids = await issueTickets(issuer.data, event.eid, 24);
     const entryKiosk = await scanner(event.eid, ['--gate', 'A']);
     const exitKiosk = await scanner(event.eid, ['--gate', 'B', '--direction', 'exit']);
     for (const tid of tids) await scan(entryKiosk, event.eid, tid, { action: 'entry', scanned_at: ago(30) });
@@ -167,7 +143,7 @@ describe.each<[Store]>([['SQLite'], ['PostgreSQL']])('door operations on %s', (s
       expect(exit).toBe('exited');
       // Exit first: the entry is a re-entry (valid, inside). Entry first: it meets the ticket inside (already_used, then out).
       expect(['valid', 'already_used']).toContain(entry);
-      const status = await cliJson<{ status: string }>(['ticket', 'show', tid, '--data', data]);
+      const status = await cliJson<{ status: string }>(['ticket', 'show', tid, '--data', issuer.data]);
       expect(status.status).toBe('checked_in');
       if (entry === 'valid') inside++;
     }
@@ -175,8 +151,8 @@ describe.each<[Store]>([['SQLite'], ['PostgreSQL']])('door operations on %s', (s
   });
 
   it('offline exits synced late and out of order are ordered by scanned_at', async () => {
-    const event = await createEvent(data, ['--entry', 'reentry']);
-    const [early, late, reentered] = await issueTickets(data, event.eid, 3);
+    const event = await createEvent(issuer.data, ['--entry', 'reentry']);
+    const [early, late, reentered] = await issueTickets(issuer.data, event.eid, 3);
     const entry = await scanner(event.eid, ['--gate', 'A']);
     const exitKiosk = await scanner(event.eid, ['--gate', 'B', '--direction', 'exit']);
     const otherEntry = await scanner(event.eid, ['--gate', 'C']);
@@ -203,8 +179,8 @@ describe.each<[Store]>([['SQLite'], ['PostgreSQL']])('door operations on %s', (s
   });
 
   it('annul: then scanned again → admitted; twice → idempotent; never checked in → refused; no right → 403', async () => {
-    const event = await createEvent(data);
-    const [mistake, unused] = await issueTickets(data, event.eid, 2);
+    const event = await createEvent(issuer.data);
+    const [mistake, unused] = await issueTickets(issuer.data, event.eid, 2);
     const door = await scanner(event.eid, ['--can-annul']);
     const plain = await scanner(event.eid);
     await scan(door, event.eid, mistake!, { action: 'entry' });
@@ -218,7 +194,7 @@ describe.each<[Store]>([['SQLite'], ['PostgreSQL']])('door operations on %s', (s
       ticket: { presence: 'annulled' },
     });
     expect(await statusOf(door, event.eid, mistake!, { action: 'annul', reason: 'again' })).toBe('annulled');
-    expect(await cliJson(['ticket', 'show', mistake!, '--data', data])).toMatchObject({
+    expect(await cliJson(['ticket', 'show', mistake!, '--data', issuer.data])).toMatchObject({
       status: 'valid',
       checked_in_at: null,
       presence: 'annulled',
@@ -228,18 +204,20 @@ describe.each<[Store]>([['SQLite'], ['PostgreSQL']])('door operations on %s', (s
     expect(await statusOf(door, event.eid, unused!, { action: 'annul', reason: 'oops' })).toBe('not_checked_in');
 
     // From the CLI, at any time, with who and why kept; twice is idempotent; never checked in is refused.
-    expect(await cliJson(['checkins', 'annul', mistake!, '--data', data, '--reason', 'second mistake'])).toMatchObject({
+    expect(await cliJson(['checkins', 'annul', mistake!, '--data', issuer.data, '--reason', 'second mistake'])).toMatchObject({
       status: 'annulled',
       already: false,
     });
-    expect(await cliJson(['checkins', 'annul', mistake!, '--data', data, '--reason', 'again'])).toMatchObject({ already: true });
-    expect(await cliFailure(['checkins', 'annul', unused!, '--data', data, '--reason', 'x'])).toMatchObject({ code: 'NOT_CHECKED_IN' });
+    expect(await cliJson(['checkins', 'annul', mistake!, '--data', issuer.data, '--reason', 'again'])).toMatchObject({ already: true });
+    expect(await cliFailure(['checkins', 'annul', unused!, '--data', issuer.data, '--reason', 'x'])).toMatchObject({
+      code: 'NOT_CHECKED_IN',
+    });
     expect(await occupancy(event.eid)).toMatchObject({ inside: 0 });
   });
 
   it('capacity: venue_full for a live explicit entry at it, not for one admitted offline; exits make room', async () => {
-    const event = await createEvent(data, ['--entry', 'reentry', '--capacity', '2']);
-    const tids = await issueTickets(data, event.eid, 4);
+    const event = await createEvent(issuer.data, ['--entry', 'reentry', '--capacity', '2']);
+    const tids = await issueTickets(issuer.data, event.eid, 4);
     const door = await scanner(event.eid);
     expect((await scan(door, event.eid, tids[0]!, { action: 'entry' })).answer).toMatchObject({ occupancy: { inside: 1, capacity: 2 } });
     await scan(door, event.eid, tids[1]!, { action: 'entry' });
@@ -251,15 +229,15 @@ describe.each<[Store]>([['SQLite'], ['PostgreSQL']])('door operations on %s', (s
     expect(await statusOf(door, event.eid, tids[2]!)).toBe('valid');
     expect(await statusOf(door, event.eid, tids[3]!, { action: 'entry', admitted_offline: true, scanned_at: ago(1) })).toBe('valid');
     expect(await occupancy(event.eid)).toMatchObject({ inside: 4, level: 'full' });
-    await cliJson(['event', 'update', event.eid, '--data', data, '--capacity', 'none']);
+    await cliJson(['event', 'update', event.eid, '--data', issuer.data, '--capacity', 'none']);
     expect(await occupancy(event.eid)).toMatchObject({ capacity: null, level: 'open' });
   });
 
   it('heartbeat: policies and rights reach the scanner without re-enrollment; what it reports is kept', async () => {
-    const event = await createEvent(data, ['--capacity', '10']);
+    const event = await createEvent(issuer.data, ['--capacity', '10']);
     const kiosk = await scanner(event.eid, ['--can-annul']);
     const beat = async (body: Record<string, unknown> = {}): Promise<{ status: number; json: HeartbeatResponse }> => {
-      const response = await fetch(`${url}/api/v1/scanners/heartbeat`, {
+      const response = await fetch(`${issuer.url}/api/v1/scanners/heartbeat`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${kiosk.apiKey}` },
         body: JSON.stringify({ scanner_id: kiosk.scannerId, ...body }),
@@ -274,28 +252,28 @@ describe.each<[Store]>([['SQLite'], ['PostgreSQL']])('door operations on %s', (s
       offline_policies: { default: { policy: 'offline' }, by_type: {} },
       rights: { annul: true },
     });
-    await cliJson(['event', 'offline-policy', '--data', data, '--event', event.eid, '--type', 'VIP', 'online-only']);
-    await cliJson(['event', 'offline-policy', '--data', data, '--event', event.eid, '25']);
+    await cliJson(['event', 'offline-policy', '--data', issuer.data, '--event', event.eid, '--type', 'VIP', 'online-only']);
+    await cliJson(['event', 'offline-policy', '--data', issuer.data, '--event', event.eid, '25']);
     const after = await beat({ direction: 'exit', pending_scans: 3, offline_exposure: { VIP: 1, '': 2 }, offline_last_hour: { '': 5 } });
     expect(after.json.offline_policies).toEqual({
       default: { policy: 'capped', per_hour: 25 },
       by_type: { VIP: { policy: 'online-only' } },
     });
     expect((await beat({ direction: 'sideways' })).status).toBe(400);
-    const unauthenticated = await fetch(`${url}/api/v1/scanners/heartbeat`, {
+    const unauthenticated = await fetch(`${issuer.url}/api/v1/scanners/heartbeat`, {
       method: 'POST',
       body: '{}',
       headers: { 'content-type': 'application/json' },
     });
     expect(unauthenticated.status).toBe(401);
-    expect(await cliFailure(['event', 'offline-policy', '--data', data, '--event', event.eid, 'sometimes'])).toMatchObject({
+    expect(await cliFailure(['event', 'offline-policy', '--data', issuer.data, '--event', event.eid, 'sometimes'])).toMatchObject({
       code: 'INVALID_POLICY',
     });
   });
 
   it('the annul endpoint rejects a reason on an entry and a blank reason (400, nothing stored)', async () => {
-    const event = await createEvent(data);
-    const [tid] = await issueTickets(data, event.eid, 1);
+    const event = await createEvent(issuer.data);
+    const [tid] = await issueTickets(issuer.data, event.eid, 1);
     const door = await scanner(event.eid, ['--can-annul']);
     expect((await scan(door, event.eid, tid!, { action: 'entry', reason: 'why' })).status).toBe(400);
     expect((await scan(door, event.eid, tid!, { action: 'annul', reason: ' ' })).status).toBe(400);

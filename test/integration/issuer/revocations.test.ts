@@ -4,40 +4,19 @@
  * The cursor is exact while revocations are made concurrently by separate processes: a scanner polling
  * throughout ends up with every revoked ticket exactly once.
  */
-import path from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RevocationPage } from '../../../protocol/revocations.js';
-import { cliJson, createEvent, issueTickets, LOOPBACK_SERVE, scratchDir, serveCli } from '../../support/cli-harness.js';
+import { cliJson, createEvent, issueTickets } from '../../support/cli-harness.js';
 import { enroll, type HttpScanner } from '../../support/issuer-http.js';
-import { startPostgresCluster, type PostgresCluster } from '../../support/postgres-cluster.js';
+import { BOTH_STORES, useIssuerOnStore, type Store } from '../../support/issuer-on-store.js';
 
-type Store = 'SQLite' | 'PostgreSQL';
-
-describe.each<[Store]>([['SQLite'], ['PostgreSQL']])('revocation list on %s', (store) => {
-  let cluster: PostgresCluster | undefined;
-  let data: string;
-  let url: string;
-
-  beforeAll(async () => {
-    data = path.join(scratchDir(), 'issuer-data');
-    const database: string[] = [];
-    if (store === 'PostgreSQL') {
-      cluster = await startPostgresCluster({ database: 'revocations' });
-      database.push('--database', cluster.url);
-    }
-    await cliJson(['init', '--data', data, ...database, '--base-url', 'http://127.0.0.1:8080', '--name', 'Revocation Tests']);
-  }, 120_000);
-
-  beforeEach(async () => {
-    url = (await serveCli(['--data', data, ...LOOPBACK_SERVE, '--enroll-rpm', '1000', '--scanner-rpm', '100000'])).url;
-  });
-
-  afterAll(async () => {
-    await cluster?.stop();
-  }, 60_000);
+describe.each<[Store]>(BOTH_STORES)('revocation list on %s', (store) => {
+  const issuer = useIssuerOnStore(store, 'Revocation Tests', { servePerTest: true });
 
   async function page(who: HttpScanner, query = ''): Promise<{ status: number; body: RevocationPage & { error?: { code: string } } }> {
-    const response = await fetch(`${url}/api/v1/scanners/revocations${query}`, { headers: { authorization: `Bearer ${who.apiKey}` } });
+    const response = await fetch(`${issuer.url}/api/v1/scanners/revocations${query}`, {
+      headers: { authorization: `Bearer ${who.apiKey}` },
+    });
     return { status: response.status, body: (await response.json()) as RevocationPage & { error?: { code: string } } };
   }
 
@@ -61,16 +40,16 @@ describe.each<[Store]>([['SQLite'], ['PostgreSQL']])('revocation list on %s', (s
     }
   }
 
-  const revoke = (tid: string) => cliJson(['ticket', 'revoke', tid, '--data', data, '--reason', 'refund']);
+  const revoke = (tid: string) => cliJson(['ticket', 'revoke', tid, '--data', issuer.data, '--reason', 'refund']);
 
   it('lists the event’s revocations once each, in pages, then only what is new; discovery names the endpoint', async () => {
-    const event = await createEvent(data);
-    const other = await createEvent(data);
-    const tids = await issueTickets(data, event.eid, 7);
-    const [otherTid] = await issueTickets(data, other.eid, 1);
-    const scanner = await enroll(url, data, event.eid);
+    const event = await createEvent(issuer.data);
+    const other = await createEvent(issuer.data);
+    const tids = await issueTickets(issuer.data, event.eid, 7);
+    const [otherTid] = await issueTickets(issuer.data, other.eid, 1);
+    const scanner = await enroll(issuer.url, issuer.data, event.eid);
 
-    const discovery = (await (await fetch(`${url}/.well-known/ticket-issuer.json`)).json()) as { endpoints: Record<string, string> };
+    const discovery = (await (await fetch(`${issuer.url}/.well-known/ticket-issuer.json`)).json()) as { endpoints: Record<string, string> };
     expect(discovery.endpoints['scanner_revocations']).toBe('http://127.0.0.1:8080/api/v1/scanners/revocations');
 
     const empty = await page(scanner);
@@ -90,8 +69,8 @@ describe.each<[Store]>([['SQLite'], ['PostgreSQL']])('revocation list on %s', (s
     expect(again.body).toMatchObject({ revoked: [], complete: true, next: paged.next });
 
     // The dashboard's revocation is numbered too.
-    const token = (await cliJson<{ admin_token: string }>(['admin-token', 'reset', '--data', data])).admin_token;
-    const dashboard = await fetch(`${url}/admin/api/tickets/${tids[5]!}/revoke`, {
+    const token = (await cliJson<{ admin_token: string }>(['admin-token', 'reset', '--data', issuer.data])).admin_token;
+    const dashboard = await fetch(`${issuer.url}/admin/api/tickets/${tids[5]!}/revoke`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       body: JSON.stringify({ reason: 'resold' }),
@@ -105,10 +84,10 @@ describe.each<[Store]>([['SQLite'], ['PostgreSQL']])('revocation list on %s', (s
   }, 60_000);
 
   it('starts again from the beginning for a cursor of another copy; refuses a malformed one and a missing key', async () => {
-    const event = await createEvent(data);
-    const [tid] = await issueTickets(data, event.eid, 1);
+    const event = await createEvent(issuer.data);
+    const [tid] = await issueTickets(issuer.data, event.eid, 1);
     await revoke(tid!);
-    const scanner = await enroll(url, data, event.eid);
+    const scanner = await enroll(issuer.url, issuer.data, event.eid);
     const foreign = await page(scanner, '?since=0000000000000000.999999');
     expect(foreign.status).toBe(200);
     expect(foreign.body).toMatchObject({ revoked: [tid], complete: true, reset: true });
@@ -118,15 +97,15 @@ describe.each<[Store]>([['SQLite'], ['PostgreSQL']])('revocation list on %s', (s
     expect(malformed.body.error).toMatchObject({ code: 'INVALID_REQUEST', details: { field: 'since' } });
     expect((await page(scanner, '?limit=0')).status).toBe(400);
 
-    const anonymous = await fetch(`${url}/api/v1/scanners/revocations`);
+    const anonymous = await fetch(`${issuer.url}/api/v1/scanners/revocations`);
     expect(anonymous.status).toBe(401);
     expect(((await anonymous.json()) as { error: { code: string } }).error.code).toBe('UNAUTHORIZED');
   }, 60_000);
 
   it('keeps the cursor exact while revocations are made concurrently by separate processes', async () => {
-    const event = await createEvent(data);
-    const tids = await issueTickets(data, event.eid, 24);
-    const scanner = await enroll(url, data, event.eid);
+    const event = await createEvent(issuer.data);
+    const tids = await issueTickets(issuer.data, event.eid, 24);
+    const scanner = await enroll(issuer.url, issuer.data, event.eid);
     const start = (await page(scanner)).body.next;
 
     // A scanner polls with its cursor throughout, as a kiosk does; the revocations race each other.

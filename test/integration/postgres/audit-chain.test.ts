@@ -5,45 +5,16 @@
  * row lock, so the log is one valid chain in position order (positions need not follow the ids); rows
  * edited, moved or deleted in the table are found and named by `audit verify`, which seals first.
  */
-import path from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  cliFailure,
-  cliJson,
-  createEvent,
-  issueTickets,
-  LOOPBACK_SERVE,
-  scratchDir,
-  serveCli,
-  type EventJson,
-} from '../../support/cli-harness.js';
+import { describe, expect, it } from 'vitest';
+import { cliFailure, cliJson, issueTickets, LOOPBACK_SERVE, serveCli } from '../../support/cli-harness.js';
 import { checkIn, enroll } from '../../support/issuer-http.js';
-import { startPostgresCluster, type PostgresCluster } from '../../support/postgres-cluster.js';
+import { useTwoNodeIssuerOnPostgres } from '../../support/issuer-on-store.js';
 
-let cluster: PostgresCluster;
-let data: string;
-let event: EventJson;
-const nodes: string[] = [];
-
-beforeAll(async () => {
-  cluster = await startPostgresCluster({ database: 'audit' });
-  data = path.join(scratchDir(), 'issuer-data');
-  await cliJson(['init', '--data', data, '--database', cluster.url, '--base-url', 'http://127.0.0.1:8080', '--name', 'Audit Tickets']);
-  event = await createEvent(data);
-  for (const name of ['node-a', 'node-b']) {
-    const node = path.join(scratchDir(), name);
-    await cliJson(['node-config', '--data', data, '--to', node]);
-    nodes.push(node);
-  }
-}, 120_000);
-
-afterAll(async () => {
-  await cluster?.stop();
-}, 60_000);
+const issuer = useTwoNodeIssuerOnPostgres('Audit Tickets');
 
 async function sql<T extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: cluster.url });
+  const client = new pg.Client({ connectionString: issuer.cluster.url });
   await client.connect();
   try {
     return (await client.query<T>(text, values)).rows;
@@ -57,7 +28,7 @@ const verify = () =>
     'audit',
     'verify',
     '--data',
-    data,
+    issuer.data,
   ]);
 
 /** Waits until the serve processes' sealers have chained every committed row (no audit verify involved). */
@@ -104,17 +75,17 @@ const CONTENT = [
 ];
 
 const serveBoth = () =>
-  Promise.all(nodes.map((node) => serveCli(['--data', node, ...LOOPBACK_SERVE, '--enroll-rpm', '1000', '--scanner-rpm', '100000'])));
+  Promise.all(issuer.nodes.map((node) => serveCli(['--data', node, ...LOOPBACK_SERVE, '--enroll-rpm', '1000', '--scanner-rpm', '100000'])));
 
 describe('the scan_log chain on PostgreSQL', () => {
   it('200 concurrent check-ins over two serve processes make one valid chain, sealed after commit', async () => {
     const servers = await serveBoth();
     const urls = servers.map((server) => server.url);
-    const scanners = [await enroll(urls[0]!, data, event.eid), await enroll(urls[1]!, data, event.eid)];
-    const tids = await issueTickets(data, event.eid, 150);
+    const scanners = [await enroll(urls[0]!, issuer.data, issuer.event.eid), await enroll(urls[1]!, issuer.data, issuer.event.eid)];
+    const tids = await issueTickets(issuer.data, issuer.event.eid, 150);
     // 150 first check-ins and 50 repeats (already_used), all at once, split over both processes.
     const scans = [...tids, ...tids.slice(0, 50)];
-    const statuses = await Promise.all(scans.map((tid, i) => checkIn(urls[i % 2]!, scanners[i % 2]!, tid, event.eid)));
+    const statuses = await Promise.all(scans.map((tid, i) => checkIn(urls[i % 2]!, scanners[i % 2]!, tid, issuer.event.eid)));
     expect(statuses.filter((s) => s === 'valid')).toHaveLength(150);
     expect(statuses.filter((s) => s === 'already_used')).toHaveLength(50);
 
@@ -125,7 +96,7 @@ describe('the scan_log chain on PostgreSQL', () => {
   }, 180_000);
 
   it('rows committed out of id order are sealed in commit order and verify', async () => {
-    const client = new pg.Client({ connectionString: cluster.url });
+    const client = new pg.Client({ connectionString: issuer.cluster.url });
     await client.connect();
     try {
       // The lower id commits last: the higher one is sealed first.
@@ -169,7 +140,7 @@ describe('the scan_log chain on PostgreSQL', () => {
 
     const [before] = await sql<{ outcome: string }>('SELECT outcome FROM scan_log WHERE id = $1', [a]);
     await sql(`UPDATE scan_log SET outcome = 'revoked' WHERE id = $1`, [a]);
-    const edited = await cliFailure(['audit', 'verify', '--data', data]);
+    const edited = await cliFailure(['audit', 'verify', '--data', issuer.data]);
     expect(edited.code).toBe('AUDIT_CHAIN_BROKEN');
     expect(edited.message).toContain(`row id ${a} (position 11)`);
     await sql('UPDATE scan_log SET outcome = $1 WHERE id = $2', [before!.outcome, a]);
@@ -186,7 +157,7 @@ describe('the scan_log chain on PostgreSQL', () => {
       await sql('UPDATE scan_log SET position = CASE WHEN id = $1 THEN 11 ELSE 12 END WHERE id IN ($1, $2)', [a, b]);
     };
     await swap();
-    const moved = await cliFailure(['audit', 'verify', '--data', data]);
+    const moved = await cliFailure(['audit', 'verify', '--data', issuer.data]);
     expect(moved.code).toBe('AUDIT_CHAIN_BROKEN');
     expect(moved.message).toContain(`row id ${b} (position 11): its hash does not match its contents`);
     await swapBack();
@@ -213,7 +184,7 @@ describe('the scan_log chain on PostgreSQL', () => {
 
     const next = await idAt(22);
     await sql('DELETE FROM scan_log WHERE position = 21');
-    const deleted = await cliFailure(['audit', 'verify', '--data', data]);
+    const deleted = await cliFailure(['audit', 'verify', '--data', issuer.data]);
     expect(deleted.message).toContain('position 21 is missing');
     expect(deleted.message).toContain(`(id ${next})`);
   }, 120_000);
