@@ -48,6 +48,7 @@ import type { CheckinRow } from '../store/checkins.js';
 import type { Sql } from '../store/sql.js';
 import {
   admissionEventsAfter,
+  annulledAdmissionGate,
   apiKeyEvents,
   checkinsAfter,
   findLookupRow,
@@ -163,12 +164,21 @@ class EventTally {
   /** Oldest first, at most ALERTS_KEPT. */
   alerts: AlertRef[] = [];
   annulments = 0;
+  /** Tickets whose last admission was annulled: their next entry (not a late one) is a check-in again. */
+  readonly annulledTickets = new Set<string>();
   /** Oldest first, at most ANNULMENTS_SHOWN. */
   recentAnnulments: NewAdmissionEventRow[] = [];
   /** Offline admissions synced to the issuer: scanner id → ticket type ('' for none) → count. */
   readonly offlineSynced = new Map<string, Map<string, number>>();
   /** Entries and exits per minute (at the door) and gate, since the first one: the arrivals chart. */
   readonly arrivals = new ArrivalCounts();
+
+  /** A check-in counted (1) or undone (-1): tickets checked in now, by type and by the gate of their admission. */
+  countCheckIn(ticketType: string | null, gateId: string | null, by: 1 | -1): void {
+    this.checkedIn += by;
+    bump(this.checkedInByType, ticketType, by);
+    bump(this.checkedInByGate, gateId, by);
+  }
 }
 
 const bump = <K>(map: Map<K, number>, key: K, by = 1): void => {
@@ -253,12 +263,7 @@ export class DashboardAggregator {
     if (tickets.length > 0) this.cursors.tickets = tickets.at(-1)!.rowid;
 
     const checkins = await checkinsAfter(this.db, this.cursors.checkins, this.chunk);
-    for (const row of checkins) {
-      const tally = this.tally(row.eid);
-      tally.checkedIn++;
-      bump(tally.checkedInByType, row.ticket_type);
-      bump(tally.checkedInByGate, row.gate_id);
-    }
+    for (const row of checkins) this.tally(row.eid).countCheckIn(row.ticket_type, row.gate_id, 1);
     if (checkins.length > 0) this.cursors.checkins = checkins.at(-1)!.rowid;
 
     const scans = await scansAfter(this.db, this.cursors.scans, this.chunk);
@@ -275,7 +280,14 @@ export class DashboardAggregator {
         if (byType === undefined) tally.offlineSynced.set(row.scanner_id, (byType = new Map()));
         bump(byType, typeKey(row.ticket_type));
       }
+      if (row.action === 'entry' && Number(row.late) === 0 && tally.annulledTickets.delete(row.tid)) {
+        // Admitted again after an annulment: a check-in again, where this entry happened.
+        tally.countCheckIn(row.ticket_type, row.gate_id, 1);
+      }
       if (row.action !== 'annul') continue;
+      // An undone check-in is not a check-in (docs/protocol.md "Door operations": annul).
+      tally.countCheckIn(row.ticket_type, await annulledAdmissionGate(this.db, row.tid, Number(row.id)), -1);
+      tally.annulledTickets.add(row.tid);
       tally.annulments++;
       tally.recentAnnulments.push(row);
       if (tally.recentAnnulments.length > ANNULMENTS_SHOWN * 2) tally.recentAnnulments = tally.recentAnnulments.slice(-ANNULMENTS_SHOWN);
@@ -330,6 +342,8 @@ export class DashboardAggregator {
       generated_at: new Date(nowMs).toISOString(),
       totals: { issued: tally.issued, checked_in: tally.checkedIn, revoked: await revokedCount(this.db, eid) },
       by_gate: [...tally.checkedInByGate]
+        // A gate whose every check-in was annulled has none left to show.
+        .filter(([, checkedIn]) => checkedIn > 0)
         .map(([gate_id, checked_in]) => ({ gate_id, checked_in }))
         .sort((a, b) => compareLabels(a.gate_id, b.gate_id)),
       by_type: [...types]

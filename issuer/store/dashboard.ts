@@ -40,13 +40,38 @@ export function ticketsAfter(db: Sql, rowid: number, limit: number): Promise<New
   return db.all<NewTicketRow>('SELECT rowid, eid, ticket_type FROM tickets WHERE rowid > ? ORDER BY rowid LIMIT ?', [rowid, limit]);
 }
 
-export function checkinsAfter(db: Sql, rowid: number, limit: number): Promise<NewCheckinRow[]> {
-  return db.all<NewCheckinRow>(
-    `SELECT c.rowid AS rowid, t.eid, t.ticket_type, c.gate_id
+/**
+ * New check-in rows, each with the gate of the ticket's first entry: the row's own gate_id follows the
+ * latest entry (a re-entry moves it), and the dashboard counts a check-in where it happened, whenever it
+ * reads the row (the ticket's entries are in its history, docs/protocol.md "Door operations").
+ */
+export async function checkinsAfter(db: Sql, rowid: number, limit: number): Promise<NewCheckinRow[]> {
+  const rows = await db.all<NewCheckinRow & { first_entry_id: number | null; first_entry_gate_id: string | null }>(
+    `SELECT c.rowid AS rowid, t.eid, t.ticket_type, c.gate_id,
+            (SELECT a.id FROM admission_events a WHERE a.tid = c.tid AND a.action = 'entry' ORDER BY a.id LIMIT 1) AS first_entry_id,
+            (SELECT a.gate_id FROM admission_events a WHERE a.tid = c.tid AND a.action = 'entry' ORDER BY a.id LIMIT 1) AS first_entry_gate_id
      FROM checkins c JOIN tickets t ON t.tid = c.tid
      WHERE c.rowid > ? ORDER BY c.rowid LIMIT ?`,
     [rowid, limit],
   );
+  return rows.map(({ first_entry_id, first_entry_gate_id, ...row }) =>
+    first_entry_id === null ? row : { ...row, gate_id: first_entry_gate_id },
+  );
+}
+
+/**
+ * The gate an annulled admission began at: its first entry (not a late one) after the ticket's previous
+ * annulment, before `annulId`. Null when it began without a gate, or no entry is recorded.
+ */
+export async function annulledAdmissionGate(db: Sql, tid: string, annulId: number): Promise<string | null> {
+  const row = await db.get<{ gate_id: string | null }>(
+    `SELECT gate_id FROM admission_events
+     WHERE tid = ? AND action = 'entry' AND late = 0 AND id < ?
+       AND id > COALESCE((SELECT MAX(id) FROM admission_events WHERE tid = ? AND action = 'annul' AND id < ?), 0)
+     ORDER BY id LIMIT 1`,
+    [tid, annulId, tid, annulId],
+  );
+  return row?.gate_id ?? null;
 }
 
 export function scansAfter(db: Sql, id: number, limit: number): Promise<NewScanRow[]> {
@@ -75,11 +100,13 @@ export interface NewAdmissionEventRow {
   scanner_id: string | null;
   ticket_type: string | null;
   admitted_offline: number;
+  /** 1: a late scan, older than the ticket's state, kept as history (it changed nothing). */
+  late: number;
 }
 
 export function admissionEventsAfter(db: Sql, id: number, limit: number): Promise<NewAdmissionEventRow[]> {
   return db.all<NewAdmissionEventRow>(
-    `SELECT id, tid, eid, action, at, gate_id, recorded_at, actor, reason, scanner_id, ticket_type, admitted_offline
+    `SELECT id, tid, eid, action, at, gate_id, recorded_at, actor, reason, scanner_id, ticket_type, admitted_offline, late
      FROM admission_events WHERE id > ? ORDER BY id LIMIT ?`,
     [id, limit],
   );

@@ -15,7 +15,7 @@ import { decodeSetupCode } from '../../../protocol/setup-code.js';
 import { build } from '../../../issuer/app.js';
 import { resetAdminToken } from '../../../issuer/services/admin-credential.js';
 import { exportCsv, exportRows } from '../../../issuer/services/checkins-export.js';
-import { LATE_SCAN_MS, ONLINE_WINDOW_MS } from '../../../issuer/services/dashboard.js';
+import { DashboardAggregator, LATE_SCAN_MS, ONLINE_WINDOW_MS } from '../../../issuer/services/dashboard.js';
 import type { EventOverview, LookupResult, SetupCodeResult } from '../../../issuer/dashboard-api.js';
 import type { EventRow } from '../../../issuer/store/events.js';
 import { syncedOfflineAdmissions } from '../../../issuer/store/door.js';
@@ -489,6 +489,15 @@ describe('door operations', () => {
     const guest = fx.issueTicket(night.eid, { ticketType: 'Standard', holderName: 'Wrong Person' });
     await admin('POST', `/events/${night.eid}/door`, { capacity: 100 });
     expect(await door(gateA, guest.tid, 'entry')).toBe('valid');
+    const checkedIn = async () => {
+      const view = await overview(night.eid);
+      return {
+        total: view.totals.checked_in,
+        standard: view.by_type.find((type) => type.ticket_type === 'Standard')?.checked_in ?? 0,
+        gateA: view.by_gate.find((gate) => gate.gate_id === 'A')?.checked_in ?? 0,
+      };
+    };
+    const counted = await checkedIn();
     const before = (await overview(night.eid)).door.occupancy;
 
     for (const payload of [{}, { reason: '' }, { reason: 'x'.repeat(201) }, { reason: '   ' }]) {
@@ -506,6 +515,8 @@ describe('door operations', () => {
     const after = await overview(night.eid);
     expect(after.door.occupancy).toMatchObject({ inside: before.inside - 1, entries: before.entries - 1 });
     expect(after.activity.annulments).toBe(1);
+    // An undone check-in is not counted as checked in: in total, by type and at the gate it happened.
+    expect(await checkedIn()).toEqual({ total: counted.total - 1, standard: counted.standard - 1, gateA: counted.gateA - 1 });
     expect(after.activity.recent[0]).toMatchObject({
       tid: guest.tid,
       holder_name: 'Wrong Person',
@@ -523,7 +534,22 @@ describe('door operations', () => {
     // Again: nothing changes (already). The ticket may enter again.
     expect((await admin('POST', `/tickets/${guest.tid}/annul`, { reason: 'twice' })).json()).toMatchObject({ already: true });
     expect((await overview(night.eid)).activity.annulments).toBe(1);
-    expect(await door(gateA, guest.tid, 'entry')).toBe('valid');
+    expect(await door(gateB, guest.tid, 'entry')).toBe('valid');
+    // Admitted again, at gate B this time: a check-in again, counted where it happened.
+    const readmitted = await checkedIn();
+    expect(readmitted).toEqual({ ...counted, gateA: counted.gateA - 1 });
+    const live = await overview(night.eid);
+    expect(live.by_gate.find((gate) => gate.gate_id === 'B')?.checked_in).toBeGreaterThan(0);
+    // A dashboard started now (the issuer restarted) counts the same from the stored rows, though the
+    // check-in row's gate has moved to B since.
+    const restarted = new DashboardAggregator(fx.sql);
+    expect(await restarted.refresh(1_000)).toBe(true);
+    const recounted = await restarted.overview(night.eid);
+    expect({ totals: recounted.totals, by_gate: recounted.by_gate, by_type: recounted.by_type }).toEqual({
+      totals: live.totals,
+      by_gate: live.by_gate,
+      by_type: live.by_type,
+    });
     const lookup = (await admin('GET', `/events/${night.eid}/tickets?q=${guest.tid}`)).json() as LookupResult;
     expect(lookup.tickets[0]).toMatchObject({ status: 'checked_in', presence: 'inside' });
 
