@@ -56,6 +56,18 @@ function rulesFile(): CheckInRules {
   });
 }
 
+/**
+ * Entries are counted per calendar day (UTC here): a test that ran across midnight would see its first
+ * entry on another day. Within a minute of midnight, wait until just after it (and say so).
+ */
+async function clearOfMidnight(): Promise<void> {
+  const now = Date.now();
+  const untilMidnight = 86_400_000 - (now % 86_400_000);
+  if (untilMidnight > 60_000) return;
+  console.log(`waiting ${Math.ceil(untilMidnight / 1000) + 1} s for UTC midnight to pass: entries are counted per day`);
+  await new Promise((resolve) => setTimeout(resolve, untilMidnight + 1_000));
+}
+
 async function setRules(rules: CheckInRules): Promise<void> {
   await saveCheckInRules(issuer.fx.sql, issuer.event.eid, rules, new Date().toISOString());
 }
@@ -159,6 +171,7 @@ describe('the same cases through the issuer and through an offline kiosk', () =>
   });
 
   it('entries per day on a re-entry event: the second entry of the day is refused by both', async () => {
+    await clearOfMidnight();
     issuer.fx.db.prepare(`UPDATE events SET entry_policy = 'reentry' WHERE eid = ?`).run(issuer.event.eid);
     await setRules(rulesFile());
     const kiosk = await gateKiosk('A');
@@ -178,7 +191,7 @@ describe('the same cases through the issuer and through an offline kiosk', () =>
 
     expect(online).toBe('refuse:rule_refused:daily_limit#5 "Entry limit reached: 1 per day"');
     expect(offline).toBe(online);
-  });
+  }, 120_000); // up to a minute's wait at midnight (clearOfMidnight), beyond the usual 30 s
 
   it('a rules change reaches the kiosk with the next heartbeat; cleared rules admit again on both sides', async () => {
     const kiosk = await gateKiosk('VIP');
