@@ -36,6 +36,8 @@ export const ADMISSIONS_PER_DATAGRAM = 12;
 export const MAX_DATAGRAM_BYTES = 8192;
 /** The peers' admissions kept in memory; the oldest learned go first beyond it. */
 export const MAX_KNOWN_ADMISSIONS = 200_000;
+/** Ignored messages logged one by one per minute at most; the rest are counted in one line (docs/kiosk.md). */
+export const IGNORED_LINES_PER_MINUTE = 10;
 /** Heard-again margin: a catch-up asks from this long before the peer was last heard. */
 const CATCHUP_MARGIN_MS = 60_000;
 /** One catch-up answer per asking sender per this long. */
@@ -402,4 +404,45 @@ export interface PeerNetwork {
   leave(): void;
   admissionOf(tid: string): PeerAdmission | undefined;
   publish(admission: LanAdmission): void;
+}
+
+/**
+ * The log lines of ignored messages, limited: a flood of forged or replayed datagrams (a hostile LAN, or a
+ * kiosk enrolled elsewhere shouting) must not fill the disk or bury the lines that matter. The first
+ * IGNORED_LINES_PER_MINUTE of each minute are written as they come; the rest are counted and said in one
+ * line once the minute is over (at the next ignored message or the next `due`, whichever comes first).
+ */
+export class IgnoredMessageLog {
+  private minuteStart = Number.NEGATIVE_INFINITY;
+  private written = 0;
+  private unwritten = 0;
+
+  constructor(private readonly perMinute = IGNORED_LINES_PER_MINUTE) {}
+
+  /** The lines to write now for one ignored message: the last minute's count (if any), then the line itself (if allowed). */
+  lines(line: string, nowMs: number): string[] {
+    const out = this.due(nowMs);
+    if (this.written < this.perMinute) {
+      this.written++;
+      out.push(line);
+    } else {
+      this.unwritten++;
+    }
+    return out;
+  }
+
+  /** The count of a minute that is over, once; called on a timer too, so a flood that stopped is still told. */
+  due(nowMs: number): string[] {
+    if (nowMs - this.minuteStart < 60_000) return [];
+    const out =
+      this.unwritten > 0
+        ? [
+            `LAN: ${this.unwritten} more message(s) ignored in the last minute, not logged one by one (forged, replayed or for another event).`,
+          ]
+        : [];
+    this.minuteStart = nowMs;
+    this.written = 0;
+    this.unwritten = 0;
+    return out;
+  }
 }

@@ -12,6 +12,7 @@ import {
   DEFAULT_HELLO_INTERVAL_MS,
   DEFAULT_LAN_GROUP,
   DEFAULT_LAN_PORT,
+  IgnoredMessageLog,
   LanPeerState,
   type LanAdmission,
   type LanMembership,
@@ -45,6 +46,7 @@ export class LanTransport implements PeerNetwork {
   private ownAdmissionsSince: ((since: string, limit: number) => LanAdmission[]) | null = null;
   private readonly now: () => number;
   private closed = false;
+  private readonly ignoredLog = new IgnoredMessageLog();
 
   private constructor(private readonly options: LanTransportOptions) {
     this.state = new LanPeerState(options);
@@ -92,7 +94,10 @@ export class LanTransport implements PeerNetwork {
       }
     }
     const every = this.options.helloIntervalMs ?? DEFAULT_HELLO_INTERVAL_MS;
-    this.timer = setInterval(() => this.hello(), every);
+    this.timer = setInterval(() => {
+      for (const line of this.ignoredLog.due(this.now())) this.options.log(line);
+      this.hello();
+    }, every);
     this.timer.unref?.();
   }
 
@@ -151,7 +156,7 @@ export class LanTransport implements PeerNetwork {
     if (this.closed) return;
     const now = this.now();
     const handling = this.state.receive(bytes, from, now);
-    if (handling.log) this.options.log(handling.log);
+    if (handling.log) for (const line of this.ignoredLog.lines(handling.log, now)) this.options.log(line);
     for (const { to, bytes: out } of handling.send) this.send(to, out);
     if (handling.catchupFrom && this.ownAdmissionsSince) {
       let own: LanAdmission[];

@@ -10,6 +10,8 @@ import {
   canonicalBytes,
   decodeMessage,
   encodeMessage,
+  IGNORED_LINES_PER_MINUTE,
+  IgnoredMessageLog,
   LanPeerState,
   type LanAdmission,
   type LanMembership,
@@ -158,6 +160,32 @@ describe('receiving', () => {
     b.receive(kiosk('scn_a').build('admit', NOW, { adm: [admission('T1')] })!, A_ADDR, NOW);
     b.setMembership(member('scn_b', 'B', KEY, 'evt_next'));
     expect(b.admissionOf('T1')).toBeUndefined();
+  });
+});
+
+describe('the log of ignored messages', () => {
+  it('writes the first lines of a minute, counts the rest, and says the count once the minute is over', () => {
+    const log = new IgnoredMessageLog();
+    const written: string[] = [];
+    for (let i = 0; i < 500; i++) written.push(...log.lines(`forged ${i}`, NOW + i));
+    expect(written).toEqual(Array.from({ length: IGNORED_LINES_PER_MINUTE }, (_, i) => `forged ${i}`));
+    expect(log.due(NOW + 59_999)).toEqual([]);
+    // The flood stopped: the timer tells the count; once only.
+    const summary = log.due(NOW + 60_000);
+    expect(summary).toHaveLength(1);
+    expect(summary[0]).toContain(`${500 - IGNORED_LINES_PER_MINUTE} more message(s) ignored in the last minute`);
+    expect(log.due(NOW + 120_000)).toEqual([]);
+    // A new minute writes its first lines again.
+    expect(log.lines('replayed', NOW + 130_000)).toEqual(['replayed']);
+  });
+
+  it('a message after a flooded minute brings the count first, then its own line', () => {
+    const log = new IgnoredMessageLog(2);
+    for (let i = 0; i < 5; i++) log.lines(`bad MAC ${i}`, NOW);
+    const lines = log.lines('for another event', NOW + 61_000);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^LAN: 3 more message\(s\) ignored/);
+    expect(lines[1]).toBe('for another event');
   });
 });
 
