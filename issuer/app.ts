@@ -30,6 +30,7 @@ import { startScanLogSealer } from './store/audit-log.js';
 import { openIssuerDatabase } from './store/open.js';
 import { ensureRateLimitTable, postgresRateLimitStore } from './store/postgres-rate-limit.js';
 import type { SqlDatabase } from './store/sql.js';
+import { SqliteThreadDatabase } from './store/sqlite-thread.js';
 import { getIssuerInfo, type IssuerInfo } from './store/issuer-info.js';
 
 export interface BuildOptions {
@@ -120,6 +121,16 @@ async function assemble(options: BuildOptions, database: SqlDatabase, schemaVers
   app.server.headersTimeout = timeouts.headersMs;
   app.server.maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
   app.log.info({ issuer: issuer.base_url, name: issuer.name }, 'issuer loaded');
+  if (database instanceof SqliteThreadDatabase) {
+    // The thread restarts itself (store/sqlite-thread.ts); the operator should still hear of it.
+    database.notify = (event) =>
+      event.kind === 'stopped'
+        ? app.log.error(
+            { err: event.error },
+            `the database thread stopped: writes answer 503 until a new one starts (in ${event.retryInMs} ms)`,
+          )
+        : app.log.warn({ restarts: event.restarts }, 'a new database thread took over: writes work again');
+  }
 
   app.decorateRequest('credential', null);
   // Only JSON bodies are accepted (spec "Endpoints"); a text/plain body is a wrong content type, hence 400.

@@ -13,7 +13,11 @@
  *   reader never waits for the writer, and a read is far cheaper than a trip
  *   to the thread and back.
  * - If the thread dies, every write waiting and every later one fails as
- *   "database unavailable" (503 with Retry-After), never hangs.
+ *   "database unavailable" (503 with Retry-After), never hangs, and a new
+ *   thread is started (after 0.5 s, doubling to 30 s while it keeps failing):
+ *   a venue's only `serve` must not stay without writes until someone notices.
+ *   A write that was waiting may have committed before the thread died; its
+ *   scanner retries with the same idempotency key and gets the stored answer.
  */
 import { Worker } from 'node:worker_threads';
 import type { Db } from './database.js';
@@ -44,6 +48,12 @@ export type ThreadReply = { kind: 'ready' } | { kind: 'done'; results: ThreadRes
 /** The error code of a write whose thread is gone; error-catalogue.ts answers it as "database unavailable" (503). */
 export const THREAD_EXITED = 'SQLITE_IOERR_DATABASE_THREAD';
 
+/** Told when the thread stops (and when the next one will be tried) and when a new one has taken over: serve logs both. */
+export type ThreadEvent = { kind: 'stopped'; error: Error; retryInMs: number } | { kind: 'restarted'; restarts: number };
+
+const FIRST_RESTART_DELAY_MS = 500;
+const MAX_RESTART_DELAY_MS = 30_000;
+
 interface Pending {
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
@@ -58,38 +68,37 @@ export class SqliteThreadDatabase implements SqlDatabase {
   private failure: Error | null = null;
   private idleWaiters: (() => void)[] = [];
   private closing: Promise<void> | null = null;
+  private worker!: Worker;
+  private restartDelayMs = FIRST_RESTART_DELAY_MS;
+  private restartTimer: ReturnType<typeof setTimeout> | undefined;
+  private restarts = 0;
+  /** Set by serve (issuer/app.ts) to log the thread's stops and restarts. */
+  notify: (event: ThreadEvent) => void = () => undefined;
 
   private constructor(
-    private readonly worker: Worker,
+    worker: Worker,
     private readonly readConnection: Db,
+    private readonly file: string,
+    private readonly script: URL,
   ) {
     this.read = sqliteSql(readConnection);
-    worker.on('message', (reply: ThreadReply) => this.receive(reply));
-    worker.on('error', (error) => this.fail(error));
-    worker.on('exit', (code) => this.fail(new Error(`the database thread exited (code ${code})`)));
+    this.adopt(worker);
   }
 
   /**
    * Starts the thread on `file` (`script`: the compiled issuer/database-thread.js) and keeps `readConnection`
    * for reads; resolves when the thread has opened the database, rejects with its error otherwise.
    */
-  static start(file: string, script: URL, readConnection: Db): Promise<SqliteThreadDatabase> {
-    // The process's own flags, but not --input-type (a process started with `node --input-type=module -e …`):
-    // a worker runs a file, and Node refuses that flag for one.
-    const execArgv = process.execArgv.filter((arg) => !arg.startsWith('--input-type'));
-    const worker = new Worker(script, { workerData: { file }, execArgv });
-    return new Promise((resolve, reject) => {
-      const failed = (error: Error) => reject(error);
-      const exited = (code: number) => reject(new Error(`the database thread exited (code ${code}) before it was ready`));
-      worker.once('error', failed);
-      worker.once('exit', exited);
-      worker.once('message', (reply: ThreadReply) => {
-        worker.off('error', failed);
-        worker.off('exit', exited);
-        if (reply.kind === 'ready') resolve(new SqliteThreadDatabase(worker, readConnection));
-        else reject(new Error(`the database thread answered ${reply.kind} before it was ready`));
-      });
-    });
+  static async start(file: string, script: URL, readConnection: Db): Promise<SqliteThreadDatabase> {
+    return new SqliteThreadDatabase(await startThread(file, script), readConnection, file, script);
+  }
+
+  /** Listens to a thread that said it is ready; events of a thread replaced since are not this one's. */
+  private adopt(worker: Worker): void {
+    this.worker = worker;
+    worker.on('message', (reply: ThreadReply) => worker === this.worker && this.receive(reply));
+    worker.on('error', (error) => worker === this.worker && this.fail(error));
+    worker.on('exit', (code) => worker === this.worker && this.fail(new Error(`the database thread exited (code ${code})`)));
   }
 
   get unusable(): Error | null {
@@ -132,6 +141,7 @@ export class SqliteThreadDatabase implements SqlDatabase {
   }
 
   private async shutDown(): Promise<void> {
+    clearTimeout(this.restartTimer);
     await this.drained();
     if (this.failure === null) {
       const closed = new Promise<void>((resolve) => {
@@ -165,5 +175,59 @@ export class SqliteThreadDatabase implements SqlDatabase {
     for (const pending of this.pending.values()) pending.reject(failure);
     this.pending.clear();
     for (const wake of this.idleWaiters.splice(0)) wake();
+    this.scheduleRestart(failure);
   }
+
+  private scheduleRestart(error: Error): void {
+    const delay = this.restartDelayMs;
+    this.restartDelayMs = Math.min(delay * 2, MAX_RESTART_DELAY_MS);
+    this.notify({ kind: 'stopped', error, retryInMs: delay });
+    this.restartTimer = setTimeout(() => void this.restart(), delay);
+    this.restartTimer.unref?.();
+  }
+
+  /** A new thread on the same file; writes go to it once it is ready (until then they fail as above). */
+  private async restart(): Promise<void> {
+    if (this.closing !== null) return;
+    let worker: Worker;
+    try {
+      worker = await startThread(this.file, this.script);
+    } catch (error) {
+      if (this.closing === null) this.scheduleRestart(error instanceof Error ? error : new Error(String(error)));
+      return;
+    }
+    if (this.closing !== null) {
+      await worker.terminate();
+      return;
+    }
+    const old = this.worker;
+    this.adopt(worker);
+    void old.terminate();
+    this.failure = null;
+    this.restartDelayMs = FIRST_RESTART_DELAY_MS;
+    this.notify({ kind: 'restarted', restarts: ++this.restarts });
+  }
+}
+
+/** A database thread on `file` that said it is ready (it opened the database), or its error. */
+function startThread(file: string, script: URL): Promise<Worker> {
+  // The process's own flags, but not --input-type (a process started with `node --input-type=module -e …`):
+  // a worker runs a file, and Node refuses that flag for one.
+  const execArgv = process.execArgv.filter((arg) => !arg.startsWith('--input-type'));
+  const worker = new Worker(script, { workerData: { file }, execArgv });
+  return new Promise((resolve, reject) => {
+    const failed = (error: Error) => reject(error);
+    const exited = (code: number) => reject(new Error(`the database thread exited (code ${code}) before it was ready`));
+    worker.once('error', failed);
+    worker.once('exit', exited);
+    worker.once('message', (reply: ThreadReply) => {
+      worker.off('error', failed);
+      worker.off('exit', exited);
+      if (reply.kind === 'ready') resolve(worker);
+      else {
+        void worker.terminate();
+        reject(new Error(`the database thread answered ${reply.kind} before it was ready`));
+      }
+    });
+  });
 }

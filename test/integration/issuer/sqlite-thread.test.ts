@@ -2,8 +2,8 @@
  * SQLite on its database thread (issuer/store/sqlite-thread.ts), with the real
  * compiled thread script on a real data dir: named jobs run there and their
  * answers and refusals come back as the classes the routes expect; a closure
- * cannot be sent; and a thread that dies fails every waiting and later write
- * as "database unavailable" (503), never hangs.
+ * cannot be sent; a thread that dies fails every waiting and later write
+ * as "database unavailable" (503), never hangs, and a new one takes over.
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
@@ -14,7 +14,8 @@ import { revokeTicketWrite } from '../../../issuer/services/admin-actions.js';
 import { checkIn } from '../../../issuer/services/check-in.js';
 import { checkReadiness } from '../../../issuer/services/readiness.js';
 import { openDatabase } from '../../../issuer/store/database.js';
-import { SqliteThreadDatabase, THREAD_EXITED } from '../../../issuer/store/sqlite-thread.js';
+import { namedJob } from '../../../issuer/store/named-jobs.js';
+import { SqliteThreadDatabase, THREAD_EXITED, type ThreadEvent } from '../../../issuer/store/sqlite-thread.js';
 import { createIssuerFixture, type IssuerFixture } from '../../support/issuer-fixture.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -107,5 +108,38 @@ describe('the SQLite database thread', () => {
     await expect(database.drained()).resolves.toBeUndefined();
     // Reads still work on the main thread, but a load balancer must stop sending this process traffic.
     expect(await checkReadiness(database, 2)).toMatchObject({ ready: false, reason: 'database_unavailable' });
+  });
+
+  it('a new thread takes over after one dies: writes fail as 503 meanwhile, then work again; both moments are told', async () => {
+    // The real thread, plus a listener that kills it when a write named "test-crash-thread" arrives.
+    const crashing = new URL(
+      `data:text/javascript,${encodeURIComponent(
+        [
+          "import { parentPort } from 'node:worker_threads';",
+          "parentPort.on('message', (m) => { if (m.kind === 'writes' && m.writes.some((w) => w.name === 'test-crash-thread')) process.exit(7); });",
+          `await import(${JSON.stringify(THREAD_SCRIPT.href)});`,
+        ].join('\n'),
+      )}`,
+    );
+    const crash = namedJob('test-crash-thread', () => Promise.resolve(null));
+    const database = await start(crashing);
+    const events: ThreadEvent[] = [];
+    database.notify = (event) => events.push(event);
+    const event = fx.createEvent();
+    const [first, second] = [fx.issueTicket(event.eid), fx.issueTicket(event.eid)];
+    const revoke = (tid: string) => database.write(revokeTicketWrite({ tid, reason: 'refund', now: new Date().toISOString() }));
+    await expect(revoke(first.tid)).resolves.toMatchObject({ status: 'revoked' });
+
+    await expect(database.write(crash({}))).rejects.toMatchObject({ code: THREAD_EXITED });
+    await expect(revoke(second.tid)).rejects.toMatchObject({ code: THREAD_EXITED });
+    expect(await checkReadiness(database, 2)).toMatchObject({ ready: false, reason: 'database_unavailable' });
+    expect(events).toEqual([{ kind: 'stopped', error: expect.any(Error), retryInMs: 500 }]);
+
+    const deadline = Date.now() + 15_000;
+    while (!events.some((told) => told.kind === 'restarted') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(events.at(-1)).toEqual({ kind: 'restarted', restarts: 1 });
+    await expect(revoke(second.tid)).resolves.toMatchObject({ status: 'revoked' });
+    expect(fx.db.prepare('SELECT COUNT(*) AS n FROM tickets WHERE revoked_at IS NOT NULL').get()).toEqual({ n: 2 });
+    expect(await checkReadiness(database, 2)).toMatchObject({ ready: true });
   });
 });
