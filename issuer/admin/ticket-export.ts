@@ -6,9 +6,12 @@
  *
  * Streamed: tickets are read in keyset pages from the store (transferRows,
  * 1,000 at a time) and each is drawn and written before the next page is
- * read; the PDF goes to its file as it is made, a megabyte at a time. Memory
+ * read; the PDF goes to its file as it is made, a megabyte at a time, and
+ * its written pages are let go (issuer/admin/pdfkit-streaming.ts). Memory
  * does not grow with the number of tickets, except for the list of file
- * paths the result reports.
+ * paths the result reports (PNGs only) and a few dozen bytes a PDF page
+ * that pdfkit needs at the end (the page tree, the cross-reference table):
+ * docs/benchmarks.md "(h) `ticket export` to PDF".
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -110,15 +113,16 @@ export async function exportTickets(
   const total = selected?.length ?? (await countTickets(db, event.eid));
   const progress = startProgress(total, 'Exporting tickets');
   let pdf: TicketPdf | undefined;
-  let sink: PdfSink | undefined;
+  let sink: PdfFile | undefined;
   try {
     if (pdfFile !== null) {
+      const file = (sink = new PdfFile(pdfFile));
       pdf = new TicketPdf(
         options.page,
         { name: event.name, venue: event.venue, when: eventTimeText(event.date, options.timeZone) },
         event.name,
+        (chunk) => file.write(chunk),
       );
-      sink = new PdfSink(pdfFile, pdf);
     }
     let sinceProgress = 0;
     for await (const ticket of selected ?? eventTickets(db, event.eid)) {
@@ -128,7 +132,6 @@ export async function exportTickets(
         if (pdf) {
           if (pdf.addTicket(ticket) > 0) counts.unprintable_text++;
           counts.pdf_pages++;
-          sink!.flushIfFull();
         }
         if (wantPng) {
           const file = path.join(out, `${ticket.tid}.png`);
@@ -141,12 +144,14 @@ export async function exportTickets(
       if (++sinceProgress === PROGRESS_STEP) {
         progress.advance(sinceProgress);
         sinceProgress = 0;
+        // With an in-process database the loop never waits for anything: a turn of the event loop now and
+        // then runs what was queued for it (timers, process.nextTick callbacks) instead of letting it pile up.
+        await new Promise(setImmediate);
       }
     }
     progress.advance(sinceProgress);
     if (pdf) {
-      if (pdf.pageCount === 0) pdf.doc.addPage(); // a PDF needs a page; this one says there is nothing to print
-      pdf.doc.end();
+      pdf.finish();
       sink!.close();
     }
   } catch (error) {
@@ -226,31 +231,29 @@ function prepareOutDir(out: string): void {
 }
 
 /**
- * Where the PDF goes: pdfkit pushes many small chunks (a line each) into its readable side as it draws.
- * They are pulled out here after every page (read(), in paused mode: stream events would wait for a
- * turn of the event loop that a loop over an in-process database never gives) and written to the file a
- * megabyte at a time, synchronously, so nothing piles up.
+ * The PDF file: pdfkit hands over many small chunks (a line each) as it draws; they are copied into a
+ * block written to the file a megabyte at a time, synchronously, so nothing piles up.
  */
-class PdfSink {
+class PdfFile {
   private readonly fd: number;
-  private chunks: Buffer[] = [];
-  private bytes = 0;
+  private readonly block = Buffer.allocUnsafe(PDF_WRITE_BYTES);
+  private used = 0;
 
-  constructor(
-    private readonly file: string,
-    private readonly pdf: TicketPdf,
-  ) {
+  constructor(private readonly file: string) {
     this.fd = fs.openSync(file, 'w', 0o644);
   }
 
-  flushIfFull(): void {
-    this.pull();
-    if (this.bytes >= PDF_WRITE_BYTES) this.flush();
+  write(chunk: Buffer): void {
+    if (this.used + chunk.length > this.block.length) this.flush();
+    if (chunk.length >= this.block.length) this.writeAll(chunk);
+    else {
+      chunk.copy(this.block, this.used);
+      this.used += chunk.length;
+    }
   }
 
-  /** After pdfkit's end(), which writes the rest (fonts, cross-reference table) at once. */
+  /** After the document's end. */
   close(): void {
-    this.pull();
     this.flush();
     fs.fsyncSync(this.fd);
     fs.closeSync(this.fd);
@@ -262,18 +265,12 @@ class PdfSink {
     fs.rmSync(this.file, { force: true });
   }
 
-  private pull(): void {
-    for (let chunk = this.pdf.doc.read() as Buffer | null; chunk !== null; chunk = this.pdf.doc.read() as Buffer | null) {
-      this.chunks.push(chunk);
-      this.bytes += chunk.length;
-    }
+  private flush(): void {
+    this.writeAll(this.block.subarray(0, this.used));
+    this.used = 0;
   }
 
-  private flush(): void {
-    if (this.bytes === 0) return;
-    const block = Buffer.concat(this.chunks, this.bytes);
-    this.chunks = [];
-    this.bytes = 0;
-    for (let written = 0; written < block.length;) written += fs.writeSync(this.fd, block, written);
+  private writeAll(bytes: Buffer): void {
+    for (let written = 0; written < bytes.length;) written += fs.writeSync(this.fd, bytes, written);
   }
 }

@@ -14,9 +14,14 @@
  *   unicode-range chunks, each loaded only when a name needs it. pdfkit embeds
  *   only the glyphs used (subsets). A character neither covers is drawn as "?"
  *   and counted (the caller warns and the page says so): never silently dropped.
- * - The document is written as it is made (pdfkit is a stream): a page's
- *   objects are released once written, so memory does not grow with the
- *   number of pages (see releasePage).
+ * - The document is written as it is made, straight to the caller's `write`,
+ *   and each page's objects are let go once written (issuer/admin/pdfkit-streaming.ts),
+ *   so memory does not grow with the number of pages.
+ * - Speed (docs/benchmarks.md "(h) `ticket export` to PDF"): the QR code is
+ *   encoded by `qr`, about ten times faster than `qrcode` for a ticket (the
+ *   symbol is the same version and error correction; its mask may differ,
+ *   which any reader handles), and text widths are cached, since most lines
+ *   repeat from page to page.
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -24,11 +29,14 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import * as fontkit from 'fontkit';
 import PDFDocument from 'pdfkit';
-import QRCode from 'qrcode';
+import encodeQR from 'qr';
+import { releaseWrittenPages, sendOutputTo } from './pdfkit-streaming.js';
 import { QUIET_ZONE_MODULES } from './qr.js';
 
 /** Medium error correction (15 %), as every code of the product (issuer/admin/qr.ts). */
-const QR_ERROR_CORRECTION = 'M';
+const QR_ERROR_CORRECTION = 'medium';
+/** Text widths remembered (per font, at size 1), at most: the cache is emptied when full. */
+const WIDTH_CACHE_SIZE = 1000;
 
 export const PAGE_SIZES = {
   a6: [297.64, 419.53],
@@ -145,24 +153,19 @@ export function isTimeZone(timeZone: string): boolean {
  * compressed data as it is (no re-encoding), so a page costs little more than encoding the symbol.
  */
 export function qrBitmapPng(text: string): { png: Buffer; side: number } {
-  // One byte-mode segment: a ticket code is base64url and dots, which the mixed-mode search of `qrcode`
-  // would put in byte mode anyway (the same version), at twice the cost. The modules are read as stored.
-  const { modules } = QRCode.create([{ data: Buffer.from(text, 'utf8'), mode: 'byte' }], { errorCorrectionLevel: QR_ERROR_CORRECTION });
-  const size = modules.size;
-  const data = modules.data;
-  const side = size + 2 * QUIET_ZONE_MODULES;
+  // One byte-mode segment: a ticket code is base64url and dots, which a mixed-mode encoding would put in
+  // byte mode anyway. `qr` returns the rows of modules, quiet zone included (true = dark).
+  const rows = encodeQR(text, 'raw', { ecc: QR_ERROR_CORRECTION, encoding: 'byte', border: QUIET_ZONE_MODULES });
+  const side = rows.length;
   const rowBytes = Math.ceil(side / 8);
   // Each row: filter byte 0, then 1 bit per pixel, 1 = white (the quiet zone and light modules).
   const raw = Buffer.alloc((rowBytes + 1) * side, 0xff);
   for (let row = 0; row < side; row++) {
     const start = row * (rowBytes + 1);
     raw[start] = 0;
-    const r = row - QUIET_ZONE_MODULES;
-    if (r < 0 || r >= size) continue;
-    for (let c = 0; c < size; c++) {
-      if (data[r * size + c] === 0) continue;
-      const x = c + QUIET_ZONE_MODULES;
-      raw[start + 1 + (x >> 3)]! &= ~(0x80 >> (x & 7));
+    const modules = rows[row]!;
+    for (let x = 0; x < side; x++) {
+      if (modules[x]) raw[start + 1 + (x >> 3)]! &= ~(0x80 >> (x & 7));
     }
   }
   const ihdr = Buffer.alloc(13);
@@ -218,22 +221,28 @@ function pngChunk(type: string, data: Buffer): Buffer {
   return Buffer.concat([head, data, crc]);
 }
 
-/** A PDF of tickets, one per page, streamed to `out` as pages are added. */
+/** A PDF of tickets, one per page, handed to `write` as pages are added. */
 export class TicketPdf {
-  readonly doc: PDFKit.PDFDocument;
+  private readonly doc: PDFKit.PDFDocument;
   private readonly width: number;
   private readonly height: number;
   private readonly scale: number;
   private readonly fonts: Record<'sans' | 'bold', fontkit.Font>;
   private readonly registered = new Set<string>();
   private pages = 0;
+  /** Pages let go of once written (releaseWrittenPages). */
+  private released = 0;
   /** Characters no bundled font has, on the page being drawn. */
   private missing = 0;
+  /** Text widths at size 1, by font and text: laying text out is most of a page's cost, and most lines repeat. */
+  private widths = new Map<string, number>();
 
+  /** `write` gets every byte of the PDF, in order, as it is made. */
   constructor(
     page: PageSize,
     private readonly event: EventDetails,
     title: string,
+    write: (chunk: Buffer) => void,
   ) {
     [this.width, this.height] = PAGE_SIZES[page];
     this.scale = Math.min(this.width / PAGE_SIZES.a6[0], this.height / PAGE_SIZES.a6[1]);
@@ -245,15 +254,15 @@ export class TicketPdf {
       fontLayoutCache: false,
       info: { Title: title, Creator: 'ticket-issuer', Producer: 'ticket-issuer (pdfkit)' },
     });
+    sendOutputTo(this.doc, write);
     for (const [name, file] of Object.entries(FONT_FILES)) this.register(name, file);
     this.fonts = { sans: openFont(FONT_FILES.sans), bold: openFont(FONT_FILES.bold) };
   }
 
   /** Draws one ticket on a new page; returns how many characters of its texts no font could draw (shown as "?"). */
   addTicket(ticket: TicketPage): number {
-    const previous = this.pages > 0 ? this.doc.page : undefined;
     this.doc.addPage({ size: [this.width, this.height], margin: 0 });
-    if (previous) releasePage(previous);
+    this.released = releaseWrittenPages(this.doc, this.released);
     this.pages++;
     this.missing = 0;
     const s = this.scale;
@@ -306,6 +315,12 @@ export class TicketPdf {
     return this.pages;
   }
 
+  /** Writes the rest of the document (the last page, fonts, cross-reference table). A PDF needs a page: with no ticket it has an empty one. */
+  finish(): void {
+    if (this.pages === 0) this.doc.addPage();
+    this.doc.end();
+  }
+
   private register(name: string, file: string): void {
     if (this.registered.has(name)) return;
     this.doc.registerFont(name, file);
@@ -322,20 +337,32 @@ export class TicketPdf {
     for (const run of runs) {
       this.doc.font(run.font).fontSize(fontSize).fillColor('#000000');
       this.doc.text(run.text, at, y, { lineBreak: false });
-      at += this.doc.widthOfString(run.text);
+      at += this.widthOfText(run.font, run.text) * fontSize;
     }
     return fontSize * 1.2;
   }
 
   private centred(text: string, font: string, size: number, y: number): void {
+    const width = this.widthOfText(font, text) * size;
     this.doc.font(font).fontSize(size).fillColor('#000000');
-    const width = this.doc.widthOfString(text);
     this.doc.text(text, (this.width - width) / 2, y, { lineBreak: false });
   }
 
   private widthOf(runs: Run[], size: number): number {
     let width = 0;
-    for (const run of runs) width += this.doc.font(run.font).fontSize(size).widthOfString(run.text);
+    for (const run of runs) width += this.widthOfText(run.font, run.text) * size;
+    return width;
+  }
+
+  /** The width of `text` in `font` at size 1 (widths grow in proportion to the size), cached. It sets the document's font: set it again before drawing. */
+  private widthOfText(font: string, text: string): number {
+    const key = `${font}\n${text}`;
+    let width = this.widths.get(key);
+    if (width === undefined) {
+      if (this.widths.size >= WIDTH_CACHE_SIZE) this.widths = new Map();
+      width = this.doc.font(font).fontSize(1).widthOfString(text);
+      this.widths.set(key, width);
+    }
     return width;
   }
 
@@ -372,18 +399,5 @@ export class TicketPdf {
       return name;
     }
     return null;
-  }
-}
-
-/**
- * pdfkit writes a page's objects when the next page is added, but keeps its dictionary, resources and
- * content objects (with their data) reachable from the document's page list for good: about a kilobyte a
- * page. Once written, only their object numbers are needed, so their data is let go.
- */
-function releasePage(page: PDFKit.PDFPage): void {
-  const written = page as unknown as Record<'dictionary' | 'resources' | 'content', { data: unknown; offset?: number } | undefined>;
-  for (const key of ['dictionary', 'resources', 'content'] as const) {
-    const ref = written[key];
-    if (ref?.offset !== undefined) ref.data = {};
   }
 }
