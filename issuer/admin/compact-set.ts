@@ -65,6 +65,6 @@ export class FingerprintSet {
 
 /** The key's first 64 bits of SHA-256, as two words; the low word is never 0 (0 marks an empty slot). */
 function fingerprint(key: string): [number, number] {
-  const digest = crypto.createHash('sha256').update(key).digest();
+  const digest = crypto.hash('sha256', key, 'buffer');
   return [digest.readUInt32LE(0), digest.readUInt32LE(4) || 1];
 }

@@ -359,6 +359,8 @@ export function digestOf(file: Omit<ExportFile, 'sha256'>): string {
   return digest.hex();
 }
 
+const WRITE_BLOCK = 1 << 16;
+
 /**
  * Streams the file to an open descriptor: the header, then each table row by
  * row, then the checksum. Writes are buffered and synchronous, so the caller
@@ -407,7 +409,8 @@ export class ExportWriter {
   private write(text: string): void {
     this.pending.push(text);
     this.pendingLength += text.length;
-    if (this.pendingLength >= 1 << 20) this.flush();
+    // Written in blocks of some 64 KiB: few system calls, and little text alive at once (flat memory, docs/benchmarks.md (i)).
+    if (this.pendingLength >= WRITE_BLOCK) this.flush();
   }
 
   private flush(): void {

@@ -465,25 +465,25 @@ class Merge {
     existing: (dest: Row, row: Row, id: string) => Promise<keyof KindCounts | null>,
   ): Promise<void> {
     const counts = this.counts[table];
+    const added = new PendingInserts(this.store, table);
     for (const batch of batches(this.fileRows(table), MERGE_BATCH)) {
       const found = await this.store.findMany(
         table,
         batch.map((row) => row[TRANSFER_KEYS[table]] as string),
       );
-      const added: Row[] = [];
       for (const row of batch) {
         const id = row[TRANSFER_KEYS[table]] as string;
         const dest = found.get(id);
         if (dest === undefined) {
-          added.push(row);
+          await added.add(row);
           counts.added++;
         } else {
           const outcome = await existing(dest, row, id);
           if (outcome !== null) counts[outcome]++;
         }
       }
-      await this.store.insertMany(table, added);
     }
+    await added.flush();
   }
 
   private async mergeEvents(): Promise<void> {
@@ -644,31 +644,27 @@ class Merge {
     };
     for await (const row of this.store.logRows('scan_log')) remember(row);
     // Added in the file's order, then the new double admissions: the order the rows had before the port.
-    let added: Row[] = [];
+    const added = new PendingInserts(this.store, 'scan_log');
     for (const row of this.fileRows('scan_log')) {
       const duplicate =
         seen.has(rowIdentity(row, 'scan_log')) || (row.outcome === IMPORT_CONFLICT_OUTCOME && recordedConflicts.has(conflictKey(row)));
       if (duplicate) counts.unchanged++;
       else {
-        added.push(row);
+        await added.add(row);
         remember(row);
         counts.added++;
-      }
-      if (added.length >= MERGE_BATCH) {
-        await this.store.insertMany('scan_log', added);
-        added = [];
       }
     }
     for (const row of this.conflicts) {
       // Found by an earlier import (here or on the other side): the same double admission, already in the log.
       if (recordedConflicts.has(conflictKey(row))) this.counts.checkins.unchanged++;
       else {
-        added.push(row);
+        await added.add(row);
         remember(row);
         this.counts.checkins.conflicts++;
       }
     }
-    await this.store.insertMany('scan_log', added);
+    await added.flush();
   }
 
   /**
@@ -679,28 +675,26 @@ class Merge {
     const counts = this.counts[table];
     const seen = new FingerprintSet();
     for await (const row of this.store.logRows(table)) seen.add(rowIdentity(row, table));
-    for (const batch of batches(this.fileRows(table), MERGE_BATCH)) {
-      const added: Row[] = [];
-      for (const row of batch) {
-        if (!seen.add(rowIdentity(row, table))) counts.unchanged++;
-        else {
-          added.push(row);
-          counts.added++;
-        }
+    const added = new PendingInserts(this.store, table);
+    for (const row of this.fileRows(table)) {
+      if (!seen.add(rowIdentity(row, table))) counts.unchanged++;
+      else {
+        await added.add(row);
+        counts.added++;
       }
-      await this.store.insertMany(table, added);
     }
+    await added.flush();
   }
 
   /** Offline exposure policies per event and ticket type: the one set last (updated_at) stands, this side's on a tie. */
   private async mergeOfflinePolicies(): Promise<void> {
     const counts = this.counts.offline_policies;
     const here = await this.store.offlinePolicies();
-    const added: Row[] = [];
+    const added = new PendingInserts(this.store, 'offline_policies');
     for (const row of this.fileRows('offline_policies')) {
       const dest = here.get(policyKey(row));
       if (dest === undefined) {
-        added.push(row);
+        await added.add(row);
         counts.added++;
       } else if (sameColumns(dest, row, TRANSFER_COLUMNS.offline_policies) || !isLater(row.updated_at, dest.updated_at)) {
         counts.unchanged++;
@@ -709,7 +703,7 @@ class Merge {
         counts.updated++;
       }
     }
-    await this.store.insertMany('offline_policies', added);
+    await added.flush();
   }
 
   /** What each kiosk last said of itself: the newest report stands. */
@@ -777,6 +771,31 @@ function isEarlier(a: Row, b: Row): boolean {
 
 /** What makes two rows of a log the same row (LOG_IDENTITY_COLUMNS), as one string. */
 const rowIdentity = (row: Row, table: LogTable): string => JSON.stringify(LOG_IDENTITY_COLUMNS[table].map((c) => row[c] ?? null));
+
+/**
+ * Rows to add to one table, inserted MERGE_BATCH at a time as the file is read: flat memory, and statements of
+ * one size (each size of a multi-row INSERT is a statement of its own, prepared and kept by the connection).
+ */
+class PendingInserts {
+  private rows: Row[] = [];
+
+  constructor(
+    private readonly store: TransferStore,
+    private readonly table: TransferTable,
+  ) {}
+
+  async add(row: Row): Promise<void> {
+    this.rows.push(row);
+    if (this.rows.length >= MERGE_BATCH) await this.flush();
+  }
+
+  /** Inserts what is pending (in the file's order); the last call of a table inserts the rest. */
+  async flush(): Promise<void> {
+    const rows = this.rows;
+    this.rows = [];
+    await this.store.insertMany(this.table, rows);
+  }
+}
 
 /** Groups of up to `size` items, in their order. */
 function* batches<T>(items: Iterable<T>, size: number): Generator<T[]> {
