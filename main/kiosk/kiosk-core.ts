@@ -346,7 +346,20 @@ export class KioskCore implements KioskApi {
           gate: enrollment.gate_id,
           offline: row.admitted_offline === 1,
         })),
+      (since, limit) =>
+        this.store
+          .annulmentsSince(since, limit)
+          .map((row) => ({ tid: row.tid, admitted_at: row.annulled_at, gate: enrollment.gate_id, offline: false })),
     );
+  }
+
+  /**
+   * The issuer confirmed an annulment this kiosk sent (at the door, or later from the queue): its LAN peers forget
+   * the undone admission (docs/kiosk.md "Kiosks on one LAN"), as this kiosk does once the issuer confirmed it.
+   */
+  private tellPeersAnnulled(tid: string, annulledAt: string): void {
+    if (!this.options.lan) return;
+    this.options.lan.publishAnnulment({ tid, admitted_at: annulledAt, gate: this.store.getEnrollment()?.gate_id ?? null, offline: false });
   }
 
   /** A LAN peer's admission of the ticket: consulted offline only (online the issuer decides), never on a re-entry event. */
@@ -552,7 +565,10 @@ export class KioskCore implements KioskApi {
     this.changed();
     switch (call.kind) {
       case 'answered':
-        if (call.response.status === 'annulled') return { type: 'annulled', tid };
+        if (call.response.status === 'annulled') {
+          this.tellPeersAnnulled(tid, answeredAt);
+          return { type: 'annulled', tid };
+        }
         if (call.response.status === 'not_checked_in') return { type: 'not_checked_in', tid };
         return { type: 'unavailable', message: `the issuer answered ${call.response.status}` };
       case 'action_not_allowed':
@@ -1285,6 +1301,9 @@ export class KioskCore implements KioskApi {
       signal: this.drainAbort.signal,
     });
     if (this.closed) return report;
+    for (const scan of report.settled) {
+      if (scan.action === 'annul' && scan.result_status === 'annulled') this.tellPeersAnnulled(scan.tid, scan.answered_at!);
+    }
     if (report.stop === 'offline') this.connection = 'offline';
     else if (report.stop === 'unauthorized') this.authorised = false;
     else if (report.settled.length > 0 || report.stop === 'rate_limited' || report.stop === 'leaving_room') this.connection = 'online';

@@ -13,6 +13,11 @@
  * without secrets, when it does not parse, is for another event, its MAC
  * fails, its timestamp is outside the window, or its sequence number is not
  * newer than the last one seen from its sender.
+ *
+ * An `annul` message says that a check-in the sender told of (or any earlier
+ * admission of the ticket) was undone at the issuer: the receivers forget it,
+ * so an offline kiosk does not refuse the ticket's rightful holder with
+ * "Already admitted at Gate A" after staff annulled that admission.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
@@ -43,7 +48,7 @@ const CATCHUP_MARGIN_MS = 60_000;
 /** One catch-up answer per asking sender per this long. */
 const CATCHUP_ANSWER_INTERVAL_MS = 2_000;
 
-export const LAN_MESSAGE_TYPES = ['hello', 'admit', 'catchup', 'catchup_reply'] as const;
+export const LAN_MESSAGE_TYPES = ['hello', 'admit', 'catchup', 'catchup_reply', 'annul'] as const;
 export type LanMessageType = (typeof LAN_MESSAGE_TYPES)[number];
 
 /** One admission a kiosk tells its peers about. */
@@ -76,7 +81,10 @@ export interface LanMessage {
   ts: number;
   /** `catchup` only: the ISO time from which admissions are asked for; else null. */
   since: string | null;
-  /** `admit` and `catchup_reply`: the admissions; else empty. */
+  /**
+   * `admit` and `catchup_reply`: the admissions. `annul`: the annulments, each as the ticket, when the
+   * issuer confirmed it, the annulling kiosk's gate and `offline` false. Else empty.
+   */
   adm: LanAdmission[];
 }
 
@@ -210,6 +218,8 @@ export interface Handling {
   send: Array<{ to: PeerAddress; bytes: Buffer }>;
   /** Admissions learned from this datagram (new tickets only). */
   learned: number;
+  /** Admissions forgotten because this datagram annulled them (`annul` only). */
+  forgotten?: number;
   /** A catch-up request to answer: the answering needs the kiosk's own admissions (handled by answerCatchup). */
   catchupFrom?: { to: PeerAddress; since: string };
 }
@@ -229,6 +239,8 @@ export class LanPeerState {
   private readonly lastHeard = new Map<string, number>();
   private readonly lastCatchupAnswer = new Map<string, number>();
   private readonly admissions = new Map<string, PeerAdmission>();
+  /** Annulments heard of, per ticket (the latest): an admission told of later but made before it is stale. */
+  private readonly annulments = new Map<string, string>();
   private seq = 0;
   private readonly replayWindowMs: number;
   private readonly peerTimeoutMs: number;
@@ -245,6 +257,7 @@ export class LanPeerState {
   setMembership(membership: LanMembership | null): void {
     if (this.membership?.eid !== membership?.eid) {
       this.admissions.clear();
+      this.annulments.clear();
       this.lastSeq.clear();
       this.lastHeard.clear();
     }
@@ -307,14 +320,22 @@ export class LanPeerState {
     return this.build('catchup', nowMs, { since: new Date(since).toISOString() });
   }
 
-  /** The answer to a catch-up request: the newest CATCHUP_LIMIT admissions, in datagrams of ADMISSIONS_PER_DATAGRAM. */
-  catchupReplies(own: readonly LanAdmission[], nowMs: number): Buffer[] {
-    const newest = [...own].sort((a, b) => b.admitted_at.localeCompare(a.admitted_at)).slice(0, CATCHUP_LIMIT);
+  /**
+   * The answer to a catch-up request: the newest CATCHUP_LIMIT admissions, in datagrams of
+   * ADMISSIONS_PER_DATAGRAM, then the newest annulments this kiosk made in the same period (as `annul`
+   * messages), so a peer that was away when they were told forgets what it may learn elsewhere.
+   */
+  catchupReplies(own: readonly LanAdmission[], nowMs: number, annulled: readonly LanAdmission[] = []): Buffer[] {
     const replies: Buffer[] = [];
-    for (let i = 0; i < newest.length; i += ADMISSIONS_PER_DATAGRAM) {
-      const bytes = this.build('catchup_reply', nowMs, { adm: newest.slice(i, i + ADMISSIONS_PER_DATAGRAM) });
-      if (bytes) replies.push(bytes);
-    }
+    const inDatagrams = (type: 'catchup_reply' | 'annul', list: readonly LanAdmission[]): void => {
+      const newest = [...list].sort((a, b) => b.admitted_at.localeCompare(a.admitted_at)).slice(0, CATCHUP_LIMIT);
+      for (let i = 0; i < newest.length; i += ADMISSIONS_PER_DATAGRAM) {
+        const bytes = this.build(type, nowMs, { adm: newest.slice(i, i + ADMISSIONS_PER_DATAGRAM) });
+        if (bytes) replies.push(bytes);
+      }
+    };
+    inDatagrams('catchup_reply', own);
+    inDatagrams('annul', annulled);
     return replies;
   }
 
@@ -360,6 +381,10 @@ export class LanPeerState {
       if (message.type !== 'admit' && message.type !== 'catchup_reply') break;
       handling.learned += this.learn({ ...admission, scanner_id: message.from });
     }
+    if (message.type === 'annul') {
+      handling.forgotten = 0;
+      for (const annulment of message.adm) handling.forgotten += this.forget(annulment.tid, annulment.admitted_at);
+    }
     if (message.type === 'hello' && rejoined) {
       // A peer heard for the first time (or again after a silence): say hello back so it learns us at
       // once, and ask it what it admitted while we did not hear it. It asks us the same.
@@ -380,6 +405,9 @@ export class LanPeerState {
 
   /** Keeps a peer's admission; the earliest of a ticket wins. 1 when the ticket was new. */
   private learn(admission: PeerAdmission): number {
+    const annulledAt = this.annulments.get(admission.tid);
+    // Made before an annulment heard of already (a catch-up reply can bring an old admission late): undone.
+    if (annulledAt !== undefined && admission.admitted_at <= annulledAt) return 0;
     const known = this.admissions.get(admission.tid);
     if (known) {
       if (admission.admitted_at < known.admitted_at) this.admissions.set(admission.tid, admission);
@@ -392,6 +420,23 @@ export class LanPeerState {
     this.admissions.set(admission.tid, admission);
     return 1;
   }
+
+  /** A peer's annulment: the ticket's admissions made up to `annulledAt` are undone. 1 when one was forgotten. */
+  private forget(tid: string, annulledAt: string): number {
+    const heard = this.annulments.get(tid);
+    if (heard === undefined || heard < annulledAt) {
+      if (this.annulments.size >= MAX_KNOWN_ADMISSIONS) {
+        const oldest = this.annulments.keys().next().value;
+        if (oldest !== undefined) this.annulments.delete(oldest);
+      }
+      this.annulments.delete(tid);
+      this.annulments.set(tid, annulledAt);
+    }
+    const known = this.admissions.get(tid);
+    if (known === undefined || known.admitted_at > annulledAt) return 0;
+    this.admissions.delete(tid);
+    return 1;
+  }
 }
 
 /**
@@ -400,10 +445,17 @@ export class LanPeerState {
  * `admissionOf` on its offline path, and publishes its own admissions.
  */
 export interface PeerNetwork {
-  join(membership: LanMembership, ownAdmissionsSince: (since: string, limit: number) => LanAdmission[]): void;
+  /** `ownAnnulmentsSince`: this kiosk's annulments the issuer confirmed, newest first (catch-up answers carry them). */
+  join(
+    membership: LanMembership,
+    ownAdmissionsSince: (since: string, limit: number) => LanAdmission[],
+    ownAnnulmentsSince?: (since: string, limit: number) => LanAdmission[],
+  ): void;
   leave(): void;
   admissionOf(tid: string): PeerAdmission | undefined;
   publish(admission: LanAdmission): void;
+  /** Tells the peers that the issuer confirmed this kiosk's annulment of the ticket (`admitted_at`: when). */
+  publishAnnulment(annulment: LanAdmission): void;
 }
 
 /**

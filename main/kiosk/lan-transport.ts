@@ -9,6 +9,7 @@
  */
 import { createSocket, type Socket } from 'node:dgram';
 import {
+  CATCHUP_LIMIT,
   DEFAULT_HELLO_INTERVAL_MS,
   DEFAULT_LAN_GROUP,
   DEFAULT_LAN_PORT,
@@ -44,6 +45,7 @@ export class LanTransport implements PeerNetwork {
   private socket: Socket | null = null;
   private timer: ReturnType<typeof setInterval> | undefined;
   private ownAdmissionsSince: ((since: string, limit: number) => LanAdmission[]) | null = null;
+  private ownAnnulmentsSince: ((since: string, limit: number) => LanAdmission[]) | null = null;
   private readonly now: () => number;
   private closed = false;
   private readonly ignoredLog = new IgnoredMessageLog();
@@ -101,10 +103,15 @@ export class LanTransport implements PeerNetwork {
     this.timer.unref?.();
   }
 
-  join(membership: LanMembership, ownAdmissionsSince: (since: string, limit: number) => LanAdmission[]): void {
+  join(
+    membership: LanMembership,
+    ownAdmissionsSince: (since: string, limit: number) => LanAdmission[],
+    ownAnnulmentsSince: (since: string, limit: number) => LanAdmission[] = () => [],
+  ): void {
     if (this.closed) return;
     this.state.setMembership(membership);
     this.ownAdmissionsSince = ownAdmissionsSince;
+    this.ownAnnulmentsSince = ownAnnulmentsSince;
     this.options.log(`LAN warnings on for event ${membership.eid} (UDP port ${this.port}).`);
     // Joining (or coming back): tell every known peer, and ask each what it admitted while away.
     this.hello();
@@ -118,6 +125,7 @@ export class LanTransport implements PeerNetwork {
   leave(): void {
     this.state.setMembership(null);
     this.ownAdmissionsSince = null;
+    this.ownAnnulmentsSince = null;
   }
 
   admissionOf(tid: string): PeerAdmission | undefined {
@@ -125,9 +133,17 @@ export class LanTransport implements PeerNetwork {
   }
 
   publish(admission: LanAdmission): void {
+    this.tellPeers('admit', admission);
+  }
+
+  publishAnnulment(annulment: LanAdmission): void {
+    this.tellPeers('annul', annulment);
+  }
+
+  private tellPeers(type: 'admit' | 'annul', entry: LanAdmission): void {
     if (this.closed) return;
     const now = this.now();
-    const bytes = this.state.build('admit', now, { adm: [admission] });
+    const bytes = this.state.build(type, now, { adm: [entry] });
     if (!bytes) return;
     for (const peer of this.state.destinations(now)) this.send(peer, bytes);
   }
@@ -160,15 +176,17 @@ export class LanTransport implements PeerNetwork {
     for (const { to, bytes: out } of handling.send) this.send(to, out);
     if (handling.catchupFrom && this.ownAdmissionsSince) {
       let own: LanAdmission[];
+      let annulled: LanAdmission[];
       try {
-        own = this.ownAdmissionsSince(handling.catchupFrom.since, 2000);
+        own = this.ownAdmissionsSince(handling.catchupFrom.since, CATCHUP_LIMIT);
+        annulled = this.ownAnnulmentsSince?.(handling.catchupFrom.since, CATCHUP_LIMIT) ?? [];
       } catch (error) {
         this.options.log(
           `LAN warnings: could not read this kiosk's admissions (${error instanceof Error ? error.message : String(error)}).`,
         );
         return;
       }
-      for (const reply of this.state.catchupReplies(own, now)) this.send(handling.catchupFrom.to, reply);
+      for (const reply of this.state.catchupReplies(own, now, annulled)) this.send(handling.catchupFrom.to, reply);
     }
   }
 

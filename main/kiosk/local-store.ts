@@ -861,11 +861,24 @@ export class LocalStore {
     ).all(since) as Array<{ ticket_type: string | null; admitted_at: IsoDateTime }>;
   }
 
-  /** This kiosk's admissions since `since` (ISO), newest first, at most `limit`: what it tells a LAN peer catching up (lan-peers.ts). */
+  /**
+   * This kiosk's admissions since `since` (ISO), newest first, at most `limit`: what it tells a LAN peer catching
+   * up (lan-peers.ts). An admission the issuer has since confirmed annulled from this kiosk is not told.
+   */
   admissionsSince(since: IsoDateTime, limit: number): Array<{ tid: string; admitted_at: IsoDateTime; admitted_offline: number }> {
     return this.statement(
-      `SELECT tid, admitted_at, admitted_offline FROM scans WHERE admitted_at IS NOT NULL AND admitted_at >= ? ORDER BY admitted_at DESC LIMIT ?`,
+      `SELECT tid, admitted_at, admitted_offline FROM scans AS s WHERE admitted_at IS NOT NULL AND admitted_at >= ?
+         AND NOT EXISTS (SELECT 1 FROM scans AS a WHERE a.tid = s.tid AND a.action = 'annul' AND a.result_status = 'annulled' AND a.seq > s.seq)
+       ORDER BY admitted_at DESC LIMIT ?`,
     ).all(since, limit) as Array<{ tid: string; admitted_at: IsoDateTime; admitted_offline: number }>;
+  }
+
+  /** This kiosk's annulments the issuer confirmed, answered since `since` (ISO), newest first: told to a LAN peer catching up. */
+  annulmentsSince(since: IsoDateTime, limit: number): Array<{ tid: string; annulled_at: IsoDateTime }> {
+    return this.statement(
+      `SELECT tid, answered_at AS annulled_at FROM scans WHERE action = 'annul' AND result_status = 'annulled' AND answered_at >= ?
+       ORDER BY answered_at DESC LIMIT ?`,
+    ).all(since, limit) as Array<{ tid: string; annulled_at: IsoDateTime }>;
   }
 
   /** Offline admissions not yet answered by the issuer, per ticket type ('' for none): the heartbeat's `offline_exposure`. */

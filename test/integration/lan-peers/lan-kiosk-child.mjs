@@ -4,7 +4,7 @@
  * with LAN warnings on loopback only: discovery off (no multicast, no
  * broadcast), bound to 127.0.0.1, the peers' loopback ports configured through
  * the same `peers` list discovery fills. Driven by its parent over the IPC
- * channel: { id, cmd: 'scan' | 'knows' | 'close', ... } → { id, result }; every
+ * channel: { id, cmd: 'scan' | 'knows' | 'annul' | 'drain' | 'close', ... } → { id, result }; every
  * log line goes up as { log }.
  */
 import path from 'node:path';
@@ -30,6 +30,8 @@ process.on('message', async (message) => {
   try {
     if (cmd === 'scan') send({ id, result: await runtime.core.scan(message.code) });
     else if (cmd === 'knows') send({ id, result: runtime.lan?.admissionOf(message.tid) ?? null });
+    else if (cmd === 'annul') send({ id, result: await runtime.core.annul(message.tid, message.reason) });
+    else if (cmd === 'drain') send({ id, result: (await runtime.core.drain())?.stop ?? null });
     else if (cmd === 'close') {
       await runtime.close();
       send({ id, result: 'closed' });

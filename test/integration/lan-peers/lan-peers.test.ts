@@ -85,6 +85,16 @@ class KioskProcess {
     return this.call('scan', { code });
   }
 
+  /** Staff's "Undo check-in" at this kiosk (no staff PIN is set in these kiosks). */
+  annul(tid: string, reason: string): Promise<{ type: string }> {
+    return this.call('annul', { tid, reason });
+  }
+
+  /** One pass of its queue to the issuer (the tests' kiosks drain only when told): why it stopped. */
+  drain(): Promise<string | null> {
+    return this.call('drain');
+  }
+
   /** What this kiosk heard from its peers about the ticket, or null. */
   knows(tid: string): Promise<{ gate: string | null; admitted_at: string; offline: boolean } | null> {
     return this.call('knows', { tid });
@@ -132,7 +142,10 @@ beforeAll(async () => {
   for (const label of ['A', 'B', 'C'] as const) {
     const kiosk = kiosks[label];
     await kiosk.start();
-    const result = await kiosk.scan(issuer.setupCode({ gateId: label }).code);
+    const setup = issuer.setupCode({ gateId: label });
+    // A's staff may undo a check-in (docs/kiosk.md "Annul at the door"): the right comes with its setup code.
+    if (label === 'A') issuer.fx.db.prepare('UPDATE enrollment_tokens SET can_annul = 1 WHERE token_id = ?').run(setup.tokenId);
+    const result = await kiosk.scan(setup.code);
     expect(result, JSON.stringify(result)).toMatchObject({ type: 'enrolled', gate_id: label });
     await eventually(() => kiosk.lines(/^LAN warnings on/).length > 0);
   }
@@ -227,5 +240,30 @@ describe('kiosks on one LAN (loopback only)', () => {
       reason: 'admitted_at_other_gate',
       first_used_gate: 'A',
     });
+  });
+
+  it('an admission undone at A (the issuer confirmed it) is forgotten by B; C, away meanwhile, does not learn it on its return', async () => {
+    await kiosks.C.stop();
+    const wrong = issuer.issueTicket({ holderName: 'Wrong Person' });
+    const marker = issuer.issueTicket();
+    await issuer.start(); // the uplink is back for a moment: an annulment needs the issuer
+    try {
+      // A sends what it queued meanwhile, and so knows the issuer is there again.
+      expect(await kiosks.A.drain()).toBe('empty');
+      expect(verdictOf(await kiosks.A.scan(wrong.code))).toMatchObject({ kind: 'admit', offline: false });
+      await eventually(async () => (await kiosks.B.knows(wrong.tid)) !== null, 5000);
+      expect(await kiosks.A.annul(wrong.tid, 'let in on a friend’s ticket')).toMatchObject({ type: 'annulled' });
+      await eventually(async () => (await kiosks.B.knows(wrong.tid)) === null, 5000);
+    } finally {
+      await issuer.stop();
+    }
+    expect(verdictOf(await kiosks.A.scan(marker.code))).toMatchObject({ kind: 'admit', offline: true });
+
+    // C comes back and catches up from A and B: it learns the marker, not the undone admission.
+    await kiosks.C.start();
+    await eventually(async () => (await kiosks.C.knows(marker.tid)) !== null, 10_000);
+    expect(await kiosks.C.knows(wrong.tid)).toBeNull();
+    // Offline, the ticket's rightful holder gets in at B: no "Already admitted at Gate A".
+    expect(verdictOf(await kiosks.B.scan(wrong.code))).toMatchObject({ kind: 'admit', offline: true });
   });
 });

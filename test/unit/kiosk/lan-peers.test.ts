@@ -247,6 +247,53 @@ describe('discovery and catch-up', () => {
   });
 });
 
+describe('annulments', () => {
+  const at = (minutes: number): string => new Date(NOW + minutes * 60_000).toISOString();
+
+  it('an annul message forgets the admissions made up to it, and an admission made after it stands', () => {
+    const a = kiosk('scn_a');
+    const b = kiosk('scn_b');
+    b.receive(a.build('admit', NOW, { adm: [admission('T1', at(0)), admission('T2', at(0))] })!, A_ADDR, NOW);
+    const handling = b.receive(a.build('annul', NOW + 1, { adm: [admission('T1', at(1)), admission('T9', at(1))] })!, A_ADDR, NOW + 1);
+    expect(handling).toMatchObject({ forgotten: 1, learned: 0 });
+    expect(handling.log).toBeUndefined();
+    expect(b.admissionOf('T1')).toBeUndefined();
+    expect(b.admissionOf('T2')).toBeDefined();
+    // Admitted again after the annulment (at A or anywhere): a new admission, known again.
+    expect(b.receive(a.build('admit', NOW + 2, { adm: [admission('T1', at(2))] })!, A_ADDR, NOW + 2).learned).toBe(1);
+  });
+
+  it('an admission heard late (a catch-up from another peer) but made before a known annulment is not learned', () => {
+    const a = kiosk('scn_a');
+    const c = kiosk('scn_c');
+    const b = kiosk('scn_b');
+    b.receive(a.build('annul', NOW, { adm: [admission('T1', at(5))] })!, A_ADDR, NOW);
+    expect(b.receive(c.build('catchup_reply', NOW + 1, { adm: [admission('T1', at(1))] })!, B_ADDR, NOW + 1).learned).toBe(0);
+    expect(b.admissionOf('T1')).toBeUndefined();
+  });
+
+  it('a forged annulment (another key) forgets nothing', () => {
+    const a = kiosk('scn_a');
+    const b = kiosk('scn_b');
+    b.receive(a.build('admit', NOW, { adm: [admission('T1', at(0))] })!, A_ADDR, NOW);
+    const forger = kiosk('scn_x', {}, Buffer.alloc(32, 9));
+    const handling = b.receive(forger.build('annul', NOW + 1, { adm: [admission('T1', at(1))] })!, B_ADDR, NOW + 1);
+    expect(handling.log).toMatch(/ignored: bad MAC/);
+    expect(b.admissionOf('T1')).toBeDefined();
+  });
+
+  it('a catch-up answer ends with the answering kiosk’s annulments, which the asker applies', () => {
+    const a = kiosk('scn_a');
+    const b = kiosk('scn_b');
+    b.receive(kiosk('scn_c').build('admit', NOW, { adm: [admission('T7', at(0))] })!, B_ADDR, NOW);
+    const replies = a.catchupReplies([admission('T1', at(0))], NOW + 1, [admission('T7', at(1))]);
+    expect(replies.map((reply) => (decodeMessage(reply) as { message: LanMessage }).message.type)).toEqual(['catchup_reply', 'annul']);
+    for (const reply of replies) b.receive(reply, A_ADDR, NOW + 1);
+    expect(b.admissionOf('T1')).toBeDefined();
+    expect(b.admissionOf('T7')).toBeUndefined();
+  });
+});
+
 describe('the offline check', () => {
   it('seen_by_peer comes right after seen_here and refuses as admitted_at_other_gate', () => {
     expect(OFFLINE_CHECKS.indexOf('seen_by_peer')).toBe(OFFLINE_CHECKS.indexOf('seen_here') + 1);
