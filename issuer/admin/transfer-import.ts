@@ -20,12 +20,19 @@
  * - Rows that may not differ (a ticket's code, a key's public half…) and do
  *   differ stop the import (IMPORT_CONFLICT): such a file is not of this issuer.
  *
+ * The file has passed checkExportFile (transfer-read.ts) before anything is
+ * written; the merge then reads it again (FileRows), table by table in the
+ * file's order, holding one batch of rows (MERGE_BATCH) and compact sets of
+ * fingerprints (compact-set.ts), never the file: memory stays flat whatever
+ * its size.
+ *
  * Everything happens in one write job (one transaction) of the database port,
  * on SQLite or PostgreSQL alike, so a failed import changes nothing in the
  * database (files it made are removed again), and a running `serve` sees the
  * result on its next request. On PostgreSQL the job runs again when a
  * concurrent writer won (a `serve` checking in a ticket the file also checks
- * in): each run starts from scratch and decides from what it reads.
+ * in): each run starts from scratch, reads the file again from its start and
+ * decides from what it reads.
  *
  * A new data dir takes its database from `--database URL` or
  * TICKET_ISSUER_DATABASE_URL, as `init` does: a PostgreSQL database is

@@ -189,6 +189,9 @@ class FileCheck {
   /** A member that is not an array: a header member, or the checksum (last). */
   private member(name: string, value: unknown): void {
     if (name === 'sha256') {
+      // Before the format tag: the members are out of the order the format has (and export writes).
+      if (this.version === 0 && !('format' in this.members))
+        throw invalid(this.source, '"sha256" must be the last member, after the header and the tables');
       this.readHeader();
       this.endOfTables();
       if (typeof value !== 'string') throw invalid(this.source, '"sha256" is not a string');

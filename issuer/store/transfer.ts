@@ -21,7 +21,10 @@ import type { IssuerInfo } from './issuer-info.js';
 /** The scan_log outcome of a double admission found by an import (the dashboard alerts on it). */
 export const IMPORT_CONFLICT_OUTCOME = 'import_conflict';
 
-/** The tables that travel, in an order that satisfies their foreign keys. */
+/**
+ * The tables that travel, in an order that satisfies their foreign keys: the export file's order, in which a
+ * row only names rows of earlier tables (issuer/admin/transfer-read.ts REFERENCES), so one read checks them.
+ */
 export const TRANSFER_TABLES = [
   'signing_keys',
   'events',
