@@ -1,8 +1,9 @@
 /**
  * `report --event EID --out report.html`: the after-event report (docs/issuer.md "After-event report"), one
  * self-contained HTML file. The figures are issuer/services/report.ts, read on one consistent snapshot of
- * the database (SQLite or PostgreSQL); the HTML is issuer/services/report-html.ts. Progress on stderr;
- * `--json` prints where it went and the headline numbers.
+ * the database (SQLite or PostgreSQL); the HTML is issuer/services/report-html.ts, in English, German,
+ * French or Spanish (--lang, else the environment's language, else English). Progress on stderr and the
+ * summary stay in English, as the rest of the CLI; `--json` prints where it went and the headline numbers.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,12 +12,14 @@ import { requireEvent, withIssuer } from '../admin/issuer-context.js';
 import { AdminError } from '../error-catalogue.js';
 import { DEFAULT_GAP_MINUTES, gatherReport, type ReportData } from '../services/report.js';
 import { renderReportHtml } from '../services/report-html.js';
+import { isReportLanguage, languageFromEnvironment, REPORT_LANGUAGES, type ReportLanguage } from '../services/report-messages/index.js';
 import { action, withCommonOptions, type CommonOptions } from './command.js';
 
 interface ReportOptions extends CommonOptions {
   event: string;
   out: string;
   tz?: string;
+  lang?: string;
   gapMinutes: string;
 }
 
@@ -31,6 +34,17 @@ export function reportTimeZone(value: string | undefined): string {
   }
 }
 
+/**
+ * The report's language: --lang when given (one of the four, else refused), else the environment's
+ * (LC_ALL, LC_MESSAGES, LANG) when it is one of the four, else English. An environment in another
+ * language is no request for this report, so it falls back rather than fails.
+ */
+export function reportLanguage(value: string | undefined, env: NodeJS.ProcessEnv = process.env): ReportLanguage {
+  if (value === undefined) return languageFromEnvironment(env) ?? 'en';
+  if (isReportLanguage(value)) return value;
+  throw new AdminError('INVALID_ARGUMENT', `--lang must be one of ${REPORT_LANGUAGES.join(', ')}, not "${value}"`);
+}
+
 export function gapMinutes(value: string): number {
   const minutes = Number(value);
   if (!Number.isInteger(minutes) || minutes < 1 || minutes > 24 * 60)
@@ -39,9 +53,10 @@ export function gapMinutes(value: string): number {
 }
 
 /** What --json prints: the file and the headline numbers. */
-export function headline(out: string, data: ReportData) {
+export function headline(out: string, data: ReportData, language: ReportLanguage) {
   return {
     out,
+    lang: language,
     eid: data.event.eid,
     issued: data.totals.issued,
     checked_in: data.totals.checked_in,
@@ -75,10 +90,15 @@ export function registerReportCommand(program: Command): void {
       .requiredOption('--event <eid>', 'event ID')
       .requiredOption('--out <file>', 'the HTML file to write (replaced if it exists)')
       .option('--tz <zone>', 'IANA time zone the times are shown in (default: this machine’s)')
+      .option(
+        '--lang <language>',
+        `the report's language: ${REPORT_LANGUAGES.join(', ')} (default: LC_ALL, LC_MESSAGES or LANG when one of these, else en)`,
+      )
       .option('--gap-minutes <n>', 'a scanner silent for longer than this has a gap', String(DEFAULT_GAP_MINUTES)),
   ).action(
     action<ReportOptions>(async (options, output) => {
       const timeZone = reportTimeZone(options.tz);
+      const language = reportLanguage(options.lang);
       const gap = gapMinutes(options.gapMinutes);
       const out = path.resolve(options.out);
       await withIssuer(options.data, async ({ database, info }) => {
@@ -90,12 +110,12 @@ export function registerReportCommand(program: Command): void {
           gatherReport(tx, options.event, { gapMinutes: gap, onStep: (step) => output.log(`  ${step}`) }),
         );
         if (data === null) throw new AdminError('EVENT_NOT_FOUND', `no event ${options.event} at this issuer`);
-        const html = renderReportHtml(data, { timeZone, issuerName: info.name });
+        const html = renderReportHtml(data, { timeZone, issuerName: info.name, language });
         const temporary = `${out}.${process.pid}.tmp`;
         await fs.promises.writeFile(temporary, html, 'utf8');
         await fs.promises.rename(temporary, out);
         output.log(`Wrote ${out} (${Math.ceil(Buffer.byteLength(html) / 1024)} KB) in ${Date.now() - started} ms.`);
-        output.result(headline(out, data), () =>
+        output.result(headline(out, data, language), () =>
           [
             `Report for ${data.event.name}: ${out}`,
             `  checked in ${data.totals.checked_in} of ${data.totals.issued}, inside at the end ${data.totals.inside}, exits ${data.totals.exits}`,

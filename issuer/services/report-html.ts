@@ -8,10 +8,23 @@
  * small, pure functions without a DOM, so the same code runs in Node and would in a browser.
  *
  * Every value from the database or the command line goes through `esc` (text and attributes alike).
+ *
+ * Every word comes from the report's catalogue in the language asked for (./report-messages/: en, de, fr, es),
+ * and numbers, percentages, dates and times are formatted by Intl for that language, in the --tz zone.
+ * The data-* attributes (gate, bin, problem) stay language-neutral, for tests and styles.
  */
 import { scaleBand, scaleLinear, scaleUtc } from 'd3-scale';
 import { line, stack } from 'd3-shape';
 import type { ReportData, ScannerUptime } from './report.js';
+import {
+  fill,
+  REPORT_CATALOGUES,
+  REPORT_LOCALES,
+  type PluralKey,
+  type ReportLanguage,
+  type ReportMessages,
+  type TextKey,
+} from './report-messages/index.js';
 
 /** Colour-blind-safe (Okabe–Ito), one per gate in order, as on the dashboard. */
 const PALETTE = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000', '#F0E442'];
@@ -29,27 +42,34 @@ export interface RenderOptions {
   /** IANA time zone the times are shown in. */
   timeZone: string;
   issuerName?: string;
+  /** The report's language (default English): its words, and its numbers, dates and times (Intl). */
+  language?: ReportLanguage;
 }
 
-const n0 = new Intl.NumberFormat('en-GB');
-const count = (value: number): string => n0.format(value);
-const percent = (value: number | null): string =>
-  value === null ? '–' : `${new Intl.NumberFormat('en-GB', { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(value * 100)} %`;
-const gateName = (gate: string | null): string => gate ?? '(no gate)';
-
-/** "2 h 5 min", "3 min 20 s", "45 s". */
-export function duration(seconds: number): string {
+/** "2 h 5 min", "3 min 20 s", "45 s" (the units are the catalogue's). */
+export function duration(seconds: number, messages: ReportMessages = REPORT_CATALOGUES.en): string {
   const s = Math.max(0, Math.round(seconds));
-  if (s < 60) return `${s} s`;
-  if (s < 3600) return s % 60 === 0 ? `${Math.floor(s / 60)} min` : `${Math.floor(s / 60)} min ${s % 60} s`;
+  if (s < 60) return fill(messages['duration.seconds'], { seconds: s });
+  if (s < 3600)
+    return s % 60 === 0
+      ? fill(messages['duration.minutes'], { minutes: Math.floor(s / 60) })
+      : fill(messages['duration.minutes_seconds'], { minutes: Math.floor(s / 60), seconds: s % 60 });
   const minutes = Math.floor(s / 60);
-  return minutes % 60 === 0 ? `${Math.floor(minutes / 60)} h` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+  return minutes % 60 === 0
+    ? fill(messages['duration.hours'], { hours: Math.floor(minutes / 60) })
+    : fill(messages['duration.hours_minutes'], { hours: Math.floor(minutes / 60), minutes: minutes % 60 });
 }
 
-function timeFormats(timeZone: string) {
-  const clock = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
-  const seconds = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
-  const full = new Intl.DateTimeFormat('en-GB', {
+/** The report's words, numbers, dates and times in one language and time zone. */
+export function reportText(language: ReportLanguage, timeZone: string) {
+  const messages = REPORT_CATALOGUES[language];
+  const locale = REPORT_LOCALES[language];
+  const numbers = new Intl.NumberFormat(locale);
+  const oneDecimal = new Intl.NumberFormat(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  const plurals = new Intl.PluralRules(locale);
+  const clock = new Intl.DateTimeFormat(locale, { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+  const seconds = new Intl.DateTimeFormat(locale, { timeZone, hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+  const full = new Intl.DateTimeFormat(locale, {
     timeZone,
     year: 'numeric',
     month: 'short',
@@ -64,7 +84,21 @@ function timeFormats(timeZone: string) {
     const date = new Date(iso);
     return Number.isNaN(date.getTime()) ? null : date;
   };
+  const count = (value: number): string => numbers.format(value);
   return {
+    language,
+    /** A text of the catalogue, its placeholders filled. */
+    text: (key: TextKey, params?: Record<string, string | number>): string => fill(messages[key], params),
+    /** A text that depends on `n`: the language's plural form, `{count}` the formatted number. */
+    plural: (key: PluralKey, n: number, params: Record<string, string | number> = {}): string => {
+      const forms = messages[key];
+      return fill(plurals.select(n) === 'one' ? forms.one : forms.other, { ...params, count: count(n) });
+    },
+    count,
+    percent: (value: number | null): string =>
+      value === null ? '–' : fill(messages['number.percent'], { value: oneDecimal.format(value * 100) }),
+    duration: (value: number): string => duration(value, messages),
+    gateName: (gate: string | null): string => gate ?? messages['gate.none'],
     clock: (iso: string | null | number): string => {
       const date = typeof iso === 'number' ? new Date(iso) : valid(iso);
       return date === null ? '–' : clock.format(date);
@@ -78,7 +112,7 @@ function timeFormats(timeZone: string) {
   };
 }
 
-type Formats = ReturnType<typeof timeFormats>;
+export type ReportText = ReturnType<typeof reportText>;
 
 /** Attribute numbers: two decimals are plenty for SVG. */
 const px = (value: number): string => (Number.isFinite(value) ? String(Math.round(value * 100) / 100) : '0');
@@ -92,19 +126,19 @@ function svgOpen(id: string, width: number, height: number, title: string, descr
   );
 }
 
-function yAxis(y: (value: number) => number, ticks: number[], width: number): string {
+function yAxis(y: (value: number) => number, ticks: number[], width: number, t: ReportText): string {
   return ticks
     .map(
       (tick) =>
         `<g class="tick"><line x1="${MARGIN.left}" x2="${width - MARGIN.right}" y1="${px(y(tick))}" y2="${px(y(tick))}" class="grid"/>` +
-        `<text x="${MARGIN.left - 6}" y="${px(y(tick) + 4)}" text-anchor="end">${esc(count(tick))}</text></g>`,
+        `<text x="${MARGIN.left - 6}" y="${px(y(tick) + 4)}" text-anchor="end">${esc(t.count(tick))}</text></g>`,
     )
     .join('');
 }
 
 /** Arrivals per bucket: a stacked bar per bucket (a segment per gate), total exits as a line. */
-export function arrivalsChart(data: ReportData['arrivals'], formats: Formats): string {
-  if (data.buckets.length === 0) return '<p class="empty" id="chart-arrivals-empty">No entries or exits were recorded.</p>';
+export function arrivalsChart(data: ReportData['arrivals'], t: ReportText): string {
+  if (data.buckets.length === 0) return `<p class="empty" id="chart-arrivals-empty">${esc(t.text('arrivals.empty'))}</p>`;
   const width = Math.max(640, Math.min(1400, 80 + data.buckets.length * 18));
   const height = 320;
   const gates = data.gates.map((_, i) => String(i));
@@ -123,12 +157,16 @@ export function arrivalsChart(data: ReportData['arrivals'], formats: Formats): s
   const bars = series
     .map(
       (layer, g) =>
-        `<g class="series" data-gate="${esc(gateName(data.gates[g]!))}" fill="${PALETTE[g % PALETTE.length]}">` +
+        // data-gate is the gate's own name, for tests and styles, whatever the language.
+        `<g class="series" data-gate="${esc(data.gates[g] ?? '')}" fill="${PALETTE[g % PALETTE.length]}">` +
         layer
           .map((point, i) =>
             point[1] > point[0]
               ? `<rect class="bar" x="${px(x(i)!)}" y="${px(y(point[1]))}" width="${px(x.bandwidth())}" height="${px(y(point[0]) - y(point[1]))}"><title>${esc(
-                  `${gateName(data.gates[g]!)}, ${formats.clock(data.buckets[i]!.start)}: ${count(point[1] - point[0])} entries`,
+                  t.plural('arrivals.chart.bar', point[1] - point[0], {
+                    gate: t.gateName(data.gates[g]!),
+                    time: t.clock(data.buckets[i]!.start),
+                  }),
                 )}</title></rect>`
               : '',
           )
@@ -145,7 +183,7 @@ export function arrivalsChart(data: ReportData['arrivals'], formats: Formats): s
   const labels = data.buckets
     .map((bucket, i) =>
       i % every === 0
-        ? `<text x="${px(x(i)! + x.bandwidth() / 2)}" y="${height - MARGIN.bottom + 16}" text-anchor="middle">${esc(formats.clock(bucket.start))}</text>`
+        ? `<text x="${px(x(i)! + x.bandwidth() / 2)}" y="${height - MARGIN.bottom + 16}" text-anchor="middle">${esc(t.clock(bucket.start))}</text>`
         : '',
     )
     .join('');
@@ -154,18 +192,21 @@ export function arrivalsChart(data: ReportData['arrivals'], formats: Formats): s
       'chart-arrivals',
       width,
       height,
-      `Entries per ${data.bucket_minutes} minutes, stacked by gate${exitsPath ? ', and exits (line)' : ''}`,
-      `${data.buckets.length} bars from ${formats.clock(data.buckets[0]!.start)}; the table below has every number.`,
+      t.text(exitsPath ? 'arrivals.chart.title_with_exits' : 'arrivals.chart.title', { minutes: t.count(data.bucket_minutes) }),
+      t.plural('arrivals.chart.description', data.buckets.length, { time: t.clock(data.buckets[0]!.start) }),
     ) +
-    `<g class="axis">${yAxis(y, y.ticks(5), width)}${labels}</g>` +
+    `<g class="axis">${yAxis(y, y.ticks(5), width, t)}${labels}</g>` +
     bars +
     (exitsPath
       ? `<path class="line exits" d="${esc(exitsPath)}" fill="none" stroke="${EXITS_COLOUR}" stroke-width="2" stroke-dasharray="6 4"/>`
       : '') +
     '</svg>' +
     legend([
-      ...data.gates.map((gate, g) => ({ label: `${gateName(gate)} (entries)`, colour: PALETTE[g % PALETTE.length]! })),
-      ...(exitsPath ? [{ label: 'Exits, all gates', colour: EXITS_COLOUR, dashed: true }] : []),
+      ...data.gates.map((gate, g) => ({
+        label: t.text('arrivals.legend.entries', { gate: t.gateName(gate) }),
+        colour: PALETTE[g % PALETTE.length]!,
+      })),
+      ...(exitsPath ? [{ label: t.text('arrivals.legend.exits'), colour: EXITS_COLOUR, dashed: true }] : []),
     ])
   );
 }
@@ -187,9 +228,12 @@ function legend(items: { label: string; colour: string; dashed?: boolean }[]): s
   );
 }
 
-/** How late offline scans reached the issuer: a bar per bin. */
-export function delayChart(data: ReportData['offline']): string {
-  if (data.delays === null) return '<p class="empty" id="chart-offline-delay-empty">No scan was admitted offline.</p>';
+/**
+ * How late offline scans reached the issuer: a bar per bin. The bins' labels ("30 s – 1 min") are the same in
+ * every language: s, min and h, as the dashboard writes durations in all four.
+ */
+export function delayChart(data: ReportData['offline'], t: ReportText): string {
+  if (data.delays === null) return `<p class="empty" id="chart-offline-delay-empty">${esc(t.text('offline.chart.empty'))}</p>`;
   const width = 640;
   const height = 260;
   const x = scaleBand<string>()
@@ -204,8 +248,10 @@ export function delayChart(data: ReportData['offline']): string {
     .map(
       (bin) =>
         (bin.count > 0
-          ? `<rect class="bar" data-bin="${esc(bin.label)}" x="${px(x(bin.label)!)}" y="${px(y(bin.count))}" width="${px(x.bandwidth())}" height="${px(y(0) - y(bin.count))}" fill="${PALETTE[0]}"><title>${esc(`${bin.label}: ${count(bin.count)}`)}</title></rect>` +
-            `<text class="value" x="${px(x(bin.label)! + x.bandwidth() / 2)}" y="${px(y(bin.count) - 4)}" text-anchor="middle">${esc(count(bin.count))}</text>`
+          ? `<rect class="bar" data-bin="${esc(bin.label)}" x="${px(x(bin.label)!)}" y="${px(y(bin.count))}" width="${px(x.bandwidth())}" height="${px(y(0) - y(bin.count))}" fill="${PALETTE[0]}"><title>${esc(
+              t.text('label_value', { label: bin.label, value: t.count(bin.count) }),
+            )}</title></rect>` +
+            `<text class="value" x="${px(x(bin.label)! + x.bandwidth() / 2)}" y="${px(y(bin.count) - 4)}" text-anchor="middle">${esc(t.count(bin.count))}</text>`
           : '') +
         `<text x="${px(x(bin.label)! + x.bandwidth() / 2)}" y="${height - MARGIN.bottom + 16}" text-anchor="middle">${esc(bin.label)}</text>`,
     )
@@ -215,16 +261,19 @@ export function delayChart(data: ReportData['offline']): string {
       'chart-offline-delay',
       width,
       height,
-      'Offline scans by how late they reached the issuer',
-      `${count(data.delays.count)} offline scans; median ${duration(data.delays.median_seconds)}, 95th percentile ${duration(data.delays.p95_seconds)}.`,
-    ) + `<g class="axis">${yAxis(y, y.ticks(4), width)}</g>${bars}</svg>`
+      t.text('offline.chart.title'),
+      t.plural('offline.chart.description', data.delays.count, {
+        median: t.duration(data.delays.median_seconds),
+        p95: t.duration(data.delays.p95_seconds),
+      }),
+    ) + `<g class="axis">${yAxis(y, y.ticks(4), width, t)}</g>${bars}</svg>`
   );
 }
 
 /** Each scanner's time in contact, first to last seen, with its gaps (no contact) in red. */
-export function uptimeChart(scanners: readonly ScannerUptime[], formats: Formats): string {
+export function uptimeChart(scanners: readonly ScannerUptime[], t: ReportText): string {
   const seen = scanners.filter((s) => s.first_seen !== null && s.last_seen !== null);
-  if (seen.length === 0) return '<p class="empty" id="chart-uptime-empty">No scanner sent a scan.</p>';
+  if (seen.length === 0) return `<p class="empty" id="chart-uptime-empty">${esc(t.text('scanners.chart.empty'))}</p>`;
   const width = 900;
   const labelWidth = 200;
   const rowHeight = 28;
@@ -240,7 +289,7 @@ export function uptimeChart(scanners: readonly ScannerUptime[], formats: Formats
       (tick) =>
         `<g class="tick"><line x1="${px(x(tick))}" x2="${px(x(tick))}" y1="${MARGIN.top}" y2="${height - MARGIN.bottom}" class="grid"/>` +
         `<text x="${px(x(tick))}" y="${height - MARGIN.bottom + 16}" text-anchor="middle">${esc(
-          to - from < 10 * 60_000 ? formats.clockSeconds(tick.getTime()) : formats.clock(tick.getTime()),
+          to - from < 10 * 60_000 ? t.clockSeconds(tick.getTime()) : t.clock(tick.getTime()),
         )}</text></g>`,
     )
     .join('');
@@ -253,43 +302,41 @@ export function uptimeChart(scanners: readonly ScannerUptime[], formats: Formats
         .map(
           (gap) =>
             `<rect class="gap" x="${px(x(new Date(gap.from)))}" y="${top}" width="${px(Math.max(2, x(new Date(gap.to)) - x(new Date(gap.from))))}" height="${rowHeight - 12}" fill="#a4161a"><title>${esc(
-              `No contact ${formats.clock(gap.from)}–${formats.clock(gap.to)} (${gap.minutes} min)`,
+              t.text('scanners.chart.gap', { from: t.clock(gap.from), to: t.clock(gap.to), minutes: t.count(gap.minutes) }),
             )}</title></rect>`,
         )
         .join('');
       return (
         `<g class="scanner" data-scanner="${esc(s.name)}"><text x="${labelWidth - 8}" y="${top + 12}" text-anchor="end">${esc(
-          `${s.name} (${gateName(s.gate_id)})`,
+          `${s.name} (${t.gateName(s.gate_id)})`,
         )}</text>` +
         `<rect class="span" x="${px(start)}" y="${top}" width="${px(end - start)}" height="${rowHeight - 12}" fill="${PALETTE[2]}"><title>${esc(
-          `${s.name}: ${formats.clock(s.first_seen)}–${formats.clock(s.last_seen)}`,
+          `${s.name}: ${t.clock(s.first_seen)}–${t.clock(s.last_seen)}`,
         )}</title></rect>${gaps}</g>`
       );
     })
     .join('');
   return (
-    svgOpen(
-      'chart-uptime',
-      width,
-      height,
-      'Scanners: in contact (green) and gaps without contact (red)',
-      `${seen.length} scanners; the table below has the figures.`,
-    ) +
+    svgOpen('chart-uptime', width, height, t.text('scanners.chart.title'), t.plural('scanners.chart.description', seen.length)) +
     `<g class="axis">${axis}</g>${rows}</svg>` +
     legend([
-      { label: 'In contact', colour: PALETTE[2]! },
-      { label: 'Gap: no contact', colour: '#a4161a' },
+      { label: t.text('scanners.legend.contact'), colour: PALETTE[2]! },
+      { label: t.text('scanners.legend.gap'), colour: '#a4161a' },
     ])
   );
 }
 
-/** What went wrong at the doors, one bar each. */
-export function problemsChart(data: ReportData): string {
+/** What went wrong at the doors, one bar each; data-problem names the bar whatever the language. */
+export function problemsChart(data: ReportData, t: ReportText): string {
   const items = [
-    { label: 'Double admissions at sync', value: data.double_admissions.offline + data.double_admissions.merged },
-    { label: 'Forged signatures', value: data.attempts.forged.attempts },
-    { label: 'Revoked tickets', value: data.attempts.revoked.attempts },
-    { label: 'Wrong event', value: data.attempts.wrong_event.attempts },
+    {
+      id: 'double-admissions',
+      label: t.text('attempts.chart.doubles'),
+      value: data.double_admissions.offline + data.double_admissions.merged,
+    },
+    { id: 'forged', label: t.text('attempts.chart.forged'), value: data.attempts.forged.attempts },
+    { id: 'revoked', label: t.text('attempts.chart.revoked'), value: data.attempts.revoked.attempts },
+    { id: 'wrong-event', label: t.text('attempts.chart.wrong_event'), value: data.attempts.wrong_event.attempts },
   ];
   const width = 640;
   const labelWidth = 210;
@@ -303,16 +350,16 @@ export function problemsChart(data: ReportData): string {
       'chart-problems',
       width,
       height,
-      'Problems at the doors',
-      items.map((item) => `${item.label}: ${count(item.value)}`).join('; '),
+      t.text('attempts.chart.title'),
+      items.map((item) => t.text('label_value', { label: item.label, value: t.count(item.value) })).join('; '),
     ) +
     items
       .map((item, i) => {
         const top = MARGIN.top + i * rowHeight;
         return (
-          `<g class="problem" data-problem="${esc(item.label)}"><text x="${labelWidth - 8}" y="${top + 16}" text-anchor="end">${esc(item.label)}</text>` +
+          `<g class="problem" data-problem="${item.id}"><text x="${labelWidth - 8}" y="${top + 16}" text-anchor="end">${esc(item.label)}</text>` +
           `<rect class="bar" x="${labelWidth}" y="${top + 2}" width="${px(Math.max(item.value > 0 ? 2 : 0, x(item.value) - labelWidth))}" height="${rowHeight - 12}" fill="${item.value > 0 ? '#a4161a' : '#d3d8de'}"/>` +
-          `<text class="value" x="${px(x(item.value) + 6)}" y="${top + 16}">${esc(count(item.value))}</text></g>`
+          `<text class="value" x="${px(x(item.value) + 6)}" y="${top + 16}">${esc(t.count(item.value))}</text></g>`
         );
       })
       .join('') +
@@ -345,76 +392,84 @@ svg.chart{max-width:100%;height:auto;display:block;margin:.6rem 0}svg text{font-
 details{margin:.5rem 0}@media print{body{margin:0}h2{break-after:avoid}svg.chart,table{break-inside:avoid}}
 `;
 
-/** The whole report. */
+/** The whole report, in options.language (default English). */
 export function renderReportHtml(data: ReportData, options: RenderOptions): string {
-  const formats = timeFormats(options.timeZone);
+  const language = options.language ?? 'en';
+  const t = reportText(language, options.timeZone);
   const { totals, arrivals, offline, double_admissions: doubles, attempts, scanners } = data;
   const tile = (id: string, label: string, value: string) =>
     `<div class="tile" id="${esc(id)}"><div class="label">${esc(label)}</div><div class="value">${esc(value)}</div></div>`;
   const peak = arrivals.peak;
+  const bucketMinutes = t.count(arrivals.bucket_minutes);
+  const title = t.text('report.title', { event: data.event.name });
   const out: string[] = [];
   out.push(
     '<!doctype html>',
-    '<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">`,
     // No request of any kind: the file needs nothing but itself.
     `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">`,
-    `<meta name="referrer" content="no-referrer"><title>${esc(`After-event report: ${data.event.name}`)}</title><style>${STYLE}</style></head><body>`,
-    `<h1>${esc(`After-event report: ${data.event.name}`)}</h1>`,
+    `<meta name="referrer" content="no-referrer"><title>${esc(title)}</title><style>${STYLE}</style></head><body>`,
+    `<h1>${esc(title)}</h1>`,
     `<p class="meta">${esc(
       [
         data.event.venue,
-        `${formats.full(data.event.date)} – ${formats.full(data.event.ends_at)}`,
-        `event ${data.event.eid}`,
-        options.issuerName === undefined ? null : `issuer ${options.issuerName}`,
+        `${t.full(data.event.date)} – ${t.full(data.event.ends_at)}`,
+        t.text('meta.event', { eid: data.event.eid }),
+        options.issuerName === undefined ? null : t.text('meta.issuer', { name: options.issuerName }),
       ]
         .filter(Boolean)
         .join(' · '),
-    )}<br>${esc(`Generated ${formats.full(data.generated_at)}. Times in ${options.timeZone}.`)}</p>`,
+    )}<br>${esc(t.text('meta.generated', { time: t.full(data.generated_at), zone: options.timeZone }))}</p>`,
   );
 
   out.push(
-    '<section id="totals"><h2>Totals</h2><div class="tiles">',
-    tile('total-issued', 'Issued', count(totals.issued)),
-    tile('total-checked-in', 'Checked in', count(totals.checked_in)),
-    tile('total-annulled', 'Annulled', count(totals.annulled)),
-    tile('total-revoked', 'Revoked', count(totals.revoked)),
-    tile('total-exits', 'Exits', count(totals.exits)),
-    tile('total-inside', 'Inside at the end', count(totals.inside)),
+    `<section id="totals"><h2>${esc(t.text('totals.title'))}</h2><div class="tiles">`,
+    tile('total-issued', t.text('totals.issued'), t.count(totals.issued)),
+    tile('total-checked-in', t.text('totals.checked_in'), t.count(totals.checked_in)),
+    tile('total-annulled', t.text('totals.annulled'), t.count(totals.annulled)),
+    tile('total-revoked', t.text('totals.revoked'), t.count(totals.revoked)),
+    tile('total-exits', t.text('totals.exits'), t.count(totals.exits)),
+    tile('total-inside', t.text('totals.inside'), t.count(totals.inside)),
     '</div>',
     `<p class="note">${esc(
-      `Checked in: tickets whose check-in stands (${percent(totals.issued === 0 ? null : totals.checked_in / totals.issued)} of those issued). ` +
-        `${count(totals.entries)} entries were recorded at the doors in all (re-entries included); annulled: check-ins undone by staff; ` +
-        'revoked: tickets revoked by the organiser; inside at the end: checked in and not scanned out when this report was made.',
+      t.plural('totals.note', totals.entries, { percent: t.percent(totals.issued === 0 ? null : totals.checked_in / totals.issued) }),
     )}</p></section>`,
   );
 
   out.push(
-    `<section id="arrivals"><h2>${esc(`Arrivals per ${arrivals.bucket_minutes} minutes per gate`)}</h2>`,
+    `<section id="arrivals"><h2>${esc(t.text('arrivals.title', { minutes: bucketMinutes }))}</h2>`,
     peak === null
-      ? '<p id="peak-minute">No entries, so no peak minute.</p>'
-      : `<p id="peak-minute"><strong>${esc(`Peak minute: ${formats.clock(peak.minute)}, ${count(peak.entries)} entries`)}</strong>${esc(
-          ` (${peak.by_gate.map((gate) => `${gateName(gate.gate_id)} ${count(gate.entries)}`).join(', ')}).`,
+      ? `<p id="peak-minute">${esc(t.text('arrivals.no_peak'))}</p>`
+      : `<p id="peak-minute"><strong>${esc(t.plural('arrivals.peak', peak.entries, { time: t.clock(peak.minute) }))}</strong>${esc(
+          t.text('arrivals.peak_gates', {
+            gates: peak.by_gate.map((gate) => `${t.gateName(gate.gate_id)} ${t.count(gate.entries)}`).join(', '),
+          }),
         )}</p>`,
-    arrivalsChart(arrivals, formats),
+    arrivalsChart(arrivals, t),
     arrivals.buckets.length === 0
       ? ''
-      : '<details open><summary>Every number</summary>' +
+      : `<details open><summary>${esc(t.text('arrivals.details'))}</summary>` +
           table(
             'arrivals-table',
-            `Entries (and exits) per ${arrivals.bucket_minutes} minutes, from the time scanned at the door`,
-            ['From', ...arrivals.gates.map((gate) => `${gateName(gate)} in`), 'All in', 'All out'],
+            t.text('arrivals.table.caption', { minutes: bucketMinutes }),
+            [
+              t.text('arrivals.table.from'),
+              ...arrivals.gates.map((gate) => t.text('arrivals.table.gate_in', { gate: t.gateName(gate) })),
+              t.text('arrivals.table.all_in'),
+              t.text('arrivals.table.all_out'),
+            ],
             [
               ...arrivals.buckets.map((bucket) => [
-                formats.clock(bucket.start),
-                ...bucket.entries.map(count),
-                count(bucket.entries.reduce((a, b) => a + b, 0)),
-                count(bucket.exits.reduce((a, b) => a + b, 0)),
+                t.clock(bucket.start),
+                ...bucket.entries.map(t.count),
+                t.count(bucket.entries.reduce((a, b) => a + b, 0)),
+                t.count(bucket.exits.reduce((a, b) => a + b, 0)),
               ]),
               [
-                'Total',
-                ...arrivals.gate_totals.map((gate) => count(gate.entries)),
-                count(arrivals.gate_totals.reduce((sum, gate) => sum + gate.entries, 0)),
-                count(arrivals.gate_totals.reduce((sum, gate) => sum + gate.exits, 0)),
+                t.text('arrivals.table.total'),
+                ...arrivals.gate_totals.map((gate) => t.count(gate.entries)),
+                t.count(arrivals.gate_totals.reduce((sum, gate) => sum + gate.entries, 0)),
+                t.count(arrivals.gate_totals.reduce((sum, gate) => sum + gate.exits, 0)),
               ],
             ],
             [false, ...arrivals.gates.map(() => true), true, true],
@@ -424,46 +479,69 @@ export function renderReportHtml(data: ReportData, options: RenderOptions): stri
   );
 
   out.push(
-    '<section id="offline"><h2>Admitted offline</h2>',
+    `<section id="offline"><h2>${esc(t.text('offline.title'))}</h2>`,
     `<p id="offline-share"><strong>${esc(
-      `${percent(offline.share)} of entries were admitted offline (${count(offline.offline_entries)} of ${count(offline.entries)})`,
-    )}</strong>${esc(offline.offline_exits > 0 ? `, and ${count(offline.offline_exits)} exits were scanned offline.` : '.')}</p>`,
+      t.text('offline.share', {
+        percent: t.percent(offline.share),
+        offline: t.count(offline.offline_entries),
+        entries: t.count(offline.entries),
+      }),
+    )}</strong>${esc(offline.offline_exits > 0 ? t.plural('offline.exits', offline.offline_exits) : t.text('offline.no_exits'))}</p>`,
     offline.delays === null
       ? ''
       : `<p id="offline-delay">${esc(
-          `How late they reached the issuer (received − scanned): median ${duration(offline.delays.median_seconds)}, ` +
-            `95th percentile ${duration(offline.delays.p95_seconds)}, longest ${duration(offline.delays.max_seconds)}, over ${count(offline.delays.count)} offline scans.`,
+          t.plural('offline.delay', offline.delays.count, {
+            median: t.duration(offline.delays.median_seconds),
+            p95: t.duration(offline.delays.p95_seconds),
+            max: t.duration(offline.delays.max_seconds),
+          }),
         )}</p>`,
-    delayChart(offline),
+    delayChart(offline, t),
     '</section>',
   );
 
   out.push(
-    '<section id="double-admissions"><h2>Double admissions found at sync</h2>',
+    `<section id="double-admissions"><h2>${esc(t.text('doubles.title'))}</h2>`,
     `<p id="double-count"${doubles.offline + doubles.merged > 0 ? ' class="bad"' : ''}>${esc(
-      `${count(doubles.offline)} possible offline double admissions, ${count(doubles.merged)} found when two copies of the issuer were merged.`,
+      t.text('doubles.summary', {
+        offline: t.plural('doubles.offline', doubles.offline),
+        merged: t.plural('doubles.merged', doubles.merged),
+      }),
     )}</p>`,
-    `<p class="note">${esc(
-      `A possible offline double admission: a scan answered "already used" that reached the issuer more than ${doubles.late_scan_seconds} s after it was scanned: ` +
-        'a kiosk that was offline admitted the holder while someone had already got in on the same ticket (possible: a kiosk that held the scan, or a clock behind, looks the same).',
-    )}</p>`,
+    `<p class="note">${esc(t.text('doubles.note', { seconds: t.count(doubles.late_scan_seconds) }))}</p>`,
     doubles.listed.length === 0
       ? ''
       : table(
           'double-table',
           doubles.offline + doubles.merged > doubles.listed.length
-            ? `The first ${doubles.listed.length} of ${doubles.offline + doubles.merged}`
-            : 'Each one',
-          ['Scanned', 'Ticket', 'Holder', 'Gate', 'Scanner', 'Synced after', 'First admitted', 'At gate'],
+            ? t.text('doubles.table.caption_first', {
+                listed: t.count(doubles.listed.length),
+                total: t.count(doubles.offline + doubles.merged),
+              })
+            : t.text('doubles.table.caption_all'),
+          [
+            t.text('doubles.table.scanned'),
+            t.text('doubles.table.ticket'),
+            t.text('doubles.table.holder'),
+            t.text('doubles.table.gate'),
+            t.text('doubles.table.scanner'),
+            t.text('doubles.table.synced_after'),
+            t.text('doubles.table.first_admitted'),
+            t.text('doubles.table.first_gate'),
+          ],
           doubles.listed.map((row) => [
-            formats.clock(row.scanned_at ?? row.at),
+            t.clock(row.scanned_at ?? row.at),
             row.tid ?? '–',
             row.holder_name ?? '–',
-            gateName(row.gate_id),
+            t.gateName(row.gate_id),
             row.scanner ?? '–',
-            row.kind === 'merged_double_admission' ? 'merge' : row.delay_seconds === null ? '–' : duration(row.delay_seconds),
-            formats.clock(row.first_checked_in_at),
-            gateName(row.first_gate_id),
+            row.kind === 'merged_double_admission'
+              ? t.text('doubles.table.merge')
+              : row.delay_seconds === null
+                ? '–'
+                : t.duration(row.delay_seconds),
+            t.clock(row.first_checked_in_at),
+            t.gateName(row.first_gate_id),
           ]),
         ),
     '</section>',
@@ -471,53 +549,71 @@ export function renderReportHtml(data: ReportData, options: RenderOptions): stri
 
   const attemptRows = (
     [
-      ['Forged signature', attempts.forged],
-      ['Revoked ticket', attempts.revoked],
-      ['Wrong event', attempts.wrong_event],
+      [t.text('attempts.forged'), attempts.forged],
+      [t.text('attempts.revoked'), attempts.revoked],
+      [t.text('attempts.wrong_event'), attempts.wrong_event],
     ] as const
   ).map(([label, counts]) => [
     label,
-    count(counts.attempts),
-    count(counts.tickets),
-    counts.by_gate.map((gate) => `${gateName(gate.gate_id)} ${count(gate.attempts)}`).join(', ') || '–',
+    t.count(counts.attempts),
+    t.count(counts.tickets),
+    counts.by_gate.map((gate) => `${t.gateName(gate.gate_id)} ${t.count(gate.attempts)}`).join(', ') || '–',
   ]);
   out.push(
-    '<section id="attempts"><h2>Forged, revoked and wrong-event attempts</h2>',
-    problemsChart(data),
-    table('attempts-table', 'Refused scan attempts', ['Kind', 'Attempts', 'Tickets', 'Per gate'], attemptRows, [false, true, true, false]),
+    `<section id="attempts"><h2>${esc(t.text('attempts.title'))}</h2>`,
+    problemsChart(data, t),
+    table(
+      'attempts-table',
+      t.text('attempts.table.caption'),
+      [
+        t.text('attempts.table.kind'),
+        t.text('attempts.table.attempts'),
+        t.text('attempts.table.tickets'),
+        t.text('attempts.table.per_gate'),
+      ],
+      attemptRows,
+      [false, true, true, false],
+    ),
     '</section>',
   );
 
   out.push(
-    '<section id="scanners"><h2>Scanner uptime</h2>',
+    `<section id="scanners"><h2>${esc(t.text('scanners.title'))}</h2>`,
     `<p class="note">${esc(
-      `A scanner is heard from at each scan it sends (whatever the answer) and at its last heartbeat. A gap is more than ${scanners.gap_minutes} minutes without a scan request: ` +
-        'a kiosk down or offline, or simply a quiet door. Uptime is the time between first and last seen less the gaps. ' +
-        '"Synced late": scans that reached the issuer more than 30 s after they were made (scanned offline).',
+      t.text('scanners.note', { minutes: t.count(scanners.gap_minutes), seconds: t.count(doubles.late_scan_seconds) }),
     )}</p>`,
-    uptimeChart(scanners.list, formats),
+    uptimeChart(scanners.list, t),
     table(
       'scanner-table',
-      'Per scanner',
-      ['Scanner', 'Gate', 'First seen', 'Last seen', 'Scans', 'Synced late', 'Gaps', 'Uptime'],
+      t.text('scanners.table.caption'),
+      [
+        t.text('scanners.table.scanner'),
+        t.text('scanners.table.gate'),
+        t.text('scanners.table.first_seen'),
+        t.text('scanners.table.last_seen'),
+        t.text('scanners.table.scans'),
+        t.text('scanners.table.synced_late'),
+        t.text('scanners.table.gaps'),
+        t.text('scanners.table.uptime'),
+      ],
       scanners.list.map((s) => [
-        s.name + (s.revoked_at === null ? '' : ' (revoked)'),
-        gateName(s.gate_id),
-        formats.clock(s.first_seen),
-        formats.clock(s.last_seen),
-        count(s.requests),
-        count(s.synced_late),
+        s.name + (s.revoked_at === null ? '' : t.text('scanners.revoked')),
+        t.gateName(s.gate_id),
+        t.clock(s.first_seen),
+        t.clock(s.last_seen),
+        t.count(s.requests),
+        t.count(s.synced_late),
         s.gap_count === 0
-          ? 'none'
-          : `${count(s.gap_count)} (${duration(s.gap_minutes_total * 60)}): ` +
-            s.gaps.map((gap) => `${formats.clock(gap.from)}–${formats.clock(gap.to)}`).join(', ') +
+          ? t.text('scanners.no_gaps')
+          : `${t.count(s.gap_count)} (${t.duration(s.gap_minutes_total * 60)}): ` +
+            s.gaps.map((gap) => `${t.clock(gap.from)}–${t.clock(gap.to)}`).join(', ') +
             (s.gap_count > s.gaps.length ? ', …' : ''),
-        percent(s.uptime),
+        t.percent(s.uptime),
       ]),
       [false, false, false, false, true, true, false, true],
     ),
     '</section>',
-    `<p class="note">${esc('Made by ticket-issuer report. This file is self-contained: it loads nothing and works offline.')}</p>`,
+    `<p class="note">${esc(t.text('footer'))}</p>`,
     '</body></html>',
   );
   return out.join('\n');

@@ -198,7 +198,10 @@ function normaliseDelays(rows: readonly { seconds: number; n: number }[]): { sec
   return [...merged].map(([seconds, n]) => ({ seconds, n })).sort((a, b) => a.seconds - b.seconds);
 }
 
-/** The histogram's bins: how late offline scans reached the issuer. */
+/**
+ * The histogram's bins: how late offline scans reached the issuer. The labels are shown as they are in every
+ * language of the report: s, min and h are written the same in all four (as on the dashboard).
+ */
 export const DELAY_BINS: readonly { label: string; from: number; to: number | null }[] = [
   { label: '< 30 s', from: 0, to: 30 },
   { label: '30 s – 1 min', from: 30, to: 60 },
