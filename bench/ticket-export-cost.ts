@@ -81,7 +81,9 @@ export async function measureTicketExport(dataDir: string, tickets: number): Pro
   const big = await exportRun(dataDir, events[0]!.eid, tickets);
   const little = await exportRun(dataDir, events[1]!.eid, small);
   console.log('');
-  console.log(`(h) ticket export to PDF (A6, one ticket per page), its own process, load average ${load.toFixed(2)} at the start:`);
+  console.log(
+    `(h) ticket export to PDF (A6, one ticket per page), its own process, load average ${load.toFixed(2)} at the start, ${os.loadavg()[0]!.toFixed(2)} at the end:`,
+  );
   console.log('');
   console.log('| tickets | tickets/s | time | peak RSS | goal |');
   console.log('|---|---|---|---|---|');
