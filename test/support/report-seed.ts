@@ -124,11 +124,14 @@ export async function seedEvening(url: string, data: string, env: NodeJS.Process
   };
 }
 
-/** A tile's number in the report (`<div class="tile" id="total-…">…<div class="value">N</div>`). */
+/**
+ * A tile's number in the report (`<div class="tile" id="total-…">…<div class="value">N</div>`), in any of its
+ * languages: the tiles are whole numbers, so every grouping separator (1,234, 1.234, 1 234) is dropped.
+ */
 export function reportTile(html: string, id: string): number {
   const match = new RegExp(`id="${id}"><div class="label">[^<]*</div><div class="value">([^<]*)</div>`).exec(html);
   if (match === null) throw new Error(`no tile ${id} in the report`);
-  return Number(match[1]!.replace(/,/g, ''));
+  return Number(match[1]!.replace(/\D/g, ''));
 }
 
 /** The arrivals table's rows, each cell's text. */
