@@ -113,7 +113,7 @@ describe('export file scanner', () => {
 describe('export file references', () => {
   it('point only to earlier tables, so the first pass checks them in one read', () => {
     const order = (table: TransferTable): number => TRANSFER_TABLES.indexOf(table);
-    for (const [table, references] of Object.entries(REFERENCES) as [TransferTable, { to: TransferTable }[]][]) {
+    for (const [table, references] of Object.entries(REFERENCES) as [TransferTable, readonly { to: TransferTable }[]][]) {
       for (const reference of references)
         expect({ table, to: reference.to, earlier: order(reference.to) < order(table) }).toMatchObject({ earlier: true });
     }
