@@ -16,15 +16,7 @@
 import { scaleBand, scaleLinear, scaleUtc } from 'd3-scale';
 import { line, stack } from 'd3-shape';
 import type { ReportData, ScannerUptime } from './report.js';
-import {
-  fill,
-  REPORT_CATALOGUES,
-  REPORT_LOCALES,
-  type PluralKey,
-  type ReportLanguage,
-  type ReportMessages,
-  type TextKey,
-} from './report-messages/index.js';
+import { fill, REPORT_CATALOGUES, REPORT_LOCALES, type PluralKey, type ReportLanguage, type TextKey } from './report-messages/index.js';
 
 /** Colour-blind-safe (Okabe–Ito), one per gate in order, as on the dashboard. */
 const PALETTE = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000', '#F0E442'];
@@ -46,18 +38,13 @@ export interface RenderOptions {
   language?: ReportLanguage;
 }
 
-/** "2 h 5 min", "3 min 20 s", "45 s" (the units are the catalogue's). */
-export function duration(seconds: number, messages: ReportMessages = REPORT_CATALOGUES.en): string {
+/** "2 h 5 min", "3 min 20 s", "45 s": the same in the four languages, as on the dashboard. */
+export function duration(seconds: number): string {
   const s = Math.max(0, Math.round(seconds));
-  if (s < 60) return fill(messages['duration.seconds'], { seconds: s });
-  if (s < 3600)
-    return s % 60 === 0
-      ? fill(messages['duration.minutes'], { minutes: Math.floor(s / 60) })
-      : fill(messages['duration.minutes_seconds'], { minutes: Math.floor(s / 60), seconds: s % 60 });
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return s % 60 === 0 ? `${Math.floor(s / 60)} min` : `${Math.floor(s / 60)} min ${s % 60} s`;
   const minutes = Math.floor(s / 60);
-  return minutes % 60 === 0
-    ? fill(messages['duration.hours'], { hours: Math.floor(minutes / 60) })
-    : fill(messages['duration.hours_minutes'], { hours: Math.floor(minutes / 60), minutes: minutes % 60 });
+  return minutes % 60 === 0 ? `${Math.floor(minutes / 60)} h` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
 
 /** The report's words, numbers, dates and times in one language and time zone. */
@@ -97,7 +84,6 @@ export function reportText(language: ReportLanguage, timeZone: string) {
     count,
     percent: (value: number | null): string =>
       value === null ? '–' : fill(messages['number.percent'], { value: oneDecimal.format(value * 100) }),
-    duration: (value: number): string => duration(value, messages),
     gateName: (gate: string | null): string => gate ?? messages['gate.none'],
     clock: (iso: string | null | number): string => {
       const date = typeof iso === 'number' ? new Date(iso) : valid(iso);
@@ -263,8 +249,8 @@ export function delayChart(data: ReportData['offline'], t: ReportText): string {
       height,
       t.text('offline.chart.title'),
       t.plural('offline.chart.description', data.delays.count, {
-        median: t.duration(data.delays.median_seconds),
-        p95: t.duration(data.delays.p95_seconds),
+        median: duration(data.delays.median_seconds),
+        p95: duration(data.delays.p95_seconds),
       }),
     ) + `<g class="axis">${yAxis(y, y.ticks(4), width, t)}</g>${bars}</svg>`
   );
@@ -351,7 +337,7 @@ export function problemsChart(data: ReportData, t: ReportText): string {
       width,
       height,
       t.text('attempts.chart.title'),
-      items.map((item) => t.text('label_value', { label: item.label, value: t.count(item.value) })).join('; '),
+      items.map((item) => t.text('label_value', { label: item.label, value: t.count(item.value) })).join(t.text('list.separator')),
     ) +
     items
       .map((item, i) => {
@@ -491,9 +477,9 @@ export function renderReportHtml(data: ReportData, options: RenderOptions): stri
       ? ''
       : `<p id="offline-delay">${esc(
           t.plural('offline.delay', offline.delays.count, {
-            median: t.duration(offline.delays.median_seconds),
-            p95: t.duration(offline.delays.p95_seconds),
-            max: t.duration(offline.delays.max_seconds),
+            median: duration(offline.delays.median_seconds),
+            p95: duration(offline.delays.p95_seconds),
+            max: duration(offline.delays.max_seconds),
           }),
         )}</p>`,
     delayChart(offline, t),
@@ -539,7 +525,7 @@ export function renderReportHtml(data: ReportData, options: RenderOptions): stri
               ? t.text('doubles.table.merge')
               : row.delay_seconds === null
                 ? '–'
-                : t.duration(row.delay_seconds),
+                : duration(row.delay_seconds),
             t.clock(row.first_checked_in_at),
             t.gateName(row.first_gate_id),
           ]),
@@ -605,7 +591,7 @@ export function renderReportHtml(data: ReportData, options: RenderOptions): stri
         t.count(s.synced_late),
         s.gap_count === 0
           ? t.text('scanners.no_gaps')
-          : `${t.count(s.gap_count)} (${t.duration(s.gap_minutes_total * 60)}): ` +
+          : `${t.count(s.gap_count)} (${duration(s.gap_minutes_total * 60)}): ` +
             s.gaps.map((gap) => `${t.clock(gap.from)}–${t.clock(gap.to)}`).join(', ') +
             (s.gap_count > s.gaps.length ? ', …' : ''),
         t.percent(s.uptime),

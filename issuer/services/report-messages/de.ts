@@ -12,11 +12,7 @@ export const de: ReportMessages = {
   'meta.generated': 'Erstellt am {time}. Zeitangaben in {zone}.',
   'number.percent': '{value} %',
   label_value: '{label}: {value}',
-  'duration.seconds': '{seconds} s',
-  'duration.minutes': '{minutes} min',
-  'duration.minutes_seconds': '{minutes} min {seconds} s',
-  'duration.hours': '{hours} h',
-  'duration.hours_minutes': '{hours} h {minutes} min',
+  'list.separator': '; ',
   'gate.none': '(kein Eingang)',
 
   'totals.title': 'Gesamtzahlen',

@@ -6,7 +6,8 @@
  * Intl.PluralRules (French "one" covers 0 and 1). Texts starting with a comma or space are pieces of a sentence.
  *
  * Terms as on the dashboard (dashboard/messages/en.ts): check-in, gate, scanner, offline, annulled, revoked.
- * Durations use s, min and h in every language, as the dashboard does.
+ * Durations are not here: s, min and h are written the same in all four languages (as on the dashboard), so
+ * report-html.ts writes them itself.
  */
 import type { Plural } from './index.js';
 
@@ -17,11 +18,7 @@ export const en = {
   'meta.generated': 'Generated {time}. Times in {zone}.',
   'number.percent': '{value} %',
   label_value: '{label}: {value}',
-  'duration.seconds': '{seconds} s',
-  'duration.minutes': '{minutes} min',
-  'duration.minutes_seconds': '{minutes} min {seconds} s',
-  'duration.hours': '{hours} h',
-  'duration.hours_minutes': '{hours} h {minutes} min',
+  'list.separator': '; ',
   'gate.none': '(no gate)',
 
   'totals.title': 'Totals',

@@ -12,11 +12,7 @@ export const es: ReportMessages = {
   'meta.generated': 'Generado el {time}. Horas en la zona {zone}.',
   'number.percent': '{value} %',
   label_value: '{label}: {value}',
-  'duration.seconds': '{seconds} s',
-  'duration.minutes': '{minutes} min',
-  'duration.minutes_seconds': '{minutes} min {seconds} s',
-  'duration.hours': '{hours} h',
-  'duration.hours_minutes': '{hours} h {minutes} min',
+  'list.separator': '; ',
   'gate.none': '(sin puerta)',
 
   'totals.title': 'Totales',

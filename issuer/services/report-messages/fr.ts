@@ -12,11 +12,7 @@ export const fr: ReportMessages = {
   'meta.generated': 'Généré le {time}. Heures dans le fuseau {zone}.',
   'number.percent': '{value} %',
   label_value: '{label} : {value}',
-  'duration.seconds': '{seconds} s',
-  'duration.minutes': '{minutes} min',
-  'duration.minutes_seconds': '{minutes} min {seconds} s',
-  'duration.hours': '{hours} h',
-  'duration.hours_minutes': '{hours} h {minutes} min',
+  'list.separator': ' ; ',
   'gate.none': '(sans porte)',
 
   'totals.title': 'Totaux',
