@@ -181,7 +181,8 @@ export class JsonScanner {
   }
 
   private unexpected(wanted: string): JsonStreamError {
-    const found = JSON.stringify(this.text.slice(this.pos, this.pos + 12));
+    // One character, never more of the text: the file holds private keys, which no message may show.
+    const found = JSON.stringify(this.text.charAt(this.pos));
     return new JsonStreamError(`expected ${wanted} at character ${this.dropped + this.pos}, found ${found}`);
   }
 
@@ -215,8 +216,9 @@ export class JsonScanner {
     let value: unknown;
     try {
       value = JSON.parse(text);
-    } catch (error) {
-      throw new JsonStreamError(`${where} at character ${this.dropped + this.pieceStart} is not valid JSON (${(error as Error).message})`);
+    } catch {
+      // Not JSON.parse's message: it quotes the text around the error, which may be a private key.
+      throw new JsonStreamError(`${where} at character ${this.dropped + this.pieceStart} is not valid JSON`);
     }
     this.pieceStart = -1;
     if (this.state === 'name-text') {

@@ -427,10 +427,6 @@ export class Problems {
   private readonly listed: string[] = [];
   private count = 0;
 
-  get any(): boolean {
-    return this.count > 0;
-  }
-
   add(problem: string): void {
     if (this.count++ < MAX_LISTED_PROBLEMS) this.listed.push(problem);
   }

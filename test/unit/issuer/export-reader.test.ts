@@ -96,9 +96,15 @@ describe('export file scanner', () => {
     expect(scanError('{"a":[1 2]}')).toContain('expected "," or "]" after a[0]');
     expect(scanError('{"a":[1,]}')).toContain('expected an element of "a"');
     expect(scanError('{"a":,}')).toContain('expected the value of "a"');
-    expect(scanError('{"a":[{"x":tru}]}')).toMatch(/a\[0\] at character 6 is not valid JSON \(.+\)/);
+    expect(scanError('{"a":[{"x":tru}]}')).toMatch(/a\[0\] at character 6 is not valid JSON$/);
     expect(scanError('{"a":{"x":1]}')).toContain('"a" at character 5 is not valid JSON');
     expect(scanError('{"a":"unterminated}')).toContain('the file ends before the object is closed');
+  });
+
+  it('never quotes the text around a damage: it may be a private key', () => {
+    for (const damaged of ['{"tls":{"key_pem":"SECRETKEY" x}}', '{"keys":[{"pem":"SECRETKEY"}}SECRETKEY]}', '{"k":"SECRETKEY"SECRETKEY}']) {
+      expect(scanError(damaged)).not.toContain('SECRET');
+    }
   });
 
   it('an empty object and empty arrays are whole documents', () => {
