@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { KioskCore, type KioskCoreOptions } from '../kiosk/kiosk-core.js';
 import { KeychainApiKeyStore } from '../kiosk/api-key-store.js';
 import { parseLanesConfig } from '../kiosk/lanes.js';
+import { parseRevocationSettings } from '../kiosk/revocation-sync.js';
 import { loadNodeHid, ScannerManager, type KnownScanner, type NodeHidApi, type ScannerMode } from '../kiosk/scanner/index.js';
 import { fetchTrustingCa } from './issuer-ca-fetch.js';
 import { LanTransport, type LanTransportOptions } from '../kiosk/lan-transport.js';
@@ -71,7 +72,13 @@ export async function startKioskRuntime(options: KioskRuntimeOptions): Promise<K
     apiKeys,
     log: options.log,
   };
-  const lanes = await readLanesConfig(options.configFile ?? join(options.dataDir, KIOSK_CONFIG_FILE));
+  const configFile = options.configFile ?? join(options.dataDir, KIOSK_CONFIG_FILE);
+  const config = await readConfigFile(configFile);
+  const lanes = config === undefined ? null : parseLanesConfig(config, configFile);
+  const revocations = config === undefined ? {} : parseRevocationSettings(config, configFile);
+  // The file is IT's; a test's own core options still win.
+  if (revocations.syncIntervalMs !== undefined) coreOptions.revocationSyncIntervalMs ??= revocations.syncIntervalMs;
+  if (revocations.maxAgeMs !== undefined) coreOptions.revocationMaxAgeMs ??= revocations.maxAgeMs;
   if (lanes) {
     coreOptions.lanes = lanes;
     options.log(`Lanes from the configuration file: ${lanes.lanes.map((lane) => lane.label).join(', ')}.`);
@@ -154,12 +161,13 @@ async function startScanner(core: KioskCore, options: KioskRuntimeOptions): Prom
 export const KIOSK_CONFIG_FILE = 'kiosk-config.json';
 
 /** The lanes of the configuration file, or null (no file, or no "lanes" in it). Throws, naming the file, on a damaged one. */
-async function readLanesConfig(file: string): Promise<ReturnType<typeof parseLanesConfig>> {
+/** The configuration file's JSON, or undefined when there is none (a missing file is no configuration). */
+async function readConfigFile(file: string): Promise<unknown> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
   let value: unknown;
@@ -168,7 +176,7 @@ async function readLanesConfig(file: string): Promise<ReturnType<typeof parseLan
   } catch (error) {
     throw new Error(`${file} is not JSON: ${errorText(error)}`, { cause: error });
   }
-  return parseLanesConfig(value, file);
+  return value;
 }
 
 /** Longest repeat window accepted: a read a minute later is surely a new scan. */

@@ -18,6 +18,49 @@ import type { Enrollment, LocalStore } from './local-store.js';
 export const REVOCATION_SYNC_INTERVAL_MS = 60_000;
 /** Ready warns when the list is older than this (KioskCoreOptions.revocationMaxAgeMs). */
 export const DEFAULT_REVOCATION_MAX_AGE_MS = 15 * 60_000;
+/**
+ * The `revocations` section of `kiosk-config.json` (docs/kiosk.md "Revocation list"), for IT: how often to
+ * sync while online, and after how long without a good sync Ready warns. Each field is optional; the
+ * defaults above stand for what is left out. Checked field by field, with an error naming the field.
+ *
+ * ```json
+ * { "revocations": { "sync_every_seconds": 300, "warn_after_minutes": 30 } }
+ * ```
+ */
+export interface RevocationSettings {
+  syncIntervalMs?: number;
+  maxAgeMs?: number;
+}
+
+const SYNC_SECONDS = { min: 10, max: 3600 };
+const WARN_MINUTES = { min: 1, max: 1440 };
+
+export function parseRevocationSettings(config: unknown, where = 'kiosk-config.json'): RevocationSettings {
+  if (typeof config !== 'object' || config === null || Array.isArray(config)) throw new Error(`${where}: expected a JSON object`);
+  const section = (config as Record<string, unknown>)['revocations'];
+  if (section === undefined) return {};
+  if (typeof section !== 'object' || section === null || Array.isArray(section))
+    throw new Error(`${where}: "revocations" must be an object, e.g. {"sync_every_seconds": 300}`);
+  const fields = section as Record<string, unknown>;
+  for (const name of Object.keys(fields)) {
+    if (name !== 'sync_every_seconds' && name !== 'warn_after_minutes')
+      throw new Error(`${where}: revocations.${name} is not a setting (sync_every_seconds, warn_after_minutes)`);
+  }
+  const whole = (name: string, range: { min: number; max: number }): number | undefined => {
+    const value = fields[name];
+    if (value === undefined) return undefined;
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < range.min || value > range.max)
+      throw new Error(`${where}: revocations.${name} must be a whole number from ${range.min} to ${range.max}`);
+    return value;
+  };
+  const seconds = whole('sync_every_seconds', SYNC_SECONDS);
+  const minutes = whole('warn_after_minutes', WARN_MINUTES);
+  return {
+    ...(seconds === undefined ? {} : { syncIntervalMs: seconds * 1000 }),
+    ...(minutes === undefined ? {} : { maxAgeMs: minutes * 60_000 }),
+  };
+}
+
 /** A sync stops after this many pages and continues at the next (a safety net against an issuer that never completes). */
 const MAX_PAGES_PER_SYNC = 1_000;
 

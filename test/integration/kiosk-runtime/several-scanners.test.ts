@@ -276,5 +276,8 @@ describe('several scanners on one kiosk', () => {
   it('a configuration file with a mistake stops the start, naming the field', async () => {
     writeFileSync(join(dataDir, 'kiosk-config.json'), JSON.stringify({ lanes: [{ label: 'A', direction: 'sideways' }, { label: 'B' }] }));
     await expect(start(new FakeNodeHid())).rejects.toThrow(/lanes\[0\]\.direction must be "entry" or "exit"/);
+    // The same file's other section (docs/kiosk.md "Revocation list") is read and checked at start too.
+    writeFileSync(join(dataDir, 'kiosk-config.json'), JSON.stringify({ revocations: { sync_every_seconds: 5 } }));
+    await expect(start(new FakeNodeHid())).rejects.toThrow(/revocations\.sync_every_seconds must be a whole number from 10 to 3600/);
   });
 });
