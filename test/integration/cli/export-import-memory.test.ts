@@ -83,8 +83,8 @@ async function exportAndImport(tickets: number): Promise<Run> {
   return { tickets, fileBytes, exported, imported };
 }
 
-const MB = 2 ** 20;
-const mb = (bytes: number): string => `${(bytes / MB).toFixed(1)} MB`;
+const MIB = 2 ** 20;
+const mib = (bytes: number): string => `${(bytes / MIB).toFixed(1)} MiB`;
 
 describe('export and import of a whole issuer', () => {
   it('keep a flat peak RSS from 10,000 to 100,000 tickets', { timeout: 240_000 }, async () => {
@@ -96,16 +96,16 @@ describe('export and import of a whole issuer', () => {
     };
     for (const run of [small, large]) {
       console.log(
-        `${run.tickets} tickets, file ${mb(run.fileBytes)}: export ${run.exported.seconds} s, peak RSS ${mb(run.exported.peakRss)}; import ${run.imported.seconds} s, peak RSS ${mb(run.imported.peakRss)}`,
+        `${run.tickets} tickets, file ${mib(run.fileBytes)}: export ${run.exported.seconds} s, peak RSS ${mib(run.exported.peakRss)}; import ${run.imported.seconds} s, peak RSS ${mib(run.imported.peakRss)}`,
       );
     }
     console.log(
-      `growth from 10,000 to 100,000 tickets: export ${mb(growth.export)}, import ${mb(growth.import)} (${((100 * growth.import) / large.fileBytes).toFixed(0)}% of the file)`,
+      `growth from 10,000 to 100,000 tickets: export ${mib(growth.export)}, import ${mib(growth.import)} (${((100 * growth.import) / large.fileBytes).toFixed(0)}% of the file)`,
     );
     // What growth there is, is mostly V8's heap and SQLite's caches warming up (a longer run keeps them larger),
     // reached well before 100,000 tickets: 200,000 peak the same (docs/benchmarks.md (i)). Export: rows stream
     // from the database to the file in pages. Import: besides that, 8-byte fingerprints of keys, never rows.
-    // Holding the file cost about 3 times its size (309 MB more at 100,000 tickets, before import streamed).
+    // Holding the file cost about 3 times its size (295 MiB more at 100,000 tickets than at 10,000, before import streamed).
     expect(growth.export).toBeLessThan(0.2 * large.fileBytes);
     expect(growth.import).toBeLessThan(0.4 * large.fileBytes);
   });
