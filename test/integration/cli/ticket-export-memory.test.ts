@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cliJson, initIssuer, runCli, scratchDir } from '../../support/cli-harness.js';
+import { createEvent, initIssuer, issueTickets, runCli, scratchDir } from '../../support/cli-harness.js';
 import type { TicketExportResult } from '../../../issuer/admin/ticket-export.js';
 
 const HEAP_CAP_MIB = 40;
@@ -20,19 +20,8 @@ describe('ticket export to PDF: memory', () => {
   it(`exports ${SMALL.toLocaleString('en-US')} and ${LARGE.toLocaleString('en-US')} tickets within the same ${HEAP_CAP_MIB} MiB heap`, async () => {
     const issuer = await initIssuer();
     const exportOf = async (count: number): Promise<TicketExportResult> => {
-      const event = await cliJson<{ eid: string }>([
-        'event',
-        'create',
-        '--data',
-        issuer.data,
-        '--name',
-        `Memory ${count}`,
-        '--date',
-        '2026-12-01T19:00:00Z',
-        '--venue',
-        'Hall',
-      ]);
-      await cliJson(['ticket', 'issue', '--data', issuer.data, '--event', event.eid, '--count', String(count), '--holder', 'Ada Lovelace']);
+      const event = await createEvent(issuer.data);
+      await issueTickets(issuer.data, event.eid, count, ['--holder', 'Ada Lovelace']);
       const out = path.join(scratchDir('ticket-memory-'), 'out');
       const run = await runCli(
         ['ticket', 'export', '--data', issuer.data, '--event', event.eid, '--out', out, '--format', 'pdf', '--json'],
