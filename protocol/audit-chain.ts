@@ -50,7 +50,26 @@ const encoder = new TextEncoder();
 function encodeField(value: ChainField): string {
   if (value === null) return '~';
   const text = typeof value === 'number' ? fieldNumber(value) : value;
-  return `${encoder.encode(text).length}:${text}`;
+  return `${utf8Length(text)}:${text}`;
+}
+
+/**
+ * The UTF-8 byte length of a string, counted without encoding it: a TextEncoder call per field cost more than
+ * the hash itself on the check-in path (docs/benchmarks.md "The hash chain"). A lone surrogate counts 3 bytes,
+ * as TextEncoder encodes it (U+FFFD).
+ */
+function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 4; // a surrogate pair: one code point beyond U+FFFF
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
 }
 
 function fieldNumber(value: number): string {
@@ -63,11 +82,23 @@ export function chainMessage(prevHash: string, fields: readonly ChainField[]): U
   return encoder.encode(prevHash + fields.map(encodeField).join(''));
 }
 
-/** The record's hash, 64 lowercase hex characters. */
-export function chainHash(prevHash: string, fields: readonly ChainField[]): string {
+/** SHA-256 of a message as 64 lowercase hex characters. */
+export type Sha256Hex = (message: Uint8Array) => string;
+
+/**
+ * The pure one (@noble/hashes), for any platform. The issuer and the kiosk pass node:crypto's, which gives
+ * the same hex about ten times faster: about 19 µs a record here went to hashing on the check-in path
+ * (docs/benchmarks.md "The hash chain").
+ */
+export const pureSha256Hex: Sha256Hex = (message) => {
   let hex = '';
-  for (const byte of sha256(chainMessage(prevHash, fields))) hex += byte.toString(16).padStart(2, '0');
+  for (const byte of sha256(message)) hex += byte.toString(16).padStart(2, '0');
   return hex;
+};
+
+/** The record's hash, 64 lowercase hex characters. */
+export function chainHash(prevHash: string, fields: readonly ChainField[], sha256Hex: Sha256Hex = pureSha256Hex): string {
+  return sha256Hex(chainMessage(prevHash, fields));
 }
 
 /** The values of `names` from a row, in order (a missing column counts as null). */
@@ -112,6 +143,8 @@ export class ChainVerifier {
   private broken: ChainBreak | null = null;
   rows = 0;
 
+  constructor(private readonly sha256Hex: Sha256Hex = pureSha256Hex) {}
+
   /** Feeds the next record; returns the first break (also on every later call), or null while all is well. */
   next(record: ChainRecord): ChainBreak | null {
     if (this.broken) return this.broken;
@@ -120,7 +153,7 @@ export class ChainVerifier {
     if (record.position === null) return (this.broken = { kind: 'unchained', id: record.id });
     if (record.position < expected) return (this.broken = { kind: 'reordered', id: record.id, position: record.position, expected });
     if (record.position > expected) return (this.broken = { kind: 'gap', id: record.id, position: record.position, missing: expected });
-    const computed = chainHash(record.prev_hash ?? '', record.fields);
+    const computed = chainHash(record.prev_hash ?? '', record.fields, this.sha256Hex);
     if (computed !== record.hash) {
       return (this.broken = { kind: 'hash_mismatch', id: record.id, position: record.position, stored: record.hash, computed });
     }

@@ -12,6 +12,7 @@
  * seal first (sealScanLog). Since a row with a lower id can commit after a higher one was sealed, the chain's
  * order on PostgreSQL is its positions', not its ids'.
  */
+import { createHash } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import {
   ChainVerifier,
@@ -24,6 +25,9 @@ import {
   type ReportedHead,
 } from '../../protocol/audit-chain.js';
 import type { Sql, SqlDatabase } from './sql.js';
+
+/** protocol/audit-chain.ts's SHA-256, by node:crypto: the same hex, about ten times faster than the pure one. */
+const nodeSha256Hex = (message: Uint8Array): string => createHash('sha256').update(message).digest('hex');
 
 /** A scan_log row before it is chained (origin: its place in another copy's chain, for a row an import re-chained). */
 export interface ScanLogContent {
@@ -53,7 +57,7 @@ const INSERT_COLUMNS = [...CONTENT_COLUMNS, 'origin', 'position', 'prev_hash', '
 export function chainOnto(head: LogHead, row: ScanLogContent): ChainColumns {
   const position = head.position + 1;
   const values = { ...row, origin: row.origin ?? null, position };
-  return { position, prev_hash: head.hash, hash: chainHash(head.hash, chainFields(values, SCAN_LOG_CHAIN_FIELDS)) };
+  return { position, prev_hash: head.hash, hash: chainHash(head.hash, chainFields(values, SCAN_LOG_CHAIN_FIELDS), nodeSha256Hex) };
 }
 
 /** The head, locked until the transaction ends on PostgreSQL. */
@@ -315,7 +319,7 @@ const PAGE = 2000;
  * row without a position is one not sealed yet: counted in `unsealed`.
  */
 export async function verifyScanLog(sql: Sql, eid: string | null = null): Promise<ChainReport> {
-  const verifier = new ChainVerifier();
+  const verifier = new ChainVerifier(nodeSha256Hex);
   const sqlite = sql.dialect === 'sqlite';
   let after = Number.MIN_SAFE_INTEGER;
   let lastId = 0;

@@ -17,7 +17,7 @@
  */
 import { chmodSync, closeSync, existsSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type {
   DiscoveryDocument,
@@ -41,6 +41,9 @@ import {
 import type { LogCheckResult } from '../../renderer/kiosk-bridge-types.js';
 import type { CalibrationResult } from './calibration.js';
 import type { ScanOrigin } from './repeat-reads.js';
+
+/** protocol/audit-chain.ts's SHA-256, by node:crypto: the same hex, about ten times faster than the pure one. */
+const nodeSha256Hex = (message: Uint8Array): string => createHash('sha256').update(message).digest('hex');
 
 /** Ordered, append-only: migration N brings the file from user_version N to N+1. */
 const MIGRATIONS: readonly string[] = [
@@ -620,7 +623,7 @@ export class LocalStore {
       tid,
       detail: JSON.stringify(detail),
     };
-    const hash = chainHash(head.hash, chainFields(row, KIOSK_LOG_CHAIN_FIELDS));
+    const hash = chainHash(head.hash, chainFields(row, KIOSK_LOG_CHAIN_FIELDS), nodeSha256Hex);
     this.statement(
       'INSERT INTO audit_log (position, at, kind, idempotency_key, tid, detail, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     ).run(row.position, row.at, row.kind, row.idempotency_key, row.tid, row.detail, head.hash, hash);
@@ -634,7 +637,7 @@ export class LocalStore {
 
   /** Recomputes every record's hash and follows every link, in storage order: the first broken record, or OK. */
   verifyLog(): AuditLogCheck {
-    const verifier = new ChainVerifier();
+    const verifier = new ChainVerifier(nodeSha256Hex);
     let broken: ChainBreak | null = null;
     for (const row of this.statement('SELECT * FROM audit_log ORDER BY seq').iterate() as Iterable<AuditRow>) {
       broken = verifier.next({

@@ -2,6 +2,7 @@
  * The hash chain's encoding (protocol/audit-chain.ts; docs/issuer.md "Audit: tamper-evident logs"): fixed
  * vectors computed independently (Python hashlib over the documented encoding), and the verifier's verdicts.
  */
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
   ChainVerifier,
@@ -10,6 +11,7 @@ import {
   describeChainBreak,
   GENESIS_HASH,
   headContradiction,
+  pureSha256Hex,
   type ChainField,
 } from '../../../protocol/audit-chain.js';
 
@@ -34,6 +36,35 @@ describe('the encoding', () => {
     expect(first).toBe('089a4da5207a1204539d20115c3d78f5f1351790a011a4324672c2bcc4120ab5');
     expect(chainHash(first, [2, 'Zoë 🎟', null])).toBe('4a4145f0e679a8c3ae12a3a2aadd30ba20f9e35fdbe3d6143a7a33a20772cfa9');
     expect(new TextDecoder().decode(chainMessage('p', [12, null, '', 'é']))).toBe('p2:12~0:2:é');
+  });
+
+  it('node:crypto’s SHA-256 (what the issuer and the kiosk pass) gives the same vectors as the pure one', () => {
+    const nodeSha256Hex = (message: Uint8Array): string => createHash('sha256').update(message).digest('hex');
+    const first = chainHash(GENESIS_HASH, FIRST, nodeSha256Hex);
+    expect(first).toBe('089a4da5207a1204539d20115c3d78f5f1351790a011a4324672c2bcc4120ab5');
+    expect(chainHash(first, [2, 'Zoë 🎟', null], nodeSha256Hex)).toBe('4a4145f0e679a8c3ae12a3a2aadd30ba20f9e35fdbe3d6143a7a33a20772cfa9');
+    for (const fields of [[], [null], ['x'.repeat(10_000)], [Number.MAX_SAFE_INTEGER, '日本語', '']] as ChainField[][]) {
+      expect(chainHash(first, fields, nodeSha256Hex)).toBe(chainHash(first, fields, pureSha256Hex));
+    }
+  });
+
+  it('counts each field in UTF-8 bytes as TextEncoder encodes it: 1 to 4 bytes a character, a lone surrogate as 3', () => {
+    const texts = [
+      '',
+      'abc',
+      'é',
+      'ß€',
+      '🎟',
+      'Zoë 🎟 日本語',
+      '\ud83c',
+      'a\udc00b',
+      '\ud83c\ud83c\udf9f',
+      '\u0000\u007f\u0080\u07ff\u0800\uffff',
+    ];
+    for (const text of texts) {
+      const encoded = new TextDecoder().decode(chainMessage('', [text]));
+      expect(encoded.slice(0, encoded.indexOf(':'))).toBe(String(new TextEncoder().encode(text).length));
+    }
   });
 
   it('is unambiguous: moving text between fields, or null against empty, changes the hash', () => {
