@@ -2,7 +2,9 @@
  * `ticket export --event EID --out DIR`: tickets to send to attendees
  * (docs/issuer.md "Tickets you can send"): a PNG of each ticket's QR code,
  * `<tid>.png`, and one print-ready PDF with a ticket per page
- * (issuer/admin/ticket-pdf.ts).
+ * (issuer/admin/ticket-pdf.ts), and a list of them for a mail merge,
+ * `tickets-<eid>.csv`: each ticket's id, short id, holder, type, PNG file
+ * and PDF page.
  *
  * Streamed: tickets are read in keyset pages from the store (transferRows,
  * 1,000 at a time) and each is drawn and written before the next page is
@@ -15,6 +17,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { formatCsvRow } from '../csv.js';
 import { AdminError } from '../error-catalogue.js';
 import type { EventRow } from '../store/events.js';
 import type { Sql } from '../store/sql.js';
@@ -23,7 +26,7 @@ import { transferRows } from '../store/transfer.js';
 import { requireEvent, type IssuerContext } from './issuer-context.js';
 import type { StartProgress } from './progress.js';
 import { writeQrPng } from './qr.js';
-import { eventTimeText, isTimeZone, PAGE_SIZES, TicketPdf, type PageSize, type TicketPage } from './ticket-pdf.js';
+import { eventTimeText, isTimeZone, PAGE_SIZES, shortTicketId, TicketPdf, type PageSize, type TicketPage } from './ticket-pdf.js';
 
 export const TICKET_EXPORT_FORMATS = ['png', 'pdf', 'both'] as const;
 export type TicketExportFormat = (typeof TICKET_EXPORT_FORMATS)[number];
@@ -49,7 +52,9 @@ export interface TicketExportResult {
   time_zone: string;
   /** The PDF file, or null with --format png. */
   pdf: string | null;
-  /** Every file written, absolute paths: the PDF first, then the PNGs in ticket order. */
+  /** The list of the tickets exported, for a mail merge (MANIFEST_COLUMNS), written with every format. */
+  manifest: string;
+  /** Every file written, absolute paths: the PDF first, the list, then the PNGs in ticket order. */
   files: string[];
   counts: {
     /** Tickets exported (each has a PNG and/or a PDF page). */
@@ -67,6 +72,9 @@ export interface TicketExportResult {
   peak_rss_mib: number;
   warnings: string[];
 }
+
+/** The list's columns: `png` is the file's name in the folder, `pdf_page` its page (1, 2, …); empty when not made. */
+export const MANIFEST_COLUMNS = ['tid', 'short_id', 'holder_name', 'ticket_type', 'png', 'pdf_page'] as const;
 
 /** Bytes of PDF gathered before they are written to the file. */
 const PDF_WRITE_BYTES = 1 << 20;
@@ -107,16 +115,19 @@ export async function exportTickets(
   const wantPng = options.format !== 'pdf';
   const wantPdf = options.format !== 'png';
   const pdfFile = wantPdf ? path.join(out, `tickets-${event.eid}.pdf`) : null;
-  const files: string[] = pdfFile === null ? [] : [pdfFile];
+  const manifestFile = path.join(out, `tickets-${event.eid}.csv`);
+  const files: string[] = pdfFile === null ? [manifestFile] : [pdfFile, manifestFile];
   const counts: TicketExportResult['counts'] = { tickets: 0, png: 0, pdf_pages: 0, skipped_revoked: 0, unprintable_text: 0 };
 
   const total = selected?.length ?? (await countTickets(db, event.eid));
   const progress = startProgress(total, 'Exporting tickets');
   let pdf: TicketPdf | undefined;
-  let sink: PdfFile | undefined;
+  let sink: OutputFile | undefined;
+  const manifest = new OutputFile(manifestFile);
   try {
+    manifest.write(Buffer.from(`${formatCsvRow(MANIFEST_COLUMNS)}\r\n`));
     if (pdfFile !== null) {
-      const file = (sink = new PdfFile(pdfFile));
+      const file = (sink = new OutputFile(pdfFile));
       pdf = new TicketPdf(
         options.page,
         { name: event.name, venue: event.venue, when: eventTimeText(event.date, options.timeZone) },
@@ -133,12 +144,15 @@ export async function exportTickets(
           if (pdf.addTicket(ticket) > 0) counts.unprintable_text++;
           counts.pdf_pages++;
         }
-        if (wantPng) {
-          const file = path.join(out, `${ticket.tid}.png`);
+        const png = wantPng ? `${ticket.tid}.png` : null;
+        if (png !== null) {
+          const file = path.join(out, png);
           await writeQrPng(file, ticket.qr);
           files.push(file);
           counts.png++;
         }
+        const page = pdf ? counts.pdf_pages : null;
+        manifest.write(Buffer.from(`${formatCsvRow([ticket.tid, shortTicketId(ticket.tid), ticket.holder, ticket.type, png, page])}\r\n`));
         counts.tickets++;
       }
       if (++sinceProgress === PROGRESS_STEP) {
@@ -154,8 +168,10 @@ export async function exportTickets(
       pdf.finish();
       sink!.close();
     }
+    manifest.close();
   } catch (error) {
     sink?.abandon();
+    manifest.abandon();
     throw error;
   } finally {
     progress.stop();
@@ -177,6 +193,7 @@ export async function exportTickets(
     page: options.page,
     time_zone: options.timeZone,
     pdf: pdfFile,
+    manifest: manifestFile,
     files,
     counts,
     seconds: Math.round(seconds * 1000) / 1000,
@@ -231,10 +248,10 @@ function prepareOutDir(out: string): void {
 }
 
 /**
- * The PDF file: pdfkit hands over many small chunks (a line each) as it draws; they are copied into a
- * block written to the file a megabyte at a time, synchronously, so nothing piles up.
+ * A file written in many small chunks (the PDF: a line each as pdfkit draws; the list: a row a ticket):
+ * they are copied into a block written to the file a megabyte at a time, synchronously, so nothing piles up.
  */
-class PdfFile {
+class OutputFile {
   private readonly fd: number;
   private readonly block = Buffer.allocUnsafe(PDF_WRITE_BYTES);
   private used = 0;
@@ -252,14 +269,14 @@ class PdfFile {
     }
   }
 
-  /** After the document's end. */
+  /** After the last chunk. */
   close(): void {
     this.flush();
     fs.fsyncSync(this.fd);
     fs.closeSync(this.fd);
   }
 
-  /** A failed export leaves no half-written PDF behind. */
+  /** A failed export leaves no half-written file behind. */
   abandon(): void {
     fs.closeSync(this.fd);
     fs.rmSync(this.file, { force: true });

@@ -153,7 +153,9 @@ export function registerTicketCommands(program: Command, nextId: IdFactory): voi
   withCommonOptions(
     ticket
       .command('export')
-      .description("tickets to send: a PNG of each ticket's QR code (<tid>.png) and a print-ready PDF, one ticket per page")
+      .description(
+        "tickets to send: a PNG of each ticket's QR code (<tid>.png), a print-ready PDF, one ticket per page, and their list for a mail merge (tickets-<eid>.csv)",
+      )
       .requiredOption('--event <eid>', 'event ID')
       .requiredOption('--out <dir>', 'folder for the files (made if missing; files of the same names are replaced)')
       .option('--format <format>', `what to write: ${TICKET_EXPORT_FORMATS.join(', ')}`, 'both')
@@ -212,6 +214,7 @@ function describeTicketExport(result: TicketExportResult): string {
   if (result.pdf !== null)
     lines.push(`  ${result.pdf}: ${c.pdf_pages} page(s), ${result.page.toUpperCase()}, times in ${result.time_zone}`);
   if (c.png > 0) lines.push(`  ${c.png} PNG file(s), <tid>.png`);
+  lines.push(`  ${result.manifest}: the list for a mail merge (tid, short id, holder, type, PNG, PDF page)`);
   lines.push(`${result.tickets_per_second} tickets/s; peak memory (RSS) ${result.peak_rss_mib} MiB.`);
   return lines.join('\n');
 }

@@ -103,7 +103,15 @@ describe('ticket export', () => {
         skipped_revoked: 1,
         unprintable_text: 1,
       });
-      expect(result.files).toEqual([pdf, ...tickets.map((t) => path.join(out, `${t.tid}.png`))]);
+      const manifest = path.join(out, `tickets-${eid}.csv`);
+      expect(result.manifest).toBe(manifest);
+      expect(result.files).toEqual([pdf, manifest, ...tickets.map((t) => path.join(out, `${t.tid}.png`))]);
+      // The list for a mail merge: one row per ticket sent, in page order, the revoked one left out.
+      const rows = fs.readFileSync(manifest, 'utf8').split('\r\n');
+      expect(rows[0]).toBe('tid,short_id,holder_name,ticket_type,png,pdf_page');
+      expect(rows.slice(1, -1)).toEqual(tickets.map((t, i) => [t.tid, shortId(t.tid), t.holder, t.type, `${t.tid}.png`, i + 1].join(',')));
+      expect(rows.at(-1)).toBe('');
+      expect(fs.readFileSync(manifest, 'utf8')).not.toContain(revoked);
       expect(result.peak_rss_mib).toBeGreaterThan(0);
       expect(fs.existsSync(path.join(out, `${revoked}.png`))).toBe(false);
       expect(run.stderr).toContain('1 revoked ticket(s) left out');
@@ -167,7 +175,11 @@ describe('ticket export', () => {
       ]);
       expect(result.counts).toMatchObject({ tickets: 2, png: 0, pdf_pages: 2 });
       expect(result.time_zone).toBe('UTC');
-      expect(fs.readdirSync(out)).toEqual([`tickets-${eid}.pdf`]);
+      expect(fs.readdirSync(out).sort()).toEqual([`tickets-${eid}.csv`, `tickets-${eid}.pdf`]);
+      // With --format pdf the list names no PNG; its pages follow --tid's order.
+      expect(fs.readFileSync(result.manifest, 'utf8').split('\r\n').slice(1, -1)).toEqual(
+        wanted.map((t, i) => [t.tid, shortId(t.tid), t.holder, t.type, '', i + 1].join(',')),
+      );
       const info = poppler('pdfinfo', [result.pdf!]);
       expect(info).toMatch(/Pages:\s+2\n/);
       expect(info).toMatch(/Page size:\s+595.28 x 841.89 pts/);
