@@ -319,6 +319,12 @@ const SCAN_COLUMNS = [
   'sent_as_offline',
 ] as const;
 
+/**
+ * A ticket's scans after the issuer last confirmed an annulment of it from this kiosk (an annulled check-in is
+ * undone: what came before it no longer counts). Takes the ticket's tid as its one parameter.
+ */
+const SINCE_CONFIRMED_ANNULMENT = `seq > COALESCE((SELECT MAX(seq) FROM scans WHERE tid = ? AND action = 'annul' AND result_status = 'annulled'), 0)`;
+
 export class LocalStore {
   /** Prepared once, reused: preparing costs more than running these small statements (the drain runs thousands). */
   private readonly statements = new Map<string, Database.Statement>();
@@ -823,7 +829,7 @@ export class LocalStore {
   firstAdmissionAt(tid: string): IsoDateTime | undefined {
     const row = this.statement(
       `SELECT MIN(admitted_at) AS at FROM scans WHERE tid = ? AND admitted_at IS NOT NULL
-         AND seq > COALESCE((SELECT MAX(seq) FROM scans WHERE tid = ? AND action = 'annul' AND result_status = 'annulled'), 0)`,
+         AND ${SINCE_CONFIRMED_ANNULMENT}`,
     ).get(tid, tid) as { at: string | null };
     return row.at ?? undefined;
   }
@@ -835,7 +841,7 @@ export class LocalStore {
   admissionTimes(tid: string): IsoDateTime[] {
     const rows = this.statement(
       `SELECT admitted_at AS at FROM scans WHERE tid = ? AND admitted_at IS NOT NULL
-         AND seq > COALESCE((SELECT MAX(seq) FROM scans WHERE tid = ? AND action = 'annul' AND result_status = 'annulled'), 0)
+         AND ${SINCE_CONFIRMED_ANNULMENT}
        ORDER BY seq`,
     ).all(tid, tid) as { at: string }[];
     return rows.map((row) => row.at);
@@ -845,7 +851,7 @@ export class LocalStore {
   lastAdmissionAt(tid: string): IsoDateTime | undefined {
     const row = this.statement(
       `SELECT MAX(admitted_at) AS at FROM scans WHERE tid = ? AND admitted_at IS NOT NULL
-         AND seq > COALESCE((SELECT MAX(seq) FROM scans WHERE tid = ? AND action = 'annul' AND result_status = 'annulled'), 0)`,
+         AND ${SINCE_CONFIRMED_ANNULMENT}`,
     ).get(tid, tid) as { at: string | null };
     return row.at ?? undefined;
   }

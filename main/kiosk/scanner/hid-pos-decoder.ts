@@ -21,6 +21,7 @@
  */
 import { detectLayout, SCANNED_DATA_REPORT_ID, type HidPosLayout } from './hid-pos-layouts.js';
 import { DEFAULT_MAX_SCAN_BYTES, decodeProblem, type DecodeProblem, type ScanEvent, type ScanTerminator } from './scan-event.js';
+import { CONTROL_NAMES } from './us-keyboard-layout.js';
 
 export const HID_POS_USAGE_PAGE = 0x8c;
 /** Usage 0x8C:0x02 Bar Code Scanner, the application collection of a HID-POS scanner. */
@@ -243,41 +244,6 @@ function isContinued(layout: HidPosLayout, report: Uint8Array, byteCount: number
   if (layout.continued === null) return byteCount === layout.dataCapacity;
   return ((report[layout.continued.offset] ?? 0) & layout.continued.mask) !== 0;
 }
-
-const CONTROL_NAMES = [
-  'NUL',
-  'SOH',
-  'STX',
-  'ETX',
-  'EOT',
-  'ENQ',
-  'ACK',
-  'BEL',
-  'BS',
-  'HT',
-  'LF',
-  'VT',
-  'FF',
-  'CR',
-  'SO',
-  'SI',
-  'DLE',
-  'DC1',
-  'DC2',
-  'DC3',
-  'DC4',
-  'NAK',
-  'SYN',
-  'ETB',
-  'CAN',
-  'EM',
-  'SUB',
-  'ESC',
-  'FS',
-  'GS',
-  'RS',
-  'US',
-];
 
 /** How many C0 control characters (U+0000 to U+001F) run from `start` in direction `step`. */
 function countC0(text: string, start: number, step: 1 | -1): number {

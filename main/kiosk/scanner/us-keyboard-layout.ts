@@ -32,8 +32,8 @@ export function terminatorKey(usage: number, ctrl: boolean): Exclude<ScanTermina
   return null;
 }
 
-/** ASCII names of the control characters 0x00..0x1F. */
-const CONTROL_NAMES = [
+/** ASCII names of the control characters 0x00..0x1F (also the HID-POS decoder's, for a control character in a scan). */
+export const CONTROL_NAMES = [
   'NUL',
   'SOH',
   'STX',
