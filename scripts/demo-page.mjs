@@ -7,10 +7,10 @@
 // image-rendering: pixelated: modules of 2 and 3 pixels mixed, and zxing-cpp read only
 // 3 of 9 codes at a device pixel ratio of 1.) At a ratio that is not a whole number
 // (125 %, 150 %) the page's script resizes each code to whole device pixels per module.
-import QRCode from 'qrcode';
+// The issuer's own QR drawing (issuer/admin/qr.ts, built into dist/ by `npm ci`): the same symbols as every
+// other code of the product.
+import { qrPng, qrSideModules } from '../dist/issuer/admin/qr.js';
 
-/** ISO/IEC 18004's quiet zone, in modules. */
-const QUIET_ZONE = 4;
 /** The largest a code is drawn, in CSS pixels: a version-17 ticket (93 modules) gets 3 px per module. */
 const MAX_SIDE_PX = 288;
 
@@ -18,11 +18,10 @@ const escapeHtml = (text) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0
 
 /** One code as a PNG data: URL, and its side in modules (quiet zone included) and in pixels. */
 export async function qrImage(code) {
-  const { modules } = QRCode.create(code, { errorCorrectionLevel: 'M' });
-  const sideModules = modules.size + 2 * QUIET_ZONE;
+  const sideModules = qrSideModules(code);
   const scale = Math.max(2, Math.floor(MAX_SIDE_PX / sideModules));
-  const src = await QRCode.toDataURL(code, { errorCorrectionLevel: 'M', margin: QUIET_ZONE, scale });
-  return { src, sideModules, sidePx: sideModules * scale };
+  const { png } = qrPng(code, scale, 'deflate');
+  return { src: `data:image/png;base64,${png.toString('base64')}`, sideModules, sidePx: sideModules * scale };
 }
 
 /**

@@ -26,15 +26,11 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import * as fontkit from 'fontkit';
 import PDFDocument from 'pdfkit';
-import encodeQR from 'qr';
 import { releaseWrittenPages, sendOutputTo } from './pdfkit-streaming.js';
-import { QUIET_ZONE_MODULES } from './qr.js';
+import { QUIET_ZONE_MODULES, qrPng } from './qr.js';
 
-/** Medium error correction (15 %), as every code of the product (issuer/admin/qr.ts). */
-const QR_ERROR_CORRECTION = 'medium';
 /** Text widths remembered (per font, at size 1), at most: the cache is emptied when full. */
 const WIDTH_CACHE_SIZE = 1000;
 
@@ -149,77 +145,11 @@ export function isTimeZone(timeZone: string): boolean {
 }
 
 /**
- * The QR code as a PNG of one pixel per module, quiet zone included, 1 bit per pixel: pdfkit embeds its
- * compressed data as it is (no re-encoding), so a page costs little more than encoding the symbol.
+ * The QR code as a PNG of one pixel per module, quiet zone included, 1 bit per pixel, stored without
+ * compression: pdfkit embeds its data as it is (no re-encoding), so a page costs little more than encoding
+ * the symbol (issuer/admin/qr.ts qrPng says why not deflated).
  */
-export function qrBitmapPng(text: string): { png: Buffer; side: number } {
-  // One byte-mode segment: a ticket code is base64url and dots, which a mixed-mode encoding would put in
-  // byte mode anyway. `qr` returns the rows of modules, quiet zone included (true = dark).
-  const rows = encodeQR(text, 'raw', { ecc: QR_ERROR_CORRECTION, encoding: 'byte', border: QUIET_ZONE_MODULES });
-  const side = rows.length;
-  const rowBytes = Math.ceil(side / 8);
-  // Each row: filter byte 0, then 1 bit per pixel, 1 = white (the quiet zone and light modules).
-  const raw = Buffer.alloc((rowBytes + 1) * side, 0xff);
-  for (let row = 0; row < side; row++) {
-    const start = row * (rowBytes + 1);
-    raw[start] = 0;
-    const modules = rows[row]!;
-    for (let x = 0; x < side; x++) {
-      if (modules[x]) raw[start + 1 + (x >> 3)]! &= ~(0x80 >> (x & 7));
-    }
-  }
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(side, 0);
-  ihdr.writeUInt32BE(side, 4);
-  ihdr.set([1, 0, 0, 0, 0], 8); // bit depth 1, greyscale, deflate, adaptive filtering, no interlace
-  const png = Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    pngChunk('IHDR', ihdr),
-    pngChunk('IDAT', storedZlib(raw)),
-    pngChunk('IEND', Buffer.alloc(0)),
-  ]);
-  return { png, side };
-}
-
-/**
- * `data` in the zlib format without compression (stored blocks): a QR bitmap is about a kilobyte, and a
- * zlib stream per page (deflateSync) holds a few hundred kilobytes of native memory each until the
- * garbage collector gets to it, which made the process grow with the number of pages.
- */
-function storedZlib(data: Buffer): Buffer {
-  const blocks: Buffer[] = [Buffer.from([0x78, 0x01])];
-  for (let start = 0; start === 0 || start < data.length; start += 0xffff) {
-    const block = data.subarray(start, start + 0xffff);
-    const head = Buffer.alloc(5);
-    head[0] = start + 0xffff >= data.length ? 1 : 0; // BFINAL, BTYPE 00 (stored)
-    head.writeUInt16LE(block.length, 1);
-    head.writeUInt16LE(~block.length & 0xffff, 3);
-    blocks.push(head, block);
-  }
-  const adler = Buffer.alloc(4);
-  adler.writeUInt32BE(adler32(data), 0);
-  blocks.push(adler);
-  return Buffer.concat(blocks);
-}
-
-function adler32(data: Buffer): number {
-  let a = 1;
-  let b = 0;
-  for (const byte of data) {
-    a = (a + byte) % 65521;
-    b = (b + a) % 65521;
-  }
-  return ((b << 16) | a) >>> 0;
-}
-
-function pngChunk(type: string, data: Buffer): Buffer {
-  const head = Buffer.alloc(8);
-  head.writeUInt32BE(data.length, 0);
-  head.write(type, 4, 'latin1');
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(zlib.crc32(data, zlib.crc32(head.subarray(4))), 0);
-  return Buffer.concat([head, data, crc]);
-}
+export const qrBitmapPng = (text: string): { png: Buffer; side: number } => qrPng(text, 1, 'stored');
 
 /** A PDF of tickets, one per page, handed to `write` as pages are added. */
 export class TicketPdf {

@@ -1,13 +1,13 @@
 /**
- * The PDF's QR code (issuer/admin/ticket-pdf.ts qrBitmapPng, encoded by `qr`): what `qrcode` makes for the
- * other commands' codes (issuer/admin/qr.ts) in symbol size and error correction, a 4-module quiet zone,
- * one pixel per module, and read back by zxing-cpp as the exact text. The module pattern may differ: the
- * two libraries may choose different masks, which every reader undoes.
+ * The product's QR codes (issuer/admin/qr.ts, encoded by `qr`): the PDF's (ticket-pdf.ts qrBitmapPng) have
+ * the symbol size and error correction an independent encoder (`qrcode`) chooses for the same text, a
+ * 4-module quiet zone, one pixel per module, and read back by zxing-cpp as the exact text; a ticket's PNG
+ * file is the same symbol. (The two encoders may choose different masks, which every reader undoes.)
  */
 import { randomBytes } from 'node:crypto';
 import QRCode from 'qrcode';
 import { describe, expect, it } from 'vitest';
-import { QUIET_ZONE_MODULES } from '../../../issuer/admin/qr.js';
+import { PNG_PIXELS_PER_MODULE, QUIET_ZONE_MODULES, qrPng } from '../../../issuer/admin/qr.js';
 import { qrBitmapPng } from '../../../issuer/admin/ticket-pdf.js';
 import { pngPixels, qrVersion, zxingResults, type Pixels } from '../../support/qr-decoders.js';
 
@@ -34,6 +34,23 @@ const TEXTS = [
   'a',
   'Zoë 王小明 🎉',
 ];
+
+describe('one symbol per code', () => {
+  it.each(TEXTS.map((text) => [text.length, text]))(
+    '%i characters: the PNG file (6 px a module, deflated) is the PDF page’s symbol, module for module',
+    (_, text) => {
+      const page = pngPixels(qrBitmapPng(text).png);
+      const file = pngPixels(qrPng(text, PNG_PIXELS_PER_MODULE, 'deflate').png);
+      expect(file.width).toBe(page.width * PNG_PIXELS_PER_MODULE);
+      for (let row = 0; row < page.height; row++) {
+        for (let column = 0; column < page.width; column++) {
+          const centre = ((row * PNG_PIXELS_PER_MODULE + 3) * file.width + column * PNG_PIXELS_PER_MODULE + 3) * 4;
+          expect(file.data[centre], `module ${row},${column}`).toBe(page.data[(row * page.width + column) * 4]);
+        }
+      }
+    },
+  );
+});
 
 describe('ticket PDF QR code', () => {
   it.each(TEXTS.map((text) => [text.length, text]))(
