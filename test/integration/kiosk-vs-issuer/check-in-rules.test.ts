@@ -7,34 +7,16 @@
  *   scripts/with-keyring.sh npx vitest run test/integration/kiosk-vs-issuer/check-in-rules.test.ts
  */
 import { randomUUID } from 'node:crypto';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { parseRules, type CheckInRules } from '../../../protocol/check-in-rules.js';
 import type { DoorCheckInResponse } from '../../../protocol/door.js';
 import type { KioskCore } from '../../../main/kiosk/kiosk-core.js';
 import { saveCheckInRules } from '../../../issuer/store/check-in-rules.js';
-import { RealIssuer } from './helpers/real-issuer.js';
-import { enrollWith, KioskHarness, requireKeyring, testKeychain, verdictOf } from './helpers/kiosk.js';
+import { enrollWith, verdictOf } from './helpers/kiosk.js';
+import type { RealIssuer } from './helpers/real-issuer.js';
+import { useIssuerAndKiosks } from './helpers/rig.js';
 
-let issuer: RealIssuer;
-let kiosks: KioskHarness;
-/** The kiosks' clock, moved on after each scan past the time a verdict stays on screen (docs/kiosk.md "Double reads"). */
-let skew = 0;
-const clock = (): number => Date.now() + skew;
-
-beforeAll(async () => {
-  await requireKeyring(testKeychain('probe'));
-});
-
-beforeEach(async () => {
-  issuer = await (await RealIssuer.create()).start();
-  kiosks = new KioskHarness();
-  skew = 0;
-});
-
-afterEach(async () => {
-  await kiosks.cleanup();
-  await issuer.cleanup();
-});
+const rig = useIssuerAndKiosks();
 
 const HOUR = 3600_000;
 /** `HH:MM` in UTC, `hours` from now (wrapping past midnight: the rules' windows may cross it). */
@@ -69,35 +51,35 @@ async function clearOfMidnight(): Promise<void> {
 }
 
 async function setRules(rules: CheckInRules): Promise<void> {
-  await saveCheckInRules(issuer.fx.sql, issuer.event.eid, rules, new Date().toISOString());
+  await saveCheckInRules(rig.issuer.fx.sql, rig.issuer.event.eid, rules, new Date().toISOString());
 }
 
 function ticketOfType(ticketType: string): { tid: string; code: string } {
-  const ticket = issuer.fx.issueTicket(issuer.event.eid, { ticketType });
+  const ticket = rig.issuer.fx.issueTicket(rig.issuer.event.eid, { ticketType });
   return { tid: ticket.tid, code: ticket.qr };
 }
 
 /** A kiosk of `gate`, enrolled through a real setup code, with the rules of its first heartbeat. */
 async function gateKiosk(gate: string): Promise<KioskCore> {
-  const keys = kiosks.keychain(`gate-${gate}`);
-  kiosks.track(keys, issuer.url);
-  const core = kiosks.open(keys, { db: `gate-${gate}.db`, heartbeatIntervalMs: 0, now: clock });
-  await enrollWith(core, issuer.setupCode({ gateId: gate }).code);
+  const keys = rig.kiosks.keychain(`gate-${gate}`);
+  rig.kiosks.track(keys, rig.issuer.url);
+  const core = rig.kiosks.open(keys, { db: `gate-${gate}.db`, heartbeatIntervalMs: 0, now: rig.clock });
+  await enrollWith(core, rig.issuer.setupCode({ gateId: gate }).code);
   await core.heartbeat();
   return core;
 }
 
 /** The issuer's answer to an explicit entry (or exit) sent by a scanner key of `gate`, as a comparable outcome. */
 async function issuerOutcome(gate: string, tid: string, action: 'entry' | 'exit' = 'entry'): Promise<string> {
-  const scanner = scannerKeys.get(gate) ?? issuer.fx.enrollScanner(issuer.event.eid, { gateId: gate });
+  const scanner = scannerKeys.get(gate) ?? rig.issuer.fx.enrollScanner(rig.issuer.event.eid, { gateId: gate });
   scannerKeys.set(gate, scanner);
-  const response = await fetch(`${issuer.url}/api/v1/tickets/check-in`, {
+  const response = await fetch(`${rig.issuer.url}/api/v1/tickets/check-in`, {
     method: 'POST',
     headers: { authorization: `Bearer ${scanner.apiKey}`, 'content-type': 'application/json' },
     body: JSON.stringify({
       tid,
-      eid: issuer.event.eid,
-      scanned_at: new Date(clock()).toISOString(),
+      eid: rig.issuer.event.eid,
+      scanned_at: new Date(rig.clock()).toISOString(),
       scanner_id: scanner.scannerId,
       gate_id: gate,
       idempotency_key: randomUUID(),
@@ -118,7 +100,7 @@ beforeEach(() => {
 /** The kiosk's verdict, in the same terms as issuerOutcome. */
 async function kioskOutcome(core: KioskCore, code: string): Promise<string> {
   const verdict = verdictOf(await core.scan(code));
-  skew += 7_000;
+  rig.skew += 7_000;
   if (verdict.kind !== 'refuse') return verdict.kind;
   const rule = verdict.rule;
   return rule ? `refuse:${verdict.reason}:${rule.code}#${rule.rule} "${rule.message}"` : `refuse:${verdict.reason}`;
@@ -152,7 +134,7 @@ describe('the same cases through the issuer and through an offline kiosk', () =>
     for (const [type, gate] of CASES) online.push(await issuerOutcome(gate, ticketOfType(type).tid));
 
     // Offline: the kiosks judge alone, with the rules of their last heartbeat.
-    await issuer.stop();
+    await rig.issuer.stop();
     const offline: string[] = [];
     const afternoon: string[] = [];
     for (const [type, gate] of CASES) {
@@ -164,7 +146,7 @@ describe('the same cases through the issuer and through an offline kiosk', () =>
     expect(online).toEqual(CASES.map(([, , expected]) => expected));
 
     // A window that closed an hour ago: refused on both sides, with the same words.
-    await issuer.start();
+    await rig.issuer.start();
     const gone = await issuerOutcome('A', ticketOfType('Gone').tid);
     expect(gone).toMatch(/^refuse:rule_refused:(closed|not_open_yet)#4 /);
     expect(afternoon).toEqual([gone]);
@@ -172,7 +154,7 @@ describe('the same cases through the issuer and through an offline kiosk', () =>
 
   it('entries per day on a re-entry event: the second entry of the day is refused by both', async () => {
     await clearOfMidnight();
-    issuer.fx.db.prepare(`UPDATE events SET entry_policy = 'reentry' WHERE eid = ?`).run(issuer.event.eid);
+    rig.issuer.fx.db.prepare(`UPDATE events SET entry_policy = 'reentry' WHERE eid = ?`).run(rig.issuer.event.eid);
     await setRules(rulesFile());
     const kiosk = await gateKiosk('A');
 
@@ -186,7 +168,7 @@ describe('the same cases through the issuer and through an offline kiosk', () =>
     const atKiosk = ticketOfType('Day');
     expect(await kioskOutcome(kiosk, atKiosk.code)).toBe('admit');
     expect(await issuerOutcome('X', atKiosk.tid, 'exit')).toBe('exit');
-    await issuer.stop();
+    await rig.issuer.stop();
     const offline = await kioskOutcome(kiosk, atKiosk.code);
 
     expect(online).toBe('refuse:rule_refused:daily_limit#5 "Entry limit reached: 1 per day"');
@@ -198,26 +180,26 @@ describe('the same cases through the issuer and through an offline kiosk', () =>
     await setRules(rulesFile());
     await kiosk.heartbeat();
     const standard = ticketOfType('Standard');
-    await issuer.stop();
+    await rig.issuer.stop();
     expect(await kioskOutcome(kiosk, standard.code)).toBe('refuse:rule_refused:ticket_type_not_allowed#0 "VIP entrance only"');
 
-    await issuer.start();
+    await rig.issuer.start();
     await setRules(parseRules({ rules: [] }));
     await kiosk.heartbeat();
-    await issuer.stop();
+    await rig.issuer.stop();
     expect(await kioskOutcome(kiosk, ticketOfType('Standard').code)).toBe('admit');
   });
 
   it('a spec-only scanner (no action) gets the spec answers: the rules do not apply to it', async () => {
     await setRules(rulesFile());
-    const scanner = issuer.fx.enrollScanner(issuer.event.eid, { gateId: 'VIP' });
+    const scanner = rig.issuer.fx.enrollScanner(rig.issuer.event.eid, { gateId: 'VIP' });
     const ticket = ticketOfType('Standard');
-    const response = await fetch(`${issuer.url}/api/v1/tickets/check-in`, {
+    const response = await fetch(`${rig.issuer.url}/api/v1/tickets/check-in`, {
       method: 'POST',
       headers: { authorization: `Bearer ${scanner.apiKey}`, 'content-type': 'application/json' },
       body: JSON.stringify({
         tid: ticket.tid,
-        eid: issuer.event.eid,
+        eid: rig.issuer.event.eid,
         scanned_at: new Date().toISOString(),
         scanner_id: scanner.scannerId,
         gate_id: 'VIP',

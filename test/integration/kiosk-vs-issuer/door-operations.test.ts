@@ -7,36 +7,13 @@
  *
  *   scripts/with-keyring.sh npx vitest run test/integration/kiosk-vs-issuer/door-operations.test.ts
  */
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { decodeSetupCode, encodeSetupCode, type GateDirection } from '../../../protocol/index.js';
 import type { KioskCore } from '../../../main/kiosk/kiosk-core.js';
-import { RealIssuer } from './helpers/real-issuer.js';
-import { enrollWith, KioskHarness, requireKeyring, testKeychain, verdictOf } from './helpers/kiosk.js';
+import { enrollWith, verdictOf } from './helpers/kiosk.js';
+import { useIssuerAndKiosks } from './helpers/rig.js';
 
-let issuer: RealIssuer;
-let kiosks: KioskHarness;
-/**
- * The kiosks' clock runs ahead by `skew`, moved on after each scan past the time its verdict stays on
- * screen: these tests scan one code several times on purpose, and a rescan within that time is the same
- * read (docs/kiosk.md "Double reads").
- */
-let skew = 0;
-const clock = (): number => Date.now() + skew;
-
-beforeAll(async () => {
-  await requireKeyring(testKeychain('probe'));
-});
-
-beforeEach(async () => {
-  issuer = await (await RealIssuer.create()).start();
-  kiosks = new KioskHarness();
-  skew = 0;
-});
-
-afterEach(async () => {
-  await kiosks.cleanup();
-  await issuer.cleanup();
-});
+const rig = useIssuerAndKiosks();
 
 interface DoorKiosk {
   direction?: GateDirection;
@@ -45,11 +22,11 @@ interface DoorKiosk {
 
 /** A kiosk enrolled through a real setup code carrying `direction`, whose token gives the annul right when asked. */
 async function doorKiosk(label: string, { direction, canAnnul = false }: DoorKiosk = {}): Promise<KioskCore> {
-  const keys = kiosks.keychain(label);
-  kiosks.track(keys, issuer.url);
-  const core = kiosks.open(keys, { db: `${label}.db`, heartbeatIntervalMs: 0, now: clock });
-  const { code, tokenId } = issuer.setupCode();
-  issuer.fx.db
+  const keys = rig.kiosks.keychain(label);
+  rig.kiosks.track(keys, rig.issuer.url);
+  const core = rig.kiosks.open(keys, { db: `${label}.db`, heartbeatIntervalMs: 0, now: rig.clock });
+  const { code, tokenId } = rig.issuer.setupCode();
+  rig.issuer.fx.db
     .prepare('UPDATE enrollment_tokens SET can_annul = ?, direction = ? WHERE token_id = ?')
     .run(canAnnul ? 1 : 0, direction ?? null, tokenId);
   await enrollWith(core, direction ? encodeSetupCode({ ...decodeSetupCode(code), direction }) : code);
@@ -59,27 +36,27 @@ async function doorKiosk(label: string, { direction, canAnnul = false }: DoorKio
 
 function setEvent(fields: { entry_policy?: 'single' | 'reentry'; capacity?: number | null }): void {
   for (const [column, value] of Object.entries(fields)) {
-    issuer.fx.db.prepare(`UPDATE events SET ${column} = ? WHERE eid = ?`).run(value, issuer.event.eid);
+    rig.issuer.fx.db.prepare(`UPDATE events SET ${column} = ? WHERE eid = ?`).run(value, rig.issuer.event.eid);
   }
 }
 
 function setOfflinePolicy(ticketType: string, policy: 'online-only' | 'offline' | 'capped', cap: number | null = null): void {
-  issuer.fx.db
+  rig.issuer.fx.db
     .prepare(
       `INSERT INTO offline_policies (eid, ticket_type, policy, cap_per_hour, updated_at) VALUES (?, ?, ?, ?, ?)
          ON CONFLICT (eid, ticket_type) DO UPDATE SET policy = excluded.policy, cap_per_hour = excluded.cap_per_hour`,
     )
-    .run(issuer.event.eid, ticketType, policy, cap, new Date().toISOString());
+    .run(rig.issuer.event.eid, ticketType, policy, cap, new Date().toISOString());
 }
 
 function ticketOfType(ticketType: string): { tid: string; code: string } {
-  const ticket = issuer.fx.issueTicket(issuer.event.eid, { ticketType });
+  const ticket = rig.issuer.fx.issueTicket(rig.issuer.event.eid, { ticketType });
   return { tid: ticket.tid, code: ticket.qr };
 }
 
 const outcome = async (core: KioskCore, code: string): Promise<string> => {
   const verdict = verdictOf(await core.scan(code));
-  skew += 7_000;
+  rig.skew += 7_000;
   return verdict.kind === 'refuse' ? `refuse:${verdict.reason}` : `${verdict.kind}${verdict.offline ? ' (offline)' : ''}`;
 };
 
@@ -89,7 +66,7 @@ describe('direction', () => {
     expect((await core.getState()).direction).toBe('exit');
     await core.setDirection('entry');
     expect((await core.getState()).direction).toBe('entry');
-    const ticket = issuer.issueTicket();
+    const ticket = rig.issuer.issueTicket();
     expect(await outcome(core, ticket.code)).toBe('admit');
   });
 });
@@ -99,44 +76,46 @@ describe('exits and re-entry against the real issuer', () => {
     setEvent({ entry_policy: 'reentry' });
     const entry = await doorKiosk('entry');
     const exit = await doorKiosk('exit', { direction: 'exit' });
-    const ticket = issuer.issueTicket();
+    const ticket = rig.issuer.issueTicket();
 
     expect(await outcome(entry, ticket.code)).toBe('admit');
     expect(await outcome(entry, ticket.code)).toBe('refuse:already_used');
     expect(await outcome(exit, ticket.code)).toBe('exit');
     expect(await outcome(entry, ticket.code)).toBe('admit');
-    const actions = issuer.fx.db.prepare('SELECT action FROM admission_events WHERE tid = ? ORDER BY id').all(ticket.tid);
+    const actions = rig.issuer.fx.db.prepare('SELECT action FROM admission_events WHERE tid = ? ORDER BY id').all(ticket.tid);
     expect(actions).toEqual([{ action: 'entry' }, { action: 'exit' }, { action: 'entry' }]);
   });
 
   it('refuses an exit of a ticket that never entered (not_inside)', async () => {
     const exit = await doorKiosk('exit', { direction: 'exit' });
-    const verdict = verdictOf(await exit.scan(issuer.issueTicket().code));
+    const verdict = verdictOf(await exit.scan(rig.issuer.issueTicket().code));
     expect(verdict).toMatchObject({ kind: 'refuse', reason: 'not_inside', offline: false });
   });
 
   it('offline, an exit kiosk lets people out, queues the exits and syncs them in another order than the entries', async () => {
     const entry = await doorKiosk('entry');
     const exit = await doorKiosk('exit', { direction: 'exit' });
-    const first = issuer.issueTicket();
-    const second = issuer.issueTicket();
+    const first = rig.issuer.issueTicket();
+    const second = rig.issuer.issueTicket();
     expect(await outcome(entry, second.code)).toBe('admit');
     expect(await outcome(entry, first.code)).toBe('admit');
 
-    await issuer.stop();
+    await rig.issuer.stop();
     // Exits of tickets this kiosk never admitted: allowed offline (they entered at another gate).
     expect(await outcome(exit, first.code)).toBe('exit (offline)');
     expect(await outcome(exit, second.code)).toBe('exit (offline)');
     expect((await exit.getState()).pending_scans).toBe(2);
 
-    await issuer.start();
+    await rig.issuer.start();
     const report = await exit.drain();
     expect(report?.settled.map((scan) => scan.result_status)).toEqual(['exited', 'exited']);
-    const presence = issuer.fx.db.prepare(`SELECT state FROM checkins WHERE tid IN (?, ?)`).all(first.tid, second.tid) as {
+    const presence = rig.issuer.fx.db.prepare(`SELECT state FROM checkins WHERE tid IN (?, ?)`).all(first.tid, second.tid) as {
       state: string;
     }[];
     expect(presence.map((row) => row.state)).toEqual(['outside', 'outside']);
-    const offlineFlags = issuer.fx.db.prepare(`SELECT admitted_offline FROM admission_events WHERE action = 'exit' ORDER BY id`).all() as {
+    const offlineFlags = rig.issuer.fx.db
+      .prepare(`SELECT admitted_offline FROM admission_events WHERE action = 'exit' ORDER BY id`)
+      .all() as {
       admitted_offline: number;
     }[];
     // The first exit's request went out before the kiosk knew it was offline, so it is replayed as first sent (no
@@ -149,12 +128,12 @@ describe('annul at the door', () => {
   it('annuls a fresh check-in with the right; a rescan then admits', async () => {
     const entry = await doorKiosk('entry', { canAnnul: true });
     expect((await entry.getState()).door?.can_annul).toBe(true);
-    const ticket = issuer.issueTicket();
+    const ticket = rig.issuer.issueTicket();
     expect(await outcome(entry, ticket.code)).toBe('admit');
 
     expect(await entry.annul(ticket.tid, 'admitted by mistake')).toEqual({ type: 'annulled', tid: ticket.tid });
     expect(await outcome(entry, ticket.code)).toBe('admit');
-    const reasons = issuer.fx.db.prepare(`SELECT action, reason FROM admission_events WHERE tid = ? ORDER BY id`).all(ticket.tid);
+    const reasons = rig.issuer.fx.db.prepare(`SELECT action, reason FROM admission_events WHERE tid = ? ORDER BY id`).all(ticket.tid);
     expect(reasons).toEqual([
       { action: 'entry', reason: null },
       { action: 'annul', reason: 'admitted by mistake' },
@@ -164,7 +143,7 @@ describe('annul at the door', () => {
 
   it('without the right: a clear message, from the heartbeat and from the issuer’s 403', async () => {
     const plain = await doorKiosk('plain');
-    const ticket = issuer.issueTicket();
+    const ticket = rig.issuer.issueTicket();
     expect(await outcome(plain, ticket.code)).toBe('admit');
     expect(await plain.annul(ticket.tid, 'mistake')).toMatchObject({
       type: 'not_allowed',
@@ -173,19 +152,23 @@ describe('annul at the door', () => {
 
     // The right withdrawn after the last heartbeat: the issuer says 403 action_not_allowed; the key still works.
     const annuller = await doorKiosk('annuller', { canAnnul: true });
-    const other = issuer.issueTicket();
+    const other = rig.issuer.issueTicket();
     expect(await outcome(annuller, other.code)).toBe('admit');
-    issuer.fx.db.prepare('UPDATE api_keys SET can_annul = 0').run();
+    rig.issuer.fx.db.prepare('UPDATE api_keys SET can_annul = 0').run();
     expect(await annuller.annul(other.tid, 'mistake')).toMatchObject({ type: 'not_allowed' });
     expect((await annuller.getState()).authorised).toBe(true);
-    expect(await outcome(annuller, issuer.issueTicket().code)).toBe('admit');
+    expect(await outcome(annuller, rig.issuer.issueTicket().code)).toBe('admit');
   });
 
   it('refuses to annul a check-in older than the window', async () => {
     const entry = await doorKiosk('entry', { canAnnul: true });
-    const ticket = issuer.issueTicket();
+    const ticket = rig.issuer.issueTicket();
     expect(await outcome(entry, ticket.code)).toBe('admit');
-    const late = kiosks.open(kiosks.keychain('entry'), { db: 'entry.db', heartbeatIntervalMs: 0, now: () => clock() + 3 * 60_000 });
+    const late = rig.kiosks.open(rig.kiosks.keychain('entry'), {
+      db: 'entry.db',
+      heartbeatIntervalMs: 0,
+      now: () => rig.clock() + 3 * 60_000,
+    });
     await entry.close();
     expect(await late.annul(ticket.tid, 'mistake')).toMatchObject({ type: 'too_late' });
   });
@@ -196,7 +179,7 @@ describe('offline exposure policy', () => {
     setOfflinePolicy('VIP', 'online-only');
     const entry = await doorKiosk('entry');
     expect(await outcome(entry, ticketOfType('VIP').code)).toBe('admit');
-    await issuer.stop();
+    await rig.issuer.stop();
     expect(await outcome(entry, ticketOfType('VIP').code)).toBe('refuse:needs_connection');
     expect(await outcome(entry, ticketOfType('Standard').code)).toBe('admit (offline)');
   });
@@ -205,7 +188,7 @@ describe('offline exposure policy', () => {
     setOfflinePolicy('Day', 'capped', 2);
     const entry = await doorKiosk('entry');
     expect(await outcome(entry, ticketOfType('Day').code)).toBe('admit');
-    await issuer.stop();
+    await rig.issuer.stop();
     expect(await outcome(entry, ticketOfType('Day').code)).toBe('admit (offline)');
     expect(await outcome(entry, ticketOfType('Day').code)).toBe('admit (offline)');
     const refused = verdictOf(await entry.scan(ticketOfType('Day').code));
@@ -219,14 +202,14 @@ describe('offline exposure policy', () => {
       // The issuer is down: both wait in the queue.
       unsynced: 2,
     });
-    await issuer.start();
+    await rig.issuer.start();
     expect(await outcome(entry, ticketOfType('Day').code)).toBe('admit');
   });
 
   it('offline (default): today’s optimistic behaviour', async () => {
     const entry = await doorKiosk('entry');
-    await issuer.stop();
-    expect(await outcome(entry, issuer.issueTicket().code)).toBe('admit (offline)');
+    await rig.issuer.stop();
+    expect(await outcome(entry, rig.issuer.issueTicket().code)).toBe('admit (offline)');
   });
 
   it('a policy change reaches the kiosk with the next heartbeat, without re-enrollment, and survives a restart offline', async () => {
@@ -234,9 +217,9 @@ describe('offline exposure policy', () => {
     setOfflinePolicy('', 'online-only');
     await entry.heartbeat();
     await entry.close();
-    await issuer.stop();
-    const restarted = kiosks.open(kiosks.keychain('entry'), { db: 'entry.db', heartbeatIntervalMs: 0, now: clock });
-    expect(await outcome(restarted, issuer.issueTicket().code)).toBe('refuse:needs_connection');
+    await rig.issuer.stop();
+    const restarted = rig.kiosks.open(rig.kiosks.keychain('entry'), { db: 'entry.db', heartbeatIntervalMs: 0, now: rig.clock });
+    expect(await outcome(restarted, rig.issuer.issueTicket().code)).toBe('refuse:needs_connection');
   });
 });
 
@@ -245,17 +228,17 @@ describe('capacity', () => {
     setEvent({ capacity: 1 });
     const entry = await doorKiosk('entry');
     const other = await doorKiosk('other');
-    const first = issuer.issueTicket();
+    const first = rig.issuer.issueTicket();
     // The kiosk believes it is online: its request goes out, finds no issuer, and the door admits offline.
-    await issuer.stop();
+    await rig.issuer.stop();
     expect(await outcome(entry, first.code)).toBe('admit (offline)');
-    await issuer.start();
+    await rig.issuer.start();
     // Meanwhile the venue filled up at another gate.
-    expect(await outcome(other, issuer.issueTicket().code)).toBe('admit');
+    expect(await outcome(other, rig.issuer.issueTicket().code)).toBe('admit');
     await entry.drain();
-    const rows = issuer.fx.db.prepare('SELECT state FROM checkins WHERE tid = ?').all(first.tid);
+    const rows = rig.issuer.fx.db.prepare('SELECT state FROM checkins WHERE tid = ?').all(first.tid);
     expect(rows).toEqual([{ state: 'inside' }]);
-    expect(issuer.fx.db.prepare('SELECT admitted_offline FROM admission_events WHERE tid = ?').all(first.tid)).toEqual([
+    expect(rig.issuer.fx.db.prepare('SELECT admitted_offline FROM admission_events WHERE tid = ?').all(first.tid)).toEqual([
       { admitted_offline: 1 },
     ]);
     expect((await entry.getState()).pending_scans).toBe(0);
@@ -264,8 +247,8 @@ describe('capacity', () => {
   it('venue_full from the issuer; the last heartbeat says full', async () => {
     setEvent({ capacity: 1 });
     const entry = await doorKiosk('entry');
-    expect(await outcome(entry, issuer.issueTicket().code)).toBe('admit');
-    expect(await outcome(entry, issuer.issueTicket().code)).toBe('refuse:venue_full');
+    expect(await outcome(entry, rig.issuer.issueTicket().code)).toBe('admit');
+    expect(await outcome(entry, rig.issuer.issueTicket().code)).toBe('refuse:venue_full');
     await entry.heartbeat();
     expect((await entry.getState()).door?.occupancy).toEqual({ inside: 1, capacity: 1, level: 'full' });
   });

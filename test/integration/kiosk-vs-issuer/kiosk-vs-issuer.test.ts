@@ -9,42 +9,28 @@
 import Database from 'better-sqlite3';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { decodeTicketCode, encodeBase64Url, utf8Encode } from '../../../protocol/index.js';
 import type { KioskCore } from '../../../main/kiosk/kiosk-core.js';
 import { DEFAULT_REPEAT_READ_WINDOW_MS, VERDICT_ON_SCREEN_MS } from '../../../main/kiosk/repeat-reads.js';
+import { enrollWith, eventually, KioskHarness, verdictOf } from './helpers/kiosk.js';
 import { RealIssuer } from './helpers/real-issuer.js';
-import { enrollWith, eventually, KioskHarness, requireKeyring, testKeychain, verdictOf } from './helpers/kiosk.js';
+import { useIssuerAndKiosks } from './helpers/rig.js';
 
-let issuer: RealIssuer;
-let kiosks: KioskHarness;
-
-beforeAll(async () => {
-  await requireKeyring(testKeychain('probe'));
-});
-
-beforeEach(async () => {
-  issuer = await (await RealIssuer.create()).start();
-  kiosks = new KioskHarness();
-});
-
-afterEach(async () => {
-  await kiosks.cleanup();
-  await issuer.cleanup();
-});
+const rig = useIssuerAndKiosks();
 
 /** A kiosk enrolled with the real issuer through a real setup code. */
 async function enrolledKiosk(label = 'main', options: Parameters<KioskHarness['open']>[1] = {}): Promise<KioskCore> {
-  const keys = kiosks.keychain(label);
-  kiosks.track(keys, issuer.url);
-  const core = kiosks.open(keys, { db: `${label}.db`, ...options });
-  await enrollWith(core, issuer.setupCode().code);
+  const keys = rig.kiosks.keychain(label);
+  rig.kiosks.track(keys, rig.issuer.url);
+  const core = rig.kiosks.open(keys, { db: `${label}.db`, ...options });
+  await enrollWith(core, rig.issuer.setupCode().code);
   return core;
 }
 
 /** The kiosk's own record of its scans of `tid`, read from its SQLite file (a second, read-only connection). */
 function kioskScans(label: string, tid: string): { idempotency_key: string; queue_state: string; result_status: string | null }[] {
-  const db = new Database(join(kiosks.dir, `${label}.db`), { readonly: true });
+  const db = new Database(join(rig.kiosks.dir, `${label}.db`), { readonly: true });
   try {
     return db.prepare('SELECT idempotency_key, queue_state, result_status FROM scans WHERE tid = ? ORDER BY seq').all(tid) as never;
   } finally {
@@ -54,10 +40,10 @@ function kioskScans(label: string, tid: string): { idempotency_key: string; queu
 
 describe('enrollment', () => {
   it('enrolls from a real setup code: the state shows the event, the key is in the keyring and nowhere else', async () => {
-    const keys = kiosks.keychain('main');
-    kiosks.track(keys, issuer.url);
-    const core = kiosks.open(keys, { db: 'main.db' });
-    const { code, tokenId } = issuer.setupCode();
+    const keys = rig.kiosks.keychain('main');
+    rig.kiosks.track(keys, rig.issuer.url);
+    const core = rig.kiosks.open(keys, { db: 'main.db' });
+    const { code, tokenId } = rig.issuer.setupCode();
 
     const result = await core.scan(code);
 
@@ -66,11 +52,11 @@ describe('enrollment', () => {
     expect(state).toMatchObject({
       enrolled: true,
       authorised: true,
-      issuer: { iss: issuer.url, name: 'Harbour Tickets' },
-      event: { eid: issuer.event.eid, name: 'Autumn Festival', date: issuer.event.date },
+      issuer: { iss: rig.issuer.url, name: 'Harbour Tickets' },
+      event: { eid: rig.issuer.event.eid, name: 'Autumn Festival', date: rig.issuer.event.date },
     });
-    expect(issuer.tokenUsed(tokenId)).toBe(true);
-    const row = issuer.fx.db.prepare('SELECT api_key_id, scanner_id FROM api_keys WHERE token_id = ?').get(tokenId) as {
+    expect(rig.issuer.tokenUsed(tokenId)).toBe(true);
+    const row = rig.issuer.fx.db.prepare('SELECT api_key_id, scanner_id FROM api_keys WHERE token_id = ?').get(tokenId) as {
       api_key_id: string;
       scanner_id: string;
     };
@@ -78,23 +64,23 @@ describe('enrollment', () => {
     expect(row.scanner_id).toBe(state.scanner.id);
 
     // Spec "Authentication" 8: the key is in the keyring (account = issuer base URL), not in the state, the database or its WAL.
-    const apiKey = await keys.loadApiKey(issuer.url);
+    const apiKey = await keys.loadApiKey(rig.issuer.url);
     expect(apiKey).toEqual(expect.any(String));
     expect(JSON.stringify(state)).not.toContain(apiKey!);
-    await core.scan(issuer.issueTicket().code);
-    for (const file of readdirSync(kiosks.dir)) expect(readFileSync(join(kiosks.dir, file)).includes(apiKey!), file).toBe(false);
+    await core.scan(rig.issuer.issueTicket().code);
+    for (const file of readdirSync(rig.kiosks.dir)) expect(readFileSync(join(rig.kiosks.dir, file)).includes(apiKey!), file).toBe(false);
   });
 });
 
 describe('online verdicts from the real issuer', () => {
   it('admits a valid ticket and the issuer records the check-in by this scanner', async () => {
     const core = await enrolledKiosk();
-    const { tid, code } = issuer.issueTicket({ holderName: 'Ada Lovelace' });
+    const { tid, code } = rig.issuer.issueTicket({ holderName: 'Ada Lovelace' });
 
     const verdict = verdictOf(await core.scan(code));
 
     expect(verdict).toMatchObject({ kind: 'admit', offline: false, decided_by: 'issuer', ticket: { tid, holder_name: 'Ada Lovelace' } });
-    const checkin = issuer.checkin(tid);
+    const checkin = rig.issuer.checkin(tid);
     expect(checkin).toMatchObject({
       scanner_id: (await core.getState()).scanner.id,
       idempotency_key: kioskScans('main', tid)[0]!.idempotency_key,
@@ -105,7 +91,7 @@ describe('online verdicts from the real issuer', () => {
     // The kiosk's clock: moved past the repeat window, so the second scan is a new scan, not a double read.
     let clockOffsetMs = 0;
     const core = await enrolledKiosk('main', { now: () => Date.now() + clockOffsetMs });
-    const { tid, code } = issuer.issueTicket();
+    const { tid, code } = rig.issuer.issueTicket();
     const first = verdictOf(await core.scan(code));
     expect(first.kind).toBe('admit');
 
@@ -116,13 +102,13 @@ describe('online verdicts from the real issuer', () => {
     const other = await enrolledKiosk('other');
     const elsewhere = verdictOf(await other.scan(code));
     expect(elsewhere).toMatchObject({ kind: 'refuse', reason: 'already_used', offline: false, decided_by: 'issuer' });
-    expect(elsewhere.kind === 'refuse' && elsewhere.first_used_at).toBe(issuer.checkin(tid)!.checked_in_at);
+    expect(elsewhere.kind === 'refuse' && elsewhere.first_used_at).toBe(rig.issuer.checkin(tid)!.checked_in_at);
   });
 
   it('refuses a ticket revoked while the issuer runs', async () => {
     const core = await enrolledKiosk();
-    const { tid, code } = issuer.issueTicket();
-    await issuer.revokeTicket(tid);
+    const { tid, code } = rig.issuer.issueTicket();
+    await rig.issuer.revokeTicket(tid);
 
     expect(verdictOf(await core.scan(code))).toMatchObject({
       kind: 'refuse',
@@ -131,13 +117,13 @@ describe('online verdicts from the real issuer', () => {
       decided_by: 'issuer',
       ticket: { tid },
     });
-    expect(issuer.checkin(tid)).toBeUndefined();
+    expect(rig.issuer.checkin(tid)).toBeUndefined();
   });
 
   it('refuses a ticket of another event as wrong_event, naming that event', async () => {
     const core = await enrolledKiosk();
-    const otherEvent = issuer.fx.createEvent({ name: 'Winter Ball' });
-    const { tid, code } = issuer.issueTicket({ eid: otherEvent.eid });
+    const otherEvent = rig.issuer.fx.createEvent({ name: 'Winter Ball' });
+    const { tid, code } = rig.issuer.issueTicket({ eid: otherEvent.eid });
 
     const verdict = verdictOf(await core.scan(code));
 
@@ -147,20 +133,20 @@ describe('online verdicts from the real issuer', () => {
       ticket: { tid, eid: otherEvent.eid, event_name: 'Winter Ball' },
     });
     expect(verdict.kind === 'refuse' && verdict.detail).toContain(otherEvent.eid);
-    expect(issuer.checkin(tid)).toBeUndefined();
+    expect(rig.issuer.checkin(tid)).toBeUndefined();
   });
 
   it('refuses an expired ticket', async () => {
     const core = await enrolledKiosk();
-    const { tid, code } = issuer.issueTicket({ expiresAt: new Date(Date.now() - 60_000) });
+    const { tid, code } = rig.issuer.issueTicket({ expiresAt: new Date(Date.now() - 60_000) });
 
     expect(verdictOf(await core.scan(code))).toMatchObject({ kind: 'refuse', reason: 'expired', ticket: { tid } });
-    expect(issuer.checkin(tid)).toBeUndefined();
+    expect(rig.issuer.checkin(tid)).toBeUndefined();
   });
 
   it('refuses a forged signature and the issuer logs the report in its scan_log', async () => {
     const core = await enrolledKiosk();
-    const { tid, code } = issuer.issueTicket({ holderName: 'Ada Lovelace' });
+    const { tid, code } = rig.issuer.issueTicket({ holderName: 'Ada Lovelace' });
     // The real ticket's signature over a doctored payload ("VIP" for the holder).
     const real = decodeTicketCode(code);
     const forgedPayload = encodeBase64Url(utf8Encode(JSON.stringify({ ...real.payload, tt: 'VIP', hn: 'Mallory' })));
@@ -174,11 +160,11 @@ describe('online verdicts from the real issuer', () => {
     expect(report?.stop).toBe('empty');
     const state = await core.getState();
     expect(state.pending_scans).toBe(0);
-    const logged = await issuer.scanLog('invalid_signature');
+    const logged = await rig.issuer.scanLog('invalid_signature');
     expect(logged).toHaveLength(1);
-    expect(logged[0]).toMatchObject({ tid, eid: issuer.event.eid, scanner_id: state.scanner.id, api_key_id: state.api_key_id });
+    expect(logged[0]).toMatchObject({ tid, eid: rig.issuer.event.eid, scanner_id: state.scanner.id, api_key_id: state.api_key_id });
     expect(kioskScans('main', tid)).toMatchObject([{ queue_state: 'done', result_status: 'signature_reported' }]);
-    expect(issuer.checkin(tid)).toBeUndefined();
+    expect(rig.issuer.checkin(tid)).toBeUndefined();
   });
 
   it('refuses garbage as not_a_ticket without asking the issuer', async () => {
@@ -186,19 +172,19 @@ describe('online verdicts from the real issuer', () => {
     for (const text of ['hello world', 'tkt1.!!!.???', 'https://example.org/ticket/42']) {
       expect(verdictOf(await core.scan(text))).toMatchObject({ kind: 'refuse', reason: 'not_a_ticket' });
     }
-    expect(issuer.checkinCount()).toBe(0);
+    expect(rig.issuer.checkinCount()).toBe(0);
   });
 
   it('looks a ticket status up without checking it in', async () => {
     const core = await enrolledKiosk();
-    const { tid, code } = issuer.issueTicket({ holderName: 'Grace Hopper' });
+    const { tid, code } = rig.issuer.issueTicket({ holderName: 'Grace Hopper' });
 
     expect(await core.lookupStatus(code)).toMatchObject({ type: 'status', status: { tid, status: 'valid', holder_name: 'Grace Hopper' } });
-    expect(issuer.checkin(tid)).toBeUndefined();
+    expect(rig.issuer.checkin(tid)).toBeUndefined();
     await core.scan(code);
     expect(await core.lookupStatus(tid)).toMatchObject({
       type: 'status',
-      status: { tid, status: 'checked_in', checked_in_at: issuer.checkin(tid)!.checked_in_at },
+      status: { tid, status: 'checked_in', checked_in_at: rig.issuer.checkin(tid)!.checked_in_at },
     });
     expect(await core.lookupStatus('01HZZZZZZZZZZZZZZZZZZZZZZZ')).toEqual({ type: 'not_found' });
   });
@@ -207,33 +193,36 @@ describe('online verdicts from the real issuer', () => {
 describe('offline and back', () => {
   it('admits offline while the issuer is stopped, then drains to zero after a restart on the same port and data', async () => {
     const core = await enrolledKiosk('main', { autoDrain: true, backoff: { baseMs: 100, maxMs: 400 } });
-    const { tid, code } = issuer.issueTicket();
-    await issuer.stop();
+    const { tid, code } = rig.issuer.issueTicket();
+    await rig.issuer.stop();
 
     const verdict = verdictOf(await core.scan(code));
     expect(verdict).toMatchObject({ kind: 'admit', offline: true, decided_by: 'offline_policy' });
     expect(await core.getState()).toMatchObject({ connection: 'offline', pending_scans: 1 });
-    expect(issuer.checkin(tid)).toBeUndefined();
+    expect(rig.issuer.checkin(tid)).toBeUndefined();
 
-    await issuer.start();
+    await rig.issuer.start();
     // The background drain finds the issuer back by itself.
     await eventually(async () => (await core.getState()).pending_scans === 0);
 
     const [scan] = kioskScans('main', tid);
     expect(scan).toMatchObject({ queue_state: 'done', result_status: 'valid' });
-    expect(issuer.checkin(tid)).toMatchObject({ idempotency_key: scan!.idempotency_key, scanner_id: (await core.getState()).scanner.id });
+    expect(rig.issuer.checkin(tid)).toMatchObject({
+      idempotency_key: scan!.idempotency_key,
+      scanner_id: (await core.getState()).scanner.id,
+    });
     expect((await core.getState()).connection).toBe('online');
   });
 
   it('a long queue leaves room in the rate limit for the door: the drain stops short of it and a live scan is answered online', async () => {
-    await issuer.cleanup();
-    issuer = await (await RealIssuer.create({ scannerRpm: 40 })).start();
+    await rig.issuer.cleanup();
+    rig.issuer = await (await RealIssuer.create({ scannerRpm: 40 })).start();
     const core = await enrolledKiosk('main');
-    const queued = Array.from({ length: 40 }, () => issuer.issueTicket());
-    const live = issuer.issueTicket();
-    await issuer.stop();
+    const queued = Array.from({ length: 40 }, () => rig.issuer.issueTicket());
+    const live = rig.issuer.issueTicket();
+    await rig.issuer.stop();
     for (const { code } of queued) expect(verdictOf(await core.scan(code))).toMatchObject({ kind: 'admit', offline: true });
-    await issuer.start();
+    await rig.issuer.start();
 
     const before = Date.now();
     const report = await core.drain();
@@ -251,17 +240,17 @@ describe('offline and back', () => {
   });
 
   it('while the background drain leaves room, live scans answered online do not restart it', async () => {
-    await issuer.cleanup();
-    issuer = await (await RealIssuer.create({ scannerRpm: 40 })).start();
+    await rig.issuer.cleanup();
+    rig.issuer = await (await RealIssuer.create({ scannerRpm: 40 })).start();
     const core = await enrolledKiosk('main', { autoDrain: true, backoff: { baseMs: 100, maxMs: 400 } });
-    const queued = Array.from({ length: 40 }, () => issuer.issueTicket());
-    const live = Array.from({ length: 5 }, () => issuer.issueTicket());
-    await issuer.stop();
+    const queued = Array.from({ length: 40 }, () => rig.issuer.issueTicket());
+    const live = Array.from({ length: 5 }, () => rig.issuer.issueTicket());
+    await rig.issuer.stop();
     for (const { code } of queued) expect(verdictOf(await core.scan(code))).toMatchObject({ kind: 'admit', offline: true });
-    await issuer.start();
+    await rig.issuer.start();
 
     // The background drain finds the issuer back and stops with 10 or fewer requests of the window left.
-    const checkIns = () => (issuer.fx.db.prepare('SELECT COUNT(*) AS n FROM checkins').get() as { n: number }).n;
+    const checkIns = () => (rig.issuer.fx.db.prepare('SELECT COUNT(*) AS n FROM checkins').get() as { n: number }).n;
     // It stops near 30 (40 a minute less 10 for the door): one earlier when two of its requests overtook each
     // other on the way, since each answer's remaining budget then counts one more. Wait until nothing more lands.
     await eventually(() => checkIns() >= 23);
@@ -286,11 +275,11 @@ describe('offline and back', () => {
   it('reports a double admission: admitted here offline, checked in elsewhere first', async () => {
     const here = await enrolledKiosk('here');
     const elsewhere = await enrolledKiosk('elsewhere');
-    const { tid, code } = issuer.issueTicket({ holderName: 'Alan Turing' });
+    const { tid, code } = rig.issuer.issueTicket({ holderName: 'Alan Turing' });
 
-    await issuer.stop();
+    await rig.issuer.stop();
     expect(verdictOf(await here.scan(code))).toMatchObject({ kind: 'admit', offline: true });
-    await issuer.start();
+    await rig.issuer.start();
     // The other door reaches the issuer first.
     expect(verdictOf(await elsewhere.scan(code))).toMatchObject({ kind: 'admit', offline: false });
 
@@ -301,41 +290,41 @@ describe('offline and back', () => {
     expect(state.double_admissions).toEqual([
       {
         tid,
-        eid: issuer.event.eid,
+        eid: rig.issuer.event.eid,
         holder_name: 'Alan Turing',
         admitted_here_at: expect.any(String),
-        first_checked_in_at: issuer.checkin(tid)!.checked_in_at,
+        first_checked_in_at: rig.issuer.checkin(tid)!.checked_in_at,
         conflict: 'already_used',
       },
     ]);
-    expect(issuer.checkin(tid)!.scanner_id).toBe((await elsewhere.getState()).scanner.id);
+    expect(rig.issuer.checkin(tid)!.scanner_id).toBe((await elsewhere.getState()).scanner.id);
   });
 });
 
 describe('scanner keys and signing keys', () => {
   it('a scanner revoked on the issuer gets scanner_unauthorized, not a ticket refusal', async () => {
     const core = await enrolledKiosk();
-    await issuer.revokeScanner((await core.getState()).api_key_id!);
-    const { tid, code } = issuer.issueTicket();
+    await rig.issuer.revokeScanner((await core.getState()).api_key_id!);
+    const { tid, code } = rig.issuer.issueTicket();
 
     const result = await core.scan(code);
 
     expect(result).toMatchObject({ type: 'scanner_unauthorized' });
     expect(await core.getState()).toMatchObject({ authorised: false });
     expect(await core.lookupStatus(tid)).toMatchObject({ type: 'scanner_unauthorized' });
-    expect(issuer.checkin(tid)).toBeUndefined();
+    expect(rig.issuer.checkin(tid)).toBeUndefined();
   });
 
   it('after a key rotation, a ticket signed with the new key verifies after the unknown-kid refetch', async () => {
     const core = await enrolledKiosk();
-    const before = issuer.issueTicket();
-    const newKid = await issuer.rotateKey();
-    const [ticket] = await issuer.issueWithActiveKey(1);
+    const before = rig.issuer.issueTicket();
+    const newKid = await rig.issuer.rotateKey();
+    const [ticket] = await rig.issuer.issueWithActiveKey(1);
     expect(decodeTicketCode(ticket!.code).payload.kid).toBe(newKid);
 
     expect(verdictOf(await core.scan(ticket!.code))).toMatchObject({ kind: 'admit', offline: false, ticket: { tid: ticket!.tid } });
     // A ticket issued before the rotation still verifies: the retired key stays published while its tickets live.
     expect(verdictOf(await core.scan(before.code))).toMatchObject({ kind: 'admit', offline: false });
-    expect(issuer.checkin(ticket!.tid)).toBeDefined();
+    expect(rig.issuer.checkin(ticket!.tid)).toBeDefined();
   });
 });

@@ -5,47 +5,28 @@
  *
  *   scripts/with-keyring.sh npx vitest run test/integration/kiosk-vs-issuer/revocations.test.ts
  */
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { KioskCore } from '../../../main/kiosk/kiosk-core.js';
-import { RealIssuer } from './helpers/real-issuer.js';
-import { enrollWith, eventually, KioskHarness, requireKeyring, testKeychain, verdictOf } from './helpers/kiosk.js';
+import { enrollWith, eventually, verdictOf } from './helpers/kiosk.js';
+import { useIssuerAndKiosks } from './helpers/rig.js';
 
-let issuer: RealIssuer;
-let kiosks: KioskHarness;
-/** The kiosk's clock runs ahead by `skew`: moved on past a verdict's time on screen, so a rescan is a new scan. */
-let skew = 0;
-const clock = (): number => Date.now() + skew;
-
-beforeAll(async () => {
-  await requireKeyring(testKeychain('probe'));
-});
-
-beforeEach(async () => {
-  issuer = await (await RealIssuer.create()).start();
-  kiosks = new KioskHarness();
-  skew = 0;
-});
-
-afterEach(async () => {
-  await kiosks.cleanup();
-  await issuer.cleanup();
-});
+const rig = useIssuerAndKiosks();
 
 /** A kiosk with no timers (the tests call syncRevocations), enrolled through a real setup code. */
 async function gate(label = 'gate', enroll = true): Promise<KioskCore> {
-  const keys = kiosks.keychain(label);
-  kiosks.track(keys, issuer.url);
-  const core = kiosks.open(keys, { db: `${label}.db`, heartbeatIntervalMs: 0, revocationSyncIntervalMs: 0, now: clock });
-  if (enroll) await enrollWith(core, issuer.setupCode().code);
+  const keys = rig.kiosks.keychain(label);
+  rig.kiosks.track(keys, rig.issuer.url);
+  const core = rig.kiosks.open(keys, { db: `${label}.db`, heartbeatIntervalMs: 0, revocationSyncIntervalMs: 0, now: rig.clock });
+  if (enroll) await enrollWith(core, rig.issuer.setupCode().code);
   return core;
 }
 
 describe('revocation list against the real issuer', () => {
   it('revoked at the issuer, synced online, refused offline with the time of the last sync; a restart keeps the list', async () => {
     const core = await gate();
-    const revoked = issuer.issueTicket({ holderName: 'Refunded Guest' });
-    const fine = issuer.issueTicket();
-    await issuer.revokeTicket(revoked.tid);
+    const revoked = rig.issuer.issueTicket({ holderName: 'Refunded Guest' });
+    const fine = rig.issuer.issueTicket();
+    await rig.issuer.revokeTicket(revoked.tid);
 
     await core.syncRevocations();
     const state = await core.getState();
@@ -53,7 +34,7 @@ describe('revocation list against the real issuer', () => {
     const syncedAt = state.revocations!.synced_at!;
     expect(Date.parse(syncedAt)).toBeGreaterThan(Date.now() - 60_000);
 
-    await issuer.stop();
+    await rig.issuer.stop();
     const verdict = verdictOf(await core.scan(revoked.code));
     expect(verdict).toMatchObject({
       kind: 'refuse',
@@ -64,7 +45,7 @@ describe('revocation list against the real issuer', () => {
     });
     expect(verdict.ticket?.tid).toBe(revoked.tid);
     // Known offline now: the next revoked scan is refused by the offline check itself, the others still admitted.
-    skew += 7_000;
+    rig.skew += 7_000;
     expect(verdictOf(await core.scan(revoked.code))).toMatchObject({ reason: 'revoked', decided_by: 'revoked_list' });
     expect(verdictOf(await core.scan(fine.code))).toMatchObject({ kind: 'admit', offline: true });
 
@@ -72,17 +53,17 @@ describe('revocation list against the real issuer', () => {
     await core.close();
     const again = await gate('gate', false);
     expect((await again.getState()).revocations).toMatchObject({ count: 1, synced_at: syncedAt });
-    skew += 7_000;
+    rig.skew += 7_000;
     expect(verdictOf(await again.scan(revoked.code))).toMatchObject({ kind: 'refuse', reason: 'revoked', revocations_synced_at: syncedAt });
   });
 
   it('syncs only what is new, and online the issuer decides', async () => {
     const core = await gate();
-    const first = issuer.issueTicket();
-    const second = issuer.issueTicket();
-    await issuer.revokeTicket(first.tid);
+    const first = rig.issuer.issueTicket();
+    const second = rig.issuer.issueTicket();
+    await rig.issuer.revokeTicket(first.tid);
     await core.syncRevocations();
-    await issuer.revokeTicket(second.tid);
+    await rig.issuer.revokeTicket(second.tid);
     await core.syncRevocations();
     expect((await core.getState()).revocations?.count).toBe(2);
     // Online, the issuer answers (its own revoked answer, not the list's).
@@ -94,26 +75,26 @@ describe('revocation list against the real issuer', () => {
     });
 
     // Behind: a minute after the last sync, a successful check-in makes the kiosk sync again by itself.
-    const third = issuer.issueTicket();
-    await issuer.revokeTicket(third.tid);
-    skew += 61_000;
-    expect(verdictOf(await core.scan(issuer.issueTicket().code))).toMatchObject({ kind: 'admit', offline: false });
+    const third = rig.issuer.issueTicket();
+    await rig.issuer.revokeTicket(third.tid);
+    rig.skew += 61_000;
+    expect(verdictOf(await core.scan(rig.issuer.issueTicket().code))).toMatchObject({ kind: 'admit', offline: false });
     await eventually(async () => (await core.getState()).revocations?.count === 3);
   });
 
   it('revoked while the kiosk was offline: admitted offline, then in the conflict report after sync', async () => {
-    issuer.issueTicket(); // revoked before the kiosk enrolls: its enrollment syncs the list by itself
-    const early = issuer.issueTicket();
-    await issuer.revokeTicket(early.tid);
+    rig.issuer.issueTicket(); // revoked before the kiosk enrolls: its enrollment syncs the list by itself
+    const early = rig.issuer.issueTicket();
+    await rig.issuer.revokeTicket(early.tid);
     const core = await gate();
     await eventually(async () => (await core.getState()).revocations?.count === 1);
-    const ticket = issuer.issueTicket({ holderName: 'Stolen Ticket' });
-    await issuer.stop();
-    await issuer.revokeTicket(ticket.tid); // the issuer's database, while the kiosk cannot reach it
+    const ticket = rig.issuer.issueTicket({ holderName: 'Stolen Ticket' });
+    await rig.issuer.stop();
+    await rig.issuer.revokeTicket(ticket.tid); // the issuer's database, while the kiosk cannot reach it
     expect(verdictOf(await core.scan(ticket.code))).toMatchObject({ kind: 'admit', offline: true });
     expect((await core.getState()).double_admissions).toEqual([]);
 
-    await issuer.start();
+    await rig.issuer.start();
     const report = await core.drain();
     expect(report?.settled.length).toBe(1);
     await core.syncRevocations();

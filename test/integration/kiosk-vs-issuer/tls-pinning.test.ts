@@ -8,35 +8,20 @@
 import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { RealIssuer } from './helpers/real-issuer.js';
-import { enrollWith, KioskHarness, requireKeyring, testKeychain, verdictOf } from './helpers/kiosk.js';
+import { describe, expect, it } from 'vitest';
+import { enrollWith, verdictOf } from './helpers/kiosk.js';
+import { useIssuerAndKiosks } from './helpers/rig.js';
 
-let issuer: RealIssuer;
-let kiosks: KioskHarness;
-
-beforeAll(async () => {
-  await requireKeyring(testKeychain('probe'));
-});
-
-beforeEach(async () => {
-  issuer = await (await RealIssuer.create({ tls: true })).start();
-  kiosks = new KioskHarness();
-});
-
-afterEach(async () => {
-  await kiosks.cleanup();
-  await issuer.cleanup();
-});
+const rig = useIssuerAndKiosks({ tls: true });
 
 function openKiosk(label = 'main') {
-  const keys = kiosks.keychain(label);
-  kiosks.track(keys, issuer.url);
-  return kiosks.open(keys, { db: `${label}.db` });
+  const keys = rig.kiosks.keychain(label);
+  rig.kiosks.track(keys, rig.issuer.url);
+  return rig.kiosks.open(keys, { db: `${label}.db` });
 }
 
 function storedPin(label = 'main'): string | null {
-  const db = new Database(join(kiosks.dir, `${label}.db`), { readonly: true });
+  const db = new Database(join(rig.kiosks.dir, `${label}.db`), { readonly: true });
   try {
     const row = db.prepare(`SELECT value FROM settings WHERE key = 'enrollment'`).get() as { value: string };
     return (JSON.parse(row.value) as { tls_cert_sha256: string | null }).tls_cert_sha256;
@@ -54,59 +39,59 @@ function otherFingerprint(fingerprint: string): string {
 
 describe('a self-signed issuer over HTTPS', () => {
   it('with the right pin: enrolls, admits online, and keeps the pin across a restart of the kiosk', async () => {
-    expect(issuer.url).toMatch(/^https:/);
-    const pin = issuer.fingerprint!;
+    expect(rig.issuer.url).toMatch(/^https:/);
+    const pin = rig.issuer.fingerprint!;
     const core = openKiosk();
-    await enrollWith(core, issuer.setupCode({ pin }).code);
+    await enrollWith(core, rig.issuer.setupCode({ pin }).code);
     expect(storedPin()).toBe(pin);
 
-    const first = issuer.issueTicket();
+    const first = rig.issuer.issueTicket();
     expect(verdictOf(await core.scan(first.code))).toMatchObject({ kind: 'admit', offline: false, decided_by: 'issuer' });
-    expect(issuer.checkin(first.tid)).toBeDefined();
+    expect(rig.issuer.checkin(first.tid)).toBeDefined();
     await core.close();
 
     const restarted = openKiosk();
-    const second = issuer.issueTicket();
+    const second = rig.issuer.issueTicket();
     expect(verdictOf(await restarted.scan(second.code))).toMatchObject({ kind: 'admit', offline: false, decided_by: 'issuer' });
     expect(await restarted.lookupStatus(second.tid)).toMatchObject({ type: 'status', status: { status: 'checked_in' } });
   });
 
   it('with a wrong pin: refused as unreachable because the certificate does not match; the token is not spent', async () => {
     const core = openKiosk();
-    const { code, tokenId } = issuer.setupCode({ pin: otherFingerprint(issuer.fingerprint!) });
+    const { code, tokenId } = rig.issuer.setupCode({ pin: otherFingerprint(rig.issuer.fingerprint!) });
 
     const result = await core.scan(code);
 
     expect(result).toMatchObject({ type: 'enroll_failed', code: 'issuer_unreachable' });
     expect(result.type === 'enroll_failed' && result.message).toContain('certificate does not match the pinned fingerprint');
-    expect(issuer.tokenUsed(tokenId)).toBe(false);
+    expect(rig.issuer.tokenUsed(tokenId)).toBe(false);
     expect((await core.getState()).enrolled).toBe(false);
   });
 
   it('without a pin: refused by normal CA validation', async () => {
     const core = openKiosk();
-    const { code, tokenId } = issuer.setupCode();
+    const { code, tokenId } = rig.issuer.setupCode();
 
     const result = await core.scan(code);
 
     expect(result).toMatchObject({ type: 'enroll_failed', code: 'issuer_unreachable' });
     expect(result.type === 'enroll_failed' && result.message).toMatch(/SELF_SIGNED|UNABLE_TO_VERIFY|CERT/);
-    expect(issuer.tokenUsed(tokenId)).toBe(false);
+    expect(rig.issuer.tokenUsed(tokenId)).toBe(false);
   });
 
   it('when the issuer later serves another certificate, the enrolled kiosk never talks to it: offline path, clear reason', async () => {
     const core = openKiosk();
-    await enrollWith(core, issuer.setupCode({ pin: issuer.fingerprint! }).code);
-    const pinned = issuer.fingerprint!;
+    await enrollWith(core, rig.issuer.setupCode({ pin: rig.issuer.fingerprint! }).code);
+    const pinned = rig.issuer.fingerprint!;
     // The issuer's certificate is replaced (a new self-signed one, same address).
-    await issuer.stop();
-    fs.rmSync(issuer.fx.dataDir.tlsDir, { recursive: true, force: true });
-    await issuer.start();
-    expect(issuer.fingerprint).not.toBe(pinned);
+    await rig.issuer.stop();
+    fs.rmSync(rig.issuer.fx.dataDir.tlsDir, { recursive: true, force: true });
+    await rig.issuer.start();
+    expect(rig.issuer.fingerprint).not.toBe(pinned);
 
-    const { tid, code } = issuer.issueTicket();
+    const { tid, code } = rig.issuer.issueTicket();
     expect(verdictOf(await core.scan(code))).toMatchObject({ kind: 'admit', offline: true, decided_by: 'offline_policy' });
-    expect(issuer.checkin(tid)).toBeUndefined();
+    expect(rig.issuer.checkin(tid)).toBeUndefined();
     const lookup = await core.lookupStatus(tid);
     expect(lookup.type === 'unavailable' && lookup.message).toContain('certificate does not match the pinned fingerprint');
   });
