@@ -4,6 +4,7 @@ import { encodeSetupCode } from '../../../protocol/setup-code.js';
 import { encodeTicketCode } from '../../../protocol/ticket-code.js';
 import type { TicketPayload } from '../../../protocol/types.js';
 import type { Keystroke } from '../../../renderer/wedge/keystrokes.js';
+import type { KioskState } from '../../../main/kiosk/kiosk-api.js';
 
 const secret = new Uint8Array(32).map((_, i) => (i * 37 + 11) & 0xff);
 
@@ -63,3 +64,38 @@ export function humanStrokes(text: string, start = 1000, suffix: 'Enter' | null 
   if (suffix) strokes.push({ key: suffix, time });
   return strokes;
 }
+
+/** An enrolled, online kiosk at gate B, nothing scanned yet: the state the screens' tests start from. */
+export const ENROLLED_STATE: KioskState = {
+  enrolled: true,
+  authorised: true,
+  scanner: { id: 'S', name: 'Door 1' },
+  issuer: { iss: 'https://tickets.example.org', name: 'Example' },
+  event: { eid: 'EVT', name: 'Summer Night Open Air', date: '2026-07-18T19:30:00Z' },
+  gate_id: 'B',
+  api_key_id: 'k1',
+  key_expires_at: '2026-07-19T12:00:00Z',
+  connection: 'online',
+  offline_policy: 'optimistic',
+  pending_scans: 0,
+  last_verdicts: [],
+  double_admissions: [],
+  re_enroll_pending: null,
+  read_again: null,
+  calibration: null,
+  hid_scanner: null,
+  storage: null,
+  staff: {
+    pin_set: false,
+    pin_needed: false,
+    unlocked: true,
+    unlocked_until: null,
+    locked_until: null,
+    attempts_left: 5,
+    can_leave_kiosk_mode: false,
+  },
+  language: { primary: 'en', secondary: null },
+  direction: 'entry',
+  door: null,
+  offline_exposure: [],
+};

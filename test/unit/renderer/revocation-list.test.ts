@@ -5,6 +5,7 @@ import type { Verdict } from '../../../protocol/index.js';
 import { setLanguage } from '../../../renderer/messages/format.js';
 import { readyView } from '../../../renderer/view/ready-view-model.js';
 import { verdictView } from '../../../renderer/view/verdict-view-model.js';
+import { ENROLLED_STATE } from './fixtures.js';
 
 const UTC = { timeZone: 'UTC' };
 
@@ -22,37 +23,10 @@ const revoked = (synced?: string | null): Verdict => ({
 });
 
 const state = {
-  enrolled: true,
-  authorised: true,
-  scanner: { id: 'S', name: 'Door 1' },
-  issuer: { iss: 'https://tickets.example.org', name: 'Example' },
-  event: { eid: 'EVT', name: 'Summer Night', date: '2026-07-18T19:30:00Z' },
+  ...ENROLLED_STATE,
+  event: { ...ENROLLED_STATE.event!, name: 'Summer Night' },
   gate_id: null,
-  api_key_id: 'k1',
-  key_expires_at: '2026-07-19T12:00:00Z',
   connection: 'offline',
-  offline_policy: 'optimistic',
-  pending_scans: 0,
-  last_verdicts: [],
-  double_admissions: [],
-  re_enroll_pending: null,
-  read_again: null,
-  calibration: null,
-  hid_scanner: null,
-  storage: null,
-  staff: {
-    pin_set: false,
-    pin_needed: false,
-    unlocked: true,
-    unlocked_until: null,
-    locked_until: null,
-    attempts_left: 5,
-    can_leave_kiosk_mode: false,
-  },
-  language: { primary: 'en', secondary: null },
-  direction: 'entry',
-  door: null,
-  offline_exposure: [],
 } satisfies KioskState;
 
 const at = (iso: string): number => Date.parse(iso);

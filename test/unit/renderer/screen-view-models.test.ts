@@ -4,42 +4,11 @@ import { readyView, RECENT_VERDICTS_SHOWN } from '../../../renderer/view/ready-v
 import { chooseScreen } from '../../../renderer/view/screen-choice.js';
 import { reEnrollQuestion } from '../../../renderer/view/setup-view-model.js';
 import { statusView } from '../../../renderer/view/status-view-model.js';
+import { ENROLLED_STATE } from './fixtures.js';
 
 const UTC = { timeZone: 'UTC' };
 
-const state: KioskState = {
-  enrolled: true,
-  authorised: true,
-  scanner: { id: 'S', name: 'Door 1' },
-  issuer: { iss: 'https://tickets.example.org', name: 'Example' },
-  event: { eid: 'EVT', name: 'Summer Night Open Air', date: '2026-07-18T19:30:00Z' },
-  gate_id: 'B',
-  api_key_id: 'k1',
-  key_expires_at: '2026-07-19T12:00:00Z',
-  connection: 'online',
-  offline_policy: 'optimistic',
-  pending_scans: 0,
-  last_verdicts: [],
-  double_admissions: [],
-  re_enroll_pending: null,
-  read_again: null,
-  calibration: null,
-  hid_scanner: null,
-  storage: null,
-  staff: {
-    pin_set: false,
-    pin_needed: false,
-    unlocked: true,
-    unlocked_until: null,
-    locked_until: null,
-    attempts_left: 5,
-    can_leave_kiosk_mode: false,
-  },
-  language: { primary: 'en', secondary: null },
-  direction: 'entry',
-  door: null,
-  offline_exposure: [],
-};
+const state: KioskState = ENROLLED_STATE;
 
 describe('ready view-model', () => {
   it('event, date, gate, connection, queue', () => {
