@@ -36,6 +36,7 @@ import {
 } from '../support/door-harness.js';
 import { freePort } from '../support/free-port.js';
 import { FakeNodeHid, posScanner, waitFor } from '../support/unit/fake-node-hid.js';
+import { standardHidPosReports } from '../support/unit/hid-pos-reports.js';
 
 const SHOTS = join(ROOT, 'test-results', 'e2e');
 const WAIT_MS = 30_000;
@@ -63,24 +64,9 @@ const hid = new FakeNodeHid();
 const pageErrors: string[] = [];
 const tickets: Record<'ada' | 'bob' | 'cleo', Ticket> = {} as never;
 
-/** The standard HID-POS layout (Honeywell): count at byte 1, AIM id ]Q1 in 2–4, 56 data bytes from 5, continued flag at 63. */
-function posReports(text: string): Uint8Array[] {
-  const bytes = Buffer.from(text, 'utf8');
-  const reports: Uint8Array[] = [];
-  for (let offset = 0; offset < bytes.length; offset += 56) {
-    const chunk = bytes.subarray(offset, offset + 56);
-    const report = new Uint8Array(64);
-    report.set([0x02, chunk.length, 0x5d, 0x51, 0x31]);
-    report.set(chunk, 5);
-    report[63] = offset + 56 < bytes.length ? 1 : 0;
-    reports.push(report);
-  }
-  return reports;
-}
-
 function scanWith(scanner: HidDeviceInfo, text: string): void {
   const handle = hid.opened.filter((each) => each.path === scanner.path && !each.closed).at(-1)!;
-  for (const report of posReports(text)) handle.sendReport(report);
+  for (const report of standardHidPosReports(text)) handle.sendReport(report);
 }
 
 beforeAll(async () => {

@@ -13,6 +13,7 @@ import { startKioskRuntime, type KioskRuntime } from '../../../main/host/kiosk-r
 import { NEWLAND_LAYOUT } from '../../../main/kiosk/scanner/hid-pos-layouts.js';
 import { CALIBRATION_CODE } from '../../../protocol/index.js';
 import { FakeNodeHid, posScanner, snapiScanner, waitFor } from '../../support/unit/fake-node-hid.js';
+import { newlandHidPosReports } from '../../support/unit/hid-pos-reports.js';
 
 const KEYRING_SERVICE = `ticket-kiosk-hidpos-test-${process.pid}`;
 let runtime: KioskRuntime | null = null;
@@ -40,22 +41,6 @@ async function start(hid: FakeNodeHid, log: string[]): Promise<KioskRuntime> {
   return runtime;
 }
 
-/** Newland's layout: count at byte 1, 56 data bytes from byte 2, symbology id at 62, continued at 63. */
-function newlandReports(text: string): Uint8Array[] {
-  const bytes = Buffer.from(text, 'utf8');
-  const reports: Uint8Array[] = [];
-  for (let offset = 0; offset < bytes.length; offset += 56) {
-    const chunk = bytes.subarray(offset, offset + 56);
-    const report = new Uint8Array(64);
-    report.set([0x02, chunk.length]);
-    report.set(chunk, 2);
-    report[62] = 0x51;
-    report[63] = offset + 56 < bytes.length ? 1 : 0;
-    reports.push(report);
-  }
-  return reports;
-}
-
 describe('a HID-POS scanner through the kiosk runtime', () => {
   it('the calibration code over Newland reports: diagnosis of the HID-POS path with the layout named', async () => {
     const hid = new FakeNodeHid();
@@ -63,7 +48,7 @@ describe('a HID-POS scanner through the kiosk runtime', () => {
     hid.plug(newland);
     const kiosk = await start(hid, []);
     await waitFor('the scanner to be opened', () => hid.opened.length === 1);
-    const reports = newlandReports(`${CALIBRATION_CODE}\r`);
+    const reports = newlandHidPosReports(`${CALIBRATION_CODE}\r`);
     for (const report of reports) hid.lastHandle().sendReport(report);
     // The scan is handled asynchronously; the diagnosis appears in the state when it is done.
     let diagnosis = null;

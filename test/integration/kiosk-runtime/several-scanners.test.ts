@@ -19,6 +19,7 @@ import { CALIBRATION_CODE, type Verdict } from '../../../protocol/index.js';
 import type { KioskState } from '../../../renderer/kiosk-bridge-types.js';
 import { LoopbackIssuer } from '../../support/loopback-issuer.js';
 import { FakeNodeHid, posScanner, waitFor } from '../../support/unit/fake-node-hid.js';
+import { newlandHidPosReports, standardHidPosReports } from '../../support/unit/hid-pos-reports.js';
 
 const KEYRING_SERVICE = `ticket-kiosk-lanes-test-${process.pid}`;
 /** Generous: the machine may be running other suites alongside. */
@@ -68,37 +69,6 @@ async function start(hid: FakeNodeHid): Promise<KioskRuntime> {
     log: (line) => log.push(line),
   });
   return runtime;
-}
-
-/** The standard HID-POS layout (Honeywell): count at byte 1, AIM id ]Q1 in 2–4, 56 data bytes from 5, continued flag at 63. */
-function standardReports(text: string): Uint8Array[] {
-  const bytes = Buffer.from(text, 'utf8');
-  const reports: Uint8Array[] = [];
-  for (let offset = 0; offset < bytes.length; offset += 56) {
-    const chunk = bytes.subarray(offset, offset + 56);
-    const report = new Uint8Array(64);
-    report.set([0x02, chunk.length, 0x5d, 0x51, 0x31]);
-    report.set(chunk, 5);
-    report[63] = offset + 56 < bytes.length ? 1 : 0;
-    reports.push(report);
-  }
-  return reports;
-}
-
-/** Newland's layout: count at byte 1, 56 data bytes from byte 2, symbology id at 62, continued at 63. */
-function newlandReports(text: string): Uint8Array[] {
-  const bytes = Buffer.from(text, 'utf8');
-  const reports: Uint8Array[] = [];
-  for (let offset = 0; offset < bytes.length; offset += 56) {
-    const chunk = bytes.subarray(offset, offset + 56);
-    const report = new Uint8Array(64);
-    report.set([0x02, chunk.length]);
-    report.set(chunk, 2);
-    report[62] = 0x51;
-    report[63] = offset + 56 < bytes.length ? 1 : 0;
-    reports.push(report);
-  }
-  return reports;
 }
 
 function handleAt(hid: FakeNodeHid, path: string) {
@@ -173,8 +143,8 @@ describe('several scanners on one kiosk', () => {
     const entering = issuer.issueTicket();
     const leaving = issuer.issueTicket();
     sendInterleaved([
-      { send: (report) => handleAt(hid, honeywell.path!).sendReport(report), reports: standardReports(`${entering.code}\r`) },
-      { send: (report) => handleAt(hid, newland.path!).sendReport(report), reports: newlandReports(`${leaving.code}\r`) },
+      { send: (report) => handleAt(hid, honeywell.path!).sendReport(report), reports: standardHidPosReports(`${entering.code}\r`) },
+      { send: (report) => handleAt(hid, newland.path!).sendReport(report), reports: newlandHidPosReports(`${leaving.code}\r`) },
     ]);
     const state = await stateWhen(kiosk, 'both verdicts', (s) => !!verdictOf(s, entering.tid) && !!verdictOf(s, leaving.tid));
 
@@ -221,15 +191,15 @@ describe('several scanners on one kiosk', () => {
     });
     expect((await kiosk.core.getState()).lanes?.mapping).toEqual({ step: 1, of: 2, label: 'Lane 1', problem: null });
     // Lane 1's scanner is the Newland.
-    for (const report of newlandReports(`${CALIBRATION_CODE}\r`)) handleAt(hid, newland.path!).sendReport(report);
+    for (const report of newlandHidPosReports(`${CALIBRATION_CODE}\r`)) handleAt(hid, newland.path!).sendReport(report);
     await stateWhen(kiosk, 'lane 2 to be asked for', (s) => s.lanes?.mapping?.step === 2);
     // The same scanner again is refused: one scanner, one lane.
-    for (const report of newlandReports(`${CALIBRATION_CODE}\r`)) handleAt(hid, newland.path!).sendReport(report);
+    for (const report of newlandHidPosReports(`${CALIBRATION_CODE}\r`)) handleAt(hid, newland.path!).sendReport(report);
     await stateWhen(kiosk, 'the repeat to be refused', (s) => s.lanes?.mapping?.problem === 'already_mapped');
     // A calibration code typed into the window cannot tell its scanner.
     await kiosk.core.scan(CALIBRATION_CODE);
     expect((await kiosk.core.getState()).lanes?.mapping).toMatchObject({ step: 2, problem: 'window' });
-    for (const report of standardReports(`${CALIBRATION_CODE}\r`)) handleAt(hid, honeywell.path!).sendReport(report);
+    for (const report of standardHidPosReports(`${CALIBRATION_CODE}\r`)) handleAt(hid, honeywell.path!).sendReport(report);
     const mapped = await stateWhen(kiosk, 'the mapping to end', (s) => s.lanes !== null && s.lanes?.mapping === null);
     expect(mapped.lanes).toMatchObject({
       source: 'setup',
@@ -262,7 +232,7 @@ describe('several scanners on one kiosk', () => {
     hid.plug({ ...honeywell, path: '/dev/hidraw9' });
     await stateWhen(kiosk, 'the scanner back', (s) => s.lanes?.lanes[1]?.connected === true);
     const leaving = issuer.issueTicket();
-    for (const report of standardReports(`${leaving.code}\r`)) handleAt(hid, '/dev/hidraw9').sendReport(report);
+    for (const report of standardHidPosReports(`${leaving.code}\r`)) handleAt(hid, '/dev/hidraw9').sendReport(report);
     const state = await stateWhen(kiosk, 'the exit verdict', (s) => !!verdictOf(s, leaving.tid));
     expect(verdictOf(state, leaving.tid)).toMatchObject({ kind: 'exit', lane: 'lane-2' });
     await sendQueue(kiosk);
