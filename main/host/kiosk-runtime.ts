@@ -160,8 +160,7 @@ async function startScanner(core: KioskCore, options: KioskRuntimeOptions): Prom
 /** The configuration file's name in the data directory (docs/kiosk.md "Several scanners"). */
 export const KIOSK_CONFIG_FILE = 'kiosk-config.json';
 
-/** The lanes of the configuration file, or null (no file, or no "lanes" in it). Throws, naming the file, on a damaged one. */
-/** The configuration file's JSON, or undefined when there is none (a missing file is no configuration). */
+/** The configuration file's JSON, or undefined when there is none (a missing file is no configuration). Throws, naming the file, on one that is not JSON. */
 async function readConfigFile(file: string): Promise<unknown> {
   let text: string;
   try {

@@ -118,7 +118,7 @@ async function exchange(setup: SetupPayload, deps: EnrollDeps): Promise<EnrollOu
     if (lanKey !== null) await deps.apiKeys.saveLanKey?.(lanKey, response.issuer.iss);
     else await deps.apiKeys.deleteLanKey?.(response.issuer.iss);
   } catch (error) {
-    return fail('secret_store_unavailable', secretStoreMessage(secretStoreMessage(error, response.api_key), lanKey ?? undefined));
+    return fail('secret_store_unavailable', secretStoreMessage(error, response.api_key, lanKey));
   }
   const enrollment: Enrollment = {
     iss: response.issuer.iss,
@@ -138,7 +138,8 @@ async function exchange(setup: SetupPayload, deps: EnrollDeps): Promise<EnrollOu
 }
 
 /** The store's own message (SecretStoreUnavailableError says what to install); never the key, whatever the store wrote. */
-function secretStoreMessage(error: unknown, apiKey?: string): string {
-  const text = typeof error === 'string' ? error : error instanceof Error ? error.message : 'the secret store failed';
-  return apiKey ? text.split(apiKey).join('[redacted]') : text;
+function secretStoreMessage(error: unknown, ...secrets: (string | null | undefined)[]): string {
+  let text = error instanceof Error ? error.message : 'the secret store failed';
+  for (const secret of secrets) if (secret) text = text.split(secret).join('[redacted]');
+  return text;
 }

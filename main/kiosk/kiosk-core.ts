@@ -984,7 +984,8 @@ export class KioskCore implements KioskApi {
     // Known offline and the offline rules would let the person through (an exit; an entry the
     // exposure policy admits): do not make the queue wait a full budget per person. A refusal is
     // worth one more try of the issuer.
-    const skipOnline = this.connection === 'offline' && this.offlineOutcome(payload, enrollment, scannedAt).queueState === 'pending';
+    const knownOffline = this.connection === 'offline' ? this.offlineOutcome(payload, enrollment, scannedAt) : null;
+    const skipOnline = knownOffline?.queueState === 'pending';
     // The key is read only when a request may go out: each read is a keyring round trip (D-Bus on
     // Linux, milliseconds, tens under load) that a known-offline scan does not need. Not cached:
     // between requests the key stays in the keyring only, with no copy to invalidate.
@@ -1016,7 +1017,8 @@ export class KioskCore implements KioskApi {
         return this.unauthorised();
       }
       // Decided before any request went out: the request says so (`admitted_offline`, docs/protocol.md "Door operations").
-      const { verdict, queueState } = this.offlineOutcome(payload, enrollment, new Date(this.now()).toISOString());
+      // Known offline: decided above already, at the scan's time.
+      const { verdict, queueState } = knownOffline ?? this.offlineOutcome(payload, enrollment, new Date(this.now()).toISOString());
       this.store.atomically(() =>
         this.store.decideScan((held ?? newScan(queueState, verdict.kind !== 'refuse')).idempotency_key, verdict, queueState),
       );

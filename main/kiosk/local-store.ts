@@ -242,7 +242,6 @@ export interface ReadLogEntry {
   detail: string;
 }
 
-/** The staff PIN as stored: scrypt's output and everything needed to check a PIN against it again. */
 /** What the kiosk's audit log records: a scan committed, its verdict, the issuer's answer, a read that made no scan. */
 export type AuditKind = 'scan' | 'verdict' | 'answer' | 'read';
 
@@ -258,9 +257,7 @@ interface AuditRow {
   hash: string;
 }
 
-/** The kiosk's check of its own audit log (KioskApi.verifyLog). */
-export type AuditLogCheck = LogCheckResult;
-
+/** The staff PIN as stored: scrypt's output and everything needed to check a PIN against it again. */
 export interface StoredStaffPin {
   algorithm: 'scrypt';
   /** scrypt cost parameters, kept with the hash so a later change of the defaults still checks old PINs. */
@@ -328,6 +325,8 @@ const SINCE_CONFIRMED_ANNULMENT = `seq > COALESCE((SELECT MAX(seq) FROM scans WH
 export class LocalStore {
   /** Prepared once, reused: preparing costs more than running these small statements (the drain runs thousands). */
   private readonly statements = new Map<string, Database.Statement>();
+  /** revokedCount(), once counted; null: count again. */
+  private revokedTotal: number | null = null;
 
   private constructor(private readonly db: Database.Database) {}
 
@@ -642,7 +641,7 @@ export class LocalStore {
   }
 
   /** Recomputes every record's hash and follows every link, in storage order: the first broken record, or OK. */
-  verifyLog(): AuditLogCheck {
+  verifyLog(): LogCheckResult {
     const verifier = new ChainVerifier(nodeSha256Hex);
     let broken: ChainBreak | null = null;
     for (const row of this.statement('SELECT * FROM audit_log ORDER BY seq').iterate() as Iterable<AuditRow>) {
@@ -936,19 +935,23 @@ export class LocalStore {
       };
       this.setSetting('revocations', JSON.stringify(sync));
     })();
+    this.revokedTotal = null;
   }
 
   /** A ticket the issuer answered `revoked` online: kept in the list at once (revocations are final). */
   addRevoked(tid: string): void {
     this.statement('INSERT OR IGNORE INTO revoked_tickets (tid) VALUES (?)').run(tid);
+    this.revokedTotal = null; // counted again when next shown (a caller's transaction may still roll this back)
   }
 
   isRevoked(tid: string): boolean {
     return this.statement('SELECT 1 FROM revoked_tickets WHERE tid = ?').get(tid) !== undefined;
   }
 
+  /** Counted once and kept until the list changes (every state push shows it; the list can hold 100,000 tickets). */
   revokedCount(): number {
-    return (this.statement('SELECT COUNT(*) AS n FROM revoked_tickets').get() as { n: number }).n;
+    this.revokedTotal ??= (this.statement('SELECT COUNT(*) AS n FROM revoked_tickets').get() as { n: number }).n;
+    return this.revokedTotal;
   }
 
   getHeartbeat(): StoredHeartbeat | null {
