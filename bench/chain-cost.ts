@@ -13,10 +13,10 @@
  *
  * The check-in throughput (b) above already includes the chain: every check-in appends through it.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { chainFields, chainHash, GENESIS_HASH, SCAN_LOG_CHAIN_FIELDS } from '../protocol/audit-chain.js';
-import { appendChained, SEAL_BATCH, sealScanLog, verifyScanLog, type ScanLogContent } from '../issuer/store/audit-log.js';
+import { appendChained, nodeSha256Hex, SEAL_BATCH, sealScanLog, verifyScanLog, type ScanLogContent } from '../issuer/store/audit-log.js';
 import type { SqlDatabase } from '../issuer/store/sql.js';
 
 const HASHES = 50_000;
@@ -70,8 +70,7 @@ export async function measureChainCost(database: SqlDatabase): Promise<ChainCost
   const fields = chainFields(sample, SCAN_LOG_CHAIN_FIELDS);
   let hash = GENESIS_HASH;
   const hashStart = performance.now();
-  // As the issuer hashes (issuer/store/audit-log.ts): node:crypto's SHA-256.
-  const nodeSha256Hex = (message: Uint8Array): string => createHash('sha256').update(message).digest('hex');
+  // As the issuer hashes: node:crypto's SHA-256.
   for (let i = 0; i < HASHES; i++) hash = chainHash(hash, fields, nodeSha256Hex);
   const hashUs = ((performance.now() - hashStart) * 1000) / HASHES;
 

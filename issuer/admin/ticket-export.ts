@@ -26,7 +26,8 @@ import { transferRows } from '../store/transfer.js';
 import { requireEvent, type IssuerContext } from './issuer-context.js';
 import type { StartProgress } from './progress.js';
 import { writeQrPng } from './qr.js';
-import { eventTimeText, isTimeZone, PAGE_SIZES, shortTicketId, TicketPdf, type PageSize, type TicketPage } from './ticket-pdf.js';
+import { isTimeZone } from '../../protocol/check-in-rules.js';
+import { eventTimeText, PAGE_SIZES, shortTicketId, TicketPdf, type PageSize, type TicketPage } from './ticket-pdf.js';
 
 export const TICKET_EXPORT_FORMATS = ['png', 'pdf', 'both'] as const;
 export type TicketExportFormat = (typeof TICKET_EXPORT_FORMATS)[number];

@@ -134,16 +134,6 @@ export function eventTimeText(iso: string, timeZone: string): string {
   return `${date}, ${time} ${timeZone} (${offset === 'GMT' ? 'UTC+00:00' : offset.replace('GMT', 'UTC')})`;
 }
 
-/** True when `timeZone` is an IANA zone this Node.js knows. */
-export function isTimeZone(timeZone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-GB', { timeZone });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * The QR code as a PNG of one pixel per module, quiet zone included, 1 bit per pixel, stored without
  * compression: pdfkit embeds its data as it is (no re-encoding), so a page costs little more than encoding

@@ -14,6 +14,7 @@ import { DEFAULT_GAP_MINUTES, gatherReport, type ReportData } from '../services/
 import { renderReportHtml } from '../services/report-html.js';
 import { isReportLanguage, languageFromEnvironment, REPORT_LANGUAGES, type ReportLanguage } from '../services/report-messages/index.js';
 import { action, withCommonOptions, type CommonOptions } from './command.js';
+import { isTimeZone } from '../../protocol/check-in-rules.js';
 
 interface ReportOptions extends CommonOptions {
   event: string;
@@ -26,12 +27,8 @@ interface ReportOptions extends CommonOptions {
 /** An IANA zone name Intl knows. */
 export function reportTimeZone(value: string | undefined): string {
   const zone = value ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
-  try {
-    new Intl.DateTimeFormat('en-GB', { timeZone: zone });
-    return zone;
-  } catch {
-    throw new AdminError('INVALID_ARGUMENT', `--tz must be an IANA time zone such as Europe/Berlin, not "${zone}"`);
-  }
+  if (!isTimeZone(zone)) throw new AdminError('INVALID_ARGUMENT', `--tz must be an IANA time zone such as Europe/Berlin, not "${zone}"`);
+  return zone;
 }
 
 /**

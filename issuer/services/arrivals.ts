@@ -18,8 +18,8 @@ export function minuteOf(iso: string): number {
   return Number.isNaN(ms) ? Number.NaN : Math.floor(ms / MINUTE_MS) * MINUTE_MS;
 }
 
-/** Named labels in order (numeric-aware), the unnamed (no gate) last. */
-export function compareGates(a: string | null, b: string | null): number {
+/** Named labels (gates, ticket types) in order, numeric-aware; the unnamed (no gate, no type) last. */
+export function compareLabels(a: string | null, b: string | null): number {
   if (a === b) return 0;
   if (a === null) return 1;
   if (b === null) return -1;
@@ -69,7 +69,7 @@ export class ArrivalCounts {
 
   /** Gates in order: named ones by name, no gate last. */
   gates(): (string | null)[] {
-    return [...this.gateTotals.keys()].map(gateOfKey).sort(compareGates);
+    return [...this.gateTotals.keys()].map(gateOfKey).sort(compareLabels);
   }
 
   totals(): { entries: number; exits: number } {
@@ -105,7 +105,7 @@ export class ArrivalCounts {
     const byGate = [...row]
       .filter(([, cell]) => cell.entries > 0)
       .map(([key, cell]) => ({ gate_id: gateOfKey(key), entries: cell.entries }))
-      .sort((a, b) => b.entries - a.entries || compareGates(a.gate_id, b.gate_id));
+      .sort((a, b) => b.entries - a.entries || compareLabels(a.gate_id, b.gate_id));
     return { ...best, byGate };
   }
 

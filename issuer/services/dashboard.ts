@@ -64,7 +64,7 @@ import {
 } from '../store/dashboard.js';
 import { offlinePoliciesOf } from '../store/door.js';
 import { findEvent } from '../store/events.js';
-import { ArrivalCounts, minuteOf } from './arrivals.js';
+import { ArrivalCounts, compareLabels, minuteOf } from './arrivals.js';
 import { eventOccupancy } from './door.js';
 import { IMPORT_CONFLICT_OUTCOME } from '../store/transfer.js';
 import { listApiKeys, type ApiKeyRow } from '../store/scanners.js';
@@ -559,14 +559,6 @@ export function scanRates(slots: ReadonlyMap<number, number>, nowMs: number): Ev
     return { minute: new Date(minute).toISOString(), scans: perMinute.get(minute) ?? 0 };
   });
   return { last_minute: lastMinute, per_minute: series };
-}
-
-/** Named labels in order, the unnamed (no gate, no type) last. */
-function compareLabels(a: string | null, b: string | null): number {
-  if (a === b) return 0;
-  if (a === null) return 1;
-  if (b === null) return -1;
-  return a.localeCompare(b, 'en', { numeric: true });
 }
 
 /** Active scanners first (online, then the most recently heard from), revoked ones last. */

@@ -24,7 +24,7 @@
  *   more than `gapMinutes` apart: no contact, which is a kiosk down or offline, or a quiet gate. Uptime =
  *   (last seen − first seen − gaps) / (last seen − first seen).
  */
-import { ArrivalCounts, compareGates, MINUTE_MS } from './arrivals.js';
+import { ArrivalCounts, compareLabels, MINUTE_MS } from './arrivals.js';
 import { alertKindOf, LATE_SCAN_MS, scanDelayMs } from './dashboard.js';
 import { findLookupRow } from '../store/dashboard.js';
 import { findEvent } from '../store/events.js';
@@ -275,7 +275,7 @@ export function attemptsFrom(
     return {
       attempts: mine.reduce((sum, row) => sum + num(row.n), 0),
       tickets: num(tickets.find((row) => row.outcome === outcome)?.tickets),
-      by_gate: mine.map((row) => ({ gate_id: row.gate_id, attempts: num(row.n) })).sort((a, b) => compareGates(a.gate_id, b.gate_id)),
+      by_gate: mine.map((row) => ({ gate_id: row.gate_id, attempts: num(row.n) })).sort((a, b) => compareLabels(a.gate_id, b.gate_id)),
     };
   };
   return { forged: of('invalid_signature'), revoked: of('revoked'), wrong_event: of('wrong_event') };
@@ -416,7 +416,7 @@ export async function gatherReport(db: Sql, eid: string, options: ReportOptions 
   }
   const scanners = keys
     .map((key) => tracker.uptime(key))
-    .sort((a, b) => compareGates(a.gate_id, b.gate_id) || a.name.localeCompare(b.name, 'en', { numeric: true }));
+    .sort((a, b) => compareLabels(a.gate_id, b.gate_id) || a.name.localeCompare(b.name, 'en', { numeric: true }));
 
   return {
     event: { eid: event.eid, name: event.name, venue: event.venue, date: event.date, ends_at: event.ends_at },

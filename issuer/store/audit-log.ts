@@ -27,7 +27,7 @@ import {
 import type { Sql, SqlDatabase } from './sql.js';
 
 /** protocol/audit-chain.ts's SHA-256, by node:crypto: the same hex, about ten times faster than the pure one. */
-const nodeSha256Hex = (message: Uint8Array): string => createHash('sha256').update(message).digest('hex');
+export const nodeSha256Hex = (message: Uint8Array): string => createHash('sha256').update(message).digest('hex');
 
 /** A scan_log row before it is chained (origin: its place in another copy's chain, for a row an import re-chained). */
 export interface ScanLogContent {
@@ -149,9 +149,9 @@ async function insertUnsealed(tx: Sql, rows: readonly ScanLogContent[]): Promise
 const SEAL_PAGE = 500;
 
 /**
- * Rows with position NULL, chained in id order after the chain's head, under the head's row lock (on
- * PostgreSQL: committed unsealed rows, see appendChained; and rows from before migration 4, in
- * migratePostgres's transaction). At most `limit` rows (all by default); returns how many it chained.
+ * PostgreSQL only (SQLite: chainUnchainedRowsSqlite): rows with position NULL, chained in id order after the
+ * chain's head, under the head's row lock (committed unsealed rows, see appendChained; and rows from before
+ * migration 4, in migratePostgres's transaction). At most `limit` rows (all by default); returns how many it chained.
  */
 export async function chainUnchainedRows(tx: Sql, limit = Number.POSITIVE_INFINITY): Promise<number> {
   let last = await lockHead(tx);
@@ -167,7 +167,7 @@ export async function chainUnchainedRows(tx: Sql, limit = Number.POSITIVE_INFINI
       updates.push([Number(row.id), own.position, own.prev_hash, own.hash]);
       last = { position: own.position, hash: own.hash };
     }
-    if (updates.length > 0 && tx.dialect === 'postgres') {
+    if (updates.length > 0) {
       // One statement per page: the sealer holds the head for as short a time as it can.
       await tx.run(
         `UPDATE scan_log AS s SET position = v.position, prev_hash = v.prev_hash, hash = v.hash
@@ -175,10 +175,6 @@ export async function chainUnchainedRows(tx: Sql, limit = Number.POSITIVE_INFINI
          WHERE s.id = v.id`,
         updates.flat(),
       );
-    } else {
-      for (const [id, position, prevHash, hash] of updates) {
-        await tx.run('UPDATE scan_log SET position = ?, prev_hash = ?, hash = ? WHERE id = ?', [position!, prevHash!, hash!, id!]);
-      }
     }
     count += page.length;
     if (page.length < SEAL_PAGE) break;
@@ -267,6 +263,12 @@ export interface KioskHeadRow {
  * scanner: the same position with another hash, or a lower position. Returns the contradiction, if any.
  */
 export async function recordKioskHead(tx: Sql, row: Omit<KioskHeadRow, 'contradiction'>): Promise<string | null> {
+  const last = await tx.get<ReportedHead>(
+    'SELECT position, hash, reported_at FROM kiosk_log_heads WHERE scanner_id = ? ORDER BY id DESC LIMIT 1',
+    [row.scanner_id],
+  );
+  // Reported again unchanged (every minute while nothing is scanned): nothing new to keep, nothing more to read.
+  if (last && Number(last.position) === row.position && last.hash === row.hash) return null;
   // The earlier heads that can contradict this one: the highest one, and any at the same position.
   const earlier = await tx.all<ReportedHead>(
     `SELECT position, hash, reported_at FROM kiosk_log_heads WHERE scanner_id = @scanner_id
@@ -274,12 +276,6 @@ export async function recordKioskHead(tx: Sql, row: Omit<KioskHeadRow, 'contradi
      ORDER BY id`,
     { scanner_id: row.scanner_id, position: row.position },
   );
-  const last = await tx.get<ReportedHead>(
-    'SELECT position, hash, reported_at FROM kiosk_log_heads WHERE scanner_id = ? ORDER BY id DESC LIMIT 1',
-    [row.scanner_id],
-  );
-  // Reported again unchanged (every minute while nothing is scanned): nothing new to keep.
-  if (last && Number(last.position) === row.position && last.hash === row.hash) return null;
   const contradiction = headContradiction(
     earlier.map((h) => ({ ...h, position: Number(h.position) })),
     { position: row.position, hash: row.hash },

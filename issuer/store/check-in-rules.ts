@@ -18,10 +18,23 @@ export async function findCheckInRules(db: Sql, eid: string): Promise<{ rules: C
   return row ? { rules: storedRules(row.rules), updated_at: row.updated_at } : null;
 }
 
-/** Rules as stored (JSON): they were validated when saved, and are validated again on the way out. */
+/**
+ * Rules as stored (JSON): they were validated when saved, and are validated again on the way out, once per
+ * stored text: every explicit entry and every heartbeat reads them, and evaluating rules never changes them.
+ */
 export function storedRules(json: string): CheckInRules {
-  return parseRules(JSON.parse(json));
+  let rules = parsedRules.get(json);
+  if (rules === undefined) {
+    if (parsedRules.size >= PARSED_RULES_KEPT) parsedRules.clear();
+    rules = parseRules(JSON.parse(json));
+    parsedRules.set(json, rules);
+  }
+  return rules;
 }
+
+/** Rules texts kept parsed: one per event with rules is plenty; more only after many changes. */
+const PARSED_RULES_KEPT = 64;
+const parsedRules = new Map<string, CheckInRules>();
 
 /** The rules to judge by: the event's, or none. */
 export async function rulesOf(db: Sql, eid: string): Promise<CheckInRules> {

@@ -47,10 +47,9 @@ export function ticketsAfter(db: Sql, rowid: number, limit: number): Promise<New
  */
 export async function checkinsAfter(db: Sql, rowid: number, limit: number): Promise<NewCheckinRow[]> {
   const rows = await db.all<NewCheckinRow & { first_entry_id: number | null; first_entry_gate_id: string | null }>(
-    `SELECT c.rowid AS rowid, t.eid, t.ticket_type, c.gate_id,
-            (SELECT a.id FROM admission_events a WHERE a.tid = c.tid AND a.action = 'entry' ORDER BY a.id LIMIT 1) AS first_entry_id,
-            (SELECT a.gate_id FROM admission_events a WHERE a.tid = c.tid AND a.action = 'entry' ORDER BY a.id LIMIT 1) AS first_entry_gate_id
+    `SELECT c.rowid AS rowid, t.eid, t.ticket_type, c.gate_id, f.id AS first_entry_id, f.gate_id AS first_entry_gate_id
      FROM checkins c JOIN tickets t ON t.tid = c.tid
+     LEFT JOIN admission_events f ON f.id = (SELECT MIN(a.id) FROM admission_events a WHERE a.tid = c.tid AND a.action = 'entry')
      WHERE c.rowid > ? ORDER BY c.rowid LIMIT ?`,
     [rowid, limit],
   );

@@ -5,6 +5,7 @@
  * common subset of SQLite and PostgreSQL, except the one time difference (delaySeconds).
  */
 import type { Dialect, Sql } from './sql.js';
+import type { NewScanRow } from './dashboard.js';
 
 export async function ticketTotals(db: Sql, eid: string): Promise<{ issued: number; revoked: number }> {
   const row = await db.get<{ issued: number; revoked: number }>(
@@ -81,17 +82,8 @@ export function scanOutcomeTickets(db: Sql, eid: string): Promise<{ outcome: str
   return db.all(`SELECT s.outcome AS outcome, COUNT(DISTINCT s.tid) AS tickets FROM ${EVENT_SCANS} GROUP BY s.outcome`, [eid]);
 }
 
-export interface ReportScanRow {
-  id: number;
-  at: string;
-  scanned_at: string | null;
-  tid: string | null;
-  eid: string | null;
-  scanner_id: string | null;
-  api_key_id: string | null;
-  gate_id: string | null;
-  outcome: string;
-}
+/** A scan_log row as the report reads it: the dashboard's shape. */
+export type ReportScanRow = NewScanRow;
 
 /** One keyset page of the event's scans with one of `outcomes`, by id. */
 export function scansWithOutcome(
