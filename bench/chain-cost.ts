@@ -16,7 +16,15 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { chainFields, chainHash, GENESIS_HASH, SCAN_LOG_CHAIN_FIELDS } from '../protocol/audit-chain.js';
-import { appendChained, nodeSha256Hex, SEAL_BATCH, sealScanLog, verifyScanLog, type ScanLogContent } from '../issuer/store/audit-log.js';
+import {
+  appendChained,
+  CONTENT_COLUMNS,
+  nodeSha256Hex,
+  SEAL_BATCH,
+  sealScanLog,
+  verifyScanLog,
+  type ScanLogContent,
+} from '../issuer/store/audit-log.js';
 import type { SqlDatabase } from '../issuer/store/sql.js';
 
 const HASHES = 50_000;
@@ -39,7 +47,8 @@ function row(): ScanLogContent {
   };
 }
 
-const PLAIN_COLUMNS = ['at', 'scanned_at', 'tid', 'eid', 'scanner_id', 'api_key_id', 'gate_id', 'idempotency_key', 'outcome', 'details'];
+/** scan_log's content columns: the plain log the chained one is measured against. */
+const PLAIN_COLUMNS = CONTENT_COLUMNS;
 
 /** `count` write jobs, `concurrency` in flight at a time; the mean time per job over the whole run, in ms. */
 async function timeJobs(database: SqlDatabase, count: number, concurrency: number, job: () => Promise<void>): Promise<number> {

@@ -24,25 +24,14 @@ import {
   type LogHead,
   type ReportedHead,
 } from '../../protocol/audit-chain.js';
+import type { ScanLogRow } from './checkins.js';
 import type { Sql, SqlDatabase } from './sql.js';
 
 /** protocol/audit-chain.ts's SHA-256, by node:crypto: the same hex, about ten times faster than the pure one. */
 export const nodeSha256Hex = (message: Uint8Array): string => createHash('sha256').update(message).digest('hex');
 
 /** A scan_log row before it is chained (origin: its place in another copy's chain, for a row an import re-chained). */
-export interface ScanLogContent {
-  at: string;
-  scanned_at: string | null;
-  tid: string | null;
-  eid: string | null;
-  scanner_id: string | null;
-  api_key_id: string | null;
-  gate_id: string | null;
-  idempotency_key: string | null;
-  outcome: string;
-  details: string | null;
-  origin?: string | null;
-}
+export type ScanLogContent = ScanLogRow & { origin?: string | null };
 
 export interface ChainColumns {
   position: number;
@@ -50,7 +39,19 @@ export interface ChainColumns {
   hash: string;
 }
 
-const CONTENT_COLUMNS = ['at', 'scanned_at', 'tid', 'eid', 'scanner_id', 'api_key_id', 'gate_id', 'idempotency_key', 'outcome', 'details'];
+/** scan_log's content columns (ScanLogRow), in the order they are written and exported. */
+export const CONTENT_COLUMNS = [
+  'at',
+  'scanned_at',
+  'tid',
+  'eid',
+  'scanner_id',
+  'api_key_id',
+  'gate_id',
+  'idempotency_key',
+  'outcome',
+  'details',
+] as const;
 const INSERT_COLUMNS = [...CONTENT_COLUMNS, 'origin', 'position', 'prev_hash', 'hash'];
 
 /** The row's chain columns, hashed onto `head`. */

@@ -13,7 +13,7 @@
  * scan_log an identity `id`, so an export lists the rows in insertion order
  * there too. The key a page continues from never travels in the file.
  */
-import { appendChained } from './audit-log.js';
+import { appendChained, CONTENT_COLUMNS } from './audit-log.js';
 import { numberRevocation } from './revocations.js';
 import type { Sql, SqlValue } from './sql.js';
 import type { IssuerInfo } from './issuer-info.js';
@@ -68,22 +68,7 @@ export const TRANSFER_COLUMNS: Record<TransferTable, readonly string[]> = {
     'version',
   ],
   // The content, then (format version 3) the row's place in the sender's hash chain.
-  scan_log: [
-    'at',
-    'scanned_at',
-    'tid',
-    'eid',
-    'scanner_id',
-    'api_key_id',
-    'gate_id',
-    'idempotency_key',
-    'outcome',
-    'details',
-    'position',
-    'prev_hash',
-    'hash',
-    'origin',
-  ],
+  scan_log: [...CONTENT_COLUMNS, 'position', 'prev_hash', 'hash', 'origin'],
   enrollment_tokens: [
     'token_id',
     'token_hash',
@@ -152,7 +137,7 @@ export const TRANSFER_COLUMNS: Record<TransferTable, readonly string[]> = {
  * position there (store/audit-log.ts appendChained); the other logs' every column.
  */
 export const LOG_IDENTITY_COLUMNS: Record<LogTable, readonly string[]> = {
-  scan_log: TRANSFER_COLUMNS.scan_log.slice(0, 10),
+  scan_log: CONTENT_COLUMNS,
   admission_events: TRANSFER_COLUMNS.admission_events,
   kiosk_log_heads: TRANSFER_COLUMNS.kiosk_log_heads,
 };

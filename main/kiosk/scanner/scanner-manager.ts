@@ -187,17 +187,7 @@ export class ScannerManager {
     }
     const choice = chooseScanner(devices, this.knownScanners);
     if (!choice) {
-      const unreadable = findUnreadableScanner(devices, describeDevice);
-      this.setStatus(
-        unreadable
-          ? { state: 'disconnected', reason: 'unreadable_mode', message: unreadable.message }
-          : {
-              state: 'disconnected',
-              reason: 'no_scanner',
-              message:
-                'No scanner connected: no HID-POS scanner (usage page 0x8C) or listed scanner found. A scanner in a serial (COM port) mode does not show here: scan its USB HID POS or keyboard programming code.',
-            },
-      );
+      this.setStatus(noScannerStatus(devices));
       return;
     }
 
@@ -209,17 +199,7 @@ export class ScannerManager {
     const choices = chooseScanners(devices, this.knownScanners).filter((choice) => !this.opened.has(choice.device.path));
     for (const choice of choices) await this.openChoice(choice);
     if (this.opened.size > 0 || choices.length > 0) return; // connected, or an open failure said why
-    const unreadable = findUnreadableScanner(devices, describeDevice);
-    this.setStatus(
-      unreadable
-        ? { state: 'disconnected', reason: 'unreadable_mode', message: unreadable.message }
-        : {
-            state: 'disconnected',
-            reason: 'no_scanner',
-            message:
-              'No scanner connected: no HID-POS scanner (usage page 0x8C) or listed scanner found. A scanner in a serial (COM port) mode does not show here: scan its USB HID POS or keyboard programming code.',
-          },
-    );
+    this.setStatus(noScannerStatus(devices));
   }
 
   private async openChoice(choice: ScannerChoice): Promise<void> {
@@ -381,4 +361,17 @@ async function closeQuietly(handle: HidHandle): Promise<void> {
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** The status when no scanner can be opened: one in a mode the kiosk cannot read is named, else none is there. */
+function noScannerStatus(devices: HidDeviceInfo[]): ScannerStatus {
+  const unreadable = findUnreadableScanner(devices, describeDevice);
+  return unreadable
+    ? { state: 'disconnected', reason: 'unreadable_mode', message: unreadable.message }
+    : {
+        state: 'disconnected',
+        reason: 'no_scanner',
+        message:
+          'No scanner connected: no HID-POS scanner (usage page 0x8C) or listed scanner found. A scanner in a serial (COM port) mode does not show here: scan its USB HID POS or keyboard programming code.',
+      };
 }
