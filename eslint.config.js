@@ -17,7 +17,6 @@ export default tseslint.config(
     languageOptions: { ecmaVersion: 2023, sourceType: 'module', globals: { ...globals.node } },
     rules: {
       'layers/imports': 'error',
-      'layers/electron-folder': 'error',
       // `_name` marks a parameter that a signature requires and the body does not use.
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
     },

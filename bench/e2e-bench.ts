@@ -52,9 +52,9 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Browser, Page } from 'playwright-core';
 import { startKioskRuntime, type KioskRuntime } from '../main/host/kiosk-runtime.js';
-import { KeychainApiKeyStore } from '../main/kiosk/api-key-store.js';
+import { KeychainApiKeyStore } from '../main/kiosk/store/api-key-store.js';
 import { DEFAULT_ONLINE_BUDGET_MS } from '../main/kiosk/kiosk-core.js';
-import { DEFAULT_REPEAT_READ_WINDOW_MS, VERDICT_ON_SCREEN_MS } from '../main/kiosk/repeat-reads.js';
+import { DEFAULT_REPEAT_READ_WINDOW_MS, VERDICT_ON_SCREEN_MS } from '../main/kiosk/decide/repeat-reads.js';
 import { startWebHost, type WebHost, type WebHostCore } from '../main/web-host/server.js';
 import {
   CHROMIUM_PATH,

@@ -54,7 +54,7 @@ import { freePort } from '../test/support/free-port.js';
 import { MemoryApiKeys } from '../test/support/unit/memory-api-keys.js';
 import { numberOption, percentiles } from './bench-kit.js';
 import { verifyEd25519Node } from '../main/kiosk/node-ed25519.js';
-import { DEFAULT_DRAIN_CONCURRENCY } from '../main/kiosk/queue-drain.js';
+import { DEFAULT_DRAIN_CONCURRENCY } from '../main/kiosk/sync/queue-drain.js';
 import { decodeThroughput, hidToVerdict } from './hid-bench.js';
 
 interface Settings {

@@ -175,28 +175,4 @@ const importRule = {
   },
 };
 
-/** main/electron/ holds the Electron shell and nothing else: each of its files imports electron. */
-const electronFolderRule = {
-  meta: { type: 'problem', docs: { description: 'Every file in main/electron/ imports electron' }, schema: [] },
-  create(context) {
-    const file = relative(ROOT, context.filename).split('\\').join('/');
-    if (!file.startsWith('main/electron/')) return {};
-    let importsElectron = false;
-    return {
-      ImportDeclaration(node) {
-        if (node.source.value === 'electron') importsElectron = true;
-      },
-      'Program:exit'(node) {
-        if (!importsElectron) {
-          context.report({
-            node,
-            message:
-              'main/electron/ holds only what imports electron: move this host-neutral file to main/host/ (docs/architecture.md "Folders").',
-          });
-        }
-      },
-    };
-  },
-};
-
-export default { rules: { imports: importRule, 'electron-folder': electronFolderRule } };
+export default { rules: { imports: importRule } };

@@ -26,7 +26,7 @@ import type { ForeignLayout } from '../protocol/keyboard-layouts.js';
 export type { IsoDateTime, RefusalReason, TicketState, TicketStatus, Verdict } from '../protocol/index.js';
 export type { EntryPolicy, ExposureRow, GateDirection, OccupancyLevel } from '../protocol/index.js';
 
-/** Where a read came from: the window's keyboard wedge, or a HID scanner read by the kiosk (main/kiosk/repeat-reads.ts). */
+/** Where a read came from: the window's keyboard wedge, or a HID scanner read by the kiosk (main/kiosk/decide/repeat-reads.ts). */
 export type ScanOrigin = 'window' | 'hid-pos' | 'hid-keyboard';
 
 /**
@@ -51,7 +51,7 @@ export interface ReadDetails {
   layout?: string;
 }
 
-/** Why an enrollment failed: stable codes the screens translate (main/kiosk/enroll-failures.ts lists them all). */
+/** Why an enrollment failed: stable codes the screens translate (main/kiosk/decide/enroll-failures.ts lists them all). */
 export type EnrollFailureCode =
   /** A `tsetup1.` code that does not decode. */
   | 'not_a_setup_code'

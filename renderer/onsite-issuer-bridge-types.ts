@@ -3,7 +3,7 @@
  * Electron preload only (main/electron/preload.cts; the browser host has
  * none, and the screens then show nothing of it). The one definition of this
  * API: the preload `satisfies` it, and main's call table
- * (main/host/onsite-issuer-calls.ts) takes its call names and answer types
+ * (main/electron/onsite-issuer-calls.ts) takes its call names and answer types
  * from it. DOM-free, like kiosk-bridge-types.ts.
  */
 

@@ -7,7 +7,7 @@
  * window gets a session of its own (ADMIN_PARTITION, in memory) whose
  * certificate verify proc accepts exactly one certificate: the one with the
  * issuer's SHA-256 fingerprint, for the issuer's host, the same pin kiosks use
- * (main/kiosk/tls-pinning.ts). Anything else in that session is refused, and
+ * (main/kiosk/sync/tls-pinning.ts). Anything else in that session is refused, and
  * the kiosk's own session and window are untouched. The dashboard page gets
  * no preload and no IPC: it talks to its issuer over HTTPS like any browser.
  */

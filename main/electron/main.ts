@@ -37,12 +37,12 @@ import {
   type IssuerAnswer,
   type IssuerCallName,
   type IssuerHost,
-} from '../host/onsite-issuer-calls.js';
+} from './onsite-issuer-calls.js';
 import { adminTokenText, applicationMenuTemplate, issuerDetailsText } from './issuer-menu.js';
 import { startKioskRuntime, type KioskRuntime } from '../host/kiosk-runtime.js';
-import { KioskModeGuard } from '../host/kiosk-mode.js';
+import { KioskModeGuard } from './kiosk-mode.js';
 import { applyContentsPolicies, applySessionPolicies, isTrustedSender, windowOptions } from './security.js';
-import { pageMayUseOnsiteIssuer, parseShellOptions, type ShellOptions } from '../host/electron-shell-options.js';
+import { pageMayUseOnsiteIssuer, parseShellOptions, type ShellOptions } from './electron-shell-options.js';
 
 const PRELOAD_PATH = join(dirname(fileURLToPath(import.meta.url)), 'preload.cjs');
 const RENDERER_DIR = rendererDistDir(packageRoot());
@@ -52,7 +52,7 @@ let runtime: KioskRuntime | null = null;
 let mainWindow: BrowserWindow | null = null;
 let shutDown = false;
 let kioskMode = false;
-/** Leaving kiosk mode or closing its window is for staff (main/host/kiosk-mode.ts). */
+/** Leaving kiosk mode or closing its window is for staff (main/electron/kiosk-mode.ts). */
 let kioskModeGuard: KioskModeGuard | null = null;
 let onsiteIssuer: OnsiteIssuer | null = null;
 let adminWindow: BrowserWindow | null = null;

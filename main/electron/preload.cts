@@ -19,7 +19,7 @@ import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
 import type { KioskApi, KioskState } from '../../renderer/kiosk-bridge-types.js';
 import type { OnsiteIssuerApi } from '../../renderer/onsite-issuer-bridge-types.js';
 import type { Answer } from '../host/kiosk-calls.js';
-import type { IssuerAnswer } from '../host/onsite-issuer-calls.js';
+import type { IssuerAnswer } from './onsite-issuer-calls.js';
 import type { IssuerChannels, KioskChannels, STATE_CHANGED_CHANNEL as StateChangedChannel } from '../host/call-channels.js';
 
 const CHANNELS = {

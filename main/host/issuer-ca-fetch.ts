@@ -8,7 +8,7 @@
 import { request as httpsRequest } from 'node:https';
 import type { IncomingHttpHeaders } from 'node:http';
 import { rootCertificates } from 'node:tls';
-import type { FetchLike } from '../kiosk/issuer-client.js';
+import type { FetchLike } from '../kiosk/sync/issuer-client.js';
 
 /** Trusts the public roots plus the PEM certificate(s) in `caPem`. */
 export function fetchTrustingCa(caPem: string): FetchLike {

@@ -12,7 +12,7 @@
  * error for its own log through `onInternalError`.
  */
 import type { KioskApi, LanesRequest, LanguageCode, ReadDetails } from '../kiosk/kiosk-api.js';
-import { SecretStoreUnavailableError } from '../kiosk/api-key-store.js';
+import { SecretStoreUnavailableError } from '../kiosk/store/api-key-store.js';
 import { answerCall, failure, InvalidInput, noArguments, UNSAFE_TEXT } from './call-envelope.js';
 import { KIOSK_CHANNELS } from './call-channels.js';
 import { MAX_REASON_LENGTH, type GateDirection } from '../../protocol/index.js';
@@ -74,7 +74,7 @@ export async function handleKioskCall(
 ): Promise<Answer<unknown>> {
   if (!isKioskCallName(method)) return failure('unknown_method', 'There is no such kiosk call.');
   return answerCall(() => boundCall(core, method, args), {
-    // Its messages are written for IT and never contain the key (main/kiosk/api-key-store.ts).
+    // Its messages are written for IT and never contain the key (main/kiosk/store/api-key-store.ts).
     expectedFailure: (error) => (error instanceof SecretStoreUnavailableError ? failure('secret_store_unavailable', error.message) : null),
     onInternalError: (error) => options.onInternalError?.(method, error),
     internalErrorMessage: INTERNAL_ERROR_MESSAGE,

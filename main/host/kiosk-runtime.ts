@@ -6,12 +6,12 @@
 import { chmod, mkdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { KioskCore, type KioskCoreOptions } from '../kiosk/kiosk-core.js';
-import { KeychainApiKeyStore } from '../kiosk/api-key-store.js';
-import { parseLanesConfig } from '../kiosk/lanes.js';
-import { parseRevocationSettings } from '../kiosk/revocation-sync.js';
+import { KeychainApiKeyStore } from '../kiosk/store/api-key-store.js';
+import { parseLanesConfig } from '../kiosk/decide/lanes.js';
+import { parseRevocationSettings } from '../kiosk/sync/revocation-sync.js';
 import { loadNodeHid, ScannerManager, type KnownScanner, type NodeHidApi, type ScannerMode } from '../kiosk/scanner/index.js';
 import { fetchTrustingCa } from './issuer-ca-fetch.js';
-import { LanTransport, type LanTransportOptions } from '../kiosk/lan-transport.js';
+import { LanTransport, type LanTransportOptions } from '../kiosk/sync/lan-transport.js';
 
 export interface KioskRuntimeOptions {
   /** Where the kiosk keeps its SQLite state. Created if missing. */

@@ -12,10 +12,16 @@
  *   The queue drains in the background while the issuer answers; when is
  *   drain-schedule.ts, how is queue-drain.ts.
  */
-import { diagnose, findCalibrationCode, translate, type CalibrationMatch, type CalibrationResult } from './calibration.js';
-import { DEFAULT_REPEAT_READ_WINDOW_MS, RepeatReadFilter, VERDICT_ON_SCREEN_MS, type RepeatRead, type ScanOrigin } from './repeat-reads.js';
+import { diagnose, findCalibrationCode, translate, type CalibrationMatch, type CalibrationResult } from './decide/calibration.js';
+import {
+  DEFAULT_REPEAT_READ_WINDOW_MS,
+  RepeatReadFilter,
+  VERDICT_ON_SCREEN_MS,
+  type RepeatRead,
+  type ScanOrigin,
+} from './decide/repeat-reads.js';
 import type { ReadDetails, ScannerDevice } from './scanner/scan-event.js';
-import { LaneMapping, laneFor, lanesView, matches, storedLanes, type Lane, type Lanes } from './lanes.js';
+import { LaneMapping, laneFor, lanesView, matches, storedLanes, type Lane, type Lanes } from './decide/lanes.js';
 import { verifyEd25519Node } from './node-ed25519.js';
 import { EventEmitter } from 'node:events';
 import {
@@ -41,12 +47,12 @@ import {
   type TicketPayload,
   type Verdict,
 } from '../../protocol/index.js';
-import type { ApiKeyStore } from './api-key-store.js';
-import { DEFAULT_BACKOFF, type BackoffOptions } from './backoff.js';
-import { DiscoveryCache, heartbeatUrlOf, type RefreshResult } from './discovery.js';
-import { DrainSchedule } from './drain-schedule.js';
-import { defaultPlatform, enroll, setupProblem } from './enrollment.js';
-import { IssuerClient, SCANNER_UNAUTHORIZED_MESSAGE, type FetchLike, type IssuerClientOptions } from './issuer-client.js';
+import type { ApiKeyStore } from './store/api-key-store.js';
+import { DEFAULT_BACKOFF, type BackoffOptions } from './decide/backoff.js';
+import { DiscoveryCache, heartbeatUrlOf, type RefreshResult } from './sync/discovery.js';
+import { DrainSchedule } from './sync/drain-schedule.js';
+import { defaultPlatform, enroll, setupProblem } from './sync/enrollment.js';
+import { IssuerClient, SCANNER_UNAUTHORIZED_MESSAGE, type FetchLike, type IssuerClientOptions } from './sync/issuer-client.js';
 import type {
   AnnulResult,
   ConnectionState,
@@ -66,8 +72,8 @@ import type {
   StatusLookupResult,
 } from './kiosk-api.js';
 import { StaffAccess } from './staff-access.js';
-import type { PeerAdmission, PeerNetwork } from './lan-peers.js';
-import { ANNUL_NOT_ALLOWED_MESSAGE, DEFAULT_ANNUL_WINDOW_MS, DoorOperations, HEARTBEAT_INTERVAL_MS } from './door-operations.js';
+import type { PeerAdmission, PeerNetwork } from './sync/lan-peers.js';
+import { ANNUL_NOT_ALLOWED_MESSAGE, DEFAULT_ANNUL_WINDOW_MS, DoorOperations, HEARTBEAT_INTERVAL_MS } from './decide/door-operations.js';
 import {
   checkInRequestFor,
   type LocalStore,
@@ -75,11 +81,11 @@ import {
   type NewScan,
   type StoredCalibrations,
   type StoredScan,
-} from './local-store.js';
-import { DEFAULT_REVOCATION_MAX_AGE_MS, REVOCATION_SYNC_INTERVAL_MS, RevocationSync } from './revocation-sync.js';
+} from './store/local-store.js';
+import { DEFAULT_REVOCATION_MAX_AGE_MS, REVOCATION_SYNC_INTERVAL_MS, RevocationSync } from './sync/revocation-sync.js';
 import { revocationsUrlOf } from '../../protocol/revocations.js';
-import { isStorageFault, openStoreWithRecovery, recoveryMessage, type StorageRecovery } from './store-recovery.js';
-import { DEFAULT_DRAIN_CONCURRENCY, drainQueue, storedAnswerOf, type DrainReport } from './queue-drain.js';
+import { isStorageFault, openStoreWithRecovery, recoveryMessage, type StorageRecovery } from './store/store-recovery.js';
+import { DEFAULT_DRAIN_CONCURRENCY, drainQueue, storedAnswerOf, type DrainReport } from './sync/queue-drain.js';
 
 export interface KioskCoreOptions {
   /** The SQLite file of the kiosk's local state. */

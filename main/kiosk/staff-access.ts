@@ -15,7 +15,7 @@
  * - No PIN set: staff functions are open (the staff screens say so).
  */
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
-import type { LocalStore, StoredStaffPin } from './local-store.js';
+import type { LocalStore, StoredStaffPin } from './store/local-store.js';
 import type { SetStaffPinResult, StaffLocked, StaffState, StaffUnlockResult } from './kiosk-api.js';
 
 /**

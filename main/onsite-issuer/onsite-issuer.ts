@@ -1,7 +1,7 @@
 /**
  * The bundled issuer, run by the kiosk app on the same machine (docs/kiosk.md
  * "Running the issuer on-site from the app"). Electron-free: the Electron shell drives it over
- * IPC (main/host/onsite-issuer-calls.ts); on the command line and with the
+ * IPC (main/electron/onsite-issuer-calls.ts); on the command line and with the
  * browser host the same is `ticket-issuer serve`.
  *
  * It runs in the calling process (the Electron main process): the issuer is
@@ -38,7 +38,7 @@ import {
 } from '../../issuer/onsite.js';
 import { lanAddresses, localAddress, reachableUrls, suggestedBaseUrl, type InterfaceTable } from './lan.js';
 
-// For the hosts: the request log to a file, the certificate's names, and the label limit the page's calls are checked against (main/host/onsite-issuer-calls.ts).
+// For the hosts: the request log to a file, the certificate's names, and the label limit the page's calls are checked against (main/electron/onsite-issuer-calls.ts).
 export { certificateNames, issuerFileLogger, MAX_LABEL_LENGTH } from '../../issuer/onsite.js';
 export { DEFAULT_PORT as DEFAULT_ONSITE_PORT };
 

@@ -29,11 +29,11 @@ import {
 } from '../support/door-harness.js';
 import { freePort } from '../support/free-port.js';
 import { startKioskRuntime, type KioskRuntime } from '../../main/host/kiosk-runtime.js';
-import { DEFAULT_REPEAT_READ_WINDOW_MS, VERDICT_ON_SCREEN_MS } from '../../main/kiosk/repeat-reads.js';
+import { DEFAULT_REPEAT_READ_WINDOW_MS, VERDICT_ON_SCREEN_MS } from '../../main/kiosk/decide/repeat-reads.js';
 import { CALIBRATION_CODE } from '../../protocol/index.js';
 import { asTypedOn, typeAsScannerUnbroken, type TestLayout } from '../support/cdp-keyboard.js';
 import { DEFAULT_WEDGE_TIMING } from '../../renderer/wedge/keystrokes.js';
-import { KeychainApiKeyStore } from '../../main/kiosk/api-key-store.js';
+import { KeychainApiKeyStore } from '../../main/kiosk/store/api-key-store.js';
 import { startWebHost, type WebHost } from '../../main/web-host/server.js';
 
 const SHOTS = join(ROOT, 'test-results', 'e2e');

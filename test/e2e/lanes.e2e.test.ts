@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startKioskRuntime, type KioskRuntime } from '../../main/host/kiosk-runtime.js';
-import { KeychainApiKeyStore } from '../../main/kiosk/api-key-store.js';
+import { KeychainApiKeyStore } from '../../main/kiosk/store/api-key-store.js';
 import type { HidDeviceInfo } from '../../main/kiosk/scanner/node-hid-boundary.js';
 import { startWebHost, type WebHost } from '../../main/web-host/server.js';
 import { CALIBRATION_CODE } from '../../protocol/index.js';

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, LOOPBACK, openKioskPage, RENDERER_DIR, requireBuild, ROOT } from '../support/door-harness.js';
 import { freePort } from '../support/free-port.js';
 import { MemoryApiKeys } from '../support/unit/memory-api-keys.js';
-import { handleIssuerCall, type IssuerHost } from '../../main/host/onsite-issuer-calls.js';
+import { handleIssuerCall, type IssuerHost } from '../../main/electron/onsite-issuer-calls.js';
 import { KioskCore } from '../../main/kiosk/kiosk-core.js';
 import { OnsiteIssuer } from '../../main/onsite-issuer/onsite-issuer.js';
 import { startWebHost, type WebHost } from '../../main/web-host/server.js';

@@ -15,7 +15,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SecretStore, SecretStoreUnavailableError } from '../../main/kiosk/api-key-store.js';
+import { SecretStore, SecretStoreUnavailableError } from '../../main/kiosk/store/api-key-store.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const HOW_TO_RUN =
@@ -142,7 +142,7 @@ interface ChildResult {
  * `withKeytar` links the repository's node_modules so `import('keytar')` resolves.
  */
 async function transpileInto(dir: string, withKeytar: boolean): Promise<void> {
-  for (const file of ['main/kiosk/api-key-store.ts', 'protocol/base-url.ts']) {
+  for (const file of ['main/kiosk/store/api-key-store.ts', 'protocol/base-url.ts']) {
     const source = await readFile(join(repoRoot, file), 'utf8');
     const { outputText } = ts.transpileModule(source, {
       compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022 },

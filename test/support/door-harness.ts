@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startKioskRuntime, type KioskRuntime } from '../../main/host/kiosk-runtime.js';
-import { KeychainApiKeyStore } from '../../main/kiosk/api-key-store.js';
+import { KeychainApiKeyStore } from '../../main/kiosk/store/api-key-store.js';
 import { startWebHost, type WebHost } from '../../main/web-host/server.js';
 
 function findRoot(from: string): string {

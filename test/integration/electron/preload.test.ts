@@ -11,7 +11,7 @@ import ts from 'typescript';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ISSUER_CHANNELS, KIOSK_CHANNELS, STATE_CHANGED_CHANNEL } from '../../../main/host/call-channels.js';
 import { handleKioskCall, KIOSK_CALL_NAMES } from '../../../main/host/kiosk-calls.js';
-import { handleIssuerCall, ISSUER_CALL_NAMES } from '../../../main/host/onsite-issuer-calls.js';
+import { handleIssuerCall, ISSUER_CALL_NAMES } from '../../../main/electron/onsite-issuer-calls.js';
 import type { OnsiteIssuerApi } from '../../../renderer/onsite-issuer-bridge-types.js';
 import { KioskCore } from '../../../main/kiosk/kiosk-core.js';
 import { OnsiteIssuer } from '../../../main/onsite-issuer/onsite-issuer.js';

@@ -15,7 +15,7 @@ import {
 } from '../../../main/host/kiosk-calls.js';
 import { KIOSK_CHANNELS } from '../../../main/host/call-channels.js';
 import { KioskCore } from '../../../main/kiosk/kiosk-core.js';
-import { SecretStoreUnavailableError } from '../../../main/kiosk/api-key-store.js';
+import { SecretStoreUnavailableError } from '../../../main/kiosk/store/api-key-store.js';
 import { LoopbackIssuer } from '../../support/loopback-issuer.js';
 import { MemoryApiKeys } from '../../support/unit/memory-api-keys.js';
 import { tempDir } from '../../support/temp-dir.js';

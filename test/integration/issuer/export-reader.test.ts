@@ -1,5 +1,5 @@
 /**
- * readJsonPieces on real files (issuer/admin/export-reader.ts): read in blocks of any size, a character of
+ * readJsonPieces on real files (issuer/transfer/export-reader.ts): read in blocks of any size, a character of
  * several UTF-8 bytes split between two blocks comes out whole, and every byte read is handed on (the
  * import hashes them to know the file did not change between its two passes).
  */
@@ -7,7 +7,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { JsonStreamError, readJsonPieces, type JsonPiece } from '../../../issuer/admin/export-reader.js';
+import { JsonStreamError, readJsonPieces, type JsonPiece } from '../../../issuer/transfer/export-reader.js';
 import { tempDir } from '../../support/temp-dir.js';
 
 const cleanups: (() => void)[] = [];

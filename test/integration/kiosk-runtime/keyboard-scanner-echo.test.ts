@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handleKioskCall } from '../../../main/host/kiosk-calls.js';
 import { startKioskRuntime, type KioskRuntime } from '../../../main/host/kiosk-runtime.js';
-import { SecretStore } from '../../../main/kiosk/api-key-store.js';
+import { SecretStore } from '../../../main/kiosk/store/api-key-store.js';
 import { typedAsBootReports } from '../../support/unit/keyboard-scanner.js';
 import { LoopbackIssuer } from '../../support/loopback-issuer.js';
 import { FakeNodeHid, keyboardScanner, waitFor } from '../../support/unit/fake-node-hid.js';

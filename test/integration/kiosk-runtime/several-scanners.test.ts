@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startKioskRuntime, type KioskRuntime } from '../../../main/host/kiosk-runtime.js';
-import { SecretStore } from '../../../main/kiosk/api-key-store.js';
+import { SecretStore } from '../../../main/kiosk/store/api-key-store.js';
 import type { HidDeviceInfo } from '../../../main/kiosk/scanner/node-hid-boundary.js';
 import { CALIBRATION_CODE, type Verdict } from '../../../protocol/index.js';
 import type { KioskState } from '../../../renderer/kiosk-bridge-types.js';

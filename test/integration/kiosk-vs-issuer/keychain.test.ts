@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { KioskCore } from '../../../main/kiosk/kiosk-core.js';
-import { KeychainApiKeyStore, SecretStore } from '../../../main/kiosk/api-key-store.js';
+import { KeychainApiKeyStore, SecretStore } from '../../../main/kiosk/store/api-key-store.js';
 import { RealIssuer } from './helpers/real-issuer.js';
 import { requireKeyring } from './helpers/kiosk.js';
 

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { decodeTicketCode, encodeBase64Url, utf8Encode } from '../../../protocol/index.js';
 import type { KioskCore } from '../../../main/kiosk/kiosk-core.js';
-import { DEFAULT_REPEAT_READ_WINDOW_MS, VERDICT_ON_SCREEN_MS } from '../../../main/kiosk/repeat-reads.js';
+import { DEFAULT_REPEAT_READ_WINDOW_MS, VERDICT_ON_SCREEN_MS } from '../../../main/kiosk/decide/repeat-reads.js';
 import { enrollWith, eventually, KioskHarness, verdictOf } from './helpers/kiosk.js';
 import { RealIssuer } from './helpers/real-issuer.js';
 import { useIssuerAndKiosks } from './helpers/rig.js';

@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { chainFields, chainHash, GENESIS_HASH, KIOSK_LOG_CHAIN_FIELDS } from '../../../protocol/audit-chain.js';
 import type { Verdict } from '../../../protocol/index.js';
-import { LocalStore, type NewScan } from '../../../main/kiosk/local-store.js';
+import { LocalStore, type NewScan } from '../../../main/kiosk/store/local-store.js';
 import { tempDir } from '../../support/temp-dir.js';
 
 const stores: LocalStore[] = [];

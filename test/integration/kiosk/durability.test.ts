@@ -8,7 +8,7 @@ import type { ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { KioskCore } from '../../../main/kiosk/kiosk-core.js';
-import { LocalStore } from '../../../main/kiosk/local-store.js';
+import { LocalStore } from '../../../main/kiosk/store/local-store.js';
 import { compileKioskCore, runKioskChild } from './helpers/compiled-kiosk.js';
 import { LoopbackIssuer } from '../../support/loopback-issuer.js';
 import { MemoryApiKeys } from '../../support/unit/memory-api-keys.js';

@@ -2,7 +2,7 @@ import { freePort } from '../../support/free-port.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import type { CheckInRequest } from '../../../protocol/index.js';
-import { IssuerClient } from '../../../main/kiosk/issuer-client.js';
+import { IssuerClient } from '../../../main/kiosk/sync/issuer-client.js';
 import { LoopbackIssuer } from '../../support/loopback-issuer.js';
 
 let issuer: LoopbackIssuer;

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { isUuidV4 } from '../../../protocol/index.js';
-import { checkInRequestFor, LocalStore, SCHEMA_VERSION, type NewScan } from '../../../main/kiosk/local-store.js';
+import { checkInRequestFor, LocalStore, SCHEMA_VERSION, type NewScan } from '../../../main/kiosk/store/local-store.js';
 import { tempDir } from '../../support/temp-dir.js';
 
 let dir: { dir: string; cleanup: () => void };

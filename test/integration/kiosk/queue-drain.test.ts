@@ -1,5 +1,5 @@
 /**
- * The drain's share of the rate limit (main/kiosk/queue-drain.ts; docs/protocol.md "Rate limits"): it stops with
+ * The drain's share of the rate limit (main/kiosk/sync/queue-drain.ts; docs/protocol.md "Rate limits"): it stops with
  * a tenth of the window (at least 10) left for the door, also when its answers come back together. A real queue
  * (LocalStore on a SQLite file) and the real IssuerClient; the issuer is a stand-in at the fetch boundary, so that
  * the order of arrival and answer can be set exactly: it counts each request as it arrives, as the issuer's rate
@@ -8,9 +8,9 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { IssuerClient, type FetchLike } from '../../../main/kiosk/issuer-client.js';
-import { LocalStore } from '../../../main/kiosk/local-store.js';
-import { drainQueue, liveScanReserve } from '../../../main/kiosk/queue-drain.js';
+import { IssuerClient, type FetchLike } from '../../../main/kiosk/sync/issuer-client.js';
+import { LocalStore } from '../../../main/kiosk/store/local-store.js';
+import { drainQueue, liveScanReserve } from '../../../main/kiosk/sync/queue-drain.js';
 import { tempDir } from '../../support/temp-dir.js';
 
 const ISS = 'https://tickets.example.org';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Verdict } from '../../../protocol/index.js';
 import { KioskCore, type KioskCoreOptions } from '../../../main/kiosk/kiosk-core.js';
 import type { ScanResult } from '../../../main/kiosk/kiosk-api.js';
-import { DEFAULT_REPEAT_READ_WINDOW_MS, VERDICT_ON_SCREEN_MS, type ScanOrigin } from '../../../main/kiosk/repeat-reads.js';
+import { DEFAULT_REPEAT_READ_WINDOW_MS, VERDICT_ON_SCREEN_MS, type ScanOrigin } from '../../../main/kiosk/decide/repeat-reads.js';
 import { LoopbackIssuer } from '../../support/loopback-issuer.js';
 import { MemoryApiKeys } from '../../support/unit/memory-api-keys.js';
 import { tempDir } from '../../support/temp-dir.js';

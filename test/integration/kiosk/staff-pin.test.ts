@@ -14,8 +14,8 @@ import { KioskCore, type KioskCoreOptions } from '../../../main/kiosk/kiosk-core
 import type { ScanResult } from '../../../main/kiosk/kiosk-api.js';
 import { FIRST_LOCKOUT_MS, MAX_WRONG_PINS, PIN_SCRYPT } from '../../../main/kiosk/staff-access.js';
 import { handleKioskCall } from '../../../main/host/kiosk-calls.js';
-import { handleIssuerCall } from '../../../main/host/onsite-issuer-calls.js';
-import { KioskModeGuard } from '../../../main/host/kiosk-mode.js';
+import { handleIssuerCall } from '../../../main/electron/onsite-issuer-calls.js';
+import { KioskModeGuard } from '../../../main/electron/kiosk-mode.js';
 import { LoopbackIssuer } from '../../support/loopback-issuer.js';
 import { MemoryApiKeys } from '../../support/unit/memory-api-keys.js';
 import { tempDir } from '../../support/temp-dir.js';

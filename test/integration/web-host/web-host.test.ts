@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startKioskRuntime, type KioskRuntime } from '../../../main/host/kiosk-runtime.js';
 import { CONTENT_SECURITY_POLICY } from '../../../main/host/content-security-policy.js';
-import { SecretStore } from '../../../main/kiosk/api-key-store.js';
+import { SecretStore } from '../../../main/kiosk/store/api-key-store.js';
 import { openSession } from '../../../main/web-host/launch.js';
 import { withHostScript } from '../../../main/web-host/page-route.js';
 import { listenProblem, requestProblem } from '../../../main/web-host/request-checks.js';

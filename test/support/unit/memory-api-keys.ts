@@ -1,5 +1,5 @@
 /** Shared by tests and benchmarks (so no vitest here: bench/ compiles it). */
-import type { ApiKeyStore } from '../../../main/kiosk/api-key-store.js';
+import type { ApiKeyStore } from '../../../main/kiosk/store/api-key-store.js';
 
 /** An in-memory ApiKeyStore: the real one (keytar) is tested with the OS keyring elsewhere. */
 export class MemoryApiKeys implements ApiKeyStore {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backoffDelayMs, parseRetryAfterMs } from '../../../main/kiosk/backoff.js';
+import { backoffDelayMs, parseRetryAfterMs } from '../../../main/kiosk/decide/backoff.js';
 
 describe('backoffDelayMs', () => {
   const options = { baseMs: 100, maxMs: 1000 };

@@ -1,7 +1,7 @@
-/** main/kiosk/calibration.ts: what the calibration code tells about a scanner. */
+/** main/kiosk/decide/calibration.ts: what the calibration code tells about a scanner. */
 import { describe, expect, it } from 'vitest';
 import { CALIBRATION_CODE, CODE_ALPHABET } from '../../../protocol/index.js';
-import { diagnose, findCalibrationCode, translate } from '../../../main/kiosk/calibration.js';
+import { diagnose, findCalibrationCode, translate } from '../../../main/kiosk/decide/calibration.js';
 import { mangleForLayout } from '../../../protocol/keyboard-layouts.js';
 import type { ReadDetails } from '../../../main/kiosk/scanner/scan-event.js';
 

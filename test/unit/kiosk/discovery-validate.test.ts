@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { encodeBase64Url, kidFromPublicKey, publicKeyFromSecret, type DiscoveryDocument } from '../../../protocol/index.js';
-import { validateDiscovery } from '../../../main/kiosk/discovery.js';
+import { validateDiscovery } from '../../../main/kiosk/sync/discovery.js';
 
 const ISS = 'https://tickets.example.org';
 const raw = publicKeyFromSecret(new Uint8Array(32).fill(3));

@@ -1,10 +1,10 @@
 /**
- * When the offline queue is sent (main/kiosk/drain-schedule.ts), on fake
+ * When the offline queue is sent (main/kiosk/sync/drain-schedule.ts), on fake
  * timers and a stub pass: no socket, no store.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DrainSchedule } from '../../../main/kiosk/drain-schedule.js';
-import type { DrainReport } from '../../../main/kiosk/queue-drain.js';
+import { DrainSchedule } from '../../../main/kiosk/sync/drain-schedule.js';
+import type { DrainReport } from '../../../main/kiosk/sync/queue-drain.js';
 
 const BACKOFF = { baseMs: 1000, maxMs: 30_000 };
 const EMPTY: DrainReport = { stop: 'empty', settled: [], retryAt: null };

@@ -1,5 +1,5 @@
 /**
- * The pure part of "kiosks on one LAN warn each other" (main/kiosk/lan-peers.ts):
+ * The pure part of "kiosks on one LAN warn each other" (main/kiosk/sync/lan-peers.ts):
  * encoding and MAC, the replay window, the peer table that discovery and
  * configuration share, catch-up, and the offline check `seen_by_peer`.
  */
@@ -16,7 +16,7 @@ import {
   type LanAdmission,
   type LanMembership,
   type LanMessage,
-} from '../../../main/kiosk/lan-peers.js';
+} from '../../../main/kiosk/sync/lan-peers.js';
 import { CHECK_REASON, OFFLINE_CHECKS } from '../../../protocol/index.js';
 
 const KEY = Buffer.alloc(32, 1);

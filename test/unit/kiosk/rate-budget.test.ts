@@ -1,7 +1,7 @@
 /** Reading the issuer's RateLimit-* headers, and the live scans' share of the limit. */
 import { describe, expect, it } from 'vitest';
-import { rateBudgetOf } from '../../../main/kiosk/issuer-client.js';
-import { liveScanReserve } from '../../../main/kiosk/queue-drain.js';
+import { rateBudgetOf } from '../../../main/kiosk/sync/issuer-client.js';
+import { liveScanReserve } from '../../../main/kiosk/sync/queue-drain.js';
 
 const headers = (values: Record<string, string>) => new Headers(values);
 

@@ -1,6 +1,6 @@
-/** main/kiosk/repeat-reads.ts: which reads of a code are one scan. */
+/** main/kiosk/decide/repeat-reads.ts: which reads of a code are one scan. */
 import { describe, expect, it } from 'vitest';
-import { RepeatReadFilter, VERDICT_ON_SCREEN_MS, type ScanOrigin } from '../../../main/kiosk/repeat-reads.js';
+import { RepeatReadFilter, VERDICT_ON_SCREEN_MS, type ScanOrigin } from '../../../main/kiosk/decide/repeat-reads.js';
 import { VERDICT_SHOWN_MS } from '../../../renderer/view/screen-choice.js';
 
 function deferred(): { promise: Promise<string>; resolve: (value: string) => void } {

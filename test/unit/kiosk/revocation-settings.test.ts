@@ -1,6 +1,6 @@
 /** The `revocations` section of kiosk-config.json (docs/kiosk.md "Revocation list"): IT's two settings, checked field by field. */
 import { describe, expect, it } from 'vitest';
-import { parseRevocationSettings } from '../../../main/kiosk/revocation-sync.js';
+import { parseRevocationSettings } from '../../../main/kiosk/sync/revocation-sync.js';
 
 describe('revocation settings in kiosk-config.json', () => {
   it('absent: the defaults stand (nothing set); each field alone, in its unit', () => {

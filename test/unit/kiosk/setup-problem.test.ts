@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SetupPayload } from '../../../protocol/index.js';
-import { setupProblem } from '../../../main/kiosk/enrollment.js';
+import { setupProblem } from '../../../main/kiosk/sync/enrollment.js';
 
 const NOW = Date.parse('2026-06-01T12:00:00Z');
 const setup = (overrides: Partial<SetupPayload> = {}): SetupPayload => ({

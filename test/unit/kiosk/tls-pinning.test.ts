@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CertificatePinMismatchError, fingerprintMatches, pinnedAgent } from '../../../main/kiosk/tls-pinning.js';
+import { CertificatePinMismatchError, fingerprintMatches, pinnedAgent } from '../../../main/kiosk/sync/tls-pinning.js';
 
 const PIN = Array.from({ length: 32 }, (_, i) => (i * 7).toString(16).padStart(2, '0').toUpperCase()).join(':');
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ENROLL_FAILURES } from '../../../main/kiosk/enrollment.js';
+import { ENROLL_FAILURES } from '../../../main/kiosk/sync/enrollment.js';
 import { REFUSAL_REASONS, TICKET_STATES } from '../../../protocol/index.js';
 import { en } from '../../../renderer/messages/en.js';
 import { createTranslator, interpolate, placeholdersOf, t, type Catalogue } from '../../../renderer/messages/format.js';

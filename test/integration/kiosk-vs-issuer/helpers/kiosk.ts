@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import type { Verdict } from '../../../../protocol/index.js';
-import { KeychainApiKeyStore } from '../../../../main/kiosk/api-key-store.js';
+import { KeychainApiKeyStore } from '../../../../main/kiosk/store/api-key-store.js';
 import type { ScanResult } from '../../../../main/kiosk/kiosk-api.js';
 import { KioskCore, type KioskCoreOptions } from '../../../../main/kiosk/kiosk-core.js';
 

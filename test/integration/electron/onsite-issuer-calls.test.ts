@@ -1,5 +1,5 @@
 /**
- * The on-site issuer's IPC handlers (main/host/onsite-issuer-calls.ts)
+ * The on-site issuer's IPC handlers (main/electron/onsite-issuer-calls.ts)
  * against a real OnsiteIssuer on a temp data dir and a real socket on
  * 127.0.0.1: hostile inputs, envelopes, error codes. Electron stays out: the
  * dashboard window is a recorder standing in for admin-window's BrowserWindow.
@@ -15,7 +15,7 @@ import {
   issuerForbiddenAnswer,
   MAX_BASE_URL_LENGTH,
   type IssuerHost,
-} from '../../../main/host/onsite-issuer-calls.js';
+} from '../../../main/electron/onsite-issuer-calls.js';
 import { OnsiteIssuer } from '../../../main/onsite-issuer/onsite-issuer.js';
 import { captureLog } from '../../support/unit/log-capture.js';
 import { freePort } from '../../support/free-port.js';

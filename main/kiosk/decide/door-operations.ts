@@ -29,11 +29,11 @@ import {
   type RuleRefusal,
   type DiscoveryDocument,
   type TicketPayload,
-} from '../../protocol/index.js';
-import { heartbeatUrlOf } from './discovery.js';
-import type { HeartbeatCall, IssuerClient } from './issuer-client.js';
-import type { DoorState } from './kiosk-api.js';
-import type { Enrollment, LocalStore, StoredHeartbeat } from './local-store.js';
+} from '../../../protocol/index.js';
+import { heartbeatUrlOf } from '../sync/discovery.js';
+import type { HeartbeatCall, IssuerClient } from '../sync/issuer-client.js';
+import type { DoorState } from '../kiosk-api.js';
+import type { Enrollment, LocalStore, StoredHeartbeat } from '../store/local-store.js';
 
 /** docs/protocol.md "Scanner heartbeat": every minute while online. */
 export const HEARTBEAT_INTERVAL_MS = 60_000;

@@ -33,7 +33,7 @@ import { kidFromPublicKey } from '../../protocol/kid.js';
 import { decodeTicketCode } from '../../protocol/ticket-code.js';
 import { rawPublicKey } from '../signing.js';
 import type { IssuerInfo } from '../store/issuer-info.js';
-import { TRANSFER_TABLES, type TransferTable } from '../store/transfer.js';
+import { TRANSFER_TABLES, type TransferTable } from './transfer-store.js';
 import { AdminError } from '../error-catalogue.js';
 
 export const EXPORT_FORMAT = 'ticket-issuer-export';

@@ -18,7 +18,7 @@
  * in canonical form (spec "What the service does" 2), so re-enrolling with
  * another issuer does not overwrite or reuse the old key by accident.
  */
-import { baseUrlProblem } from '../../protocol/base-url.js';
+import { baseUrlProblem } from '../../../protocol/base-url.js';
 
 type Keytar = typeof import('keytar');
 

@@ -4,7 +4,7 @@
  * tests check that each has a message on the screens. The compiler keeps the
  * list and the type equal.
  */
-import type { EnrollFailureCode } from '../../renderer/kiosk-bridge-types.js';
+import type { EnrollFailureCode } from '../../../renderer/kiosk-bridge-types.js';
 
 export type { EnrollFailureCode };
 

@@ -11,7 +11,7 @@
  * drain early, or every scan at the door would spend another round of drain
  * requests from the door's own budget.
  */
-import { backoffDelayMs, type BackoffOptions } from './backoff.js';
+import { backoffDelayMs, type BackoffOptions } from '../decide/backoff.js';
 import type { DrainReport } from './queue-drain.js';
 
 export interface DrainScheduleOptions {

@@ -10,9 +10,9 @@
  * commit, like the issuer's): with synchronous=FULL every commit is an fsync,
  * and one fsync per answer would cap the drain at the disk's fsync rate.
  */
-import { backoffDelayMs, DEFAULT_BACKOFF, type BackoffOptions } from './backoff.js';
+import { backoffDelayMs, DEFAULT_BACKOFF, type BackoffOptions } from '../decide/backoff.js';
 import type { CheckInCall, IssuerClient, RateBudget } from './issuer-client.js';
-import { checkInRequestFor, type LocalStore, type NewScan, type StoredScan } from './local-store.js';
+import { checkInRequestFor, type LocalStore, type NewScan, type StoredScan } from '../store/local-store.js';
 
 export interface DrainDeps {
   store: LocalStore;

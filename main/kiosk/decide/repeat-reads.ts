@@ -22,8 +22,8 @@
  */
 
 /** Where a read came from (the window's keyboard wedge, or a HID scanner read by the kiosk): the bridge's type, the page sees it too. */
-export type { ScanOrigin } from '../../renderer/kiosk-bridge-types.js';
-import type { ScanOrigin } from '../../renderer/kiosk-bridge-types.js';
+export type { ScanOrigin } from '../../../renderer/kiosk-bridge-types.js';
+import type { ScanOrigin } from '../../../renderer/kiosk-bridge-types.js';
 
 /** Default repeat window: longer than any double read, shorter than a pass-back over the barrier. */
 export const DEFAULT_REPEAT_READ_WINDOW_MS = 3000;

@@ -17,9 +17,9 @@ import {
   kidFromPublicKey,
   type DiscoveryDocument,
   type PublicKey,
-} from '../../protocol/index.js';
+} from '../../../protocol/index.js';
 import type { CallFailure, IssuerClient } from './issuer-client.js';
-import type { LocalStore } from './local-store.js';
+import type { LocalStore } from '../store/local-store.js';
 
 export type DiscoveryValidation = { ok: true; document: DiscoveryDocument } | { ok: false; problem: string };
 

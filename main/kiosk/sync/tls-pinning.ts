@@ -16,7 +16,7 @@
  */
 import type { TLSSocket } from 'node:tls';
 import { Agent, buildConnector } from 'undici';
-import { isCertificateFingerprint } from '../../protocol/setup-code.js';
+import { isCertificateFingerprint } from '../../../protocol/setup-code.js';
 
 export const PIN_MISMATCH_CODE = 'ERR_TLS_CERT_PIN_MISMATCH';
 

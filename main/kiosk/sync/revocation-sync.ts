@@ -8,11 +8,11 @@
  * behind. One sync at a time; it pages until the issuer says `complete`, each page committed with its cursor,
  * so a sync cut short continues where it stopped.
  */
-import { revocationsUrlOf, type RevocationPage } from '../../protocol/revocations.js';
-import type { DiscoveryDocument, IsoDateTime } from '../../protocol/index.js';
+import { revocationsUrlOf, type RevocationPage } from '../../../protocol/revocations.js';
+import type { DiscoveryDocument, IsoDateTime } from '../../../protocol/index.js';
 import type { IssuerClient, RevocationCall } from './issuer-client.js';
-import type { RevocationListView } from '../../renderer/kiosk-bridge-types.js';
-import type { Enrollment, LocalStore } from './local-store.js';
+import type { RevocationListView } from '../../../renderer/kiosk-bridge-types.js';
+import type { Enrollment, LocalStore } from '../store/local-store.js';
 
 /** Every minute while online (KioskCoreOptions.revocationSyncIntervalMs). */
 export const REVOCATION_SYNC_INTERVAL_MS = 60_000;

@@ -15,7 +15,7 @@
  * Unknown arguments are ignored: Electron and Chromium add switches of their own.
  */
 import type { KnownScanner } from '../kiosk/scanner/index.js';
-import { lanWanted, parseKnownScanner, parseRepeatReadWindow } from './kiosk-runtime.js';
+import { lanWanted, parseKnownScanner, parseRepeatReadWindow } from '../host/kiosk-runtime.js';
 
 export interface ShellOptions {
   kiosk: boolean;

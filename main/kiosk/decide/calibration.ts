@@ -13,8 +13,8 @@
  * between layouts. The signature still decides whether a translated ticket is
  * admitted, so a translation cannot make a forged ticket valid.
  */
-import { CALIBRATION_CODE } from '../../protocol/index.js';
-import { FOREIGN_LAYOUTS, mangleForLayout } from '../../protocol/keyboard-layouts.js';
+import { CALIBRATION_CODE } from '../../../protocol/index.js';
+import { FOREIGN_LAYOUTS, mangleForLayout } from '../../../protocol/keyboard-layouts.js';
 import type {
   Collision,
   LayoutDifference,
@@ -22,7 +22,7 @@ import type {
   ReadDetails,
   ScannerDiagnosis,
   ScanOrigin,
-} from '../../renderer/kiosk-bridge-types.js';
+} from '../../../renderer/kiosk-bridge-types.js';
 
 // The diagnosis crosses to the page: its types are the bridge's (renderer/kiosk-bridge-types.ts).
 export type { Collision, LayoutDifference, LayoutId, ScannerDiagnosis };

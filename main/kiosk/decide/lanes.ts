@@ -9,9 +9,9 @@
  * survives a re-plug into another port), otherwise by vendor and product id
  * plus the port path (a re-plug into the same port keeps the lane).
  */
-import type { GateDirection } from '../../protocol/index.js';
-import type { LaneMappingState, LanesState, LaneView } from '../../renderer/kiosk-bridge-types.js';
-import type { ScannerDevice } from './scanner/scan-event.js';
+import type { GateDirection } from '../../../protocol/index.js';
+import type { LaneMappingState, LanesState, LaneView } from '../../../renderer/kiosk-bridge-types.js';
+import type { ScannerDevice } from '../scanner/scan-event.js';
 
 /** How a lane recognises its scanner. */
 export type ScannerMatch = { vendorId: number; productId: number; serial: string } | { vendorId: number; productId: number; path: string };

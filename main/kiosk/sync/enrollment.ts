@@ -4,14 +4,20 @@
  * exchange, then the key into the secret store and the scope into local state.
  * Neither the token nor the key ever appears in an outcome or a message.
  */
-import { SUPPORTED_VERSIONS, baseUrlProblem, isSecureOrLoopbackUrl, type EnrollRequest, type SetupPayload } from '../../protocol/index.js';
-import type { ApiKeyStore } from './api-key-store.js';
+import {
+  SUPPORTED_VERSIONS,
+  baseUrlProblem,
+  isSecureOrLoopbackUrl,
+  type EnrollRequest,
+  type SetupPayload,
+} from '../../../protocol/index.js';
+import type { ApiKeyStore } from '../store/api-key-store.js';
 import type { DiscoveryCache } from './discovery.js';
 import type { IssuerClient } from './issuer-client.js';
-import type { Enrollment, LocalStore } from './local-store.js';
+import type { Enrollment, LocalStore } from '../store/local-store.js';
 
-export { ENROLL_FAILURES, type EnrollFailureCode } from './enroll-failures.js';
-import type { EnrollFailureCode } from './enroll-failures.js';
+export { ENROLL_FAILURES, type EnrollFailureCode } from '../decide/enroll-failures.js';
+import type { EnrollFailureCode } from '../decide/enroll-failures.js';
 
 export type EnrollOutcome = { ok: true; enrollment: Enrollment } | { ok: false; code: EnrollFailureCode; message: string };
 

@@ -4,7 +4,7 @@
  * or scoped to one event, and the few writes a merge needs, on SQLite and
  * PostgreSQL alike through the database port (sql.ts, which prepares each
  * statement text once per connection). The merge rules themselves live in
- * issuer/admin/transfer-import.ts; this module only knows SQL.
+ * issuer/transfer/transfer-import.ts; this module only knows SQL.
  *
  * Tables are read in keyset pages (PAGE_ROWS rows per query), so memory does
  * not grow with the table. The order is stable and the one exports always had
@@ -13,17 +13,17 @@
  * scan_log an identity `id`, so an export lists the rows in insertion order
  * there too. The key a page continues from never travels in the file.
  */
-import { appendChained, CONTENT_COLUMNS } from './audit-log.js';
-import { numberRevocation } from './revocations.js';
-import type { Sql, SqlValue } from './sql.js';
-import type { IssuerInfo } from './issuer-info.js';
+import { appendChained, CONTENT_COLUMNS } from '../store/audit-log.js';
+import { numberRevocation } from '../store/revocations.js';
+import type { Sql, SqlValue } from '../store/sql.js';
+import type { IssuerInfo } from '../store/issuer-info.js';
 
 /** The scan_log outcome of a double admission found by an import (the dashboard alerts on it). */
 export const IMPORT_CONFLICT_OUTCOME = 'import_conflict';
 
 /**
  * The tables that travel, in an order that satisfies their foreign keys: the export file's order, in which a
- * row only names rows of earlier tables (issuer/admin/transfer-read.ts REFERENCES), so one read checks them.
+ * row only names rows of earlier tables (issuer/transfer/transfer-read.ts REFERENCES), so one read checks them.
  */
 export const TRANSFER_TABLES = [
   'signing_keys',

@@ -12,8 +12,8 @@
 import type { OnsiteIssuerApi, OnsiteIssuerInitRequest } from '../../renderer/onsite-issuer-bridge-types.js';
 import { MAX_LABEL_LENGTH, OnsiteIssuerError, type OnsiteIssuer, type OnsiteIssuerErrorCode } from '../onsite-issuer/onsite-issuer.js';
 import type { StaffLocked } from '../kiosk/kiosk-api.js';
-import { answerCall, failure, InvalidInput, noArguments, UNSAFE_TEXT } from './call-envelope.js';
-import { ISSUER_CHANNELS } from './call-channels.js';
+import { answerCall, failure, InvalidInput, noArguments, UNSAFE_TEXT } from '../host/call-envelope.js';
+import { ISSUER_CHANNELS } from '../host/call-channels.js';
 
 /** Each call's answer, as the page's bridge type says (renderer/onsite-issuer-bridge-types.ts): the issuer's results must fit it. */
 type IssuerCallValue<M extends IssuerCallName> = Awaited<ReturnType<OnsiteIssuerApi[M]>>;

@@ -56,7 +56,7 @@ import {
 import { keyFile, rawPublicKey, savePrivateKey } from '../signing.js';
 import { findIssuerInfo } from '../store/issuer-info.js';
 import { describeDatabase, openIssuerDatabase } from '../store/open.js';
-import { refuseDatabaseWithIssuer } from './init.js';
+import { refuseDatabaseWithIssuer } from '../admin/init.js';
 import type { Sql, SqlDatabase } from '../store/sql.js';
 import {
   IMPORT_CONFLICT_OUTCOME,
@@ -71,11 +71,11 @@ import {
   type Row,
   type TransferStore,
   type TransferTable,
-} from '../store/transfer.js';
+} from './transfer-store.js';
 import { kidFromPublicKey } from '../../protocol/kid.js';
 import { AdminError } from '../error-catalogue.js';
-import { notInitialised } from './issuer-context.js';
-import type { Progress, StartProgress } from './progress.js';
+import { notInitialised } from '../admin/issuer-context.js';
+import type { Progress, StartProgress } from '../admin/progress.js';
 import { FingerprintSet } from './compact-set.js';
 import { PRIVATE_KEY_FIELD, type ExportHeader, type FileRow } from './transfer-file.js';
 import { entryKey, FileRows, type CheckedFile } from './transfer-read.js';

@@ -1,9 +1,9 @@
 /**
- * The Electron shell's command-line options (main/host/electron-shell-options.ts),
+ * The Electron shell's command-line options (main/electron/electron-shell-options.ts),
  * parsed without Electron.
  */
 import { describe, expect, it } from 'vitest';
-import { pageMayUseOnsiteIssuer, parseShellOptions } from '../../../main/host/electron-shell-options.js';
+import { pageMayUseOnsiteIssuer, parseShellOptions } from '../../../main/electron/electron-shell-options.js';
 
 describe('shell options', () => {
   it('reads --kiosk, --issuer-ca, --scanner and --no-hid and ignores Chromium switches', () => {

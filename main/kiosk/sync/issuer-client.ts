@@ -23,9 +23,9 @@ import {
   type EnrollResponse,
   type ErrorCode,
   type TicketStatus,
-} from '../../protocol/index.js';
-import { isRevocationPage, type RevocationPage } from '../../protocol/revocations.js';
-import { parseRetryAfterMs } from './backoff.js';
+} from '../../../protocol/index.js';
+import { isRevocationPage, type RevocationPage } from '../../../protocol/revocations.js';
+import { parseRetryAfterMs } from '../decide/backoff.js';
 import { PIN_MISMATCH_CODE, pinnedAgent } from './tls-pinning.js';
 
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;

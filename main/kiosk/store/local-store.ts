@@ -27,7 +27,7 @@ import type {
   IsoDateTime,
   ScanAction,
   Verdict,
-} from '../../protocol/index.js';
+} from '../../../protocol/index.js';
 import {
   ChainVerifier,
   chainFields,
@@ -37,10 +37,10 @@ import {
   KIOSK_LOG_CHAIN_FIELDS,
   type ChainBreak,
   type LogHead,
-} from '../../protocol/audit-chain.js';
-import type { LogCheckResult } from '../../renderer/kiosk-bridge-types.js';
-import type { CalibrationResult } from './calibration.js';
-import type { ScanOrigin } from './repeat-reads.js';
+} from '../../../protocol/audit-chain.js';
+import type { LogCheckResult } from '../../../renderer/kiosk-bridge-types.js';
+import type { CalibrationResult } from '../decide/calibration.js';
+import type { ScanOrigin } from '../decide/repeat-reads.js';
 
 /** protocol/audit-chain.ts's SHA-256, by node:crypto: the same hex, about ten times faster than the pure one. */
 const nodeSha256Hex = (message: Uint8Array): string => createHash('sha256').update(message).digest('hex');

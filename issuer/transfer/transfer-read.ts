@@ -19,7 +19,7 @@
  */
 import crypto from 'node:crypto';
 import { isJsonObject } from '../../protocol/fields.js';
-import { policyKey, TRANSFER_TABLES, type TransferTable } from '../store/transfer.js';
+import { policyKey, TRANSFER_TABLES, type TransferTable } from './transfer-store.js';
 import { AdminError } from '../error-catalogue.js';
 import { FingerprintSet } from './compact-set.js';
 import { JsonStreamError, readJsonPieces, type JsonPiece } from './export-reader.js';
