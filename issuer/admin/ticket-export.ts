@@ -22,7 +22,7 @@ import { AdminError } from '../error-catalogue.js';
 import type { EventRow } from '../store/events.js';
 import type { Sql } from '../store/sql.js';
 import { findTicket } from '../store/tickets.js';
-import { transferRows } from '../transfer/transfer-store.js';
+import { transferRows } from '../transfer/store.js';
 import { requireEvent, type IssuerContext } from './issuer-context.js';
 import type { StartProgress } from './progress.js';
 import { writeQrPng } from './qr.js';

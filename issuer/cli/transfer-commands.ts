@@ -3,14 +3,14 @@
  * contract's table, following its rules; docs/issuer.md "Moving an issuer to
  * the venue and back"): move an issuer to the venue laptop and back without
  * losing a check-in, on SQLite or PostgreSQL either way. The file, the export,
- * reading the file and the merge are issuer/transfer/transfer-file.ts,
- * transfer-export.ts, transfer-read.ts and transfer-import.ts.
+ * reading the file and the merge are issuer/transfer/file.ts,
+ * export.ts, read.ts and import.ts.
  */
 import type { Command } from 'commander';
 import { withIssuer } from '../admin/issuer-context.js';
-import { describeExport, exportIssuer } from '../transfer/transfer-export.js';
-import { describeImport, importIssuer } from '../transfer/transfer-import.js';
-import { checkExportFile } from '../transfer/transfer-read.js';
+import { describeExport, exportIssuer } from '../transfer/export.js';
+import { describeImport, importIssuer } from '../transfer/import.js';
+import { checkExportFile } from '../transfer/read.js';
 import { action, withCommonOptions, type CommonOptions } from './command.js';
 
 interface ExportOptions extends CommonOptions {

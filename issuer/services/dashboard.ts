@@ -66,7 +66,7 @@ import { offlinePoliciesOf } from '../store/door.js';
 import { findEvent } from '../store/events.js';
 import { ArrivalCounts, compareLabels, minuteOf } from './arrivals.js';
 import { eventOccupancy } from './door.js';
-import { IMPORT_CONFLICT_OUTCOME } from '../transfer/transfer-store.js';
+import { IMPORT_CONFLICT_OUTCOME } from '../transfer/store.js';
 import { listApiKeys, type ApiKeyRow } from '../store/scanners.js';
 import { ticketState } from './ticket-status.js';
 
@@ -103,7 +103,7 @@ export function alertKindOf(scan: Pick<NewScanRow, 'outcome' | 'at' | 'scanned_a
   switch (scan.outcome) {
     case 'invalid_signature':
       return 'forged_signature';
-    // Written by `ticket-issuer import` when both copies of the issuer checked the ticket in (issuer/transfer/transfer-import.ts).
+    // Written by `ticket-issuer import` when both copies of the issuer checked the ticket in (issuer/transfer/import.ts).
     case IMPORT_CONFLICT_OUTCOME:
       return 'merged_double_admission';
     case 'revoked':

@@ -30,7 +30,7 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   `
   -- Every table but issuer and scan_log (whose id is its own) has rowid: SQLite's implicit row number, made
   -- explicit, so the dashboard's "rows added since" reads (issuer/store/dashboard.ts) and the export's
-  -- insertion order (issuer/transfer/transfer-store.ts) run unchanged on both databases.
+  -- insertion order (issuer/transfer/store.ts) run unchanged on both databases.
   CREATE TABLE issuer (
     singleton   INTEGER PRIMARY KEY CHECK (singleton = 1),
     base_url    TEXT COLLATE "C" NOT NULL,

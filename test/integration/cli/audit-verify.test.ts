@@ -11,7 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { decodeSetupCode } from '../../../protocol/setup-code.js';
 import { chainFields, chainHash, GENESIS_HASH, SCAN_LOG_CHAIN_FIELDS } from '../../../protocol/audit-chain.js';
-import type { ExportResult } from '../../../issuer/transfer/transfer-export.js';
+import type { ExportResult } from '../../../issuer/transfer/export.js';
 import { build } from '../../../issuer/app.js';
 import { captureLog } from '../../support/unit/log-capture.js';
 import { cliFailure, cliJson, createEvent, initIssuer, issueTickets, openDb, runCli, scratchDir } from '../../support/cli-harness.js';

@@ -12,10 +12,10 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { decodeSetupCode } from '../../../protocol/setup-code.js';
-import type { ExportResult } from '../../../issuer/transfer/transfer-export.js';
-import { digestOf, type ExportFile } from '../../../issuer/transfer/transfer-file.js';
-import type { ImportResult } from '../../../issuer/transfer/transfer-import.js';
-import { TRANSFER_COLUMNS, TRANSFER_TABLES } from '../../../issuer/transfer/transfer-store.js';
+import type { ExportResult } from '../../../issuer/transfer/export.js';
+import { digestOf, type ExportFile } from '../../../issuer/transfer/file.js';
+import type { ImportResult } from '../../../issuer/transfer/import.js';
+import { TRANSFER_COLUMNS, TRANSFER_TABLES } from '../../../issuer/transfer/store.js';
 import {
   cliFailure,
   cliJson,

@@ -9,7 +9,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ImportResult } from '../../../issuer/transfer/transfer-import.js';
+import type { ImportResult } from '../../../issuer/transfer/import.js';
 import { CLI, createEvent, initIssuer, openDb, runCli, scratchDir } from '../../support/cli-harness.js';
 
 /** Loaded into the child before the CLI: its peak RSS (KiB) on stderr as it exits. */

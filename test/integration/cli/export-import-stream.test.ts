@@ -1,5 +1,5 @@
 /**
- * `import` reads its file as a stream, in two passes (issuer/transfer/transfer-read.ts; docs/issuer.md "Moving
+ * `import` reads its file as a stream, in two passes (issuer/transfer/read.ts; docs/issuer.md "Moving
  * an issuer to the venue and back"): the layout of the JSON does not matter, its members' order does (part
  * of the format), and a file that changes between the check and the merge rolls the merge back.
  */
@@ -7,9 +7,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AdminError } from '../../../issuer/error-catalogue.js';
-import type { ExportFile } from '../../../issuer/transfer/transfer-file.js';
-import { importIssuer, type ImportResult } from '../../../issuer/transfer/transfer-import.js';
-import { checkExportFile } from '../../../issuer/transfer/transfer-read.js';
+import type { ExportFile } from '../../../issuer/transfer/file.js';
+import { importIssuer, type ImportResult } from '../../../issuer/transfer/import.js';
+import { checkExportFile } from '../../../issuer/transfer/read.js';
 import { NO_PROGRESS } from '../../../issuer/admin/progress.js';
 import { cliFailure, cliJson, createEvent, initIssuer, issueTickets, scratchDir } from '../../support/cli-harness.js';
 

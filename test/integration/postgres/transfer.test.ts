@@ -13,10 +13,10 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ExportResult } from '../../../issuer/transfer/transfer-export.js';
-import { digestOf, type ExportFile } from '../../../issuer/transfer/transfer-file.js';
-import type { ImportResult } from '../../../issuer/transfer/transfer-import.js';
-import { LOG_IDENTITY_COLUMNS, TRANSFER_COLUMNS, TRANSFER_TABLES, type TransferTable } from '../../../issuer/transfer/transfer-store.js';
+import type { ExportResult } from '../../../issuer/transfer/export.js';
+import { digestOf, type ExportFile } from '../../../issuer/transfer/file.js';
+import type { ImportResult } from '../../../issuer/transfer/import.js';
+import { LOG_IDENTITY_COLUMNS, TRANSFER_COLUMNS, TRANSFER_TABLES, type TransferTable } from '../../../issuer/transfer/store.js';
 import { chainFields, chainHash, GENESIS_HASH, SCAN_LOG_CHAIN_FIELDS } from '../../../protocol/audit-chain.js';
 import {
   cliFailure,

@@ -1,5 +1,5 @@
 /**
- * `import` reads an export file (transfer-file.ts) in two passes, each
+ * `import` reads an export file (file.ts) in two passes, each
  * holding one row at a time (docs/issuer.md "Moving an issuer to the venue
  * and back", "Size"), so a file of any size imports in flat memory:
  *
@@ -13,16 +13,16 @@
  *    (REFERENCES), so one pass checks them all. A version 1 file also keeps
  *    its derived admission history (one entry per check-in) and each ticket's
  *    event and type, as its file lacks that table.
- * 2. FileRows hands the merge (transfer-import.ts) the rows of each table as
+ * 2. FileRows hands the merge (import.ts) the rows of each table as
  *    they are read again, and at the end makes sure the file is still, byte
  *    for byte, the one checked.
  */
 import crypto from 'node:crypto';
 import { isJsonObject } from '../../protocol/fields.js';
-import { policyKey, TRANSFER_TABLES, type TransferTable } from './transfer-store.js';
+import { policyKey, TRANSFER_TABLES, type TransferTable } from './store.js';
 import { AdminError } from '../error-catalogue.js';
 import { FingerprintSet } from './compact-set.js';
-import { JsonStreamError, readJsonPieces, type JsonPiece } from './export-reader.js';
+import { JsonStreamError, readJsonPieces, type JsonPiece } from './json-pieces.js';
 import {
   checkFormat,
   checkHeader,
@@ -38,7 +38,7 @@ import {
   version1Entry,
   type ExportHeader,
   type FileRow,
-} from './transfer-file.js';
+} from './file.js';
 
 /** What the first pass keeps of a file that passed it: all the merge needs besides the rows it reads again. */
 export interface CheckedFile {
@@ -83,7 +83,7 @@ interface Reference {
 
 /**
  * The file must be whole: every reference points into the file itself, so it can create a data dir on its own.
- * Each points to an earlier table in TRANSFER_TABLES, the file's order (test/unit/issuer/export-reader.test.ts).
+ * Each points to an earlier table in TRANSFER_TABLES, the file's order (test/unit/issuer/json-pieces.test.ts).
  */
 export const REFERENCES: Partial<Record<TransferTable, readonly Reference[]>> = {
   tickets: [

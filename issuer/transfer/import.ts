@@ -20,7 +20,7 @@
  * - Rows that may not differ (a ticket's code, a key's public half…) and do
  *   differ stop the import (IMPORT_CONFLICT): such a file is not of this issuer.
  *
- * The file has passed checkExportFile (transfer-read.ts) before anything is
+ * The file has passed checkExportFile (read.ts) before anything is
  * written; the merge then reads it again (FileRows), table by table in the
  * file's order, holding one batch of rows (MERGE_BATCH) and compact sets of
  * fingerprints (compact-set.ts), never the file: memory stays flat whatever
@@ -71,14 +71,14 @@ import {
   type Row,
   type TransferStore,
   type TransferTable,
-} from './transfer-store.js';
+} from './store.js';
 import { kidFromPublicKey } from '../../protocol/kid.js';
 import { AdminError } from '../error-catalogue.js';
 import { notInitialised } from '../admin/issuer-context.js';
 import type { Progress, StartProgress } from '../admin/progress.js';
 import { FingerprintSet } from './compact-set.js';
-import { PRIVATE_KEY_FIELD, type ExportHeader, type FileRow } from './transfer-file.js';
-import { entryKey, FileRows, type CheckedFile } from './transfer-read.js';
+import { PRIVATE_KEY_FIELD, type ExportHeader, type FileRow } from './file.js';
+import { entryKey, FileRows, type CheckedFile } from './read.js';
 
 export interface KindCounts {
   added: number;
@@ -115,7 +115,7 @@ export interface ImportOptions {
   database?: string;
 }
 
-/** Merges a file that passed checkExportFile (transfer-read.ts), reading its rows again as it goes. */
+/** Merges a file that passed checkExportFile (read.ts), reading its rows again as it goes. */
 export async function importIssuer(
   dataOption: string | undefined,
   file: CheckedFile,
@@ -465,7 +465,7 @@ class Merge {
    * The common walk: each row of the file's `table` is added when this side
    * lacks it; otherwise `existing` merges it and says how to count it (null:
    * counted later, by the audit-log step). Rows are looked up and added in
-   * batches, in the file's order (each key is in the file once: transfer-file.ts).
+   * batches, in the file's order (each key is in the file once: file.ts).
    */
   private async mergeRows(
     table: Exclude<KeyedTable, 'signing_keys'>,
@@ -560,7 +560,7 @@ class Merge {
   private async sameAdmission(dest: Row, incoming: Row): Promise<'dest' | 'incoming' | null> {
     const newer = isNewerState(incoming, dest) ? 'incoming' : 'dest';
     if (dest.idempotency_key === incoming.idempotency_key) return newer;
-    // The file has seen this side's entry and went on from it (its history's entries: transfer-read.ts).
+    // The file has seen this side's entry and went on from it (its history's entries: read.ts).
     if (newer === 'incoming' && this.file.entryKeys.has(entryKey(dest.tid, dest.idempotency_key))) return 'incoming';
     // This side has seen the file's entry and went on from it.
     if (newer === 'dest' && (await this.store.entryKeysOf(incoming.tid as string)).has(incoming.idempotency_key as string)) return 'dest';

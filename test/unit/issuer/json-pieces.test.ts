@@ -1,12 +1,12 @@
 /**
- * The scanner that cuts an export file into pieces for `import` (issuer/transfer/export-reader.ts; docs/issuer.md
+ * The scanner that cuts an export file into pieces for `import` (issuer/transfer/json-pieces.ts; docs/issuer.md
  * "Moving an issuer to the venue and back"): the same pieces wherever the text is split into chunks, strings
  * with escapes and brackets read as strings, and a clear error for a truncated or damaged file.
  */
 import { describe, expect, it } from 'vitest';
-import { JsonScanner, JsonStreamError, type JsonPiece } from '../../../issuer/transfer/export-reader.js';
-import { REFERENCES } from '../../../issuer/transfer/transfer-read.js';
-import { TRANSFER_TABLES, type TransferTable } from '../../../issuer/transfer/transfer-store.js';
+import { JsonScanner, JsonStreamError, type JsonPiece } from '../../../issuer/transfer/json-pieces.js';
+import { REFERENCES } from '../../../issuer/transfer/read.js';
+import { TRANSFER_TABLES, type TransferTable } from '../../../issuer/transfer/store.js';
 
 /** Members and rows of the kinds an export holds, with the strings that could mislead a scanner. */
 const DOCUMENT = {

@@ -5,18 +5,18 @@
  * to the venue and back"). The file holds the private signing keys: it is
  * created 0600, never over an existing file, and no key material is printed.
  * It reads SQLite or PostgreSQL alike, in one snapshot (SqlDatabase.snapshot),
- * page by page (issuer/transfer/transfer-store.ts), so neither a running `serve` nor
+ * page by page (issuer/transfer/store.ts), so neither a running `serve` nor
  * the size of the tables matters.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { keyFile, loadSigningKey } from '../signing.js';
 import { sealScanLog } from '../store/audit-log.js';
-import { TRANSFER_TABLES, transferRows, type TransferTable } from './transfer-store.js';
+import { TRANSFER_TABLES, transferRows, type TransferTable } from './store.js';
 import { isoUtc } from '../time.js';
 import { AdminError } from '../error-catalogue.js';
 import { requireEvent, type IssuerContext } from '../admin/issuer-context.js';
-import { EXPORT_FORMAT, EXPORT_VERSION, ExportWriter, PRIVATE_KEY_FIELD, type ExportHeader, type FileRow } from './transfer-file.js';
+import { EXPORT_FORMAT, EXPORT_VERSION, ExportWriter, PRIVATE_KEY_FIELD, type ExportHeader, type FileRow } from './file.js';
 
 export const SECRET_FILE_WARNING =
   'the file holds the private signing keys, the TLS key and scanner key hashes: keep it as private as the data dir, move it only on media you control, and delete it once imported';

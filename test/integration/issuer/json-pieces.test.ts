@@ -1,5 +1,5 @@
 /**
- * readJsonPieces on real files (issuer/transfer/export-reader.ts): read in blocks of any size, a character of
+ * readJsonPieces on real files (issuer/transfer/json-pieces.ts): read in blocks of any size, a character of
  * several UTF-8 bytes split between two blocks comes out whole, and every byte read is handed on (the
  * import hashes them to know the file did not change between its two passes).
  */
@@ -7,14 +7,14 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { JsonStreamError, readJsonPieces, type JsonPiece } from '../../../issuer/transfer/export-reader.js';
+import { JsonStreamError, readJsonPieces, type JsonPiece } from '../../../issuer/transfer/json-pieces.js';
 import { tempDir } from '../../support/temp-dir.js';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => cleanups.splice(0).forEach((cleanup) => cleanup()));
 
 function writeFile(content: string): string {
-  const { dir, cleanup } = tempDir('export-reader-');
+  const { dir, cleanup } = tempDir('json-pieces-');
   cleanups.push(cleanup);
   const file = path.join(dir, 'export.json');
   fs.writeFileSync(file, content);

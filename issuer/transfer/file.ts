@@ -1,6 +1,14 @@
 /**
- * The export file of `ticket-issuer export` / `import` (docs/issuer.md
- * "Moving an issuer to the venue and back"): one JSON object,
+ * issuer/transfer/ is `ticket-issuer export` and `import` (docs/issuer.md
+ * "Moving an issuer to the venue and back"): this file, the export file's
+ * format; export.ts writes it; read.ts checks and reads it (json-pieces.ts
+ * cuts the JSON into rows, compact-set.ts keeps the keys seen in 8 bytes
+ * each); import.ts merges it into a data dir; store.ts is the SQL of both.
+ * It is an admin operation, at the layer of issuer/admin/: it may use
+ * issuer/store/ and issuer/services/, never issuer/routes/ or issuer/cli/
+ * (the CLI calls it, not the other way round).
+ *
+ * The export file of `ticket-issuer export` / `import`: one JSON object,
  *
  *   {"format":"ticket-issuer-export","version":4,"exported_at","scope","issuer","tls",
  *    "signing_keys":[…],"events":[…],"tickets":[…],"checkins":[…],"scan_log":[…],
@@ -10,7 +18,7 @@
  *
  * with its members in this order (the header, the tables of its version in
  * TRANSFER_TABLES order, the checksum last), so both are streamed: written row
- * by row out of a large database, and read row by row (transfer-read.ts). It
+ * by row out of a large database, and read row by row (read.ts). It
  * ends with a SHA-256 over everything before it, so a truncated, damaged or
  * edited file is refused before anything is merged. Each version is strict:
  * every row has exactly the columns below, of the types below. Version 2 added
@@ -33,7 +41,7 @@ import { kidFromPublicKey } from '../../protocol/kid.js';
 import { decodeTicketCode } from '../../protocol/ticket-code.js';
 import { rawPublicKey } from '../signing.js';
 import type { IssuerInfo } from '../store/issuer-info.js';
-import { TRANSFER_TABLES, type TransferTable } from './transfer-store.js';
+import { TRANSFER_TABLES, type TransferTable } from './store.js';
 import { AdminError } from '../error-catalogue.js';
 
 export const EXPORT_FORMAT = 'ticket-issuer-export';
@@ -463,7 +471,7 @@ export function checkFormat(header: Record<string, unknown>, source: string): nu
  * (issuer/store/migrations.ts): version 1 had no door columns (events `single` without a capacity, every
  * check-in inside since its scan, setup codes and keys without direction or rights); versions 1 and 2 no
  * chain columns (the rows are chained on import). Tables a version lacked are empty, except version 1's
- * admission history, which transfer-read.ts derives from its check-ins (version1Entry).
+ * admission history, which read.ts derives from its check-ins (version1Entry).
  */
 export function upgradeRow(table: TransferTable, version: number, row: FileRow): FileRow {
   if (version >= 3) return row;

@@ -4,7 +4,7 @@
  * or scoped to one event, and the few writes a merge needs, on SQLite and
  * PostgreSQL alike through the database port (sql.ts, which prepares each
  * statement text once per connection). The merge rules themselves live in
- * issuer/transfer/transfer-import.ts; this module only knows SQL.
+ * issuer/transfer/import.ts; this module only knows SQL.
  *
  * Tables are read in keyset pages (PAGE_ROWS rows per query), so memory does
  * not grow with the table. The order is stable and the one exports always had
@@ -23,7 +23,7 @@ export const IMPORT_CONFLICT_OUTCOME = 'import_conflict';
 
 /**
  * The tables that travel, in an order that satisfies their foreign keys: the export file's order, in which a
- * row only names rows of earlier tables (issuer/transfer/transfer-read.ts REFERENCES), so one read checks them.
+ * row only names rows of earlier tables (issuer/transfer/read.ts REFERENCES), so one read checks them.
  */
 export const TRANSFER_TABLES = [
   'signing_keys',
