@@ -164,14 +164,13 @@ export interface RefuseVerdict extends VerdictBase {
 
 export type Verdict = AdmitVerdict | ExitVerdict | RefuseVerdict;
 
-/** What the offline rules need to know; all of it is data, supplied by the caller. */
-export interface OfflineContext {
-  /** The issuer base URL this kiosk is enrolled with. */
-  issuer: string;
+/**
+ * What the checks of a verified payload need to know (checkVerifiedTicketOffline): the checks after the
+ * signature in OFFLINE_CHECKS. All of it is data, supplied by the caller.
+ */
+export interface VerifiedTicketContext {
   /** The event this kiosk's key is scoped to. */
   eid: string;
-  /** Public keys of the last good discovery document. */
-  keys: readonly PublicKey[];
   nowMs: number;
   /** When this kiosk first admitted the ticket, or undefined. */
   admittedHereAt(tid: string): IsoDateTime | undefined;
@@ -198,6 +197,19 @@ export interface OfflineContext {
   };
   /** Which way this kiosk scans; default entry. Checks not in CHECK_DIRECTIONS for it are skipped. */
   direction?: GateDirection;
+  /**
+   * The event's entry policy, when the kiosk knows it (docs/protocol.md "Per event: entry policy"). On a re-entry
+   * event this kiosk does not know of exits at other gates, and a `seen_here` refusal says so.
+   */
+  entryPolicy?: EntryPolicy;
+}
+
+/** What the offline rules need to know; all of it is data, supplied by the caller. */
+export interface OfflineContext extends VerifiedTicketContext {
+  /** The issuer base URL this kiosk is enrolled with. */
+  issuer: string;
+  /** Public keys of the last good discovery document. */
+  keys: readonly PublicKey[];
   /** Tolerated clock difference between issuer and kiosk for key windows. Default 5 minutes. */
   clockSkewMs?: number;
   /**
@@ -247,7 +259,12 @@ type Failure = {
 } | null;
 const pass: Failure = null;
 
-const RULES: Readonly<Record<OfflineCheckCode, (w: Work) => Failure>> = {
+/** The checks that read the code and prove it genuine: OFFLINE_CHECKS up to and including the signature. */
+type CodeCheckCode = 'prefix' | 'prefix_version' | 'decode' | 'payload_version' | 'issuer' | 'key_known' | 'key_window' | 'signature';
+/** The checks of a verified payload: OFFLINE_CHECKS after the signature (checkVerifiedTicketOffline). */
+export type TicketCheckCode = Exclude<OfflineCheckCode, CodeCheckCode>;
+
+const CODE_RULES: Readonly<Record<CodeCheckCode, (w: Work) => Failure>> = {
   prefix: (w) => (PREFIX.test(w.text) ? pass : { detail: 'not a tkt code' }),
   prefix_version: (w) => {
     const version = PREFIX.exec(w.text)?.[1];
@@ -292,34 +309,39 @@ const RULES: Readonly<Record<OfflineCheckCode, (w: Work) => Failure>> = {
     w.signatureVerified = (w.ctx.verify ?? verifyEd25519)(ticket.signature, ticket.signedBytes, publicKey);
     return w.signatureVerified ? pass : { detail: 'signature does not verify' };
   },
-  event: (w) => (payloadOf(w).eid === w.ctx.eid ? pass : { detail: `ticket is for event ${payloadOf(w).eid}` }),
+};
+
+const TICKET_RULES: Readonly<Record<TicketCheckCode, (payload: TicketPayload, ctx: VerifiedTicketContext) => Failure>> = {
+  event: (payload, ctx) => (payload.eid === ctx.eid ? pass : { detail: `ticket is for event ${payload.eid}` }),
   // Spec "Ticket QR payload": exp is Unix seconds; the issuer calls a ticket expired when exp is before the scan.
-  expiry: (w) => (payloadOf(w).exp * 1000 >= w.ctx.nowMs ? pass : { detail: 'ticket expiry has passed' }),
-  revoked_list: (w) => {
-    const list = w.ctx.revocations;
-    if (!list?.isRevoked(payloadOf(w).tid)) return pass;
+  expiry: (payload, ctx) => (payload.exp * 1000 >= ctx.nowMs ? pass : { detail: 'ticket expiry has passed' }),
+  revoked_list: (payload, ctx) => {
+    const list = ctx.revocations;
+    if (!list?.isRevoked(payload.tid)) return pass;
     return { revocationsSyncedAt: list.syncedAt, detail: 'in the revocation list of the last sync' };
   },
-  rules: (w) => {
-    const given = w.ctx.checkInRules;
+  rules: (payload, ctx) => {
+    const given = ctx.checkInRules;
     if (!given) return pass;
-    const payload = payloadOf(w);
     const outcome = evaluateRules(given.rules, {
       ticketType: payload.tt,
       gateId: given.gateId,
-      direction: w.ctx.direction ?? 'entry',
-      at: w.ctx.nowMs,
-      entriesToday: entriesOnLocalDay(given.admissionsHere(payload.tid), w.ctx.nowMs, given.rules.time_zone),
+      direction: ctx.direction ?? 'entry',
+      at: ctx.nowMs,
+      entriesToday: entriesOnLocalDay(given.admissionsHere(payload.tid), ctx.nowMs, given.rules.time_zone),
       entryPolicy: given.entryPolicy,
     });
     return outcome.pass ? pass : { rule: outcome.refusal, detail: `check-in rule ${outcome.refusal.rule} (${outcome.refusal.name})` };
   },
-  seen_here: (w) => {
-    const at = w.ctx.admittedHereAt(payloadOf(w).tid);
-    return at === undefined ? pass : { firstUsedAt: at, detail: 'already admitted by this kiosk' };
+  seen_here: (payload, ctx) => {
+    const at = ctx.admittedHereAt(payload.tid);
+    if (at === undefined) return pass;
+    // A re-entry event: the person may have left by another gate since, which this kiosk cannot know offline.
+    const exits = ctx.entryPolicy === 'reentry' ? '; exits at other gates are not known offline' : '';
+    return { firstUsedAt: at, detail: `already admitted by this kiosk${exits}` };
   },
-  seen_by_peer: (w) => {
-    const peer = w.ctx.admittedByPeerAt?.(payloadOf(w).tid);
+  seen_by_peer: (payload, ctx) => {
+    const peer = ctx.admittedByPeerAt?.(payload.tid);
     return peer === undefined ? pass : { firstUsedAt: peer.admitted_at, peer, detail: 'admitted by another kiosk on this LAN' };
   },
 };
@@ -329,37 +351,75 @@ function payloadOf(w: Work): TicketPayload {
   return w.ticket.payload;
 }
 
-/** Runs OFFLINE_CHECKS in order; the first failure decides. */
+function isTicketCheck(check: OfflineCheckCode): check is TicketCheckCode {
+  return check in TICKET_RULES;
+}
+
+/** The refusal of the first failed check (the one builder of an offline refusal). */
+function refusal(check: OfflineCheckCode, failure: NonNullable<Failure>, nowMs: number, verified?: TicketPayload): RefuseVerdict {
+  const verdict: RefuseVerdict = {
+    kind: 'refuse',
+    reason: CHECK_REASON[check],
+    decided_at: new Date(nowMs).toISOString(),
+    offline: true,
+    decided_by: check,
+  };
+  // Only a verified payload is shown: an unauthenticated holder name would let anyone print "VIP".
+  if (verified) verdict.ticket = ticketFromPayload(verified);
+  if (failure.firstUsedAt !== undefined) verdict.first_used_at = failure.firstUsedAt;
+  if (failure.peer !== undefined) {
+    verdict.first_used_gate = failure.peer.gate;
+    verdict.first_used_offline = failure.peer.offline;
+  }
+  if (failure.detail !== undefined) verdict.detail = failure.detail;
+  if (failure.rule !== undefined) verdict.rule = failure.rule;
+  if (failure.revocationsSyncedAt !== undefined) verdict.revocations_synced_at = failure.revocationsSyncedAt;
+  return verdict;
+}
+
+/** Runs OFFLINE_CHECKS in order; the first failure decides. The checks after the signature are checkVerifiedTicketOffline's. */
 export function evaluateTicketOffline(text: string, ctx: OfflineContext): OfflineEvaluation {
   const w: Work = { text, ctx, signatureVerified: false };
   const direction = ctx.direction ?? 'entry';
   for (const check of OFFLINE_CHECKS) {
+    if (isTicketCheck(check)) break; // the signature verified: the rest judge the payload
     if (!CHECK_DIRECTIONS[check].includes(direction)) continue;
-    const failure = RULES[check](w);
+    const failure = CODE_RULES[check](w);
     if (failure === null) continue;
     const claimed = w.ticket?.payload;
-    const verdict: RefuseVerdict = {
-      kind: 'refuse',
-      reason: CHECK_REASON[check],
-      decided_at: new Date(ctx.nowMs).toISOString(),
-      offline: true,
-      decided_by: check,
-    };
-    // Only a verified payload is shown: an unauthenticated holder name would let anyone print "VIP".
-    if (claimed && w.signatureVerified) verdict.ticket = ticketFromPayload(claimed);
-    if (failure.firstUsedAt !== undefined) verdict.first_used_at = failure.firstUsedAt;
-    if (failure.peer !== undefined) {
-      verdict.first_used_gate = failure.peer.gate;
-      verdict.first_used_offline = failure.peer.offline;
-    }
-    if (failure.detail !== undefined) verdict.detail = failure.detail;
-    if (failure.rule !== undefined) verdict.rule = failure.rule;
-    if (failure.revocationsSyncedAt !== undefined) verdict.revocations_synced_at = failure.revocationsSyncedAt;
+    const verdict = refusal(check, failure, ctx.nowMs, claimed && w.signatureVerified ? claimed : undefined);
     const result: OfflineEvaluation = { pass: false, check, verdict, signatureVerified: w.signatureVerified };
     if (claimed) result.claimed = claimed;
     return result;
   }
-  return { pass: true, ticket: w.ticket!, key: w.key! };
+  const ticket = w.ticket!;
+  const checked = checkVerifiedTicketOffline(ticket.payload, ctx);
+  if (!checked.pass) return { ...checked, signatureVerified: true, claimed: ticket.payload };
+  return { pass: true, ticket, key: w.key! };
+}
+
+/** The outcome of the checks of a verified payload: the first failed check and its refusal, or a pass. */
+export type VerifiedTicketEvaluation = { pass: true } | { pass: false; check: TicketCheckCode; verdict: RefuseVerdict };
+
+/**
+ * Runs the checks of OFFLINE_CHECKS that come after the signature, in the same order, on a payload whose
+ * signature verified: from `from` on (default: all of them). The kiosk runs them again, from the checks
+ * the issuer would have judged, when the issuer does not answer (main/kiosk/decide/scan-decision.ts).
+ */
+export function checkVerifiedTicketOffline(
+  payload: TicketPayload,
+  ctx: VerifiedTicketContext,
+  from: TicketCheckCode = 'event',
+): VerifiedTicketEvaluation {
+  const direction = ctx.direction ?? 'entry';
+  for (const check of OFFLINE_CHECKS.slice(OFFLINE_CHECKS.indexOf(from))) {
+    if (!isTicketCheck(check)) throw new Error('a code check after the signature'); // a bug in OFFLINE_CHECKS order
+    if (!CHECK_DIRECTIONS[check].includes(direction)) continue;
+    const failure = TICKET_RULES[check](payload, ctx);
+    if (failure === null) continue;
+    return { pass: false, check, verdict: refusal(check, failure, ctx.nowMs, payload) };
+  }
+  return { pass: true };
 }
 
 export function ticketFromPayload(payload: TicketPayload): VerdictTicket {
