@@ -133,7 +133,7 @@ async function assemble(options: BuildOptions, database: SqlDatabase, schemaVers
   }
 
   app.decorateRequest('credential', null);
-  // Only JSON bodies are accepted (spec "Endpoints"); a text/plain body is a wrong content type, hence 400.
+  // Only JSON bodies are accepted (docs/protocol.md "Endpoints"); a text/plain body is a wrong content type, hence 400.
   app.removeContentTypeParser('text/plain');
   installErrorHandlers(app);
   // Before validation and before any route walks the body (request-body.ts).

@@ -2,7 +2,7 @@
  * The issuer's one error catalogue, in two parts:
  *
  * - ApiError and `errors`: the HTTP API's failures. Every non-2xx answer
- *   carries the spec's ErrorEnvelope (spec "Errors"; docs/protocol.md "Errors
+ *   carries the spec's ErrorEnvelope (docs/protocol.md "Errors", "Errors
  *   outside the spec's tables"), with the HTTP status fixed by the code
  *   (protocol/error-envelope.ts).
  * - AdminError and ADMIN_FAILURES: the failures of the admin operations (the
@@ -217,7 +217,7 @@ export class AdminError extends Error {
 
 export const exitCodeFor = (code: AdminErrorCode): number => ADMIN_FAILURES[code].exitCode;
 
-/** The first offending field of an Ajv validation error, as `details.field` (spec check-in rule 4). */
+/** The first offending field of an Ajv validation error, as `details.field` (docs/protocol.md "Precedence", check 2). */
 export function validationField(error: Pick<FastifyError, 'validation'>): string {
   const first = error.validation?.[0];
   if (!first) return 'body';

@@ -1,6 +1,6 @@
 /**
- * Enrollment tokens and API keys: 256 bits from the OS CSPRNG (the spec asks
- * for at least 128), stored only as SHA-256 hashes, compared in constant time.
+ * Enrollment tokens and API keys: 256 bits from the OS CSPRNG (at least 128
+ * are required: docs/protocol.md "Authentication"), stored only as SHA-256 hashes, compared in constant time.
  * A fast hash is right here: the secrets are random, not guessable passwords.
  */
 import crypto from 'node:crypto';

@@ -1,4 +1,4 @@
-/** Timestamps as the issuer writes them (spec: timestamps are ISO 8601 UTC; `iat`/`exp` are Unix seconds). */
+/** Timestamps as the issuer writes them (docs/protocol.md "Times": ISO 8601 UTC; `iat`/`exp` are Unix seconds). */
 
 /** UTC, second precision: the form every timestamp the issuer stores and prints takes. */
 export function isoUtc(date: Date): string {

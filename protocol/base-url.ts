@@ -1,5 +1,5 @@
 /**
- * Issuer base URL rules (spec "What the service does" 2; docs/protocol.md
+ * Issuer base URL rules (docs/protocol.md
  * "Base URL"): HTTPS, no trailing slash; http:// only for loopback hosts.
  */
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);

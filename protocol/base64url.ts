@@ -1,7 +1,7 @@
 /**
- * base64url without padding (RFC 4648 section 5), strict on decode: the spec
- * signs the exact bytes of the encoded payload segment, so we refuse anything
- * that is not canonical rather than guessing.
+ * base64url without padding (RFC 4648 section 5), strict on decode: a ticket's
+ * signature covers the exact bytes of the encoded payload segment, so we refuse anything
+ * that is not canonical rather than guessing (docs/protocol.md "Codes people scan").
  */
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 const LOOKUP = new Map<string, number>([...ALPHABET].map((c, i) => [c, i]));

@@ -1,4 +1,4 @@
-/** The ErrorEnvelope every non-2xx answer carries, and its catalogue of codes (spec "Errors"): one code, one HTTP status. */
+/** The ErrorEnvelope every non-2xx answer carries, and its catalogue of codes (docs/protocol.md "Errors"): one code, one HTTP status. */
 export const ERROR_STATUS = {
   INVALID_REQUEST: 400,
   INVALID_TOKEN: 400,

@@ -1,4 +1,4 @@
-/** Key identifier (spec "PublicKey"): first 8 lowercase hex chars of SHA-256 of the raw 32-byte key. */
+/** Key identifier (docs/protocol.md "Keys"): first 8 lowercase hex chars of SHA-256 of the raw 32-byte key. */
 import { sha256 } from '@noble/hashes/sha2.js';
 import { PUBLIC_KEY_LENGTH } from './ed25519.js';
 

@@ -1,4 +1,4 @@
-/** The setup QR code: `tsetup1.<base64url(setup_json)>` (spec "Setup QR payload"). */
+/** The setup QR code: `tsetup1.<base64url(setup_json)>` (docs/protocol.md "Setup payload"). */
 import { encodeBase64Url, utf8Encode } from './base64url.js';
 import { FieldError, optionalString, requireDateTime, requireInteger, requireString, type JsonObject } from './fields.js';
 import { QrCodeError } from './qr-code-error.js';

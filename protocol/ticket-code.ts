@@ -1,6 +1,6 @@
 /**
  * The ticket QR code: `tkt1.<base64url(payload_json)>.<base64url(signature)>`
- * (spec "Ticket QR payload"). The signature covers the exact bytes of the
+ * (docs/protocol.md "Codes people scan"). The signature covers the exact bytes of the
  * encoded payload segment, so decoding keeps that segment as signed.
  */
 import { Base64UrlError, decodeBase64Url, encodeBase64Url, utf8Decode, utf8Encode } from './base64url.js';

@@ -65,7 +65,7 @@ export interface CheckInRequest {
   scanner_id: string;
   gate_id?: string;
   idempotency_key: string;
-  /** docs/protocol.md "Reporting a failed signature": how a scanner reports a failed signature (spec rule 7). */
+  /** docs/protocol.md "Reporting a failed signature": how a scanner reports a failed signature. */
   signature_status?: 'valid' | 'invalid';
 }
 

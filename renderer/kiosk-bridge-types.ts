@@ -7,7 +7,7 @@
  *
  * Types only, plain JSON data only: everything here crosses a process or
  * network boundary. No API key, enrollment token or other secret ever appears
- * in these types (spec "EnrollResponse": the key is never shown or logged).
+ * in these types (docs/protocol.md "Authentication": the key is never shown or logged).
  * DOM-free, so pure modules and Node tests can use it; main/ imports it
  * type-only, so no page code reaches the Node side.
  */
@@ -81,7 +81,7 @@ export type EnrollFailureCode =
   | 'issuer_error'
   /** The issuer answered for another issuer or event than the setup code named. */
   | 'scope_mismatch'
-  /** No usable OS keyring to keep the API key (spec "Authentication" 8). */
+  /** No usable OS keyring to keep the API key (docs/protocol.md "Authentication"). */
   | 'secret_store_unavailable';
 
 /** How one code character differs on this path, for the diagnosis' words. */

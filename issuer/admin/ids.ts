@@ -1,5 +1,5 @@
 /**
- * Event and ticket IDs: ULIDs (spec "Ticket QR payload": ULID recommended).
+ * Event and ticket IDs: ULIDs (docs/protocol.md "Identifiers").
  * Monotonic, so IDs made within one millisecond still sort in issue order.
  */
 import { monotonicFactory } from 'ulid';

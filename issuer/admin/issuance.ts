@@ -1,5 +1,5 @@
 /**
- * Issuing tickets: build the payload (spec "Ticket QR payload"), sign it with
+ * Issuing tickets: build the payload (docs/protocol.md "Ticket payload"), sign it with
  * the active key, store it. Shared by `ticket issue`, `ticket import` and the
  * issuance benchmark (bench/issuer-bench.ts).
  *
@@ -142,8 +142,8 @@ async function signBatch(signer: BatchSigner, context: IssuanceContext, specs: r
 }
 
 /*
- * The code format of protocol/ticket-code.ts encodeTicketCode (spec "Ticket QR
- * payload"), with Node's native base64url: the same canonical unpadded text,
+ * The code format of protocol/ticket-code.ts encodeTicketCode (docs/protocol.md
+ * "Codes people scan"), with Node's native base64url: the same canonical unpadded text,
  * three times faster than the portable encoder, which matters at 20,000
  * tickets/s. The CLI tests decode every issued code with decodeTicketCode and
  * verify its signature.

@@ -11,7 +11,7 @@ import { AdminError } from '../error-catalogue.js';
 const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-](\d{2}):(\d{2}))$/;
 
 /**
- * An ISO 8601 date-time with a time zone (spec: timestamps are ISO 8601 UTC).
+ * An ISO 8601 date-time with a time zone (docs/protocol.md "Times").
  * Stricter than Date.parse, which turns 2026-02-30 into 2 March.
  */
 export function parseDateTime(value: string, flag: string): Date {
@@ -52,7 +52,7 @@ export function parseBaseUrl(value: string): string {
   return value;
 }
 
-/** Names and labels end up in QR codes that must stay small enough to scan quickly (spec: "keep it short"). */
+/** Names and labels end up in QR codes that must stay small enough to scan quickly (docs/protocol.md "Ticket payload"). */
 export const MAX_LABEL_LENGTH = 80;
 
 export function parseLabel(value: string, flag: string): string {

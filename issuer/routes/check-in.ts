@@ -1,5 +1,5 @@
 /**
- * POST /api/v1/tickets/check-in (spec "Endpoints"; docs/protocol.md
+ * POST /api/v1/tickets/check-in (docs/protocol.md "Endpoints",
  * "Precedence"). The Bearer is checked in onRequest, before the
  * body is read (precedence 1 before 2); the rest is services/check-in.ts.
  */
@@ -14,7 +14,7 @@ import type { SqlDatabase } from '../store/sql.js';
 import type { RateLimitHook } from '../services/rate-limits.js';
 import { errorResponses, ref } from './schemas.js';
 
-// The key may come in the Idempotency-Key header instead of the body (spec "CheckInRequest"),
+// The key may come in the Idempotency-Key header instead of the body (docs/protocol.md "Precedence"),
 // so the body schema does not require it; services/check-in-decision.ts judges the key.
 const { $id: _id, ...requestSchema } = checkInRequestSchema;
 const checkInBodySchema = { ...requestSchema, required: requestSchema.required.filter((field) => field !== 'idempotency_key') };

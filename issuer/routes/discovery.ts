@@ -1,10 +1,10 @@
-/** GET /.well-known/ticket-issuer.json (spec "Endpoints"; docs/protocol.md "Keys"). */
+/** GET /.well-known/ticket-issuer.json (docs/protocol.md "Discovery document", "Keys"). */
 import type { FastifyInstance } from 'fastify';
 import type { SqlDatabase } from '../store/sql.js';
 import { discoveryRepresentation, ifNoneMatchHits, PATHS } from '../services/discovery.js';
 import { errorResponses, ref } from './schemas.js';
 
-/** Scanners cache it at most one hour (spec "Limits"). */
+/** Scanners cache it at most one hour (docs/protocol.md "Discovery document"). */
 export const DISCOVERY_CACHE_CONTROL = 'public, max-age=3600';
 
 export default async function discoveryRoute(app: FastifyInstance, options: { database: SqlDatabase }): Promise<void> {

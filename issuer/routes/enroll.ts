@@ -1,4 +1,4 @@
-/** POST /api/v1/scanners/enroll (spec "Endpoints"; docs/protocol.md "Enrollment"). */
+/** POST /api/v1/scanners/enroll (docs/protocol.md "Endpoints", "Enrollment"). */
 import type { FastifyInstance } from 'fastify';
 import { enrollRequestSchema } from '../../protocol/schemas.js';
 import { SUPPORTED_VERSIONS } from '../../protocol/types.js';
@@ -29,7 +29,7 @@ export default async function enrollRoute(
       if (typeof version === 'number' && !SUPPORTED_VERSIONS.includes(version)) throw errors.versionUnsupported(version);
       if (request.validationError) {
         const field = validationField(request.validationError);
-        // A missing or ill-typed token is a malformed token (spec "Enrollment token lifecycle").
+        // A missing or ill-typed token is a malformed token (docs/protocol.md "Enrollment").
         throw field === 'token' ? errors.invalidToken() : errors.invalidField(field);
       }
       const input = body as unknown as EnrollInput;

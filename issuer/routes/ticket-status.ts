@@ -1,4 +1,4 @@
-/** GET /api/v1/tickets/{tid}/status (spec "Endpoints"; docs/protocol.md "Status"). Never changes state. */
+/** GET /api/v1/tickets/{tid}/status (docs/protocol.md "Endpoints", "Status"). Never changes state. */
 import type { FastifyInstance } from 'fastify';
 import { requireScanner } from '../auth.js';
 import { errors } from '../error-catalogue.js';

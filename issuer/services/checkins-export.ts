@@ -1,7 +1,7 @@
 /**
  * The reconciliation export (`ticket-issuer checkins export`, and the admin
  * dashboard's CSV download): every admission and every refused or reported
- * scan of an event (spec "Uses: post-event reconciliation"). Three sources,
+ * scan of an event (docs/issuer.md "Reconciliation"). Three sources,
  * none counted twice:
  * - `checkins`: each ticket's current admission (one per ticket,
  *   authoritative), outcome `checked_in`, or `check_in_annulled` when it was

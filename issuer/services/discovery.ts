@@ -1,5 +1,5 @@
 /**
- * The discovery document (spec "Issuer discovery document"). Built from the
+ * The discovery document (docs/protocol.md "Discovery document"). Built from the
  * database on every request, so a key rotated by the admin CLI in another
  * process shows at once, without a restart (docs/protocol.md "Keys").
  * The strong ETag is a hash of the exact bytes sent.

@@ -1,5 +1,5 @@
 /**
- * Rate limits (spec "Limits" / rate limiting; docs/protocol.md "Rate
+ * Rate limits (docs/protocol.md "Rate
  * limits"): one-minute windows counted by @fastify/rate-limit's store, applied
  * from our own onRequest hooks so the order against authentication is
  * explicit and every 429 is our ErrorEnvelope with `Retry-After` (whole

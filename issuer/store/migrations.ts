@@ -59,7 +59,7 @@ export const MIGRATIONS: readonly string[] = [
     recorded_at      TEXT NOT NULL
   );
 
-  -- Stored first answers, replayed byte for byte (spec "Idempotency summary").
+  -- Stored first answers, replayed byte for byte (docs/protocol.md "Idempotency and offline scans").
   CREATE TABLE idempotency (
     idempotency_key  TEXT PRIMARY KEY,
     request_hash     TEXT NOT NULL,

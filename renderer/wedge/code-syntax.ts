@@ -1,6 +1,6 @@
 /**
- * The character-level shape of the codes a door sees (spec "Ticket QR payload",
- * "Setup QR payload"): `tkt1.<b64url>.<b64url>` and `tsetup1.<b64url>`, with
+ * The character-level shape of the codes a door sees (docs/protocol.md "Codes
+ * people scan"): `tkt1.<b64url>.<b64url>` and `tsetup1.<b64url>`, with
  * base64url = RFC 4648 §5 without padding. Only the shape: decoding and the
  * signature are the kiosk core's job. The prefixes are the protocol's own.
  */

@@ -79,7 +79,7 @@ describe('scanner setup', () => {
       // The issuer's self-signed certificate, pinned (setup-cert-pin.test.ts).
       tls_cert_sha256: expect.stringMatching(/^[0-9A-F]{2}(:[0-9A-F]{2}){31}$/),
     });
-    // At least 128 bits of entropy (spec "Limits"): 32 random bytes, base64url.
+    // At least 128 bits of entropy (docs/protocol.md "Authentication"): 32 random bytes, base64url.
     expect(Buffer.from(payload.token, 'base64url').length).toBeGreaterThanOrEqual(16);
 
     const db = openDatabase(path.join(issuer.data, 'issuer.db'));
