@@ -44,7 +44,7 @@
  *          --gap MS pause on Ready before each scan (100)
  *          --typing page|cdp: keys dispatched inside the page in one burst, like the e2e test
  *            (default), or page.keyboard.type + press('Enter') over CDP, which on a loaded
- *            machine can split the burst (docs/kiosk-screens.md "Testing note")
+ *            machine can split the burst (docs/kiosk-screens.md "Keyboard-wedge scanners", its testing note)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';

@@ -14,7 +14,7 @@
  * Each server runs in its own worker thread so the load generator does not
  * share its event loop. A benchmark, not a test: it prints figures.
  *
- * `--processes N` (issue 13): (b) against N real `ticket-issuer serve` child
+ * `--processes N`: (b) against N real `ticket-issuer serve` child
  * processes (`--plain-http` on loopback, `--scanner-rpm` lifted) sharing ONE
  * data dir and SQLite file, the load generator's connections spread over them
  * round-robin. N = 1 keeps today's worker thread (the documented figures stay
@@ -23,7 +23,7 @@
  * prints one line per N. After each N: stored check-ins = `valid` answers, and
  * a race (every ticket sent to all processes at once) gives one `valid` per ticket.
  *
- * `--store postgres` (issue 13): the same run on a throwaway PostgreSQL cluster
+ * `--store postgres`: the same run on a throwaway PostgreSQL cluster
  * (test/support/postgres-cluster.ts: fsync and synchronous_commit on, never
  * off here), started first and stopped at the end, after an error and on
  * SIGINT/SIGTERM too. The issuer data dir is made with `init --database` on it
@@ -39,7 +39,7 @@
  *   --concurrency C (50) --scanners K (50)
  *   --occupancy-tickets N (100000; 0 skips (f))
  *
- * (f) (issue 14): what reading live occupancy costs with N check-ins and N/2 exits in the store
+ * (f): what reading live occupancy costs with N check-ins and N/2 exits in the store
  * (bench/occupancy-cost.ts). Goal: under 1 ms.
  */
 import crypto from 'node:crypto';

@@ -1,6 +1,6 @@
 /**
  * How long a client may take and how many may connect at once
- * (docs/issuer.md "Threats handled: slow clients"). Without these, anyone on
+ * (docs/issuer.md "Threats handled", slow clients). Without these, anyone on
  * a venue's LAN could open connections and send their bodies a byte at a
  * time until the issuer stopped answering the doors.
  *

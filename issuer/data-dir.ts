@@ -14,7 +14,7 @@ export const DEFAULT_DATA_DIR = './issuer-data';
 export const DATABASE_RECORD = 'database.json';
 /** The file that makes a data dir a serving node's (docs/issuer.md "Serving nodes"), written by `node-config`. */
 export const NODE_RECORD = 'node.json';
-/** The environment variable that overrides the record (issue 13; docs/issuer.md "Where the database is"). */
+/** The environment variable that overrides the record (docs/issuer.md "Where the database is"). */
 export const DATABASE_URL_ENV = 'TICKET_ISSUER_DATABASE_URL';
 
 export interface DataDir {

@@ -3,7 +3,7 @@
  * (docs/protocol.md "Enrollment": `api_key` never is safe to log):
  * - request serialisation keeps method, path and peer only: no headers, no
  *   body, and no query string (the dashboard's ticket search sends holder
- *   names there; personal data stays out of the log, docs/issuer.md "Logs");
+ *   names there; personal data stays out of the log, docs/issuer.md "Threats handled");
  * - `redact` censors the Authorization header, `api_key` and `token` wherever a
  *   log call might still pass them, as a second line of defence.
  */

@@ -66,7 +66,7 @@ export function verdictView(verdict: DoorVerdict, time: TimeOptions = {}): Verdi
         : null,
   };
   if (verdict.kind === 'exit') {
-    // docs/kiosk-screens.md "EXIT": neither green nor red; its own colour, word and icon.
+    // docs/kiosk-screens.md "Screens and test hooks", the EXIT screen: neither green nor red; its own colour, word and icon.
     return {
       ...common,
       word: t('verdict.exit'),

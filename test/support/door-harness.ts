@@ -129,7 +129,7 @@ export function launchChromium(): Promise<Browser> {
 /**
  * Like a wedge scanner: one burst of keydown events ending with Enter, dispatched inside the page.
  * Keys sent over CDP (page.keyboard.type) are timestamped as each command arrives, and on a loaded
- * machine the gaps split the burst (docs/kiosk-screens.md "Testing note"); a scanner's keys come
+ * machine the gaps split the burst (docs/kiosk-screens.md "Keyboard-wedge scanners", its testing note); a scanner's keys come
  * back to back. An event's timeStamp is its creation time, so the characters are all created
  * first, then dispatched: the OS pausing the page while they are handled cannot put a gap into
  * the burst (a real key also keeps the time it arrived, however late the page handles it).

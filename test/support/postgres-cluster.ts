@@ -1,8 +1,8 @@
 /**
  * A throwaway PostgreSQL cluster on a free loopback port, for the integration
- * tests of the PostgreSQL store and, later, its benchmarks (issue 13: "the
- * tests start a throwaway PostgreSQL cluster themselves ... No shared or
- * pre-existing server is assumed"). No vitest here: bench/ compiles it.
+ * tests of the PostgreSQL store and its benchmarks (`bench:issuer --store
+ * postgres`), each of which starts its own: no shared or pre-existing server
+ * is assumed. No vitest here: bench/ compiles it.
  *
  * Each call runs `initdb` into a fresh temp dir and `pg_ctl start` on it, with
  * Debian's `postgresql` package (scripts/install-system-deps.sh). The server

@@ -1,6 +1,6 @@
 /**
- * Slow and greedy clients on real sockets (docs/issuer.md "Threats handled:
- * slow clients"): a body sent a byte at a time, headers that never end, a
+ * Slow and greedy clients on real sockets (docs/issuer.md "Threats handled",
+ * slow clients): a body sent a byte at a time, headers that never end, a
  * connection that says nothing, more connections than the cap. The limits
  * are the documented ones, shortened here so each cut can be watched in a
  * second or two; `npm run bench:abuse` runs the real values under load.

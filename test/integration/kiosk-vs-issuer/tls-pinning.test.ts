@@ -1,7 +1,7 @@
 /**
  * The kiosk against the real issuer on HTTPS with its default self-signed
  * certificate (startServer without plainHttp). The setup code's
- * `tls_cert_sha256` pins that certificate (docs/kiosk.md "TLS pinning").
+ * `tls_cert_sha256` pins that certificate (docs/kiosk.md "TLS pinning for self-signed issuers").
  *
  *   scripts/with-keyring.sh npx vitest run test/integration/kiosk-vs-issuer
  */

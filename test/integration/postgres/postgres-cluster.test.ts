@@ -1,6 +1,6 @@
 /**
- * The throwaway PostgreSQL cluster the PostgreSQL store's tests will start
- * (test/support/postgres-cluster.ts, issue 13 "Tests"): it comes up on
+ * The throwaway PostgreSQL cluster the PostgreSQL store's tests start
+ * (test/support/postgres-cluster.ts): it comes up on
  * loopback with durable commits, a UNIQUE constraint refuses a second row (the
  * mechanism exactly-once across processes relies on: one `valid` per ticket,
  * decided by the database, not by a lock in one process), and stop() leaves

@@ -126,7 +126,7 @@ describe('two serve processes on one PostgreSQL database', () => {
       let state: 'inside' | 'outside' = 'inside';
       for (let round = 0; round < 3; round++) {
         // Scanned at the same instant: with an exit a millisecond older than the entry, an exit reaching the issuer
-        // after that entry would be older than the ticket's state, i.e. history (docs/protocol.md "Late scans").
+        // after that entry would be older than the ticket's state, i.e. history (docs/protocol.md "Late scans are ordered by `scanned_at`").
         const at = new Date().toISOString();
         const [exit, entry] = await Promise.all([scan(0, tid, 'exit', at), scan(1, tid, 'entry', at)]);
         // Every answer is one of the two orders, applied on the state the other left (never both from the same state).
