@@ -53,7 +53,7 @@ const NOT_READY_MESSAGES: Record<NotReadyReason, string> = {
   database_unavailable: 'the issuer database does not answer',
 };
 
-/** Whole seconds, as the spec writes Retry-After; a load balancer polls on its own interval anyway. */
+/** Whole seconds, as the protocol writes Retry-After (docs/protocol.md "Rate limits"); a load balancer polls on its own interval anyway. */
 export const NOT_READY_RETRY_AFTER_S = 5;
 
 /** Every error the issuer raises, by name. Routes use these, never ad-hoc codes or messages. */

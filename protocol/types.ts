@@ -1,4 +1,4 @@
-/** Resource types of the spec's "Resources and fields" part, shared by the issuer and the kiosk. */
+/** The protocol's resource types (docs/protocol.md), shared by the issuer and the kiosk. */
 
 export const PROTOCOL_VERSION = 1;
 export const SUPPORTED_VERSIONS: readonly number[] = [1];

@@ -42,7 +42,7 @@ export interface IssuanceContext {
 export const defaultTicketExpiry = (event: EventRow): number =>
   unixSeconds(addHours(new Date(event.ends_at), DEFAULT_EXPIRY_HOURS_AFTER_END));
 
-/** The QR payload of one ticket; `tt` and `hn` only when given (both optional in the spec). */
+/** The QR payload of one ticket; `tt` and `hn` only when given (both optional: docs/protocol.md "Ticket payload"). */
 export function ticketPayload(context: IssuanceContext, spec: TicketSpec, tid: string): TicketPayload {
   const { event } = context;
   const payload: TicketPayload = {
