@@ -51,13 +51,13 @@ export type RefusalReason = (typeof REFUSAL_REASONS)[number];
  */
 export const OFFLINE_CHECKS = [
   'prefix', // looks like `tkt<N>.`
-  'prefix_version', // N is a version we speak (spec "Versioning" 3)
+  'prefix_version', // N is a version we speak (docs/protocol.md "Versioning")
   'decode', // base64url, JSON, required fields, 64-byte signature
   'payload_version', // payload `v` supported
   'issuer', // payload `iss` is the issuer this kiosk is enrolled with
   'key_known', // `kid` is in the discovery document
   'key_window', // the key was valid when the ticket was issued, and is valid now
-  'signature', // Ed25519 over the payload segment (spec "Ticket QR payload")
+  'signature', // Ed25519 over the payload segment (docs/protocol.md "Codes people scan")
   'event', // payload `eid` is the enrolled event
   'expiry', // `exp` has not passed
   'revoked_list', // not in the revocation list of the last sync (offline only: docs/kiosk.md "Revocation list")
@@ -198,7 +198,7 @@ export interface VerifiedTicketContext {
   /** Which way this kiosk scans; default entry. Checks not in CHECK_DIRECTIONS for it are skipped. */
   direction?: GateDirection;
   /**
-   * The event's entry policy, when the kiosk knows it (docs/protocol.md "Per event: entry policy"). On a re-entry
+   * The event's entry policy, when the kiosk knows it (docs/protocol.md "Per event: entry policy and capacity"). On a re-entry
    * event this kiosk does not know of exits at other gates, and a `seen_here` refusal says so.
    */
   entryPolicy?: EntryPolicy;
@@ -450,7 +450,7 @@ export function exitVerdict(payload: TicketPayload, offline: boolean, decidedAt:
   };
 }
 
-/** Offline behaviour (spec "Idempotency summary", last paragraph): optimistic admits; `strict` refuses. */
+/** Offline behaviour (docs/protocol.md "Idempotency and offline scans"): optimistic admits; `strict` refuses. */
 export type OfflinePolicy = 'optimistic' | 'strict';
 
 export function offlineVerdict(payload: TicketPayload, policy: OfflinePolicy, decidedAt: IsoDateTime): Verdict {
