@@ -88,7 +88,7 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
     recorded_at      TEXT COLLATE "C" NOT NULL
   );
 
-  -- Stored first answers, replayed byte for byte (spec "Idempotency summary").
+  -- Stored first answers, replayed byte for byte (docs/protocol.md "Idempotency and offline scans").
   CREATE TABLE idempotency (
     rowid BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE,
     idempotency_key  TEXT COLLATE "C" PRIMARY KEY,
