@@ -5,6 +5,7 @@
  * optional on the wire: a scanner that knows only the spec never sends them,
  * and its answers are the spec's.
  */
+import type { ScannerRights } from './access.js';
 import type { CheckInRules, RuleRefusal } from './check-in-rules.js';
 import type { CheckInRequest, CheckInResponse, DiscoveryDocument, IssuerEndpoints, IsoDateTime, TicketStatus } from './types.js';
 
@@ -125,7 +126,8 @@ export interface HeartbeatResponse {
   capacity: number | null;
   occupancy: Occupancy & { level: OccupancyLevel };
   offline_policies: OfflinePolicies;
-  rights: { annul: boolean };
+  /** What this scanner's key may do: its role in the access table, in wire form (protocol/access.ts rightsOf). */
+  rights: ScannerRights;
   server_time: IsoDateTime;
   /**
    * The event's check-in rules (docs/protocol.md "Check-in rules"), which the kiosk applies offline. Always

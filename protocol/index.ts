@@ -13,5 +13,6 @@ export * from './types.js';
 export * from './uuid.js';
 export * from './verdict.js';
 export * from './door.js';
+export * from './access.js';
 export * from './offline-exposure.js';
 export * from './check-in-rules.js';

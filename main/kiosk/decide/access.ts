@@ -1,0 +1,20 @@
+/**
+ * The kiosk's side of the access table (protocol/access.ts, docs/protocol.md
+ * "Roles and rights"): who is in front of the kiosk now, and whether a call
+ * asks for the staff PIN. Pure; the PIN, its unlock and its lockout are
+ * main/kiosk/staff-access.ts.
+ */
+import { mayCall, type KioskCall, type KioskRole } from '../../../protocol/access.js';
+
+/**
+ * docs/kiosk.md "Staff PIN": staff once the PIN unlocked the kiosk (for its
+ * idle time), and everyone while no PIN is set; anyone else otherwise.
+ */
+export function roleAtKiosk(staff: { pinSet: boolean; unlocked: boolean }): KioskRole {
+  return !staff.pinSet || staff.unlocked ? 'staff' : 'anyone';
+}
+
+/** Whether `call` needs the staff unlock: every call the table does not open to anyone at the door. */
+export function needsStaff(call: KioskCall): boolean {
+  return !mayCall('anyone', call);
+}
