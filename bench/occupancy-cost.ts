@@ -46,7 +46,7 @@ export async function measureOccupancyCost(database: SqlDatabase, dataDir: DataD
     scannerId: scanner!.scannerId,
     eid: event.eid,
     gateId: gate,
-    canAnnul: false,
+    role: 'scanner',
   });
   const scan = async (tid: string, action: 'entry' | 'exit', index: number): Promise<void> => {
     const gate = gates[index % gates.length]!;

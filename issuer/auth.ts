@@ -6,6 +6,7 @@
  * effect on the very next request (docs/protocol.md "The admin CLI").
  */
 import type { FastifyRequest } from 'fastify';
+import { keyRoleOfStored, type ScannerKeyRole } from '../protocol/access.js';
 import { hashesEqual, hashSecret } from './secrets.js';
 import { errors } from './error-catalogue.js';
 import type { Sql } from './store/sql.js';
@@ -19,8 +20,8 @@ export interface ScannerCredential {
   scannerId: string;
   eid: string;
   gateId: string | null;
-  /** docs/protocol.md "Door operations": may this key annul check-ins (from its setup code). */
-  canAnnul: boolean;
+  /** docs/protocol.md "Roles and rights": what this key may do, from its setup code (stored as its can_annul column). */
+  role: ScannerKeyRole;
 }
 
 declare module 'fastify' {
@@ -45,7 +46,14 @@ export async function authenticate(db: Sql, authorization: string | undefined, n
   if (!row || !hashesEqual(row.key_hash, keyHash)) return null;
   if (row.revoked_at !== null) return null;
   if (Date.parse(row.expires_at) <= now.getTime()) return null;
-  return { apiKeyId: row.api_key_id, keyHash, scannerId: row.scanner_id, eid: row.eid, gateId: row.gate_id, canAnnul: row.can_annul === 1 };
+  return {
+    apiKeyId: row.api_key_id,
+    keyHash,
+    scannerId: row.scanner_id,
+    eid: row.eid,
+    gateId: row.gate_id,
+    role: keyRoleOfStored(row.can_annul),
+  };
 }
 
 /**

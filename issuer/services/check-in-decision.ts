@@ -10,6 +10,7 @@
  */
 import crypto from 'node:crypto';
 import { entriesOnLocalDay, evaluateRules, type CheckInRules } from '../../protocol/check-in-rules.js';
+import { CHECK_IN_CALLS, mayCall } from '../../protocol/access.js';
 import type { ErrorEnvelope } from '../../protocol/error-envelope.js';
 import {
   MAX_REASON_LENGTH,
@@ -210,10 +211,11 @@ const CHECKS: readonly Check[] = [
   },
   {
     code: 'action_right',
+    // docs/protocol.md "Roles and rights": the key's role may make this action's call (entry and exit: every key).
     evaluate: (f) =>
-      f.body.action === 'annul' && !f.credential!.canAnnul
-        ? errorAnswer('action_right', 'forbidden', errors.forbiddenAction('annul'))
-        : null,
+      mayCall(f.credential!.role, CHECK_IN_CALLS[actionOf(f)])
+        ? null
+        : errorAnswer('action_right', 'forbidden', errors.forbiddenAction(actionOf(f))),
   },
   {
     code: 'signature_reported',

@@ -12,6 +12,7 @@ import {
   type OccupancyLevel,
   type OfflineExposurePolicy,
 } from '../../protocol/door.js';
+import { rightsOf } from '../../protocol/access.js';
 import type { ScannerCredential } from '../auth.js';
 import { AdminError } from '../error-catalogue.js';
 import { recordKioskHead } from '../store/audit-log.js';
@@ -52,7 +53,7 @@ export async function heartbeat(database: SqlDatabase, credential: ScannerCreden
     capacity: event.capacity,
     occupancy: { inside, capacity: event.capacity, level: occupancyLevel(inside, event.capacity) },
     offline_policies: await offlinePoliciesOf(db, event.eid),
-    rights: { annul: credential.canAnnul },
+    rights: rightsOf(credential.role),
     server_time: now,
     // docs/protocol.md "Check-in rules": the kiosk applies them offline; a change reaches it at its next heartbeat.
     check_in_rules: await rulesOf(db, event.eid),

@@ -5,6 +5,7 @@
  * exists only inside the returned setup code, which is the deliverable.
  */
 import { encodeSetupCode } from '../../protocol/setup-code.js';
+import { storedAnnulFlag, type ScannerKeyRole } from '../../protocol/access.js';
 import type { GateDirection } from '../../protocol/door.js';
 import { PROTOCOL_VERSION, type SetupPayload } from '../../protocol/types.js';
 import { addHours, isoUtc } from '../time.js';
@@ -30,8 +31,8 @@ export interface SetupRequest {
   tlsCertSha256?: string;
   /** docs/protocol.md "Setup code: two more fields": which way the kiosk scans. */
   direction?: GateDirection;
-  /** The key may annul check-ins. */
-  canAnnul?: boolean;
+  /** docs/protocol.md "Roles and rights": what the key may do (default: a scanner without the annul right). */
+  role?: ScannerKeyRole;
   /** The kiosk must have a staff PIN before it scans. */
   pinRequired?: boolean;
 }
@@ -84,7 +85,7 @@ export async function createScannerSetup(
     key_expires_at: isoUtc(keyExpires),
     created_at: isoUtc(now),
     direction: request.direction ?? null,
-    can_annul: request.canAnnul ? 1 : 0,
+    can_annul: storedAnnulFlag(request.role ?? 'scanner'),
     pin_required: request.pinRequired ? 1 : 0,
   });
   const payload: SetupPayload = {

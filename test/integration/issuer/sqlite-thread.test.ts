@@ -65,7 +65,7 @@ describe('the SQLite database thread', () => {
       scannerId: scanner.scannerId,
       eid: event.eid,
       gateId: null,
-      canAnnul: false,
+      role: 'scanner' as const,
     };
     const body = {
       tid: ticket.tid,
