@@ -1,0 +1,35 @@
+/**
+ * What this kiosk tells a LAN peer catching up (docs/kiosk.md "Kiosks on one LAN"; sync/lan-peers.ts): its
+ * admissions and its confirmed annulments since a time, read from the scans table. Nothing is written here: what
+ * peers tell this kiosk is kept in memory by sync/lan-peers.ts.
+ */
+import type { IsoDateTime } from '../../../protocol/index.js';
+import type { Statements } from './database.js';
+
+/**
+ * This kiosk's admissions since `since` (ISO), newest first, at most `limit`. An admission the issuer has since
+ * confirmed annulled from this kiosk is not told.
+ */
+export function admissionsSince(
+  sql: Statements,
+  since: IsoDateTime,
+  limit: number,
+): Array<{ tid: string; admitted_at: IsoDateTime; admitted_offline: number }> {
+  return sql
+    .statement(
+      `SELECT tid, admitted_at, admitted_offline FROM scans AS s WHERE admitted_at IS NOT NULL AND admitted_at >= ?
+         AND NOT EXISTS (SELECT 1 FROM scans AS a WHERE a.tid = s.tid AND a.action = 'annul' AND a.result_status = 'annulled' AND a.seq > s.seq)
+       ORDER BY admitted_at DESC LIMIT ?`,
+    )
+    .all(since, limit) as Array<{ tid: string; admitted_at: IsoDateTime; admitted_offline: number }>;
+}
+
+/** This kiosk's annulments the issuer confirmed, answered since `since` (ISO), newest first. */
+export function annulmentsSince(sql: Statements, since: IsoDateTime, limit: number): Array<{ tid: string; annulled_at: IsoDateTime }> {
+  return sql
+    .statement(
+      `SELECT tid, answered_at AS annulled_at FROM scans WHERE action = 'annul' AND result_status = 'annulled' AND answered_at >= ?
+       ORDER BY answered_at DESC LIMIT ?`,
+    )
+    .all(since, limit) as Array<{ tid: string; annulled_at: IsoDateTime }>;
+}

@@ -1,0 +1,321 @@
+/**
+ * The scans table: every scan that goes to the issuer, committed BEFORE its verdict is shown, with its
+ * idempotency key, so a crash or power cut never loses an admission nor changes the key a retry is sent with
+ * (spec "Offline behaviour"; docs/kiosk.md "Online and offline"). Here: a scan's row and its verdict, and what
+ * this kiosk's own history says about a ticket (its admissions, the conflict report). Its place in the offline
+ * queue is queue.ts; what it tells LAN peers is lan.ts.
+ */
+import { randomUUID } from 'node:crypto';
+import type { DoorCheckInRequest, IsoDateTime, ScanAction, Verdict } from '../../../protocol/index.js';
+import { appendAudit } from './audit-log.js';
+import type { Statements } from './database.js';
+
+/**
+ * Where a scan stands with the issuer:
+ * - sending: a request is in flight from the scan itself (reset to pending on restart);
+ * - pending: waits in the offline queue;
+ * - held: not sent automatically (strict offline refusal, or the scanner lost its key);
+ *   a rescan of the same ticket resends it with the same body and key;
+ * - done: the issuer answered; failed: the issuer rejected the request for good.
+ */
+export type QueueState = 'sending' | 'pending' | 'held' | 'done' | 'failed';
+
+export interface NewScan {
+  code: string;
+  iss: string;
+  tid: string;
+  eid: string;
+  gate_id: string | null;
+  scanner_id: string;
+  scanned_at: IsoDateTime;
+  signature_status: 'valid' | 'invalid';
+  queue_state: 'sending' | 'pending' | 'held';
+  /** Set when the verdict is already known at insert time (a refusal reported to the issuer). */
+  verdict?: Verdict;
+  /** What the scan is (sent as `action`); absent only for reports that are not door operations. */
+  action?: ScanAction;
+  /** Why a check-in is annulled (`annul` only). */
+  reason?: string;
+  ticket_type?: string | null;
+  /** The request carries `admitted_offline: true`: the kiosk decided before any request went out. */
+  sent_as_offline?: boolean;
+}
+
+export interface StoredScan {
+  seq: number;
+  idempotency_key: string;
+  code: string;
+  iss: string;
+  tid: string;
+  eid: string;
+  gate_id: string | null;
+  scanner_id: string;
+  scanned_at: IsoDateTime;
+  signature_status: 'valid' | 'invalid';
+  queue_state: QueueState;
+  verdict: Verdict | null;
+  admitted_at: IsoDateTime | null;
+  admitted_offline: boolean;
+  attempts: number;
+  next_attempt_at: number;
+  last_error: string | null;
+  result_status: string | null;
+  result: unknown;
+  answered_at: IsoDateTime | null;
+  /** Null for scans stored before door operations: they are sent without `action`, as they first were. */
+  action: ScanAction | null;
+  reason: string | null;
+  ticket_type: string | null;
+  sent_as_offline: boolean;
+}
+
+/**
+ * A ticket admitted offline here that the issuer later answered `already_used` (two people may be inside) or
+ * `revoked` (revoked while this kiosk could not hear of it): the conflict report (docs/kiosk.md "Double admissions").
+ */
+export interface DoubleAdmission {
+  tid: string;
+  eid: string;
+  /** What the issuer answered when the offline admission reached it. */
+  conflict: 'already_used' | 'revoked';
+  admitted_here_at: IsoDateTime;
+  /** The issuer's time of the first check-in (elsewhere or earlier). */
+  first_checked_in_at: IsoDateTime | null;
+  holder_name?: string;
+  idempotency_key: string;
+}
+
+/** A row of scans as SQLite returns it. */
+export interface ScanRow extends Omit<StoredScan, 'verdict' | 'admitted_offline' | 'result' | 'sent_as_offline'> {
+  verdict: string | null;
+  admitted_offline: number;
+  sent_as_offline: number;
+  result: string | null;
+}
+
+/** Every column of scans but `seq`, in table order. */
+export const SCAN_COLUMNS = [
+  'idempotency_key',
+  'code',
+  'iss',
+  'tid',
+  'eid',
+  'gate_id',
+  'scanner_id',
+  'scanned_at',
+  'signature_status',
+  'queue_state',
+  'verdict',
+  'admitted_at',
+  'admitted_offline',
+  'attempts',
+  'next_attempt_at',
+  'last_error',
+  'result_status',
+  'result',
+  'answered_at',
+  'action',
+  'reason',
+  'ticket_type',
+  'sent_as_offline',
+] as const;
+
+/**
+ * A ticket's scans after the issuer last confirmed an annulment of it from this kiosk (an annulled check-in is
+ * undone: what came before it no longer counts). Takes the ticket's tid as its one parameter.
+ */
+const SINCE_CONFIRMED_ANNULMENT = `seq > COALESCE((SELECT MAX(seq) FROM scans WHERE tid = ? AND action = 'annul' AND result_status = 'annulled'), 0)`;
+
+/** Commits a new scan with a fresh UUID v4 idempotency key (one per scan attempt), and its audit record. */
+export function insertScan(sql: Statements, scan: NewScan): StoredScan {
+  const key = randomUUID();
+  return sql.transaction(() => {
+    sql
+      .statement(
+        `INSERT INTO scans (idempotency_key, code, iss, tid, eid, gate_id, scanner_id, scanned_at, signature_status, queue_state, verdict,
+                          action, reason, ticket_type, sent_as_offline)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        key,
+        scan.code,
+        scan.iss,
+        scan.tid,
+        scan.eid,
+        scan.gate_id,
+        scan.scanner_id,
+        scan.scanned_at,
+        scan.signature_status,
+        scan.queue_state,
+        scan.verdict ? JSON.stringify(scan.verdict) : null,
+        scan.action ?? null,
+        scan.reason ?? null,
+        scan.ticket_type ?? null,
+        scan.sent_as_offline ? 1 : 0,
+      );
+    appendAudit(sql, 'scan', key, scan.tid, {
+      eid: scan.eid,
+      gate_id: scan.gate_id,
+      action: scan.action ?? null,
+      scanned_at: scan.scanned_at,
+      signature_status: scan.signature_status,
+    });
+    return scanByKey(sql, key)!;
+  });
+}
+
+export function scanByKey(sql: Statements, idempotencyKey: string): StoredScan | null {
+  const row = sql.statement('SELECT * FROM scans WHERE idempotency_key = ?').get(idempotencyKey) as ScanRow | undefined;
+  return row ? fromRow(row) : null;
+}
+
+/** Records the verdict the door is about to show (commit first, then show), and its audit record. */
+export function decideScan(sql: Statements, idempotencyKey: string, verdict: Verdict, queueState: QueueState): void {
+  sql.transaction(() => {
+    const admitted = verdict.kind === 'admit';
+    sql
+      .statement(
+        `UPDATE scans SET verdict = ?, queue_state = ?,
+           admitted_at = CASE WHEN ? THEN ? ELSE admitted_at END,
+           admitted_offline = CASE WHEN ? THEN ? ELSE admitted_offline END
+         WHERE idempotency_key = ?`,
+      )
+      .run(
+        JSON.stringify(verdict),
+        queueState,
+        admitted ? 1 : 0,
+        verdict.decided_at,
+        admitted ? 1 : 0,
+        verdict.offline ? 1 : 0,
+        idempotencyKey,
+      );
+    appendAudit(sql, 'verdict', idempotencyKey, verdict.ticket?.tid ?? null, {
+      kind: verdict.kind,
+      reason: verdict.kind === 'refuse' ? verdict.reason : null,
+      offline: verdict.offline,
+      decided_by: verdict.decided_by,
+      decided_at: verdict.decided_at,
+    });
+  });
+}
+
+/**
+ * When this kiosk first admitted the ticket (online or offline), if it did,
+ * since the issuer last confirmed an annulment of it from this kiosk (an
+ * annulled check-in is undone: a rescan admits).
+ */
+export function firstAdmissionAt(sql: Statements, tid: string): IsoDateTime | undefined {
+  const row = sql
+    .statement(
+      `SELECT MIN(admitted_at) AS at FROM scans WHERE tid = ? AND admitted_at IS NOT NULL
+         AND ${SINCE_CONFIRMED_ANNULMENT}`,
+    )
+    .get(tid, tid) as { at: string | null };
+  return row.at ?? undefined;
+}
+
+/**
+ * This kiosk's admissions of the ticket since its last annulment here, oldest first: what its entries per day
+ * are counted from offline (docs/kiosk.md "Check-in rules offline"; the issuer counts every kiosk's the same way).
+ */
+export function admissionTimes(sql: Statements, tid: string): IsoDateTime[] {
+  const rows = sql
+    .statement(
+      `SELECT admitted_at AS at FROM scans WHERE tid = ? AND admitted_at IS NOT NULL
+         AND ${SINCE_CONFIRMED_ANNULMENT}
+       ORDER BY seq`,
+    )
+    .all(tid, tid) as { at: string }[];
+  return rows.map((row) => row.at);
+}
+
+/** This kiosk's latest admission of the ticket still standing (see firstAdmissionAt), if any: what an annulment undoes. */
+export function lastAdmissionAt(sql: Statements, tid: string): IsoDateTime | undefined {
+  const row = sql
+    .statement(
+      `SELECT MAX(admitted_at) AS at FROM scans WHERE tid = ? AND admitted_at IS NOT NULL
+         AND ${SINCE_CONFIRMED_ANNULMENT}`,
+    )
+    .get(tid, tid) as { at: string | null };
+  return row.at ?? undefined;
+}
+
+/** This kiosk's latest scan that admitted the ticket: the code and type an annulment of it records. */
+export function admittingScan(sql: Statements, tid: string): StoredScan | null {
+  const row = sql.statement(`SELECT * FROM scans WHERE tid = ? AND admitted_at IS NOT NULL ORDER BY seq DESC LIMIT 1`).get(tid) as
+    ScanRow | undefined;
+  return row ? fromRow(row) : null;
+}
+
+/** This kiosk's offline admissions since `since` (ISO), for the rolling-hour counts (protocol/offline-exposure.ts). */
+export function offlineAdmissionsSince(
+  sql: Statements,
+  since: IsoDateTime,
+): Array<{ ticket_type: string | null; admitted_at: IsoDateTime }> {
+  return sql
+    .statement(`SELECT ticket_type, admitted_at FROM scans WHERE admitted_offline = 1 AND admitted_at >= ? ORDER BY admitted_at`)
+    .all(since) as Array<{ ticket_type: string | null; admitted_at: IsoDateTime }>;
+}
+
+/** Offline admissions not yet answered by the issuer, per ticket type ('' for none): the heartbeat's `offline_exposure`. */
+export function unsyncedOfflineAdmissions(sql: Statements): Record<string, number> {
+  const rows = sql
+    .statement(
+      `SELECT COALESCE(ticket_type, '') AS type, COUNT(*) AS n FROM scans
+         WHERE admitted_offline = 1 AND admitted_at IS NOT NULL AND queue_state IN ('pending', 'sending', 'held') GROUP BY 1`,
+    )
+    .all() as Array<{ type: string; n: number }>;
+  return Object.fromEntries(rows.map((row) => [row.type, row.n]));
+}
+
+/** The conflict report (docs/kiosk.md "Double admissions"), oldest first. */
+export function doubleAdmissions(sql: Statements): DoubleAdmission[] {
+  const rows = sql
+    .statement(
+      `SELECT * FROM scans WHERE admitted_offline = 1 AND result_status IN ('already_used', 'revoked') AND admitted_at IS NOT NULL ORDER BY seq`,
+    )
+    .all() as ScanRow[];
+  return rows.map(fromRow).map((scan) => {
+    const result = scan.result as { ticket?: { checked_in_at?: string | null; holder_name?: string } } | null;
+    const entry: DoubleAdmission = {
+      tid: scan.tid,
+      eid: scan.eid,
+      conflict: scan.result_status === 'revoked' ? 'revoked' : 'already_used',
+      admitted_here_at: scan.admitted_at!,
+      first_checked_in_at: result?.ticket?.checked_in_at ?? null,
+      idempotency_key: scan.idempotency_key,
+    };
+    const holder = result?.ticket?.holder_name ?? (scan.verdict?.ticket?.holder_name as string | undefined);
+    if (holder !== undefined) entry.holder_name = holder;
+    return entry;
+  });
+}
+
+/** The exact request body for a stored scan: identical on every retry (spec check-in rule 1). */
+export function checkInRequestFor(scan: StoredScan): DoorCheckInRequest {
+  const request: DoorCheckInRequest = {
+    tid: scan.tid,
+    eid: scan.eid,
+    scanned_at: scan.scanned_at,
+    scanner_id: scan.scanner_id,
+    idempotency_key: scan.idempotency_key,
+  };
+  if (scan.gate_id !== null) request.gate_id = scan.gate_id;
+  if (scan.signature_status === 'invalid') request.signature_status = 'invalid';
+  // Door operations: our kiosks always say what a scan is (docs/protocol.md "Door operations").
+  if (scan.action !== null) request.action = scan.action;
+  if (scan.sent_as_offline) request.admitted_offline = true;
+  if (scan.reason !== null) request.reason = scan.reason;
+  return request;
+}
+
+/** A row as the store hands it out: JSON columns parsed, 0/1 columns as booleans. */
+export function fromRow(row: ScanRow): StoredScan {
+  return {
+    ...row,
+    verdict: row.verdict ? (JSON.parse(row.verdict) as Verdict) : null,
+    admitted_offline: row.admitted_offline === 1,
+    sent_as_offline: row.sent_as_offline === 1,
+    result: row.result ? (JSON.parse(row.result) as unknown) : null,
+  };
+}
