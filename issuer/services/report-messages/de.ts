@@ -3,7 +3,7 @@
  * (dashboard/messages/de.ts): Ticketserver, Eingang, Einlass/eingelassen, Check-in aufgehoben, gesperrt,
  * Eintritte/Austritte, Lebenszeichen, offline.
  */
-import type { ReportMessages } from './index.js';
+import type { ReportMessages } from './en.js';
 
 export const de: ReportMessages = {
   'report.title': 'Abschlussbericht: {event}',

@@ -1,6 +1,6 @@
 /**
  * Every word of the after-event report (`ticket-issuer report`, docs/issuer.md "After-event report"), in
- * English. This file is the key set: a translation is one more file typed `ReportMessages` (./index.ts), so a
+ * English. This file is the key set: a translation is one more file typed `ReportMessages` (below), so a
  * missing, extra or differently shaped key fails `tsc`. Placeholders are written `{name}` and kept as they are;
  * `{count}` in a plural is the number, formatted for the language. A plural is `{ one, other }`, chosen by
  * Intl.PluralRules (French "one" covers 0 and 1). Texts starting with a comma or space are pieces of a sentence.
@@ -9,7 +9,12 @@
  * Durations are not here: s, min and h are written the same in all four languages (as on the dashboard), so
  * report-html.ts writes them itself.
  */
-import type { Plural } from './index.js';
+
+/** A text that depends on a count: `one` for Intl.PluralRules' "one", `other` for every other category. */
+export interface Plural {
+  one: string;
+  other: string;
+}
 
 export const en = {
   'report.title': 'After-event report: {event}',
@@ -143,3 +148,11 @@ export const en = {
 
   footer: 'Made by ticket-issuer report. This file is self-contained: it loads nothing and works offline.',
 } satisfies Record<string, string | Plural>;
+
+/**
+ * A translation: exactly the English keys, a plural where English has one. Here, beside the key set, so a
+ * translation imports its type from this file and not from ./index.ts, which imports every translation.
+ */
+export type ReportMessages = { readonly [K in keyof typeof en]: (typeof en)[K] extends string ? string : Plural };
+export type TextKey = { [K in keyof ReportMessages]: ReportMessages[K] extends string ? K : never }[keyof ReportMessages];
+export type PluralKey = Exclude<keyof ReportMessages, TextKey>;

@@ -3,7 +3,7 @@
  * (dashboard/messages/es.ts): servidor, puerta, entrada, acceso anulado, entrada anulada, escáner, quiosco,
  * señal, sin conexión.
  */
-import type { ReportMessages } from './index.js';
+import type { ReportMessages } from './en.js';
 
 export const es: ReportMessages = {
   'report.title': 'Informe final del evento: {event}',

@@ -3,7 +3,7 @@
  * (dashboard/messages/fr.ts): serveur, porte, entrée validée, contrôle annulé, billet annulé, borne, signe de
  * vie, hors ligne. French spacing: a space before « : », « ; » and « % ».
  */
-import type { ReportMessages } from './index.js';
+import type { ReportMessages } from './en.js';
 
 export const fr: ReportMessages = {
   'report.title': 'Bilan de l’événement : {event}',

@@ -5,20 +5,11 @@
  * POSIX order) when it is one of the four, else English.
  */
 import { de } from './de.js';
-import { en } from './en.js';
+import { en, type ReportMessages } from './en.js';
 import { es } from './es.js';
 import { fr } from './fr.js';
 
-/** A text that depends on a count: `one` for Intl.PluralRules' "one", `other` for every other category. */
-export interface Plural {
-  one: string;
-  other: string;
-}
-
-/** A translation: exactly the English keys, a plural where English has one. */
-export type ReportMessages = { readonly [K in keyof typeof en]: (typeof en)[K] extends string ? string : Plural };
-export type TextKey = { [K in keyof ReportMessages]: ReportMessages[K] extends string ? K : never }[keyof ReportMessages];
-export type PluralKey = Exclude<keyof ReportMessages, TextKey>;
+export type { Plural, PluralKey, ReportMessages, TextKey } from './en.js';
 
 export const REPORT_LANGUAGES = ['en', 'de', 'fr', 'es'] as const;
 export type ReportLanguage = (typeof REPORT_LANGUAGES)[number];
