@@ -28,8 +28,8 @@ import {
   OCCUPANCY_SHARDS,
   pruneStoredAnswers,
   type CheckinRow,
-  type ScanLogRow,
 } from '../store/checkins.js';
+import type { ScanLogRow } from '../store/log-rows.js';
 import type { TicketRow } from '../store/tickets.js';
 import { countedEntryTimes, storedRules } from '../store/check-in-rules.js';
 import { namedJob } from '../store/named-jobs.js';

@@ -66,7 +66,7 @@ import { offlinePoliciesOf } from '../store/door.js';
 import { findEvent } from '../store/events.js';
 import { ArrivalCounts, compareLabels, minuteOf } from './arrivals.js';
 import { eventOccupancy } from './door.js';
-import { IMPORT_CONFLICT_OUTCOME } from '../transfer/store.js';
+import { IMPORT_CONFLICT_OUTCOME } from '../store/log-rows.js';
 import { listApiKeys, type ApiKeyRow } from '../store/scanners.js';
 import { ticketState } from './ticket-status.js';
 

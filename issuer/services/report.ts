@@ -41,7 +41,7 @@ import {
   ticketTotals,
   type ReportKeyRow,
 } from '../store/report.js';
-import { IMPORT_CONFLICT_OUTCOME } from '../transfer/store.js';
+import { IMPORT_CONFLICT_OUTCOME } from '../store/log-rows.js';
 import type { Sql } from '../store/sql.js';
 
 /** Arrivals are shown per this many minutes. */

@@ -24,8 +24,9 @@ import {
   type LogHead,
   type ReportedHead,
 } from '../../protocol/audit-chain.js';
-import type { ScanLogRow } from './checkins.js';
+import type { ScanLogRow } from './log-rows.js';
 import type { Sql, SqlDatabase } from './sql.js';
+import { transferTypes } from './columns.js';
 
 /** protocol/audit-chain.ts's SHA-256, by node:crypto: the same hex, about ten times faster than the pure one. */
 export const nodeSha256Hex = (message: Uint8Array): string => createHash('sha256').update(message).digest('hex');
@@ -39,20 +40,14 @@ export interface ChainColumns {
   hash: string;
 }
 
-/** scan_log's content columns (ScanLogRow), in the order they are written and exported. */
-export const CONTENT_COLUMNS = [
-  'at',
-  'scanned_at',
-  'tid',
-  'eid',
-  'scanner_id',
-  'api_key_id',
-  'gate_id',
-  'idempotency_key',
-  'outcome',
-  'details',
-] as const;
-const INSERT_COLUMNS = [...CONTENT_COLUMNS, 'origin', 'position', 'prev_hash', 'hash'];
+/** scan_log's chain columns: the row's place in this copy's chain, and in another's for a row an import re-chained. */
+const CHAIN_COLUMNS = ['origin', 'position', 'prev_hash', 'hash'];
+
+/** scan_log's content columns (ScanLogRow): those that travel but the chain's, in the order they are written and exported. */
+export const CONTENT_COLUMNS: readonly string[] = Object.keys(transferTypes('scan_log')).filter(
+  (column) => !CHAIN_COLUMNS.includes(column),
+);
+const INSERT_COLUMNS = [...CONTENT_COLUMNS, ...CHAIN_COLUMNS];
 
 /** The row's chain columns, hashed onto `head`. */
 export function chainOnto(head: LogHead, row: ScanLogContent): ChainColumns {

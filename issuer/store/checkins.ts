@@ -1,9 +1,10 @@
 /** Check-ins, stored idempotent answers and the scan audit log. */
 import type { Sql } from './sql.js';
-import type { EntryPolicy, ScanAction } from '../../protocol/door.js';
+import type { EntryPolicy } from '../../protocol/door.js';
 import { WriteConflict, type Sql as SqlPort } from './sql.js';
 import type { TicketRow } from './tickets.js';
 import { appendChained } from './audit-log.js';
+import type { AdmissionEventEntry, AdmissionEventRow, ScanLogEntry, ScanLogRow } from './log-rows.js';
 
 export interface CheckinRow {
   tid: string;
@@ -34,21 +35,6 @@ export interface StoredAnswer {
   api_key_id: string;
   created_at: string;
 }
-
-export interface ScanLogRow {
-  at: string;
-  scanned_at: string | null;
-  tid: string | null;
-  eid: string | null;
-  scanner_id: string | null;
-  api_key_id: string | null;
-  gate_id: string | null;
-  idempotency_key: string | null;
-  outcome: string;
-  details: string | null;
-}
-
-export type ScanLogEntry = ScanLogRow & { id: number };
 
 export function findCheckin(db: Sql, tid: string): Promise<CheckinRow | undefined> {
   return db.get<CheckinRow>('SELECT * FROM checkins WHERE tid = ?', [tid]);
@@ -283,26 +269,6 @@ export async function changeAdmission(db: SqlPort, tid: string, readVersion: num
   if (result.changes !== 1) throw new WriteConflict(`the admission of ticket ${tid}`);
 }
 
-/** One accepted entry, exit or annulment: appended, never changed (docs/protocol.md "One state per ticket"). */
-export interface AdmissionEventRow {
-  tid: string;
-  eid: string;
-  action: ScanAction;
-  at: string;
-  gate_id: string | null;
-  scanner_id: string | null;
-  api_key_id: string | null;
-  idempotency_key: string | null;
-  /** scanner:<scanner_id>, cli or dashboard. */
-  actor: string;
-  reason: string | null;
-  /** Older than the state it arrived to: recorded as history, the state unchanged. */
-  late: 0 | 1;
-  admitted_offline: 0 | 1;
-  ticket_type: string | null;
-  recorded_at: string;
-}
-
 export async function appendAdmissionEvent(db: SqlPort, row: AdmissionEventRow): Promise<void> {
   await db.run(
     `INSERT INTO admission_events (tid, eid, action, at, gate_id, scanner_id, api_key_id, idempotency_key, actor, reason, late,
@@ -313,11 +279,11 @@ export async function appendAdmissionEvent(db: SqlPort, row: AdmissionEventRow):
   );
 }
 
-export function admissionEventsOfTicket(db: SqlPort, tid: string): Promise<(AdmissionEventRow & { id: number })[]> {
+export function admissionEventsOfTicket(db: SqlPort, tid: string): Promise<AdmissionEventEntry[]> {
   return db.all('SELECT * FROM admission_events WHERE tid = ? ORDER BY id', [tid]);
 }
 
-export function admissionEventsOfEvent(db: SqlPort, eid: string): Promise<(AdmissionEventRow & { id: number })[]> {
+export function admissionEventsOfEvent(db: SqlPort, eid: string): Promise<AdmissionEventEntry[]> {
   return db.all('SELECT * FROM admission_events WHERE eid = ? ORDER BY id', [eid]);
 }
 

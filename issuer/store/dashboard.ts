@@ -10,6 +10,7 @@
  */
 import type { Sql } from './sql.js';
 import type { TicketRow } from './tickets.js';
+import type { AdmissionEventEntry, ScanLogEntry } from './log-rows.js';
 
 export interface NewTicketRow {
   rowid: number;
@@ -24,17 +25,8 @@ export interface NewCheckinRow {
   gate_id: string | null;
 }
 
-export interface NewScanRow {
-  id: number;
-  at: string;
-  scanned_at: string | null;
-  tid: string | null;
-  eid: string | null;
-  scanner_id: string | null;
-  api_key_id: string | null;
-  gate_id: string | null;
-  outcome: string;
-}
+/** A scan_log row as the dashboard counts it: all but its idempotency key and details. */
+export type NewScanRow = Omit<ScanLogEntry, 'idempotency_key' | 'details'>;
 
 export function ticketsAfter(db: Sql, rowid: number, limit: number): Promise<NewTicketRow[]> {
   return db.all<NewTicketRow>('SELECT rowid, eid, ticket_type FROM tickets WHERE rowid > ? ORDER BY rowid LIMIT ?', [rowid, limit]);
@@ -85,23 +77,7 @@ export function scansAfter(db: Sql, id: number, limit: number): Promise<NewScanR
  * counts the offline admissions synced, per scanner and ticket type, and the entries and exits per minute
  * and gate (the arrivals chart).
  */
-export interface NewAdmissionEventRow {
-  id: number;
-  tid: string;
-  eid: string;
-  action: 'entry' | 'exit' | 'annul';
-  /** When it happened at the door (the scan's scanned_at), or the annulment's time. */
-  at: string;
-  gate_id: string | null;
-  recorded_at: string;
-  actor: string;
-  reason: string | null;
-  scanner_id: string | null;
-  ticket_type: string | null;
-  admitted_offline: number;
-  /** 1: a late scan, older than the ticket's state, kept as history (it changed nothing). */
-  late: number;
-}
+export type NewAdmissionEventRow = Omit<AdmissionEventEntry, 'api_key_id' | 'idempotency_key'>;
 
 export function admissionEventsAfter(db: Sql, id: number, limit: number): Promise<NewAdmissionEventRow[]> {
   return db.all<NewAdmissionEventRow>(

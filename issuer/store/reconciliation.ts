@@ -4,6 +4,7 @@
  */
 import type { Sql } from './sql.js';
 import type { AdmissionState } from './checkins.js';
+import type { AdmissionEventEntry, ScanLogEntry } from './log-rows.js';
 
 export interface CheckinForExport {
   tid: string;
@@ -22,42 +23,15 @@ export interface CheckinForExport {
   annul_reason: string | null;
 }
 
-export interface LoggedScanForExport {
-  id: number;
-  at: string;
-  scanned_at: string | null;
-  tid: string | null;
-  eid: string | null;
-  holder_name: string | null;
-  ticket_type: string | null;
-  scanner_id: string | null;
-  api_key_id: string | null;
-  gate_id: string | null;
-  idempotency_key: string | null;
-  outcome: string;
-  details: string | null;
-}
+/** A logged scan with its ticket's holder and type. */
+export type LoggedScanForExport = ScanLogEntry & { holder_name: string | null; ticket_type: string | null };
 
-export interface AdmissionEventForExport {
-  id: number;
-  tid: string;
-  eid: string;
+/** An admission event with its ticket's holder. */
+export type AdmissionEventForExport = AdmissionEventEntry & {
   holder_name: string | null;
-  ticket_type: string | null;
-  action: 'entry' | 'exit' | 'annul';
-  at: string;
-  recorded_at: string;
-  gate_id: string | null;
-  scanner_id: string | null;
-  api_key_id: string | null;
-  idempotency_key: string | null;
-  actor: string;
-  reason: string | null;
-  late: number;
-  admitted_offline: number;
   /** For an entry that was later annulled (no other entry in between): that annulment's reason, or '' without one. */
   annulled_reason: string | null;
-}
+};
 
 /** The check-ins of the event's tickets: each ticket's current admission (one per ticket), with its state. */
 export function checkinsOfEvent(db: Sql, eid: string): Promise<CheckinForExport[]> {

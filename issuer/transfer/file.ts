@@ -41,6 +41,7 @@ import { kidFromPublicKey } from '../../protocol/kid.js';
 import { decodeTicketCode } from '../../protocol/ticket-code.js';
 import { rawPublicKey } from '../signing.js';
 import type { IssuerInfo } from '../store/issuer-info.js';
+import { transferTypes, type TransferType as ColumnType } from '../store/columns.js';
 import { TRANSFER_TABLES, type TransferTable } from './store.js';
 import { AdminError } from '../error-catalogue.js';
 
@@ -72,167 +73,13 @@ export type ExportFile = ExportHeader & Record<TransferTable, FileRow[]> & { sha
 /** A signing key as it travels: the public row plus its private key (PKCS#8 PEM), null if this data dir had none. */
 export const PRIVATE_KEY_FIELD = 'private_key_pem';
 
-type ColumnType =
-  | 'string'
-  | 'text'
-  | 'text?'
-  | 'time'
-  | 'time?'
-  | 'int'
-  | 'bool'
-  | 'sha256'
-  | 'kid'
-  | 'flag'
-  | 'count?'
-  | 'entry_policy'
-  | 'admission_state'
-  | 'direction?'
-  | 'action'
-  | 'offline_policy'
-  | 'rules_json'
-  | 'json_counts';
-
-/** Version 2's columns per table. `string` is non-empty; `text` may be empty; `?` allows null. */
-const COLUMN_TYPES: Record<TransferTable, Record<string, ColumnType>> = {
-  signing_keys: {
-    kid: 'kid',
-    public_key: 'string',
-    valid_from: 'time',
-    valid_until: 'time?',
-    active: 'bool',
-    [PRIVATE_KEY_FIELD]: 'text?',
-  },
-  events: {
-    eid: 'string',
-    name: 'string',
-    date: 'time',
-    venue: 'string',
-    ends_at: 'time',
-    created_at: 'time',
-    entry_policy: 'entry_policy',
-    capacity: 'count?',
-  },
-  tickets: {
-    tid: 'string',
-    eid: 'string',
-    kid: 'kid',
-    holder_name: 'text?',
-    ticket_type: 'text?',
-    issued_at: 'time',
-    exp: 'int',
-    qr: 'string',
-    revoked_at: 'time?',
-    revoke_reason: 'text?',
-  },
-  checkins: {
-    tid: 'string',
-    checked_in_at: 'time',
-    scanner_id: 'string',
-    gate_id: 'text?',
-    api_key_id: 'string',
-    idempotency_key: 'string',
-    recorded_at: 'time',
-    state: 'admission_state',
-    state_at: 'time',
-    first_checked_in_at: 'time',
-    entries: 'int',
-    version: 'int',
-  },
-  // What scanners claimed (scanned_at, tid…) is logged as sent, so only `at` and `outcome` are ours.
-  scan_log: {
-    at: 'time',
-    scanned_at: 'text?',
-    tid: 'text?',
-    eid: 'text?',
-    scanner_id: 'text?',
-    api_key_id: 'text?',
-    gate_id: 'text?',
-    idempotency_key: 'text?',
-    outcome: 'string',
-    details: 'text?',
-    // Version 3: the row's place in the hash chain of the copy that wrote the file (docs/issuer.md "Audit").
-    position: 'count?',
-    prev_hash: 'text?',
-    hash: 'text?',
-    origin: 'text?',
-  },
-  enrollment_tokens: {
-    token_id: 'string',
-    token_hash: 'sha256',
-    eid: 'string',
-    gate_id: 'text?',
-    expires_at: 'time',
-    key_expires_at: 'time',
-    created_at: 'time',
-    used_at: 'time?',
-    revoked_at: 'time?',
-    failed_attempts: 'int',
-    direction: 'direction?',
-    can_annul: 'flag',
-    pin_required: 'flag',
-  },
-  api_keys: {
-    api_key_id: 'string',
-    key_hash: 'sha256',
-    token_id: 'string',
-    scanner_id: 'string',
-    scanner_name: 'text?',
-    scanner_platform: 'text?',
-    eid: 'string',
-    gate_id: 'text?',
-    expires_at: 'time',
-    created_at: 'time',
-    revoked_at: 'time?',
-    can_annul: 'flag',
-  },
-  idempotency: {
-    idempotency_key: 'string',
-    request_hash: 'sha256',
-    http_status: 'int',
-    response_body: 'text',
-    api_key_id: 'string',
-    created_at: 'time',
-  },
-  admission_events: {
-    tid: 'string',
-    eid: 'string',
-    action: 'action',
-    // A scan's scanned_at as the scanner sent it (checked by the check-in's schema), or an annulment's time.
-    at: 'time',
-    gate_id: 'text?',
-    scanner_id: 'text?',
-    api_key_id: 'text?',
-    idempotency_key: 'text?',
-    actor: 'string',
-    reason: 'text?',
-    late: 'flag',
-    admitted_offline: 'flag',
-    ticket_type: 'text?',
-    recorded_at: 'time',
-  },
-  offline_policies: { eid: 'string', ticket_type: 'text', policy: 'offline_policy', cap_per_hour: 'count?', updated_at: 'time' },
-  scanner_heartbeats: {
-    api_key_id: 'string',
-    scanner_id: 'string',
-    eid: 'string',
-    direction: 'direction?',
-    pending_scans: 'int',
-    offline_exposure: 'json_counts',
-    offline_last_hour: 'json_counts',
-    reported_at: 'time',
-  },
-  kiosk_log_heads: {
-    api_key_id: 'string',
-    scanner_id: 'string',
-    eid: 'string',
-    position: 'int',
-    hash: 'sha256',
-    reported_at: 'time',
-    contradiction: 'text?',
-  },
-  event_lan_keys: { eid: 'string', lan_key: 'string', created_at: 'time' },
-  check_in_rules: { eid: 'string', rules: 'rules_json', updated_at: 'time' },
-};
+/** The current version's columns per table and their types (store/columns.ts), and a signing key's private half. */
+const COLUMN_TYPES = Object.fromEntries(
+  TRANSFER_TABLES.map((table) => [
+    table,
+    table === 'signing_keys' ? { ...transferTypes(table), [PRIVATE_KEY_FIELD]: 'text?' } : transferTypes(table),
+  ]),
+) as Record<TransferTable, Record<string, ColumnType>>;
 
 /** What version 4 added: the events' LAN keys and check-in rules. */
 const V4_ADDITIONS = { tables: ['event_lan_keys', 'check_in_rules'] as readonly TransferTable[] };

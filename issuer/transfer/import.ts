@@ -58,8 +58,9 @@ import { findIssuerInfo } from '../store/issuer-info.js';
 import { describeDatabase, openIssuerDatabase } from '../store/open.js';
 import { refuseDatabaseWithIssuer } from '../admin/init.js';
 import type { Sql, SqlDatabase } from '../store/sql.js';
+import { immutableColumns } from '../store/columns.js';
+import { IMPORT_CONFLICT_OUTCOME } from '../store/log-rows.js';
 import {
-  IMPORT_CONFLICT_OUTCOME,
   LOG_IDENTITY_COLUMNS,
   policyKey,
   TRANSFER_COLUMNS,
@@ -294,33 +295,12 @@ function requireSame(dest: Row, row: Row, columns: readonly string[], what: stri
   if (!sameColumns(dest, row, columns)) throw conflict(`${what} is different in the file`);
 }
 
-/** Columns that never change once written: a difference means the file is not of this issuer (or is corrupt). */
+/** Columns that never change once written (store/columns.ts): a difference means the file is not of this issuer (or is corrupt). */
 const IMMUTABLE = {
-  tickets: ['eid', 'kid', 'holder_name', 'ticket_type', 'issued_at', 'exp', 'qr'],
-  enrollment_tokens: [
-    'token_hash',
-    'eid',
-    'gate_id',
-    'expires_at',
-    'key_expires_at',
-    'created_at',
-    'direction',
-    'can_annul',
-    'pin_required',
-  ],
-  api_keys: [
-    'key_hash',
-    'token_id',
-    'scanner_id',
-    'scanner_name',
-    'scanner_platform',
-    'eid',
-    'gate_id',
-    'expires_at',
-    'created_at',
-    'can_annul',
-  ],
-} as const;
+  tickets: immutableColumns('tickets'),
+  enrollment_tokens: immutableColumns('enrollment_tokens'),
+  api_keys: immutableColumns('api_keys'),
+};
 
 const PROGRESS_STEP = 1000;
 /** File rows looked up together (one query) and added together (one statement per batch). */

@@ -17,9 +17,7 @@ import { appendChained, CONTENT_COLUMNS } from '../store/audit-log.js';
 import { numberRevocation } from '../store/revocations.js';
 import type { Sql, SqlValue } from '../store/sql.js';
 import type { IssuerInfo } from '../store/issuer-info.js';
-
-/** The scan_log outcome of a double admission found by an import (the dashboard alerts on it). */
-export const IMPORT_CONFLICT_OUTCOME = 'import_conflict';
+import { transferTypes } from '../store/columns.js';
 
 /**
  * The tables that travel, in an order that satisfies their foreign keys: the export file's order, in which a
@@ -48,88 +46,10 @@ export const TRANSFER_TABLES = [
 ] as const;
 export type TransferTable = (typeof TRANSFER_TABLES)[number];
 
-/** The columns of each table as they travel (scan_log and admission_events without their local autoincrement ids). */
-export const TRANSFER_COLUMNS: Record<TransferTable, readonly string[]> = {
-  signing_keys: ['kid', 'public_key', 'valid_from', 'valid_until', 'active'],
-  events: ['eid', 'name', 'date', 'venue', 'ends_at', 'created_at', 'entry_policy', 'capacity'],
-  tickets: ['tid', 'eid', 'kid', 'holder_name', 'ticket_type', 'issued_at', 'exp', 'qr', 'revoked_at', 'revoke_reason'],
-  checkins: [
-    'tid',
-    'checked_in_at',
-    'scanner_id',
-    'gate_id',
-    'api_key_id',
-    'idempotency_key',
-    'recorded_at',
-    'state',
-    'state_at',
-    'first_checked_in_at',
-    'entries',
-    'version',
-  ],
-  // The content, then (format version 3) the row's place in the sender's hash chain.
-  scan_log: [...CONTENT_COLUMNS, 'position', 'prev_hash', 'hash', 'origin'],
-  enrollment_tokens: [
-    'token_id',
-    'token_hash',
-    'eid',
-    'gate_id',
-    'expires_at',
-    'key_expires_at',
-    'created_at',
-    'used_at',
-    'revoked_at',
-    'failed_attempts',
-    'direction',
-    'can_annul',
-    'pin_required',
-  ],
-  api_keys: [
-    'api_key_id',
-    'key_hash',
-    'token_id',
-    'scanner_id',
-    'scanner_name',
-    'scanner_platform',
-    'eid',
-    'gate_id',
-    'expires_at',
-    'created_at',
-    'revoked_at',
-    'can_annul',
-  ],
-  idempotency: ['idempotency_key', 'request_hash', 'http_status', 'response_body', 'api_key_id', 'created_at'],
-  admission_events: [
-    'tid',
-    'eid',
-    'action',
-    'at',
-    'gate_id',
-    'scanner_id',
-    'api_key_id',
-    'idempotency_key',
-    'actor',
-    'reason',
-    'late',
-    'admitted_offline',
-    'ticket_type',
-    'recorded_at',
-  ],
-  offline_policies: ['eid', 'ticket_type', 'policy', 'cap_per_hour', 'updated_at'],
-  scanner_heartbeats: [
-    'api_key_id',
-    'scanner_id',
-    'eid',
-    'direction',
-    'pending_scans',
-    'offline_exposure',
-    'offline_last_hour',
-    'reported_at',
-  ],
-  kiosk_log_heads: ['api_key_id', 'scanner_id', 'eid', 'position', 'hash', 'reported_at', 'contradiction'],
-  event_lan_keys: ['eid', 'lan_key', 'created_at'],
-  check_in_rules: ['eid', 'rules', 'updated_at'],
-};
+/** The columns of each table as they travel, in the file's order (store/columns.ts: scan_log and admission_events without their local ids). */
+export const TRANSFER_COLUMNS: Record<TransferTable, readonly string[]> = Object.fromEntries(
+  TRANSFER_TABLES.map((table) => [table, Object.keys(transferTypes(table))]),
+) as Record<TransferTable, string[]>;
 
 /**
  * What makes two log rows the same row on both copies (an import adds a row only when no row here has these

@@ -1,0 +1,240 @@
+/**
+ * Every table's columns, written once. For each column: how its value travels in an export file (docs/issuer.md
+ * "Moving an issuer to the venue and back"), or that it stays in this database; and whether it is immutable.
+ * The export's columns and their order (issuer/transfer/store.ts TRANSFER_COLUMNS), the file's value types
+ * (issuer/transfer/file.ts) and the import's immutable columns (issuer/transfer/import.ts) are read from here.
+ *
+ * The migrations (migrations.ts, postgres-migrations.ts) are the schema's history and stay SQL as they ran. A
+ * test runs both chains on an empty database and finds exactly these columns, so a migration that adds a
+ * column without a line here fails (test/integration/issuer/schema-columns.test.ts, and its PostgreSQL twin
+ * in test/integration/postgres/).
+ */
+
+/**
+ * The type of a value in an export file: `string` is non-empty, `text` may be empty, `?` allows null; the rest
+ * are one format or set of values each (issuer/transfer/file.ts checks them).
+ */
+export type TransferType =
+  | 'string'
+  | 'text'
+  | 'text?'
+  | 'time'
+  | 'time?'
+  | 'int'
+  | 'bool'
+  | 'sha256'
+  | 'kid'
+  | 'flag'
+  | 'count?'
+  | 'entry_policy'
+  | 'admission_state'
+  | 'direction?'
+  | 'action'
+  | 'offline_policy'
+  | 'rules_json'
+  | 'json_counts';
+
+export interface Column {
+  /** The value's type in an export file; absent: the column never travels (an id or number given here). */
+  readonly travels?: TransferType;
+  /** Never changes once written: an import that finds it different refuses the file (IMPORT_CONFLICT). */
+  readonly immutable?: true;
+  /** Only on PostgreSQL: the explicit `rowid` that stands for SQLite's implicit one (postgres-migrations.ts). */
+  readonly postgresOnly?: true;
+}
+
+/** A column that stays in this database. */
+const LOCAL: Column = {};
+/** PostgreSQL's explicit rowid: the insertion order that the dashboard and the export read on both databases. */
+const ROWID: Column = { postgresOnly: true };
+
+export const TABLE_COLUMNS = {
+  issuer: { singleton: LOCAL, base_url: LOCAL, name: LOCAL, created_at: LOCAL },
+  // Public halves only; a signing key's private half travels beside its row (issuer/transfer/file.ts).
+  signing_keys: {
+    rowid: ROWID,
+    kid: { travels: 'kid' },
+    public_key: { travels: 'string' },
+    valid_from: { travels: 'time' },
+    valid_until: { travels: 'time?' },
+    // 0 or 1 here, a boolean in the file.
+    active: { travels: 'bool' },
+  },
+  events: {
+    rowid: ROWID,
+    eid: { travels: 'string' },
+    name: { travels: 'string' },
+    date: { travels: 'time' },
+    venue: { travels: 'string' },
+    ends_at: { travels: 'time' },
+    created_at: { travels: 'time' },
+    entry_policy: { travels: 'entry_policy' },
+    capacity: { travels: 'count?' },
+  },
+  tickets: {
+    rowid: ROWID,
+    tid: { travels: 'string' },
+    eid: { travels: 'string', immutable: true },
+    kid: { travels: 'kid', immutable: true },
+    holder_name: { travels: 'text?', immutable: true },
+    ticket_type: { travels: 'text?', immutable: true },
+    issued_at: { travels: 'time', immutable: true },
+    exp: { travels: 'int', immutable: true },
+    qr: { travels: 'string', immutable: true },
+    revoked_at: { travels: 'time?' },
+    revoke_reason: { travels: 'text?' },
+    // Numbered again by the copy a revocation arrives at (docs/protocol.md "Revocation list (project extension)").
+    revocation_seq: LOCAL,
+  },
+  checkins: {
+    rowid: ROWID,
+    tid: { travels: 'string' },
+    checked_in_at: { travels: 'time' },
+    scanner_id: { travels: 'string' },
+    gate_id: { travels: 'text?' },
+    api_key_id: { travels: 'string' },
+    idempotency_key: { travels: 'string' },
+    recorded_at: { travels: 'time' },
+    state: { travels: 'admission_state' },
+    state_at: { travels: 'time' },
+    first_checked_in_at: { travels: 'time' },
+    entries: { travels: 'int' },
+    version: { travels: 'int' },
+  },
+  idempotency: {
+    rowid: ROWID,
+    idempotency_key: { travels: 'string' },
+    request_hash: { travels: 'sha256' },
+    http_status: { travels: 'int' },
+    response_body: { travels: 'text' },
+    api_key_id: { travels: 'string' },
+    created_at: { travels: 'time' },
+  },
+  // What scanners claimed (scanned_at, tid…) is logged as sent, so only `at` and `outcome` are ours.
+  scan_log: {
+    id: LOCAL,
+    at: { travels: 'time' },
+    scanned_at: { travels: 'text?' },
+    tid: { travels: 'text?' },
+    eid: { travels: 'text?' },
+    scanner_id: { travels: 'text?' },
+    api_key_id: { travels: 'text?' },
+    gate_id: { travels: 'text?' },
+    idempotency_key: { travels: 'text?' },
+    outcome: { travels: 'string' },
+    details: { travels: 'text?' },
+    // The row's place in the hash chain of the copy that wrote it (docs/issuer.md "Audit: tamper-evident logs").
+    position: { travels: 'count?' },
+    prev_hash: { travels: 'text?' },
+    hash: { travels: 'text?' },
+    origin: { travels: 'text?' },
+  },
+  enrollment_tokens: {
+    rowid: ROWID,
+    token_id: { travels: 'string' },
+    token_hash: { travels: 'sha256', immutable: true },
+    eid: { travels: 'string', immutable: true },
+    gate_id: { travels: 'text?', immutable: true },
+    expires_at: { travels: 'time', immutable: true },
+    key_expires_at: { travels: 'time', immutable: true },
+    created_at: { travels: 'time', immutable: true },
+    used_at: { travels: 'time?' },
+    revoked_at: { travels: 'time?' },
+    failed_attempts: { travels: 'int' },
+    direction: { travels: 'direction?', immutable: true },
+    can_annul: { travels: 'flag', immutable: true },
+    pin_required: { travels: 'flag', immutable: true },
+  },
+  api_keys: {
+    rowid: ROWID,
+    api_key_id: { travels: 'string' },
+    key_hash: { travels: 'sha256', immutable: true },
+    token_id: { travels: 'string', immutable: true },
+    scanner_id: { travels: 'string', immutable: true },
+    scanner_name: { travels: 'text?', immutable: true },
+    scanner_platform: { travels: 'text?', immutable: true },
+    eid: { travels: 'string', immutable: true },
+    gate_id: { travels: 'text?', immutable: true },
+    expires_at: { travels: 'time', immutable: true },
+    created_at: { travels: 'time', immutable: true },
+    revoked_at: { travels: 'time?' },
+    can_annul: { travels: 'flag', immutable: true },
+  },
+  admin_token: { singleton: LOCAL, token_hash: LOCAL, created_at: LOCAL },
+  admission_events: {
+    id: LOCAL,
+    tid: { travels: 'string' },
+    eid: { travels: 'string' },
+    action: { travels: 'action' },
+    // A scan's scanned_at as the scanner sent it (checked by the check-in's schema), or an annulment's time.
+    at: { travels: 'time' },
+    gate_id: { travels: 'text?' },
+    scanner_id: { travels: 'text?' },
+    api_key_id: { travels: 'text?' },
+    idempotency_key: { travels: 'text?' },
+    actor: { travels: 'string' },
+    reason: { travels: 'text?' },
+    late: { travels: 'flag' },
+    admitted_offline: { travels: 'flag' },
+    ticket_type: { travels: 'text?' },
+    recorded_at: { travels: 'time' },
+  },
+  // Counted again by an import from the merged check-ins and admission events (docs/protocol.md "Occupancy").
+  occupancy: { rowid: ROWID, eid: LOCAL, gate_id: LOCAL, shard: LOCAL, inside: LOCAL, entries: LOCAL, exits: LOCAL },
+  offline_policies: {
+    rowid: ROWID,
+    eid: { travels: 'string' },
+    ticket_type: { travels: 'text' },
+    policy: { travels: 'offline_policy' },
+    cap_per_hour: { travels: 'count?' },
+    updated_at: { travels: 'time' },
+  },
+  scanner_heartbeats: {
+    rowid: ROWID,
+    api_key_id: { travels: 'string' },
+    scanner_id: { travels: 'string' },
+    eid: { travels: 'string' },
+    direction: { travels: 'direction?' },
+    pending_scans: { travels: 'int' },
+    offline_exposure: { travels: 'json_counts' },
+    offline_last_hour: { travels: 'json_counts' },
+    reported_at: { travels: 'time' },
+  },
+  scan_log_head: { singleton: LOCAL, position: LOCAL, hash: LOCAL },
+  kiosk_log_heads: {
+    id: LOCAL,
+    api_key_id: { travels: 'string' },
+    scanner_id: { travels: 'string' },
+    eid: { travels: 'string' },
+    position: { travels: 'int' },
+    hash: { travels: 'sha256' },
+    reported_at: { travels: 'time' },
+    contradiction: { travels: 'text?' },
+  },
+  event_lan_keys: { rowid: ROWID, eid: { travels: 'string' }, lan_key: { travels: 'string' }, created_at: { travels: 'time' } },
+  revocation_sequence: { singleton: LOCAL, last_seq: LOCAL, copy_id: LOCAL },
+  check_in_rules: { rowid: ROWID, eid: { travels: 'string' }, rules: { travels: 'rules_json' }, updated_at: { travels: 'time' } },
+} as const satisfies Record<string, Record<string, Column>>;
+
+export type Table = keyof typeof TABLE_COLUMNS;
+
+const columnsOf = (table: Table): [string, Column][] => Object.entries(TABLE_COLUMNS[table] as Record<string, Column>);
+
+/** The columns of `table` on one database (the migrations' schema; the order is this file's). */
+export function columnsOn(dialect: 'sqlite' | 'postgres', table: Table): string[] {
+  return columnsOf(table)
+    .filter(([, column]) => dialect === 'postgres' || !column.postgresOnly)
+    .map(([name]) => name);
+}
+
+/** The columns of `table` that travel in an export file, with their types, in the file's order. */
+export function transferTypes(table: Table): Record<string, TransferType> {
+  return Object.fromEntries(columnsOf(table).flatMap(([name, column]) => (column.travels ? [[name, column.travels]] : [])));
+}
+
+/** The columns of `table` that never change once written. */
+export function immutableColumns(table: Table): string[] {
+  return columnsOf(table)
+    .filter(([, column]) => column.immutable)
+    .map(([name]) => name);
+}
