@@ -11,6 +11,7 @@
  *   unless staff are unlocked; the app quitting by itself (a signal, a fatal
  *   error, the shutdown) is never held up.
  */
+import type { KioskCall } from '../../protocol/access.js';
 import type { StaffLocked } from '../kiosk/kiosk-api.js';
 
 /** The few window methods used (Electron's BrowserWindow has them). */
@@ -22,7 +23,8 @@ export interface KioskModeWindow {
 
 export interface KioskModeCore {
   setKioskModeExit(exit: (() => void | Promise<void>) | null): void;
-  requireStaff(action: string): StaffLocked | null;
+  /** The kiosk's guard: null when whoever is at the kiosk may make `call` now (protocol/access.ts). */
+  requireStaff(call: KioskCall): StaffLocked | null;
 }
 
 export class KioskModeGuard {
@@ -51,7 +53,7 @@ export class KioskModeGuard {
   /** Whether a request to close the window may go ahead now (false: keep it open). */
   mayClose(): boolean {
     if (!this.inKioskMode || this.quitting) return true;
-    return this.core.requireStaff('close the kiosk window') === null;
+    return this.core.requireStaff('closeKioskWindow') === null;
   }
 
   private leave(): void {

@@ -138,7 +138,7 @@ function setUpOnsiteIssuer(options: ShellOptions, core: KioskRuntime['core']): v
     ipcMain.handle(ISSUER_CHANNELS[method], (event, ...args: unknown[]) => {
       if (!isTrustedSender(event.senderFrame?.url, APP_PAGE_URL)) return issuerForbiddenAnswer();
       // The page's issuer panel is a staff function (docs/kiosk.md "Staff PIN"); the Issuer menu is the desktop's own.
-      return issuerCall(method, args, (action) => core.requireStaff(action));
+      return issuerCall(method, args, (call) => core.requireStaff(call));
     });
   }
   void refreshIssuerMenu();

@@ -11,6 +11,7 @@
  */
 import type { OnsiteIssuerApi, OnsiteIssuerInitRequest } from '../../renderer/onsite-issuer-bridge-types.js';
 import { MAX_LABEL_LENGTH, OnsiteIssuerError, type OnsiteIssuer, type OnsiteIssuerErrorCode } from '../onsite-issuer/onsite-issuer.js';
+import type { KioskCall } from '../../protocol/access.js';
 import type { StaffLocked } from '../kiosk/kiosk-api.js';
 import { answerCall, failure, InvalidInput, noArguments, UNSAFE_TEXT } from '../host/call-envelope.js';
 import { ISSUER_CHANNELS } from '../host/call-channels.js';
@@ -40,10 +41,11 @@ export interface IssuerHost {
   openAdmin?: (target: { url: string; fingerprint: string }) => Promise<void>;
   /**
    * The kiosk's staff guard (KioskCore.requireStaff) for calls from the page:
-   * every call but `status` runs only while staff are unlocked. Absent for the
-   * desktop's own Issuer menu.
+   * each call is `onsiteIssuer.<method>` in the access table
+   * (protocol/access.ts), where every call but `status` is staff only. Absent
+   * for the desktop's own Issuer menu.
    */
-  staff?: (action: string) => StaffLocked | null;
+  staff?: (call: KioskCall) => StaffLocked | null;
 }
 
 export interface IssuerHandleOptions {
@@ -66,7 +68,7 @@ export async function handleIssuerCall(
   options: IssuerHandleOptions = {},
 ): Promise<IssuerAnswer<unknown>> {
   if (!isIssuerCallName(method)) return failure('unknown_method', 'There is no such issuer call.');
-  const locked = method === 'status' ? null : (host.staff?.(`on-site issuer ${method}`) ?? null);
+  const locked = host.staff?.(`onsiteIssuer.${method}`) ?? null;
   if (locked) return failure('staff_locked', locked.message);
   return answerCall(() => boundCall(host, method, args), {
     // Its messages are written for the operator and hold no secret (paths, ports, addresses).

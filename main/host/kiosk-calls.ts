@@ -16,11 +16,16 @@ import { SecretStoreUnavailableError } from '../kiosk/store/api-key-store.js';
 import { answerCall, failure, InvalidInput, noArguments, UNSAFE_TEXT } from './call-envelope.js';
 import { KIOSK_CHANNELS } from './call-channels.js';
 import { MAX_REASON_LENGTH, type GateDirection } from '../../protocol/index.js';
+import type { KioskCall } from '../../protocol/access.js';
 
 /** The request/answer calls of KioskApi (onStateChange is a push, not a call). */
 export type KioskCalls = Omit<KioskApi, 'onStateChange'>;
 export type KioskCallName = keyof typeof KIOSK_CHANNELS & keyof KioskCalls;
-export const KIOSK_CALL_NAMES = Object.keys(KIOSK_CHANNELS) as KioskCallName[];
+/**
+ * Every page call has its row in the access table (protocol/access.ts, docs/protocol.md "Roles and rights"),
+ * which the core's guard reads: a call without one does not compile.
+ */
+export const KIOSK_CALL_NAMES = Object.keys(KIOSK_CHANNELS) as KioskCallName[] satisfies readonly KioskCall[];
 
 export type AnswerErrorCode =
   /** No such KioskApi call. */

@@ -72,6 +72,8 @@ import type {
   StatusLookupResult,
 } from './kiosk-api.js';
 import { StaffAccess } from './staff-access.js';
+import { callLabel, type KioskCall } from '../../protocol/access.js';
+import { needsStaff } from './decide/access.js';
 import type { PeerAdmission, PeerNetwork } from './sync/lan-peers.js';
 import { ANNUL_NOT_ALLOWED_MESSAGE, DEFAULT_ANNUL_WINDOW_MS, DoorOperations, HEARTBEAT_INTERVAL_MS } from './decide/door-operations.js';
 import {
@@ -153,7 +155,7 @@ const DEFAULT_LANGUAGE: KioskLanguage = { primary: 'en', secondary: null };
 export class KioskCore implements KioskApi {
   private readonly events = new EventEmitter();
   private readonly store: LocalStore;
-  /** The staff PIN and unlock (docs/kiosk.md "Staff PIN"); staff-only calls go through staffOnly(). */
+  /** The staff PIN and unlock (docs/kiosk.md "Staff PIN"); staff-only calls go through guarded(). */
   private readonly staff: StaffAccess;
   /** The host's way out of kiosk mode (the Electron app in kiosk mode); null when it has none. */
   private kioskModeExit: (() => void | Promise<void>) | null = null;
@@ -430,7 +432,7 @@ export class KioskCore implements KioskApi {
   }
 
   resetCalibration(): Promise<KioskState | StaffLocked> {
-    return this.staffOnly('reset calibration', () => {
+    return this.guarded('resetCalibration', () => {
       this.store.clearCalibrations();
       this.calibrations = {};
       this.log('Scanner calibration reset: reads are taken as they arrive.');
@@ -441,7 +443,7 @@ export class KioskCore implements KioskApi {
 
   async confirmReEnroll(): Promise<ScanResult | StaffLocked> {
     if (!this.pendingSetup) return { type: 'nothing_to_confirm' };
-    return this.staffOnly('re-enroll', () => {
+    return this.guarded('confirmReEnroll', () => {
       const setup = this.pendingSetup;
       if (!setup) return { type: 'nothing_to_confirm' } as const;
       this.pendingSetup = null;
@@ -456,7 +458,7 @@ export class KioskCore implements KioskApi {
   }
 
   lookupStatus(codeOrTid: string): Promise<StatusLookupResult | StaffLocked> {
-    return this.staffOnly('status lookup', () => this.lookUp(codeOrTid));
+    return this.guarded('lookupStatus', () => this.lookUp(codeOrTid));
   }
 
   private async lookUp(codeOrTid: string): Promise<StatusLookupResult> {
@@ -500,7 +502,7 @@ export class KioskCore implements KioskApi {
 
   /** Makes this kiosk an entry or an exit gate. Staff only; the issuer hears it with the next heartbeat, sent at once. */
   setDirection(direction: GateDirection): Promise<KioskState | StaffLocked> {
-    return this.staffOnly('change direction', async () => {
+    return this.guarded('setDirection', async () => {
       const enrollment = this.store.getEnrollment();
       if (enrollment && enrollment.direction !== direction) {
         this.store.saveEnrollment({ ...enrollment, direction });
@@ -519,7 +521,7 @@ export class KioskCore implements KioskApi {
    * from the queue when the issuer does not answer now.
    */
   annul(tid: string, reason: string): Promise<AnnulResult | StaffLocked> {
-    return this.staffOnly('annul', () => this.inTurn(() => this.annulNow(tid, reason)));
+    return this.guarded('annul', () => this.inTurn(() => this.annulNow(tid, reason)));
   }
 
   private async annulNow(tid: string, reason: string): Promise<AnnulResult> {
@@ -668,7 +670,7 @@ export class KioskCore implements KioskApi {
 
   /** The kiosk's check of its own audit log (docs/kiosk.md "The kiosk's audit log"). Staff only. */
   verifyLog(): Promise<LogCheckResult | StaffLocked> {
-    return this.staffOnly('audit log check', () => Promise.resolve(this.store.verifyLog()));
+    return this.guarded('verifyLog', () => Promise.resolve(this.store.verifyLog()));
   }
 
   async lockStaff(): Promise<KioskState> {
@@ -687,7 +689,7 @@ export class KioskCore implements KioskApi {
     if (!LANGUAGE_CODES.includes(primary) || (secondary !== null && !LANGUAGE_CODES.includes(secondary))) {
       return Promise.reject(new Error('not a language this kiosk speaks'));
     }
-    return this.staffOnly('set the language', () => {
+    return this.guarded('setLanguage', () => {
       const language: KioskLanguage = { primary, secondary: secondary === primary ? null : secondary };
       this.store.saveLanguage(language);
       this.log(`Language set: ${language.primary}${language.secondary ? ` and ${language.secondary}` : ''}.`);
@@ -697,7 +699,7 @@ export class KioskCore implements KioskApi {
   }
 
   leaveKioskMode(): Promise<LeaveKioskModeResult> {
-    return this.staffOnly('leave kiosk mode', async () => {
+    return this.guarded('leaveKioskMode', async () => {
       const exit = this.kioskModeExit;
       if (!exit) return { type: 'not_in_kiosk_mode', message: 'this kiosk is not running in kiosk mode' } as const;
       this.log('Leaving kiosk mode (staff).');
@@ -706,29 +708,32 @@ export class KioskCore implements KioskApi {
     });
   }
 
-  // --- the staff guard (docs/kiosk.md "Staff PIN") -----------------------
+  // --- the staff guard (docs/kiosk.md "Staff PIN", docs/protocol.md "Roles and rights") ---
 
   /**
-   * Runs a staff-only action: `work` runs only while staff functions are
-   * unlocked (or no PIN is set), and each run starts the unlock's idle time
-   * again. Locked, it answers StaffLocked and `work` does not run. Every
-   * staff-only KioskApi call goes through it; a new one (annul, change
-   * direction) does too: `return this.staffOnly('annul', () => …)`, with
-   * `| StaffLocked` in its answer type. `action` names it in the log.
+   * Runs a page call as the access table (protocol/access.ts) allows: a call
+   * anyone at the door may make runs at once; a staff call runs only while
+   * staff functions are unlocked (or no PIN is set), and each run starts the
+   * unlock's idle time again. Locked, it answers StaffLocked and `work` does
+   * not run. A new staff call is a row in the table and
+   * `return this.guarded('annul', () => …)`, with `| StaffLocked` in its
+   * answer type; the row's label names it in the log.
    */
-  async staffOnly<T>(action: string, work: () => T | Promise<T>): Promise<T | StaffLocked> {
-    const locked = this.requireStaff(action);
+  async guarded<T>(call: KioskCall, work: () => T | Promise<T>): Promise<T | StaffLocked> {
+    const locked = this.requireStaff(call);
     if (locked) return locked;
     return work();
   }
 
   /**
-   * The same guard for staff-only work outside the core (the on-site issuer's
-   * calls, a host's own menu): null when it may run now (the idle time starts
-   * again), else the StaffLocked answer to give instead.
+   * The same guard for calls outside the core (the on-site issuer's page
+   * calls, closing the kiosk window): null when `call` may run now (for a
+   * staff call the idle time starts again), else the StaffLocked answer to
+   * give instead.
    */
-  requireStaff(action: string): StaffLocked | null {
-    const locked = this.staff.check(action);
+  requireStaff(call: KioskCall): StaffLocked | null {
+    if (!needsStaff(call)) return null;
+    const locked = this.staff.check(callLabel(call));
     if (locked) this.changed();
     return locked;
   }
@@ -770,7 +775,7 @@ export class KioskCore implements KioskApi {
    * forget the lanes. Lanes from the configuration file are not changed here.
    */
   configureLanes(request: LanesRequest): Promise<KioskState | StaffLocked> {
-    return this.staffOnly('configure lanes', () => {
+    return this.guarded('configureLanes', () => {
       if (this.lanesSource === 'file') {
         this.log('Lanes come from the configuration file (kiosk-config.json): change them there.');
         return this.getState();

@@ -1,8 +1,8 @@
 /**
  * The staff PIN (docs/kiosk.md "Staff PIN"): who may run the kiosk's staff
- * functions (status lookup, re-enrolling, calibration reset, the language,
- * leaving kiosk mode, the on-site issuer; later annul and the direction).
- * Scanning tickets never needs it.
+ * functions, the calls the access table keeps from anyone at the door
+ * (protocol/access.ts, docs/protocol.md "Roles and rights"). Scanning tickets
+ * never needs it.
  *
  * - The PIN (4 to 8 digits) is kept as a scrypt hash with a random salt, in
  *   the local store's settings; never in plain text, never in a log line.
@@ -17,6 +17,8 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import type { LocalStore, StoredStaffPin } from './store/local-store.js';
 import type { SetStaffPinResult, StaffLocked, StaffState, StaffUnlockResult } from './kiosk-api.js';
+import { roleAtKiosk } from './decide/access.js';
+import { callLabel } from '../../protocol/access.js';
 
 /**
  * scrypt's cost: N = 2^15, r = 8, p = 1 (32 MiB and about 50-100 ms per check
@@ -70,7 +72,7 @@ export class StaffAccess {
     const now = this.options.now();
     const pinSet = this.pinSet();
     const lockout = this.options.store.getStaffLockout();
-    const unlocked = !pinSet || this.isUnlocked(now);
+    const unlocked = roleAtKiosk({ pinSet, unlocked: this.isUnlocked(now) }) === 'staff';
     return {
       pin_set: pinSet,
       pin_needed: this.options.store.staffPinRequired() && !pinSet,
@@ -148,7 +150,7 @@ export class StaffAccess {
   /** Sets or replaces the PIN: open while none is set, staff only once one is. */
   async setPin(pin: string): Promise<SetStaffPinResult> {
     if (!PIN_PATTERN.test(pin)) return { type: 'invalid_pin', message: 'A staff PIN has 4 to 8 digits' };
-    const locked = this.check('set the staff PIN');
+    const locked = this.check(callLabel('setStaffPin'));
     if (locked) return locked;
     const hashed = await hashPin(pin, this.options.now());
     const replaced = this.pinSet();

@@ -4,6 +4,7 @@
  * answer, and the gate settings (direction, offline exposure, occupancy).
  * Pure: state and answers in, words and hooks out.
  */
+import { rightsAllow } from '../../protocol/access.js';
 import type { AnnulResult, ExposureRow, GateDirection, KioskState, StaffLocked } from '../kiosk-bridge-types.js';
 import { t, type PlainMessageKey } from '../messages/format.js';
 import { formatClockTime, type TimeOptions } from './dates.js';
@@ -16,11 +17,12 @@ export interface CheckInToUndo {
 
 /**
  * "Undo check-in" is offered while the issuer's last heartbeat gives this scanner the annul
- * right and the check-in is within the annul window. The kiosk core checks both again.
+ * right (docs/protocol.md "Roles and rights") and the check-in is within the annul window.
+ * The kiosk core checks both again.
  */
 export function offersAnnul(state: KioskState | null, checkIn: CheckInToUndo | null, nowMs: number): boolean {
   const door = state?.door ?? null;
-  if (!door || !door.can_annul || !checkIn) return false;
+  if (!door || !rightsAllow({ annul: door.can_annul }, 'issuer.annul') || !checkIn) return false;
   if (checkIn.checkedInAt === null) return true;
   const at = Date.parse(checkIn.checkedInAt);
   return Number.isNaN(at) || nowMs - at <= door.annul_window_ms;

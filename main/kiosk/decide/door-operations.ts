@@ -30,6 +30,7 @@ import {
   type DiscoveryDocument,
   type TicketPayload,
 } from '../../../protocol/index.js';
+import { rightsAllow } from '../../../protocol/access.js';
 import { heartbeatUrlOf } from '../sync/discovery.js';
 import type { HeartbeatCall, IssuerClient } from '../sync/issuer-client.js';
 import type { DoorState } from '../kiosk-api.js';
@@ -107,9 +108,9 @@ export class DoorOperations {
     return outcome.pass ? null : outcome.refusal;
   }
 
-  /** Staff may annul only when the issuer gave this scanner the right (the last heartbeat's rights.annul). */
+  /** Staff may annul only when the issuer gave this scanner the right (the last heartbeat's rights: docs/protocol.md "Roles and rights"). */
   canAnnul(enrollment: Enrollment): boolean {
-    return this.lastHeartbeat(enrollment)?.response.rights.annul === true;
+    return rightsAllow(this.lastHeartbeat(enrollment)?.response.rights, 'issuer.annul');
   }
 
   /**

@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { decodeSetupCode, encodeSetupCode } from '../../../protocol/index.js';
+import { decodeSetupCode, encodeSetupCode, type KioskCall } from '../../../protocol/index.js';
 import { KioskCore, type KioskCoreOptions } from '../../../main/kiosk/kiosk-core.js';
 import type { ScanResult } from '../../../main/kiosk/kiosk-api.js';
 import { FIRST_LOCKOUT_MS, MAX_WRONG_PINS, PIN_SCRYPT } from '../../../main/kiosk/staff-access.js';
@@ -320,7 +320,7 @@ describe('the hosts', () => {
       stop: async () => ({}) as never,
       resetAdminToken: async () => ({}) as never,
     };
-    const host = { issuer: onsite, staff: (action: string) => core.requireStaff(action) };
+    const host = { issuer: onsite, staff: (call: KioskCall) => core.requireStaff(call) };
     expect(await handleIssuerCall(host, 'start', [])).toMatchObject({ ok: false, error: { code: 'staff_locked' } });
     expect(await handleIssuerCall(host, 'status', [])).toMatchObject({ ok: true });
     expect(started).toEqual([]);
