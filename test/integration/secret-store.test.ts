@@ -158,7 +158,7 @@ async function transpileInto(dir: string, withKeytar: boolean): Promise<void> {
 }
 
 const CHILD_SCRIPT = `
-import { SecretStore, SecretStoreUnavailableError } from './main/kiosk/api-key-store.js';
+import { SecretStore, SecretStoreUnavailableError } from './main/kiosk/store/api-key-store.js';
 const store = new SecretStore({ serviceName: 'ticket-kiosk-test-child' });
 const key = process.argv[2];
 async function attempt(call) {

@@ -23,7 +23,9 @@ export function compileKioskCore(name: string): string {
     JSON.stringify({
       extends: join(root, 'tsconfig.json'),
       compilerOptions: { outDir: distDir, rootDir: root, sourceMap: false, noEmitOnError: false },
-      files: ['kiosk-core.ts', 'queue-drain.ts', 'local-store.ts', 'issuer-client.ts'].map((f) => join(root, 'main', 'kiosk', f)),
+      files: ['kiosk-core.ts', 'sync/queue-drain.ts', 'store/local-store.ts', 'sync/issuer-client.ts'].map((f) =>
+        join(root, 'main', 'kiosk', f),
+      ),
       include: [],
     }),
   );
