@@ -6,7 +6,7 @@
  *
  * Pure: no clock, no storage. Local times come from Intl (the IANA time zone database of the runtime).
  */
-import type { EntryPolicy, GateDirection } from './door.js';
+import type { EntryPolicy, GateDirection } from './admission-modes.js';
 
 export const RULES_FORMAT_VERSION = 1;
 

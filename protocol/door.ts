@@ -6,6 +6,7 @@
  * and its answers are the spec's.
  */
 import type { ScannerRights } from './access.js';
+import type { EntryPolicy, GateDirection } from './admission-modes.js';
 import type { CheckInRules, RuleRefusal } from './check-in-rules.js';
 import type { CheckInRequest, CheckInResponse, DiscoveryDocument, IssuerEndpoints, IsoDateTime, TicketStatus } from './types.js';
 
@@ -13,12 +14,7 @@ import type { CheckInRequest, CheckInResponse, DiscoveryDocument, IssuerEndpoint
 export const SCAN_ACTIONS = ['entry', 'exit', 'annul'] as const;
 export type ScanAction = (typeof SCAN_ACTIONS)[number];
 
-/** Which way a kiosk scans (setup code `direction`; changeable by staff). */
-export const GATE_DIRECTIONS = ['entry', 'exit'] as const;
-export type GateDirection = (typeof GATE_DIRECTIONS)[number];
-
-export const ENTRY_POLICIES = ['single', 'reentry'] as const;
-export type EntryPolicy = (typeof ENTRY_POLICIES)[number];
+export { ENTRY_POLICIES, GATE_DIRECTIONS, type EntryPolicy, type GateDirection } from './admission-modes.js';
 
 /** The statuses the extension adds to CheckInResponse; only ever sent to a request that set `action`. */
 export const DOOR_STATUSES = ['venue_full', 'exited', 'not_inside', 'annulled', 'not_checked_in', 'rule_refused'] as const;

@@ -1,5 +1,5 @@
 /** The admin dashboard in German (see ./en.ts for the rules; placeholders and leading spaces stay). */
-import type { Catalogue } from './format.js';
+import type { Catalogue } from './catalogue.js';
 
 export const de: Catalogue = {
   'meta.locale': 'de-DE',

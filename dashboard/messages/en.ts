@@ -1,6 +1,6 @@
 /**
  * Every word the admin dashboard shows, in English. A translation is one more
- * file like this one typed as `Catalogue` (see ./format.ts); placeholders are
+ * file like this one typed as `Catalogue` (see ./catalogue.ts); placeholders are
  * written `{name}` and must be kept as they are. A few texts are pieces of a
  * sentence (they start with a space or a comma): keep that start.
  *

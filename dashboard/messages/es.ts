@@ -1,5 +1,5 @@
 /** The admin dashboard in Spanish (see ./en.ts for the rules; placeholders and leading spaces stay). */
-import type { Catalogue } from './format.js';
+import type { Catalogue } from './catalogue.js';
 
 export const es: Catalogue = {
   'meta.locale': 'es-ES',

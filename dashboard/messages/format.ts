@@ -8,12 +8,11 @@ import { de } from './de.js';
 import { en } from './en.js';
 import { es } from './es.js';
 import { fr } from './fr.js';
-import { createTranslator, matchLanguage, type TranslationOf, type TranslatorOf } from '../../renderer/messages/translate.js';
+import type { Catalogue } from './catalogue.js';
+import { createTranslator, matchLanguage, type TranslatorOf } from '../../renderer/messages/translate.js';
 
 export { interpolate, placeholdersOf } from '../../renderer/messages/translate.js';
-
-export type MessageKey = keyof typeof en;
-export type Catalogue = TranslationOf<typeof en>;
+export type { Catalogue, MessageKey } from './catalogue.js';
 export type Translate = TranslatorOf<typeof en>;
 
 export const LANGUAGES = ['en', 'de', 'fr', 'es'] as const;

@@ -1,5 +1,5 @@
 /** The admin dashboard in French (see ./en.ts for the rules; placeholders and leading spaces stay). */
-import type { Catalogue } from './format.js';
+import type { Catalogue } from './catalogue.js';
 
 export const fr: Catalogue = {
   'meta.locale': 'fr-FR',

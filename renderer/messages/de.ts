@@ -1,5 +1,5 @@
 /** The kiosk screens in German (see ./en.ts for the rules; placeholders stay as they are). */
-import type { Catalogue } from './format.js';
+import type { Catalogue } from './catalogue.js';
 
 export const de: Catalogue = {
   'meta.locale': 'de-DE',

@@ -1,6 +1,6 @@
 /**
  * Every word the kiosk screens show, in English. A translation is one more
- * file like this one typed as `Catalogue` (see ./format.ts); placeholders are
+ * file like this one typed as `Catalogue` (see ./catalogue.ts); placeholders are
  * written `{name}` and must be kept as they are.
  *
  * Wording rule: plain words a door steward understands at a glance; no codes.

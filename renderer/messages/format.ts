@@ -8,14 +8,11 @@ import { de } from './de.js';
 import { en } from './en.js';
 import { es } from './es.js';
 import { fr } from './fr.js';
-import { createTranslator, type ParamsOf, type TranslationOf, type TranslatorOf } from './translate.js';
+import type { Catalogue, MessageKey } from './catalogue.js';
+import { createTranslator, type ParamsOf, type TranslatorOf } from './translate.js';
 
 export { createTranslator, interpolate, placeholdersOf } from './translate.js';
-
-export type MessageKey = keyof typeof en;
-
-/** The shape every translation has: the same keys as English, any wording. */
-export type Catalogue = TranslationOf<typeof en>;
+export type { Catalogue, MessageKey } from './catalogue.js';
 
 export type ParamsFor<K extends MessageKey> = ParamsOf<typeof en, K>;
 
