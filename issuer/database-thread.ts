@@ -1,23 +1,21 @@
 /**
  * The SQLite database thread of `serve` (issuer/store/sqlite-thread.ts; docs/issuer.md "Where the database
  * is"): owns the writing connection and its group commit, and runs the named write jobs the main thread
- * sends. The modules imported for their jobs register them by name as they load (issuer/store/named-jobs.ts);
- * every job `serve` writes with is among them.
+ * sends, found by name in the one list of jobs (issuer/services/write-jobs.ts). It does not start when a job
+ * defined on the main thread (the names it was handed) or on this one is missing from that list.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import './services/admin-actions.js';
-import './services/check-in.js';
-import './services/door.js';
-import './services/enrollment.js';
-import './services/scanner-setup.js';
+import { WRITE_JOBS } from './services/write-jobs.js';
 import { openDatabase } from './store/database.js';
-import { runNamedJob } from './store/named-jobs.js';
+import { definedJobNames, jobTable, runNamedJob } from './store/named-jobs.js';
 import { SqliteDatabase } from './store/sqlite-database.js';
 import type { ThreadReply, ThreadRequest, ThreadResult } from './store/sqlite-thread.js';
 import { encodeError, encodeValue } from './store/thread-codec.js';
 
 const port = parentPort!;
-const { file } = workerData as { file: string };
+const { file, jobs: mainThreadJobs } = workerData as { file: string; jobs: string[] };
+// Before the database is opened: a missing job stops the thread here, and its error names the job.
+const jobs = jobTable(WRITE_JOBS, [...mainThreadJobs, ...definedJobNames()]);
 // The main thread checked (or applied) the schema before starting this thread: nothing to migrate here.
 const database = new SqliteDatabase(openDatabase(file, { migrate: false }));
 const reply = (message: ThreadReply): void => port.postMessage(message);
@@ -43,7 +41,7 @@ port.on('message', (request: ThreadRequest) => {
   }
   for (const { id, name, args } of request.writes) {
     database
-      .write((tx) => runNamedJob(tx, name, args))
+      .write((tx) => runNamedJob(jobs, tx, name, args))
       .then(
         (value) => answer({ id, ok: true, value: encodeValue(value) }),
         (error: unknown) => answer({ id, ok: false, error: encodeError(error) }),

@@ -57,7 +57,7 @@ export function checkIn(
 }
 
 /** The check-in's write job, by name, so that it can run on the SQLite database thread (store/named-jobs.ts). */
-const checkInWrite = namedJob(
+export const checkInWrite = namedJob(
   'check-in',
   (db, args: { credential: ScannerCredential; body: CheckInBody; headerKey: string | undefined; now: string }) =>
     checkInJob(db, args.credential, args.body, args.headerKey, new Date(args.now)),
@@ -292,7 +292,7 @@ export function recordMalformedCheckIn(database: SqlDatabase, credential: Scanne
   );
 }
 
-const appendScanLogWrite = namedJob('append-scan-log', (db, row: ScanLogRow) => appendScanLog(db, row));
+export const appendScanLogWrite = namedJob('append-scan-log', (db, row: ScanLogRow) => appendScanLog(db, row));
 
 /** Drops the stored answers older than `before` (ISO time); the server runs it hourly. */
 export const pruneStoredAnswersWrite = namedJob('prune-stored-answers', (db, before: string) => pruneStoredAnswers(db, before));

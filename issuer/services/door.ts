@@ -64,7 +64,7 @@ export async function heartbeat(database: SqlDatabase, credential: ScannerCreden
  * The heartbeat and, when it carries one, the kiosk's log head (docs/issuer.md "Audit: tamper-evident logs"):
  * kept whatever it says, flagged when it contradicts an earlier head of the same scanner. Nothing is refused.
  */
-const heartbeatWrite = namedJob(
+export const heartbeatWrite = namedJob(
   'scanner-heartbeat',
   async (db, args: { row: Parameters<typeof recordHeartbeat>[1]; logHead: LogHeadReport | null }) => {
     await recordHeartbeat(db, args.row);

@@ -63,7 +63,7 @@ export async function enroll(
 }
 
 /** The exchange's write job, by name, so that it can run on the SQLite database thread (store/named-jobs.ts). */
-const enrollWrite = namedJob('enroll', (db, args: { input: EnrollInput; now: string; failureLimit: number }) =>
+export const enrollWrite = namedJob('enroll', (db, args: { input: EnrollInput; now: string; failureLimit: number }) =>
   exchangeToken(db, args.input, new Date(args.now), args.failureLimit),
 );
 

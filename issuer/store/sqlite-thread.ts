@@ -8,7 +8,8 @@
  * reading sockets and answering.
  *
  * - Writes are named jobs (named-jobs.ts): the name and arguments go to the
- *   thread, the answer comes back after its batch's commit is on disk.
+ *   thread, the answer comes back after its batch's commit is on disk. The
+ *   thread does not start unless it has every job this thread defined.
  * - Reads stay on the main thread, on a connection of their own: in WAL mode a
  *   reader never waits for the writer, and a read is far cheaper than a trip
  *   to the thread and back.
@@ -21,7 +22,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { Db } from './database.js';
-import { isNamedJob } from './named-jobs.js';
+import { definedJobNames, isNamedJob } from './named-jobs.js';
 import type { Sql, SqlDatabase, WriteJob } from './sql.js';
 import { readSnapshot, sqliteSql } from './sqlite-database.js';
 import { decodeError, decodeValue } from './thread-codec.js';
@@ -214,7 +215,8 @@ function startThread(file: string, script: URL): Promise<Worker> {
   // The process's own flags, but not --input-type (a process started with `node --input-type=module -e …`):
   // a worker runs a file, and Node refuses that flag for one.
   const execArgv = process.execArgv.filter((arg) => !arg.startsWith('--input-type'));
-  const worker = new Worker(script, { workerData: { file }, execArgv });
+  // The names of the jobs this thread defined: the database thread refuses to start without each (named-jobs.ts).
+  const worker = new Worker(script, { workerData: { file, jobs: definedJobNames() }, execArgv });
   return new Promise((resolve, reject) => {
     const failed = (error: Error) => reject(error);
     const exited = (code: number) => reject(new Error(`the database thread exited (code ${code}) before it was ready`));

@@ -14,7 +14,6 @@ import { revokeTicketWrite } from '../../../issuer/services/admin-actions.js';
 import { checkIn } from '../../../issuer/services/check-in.js';
 import { checkReadiness } from '../../../issuer/services/readiness.js';
 import { openDatabase } from '../../../issuer/store/database.js';
-import { namedJob } from '../../../issuer/store/named-jobs.js';
 import { SqliteThreadDatabase, THREAD_EXITED, type ThreadEvent } from '../../../issuer/store/sqlite-thread.js';
 import { createIssuerFixture, type IssuerFixture } from '../../support/issuer-fixture.js';
 
@@ -121,7 +120,8 @@ describe('the SQLite database thread', () => {
         ].join('\n'),
       )}`,
     );
-    const crash = namedJob('test-crash-thread', () => Promise.resolve(null));
+    // A write that only carries the name: a job defined with namedJob but in no list would keep the thread from starting.
+    const crash = (args: object) => Object.assign(() => Promise.resolve(null), { jobName: 'test-crash-thread', jobArgs: args });
     const database = await start(crashing);
     const events: ThreadEvent[] = [];
     database.notify = (event) => events.push(event);

@@ -1,0 +1,32 @@
+/**
+ * Every write job, in one list: the SQLite database thread of `serve` runs a job it receives by name
+ * (store/named-jobs.ts; docs/issuer.md "Where the database is"), and finds it here. The thread refuses to
+ * start when a job defined on either thread is not in this list, so a job added without its line here stops
+ * `serve` at start-up, naming the job.
+ */
+import { revokeScannerKeyWrite, revokeTicketWrite } from './admin-actions.js';
+import { appendScanLogWrite, checkInWrite, pruneStoredAnswersWrite } from './check-in.js';
+import { clearCheckInRulesWrite, setCheckInRulesWrite } from './check-in-rules.js';
+import { annulCheckInWrite, heartbeatWrite, setOfflinePolicyWrite, updateEventDoorWrite } from './door.js';
+import { enrollWrite } from './enrollment.js';
+import { createScannerSetupWrite, revokeSetupWrite } from './scanner-setup.js';
+import type { JobDefinition } from '../store/named-jobs.js';
+
+export const WRITE_JOBS: readonly JobDefinition<never, unknown>[] = [
+  // The doors (docs/protocol.md): check-ins, annulments, heartbeats, enrollment.
+  checkInWrite,
+  appendScanLogWrite,
+  pruneStoredAnswersWrite,
+  annulCheckInWrite,
+  heartbeatWrite,
+  enrollWrite,
+  // The dashboard's and the CLI's changes.
+  revokeTicketWrite,
+  revokeScannerKeyWrite,
+  createScannerSetupWrite,
+  revokeSetupWrite,
+  updateEventDoorWrite,
+  setOfflinePolicyWrite,
+  setCheckInRulesWrite,
+  clearCheckInRulesWrite,
+];
