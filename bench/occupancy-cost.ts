@@ -1,5 +1,5 @@
 /**
- * (f) What reading live occupancy costs (docs/protocol.md "Occupancy"; issue 14's goal: under 1 ms with
+ * (f) What reading live occupancy costs (docs/protocol.md "Occupancy"; the goal: under 1 ms with
  * 100,000 check-ins and exits in the store). A fresh re-entry event gets N tickets, each checked in through
  * the real check-in write job (services/check-in.ts: state, history and counters in one transaction), half
  * of them then scanned out; then the dashboard's and the heartbeat's reads are timed, one at a time, beside

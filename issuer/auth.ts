@@ -1,5 +1,5 @@
 /**
- * Scanner authentication (spec "Authentication" 1, 5, 6): `Authorization:
+ * Scanner authentication (docs/protocol.md "Authentication"): `Authorization:
  * Bearer <API_KEY>`. Keys are looked up by their SHA-256 hash and the hash is
  * re-compared in constant time (issuer/secrets.ts). The database is read on
  * every request, so a revocation by the admin CLI in another process takes

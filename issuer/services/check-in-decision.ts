@@ -229,7 +229,7 @@ const CHECKS: readonly Check[] = [
     evaluate: (f) => (f.ticket === undefined ? errorAnswer('ticket_known', 'not_found', errors.ticketNotFound()) : null),
   },
   {
-    // `ticket.eid` in the answer is the ticket's own event (spec "CheckInTicket").
+    // `ticket.eid` in the answer is the ticket's own event (docs/protocol.md "Precedence").
     code: 'event',
     evaluate: (f) => (f.ticket!.eid !== f.body.eid ? statusAnswer(f, 'event', 'wrong_event', null) : null),
   },
@@ -280,7 +280,7 @@ const CHECKS: readonly Check[] = [
       if (c.state !== 'inside') return null;
       // A re-entry a kiosk admitted offline, reaching the issuer before the exit that preceded it (still queued
       // elsewhere): the person did come in at scanned_at. The answer stays already_used, but the ticket's inside
-      // state now dates from then, so that the late exit, older, is history (docs/protocol.md "Late scans").
+      // state now dates from then, so that the late exit, older, is history (docs/protocol.md "Late scans are ordered by `scanned_at`").
       const at = scanTime(f);
       if (reentry && f.body.admitted_offline === true && at > c.state_at) {
         return statusAnswer(f, 'first_use', 'already_used', c.checked_in_at, {

@@ -1,6 +1,6 @@
 /**
- * Enrollment: a setup token for a long-lived scanner API key (spec "POST
- * /api/v1/scanners/enroll"; docs/protocol.md "Enrollment").
+ * Enrollment: a setup token for a long-lived scanner API key (docs/protocol.md
+ * "Enrollment").
  *
  * One write transaction reads the token, judges it, claims it
  * (`UPDATE ... WHERE used_at IS NULL`) and stores the key's hash: of two
@@ -26,7 +26,7 @@ import { claimToken, findTokenByHash, insertApiKey, recordFailedTokenAttempt, ty
 
 export const TOKEN_FAILURE_LIMIT = 5;
 
-/** At least 128 bits of base64url (spec "Authentication" 9); anything else is malformed and never looked up. */
+/** At least 128 bits of base64url (docs/protocol.md "Authentication"); anything else is malformed and never looked up. */
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{22,256}$/;
 
 export interface EnrollInput {

@@ -1,5 +1,5 @@
 /**
- * Setup codes (spec "Setup QR payload"; docs/protocol.md "Enrollment"):
+ * Setup codes (docs/protocol.md "Setup payload", "Enrollment"):
  * made by `ticket-issuer scanner setup` and by the admin dashboard, the same
  * way. A single-use enrollment token is stored as a hash; the token itself
  * exists only inside the returned setup code, which is the deliverable.
