@@ -5,8 +5,11 @@
  * Neither the token nor the key ever appears in an outcome or a message.
  */
 import {
+  QrCodeError,
+  SETUP_PREFIX,
   SUPPORTED_VERSIONS,
   baseUrlProblem,
+  decodeSetupCode,
   isSecureOrLoopbackUrl,
   type EnrollRequest,
   type SetupPayload,
@@ -148,4 +151,23 @@ function secretStoreMessage(error: unknown, ...secrets: (string | null | undefin
   let text = error instanceof Error ? error.message : 'the secret store failed';
   for (const secret of secrets) if (secret) text = text.split(secret).join('[redacted]');
   return text;
+}
+
+/** A scanned setup code, decoded and checked before any network; else why it cannot enroll this kiosk. */
+export function readSetupCode(
+  text: string,
+  nowMs: number,
+): { ok: true; setup: SetupPayload } | { ok: false; code: EnrollFailureCode; message: string } {
+  let setup: SetupPayload;
+  try {
+    setup = decodeSetupCode(text);
+  } catch (error) {
+    if (!(error instanceof QrCodeError)) throw error;
+    if (!text.startsWith(SETUP_PREFIX))
+      return { ok: false, code: 'unsupported_version', message: 'this setup code version is not supported' };
+    return { ok: false, code: 'not_a_setup_code', message: 'this setup code is damaged' };
+  }
+  const problem = setupProblem(setup, nowMs);
+  if (problem) return { ok: false, ...problem };
+  return { ok: true, setup };
 }

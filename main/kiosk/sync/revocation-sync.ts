@@ -6,13 +6,17 @@
  * When: at enrollment, every minute while online (syncIntervalMs), and after any successful call to the issuer
  * (a check-in, a heartbeat, a drain pass) when the last good sync is older than that minute: the kiosk is then
  * behind. One sync at a time; it pages until the issuer says `complete`, each page committed with its cursor,
- * so a sync cut short continues where it stopped.
+ * so a sync cut short continues where it stopped. RevocationSchedule (below) runs it: the timer, a sync when
+ * behind, and what its outcome says about the issuer.
  */
 import { revocationsUrlOf, type RevocationPage } from '../../../protocol/revocations.js';
 import type { DiscoveryDocument, IsoDateTime } from '../../../protocol/index.js';
 import type { IssuerClient, RevocationCall } from './issuer-client.js';
 import type { RevocationListView } from '../../../renderer/kiosk-bridge-types.js';
 import type { Enrollment, LocalStore } from '../store/local-store.js';
+import type { BackgroundWork } from './background.js';
+import type { DiscoveryCache } from './discovery.js';
+import type { IssuerLink } from './issuer-link.js';
 
 /** Every minute while online (KioskCoreOptions.revocationSyncIntervalMs). */
 export const REVOCATION_SYNC_INTERVAL_MS = 60_000;
@@ -145,5 +149,74 @@ export class RevocationSync {
       if (page.complete) return { kind: 'synced', added, pages };
     }
     return { kind: 'synced', added, pages: MAX_PAGES_PER_SYNC };
+  }
+}
+
+export interface RevocationScheduleDeps {
+  sync: RevocationSync;
+  store: LocalStore;
+  discovery: DiscoveryCache;
+  link: IssuerLink;
+  background: BackgroundWork;
+  log: (line: string) => void;
+  /** Period of the timer; 0 for none (tests call run()). */
+  intervalMs: number;
+  changed: () => void;
+}
+
+/**
+ * When the list syncs (docs/kiosk.md "Revocation list"): the timer, a sync after a successful call when the
+ * list is behind, and what a sync's outcome says about the issuer.
+ */
+export class RevocationSchedule {
+  private readonly timer: ReturnType<typeof setInterval> | undefined;
+
+  constructor(private readonly deps: RevocationScheduleDeps) {
+    if (deps.intervalMs > 0) {
+      this.timer = setInterval(() => void this.run(), deps.intervalMs);
+      this.timer.unref?.();
+    }
+  }
+
+  /**
+   * One sync of the revocation list now (also what the timer runs every minute). Single-flight; nothing when
+   * not enrolled, not authorised, or the issuer has no revocation endpoint. Never throws.
+   */
+  async run(): Promise<void> {
+    const { store, link, background, log } = this.deps;
+    try {
+      if (background.closed) return;
+      const enrollment = store.getEnrollment();
+      if (!enrollment || !link.authorised) return;
+      const document = this.deps.discovery.cached(enrollment.iss);
+      if (!document || revocationsUrlOf(document) === null) return;
+      const lookup = await link.loadApiKey(enrollment);
+      if (!('key' in lookup) || !lookup.key || background.closed) return;
+      const outcome = await this.deps.sync.sync(enrollment, document, lookup.key, link.interactiveTimeoutMs);
+      if (background.closed) return;
+      if (outcome.kind === 'failed') {
+        log(`Revocation list sync failed: ${outcome.call.kind}.`);
+        // As for the heartbeat: an answer says the issuer is there, no answer says nothing to the door.
+        if (outcome.call.kind === 'unauthorized' || outcome.call.kind === 'rejected' || outcome.call.kind === 'rate_limited')
+          link.noteConnection(outcome.call);
+      } else if (outcome.kind === 'synced') {
+        link.noteConnection({ kind: 'answered' });
+        if (outcome.added > 0) log(`Revocation list: ${outcome.added} new revoked ticket(s).`);
+      }
+      this.deps.changed();
+    } catch (error) {
+      log(`Revocation list sync failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  /** After a successful call to the issuer: sync the revocation list when it is behind (last sync over a minute old). */
+  runIfBehind(): void {
+    const enrollment = this.deps.store.getEnrollment();
+    if (!enrollment || this.deps.background.closed || !this.deps.sync.behind(enrollment)) return;
+    this.deps.background.run(this.run());
+  }
+
+  close(): void {
+    clearInterval(this.timer);
   }
 }

@@ -125,7 +125,7 @@ const CHILD_SERVICE = `ticket-kiosk-test-${process.pid}-child`;
  * the repository's node_modules is linked for better-sqlite3, keytar and undici.
  */
 async function transpileKioskInto(dir: string): Promise<void> {
-  for (const folder of ['protocol', 'main/kiosk']) {
+  for (const folder of ['protocol', 'main/kiosk', 'main/kiosk/decide', 'main/kiosk/store', 'main/kiosk/sync']) {
     for (const name of await readdir(join(repoRoot, folder))) {
       if (!name.endsWith('.ts')) continue;
       const file = `${folder}/${name}`;
@@ -145,7 +145,7 @@ async function transpileKioskInto(dir: string): Promise<void> {
 
 const CHILD_SCRIPT = `
 import { KioskCore } from './main/kiosk/kiosk-core.js';
-import { KeychainApiKeyStore } from './main/kiosk/api-key-store.js';
+import { KeychainApiKeyStore } from './main/kiosk/store/api-key-store.js';
 const core = new KioskCore({
   dbPath: process.argv[3],
   apiKeys: new KeychainApiKeyStore({ serviceName: process.argv[4] }),

@@ -1,0 +1,286 @@
+/**
+ * One ticket scan at the door, the kiosk's I/O around the scan decision (docs/architecture.md "One scan at
+ * the door, offline and online"): the offline checks of the code read (an unknown kid triggers one
+ * rate-limited discovery refetch), the scan committed with a fresh idempotency key, the check-in sent within
+ * the online budget, the verdict committed, then shown. When no request will be sent (known offline with a
+ * scan the offline rules let through, lost authorisation), the scan and its verdict are one commit.
+ *
+ * At the top of main/kiosk/: it wires the store (store/), the issuer (sync/) and the decisions
+ * (decide/scan-decision.ts, protocol/verdict.ts), and decides no verdict itself.
+ */
+import {
+  evaluateTicketOffline,
+  type DiscoveryDocument,
+  type OfflineEvaluation,
+  type TicketPayload,
+  type Verdict,
+} from '../../protocol/index.js';
+import type { ScanResult } from './kiosk-api.js';
+import { decideCheckIn, offlineOutcome, scanContext, type DoorFacts } from './decide/scan-decision.js';
+import type { Lane } from './decide/lanes.js';
+import { verifyEd25519Node } from './node-ed25519.js';
+import type { StaffAccess } from './staff-access.js';
+import { checkInRequestFor, type Enrollment, type LocalStore, type NewScan, type StoredScan } from './store/local-store.js';
+import type { BackgroundWork } from './sync/background.js';
+import type { DiscoveryCache } from './sync/discovery.js';
+import type { DrainSchedule } from './sync/drain-schedule.js';
+import type { Heartbeat } from './sync/heartbeat.js';
+import { SCANNER_UNAUTHORIZED_MESSAGE, type IssuerClient } from './sync/issuer-client.js';
+import type { IssuerLink } from './sync/issuer-link.js';
+import type { LanDoor } from './sync/lan-door.js';
+import { storedAnswerOf } from './sync/queue-drain.js';
+import type { RevocationSchedule, RevocationSync } from './sync/revocation-sync.js';
+
+export const NOT_ENROLLED = 'this kiosk is not enrolled: scan a setup code';
+const SCANNER_KEY_EXPIRED_MESSAGE = "this scanner's key has expired — re-enroll";
+const STAFF_PIN_NEEDED = 'set a staff PIN first: this kiosk scans tickets once one is set';
+
+export interface DoorScanDeps {
+  store: LocalStore;
+  client: IssuerClient;
+  discovery: DiscoveryCache;
+  link: IssuerLink;
+  background: BackgroundWork;
+  drains: DrainSchedule;
+  heartbeat: Heartbeat;
+  revocations: RevocationSync;
+  revocationSchedule: RevocationSchedule;
+  lan: LanDoor;
+  staff: StaffAccess;
+  now: () => number;
+  /** Time the door waits for the issuer before taking the offline path. */
+  budgetMs: number;
+  kioskPolicy: DoorFacts['kioskPolicy'];
+  /** Shows the verdict (on the scan's lane) and answers the page. */
+  show: (verdict: Verdict, lane: Lane | null) => ScanResult;
+  changed: () => void;
+}
+
+export class DoorScan {
+  constructor(private readonly deps: DoorScanDeps) {}
+
+  /** One ticket scan (a trimmed text that is not a setup code) on its lane (null: no lanes). */
+  async scan(text: string, lane: Lane | null): Promise<ScanResult> {
+    const { store, discovery, link, now } = this.deps;
+    const stored = store.getEnrollment();
+    const enrollment = stored && lane?.direction ? { ...stored, direction: lane.direction } : stored;
+    if (!enrollment) return { type: 'not_enrolled', message: NOT_ENROLLED };
+    // The setup code required a staff PIN: the door opens once one is set (docs/kiosk.md "Staff PIN").
+    if (this.deps.staff.pinNeeded()) return { type: 'staff_pin_needed', message: STAFF_PIN_NEEDED };
+    // Spec "Authentication" 5: the key ends at expires_at; past it the door must not admit, even offline.
+    if (Date.parse(enrollment.key_expires_at) <= now()) {
+      link.authorised = false;
+      this.deps.changed();
+      return { type: 'scanner_unauthorized', message: SCANNER_KEY_EXPIRED_MESSAGE };
+    }
+
+    let document = discovery.cached(enrollment.iss);
+    if (!discovery.isFresh(enrollment.iss)) this.deps.background.run(this.refreshInBackground(enrollment.iss));
+    let evaluation = this.evaluate(text, enrollment, document);
+    if (!evaluation.pass && evaluation.check === 'key_known') {
+      // Spec "Versioning" 5: an unknown kid may be a freshly rotated key. One refetch, rate-limited.
+      const refetch = discovery.refreshLimited(enrollment.iss, this.deps.budgetMs);
+      const result = refetch ? await refetch : null;
+      if (result) link.noteRefresh(result);
+      if (result?.ok) {
+        document = result.document;
+        evaluation = this.evaluate(text, enrollment, document);
+      }
+    }
+    if (!evaluation.pass) {
+      if (evaluation.check === 'signature' && evaluation.claimed?.eid === enrollment.eid) {
+        this.reportInvalidSignature(text, evaluation.claimed, enrollment, evaluation.verdict);
+      }
+      return this.deps.show(evaluation.verdict, lane);
+    }
+    return this.checkIn(text, evaluation.ticket.payload, enrollment, document!, lane);
+  }
+
+  /** A discovery document past its age is refreshed without holding the scan; a heartbeat follows a good refresh. */
+  async refreshInBackground(iss: string): Promise<void> {
+    const { discovery, link, background } = this.deps;
+    const refresh = discovery.refreshLimited(iss, link.interactiveTimeoutMs);
+    if (!refresh) return;
+    const result = await refresh;
+    if (!background.closed) link.noteRefresh(result);
+    if (result.ok && !background.closed) await this.deps.heartbeat.run(); // docs/protocol.md "Scanner heartbeat": after each discovery refresh
+  }
+
+  private unauthorised(): ScanResult {
+    this.deps.link.authorised = false;
+    this.deps.changed();
+    return { type: 'scanner_unauthorized', message: SCANNER_UNAUTHORIZED_MESSAGE };
+  }
+
+  /** What the scan decision knows of this door (decide/scan-decision.ts), read from the store and the LAN when asked. */
+  private facts(enrollment: Enrollment): DoorFacts {
+    const { store, heartbeat, revocations, lan } = this.deps;
+    return {
+      direction: enrollment.direction,
+      eid: enrollment.eid,
+      gateId: enrollment.gate_id,
+      kioskPolicy: this.deps.kioskPolicy,
+      heartbeat: () => heartbeat.last(enrollment),
+      revocations: () => revocations.offlineList(enrollment),
+      firstAdmissionAt: (tid) => store.firstAdmissionAt(tid),
+      admissionTimes: (tid) => store.admissionTimes(tid),
+      peerAdmission: (tid) => lan.admissionOf(tid),
+      offlineAdmissionsSince: (since) => store.offlineAdmissionsSince(since),
+    };
+  }
+
+  private evaluate(text: string, enrollment: Enrollment, document: DiscoveryDocument | null): OfflineEvaluation {
+    return evaluateTicketOffline(
+      text,
+      scanContext(this.facts(enrollment), {
+        issuer: enrollment.iss,
+        keys: document?.keys ?? [],
+        nowMs: this.deps.now(),
+        knownOffline: this.deps.link.connection === 'offline',
+        verify: verifyEd25519Node,
+      }),
+    );
+  }
+
+  /**
+   * docs/protocol.md "Reporting a failed signature": queued like a check-in
+   * (so it survives being offline) with signature_status "invalid". The verdict
+   * is already decided locally; the issuer's 400 only confirms it was logged.
+   */
+  private reportInvalidSignature(code: string, claimed: TicketPayload, enrollment: Enrollment, verdict: Verdict): void {
+    this.deps.store.insertScan({
+      ...this.scanAtThisDoor(code, claimed, enrollment, new Date(this.deps.now()).toISOString()),
+      signature_status: 'invalid',
+      queue_state: 'pending',
+      verdict,
+    });
+    this.deps.drains.soon();
+  }
+
+  /** What every queued scan records of itself: the code, its ticket, this door, and when (the check-in request is made from it). */
+  private scanAtThisDoor(
+    code: string,
+    ticket: Pick<TicketPayload, 'tid' | 'eid'>,
+    enrollment: Enrollment,
+    scannedAt: string,
+  ): Omit<NewScan, 'signature_status' | 'queue_state' | 'verdict'> {
+    return {
+      code,
+      iss: enrollment.iss,
+      tid: ticket.tid,
+      eid: ticket.eid,
+      gate_id: enrollment.gate_id,
+      scanner_id: this.deps.store.identity().scanner_id,
+      scanned_at: scannedAt,
+    };
+  }
+
+  private async checkIn(
+    code: string,
+    payload: TicketPayload,
+    enrollment: Enrollment,
+    document: DiscoveryDocument,
+    lane: Lane | null,
+  ): Promise<ScanResult> {
+    const { store, link, drains, now } = this.deps;
+    const facts = this.facts(enrollment);
+    const scannedAt = new Date(now()).toISOString();
+    const action = enrollment.direction;
+    // Known offline and the offline rules would let the person through (an exit; an entry the
+    // exposure policy admits): do not make the queue wait a full budget per person. A refusal is
+    // worth one more try of the issuer.
+    const knownOffline = link.connection === 'offline' ? offlineOutcome(payload, facts, scannedAt) : null;
+    const skipOnline = knownOffline?.queueState === 'pending';
+    // The key is read only when a request may go out: each read is a keyring round trip (D-Bus on
+    // Linux, milliseconds, tens under load) that a known-offline scan does not need. Not cached:
+    // between requests the key stays in the keyring only, with no copy to invalidate.
+    const lookup = link.authorised && !skipOnline ? await link.loadApiKey(enrollment) : null;
+    // A keyring that fails right now (locked, D-Bus restarting) is not a lost authorisation: the offline path.
+    const keyringDown = lookup !== null && 'unavailable' in lookup;
+    const apiKey = lookup !== null && 'key' in lookup ? lookup.key : null;
+    // A held scan of this ticket (strict offline refusal, or lost authorisation) is resent as it was:
+    // same body, same idempotency key, so an earlier request that did land is answered consistently.
+    const heldScan = store.heldScanFor(payload.tid);
+    // Only a held scan of the same action (a kiosk turned from entry to exit holds on to its entries).
+    const held = heldScan && (heldScan.action ?? 'entry') === action ? heldScan : null;
+    const newScan = (queueState: NewScan['queue_state'], sentAsOffline = false): StoredScan =>
+      store.insertScan({
+        ...this.scanAtThisDoor(code, payload, enrollment, scannedAt),
+        signature_status: 'valid',
+        queue_state: queueState,
+        action,
+        ticket_type: payload.tt ?? null,
+        sent_as_offline: sentAsOffline,
+      });
+
+    if (!apiKey) {
+      // No request goes out (known offline, lost authorisation, no key, or the keyring failing for
+      // now): the outcome is known already, so the scan is committed once, with its verdict (one
+      // transaction, one fsync instead of two), still before anything is shown.
+      if (!link.authorised || (!skipOnline && !keyringDown)) {
+        if (!held) newScan('held'); // kept, not sent: rescanning after a re-enrollment sends it, same key
+        return this.unauthorised();
+      }
+      // Decided before any request went out: the request says so (`admitted_offline`, docs/protocol.md "Door operations").
+      // Known offline: decided above already, at the scan's time.
+      const { verdict, queueState } = knownOffline ?? offlineOutcome(payload, facts, new Date(now()).toISOString());
+      store.atomically(() =>
+        store.decideScan((held ?? newScan(queueState, verdict.kind !== 'refuse')).idempotency_key, verdict, queueState),
+      );
+      if (queueState === 'pending') drains.firstRetryUnlessScheduled();
+      return this.deps.show(verdict, lane);
+    }
+
+    // A request goes out: the scan (with its idempotency key) is committed BEFORE it is sent, so a
+    // crash after sending resends the same key (spec "Offline behaviour"; every acknowledged check-in survives a crash).
+    let scan: StoredScan;
+    if (held) {
+      store.setQueueState(held.idempotency_key, 'sending');
+      scan = held;
+    } else {
+      scan = newScan('sending');
+    }
+    const call = await this.deps.client.checkIn(document.endpoints.check_in, apiKey, checkInRequestFor(scan), {
+      timeoutMs: this.deps.budgetMs,
+    });
+    link.noteConnection(call);
+    const decidedAt = new Date(now()).toISOString();
+    const decision = decideCheckIn(call, payload, facts, decidedAt);
+
+    if (decision.kind === 'answered') {
+      store.atomically(() => {
+        store.recordAnswer(scan.idempotency_key, storedAnswerOf(call, decidedAt)!);
+        store.decideScan(scan.idempotency_key, decision.verdict, 'done');
+      });
+      if (call.kind === 'answered' && this.deps.heartbeat.noteOccupancy(enrollment, call.response.occupancy)) this.deps.changed();
+      // Revocations are final: a ticket the issuer says is revoked stays refused here offline too.
+      if (call.kind === 'answered' && call.response.status === 'revoked') store.addRevoked(payload.tid);
+      if (store.pendingCount() > 0) drains.soon(); // the issuer is back: flush the queue
+      this.deps.revocationSchedule.runIfBehind();
+      return this.deps.show(decision.verdict, lane);
+    }
+    if (decision.kind === 'unauthorized') {
+      store.setQueueState(scan.idempotency_key, 'held');
+      return this.unauthorised();
+    }
+
+    // Offline path after trying: the request already went out without `admitted_offline`, and a replay must be
+    // the same body: it is queued as it was.
+    const { verdict, queueState, final } = decision;
+    store.atomically(() => {
+      if (final) store.recordAnswer(scan.idempotency_key, storedAnswerOf(call, decidedAt)!);
+      store.decideScan(scan.idempotency_key, verdict, queueState);
+    });
+    if (queueState === 'pending') {
+      // Spec "Rate limiting" 4: a 429 at the door also delays the queue by its Retry-After.
+      const retryAfterMs = call.kind === 'rate_limited' ? call.retryAfterMs : undefined;
+      const due = drains.firstRetryAt(retryAfterMs);
+      if (retryAfterMs !== undefined) {
+        store.recordRetry(scan.idempotency_key, due, 'RATE_LIMITED');
+        drains.holdUntil(due);
+      }
+      drains.atUnlessScheduled(due);
+    }
+    return this.deps.show(verdict, lane);
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * This kiosk among the kiosks on one LAN (docs/kiosk.md "Kiosks on one LAN"): it joins the event's LAN with
+ * the event's LAN key once enrolled, tells its peers of each admission and of each annulment the issuer
+ * confirmed, and looks up what they admitted. Whether a peer's admission counts is the scan decision's
+ * (decide/scan-decision.ts peerAdmission). In sync/: the wiring between the kiosk's store and the LAN
+ * transport (lan-peers.ts, lan-transport.ts), which the host starts.
+ */
+import type { Verdict } from '../../../protocol/index.js';
+import type { ApiKeyStore } from '../store/api-key-store.js';
+import type { LocalStore } from '../store/local-store.js';
+import type { BackgroundWork } from './background.js';
+import type { PeerAdmission, PeerNetwork } from './lan-peers.js';
+
+export interface LanDoorDeps {
+  /** The LAN, when the host started one. */
+  lan: PeerNetwork | undefined;
+  store: LocalStore;
+  apiKeys: ApiKeyStore;
+  background: BackgroundWork;
+  log: (line: string) => void;
+}
+
+export class LanDoor {
+  constructor(private readonly deps: LanDoorDeps) {}
+
+  /** The host started a LAN for this kiosk. */
+  get present(): boolean {
+    return this.deps.lan !== undefined;
+  }
+
+  /** Joins the event's LAN with its key from the keyring; without one (an older issuer), leaves it. */
+  async join(): Promise<void> {
+    const { lan, store, background, log } = this.deps;
+    const enrollment = store.getEnrollment();
+    if (!lan || !enrollment || background.closed) return;
+    let key: string | null = null;
+    try {
+      key = (await this.deps.apiKeys.loadLanKey?.(enrollment.iss)) ?? null;
+    } catch (error) {
+      log(`LAN warnings off: the LAN key could not be read (${error instanceof Error ? error.message : 'the secret store failed'}).`);
+    }
+    if (background.closed) return;
+    if (key === null) {
+      lan.leave();
+      log('LAN warnings off: no LAN key for this event (the issuer gives none; re-enroll after updating it).');
+      return;
+    }
+    lan.join(
+      { eid: enrollment.eid, scannerId: store.identity().scanner_id, gate: enrollment.gate_id, key: Buffer.from(key, 'base64url') },
+      (since, limit) =>
+        store.admissionsSince(since, limit).map((row) => ({
+          tid: row.tid,
+          admitted_at: row.admitted_at,
+          gate: enrollment.gate_id,
+          offline: row.admitted_offline === 1,
+        })),
+      (since, limit) =>
+        store
+          .annulmentsSince(since, limit)
+          .map((row) => ({ tid: row.tid, admitted_at: row.annulled_at, gate: enrollment.gate_id, offline: false })),
+    );
+  }
+
+  /** Every admission, online or not: a peer that goes offline later needs to know it too. */
+  publishAdmission(verdict: Verdict): void {
+    if (verdict.kind !== 'admit' || !verdict.ticket || !this.deps.lan) return;
+    const gate = this.deps.store.getEnrollment()?.gate_id ?? null;
+    this.deps.lan.publish({ tid: verdict.ticket.tid, admitted_at: verdict.decided_at, gate, offline: verdict.offline });
+  }
+
+  /**
+   * The issuer confirmed an annulment this kiosk sent (at the door, or later from the queue): its LAN peers forget
+   * the undone admission (docs/kiosk.md "Kiosks on one LAN"), as this kiosk does once the issuer confirmed it.
+   */
+  tellAnnulled(tid: string, annulledAt: string): void {
+    if (!this.deps.lan) return;
+    this.deps.lan.publishAnnulment({
+      tid,
+      admitted_at: annulledAt,
+      gate: this.deps.store.getEnrollment()?.gate_id ?? null,
+      offline: false,
+    });
+  }
+
+  /** What a peer said it admitted (undefined without a LAN); the scan decision says when it counts. */
+  admissionOf(tid: string): PeerAdmission | undefined {
+    return this.deps.lan?.admissionOf(tid);
+  }
+}
