@@ -66,6 +66,7 @@ import {
 export type { AuditKind } from './audit-log.js';
 export { SCHEMA_VERSION } from './database.js';
 export type { ReadLogEntry } from './read-log.js';
+export { isRevocationListOf } from './revocations.js';
 export type { SalvagedRows } from './salvaged-rows.js';
 export { checkInRequestFor, type DoubleAdmission, type NewScan, type QueueState, type StoredScan } from './scans.js';
 export type {

@@ -8,7 +8,7 @@ import type { Statements } from './database.js';
 import { readSetting, saveSetting, type RevocationSync } from './settings.js';
 
 /** The list is the one of this issuer's event (a list of another issuer or event does not count for it). */
-export function isListOf(sync: RevocationSync | null, owner: { iss: string; eid: string }): sync is RevocationSync {
+export function isRevocationListOf(sync: RevocationSync | null, owner: { iss: string; eid: string }): sync is RevocationSync {
   return sync !== null && sync.iss === owner.iss && sync.eid === owner.eid;
 }
 
@@ -34,7 +34,7 @@ export class RevokedTickets {
     const { sql } = this;
     sql.transaction(() => {
       const before = readSetting(sql, 'revocations');
-      const sameList = isListOf(before, page);
+      const sameList = isRevocationListOf(before, page);
       if (!sameList || page.reset) sql.statement('DELETE FROM revoked_tickets').run();
       const insert = sql.statement('INSERT OR IGNORE INTO revoked_tickets (tid) VALUES (?)');
       for (const tid of page.tids) insert.run(tid);

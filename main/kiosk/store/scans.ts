@@ -205,13 +205,7 @@ export function decideScan(sql: Statements, idempotencyKey: string, verdict: Ver
  * annulled check-in is undone: a rescan admits).
  */
 export function firstAdmissionAt(sql: Statements, tid: string): IsoDateTime | undefined {
-  const row = sql
-    .statement(
-      `SELECT MIN(admitted_at) AS at FROM scans WHERE tid = ? AND admitted_at IS NOT NULL
-         AND ${SINCE_CONFIRMED_ANNULMENT}`,
-    )
-    .get(tid, tid) as { at: string | null };
-  return row.at ?? undefined;
+  return standingAdmissionAt(sql, 'MIN', tid);
 }
 
 /**
@@ -231,9 +225,14 @@ export function admissionTimes(sql: Statements, tid: string): IsoDateTime[] {
 
 /** This kiosk's latest admission of the ticket still standing (see firstAdmissionAt), if any: what an annulment undoes. */
 export function lastAdmissionAt(sql: Statements, tid: string): IsoDateTime | undefined {
+  return standingAdmissionAt(sql, 'MAX', tid);
+}
+
+/** The first (MIN) or latest (MAX) of this kiosk's admissions of the ticket since its last confirmed annulment here. */
+function standingAdmissionAt(sql: Statements, which: 'MIN' | 'MAX', tid: string): IsoDateTime | undefined {
   const row = sql
     .statement(
-      `SELECT MAX(admitted_at) AS at FROM scans WHERE tid = ? AND admitted_at IS NOT NULL
+      `SELECT ${which}(admitted_at) AS at FROM scans WHERE tid = ? AND admitted_at IS NOT NULL
          AND ${SINCE_CONFIRMED_ANNULMENT}`,
     )
     .get(tid, tid) as { at: string | null };
