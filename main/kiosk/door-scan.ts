@@ -232,7 +232,8 @@ export class DoorScan {
     }
 
     // A request goes out: the scan (with its idempotency key) is committed BEFORE it is sent, so a
-    // crash after sending resends the same key (spec "Offline behaviour"; every acknowledged check-in survives a crash).
+    // crash after sending resends the same key (docs/protocol.md "Idempotency and offline scans"; every acknowledged check-in
+    // survives a crash).
     let scan: StoredScan;
     if (held) {
       store.setQueueState(held.idempotency_key, 'sending');

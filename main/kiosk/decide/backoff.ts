@@ -1,6 +1,6 @@
 /**
- * Retry timing for the issuer client and the queue drain (spec "Errors":
- * INTERNAL → "retry with exponential backoff"; "Rate limiting" 4: back off
+ * Retry timing for the issuer client and the queue drain (docs/protocol.md
+ * "Errors": INTERNAL → retry with exponential backoff; "Rate limits": back off
  * exponentially on 429 and respect Retry-After). Pure.
  */
 export interface BackoffOptions {
@@ -23,7 +23,7 @@ export function backoffDelayMs(attempt: number, random: () => number = Math.rand
 
 /**
  * `Retry-After` (RFC 9110 section 10.2.3): delay-seconds or an HTTP-date. The
- * spec sends integer seconds; the date form is accepted too. Undefined when absent or unreadable.
+ * protocol sends integer seconds; the date form is accepted too. Undefined when absent or unreadable.
  */
 export function parseRetryAfterMs(value: string | null | undefined, nowMs: number): number | undefined {
   if (value === null || value === undefined) return undefined;

@@ -51,7 +51,7 @@ export function offlinePolicies(heartbeat: LastHeartbeat | null): OfflinePolicie
   return heartbeat?.response.offline_policies ?? DEFAULT_OFFLINE_POLICIES;
 }
 
-/** The last heartbeat says the event lets people out and back in (docs/protocol.md "Per event: entry policy"). */
+/** The last heartbeat says the event lets people out and back in (docs/protocol.md "Per event: entry policy and capacity"). */
 export function isReentry(heartbeat: LastHeartbeat | null): boolean {
   return heartbeat?.response.entry_policy === 'reentry';
 }

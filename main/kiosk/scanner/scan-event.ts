@@ -4,7 +4,7 @@
  * report becomes a DecodeProblem so the kiosk can show "scan again".
  *
  * Privacy: a scanned string may be a setup code carrying a single-use
- * enrollment token (spec "Setup QR payload"), so problem messages never quote
+ * enrollment token (docs/protocol.md "Setup payload"), so problem messages never quote
  * scanned data; they name byte counts and HID usage ids only.
  */
 

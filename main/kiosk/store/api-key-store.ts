@@ -15,7 +15,7 @@
  * kiosk (and its tests) starts even where it cannot load.
  *
  * One entry per issuer: service "ticket-kiosk", account = the issuer base URL
- * in canonical form (spec "What the service does" 2), so re-enrolling with
+ * in canonical form (docs/protocol.md "Base URL"), so re-enrolling with
  * another issuer does not overwrite or reuse the old key by accident.
  */
 import { baseUrlProblem } from '../../../protocol/base-url.js';

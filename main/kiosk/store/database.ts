@@ -141,7 +141,7 @@ export function openDatabase(path: string): Database.Database {
     )`);
   // A request that was in flight when the process died may or may not have
   // reached the issuer: it goes back to the queue with the SAME key, so the
-  // issuer's idempotency answers it consistently (spec "Idempotency summary").
+  // issuer's idempotency answers it consistently (docs/protocol.md "Idempotency and offline scans").
   db.prepare(`UPDATE scans SET queue_state = 'pending' WHERE queue_state = 'sending'`).run();
   return db;
 }

@@ -1,7 +1,7 @@
 /**
  * The scans table: every scan that goes to the issuer, committed BEFORE its verdict is shown, with its
  * idempotency key, so a crash or power cut never loses an admission nor changes the key a retry is sent with
- * (spec "Offline behaviour"; docs/kiosk.md "Online and offline"). Here: a scan's row and its verdict, and what
+ * (docs/protocol.md "Idempotency and offline scans"; docs/kiosk.md "Online and offline"). Here: a scan's row and its verdict, and what
  * this kiosk's own history says about a ticket (its admissions, the conflict report). Its place in the offline
  * queue is queue.ts; what it tells LAN peers is lan.ts.
  */
@@ -290,7 +290,7 @@ export function doubleAdmissions(sql: Statements): DoubleAdmission[] {
   });
 }
 
-/** The exact request body for a stored scan: identical on every retry (spec check-in rule 1). */
+/** The exact request body for a stored scan: identical on every retry (docs/protocol.md "Idempotency and offline scans"). */
 export function checkInRequestFor(scan: StoredScan): DoorCheckInRequest {
   const request: DoorCheckInRequest = {
     tid: scan.tid,

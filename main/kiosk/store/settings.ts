@@ -4,7 +4,7 @@
  * staff PIN's slow hash and lockout (staff-access.ts; docs/kiosk.md "Staff PIN"), the language, the lanes, the
  * last heartbeat, the calibrations, the revocation list's cursor, the last storage recovery.
  *
- * The API key is NOT here (spec "Authentication" 8): see api-key-store.ts.
+ * The API key is NOT here (docs/protocol.md "Authentication"): see api-key-store.ts.
  *
  * A value is kept as JSON text, except the few in PLAIN_TEXT, kept as the text itself (as they always were: an
  * older file must read the same).
@@ -24,7 +24,7 @@ export interface Enrollment {
   event_date: IsoDateTime;
   gate_id: string | null;
   key_expires_at: IsoDateTime;
-  /** Safe to log (spec "EnrollResponse"); the key itself lives in the secret store. */
+  /** Safe to log (docs/protocol.md "Identifiers"); the key itself lives in the secret store. */
   api_key_id: string;
   enrolled_at: IsoDateTime;
   /**
@@ -93,7 +93,7 @@ export interface RevocationSync {
 
 /** Every setting: its key in the table and the type of its value. */
 export interface Settings {
-  /** A UUID v4 made once and kept forever (spec "EnrollRequest"). */
+  /** A UUID v4 made once and kept forever (docs/protocol.md "Identifiers"). */
   scanner_id: string;
   scanner_name: string;
   /** An enrollment as saved; a record from before a field existed lacks it (readEnrollment fills it in). */
@@ -138,7 +138,7 @@ export function saveSettingText(sql: Statements, key: string, text: string): voi
   sql.statement('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, text);
 }
 
-/** The device identity; scanner_id is a UUID v4 generated once and kept forever (spec "EnrollRequest"). */
+/** The device identity; scanner_id is a UUID v4 generated once and kept forever (docs/protocol.md "Identifiers"). */
 export function identity(sql: Statements): ScannerIdentity {
   return sql.transaction(() => {
     let scannerId = readSetting(sql, 'scanner_id');

@@ -1,10 +1,10 @@
 /**
- * The issuer discovery document (spec "GET /.well-known/ticket-issuer.json"):
+ * The issuer discovery document (docs/protocol.md "Discovery document"):
  * validation (pure) and a cache that lives in memory and in the kiosk's SQLite
  * file, so a kiosk that restarts offline still verifies with the last good document.
  *
- * Cache rules (spec "Limits": at most 1 hour; "Versioning" 5: re-fetch on an
- * unknown kid). A refetch is rate-limited per issuer so that a stream of
+ * Cache rules (docs/protocol.md "Discovery document": at most 1 hour; "Versioning":
+ * re-fetch on an unknown kid). A refetch is rate-limited per issuer so that a stream of
  * garbage codes with random kids cannot hammer the issuer.
  */
 import {
@@ -23,7 +23,7 @@ import type { LocalStore } from '../store/local-store.js';
 
 export type DiscoveryValidation = { ok: true; document: DiscoveryDocument } | { ok: false; problem: string };
 
-/** Checks a fetched body against the spec and against the issuer we asked. Pure. */
+/** Checks a fetched body against the protocol and against the issuer we asked. Pure. */
 export function validateDiscovery(body: unknown, expectedIss: string): DiscoveryValidation {
   const fail = (problem: string): DiscoveryValidation => ({ ok: false, problem });
   if (baseUrlProblem(expectedIss) !== null) return fail(`issuer base URL is not canonical: ${baseUrlProblem(expectedIss)}`);
@@ -153,7 +153,7 @@ export class DiscoveryCache {
   }
 
   /**
-   * Rate-limited refresh: for an unknown kid (spec "Versioning" 5) and for a
+   * Rate-limited refresh: for an unknown kid (docs/protocol.md "Versioning") and for a
    * stale document. Returns null when skipped because a refetch happened
    * less than `minRefetchIntervalMs` ago.
    */

@@ -1,6 +1,6 @@
 /**
- * When the kiosk's offline queue is sent (spec "Offline behaviour of a
- * scanner"): the background timer, the backoff between passes, and the holds
+ * When the kiosk's offline queue is sent (docs/protocol.md "Idempotency and
+ * offline scans"): the background timer, the backoff between passes, and the holds
  * that keep it waiting. One pass at a time; what a pass does is
  * queue-drain.ts, and what its outcome means for the door's state stays in
  * kiosk-core.ts.

@@ -1,5 +1,5 @@
 /**
- * Enrollment by setup QR (spec "Setup QR payload", "POST /api/v1/scanners/enroll").
+ * Enrollment by setup QR (docs/protocol.md "Setup payload", "Enrollment").
  * The setup checks are pure; `enroll` does the I/O: discovery, the token
  * exchange, then the key into the secret store and the scope into local state.
  * Neither the token nor the key ever appears in an outcome or a message.

@@ -1,10 +1,10 @@
 /**
- * HTTP client for the issuer's four endpoints (spec "Endpoints"), on the fetch
+ * HTTP client for the issuer's endpoints (docs/protocol.md "Endpoints"), on the fetch
  * built into Node 20. Every call returns a typed outcome instead of throwing,
  * so callers decide (scan: go offline; drain: back off; UI: re-enroll).
  *
  * The API key is only ever put in the Authorization header: never in an
- * outcome, an error message or a log line (spec "EnrollResponse" api_key).
+ * outcome, an error message or a log line (docs/protocol.md "Authentication").
  */
 import {
   validateRules,
@@ -50,7 +50,7 @@ export type CallFailure =
   | { kind: 'unreachable'; detail: string }
   /** 5xx, or a 2xx body that is not what the spec promises. Retry with backoff. */
   | { kind: 'server_error'; status: number; code?: string }
-  /** 429 RATE_LIMITED (spec "Rate limiting"): wait `retryAfterMs` if given. */
+  /** 429 RATE_LIMITED (docs/protocol.md "Rate limits"): wait `retryAfterMs` if given. */
   | { kind: 'rate_limited'; retryAfterMs?: number }
   /** 401/403 on a Bearer endpoint: the scanner must re-enroll. Never a ticket refusal. */
   | { kind: 'unauthorized'; status: 401 | 403; code?: ErrorCode }
@@ -156,7 +156,7 @@ export class IssuerClient {
     return this.failure(answer, false);
   }
 
-  /** POST the enrollment token (spec "POST /api/v1/scanners/enroll"). No Bearer: the token is the credential. */
+  /** POST the enrollment token (docs/protocol.md "Enrollment"). No Bearer: the token is the credential. */
   async enroll(enrollUrl: string, request: EnrollRequest, options: CallOptions = {}): Promise<EnrollCall> {
     const answer = await this.send('POST', enrollUrl, request, {}, options);
     if (answer.kind !== 'http') return answer;
@@ -170,7 +170,7 @@ export class IssuerClient {
   }
 
   /**
-   * POST a check-in (spec "POST /api/v1/tickets/check-in"). The idempotency key
+   * POST a check-in (docs/protocol.md "Check-in"). The idempotency key
    * goes in both header and body, equal (docs/protocol.md "Precedence").
    */
   async checkIn(checkInUrl: string, apiKey: string, request: DoorCheckInRequest, options: CallOptions = {}): Promise<CheckInCall> {
@@ -214,7 +214,7 @@ export class IssuerClient {
     return this.failure(answer, true);
   }
 
-  /** GET the ticket status, never changing it (spec "GET /api/v1/tickets/{tid}/status"). */
+  /** GET the ticket status, never changing it (docs/protocol.md "Status"). */
   async status(statusUrlTemplate: string, apiKey: string, tid: string, options: CallOptions = {}): Promise<StatusCall> {
     const url = statusUrlTemplate.replace('{tid}', encodeURIComponent(tid));
     const answer = await this.send('GET', url, undefined, { authorization: `Bearer ${apiKey}` }, options);

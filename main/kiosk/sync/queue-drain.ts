@@ -1,10 +1,10 @@
 /**
- * Sends the offline queue to the issuer (spec "Offline behaviour of a
- * scanner": send the queue when connectivity returns, with the stored
+ * Sends the offline queue to the issuer (docs/protocol.md "Idempotency and
+ * offline scans": send the queue when the network is back, with the stored
  * idempotency keys). Oldest first, at most `concurrency` requests in flight.
  * Every answer is committed before its worker sends the next scan, so a crash
  * mid-drain loses nothing and resends only unanswered scans, with the same
- * key and body (the issuer replays its stored answer: spec "Idempotency summary").
+ * key and body (the issuer replays its stored answer: docs/protocol.md "Precedence", check 3).
  *
  * Answers that arrive within one event-loop turn share ONE transaction (group
  * commit, like the issuer's): with synchronous=FULL every commit is an fsync,
