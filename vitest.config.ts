@@ -1,8 +1,10 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // The browser end-to-end tests run on @playwright/test (playwright.config.ts, `npm run test:e2e`).
+    exclude: [...configDefaults.exclude, 'test/e2e/**'],
     // Build once before any test file runs (see test/global-setup.ts).
     globalSetup: ['test/global-setup.ts'],
     // Integration tests start real servers and child processes on a shared 2-core machine.

@@ -19,10 +19,9 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import jsQRModule from 'jsqr';
-import type { Browser, Page } from 'playwright-core';
+import { expect, test, type Page } from '@playwright/test';
 import { PNG } from 'pngjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issuerCli, launchChromium, LOOPBACK, ROOT, startIssuer, type RunningIssuer } from '../support/door-harness.js';
+import { issuerCli, LOOPBACK, ROOT, startIssuer, type RunningIssuer } from '../support/door-harness.js';
 import { freePort } from '../support/free-port.js';
 import { decodeSetupCode } from '../../protocol/setup-code.js';
 import { checkModuleGrid, pngPixels, qrVersion, sideWithQuietZone, zxingResults } from '../support/qr-decoders.js';
@@ -46,7 +45,6 @@ let root: string;
 let dataDir: string;
 let baseUrl: string;
 let issuer: RunningIssuer | null = null;
-let browser: Browser | null = null;
 let page: Page;
 let adminToken: string;
 let eid: string;
@@ -103,9 +101,10 @@ async function checkIn(
 
 const tileValue = (id: string) => page.locator(`#${id} .tile-value`);
 /** The page refreshes every 2 s: wait for several refreshes (two shared cores). */
-const eventually = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: WAIT_MS, interval: 100 });
+const eventually = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: WAIT_MS, intervals: [100] });
 
-beforeAll(async () => {
+test.beforeAll(async ({ browser }) => {
+  test.setTimeout(240_000);
   if (!existsSync(join(ROOT, 'dist', 'dashboard', 'index.html'))) throw new Error('dist/dashboard is missing: run npm run build first');
   mkdirSync(SHOTS, { recursive: true });
   mkdirSync(README_SHOTS, { recursive: true });
@@ -173,7 +172,6 @@ beforeAll(async () => {
     'already_used',
   );
 
-  browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1440, height: 1000 }, acceptDownloads: true });
   await page.emulateMedia({ reducedMotion: 'reduce' });
   page.setDefaultTimeout(WAIT_MS);
@@ -182,16 +180,16 @@ beforeAll(async () => {
   page.on('console', (message) => {
     if (message.type() === 'error') pageErrors.push(message.text());
   });
-}, 240_000);
+});
 
-afterAll(async () => {
-  await browser?.close().catch(() => undefined);
+test.afterAll(async () => {
+  await page?.close().catch(() => undefined);
   await issuer?.stop().catch(() => undefined);
   if (root) rmSync(root, { recursive: true, force: true });
 });
 
-describe('the admin dashboard in Chromium', () => {
-  it('asks for the admin token, refuses a wrong one, and signs in with the right one', async () => {
+test.describe.serial('the admin dashboard in Chromium', () => {
+  test('asks for the admin token, refuses a wrong one, and signs in with the right one', async () => {
     await page.goto(`${baseUrl}/admin`);
     await page.locator('#admin-token').waitFor();
     await shot('01-sign-in');
@@ -209,7 +207,7 @@ describe('the admin dashboard in Chromium', () => {
     expect(await page.evaluate(() => localStorage.length + document.cookie.length)).toBe(0);
   });
 
-  it('shows the live figures: checked in of issued, per gate, per type, scans per minute, scanners, alerts in words', async () => {
+  test('shows the live figures: checked in of issued, per gate, per type, scans per minute, scanners, alerts in words', async () => {
     await eventually(() => page.textContent('#tile-checked-in .tile-detail')).toContain('of 40 issued');
     expect(await page.textContent('#tile-checked-in .tile-detail')).toContain('1 revoked');
     expect(await page.textContent('#tile-scanners .tile-value')).toBe('2 of 2');
@@ -239,7 +237,7 @@ describe('the admin dashboard in Chromium', () => {
     await shot('03-dashboard');
   });
 
-  it('updates the counts without a reload after a check-in through the public API', async () => {
+  test('updates the counts without a reload after a check-in through the public API', async () => {
     await page.evaluate(() => (window.notReloaded = true));
     const before = await page.getAttribute('#app', 'data-generated-at');
     expect((await checkIn(north, tickets.katherine!)).body.status).toBe('valid');
@@ -249,7 +247,7 @@ describe('the admin dashboard in Chromium', () => {
     expect(await page.getAttribute('#app', 'data-generated-at')).not.toBe(before);
   });
 
-  it('looks a ticket up by holder name and revokes it; the next scan of it is refused', async () => {
+  test('looks a ticket up by holder name and revokes it; the next scan of it is refused', async () => {
     await page.fill('#lookup-query', 'hamilton');
     await page.click('#lookup button[type=submit]');
     const card = page.locator(`#lookup-results li[data-tid="${tickets.margaret}"]`);
@@ -275,7 +273,7 @@ describe('the admin dashboard in Chromium', () => {
     expect(await page.textContent('#lookup-results')).toContain('gate North, by North door kiosk');
   });
 
-  it('creates a setup QR for a gate, shown large; the code read off the screen enrolls a scanner for that gate', async () => {
+  test('creates a setup QR for a gate, shown large; the code read off the screen enrolls a scanner for that gate', async () => {
     await page.fill('#setup-gate', 'East');
     await page.click('#create-setup');
     const image = page.locator('#setup-qr-image');
@@ -309,7 +307,7 @@ describe('the admin dashboard in Chromium', () => {
     await eventually(() => page.textContent('#tile-scanners .tile-value')).toBe('3 of 3');
   });
 
-  it('revokes a scanner from the table; its next request is refused', async () => {
+  test('revokes a scanner from the table; its next request is refused', async () => {
     const row = page.locator(`#scanner-table tr[data-api-key-id="${south.apiKeyId}"]`);
     await row.locator('button').click();
     await page.locator('#revoke-scanner-dialog').waitFor();
@@ -319,7 +317,7 @@ describe('the admin dashboard in Chromium', () => {
     await eventually(() => page.textContent('#tile-scanners .tile-value')).toBe('2 of 2');
   });
 
-  it('shows live occupancy with a capacity set on the page: NEARLY FULL from 90%, FULL at 100%, per gate; kiosks say their offline exposure', async () => {
+  test('shows live occupancy with a capacity set on the page: NEARLY FULL from 90%, FULL at 100%, per gate; kiosks say their offline exposure', async () => {
     // Inside now: Ada, Alan, Edsger, Frances, Katherine (North), Barbara, Donald (South), Grace (East).
     await eventually(() => page.textContent('#door-inside')).toBe('8');
     expect(await page.textContent('#door')).toContain('No capacity set');
@@ -369,7 +367,7 @@ describe('the admin dashboard in Chromium', () => {
     await shot('09-full');
   });
 
-  it('sets an offline policy per ticket type on the page; the kiosk that reached the cap says AT CAP', async () => {
+  test('sets an offline policy per ticket type on the page; the kiosk that reached the cap says AT CAP', async () => {
     const vipRow = page.locator('#policy-table tr[data-type=VIP]');
     await eventually(() => vipRow.textContent()).toContain('Admit on a valid signature (the default)');
     await page.selectOption('#policy-type', 'VIP');
@@ -399,7 +397,7 @@ describe('the admin dashboard in Chromium', () => {
     await shot('10-offline-policy');
   });
 
-  it('annuls a check-in from the page with a reason; occupancy drops below FULL and the annulment is listed', async () => {
+  test('annuls a check-in from the page with a reason; occupancy drops below FULL and the annulment is listed', async () => {
     await page.fill('#lookup-query', 'dijkstra');
     await page.click('#lookup button[type=submit]');
     const card = page.locator(`#lookup-results li[data-tid="${tickets.edsger}"]`);
@@ -435,7 +433,7 @@ describe('the admin dashboard in Chromium', () => {
     await eventually(() => page.textContent('#door-inside')).toBe('10 of 10');
   });
 
-  it('downloads the check-ins as CSV, the same rows as checkins export', async () => {
+  test('downloads the check-ins as CSV, the same rows as checkins export', async () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-csv')]);
     expect(download.suggestedFilename()).toBe(`checkins-${eid}.csv`);
     const file = join(root, 'download.csv');
@@ -471,7 +469,7 @@ describe('the admin dashboard in Chromium', () => {
     await shot('07-after-actions');
   });
 
-  it('signing out forgets the token; a wrong token afterwards is still refused', async () => {
+  test('signing out forgets the token; a wrong token afterwards is still refused', async () => {
     await page.click('#sign-out');
     await page.locator('#admin-token').waitFor();
     expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
@@ -480,7 +478,7 @@ describe('the admin dashboard in Chromium', () => {
     expect(await page.locator('#tiles').count()).toBe(0);
   });
 
-  it('raised no page error and no Content-Security-Policy violation', () => {
+  test('raised no page error and no Content-Security-Policy violation', () => {
     // The wrong token's 401 is logged by Chromium as a failed resource load: expected, nothing else is.
     expect(pageErrors.filter((error) => !/status of 401/.test(error))).toEqual([]);
   });

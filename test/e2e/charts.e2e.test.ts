@@ -15,10 +15,9 @@ import crypto from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliJson, runCli, scratchDir } from '../support/cli-harness.js';
-import { launchChromium, LOOPBACK, ROOT, startIssuer, type RunningIssuer } from '../support/door-harness.js';
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { cliJson, removeScratchDirs, runCli, scratchDir } from '../support/cli-harness.js';
+import { LOOPBACK, ROOT, startIssuer, type RunningIssuer } from '../support/door-harness.js';
 import { freePort } from '../support/free-port.js';
 import { postCheckIn } from '../support/issuer-http.js';
 import { seedEvening, type SeededEvening } from '../support/report-seed.js';
@@ -35,13 +34,13 @@ let data: string;
 let issuer: RunningIssuer | null = null;
 let url: string;
 let seeded: SeededEvening;
-let browser: Browser | null = null;
 
 function keep(file: string, name: string): void {
   if (process.env.UPDATE_SCREENSHOTS === '1') copyFileSync(file, join(DOC_SHOTS, name));
 }
 
-beforeAll(async () => {
+test.beforeAll(async () => {
+  test.setTimeout(240_000);
   if (!existsSync(join(ROOT, 'dist', 'dashboard', 'index.html'))) throw new Error('dist/dashboard is missing: run npm run build first');
   mkdirSync(SHOTS, { recursive: true });
   mkdirSync(DOC_SHOTS, { recursive: true });
@@ -52,23 +51,26 @@ beforeAll(async () => {
   // Started here, not with the CLI harness's serveCli (which stops its serve processes after each test).
   issuer = await startIssuer(data, port);
   seeded = await seedEvening(url, data);
-  browser = await launchChromium();
-}, 240_000);
-
-afterAll(async () => {
-  await browser?.close().catch(() => undefined);
-  await issuer?.stop().catch(() => undefined);
 });
 
-describe('the dashboard arrivals chart', () => {
+test.afterAll(async () => {
+  await issuer?.stop().catch(() => undefined);
+  removeScratchDirs();
+});
+
+// The report's arrivals count the dashboard test's live entry: the two parts run in order.
+test.describe.configure({ mode: 'serial' });
+
+test.describe('the dashboard arrivals chart', () => {
   let context: BrowserContext;
   let page: Page;
   const pageErrors: string[] = [];
 
-  beforeAll(async () => {
+  test.beforeAll(async ({ browser }) => {
+    test.setTimeout(60_000);
     const { admin_token: token } = await cliJson<{ admin_token: string }>(['admin-token', 'reset', '--data', data]);
     // UTC and en-GB: the summary's clock times are predictable.
-    context = await browser!.newContext({ viewport: { width: 1440, height: 1000 }, timezoneId: 'UTC', locale: 'en-GB' });
+    context = await browser.newContext({ viewport: { width: 1440, height: 1000 }, timezoneId: 'UTC', locale: 'en-GB' });
     page = await context.newPage();
     page.setDefaultTimeout(WAIT_MS);
     page.on('pageerror', (error) => pageErrors.push(String(error)));
@@ -80,13 +82,13 @@ describe('the dashboard arrivals chart', () => {
     await page.click('button[type=submit]');
     await page.locator('#event-select').waitFor();
     await page.selectOption('#event-select', seeded.eid);
-  }, 60_000);
+  });
 
-  afterAll(async () => {
+  test.afterAll(async () => {
     await context?.close().catch(() => undefined);
   });
 
-  it('draws entries per minute per gate, and exits where a gate has them, on a canvas with the right series', async () => {
+  test('draws entries per minute per gate, and exits where a gate has them, on a canvas with the right series', async () => {
     const plot = page.locator('#arrivals-plot');
     await expect.poll(() => plot.getAttribute('data-series'), { timeout: WAIT_MS }).toBe('North in|South in|North out');
     // From the first entry's minute to now, one value per minute.
@@ -116,7 +118,7 @@ describe('the dashboard arrivals chart', () => {
     expect(painted.south, 'South line pixels').toBeGreaterThan(50);
   });
 
-  it('says the same in words beside it: peak minute, totals, each gate', async () => {
+  test('says the same in words beside it: peak minute, totals, each gate', async () => {
     const summary = page.locator('#arrivals-summary');
     const lines = await summary.locator('p').allTextContents();
     expect(lines).toEqual([
@@ -132,7 +134,7 @@ describe('the dashboard arrivals chart', () => {
     keep(file, 'admin-arrivals.png');
   });
 
-  it('updates live: one more entry now shows up in the chart and the summary without a reload', async () => {
+  test('updates live: one more entry now shows up in the chart and the summary without a reload', async () => {
     const response = await postCheckIn(url, seeded.south, {
       tid: seeded.spare,
       eid: seeded.eid,
@@ -148,13 +150,13 @@ describe('the dashboard arrivals chart', () => {
     expect(await page.locator('#arrivals-plot canvas').count()).toBe(1);
   });
 
-  it('raised no page error and no Content-Security-Policy violation', () => {
+  test('raised no page error and no Content-Security-Policy violation', () => {
     // The page's first session request, before the token is typed, is a 401 that Chromium logs: expected, nothing else is.
     expect(pageErrors.filter((error) => !/status of 401/.test(error))).toEqual([]);
   });
 });
 
-describe('the after-event report, opened offline', () => {
+test.describe('the after-event report, opened offline', () => {
   let html: string;
   let file: string;
   let page: Page;
@@ -162,12 +164,13 @@ describe('the after-event report, opened offline', () => {
   const requests: string[] = [];
   const pageErrors: string[] = [];
 
-  beforeAll(async () => {
+  test.beforeAll(async ({ browser }) => {
+    test.setTimeout(60_000);
     file = join(scratchDir('report-e2e-'), 'report.html');
     const result = await runCli(['report', '--data', data, '--event', seeded.eid, '--out', file, '--tz', 'UTC', '--json']);
     expect(result.code, result.stderr).toBe(0);
     html = readFileSync(file, 'utf8');
-    context = await browser!.newContext({ viewport: { width: 1200, height: 900 } });
+    context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
     await context.setOffline(true);
     const url = pathToFileURL(file).href;
     // Everything but the file itself is aborted, and every request is recorded.
@@ -179,13 +182,13 @@ describe('the after-event report, opened offline', () => {
       if (message.type() === 'error') pageErrors.push(message.text());
     });
     await page.goto(url);
-  }, 60_000);
+  });
 
-  afterAll(async () => {
+  test.afterAll(async () => {
     await context?.close().catch(() => undefined);
   });
 
-  it('every chart rendered: each SVG present, laid out, with its bars and lines', async () => {
+  test('every chart rendered: each SVG present, laid out, with its bars and lines', async () => {
     for (const id of ['chart-arrivals', 'chart-offline-delay', 'chart-problems', 'chart-uptime']) {
       const box = await page.locator(`svg#${id}`).boundingBox();
       expect(box, id).not.toBeNull();
@@ -214,7 +217,7 @@ describe('the after-event report, opened offline', () => {
     keep(shot, 'report.png');
   });
 
-  it('no request left the page, and the file names no URL', () => {
+  test('no request left the page, and the file names no URL', () => {
     expect(requests).toEqual([pathToFileURL(file).href]);
     expect(html).not.toMatch(/(https?|ftp):\/\//i);
     expect(pageErrors).toEqual([]);

@@ -16,9 +16,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issuerCli, launchChromium, requireBuild } from '../support/door-harness.js';
+import { expect, test, type Browser } from '@playwright/test';
+import { issuerCli, requireBuild } from '../support/door-harness.js';
 import { CALIBRATION_CODE } from '../../protocol/calibration-code.js';
 import { ticketsPageHtml, type DemoCode } from '../../scripts/demo-page.mjs';
 import {
@@ -46,7 +45,8 @@ function forge(code: string): string {
   return [prefix, Buffer.from(JSON.stringify(json)).toString('base64url'), signature].join('.');
 }
 
-beforeAll(async () => {
+test.beforeAll(async ({ browser: workerBrowser }) => {
+  test.setTimeout(120_000);
   requireBuild();
   root = mkdtempSync(join(tmpdir(), 'demo-page-e2e-'));
   const data = join(root, 'issuer');
@@ -123,11 +123,10 @@ beforeAll(async () => {
     }),
   );
   pageUrl = pathToFileURL(file).href;
-  browser = await launchChromium();
-}, 120_000);
+  browser = workerBrowser;
+});
 
-afterAll(async () => {
-  await browser?.close().catch(() => undefined);
+test.afterAll(async () => {
   if (root) rmSync(root, { recursive: true, force: true });
 });
 
@@ -177,8 +176,8 @@ async function showPage(deviceScaleFactor: number): Promise<Shown> {
   }
 }
 
-describe('the demo page of codes, in Chromium', () => {
-  it('at a device pixel ratio of 1, zxing-cpp reads every code on it from one screenshot, exactly', async () => {
+test.describe('the demo page of codes, in Chromium', () => {
+  test('at a device pixel ratio of 1, zxing-cpp reads every code on it from one screenshot, exactly', async () => {
     const { pixels, images } = await showPage(1);
     expect(images).toHaveLength(codes.length);
     const read = await zxingDecodeAll(pixels);
@@ -188,7 +187,7 @@ describe('the demo page of codes, in Chromium', () => {
     expect(Math.max(...versions)).toBeGreaterThanOrEqual(13);
   });
 
-  it('each code alone reads with jsqr and zxing-cpp, and has whole pixels per module and a 4-module quiet zone, at 100 %, 125 % and 200 %', async () => {
+  test('each code alone reads with jsqr and zxing-cpp, and has whole pixels per module and a 4-module quiet zone, at 100 %, 125 % and 200 %', async () => {
     for (const ratio of [1, 1.25, 2]) {
       const { images } = await showPage(ratio);
       for (const [i, { alt, image, modules }] of images.entries()) {

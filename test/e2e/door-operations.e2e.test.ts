@@ -5,20 +5,18 @@
  * annul right, an exit gate) behind the web host with their API keys in the
  * real OS keyring, and the built screens in real Chromium.
  *
- *   scripts/with-keyring.sh npx vitest run test/e2e/door-operations.e2e.test.ts
+ *   scripts/with-keyring.sh npx playwright test test/e2e/door-operations.e2e.test.ts
  *
  * One evening at two gates: the steps build on each other, so they run in order.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect, test, type Browser, type Page } from '@playwright/test';
 import {
   closeKioskDoors,
   enterStaffPin,
   issuerCli,
-  launchChromium,
   LOOPBACK as HOST,
   requireBuild,
   ROOT,
@@ -90,7 +88,8 @@ async function backToReady(page: Page): Promise<void> {
   await page.waitForSelector('#screen[data-screen="ready"]');
 }
 
-beforeAll(async () => {
+test.beforeAll(async ({ browser: workerBrowser }) => {
+  test.setTimeout(180_000);
   if (!process.env['DBUS_SESSION_BUS_ADDRESS'])
     throw new Error('Run the e2e tests inside scripts/with-keyring.sh (the kiosk keeps its API key in the OS keyring)');
   requireBuild();
@@ -119,20 +118,23 @@ beforeAll(async () => {
     tickets[holder] = issued.tickets[0]!;
   }
   issuer = await startIssuer(issuerDir, port);
-  browser = await launchChromium();
+  browser = workerBrowser;
   entry = await openDoor('entry');
   exit = await openDoor('exit');
-}, 180_000);
+});
 
-afterAll(async () => {
-  await browser?.close().catch(() => undefined);
+test.afterAll(async () => {
+  test.setTimeout(60_000);
+  for (const door of doors) await door.page.close().catch(() => undefined);
   await closeKioskDoors(doors, baseUrl);
   await issuer?.stop().catch(() => undefined);
   if (root) rmSync(root, { recursive: true, force: true });
-}, 60_000);
+});
 
-describe.sequential('door operations at the kiosk, end to end (real issuer, web host, keyring, Chromium)', { timeout: 120_000 }, () => {
-  it('an exit gate shows EXIT for a ticket checked in at the entry, and refuses one that is not inside', async () => {
+test.describe.serial('door operations at the kiosk, end to end (real issuer, web host, keyring, Chromium)', () => {
+  test.describe.configure({ timeout: 120_000 });
+
+  test('an exit gate shows EXIT for a ticket checked in at the entry, and refuses one that is not inside', async () => {
     await enroll(entry, '--can-annul');
     await enroll(exit, '--direction', 'exit');
     await exit.page.waitForSelector('[data-direction="exit"]');
@@ -157,7 +159,7 @@ describe.sequential('door operations at the kiosk, end to end (real issuer, web 
     expect(await ticketStatus(tickets.bob.tid)).toBe('valid');
   });
 
-  it('staff undo an ADMIT from the verdict screen (PIN, preset reason), and a rescan admits again', async () => {
+  test('staff undo an ADMIT from the verdict screen (PIN, preset reason), and a rescan admits again', async () => {
     const { page, runtime } = entry;
     // A staff PIN, locked: the undo must ask for it.
     expect((await runtime.core.setStaffPin(PIN)).type).toBe('pin_set');
@@ -203,7 +205,7 @@ describe.sequential('door operations at the kiosk, end to end (real issuer, web 
     await backToReady(page);
   });
 
-  it('staff undo a check-in from the lookup screen with a typed reason; the lookup then shows it valid', async () => {
+  test('staff undo a check-in from the lookup screen with a typed reason; the lookup then shows it valid', async () => {
     const { page } = entry;
     await scan(page, tickets.dan.qr);
     await page.waitForSelector('section[data-verdict="admit"][data-reason="valid"]');
@@ -226,7 +228,7 @@ describe.sequential('door operations at the kiosk, end to end (real issuer, web 
     await backToReady(page);
   });
 
-  it('the direction switch needs the staff PIN; the staff menu shows occupancy and offline exposure', async () => {
+  test('the direction switch needs the staff PIN; the staff menu shows occupancy and offline exposure', async () => {
     const { page, runtime } = entry;
     await runtime.core.lockStaff();
     // Locked: the core refuses the call itself, whatever the page does.
@@ -265,7 +267,7 @@ describe.sequential('door operations at the kiosk, end to end (real issuer, web 
     await backToReady(page);
   });
 
-  it('raised no error in the pages', () => {
+  test('raised no error in the pages', () => {
     expect(pageErrors).toEqual([]);
   });
 });

@@ -5,7 +5,7 @@
  * Scans are typed the way a keyboard-wedge scanner types them.
  *
  * Needs the build (test/global-setup.ts does it) and a keyring:
- *   scripts/with-keyring.sh npx vitest run test/e2e
+ *   scripts/with-keyring.sh npx playwright test test/e2e/door.e2e.test.ts
  * Screenshots go to test-results/e2e/; with UPDATE_SCREENSHOTS=1 a curated set is copied to docs/screenshots/.
  *
  * The steps build on each other (one door, one evening), so they run in order.
@@ -13,11 +13,9 @@
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect, test, type Page } from '@playwright/test';
 import {
   issuerCli,
-  launchChromium,
   LOOPBACK as HOST,
   openKioskPage,
   RENDERER_DIR,
@@ -107,13 +105,13 @@ let tickets: Tickets;
 let issuer: RunningIssuer | null = null;
 let runtime: KioskRuntime | null = null;
 let host: WebHost | null = null;
-let browser: Browser | null = null;
 let page: Page;
 const pageErrors: string[] = [];
 
 const EVENT_NAME = 'Summer Night Open Air';
 
-beforeAll(async () => {
+test.beforeAll(async ({ browser }) => {
+  test.setTimeout(180_000);
   if (!process.env['DBUS_SESSION_BUS_ADDRESS'])
     throw new Error('Run the e2e tests inside scripts/with-keyring.sh (the kiosk keeps its API key in the OS keyring)');
   requireBuild();
@@ -171,24 +169,24 @@ beforeAll(async () => {
   });
   host = await startWebHost({ core: runtime.core, host: HOST, port: 0, rendererDir: RENDERER_DIR, log: () => undefined });
 
-  browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   // No pop-in animation: screenshots show the settled screen.
   await page.emulateMedia({ reducedMotion: 'reduce' });
   page.setDefaultTimeout(WAIT_MS);
   page.on('pageerror', (error) => pageErrors.push(String(error)));
   await openKioskPage(page, host);
-}, 180_000);
+});
 
-afterAll(async () => {
+test.afterAll(async () => {
+  test.setTimeout(60_000);
   // Each step on its own: one failing must not leave the others running.
-  await browser?.close().catch(() => undefined);
+  await page?.close().catch(() => undefined);
   await host?.close().catch(() => undefined);
   await runtime?.close().catch(() => undefined);
   await issuer?.stop().catch(() => undefined);
   await new KeychainApiKeyStore({ serviceName: KEYRING_SERVICE }).deleteApiKey(baseUrl).catch(() => undefined);
   if (root) rmSync(root, { recursive: true, force: true });
-}, 60_000);
+});
 
 /** Back to Ready (a verdict also gives way to the next scan, but waiting makes each step's start certain). */
 async function dismissVerdict(): Promise<void> {
@@ -223,8 +221,10 @@ async function scanTwice(page: Page, text: string, delayMs: number): Promise<voi
 }
 
 // Every step waits on the page for up to WAIT_MS, some several times: the steps get room for that.
-describe.sequential('the door, end to end (real issuer, web host, keyring, Chromium)', { timeout: 120_000 }, () => {
-  it('starts on the setup screen; the setup code enrolls it and Ready shows the event', async () => {
+test.describe.serial('the door, end to end (real issuer, web host, keyring, Chromium)', () => {
+  test.describe.configure({ timeout: 120_000 });
+
+  test('starts on the setup screen; the setup code enrolls it and Ready shows the event', async () => {
     await page.waitForSelector('#screen[data-screen="setup"][data-setup-mode="enroll"]');
     await shot(page, '01-setup');
 
@@ -235,7 +235,7 @@ describe.sequential('the door, end to end (real issuer, web host, keyring, Chrom
     await shot(page, '02-ready');
   });
 
-  it('admits a valid ticket, then refuses it as already used', async () => {
+  test('admits a valid ticket, then refuses it as already used', async () => {
     await scan(page, tickets.admitted.qr);
     await expectVerdict('admit', 'valid');
     expect(await page.textContent('[data-holder]')).toContain('Ada Lovelace');
@@ -254,7 +254,7 @@ describe.sequential('the door, end to end (real issuer, web host, keyring, Chrom
     expect(shown.status).toBe('checked_in');
   });
 
-  it('refuses a ticket revoked with the CLI while the issuer runs', async () => {
+  test('refuses a ticket revoked with the CLI while the issuer runs', async () => {
     await issuerCli(issuerDir, 'ticket', 'revoke', tickets.revoked.tid, '--reason', 'refunded');
     await scan(page, tickets.revoked.qr);
     await expectVerdict('refuse', 'revoked');
@@ -262,7 +262,7 @@ describe.sequential('the door, end to end (real issuer, web host, keyring, Chrom
     await dismissVerdict();
   });
 
-  it('refuses a ticket for another event, and an expired one', async () => {
+  test('refuses a ticket for another event, and an expired one', async () => {
     await scan(page, tickets.otherEvent.qr);
     await expectVerdict('refuse', 'wrong_event');
     await shot(page, '06-refuse-wrong-event');
@@ -274,38 +274,35 @@ describe.sequential('the door, end to end (real issuer, web host, keyring, Chrom
     await dismissVerdict();
   });
 
-  it(
-    'refuses a forged ticket and reports it to the issuer, whose audit log holds it',
-    async () => {
-      await scan(page, forge(tickets.forgedFrom.qr));
-      await expectVerdict('refuse', 'invalid_signature');
-      await shot(page, '08-refuse-forged');
-      await dismissVerdict();
+  test('refuses a forged ticket and reports it to the issuer, whose audit log holds it', async () => {
+    test.setTimeout(DRAIN_WAIT_MS + 30_000);
+    await scan(page, forge(tickets.forgedFrom.qr));
+    await expectVerdict('refuse', 'invalid_signature');
+    await shot(page, '08-refuse-forged');
+    await dismissVerdict();
 
-      // The report travels through the kiosk's queue, so it reaches the issuer soon after, not at once.
-      type ExportRow = { outcome: string; tid: string | null };
-      const until = Date.now() + DRAIN_WAIT_MS;
-      let reported: ExportRow | undefined;
-      while (!reported && Date.now() < until) {
-        const rows = await issuerCli<ExportRow[]>(issuerDir, 'checkins', 'export', '--event', eid, '--format', 'json');
-        reported = rows.find((row) => row.outcome === 'invalid_signature' && row.tid === tickets.forgedFrom.tid);
-        if (!reported) await new Promise((r) => setTimeout(r, 500));
-      }
-      expect(reported).toBeDefined();
-      // The real ticket the forgery was made from is untouched.
-      expect((await issuerCli<{ status: string }>(issuerDir, 'ticket', 'show', tickets.forgedFrom.tid)).status).toBe('valid');
-    },
-    DRAIN_WAIT_MS + 30_000,
-  );
+    // The report travels through the kiosk's queue, so it reaches the issuer soon after, not at once.
+    type ExportRow = { outcome: string; tid: string | null };
+    const until = Date.now() + DRAIN_WAIT_MS;
+    let reported: ExportRow | undefined;
+    while (!reported && Date.now() < until) {
+      const rows = await issuerCli<ExportRow[]>(issuerDir, 'checkins', 'export', '--event', eid, '--format', 'json');
+      reported = rows.find((row) => row.outcome === 'invalid_signature' && row.tid === tickets.forgedFrom.tid);
+      if (!reported) await new Promise((r) => setTimeout(r, 500));
+    }
+    expect(reported).toBeDefined();
+    // The real ticket the forgery was made from is untouched.
+    expect((await issuerCli<{ status: string }>(issuerDir, 'ticket', 'show', tickets.forgedFrom.tid)).status).toBe('valid');
+  });
 
-  it('refuses text that is not a ticket', async () => {
+  test('refuses text that is not a ticket', async () => {
     await scan(page, 'HELLO-WORLD-12345');
     await expectVerdict('refuse', 'not_a_ticket');
     await shot(page, '09-refuse-not-a-ticket');
     await dismissVerdict();
   });
 
-  it('tells a scanner typing on a German keyboard layout apart from a bad ticket', async () => {
+  test('tells a scanner typing on a German keyboard layout apart from a bad ticket', async () => {
     const mangled = asTypedOnGermanLayout(tickets.mangled.qr);
     expect(mangled).not.toBe(tickets.mangled.qr);
     await scan(page, mangled);
@@ -317,7 +314,7 @@ describe.sequential('the door, end to end (real issuer, web host, keyring, Chrom
     expect((await issuerCli<{ status: string }>(issuerDir, 'ticket', 'show', tickets.mangled.tid)).status).toBe('valid');
   });
 
-  it('admits offline while the issuer is down, with one scan waiting', async () => {
+  test('admits offline while the issuer is down, with one scan waiting', async () => {
     await page.waitForSelector('[data-pending-count="0"]');
     await issuer!.stop();
     issuer = null;
@@ -331,20 +328,17 @@ describe.sequential('the door, end to end (real issuer, web host, keyring, Chrom
     await shot(page, '12-ready-offline');
   });
 
-  it(
-    'drains the queue once the issuer is back on the same port and data',
-    async () => {
-      issuer = await startIssuer(issuerDir, issuerPort);
-      await page.waitForSelector('[data-pending-count="0"]', { timeout: DRAIN_WAIT_MS });
-      await page.waitForSelector('[data-connection="online"]');
-      await shot(page, '13-ready-back-online');
-      const shown = await issuerCli<{ status: string }>(issuerDir, 'ticket', 'show', tickets.offline.tid);
-      expect(shown.status).toBe('checked_in');
-    },
-    DRAIN_WAIT_MS + 30_000,
-  );
+  test('drains the queue once the issuer is back on the same port and data', async () => {
+    test.setTimeout(DRAIN_WAIT_MS + 30_000);
+    issuer = await startIssuer(issuerDir, issuerPort);
+    await page.waitForSelector('[data-pending-count="0"]', { timeout: DRAIN_WAIT_MS });
+    await page.waitForSelector('[data-connection="online"]');
+    await shot(page, '13-ready-back-online');
+    const shown = await issuerCli<{ status: string }>(issuerDir, 'ticket', 'show', tickets.offline.tid);
+    expect(shown.status).toBe('checked_in');
+  });
 
-  it('looks up a ticket status with F2', async () => {
+  test('looks up a ticket status with F2', async () => {
     await page.keyboard.press('F2');
     await page.waitForSelector('#screen[data-screen="lookup"]');
     await page.fill('[data-lookup-input]', tickets.admitted.tid);
@@ -359,34 +353,35 @@ describe.sequential('the door, end to end (real issuer, web host, keyring, Chrom
     await page.waitForSelector('#screen[data-screen="ready"]');
   });
 
-  it.each([
+  for (const [label, name, delayMs] of [
     ['5 ms', 'doubleRead5', 5],
     ['250 ms', 'doubleRead250', 250],
-  ] as const)('a double read is one scan: the duplicate typed %s after the first Enter keeps the ADMIT', async (_label, name, delayMs) => {
-    const ticket = tickets[name];
-    await scanTwice(page, ticket.qr, delayMs);
-    await expectVerdict('admit', 'valid');
-    // The discreet mark, on the same ADMIT.
-    await page.waitForSelector('section[data-verdict="admit"] [data-read-again]');
-    // It stays an ADMIT: no "already used" replaces it while it is on screen.
-    await page.waitForTimeout(1000);
-    expect(await page.$('section[data-verdict="refuse"]')).toBeNull();
-    expect(await page.textContent('[data-holder]')).toContain(name === 'doubleRead5' ? 'Dora Double' : 'Tess Trigger');
-    const repeat = runtime!.core.readLog().find((entry) => entry.kind === 'repeat_read' && entry.tid === ticket.tid);
-    expect(repeat?.origin).toBe('window');
-    const state = await runtime!.core.getState();
-    expect(state.last_verdicts.filter((verdict) => verdict.ticket?.tid === ticket.tid)).toHaveLength(1);
-    expect((await issuerCli<{ status: string }>(issuerDir, 'ticket', 'show', ticket.tid)).status).toBe('checked_in');
-    if (name === 'doubleRead5') await shot(page, '15-admit-read-again');
-    await dismissVerdict();
-  });
+  ] as const) {
+    test(`a double read is one scan: the duplicate typed ${label} after the first Enter keeps the ADMIT`, async () => {
+      const ticket = tickets[name];
+      await scanTwice(page, ticket.qr, delayMs);
+      await expectVerdict('admit', 'valid');
+      // The discreet mark, on the same ADMIT.
+      await page.waitForSelector('section[data-verdict="admit"] [data-read-again]');
+      // It stays an ADMIT: no "already used" replaces it while it is on screen.
+      await page.waitForTimeout(1000);
+      expect(await page.$('section[data-verdict="refuse"]')).toBeNull();
+      expect(await page.textContent('[data-holder]')).toContain(name === 'doubleRead5' ? 'Dora Double' : 'Tess Trigger');
+      const repeat = runtime!.core.readLog().find((entry) => entry.kind === 'repeat_read' && entry.tid === ticket.tid);
+      expect(repeat?.origin).toBe('window');
+      const state = await runtime!.core.getState();
+      expect(state.last_verdicts.filter((verdict) => verdict.ticket?.tid === ticket.tid)).toHaveLength(1);
+      expect((await issuerCli<{ status: string }>(issuerDir, 'ticket', 'show', ticket.tid)).status).toBe('checked_in');
+      if (name === 'doubleRead5') await shot(page, '15-admit-read-again');
+      await dismissVerdict();
+    });
+  }
 
-  it.each([
+  for (const [language, layout, name, described] of [
     ['German', 'de', 'germanLayout', /German QWERTZ.*y and z swapped.*- typed as ß/],
     ['French', 'fr', 'frenchLayout', /French AZERTY.*a and q swapped/],
-  ] as const)(
-    'the calibration code learns a US scanner on a %s layout (real key events): the layout message before, ADMIT after',
-    async (_name, layout, name, described) => {
+  ] as const) {
+    test(`the calibration code learns a US scanner on a ${language} layout (real key events): the layout message before, ADMIT after`, async () => {
       const ticket = tickets[name];
       expect(asTypedOn(layout, ticket.qr)).not.toBe(ticket.qr);
       await typeAsScanner(ticket.qr, layout);
@@ -416,10 +411,10 @@ describe.sequential('the door, end to end (real issuer, web host, keyring, Chrom
       await typeAsScanner(tickets.admitted.qr, layout);
       await expectVerdict('refuse', 'layout_mismatch');
       await dismissVerdict();
-    },
-  );
+    });
+  }
 
-  it('raised no error in the page', () => {
+  test('raised no error in the page', () => {
     expect(pageErrors).toEqual([]);
   });
 });

@@ -9,14 +9,13 @@
  * The scanners' USB reports go through the runtime's node-hid boundary (the
  * host's test hook `hid`, test/support/unit/fake-node-hid.ts): there is no USB
  * here. Everything else is real: keyring, SQLite, HTTP, Chromium.
- *   scripts/with-keyring.sh npx vitest run test/e2e/lanes.e2e.test.ts
+ *   scripts/with-keyring.sh npx playwright test test/e2e/lanes.e2e.test.ts
  * With UPDATE_SCREENSHOTS=1 the split screen is copied to docs/screenshots/lanes-entry-exit.png.
  */
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect, test, type Page } from '@playwright/test';
 import { startKioskRuntime, type KioskRuntime } from '../../main/host/kiosk-runtime.js';
 import { KeychainApiKeyStore } from '../../main/kiosk/store/api-key-store.js';
 import type { HidDeviceInfo } from '../../main/kiosk/scanner/node-hid-boundary.js';
@@ -24,7 +23,6 @@ import { startWebHost, type WebHost } from '../../main/web-host/server.js';
 import { CALIBRATION_CODE } from '../../protocol/index.js';
 import {
   issuerCli,
-  launchChromium,
   LOOPBACK as HOST,
   openKioskPage,
   RENDERER_DIR,
@@ -56,7 +54,6 @@ interface Ticket {
 let root: string;
 let baseUrl: string;
 let issuer: RunningIssuer | null = null;
-let browser: Browser | null = null;
 let runtime: KioskRuntime | null = null;
 let host: WebHost | null = null;
 let page: Page;
@@ -69,7 +66,8 @@ function scanWith(scanner: HidDeviceInfo, text: string): void {
   for (const report of standardHidPosReports(text)) handle.sendReport(report);
 }
 
-beforeAll(async () => {
+test.beforeAll(async ({ browser }) => {
+  test.setTimeout(180_000);
   if (!process.env['DBUS_SESSION_BUS_ADDRESS'])
     throw new Error('Run the e2e tests inside scripts/with-keyring.sh (the kiosk keeps its API key in the OS keyring)');
   requireBuild();
@@ -97,7 +95,6 @@ beforeAll(async () => {
     log: () => undefined,
   });
   host = await startWebHost({ core: runtime.core, host: HOST, port: 0, rendererDir: RENDERER_DIR, log: () => undefined });
-  browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   await page.emulateMedia({ reducedMotion: 'reduce' });
   page.setDefaultTimeout(WAIT_MS);
@@ -108,10 +105,10 @@ beforeAll(async () => {
   await page.waitForSelector('#screen[data-screen="setup"]');
   await scanInPage(page, setup_qr);
   await page.waitForSelector('#screen[data-screen="ready"] [data-connection="online"]');
-}, 180_000);
+});
 
-afterAll(async () => {
-  await browser?.close().catch(() => undefined);
+test.afterAll(async () => {
+  await page?.close().catch(() => undefined);
   await host?.close().catch(() => undefined);
   await runtime?.close().catch(() => undefined);
   await new KeychainApiKeyStore({ serviceName: KEYRING_SERVICE }).deleteApiKey(baseUrl).catch(() => undefined);
@@ -119,8 +116,8 @@ afterAll(async () => {
   if (root) rmSync(root, { recursive: true, force: true });
 });
 
-describe('two lanes on one kiosk', () => {
-  it('staff map the lanes by scanning the calibration code with each scanner', async () => {
+test.describe.serial('two lanes on one kiosk', () => {
+  test('staff map the lanes by scanning the calibration code with each scanner', async () => {
     await page.click('[data-action="open-staff"]');
     await page.waitForSelector('[data-staff-dialog][data-staff-mode="menu"] [data-lane-settings]');
     await page.fill('[data-lane-label-input="1"]', 'North entry');
@@ -141,7 +138,7 @@ describe('two lanes on one kiosk', () => {
     expect(await page.getAttribute('[data-lane="lane-2"] [data-lane-direction]', 'data-lane-direction')).toBe('exit');
   });
 
-  it('an entry on lane 1 and an exit on lane 2 are shown side by side, each with its own timing', async () => {
+  test('an entry on lane 1 and an exit on lane 2 are shown side by side, each with its own timing', async () => {
     // Bob goes in at the north lane first.
     scanWith(northScanner, tickets.bob.qr);
     await page.waitForSelector('[data-lane="lane-1"][data-lane-state="admit"]');
@@ -164,7 +161,7 @@ describe('two lanes on one kiosk', () => {
     await page.waitForSelector('[data-lane="lane-2"][data-lane-state="idle"]');
   });
 
-  it("a keyboard-wedge scan from the window goes to the window's lane (lane 1)", async () => {
+  test("a keyboard-wedge scan from the window goes to the window's lane (lane 1)", async () => {
     await scanInPage(page, tickets.cleo.qr);
     await page.waitForSelector('[data-lane="lane-1"][data-lane-state="admit"]');
     expect(await page.textContent('[data-lane="lane-1"] [data-holder]')).toContain('Cleo');

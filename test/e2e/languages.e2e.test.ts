@@ -12,7 +12,7 @@
  * `lang` is not German (the kiosk's second-language line, the language menu's
  * names) is the other language on purpose and is skipped.
  *
- *   scripts/with-keyring.sh npx vitest run test/e2e/languages.e2e.test.ts
+ *   scripts/with-keyring.sh npx playwright test test/e2e/languages.e2e.test.ts
  */
 import { randomUUID } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
@@ -20,8 +20,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect, test, type Page } from '@playwright/test';
 import { en as dashboardEn } from '../../dashboard/messages/en.js';
 import { de as dashboardDe } from '../../dashboard/messages/de.js';
 import { de as kioskDe } from '../../renderer/messages/de.js';
@@ -29,7 +28,7 @@ import { en as kioskEn } from '../../renderer/messages/en.js';
 import { LOCAL_REFUSALS } from '../../renderer/view/verdict-view-model.js';
 import { REFUSAL_REASONS } from '../../protocol/index.js';
 import { decodeSetupCode } from '../../protocol/setup-code.js';
-import { issuerCli, launchChromium, LOOPBACK, ROOT, scanInPage, startIssuer, type RunningIssuer } from '../support/door-harness.js';
+import { issuerCli, LOOPBACK, ROOT, scanInPage, startIssuer, type RunningIssuer } from '../support/door-harness.js';
 import { freePort } from '../support/free-port.js';
 
 const WAIT_MS = 30_000;
@@ -110,17 +109,10 @@ async function waitInPage(page: Page, expression: string): Promise<void> {
   }
 }
 
-let browser: Browser | null = null;
+// Each part's steps build on each other (one page, one state after another).
+test.describe.configure({ mode: 'serial' });
 
-beforeAll(async () => {
-  browser = await launchChromium();
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close().catch(() => undefined);
-});
-
-describe('the kiosk in German', () => {
+test.describe('the kiosk in German', () => {
   let server: Server | null = null;
   let page: Page;
   const english = englishOnly(kioskEn, kioskDe);
@@ -132,7 +124,8 @@ describe('the kiosk in German', () => {
   const scan = (text: string) => scanInPage(page, text);
   const fake = <T>(body: string): Promise<T> => page.evaluate(body) as Promise<T>;
 
-  beforeAll(async () => {
+  test.beforeAll(async ({ browser }) => {
+    test.setTimeout(120_000);
     // The dev page (fake kiosk) is not part of npm run build: build it here (a few seconds).
     execFileSync(
       join(ROOT, 'node_modules', '.bin', 'vite'),
@@ -159,20 +152,20 @@ describe('the kiosk in German', () => {
     });
     await new Promise<void>((resolve) => server!.listen(0, LOOPBACK, resolve));
     const address = server.address() as { port: number };
-    page = await browser!.newPage({ viewport: { width: 1280, height: 800 } });
+    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     page.setDefaultTimeout(WAIT_MS);
     await page.goto(`http://${LOOPBACK}:${address.port}/dev/`);
     await page.waitForSelector('#screen[data-screen="setup"]');
     await fake('window.fakeKiosk.setLanguage("de", null)');
     await waitInPage(page, `document.documentElement.lang === 'de'`);
-  }, 120_000);
+  });
 
-  afterAll(async () => {
+  test.afterAll(async () => {
     await page?.close().catch(() => undefined);
     server?.close();
   });
 
-  it('Setup, its errors and the re-enroll question', async () => {
+  test('Setup, its errors and the re-enroll question', async () => {
     expect(await page.title()).toBe(kioskDe['app.title']);
     await check('setup');
     await scan(await fake<string>('window.fakeKiosk.makeSetupCode({ event_name: "Expired", gate_id: "B" })'));
@@ -193,7 +186,7 @@ describe('the kiosk in German', () => {
     await page.waitForSelector('#screen[data-screen="ready"]');
   });
 
-  it('every verdict and its reason', async () => {
+  test('every verdict and its reason', async () => {
     const ticket = await fake<string>('window.fakeKiosk.makeTicketCode({ tid: "T1", hn: "Zoë Müller", tt: "VIP" })');
     await scan(ticket);
     await page.waitForSelector('section[data-verdict="admit"]');
@@ -217,7 +210,7 @@ describe('the kiosk in German', () => {
     }
   });
 
-  it('offline, waiting scans, double admissions, and the second language on attendee screens', async () => {
+  test('offline, waiting scans, double admissions, and the second language on attendee screens', async () => {
     await page.keyboard.press('Escape');
     await fake(
       'window.fakeKiosk.change({ connection: "offline", pending_scans: 12, double_admissions: [{ tid: "X", eid: "EVT1", admitted_here_at: "2026-07-18T19:50:00Z", first_checked_in_at: "2026-07-18T19:42:00Z" }] })',
@@ -242,7 +235,7 @@ describe('the kiosk in German', () => {
     await page.keyboard.press('Escape');
   });
 
-  it('the status lookup, the scanner check and a scanner no longer authorised', async () => {
+  test('the status lookup, the scanner check and a scanner no longer authorised', async () => {
     await fake('window.fakeKiosk.change({ connection: "online" })');
     await page.keyboard.press('F2');
     await page.waitForSelector('#screen[data-screen="lookup"]');
@@ -285,7 +278,7 @@ describe('the kiosk in German', () => {
   });
 });
 
-describe('the admin dashboard in German', () => {
+test.describe('the admin dashboard in German', () => {
   let root: string;
   let issuer: RunningIssuer | null = null;
   let page: Page;
@@ -296,7 +289,8 @@ describe('the admin dashboard in German', () => {
     expect(await englishOnScreen(page, english), what).toEqual([]);
   };
 
-  beforeAll(async () => {
+  test.beforeAll(async ({ browser }) => {
+    test.setTimeout(240_000);
     root = mkdtempSync(join(tmpdir(), 'languages-e2e-'));
     const dataDir = join(root, 'issuer');
     const port = await freePort();
@@ -341,12 +335,12 @@ describe('the admin dashboard in German', () => {
     await checkIn(olga);
     await checkIn(ada, new Date(Date.now() - 4 * 60_000));
     // The browser's language is German: navigator.languages is ['de-DE'].
-    const context = await browser!.newContext({ locale: 'de-DE', viewport: { width: 1440, height: 1000 } });
+    const context = await browser.newContext({ locale: 'de-DE', viewport: { width: 1440, height: 1000 } });
     page = await context.newPage();
     page.setDefaultTimeout(WAIT_MS);
-  }, 240_000);
+  });
 
-  afterAll(async () => {
+  test.afterAll(async () => {
     await page
       ?.context()
       .close()
@@ -355,7 +349,7 @@ describe('the admin dashboard in German', () => {
     if (root) rmSync(root, { recursive: true, force: true });
   });
 
-  it('sign-in, the live page, a lookup and the dialogs', async () => {
+  test('sign-in, the live page, a lookup and the dialogs', async () => {
     await page.goto(`${baseUrl}/admin`);
     await page.locator('#admin-token').waitFor();
     expect(await page.getAttribute('html', 'lang')).toBe('de');
@@ -392,7 +386,7 @@ describe('the admin dashboard in German', () => {
     await page.click('#revoke-scanner-dialog button.secondary');
   });
 
-  it('the language menu switches and is remembered', async () => {
+  test('the language menu switches and is remembered', async () => {
     await page.selectOption('#language-select', 'fr');
     await waitInPage(page, `document.documentElement.lang === 'fr'`);
     await page.waitForSelector('#tiles .tile');

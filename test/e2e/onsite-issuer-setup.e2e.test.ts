@@ -10,9 +10,8 @@ import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import https from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, LOOPBACK, openKioskPage, RENDERER_DIR, requireBuild, ROOT } from '../support/door-harness.js';
+import { expect, test, type Page } from '@playwright/test';
+import { LOOPBACK, openKioskPage, RENDERER_DIR, requireBuild, ROOT } from '../support/door-harness.js';
 import { freePort } from '../support/free-port.js';
 import { MemoryApiKeys } from '../support/unit/memory-api-keys.js';
 import { handleIssuerCall, type IssuerHost } from '../../main/electron/onsite-issuer-calls.js';
@@ -39,13 +38,13 @@ let root: string;
 let issuer: OnsiteIssuer;
 let core: KioskCore;
 let host: WebHost;
-let browser: Browser;
 let page: Page;
 let port: number;
 const adminWindows: { url: string; fingerprint: string }[] = [];
 const pageErrors: string[] = [];
 
-beforeAll(async () => {
+test.beforeAll(async ({ browser }) => {
+  test.setTimeout(120_000);
   requireBuild();
   root = mkdtempSync(join(tmpdir(), 'onsite-setup-e2e-'));
   port = await freePort();
@@ -54,7 +53,6 @@ beforeAll(async () => {
   core = new KioskCore({ dbPath: join(root, 'kiosk.db'), apiKeys: new MemoryApiKeys(), autoDrain: false });
   host = await startWebHost({ core, host: LOOPBACK, port: 0, rendererDir: RENDERER_DIR, log: () => undefined });
 
-  browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   page.setDefaultTimeout(WAIT_MS);
   page.on('pageerror', (error) => pageErrors.push(String(error)));
@@ -78,10 +76,10 @@ beforeAll(async () => {
     };
   });
   await openKioskPage(page, host);
-}, 120_000);
+});
 
-afterAll(async () => {
-  await browser?.close().catch(() => undefined);
+test.afterAll(async () => {
+  await page?.close().catch(() => undefined);
   await host?.close().catch(() => undefined);
   await core?.close().catch(() => undefined);
   await issuer?.stop().catch(() => undefined);
@@ -90,14 +88,14 @@ afterAll(async () => {
 
 const panel = () => page.locator('[data-issuer-panel]');
 
-describe('the Setup screen of a fresh install', () => {
-  it('offers to make this laptop the issuer, beside the usual "scan the setup code"', async () => {
+test.describe.serial('the Setup screen of a fresh install', () => {
+  test('offers to make this laptop the issuer, beside the usual "scan the setup code"', async () => {
     await expect.poll(() => panel().getAttribute('data-issuer-state'), { timeout: WAIT_MS }).toBe('offer');
     expect(await page.locator('.setup__title').textContent()).toBe('Scan the setup code from your organizer');
     expect(await panel().textContent()).toContain('This laptop can be the issuer');
   });
 
-  it('asks for a name and suggests this machine’s LAN address; typing there is not taken for a scan', async () => {
+  test('asks for a name and suggests this machine’s LAN address; typing there is not taken for a scan', async () => {
     await page.click('[data-action="issuer-offer"]');
     await expect.poll(() => panel().getAttribute('data-issuer-state')).toBe('form');
     expect(await page.inputValue('#issuer-url-input')).toBe('https://192.168.7.20:8443');
@@ -113,7 +111,7 @@ describe('the Setup screen of a fresh install', () => {
     await page.screenshot({ path: join(ROOT, 'test-results', 'e2e', '20-setup-onsite-issuer-form.png') });
   });
 
-  it('refuses an address kiosks could not trust, in the issuer’s own words, and keeps what was typed', async () => {
+  test('refuses an address kiosks could not trust, in the issuer’s own words, and keeps what was typed', async () => {
     await page.fill('#issuer-url-input', 'http://192.168.7.20:8443');
     await page.click('[data-action="issuer-create"]');
     const problem = page.locator('[data-issuer-problem]');
@@ -123,7 +121,7 @@ describe('the Setup screen of a fresh install', () => {
     expect((await issuer.status()).initialised).toBe(false);
   });
 
-  it('creates and starts the issuer, then says where kiosks reach it and what to do next', async () => {
+  test('creates and starts the issuer, then says where kiosks reach it and what to do next', async () => {
     // The venue address (this test's stand-in LAN), on a free port: the issuer listens on every interface.
     const baseUrl = `https://192.168.7.20:${port}`;
     await page.fill('#issuer-url-input', baseUrl);
@@ -150,7 +148,7 @@ describe('the Setup screen of a fresh install', () => {
     if (process.env['UPDATE_SCREENSHOTS'] === '1') copyFileSync(shot, join(ROOT, 'docs', 'screenshots', 'setup-onsite-issuer.png'));
   });
 
-  it('makes a dashboard sign-in token on request (kiosk mode has no Issuer menu), shown once and accepted by the dashboard', async () => {
+  test('makes a dashboard sign-in token on request (kiosk mode has no Issuer menu), shown once and accepted by the dashboard', async () => {
     expect(await page.locator('[data-admin-token]').count()).toBe(0);
     await page.click('[data-action="issuer-new-token"]');
     const token = (await page.locator('[data-admin-token]').textContent())!;
@@ -173,7 +171,7 @@ describe('the Setup screen of a fresh install', () => {
     await expect.poll(() => page.locator('[data-admin-token]').textContent()).not.toBe(token);
   });
 
-  it('opens the admin dashboard pinned to the issuer’s certificate', async () => {
+  test('opens the admin dashboard pinned to the issuer’s certificate', async () => {
     await page.click('[data-action="issuer-open-admin"]');
     await expect.poll(() => adminWindows.length).toBe(1);
     expect(adminWindows[0]).toEqual({ url: `https://127.0.0.1:${port}/admin`, fingerprint: (await issuer.status()).fingerprint });

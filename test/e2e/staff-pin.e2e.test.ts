@@ -3,7 +3,7 @@
  * built CLI), the real kiosk core behind the web host with its API key in the
  * real keyring, and the built screens in real Chromium.
  *
- *   scripts/with-keyring.sh npx vitest run test/e2e/staff-pin.e2e.test.ts
+ *   scripts/with-keyring.sh npx playwright test test/e2e/staff-pin.e2e.test.ts
  *
  * One door through an evening (the steps build on each other), then a second
  * kiosk enrolled with a setup code that requires a PIN.
@@ -11,13 +11,11 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect, test, type Browser, type Page } from '@playwright/test';
 import {
   closeKioskDoors,
   enterStaffPin,
   issuerCli,
-  launchChromium,
   LOOPBACK as HOST,
   requireBuild,
   ROOT,
@@ -76,7 +74,8 @@ async function openDoor(name: string): Promise<Door> {
   return opened;
 }
 
-beforeAll(async () => {
+test.beforeAll(async ({ browser: workerBrowser }) => {
+  test.setTimeout(180_000);
   if (!process.env['DBUS_SESSION_BUS_ADDRESS'])
     throw new Error('Run the e2e tests inside scripts/with-keyring.sh (the kiosk keeps its API key in the OS keyring)');
   requireBuild();
@@ -89,16 +88,17 @@ beforeAll(async () => {
   const start = new Date(Date.now() + 2 * 3600_000).toISOString();
   eid = (await issuerCli<{ eid: string }>(issuerDir, 'event', 'create', '--name', 'Staff Night', '--date', start, '--venue', 'Hall')).eid;
   issuer = await startIssuer(issuerDir, port);
-  browser = await launchChromium();
+  browser = workerBrowser;
   door = await openDoor('door-a');
-}, 180_000);
+});
 
-afterAll(async () => {
-  await browser?.close().catch(() => undefined);
+test.afterAll(async () => {
+  test.setTimeout(60_000);
+  for (const door of doors) await door.page.close().catch(() => undefined);
   await closeKioskDoors(doors, baseUrl);
   await issuer?.stop().catch(() => undefined);
   if (root) rmSync(root, { recursive: true, force: true });
-}, 60_000);
+});
 
 const enterPin = enterStaffPin;
 
@@ -110,8 +110,10 @@ async function setPin(page: Page, pin: string): Promise<void> {
   await page.waitForSelector('[data-staff-dialog]', { state: 'hidden' });
 }
 
-describe.sequential('the staff PIN, end to end (real issuer, web host, keyring, Chromium)', { timeout: 120_000 }, () => {
-  it('an enrolled kiosk without a PIN says so on the staff screens, and its staff functions are open', async () => {
+test.describe.serial('the staff PIN, end to end (real issuer, web host, keyring, Chromium)', () => {
+  test.describe.configure({ timeout: 120_000 });
+
+  test('an enrolled kiosk without a PIN says so on the staff screens, and its staff functions are open', async () => {
     const { page } = door;
     await page.waitForSelector('#screen[data-screen="setup"]');
     // The Setup screen's staff area: no PIN yet.
@@ -132,7 +134,7 @@ describe.sequential('the staff PIN, end to end (real issuer, web host, keyring, 
     await page.waitForSelector('#screen[data-screen="ready"]');
   });
 
-  it('sets a PIN from the staff menu; Lock ends the unlock', async () => {
+  test('sets a PIN from the staff menu; Lock ends the unlock', async () => {
     const { page, runtime } = door;
     await page.click('[data-action="open-staff"]');
     await page.click('[data-action="staff-set-pin"]');
@@ -153,7 +155,7 @@ describe.sequential('the staff PIN, end to end (real issuer, web host, keyring, 
     expect((await runtime.core.getState()).staff.unlocked).toBe(false);
   });
 
-  it('a locked lookup asks for the PIN first; Cancel leaves Ready as it was', async () => {
+  test('a locked lookup asks for the PIN first; Cancel leaves Ready as it was', async () => {
     const { page } = door;
     await page.click('[data-action="open-lookup"]');
     await page.waitForSelector('[data-staff-dialog][data-staff-mode="unlock"]');
@@ -168,7 +170,7 @@ describe.sequential('the staff PIN, end to end (real issuer, web host, keyring, 
     expect(await page.getAttribute('#screen', 'data-screen')).toBe('ready');
   });
 
-  it('5 wrong PINs lock the staff menu with a visible countdown; tickets still scan', async () => {
+  test('5 wrong PINs lock the staff menu with a visible countdown; tickets still scan', async () => {
     const { page } = door;
     await page.click('[data-action="open-lookup"]');
     for (let attempt = 1; attempt < MAX_WRONG_PINS; attempt++) {
@@ -197,7 +199,7 @@ describe.sequential('the staff PIN, end to end (real issuer, web host, keyring, 
     await page.waitForSelector('#screen[data-screen="ready"]');
   });
 
-  it('the right PIN, once the lock has run out, opens the lookup', async () => {
+  test('the right PIN, once the lock has run out, opens the lookup', async () => {
     const { page, runtime } = door;
     await page.click('[data-action="open-lookup"]');
     // Still locked (the lock is kept by the core, not the page): the countdown shows again.
@@ -215,7 +217,7 @@ describe.sequential('the staff PIN, end to end (real issuer, web host, keyring, 
     await page.waitForSelector('#screen[data-screen="ready"]');
   });
 
-  it('changing the language needs the PIN at the moment of the change', async () => {
+  test('changing the language needs the PIN at the moment of the change', async () => {
     const { page, runtime } = door;
     await page.click('[data-action="open-staff"]');
     await enterPin(page, PIN);
@@ -233,7 +235,7 @@ describe.sequential('the staff PIN, end to end (real issuer, web host, keyring, 
     await page.screenshot({ path: join(SHOTS, 'staff-04-language.png') });
   });
 
-  it('a setup code that requires a PIN: the kiosk asks for one right after enrollment and scans no ticket before', async () => {
+  test('a setup code that requires a PIN: the kiosk asks for one right after enrollment and scans no ticket before', async () => {
     const second = await openDoor('door-b');
     const { page, runtime } = second;
     await page.waitForSelector('#screen[data-screen="setup"]');

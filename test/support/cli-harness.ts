@@ -59,10 +59,13 @@ export async function cliFailure(
 }
 
 const scratchDirs: string[] = [];
-// Registered in each test file that imports this harness (vitest runs its module once per file).
-afterAll(() => {
+/** Removes every scratchDir made so far: after each vitest file (below); a test/e2e/ file calls it in its own afterAll. */
+export function removeScratchDirs(): void {
   for (const dir of scratchDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
-});
+}
+// Registered in each test file that imports this harness (vitest runs its module once per file). Not under
+// @playwright/test (test/e2e/), where vitest has no suite to register them in.
+if (process.env['VITEST']) afterAll(removeScratchDirs);
 
 /** A fresh temp dir for one test file's CLI runs, removed when the file's tests end (test/support/temp-dir.ts hands back its own cleanup instead). */
 export function scratchDir(prefix = 'cli-test-'): string {
@@ -79,10 +82,11 @@ export interface ServingCli {
 }
 
 const servingClis: ChildProcessWithoutNullStreams[] = [];
-// A test that fails halfway leaves no server behind for the next one.
-afterEach(() => {
-  for (const child of servingClis.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
-});
+// A test that fails halfway leaves no server behind for the next one (the vitest tests serve with it).
+if (process.env['VITEST'])
+  afterEach(() => {
+    for (const child of servingClis.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+  });
 
 /** The built CLI's `serve` as a child process; resolves once it printed its URL and is ready, rejects if it exits first. */
 export function serveCli(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<ServingCli> {
