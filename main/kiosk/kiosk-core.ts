@@ -9,7 +9,8 @@
  *     decisions in decide/ (scan-decision.ts, annul.ts, door-operations.ts);
  *   sync/: the issuer link, the queue drain and its schedule, the heartbeat, the
  *     revocation list, enrollment, status lookups, the LAN;
- *   store/: the local SQLite state; staff-access.ts: the staff PIN.
+ *   store/: the local SQLite state; staff-access.ts: the staff PIN;
+ *   kiosk-parts.ts builds these parts and starts their timers.
  * Scans run one at a time (inTurn), so "seen before on this kiosk" cannot race.
  */
 import { EventEmitter } from 'node:events';
@@ -26,126 +27,68 @@ import type {
   ScanResult,
   SetLanguageResult,
   SetStaffPinResult,
-  SetupSummary,
   StaffLocked,
   StaffUnlockResult,
   StatusLookupResult,
 } from './kiosk-api.js';
-import { DEFAULT_ANNUL_WINDOW_MS } from './decide/annul.js';
-import { DEFAULT_BACKOFF, type BackoffOptions } from './decide/backoff.js';
-import type { Lane, Lanes } from './decide/lanes.js';
+import { LANGUAGE_CODES, kioskLanguage } from './decide/languages.js';
+import type { Lane } from './decide/lanes.js';
 import type { ScanOrigin } from './decide/repeat-reads.js';
 import { annulAtDoor, type DoorAnnulDeps } from './door-annul.js';
-import { DoorScan, NOT_ENROLLED } from './door-scan.js';
-import { ReadPaths } from './read-paths.js';
+import { NOT_ENROLLED, type DoorScan } from './door-scan.js';
+import type { HidScannerStatus, KioskCoreOptions } from './kiosk-options.js';
+import { assembleKiosk } from './kiosk-parts.js';
+import type { ReadPaths } from './read-paths.js';
 import type { ReadDetails, ScannerDevice } from './scanner/scan-event.js';
-import { StaffAccess } from './staff-access.js';
+import type { StaffAccess } from './staff-access.js';
 import { callLabel, type KioskCall } from '../../protocol/access.js';
 import { needsStaff } from './decide/access.js';
-import type { ApiKeyStore } from './store/api-key-store.js';
 import type { LocalStore } from './store/local-store.js';
-import { isStorageFault, openStoreWithRecovery, recoveryMessage, type StorageRecovery } from './store/store-recovery.js';
-import { BackgroundWork } from './sync/background.js';
-import { DiscoveryCache } from './sync/discovery.js';
-import { drainPass } from './sync/drain-pass.js';
-import { DrainSchedule } from './sync/drain-schedule.js';
-import { defaultPlatform, enroll, readSetupCode } from './sync/enrollment.js';
-import { HEARTBEAT_INTERVAL_MS, Heartbeat } from './sync/heartbeat.js';
-import { IssuerClient, type FetchLike, type IssuerClientOptions } from './sync/issuer-client.js';
-import { IssuerLink } from './sync/issuer-link.js';
-import { LanDoor } from './sync/lan-door.js';
-import type { PeerNetwork } from './sync/lan-peers.js';
+import { isStorageFault } from './store/store-recovery.js';
+import type { BackgroundWork } from './sync/background.js';
+import type { DiscoveryCache } from './sync/discovery.js';
+import type { DrainSchedule } from './sync/drain-schedule.js';
+import { defaultPlatform, enroll, readSetupCode, setupSummary } from './sync/enrollment.js';
+import type { Heartbeat } from './sync/heartbeat.js';
+import type { IssuerClient } from './sync/issuer-client.js';
+import type { IssuerLink } from './sync/issuer-link.js';
+import type { LanDoor } from './sync/lan-door.js';
 import type { DrainReport } from './sync/queue-drain.js';
-import { DEFAULT_REVOCATION_MAX_AGE_MS, REVOCATION_SYNC_INTERVAL_MS, RevocationSchedule, RevocationSync } from './sync/revocation-sync.js';
+import type { RevocationSchedule, RevocationSync } from './sync/revocation-sync.js';
 import { lookUpStatus } from './sync/status-lookup.js';
 
-export interface KioskCoreOptions {
-  /** The SQLite file of the kiosk's local state. */
-  dbPath: string;
-  apiKeys: ApiKeyStore;
-  fetch?: FetchLike;
-  dispatcher?: IssuerClientOptions['dispatcher'];
-  /** Time the door waits for the issuer before taking the offline path. */
-  onlineBudgetMs?: number;
-  offlinePolicy?: OfflinePolicy;
-  drainConcurrency?: number;
-  drainTimeoutMs?: number;
-  /** Status lookups and enrollment are not at the door's pace: a longer timeout. */
-  interactiveTimeoutMs?: number;
-  backoff?: BackoffOptions;
-  discoveryMaxAgeMs?: number;
-  discoveryMinRefetchIntervalMs?: number;
-  /** Sent as scanner_platform at enrollment. */
-  platform?: string;
-  /** Drain in the background on timers (default true). Tests may drive drain() themselves. */
-  autoDrain?: boolean;
-  /**
-   * A read of the same code within this time of its first read (and while its
-   * verdict is on screen) is the same scan (repeat-reads.ts). Default 3 s.
-   */
-  repeatReadWindowMs?: number;
-  /** How long a staff unlock lasts since the last staff action (staff-access.ts; default 2 minutes). */
-  staffIdleMs?: number;
-  /** How long after a check-in staff may annul it at the door (docs/kiosk.md "Annul at the door"). Default 2 minutes. */
-  annulWindowMs?: number;
-  /** Scanner heartbeat period while enrolled (docs/protocol.md "Scanner heartbeat"); default 1 minute, 0 for none on a timer (tests call heartbeat()). */
-  heartbeatIntervalMs?: number;
-  /** Revocation list sync period while enrolled (docs/kiosk.md "Revocation list"); default 1 minute, 0 for none on a timer (tests call syncRevocations()). */
-  revocationSyncIntervalMs?: number;
-  /** Ready warns when the revocation list is older than this (docs/kiosk.md "Revocation list"); default 15 minutes. */
-  revocationMaxAgeMs?: number;
-  /**
-   * Kiosks on one LAN (docs/kiosk.md "Kiosks on one LAN"): joined with the event's LAN key once
-   * enrolled; consulted offline (check `seen_by_peer`), told of this kiosk's admissions. The host starts it.
-   */
-  lan?: PeerNetwork;
-  /** One line per event worth an operator's attention. Never receives scanned text or secrets. */
-  log?: (line: string) => void;
-  now?: () => number;
-  random?: () => number;
-  /** Lanes from the configuration file (docs/kiosk.md "Several scanners"): they win over the Setup screen's mapping. */
-  lanes?: Lanes | null;
-}
+export { DEFAULT_ONLINE_BUDGET_MS, type HidScannerStatus, type KioskCoreOptions } from './kiosk-options.js';
 
-/** The HID scanner's state as the host's scanner manager reports it. */
-export interface HidScannerStatus {
-  state: 'connected' | 'disconnected';
-  reason?: string | null;
-  message: string;
-}
-
-export const DEFAULT_ONLINE_BUDGET_MS = 1500;
 const LAST_VERDICTS = 20;
-export const LANGUAGE_CODES: readonly LanguageCode[] = ['en', 'de', 'fr', 'es'];
-const DEFAULT_LANGUAGE: KioskLanguage = { primary: 'en', secondary: null };
+export { LANGUAGE_CODES };
 
 export class KioskCore implements KioskApi {
   private readonly events = new EventEmitter();
+  private readonly now: () => number;
+  private readonly log: (line: string) => void;
+  private readonly policy: OfflinePolicy;
   private readonly store: LocalStore;
   /** The staff PIN and unlock (docs/kiosk.md "Staff PIN"); staff-only calls go through guarded(). */
   private readonly staff: StaffAccess;
   /** The host's way out of kiosk mode (the Electron app in kiosk mode); null when it has none. */
   private kioskModeExit: (() => void | Promise<void>) | null = null;
   private readonly client: IssuerClient;
-  private readonly now: () => number;
-  private readonly log: (line: string) => void;
+  private readonly discovery: DiscoveryCache;
+  /** Online or offline, authorised or not, the API key and the discovery document (sync/issuer-link.ts). */
+  private readonly link: IssuerLink;
+  /** Fire-and-forget work that close() must wait for, and whether the core is closing. */
+  private readonly background: BackgroundWork;
   private hidScanner: KioskState['hid_scanner'] = null;
   private storage: KioskState['storage'];
   /** The last state read from the store, shown while a storage fault keeps it from being read again. */
   private lastSnapshot: KioskState | null = null;
-  private readonly policy: OfflinePolicy;
   private lastVerdicts: Verdict[] = [];
   private pendingSetup: SetupPayload | null = null;
   /** Scans run one at a time, so "seen before on this kiosk" cannot race. */
   private scanChain: Promise<unknown> = Promise.resolve();
-  /** When the queue is sent (timers, backoff, holds): drain-schedule.ts. */
+  /** When the queue is sent (timers, backoff, holds): drain-schedule.ts; what a pass does: sync/drain-pass.ts. */
   private readonly drains: DrainSchedule;
-  private readonly drainAbort = new AbortController();
-  /** Fire-and-forget work that close() must wait for, and whether the core is closing. */
-  private readonly background = new BackgroundWork();
-  private readonly discovery: DiscoveryCache;
-  /** Online or offline, authorised or not, the API key and the discovery document (sync/issuer-link.ts). */
-  private readonly link: IssuerLink;
+  private readonly drainAbort: AbortController;
   /** The heartbeat and its last answer (sync/heartbeat.ts; the door rules it feeds are decide/door-operations.ts). */
   private readonly doorHeartbeat: Heartbeat;
   /** The revocation list (revocation-sync.ts) and its timer. */
@@ -158,146 +101,11 @@ export class KioskCore implements KioskApi {
   private readonly annulDeps: DoorAnnulDeps;
 
   constructor(private readonly options: KioskCoreOptions) {
-    this.now = options.now ?? Date.now;
-    const random = options.random ?? Math.random;
-    const budgetMs = options.onlineBudgetMs ?? DEFAULT_ONLINE_BUDGET_MS;
-    this.policy = options.offlinePolicy ?? 'optimistic';
-    const backoff = options.backoff ?? DEFAULT_BACKOFF;
-    this.log = options.log ?? (() => undefined);
-    const changed = (): void => this.changed();
-    this.drains = new DrainSchedule({
-      pass: () => drainPass({ ...passDeps(), schedule: () => this.drains }),
-      auto: options.autoDrain !== false,
-      backoff,
-      now: this.now,
-      random,
-    });
-    // A damaged file is set aside and its readable rows carried over (store-recovery.ts).
-    const opened = openStoreWithRecovery(options.dbPath, { log: this.log });
-    const store = (this.store = opened.store);
-    // This run's recovery is news for the door too; an earlier one stays on Setup for IT.
-    const recovery = store.getStorageRecovery<StorageRecovery>();
-    this.storage = recovery
-      ? {
-          state: opened.recovery ? 'recovered' : 'recovered_earlier',
-          message: recoveryMessage(recovery),
-          damaged_file: recovery.damaged_file,
-        }
-      : null;
-    this.reads = new ReadPaths({
-      store,
-      now: this.now,
-      log: this.log,
-      changed,
-      lanes: options.lanes,
-      repeatReadWindowMs: options.repeatReadWindowMs,
-    });
-    this.staff = new StaffAccess({
-      store,
-      now: this.now,
-      log: this.log,
-      onExpiry: changed,
-      ...(options.staffIdleMs === undefined ? {} : { idleMs: options.staffIdleMs }),
-    });
-    const clientOptions: IssuerClientOptions = { now: this.now };
-    if (options.fetch) clientOptions.fetch = options.fetch;
-    if (options.dispatcher) clientOptions.dispatcher = options.dispatcher;
-    const client = (this.client = new IssuerClient(clientOptions));
-    const discovery = (this.discovery = new DiscoveryCache({
-      store,
-      client,
-      now: this.now,
-      ...(options.discoveryMaxAgeMs === undefined ? {} : { maxAgeMs: options.discoveryMaxAgeMs }),
-      ...(options.discoveryMinRefetchIntervalMs === undefined ? {} : { minRefetchIntervalMs: options.discoveryMinRefetchIntervalMs }),
-    }));
-    const link = (this.link = new IssuerLink({
-      apiKeys: options.apiKeys,
-      discovery,
-      interactiveTimeoutMs: options.interactiveTimeoutMs ?? 10_000,
-      onChange: changed,
-    }));
-    const background = this.background;
-    this.lan = new LanDoor({ lan: options.lan, store, apiKeys: options.apiKeys, background, log: this.log });
-    store.identity(); // scanner_id is generated on first start, not at first enrollment
-    // A pinned self-signed issuer stays pinned across restarts (docs/protocol.md "Self-signed issuers").
-    const enrollment = store.getEnrollment();
-    if (enrollment?.tls_cert_sha256) client.pinCertificate(enrollment.iss, enrollment.tls_cert_sha256);
-    const passDeps = () => ({
-      store,
-      client,
-      discovery,
-      link,
-      background,
-      lan: this.lan,
-      now: this.now,
-      random,
-      backoff,
-      concurrency: options.drainConcurrency,
-      timeoutMs: options.drainTimeoutMs,
-      signal: this.drainAbort.signal,
-      heartbeat: (afterDrain: boolean) => this.heartbeat(afterDrain),
-      syncRevocationsIfBehind: () => this.revocationSchedule.runIfBehind(),
-      changed,
-    });
-    // Scans left in the queue by a previous run go out as soon as possible.
-    if (store.pendingCount() > 0) this.drains.soon();
-    const annulWindowMs = options.annulWindowMs ?? DEFAULT_ANNUL_WINDOW_MS;
-    this.doorHeartbeat = new Heartbeat({
-      store,
-      client,
-      discovery,
-      link,
-      background,
-      now: this.now,
-      log: this.log,
-      annulWindowMs,
-      intervalMs: options.heartbeatIntervalMs ?? HEARTBEAT_INTERVAL_MS,
-      drainSoon: () => this.drains.soon(),
-      syncRevocationsIfBehind: () => this.revocationSchedule.runIfBehind(),
-      changed,
-    });
-    const revocationSyncMs = options.revocationSyncIntervalMs ?? REVOCATION_SYNC_INTERVAL_MS;
-    this.revocations = new RevocationSync({
-      store,
-      client,
-      now: this.now,
-      // A zero period (no timer) still makes a successful call sync when the last sync is a minute old.
-      syncIntervalMs: revocationSyncMs > 0 ? revocationSyncMs : REVOCATION_SYNC_INTERVAL_MS,
-      maxAgeMs: options.revocationMaxAgeMs ?? DEFAULT_REVOCATION_MAX_AGE_MS,
-    });
-    this.revocationSchedule = new RevocationSchedule({
-      sync: this.revocations,
-      store,
-      discovery,
-      link,
-      background,
-      log: this.log,
-      intervalMs: revocationSyncMs,
-      changed,
-    });
-    const door = {
-      store,
-      client,
-      link,
-      drains: this.drains,
-      heartbeat: this.doorHeartbeat,
-      lan: this.lan,
-      now: this.now,
-      budgetMs,
-      changed,
-    };
-    this.doorScan = new DoorScan({
-      ...door,
-      discovery,
-      background,
-      revocations: this.revocations,
-      revocationSchedule: this.revocationSchedule,
-      staff: this.staff,
-      kioskPolicy: this.policy,
-      show: (verdict, lane) => this.show(verdict, lane),
-    });
-    this.annulDeps = { ...door, annulWindowMs, log: this.log };
-    if (enrollment && options.lan) background.run(this.lan.join());
+    const parts = assembleKiosk(options, { changed: () => this.changed(), show: (verdict, lane) => this.show(verdict, lane) });
+    ({ now: this.now, log: this.log, policy: this.policy, store: this.store, storage: this.storage, staff: this.staff } = parts);
+    ({ client: this.client, discovery: this.discovery, link: this.link, background: this.background, lan: this.lan } = parts);
+    ({ drains: this.drains, drainAbort: this.drainAbort, heartbeat: this.doorHeartbeat, revocations: this.revocations } = parts);
+    ({ revocationSchedule: this.revocationSchedule, reads: this.reads, doorScan: this.doorScan, annulDeps: this.annulDeps } = parts);
   }
 
   // --- KioskApi -------------------------------------------------------------
@@ -601,7 +409,7 @@ export class KioskCore implements KioskApi {
       return {
         type: 'confirm_re_enroll',
         current: { issuer_name: current.issuer_name, event_name: current.event_name, gate_id: current.gate_id },
-        proposed: summarize(read.setup),
+        proposed: setupSummary(read.setup),
         pending_scans: this.store.pendingCount(),
       };
     }
@@ -668,36 +476,19 @@ export class KioskCore implements KioskApi {
       last_verdicts: [...this.lastVerdicts],
       double_admissions: this.store.doubleAdmissions().map(({ idempotency_key: _key, ...view }) => view),
       revocations: this.revocations.view(enrollment),
-      re_enroll_pending: this.pendingSetup ? summarize(this.pendingSetup) : null,
+      re_enroll_pending: this.pendingSetup ? setupSummary(this.pendingSetup) : null,
       read_again: this.reads.readAgain,
       calibration: this.reads.calibrationView(),
       hid_scanner: this.hidScanner,
       storage: this.storage,
       staff: this.staff.state(this.kioskModeExit !== null),
-      language: this.language(),
+      language: kioskLanguage(this.store.getLanguage()),
       lanes: this.reads.lanesView(enrollment?.direction ?? 'entry'),
     };
   }
 
-  private language(): KioskLanguage {
-    const stored = this.store.getLanguage();
-    if (!stored || !LANGUAGE_CODES.includes(stored.primary as LanguageCode)) return DEFAULT_LANGUAGE;
-    const secondary = LANGUAGE_CODES.includes(stored.secondary as LanguageCode) ? (stored.secondary as LanguageCode) : null;
-    return { primary: stored.primary as LanguageCode, secondary };
-  }
-
   private changed(): void {
-    if (this.background.closed || this.events.listenerCount('state') === 0) return;
+    if (this.events.listenerCount('state') === 0 || this.background.closed) return;
     this.events.emit('state', this.snapshot());
   }
-}
-
-function summarize(setup: SetupPayload): SetupSummary {
-  return {
-    iss: setup.iss,
-    eid: setup.eid,
-    event_name: setup.event_name ?? null,
-    gate_id: setup.gate_id ?? null,
-    expires_at: setup.expires_at,
-  };
 }

@@ -14,6 +14,7 @@ import {
   type EnrollRequest,
   type SetupPayload,
 } from '../../../protocol/index.js';
+import type { SetupSummary } from '../kiosk-api.js';
 import type { ApiKeyStore } from '../store/api-key-store.js';
 import type { DiscoveryCache } from './discovery.js';
 import type { IssuerClient } from './issuer-client.js';
@@ -170,4 +171,15 @@ export function readSetupCode(
   const problem = setupProblem(setup, nowMs);
   if (problem) return { ok: false, ...problem };
   return { ok: true, setup };
+}
+
+/** What the page shows of a setup code waiting for the operator's confirmation (re-enrolling). */
+export function setupSummary(setup: SetupPayload): SetupSummary {
+  return {
+    iss: setup.iss,
+    eid: setup.eid,
+    event_name: setup.event_name ?? null,
+    gate_id: setup.gate_id ?? null,
+    expires_at: setup.expires_at,
+  };
 }
