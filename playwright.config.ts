@@ -26,9 +26,11 @@ export default defineConfig({
   outputDir: 'test-results/playwright',
   // Builds once before any test runs (`npm run build`), as vitest does; skipped when scripts/test-suite.mjs built already.
   globalSetup: './test/global-setup.ts',
-  // One worker, the files one after another, as vitest ran them: each file starts real issuers, kiosks and a
-  // browser, and on two shared cores a second worker starves the timing the scanner tests depend on.
-  workers: 1,
+  // Two files at a time on a 2-core machine: a file spends most of its time waiting (verdict timers, the PIN
+  // lockout, the queue's backoff), so two overlap well (62 tests in 3.7 min, where vitest's one worker took
+  // about 5 min); the tests inside a file run in order. The wedge typing that needs an unloaded moment
+  // retries by itself (test/support/cdp-keyboard.ts). `--workers 1` runs one file at a time.
+  workers: 2,
   fullyParallel: false,
   forbidOnly: Boolean(process.env['CI']),
   // Per test and per hook, as vitest's testTimeout and hookTimeout; files that need longer say so.
