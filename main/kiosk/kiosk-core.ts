@@ -14,7 +14,7 @@
  * Scans run one at a time (inTurn), so "seen before on this kiosk" cannot race.
  */
 import { EventEmitter } from 'node:events';
-import { ANY_SETUP_CODE, type GateDirection, type OfflinePolicy, type SetupPayload, type Verdict } from '../../protocol/index.js';
+import { ANY_SETUP_CODE, type GateDirection, type OfflinePolicy, type Verdict } from '../../protocol/index.js';
 import type {
   AnnulResult,
   KioskApi,
@@ -48,13 +48,14 @@ import { isStorageFault } from './store/store-recovery.js';
 import type { BackgroundWork } from './sync/background.js';
 import type { DiscoveryCache } from './sync/discovery.js';
 import type { DrainSchedule } from './sync/drain-schedule.js';
-import { defaultPlatform, enroll, readSetupCode, setupSummary } from './sync/enrollment.js';
+import { setupSummary } from './sync/enrollment.js';
 import type { Heartbeat } from './sync/heartbeat.js';
 import type { IssuerClient } from './sync/issuer-client.js';
 import type { IssuerLink } from './sync/issuer-link.js';
 import type { LanDoor } from './sync/lan-door.js';
 import type { DrainReport } from './sync/queue-drain.js';
 import type { RevocationSchedule, RevocationSync } from './sync/revocation-sync.js';
+import { SetupScans } from './sync/setup-scans.js';
 import { lookUpStatus } from './sync/status-lookup.js';
 
 export { DEFAULT_ONLINE_BUDGET_MS, type HidScannerStatus, type KioskCoreOptions } from './kiosk-options.js';
@@ -83,7 +84,8 @@ export class KioskCore implements KioskApi {
   /** The last state read from the store, shown while a storage fault keeps it from being read again. */
   private lastSnapshot: KioskState | null = null;
   private lastVerdicts: Verdict[] = [];
-  private pendingSetup: SetupPayload | null = null;
+  /** Setup codes scanned at the door, and one waiting for a re-enrollment's confirmation (sync/setup-scans.ts). */
+  private readonly setups: SetupScans;
   /** Scans run one at a time, so "seen before on this kiosk" cannot race. */
   private scanChain: Promise<unknown> = Promise.resolve();
   /** When the queue is sent (timers, backoff, holds): drain-schedule.ts; what a pass does: sync/drain-pass.ts. */
@@ -106,6 +108,19 @@ export class KioskCore implements KioskApi {
     ({ client: this.client, discovery: this.discovery, link: this.link, background: this.background, lan: this.lan } = parts);
     ({ drains: this.drains, drainAbort: this.drainAbort, heartbeat: this.doorHeartbeat, revocations: this.revocations } = parts);
     ({ revocationSchedule: this.revocationSchedule, reads: this.reads, doorScan: this.doorScan, annulDeps: this.annulDeps } = parts);
+    const { store, discovery, client, link, now } = parts;
+    const platform = options.platform;
+    this.setups = new SetupScans({
+      store,
+      apiKeys: options.apiKeys,
+      discovery,
+      client,
+      link,
+      now,
+      platform,
+      changed: () => this.changed(),
+      afterEnrolled: () => this.afterEnrolled(),
+    });
   }
 
   // --- KioskApi -------------------------------------------------------------
@@ -145,17 +160,17 @@ export class KioskCore implements KioskApi {
   }
 
   async confirmReEnroll(): Promise<ScanResult | StaffLocked> {
-    if (!this.pendingSetup) return { type: 'nothing_to_confirm' };
+    if (!this.setups.pending) return { type: 'nothing_to_confirm' };
     return this.guarded('confirmReEnroll', () => {
-      const setup = this.pendingSetup;
+      const setup = this.setups.pending;
       if (!setup) return { type: 'nothing_to_confirm' } as const;
-      this.pendingSetup = null;
-      return this.performEnrollment(setup);
+      this.setups.pending = null;
+      return this.setups.enroll(setup);
     });
   }
 
   async cancelReEnroll(): Promise<KioskState> {
-    this.pendingSetup = null;
+    this.setups.pending = null;
     this.changed();
     return this.getState();
   }
@@ -369,7 +384,7 @@ export class KioskCore implements KioskApi {
   private scanNow(raw: string, lane: Lane | null): Promise<ScanResult> {
     // Keyboard-wedge scanners end a code with Enter; some add a tab or spaces.
     const text = raw.trim();
-    if (ANY_SETUP_CODE.test(text)) return this.handleSetup(text);
+    if (ANY_SETUP_CODE.test(text)) return this.setups.scan(text);
     return this.doorScan.scan(text, lane);
   }
 
@@ -398,49 +413,14 @@ export class KioskCore implements KioskApi {
 
   // --- enrollment -----------------------------------------------------------
 
-  private async handleSetup(text: string): Promise<ScanResult> {
-    const read = readSetupCode(text, this.now());
-    if (!read.ok) return { type: 'enroll_failed', code: read.code, message: read.message };
-    const current = this.store.getEnrollment();
-    if (current) {
-      // Never silently move a working door to another event: the operator confirms.
-      this.pendingSetup = read.setup;
-      this.changed();
-      return {
-        type: 'confirm_re_enroll',
-        current: { issuer_name: current.issuer_name, event_name: current.event_name, gate_id: current.gate_id },
-        proposed: setupSummary(read.setup),
-        pending_scans: this.store.pendingCount(),
-      };
-    }
-    return this.performEnrollment(read.setup);
-  }
-
-  private async performEnrollment(setup: SetupPayload): Promise<ScanResult> {
-    const outcome = await enroll(setup, {
-      store: this.store,
-      apiKeys: this.options.apiKeys,
-      discovery: this.discovery,
-      client: this.client,
-      now: this.now,
-      platform: this.options.platform ?? defaultPlatform(),
-      timeoutMs: this.link.interactiveTimeoutMs,
-    });
-    if (!outcome.ok) {
-      this.changed();
-      return { type: 'enroll_failed', code: outcome.code, message: outcome.message };
-    }
-    if (setup.pin_required === true) this.store.requireStaffPin();
-    this.link.authorised = true;
-    this.link.connection = 'online';
+  /** What follows an enrollment (sync/setup-scans.ts): a fresh door, the queue, the heartbeat, the list, the LAN. */
+  private afterEnrolled(): void {
     this.lastVerdicts = [];
     if (this.store.pendingCount() > 0) this.drains.soon();
     this.changed();
     this.background.run(this.heartbeat()); // the event's door settings and this scanner's rights, at once
     this.background.run(this.syncRevocations()); // the event's revocation list, at once
     if (this.options.lan) this.background.run(this.lan.join()); // the new event's LAN key
-    const e = outcome.enrollment;
-    return { type: 'enrolled', issuer_name: e.issuer_name, event_name: e.event_name, event_date: e.event_date, gate_id: e.gate_id };
   }
 
   // --- state ---------------------------------------------------------------
@@ -476,7 +456,7 @@ export class KioskCore implements KioskApi {
       last_verdicts: [...this.lastVerdicts],
       double_admissions: this.store.doubleAdmissions().map(({ idempotency_key: _key, ...view }) => view),
       revocations: this.revocations.view(enrollment),
-      re_enroll_pending: this.pendingSetup ? setupSummary(this.pendingSetup) : null,
+      re_enroll_pending: this.setups.pending ? setupSummary(this.setups.pending) : null,
       read_again: this.reads.readAgain,
       calibration: this.reads.calibrationView(),
       hid_scanner: this.hidScanner,
