@@ -67,7 +67,7 @@ export class DoorScan {
     if (!enrollment) return { type: 'not_enrolled', message: NOT_ENROLLED };
     // The setup code required a staff PIN: the door opens once one is set (docs/kiosk.md "Staff PIN").
     if (this.deps.staff.pinNeeded()) return { type: 'staff_pin_needed', message: STAFF_PIN_NEEDED };
-    // Spec "Authentication" 5: the key ends at expires_at; past it the door must not admit, even offline.
+    // docs/protocol.md "Authentication": the key ends at expires_at; past it the door must not admit, even offline.
     if (Date.parse(enrollment.key_expires_at) <= now()) {
       link.authorised = false;
       this.deps.changed();
@@ -78,7 +78,7 @@ export class DoorScan {
     if (!discovery.isFresh(enrollment.iss)) this.deps.background.run(this.refreshInBackground(enrollment.iss));
     let evaluation = this.evaluate(text, enrollment, document);
     if (!evaluation.pass && evaluation.check === 'key_known') {
-      // Spec "Versioning" 5: an unknown kid may be a freshly rotated key. One refetch, rate-limited.
+      // docs/protocol.md "Versioning": an unknown kid may be a freshly rotated key. One refetch, rate-limited.
       const refetch = discovery.refreshLimited(enrollment.iss, this.deps.budgetMs);
       const result = refetch ? await refetch : null;
       if (result) link.noteRefresh(result);
@@ -273,7 +273,7 @@ export class DoorScan {
       store.decideScan(scan.idempotency_key, verdict, queueState);
     });
     if (queueState === 'pending') {
-      // Spec "Rate limiting" 4: a 429 at the door also delays the queue by its Retry-After.
+      // docs/protocol.md "Rate limits": a 429 at the door also delays the queue by its Retry-After.
       const retryAfterMs = call.kind === 'rate_limited' ? call.retryAfterMs : undefined;
       const due = drains.firstRetryAt(retryAfterMs);
       if (retryAfterMs !== undefined) {
