@@ -103,14 +103,14 @@ export const LAYERS = [
   {
     layer: 'issuer/transfer/',
     mayImport: ['issuer/', 'protocol/'],
-    notFrom: ['issuer/routes/', ...ISSUER_CLI],
-    why: "export and import of a whole issuer are admin operations: they use the store, the services and admin's helpers, never the routes or the CLI",
+    notFrom: ['issuer/services/', 'issuer/routes/', ...ISSUER_CLI],
+    why: "export and import of a whole issuer are admin operations: they use the store and admin's helpers, never the services, the routes or the CLI",
   },
   {
     layer: 'issuer/admin/',
     mayImport: ['issuer/', 'protocol/'],
-    notFrom: ['issuer/routes/', ...ISSUER_CLI],
-    why: 'the admin operations are a library the CLI and the routes call: they import neither',
+    notFrom: ['issuer/services/', 'issuer/routes/', ...ISSUER_CLI],
+    why: 'the admin operations are a library the CLI and the routes call: they import neither, nor the services (their sibling over the store)',
   },
   {
     layer: 'issuer/routes/',
