@@ -141,7 +141,6 @@ export function assembleKiosk(options: KioskCoreOptions, hooks: KioskHooks): Kio
   const heartbeat: Heartbeat = new Heartbeat({
     store,
     client,
-    discovery,
     link,
     background,
     now,
@@ -164,7 +163,6 @@ export function assembleKiosk(options: KioskCoreOptions, hooks: KioskHooks): Kio
   const revocationSchedule: RevocationSchedule = new RevocationSchedule({
     sync: revocations,
     store,
-    discovery,
     link,
     background,
     log,

@@ -28,7 +28,7 @@ import { readDiscovery, saveDiscovery } from './discovery-cache.js';
 import { admissionsSince, annulmentsSince } from './lan.js';
 import { dueScans, heldScanFor, nextDueAt, pendingCount, recordAnswer, recordRetry, setQueueState } from './queue.js';
 import { logRead, readLog, type ReadLogEntry } from './read-log.js';
-import { RevokedTickets } from './revocations.js';
+import { RevokedTickets, type RevokedTicketsPage } from './revocations.js';
 import { restoreSalvaged, type SalvagedRows } from './salvaged-rows.js';
 import {
   admissionTimes,
@@ -355,14 +355,7 @@ export class LocalStore {
   }
 
   /** One page of the issuer's answer, in one transaction (see RevokedTickets.applyPage). */
-  applyRevocations(page: {
-    iss: string;
-    eid: string;
-    tids: readonly string[];
-    cursor: string;
-    reset: boolean;
-    syncedAt: IsoDateTime | null;
-  }): void {
+  applyRevocations(page: RevokedTicketsPage): void {
     this.revoked.applyPage(page);
   }
 

@@ -12,6 +12,16 @@ export function isRevocationListOf(sync: RevocationSync | null, owner: { iss: st
   return sync !== null && sync.iss === owner.iss && sync.eid === owner.eid;
 }
 
+/** One page of the issuer's revocation list as the kiosk keeps it (RevokedTickets.applyPage). */
+export interface RevokedTicketsPage {
+  iss: string;
+  eid: string;
+  tids: readonly string[];
+  cursor: string;
+  reset: boolean;
+  syncedAt: IsoDateTime | null;
+}
+
 export class RevokedTickets {
   /** count(), once counted; null: count again. */
   private total: number | null = null;
@@ -23,14 +33,7 @@ export class RevokedTickets {
    * issuer or event, or an answer that starts over (`reset`), replaces the list. `syncedAt` is set on the
    * page that completes a sync; otherwise the last good sync's time is kept.
    */
-  applyPage(page: {
-    iss: string;
-    eid: string;
-    tids: readonly string[];
-    cursor: string;
-    reset: boolean;
-    syncedAt: IsoDateTime | null;
-  }): void {
+  applyPage(page: RevokedTicketsPage): void {
     const { sql } = this;
     sql.transaction(() => {
       const before = readSetting(sql, 'revocations');

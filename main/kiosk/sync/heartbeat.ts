@@ -9,7 +9,7 @@ import { admissionsLastHour, type HeartbeatRequest, type Occupancy } from '../..
 import { doorView, heartbeatOfEvent, rollingHourStart, withOccupancy } from '../decide/door-operations.js';
 import type { Enrollment, LocalStore, StoredHeartbeat } from '../store/local-store.js';
 import type { BackgroundWork } from './background.js';
-import { heartbeatUrlOf, type DiscoveryCache } from './discovery.js';
+import { heartbeatUrlOf } from './discovery.js';
 import type { HeartbeatCall, IssuerClient } from './issuer-client.js';
 import type { IssuerLink } from './issuer-link.js';
 
@@ -19,7 +19,6 @@ export const HEARTBEAT_INTERVAL_MS = 60_000;
 export interface HeartbeatDeps {
   store: LocalStore;
   client: IssuerClient;
-  discovery: DiscoveryCache;
   link: IssuerLink;
   background: BackgroundWork;
   now: () => number;
@@ -99,14 +98,13 @@ export class Heartbeat {
 
   private async send(afterDrain: boolean): Promise<void> {
     const { store, link, background } = this.deps;
-    if (background.closed) return;
-    const enrollment = store.getEnrollment();
-    if (!enrollment || !link.authorised) return;
-    const document = this.deps.discovery.cached(enrollment.iss);
-    if (!document || heartbeatUrlOf(document) === null) return;
-    const lookup = await link.loadApiKey(enrollment);
-    if (!('key' in lookup) || !lookup.key || background.closed) return;
-    const call = await this.exchange(enrollment, heartbeatUrlOf(document)!, lookup.key);
+    const opening = await link.backgroundCall(
+      () => store.getEnrollment(),
+      heartbeatUrlOf,
+      () => background.closed,
+    );
+    if (!opening) return;
+    const call = await this.exchange(opening.enrollment, opening.url, opening.apiKey);
     if (background.closed) return;
     // An answer says the issuer is there; no answer says nothing to the door: a background call that
     // failed must not make the next scans skip the issuer (the door's own requests decide that).

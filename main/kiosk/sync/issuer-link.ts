@@ -22,6 +22,15 @@ export interface IssuerLinkDeps {
 
 export type ApiKeyLookup = { key: string | null } | { unavailable: string };
 
+/** What a background call to the issuer starts from (backgroundCall). */
+export interface BackgroundCall {
+  enrollment: Enrollment;
+  document: DiscoveryDocument;
+  /** The endpoint of the call, from the document. */
+  url: string;
+  apiKey: string;
+}
+
 export class IssuerLink {
   connection: ConnectionState = 'unknown';
   authorised = true;
@@ -52,6 +61,28 @@ export class IssuerLink {
     } catch (error) {
       return { unavailable: error instanceof Error ? error.message : 'the secret store failed' };
     }
+  }
+
+  /**
+   * The opening of a background call to the issuer (the heartbeat, the revocation sync): the enrollment,
+   * the cached discovery document (never fetched for it) with the call's endpoint (`urlOf`), and the API
+   * key. Null when one is missing, the issuer no longer accepts this scanner, or the kiosk closed (`closed`)
+   * before or while the key was read. The enrollment is read only once the kiosk is known not to be closed.
+   */
+  async backgroundCall(
+    enrollmentNow: () => Enrollment | null,
+    urlOf: (document: DiscoveryDocument) => string | null,
+    closed: () => boolean,
+  ): Promise<BackgroundCall | null> {
+    if (closed()) return null;
+    const enrollment = enrollmentNow();
+    if (!enrollment || !this.authorised) return null;
+    const document = this.deps.discovery.cached(enrollment.iss);
+    const url = document ? urlOf(document) : null;
+    if (!document || url === null) return null;
+    const lookup = await this.loadApiKey(enrollment);
+    if (!('key' in lookup) || !lookup.key || closed()) return null;
+    return { enrollment, document, url, apiKey: lookup.key };
   }
 
   /** The issuer's discovery document: the cached one, else fetched now (null when the issuer cannot be reached). */

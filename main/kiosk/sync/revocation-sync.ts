@@ -15,7 +15,6 @@ import type { IssuerClient, RevocationCall } from './issuer-client.js';
 import type { RevocationListView } from '../../../renderer/kiosk-bridge-types.js';
 import type { Enrollment, LocalStore } from '../store/local-store.js';
 import type { BackgroundWork } from './background.js';
-import type { DiscoveryCache } from './discovery.js';
 import type { IssuerLink } from './issuer-link.js';
 
 /** Every minute while online (KioskCoreOptions.revocationSyncIntervalMs). */
@@ -155,7 +154,6 @@ export class RevocationSync {
 export interface RevocationScheduleDeps {
   sync: RevocationSync;
   store: LocalStore;
-  discovery: DiscoveryCache;
   link: IssuerLink;
   background: BackgroundWork;
   log: (line: string) => void;
@@ -185,14 +183,13 @@ export class RevocationSchedule {
   async run(): Promise<void> {
     const { store, link, background, log } = this.deps;
     try {
-      if (background.closed) return;
-      const enrollment = store.getEnrollment();
-      if (!enrollment || !link.authorised) return;
-      const document = this.deps.discovery.cached(enrollment.iss);
-      if (!document || revocationsUrlOf(document) === null) return;
-      const lookup = await link.loadApiKey(enrollment);
-      if (!('key' in lookup) || !lookup.key || background.closed) return;
-      const outcome = await this.deps.sync.sync(enrollment, document, lookup.key, link.interactiveTimeoutMs);
+      const opening = await link.backgroundCall(
+        () => store.getEnrollment(),
+        revocationsUrlOf,
+        () => background.closed,
+      );
+      if (!opening) return;
+      const outcome = await this.deps.sync.sync(opening.enrollment, opening.document, opening.apiKey, link.interactiveTimeoutMs);
       if (background.closed) return;
       if (outcome.kind === 'failed') {
         log(`Revocation list sync failed: ${outcome.call.kind}.`);
