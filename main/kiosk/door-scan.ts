@@ -8,15 +8,9 @@
  * At the top of main/kiosk/: it wires the store (store/), the issuer (sync/) and the decisions
  * (decide/scan-decision.ts, protocol/verdict.ts), and decides no verdict itself.
  */
-import {
-  evaluateTicketOffline,
-  type DiscoveryDocument,
-  type OfflineEvaluation,
-  type TicketPayload,
-  type Verdict,
-} from '../../protocol/index.js';
+import { type DiscoveryDocument, type OfflineEvaluation, type TicketPayload, type Verdict } from '../../protocol/index.js';
 import type { ScanResult } from './kiosk-api.js';
-import { decideCheckIn, offlineOutcome, scanContext, type DoorFacts } from './decide/scan-decision.js';
+import { decideCheckIn, evaluateScan, offlineOutcome, type DoorFacts } from './decide/scan-decision.js';
 import type { Lane } from './decide/lanes.js';
 import { verifyEd25519Node } from './node-ed25519.js';
 import type { StaffAccess } from './staff-access.js';
@@ -130,16 +124,13 @@ export class DoorScan {
   }
 
   private evaluate(text: string, enrollment: Enrollment, document: DiscoveryDocument | null): OfflineEvaluation {
-    return evaluateTicketOffline(
-      text,
-      scanContext(this.facts(enrollment), {
-        issuer: enrollment.iss,
-        keys: document?.keys ?? [],
-        nowMs: this.deps.now(),
-        knownOffline: this.deps.link.connection === 'offline',
-        verify: verifyEd25519Node,
-      }),
-    );
+    return evaluateScan(text, this.facts(enrollment), {
+      issuer: enrollment.iss,
+      keys: document?.keys ?? [],
+      nowMs: this.deps.now(),
+      knownOffline: this.deps.link.connection === 'offline',
+      verify: verifyEd25519Node,
+    });
   }
 
   /**

@@ -2,7 +2,7 @@
  * The kiosk's scan decision (docs/architecture.md "One scan at the door, offline and online"), shaped like
  * the issuer's issuer/services/check-in-decision.ts: the caller gathers the facts, this module decides,
  * the caller records and shows. Three decisions:
- * - the context of the offline checks when a code is read (protocol/verdict.ts evaluateTicketOffline);
+ * - the offline checks of a code just read (protocol/verdict.ts evaluateTicketOffline, in scanContext's context);
  * - the issuer's answer to a check-in → the verdict, or the offline path when it gave none;
  * - the offline outcome (docs/kiosk.md "Exit scans", "Offline exposure policy"): the checks the issuer
  *   would have judged, run from protocol/verdict.ts's one list (checkVerifiedTicketOffline), then the
@@ -13,6 +13,7 @@
  */
 import {
   checkVerifiedTicketOffline,
+  evaluateTicketOffline,
   exitVerdict,
   exposureRefusal,
   offlineVerdict,
@@ -24,6 +25,7 @@ import {
   type IsoDateTime,
   type OfflineAdmission,
   type OfflineContext,
+  type OfflineEvaluation,
   type OfflinePolicy,
   type PeerAdmissionFact,
   type PublicKey,
@@ -60,18 +62,23 @@ export function peerAdmission(facts: DoorFacts, tid: string): PeerAdmissionFact 
   return facts.peerAdmission(tid);
 }
 
+/** What a code just read is, by the offline checks (protocol/verdict.ts evaluateTicketOffline) in this door's context. */
+export function evaluateScan(text: string, facts: DoorFacts, read: ScanRead): OfflineEvaluation {
+  return evaluateTicketOffline(text, scanContext(facts, read));
+}
+
+/** What the door knows as a code is read, beside its facts. */
+export interface ScanRead {
+  issuer: string;
+  keys: readonly PublicKey[];
+  nowMs: number;
+  /** The issuer is known to be unreachable now (the last request got no answer). */
+  knownOffline: boolean;
+  verify: OfflineContext['verify'];
+}
+
 /** The context of the offline checks for a code just read (protocol/verdict.ts evaluateTicketOffline). */
-export function scanContext(
-  facts: DoorFacts,
-  read: {
-    issuer: string;
-    keys: readonly PublicKey[];
-    nowMs: number;
-    /** The issuer is known to be unreachable now (the last request got no answer). */
-    knownOffline: boolean;
-    verify: OfflineContext['verify'];
-  },
-): OfflineContext {
+export function scanContext(facts: DoorFacts, read: ScanRead): OfflineContext {
   return {
     issuer: read.issuer,
     eid: facts.eid,
