@@ -10,7 +10,6 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { generate } from 'selfsigned';
 import { writePrivateFile } from './data-dir.js';
 
 const SELF_SIGNED_VALIDITY_DAYS = 5 * 365;
@@ -31,6 +30,8 @@ export async function ensureSelfSignedCertificate(tlsDir: string, hostnames: rea
     fs.mkdirSync(tlsDir, { recursive: true, mode: 0o700 });
     const names = [...new Set(hostnames)];
     const notBeforeDate = new Date(Date.now() - 3600_000); // an hour of slack for scanner clocks behind ours
+    // Loaded only here: selfsigned takes about 0.2 s to load, and most commands never make a certificate.
+    const { generate } = await import('selfsigned');
     const pems = await generate([{ name: 'commonName', value: names[0] ?? 'localhost' }], {
       keyType: 'ec',
       curve: 'P-256',

@@ -129,7 +129,7 @@ export async function exportTickets(
     manifest.write(Buffer.from(`${formatCsvRow(MANIFEST_COLUMNS)}\r\n`));
     if (pdfFile !== null) {
       const file = (sink = new OutputFile(pdfFile));
-      pdf = new TicketPdf(
+      pdf = await TicketPdf.open(
         options.page,
         { name: event.name, venue: event.venue, when: eventTimeText(event.date, options.timeZone) },
         event.name,

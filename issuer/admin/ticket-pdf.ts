@@ -26,8 +26,7 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import * as fontkit from 'fontkit';
-import PDFDocument from 'pdfkit';
+import type * as fontkit from 'fontkit';
 import { releaseWrittenPages, sendOutputTo } from './pdfkit-streaming.js';
 import { QUIET_ZONE_MODULES, qrPng } from './qr.js';
 
@@ -93,8 +92,25 @@ function loadCjkChunks(): CjkChunk[] {
 const cjkFile = (chunk: CjkChunk, weight: Weight): string =>
   path.join(cjkDir(chunk.family), 'files', `${chunk.family}-${chunk.name}-${weight === 'bold' ? 700 : 400}-normal.woff`);
 
-function openFont(file: string): fontkit.Font {
-  const font = fontkit.openSync(file);
+/**
+ * pdfkit and fontkit, loaded the first time a PDF is made: together they take about 0.4 s to load,
+ * and every other command of the CLI would pay it at start.
+ */
+interface PdfLibraries {
+  PDFDocument: typeof import('pdfkit');
+  fontkit: typeof fontkit;
+}
+
+let pdfLibraries: PdfLibraries | undefined;
+
+async function loadPdfLibraries(): Promise<PdfLibraries> {
+  if (pdfLibraries) return pdfLibraries;
+  const [pdfkit, fontkitModule] = await Promise.all([import('pdfkit'), import('fontkit')]);
+  return (pdfLibraries = { PDFDocument: pdfkit.default, fontkit: fontkitModule });
+}
+
+function openFont(libraries: PdfLibraries, file: string): fontkit.Font {
+  const font = libraries.fontkit.openSync(file);
   if (!('hasGlyphForCodePoint' in font)) throw new Error(`${file} is a font collection, not one font`);
   return font;
 }
@@ -157,8 +173,13 @@ export class TicketPdf {
   /** Text widths at size 1, by font and text: laying text out is most of a page's cost, and most lines repeat. */
   private widths = new Map<string, number>();
 
-  /** `write` gets every byte of the PDF, in order, as it is made. */
-  constructor(
+  /** A new PDF; `write` gets every byte of it, in order, as it is made. */
+  static async open(page: PageSize, event: EventDetails, title: string, write: (chunk: Buffer) => void): Promise<TicketPdf> {
+    return new TicketPdf(await loadPdfLibraries(), page, event, title, write);
+  }
+
+  private constructor(
+    private readonly libraries: PdfLibraries,
     page: PageSize,
     private readonly event: EventDetails,
     title: string,
@@ -166,7 +187,7 @@ export class TicketPdf {
   ) {
     [this.width, this.height] = PAGE_SIZES[page];
     this.scale = Math.min(this.width / PAGE_SIZES.a6[0], this.height / PAGE_SIZES.a6[1]);
-    this.doc = new PDFDocument({
+    this.doc = new libraries.PDFDocument({
       size: [this.width, this.height],
       margin: 0,
       autoFirstPage: false,
@@ -176,7 +197,7 @@ export class TicketPdf {
     });
     sendOutputTo(this.doc, write);
     for (const [name, file] of Object.entries(FONT_FILES)) this.register(name, file);
-    this.fonts = { sans: openFont(FONT_FILES.sans), bold: openFont(FONT_FILES.bold) };
+    this.fonts = { sans: openFont(libraries, FONT_FILES.sans), bold: openFont(libraries, FONT_FILES.bold) };
   }
 
   /** Draws one ticket on a new page; returns how many characters of its texts no font could draw (shown as "?"). */
@@ -312,7 +333,7 @@ export class TicketPdf {
     for (const chunk of loadCjkChunks()) {
       if (!chunk.ranges.some(([from, to]) => codePoint >= from && codePoint <= to)) continue;
       const file = cjkFile(chunk, weight);
-      const font = (chunk.fonts[weight] ??= openFont(file));
+      const font = (chunk.fonts[weight] ??= openFont(this.libraries, file));
       if (!font.hasGlyphForCodePoint(codePoint)) continue;
       const name = `${chunk.family}-${chunk.name}-${weight}`;
       this.register(name, file);

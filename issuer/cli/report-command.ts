@@ -11,7 +11,6 @@ import type { Command } from 'commander';
 import { requireEvent, withIssuer } from '../admin/issuer-context.js';
 import { AdminError } from '../error-catalogue.js';
 import { DEFAULT_GAP_MINUTES, gatherReport, type ReportData } from '../services/report.js';
-import { renderReportHtml } from '../services/report-html.js';
 import { isReportLanguage, languageFromEnvironment, REPORT_LANGUAGES, type ReportLanguage } from '../services/report-messages/index.js';
 import { action, withCommonOptions, type CommonOptions } from './command.js';
 import { isTimeZone } from '../../protocol/check-in-rules.js';
@@ -107,6 +106,8 @@ export function registerReportCommand(program: Command): void {
           gatherReport(tx, options.event, { gapMinutes: gap, onStep: (step) => output.log(`  ${step}`) }),
         );
         if (data === null) throw new AdminError('EVENT_NOT_FOUND', `no event ${options.event} at this issuer`);
+        // Loaded only here: its chart geometry (d3) is of no use to any other command.
+        const { renderReportHtml } = await import('../services/report-html.js');
         const html = renderReportHtml(data, { timeZone, issuerName: info.name, language });
         const temporary = `${out}.${process.pid}.tmp`;
         await fs.promises.writeFile(temporary, html, 'utf8');

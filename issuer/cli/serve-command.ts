@@ -5,14 +5,12 @@
  * (docs/protocol.md "The admin CLI"). Everything it prints is a log: stderr.
  */
 import type { Command } from 'commander';
-import pino from 'pino';
 import { isLoopbackHost } from '../../protocol/base-url.js';
 import { openIssuer } from '../admin/issuer-context.js';
 import { parseInteger } from '../admin/validators.js';
 import { trustedProxyProblem } from '../connection-limits.js';
 import { AdminError } from '../error-catalogue.js';
 import { DEFAULT_HOST, DEFAULT_PORT, defaultListen } from '../listen-defaults.js';
-import { createLogger } from '../logging.js';
 import type { RunningServer, StartServerOptions } from '../server.js';
 import { readAdminTokenFile } from '../services/admin-credential.js';
 import { findAdminToken } from '../store/admin-token.js';
@@ -75,8 +73,12 @@ export function parseTrustedProxies(value: string): string[] {
 }
 
 async function startServer(options: StartServerOptions): Promise<RunningServer> {
-  // Loaded only here so the other commands never pay for loading Fastify.
-  const server = await import('../server.js');
+  // Loaded only here so the other commands never pay for loading Fastify and pino.
+  const [server, { createLogger }, { default: pino }] = await Promise.all([
+    import('../server.js'),
+    import('../logging.js'),
+    import('pino'),
+  ]);
   // Request logs are logs: stderr, never stdout (docs/protocol.md "The admin CLI").
   return server.startServer({ ...options, logger: createLogger({ stream: pino.destination(2) }) });
 }

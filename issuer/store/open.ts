@@ -13,7 +13,6 @@
  */
 import type { DataDir } from '../data-dir.js';
 import { migrate, openDatabase, SCHEMA_VERSION, schemaVersion } from './database.js';
-import { openPostgresDatabase } from './postgres-database.js';
 import { migratePostgres, POSTGRES_SCHEMA_VERSION, postgresSchemaVersion } from './postgres-migrations.js';
 import { requireSchema } from './schema-version.js';
 import type { SqlDatabase } from './sql.js';
@@ -42,6 +41,8 @@ export interface OpenDatabaseOptions {
 export async function openIssuerDatabase(dataDir: DataDir, options: OpenDatabaseOptions = {}): Promise<OpenedDatabase> {
   const policy = options.schema ?? 'migrate';
   if (dataDir.postgres !== undefined) {
+    // Loaded only for a PostgreSQL data dir: pg is a tenth of a second of every SQLite command's start otherwise.
+    const { openPostgresDatabase } = await import('./postgres-database.js');
     const database = await openPostgresDatabase(dataDir.postgres, {
       applicationName: 'ticket-issuer',
       ...(options.poolSize === undefined ? {} : { poolSize: options.poolSize }),
