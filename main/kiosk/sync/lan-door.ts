@@ -9,7 +9,7 @@ import type { Verdict } from '../../../protocol/index.js';
 import type { ApiKeyStore } from '../store/api-key-store.js';
 import type { LocalStore } from '../store/local-store.js';
 import type { BackgroundWork } from './background.js';
-import type { PeerAdmission, PeerNetwork } from './lan-peers.js';
+import { eventWindowOf, type PeerAdmission, type PeerNetwork } from './lan-peers.js';
 
 export interface LanDoorDeps {
   /** The LAN, when the host started one. */
@@ -46,7 +46,14 @@ export class LanDoor {
       return;
     }
     lan.join(
-      { eid: enrollment.eid, scannerId: store.identity().scanner_id, gate: enrollment.gate_id, key: Buffer.from(key, 'base64url') },
+      {
+        eid: enrollment.eid,
+        scannerId: store.identity().scanner_id,
+        gate: enrollment.gate_id,
+        key: Buffer.from(key, 'base64url'),
+        // docs/kiosk.md "Kiosks on one LAN": a peer's admission dated outside the event's days is not believed.
+        eventWindow: eventWindowOf(enrollment.event_date, enrollment.key_expires_at),
+      },
       (since, limit) =>
         store.admissionsSince(since, limit).map((row) => ({
           tid: row.tid,

@@ -19,7 +19,8 @@
  * so an offline kiosk does not refuse the ticket's rightful holder with
  * "Already admitted at Gate A" after staff annulled that admission.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { labelCharacterProblem } from '../../../protocol/labels.js';
 
 export const LAN_PROTOCOL = 'tvlan/1';
 /** The documented UDP port (docs/kiosk.md "Kiosks on one LAN"). */
@@ -41,8 +42,17 @@ export const ADMISSIONS_PER_DATAGRAM = 12;
 export const MAX_DATAGRAM_BYTES = 8192;
 /** The peers' admissions kept in memory; the oldest learned go first beyond it. */
 export const MAX_KNOWN_ADMISSIONS = 200_000;
-/** Ignored messages logged one by one per minute at most; the rest are counted in one line (docs/kiosk.md). */
+/** Ignored messages logged one by one per minute at most, per kind; the rest are counted in one line (docs/kiosk.md). */
 export const IGNORED_LINES_PER_MINUTE = 10;
+/** Admissions learned from peers logged one by one per minute at most; the rest are counted in one line. */
+export const LEARNED_LINES_PER_MINUTE = 20;
+/**
+ * A peer's admission or annulment must fall within the event's window: from this long before the event's date
+ * (docs/kiosk.md "Kiosks on one LAN": doors may open the evening before)...
+ */
+export const EVENT_WINDOW_BEFORE_MS = 24 * 3600_000;
+/** ...to this long after it, or the scanner key's expiry if later (a multi-day event's key lasts its days). */
+export const EVENT_WINDOW_AFTER_MS = 48 * 3600_000;
 /** Heard-again margin: a catch-up asks from this long before the peer was last heard. */
 const CATCHUP_MARGIN_MS = 60_000;
 /** One catch-up answer per asking sender per this long. */
@@ -135,6 +145,8 @@ export type Decoded = { ok: true; message: LanMessage; mac: Buffer } | { ok: fal
 
 const isShortString = (value: unknown, max: number): value is string =>
   typeof value === 'string' && value.length > 0 && value.length <= max;
+/** A text a peer says (event, scanner, gate, ticket id): short, and by the issuer's label rules (protocol/labels.ts). */
+const isLabel = (value: unknown, max: number): value is string => isShortString(value, max) && labelCharacterProblem(value) === null;
 const isIsoTime = (value: unknown): value is string => isShortString(value, 40) && !Number.isNaN(Date.parse(value));
 
 /** Parses a datagram's shape (not its MAC). Anything unexpected is a problem, never an exception. */
@@ -150,8 +162,8 @@ export function decodeMessage(bytes: Uint8Array): Decoded {
   const w = wire as Record<string, unknown>;
   if (w['p'] !== LAN_PROTOCOL) return { ok: false, problem: 'not a tvlan/1 message' };
   if (!(LAN_MESSAGE_TYPES as readonly unknown[]).includes(w['type'])) return { ok: false, problem: 'unknown message type' };
-  if (!isShortString(w['eid'], 128) || !isShortString(w['from'], 128)) return { ok: false, problem: 'bad eid or sender' };
-  if (w['gate'] !== null && !isShortString(w['gate'], 64)) return { ok: false, problem: 'bad gate' };
+  if (!isLabel(w['eid'], 128) || !isLabel(w['from'], 128)) return { ok: false, problem: 'bad eid or sender' };
+  if (w['gate'] !== null && !isLabel(w['gate'], 64)) return { ok: false, problem: 'bad gate' };
   if (!Number.isSafeInteger(w['seq']) || (w['seq'] as number) < 0) return { ok: false, problem: 'bad sequence number' };
   if (!Number.isSafeInteger(w['ts'])) return { ok: false, problem: 'bad timestamp' };
   if (w['since'] !== null && !isIsoTime(w['since'])) return { ok: false, problem: 'bad since' };
@@ -162,7 +174,7 @@ export function decodeMessage(bytes: Uint8Array): Decoded {
   for (const entry of adm) {
     if (!Array.isArray(entry) || entry.length !== 4) return { ok: false, problem: 'bad admission' };
     const [tid, at, gate, offline] = entry as unknown[];
-    if (!isShortString(tid, 128) || !isIsoTime(at) || (gate !== null && !isShortString(gate, 64)) || (offline !== 0 && offline !== 1)) {
+    if (!isLabel(tid, 128) || !isIsoTime(at) || (gate !== null && !isLabel(gate, 64)) || (offline !== 0 && offline !== 1)) {
       return { ok: false, problem: 'bad admission' };
     }
     admissions.push({ tid, admitted_at: at, gate: gate as string | null, offline: offline === 1 });
@@ -195,6 +207,25 @@ export interface LanMembership {
   scannerId: string;
   gate: string | null;
   key: Uint8Array;
+  /** When a peer's admissions and annulments may be dated (eventWindowOf); absent: no bound but "not in the future". */
+  eventWindow?: EventWindow;
+}
+
+/** Unix milliseconds, both ends included. */
+export interface EventWindow {
+  fromMs: number;
+  toMs: number;
+}
+
+/**
+ * The times a peer may give an admission or annulment of this event: from EVENT_WINDOW_BEFORE_MS before the
+ * enrollment scope's `event_date` to EVENT_WINDOW_AFTER_MS after it, or to the scanner key's `expires_at` if later.
+ */
+export function eventWindowOf(eventDate: string, keyExpiresAt: string | null): EventWindow {
+  const date = Date.parse(eventDate);
+  const expires = keyExpiresAt === null ? Number.NaN : Date.parse(keyExpiresAt);
+  const after = date + EVENT_WINDOW_AFTER_MS;
+  return { fromMs: date - EVENT_WINDOW_BEFORE_MS, toMs: Number.isNaN(expires) ? after : Math.max(after, expires) };
 }
 
 export interface LanPeerStateOptions {
@@ -212,9 +243,19 @@ interface PeerEntry extends PeerAddress {
   lastHeardMs: number | null;
 }
 
+/**
+ * Which log budget an ignored message's line counts against (docs/kiosk.md "Kiosks on one LAN"): a flood of
+ * forged datagrams must not use up the lines that say a real kiosk's message was replayed or out of time.
+ */
+export type IgnoredKind = 'forged' | 'replayed' | 'malformed';
+
 /** What to do after a datagram. `log` is one line without secrets; `send` goes out unicast. */
 export interface Handling {
   log?: string;
+  /** The budget `log` counts against. */
+  logKind?: IgnoredKind;
+  /** Admissions learned from this datagram, each to be logged (rate-limited) with the peer that told it. */
+  learnedAdmissions?: PeerAdmission[];
   send: Array<{ to: PeerAddress; bytes: Buffer }>;
   /** Admissions learned from this datagram (new tickets only). */
   learned: number;
@@ -233,8 +274,8 @@ const peerKey = (peer: PeerAddress): string => `${peer.address}:${peer.port}`;
 export class LanPeerState {
   private membership: LanMembership | null = null;
   private readonly peers = new Map<string, PeerEntry>();
-  /** The newest sequence number seen per sender (scanner_id). */
-  private readonly lastSeq = new Map<string, number>();
+  /** The newest message accepted per sender (scanner_id): its sequence number and a digest of its bytes. */
+  private readonly lastAccepted = new Map<string, { seq: number; digest: string }>();
   /** When each sender was last heard (authenticated messages only). */
   private readonly lastHeard = new Map<string, number>();
   private readonly lastCatchupAnswer = new Map<string, number>();
@@ -258,7 +299,7 @@ export class LanPeerState {
     if (this.membership?.eid !== membership?.eid) {
       this.admissions.clear();
       this.annulments.clear();
-      this.lastSeq.clear();
+      this.lastAccepted.clear();
       this.lastHeard.clear();
     }
     this.membership = membership;
@@ -345,27 +386,27 @@ export class LanPeerState {
     const m = this.membership;
     if (!m) return none;
     const source = `from ${from.address}:${from.port}`;
+    const ignored = (kind: IgnoredKind, line: string): Handling => ({ ...none, log: line, logKind: kind });
     const decoded = decodeMessage(bytes);
-    if (!decoded.ok) return { ...none, log: `LAN message ${source} ignored: ${decoded.problem}.` };
+    if (!decoded.ok) return ignored('malformed', `LAN message ${source} ignored: ${decoded.problem}.`);
     const message = decoded.message;
     if (message.from === m.scannerId) return none; // our own, looped back
     const about = `${message.type} ${source} (scanner ${message.from}, seq ${message.seq})`;
-    if (message.eid !== m.eid) return { ...none, log: `LAN ${about} ignored: for another event (${message.eid}).` };
+    if (message.eid !== m.eid) return ignored('malformed', `LAN ${about} ignored: for another event (${message.eid}).`);
     const expected = macOf(m.key, message);
     if (decoded.mac.length !== expected.length || !timingSafeEqual(decoded.mac, expected)) {
-      return { ...none, log: `LAN ${about} ignored: bad MAC (forged, or a kiosk enrolled with another LAN key).` };
+      return ignored('forged', `LAN ${about} ignored: bad MAC (forged, or a kiosk enrolled with another LAN key).`);
     }
-    if (Math.abs(nowMs - message.ts) > this.replayWindowMs) {
-      return {
-        ...none,
-        log: `LAN ${about} ignored: timestamp ${Math.round((message.ts - nowMs) / 1000)} s off (replayed, or a clock is wrong).`,
-      };
+    const outOfTime = this.outOfTime(message, nowMs);
+    if (outOfTime !== null) return ignored('replayed', `LAN ${about} ignored: ${outOfTime}.`);
+    const last = this.lastAccepted.get(message.from);
+    const digest = createHash('sha256').update(bytes).digest('base64url');
+    // The same datagram twice in a row (a hello goes both by multicast and by unicast): one message, said once.
+    if (last !== undefined && message.seq === last.seq && digest === last.digest) return none;
+    if (last !== undefined && message.seq <= last.seq) {
+      return ignored('replayed', `LAN ${about} ignored: replayed (sequence not newer than ${last.seq}).`);
     }
-    const last = this.lastSeq.get(message.from);
-    if (last !== undefined && message.seq <= last) {
-      return { ...none, log: `LAN ${about} ignored: replayed (sequence not newer than ${last}).` };
-    }
-    this.lastSeq.set(message.from, message.seq);
+    this.lastAccepted.set(message.from, { seq: message.seq, digest });
 
     // Authenticated: the sender is a peer (discovery and configuration fill the same table).
     const heardBefore = this.lastHeard.get(message.from) ?? null;
@@ -379,7 +420,10 @@ export class LanPeerState {
     const handling: Handling = { send: [], learned: 0 };
     for (const admission of message.adm) {
       if (message.type !== 'admit' && message.type !== 'catchup_reply') break;
-      handling.learned += this.learn({ ...admission, scanner_id: message.from });
+      const peerAdmission = { ...admission, scanner_id: message.from };
+      if (this.learn(peerAdmission) === 0) continue;
+      handling.learned += 1;
+      (handling.learnedAdmissions ??= []).push(peerAdmission);
     }
     if (message.type === 'annul') {
       handling.forgotten = 0;
@@ -401,6 +445,26 @@ export class LanPeerState {
       }
     }
     return handling;
+  }
+
+  /**
+   * Why an authentic message cannot be believed about time, or null (docs/protocol.md "LAN messages between
+   * kiosks"): its `ts` is outside the replay window; its `seq` runs ahead of its own clock by more than the window
+   * (else one message with a huge `seq` would silence the sender's later ones); or an admission or annulment it
+   * tells is dated outside the event's window or later than now plus the replay window.
+   */
+  private outOfTime(message: LanMessage, nowMs: number): string | null {
+    if (Math.abs(nowMs - message.ts) > this.replayWindowMs) {
+      return `timestamp ${Math.round((message.ts - nowMs) / 1000)} s off (replayed, or a clock is wrong)`;
+    }
+    if (message.seq > (message.ts + this.replayWindowMs) * 1000) return `sequence number ${message.seq} runs ahead of its clock`;
+    const window = this.membership?.eventWindow;
+    for (const entry of message.adm) {
+      const at = Date.parse(entry.admitted_at);
+      if (at > nowMs + this.replayWindowMs) return `time ${entry.admitted_at} is in the future`;
+      if (window && (at < window.fromMs || at > window.toMs)) return `time ${entry.admitted_at} is outside the event's window`;
+    }
+    return null;
   }
 
   /** Keeps a peer's admission; the earliest of a ticket wins. 1 when the ticket was new. */
@@ -469,7 +533,12 @@ export class IgnoredMessageLog {
   private written = 0;
   private unwritten = 0;
 
-  constructor(private readonly perMinute = IGNORED_LINES_PER_MINUTE) {}
+  /** `summary`: the line for `n` lines not written one by one in a minute. */
+  constructor(
+    private readonly perMinute = IGNORED_LINES_PER_MINUTE,
+    private readonly summary: (n: number) => string = (n) =>
+      `LAN: ${n} more message(s) ignored in the last minute, not logged one by one (forged, replayed or for another event).`,
+  ) {}
 
   /** The lines to write now for one ignored message: the last minute's count (if any), then the line itself (if allowed). */
   lines(line: string, nowMs: number): string[] {
@@ -486,15 +555,50 @@ export class IgnoredMessageLog {
   /** The count of a minute that is over, once; called on a timer too, so a flood that stopped is still told. */
   due(nowMs: number): string[] {
     if (nowMs - this.minuteStart < 60_000) return [];
-    const out =
-      this.unwritten > 0
-        ? [
-            `LAN: ${this.unwritten} more message(s) ignored in the last minute, not logged one by one (forged, replayed or for another event).`,
-          ]
-        : [];
+    const out = this.unwritten > 0 ? [this.summary(this.unwritten)] : [];
     this.minuteStart = nowMs;
     this.written = 0;
     this.unwritten = 0;
     return out;
   }
+}
+
+/**
+ * The LAN's log budgets (docs/kiosk.md "Kiosks on one LAN"): one per kind of ignored message, so forged datagrams
+ * cannot bury a replayed or out-of-time one, and one for the admissions learned from peers.
+ */
+export class LanLogBudgets {
+  private readonly ignored: Record<IgnoredKind, IgnoredMessageLog> = {
+    forged: new IgnoredMessageLog(IGNORED_LINES_PER_MINUTE, (n) => summaryOf(n, 'with a bad signature or MAC (forged)')),
+    replayed: new IgnoredMessageLog(IGNORED_LINES_PER_MINUTE, (n) => summaryOf(n, 'replayed or out of time')),
+    malformed: new IgnoredMessageLog(IGNORED_LINES_PER_MINUTE, (n) => summaryOf(n, 'malformed or for another event')),
+  };
+  private readonly learned = new IgnoredMessageLog(
+    LEARNED_LINES_PER_MINUTE,
+    (n) => `LAN: ${n} more admission(s) learned from peers in the last minute, not logged one by one.`,
+  );
+
+  /** The lines to write now for one datagram's handling. */
+  lines(handling: Handling, from: PeerAddress, nowMs: number): string[] {
+    const out: string[] = [];
+    if (handling.log !== undefined) out.push(...this.ignored[handling.logKind ?? 'malformed'].lines(handling.log, nowMs));
+    for (const admission of handling.learnedAdmissions ?? []) out.push(...this.learned.lines(learnedLine(admission, from), nowMs));
+    return out;
+  }
+
+  /** The counts of minutes that are over (called on a timer too). */
+  due(nowMs: number): string[] {
+    return [...Object.values(this.ignored).flatMap((log) => log.due(nowMs)), ...this.learned.due(nowMs)];
+  }
+}
+
+function summaryOf(n: number, what: string): string {
+  return `LAN: ${n} more message(s) ${what} ignored in the last minute, not logged one by one.`;
+}
+
+/** One admission learned from a peer, for the log: which ticket, when, where, and which kiosk said so. */
+export function learnedLine(admission: PeerAdmission, from: PeerAddress): string {
+  const gate = admission.gate === null ? 'no gate' : `gate ${admission.gate}`;
+  const how = admission.offline ? 'offline' : 'online';
+  return `LAN: learned admission of ticket ${admission.tid} at ${gate}, ${admission.admitted_at} (${how}), from scanner ${admission.scanner_id} (${from.address}:${from.port}).`;
 }

@@ -10,9 +10,14 @@ import {
   canonicalBytes,
   decodeMessage,
   encodeMessage,
+  EVENT_WINDOW_AFTER_MS,
+  EVENT_WINDOW_BEFORE_MS,
+  eventWindowOf,
   IGNORED_LINES_PER_MINUTE,
   IgnoredMessageLog,
+  LanLogBudgets,
   LanPeerState,
+  LEARNED_LINES_PER_MINUTE,
   type LanAdmission,
   type LanMembership,
   type LanMessage,
@@ -118,16 +123,99 @@ describe('receiving', () => {
     expect(handling.learned).toBe(0);
   });
 
-  it('ignores and logs a replay: the same datagram again, or an older sequence number', () => {
+  it('ignores and logs a replay: an older sequence number', () => {
     const a = kiosk('scn_a');
     const b = kiosk('scn_b');
     const first = a.build('admit', NOW, { adm: [admission('T1')] })!;
     const second = a.build('admit', NOW, { adm: [admission('T2')] })!;
     expect(b.receive(second, A_ADDR, NOW).learned).toBe(1);
-    expect(b.receive(second, A_ADDR, NOW).log).toMatch(/ignored: replayed \(sequence not newer than \d+\)/);
     const older = b.receive(first, A_ADDR, NOW);
-    expect(older.log).toMatch(/ignored: replayed/);
+    expect(older).toMatchObject({ learned: 0, logKind: 'replayed' });
+    expect(older.log).toMatch(/ignored: replayed \(sequence not newer than \d+\)/);
     expect(b.admissionOf('T1')).toBeUndefined();
+  });
+
+  it('the same datagram twice in a row (multicast and unicast) is one message: nothing logged, nothing done twice', () => {
+    const a = kiosk('scn_a');
+    const b = kiosk('scn_b');
+    const hello = a.build('hello', NOW)!;
+    expect(b.receive(hello, A_ADDR, NOW).send).toHaveLength(2); // answered once: hello back and a catch-up request
+    expect(b.receive(hello, { address: '127.0.0.1', port: 47474 }, NOW)).toEqual({ send: [], learned: 0 });
+    // Same sender and seq but other bytes: not a copy, a replay (or a forgery with the key): logged.
+    const admit = a.build('admit', NOW, { adm: [admission('T1')] })!;
+    expect(b.receive(admit, A_ADDR, NOW).learned).toBe(1);
+    const decoded = decodeMessage(admit);
+    const twin = { ...(decoded.ok ? decoded.message : message), adm: [admission('T9')] };
+    expect(b.receive(encodeMessage(twin, KEY), A_ADDR, NOW).log).toMatch(/ignored: replayed/);
+    expect(b.admissionOf('T9')).toBeUndefined();
+  });
+
+  it('a sequence number far ahead of the sender’s clock is refused, and does not silence the sender', () => {
+    const b = kiosk('scn_b');
+    const huge: LanMessage = { ...message, seq: Number.MAX_SAFE_INTEGER, adm: [admission('T5')] };
+    const handling = b.receive(encodeMessage(huge, KEY), A_ADDR, NOW);
+    expect(handling).toMatchObject({ learned: 0, logKind: 'replayed' });
+    expect(handling.log).toMatch(/sequence number 9007199254740991 runs ahead of its clock/);
+    // The real scn_a is still heard.
+    expect(b.receive(kiosk('scn_a').build('admit', NOW, { adm: [admission('T1')] })!, A_ADDR, NOW).learned).toBe(1);
+  });
+
+  it('admission and annulment times must fall in the event window and not after now plus the replay window', () => {
+    const window = eventWindowOf('2026-07-18T18:00:00Z', '2026-07-19T06:00:00Z');
+    expect(window).toEqual({
+      fromMs: Date.parse('2026-07-18T18:00:00Z') - EVENT_WINDOW_BEFORE_MS,
+      toMs: Date.parse('2026-07-18T18:00:00Z') + EVENT_WINDOW_AFTER_MS,
+    });
+    expect(eventWindowOf('2026-07-18T18:00:00Z', '2026-08-01T00:00:00Z').toMs).toBe(Date.parse('2026-08-01T00:00:00Z'));
+    const b = new LanPeerState();
+    b.setMembership({ ...member('scn_b'), eventWindow: window });
+    const a = kiosk('scn_a');
+    const old = b.receive(a.build('admit', NOW, { adm: [admission('T1', '2020-01-01T00:00:00.000Z')] })!, A_ADDR, NOW);
+    expect(old).toMatchObject({ learned: 0, logKind: 'replayed' });
+    expect(old.log).toMatch(/time 2020-01-01T00:00:00\.000Z is outside the event's window/);
+    const future = new Date(NOW + 61_000).toISOString();
+    expect(b.receive(a.build('admit', NOW + 1, { adm: [admission('T1', future)] })!, A_ADDR, NOW + 1).log).toMatch(/is in the future/);
+    // A far-future annulment forgets nothing, and an admission told later is still learned.
+    b.receive(a.build('admit', NOW + 2, { adm: [admission('T2')] })!, A_ADDR, NOW + 2);
+    const annul = b.receive(a.build('annul', NOW + 3, { adm: [admission('T2', '2099-01-01T00:00:00.000Z')] })!, A_ADDR, NOW + 3);
+    expect(annul.log).toMatch(/in the future/);
+    expect(b.admissionOf('T2')).toBeDefined();
+    expect(
+      b.receive(a.build('admit', NOW + 4, { adm: [admission('T3', new Date(NOW + 30_000).toISOString())] })!, A_ADDR, NOW + 4).learned,
+    ).toBe(1);
+  });
+
+  it('gate, scanner and ticket texts obey the label rules: no control or direction characters', () => {
+    const b = kiosk('scn_b');
+    for (const patch of [
+      { gate: 'VIP\u202Eexit' },
+      { from: 'scn\u0000a' },
+      { adm: [{ ...admission('T1'), gate: 'A\u2066' }] },
+      { adm: [admission('T\n1')] },
+    ]) {
+      const bad: LanMessage = { ...message, ...patch };
+      const handling = b.receive(encodeMessage(bad, KEY), A_ADDR, NOW);
+      expect(handling, JSON.stringify(patch)).toMatchObject({ learned: 0, logKind: 'malformed' });
+    }
+    expect(b.knownAdmissions).toBe(0);
+    // Letters, marks and emoji are fine.
+    expect(
+      b.receive(encodeMessage({ ...message, gate: 'Tor Süd 🎟', adm: [{ ...admission('T1'), gate: 'Tor Süd 🎟' }] }, KEY), A_ADDR, NOW)
+        .learned,
+    ).toBe(1);
+  });
+
+  it('reports each admission learned, with the peer that told it', () => {
+    const b = kiosk('scn_b');
+    const handling = b.receive(kiosk('scn_a').build('admit', NOW, { adm: [admission('T1'), admission('T2')] })!, A_ADDR, NOW);
+    expect(handling.learnedAdmissions?.map((a) => [a.tid, a.scanner_id])).toEqual([
+      ['T1', 'scn_a'],
+      ['T2', 'scn_a'],
+    ]);
+    const lines = new LanLogBudgets().lines(handling, A_ADDR, NOW);
+    expect(lines[0]).toBe(
+      'LAN: learned admission of ticket T1 at gate A, 2026-07-18T21:03:00.000Z (offline), from scanner scn_a (127.0.0.1:41001).',
+    );
   });
 
   it('ignores and logs a message whose timestamp is outside the window, either way', () => {
@@ -135,7 +223,8 @@ describe('receiving', () => {
     const b = kiosk('scn_b', { replayWindowMs: 60_000 });
     expect(b.receive(a.build('admit', NOW - 61_000, { adm: [admission('T1')] })!, A_ADDR, NOW).log).toMatch(/timestamp -61 s off/);
     expect(b.receive(a.build('admit', NOW + 61_000, { adm: [admission('T2')] })!, A_ADDR, NOW).log).toMatch(/timestamp 61 s off/);
-    expect(b.receive(a.build('admit', NOW - 59_000, { adm: [admission('T3')] })!, A_ADDR, NOW).learned).toBe(1);
+    // A sender whose clock stays put (`a` above ran 61 s ahead: its seq now runs ahead of an earlier ts).
+    expect(b.receive(kiosk('scn_a').build('admit', NOW - 59_000, { adm: [admission('T3')] })!, A_ADDR, NOW).learned).toBe(1);
   });
 
   it('says nothing about its own messages looped back, and nothing before it has joined', () => {
@@ -186,6 +275,34 @@ describe('the log of ignored messages', () => {
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(/^LAN: 3 more message\(s\) ignored/);
     expect(lines[1]).toBe('for another event');
+  });
+});
+
+describe('the log budgets', () => {
+  const forged = { send: [], learned: 0, log: 'LAN admit … ignored: bad MAC', logKind: 'forged' as const };
+  const replayed = { send: [], learned: 0, log: 'LAN admit … ignored: replayed', logKind: 'replayed' as const };
+
+  it('a flood of forged datagrams does not use up the lines of replayed ones', () => {
+    const budgets = new LanLogBudgets();
+    const written: string[] = [];
+    for (let i = 0; i < 1000; i++) written.push(...budgets.lines(forged, A_ADDR, NOW + i));
+    written.push(...budgets.lines(replayed, A_ADDR, NOW + 1000));
+    expect(written.filter((line) => line.includes('bad MAC'))).toHaveLength(IGNORED_LINES_PER_MINUTE);
+    expect(written.at(-1)).toBe(replayed.log);
+    const summary = budgets.due(NOW + 60_000);
+    expect(summary).toEqual([
+      `LAN: ${1000 - IGNORED_LINES_PER_MINUTE} more message(s) with a bad signature or MAC (forged) ignored in the last minute, not logged one by one.`,
+    ]);
+  });
+
+  it('learned admissions have a budget of their own, counted beyond it', () => {
+    const budgets = new LanLogBudgets();
+    const many = Array.from({ length: 100 }, (_, i) => ({ ...admission(`T${i}`), scanner_id: 'scn_a' }));
+    const lines = budgets.lines({ send: [], learned: 100, learnedAdmissions: many }, A_ADDR, NOW);
+    expect(lines).toHaveLength(LEARNED_LINES_PER_MINUTE);
+    expect(budgets.due(NOW + 60_000)).toEqual([
+      `LAN: ${100 - LEARNED_LINES_PER_MINUTE} more admission(s) learned from peers in the last minute, not logged one by one.`,
+    ]);
   });
 });
 
@@ -248,7 +365,8 @@ describe('discovery and catch-up', () => {
 });
 
 describe('annulments', () => {
-  const at = (minutes: number): string => new Date(NOW + minutes * 60_000).toISOString();
+  // Admission and annulment times in the past of NOW (a peer's time may not be in the future).
+  const at = (minutes: number): string => new Date(NOW + (minutes - 10) * 60_000).toISOString();
 
   it('an annul message forgets the admissions made up to it, and an admission made after it stands', () => {
     const a = kiosk('scn_a');
