@@ -1,28 +1,34 @@
 /**
  * Kiosks on one LAN warn each other (docs/kiosk.md "Kiosks on one LAN",
- * docs/protocol.md "LAN messages between kiosks"): the PURE part. Message
- * encoding, the HMAC, the replay window, the peer table and what to do with
- * each datagram. No socket, no clock, no timer: the caller passes the bytes,
- * where they came from and "now"; the socket side is lan-transport.ts.
+ * docs/protocol.md "LAN messages between kiosks"): the decisions. Message
+ * encoding, the signatures, the replay window, the peer table and what to do
+ * with each datagram. No socket, no clock, no timer: the caller passes the
+ * bytes, where they came from and "now"; the socket side is lan-transport.ts.
  *
- * A message is one UDP datagram of JSON. Its MAC is HMAC-SHA256, keyed with
- * the event's LAN key (given to enrolled kiosks only, in the EnrollResponse's
- * `lan_key`), over a canonical encoding: the JSON array
- * `["tvlan/1", type, eid, from, gate, seq, ts, since, adm]` (arrays keep their
+ * A message is one UDP datagram of JSON (`tvlan/2`). Each kiosk signs its own
+ * messages with its own Ed25519 key (made at enrollment, never shared) and
+ * carries the certificate the issuer gave it for that key (`cert`,
+ * lan-certificate.ts): scanner id, event, gate and public key, signed by the
+ * issuer's signing key, which every kiosk of the event already holds. The
+ * signature (`sig`) covers a canonical encoding: the JSON array
+ * `["tvlan/2", type, eid, from, gate, seq, ts, since, adm]` (arrays keep their
  * order, so the bytes are fixed). A message is ignored, with one log line
- * without secrets, when it does not parse, is for another event, its MAC
- * fails, its timestamp is outside the window, or its sequence number is not
- * newer than the last one seen from its sender.
+ * without secrets, when it does not parse, is for another event, its
+ * certificate or signature fails, it speaks for another scanner or gate than
+ * its certificate names, its scanner is revoked, its times are out of bounds,
+ * or its sequence number is not newer than the last one seen from its sender.
  *
  * An `annul` message says that a check-in the sender told of (or any earlier
  * admission of the ticket) was undone at the issuer: the receivers forget it,
  * so an offline kiosk does not refuse the ticket's rightful holder with
  * "Already admitted at Gate A" after staff annulled that admission.
  */
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, sign as signBytes, verify as verifyBytes, type KeyObject } from 'node:crypto';
+import type { PublicKey } from '../../../protocol/index.js';
 import { labelCharacterProblem } from '../../../protocol/labels.js';
+import { checkKioskCertificate } from './lan-certificate.js';
 
-export const LAN_PROTOCOL = 'tvlan/1';
+export const LAN_PROTOCOL = 'tvlan/2';
 /** The documented UDP port (docs/kiosk.md "Kiosks on one LAN"). */
 export const DEFAULT_LAN_PORT = 47474;
 /** Administratively scoped IPv4 multicast (RFC 2365): stays on the site. */
@@ -36,8 +42,8 @@ export const DEFAULT_PEER_TIMEOUT_MS = 20_000;
 export const DEFAULT_CATCHUP_HORIZON_MS = 24 * 3600_000;
 /** A catch-up answer holds at most this many admissions (the newest), */
 export const CATCHUP_LIMIT = 2000;
-/** in datagrams of at most this many (about 1.3 KB: no IP fragmentation on Ethernet). */
-export const ADMISSIONS_PER_DATAGRAM = 12;
+/** in datagrams of at most this many (with the certificate, about 1.3 KB: no IP fragmentation on Ethernet). */
+export const ADMISSIONS_PER_DATAGRAM = 8;
 /** Larger datagrams are not read. */
 export const MAX_DATAGRAM_BYTES = 8192;
 /** The peers' admissions kept in memory; the oldest learned go first beyond it. */
@@ -104,7 +110,7 @@ function wireAdmissions(adm: readonly LanAdmission[]): WireAdmission[] {
   return adm.map((a) => [a.tid, a.admitted_at, a.gate, a.offline ? 1 : 0]);
 }
 
-/** The bytes the MAC covers: a JSON array in a fixed order (no object keys whose order could vary). */
+/** The bytes the signature covers: a JSON array in a fixed order (no object keys whose order could vary). */
 export function canonicalBytes(message: LanMessage): Buffer {
   const fields = [
     LAN_PROTOCOL,
@@ -120,12 +126,15 @@ export function canonicalBytes(message: LanMessage): Buffer {
   return Buffer.from(JSON.stringify(fields), 'utf8');
 }
 
-export function macOf(key: Uint8Array, message: LanMessage): Buffer {
-  return createHmac('sha256', key).update(canonicalBytes(message)).digest();
+/** How a kiosk signs its messages: its own Ed25519 key (never shared) and the issuer's certificate for it. */
+export interface LanSigner {
+  privateKey: KeyObject;
+  /** The tkc1 code the issuer returned at enrollment (not a secret: it goes in every message). */
+  certificate: string;
 }
 
-/** One datagram: the message's fields and its MAC (base64url). */
-export function encodeMessage(message: LanMessage, key: Uint8Array): Buffer {
+/** One datagram: the message's fields, the sender's certificate and its signature (base64url). */
+export function encodeMessage(message: LanMessage, signer: LanSigner): Buffer {
   const wire = {
     p: LAN_PROTOCOL,
     type: message.type,
@@ -136,12 +145,13 @@ export function encodeMessage(message: LanMessage, key: Uint8Array): Buffer {
     ts: message.ts,
     since: message.since,
     adm: wireAdmissions(message.adm),
-    mac: macOf(key, message).toString('base64url'),
+    cert: signer.certificate,
+    sig: signBytes(null, canonicalBytes(message), signer.privateKey).toString('base64url'),
   };
   return Buffer.from(JSON.stringify(wire), 'utf8');
 }
 
-export type Decoded = { ok: true; message: LanMessage; mac: Buffer } | { ok: false; problem: string };
+export type Decoded = { ok: true; message: LanMessage; cert: string; sig: Buffer } | { ok: false; problem: string };
 
 const isShortString = (value: unknown, max: number): value is string =>
   typeof value === 'string' && value.length > 0 && value.length <= max;
@@ -149,7 +159,7 @@ const isShortString = (value: unknown, max: number): value is string =>
 const isLabel = (value: unknown, max: number): value is string => isShortString(value, max) && labelCharacterProblem(value) === null;
 const isIsoTime = (value: unknown): value is string => isShortString(value, 40) && !Number.isNaN(Date.parse(value));
 
-/** Parses a datagram's shape (not its MAC). Anything unexpected is a problem, never an exception. */
+/** Parses a datagram's shape (not its signature). Anything unexpected is a problem, never an exception. */
 export function decodeMessage(bytes: Uint8Array): Decoded {
   if (bytes.length > MAX_DATAGRAM_BYTES) return { ok: false, problem: `datagram of ${bytes.length} bytes is too large` };
   let wire: unknown;
@@ -160,14 +170,15 @@ export function decodeMessage(bytes: Uint8Array): Decoded {
   }
   if (typeof wire !== 'object' || wire === null || Array.isArray(wire)) return { ok: false, problem: 'not an object' };
   const w = wire as Record<string, unknown>;
-  if (w['p'] !== LAN_PROTOCOL) return { ok: false, problem: 'not a tvlan/1 message' };
+  if (w['p'] !== LAN_PROTOCOL) return { ok: false, problem: `not a ${LAN_PROTOCOL} message` };
   if (!(LAN_MESSAGE_TYPES as readonly unknown[]).includes(w['type'])) return { ok: false, problem: 'unknown message type' };
   if (!isLabel(w['eid'], 128) || !isLabel(w['from'], 128)) return { ok: false, problem: 'bad eid or sender' };
   if (w['gate'] !== null && !isLabel(w['gate'], 64)) return { ok: false, problem: 'bad gate' };
   if (!Number.isSafeInteger(w['seq']) || (w['seq'] as number) < 0) return { ok: false, problem: 'bad sequence number' };
   if (!Number.isSafeInteger(w['ts'])) return { ok: false, problem: 'bad timestamp' };
   if (w['since'] !== null && !isIsoTime(w['since'])) return { ok: false, problem: 'bad since' };
-  if (typeof w['mac'] !== 'string' || !/^[A-Za-z0-9_-]{43}$/.test(w['mac'])) return { ok: false, problem: 'bad MAC field' };
+  if (typeof w['sig'] !== 'string' || !/^[A-Za-z0-9_-]{86}$/.test(w['sig'])) return { ok: false, problem: 'bad signature field' };
+  if (!isShortString(w['cert'], 2048) || !/^[A-Za-z0-9_.-]+$/.test(w['cert'])) return { ok: false, problem: 'bad certificate field' };
   const adm = w['adm'];
   if (!Array.isArray(adm) || adm.length > 64) return { ok: false, problem: 'bad admissions list' };
   const admissions: LanAdmission[] = [];
@@ -191,7 +202,8 @@ export function decodeMessage(bytes: Uint8Array): Decoded {
       since: w['since'] as string | null,
       adm: admissions,
     },
-    mac: Buffer.from(w['mac'], 'base64url'),
+    cert: w['cert'],
+    sig: Buffer.from(w['sig'], 'base64url'),
   };
 }
 
@@ -201,14 +213,25 @@ export interface PeerAddress {
   port: number;
 }
 
-/** What a kiosk needs to take part: its event, identity, gate and the event's LAN key (kept in memory only). */
+/** What a kiosk needs to take part: its event, identity, gate, its signing key (kept in memory only) and what it trusts. */
 export interface LanMembership {
   eid: string;
   scannerId: string;
   gate: string | null;
-  key: Uint8Array;
+  signer: LanSigner;
+  trust: LanTrust;
   /** When a peer's admissions and annulments may be dated (eventWindowOf); absent: no bound but "not in the future". */
   eventWindow?: EventWindow;
+}
+
+/** What a receiver checks a peer's certificate against (docs/kiosk.md "Kiosks on one LAN"). */
+export interface LanTrust {
+  /** The issuer this kiosk is enrolled with (its base URL). */
+  iss: string;
+  /** The issuer's published signing keys (the discovery document's, as for tickets). */
+  keys(): readonly PublicKey[];
+  /** The event's revoked scanners, from the last revocation-list sync. */
+  revokedScanners(): ReadonlySet<string>;
 }
 
 /** Unix milliseconds, both ends included. */
@@ -266,6 +289,8 @@ export interface Handling {
 }
 
 const peerKey = (peer: PeerAddress): string => `${peer.address}:${peer.port}`;
+/** Annulments heard of, per admitting kiosk and ticket (a line feed is in neither: the label rules refuse it). */
+const annulmentKey = (scannerId: string, tid: string): string => `${scannerId}\n${tid}`;
 
 /**
  * The decisions of one kiosk on the LAN: who its peers are, what they
@@ -280,7 +305,7 @@ export class LanPeerState {
   private readonly lastHeard = new Map<string, number>();
   private readonly lastCatchupAnswer = new Map<string, number>();
   private readonly admissions = new Map<string, PeerAdmission>();
-  /** Annulments heard of, per ticket (the latest): an admission told of later but made before it is stale. */
+  /** Annulments heard of, per kiosk and ticket (the latest): an admission told of later but made before it is stale. */
   private readonly annulments = new Map<string, string>();
   private seq = 0;
   private readonly replayWindowMs: number;
@@ -336,7 +361,7 @@ export class LanPeerState {
     return this.admissions.size;
   }
 
-  /** The next message from this kiosk, MACed; null when not joined. */
+  /** The next message from this kiosk, signed; null when not joined. */
   build(type: LanMessageType, nowMs: number, fields: { since?: string; adm?: LanAdmission[] } = {}): Buffer | null {
     const m = this.membership;
     if (!m) return null;
@@ -352,7 +377,7 @@ export class LanPeerState {
       since: fields.since ?? null,
       adm: fields.adm ?? [],
     };
-    return encodeMessage(message, m.key);
+    return encodeMessage(message, m.signer);
   }
 
   /** The catch-up request for a peer: since a minute before it was last heard, or the horizon for one never heard. */
@@ -393,10 +418,28 @@ export class LanPeerState {
     if (message.from === m.scannerId) return none; // our own, looped back
     const about = `${message.type} ${source} (scanner ${message.from}, seq ${message.seq})`;
     if (message.eid !== m.eid) return ignored('malformed', `LAN ${about} ignored: for another event (${message.eid}).`);
-    const expected = macOf(m.key, message);
-    if (decoded.mac.length !== expected.length || !timingSafeEqual(decoded.mac, expected)) {
-      return ignored('forged', `LAN ${about} ignored: bad MAC (forged, or a kiosk enrolled with another LAN key).`);
+    const checked = checkKioskCertificate(decoded.cert, {
+      iss: m.trust.iss,
+      eid: m.eid,
+      keys: m.trust.keys(),
+      nowMs,
+      revokedScanners: m.trust.revokedScanners(),
+    });
+    if (!checked.ok) return ignored('forged', `LAN ${about} ignored: ${checked.problem}.`);
+    // The certificate binds the sender's id and gate: a kiosk speaks only for itself.
+    if (checked.certificate.scanner_id !== message.from || checked.certificate.gate !== message.gate) {
+      return ignored(
+        'forged',
+        `LAN ${about} ignored: its certificate is for another scanner or gate (scanner ${checked.certificate.scanner_id}).`,
+      );
     }
+    let signed: boolean;
+    try {
+      signed = verifyBytes(null, canonicalBytes(message), checked.publicKey, decoded.sig);
+    } catch {
+      signed = false;
+    }
+    if (!signed) return ignored('forged', `LAN ${about} ignored: bad signature (forged, or altered on the way).`);
     const outOfTime = this.outOfTime(message, nowMs);
     if (outOfTime !== null) return ignored('replayed', `LAN ${about} ignored: ${outOfTime}.`);
     const last = this.lastAccepted.get(message.from);
@@ -427,7 +470,7 @@ export class LanPeerState {
     }
     if (message.type === 'annul') {
       handling.forgotten = 0;
-      for (const annulment of message.adm) handling.forgotten += this.forget(annulment.tid, annulment.admitted_at);
+      for (const annulment of message.adm) handling.forgotten += this.forget(annulment.tid, annulment.admitted_at, message.from);
     }
     if (message.type === 'hello' && rejoined) {
       // A peer heard for the first time (or again after a silence): say hello back so it learns us at
@@ -469,8 +512,8 @@ export class LanPeerState {
 
   /** Keeps a peer's admission; the earliest of a ticket wins. 1 when the ticket was new. */
   private learn(admission: PeerAdmission): number {
-    const annulledAt = this.annulments.get(admission.tid);
-    // Made before an annulment heard of already (a catch-up reply can bring an old admission late): undone.
+    const annulledAt = this.annulments.get(annulmentKey(admission.scanner_id, admission.tid));
+    // Made before an annulment its kiosk told already (a catch-up reply can bring an old admission late): undone.
     if (annulledAt !== undefined && admission.admitted_at <= annulledAt) return 0;
     const known = this.admissions.get(admission.tid);
     if (known) {
@@ -485,19 +528,23 @@ export class LanPeerState {
     return 1;
   }
 
-  /** A peer's annulment: the ticket's admissions made up to `annulledAt` are undone. 1 when one was forgotten. */
-  private forget(tid: string, annulledAt: string): number {
-    const heard = this.annulments.get(tid);
+  /**
+   * A peer's annulment: the ticket's admissions made by that same kiosk up to `annulledAt` are undone (a kiosk
+   * undoes only its own admissions: docs/kiosk.md "Kiosks on one LAN"). 1 when one was forgotten.
+   */
+  private forget(tid: string, annulledAt: string, by: string): number {
+    const key = annulmentKey(by, tid);
+    const heard = this.annulments.get(key);
     if (heard === undefined || heard < annulledAt) {
       if (this.annulments.size >= MAX_KNOWN_ADMISSIONS) {
         const oldest = this.annulments.keys().next().value;
         if (oldest !== undefined) this.annulments.delete(oldest);
       }
-      this.annulments.delete(tid);
-      this.annulments.set(tid, annulledAt);
+      this.annulments.delete(key);
+      this.annulments.set(key, annulledAt);
     }
     const known = this.admissions.get(tid);
-    if (known === undefined || known.admitted_at > annulledAt) return 0;
+    if (known === undefined || known.scanner_id !== by || known.admitted_at > annulledAt) return 0;
     this.admissions.delete(tid);
     return 1;
   }
@@ -505,7 +552,7 @@ export class LanPeerState {
 
 /**
  * The LAN as the kiosk core sees it (lan-transport.ts implements it over
- * UDP). The core joins after enrollment with the event's LAN key, consults
+ * UDP). The core joins after enrollment with its own signing key and certificate, consults
  * `admissionOf` on its offline path, and publishes its own admissions.
  */
 export interface PeerNetwork {
