@@ -616,7 +616,7 @@ export class IgnoredMessageLog {
  */
 export class LanLogBudgets {
   private readonly ignored: Record<IgnoredKind, IgnoredMessageLog> = {
-    forged: new IgnoredMessageLog(IGNORED_LINES_PER_MINUTE, (n) => summaryOf(n, 'with a bad signature or MAC (forged)')),
+    forged: new IgnoredMessageLog(IGNORED_LINES_PER_MINUTE, (n) => summaryOf(n, 'with a bad certificate or signature (forged)')),
     replayed: new IgnoredMessageLog(IGNORED_LINES_PER_MINUTE, (n) => summaryOf(n, 'replayed or out of time')),
     malformed: new IgnoredMessageLog(IGNORED_LINES_PER_MINUTE, (n) => summaryOf(n, 'malformed or for another event')),
   };

@@ -309,7 +309,7 @@ describe('the log budgets', () => {
     expect(written.at(-1)).toBe(replayed.log);
     const summary = budgets.due(NOW + 60_000);
     expect(summary).toEqual([
-      `LAN: ${1000 - IGNORED_LINES_PER_MINUTE} more message(s) with a bad signature or MAC (forged) ignored in the last minute, not logged one by one.`,
+      `LAN: ${1000 - IGNORED_LINES_PER_MINUTE} more message(s) with a bad certificate or signature (forged) ignored in the last minute, not logged one by one.`,
     ]);
   });
 
