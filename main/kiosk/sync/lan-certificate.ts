@@ -1,102 +1,15 @@
 /**
- * A kiosk's LAN certificate as the kiosk reads it (docs/protocol.md "LAN messages between kiosks"): the issuer's
- * word that a scanner of an event, at a gate, signs its LAN messages with a given Ed25519 public key, until its
- * scanner key expires. `tkc1.<base64url(payload JSON)>.<base64url(64-byte signature)>`, signed like tickets by the
- * issuer's signing key named by `kid`. The shared protocol module (protocol/kiosk-certificate.ts) comes from the
- * lead's protocol commit; this file holds what the LAN needs of it until then, with the same format.
+ * This kiosk's own LAN key (docs/kiosk.md "Kiosks on one LAN"): the Ed25519 pair it makes at enrollment, the
+ * signing key read back from its stored secret, and a look at the certificate the issuer returned for it. The
+ * certificate's format and checks are protocol/kiosk-certificate.ts (docs/protocol.md "Kiosk certificate").
  */
 import crypto from 'node:crypto';
-import type { PublicKey } from '../../../protocol/index.js';
+import { decodeKioskCertificate, type KioskCertificatePayload } from '../../../protocol/kiosk-certificate.js';
 
-export const KIOSK_CERTIFICATE_PREFIX = 'tkc1.';
-
-export interface KioskCertificatePayload {
-  v: 1;
-  iss: string;
-  kid: string;
-  scanner_id: string;
-  eid: string;
-  gate: string | null;
-  /** base64url of the 32-byte Ed25519 public key the kiosk signs with. */
-  pub: string;
-  iat: number;
-  exp: number;
-}
-
-export type CertificateCheck =
-  { ok: true; certificate: KioskCertificatePayload; publicKey: crypto.KeyObject } | { ok: false; problem: string };
-
-export interface CertificateContext {
-  iss: string;
-  eid: string;
-  keys: readonly PublicKey[];
-  nowMs: number;
-  revokedScanners: ReadonlySet<string>;
-}
-
-const B64 = /^[A-Za-z0-9_-]+$/;
-
-/** Encodes and signs a certificate (tests; the issuer signs its own). */
-export function encodeKioskCertificate(payload: KioskCertificatePayload, sign: (message: Uint8Array) => Uint8Array): string {
-  const segment = Buffer.from(JSON.stringify(payload), 'utf8').toString('base64url');
-  return `${KIOSK_CERTIFICATE_PREFIX}${segment}.${Buffer.from(sign(Buffer.from(segment, 'ascii'))).toString('base64url')}`;
-}
-
-/** Ed25519 public key of 32 raw bytes (base64url) as a node:crypto key; null when it is not one. */
-export function ed25519PublicKey(base64url: string): crypto.KeyObject | null {
-  if (!/^[A-Za-z0-9_-]{43}$/.test(base64url)) return null;
-  try {
-    return crypto.createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: base64url }, format: 'jwk' });
-  } catch {
-    return null;
-  }
-}
-
-/** Decodes and checks a certificate: the issuer's signature, issuer, event, validity, the scanner not revoked. Never throws. */
-export function checkKioskCertificate(code: string, ctx: CertificateContext): CertificateCheck {
-  const fail = (problem: string): CertificateCheck => ({ ok: false, problem });
-  if (code.length > 2048 || !code.startsWith(KIOSK_CERTIFICATE_PREFIX)) return fail('not a kiosk certificate');
-  const parts = code.slice(KIOSK_CERTIFICATE_PREFIX.length).split('.');
-  if (parts.length !== 2 || !B64.test(parts[0]!) || !/^[A-Za-z0-9_-]{86}$/.test(parts[1]!)) return fail('not a kiosk certificate');
-  let payload: KioskCertificatePayload;
-  try {
-    payload = JSON.parse(Buffer.from(parts[0]!, 'base64url').toString('utf8')) as KioskCertificatePayload;
-  } catch {
-    return fail('certificate is not JSON');
-  }
-  if (typeof payload !== 'object' || payload === null || payload.v !== 1) return fail('certificate of an unknown version');
-  const issuerKey = ctx.keys.find((key) => key.kid === payload.kid);
-  if (!issuerKey) return fail('certificate signed by a key the issuer does not publish');
-  const verifier = ed25519PublicKey(issuerKey.public_key);
-  const signature = Buffer.from(parts[1]!, 'base64url');
-  let signed: boolean;
-  try {
-    signed = verifier !== null && crypto.verify(null, Buffer.from(parts[0]!, 'ascii'), verifier, signature);
-  } catch {
-    signed = false;
-  }
-  if (!signed) return fail('certificate not signed by the issuer (bad signature)');
-  if (payload.iss !== ctx.iss) return fail('certificate of another issuer');
-  if (payload.eid !== ctx.eid) return fail('certificate for another event');
-  if (typeof payload.scanner_id !== 'string' || (payload.gate !== null && typeof payload.gate !== 'string'))
-    return fail('certificate without a scanner');
-  if (!Number.isSafeInteger(payload.iat) || !Number.isSafeInteger(payload.exp)) return fail('certificate without a validity');
-  if (ctx.nowMs < payload.iat * 1000 - 60_000) return fail('certificate not valid yet');
-  if (ctx.nowMs > payload.exp * 1000) return fail('certificate expired');
-  if (ctx.revokedScanners.has(payload.scanner_id)) return fail(`scanner ${payload.scanner_id} is revoked`);
-  const publicKey = typeof payload.pub === 'string' ? ed25519PublicKey(payload.pub) : null;
-  if (!publicKey) return fail('certificate without a usable public key');
-  return { ok: true, certificate: payload, publicKey };
-}
-
-/** The payload of a certificate without checking it (this kiosk's own, to see it names its own key); null when unreadable. */
+/** The payload of a certificate without checking its signature (this kiosk's own, to see it names its key); null when malformed. */
 export function peekKioskCertificate(code: string): KioskCertificatePayload | null {
-  if (!code.startsWith(KIOSK_CERTIFICATE_PREFIX)) return null;
   try {
-    const payload = JSON.parse(
-      Buffer.from(code.slice(KIOSK_CERTIFICATE_PREFIX.length).split('.')[0]!, 'base64url').toString('utf8'),
-    ) as unknown;
-    return typeof payload === 'object' && payload !== null ? (payload as KioskCertificatePayload) : null;
+    return decodeKioskCertificate(code).payload;
   } catch {
     return null;
   }
@@ -121,5 +34,25 @@ export function lanSigningKey(secret: string): { privateKey: crypto.KeyObject; p
     return { privateKey, publicKey: x };
   } catch {
     return null;
+  }
+}
+
+// The certified keys are few (one per peer) and reused for every message.
+const peerKeys = new Map<string, crypto.KeyObject>();
+
+/** Ed25519 verification with node:crypto (OpenSSL: fast on a small kiosk PC); false on any malformed input, never a throw. */
+export function verifyEd25519(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): boolean {
+  if (signature.length !== 64 || publicKey.length !== 32) return false;
+  try {
+    const x = Buffer.from(publicKey).toString('base64url');
+    let key = peerKeys.get(x);
+    if (!key) {
+      key = crypto.createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x }, format: 'jwk' });
+      if (peerKeys.size > 256) peerKeys.clear();
+      peerKeys.set(x, key);
+    }
+    return crypto.verify(null, message, key, signature);
+  } catch {
+    return false;
   }
 }

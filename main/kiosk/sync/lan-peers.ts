@@ -8,7 +8,7 @@
  * A message is one UDP datagram of JSON (`tvlan/2`). Each kiosk signs its own
  * messages with its own Ed25519 key (made at enrollment, never shared) and
  * carries the certificate the issuer gave it for that key (`cert`,
- * lan-certificate.ts): scanner id, event, gate and public key, signed by the
+ * protocol/kiosk-certificate.ts; docs/protocol.md "Kiosk certificate"): scanner id, event, gate and public key, signed by the
  * issuer's signing key, which every kiosk of the event already holds. The
  * signature (`sig`) covers a canonical encoding: the JSON array
  * `["tvlan/2", type, eid, from, gate, seq, ts, since, adm]` (arrays keep their
@@ -23,10 +23,11 @@
  * so an offline kiosk does not refuse the ticket's rightful holder with
  * "Already admitted at Gate A" after staff annulled that admission.
  */
-import { createHash, sign as signBytes, verify as verifyBytes, type KeyObject } from 'node:crypto';
+import { createHash, sign as signBytes, type KeyObject } from 'node:crypto';
 import type { PublicKey } from '../../../protocol/index.js';
+import { checkKioskCertificate } from '../../../protocol/kiosk-certificate.js';
 import { labelCharacterProblem } from '../../../protocol/labels.js';
-import { checkKioskCertificate } from './lan-certificate.js';
+import { verifyEd25519 } from './lan-certificate.js';
 
 export const LAN_PROTOCOL = 'tvlan/2';
 /** The documented UDP port (docs/kiosk.md "Kiosks on one LAN"). */
@@ -418,14 +419,16 @@ export class LanPeerState {
     if (message.from === m.scannerId) return none; // our own, looped back
     const about = `${message.type} ${source} (scanner ${message.from}, seq ${message.seq})`;
     if (message.eid !== m.eid) return ignored('malformed', `LAN ${about} ignored: for another event (${message.eid}).`);
+    const revoked = m.trust.revokedScanners();
     const checked = checkKioskCertificate(decoded.cert, {
-      iss: m.trust.iss,
+      issuer: m.trust.iss,
       eid: m.eid,
       keys: m.trust.keys(),
       nowMs,
-      revokedScanners: m.trust.revokedScanners(),
+      isScannerRevoked: (scannerId) => revoked.has(scannerId),
+      verify: verifyEd25519,
     });
-    if (!checked.ok) return ignored('forged', `LAN ${about} ignored: ${checked.problem}.`);
+    if (!checked.ok) return ignored('forged', `LAN ${about} ignored: ${checked.message}.`);
     // The certificate binds the sender's id and gate: a kiosk speaks only for itself.
     if (checked.certificate.scanner_id !== message.from || checked.certificate.gate !== message.gate) {
       return ignored(
@@ -433,13 +436,8 @@ export class LanPeerState {
         `LAN ${about} ignored: its certificate is for another scanner or gate (scanner ${checked.certificate.scanner_id}).`,
       );
     }
-    let signed: boolean;
-    try {
-      signed = verifyBytes(null, canonicalBytes(message), checked.publicKey, decoded.sig);
-    } catch {
-      signed = false;
-    }
-    if (!signed) return ignored('forged', `LAN ${about} ignored: bad signature (forged, or altered on the way).`);
+    if (!verifyEd25519(decoded.sig, canonicalBytes(message), checked.publicKey))
+      return ignored('forged', `LAN ${about} ignored: bad signature (forged, or altered on the way).`);
     const outOfTime = this.outOfTime(message, nowMs);
     if (outOfTime !== null) return ignored('replayed', `LAN ${about} ignored: ${outOfTime}.`);
     const last = this.lastAccepted.get(message.from);

@@ -24,7 +24,7 @@ const send = (message) => process.send?.(message);
  */
 async function certifyingFetch() {
   const { loadSigningKey } = await import(pathToFileURL(path.join(repoRoot, 'dist/issuer/signing.js')).href);
-  const { encodeKioskCertificate } = await import(pathToFileURL(path.join(repoRoot, 'dist/main/kiosk/sync/lan-certificate.js')).href);
+  const { encodeKioskCertificate } = await import(pathToFileURL(path.join(repoRoot, 'dist/protocol/kiosk-certificate.js')).href);
   const { sign } = await import('node:crypto');
   const issuerKey = loadSigningKey(config.certify.keysDir, config.certify.kid);
   return async (input, init) => {

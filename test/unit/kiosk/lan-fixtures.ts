@@ -4,7 +4,7 @@
  * memberships built from them. Another issuer key, never published, makes forged certificates.
  */
 import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
-import { encodeKioskCertificate, type KioskCertificatePayload } from '../../../main/kiosk/sync/lan-certificate.js';
+import { encodeKioskCertificate, type KioskCertificatePayload } from '../../../protocol/kiosk-certificate.js';
 import type { EventWindow, LanMembership, LanSigner, LanTrust } from '../../../main/kiosk/sync/lan-peers.js';
 import { kidFromPublicKey, type PublicKey } from '../../../protocol/index.js';
 
