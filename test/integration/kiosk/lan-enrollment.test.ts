@@ -13,7 +13,10 @@ import type { FetchLike } from '../../../main/kiosk/sync/issuer-client.js';
 import { lanSigningKey } from '../../../main/kiosk/sync/lan-certificate.js';
 import { encodeKioskCertificate } from '../../../protocol/kiosk-certificate.js';
 import { parseLanCredential } from '../../../main/kiosk/sync/enrollment.js';
-import { LocalStore } from '../../../main/kiosk/store/local-store.js';
+import { LocalStore, type Enrollment } from '../../../main/kiosk/store/local-store.js';
+import type { IssuerClient } from '../../../main/kiosk/sync/issuer-client.js';
+import { RevocationSync } from '../../../main/kiosk/sync/revocation-sync.js';
+import type { DiscoveryDocument } from '../../../protocol/index.js';
 import { signEd25519 } from '../../../protocol/index.js';
 import { LoopbackIssuer } from '../../support/loopback-issuer.js';
 import { MemoryApiKeys } from '../../support/unit/memory-api-keys.js';
@@ -138,5 +141,39 @@ describe('revoked scanners', () => {
     expect([...again.revokedScanners('evt_a')]).toEqual(['scn_stolen']);
     expect([...again.revokedScanners('evt_b')]).toEqual([]);
     again.close();
+  });
+
+  it('come with the revocation list, whole on every page, and replace what was kept', async () => {
+    const store = LocalStore.open(join(dir.dir, 'kiosk.db'));
+    const enrollment = { iss: 'https://tickets.example', eid: 'evt_a' } as Enrollment;
+    const document = {
+      endpoints: { scanner_revocations: 'https://tickets.example/api/v1/scanners/revocations' },
+    } as unknown as DiscoveryDocument;
+    let scanners: unknown = [{ scanner_id: 'scn_stolen', revoked_at: '2026-07-18T20:00:00Z' }, { scanner_id: 42 }];
+    const client = {
+      revocations: async () => ({
+        kind: 'answered',
+        page: {
+          eid: 'evt_a',
+          revoked: [],
+          next: 'c.1',
+          complete: true,
+          reset: false,
+          server_time: '2026-07-18T21:00:00Z',
+          revoked_scanners: scanners,
+        },
+      }),
+    } as unknown as IssuerClient;
+    const sync = new RevocationSync({ store, client, now: () => Date.now(), syncIntervalMs: 60_000, maxAgeMs: 3_600_000 });
+    expect(await sync.sync(enrollment, document, 'sk_test', 1000)).toMatchObject({ kind: 'synced' });
+    expect([...store.revokedScanners('evt_a')]).toEqual(['scn_stolen']);
+    // An issuer without the extension leaves what was kept; a later list replaces it.
+    scanners = undefined;
+    await sync.sync(enrollment, document, 'sk_test', 1000);
+    expect([...store.revokedScanners('evt_a')]).toEqual(['scn_stolen']);
+    scanners = [{ scanner_id: 'scn_other', revoked_at: '2026-07-18T20:30:00Z' }];
+    await sync.sync(enrollment, document, 'sk_test', 1000);
+    expect([...store.revokedScanners('evt_a')]).toEqual(['scn_other']);
+    store.close();
   });
 });
