@@ -2,7 +2,8 @@
 /**
  * ticket-kiosk: the door kiosk from the command line.
  *   ticket-kiosk web [--port P] [--data DIR] [--host H] [--allow-remote] [--issuer-ca FILE]
- *                    [--scanner VID:PID[:MODE]]... [--no-hid] [--no-lan] [--repeat-read-window MS]
+ *                    [--scanner VID:PID[:MODE]]... [--no-hid] [--no-lan] [--lan-peer HOST[:PORT]]...
+ *                    [--repeat-read-window MS]
  * runs the kiosk core in Node and serves the kiosk screens to a browser
  * (main/web-host), and prints a one-time launch URL for it.
  *   ticket-kiosk web --print-url [--data DIR]
@@ -13,6 +14,8 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { defaultWebHostDataDir, rendererDistDir } from './host/app-paths.js';
 import { lanWanted, parseKnownScanner, parseRepeatReadWindow, startKioskRuntime, type KioskRuntime } from './host/kiosk-runtime.js';
 import type { KnownScanner } from './kiosk/scanner/index.js';
+import { parsePeerAddress } from './kiosk/sync/lan-config.js';
+import type { PeerAddress } from './kiosk/sync/lan-peers.js';
 import { LAUNCH_TOKEN_TTL_MS, launchFilePath, printLaunchUrl, PrintUrlError } from './web-host/launch.js';
 import { listenProblem } from './web-host/request-checks.js';
 import { startWebHost, type WebHost } from './web-host/server.js';
@@ -27,6 +30,8 @@ interface WebCommandOptions {
   hid: boolean;
   /** Commander's --no-lan: false when given. */
   lan: boolean;
+  /** --lan-peer, repeatable: kiosks to talk to without multicast discovery. */
+  lanPeer: PeerAddress[];
   repeatReadWindow?: number;
   printUrl: boolean;
 }
@@ -59,7 +64,8 @@ async function runWeb(options: WebCommandOptions): Promise<void> {
       hidScanners: options.hid,
       knownScanners: options.scanner,
       // docs/kiosk.md "Kiosks on one LAN": on by default (UDP 47474, multicast discovery on the local segment).
-      lan: options.lan && lanWanted() ? {} : false,
+      // Peers listed by hand (--lan-peer, and kiosk-config.json's lan.peers) join the list discovery fills.
+      lan: options.lan && lanWanted() ? { peers: options.lanPeer } : false,
       ...(options.issuerCa ? { issuerCaFile: options.issuerCa } : {}),
       ...(options.repeatReadWindow === undefined ? {} : { repeatReadWindowMs: options.repeatReadWindow }),
       log,
@@ -136,6 +142,14 @@ function repeatReadWindow(value: string): number {
   }
 }
 
+function lanPeer(value: string, previous: PeerAddress[]): PeerAddress[] {
+  try {
+    return [...previous, parsePeerAddress(value)];
+  } catch (error) {
+    throw new InvalidArgumentError(error instanceof Error ? error.message : String(error));
+  }
+}
+
 function scannerId(value: string, previous: KnownScanner[]): KnownScanner[] {
   try {
     return [...previous, parseKnownScanner(value)];
@@ -156,6 +170,7 @@ program
   .option('--scanner <vid:pid[:mode]>', 'allow a keyboard-mode HID scanner, e.g. 05e0:1200:keyboard (repeatable)', scannerId, [])
   .option('--no-hid', 'do not read HID scanners (keyboard-wedge scanners still work in the page)')
   .option('--no-lan', 'no LAN warnings between kiosks (UDP 47474; also TICKET_KIOSK_LAN=off)')
+  .option('--lan-peer <host[:port]>', 'another kiosk to warn on the LAN, where multicast does not reach it (repeatable)', lanPeer, [])
   .option('--print-url', 'print a new one-time launch URL for the host already running on --data, and exit', false)
   .option(
     '--repeat-read-window <ms>',

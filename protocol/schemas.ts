@@ -61,6 +61,8 @@ export const enrollRequestSchema = {
     scanner_name: { type: 'string', maxLength: 200 },
     scanner_platform: { type: 'string', maxLength: 200 },
     protocol_version: { type: 'integer' },
+    // Project extension: the kiosk's own LAN public key (docs/protocol.md "LAN messages between kiosks").
+    lan_public_key: { type: 'string', maxLength: 64 },
   },
 } as const;
 
@@ -89,6 +91,7 @@ export const enrollResponseSchema = {
     },
     // Project extension: the event's LAN key (docs/protocol.md "Enrollment").
     lan_key: { type: 'string' },
+    lan_certificate: { type: 'string' },
   },
 } as const;
 

@@ -36,6 +36,8 @@ export interface EnrollRequest {
   scanner_platform?: string;
   /** docs/protocol.md "Enrollment": requested protocol version, default 1. */
   protocol_version?: number;
+  /** Project extension (docs/protocol.md "LAN messages between kiosks"): the kiosk's own Ed25519 public key, base64url. */
+  lan_public_key?: string;
 }
 
 export interface EnrollScope {
@@ -56,6 +58,8 @@ export interface EnrollResponse {
    * 32 random bytes in base64url, the same for every kiosk enrolled for the event. A secret like `api_key`.
    */
   lan_key?: string;
+  /** Project extension: the issuer's certificate (tkc1) for the `lan_public_key` the kiosk sent. Not a secret. */
+  lan_certificate?: string;
 }
 
 export interface CheckInRequest {

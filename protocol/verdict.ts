@@ -151,6 +151,8 @@ export interface RefuseVerdict extends VerdictBase {
   /** For `admitted_at_other_gate`: the gate of the kiosk that admitted the ticket (null: it has none), and whether it admitted it offline. */
   first_used_gate?: string | null;
   first_used_offline?: boolean;
+  /** For `admitted_at_other_gate`: the scanner_id of the kiosk that admitted the ticket, as it told this kiosk on the LAN. */
+  first_used_scanner?: string;
   /** For `offline_cap_reached`: this kiosk's offline admissions of the type in the last hour, and the cap. */
   offline_count?: number;
   offline_cap?: number;
@@ -248,6 +250,8 @@ export interface PeerAdmissionFact {
   admitted_at: IsoDateTime;
   gate: string | null;
   offline: boolean;
+  /** The admitting kiosk's scanner_id, named in the refusal (docs/kiosk.md "Kiosks on one LAN"). */
+  scanner_id?: string;
 }
 
 type Failure = {
@@ -342,7 +346,9 @@ const TICKET_RULES: Readonly<Record<TicketCheckCode, (payload: TicketPayload, ct
   },
   seen_by_peer: (payload, ctx) => {
     const peer = ctx.admittedByPeerAt?.(payload.tid);
-    return peer === undefined ? pass : { firstUsedAt: peer.admitted_at, peer, detail: 'admitted by another kiosk on this LAN' };
+    if (peer === undefined) return pass;
+    const who = `${peer.scanner_id === undefined ? 'another kiosk' : `scanner ${peer.scanner_id}`} at ${peer.gate === null ? 'no gate' : `gate ${peer.gate}`}`;
+    return { firstUsedAt: peer.admitted_at, peer, detail: `admitted by ${who} on this LAN` };
   },
 };
 
@@ -370,6 +376,7 @@ function refusal(check: OfflineCheckCode, failure: NonNullable<Failure>, nowMs: 
   if (failure.peer !== undefined) {
     verdict.first_used_gate = failure.peer.gate;
     verdict.first_used_offline = failure.peer.offline;
+    if (failure.peer.scanner_id !== undefined) verdict.first_used_scanner = failure.peer.scanner_id;
   }
   if (failure.detail !== undefined) verdict.detail = failure.detail;
   if (failure.rule !== undefined) verdict.rule = failure.rule;

@@ -12,6 +12,7 @@ import { parseRevocationSettings } from '../kiosk/sync/revocation-sync.js';
 import { loadNodeHid, ScannerManager, type KnownScanner, type NodeHidApi, type ScannerMode } from '../kiosk/scanner/index.js';
 import { fetchTrustingCa } from './issuer-ca-fetch.js';
 import { LanTransport, type LanTransportOptions } from '../kiosk/sync/lan-transport.js';
+import { parseLanConfig } from '../kiosk/sync/lan-config.js';
 
 export interface KioskRuntimeOptions {
   /** Where the kiosk keeps its SQLite state. Created if missing. */
@@ -76,6 +77,11 @@ export async function startKioskRuntime(options: KioskRuntimeOptions): Promise<K
   const config = await readConfigFile(configFile);
   const lanes = config === undefined ? null : parseLanesConfig(config, configFile);
   const revocations = config === undefined ? {} : parseRevocationSettings(config, configFile);
+  // docs/kiosk.md "Kiosks on one LAN": peers listed by hand in the file join those the host was given.
+  const configPeers = config === undefined ? [] : parseLanConfig(config, configFile);
+  const lanOptions = options.lan ? { ...options.lan, peers: [...(options.lan.peers ?? []), ...configPeers] } : false;
+  if (lanOptions && configPeers.length > 0)
+    options.log(`LAN peers from the configuration file: ${configPeers.map((peer) => `${peer.address}:${peer.port}`).join(', ')}.`);
   // The file is IT's; a test's own core options still win.
   if (revocations.syncIntervalMs !== undefined) coreOptions.revocationSyncIntervalMs ??= revocations.syncIntervalMs;
   if (revocations.maxAgeMs !== undefined) coreOptions.revocationMaxAgeMs ??= revocations.maxAgeMs;
@@ -84,7 +90,7 @@ export async function startKioskRuntime(options: KioskRuntimeOptions): Promise<K
     options.log(`Lanes from the configuration file: ${lanes.lanes.map((lane) => lane.label).join(', ')}.`);
   }
   if (options.repeatReadWindowMs !== undefined) coreOptions.repeatReadWindowMs = options.repeatReadWindowMs;
-  const lan = options.lan ? await startLan(options.lan, options.log, options.core?.now) : null;
+  const lan = lanOptions ? await startLan(lanOptions, options.log, options.core?.now) : null;
   if (lan) coreOptions.lan = lan;
   if (options.platform) coreOptions.platform = options.platform;
   if (options.issuerCaFile) coreOptions.fetch = fetchTrustingCa(await readFile(options.issuerCaFile, 'utf8'));

@@ -1,7 +1,8 @@
 /**
  * What this kiosk tells a LAN peer catching up (docs/kiosk.md "Kiosks on one LAN"; sync/lan-peers.ts): its
- * admissions and its confirmed annulments since a time, read from the scans table. Nothing is written here: what
- * peers tell this kiosk is kept in memory by sync/lan-peers.ts.
+ * admissions and its confirmed annulments since a time, read from the scans table. What peers tell this kiosk is
+ * kept in memory by sync/lan-peers.ts; the one thing written here is the event's revoked scanners (from the
+ * revocation list), whose LAN messages are ignored.
  */
 import type { IsoDateTime } from '../../../protocol/index.js';
 import type { Statements } from './database.js';
@@ -32,4 +33,27 @@ export function annulmentsSince(sql: Statements, since: IsoDateTime, limit: numb
        ORDER BY answered_at DESC LIMIT ?`,
     )
     .all(since, limit) as Array<{ tid: string; annulled_at: IsoDateTime }>;
+}
+
+const REVOKED_SCANNERS_SETTING = 'lan_revoked_scanners';
+
+/** Replaces the event's revoked scanner ids (the revocation list carries them whole on every page). */
+export function saveRevokedScanners(sql: Statements, eid: string, scannerIds: readonly string[]): void {
+  sql
+    .statement('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value')
+    .run(REVOKED_SCANNERS_SETTING, JSON.stringify({ eid, scanner_ids: [...scannerIds] }));
+}
+
+/** The event's revoked scanner ids as last synced; none for another event's list or before any sync. */
+export function revokedScanners(sql: Statements, eid: string): string[] {
+  const row = sql.statement('SELECT value FROM settings WHERE key = ?').get(REVOKED_SCANNERS_SETTING) as { value: string } | undefined;
+  if (!row) return [];
+  try {
+    const value = JSON.parse(row.value) as { eid?: unknown; scanner_ids?: unknown };
+    return value.eid === eid && Array.isArray(value.scanner_ids)
+      ? value.scanner_ids.filter((id): id is string => typeof id === 'string')
+      : [];
+  } catch {
+    return [];
+  }
 }

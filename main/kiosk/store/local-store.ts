@@ -25,7 +25,7 @@ import type { ScanOrigin } from '../decide/repeat-reads.js';
 import { logHead, verifyLog } from './audit-log.js';
 import { openDatabase, Statements } from './database.js';
 import { readDiscovery, saveDiscovery } from './discovery-cache.js';
-import { admissionsSince, annulmentsSince } from './lan.js';
+import { admissionsSince, annulmentsSince, revokedScanners, saveRevokedScanners } from './lan.js';
 import { dueScans, heldScanFor, nextDueAt, pendingCount, recordAnswer, recordRetry, setQueueState } from './queue.js';
 import { logRead, readLog, type ReadLogEntry } from './read-log.js';
 import { RevokedTickets, type RevokedTicketsPage } from './revocations.js';
@@ -345,6 +345,19 @@ export class LocalStore {
   /** This kiosk's annulments the issuer confirmed, answered since `since`, newest first. */
   annulmentsSince(since: IsoDateTime, limit: number): Array<{ tid: string; annulled_at: IsoDateTime }> {
     return annulmentsSince(this.sql, since, limit);
+  }
+
+  /** The event's revoked scanners (docs/kiosk.md "Kiosks on one LAN"), kept from the revocation list; read once, then cached. */
+  private revokedScannerIds: { eid: string; ids: ReadonlySet<string> } | null = null;
+
+  saveRevokedScanners(eid: string, scannerIds: readonly string[]): void {
+    saveRevokedScanners(this.sql, eid, scannerIds);
+    this.revokedScannerIds = { eid, ids: new Set(scannerIds) };
+  }
+
+  revokedScanners(eid: string): ReadonlySet<string> {
+    if (this.revokedScannerIds?.eid !== eid) this.revokedScannerIds = { eid, ids: new Set(revokedScanners(this.sql, eid)) };
+    return this.revokedScannerIds.ids;
   }
 
   // --- the revocation list (revocations.ts) --------------------------------

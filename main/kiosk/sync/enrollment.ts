@@ -19,6 +19,7 @@ import type { ApiKeyStore } from '../store/api-key-store.js';
 import type { DiscoveryCache } from './discovery.js';
 import type { IssuerClient } from './issuer-client.js';
 import type { Enrollment, LocalStore } from '../store/local-store.js';
+import { newLanKeyPair, peekKioskCertificate } from './lan-certificate.js';
 
 export { ENROLL_FAILURES, type EnrollFailureCode } from '../decide/enroll-failures.js';
 import type { EnrollFailureCode } from '../decide/enroll-failures.js';
@@ -87,11 +88,15 @@ async function exchange(setup: SetupPayload, deps: EnrollDeps): Promise<EnrollOu
   }
 
   const identity = deps.store.identity();
+  // docs/kiosk.md "Kiosks on one LAN": this kiosk's own LAN key pair, made fresh at each enrollment; the issuer
+  // certifies the public half. A store that keeps no LAN secret asks for no certificate.
+  const lanPair = deps.apiKeys.saveLanKey ? newLanKeyPair() : null;
   const request: EnrollRequest = {
     token: setup.token,
     scanner_id: identity.scanner_id,
     scanner_name: identity.scanner_name,
     scanner_platform: deps.platform,
+    ...(lanPair ? { lan_public_key: lanPair.publicKey } : {}),
   };
   const call = await deps.client.enroll(setup.enroll_url, request, deps.timeoutMs === undefined ? {} : { timeoutMs: deps.timeoutMs });
   switch (call.kind) {
@@ -121,14 +126,15 @@ async function exchange(setup: SetupPayload, deps: EnrollDeps): Promise<EnrollOu
   } catch (error) {
     return fail('secret_store_unavailable', secretStoreMessage(error, response.api_key));
   }
-  // docs/protocol.md "Enrollment": the event's LAN key (a project extension), kept like the API key. An
-  // issuer without it gives none, and an old event's key must not stay behind for the new one.
-  const lanKey = typeof response.lan_key === 'string' && /^[A-Za-z0-9_-]{43}$/.test(response.lan_key) ? response.lan_key : null;
+  // docs/kiosk.md "Kiosks on one LAN": the secret half of this kiosk's LAN key, with the certificate the issuer
+  // returned for its public half, kept like the API key. Without a certificate for this very key and scanner (an
+  // issuer without the feature), none is kept, and an old enrollment's must not stay behind.
+  const lanSecret = lanCredential(lanPair, response.lan_certificate, identity.scanner_id, response.scope.eid);
   try {
-    if (lanKey !== null) await deps.apiKeys.saveLanKey?.(lanKey, response.issuer.iss);
+    if (lanSecret !== null) await deps.apiKeys.saveLanKey?.(lanSecret, response.issuer.iss);
     else await deps.apiKeys.deleteLanKey?.(response.issuer.iss);
   } catch (error) {
-    return fail('secret_store_unavailable', secretStoreMessage(error, response.api_key, lanKey));
+    return fail('secret_store_unavailable', secretStoreMessage(error, response.api_key, lanPair?.secret, lanSecret));
   }
   const enrollment: Enrollment = {
     iss: response.issuer.iss,
@@ -145,6 +151,32 @@ async function exchange(setup: SetupPayload, deps: EnrollDeps): Promise<EnrollOu
   };
   deps.store.saveEnrollment(enrollment);
   return { ok: true, enrollment };
+}
+
+/** What the keyring keeps for the LAN: `{"v":2,"secret","certificate"}`, or null when the certificate is not for this key. */
+function lanCredential(
+  pair: { secret: string; publicKey: string } | null,
+  certificate: unknown,
+  scannerId: string,
+  eid: string,
+): string | null {
+  if (!pair || typeof certificate !== 'string') return null;
+  const payload = peekKioskCertificate(certificate);
+  if (payload?.pub !== pair.publicKey || payload.scanner_id !== scannerId || payload.eid !== eid) return null;
+  return JSON.stringify({ v: 2, secret: pair.secret, certificate });
+}
+
+/** The keyring's LAN entry read back (lan-door.ts); null when it is not one (e.g. an old shared LAN key). */
+export function parseLanCredential(text: string | null): { secret: string; certificate: string } | null {
+  if (text === null || !text.startsWith('{')) return null;
+  try {
+    const value = JSON.parse(text) as { v?: unknown; secret?: unknown; certificate?: unknown };
+    return value.v === 2 && typeof value.secret === 'string' && typeof value.certificate === 'string'
+      ? { secret: value.secret, certificate: value.certificate }
+      : null;
+  } catch {
+    return null;
+  }
 }
 
 /** The store's own message (SecretStoreUnavailableError says what to install); never the key, whatever the store wrote. */

@@ -9,13 +9,18 @@ import type { Verdict } from '../../../protocol/index.js';
 import type { ApiKeyStore } from '../store/api-key-store.js';
 import type { LocalStore } from '../store/local-store.js';
 import type { BackgroundWork } from './background.js';
-import type { PeerAdmission, PeerNetwork } from './lan-peers.js';
+import type { DiscoveryCache } from './discovery.js';
+import { parseLanCredential } from './enrollment.js';
+import { lanSigningKey } from './lan-certificate.js';
+import { eventWindowOf, type PeerAdmission, type PeerNetwork } from './lan-peers.js';
 
 export interface LanDoorDeps {
   /** The LAN, when the host started one. */
   lan: PeerNetwork | undefined;
   store: LocalStore;
   apiKeys: ApiKeyStore;
+  /** The issuer's published keys, against which peers' certificates are checked. */
+  discovery: DiscoveryCache;
   background: BackgroundWork;
   log: (line: string) => void;
 }
@@ -28,25 +33,40 @@ export class LanDoor {
     return this.deps.lan !== undefined;
   }
 
-  /** Joins the event's LAN with its key from the keyring; without one (an older issuer), leaves it. */
+  /** Joins the event's LAN with this kiosk's own key and certificate from the keyring; without them (an older issuer), leaves it. */
   async join(): Promise<void> {
     const { lan, store, background, log } = this.deps;
     const enrollment = store.getEnrollment();
     if (!lan || !enrollment || background.closed) return;
-    let key: string | null = null;
+    let stored: string | null = null;
     try {
-      key = (await this.deps.apiKeys.loadLanKey?.(enrollment.iss)) ?? null;
+      stored = (await this.deps.apiKeys.loadLanKey?.(enrollment.iss)) ?? null;
     } catch (error) {
       log(`LAN warnings off: the LAN key could not be read (${error instanceof Error ? error.message : 'the secret store failed'}).`);
     }
     if (background.closed) return;
-    if (key === null) {
+    const credential = parseLanCredential(stored);
+    const signing = credential ? lanSigningKey(credential.secret) : null;
+    if (!credential || !signing) {
       lan.leave();
-      log('LAN warnings off: no LAN key for this event (the issuer gives none; re-enroll after updating it).');
+      log('LAN warnings off: no LAN certificate for this kiosk (the issuer gives none; re-enroll after updating it).');
       return;
     }
+    const { discovery } = this.deps;
     lan.join(
-      { eid: enrollment.eid, scannerId: store.identity().scanner_id, gate: enrollment.gate_id, key: Buffer.from(key, 'base64url') },
+      {
+        eid: enrollment.eid,
+        scannerId: store.identity().scanner_id,
+        gate: enrollment.gate_id,
+        signer: { privateKey: signing.privateKey, certificate: credential.certificate },
+        trust: {
+          iss: enrollment.iss,
+          keys: () => discovery.cached(enrollment.iss)?.keys ?? [],
+          revokedScanners: () => store.revokedScanners(enrollment.eid),
+        },
+        // docs/kiosk.md "Kiosks on one LAN": a peer's admission dated outside the event's days is not believed.
+        eventWindow: eventWindowOf(enrollment.event_date, enrollment.key_expires_at),
+      },
       (since, limit) =>
         store.admissionsSince(since, limit).map((row) => ({
           tid: row.tid,

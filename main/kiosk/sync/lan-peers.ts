@@ -1,27 +1,35 @@
 /**
  * Kiosks on one LAN warn each other (docs/kiosk.md "Kiosks on one LAN",
- * docs/protocol.md "LAN messages between kiosks"): the PURE part. Message
- * encoding, the HMAC, the replay window, the peer table and what to do with
- * each datagram. No socket, no clock, no timer: the caller passes the bytes,
- * where they came from and "now"; the socket side is lan-transport.ts.
+ * docs/protocol.md "LAN messages between kiosks"): the decisions. Message
+ * encoding, the signatures, the replay window, the peer table and what to do
+ * with each datagram. No socket, no clock, no timer: the caller passes the
+ * bytes, where they came from and "now"; the socket side is lan-transport.ts.
  *
- * A message is one UDP datagram of JSON. Its MAC is HMAC-SHA256, keyed with
- * the event's LAN key (given to enrolled kiosks only, in the EnrollResponse's
- * `lan_key`), over a canonical encoding: the JSON array
- * `["tvlan/1", type, eid, from, gate, seq, ts, since, adm]` (arrays keep their
+ * A message is one UDP datagram of JSON (`tvlan/2`). Each kiosk signs its own
+ * messages with its own Ed25519 key (made at enrollment, never shared) and
+ * carries the certificate the issuer gave it for that key (`cert`,
+ * protocol/kiosk-certificate.ts; docs/protocol.md "Kiosk certificate"): scanner id, event, gate and public key, signed by the
+ * issuer's signing key, which every kiosk of the event already holds. The
+ * signature (`sig`) covers a canonical encoding: the JSON array
+ * `["tvlan/2", type, eid, from, gate, seq, ts, since, adm]` (arrays keep their
  * order, so the bytes are fixed). A message is ignored, with one log line
- * without secrets, when it does not parse, is for another event, its MAC
- * fails, its timestamp is outside the window, or its sequence number is not
- * newer than the last one seen from its sender.
+ * without secrets, when it does not parse, is for another event, its
+ * certificate or signature fails, it speaks for another scanner or gate than
+ * its certificate names, its scanner is revoked, its times are out of bounds,
+ * or its sequence number is not newer than the last one seen from its sender.
  *
  * An `annul` message says that a check-in the sender told of (or any earlier
  * admission of the ticket) was undone at the issuer: the receivers forget it,
  * so an offline kiosk does not refuse the ticket's rightful holder with
  * "Already admitted at Gate A" after staff annulled that admission.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, sign as signBytes, type KeyObject } from 'node:crypto';
+import type { PublicKey } from '../../../protocol/index.js';
+import { checkKioskCertificate } from '../../../protocol/kiosk-certificate.js';
+import { labelCharacterProblem } from '../../../protocol/labels.js';
+import { verifyEd25519 } from './lan-certificate.js';
 
-export const LAN_PROTOCOL = 'tvlan/1';
+export const LAN_PROTOCOL = 'tvlan/2';
 /** The documented UDP port (docs/kiosk.md "Kiosks on one LAN"). */
 export const DEFAULT_LAN_PORT = 47474;
 /** Administratively scoped IPv4 multicast (RFC 2365): stays on the site. */
@@ -35,14 +43,23 @@ export const DEFAULT_PEER_TIMEOUT_MS = 20_000;
 export const DEFAULT_CATCHUP_HORIZON_MS = 24 * 3600_000;
 /** A catch-up answer holds at most this many admissions (the newest), */
 export const CATCHUP_LIMIT = 2000;
-/** in datagrams of at most this many (about 1.3 KB: no IP fragmentation on Ethernet). */
-export const ADMISSIONS_PER_DATAGRAM = 12;
+/** in datagrams of at most this many (with the certificate, about 1.3 KB: no IP fragmentation on Ethernet). */
+export const ADMISSIONS_PER_DATAGRAM = 8;
 /** Larger datagrams are not read. */
 export const MAX_DATAGRAM_BYTES = 8192;
 /** The peers' admissions kept in memory; the oldest learned go first beyond it. */
 export const MAX_KNOWN_ADMISSIONS = 200_000;
-/** Ignored messages logged one by one per minute at most; the rest are counted in one line (docs/kiosk.md). */
+/** Ignored messages logged one by one per minute at most, per kind; the rest are counted in one line (docs/kiosk.md). */
 export const IGNORED_LINES_PER_MINUTE = 10;
+/** Admissions learned from peers logged one by one per minute at most; the rest are counted in one line. */
+export const LEARNED_LINES_PER_MINUTE = 20;
+/**
+ * A peer's admission or annulment must fall within the event's window: from this long before the event's date
+ * (docs/kiosk.md "Kiosks on one LAN": doors may open the evening before)...
+ */
+export const EVENT_WINDOW_BEFORE_MS = 24 * 3600_000;
+/** ...to this long after it, or the scanner key's expiry if later (a multi-day event's key lasts its days). */
+export const EVENT_WINDOW_AFTER_MS = 48 * 3600_000;
 /** Heard-again margin: a catch-up asks from this long before the peer was last heard. */
 const CATCHUP_MARGIN_MS = 60_000;
 /** One catch-up answer per asking sender per this long. */
@@ -94,7 +111,7 @@ function wireAdmissions(adm: readonly LanAdmission[]): WireAdmission[] {
   return adm.map((a) => [a.tid, a.admitted_at, a.gate, a.offline ? 1 : 0]);
 }
 
-/** The bytes the MAC covers: a JSON array in a fixed order (no object keys whose order could vary). */
+/** The bytes the signature covers: a JSON array in a fixed order (no object keys whose order could vary). */
 export function canonicalBytes(message: LanMessage): Buffer {
   const fields = [
     LAN_PROTOCOL,
@@ -110,12 +127,15 @@ export function canonicalBytes(message: LanMessage): Buffer {
   return Buffer.from(JSON.stringify(fields), 'utf8');
 }
 
-export function macOf(key: Uint8Array, message: LanMessage): Buffer {
-  return createHmac('sha256', key).update(canonicalBytes(message)).digest();
+/** How a kiosk signs its messages: its own Ed25519 key (never shared) and the issuer's certificate for it. */
+export interface LanSigner {
+  privateKey: KeyObject;
+  /** The tkc1 code the issuer returned at enrollment (not a secret: it goes in every message). */
+  certificate: string;
 }
 
-/** One datagram: the message's fields and its MAC (base64url). */
-export function encodeMessage(message: LanMessage, key: Uint8Array): Buffer {
+/** One datagram: the message's fields, the sender's certificate and its signature (base64url). */
+export function encodeMessage(message: LanMessage, signer: LanSigner): Buffer {
   const wire = {
     p: LAN_PROTOCOL,
     type: message.type,
@@ -126,18 +146,21 @@ export function encodeMessage(message: LanMessage, key: Uint8Array): Buffer {
     ts: message.ts,
     since: message.since,
     adm: wireAdmissions(message.adm),
-    mac: macOf(key, message).toString('base64url'),
+    cert: signer.certificate,
+    sig: signBytes(null, canonicalBytes(message), signer.privateKey).toString('base64url'),
   };
   return Buffer.from(JSON.stringify(wire), 'utf8');
 }
 
-export type Decoded = { ok: true; message: LanMessage; mac: Buffer } | { ok: false; problem: string };
+export type Decoded = { ok: true; message: LanMessage; cert: string; sig: Buffer } | { ok: false; problem: string };
 
 const isShortString = (value: unknown, max: number): value is string =>
   typeof value === 'string' && value.length > 0 && value.length <= max;
+/** A text a peer says (event, scanner, gate, ticket id): short, and by the issuer's label rules (protocol/labels.ts). */
+const isLabel = (value: unknown, max: number): value is string => isShortString(value, max) && labelCharacterProblem(value) === null;
 const isIsoTime = (value: unknown): value is string => isShortString(value, 40) && !Number.isNaN(Date.parse(value));
 
-/** Parses a datagram's shape (not its MAC). Anything unexpected is a problem, never an exception. */
+/** Parses a datagram's shape (not its signature). Anything unexpected is a problem, never an exception. */
 export function decodeMessage(bytes: Uint8Array): Decoded {
   if (bytes.length > MAX_DATAGRAM_BYTES) return { ok: false, problem: `datagram of ${bytes.length} bytes is too large` };
   let wire: unknown;
@@ -148,21 +171,22 @@ export function decodeMessage(bytes: Uint8Array): Decoded {
   }
   if (typeof wire !== 'object' || wire === null || Array.isArray(wire)) return { ok: false, problem: 'not an object' };
   const w = wire as Record<string, unknown>;
-  if (w['p'] !== LAN_PROTOCOL) return { ok: false, problem: 'not a tvlan/1 message' };
+  if (w['p'] !== LAN_PROTOCOL) return { ok: false, problem: `not a ${LAN_PROTOCOL} message` };
   if (!(LAN_MESSAGE_TYPES as readonly unknown[]).includes(w['type'])) return { ok: false, problem: 'unknown message type' };
-  if (!isShortString(w['eid'], 128) || !isShortString(w['from'], 128)) return { ok: false, problem: 'bad eid or sender' };
-  if (w['gate'] !== null && !isShortString(w['gate'], 64)) return { ok: false, problem: 'bad gate' };
+  if (!isLabel(w['eid'], 128) || !isLabel(w['from'], 128)) return { ok: false, problem: 'bad eid or sender' };
+  if (w['gate'] !== null && !isLabel(w['gate'], 64)) return { ok: false, problem: 'bad gate' };
   if (!Number.isSafeInteger(w['seq']) || (w['seq'] as number) < 0) return { ok: false, problem: 'bad sequence number' };
   if (!Number.isSafeInteger(w['ts'])) return { ok: false, problem: 'bad timestamp' };
   if (w['since'] !== null && !isIsoTime(w['since'])) return { ok: false, problem: 'bad since' };
-  if (typeof w['mac'] !== 'string' || !/^[A-Za-z0-9_-]{43}$/.test(w['mac'])) return { ok: false, problem: 'bad MAC field' };
+  if (typeof w['sig'] !== 'string' || !/^[A-Za-z0-9_-]{86}$/.test(w['sig'])) return { ok: false, problem: 'bad signature field' };
+  if (!isShortString(w['cert'], 2048) || !/^[A-Za-z0-9_.-]+$/.test(w['cert'])) return { ok: false, problem: 'bad certificate field' };
   const adm = w['adm'];
   if (!Array.isArray(adm) || adm.length > 64) return { ok: false, problem: 'bad admissions list' };
   const admissions: LanAdmission[] = [];
   for (const entry of adm) {
     if (!Array.isArray(entry) || entry.length !== 4) return { ok: false, problem: 'bad admission' };
     const [tid, at, gate, offline] = entry as unknown[];
-    if (!isShortString(tid, 128) || !isIsoTime(at) || (gate !== null && !isShortString(gate, 64)) || (offline !== 0 && offline !== 1)) {
+    if (!isLabel(tid, 128) || !isIsoTime(at) || (gate !== null && !isLabel(gate, 64)) || (offline !== 0 && offline !== 1)) {
       return { ok: false, problem: 'bad admission' };
     }
     admissions.push({ tid, admitted_at: at, gate: gate as string | null, offline: offline === 1 });
@@ -179,7 +203,8 @@ export function decodeMessage(bytes: Uint8Array): Decoded {
       since: w['since'] as string | null,
       adm: admissions,
     },
-    mac: Buffer.from(w['mac'], 'base64url'),
+    cert: w['cert'],
+    sig: Buffer.from(w['sig'], 'base64url'),
   };
 }
 
@@ -189,12 +214,42 @@ export interface PeerAddress {
   port: number;
 }
 
-/** What a kiosk needs to take part: its event, identity, gate and the event's LAN key (kept in memory only). */
+/** What a kiosk needs to take part: its event, identity, gate, its signing key (kept in memory only) and what it trusts. */
 export interface LanMembership {
   eid: string;
   scannerId: string;
   gate: string | null;
-  key: Uint8Array;
+  signer: LanSigner;
+  trust: LanTrust;
+  /** When a peer's admissions and annulments may be dated (eventWindowOf); absent: no bound but "not in the future". */
+  eventWindow?: EventWindow;
+}
+
+/** What a receiver checks a peer's certificate against (docs/kiosk.md "Kiosks on one LAN"). */
+export interface LanTrust {
+  /** The issuer this kiosk is enrolled with (its base URL). */
+  iss: string;
+  /** The issuer's published signing keys (the discovery document's, as for tickets). */
+  keys(): readonly PublicKey[];
+  /** The event's revoked scanners, from the last revocation-list sync. */
+  revokedScanners(): ReadonlySet<string>;
+}
+
+/** Unix milliseconds, both ends included. */
+export interface EventWindow {
+  fromMs: number;
+  toMs: number;
+}
+
+/**
+ * The times a peer may give an admission or annulment of this event: from EVENT_WINDOW_BEFORE_MS before the
+ * enrollment scope's `event_date` to EVENT_WINDOW_AFTER_MS after it, or to the scanner key's `expires_at` if later.
+ */
+export function eventWindowOf(eventDate: string, keyExpiresAt: string | null): EventWindow {
+  const date = Date.parse(eventDate);
+  const expires = keyExpiresAt === null ? Number.NaN : Date.parse(keyExpiresAt);
+  const after = date + EVENT_WINDOW_AFTER_MS;
+  return { fromMs: date - EVENT_WINDOW_BEFORE_MS, toMs: Number.isNaN(expires) ? after : Math.max(after, expires) };
 }
 
 export interface LanPeerStateOptions {
@@ -212,9 +267,19 @@ interface PeerEntry extends PeerAddress {
   lastHeardMs: number | null;
 }
 
+/**
+ * Which log budget an ignored message's line counts against (docs/kiosk.md "Kiosks on one LAN"): a flood of
+ * forged datagrams must not use up the lines that say a real kiosk's message was replayed or out of time.
+ */
+export type IgnoredKind = 'forged' | 'replayed' | 'malformed';
+
 /** What to do after a datagram. `log` is one line without secrets; `send` goes out unicast. */
 export interface Handling {
   log?: string;
+  /** The budget `log` counts against. */
+  logKind?: IgnoredKind;
+  /** Admissions learned from this datagram, each to be logged (rate-limited) with the peer that told it. */
+  learnedAdmissions?: PeerAdmission[];
   send: Array<{ to: PeerAddress; bytes: Buffer }>;
   /** Admissions learned from this datagram (new tickets only). */
   learned: number;
@@ -225,6 +290,8 @@ export interface Handling {
 }
 
 const peerKey = (peer: PeerAddress): string => `${peer.address}:${peer.port}`;
+/** Annulments heard of, per admitting kiosk and ticket (a line feed is in neither: the label rules refuse it). */
+const annulmentKey = (scannerId: string, tid: string): string => `${scannerId}\n${tid}`;
 
 /**
  * The decisions of one kiosk on the LAN: who its peers are, what they
@@ -233,13 +300,13 @@ const peerKey = (peer: PeerAddress): string => `${peer.address}:${peer.port}`;
 export class LanPeerState {
   private membership: LanMembership | null = null;
   private readonly peers = new Map<string, PeerEntry>();
-  /** The newest sequence number seen per sender (scanner_id). */
-  private readonly lastSeq = new Map<string, number>();
+  /** The newest message accepted per sender (scanner_id): its sequence number and a digest of its bytes. */
+  private readonly lastAccepted = new Map<string, { seq: number; digest: string }>();
   /** When each sender was last heard (authenticated messages only). */
   private readonly lastHeard = new Map<string, number>();
   private readonly lastCatchupAnswer = new Map<string, number>();
   private readonly admissions = new Map<string, PeerAdmission>();
-  /** Annulments heard of, per ticket (the latest): an admission told of later but made before it is stale. */
+  /** Annulments heard of, per kiosk and ticket (the latest): an admission told of later but made before it is stale. */
   private readonly annulments = new Map<string, string>();
   private seq = 0;
   private readonly replayWindowMs: number;
@@ -258,7 +325,7 @@ export class LanPeerState {
     if (this.membership?.eid !== membership?.eid) {
       this.admissions.clear();
       this.annulments.clear();
-      this.lastSeq.clear();
+      this.lastAccepted.clear();
       this.lastHeard.clear();
     }
     this.membership = membership;
@@ -295,7 +362,7 @@ export class LanPeerState {
     return this.admissions.size;
   }
 
-  /** The next message from this kiosk, MACed; null when not joined. */
+  /** The next message from this kiosk, signed; null when not joined. */
   build(type: LanMessageType, nowMs: number, fields: { since?: string; adm?: LanAdmission[] } = {}): Buffer | null {
     const m = this.membership;
     if (!m) return null;
@@ -311,7 +378,7 @@ export class LanPeerState {
       since: fields.since ?? null,
       adm: fields.adm ?? [],
     };
-    return encodeMessage(message, m.key);
+    return encodeMessage(message, m.signer);
   }
 
   /** The catch-up request for a peer: since a minute before it was last heard, or the horizon for one never heard. */
@@ -345,27 +412,42 @@ export class LanPeerState {
     const m = this.membership;
     if (!m) return none;
     const source = `from ${from.address}:${from.port}`;
+    const ignored = (kind: IgnoredKind, line: string): Handling => ({ ...none, log: line, logKind: kind });
     const decoded = decodeMessage(bytes);
-    if (!decoded.ok) return { ...none, log: `LAN message ${source} ignored: ${decoded.problem}.` };
+    if (!decoded.ok) return ignored('malformed', `LAN message ${source} ignored: ${decoded.problem}.`);
     const message = decoded.message;
     if (message.from === m.scannerId) return none; // our own, looped back
     const about = `${message.type} ${source} (scanner ${message.from}, seq ${message.seq})`;
-    if (message.eid !== m.eid) return { ...none, log: `LAN ${about} ignored: for another event (${message.eid}).` };
-    const expected = macOf(m.key, message);
-    if (decoded.mac.length !== expected.length || !timingSafeEqual(decoded.mac, expected)) {
-      return { ...none, log: `LAN ${about} ignored: bad MAC (forged, or a kiosk enrolled with another LAN key).` };
+    if (message.eid !== m.eid) return ignored('malformed', `LAN ${about} ignored: for another event (${message.eid}).`);
+    const revoked = m.trust.revokedScanners();
+    const checked = checkKioskCertificate(decoded.cert, {
+      issuer: m.trust.iss,
+      eid: m.eid,
+      keys: m.trust.keys(),
+      nowMs,
+      isScannerRevoked: (scannerId) => revoked.has(scannerId),
+      verify: verifyEd25519,
+    });
+    if (!checked.ok) return ignored('forged', `LAN ${about} ignored: ${checked.message}.`);
+    // The certificate binds the sender's id and gate: a kiosk speaks only for itself.
+    if (checked.certificate.scanner_id !== message.from || checked.certificate.gate !== message.gate) {
+      return ignored(
+        'forged',
+        `LAN ${about} ignored: its certificate is for another scanner or gate (scanner ${checked.certificate.scanner_id}).`,
+      );
     }
-    if (Math.abs(nowMs - message.ts) > this.replayWindowMs) {
-      return {
-        ...none,
-        log: `LAN ${about} ignored: timestamp ${Math.round((message.ts - nowMs) / 1000)} s off (replayed, or a clock is wrong).`,
-      };
+    if (!verifyEd25519(decoded.sig, canonicalBytes(message), checked.publicKey))
+      return ignored('forged', `LAN ${about} ignored: bad signature (forged, or altered on the way).`);
+    const outOfTime = this.outOfTime(message, nowMs);
+    if (outOfTime !== null) return ignored('replayed', `LAN ${about} ignored: ${outOfTime}.`);
+    const last = this.lastAccepted.get(message.from);
+    const digest = createHash('sha256').update(bytes).digest('base64url');
+    // The same datagram twice in a row (a hello goes both by multicast and by unicast): one message, said once.
+    if (last !== undefined && message.seq === last.seq && digest === last.digest) return none;
+    if (last !== undefined && message.seq <= last.seq) {
+      return ignored('replayed', `LAN ${about} ignored: replayed (sequence not newer than ${last.seq}).`);
     }
-    const last = this.lastSeq.get(message.from);
-    if (last !== undefined && message.seq <= last) {
-      return { ...none, log: `LAN ${about} ignored: replayed (sequence not newer than ${last}).` };
-    }
-    this.lastSeq.set(message.from, message.seq);
+    this.lastAccepted.set(message.from, { seq: message.seq, digest });
 
     // Authenticated: the sender is a peer (discovery and configuration fill the same table).
     const heardBefore = this.lastHeard.get(message.from) ?? null;
@@ -379,11 +461,14 @@ export class LanPeerState {
     const handling: Handling = { send: [], learned: 0 };
     for (const admission of message.adm) {
       if (message.type !== 'admit' && message.type !== 'catchup_reply') break;
-      handling.learned += this.learn({ ...admission, scanner_id: message.from });
+      const peerAdmission = { ...admission, scanner_id: message.from };
+      if (this.learn(peerAdmission) === 0) continue;
+      handling.learned += 1;
+      (handling.learnedAdmissions ??= []).push(peerAdmission);
     }
     if (message.type === 'annul') {
       handling.forgotten = 0;
-      for (const annulment of message.adm) handling.forgotten += this.forget(annulment.tid, annulment.admitted_at);
+      for (const annulment of message.adm) handling.forgotten += this.forget(annulment.tid, annulment.admitted_at, message.from);
     }
     if (message.type === 'hello' && rejoined) {
       // A peer heard for the first time (or again after a silence): say hello back so it learns us at
@@ -403,10 +488,30 @@ export class LanPeerState {
     return handling;
   }
 
+  /**
+   * Why an authentic message cannot be believed about time, or null (docs/protocol.md "LAN messages between
+   * kiosks"): its `ts` is outside the replay window; its `seq` runs ahead of its own clock by more than the window
+   * (else one message with a huge `seq` would silence the sender's later ones); or an admission or annulment it
+   * tells is dated outside the event's window or later than now plus the replay window.
+   */
+  private outOfTime(message: LanMessage, nowMs: number): string | null {
+    if (Math.abs(nowMs - message.ts) > this.replayWindowMs) {
+      return `timestamp ${Math.round((message.ts - nowMs) / 1000)} s off (replayed, or a clock is wrong)`;
+    }
+    if (message.seq > (message.ts + this.replayWindowMs) * 1000) return `sequence number ${message.seq} runs ahead of its clock`;
+    const window = this.membership?.eventWindow;
+    for (const entry of message.adm) {
+      const at = Date.parse(entry.admitted_at);
+      if (at > nowMs + this.replayWindowMs) return `time ${entry.admitted_at} is in the future`;
+      if (window && (at < window.fromMs || at > window.toMs)) return `time ${entry.admitted_at} is outside the event's window`;
+    }
+    return null;
+  }
+
   /** Keeps a peer's admission; the earliest of a ticket wins. 1 when the ticket was new. */
   private learn(admission: PeerAdmission): number {
-    const annulledAt = this.annulments.get(admission.tid);
-    // Made before an annulment heard of already (a catch-up reply can bring an old admission late): undone.
+    const annulledAt = this.annulments.get(annulmentKey(admission.scanner_id, admission.tid));
+    // Made before an annulment its kiosk told already (a catch-up reply can bring an old admission late): undone.
     if (annulledAt !== undefined && admission.admitted_at <= annulledAt) return 0;
     const known = this.admissions.get(admission.tid);
     if (known) {
@@ -421,19 +526,23 @@ export class LanPeerState {
     return 1;
   }
 
-  /** A peer's annulment: the ticket's admissions made up to `annulledAt` are undone. 1 when one was forgotten. */
-  private forget(tid: string, annulledAt: string): number {
-    const heard = this.annulments.get(tid);
+  /**
+   * A peer's annulment: the ticket's admissions made by that same kiosk up to `annulledAt` are undone (a kiosk
+   * undoes only its own admissions: docs/kiosk.md "Kiosks on one LAN"). 1 when one was forgotten.
+   */
+  private forget(tid: string, annulledAt: string, by: string): number {
+    const key = annulmentKey(by, tid);
+    const heard = this.annulments.get(key);
     if (heard === undefined || heard < annulledAt) {
       if (this.annulments.size >= MAX_KNOWN_ADMISSIONS) {
         const oldest = this.annulments.keys().next().value;
         if (oldest !== undefined) this.annulments.delete(oldest);
       }
-      this.annulments.delete(tid);
-      this.annulments.set(tid, annulledAt);
+      this.annulments.delete(key);
+      this.annulments.set(key, annulledAt);
     }
     const known = this.admissions.get(tid);
-    if (known === undefined || known.admitted_at > annulledAt) return 0;
+    if (known === undefined || known.scanner_id !== by || known.admitted_at > annulledAt) return 0;
     this.admissions.delete(tid);
     return 1;
   }
@@ -441,7 +550,7 @@ export class LanPeerState {
 
 /**
  * The LAN as the kiosk core sees it (lan-transport.ts implements it over
- * UDP). The core joins after enrollment with the event's LAN key, consults
+ * UDP). The core joins after enrollment with its own signing key and certificate, consults
  * `admissionOf` on its offline path, and publishes its own admissions.
  */
 export interface PeerNetwork {
@@ -469,7 +578,12 @@ export class IgnoredMessageLog {
   private written = 0;
   private unwritten = 0;
 
-  constructor(private readonly perMinute = IGNORED_LINES_PER_MINUTE) {}
+  /** `summary`: the line for `n` lines not written one by one in a minute. */
+  constructor(
+    private readonly perMinute = IGNORED_LINES_PER_MINUTE,
+    private readonly summary: (n: number) => string = (n) =>
+      `LAN: ${n} more message(s) ignored in the last minute, not logged one by one (forged, replayed or for another event).`,
+  ) {}
 
   /** The lines to write now for one ignored message: the last minute's count (if any), then the line itself (if allowed). */
   lines(line: string, nowMs: number): string[] {
@@ -486,15 +600,50 @@ export class IgnoredMessageLog {
   /** The count of a minute that is over, once; called on a timer too, so a flood that stopped is still told. */
   due(nowMs: number): string[] {
     if (nowMs - this.minuteStart < 60_000) return [];
-    const out =
-      this.unwritten > 0
-        ? [
-            `LAN: ${this.unwritten} more message(s) ignored in the last minute, not logged one by one (forged, replayed or for another event).`,
-          ]
-        : [];
+    const out = this.unwritten > 0 ? [this.summary(this.unwritten)] : [];
     this.minuteStart = nowMs;
     this.written = 0;
     this.unwritten = 0;
     return out;
   }
+}
+
+/**
+ * The LAN's log budgets (docs/kiosk.md "Kiosks on one LAN"): one per kind of ignored message, so forged datagrams
+ * cannot bury a replayed or out-of-time one, and one for the admissions learned from peers.
+ */
+export class LanLogBudgets {
+  private readonly ignored: Record<IgnoredKind, IgnoredMessageLog> = {
+    forged: new IgnoredMessageLog(IGNORED_LINES_PER_MINUTE, (n) => summaryOf(n, 'with a bad certificate or signature (forged)')),
+    replayed: new IgnoredMessageLog(IGNORED_LINES_PER_MINUTE, (n) => summaryOf(n, 'replayed or out of time')),
+    malformed: new IgnoredMessageLog(IGNORED_LINES_PER_MINUTE, (n) => summaryOf(n, 'malformed or for another event')),
+  };
+  private readonly learned = new IgnoredMessageLog(
+    LEARNED_LINES_PER_MINUTE,
+    (n) => `LAN: ${n} more admission(s) learned from peers in the last minute, not logged one by one.`,
+  );
+
+  /** The lines to write now for one datagram's handling. */
+  lines(handling: Handling, from: PeerAddress, nowMs: number): string[] {
+    const out: string[] = [];
+    if (handling.log !== undefined) out.push(...this.ignored[handling.logKind ?? 'malformed'].lines(handling.log, nowMs));
+    for (const admission of handling.learnedAdmissions ?? []) out.push(...this.learned.lines(learnedLine(admission, from), nowMs));
+    return out;
+  }
+
+  /** The counts of minutes that are over (called on a timer too). */
+  due(nowMs: number): string[] {
+    return [...Object.values(this.ignored).flatMap((log) => log.due(nowMs)), ...this.learned.due(nowMs)];
+  }
+}
+
+function summaryOf(n: number, what: string): string {
+  return `LAN: ${n} more message(s) ${what} ignored in the last minute, not logged one by one.`;
+}
+
+/** One admission learned from a peer, for the log: which ticket, when, where, and which kiosk said so. */
+export function learnedLine(admission: PeerAdmission, from: PeerAddress): string {
+  const gate = admission.gate === null ? 'no gate' : `gate ${admission.gate}`;
+  const how = admission.offline ? 'offline' : 'online';
+  return `LAN: learned admission of ticket ${admission.tid} at ${gate}, ${admission.admitted_at} (${how}), from scanner ${admission.scanner_id} (${from.address}:${from.port}).`;
 }

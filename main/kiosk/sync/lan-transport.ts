@@ -8,12 +8,14 @@
  * discovery fills, and everything else is the same code path.
  */
 import { createSocket, type Socket } from 'node:dgram';
+import { lookup } from 'node:dns/promises';
+import { isIPv4 } from 'node:net';
 import {
   CATCHUP_LIMIT,
   DEFAULT_HELLO_INTERVAL_MS,
   DEFAULT_LAN_GROUP,
   DEFAULT_LAN_PORT,
-  IgnoredMessageLog,
+  LanLogBudgets,
   LanPeerState,
   type LanAdmission,
   type LanMembership,
@@ -48,7 +50,7 @@ export class LanTransport implements PeerNetwork {
   private ownAnnulmentsSince: ((since: string, limit: number) => LanAdmission[]) | null = null;
   private readonly now: () => number;
   private closed = false;
-  private readonly ignoredLog = new IgnoredMessageLog();
+  private readonly logBudgets = new LanLogBudgets();
 
   private constructor(private readonly options: LanTransportOptions) {
     this.state = new LanPeerState(options);
@@ -57,7 +59,8 @@ export class LanTransport implements PeerNetwork {
 
   /** Binds the socket; resolves once it listens (the bound port is `port`). */
   static async start(options: LanTransportOptions): Promise<LanTransport> {
-    const transport = new LanTransport(options);
+    const peers = await resolvePeers(options.peers ?? [], options.log);
+    const transport = new LanTransport({ ...options, peers });
     await transport.bind();
     return transport;
   }
@@ -97,7 +100,7 @@ export class LanTransport implements PeerNetwork {
     }
     const every = this.options.helloIntervalMs ?? DEFAULT_HELLO_INTERVAL_MS;
     this.timer = setInterval(() => {
-      for (const line of this.ignoredLog.due(this.now())) this.options.log(line);
+      for (const line of this.logBudgets.due(this.now())) this.options.log(line);
       this.hello();
     }, every);
     this.timer.unref?.();
@@ -172,7 +175,7 @@ export class LanTransport implements PeerNetwork {
     if (this.closed) return;
     const now = this.now();
     const handling = this.state.receive(bytes, from, now);
-    if (handling.log) for (const line of this.ignoredLog.lines(handling.log, now)) this.options.log(line);
+    for (const line of this.logBudgets.lines(handling, from, now)) this.options.log(line);
     for (const { to, bytes: out } of handling.send) this.send(to, out);
     if (handling.catchupFrom && this.ownAdmissionsSince) {
       let own: LanAdmission[];
@@ -198,4 +201,26 @@ export class LanTransport implements PeerNetwork {
       if (error && !this.closed) this.options.log(`LAN warnings: could not send to ${to.address}:${to.port} (${error.message}).`);
     });
   }
+}
+
+/**
+ * Peers listed by host name are looked up once, at start (the peer list holds addresses, as datagrams come
+ * from addresses); one that cannot be looked up is left out with a log line, and the kiosk runs on.
+ */
+async function resolvePeers(peers: readonly PeerAddress[], log: (line: string) => void): Promise<PeerAddress[]> {
+  const resolved: PeerAddress[] = [];
+  for (const peer of peers) {
+    if (isIPv4(peer.address)) {
+      resolved.push(peer);
+      continue;
+    }
+    try {
+      resolved.push({ address: (await lookup(peer.address, { family: 4 })).address, port: peer.port });
+    } catch (error) {
+      log(
+        `LAN peer ${peer.address}:${peer.port} left out: its name cannot be looked up (${error instanceof Error ? error.message : String(error)}).`,
+      );
+    }
+  }
+  return resolved;
 }

@@ -143,6 +143,17 @@ export class RevocationSync {
         reset: page.reset || cursor === null,
         syncedAt: page.complete ? new Date(this.deps.now()).toISOString() : null,
       });
+      // docs/kiosk.md "Kiosks on one LAN": the event's revoked scanners come whole with every page (an extension
+      // older issuers leave out); their LAN messages are ignored from now on.
+      const scanners = (page as { revoked_scanners?: unknown }).revoked_scanners;
+      if (Array.isArray(scanners)) {
+        const ids = scanners
+          .map((entry: unknown) =>
+            typeof entry === 'object' && entry !== null ? (entry as { scanner_id?: unknown }).scanner_id : undefined,
+          )
+          .filter((id): id is string => typeof id === 'string' && id.length > 0 && id.length <= 200);
+        store.saveRevokedScanners(enrollment.eid, ids);
+      }
       added += page.revoked.length;
       cursor = page.next;
       if (page.complete) return { kind: 'synced', added, pages };

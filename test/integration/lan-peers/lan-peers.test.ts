@@ -1,10 +1,12 @@
 /**
  * Kiosks on one LAN warn each other (docs/kiosk.md "Kiosks on one LAN"):
  * three kiosk PROCESSES (the real runtime, lan-kiosk-child.mjs) enrolled with
- * the REAL issuer on loopback, their API and LAN keys in the real OS keyring.
+ * the REAL issuer on loopback, their API keys and their own LAN keys in the real
+ * OS keyring, each LAN key certified with the issuer's signing key.
  * Everything is sent to 127.0.0.1 only: discovery is off (no multicast, no
  * broadcast) and each kiosk's peers are its siblings' loopback ports, set
- * through the same `peers` list discovery fills. The test itself plays a
+ * through the same `peers` list discovery fills (C's from its kiosk-config.json
+ * `lan.peers`, as IT lists them by hand). The test itself plays a
  * fourth "kiosk" with a UDP socket of its own (the spy), to capture a real
  * datagram and to send forged and replayed ones.
  *
@@ -12,12 +14,15 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { createSocket, type Socket } from 'node:dgram';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LanPeerState } from '../../../main/kiosk/sync/lan-peers.js';
+import { parseLanCredential } from '../../../main/kiosk/sync/enrollment.js';
+import { activeKid } from '../../../issuer/store/signing-keys.js';
+import { member, OTHER_ISSUER } from '../../unit/kiosk/lan-fixtures.js';
 import type { ScanResult } from '../../../main/kiosk/kiosk-api.js';
 import type { KeychainApiKeyStore } from '../../../main/kiosk/store/api-key-store.js';
 import { refusalText } from '../../../renderer/view/verdict-view-model.js';
@@ -47,6 +52,7 @@ class KioskProcess {
     readonly port: number,
     readonly peers: number[],
     readonly keys: KeychainApiKeyStore,
+    readonly certify: { keysDir: string; kid: string },
   ) {}
 
   async start(): Promise<void> {
@@ -55,6 +61,7 @@ class KioskProcess {
       keyringService: `ticket-kiosk-test-${process.pid}-${this.label}`,
       port: this.port,
       peers: this.peers.map((port) => ({ address: '127.0.0.1', port })),
+      certify: this.certify,
     };
     const child = fork(CHILD, [JSON.stringify(config)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     this.child = child;
@@ -133,11 +140,17 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => spy.bind(0, '127.0.0.1', resolve));
   const ports = { A: await freeUdpPort(), B: await freeUdpPort(), C: await freeUdpPort() };
   const spyPort = spy.address().port;
+  const certify = { keysDir: issuer.fx.dataDir.keysDir, kid: await activeKid(issuer.fx.sql) };
   for (const label of ['A', 'B', 'C'] as const) {
     const others = (['A', 'B', 'C'] as const).filter((other) => other !== label).map((other) => ports[other]);
     // A also tells the spy: the test needs one of its real datagrams.
     const peers = label === 'A' ? [...others, spyPort] : others;
-    kiosks[label] = new KioskProcess(label, join(dir, label), ports[label], peers, testKeychain(label));
+    if (label === 'C') {
+      // docs/kiosk.md "Kiosks on one LAN": peers listed by hand in the configuration file.
+      mkdirSync(join(dir, label), { recursive: true, mode: 0o700 });
+      writeFileSync(join(dir, label, 'kiosk-config.json'), JSON.stringify({ lan: { peers: others.map((port) => `127.0.0.1:${port}`) } }));
+    }
+    kiosks[label] = new KioskProcess(label, join(dir, label), ports[label], label === 'C' ? [] : peers, testKeychain(label), certify);
   }
   for (const label of ['A', 'B', 'C'] as const) {
     const kiosk = kiosks[label];
@@ -165,16 +178,19 @@ afterAll(async () => {
 });
 
 describe('kiosks on one LAN (loopback only)', () => {
-  it('each kiosk keeps the event LAN key in the OS keyring only: not in its database, not in its log', async () => {
-    const lanKey = (issuer.fx.db.prepare('SELECT lan_key FROM event_lan_keys WHERE eid = ?').get(issuer.event.eid) as { lan_key: string })
-      .lan_key;
+  it('each kiosk keeps its own LAN key (no shared one) in the OS keyring only: not in its database, not in its log', async () => {
+    const secrets = new Set<string>();
     for (const kiosk of Object.values(kiosks)) {
-      expect(await kiosk.keys.loadLanKey(issuer.url)).toBe(lanKey);
+      const credential = parseLanCredential(await kiosk.keys.loadLanKey(issuer.url));
+      expect(credential, kiosk.label).not.toBeNull();
+      expect(credential!.certificate).toMatch(/^tkc1\./);
+      secrets.add(credential!.secret);
       for (const file of readdirSync(kiosk.dataDir)) {
-        expect(readFileSync(join(kiosk.dataDir, file)).includes(Buffer.from(lanKey)), file).toBe(false);
+        expect(readFileSync(join(kiosk.dataDir, file)).includes(Buffer.from(credential!.secret)), file).toBe(false);
       }
-      expect(kiosk.logs.join('\n')).not.toContain(lanKey);
+      expect(kiosk.logs.join('\n')).not.toContain(credential!.secret);
     }
+    expect(secrets.size).toBe(3);
   });
 
   it('a ticket admitted offline at gate A is refused at gate B within a second', async () => {
@@ -187,8 +203,15 @@ describe('kiosks on one LAN (loopback only)', () => {
     await eventually(async () => (await kiosks.B.knows(ticket.tid)) !== null, 1000);
     expect(Date.now() - since).toBeLessThan(1000);
 
+    // B logs what it learned, naming the kiosk that told it.
+    await eventually(() => kiosks.B.lines(new RegExp(`^LAN: learned admission of ticket ${ticket.tid} at gate A`)).length > 0, 5000);
+    const learned = kiosks.B.lines(new RegExp(`learned admission of ticket ${ticket.tid}`))[0]!;
+    const scannerA = /from scanner (\S+) \(127\.0\.0\.1:\d+\)\.$/.exec(learned)![1]!;
+
     const refused = verdictOf(await kiosks.B.scan(ticket.code));
     expect(refused).toMatchObject({
+      first_used_scanner: scannerA,
+      detail: `admitted by scanner ${scannerA} at gate A on this LAN`,
       kind: 'refuse',
       reason: 'admitted_at_other_gate',
       decided_by: 'seen_by_peer',
@@ -202,31 +225,47 @@ describe('kiosks on one LAN (loopback only)', () => {
     expect(refusalText(refused as never, { timeZone: 'UTC', locale: 'en-GB' })).toBe(`Already admitted at Gate A, ${clock} (offline)`);
   });
 
-  it('a forged message (wrong key) is ignored and logged; the ticket it names is still admitted', async () => {
+  it('a forged message (a certificate the issuer did not sign) is ignored and logged; the ticket it names is still admitted', async () => {
     const ticket = issuer.issueTicket();
     const forger = new LanPeerState();
-    forger.setMembership({ eid: issuer.event.eid, scannerId: 'forger', gate: 'Z', key: Buffer.alloc(32, 7) });
+    forger.setMembership(member('forger', 'Z', { eid: issuer.event.eid, iss: issuer.url, issuer: OTHER_ISSUER }));
     const forged = forger.build('admit', Date.now(), {
       adm: [{ tid: ticket.tid, admitted_at: new Date().toISOString(), gate: 'Z', offline: true }],
     })!;
     spy.send(forged, kiosks.B.port, '127.0.0.1');
-    await eventually(() => kiosks.B.lines(/scanner forger.*ignored: bad MAC/).length > 0, 5000);
+    await eventually(() => kiosks.B.lines(/scanner forger.*ignored: kiosk certificate key \w+ is not published/).length > 0, 5000);
     expect(kiosks.B.lines(/scanner forger/)).toHaveLength(1); // one line
     expect(await kiosks.B.knows(ticket.tid)).toBeNull();
     expect(verdictOf(await kiosks.B.scan(ticket.code))).toMatchObject({ kind: 'admit', offline: true });
   });
 
-  it('a replayed message is ignored and logged', async () => {
+  it('the same datagram again (as multicast and unicast bring it) is one message; a real replay is ignored and logged', async () => {
+    // Normal operation so far: no kiosk logged a replay.
+    for (const kiosk of Object.values(kiosks)) expect(kiosk.lines(/ignored: replayed/), kiosk.label).toEqual([]);
     received.length = 0;
     const ticket = issuer.issueTicket();
     expect(verdictOf(await kiosks.A.scan(ticket.code))).toMatchObject({ kind: 'admit' });
     await eventually(() => received.some((bytes) => bytes.includes(ticket.tid)), 5000);
     await eventually(async () => (await kiosks.B.knows(ticket.tid)) !== null, 5000);
     const genuine = received.find((bytes) => bytes.includes(ticket.tid))!;
-    const before = kiosks.B.lines(/ignored: replayed/).length;
-    spy.send(genuine, kiosks.B.port, '127.0.0.1'); // B heard it from A already: the same bytes again
-    await eventually(() => kiosks.B.lines(/ignored: replayed/).length > before, 5000);
-    expect(kiosks.B.lines(/ignored: replayed/).at(-1)).toMatch(/^LAN admit from 127\.0\.0\.1:\d+ \(scanner [^)]+\) ignored: replayed/);
+
+    // B heard it from A already: the same bytes again right after are the second copy of one message.
+    spy.send(genuine, kiosks.B.port, '127.0.0.1');
+    // A marker datagram after it (a forged one, logged): once its line is there, B has read the copy before it.
+    const marker = new LanPeerState();
+    marker.setMembership(member('marker', 'Z', { eid: issuer.event.eid, iss: issuer.url, issuer: OTHER_ISSUER }));
+    spy.send(marker.build('hello', Date.now())!, kiosks.B.port, '127.0.0.1');
+    await eventually(() => kiosks.B.lines(/scanner marker.*ignored: kiosk certificate/).length > 0, 5000);
+    expect(kiosks.B.lines(/ignored: replayed/)).toEqual([]);
+
+    // A says something newer; then the old datagram again is a replay.
+    const next = issuer.issueTicket();
+    expect(verdictOf(await kiosks.A.scan(next.code))).toMatchObject({ kind: 'admit' });
+    await eventually(async () => (await kiosks.B.knows(next.tid)) !== null, 5000);
+    spy.send(genuine, kiosks.B.port, '127.0.0.1');
+    await eventually(() => kiosks.B.lines(/ignored: replayed/).length > 0, 5000);
+    expect(kiosks.B.lines(/ignored: replayed/)).toHaveLength(1);
+    expect(kiosks.B.lines(/ignored: replayed/)[0]).toMatch(/^LAN admit from 127\.0\.0\.1:\d+ \(scanner [^)]+\) ignored: replayed/);
   });
 
   it('a kiosk that was away catches up when it comes back', async () => {

@@ -90,6 +90,17 @@ describe('offline verdict rules', () => {
     expect(result.pass).toBe(true);
   });
 
+  it('a seen_by_peer refusal names the peer’s scanner and gate', () => {
+    const peer = { admitted_at: '2026-06-01T19:31:00.000Z', gate: 'A', offline: true, scanner_id: 'scn_gate_a' };
+    const result = evaluateTicketOffline(code(payload()), ctx({ admittedByPeerAt: () => peer }));
+    expect(!result.pass && result.verdict).toMatchObject({
+      reason: 'admitted_at_other_gate',
+      first_used_gate: 'A',
+      first_used_scanner: 'scn_gate_a',
+      detail: 'admitted by scanner scn_gate_a at gate A on this LAN',
+    });
+  });
+
   it.each(Object.entries(FAULTS))('fault %s fails exactly that check', (check, fault) => {
     const result = run([fault]);
     expect(result.pass).toBe(false);
