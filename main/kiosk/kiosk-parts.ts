@@ -124,14 +124,16 @@ export function assembleKiosk(options: KioskCoreOptions, hooks: KioskHooks): Kio
     ...(options.discoveryMaxAgeMs === undefined ? {} : { maxAgeMs: options.discoveryMaxAgeMs }),
     ...(options.discoveryMinRefetchIntervalMs === undefined ? {} : { minRefetchIntervalMs: options.discoveryMinRefetchIntervalMs }),
   });
+  // scanner_id is generated on first start, not at first enrollment; the keyring entry is this kiosk's own.
+  const scannerId = store.identity().scanner_id;
   const link = new IssuerLink({
     apiKeys: options.apiKeys,
+    scannerId,
     discovery,
     interactiveTimeoutMs: options.interactiveTimeoutMs ?? 10_000,
     onChange: changed,
   });
   const lan = new LanDoor({ lan: options.lan, store, apiKeys: options.apiKeys, background, log });
-  store.identity(); // scanner_id is generated on first start, not at first enrollment
   // A pinned self-signed issuer stays pinned across restarts (docs/protocol.md "Self-signed issuers").
   const enrollment = store.getEnrollment();
   if (enrollment?.tls_cert_sha256) client.pinCertificate(enrollment.iss, enrollment.tls_cert_sha256);

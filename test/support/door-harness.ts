@@ -188,12 +188,12 @@ export async function openKioskDoor(browser: Browser, options: KioskDoorOptions)
   return { runtime, host, page, keyringService: options.keyringService };
 }
 
-/** Stops each door's host and runtime and removes its API key for `issuerUrl` from the keyring. */
-export async function closeKioskDoors(doors: readonly KioskDoor[], issuerUrl: string): Promise<void> {
+/** Stops each door's host and runtime and removes its keyring entries (its keyring service is its own). */
+export async function closeKioskDoors(doors: readonly KioskDoor[]): Promise<void> {
   for (const door of doors) {
     await door.host.close().catch(() => undefined);
     await door.runtime.close().catch(() => undefined);
-    await new KeychainApiKeyStore({ serviceName: door.keyringService }).deleteApiKey(issuerUrl).catch(() => undefined);
+    await new KeychainApiKeyStore({ serviceName: door.keyringService }).secrets.deleteAll().catch(() => undefined);
   }
 }
 

@@ -115,9 +115,11 @@ async function exchange(setup: SetupPayload, deps: EnrollDeps): Promise<EnrollOu
   if (response.issuer.iss !== setup.iss || response.scope.eid !== setup.eid) {
     return fail('scope_mismatch', 'the issuer enrolled this kiosk for another issuer or event than the setup code named');
   }
+  // This kiosk's own entry (docs/kiosk.md "Secret storage"): another kiosk of this OS user keeps its key.
+  const owner = { iss: response.issuer.iss, scanner_id: identity.scanner_id };
   // Key first: if saving the state fails we have a usable key and no claim of enrollment, never the reverse.
   try {
-    await deps.apiKeys.saveApiKey(response.api_key, response.issuer.iss);
+    await deps.apiKeys.saveApiKey(response.api_key, owner);
   } catch (error) {
     return fail('secret_store_unavailable', secretStoreMessage(error, response.api_key));
   }
@@ -125,8 +127,8 @@ async function exchange(setup: SetupPayload, deps: EnrollDeps): Promise<EnrollOu
   // issuer without it gives none, and an old event's key must not stay behind for the new one.
   const lanKey = typeof response.lan_key === 'string' && /^[A-Za-z0-9_-]{43}$/.test(response.lan_key) ? response.lan_key : null;
   try {
-    if (lanKey !== null) await deps.apiKeys.saveLanKey?.(lanKey, response.issuer.iss);
-    else await deps.apiKeys.deleteLanKey?.(response.issuer.iss);
+    if (lanKey !== null) await deps.apiKeys.saveLanKey?.(lanKey, owner);
+    else await deps.apiKeys.deleteLanKey?.(owner);
   } catch (error) {
     return fail('secret_store_unavailable', secretStoreMessage(error, response.api_key, lanKey));
   }

@@ -156,8 +156,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const kiosk of Object.values(kiosks)) {
     await kiosk.stop().catch(() => kiosk.kill());
-    await kiosk.keys.deleteApiKey(issuer.url).catch(() => undefined);
-    await kiosk.keys.deleteLanKey(issuer.url).catch(() => undefined);
+    await kiosk.keys.secrets.deleteAll().catch(() => undefined);
   }
   await new Promise<void>((resolve) => spy.close(() => resolve()));
   await issuer.cleanup();
@@ -169,7 +168,8 @@ describe('kiosks on one LAN (loopback only)', () => {
     const lanKey = (issuer.fx.db.prepare('SELECT lan_key FROM event_lan_keys WHERE eid = ?').get(issuer.event.eid) as { lan_key: string })
       .lan_key;
     for (const kiosk of Object.values(kiosks)) {
-      expect(await kiosk.keys.loadLanKey(issuer.url)).toBe(lanKey);
+      const [account] = (await kiosk.keys.secrets.accounts()).filter((name) => name.endsWith('#lan-key'));
+      expect(await kiosk.keys.secrets.loadApiKey(account!)).toBe(lanKey);
       for (const file of readdirSync(kiosk.dataDir)) {
         expect(readFileSync(join(kiosk.dataDir, file)).includes(Buffer.from(lanKey)), file).toBe(false);
       }
