@@ -23,6 +23,7 @@ import { drainPass } from './sync/drain-pass.js';
 import { DrainSchedule } from './sync/drain-schedule.js';
 import { HEARTBEAT_INTERVAL_MS, Heartbeat } from './sync/heartbeat.js';
 import { IssuerClient, type IssuerClientOptions } from './sync/issuer-client.js';
+import { IssuerClock } from './sync/issuer-clock.js';
 import { IssuerLink } from './sync/issuer-link.js';
 import { LanDoor } from './sync/lan-door.js';
 import { DEFAULT_REVOCATION_MAX_AGE_MS, REVOCATION_SYNC_INTERVAL_MS, RevocationSchedule, RevocationSync } from './sync/revocation-sync.js';
@@ -45,6 +46,8 @@ export interface KioskParts {
   reads: ReadPaths;
   staff: StaffAccess;
   client: IssuerClient;
+  /** The kiosk's clock against the issuer's (docs/kiosk.md "The kiosk's clock"). */
+  clock: IssuerClock;
   discovery: DiscoveryCache;
   link: IssuerLink;
   background: BackgroundWork;
@@ -113,7 +116,11 @@ export function assembleKiosk(options: KioskCoreOptions, hooks: KioskHooks): Kio
     onExpiry: changed,
     ...(options.staffIdleMs === undefined ? {} : { idleMs: options.staffIdleMs }),
   });
-  const clientOptions: IssuerClientOptions = { now };
+  // docs/kiosk.md "The kiosk's clock": each issuer answer's Date tells the kiosk its clock's offset; the door's
+  // decisions, the times it records (and sends) and the heartbeat go by the issuer's time as last known.
+  const clock = new IssuerClock({ store, now, log, changed });
+  const doorNow = clock.issuerNow;
+  const clientOptions: IssuerClientOptions = { now, noteIssuerTime: (bounds) => clock.note(bounds) };
   if (options.fetch) clientOptions.fetch = options.fetch;
   if (options.dispatcher) clientOptions.dispatcher = options.dispatcher;
   const client = new IssuerClient(clientOptions);
@@ -145,7 +152,8 @@ export function assembleKiosk(options: KioskCoreOptions, hooks: KioskHooks): Kio
     client,
     link,
     background,
-    now,
+    now: doorNow,
+    clockOffsetMs: () => clock.view().offset_ms,
     log,
     annulWindowMs,
     intervalMs: options.heartbeatIntervalMs ?? HEARTBEAT_INTERVAL_MS,
@@ -171,7 +179,7 @@ export function assembleKiosk(options: KioskCoreOptions, hooks: KioskHooks): Kio
     intervalMs: revocationSyncMs,
     changed,
   });
-  const door = { store, client, link, drains, heartbeat, lan, now, budgetMs, changed };
+  const door = { store, client, link, drains, heartbeat, lan, now: doorNow, budgetMs, changed };
   const doorScan = new DoorScan({
     ...door,
     discovery,
@@ -192,6 +200,7 @@ export function assembleKiosk(options: KioskCoreOptions, hooks: KioskHooks): Kio
     reads,
     staff,
     client,
+    clock,
     discovery,
     link,
     background,

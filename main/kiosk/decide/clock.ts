@@ -5,6 +5,7 @@
  *
  * Pure, in decide/: the client measures (sync/issuer-client.ts), sync/issuer-clock.ts keeps what is known.
  */
+import type { KioskClockState } from '../../../renderer/kiosk-bridge-types.js';
 
 /** Ready warns staff when the kiosk's clock is further than this from the issuer's (docs/kiosk.md "The kiosk's clock"). */
 export const CLOCK_WARNING_MS = 60_000;
@@ -71,14 +72,7 @@ export function clockWarns(known: KnownClock | null): boolean {
 }
 
 /** What the screens show of the clock (KioskState.clock). */
-export interface ClockView {
-  /** Issuer time minus kiosk time, ms; null before the first answer from an issuer. */
-  offset_ms: number | null;
-  /** Over CLOCK_WARNING_MS: Ready warns staff. */
-  warn: boolean;
-  /** When it was last measured (kiosk clock, ISO); null before the first answer. */
-  measured_at: string | null;
-}
+export type ClockView = KioskClockState;
 
 export function clockView(known: KnownClock | null): ClockView {
   return {

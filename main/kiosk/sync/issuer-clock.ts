@@ -45,12 +45,28 @@ export class IssuerClock {
     this.known = known;
     const moved = before === null || Math.abs(known.offset_ms - before.offset_ms) >= SAVE_WHEN_MOVED_MS;
     if (moved) this.deps.log(`Clock: the issuer's time is ${describeOffset(known.offset_ms)} this kiosk's (from its answers' Date).`);
-    const saved = this.saved;
-    if (saved === null || Math.abs(known.offset_ms - saved.offset_ms) >= SAVE_WHEN_MOVED_MS || known.measured_at_ms - saved.measured_at_ms >= SAVE_AT_LEAST_EVERY_MS) {
-      this.deps.store.saveIssuerClock(known);
-      this.saved = known;
+    if (this.saveDue(known)) {
+      try {
+        this.deps.store.saveIssuerClock(known);
+        this.saved = known;
+      } catch (error) {
+        // Kept in memory meanwhile: a failing write must not turn the issuer's answer into a failed request.
+        this.deps.log(
+          `Clock: the offset could not be kept in the local store (${error instanceof Error ? error.message : String(error)}).`,
+        );
+      }
     }
     if (moved) this.deps.changed();
+  }
+
+  /** Saved when it moved by a second or more, or a minute after the last save (sub-second noise is not worth a write per answer). */
+  private saveDue(known: KnownClock): boolean {
+    const saved = this.saved;
+    if (saved === null) return true;
+    return (
+      Math.abs(known.offset_ms - saved.offset_ms) >= SAVE_WHEN_MOVED_MS ||
+      known.measured_at_ms - saved.measured_at_ms >= SAVE_AT_LEAST_EVERY_MS
+    );
   }
 }
 
