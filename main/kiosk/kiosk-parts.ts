@@ -144,6 +144,9 @@ export function assembleKiosk(options: KioskCoreOptions, hooks: KioskHooks): Kio
   // A pinned self-signed issuer stays pinned across restarts (docs/protocol.md "Self-signed issuers").
   const enrollment = store.getEnrollment();
   if (enrollment?.tls_cert_sha256) client.pinCertificate(enrollment.iss, enrollment.tls_cert_sha256);
+  // docs/kiosk.md "Secret storage": a key kept in the older per-issuer entry becomes this kiosk's own at start
+  // (reading it takes it over); a keyring that fails now is reported by the first call that needs the key.
+  if (enrollment) background.run(link.loadApiKey(enrollment));
   // Scans left in the queue by a previous run go out as soon as possible.
   if (store.pendingCount() > 0) drains.soon();
   const annulWindowMs = options.annulWindowMs ?? DEFAULT_ANNUL_WINDOW_MS;

@@ -7,7 +7,7 @@
  *   scripts/with-keyring.sh npx vitest run test/integration/kiosk-vs-issuer/one-kiosk-one-key.test.ts
  */
 import { describe, expect, it } from 'vitest';
-import { enrollWith, verdictOf } from './helpers/kiosk.js';
+import { enrollWith, eventually, verdictOf } from './helpers/kiosk.js';
 import { useIssuerAndKiosks } from './helpers/rig.js';
 
 const rig = useIssuerAndKiosks();
@@ -69,11 +69,11 @@ describe('two kiosks under one OS user, one issuer', () => {
 
     // First start after the update: same data folder, same keyring.
     const after = rig.kiosks.open(keys, { db: 'before.db' });
+    // Taken over at start, before any scan: the kiosk's own entry now holds it.
+    await eventually(async () => (await keys.secrets.loadApiKey(own)) === apiKey);
     const { tid, code } = rig.issuer.issueTicket();
     expect(verdictOf(await after.scan(code))).toMatchObject({ kind: 'admit', offline: false, decided_by: 'issuer' });
     expect(rig.issuer.checkin(tid)).toMatchObject({ scanner_id: scannerId });
-    // Taken over: the kiosk's own entry now holds it.
-    expect(await keys.secrets.loadApiKey(own)).toBe(apiKey);
 
     // A second kiosk of the same user enrolls with the same issuer afterwards: the first keeps its key.
     const newcomer = rig.kiosks.open(keys, { db: 'newcomer.db' });
