@@ -107,6 +107,11 @@ export interface HeartbeatRequest {
    * log rewritten afterwards contradicts one of them.
    */
   log_head?: LogHeadReport;
+  /**
+   * The kiosk's clock (docs/protocol.md "Scanner heartbeat", docs/kiosk.md "The kiosk's clock"): issuer
+   * time minus kiosk time in whole ms, from the Date header of the issuer's answers; absent before the first.
+   */
+  clock_offset_ms?: number;
 }
 
 /** A chain head as a kiosk reports it: position 0 with 64 zeros for an empty log. */

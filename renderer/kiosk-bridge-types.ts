@@ -297,6 +297,18 @@ export interface KioskState {
   offline_exposure: ExposureRow[];
   /** Several scanners, one per lane (docs/kiosk.md "Several scanners"); absent or null: one door, as before. */
   lanes?: LanesState | null;
+  /** The kiosk's clock against the issuer's (docs/kiosk.md "The kiosk's clock"); absent from an older core. */
+  clock?: KioskClockState;
+}
+
+/** What the kiosk knows of its clock (docs/kiosk.md "The kiosk's clock"). */
+export interface KioskClockState {
+  /** Issuer time minus kiosk time, ms; null before the first answer from an issuer. */
+  offset_ms: number | null;
+  /** Off by more than a minute: Ready warns staff. */
+  warn: boolean;
+  /** When it was last measured (kiosk clock, ISO); null before the first answer. */
+  measured_at: string | null;
 }
 
 /** One lane of a kiosk with several scanners (docs/kiosk.md "Several scanners"). */

@@ -50,6 +50,7 @@ import type { DiscoveryCache } from './sync/discovery.js';
 import type { DrainSchedule } from './sync/drain-schedule.js';
 import { setupSummary } from './sync/enrollment.js';
 import type { Heartbeat } from './sync/heartbeat.js';
+import type { IssuerClock } from './sync/issuer-clock.js';
 import type { IssuerClient } from './sync/issuer-client.js';
 import type { IssuerLink } from './sync/issuer-link.js';
 import type { LanDoor } from './sync/lan-door.js';
@@ -95,6 +96,8 @@ export class KioskCore implements KioskApi {
   private readonly doorHeartbeat: Heartbeat;
   /** The revocation list (revocation-sync.ts) and its timer. */
   private readonly revocations: RevocationSync;
+  /** The kiosk's clock against the issuer's (sync/issuer-clock.ts, docs/kiosk.md "The kiosk's clock"). */
+  private readonly clock: IssuerClock;
   private readonly revocationSchedule: RevocationSchedule;
   private readonly lan: LanDoor;
   /** Repeat reads, calibration and lanes (read-paths.ts). */
@@ -106,6 +109,7 @@ export class KioskCore implements KioskApi {
     const parts = assembleKiosk(options, { changed: () => this.changed(), show: (verdict, lane) => this.show(verdict, lane) });
     ({ now: this.now, log: this.log, policy: this.policy, store: this.store, storage: this.storage, staff: this.staff } = parts);
     ({ client: this.client, discovery: this.discovery, link: this.link, background: this.background, lan: this.lan } = parts);
+    this.clock = parts.clock;
     ({ drains: this.drains, drainAbort: this.drainAbort, heartbeat: this.doorHeartbeat, revocations: this.revocations } = parts);
     ({ revocationSchedule: this.revocationSchedule, reads: this.reads, doorScan: this.doorScan, annulDeps: this.annulDeps } = parts);
     const { store, discovery, client, link, now } = parts;
@@ -464,6 +468,7 @@ export class KioskCore implements KioskApi {
       staff: this.staff.state(this.kioskModeExit !== null),
       language: kioskLanguage(this.store.getLanguage()),
       lanes: this.reads.lanesView(enrollment?.direction ?? 'entry'),
+      clock: this.clock.view(),
     };
   }
 

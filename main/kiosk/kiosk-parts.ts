@@ -23,6 +23,7 @@ import { drainPass } from './sync/drain-pass.js';
 import { DrainSchedule } from './sync/drain-schedule.js';
 import { HEARTBEAT_INTERVAL_MS, Heartbeat } from './sync/heartbeat.js';
 import { IssuerClient, type IssuerClientOptions } from './sync/issuer-client.js';
+import { IssuerClock } from './sync/issuer-clock.js';
 import { IssuerLink } from './sync/issuer-link.js';
 import { LanDoor } from './sync/lan-door.js';
 import { DEFAULT_REVOCATION_MAX_AGE_MS, REVOCATION_SYNC_INTERVAL_MS, RevocationSchedule, RevocationSync } from './sync/revocation-sync.js';
@@ -45,6 +46,8 @@ export interface KioskParts {
   reads: ReadPaths;
   staff: StaffAccess;
   client: IssuerClient;
+  /** The kiosk's clock against the issuer's (docs/kiosk.md "The kiosk's clock"). */
+  clock: IssuerClock;
   discovery: DiscoveryCache;
   link: IssuerLink;
   background: BackgroundWork;
@@ -113,7 +116,11 @@ export function assembleKiosk(options: KioskCoreOptions, hooks: KioskHooks): Kio
     onExpiry: changed,
     ...(options.staffIdleMs === undefined ? {} : { idleMs: options.staffIdleMs }),
   });
-  const clientOptions: IssuerClientOptions = { now };
+  // docs/kiosk.md "The kiosk's clock": each issuer answer's Date tells the kiosk its clock's offset; the door's
+  // decisions, the times it records (and sends) and the heartbeat go by the issuer's time as last known.
+  const clock = new IssuerClock({ store, now, log, changed });
+  const doorNow = clock.issuerNow;
+  const clientOptions: IssuerClientOptions = { now, noteIssuerTime: (bounds) => clock.note(bounds) };
   if (options.fetch) clientOptions.fetch = options.fetch;
   if (options.dispatcher) clientOptions.dispatcher = options.dispatcher;
   const client = new IssuerClient(clientOptions);
@@ -124,8 +131,11 @@ export function assembleKiosk(options: KioskCoreOptions, hooks: KioskHooks): Kio
     ...(options.discoveryMaxAgeMs === undefined ? {} : { maxAgeMs: options.discoveryMaxAgeMs }),
     ...(options.discoveryMinRefetchIntervalMs === undefined ? {} : { minRefetchIntervalMs: options.discoveryMinRefetchIntervalMs }),
   });
+  // scanner_id is generated on first start, not at first enrollment; the keyring entry is this kiosk's own.
+  const scannerId = store.identity().scanner_id;
   const link = new IssuerLink({
     apiKeys: options.apiKeys,
+    scannerId,
     discovery,
     interactiveTimeoutMs: options.interactiveTimeoutMs ?? 10_000,
     onChange: changed,
@@ -135,6 +145,9 @@ export function assembleKiosk(options: KioskCoreOptions, hooks: KioskHooks): Kio
   // A pinned self-signed issuer stays pinned across restarts (docs/protocol.md "Self-signed issuers").
   const enrollment = store.getEnrollment();
   if (enrollment?.tls_cert_sha256) client.pinCertificate(enrollment.iss, enrollment.tls_cert_sha256);
+  // docs/kiosk.md "Secret storage": a key kept in the older per-issuer entry becomes this kiosk's own at start
+  // (reading it takes it over); a keyring that fails now is reported by the first call that needs the key.
+  if (enrollment) background.run(link.loadApiKey(enrollment));
   // Scans left in the queue by a previous run go out as soon as possible.
   if (store.pendingCount() > 0) drains.soon();
   const annulWindowMs = options.annulWindowMs ?? DEFAULT_ANNUL_WINDOW_MS;
@@ -143,7 +156,8 @@ export function assembleKiosk(options: KioskCoreOptions, hooks: KioskHooks): Kio
     client,
     link,
     background,
-    now,
+    now: doorNow,
+    clockOffsetMs: () => clock.view().offset_ms,
     log,
     annulWindowMs,
     intervalMs: options.heartbeatIntervalMs ?? HEARTBEAT_INTERVAL_MS,
@@ -169,7 +183,7 @@ export function assembleKiosk(options: KioskCoreOptions, hooks: KioskHooks): Kio
     intervalMs: revocationSyncMs,
     changed,
   });
-  const door = { store, client, link, drains, heartbeat, lan, now, budgetMs, changed };
+  const door = { store, client, link, drains, heartbeat, lan, now: doorNow, budgetMs, changed };
   const doorScan = new DoorScan({
     ...door,
     discovery,
@@ -190,6 +204,7 @@ export function assembleKiosk(options: KioskCoreOptions, hooks: KioskHooks): Kio
     reads,
     staff,
     client,
+    clock,
     discovery,
     link,
     background,

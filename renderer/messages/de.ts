@@ -103,6 +103,13 @@ export const de: Catalogue = {
   'ready.revocations.synced': 'Sperrliste von {time} ({minutes} Min. alt, {count} gesperrt)',
   'ready.revocations.stale':
     'Sperrliste ist {minutes} Min. alt (letzte Synchronisierung {time}): seitdem gesperrte Tickets werden offline nicht abgewiesen',
+  'clock.ahead':
+    'Die Uhr dieses Kiosks geht {offset} vor gegenüber dem Aussteller. Offline-Prüfungen richten sich nach der Zeit des Ausstellers; bitten Sie die Technik, die Uhr zu stellen',
+  'clock.behind':
+    'Die Uhr dieses Kiosks geht {offset} nach gegenüber dem Aussteller. Offline-Prüfungen richten sich nach der Zeit des Ausstellers; bitten Sie die Technik, die Uhr zu stellen',
+  'setup.clock.unknown': 'Uhr: noch nicht mit dem Aussteller verglichen',
+  'setup.clock.ahead': 'Uhr: {offset} vor gegenüber dem Aussteller (gemessen {time})',
+  'setup.clock.behind': 'Uhr: {offset} nach gegenüber dem Aussteller (gemessen {time})',
   'ready.revocations.none': 'Noch keine Sperrliste: gesperrte Tickets werden nur online abgewiesen',
   'ready.double.revoked.one': '1 gesperrtes Ticket wurde offline eingelassen',
   'ready.double.revoked.other': '{count} gesperrte Tickets wurden offline eingelassen',

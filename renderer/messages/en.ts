@@ -99,6 +99,13 @@ export const en = {
   'reason.revoked_as_of': 'Revoked (as of the last sync at {time})',
   'ready.revocations.synced': 'Revocation list from {time} ({minutes} min old, {count} revoked)',
   'ready.revocations.stale': 'Revocation list is {minutes} min old (last sync {time}): tickets revoked since then are not refused offline',
+  'clock.ahead':
+    "This kiosk's clock is {offset} ahead of the issuer's. Offline checks go by the issuer's time; ask your technician to set the clock",
+  'clock.behind':
+    "This kiosk's clock is {offset} behind the issuer's. Offline checks go by the issuer's time; ask your technician to set the clock",
+  'setup.clock.unknown': 'Clock: not compared with the issuer yet',
+  'setup.clock.ahead': "Clock: {offset} ahead of the issuer's (measured {time})",
+  'setup.clock.behind': "Clock: {offset} behind the issuer's (measured {time})",
   'ready.revocations.none': 'No revocation list yet: revoked tickets are only refused while online',
   'ready.double.revoked.one': '1 revoked ticket was admitted while offline',
   'ready.double.revoked.other': '{count} revoked tickets were admitted while offline',

@@ -96,6 +96,13 @@ export const es: Catalogue = {
   'ready.revocations.synced': 'Lista de anuladas de las {time} ({minutes} min de antigüedad, {count} anuladas)',
   'ready.revocations.stale':
     'La lista de anuladas tiene {minutes} min (última sincronización {time}): las entradas anuladas desde entonces no se rechazan sin conexión',
+  'clock.ahead':
+    'El reloj de este quiosco va {offset} adelantado respecto al del emisor. Las comprobaciones sin conexión usan la hora del emisor; pida al técnico que ajuste el reloj',
+  'clock.behind':
+    'El reloj de este quiosco va {offset} atrasado respecto al del emisor. Las comprobaciones sin conexión usan la hora del emisor; pida al técnico que ajuste el reloj',
+  'setup.clock.unknown': 'Reloj: aún no comparado con el del emisor',
+  'setup.clock.ahead': 'Reloj: {offset} adelantado respecto al emisor (medido a las {time})',
+  'setup.clock.behind': 'Reloj: {offset} atrasado respecto al emisor (medido a las {time})',
   'ready.revocations.none': 'Aún no hay lista de anuladas: las entradas anuladas solo se rechazan con conexión',
   'ready.double.revoked.one': '1 entrada anulada pasó sin conexión',
   'ready.double.revoked.other': '{count} entradas anuladas pasaron sin conexión',

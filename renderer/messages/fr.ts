@@ -98,6 +98,13 @@ export const fr: Catalogue = {
   'ready.revocations.synced': 'Liste des billets annulés du {time} (âge {minutes} min, {count} annulés)',
   'ready.revocations.stale':
     'La liste des billets annulés date de {minutes} min (dernière synchronisation {time}) : les billets annulés depuis ne sont pas refusés hors ligne',
+  'clock.ahead':
+    'L’horloge de ce kiosque avance de {offset} sur celle de l’émetteur. Les contrôles hors ligne suivent l’heure de l’émetteur ; demandez au technicien de régler l’horloge',
+  'clock.behind':
+    'L’horloge de ce kiosque retarde de {offset} sur celle de l’émetteur. Les contrôles hors ligne suivent l’heure de l’émetteur ; demandez au technicien de régler l’horloge',
+  'setup.clock.unknown': 'Horloge : pas encore comparée à celle de l’émetteur',
+  'setup.clock.ahead': 'Horloge : avance de {offset} sur l’émetteur (mesuré à {time})',
+  'setup.clock.behind': 'Horloge : retard de {offset} sur l’émetteur (mesuré à {time})',
   'ready.revocations.none': 'Pas encore de liste des billets annulés : ils ne sont refusés qu’en ligne',
   'ready.double.revoked.one': '1 billet annulé a été accepté hors ligne',
   'ready.double.revoked.other': '{count} billets annulés ont été acceptés hors ligne',

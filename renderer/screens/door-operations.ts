@@ -17,6 +17,7 @@ import { el, replaceChildren } from '../dom.js';
 import { attempt } from '../kiosk-bridge.js';
 import type { AnnulResult, GateDirection, KioskApi, KioskState, StaffLocked } from '../kiosk-bridge-types.js';
 import { t } from '../messages/format.js';
+import { setupClockLine } from '../view/clock-view-model.js';
 import { ANNUL_REASON_KEYS, annulOutcomeView, annulReason, doorSettingsView, type AnnulOutcomeView } from '../view/door-view-model.js';
 import { verdictIdentity } from '../view/verdict-view-model.js';
 import type { StaffGate } from './staff.js';
@@ -267,6 +268,8 @@ export class DoorSettings {
     }
     this.element.hidden = false;
     const view = doorSettingsView(state);
+    // docs/kiosk.md "The kiosk's clock": how far this kiosk's clock is from the issuer's.
+    const clock = setupClockLine(state);
     const toggle = el(
       'button',
       { type: 'button', class: 'button', 'data-action': 'set-direction', 'data-direction-to': view.switchTo },
@@ -291,6 +294,9 @@ export class DoorSettings {
         ? el('p', { class: 'door-settings__occupancy', 'data-occupancy': view.occupancyLevel ?? 'open' }, view.occupancyText)
         : el('p', { class: 'staff__hint', 'data-no-heartbeat': '' }, t('setup.door.no_heartbeat')),
       view.heardAtText ? el('p', { class: 'staff__hint' }, view.heardAtText) : null,
+      clock
+        ? el('p', { class: clock.warn ? 'banner banner--warning' : 'staff__hint', 'data-clock': clock.warn ? 'off' : 'ok' }, clock.text)
+        : null,
       el('h3', { class: 'door-settings__subtitle' }, t('setup.exposure.title')),
       el(
         'ul',

@@ -81,6 +81,9 @@ export function mountReady(root: HTMLElement, actions: ReadyActions): ScreenHand
               view.revocationList.text,
             )
           : null,
+        view.clockWarningText
+          ? el('p', { class: 'banner banner--warning', role: 'status', 'data-clock': 'off' }, '⚠ ', view.clockWarningText)
+          : null,
         view.offlineRule ? el('p', { class: 'ready__offline-rule' }, view.offlineRule) : null,
         view.venueFullText
           ? el('p', { class: 'banner banner--danger banner--venue-full', role: 'alert', 'data-venue-full': '' }, '⛔ ', view.venueFullText)

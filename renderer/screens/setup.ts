@@ -3,6 +3,7 @@ import { el } from '../dom.js';
 import type { KioskState } from '../kiosk-bridge-types.js';
 import { t } from '../messages/format.js';
 import type { OnsiteIssuerApi } from '../onsite-issuer-bridge-types.js';
+import { setupClockLine } from '../view/clock-view-model.js';
 import { reEnrollQuestion } from '../view/setup-view-model.js';
 import { diagnosisView, hidScannerLine, translatingText } from '../view/scanner-view-model.js';
 import { scannerPanel } from './scanner-panel.js';
@@ -84,6 +85,8 @@ export function mountSetup(
       const hid = props.state ? hidScannerLine(props.state, 'setup') : null;
       const calibration = props.state?.calibration ?? null;
       const translating = props.state ? translatingText(props.state) : null;
+      // Once measured (an enrollment's answers): enrolled, the staff settings' gate block shows it instead.
+      const clock = props.state && props.state.clock?.offset_ms != null ? setupClockLine(props.state) : null;
       show(
         el('div', { class: 'setup__icon', 'aria-hidden': 'true' }, qrIcon()),
         el('h1', { class: 'setup__title' }, t('setup.instruction')),
@@ -104,6 +107,9 @@ export function mountSetup(
               '⚠ ',
               t('storage.notice', { message: props.state.storage.message }),
             )
+          : null,
+        clock
+          ? el('p', { class: clock.warn ? 'banner banner--warning' : 'setup__hint', 'data-clock': clock.warn ? 'off' : 'ok' }, clock.text)
           : null,
         translating ? el('p', { class: 'setup__hint', 'data-calibration-active': '' }, translating) : null,
         calibration ? scannerPanel(diagnosisView(calibration.diagnosis), { reset: actions.resetCalibration }) : null,

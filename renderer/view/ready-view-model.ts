@@ -1,6 +1,7 @@
 /** What the Ready screen shows for a kiosk state. Pure. */
 import type { KioskState, Verdict } from '../kiosk-bridge-types.js';
 import { t } from '../messages/format.js';
+import { clockWarningText } from './clock-view-model.js';
 import { formatClockTime, formatEventDate, type TimeOptions } from './dates.js';
 import { verdictView, type VerdictView } from './verdict-view-model.js';
 
@@ -33,6 +34,8 @@ export interface ReadyView {
   directionText: string;
   /** An entry kiosk whose last heartbeat said the venue is full; the issuer still decides each scan. Null otherwise. */
   venueFullText: string | null;
+  /** The kiosk's clock is more than a minute from the issuer's (docs/kiosk.md "The kiosk's clock"); null otherwise. */
+  clockWarningText: string | null;
 }
 
 /** How many past verdicts the Ready screen lists. */
@@ -69,6 +72,7 @@ export function readyView(state: KioskState, time: TimeOptions = {}, nowMs: numb
     direction: state.direction,
     directionText: state.direction === 'exit' ? t('ready.direction.exit') : t('ready.direction.entry'),
     venueFullText: state.direction === 'entry' && state.door?.occupancy.level === 'full' ? t('ready.venue_full') : null,
+    clockWarningText: clockWarningText(state),
   };
 }
 

@@ -184,7 +184,7 @@ test.afterAll(async () => {
   await host?.close().catch(() => undefined);
   await runtime?.close().catch(() => undefined);
   await issuer?.stop().catch(() => undefined);
-  await new KeychainApiKeyStore({ serviceName: KEYRING_SERVICE }).deleteApiKey(baseUrl).catch(() => undefined);
+  await new KeychainApiKeyStore({ serviceName: KEYRING_SERVICE }).secrets.deleteAll().catch(() => undefined);
   if (root) rmSync(root, { recursive: true, force: true });
 });
 

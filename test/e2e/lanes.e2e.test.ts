@@ -111,7 +111,7 @@ test.afterAll(async () => {
   await page?.close().catch(() => undefined);
   await host?.close().catch(() => undefined);
   await runtime?.close().catch(() => undefined);
-  await new KeychainApiKeyStore({ serviceName: KEYRING_SERVICE }).deleteApiKey(baseUrl).catch(() => undefined);
+  await new KeychainApiKeyStore({ serviceName: KEYRING_SERVICE }).secrets.deleteAll().catch(() => undefined);
   await issuer?.stop().catch(() => undefined);
   if (root) rmSync(root, { recursive: true, force: true });
 });

@@ -95,7 +95,7 @@ test.beforeAll(async ({ browser: workerBrowser }) => {
 test.afterAll(async () => {
   test.setTimeout(60_000);
   for (const door of doors) await door.page.close().catch(() => undefined);
-  await closeKioskDoors(doors, baseUrl);
+  await closeKioskDoors(doors);
   await issuer?.stop().catch(() => undefined);
   if (root) rmSync(root, { recursive: true, force: true });
 });

@@ -15,7 +15,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { startKioskRuntime, type KioskRuntime } from '../../main/host/kiosk-runtime.js';
+import { startKioskRuntime, type KioskRuntime, type KioskRuntimeOptions } from '../../main/host/kiosk-runtime.js';
 import { KeychainApiKeyStore } from '../../main/kiosk/store/api-key-store.js';
 import { startWebHost, type WebHost } from '../../main/web-host/server.js';
 
@@ -168,6 +168,8 @@ export interface KioskDoorOptions {
   waitMs: number;
   /** Errors the page throws, for the test to assert there were none. */
   onPageError: (error: string) => void;
+  /** Anything else the core accepts (e.g. its clock, `now`). */
+  core?: KioskRuntimeOptions['core'];
 }
 
 /** Starts a kiosk runtime behind the web host (HID scanners off) and opens its page, signed in through a launch URL. */
@@ -177,6 +179,7 @@ export async function openKioskDoor(browser: Browser, options: KioskDoorOptions)
     keyringService: options.keyringService,
     hidScanners: false,
     ...(options.repeatReadWindowMs === undefined ? {} : { repeatReadWindowMs: options.repeatReadWindowMs }),
+    ...(options.core === undefined ? {} : { core: options.core }),
     log: () => undefined,
   });
   const host = await startWebHost({ core: runtime.core, host: LOOPBACK, port: 0, rendererDir: RENDERER_DIR, log: () => undefined });
@@ -188,12 +191,12 @@ export async function openKioskDoor(browser: Browser, options: KioskDoorOptions)
   return { runtime, host, page, keyringService: options.keyringService };
 }
 
-/** Stops each door's host and runtime and removes its API key for `issuerUrl` from the keyring. */
-export async function closeKioskDoors(doors: readonly KioskDoor[], issuerUrl: string): Promise<void> {
+/** Stops each door's host and runtime and removes its keyring entries (its keyring service is its own). */
+export async function closeKioskDoors(doors: readonly KioskDoor[]): Promise<void> {
   for (const door of doors) {
     await door.host.close().catch(() => undefined);
     await door.runtime.close().catch(() => undefined);
-    await new KeychainApiKeyStore({ serviceName: door.keyringService }).deleteApiKey(issuerUrl).catch(() => undefined);
+    await new KeychainApiKeyStore({ serviceName: door.keyringService }).secrets.deleteAll().catch(() => undefined);
   }
 }
 

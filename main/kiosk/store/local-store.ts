@@ -21,6 +21,7 @@ import type { DiscoveryDocument, IsoDateTime, Verdict } from '../../../protocol/
 import type { LogHead } from '../../../protocol/audit-chain.js';
 import type { LogCheckResult } from '../../../renderer/kiosk-bridge-types.js';
 import type { CalibrationResult } from '../decide/calibration.js';
+import type { KnownClock } from '../decide/clock.js';
 import type { ScanOrigin } from '../decide/repeat-reads.js';
 import { logHead, verifyLog } from './audit-log.js';
 import { openDatabase, Statements } from './database.js';
@@ -194,6 +195,17 @@ export class LocalStore {
 
   clearCalibrations(): void {
     clearSetting(this.sql, 'scanner_calibrations');
+  }
+
+  /** What the issuer's answers said of this kiosk's clock (docs/kiosk.md "The kiosk's clock"), or null before the first. */
+  getIssuerClock(): KnownClock | null {
+    const known = readSetting(this.sql, 'issuer_clock');
+    const numbers = known && [known.low_ms, known.high_ms, known.offset_ms, known.measured_at_ms].every(Number.isFinite);
+    return numbers ? known : null;
+  }
+
+  saveIssuerClock(known: KnownClock): void {
+    saveSetting(this.sql, 'issuer_clock', known);
   }
 
   // --- storage recovery (salvaged-rows.ts, store-recovery.ts) --------------

@@ -13,6 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { GateDirection, HeartbeatResponse, IsoDateTime } from '../../../protocol/index.js';
 import type { CalibrationResult } from '../decide/calibration.js';
+import type { KnownClock } from '../decide/clock.js';
 import type { ScanOrigin } from '../decide/repeat-reads.js';
 import type { Statements } from './database.js';
 
@@ -111,6 +112,8 @@ export interface Settings {
   revocations: RevocationSync;
   /** The last recovery from a damaged file, kept for IT (docs/kiosk.md "Storage integrity"); store-recovery.ts's shape. */
   storage_recovery: unknown;
+  /** What the issuer's answers said of this kiosk's clock (docs/kiosk.md "The kiosk's clock"). */
+  issuer_clock: KnownClock;
 }
 
 export type SettingName = keyof Settings;

@@ -120,9 +120,11 @@ async function exchange(setup: SetupPayload, deps: EnrollDeps): Promise<EnrollOu
   if (response.issuer.iss !== setup.iss || response.scope.eid !== setup.eid) {
     return fail('scope_mismatch', 'the issuer enrolled this kiosk for another issuer or event than the setup code named');
   }
+  // This kiosk's own entry (docs/kiosk.md "Secret storage"): another kiosk of this OS user keeps its key.
+  const owner = { iss: response.issuer.iss, scanner_id: identity.scanner_id };
   // Key first: if saving the state fails we have a usable key and no claim of enrollment, never the reverse.
   try {
-    await deps.apiKeys.saveApiKey(response.api_key, response.issuer.iss);
+    await deps.apiKeys.saveApiKey(response.api_key, owner);
   } catch (error) {
     return fail('secret_store_unavailable', secretStoreMessage(error, response.api_key));
   }
@@ -131,8 +133,8 @@ async function exchange(setup: SetupPayload, deps: EnrollDeps): Promise<EnrollOu
   // issuer without the feature), none is kept, and an old enrollment's must not stay behind.
   const lanSecret = lanCredential(lanPair, response.lan_certificate, identity.scanner_id, response.scope.eid);
   try {
-    if (lanSecret !== null) await deps.apiKeys.saveLanKey?.(lanSecret, response.issuer.iss);
-    else await deps.apiKeys.deleteLanKey?.(response.issuer.iss);
+    if (lanSecret !== null) await deps.apiKeys.saveLanKey?.(lanSecret, owner);
+    else await deps.apiKeys.deleteLanKey?.(owner);
   } catch (error) {
     return fail('secret_store_unavailable', secretStoreMessage(error, response.api_key, lanPair?.secret, lanSecret));
   }

@@ -21,7 +21,10 @@ export interface HeartbeatDeps {
   client: IssuerClient;
   link: IssuerLink;
   background: BackgroundWork;
+  /** The issuer's time as last known (sync/issuer-clock.ts): the stored admissions' times are on it. */
   now: () => number;
+  /** What the kiosk knows of its clock's offset, sent with each heartbeat. */
+  clockOffsetMs: () => number | null;
   log: (line: string) => void;
   /** How long staff may annul at the door, shown with the door's state. */
   annulWindowMs: number;
@@ -128,6 +131,9 @@ export class Heartbeat {
       // The head of the kiosk's audit log (docs/kiosk.md "The kiosk's audit log"): the issuer keeps every one.
       log_head: store.logHead(),
     };
+    // docs/kiosk.md "The kiosk's clock": the issuer lists kiosks whose clock is off.
+    const clockOffsetMs = this.deps.clockOffsetMs();
+    if (clockOffsetMs !== null) request.clock_offset_ms = clockOffsetMs;
     const call = await this.deps.client.heartbeat(url, apiKey, request, { timeoutMs: this.deps.link.interactiveTimeoutMs });
     if (call.kind === 'answered' && call.response.eid === enrollment.eid) {
       store.saveHeartbeat({ response: call.response, received_at: new Date(this.deps.now()).toISOString() });

@@ -26,6 +26,7 @@ import {
 } from '../../../protocol/index.js';
 import { isRevocationPage, type RevocationPage } from '../../../protocol/revocations.js';
 import { parseRetryAfterMs } from '../decide/backoff.js';
+import { offsetBoundsOf, type OffsetBounds } from '../decide/clock.js';
 import { PIN_MISMATCH_CODE, pinnedAgent } from './tls-pinning.js';
 
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
@@ -42,6 +43,11 @@ export interface IssuerClientOptions {
   /** Default timeout for calls that are given none. */
   timeoutMs?: number;
   now?: () => number;
+  /**
+   * Every answer's Date header, as bounds on the kiosk clock's offset (decide/clock.ts offsetBoundsOf:
+   * measured around the request on `now`), for sync/issuer-clock.ts (docs/kiosk.md "The kiosk's clock").
+   */
+  noteIssuerTime?: (bounds: OffsetBounds) => void;
 }
 
 /** Why a call did not produce an answer from the issuer's protocol. */
@@ -111,6 +117,7 @@ export class IssuerClient {
   private readonly dispatcher: RequestInit['dispatcher'];
   private readonly defaultTimeoutMs: number;
   private readonly now: () => number;
+  private readonly noteIssuerTime: ((bounds: OffsetBounds) => void) | undefined;
   /** Pinned self-signed issuers by origin (tls-pinning.ts): their fingerprint and the Agent that enforces it. */
   private readonly pins = new Map<string, { fingerprint: string; agent: ReturnType<typeof pinnedAgent> }>();
 
@@ -119,6 +126,7 @@ export class IssuerClient {
     this.dispatcher = options.dispatcher;
     this.defaultTimeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.now = options.now ?? Date.now;
+    this.noteIssuerTime = options.noteIssuerTime;
   }
 
   /**
@@ -267,7 +275,11 @@ export class IssuerClient {
     // A pin is enforced by its Agent, which only Node's own fetch honours: a replaced fetch is bypassed for pinned origins.
     const fetchImpl: FetchLike = pinned ? (input, options) => fetch(input, options) : this.fetchImpl;
     try {
+      const sentAtMs = this.now();
       const response = await fetchImpl(url, init);
+      // Measured when the headers arrive: the body's transfer is no part of the round trip Date was written in.
+      const bounds = offsetBoundsOf(response.headers.get('date'), sentAtMs, this.now());
+      if (bounds) this.noteIssuerTime?.(bounds);
       const text = await response.text();
       let parsed: unknown = undefined;
       try {

@@ -13,6 +13,8 @@ import type { DiscoveryCache, RefreshResult } from './discovery.js';
 
 export interface IssuerLinkDeps {
   apiKeys: ApiKeyStore;
+  /** This kiosk's scanner id: its key's entry is its own (docs/kiosk.md "Secret storage"). */
+  scannerId: string;
   discovery: DiscoveryCache;
   /** Status lookups and enrollment are not at the door's pace: a longer timeout. */
   interactiveTimeoutMs: number;
@@ -57,7 +59,7 @@ export class IssuerLink {
   /** The enrollment's API key from the store; a store failure is reported by its (secret-free) message, never thrown. */
   async loadApiKey(enrollment: Enrollment): Promise<ApiKeyLookup> {
     try {
-      return { key: await this.deps.apiKeys.loadApiKey(enrollment.iss) };
+      return { key: await this.deps.apiKeys.loadApiKey({ iss: enrollment.iss, scanner_id: this.deps.scannerId }) };
     } catch (error) {
       return { unavailable: error instanceof Error ? error.message : 'the secret store failed' };
     }

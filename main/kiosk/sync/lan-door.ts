@@ -40,7 +40,7 @@ export class LanDoor {
     if (!lan || !enrollment || background.closed) return;
     let stored: string | null = null;
     try {
-      stored = (await this.deps.apiKeys.loadLanKey?.(enrollment.iss)) ?? null;
+      stored = (await this.deps.apiKeys.loadLanKey?.({ iss: enrollment.iss, scanner_id: store.identity().scanner_id })) ?? null;
     } catch (error) {
       log(`LAN warnings off: the LAN key could not be read (${error instanceof Error ? error.message : 'the secret store failed'}).`);
     }

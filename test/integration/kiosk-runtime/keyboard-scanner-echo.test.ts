@@ -44,7 +44,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await runtime?.close();
-  await new SecretStore({ serviceName: KEYRING_SERVICE }).deleteApiKey(issuer.url).catch(() => false);
+  await new SecretStore({ serviceName: KEYRING_SERVICE }).deleteAll().catch(() => 0);
   await issuer?.close();
   rmSync(dataDir, { recursive: true, force: true });
 });

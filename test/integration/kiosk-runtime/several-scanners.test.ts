@@ -54,7 +54,7 @@ beforeEach(async () => {
 afterEach(async () => {
   await runtime?.close();
   runtime = null;
-  await new SecretStore({ serviceName: KEYRING_SERVICE }).deleteApiKey(issuer.url).catch(() => false);
+  await new SecretStore({ serviceName: KEYRING_SERVICE }).deleteAll().catch(() => 0);
   await issuer.close();
   rmSync(dataDir, { recursive: true, force: true });
 });

@@ -62,7 +62,7 @@ function ticketOfType(ticketType: string): { tid: string; code: string } {
 /** A kiosk of `gate`, enrolled through a real setup code, with the rules of its first heartbeat. */
 async function gateKiosk(gate: string): Promise<KioskCore> {
   const keys = rig.kiosks.keychain(`gate-${gate}`);
-  rig.kiosks.track(keys, rig.issuer.url);
+  rig.kiosks.track(keys);
   const core = rig.kiosks.open(keys, { db: `gate-${gate}.db`, heartbeatIntervalMs: 0, now: rig.clock });
   await enrollWith(core, rig.issuer.setupCode({ gateId: gate }).code);
   await core.heartbeat();

@@ -23,7 +23,7 @@ interface DoorKiosk {
 /** A kiosk enrolled through a real setup code carrying `direction`, whose token gives the annul right when asked. */
 async function doorKiosk(label: string, { direction, canAnnul = false }: DoorKiosk = {}): Promise<KioskCore> {
   const keys = rig.kiosks.keychain(label);
-  rig.kiosks.track(keys, rig.issuer.url);
+  rig.kiosks.track(keys);
   const core = rig.kiosks.open(keys, { db: `${label}.db`, heartbeatIntervalMs: 0, now: rig.clock });
   const { code, tokenId } = rig.issuer.setupCode();
   rig.issuer.fx.db

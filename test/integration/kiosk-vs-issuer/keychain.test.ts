@@ -1,6 +1,6 @@
 /**
  * KeychainApiKeyStore: the core's ApiKeyStore on the real OS keyring, one
- * entry per issuer base URL; and a kiosk WITHOUT a usable keyring, run for
+ * entry per kiosk and issuer (docs/kiosk.md "Secret storage"); and a kiosk WITHOUT a usable keyring, run for
  * real in a child node process whose D-Bus address points nowhere, against
  * the real issuer.
  *
@@ -25,31 +25,65 @@ const OTHER = 'https://other.example.test';
 
 describe('KeychainApiKeyStore on the real keyring', () => {
   const keys = new KeychainApiKeyStore({ serviceName: SERVICE });
+  const secrets = new SecretStore({ serviceName: SERVICE });
+  const kioskA = { iss: ISSUER, scanner_id: '3f1c9a52-0000-4000-8000-00000000000a' };
+  const kioskB = { iss: ISSUER, scanner_id: '3f1c9a52-0000-4000-8000-00000000000b' };
 
   beforeAll(() => requireKeyring(keys));
 
   afterEach(async () => {
-    await keys.deleteApiKey(ISSUER);
-    await keys.deleteApiKey(OTHER);
+    await secrets.deleteAll();
   });
 
-  it('keeps one key per issuer base URL (the keyring account), and deletes it', async () => {
-    await keys.saveApiKey('tvk_for_issuer_0000000000', ISSUER);
-    await keys.saveApiKey('tvk_for_other_11111111111', OTHER);
+  it('keeps one key per kiosk (scanner id) and issuer: two kiosks of one issuer do not replace each other', async () => {
+    await keys.saveApiKey('tvk_for_kiosk_a_000000000', kioskA);
+    await keys.saveApiKey('tvk_for_kiosk_b_111111111', kioskB);
+    await keys.saveApiKey('tvk_for_other_22222222222', { ...kioskA, iss: OTHER });
 
-    expect(await keys.loadApiKey(ISSUER)).toBe('tvk_for_issuer_0000000000');
-    expect(await keys.loadApiKey(OTHER)).toBe('tvk_for_other_11111111111');
-    // The same entry SecretStore reads directly: service name + issuer base URL.
-    expect(await new SecretStore({ serviceName: SERVICE }).loadApiKey(ISSUER)).toBe('tvk_for_issuer_0000000000');
+    expect(await keys.loadApiKey(kioskA)).toBe('tvk_for_kiosk_a_000000000');
+    expect(await keys.loadApiKey(kioskB)).toBe('tvk_for_kiosk_b_111111111');
+    expect(await keys.loadApiKey({ ...kioskA, iss: OTHER })).toBe('tvk_for_other_22222222222');
+    // The entry's account, as IT sees it in the keyring: the issuer base URL and the kiosk's scanner id.
+    expect(await secrets.loadApiKey(`${ISSUER}#scanner=${kioskA.scanner_id}`)).toBe('tvk_for_kiosk_a_000000000');
+    expect(await secrets.loadApiKey(ISSUER)).toBeNull();
 
-    await keys.deleteApiKey(ISSUER);
-    expect(await keys.loadApiKey(ISSUER)).toBeNull();
-    expect(await keys.loadApiKey(OTHER)).toBe('tvk_for_other_11111111111');
+    await keys.deleteApiKey(kioskA);
+    expect(await keys.loadApiKey(kioskA)).toBeNull();
+    expect(await keys.loadApiKey(kioskB)).toBe('tvk_for_kiosk_b_111111111');
   });
 
-  it('refuses a call that does not name the issuer, instead of guessing an account', async () => {
-    await expect(keys.loadApiKey()).rejects.toThrow('needs the issuer base URL');
-    await expect(keys.saveApiKey('tvk_secret_never_echoed_22')).rejects.not.toThrow('tvk_secret_never_echoed_22');
+  it('takes over an entry of the older form (one per issuer) on first read, and drops it once its own key is replaced', async () => {
+    await secrets.saveApiKey(ISSUER, 'tvk_enrolled_before_333333');
+
+    expect(await keys.loadApiKey(kioskA)).toBe('tvk_enrolled_before_333333');
+    expect(await secrets.loadApiKey(`${ISSUER}#scanner=${kioskA.scanner_id}`)).toBe('tvk_enrolled_before_333333');
+    // Left for now: it might be another kiosk's key (the fault one entry per kiosk fixes), taken over at its start.
+    expect(await secrets.loadApiKey(ISSUER)).toBe('tvk_enrolled_before_333333');
+
+    await keys.saveApiKey('tvk_re_enrolled_444444444', kioskA);
+    expect(await keys.loadApiKey(kioskA)).toBe('tvk_re_enrolled_444444444');
+    expect(await secrets.loadApiKey(ISSUER)).toBeNull();
+  });
+
+  it("never drops an older-form entry that holds another kiosk's key", async () => {
+    await secrets.saveApiKey(ISSUER, 'tvk_of_kiosk_b_5555555555');
+    await keys.saveApiKey('tvk_of_kiosk_a_6666666666', kioskA);
+    await keys.deleteApiKey(kioskA);
+
+    expect(await keys.loadApiKey(kioskB)).toBe('tvk_of_kiosk_b_5555555555');
+  });
+
+  it('the LAN key is per kiosk too, beside its API key', async () => {
+    await keys.saveLanKey('lan_key_of_kiosk_a_7777777', kioskA);
+    expect(await keys.loadLanKey(kioskA)).toBe('lan_key_of_kiosk_a_7777777');
+    expect(await keys.loadLanKey(kioskB)).toBeNull();
+    expect(await secrets.accounts()).toEqual([`${ISSUER}#scanner=${kioskA.scanner_id}#lan-key`]);
+  });
+
+  it('refuses a call that does not name the kiosk, instead of guessing an account', async () => {
+    await expect(keys.loadApiKey({ iss: ISSUER } as never)).rejects.toThrow('needs the issuer base URL and the scanner id');
+    await expect(keys.saveApiKey('tvk_secret_never_echoed_22', undefined as never)).rejects.not.toThrow('tvk_secret_never_echoed_22');
+    await expect(keys.loadApiKey({ iss: ISSUER, scanner_id: 'a#lan-key' })).rejects.toThrow('plain identifier');
   });
 });
 
@@ -111,7 +145,7 @@ describe('a kiosk without a usable keyring (child process, real issuer)', () => 
       }
       expect(issuer.checkin(tid)).toBeDefined();
     } finally {
-      await keys.deleteApiKey(issuer.url);
+      await keys.secrets.deleteAll();
     }
   });
 });

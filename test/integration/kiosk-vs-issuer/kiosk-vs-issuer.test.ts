@@ -22,7 +22,7 @@ const rig = useIssuerAndKiosks();
 /** A kiosk enrolled with the real issuer through a real setup code. */
 async function enrolledKiosk(label = 'main', options: Parameters<KioskHarness['open']>[1] = {}): Promise<KioskCore> {
   const keys = rig.kiosks.keychain(label);
-  rig.kiosks.track(keys, rig.issuer.url);
+  rig.kiosks.track(keys);
   const core = rig.kiosks.open(keys, { db: `${label}.db`, ...options });
   await enrollWith(core, rig.issuer.setupCode().code);
   return core;
@@ -41,7 +41,7 @@ function kioskScans(label: string, tid: string): { idempotency_key: string; queu
 describe('enrollment', () => {
   it('enrolls from a real setup code: the state shows the event, the key is in the keyring and nowhere else', async () => {
     const keys = rig.kiosks.keychain('main');
-    rig.kiosks.track(keys, rig.issuer.url);
+    rig.kiosks.track(keys);
     const core = rig.kiosks.open(keys, { db: 'main.db' });
     const { code, tokenId } = rig.issuer.setupCode();
 
@@ -63,8 +63,8 @@ describe('enrollment', () => {
     expect(state.api_key_id).toBe(row.api_key_id);
     expect(row.scanner_id).toBe(state.scanner.id);
 
-    // Spec "Authentication" 8: the key is in the keyring (account = issuer base URL), not in the state, the database or its WAL.
-    const apiKey = await keys.loadApiKey(rig.issuer.url);
+    // Spec "Authentication" 8: the key is in the keyring (this kiosk's own entry), not in the state, the database or its WAL.
+    const apiKey = await keys.loadApiKey({ iss: rig.issuer.url, scanner_id: state.scanner.id });
     expect(apiKey).toEqual(expect.any(String));
     expect(JSON.stringify(state)).not.toContain(apiKey!);
     await core.scan(rig.issuer.issueTicket().code);

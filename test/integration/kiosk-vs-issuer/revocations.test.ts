@@ -15,7 +15,7 @@ const rig = useIssuerAndKiosks();
 /** A kiosk with no timers (the tests call syncRevocations), enrolled through a real setup code. */
 async function gate(label = 'gate', enroll = true): Promise<KioskCore> {
   const keys = rig.kiosks.keychain(label);
-  rig.kiosks.track(keys, rig.issuer.url);
+  rig.kiosks.track(keys);
   const core = rig.kiosks.open(keys, { db: `${label}.db`, heartbeatIntervalMs: 0, revocationSyncIntervalMs: 0, now: rig.clock });
   if (enroll) await enrollWith(core, rig.issuer.setupCode().code);
   return core;

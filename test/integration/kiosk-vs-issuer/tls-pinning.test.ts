@@ -16,7 +16,7 @@ const rig = useIssuerAndKiosks({ tls: true });
 
 function openKiosk(label = 'main') {
   const keys = rig.kiosks.keychain(label);
-  rig.kiosks.track(keys, rig.issuer.url);
+  rig.kiosks.track(keys);
   return rig.kiosks.open(keys, { db: `${label}.db` });
 }
 

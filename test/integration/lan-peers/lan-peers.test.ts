@@ -169,8 +169,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const kiosk of Object.values(kiosks)) {
     await kiosk.stop().catch(() => kiosk.kill());
-    await kiosk.keys.deleteApiKey(issuer.url).catch(() => undefined);
-    await kiosk.keys.deleteLanKey(issuer.url).catch(() => undefined);
+    await kiosk.keys.secrets.deleteAll().catch(() => undefined);
   }
   await new Promise<void>((resolve) => spy.close(() => resolve()));
   await issuer.cleanup();
@@ -181,7 +180,8 @@ describe('kiosks on one LAN (loopback only)', () => {
   it('each kiosk keeps its own LAN key (no shared one) in the OS keyring only: not in its database, not in its log', async () => {
     const secrets = new Set<string>();
     for (const kiosk of Object.values(kiosks)) {
-      const credential = parseLanCredential(await kiosk.keys.loadLanKey(issuer.url));
+      const [account] = (await kiosk.keys.secrets.accounts()).filter((name) => name.endsWith('#lan-key'));
+      const credential = parseLanCredential(await kiosk.keys.secrets.loadApiKey(account!));
       expect(credential, kiosk.label).not.toBeNull();
       expect(credential!.certificate).toMatch(/^tkc1\./);
       secrets.add(credential!.secret);

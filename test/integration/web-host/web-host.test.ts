@@ -50,7 +50,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await host?.close();
   await runtime?.close();
-  await new SecretStore({ serviceName: KEYRING_SERVICE }).deleteApiKey(issuer.url).catch(() => false);
+  await new SecretStore({ serviceName: KEYRING_SERVICE }).deleteAll().catch(() => 0);
   await issuer?.close();
   rmSync(dataDir, { recursive: true, force: true });
   rmSync(rendererDir, { recursive: true, force: true });
@@ -130,9 +130,10 @@ describe('the kiosk API over HTTP', () => {
     const admitted = await call('scan', [ticket.code]);
     expect(admitted.body).toMatchObject({ ok: true, value: { type: 'verdict' } });
     expect(await call('lookupStatus', [ticket.tid])).toMatchObject({ status: 200, body: { ok: true } });
-    await call('getState');
+    const state = (await call('getState')).body as { value: { scanner: { id: string } } };
 
-    const apiKey = await new SecretStore({ serviceName: KEYRING_SERVICE }).loadApiKey(issuer.url);
+    // This kiosk's own entry (docs/kiosk.md "Secret storage"): the issuer address and its scanner id.
+    const apiKey = await new SecretStore({ serviceName: KEYRING_SERVICE }).loadApiKey(`${issuer.url}#scanner=${state.value.scanner.id}`);
     expect(apiKey).toMatch(/^sk_/); // it is in the OS keyring...
     for (const text of texts) expect(text).not.toContain(apiKey!); // ...and never in an answer
     expect(logs.join('\n')).not.toContain(apiKey!);

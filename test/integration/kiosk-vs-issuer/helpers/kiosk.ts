@@ -27,7 +27,7 @@ export async function requireKeyring(keys: KeychainApiKeyStore): Promise<void> {
   }
 }
 
-/** A keychain store under its own service name: two kiosks on one machine and one issuer would otherwise share an entry. */
+/** A keychain store under a service name of the test's own, so a real kiosk's key is never touched. */
 export function testKeychain(label: string): KeychainApiKeyStore {
   return new KeychainApiKeyStore({ serviceName: `ticket-kiosk-test-${process.pid}-${label}` });
 }
@@ -35,7 +35,7 @@ export function testKeychain(label: string): KeychainApiKeyStore {
 export class KioskHarness {
   readonly dir = mkdtempSync(join(tmpdir(), 'kiosk-vs-issuer-'));
   private readonly cores: KioskCore[] = [];
-  private readonly stores: { keys: KeychainApiKeyStore; iss: string }[] = [];
+  private readonly stores: KeychainApiKeyStore[] = [];
 
   keychain(label: string): KeychainApiKeyStore {
     return testKeychain(label);
@@ -49,14 +49,14 @@ export class KioskHarness {
     return core;
   }
 
-  /** Remembers a key to delete from the keyring at cleanup. */
-  track(keys: KeychainApiKeyStore, iss: string): void {
-    this.stores.push({ keys, iss });
+  /** Remembers a keychain store (a service name of the test's own) whose every entry goes at cleanup. */
+  track(keys: KeychainApiKeyStore): void {
+    this.stores.push(keys);
   }
 
   async cleanup(): Promise<void> {
     for (const core of this.cores.splice(0)) await core.close();
-    for (const { keys, iss } of this.stores.splice(0)) await keys.deleteApiKey(iss).catch(() => undefined);
+    for (const keys of this.stores.splice(0)) await keys.secrets.deleteAll().catch(() => undefined);
     rmSync(this.dir, { recursive: true, force: true });
   }
 }
