@@ -53,6 +53,7 @@ export const ACCESS = {
   lookupStatus: { roles: ['staff'], label: 'status lookup' },
   confirmReEnroll: { roles: ['staff'], label: 're-enroll' },
   resetCalibration: { roles: ['staff'], label: 'reset calibration' },
+  calibrate: { roles: ['staff'], label: 'calibrate' },
   setLanguage: { roles: ['staff'], label: 'set the language' },
   leaveKioskMode: { roles: ['staff'], label: 'leave kiosk mode' },
   setDirection: { roles: ['staff'], label: 'change direction' },

@@ -252,9 +252,14 @@ export class KioskScreens {
         // The verdict on screen stands; the state's read_again carries the mark.
         return;
       case 'calibrated':
-        // Setup shows the stored calibration; Ready shows this one until closed.
+      case 'calibration_unconfirmed':
+        // Setup shows the stored calibration; Ready shows this one until closed (and the question, when it waits for one).
         this.showDiagnosis(result.diagnosis);
         this.render();
+        return;
+      case 'staff_code_ignored':
+        // docs/kiosk.md "Calibration": nothing changed; the door says so and goes on.
+        this.setMessage(() => t('staff.code_ignored'));
         return;
     }
   }
@@ -263,6 +268,16 @@ export class KioskScreens {
     if (this.staff && !(await this.staff.unlocked())) return;
     const result = await attempt(() => this.kiosk.resetCalibration());
     this.diagnosis = null;
+    if (!result.ok) this.setMessage(() => t('setup.error.failed'));
+    else if (isStaffLocked(result.value)) this.setMessage(() => t('staff.locked'));
+    else this.receiveState(result.value);
+  }
+
+  /** docs/kiosk.md "Calibration": keep or discard a translation that matches no known layout (a technician's call). */
+  private async confirmCalibration(keep: boolean): Promise<void> {
+    if (this.staff && !(await this.staff.unlocked())) return;
+    const result = await attempt(() => this.kiosk.calibrate(keep));
+    if (!keep) this.diagnosis = null;
     if (!result.ok) this.setMessage(() => t('setup.error.failed'));
     else if (isStaffLocked(result.value)) this.setMessage(() => t('staff.locked'));
     else this.receiveState(result.value);
@@ -488,6 +503,7 @@ export class KioskScreens {
               confirmReEnroll: () => void this.confirmReEnroll(),
               cancelReEnroll: () => void this.cancelReEnroll(),
               resetCalibration: () => void this.resetCalibration(),
+              confirmCalibration: (keep) => void this.confirmCalibration(keep),
             },
             this.onsiteIssuer,
             this.staff ?? undefined,
@@ -500,6 +516,7 @@ export class KioskScreens {
           handle: mountReady(this.root, {
             openLookup: () => this.openLookup(),
             resetCalibration: () => void this.resetCalibration(),
+            confirmCalibration: (keep) => void this.confirmCalibration(keep),
             closeDiagnosis: () => {
               this.diagnosis = null;
               this.render();

@@ -276,6 +276,8 @@ export interface KioskState {
   read_again: { decided_at: IsoDateTime; tid: string | null; reads: number } | null;
   /** What the last calibration found, and which input paths are translated (docs/kiosk.md "Calibration"). */
   calibration: { diagnosis: ScannerDiagnosis; translating: ScanOrigin[] } | null;
+  /** A calibration whose translation matches no known layout, waiting for staff to keep or discard it; null when none. */
+  calibration_to_confirm: ScannerDiagnosis | null;
   /** The HID scanner as the kiosk sees it; null when the host does not read HID scanners. */
   hid_scanner: { state: 'connected' | 'disconnected'; reason: string | null; message: string } | null;
   /**
@@ -350,6 +352,10 @@ export type ScanResult =
   | { type: 'repeat_read'; reads: number }
   /** The calibration code: what the kiosk learned about the scanner. */
   | { type: 'calibrated'; diagnosis: ScannerDiagnosis }
+  /** A translation matching no known layout: not used until staff confirm it (calibrate). */
+  | { type: 'calibration_unconfirmed'; diagnosis: ScannerDiagnosis }
+  /** A calibration code read outside Setup with no technician at the kiosk: nothing changed (docs/kiosk.md "Calibration"). */
+  | { type: 'staff_code_ignored'; message: string }
   | { type: 'not_enrolled'; message: string }
   /** The issuer refused this scanner's key (401/403): re-enroll. Not a verdict on the ticket. */
   | { type: 'scanner_unauthorized'; message: string }
@@ -376,6 +382,8 @@ export interface KioskApi {
   scan(text: string, read?: ReadDetails): Promise<ScanResult>;
   /** Forgets what calibration learned: reads are taken as they arrive again. Staff only. */
   resetCalibration(): Promise<KioskState | StaffLocked>;
+  /** Keeps (true) or discards (false) a translation waiting for confirmation (docs/kiosk.md "Calibration"). Technician only. */
+  calibrate(keep: boolean): Promise<KioskState | StaffLocked>;
   /** Switches to the event of the setup code scanned while enrolled. Staff only. */
   confirmReEnroll(): Promise<ScanResult | StaffLocked>;
   cancelReEnroll(): Promise<KioskState>;

@@ -120,6 +120,12 @@ function boundCall(core: KioskCalls, method: KioskCallName, args: unknown): () =
     case 'resetCalibration':
       noArguments(args);
       return () => core.resetCalibration();
+    case 'calibrate': {
+      if (args.length !== 1 || typeof args[0] !== 'boolean')
+        throw new InvalidInput('Expected exactly one argument: keep (true) or discard (false).');
+      const keep = args[0];
+      return () => core.calibrate(keep);
+    }
     // The PIN is checked for shape only; it never appears in an answer or a log line.
     case 'unlockStaff': {
       const pin = staffPin(args);

@@ -42,7 +42,7 @@ import type { ReadPaths } from './read-paths.js';
 import type { ReadDetails, ScannerDevice } from './scanner/scan-event.js';
 import type { StaffAccess } from './staff-access.js';
 import { callLabel, type KioskCall } from '../../protocol/access.js';
-import { needsStaff } from './decide/access.js';
+import { CALIBRATE_CALL, needsStaff } from './decide/access.js';
 import type { LocalStore } from './store/local-store.js';
 import { isStorageFault } from './store/store-recovery.js';
 import type { BackgroundWork } from './sync/background.js';
@@ -103,7 +103,11 @@ export class KioskCore implements KioskApi {
   private readonly annulDeps: DoorAnnulDeps;
 
   constructor(private readonly options: KioskCoreOptions) {
-    const parts = assembleKiosk(options, { changed: () => this.changed(), show: (verdict, lane) => this.show(verdict, lane) });
+    const parts = assembleKiosk(options, {
+      changed: () => this.changed(),
+      show: (verdict, lane) => this.show(verdict, lane),
+      onSetup: () => this.setups.pending !== null || this.store.getEnrollment() === null,
+    });
     ({ now: this.now, log: this.log, policy: this.policy, store: this.store, storage: this.storage, staff: this.staff } = parts);
     ({ client: this.client, discovery: this.discovery, link: this.link, background: this.background, lan: this.lan } = parts);
     ({ drains: this.drains, drainAbort: this.drainAbort, heartbeat: this.doorHeartbeat, revocations: this.revocations } = parts);
@@ -155,6 +159,14 @@ export class KioskCore implements KioskApi {
     return this.guarded('resetCalibration', () => {
       this.reads.resetCalibration();
       this.changed();
+      return this.getState();
+    });
+  }
+
+  /** docs/kiosk.md "Calibration": staff keep or discard a translation that matches no known layout. */
+  calibrate(keep: boolean): Promise<KioskState | StaffLocked> {
+    return this.guarded(CALIBRATE_CALL, () => {
+      if (this.reads.confirm(keep, 'staff')) this.changed();
       return this.getState();
     });
   }
@@ -459,6 +471,7 @@ export class KioskCore implements KioskApi {
       re_enroll_pending: this.setups.pending ? setupSummary(this.setups.pending) : null,
       read_again: this.reads.readAgain,
       calibration: this.reads.calibrationView(),
+      calibration_to_confirm: this.reads.unconfirmedView(),
       hid_scanner: this.hidScanner,
       storage: this.storage,
       staff: this.staff.state(this.kioskModeExit !== null),

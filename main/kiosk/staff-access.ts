@@ -18,7 +18,7 @@ import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:c
 import type { LocalStore, StoredStaffPin } from './store/local-store.js';
 import type { SetStaffPinResult, StaffLocked, StaffState, StaffUnlockResult } from './kiosk-api.js';
 import { roleAtKiosk } from './decide/access.js';
-import { callLabel } from '../../protocol/access.js';
+import { callLabel, type KioskRole } from '../../protocol/access.js';
 
 /**
  * scrypt's cost: N = 2^15, r = 8, p = 1 (32 MiB and about 50-100 ms per check
@@ -61,6 +61,11 @@ export class StaffAccess {
 
   pinSet(): boolean {
     return this.options.store.getStaffPin() !== null;
+  }
+
+  /** Who is in front of the kiosk now (decide/access.ts roleAtKiosk). */
+  role(): KioskRole {
+    return roleAtKiosk({ pinSet: this.pinSet(), unlocked: this.isUnlocked(this.options.now()) });
   }
 
   /** The setup code required a PIN and none is set: tickets wait until one is. */

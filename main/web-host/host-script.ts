@@ -90,6 +90,7 @@ export function installKioskHost(win: HostWindow): void {
     getState: () => call('getState'),
     setScannerName: (name) => call('setScannerName', name),
     resetCalibration: () => call('resetCalibration'),
+    calibrate: (keep) => call('calibrate', keep),
     unlockStaff: (pin) => call('unlockStaff', pin),
     lockStaff: () => call('lockStaff'),
     setStaffPin: (pin) => call('setStaffPin', pin),

@@ -76,6 +76,7 @@ export class FakeKiosk implements KioskApi {
     re_enroll_pending: null,
     read_again: null,
     calibration: null,
+    calibration_to_confirm: null,
     hid_scanner: null,
     storage: null,
     staff: {
@@ -142,6 +143,11 @@ export class FakeKiosk implements KioskApi {
 
   async setScannerName(name: string): Promise<KioskState> {
     this.change({ scanner: { ...this.state.scanner, name } });
+    return this.state;
+  }
+
+  async calibrate(): Promise<KioskState> {
+    this.change({ calibration_to_confirm: null });
     return this.state;
   }
 

@@ -5,7 +5,7 @@ import { t } from '../messages/format.js';
 import type { OnsiteIssuerApi } from '../onsite-issuer-bridge-types.js';
 import { reEnrollQuestion } from '../view/setup-view-model.js';
 import { diagnosisView, hidScannerLine, translatingText } from '../view/scanner-view-model.js';
-import { scannerPanel } from './scanner-panel.js';
+import { confirmCalibrationPanel, scannerPanel } from './scanner-panel.js';
 import { mountIssuerPanel, type IssuerPanel } from './onsite-issuer-panel.js';
 import type { ScreenHandle } from './screen.js';
 import type { StaffGate } from './staff.js';
@@ -21,6 +21,8 @@ export interface SetupActions {
   confirmReEnroll(): void;
   cancelReEnroll(): void;
   resetCalibration(): void;
+  /** Keep or discard a translation waiting for confirmation (docs/kiosk.md "Calibration"). */
+  confirmCalibration(keep: boolean): void;
 }
 
 /**
@@ -106,6 +108,7 @@ export function mountSetup(
             )
           : null,
         translating ? el('p', { class: 'setup__hint', 'data-calibration-active': '' }, translating) : null,
+        props.state?.calibration_to_confirm ? confirmCalibrationPanel(actions.confirmCalibration) : null,
         calibration ? scannerPanel(diagnosisView(calibration.diagnosis), { reset: actions.resetCalibration }) : null,
       );
     },

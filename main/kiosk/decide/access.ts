@@ -14,6 +14,19 @@ export function roleAtKiosk(staff: { pinSet: boolean; unlocked: boolean }): Kios
   return !staff.pinSet || staff.unlocked ? 'staff' : 'anyone';
 }
 
+/**
+ * docs/kiosk.md "Calibration": a calibration code is acted on only on the
+ * Setup screen (no event yet, or a re-enrollment waiting), during a lane
+ * mapping a technician started, or while someone who may calibrate is at the
+ * kiosk. Anywhere else it is a staff code read at the door: ignored.
+ */
+export function actsOnCalibration(at: { onSetup: boolean; mappingLanes: boolean; role: KioskRole }): boolean {
+  return at.onSetup || at.mappingLanes || mayCall(at.role, CALIBRATE_CALL);
+}
+
+/** The row of the access table that calibrating is. */
+export const CALIBRATE_CALL: KioskCall = 'calibrate';
+
 /** Whether `call` needs the staff unlock: every call the table does not open to anyone at the door. */
 export function needsStaff(call: KioskCall): boolean {
   return !mayCall('anyone', call);

@@ -27,7 +27,7 @@ const ISSUER_CALLS = ['issuer.entry', 'issuer.exit', 'issuer.annul', 'issuer.sta
 
 describe('the access table', () => {
   it('has a row for every page call, every on-site issuer call, the kiosk window and every issuer call, and nothing else', () => {
-    expect(PAGE_CALLS).toHaveLength(16);
+    expect(PAGE_CALLS).toHaveLength(17);
     for (const call of [...PAGE_CALLS, ...ONSITE_ISSUER_CALLS, 'closeKioskWindow', ...ISSUER_CALLS]) {
       expect(Object.hasOwn(ACCESS, call), call).toBe(true);
     }
@@ -71,6 +71,7 @@ describe('the access table', () => {
       lookupStatus: 'status lookup',
       confirmReEnroll: 're-enroll',
       resetCalibration: 'reset calibration',
+      calibrate: 'calibrate',
       setLanguage: 'set the language',
       leaveKioskMode: 'leave kiosk mode',
       setDirection: 'change direction',
@@ -132,6 +133,7 @@ describe("the kiosk's side (main/kiosk/decide/access.ts)", () => {
         'lookupStatus',
         'confirmReEnroll',
         'resetCalibration',
+        'calibrate',
         'setLanguage',
         'leaveKioskMode',
         'setDirection',

@@ -83,6 +83,7 @@ export const ENROLLED_STATE: KioskState = {
   re_enroll_pending: null,
   read_again: null,
   calibration: null,
+  calibration_to_confirm: null,
   hid_scanner: null,
   storage: null,
   staff: {
