@@ -252,9 +252,12 @@ export class KioskScreens {
         // The verdict on screen stands; the state's read_again carries the mark.
         return;
       case 'calibrated':
-      case 'calibration_unconfirmed':
-        // Setup shows the stored calibration; Ready shows this one until closed (and the question, when it waits for one).
+        // Setup shows the stored calibration; Ready shows this one until closed.
         this.showDiagnosis(result.diagnosis);
+        this.render();
+        return;
+      case 'calibration_unconfirmed':
+        // Nothing is translated yet: the state's calibration_to_confirm asks staff to keep or discard it.
         this.render();
         return;
       case 'staff_code_ignored':
