@@ -22,7 +22,7 @@ import type { LogHead } from '../../../protocol/audit-chain.js';
 import type { LogCheckResult } from '../../../renderer/kiosk-bridge-types.js';
 import type { CalibrationResult } from '../decide/calibration.js';
 import type { ScanOrigin } from '../decide/repeat-reads.js';
-import { logHead, verifyLog } from './audit-log.js';
+import { auditDoorRefusal, auditVerdict, logHead, verifyLog, type VerdictAuditExtra } from './audit-log.js';
 import { openDatabase, Statements } from './database.js';
 import { readDiscovery, saveDiscovery } from './discovery-cache.js';
 import { admissionsSince, annulmentsSince } from './lan.js';
@@ -63,7 +63,7 @@ import {
   type StoredStaffPin,
 } from './settings.js';
 
-export type { AuditKind } from './audit-log.js';
+export type { AuditKind, VerdictAuditExtra } from './audit-log.js';
 export { SCHEMA_VERSION } from './database.js';
 export type { ReadLogEntry } from './read-log.js';
 export { isRevocationListOf } from './revocations.js';
@@ -256,8 +256,18 @@ export class LocalStore {
   }
 
   /** Records the verdict the door is about to show (commit first, then show). */
-  decideScan(idempotencyKey: string, verdict: Verdict, queueState: QueueState): void {
-    decideScan(this.sql, idempotencyKey, verdict, queueState);
+  decideScan(idempotencyKey: string, verdict: Verdict, queueState: QueueState, extra?: VerdictAuditExtra): void {
+    decideScan(this.sql, idempotencyKey, verdict, queueState, extra);
+  }
+
+  /** A scan turned away before any verdict (the key refused or expired, no staff PIN yet): its audit record (audit-log.ts). */
+  auditDoorRefusal(tid: string | null, reason: string, at: string): void {
+    auditDoorRefusal(this.sql, tid, reason, at);
+  }
+
+  /** A verdict shown without a scan row to decide: its audit record alone (audit-log.ts). */
+  auditVerdict(idempotencyKey: string | null, verdict: Verdict, extra?: VerdictAuditExtra): void {
+    auditVerdict(this.sql, idempotencyKey, verdict, extra);
   }
 
   /** When this kiosk first admitted the ticket since the issuer last confirmed an annulment of it from this kiosk. */
