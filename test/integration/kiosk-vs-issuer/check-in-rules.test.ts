@@ -106,7 +106,16 @@ async function kioskOutcome(core: KioskCore, code: string): Promise<string> {
   return rule ? `refuse:${verdict.reason}:${rule.code}#${rule.rule} "${rule.message}"` : `refuse:${verdict.reason}`;
 }
 
-/** ticket type, gate, the outcome both must give (the late window's opening time from the rules file). */
+/**
+ * The late window (opening in an hour) as docs/protocol.md "Check-in rules" words it: "Opens at" its start,
+ * except between 23:00 and 24:00 UTC, when it runs 00:MM-02:MM, a same-day window already over today: "Closed since".
+ */
+function lateWindowRefusal(rules: CheckInRules): string {
+  const { from, to } = rules.rules[3]!.window!;
+  return from < to && utcTime(0) >= to ? `closed#3 "Closed since ${to}"` : `not_open_yet#3 "Opens at ${from}"`;
+}
+
+/** ticket type, gate, the outcome both must give (the late window's times from the rules file). */
 const cases = (rules: CheckInRules): readonly [string, string, string][] => [
   ['VIP', 'VIP', 'admit'],
   ['Standard', 'VIP', 'refuse:rule_refused:ticket_type_not_allowed#0 "VIP entrance only"'],
@@ -116,7 +125,7 @@ const cases = (rules: CheckInRules): readonly [string, string, string][] => [
   ['Crew', 'A', 'refuse:rule_refused:wrong_gate#1 "Use gate C"'],
   ['Crew', 'VIP', 'refuse:rule_refused:ticket_type_not_allowed#0 "VIP entrance only"'],
   ['Early', 'A', 'admit'],
-  ['Late', 'A', `refuse:rule_refused:not_open_yet#3 "Opens at ${rules.rules[3]!.window!.from}"`],
+  ['Late', 'A', `refuse:rule_refused:${lateWindowRefusal(rules)}`],
   ['Day', 'A', 'admit'],
 ];
 
