@@ -28,6 +28,7 @@ import type {
   SetLanguageResult,
   SetStaffPinResult,
   StaffLocked,
+  StaffPersonRequest,
   StaffUnlockResult,
   StatusLookupResult,
 } from './kiosk-api.js';
@@ -268,8 +269,8 @@ export class KioskCore implements KioskApi {
     return this.getState();
   }
 
-  async setStaffPin(pin: string): Promise<SetStaffPinResult> {
-    const result = await this.staff.setPin(pin);
+  async setStaffPin(pin: string, person?: StaffPersonRequest): Promise<SetStaffPinResult> {
+    const result = await this.staff.setPin(pin, person);
     this.changed();
     return result;
   }
@@ -322,7 +323,7 @@ export class KioskCore implements KioskApi {
    */
   requireStaff(call: KioskCall): StaffLocked | null {
     if (!needsStaff(call)) return null;
-    const locked = this.staff.check(callLabel(call));
+    const locked = this.staff.check(call);
     if (locked) this.changed();
     return locked;
   }

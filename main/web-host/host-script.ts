@@ -93,7 +93,7 @@ export function installKioskHost(win: HostWindow): void {
     calibrate: (keep) => call('calibrate', keep),
     unlockStaff: (pin) => call('unlockStaff', pin),
     lockStaff: () => call('lockStaff'),
-    setStaffPin: (pin) => call('setStaffPin', pin),
+    setStaffPin: (pin, person) => (person ? call('setStaffPin', pin, person) : call('setStaffPin', pin)),
     setLanguage: (primary, secondary) => call('setLanguage', primary, secondary),
     leaveKioskMode: () => call('leaveKioskMode'),
     setDirection: (direction) => call('setDirection', direction),

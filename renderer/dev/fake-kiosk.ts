@@ -87,6 +87,9 @@ export class FakeKiosk implements KioskApi {
       locked_until: null,
       attempts_left: 5,
       can_leave_kiosk_mode: false,
+      role: 'technician',
+      person: null,
+      people: [],
     },
     language: { primary: 'en', secondary: null },
     direction: 'entry',
@@ -161,7 +164,11 @@ export class FakeKiosk implements KioskApi {
     if (!this.state.staff.pin_set) return { type: 'no_pin' };
     if (pin !== '1234') return { type: 'wrong_pin', attempts_left: 4, locked_until: null };
     this.change({ staff: { ...this.state.staff, unlocked: true } });
-    return { type: 'unlocked', unlocked_until: new Date(Date.now() + 120_000).toISOString() };
+    return {
+      type: 'unlocked',
+      unlocked_until: new Date(Date.now() + 120_000).toISOString(),
+      person: { staff_id: 'kiosk-pin', name: 'Kiosk PIN', role: 'technician', via: 'kiosk_pin' },
+    };
   }
 
   async verifyLog(): Promise<LogCheckResult> {

@@ -23,7 +23,7 @@ import type { Statements } from './database.js';
 const nodeSha256Hex = (message: Uint8Array): string => createHash('sha256').update(message).digest('hex');
 
 /** What the kiosk's audit log records: a scan committed, its verdict, the issuer's answer, a read that made no scan. */
-export type AuditKind = 'scan' | 'verdict' | 'answer' | 'read';
+export type AuditKind = 'scan' | 'verdict' | 'answer' | 'read' | 'staff';
 
 /**
  * What a refusal's record adds to the verdict (docs/kiosk.md "The kiosk's audit log"): the LAN peer whose

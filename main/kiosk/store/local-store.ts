@@ -22,7 +22,7 @@ import type { LogHead } from '../../../protocol/audit-chain.js';
 import type { LogCheckResult } from '../../../renderer/kiosk-bridge-types.js';
 import type { CalibrationResult } from '../decide/calibration.js';
 import type { ScanOrigin } from '../decide/repeat-reads.js';
-import { auditDoorRefusal, auditVerdict, logHead, verifyLog, type VerdictAuditExtra } from './audit-log.js';
+import { appendAudit, auditDoorRefusal, auditVerdict, logHead, verifyLog, type VerdictAuditExtra } from './audit-log.js';
 import { openDatabase, Statements } from './database.js';
 import { readDiscovery, saveDiscovery } from './discovery-cache.js';
 import { admissionsSince, annulmentsSince } from './lan.js';
@@ -61,6 +61,7 @@ import {
   type StoredHeartbeat,
   type StoredLanguage,
   type StoredStaffPin,
+  type StoredStaffPerson,
 } from './settings.js';
 
 export type { AuditKind, VerdictAuditExtra } from './audit-log.js';
@@ -78,6 +79,7 @@ export type {
   StoredHeartbeat,
   StoredLanguage,
   StoredStaffPin,
+  StoredStaffPerson,
 } from './settings.js';
 
 export class LocalStore {
@@ -132,6 +134,29 @@ export class LocalStore {
 
   saveStaffPin(pin: StoredStaffPin): void {
     saveSetting(this.sql, 'staff_pin', pin);
+  }
+
+  /** The crew members with a PIN of their own (hashes only). */
+  getStaffPeople(): StoredStaffPerson[] {
+    return readSetting(this.sql, 'staff_people') ?? [];
+  }
+
+  saveStaffPeople(people: StoredStaffPerson[]): void {
+    saveSetting(this.sql, 'staff_people', people);
+  }
+
+  /** The badge ids the issuer revoked (the revocation list's `revoked_badges`), as last synced. */
+  getRevokedBadges(): string[] {
+    return readSetting(this.sql, 'revoked_badges') ?? [];
+  }
+
+  saveRevokedBadges(sids: string[]): void {
+    saveSetting(this.sql, 'revoked_badges', sids);
+  }
+
+  /** A staff action, unlock or refusal, with who was at the kiosk (docs/kiosk.md "The kiosk's audit log"). */
+  auditStaff(detail: Record<string, unknown>): void {
+    this.sql.transaction(() => appendAudit(this.sql, 'staff', null, null, detail));
   }
 
   /** Wrong PINs since the last right one and the lockout they earned; kept so a restart does not reset them. */
