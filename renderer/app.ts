@@ -260,6 +260,13 @@ export class KioskScreens {
         // Nothing is translated yet: the state's calibration_to_confirm asks staff to keep or discard it.
         this.render();
         return;
+      case 'staff_unlocked':
+        // docs/kiosk.md "Staff badges": the state names who is unlocked (Ready shows it); say it once here too.
+        this.setMessage(() => t('staff.badge.unlocked', { name: result.person.name, role: t(`staff.role.${result.person.role}`) }));
+        return;
+      case 'staff_badge_refused':
+        this.setMessage(() => t('staff.badge.refused', { message: result.message }));
+        return;
       case 'staff_code_ignored':
         // docs/kiosk.md "Calibration": nothing changed; the door says so and goes on.
         this.setMessage(() => t('staff.code_ignored'));

@@ -37,12 +37,14 @@ import type { Lane } from './decide/lanes.js';
 import type { ScanOrigin } from './decide/repeat-reads.js';
 import { annulAtDoor, type DoorAnnulDeps } from './door-annul.js';
 import { NOT_ENROLLED, type DoorScan } from './door-scan.js';
+import { verifyEd25519Node } from './node-ed25519.js';
+import { checkStaffBadge, isStaffBadgeText } from '../../protocol/staff-badge.js';
 import type { HidScannerStatus, KioskCoreOptions } from './kiosk-options.js';
 import { assembleKiosk } from './kiosk-parts.js';
 import type { ReadPaths } from './read-paths.js';
 import type { ReadDetails, ScannerDevice } from './scanner/scan-event.js';
 import type { StaffAccess } from './staff-access.js';
-import { callLabel, type KioskCall } from '../../protocol/access.js';
+import type { KioskCall } from '../../protocol/access.js';
 import { CALIBRATE_CALL, needsStaff } from './decide/access.js';
 import type { LocalStore } from './store/local-store.js';
 import { isStorageFault } from './store/store-recovery.js';
@@ -397,8 +399,42 @@ export class KioskCore implements KioskApi {
   private scanNow(raw: string, lane: Lane | null): Promise<ScanResult> {
     // Keyboard-wedge scanners end a code with Enter; some add a tab or spaces.
     const text = raw.trim();
+    // docs/kiosk.md "Staff badges": a badge unlocks its role and is never checked in as a ticket.
+    if (isStaffBadgeText(text)) return Promise.resolve(this.staffBadge(text));
     if (ANY_SETUP_CODE.test(text)) return this.setups.scan(text);
+    // A badge's unlock lasts until the next ticket scan.
+    this.staff.endBadgeAtTicket();
     return this.doorScan.scan(text, lane);
+  }
+
+  /**
+   * docs/kiosk.md "Staff badges": checked like a ticket, offline too, against the issuer keys this kiosk
+   * holds, its event, now, and the revoked badges the revocation list brought; refusals are audited.
+   */
+  private staffBadge(code: string): ScanResult {
+    const enrollment = this.store.getEnrollment();
+    if (!enrollment) {
+      const message = 'this kiosk is not enrolled: a staff badge works at a kiosk of its event';
+      this.staff.refuseBadge('event', message);
+      return { type: 'staff_badge_refused', check: 'event', message };
+    }
+    const revoked = new Set(this.store.getRevokedBadges());
+    const result = checkStaffBadge(code, {
+      issuer: enrollment.iss,
+      keys: this.discovery.cached(enrollment.iss)?.keys ?? [],
+      nowMs: this.now(),
+      eid: enrollment.eid,
+      verify: verifyEd25519Node,
+      isRevoked: (sid) => revoked.has(sid),
+    });
+    if (!result.ok) {
+      this.staff.refuseBadge(result.check, result.message, result.badge);
+      this.changed();
+      return { type: 'staff_badge_refused', check: result.check, message: result.message };
+    }
+    const { person, until } = this.staff.unlockBadge(result.badge, code);
+    this.changed();
+    return { type: 'staff_unlocked', person, unlocked_until: until };
   }
 
   /**

@@ -172,13 +172,13 @@ export class StaffAccess {
    * docs/kiosk.md "Staff badges": a badge the caller checked (signature, event, time, not revoked) unlocks
    * its holder's role for the idle time, or until the next ticket scan (endAtTicket).
    */
-  unlockBadge(badge: StaffBadgePayload, code: string): StaffPerson {
+  unlockBadge(badge: StaffBadgePayload, code: string): { person: StaffPerson; until: string } {
     const person: StaffPerson = { staff_id: badge.sid, name: badge.name, role: badge.role, via: 'badge' };
     this.unlocked = { person, until: this.options.now() + this.idleMs, badgeCode: code };
     this.scheduleExpiry();
     this.options.log(`Staff badge: ${person.name} (${person.role}, ${person.staff_id}) unlocked the staff functions.`);
     this.audit({ event: 'unlocked' });
-    return person;
+    return { person, until: iso(this.unlocked.until) };
   }
 
   /** docs/kiosk.md "Staff badges": a badge's unlock ends with the next ticket scan. */

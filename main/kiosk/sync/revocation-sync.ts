@@ -143,6 +143,9 @@ export class RevocationSync {
         reset: page.reset || cursor === null,
         syncedAt: page.complete ? new Date(this.deps.now()).toISOString() : null,
       });
+      // docs/kiosk.md "Staff badges": every page carries the event's revoked badges in full; kept beside the tickets.
+      const badges = revokedBadgesOf(page);
+      if (badges !== null) store.saveRevokedBadges(badges);
       added += page.revoked.length;
       cursor = page.next;
       if (page.complete) return { kind: 'synced', added, pages };
@@ -216,4 +219,13 @@ export class RevocationSchedule {
   close(): void {
     clearInterval(this.timer);
   }
+}
+
+/** The page's `revoked_badges` (a project extension: `[{sid, revoked_at}]`) as badge ids; null when the issuer sends none. */
+function revokedBadgesOf(page: RevocationPage): string[] | null {
+  const list = (page as { revoked_badges?: unknown }).revoked_badges;
+  if (!Array.isArray(list)) return null;
+  return list
+    .map((entry: unknown) => (typeof entry === 'object' && entry !== null ? (entry as { sid?: unknown }).sid : undefined))
+    .filter((sid): sid is string => typeof sid === 'string' && sid.length > 0 && sid.length <= 200);
 }
