@@ -61,6 +61,14 @@ export function mountReady(root: HTMLElement, actions: ReadyActions): ScreenHand
             view.connection.text,
           ),
           el('p', { class: 'pill', 'data-pending-count': String(view.pendingCount) }, view.pendingText),
+          // docs/kiosk.md "Staff PIN": who is unlocked, and as what, while they are.
+          state.staff.person
+            ? el(
+                'p',
+                { class: 'pill', 'data-staff-person': state.staff.person.staff_id, 'data-staff-role': state.staff.person.role },
+                t('staff.person', { name: state.staff.person.name, role: t(`staff.role.${state.staff.person.role}`) }),
+              )
+            : null,
           view.doubleAdmissionsText
             ? el(
                 'p',
@@ -93,15 +101,8 @@ export function mountReady(root: HTMLElement, actions: ReadyActions): ScreenHand
           ? el('p', { class: 'banner banner--danger', role: 'alert', 'data-unauthorised': '' }, '✗ ', view.unauthorisedText)
           : null,
         notice ? el('p', { class: 'banner', role: 'alert', 'data-notice': '' }, notice) : null,
-        // docs/kiosk.md "Staff PIN": who is unlocked, and as what, while they are.
-        state.staff.person
-          ? el(
-              'p',
-              { class: 'pill', 'data-staff-person': state.staff.person.staff_id, 'data-staff-role': state.staff.person.role },
-              t('staff.person', { name: state.staff.person.name, role: t(`staff.role.${state.staff.person.role}`) }),
-            )
-          : null,
-        translating ? el('p', { class: 'banner banner--warning', 'data-calibration-active': '' }, '⚠ ', translating) : null,
+        // The scanner check, while open, says the same in more words.
+        translating && !diagnosis ? el('p', { class: 'banner banner--warning', 'data-calibration-active': '' }, '⚠ ', translating) : null,
         state.calibration_to_confirm ? confirmCalibrationPanel(actions.confirmCalibration) : null,
         hid ? el('p', { class: 'banner banner--danger', role: 'alert', 'data-hid-scanner': 'problem' }, '⚠ ', hid.text) : null,
         state.storage && state.storage.state !== 'recovered_earlier'

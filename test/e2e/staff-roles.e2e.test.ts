@@ -8,7 +8,8 @@
  * One door (the steps build on each other): a calibration code scanned at
  * Ready while staff are locked is ignored and the door says so; a technician
  * who unlocked calibrates, confirms an unknown layout on screen, and Ready
- * keeps a standing notice while the translation is active.
+ * keeps a standing notice while the translation is active; a supervisor's
+ * staff badge unlocks its role, named on Ready, until the next ticket.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,6 +29,8 @@ import {
   type RunningIssuer,
 } from '../support/door-harness.js';
 import { freePort } from '../support/free-port.js';
+import { encodeStaffBadge } from '../../protocol/staff-badge.js';
+import { loadSigningKey, signEd25519Node } from '../../issuer/signing.js';
 
 const SHOTS = join(ROOT, 'test-results', 'e2e');
 const WAIT_MS = 30_000;
@@ -44,6 +47,31 @@ let browser: Browser | null = null;
 const doors: KioskDoor[] = [];
 const pageErrors: string[] = [];
 let door: KioskDoor;
+
+/**
+ * A staff badge signed with the issuer's active key, read from its data dir as the issuer's own
+ * `staff badge issue` does (the kid is the discovery document's first key).
+ */
+async function staffBadge(role: 'steward' | 'supervisor' | 'technician', name: string): Promise<string> {
+  const discovery = (await (await fetch(`${baseUrl}/.well-known/ticket-issuer.json`)).json()) as { keys: { kid: string }[] };
+  const key = loadSigningKey(join(issuerDir, 'keys'), discovery.keys[0]!.kid);
+  const now = Math.floor(Date.now() / 1000);
+  return encodeStaffBadge(
+    {
+      v: 1,
+      iss: baseUrl,
+      kid: key.kid,
+      sid: `stf_${name.toLowerCase()}`,
+      name,
+      role,
+      eids: [eid],
+      iat: now,
+      nbf: now - 60,
+      exp: now + 3600,
+    },
+    (message) => signEd25519Node(message, key.privateKey),
+  );
+}
 
 async function issueTicket(holder: string): Promise<string> {
   const issued = await issuerCli<{ tickets: { qr: string }[] }>(issuerDir, 'ticket', 'issue', '--event', eid, '--holder', holder);
@@ -140,6 +168,35 @@ test.describe.serial('staff at the door (real issuer, web host, keyring, Chromiu
     // Reset (a technician's call, still unlocked): the notice goes.
     expect(await runtime.core.resetCalibration()).toMatchObject({ calibration: null });
     await page.waitForSelector('[data-calibration-active]', { state: 'detached' });
+    await page.click('[data-action="open-staff"]');
+    await page.click('[data-staff-dialog] [data-action="staff-lock"]');
+    await page.waitForSelector('[data-staff-dialog]', { state: 'hidden' });
+    expect(pageErrors).toEqual([]);
+  });
+
+  test('a supervisor badge unlocks a supervisor, named on Ready, until the next ticket, and is not checked in', async () => {
+    const { page, runtime } = door;
+    await scan(page, await staffBadge('supervisor', 'Kim'));
+    const person = await page.waitForSelector('#screen[data-screen="ready"] [data-staff-person="stf_kim"]');
+    expect(await person.getAttribute('data-staff-role')).toBe('supervisor');
+    expect(await person.textContent()).toContain('Kim');
+    expect(await page.textContent('[data-notice]')).toContain('Kim unlocked as supervisor');
+    await page.screenshot({ path: join(SHOTS, 'staff-roles-04-badge-unlocked.png') });
+    // A supervisor's function opens without a PIN: the lookup screen.
+    await page.click('[data-action="open-lookup"]');
+    await page.waitForSelector('#screen[data-screen="lookup"]');
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('#screen[data-screen="ready"]');
+    // The badge is not a ticket: nothing was checked in.
+    expect((await runtime.core.getState()).last_verdicts).toHaveLength(1);
+
+    // The next ticket ends the badge's unlock.
+    await scan(page, await issueTicket('Alan Turing'));
+    await page.waitForSelector('section[data-verdict="admit"]');
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('#screen[data-screen="ready"]');
+    await page.waitForSelector('[data-staff-person]', { state: 'detached' });
+    expect((await runtime.core.getState()).staff.role).toBe('anyone');
     expect(pageErrors).toEqual([]);
   });
 });
