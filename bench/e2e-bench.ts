@@ -300,6 +300,9 @@ class TimedCore implements WebHostCore {
   resetCalibration(): ReturnType<WebHostCore['resetCalibration']> {
     return this.core.resetCalibration();
   }
+  calibrate(keep: boolean): ReturnType<WebHostCore['calibrate']> {
+    return this.core.calibrate(keep);
+  }
   unlockStaff(pin: string): ReturnType<WebHostCore['unlockStaff']> {
     return this.core.unlockStaff(pin);
   }

@@ -256,6 +256,21 @@ export class KioskScreens {
         this.showDiagnosis(result.diagnosis);
         this.render();
         return;
+      case 'calibration_unconfirmed':
+        // Nothing is translated yet: the state's calibration_to_confirm asks staff to keep or discard it.
+        this.render();
+        return;
+      case 'staff_unlocked':
+        // docs/kiosk.md "Staff badges": the state names who is unlocked (Ready shows it); say it once here too.
+        this.setMessage(() => t('staff.badge.unlocked', { name: result.person.name, role: t(`staff.role.${result.person.role}`) }));
+        return;
+      case 'staff_badge_refused':
+        this.setMessage(() => t('staff.badge.refused', { message: result.message }));
+        return;
+      case 'staff_code_ignored':
+        // docs/kiosk.md "Calibration": nothing changed; the door says so and goes on.
+        this.setMessage(() => t('staff.code_ignored'));
+        return;
     }
   }
 
@@ -263,6 +278,16 @@ export class KioskScreens {
     if (this.staff && !(await this.staff.unlocked())) return;
     const result = await attempt(() => this.kiosk.resetCalibration());
     this.diagnosis = null;
+    if (!result.ok) this.setMessage(() => t('setup.error.failed'));
+    else if (isStaffLocked(result.value)) this.setMessage(() => t('staff.locked'));
+    else this.receiveState(result.value);
+  }
+
+  /** docs/kiosk.md "Calibration": keep or discard a translation that matches no known layout (a technician's call). */
+  private async confirmCalibration(keep: boolean): Promise<void> {
+    if (this.staff && !(await this.staff.unlocked())) return;
+    const result = await attempt(() => this.kiosk.calibrate(keep));
+    if (!keep) this.diagnosis = null;
     if (!result.ok) this.setMessage(() => t('setup.error.failed'));
     else if (isStaffLocked(result.value)) this.setMessage(() => t('staff.locked'));
     else this.receiveState(result.value);
@@ -488,6 +513,7 @@ export class KioskScreens {
               confirmReEnroll: () => void this.confirmReEnroll(),
               cancelReEnroll: () => void this.cancelReEnroll(),
               resetCalibration: () => void this.resetCalibration(),
+              confirmCalibration: (keep) => void this.confirmCalibration(keep),
             },
             this.onsiteIssuer,
             this.staff ?? undefined,
@@ -500,6 +526,7 @@ export class KioskScreens {
           handle: mountReady(this.root, {
             openLookup: () => this.openLookup(),
             resetCalibration: () => void this.resetCalibration(),
+            confirmCalibration: (keep) => void this.confirmCalibration(keep),
             closeDiagnosis: () => {
               this.diagnosis = null;
               this.render();

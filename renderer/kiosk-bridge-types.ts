@@ -22,9 +22,11 @@ import type {
   Verdict,
 } from '../protocol/index.js';
 import type { ForeignLayout } from '../protocol/keyboard-layouts.js';
+import type { KioskRole, StaffRole } from '../protocol/access.js';
 
 export type { IsoDateTime, RefusalReason, TicketState, TicketStatus, Verdict } from '../protocol/index.js';
 export type { EntryPolicy, ExposureRow, GateDirection, OccupancyLevel } from '../protocol/index.js';
+export type { KioskRole, StaffRole } from '../protocol/access.js';
 
 /** Where a read came from: the window's keyboard wedge, or a HID scanner read by the kiosk (main/kiosk/decide/repeat-reads.ts). */
 export type ScanOrigin = 'window' | 'hid-pos' | 'hid-keyboard';
@@ -178,8 +180,30 @@ export interface StaffState {
   locked_until: IsoDateTime | null;
   /** Wrong PINs left before the staff menu locks (0 once it has locked: each further wrong PIN locks it again, longer). */
   attempts_left: number;
+  /** Who is in front of the kiosk (protocol/access.ts): `anyone`, or the role unlocked (everyone is `technician` while no PIN is set). */
+  role: KioskRole;
+  /** The person unlocked now (by a PIN of their own, the kiosk PIN or a staff badge); null when none is. */
+  person: StaffPerson | null;
+  /** The crew members with a PIN of their own on this kiosk (never their PINs). */
+  people: Array<Omit<StaffPerson, 'via'>>;
   /** The host can leave kiosk mode (the Electron app in kiosk mode). */
   can_leave_kiosk_mode: boolean;
+}
+
+/** A crew member at the kiosk (docs/kiosk.md "Staff PIN", "Staff badges"). */
+export interface StaffPerson {
+  staff_id: string;
+  name: string;
+  role: StaffRole;
+  /** How they unlocked: a PIN of their own, the kiosk PIN (the technician's fallback), or a staff badge. */
+  via: 'pin' | 'kiosk_pin' | 'badge';
+}
+
+/** Who sets a PIN of their own (setStaffPin's second argument). */
+export interface StaffPersonRequest {
+  staff_id: string;
+  name: string;
+  role: StaffRole;
 }
 
 /** The answer of a staff-only call made while staff functions are locked: the call did not run. */
@@ -191,7 +215,7 @@ export interface StaffLocked {
 }
 
 export type StaffUnlockResult =
-  | { type: 'unlocked'; unlocked_until: IsoDateTime }
+  | { type: 'unlocked'; unlocked_until: IsoDateTime; person: StaffPerson }
   | { type: 'wrong_pin'; attempts_left: number; locked_until: IsoDateTime | null }
   | { type: 'locked_out'; locked_until: IsoDateTime }
   | { type: 'no_pin' };
@@ -276,6 +300,8 @@ export interface KioskState {
   read_again: { decided_at: IsoDateTime; tid: string | null; reads: number } | null;
   /** What the last calibration found, and which input paths are translated (docs/kiosk.md "Calibration"). */
   calibration: { diagnosis: ScannerDiagnosis; translating: ScanOrigin[] } | null;
+  /** A calibration whose translation matches no known layout, waiting for staff to keep or discard it; null when none. */
+  calibration_to_confirm: ScannerDiagnosis | null;
   /** The HID scanner as the kiosk sees it; null when the host does not read HID scanners. */
   hid_scanner: { state: 'connected' | 'disconnected'; reason: string | null; message: string } | null;
   /**
@@ -362,6 +388,14 @@ export type ScanResult =
   | { type: 'repeat_read'; reads: number }
   /** The calibration code: what the kiosk learned about the scanner. */
   | { type: 'calibrated'; diagnosis: ScannerDiagnosis }
+  /** A translation matching no known layout: not used until staff confirm it (calibrate). */
+  | { type: 'calibration_unconfirmed'; diagnosis: ScannerDiagnosis }
+  /** A calibration code read outside Setup with no technician at the kiosk: nothing changed (docs/kiosk.md "Calibration"). */
+  | { type: 'staff_code_ignored'; message: string }
+  /** A staff badge unlocked its role (docs/kiosk.md "Staff badges"); never checked in as a ticket. */
+  | { type: 'staff_unlocked'; person: StaffPerson; unlocked_until: IsoDateTime }
+  /** A staff badge that does not unlock this kiosk (expired, revoked, another event, a bad signature …). */
+  | { type: 'staff_badge_refused'; check: string; message: string }
   | { type: 'not_enrolled'; message: string }
   /** The issuer refused this scanner's key (401/403): re-enroll. Not a verdict on the ticket. */
   | { type: 'scanner_unauthorized'; message: string }
@@ -388,6 +422,8 @@ export interface KioskApi {
   scan(text: string, read?: ReadDetails): Promise<ScanResult>;
   /** Forgets what calibration learned: reads are taken as they arrive again. Staff only. */
   resetCalibration(): Promise<KioskState | StaffLocked>;
+  /** Keeps (true) or discards (false) a translation waiting for confirmation (docs/kiosk.md "Calibration"). Technician only. */
+  calibrate(keep: boolean): Promise<KioskState | StaffLocked>;
   /** Switches to the event of the setup code scanned while enrolled. Staff only. */
   confirmReEnroll(): Promise<ScanResult | StaffLocked>;
   cancelReEnroll(): Promise<KioskState>;
@@ -398,7 +434,7 @@ export interface KioskApi {
   /** Ends the staff unlock now ("Lock"). */
   lockStaff(): Promise<KioskState>;
   /** Sets or changes the staff PIN (4 to 8 digits). Open while no PIN is set; staff only once one is. */
-  setStaffPin(pin: string): Promise<SetStaffPinResult>;
+  setStaffPin(pin: string, person?: StaffPersonRequest): Promise<SetStaffPinResult>;
   /** The screens' languages. Staff only. */
   setLanguage(primary: LanguageCode, secondary: LanguageCode | null): Promise<SetLanguageResult>;
   /** Leaves kiosk mode (full screen, no menu) where the host has one: the Electron app. Staff only. */

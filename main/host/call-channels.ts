@@ -20,6 +20,7 @@ export const KIOSK_CHANNELS = {
   getState: 'kiosk:get-state',
   setScannerName: 'kiosk:set-scanner-name',
   resetCalibration: 'kiosk:reset-calibration',
+  calibrate: 'kiosk:confirm-calibration',
   unlockStaff: 'kiosk:unlock-staff',
   lockStaff: 'kiosk:lock-staff',
   setStaffPin: 'kiosk:set-staff-pin',

@@ -11,12 +11,12 @@
  * a secret; unexpected failures become a fixed message, and the host gets the
  * error for its own log through `onInternalError`.
  */
-import type { KioskApi, LanesRequest, LanguageCode, ReadDetails } from '../kiosk/kiosk-api.js';
+import type { KioskApi, LanesRequest, LanguageCode, ReadDetails, StaffPersonRequest } from '../kiosk/kiosk-api.js';
 import { SecretStoreUnavailableError } from '../kiosk/store/api-key-store.js';
 import { answerCall, failure, InvalidInput, noArguments, UNSAFE_TEXT } from './call-envelope.js';
 import { KIOSK_CHANNELS } from './call-channels.js';
 import { MAX_REASON_LENGTH, type GateDirection } from '../../protocol/index.js';
-import type { KioskCall } from '../../protocol/access.js';
+import { isStaffRole, type KioskCall } from '../../protocol/access.js';
 
 /** The request/answer calls of KioskApi (onStateChange is a push, not a call). */
 export type KioskCalls = Omit<KioskApi, 'onStateChange'>;
@@ -120,12 +120,24 @@ function boundCall(core: KioskCalls, method: KioskCallName, args: unknown): () =
     case 'resetCalibration':
       noArguments(args);
       return () => core.resetCalibration();
+    case 'calibrate': {
+      if (args.length !== 1 || typeof args[0] !== 'boolean')
+        throw new InvalidInput('Expected exactly one argument: keep (true) or discard (false).');
+      const keep = args[0];
+      return () => core.calibrate(keep);
+    }
     // The PIN is checked for shape only; it never appears in an answer or a log line.
     case 'unlockStaff': {
       const pin = staffPin(args);
       return () => core.unlockStaff(pin);
     }
     case 'setStaffPin': {
+      // The kiosk PIN, or (a second argument) a crew member's own PIN: staff id, name, role (docs/kiosk.md "Staff PIN").
+      if (args.length === 2) {
+        const pin = staffPin(args.slice(0, 1));
+        const person = staffPersonRequest(args[1]);
+        return () => core.setStaffPin(pin, person);
+      }
       const pin = staffPin(args);
       return () => core.setStaffPin(pin);
     }
@@ -223,6 +235,17 @@ function staffPin(args: readonly unknown[]): string {
   const pin = args[0];
   if (typeof pin !== 'string' || !/^[0-9]{4,8}$/.test(pin)) throw new InvalidInput('The staff PIN must be 4 to 8 digits.');
   return pin;
+}
+
+/** A crew member's PIN request: a staff id (1 to 80 letters, digits, . _ -), a name (1 to 80 characters of text), a staff role. */
+function staffPersonRequest(value: unknown): StaffPersonRequest {
+  const { staff_id, name, role } = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
+  if (typeof staff_id !== 'string' || !/^[0-9A-Za-z_.-]{1,80}$/.test(staff_id))
+    throw new InvalidInput('The staff id must be 1 to 80 letters, digits, . _ or -.');
+  if (typeof name !== 'string' || name.trim().length === 0 || name.length > 80 || UNSAFE_TEXT.test(name))
+    throw new InvalidInput('The name must have 1 to 80 characters, without control characters.');
+  if (!isStaffRole(role)) throw new InvalidInput('The role must be steward, supervisor or technician.');
+  return { staff_id, name: name.trim(), role };
 }
 
 function onlyString(args: readonly unknown[], what: string): string {

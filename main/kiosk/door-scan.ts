@@ -14,7 +14,14 @@ import { decideCheckIn, evaluateScan, offlineOutcome, type DoorFacts } from './d
 import type { Lane } from './decide/lanes.js';
 import { verifyEd25519Node } from './node-ed25519.js';
 import type { StaffAccess } from './staff-access.js';
-import { checkInRequestFor, type Enrollment, type LocalStore, type NewScan, type StoredScan } from './store/local-store.js';
+import {
+  checkInRequestFor,
+  type Enrollment,
+  type LocalStore,
+  type NewScan,
+  type StoredScan,
+  type VerdictAuditExtra,
+} from './store/local-store.js';
 import type { BackgroundWork } from './sync/background.js';
 import type { DiscoveryCache } from './sync/discovery.js';
 import type { DrainSchedule } from './sync/drain-schedule.js';
@@ -60,9 +67,13 @@ export class DoorScan {
     const enrollment = stored && lane?.direction ? { ...stored, direction: lane.direction } : stored;
     if (!enrollment) return { type: 'not_enrolled', message: NOT_ENROLLED };
     // The setup code required a staff PIN: the door opens once one is set (docs/kiosk.md "Staff PIN").
-    if (this.deps.staff.pinNeeded()) return { type: 'staff_pin_needed', message: STAFF_PIN_NEEDED };
+    if (this.deps.staff.pinNeeded()) {
+      store.auditDoorRefusal(null, 'staff_pin_needed', new Date(now()).toISOString());
+      return { type: 'staff_pin_needed', message: STAFF_PIN_NEEDED };
+    }
     // docs/protocol.md "Authentication": the key ends at expires_at; past it the door must not admit, even offline.
     if (Date.parse(enrollment.key_expires_at) <= now()) {
+      store.auditDoorRefusal(null, 'scanner_key_expired', new Date(now()).toISOString());
       link.authorised = false;
       this.deps.changed();
       return { type: 'scanner_unauthorized', message: SCANNER_KEY_EXPIRED_MESSAGE };
@@ -82,8 +93,11 @@ export class DoorScan {
       }
     }
     if (!evaluation.pass) {
+      // docs/kiosk.md "The kiosk's audit log": every refusal is recorded, online or offline, with its reason.
       if (evaluation.check === 'signature' && evaluation.claimed?.eid === enrollment.eid) {
         this.reportInvalidSignature(text, evaluation.claimed, enrollment, evaluation.verdict);
+      } else {
+        store.auditVerdict(null, evaluation.verdict, this.auditExtra(evaluation.verdict));
       }
       return this.deps.show(evaluation.verdict, lane);
     }
@@ -100,10 +114,21 @@ export class DoorScan {
     if (result.ok && !background.closed) await this.deps.heartbeat.run(); // docs/protocol.md "Scanner heartbeat": after each discovery refresh
   }
 
-  private unauthorised(): ScanResult {
+  private unauthorised(tid: string): ScanResult {
+    this.deps.store.auditDoorRefusal(tid, 'scanner_unauthorized', new Date(this.deps.now()).toISOString());
     this.deps.link.authorised = false;
     this.deps.changed();
     return { type: 'scanner_unauthorized', message: SCANNER_UNAUTHORIZED_MESSAGE };
+  }
+
+  /**
+   * What a verdict's audit record adds (docs/kiosk.md "The kiosk's audit log"): for a `seen_by_peer`
+   * refusal, the peer kiosk (scanner id, gate) whose admission refused it.
+   */
+  private auditExtra(verdict: Verdict): VerdictAuditExtra {
+    if (verdict.kind !== 'refuse' || verdict.decided_by !== 'seen_by_peer' || !verdict.ticket) return {};
+    const peer = this.deps.lan.admissionOf(verdict.ticket.tid);
+    return peer ? { peer: { scanner_id: peer.scanner_id, gate: peer.gate, admitted_at: peer.admitted_at } } : {};
   }
 
   /** What the scan decision knows of this door (decide/scan-decision.ts), read from the store and the LAN when asked. */
@@ -139,11 +164,15 @@ export class DoorScan {
    * is already decided locally; the issuer's 400 only confirms it was logged.
    */
   private reportInvalidSignature(code: string, claimed: TicketPayload, enrollment: Enrollment, verdict: Verdict): void {
-    this.deps.store.insertScan({
-      ...this.scanAtThisDoor(code, claimed, enrollment, new Date(this.deps.now()).toISOString()),
-      signature_status: 'invalid',
-      queue_state: 'pending',
-      verdict,
+    const { store } = this.deps;
+    store.atomically(() => {
+      const scan = store.insertScan({
+        ...this.scanAtThisDoor(code, claimed, enrollment, new Date(this.deps.now()).toISOString()),
+        signature_status: 'invalid',
+        queue_state: 'pending',
+        verdict,
+      });
+      store.auditVerdict(scan.idempotency_key, verdict);
     });
     this.deps.drains.soon();
   }
@@ -210,13 +239,18 @@ export class DoorScan {
       // transaction, one fsync instead of two), still before anything is shown.
       if (!link.authorised || (!skipOnline && !keyringDown)) {
         if (!held) newScan('held'); // kept, not sent: rescanning after a re-enrollment sends it, same key
-        return this.unauthorised();
+        return this.unauthorised(payload.tid);
       }
       // Decided before any request went out: the request says so (`admitted_offline`, docs/protocol.md "Door operations").
       // Known offline: decided above already, at the scan's time.
       const { verdict, queueState } = knownOffline ?? offlineOutcome(payload, facts, new Date(now()).toISOString());
       store.atomically(() =>
-        store.decideScan((held ?? newScan(queueState, verdict.kind !== 'refuse')).idempotency_key, verdict, queueState),
+        store.decideScan(
+          (held ?? newScan(queueState, verdict.kind !== 'refuse')).idempotency_key,
+          verdict,
+          queueState,
+          this.auditExtra(verdict),
+        ),
       );
       if (queueState === 'pending') drains.firstRetryUnlessScheduled();
       return this.deps.show(verdict, lane);
@@ -253,7 +287,7 @@ export class DoorScan {
     }
     if (decision.kind === 'unauthorized') {
       store.setQueueState(scan.idempotency_key, 'held');
-      return this.unauthorised();
+      return this.unauthorised(payload.tid);
     }
 
     // Offline path after trying: the request already went out without `admitted_offline`, and a replay must be
@@ -261,7 +295,7 @@ export class DoorScan {
     const { verdict, queueState, final } = decision;
     store.atomically(() => {
       if (final) store.recordAnswer(scan.idempotency_key, storedAnswerOf(call, decidedAt)!);
-      store.decideScan(scan.idempotency_key, verdict, queueState);
+      store.decideScan(scan.idempotency_key, verdict, queueState, this.auditExtra(verdict));
     });
     if (queueState === 'pending') {
       // docs/protocol.md "Rate limits": a 429 at the door also delays the queue by its Retry-After.

@@ -28,6 +28,7 @@ import type {
   SetLanguageResult,
   SetStaffPinResult,
   StaffLocked,
+  StaffPersonRequest,
   StaffUnlockResult,
   StatusLookupResult,
 } from './kiosk-api.js';
@@ -36,13 +37,15 @@ import type { Lane } from './decide/lanes.js';
 import type { ScanOrigin } from './decide/repeat-reads.js';
 import { annulAtDoor, type DoorAnnulDeps } from './door-annul.js';
 import { NOT_ENROLLED, type DoorScan } from './door-scan.js';
+import { verifyEd25519Node } from './node-ed25519.js';
+import { checkStaffBadge, isStaffBadgeText } from '../../protocol/staff-badge.js';
 import type { HidScannerStatus, KioskCoreOptions } from './kiosk-options.js';
 import { assembleKiosk } from './kiosk-parts.js';
 import type { ReadPaths } from './read-paths.js';
 import type { ReadDetails, ScannerDevice } from './scanner/scan-event.js';
 import type { StaffAccess } from './staff-access.js';
-import { callLabel, type KioskCall } from '../../protocol/access.js';
-import { needsStaff } from './decide/access.js';
+import type { KioskCall } from '../../protocol/access.js';
+import { CALIBRATE_CALL, needsStaff } from './decide/access.js';
 import type { LocalStore } from './store/local-store.js';
 import { isStorageFault } from './store/store-recovery.js';
 import type { BackgroundWork } from './sync/background.js';
@@ -106,7 +109,11 @@ export class KioskCore implements KioskApi {
   private readonly annulDeps: DoorAnnulDeps;
 
   constructor(private readonly options: KioskCoreOptions) {
-    const parts = assembleKiosk(options, { changed: () => this.changed(), show: (verdict, lane) => this.show(verdict, lane) });
+    const parts = assembleKiosk(options, {
+      changed: () => this.changed(),
+      show: (verdict, lane) => this.show(verdict, lane),
+      onSetup: () => this.setups.pending !== null || this.store.getEnrollment() === null,
+    });
     ({ now: this.now, log: this.log, policy: this.policy, store: this.store, storage: this.storage, staff: this.staff } = parts);
     ({ client: this.client, discovery: this.discovery, link: this.link, background: this.background, lan: this.lan } = parts);
     this.clock = parts.clock;
@@ -159,6 +166,14 @@ export class KioskCore implements KioskApi {
     return this.guarded('resetCalibration', () => {
       this.reads.resetCalibration();
       this.changed();
+      return this.getState();
+    });
+  }
+
+  /** docs/kiosk.md "Calibration": staff keep or discard a translation that matches no known layout. */
+  calibrate(keep: boolean): Promise<KioskState | StaffLocked> {
+    return this.guarded(CALIBRATE_CALL, () => {
+      if (this.reads.confirm(keep, 'staff')) this.changed();
       return this.getState();
     });
   }
@@ -260,8 +275,8 @@ export class KioskCore implements KioskApi {
     return this.getState();
   }
 
-  async setStaffPin(pin: string): Promise<SetStaffPinResult> {
-    const result = await this.staff.setPin(pin);
+  async setStaffPin(pin: string, person?: StaffPersonRequest): Promise<SetStaffPinResult> {
+    const result = await this.staff.setPin(pin, person);
     this.changed();
     return result;
   }
@@ -314,7 +329,7 @@ export class KioskCore implements KioskApi {
    */
   requireStaff(call: KioskCall): StaffLocked | null {
     if (!needsStaff(call)) return null;
-    const locked = this.staff.check(callLabel(call));
+    const locked = this.staff.check(call);
     if (locked) this.changed();
     return locked;
   }
@@ -388,8 +403,42 @@ export class KioskCore implements KioskApi {
   private scanNow(raw: string, lane: Lane | null): Promise<ScanResult> {
     // Keyboard-wedge scanners end a code with Enter; some add a tab or spaces.
     const text = raw.trim();
+    // docs/kiosk.md "Staff badges": a badge unlocks its role and is never checked in as a ticket.
+    if (isStaffBadgeText(text)) return Promise.resolve(this.staffBadge(text));
     if (ANY_SETUP_CODE.test(text)) return this.setups.scan(text);
+    // A badge's unlock lasts until the next ticket scan.
+    this.staff.endBadgeAtTicket();
     return this.doorScan.scan(text, lane);
+  }
+
+  /**
+   * docs/kiosk.md "Staff badges": checked like a ticket, offline too, against the issuer keys this kiosk
+   * holds, its event, now, and the revoked badges the revocation list brought; refusals are audited.
+   */
+  private staffBadge(code: string): ScanResult {
+    const enrollment = this.store.getEnrollment();
+    if (!enrollment) {
+      const message = 'this kiosk is not enrolled: a staff badge works at a kiosk of its event';
+      this.staff.refuseBadge('event', message);
+      return { type: 'staff_badge_refused', check: 'event', message };
+    }
+    const revoked = new Set(this.store.getRevokedBadges());
+    const result = checkStaffBadge(code, {
+      issuer: enrollment.iss,
+      keys: this.discovery.cached(enrollment.iss)?.keys ?? [],
+      nowMs: this.now(),
+      eid: enrollment.eid,
+      verify: verifyEd25519Node,
+      isRevoked: (sid) => revoked.has(sid),
+    });
+    if (!result.ok) {
+      this.staff.refuseBadge(result.check, result.message, result.badge);
+      this.changed();
+      return { type: 'staff_badge_refused', check: result.check, message: result.message };
+    }
+    const { person, until } = this.staff.unlockBadge(result.badge, code);
+    this.changed();
+    return { type: 'staff_unlocked', person, unlocked_until: until };
   }
 
   /**
@@ -463,6 +512,7 @@ export class KioskCore implements KioskApi {
       re_enroll_pending: this.setups.pending ? setupSummary(this.setups.pending) : null,
       read_again: this.reads.readAgain,
       calibration: this.reads.calibrationView(),
+      calibration_to_confirm: this.reads.unconfirmedView(),
       hid_scanner: this.hidScanner,
       storage: this.storage,
       staff: this.staff.state(this.kioskModeExit !== null),

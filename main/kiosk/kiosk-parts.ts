@@ -14,6 +14,7 @@ import type { DoorAnnulDeps } from './door-annul.js';
 import { DoorScan } from './door-scan.js';
 import { DEFAULT_ONLINE_BUDGET_MS, type KioskCoreOptions } from './kiosk-options.js';
 import { ReadPaths } from './read-paths.js';
+import { actsOnCalibration } from './decide/access.js';
 import { StaffAccess } from './staff-access.js';
 import type { LocalStore } from './store/local-store.js';
 import { openStoreWithRecovery, recoveryMessage, type StorageRecovery } from './store/store-recovery.js';
@@ -34,6 +35,8 @@ export interface KioskHooks {
   changed: () => void;
   /** Show a verdict (on the scan's lane) and answer the page. */
   show: (verdict: Verdict, lane: Lane | null) => ScanResult;
+  /** The Setup screen is up: no event yet, or a re-enrollment waits for its answer (docs/kiosk.md "Calibration"). */
+  onSetup: () => boolean;
 }
 
 export interface KioskParts {
@@ -108,7 +111,15 @@ export function assembleKiosk(options: KioskCoreOptions, hooks: KioskHooks): Kio
         damaged_file: recovery.damaged_file,
       }
     : null;
-  const reads = new ReadPaths({ store, now, log, changed, lanes: options.lanes, repeatReadWindowMs: options.repeatReadWindowMs });
+  const reads = new ReadPaths({
+    store,
+    now,
+    log,
+    changed,
+    lanes: options.lanes,
+    repeatReadWindowMs: options.repeatReadWindowMs,
+    actsOnCalibration: (mappingLanes) => actsOnCalibration({ onSetup: hooks.onSetup(), mappingLanes, role: staff.role() }),
+  });
   const staff = new StaffAccess({
     store,
     now,

@@ -9,7 +9,14 @@
  */
 import type { GateDirection } from '../../protocol/index.js';
 import type { KioskState, LanesRequest, ScanResult } from './kiosk-api.js';
-import { diagnose, findCalibrationCode, translate, type CalibrationMatch, type CalibrationResult } from './decide/calibration.js';
+import {
+  diagnose,
+  findCalibrationCode,
+  needsConfirmation,
+  translate,
+  type CalibrationMatch,
+  type CalibrationResult,
+} from './decide/calibration.js';
 import { LaneMapping, laneFor, lanesView, matches, storedLanes, type Lane, type Lanes } from './decide/lanes.js';
 import {
   DEFAULT_REPEAT_READ_WINDOW_MS,
@@ -30,7 +37,15 @@ export interface ReadPathsDeps {
   lanes: Lanes | null | undefined;
   /** See KioskCoreOptions.repeatReadWindowMs. */
   repeatReadWindowMs: number | undefined;
+  /**
+   * docs/kiosk.md "Calibration": whether a calibration code read now is acted on (decide/access.ts
+   * actsOnCalibration), given whether a lane mapping is under way.
+   */
+  actsOnCalibration: (mappingLanes: boolean) => boolean;
 }
+
+/** What the door answers a calibration code read where it is not acted on (docs/kiosk.md "Calibration"). */
+export const STAFF_CODE_IGNORED = 'staff code: ignored';
 
 export class ReadPaths {
   /** What calibration learned per input path; read once, changed only by calibrate and reset. */
@@ -43,6 +58,8 @@ export class ReadPaths {
   private readonly lanesSource: 'setup' | 'file';
   private laneMapping: LaneMapping | null = null;
   private scannerDevices: ScannerDevice[] = [];
+  /** Translations that match no known layout, per input path, until staff confirm or discard them (not saved). */
+  private unconfirmed = new Map<ScanOrigin, CalibrationResult>();
 
   constructor(private readonly deps: ReadPathsDeps) {
     this.calibrations = deps.store.getCalibrations();
@@ -70,6 +87,7 @@ export class ReadPaths {
     // Each read of the calibration code calibrates its own path, keystroke echoes too: a
     // keyboard-mode scanner read over HID is learned on both of its paths at once.
     const calibration = findCalibrationCode(raw);
+    if (calibration && !this.deps.actsOnCalibration(this.laneMapping !== null)) return inTurn(() => this.ignoreStaffCode(origin));
     if (calibration) return inTurn(() => this.calibrate(origin, calibration, details.read, details.symbologyId, details.device));
     const text = this.translated(origin, raw);
     // docs/kiosk.md "Several scanners": the device's lane; the window's lane for the window and unmapped scanners.
@@ -90,6 +108,7 @@ export class ReadPaths {
   resetCalibration(): void {
     this.deps.store.clearCalibrations();
     this.calibrations = {};
+    this.unconfirmed.clear();
     this.deps.log('Scanner calibration reset: reads are taken as they arrive.');
   }
 
@@ -101,6 +120,33 @@ export class ReadPaths {
       diagnosis: latest[1].diagnosis,
       translating: stored.filter(([, result]) => result.translation !== null).map(([origin]) => origin),
     };
+  }
+
+  /** The newest calibration waiting for staff to confirm its translation, or null. */
+  unconfirmedView(): KioskState['calibration_to_confirm'] {
+    const waiting = [...this.unconfirmed.values()];
+    if (waiting.length === 0) return null;
+    return waiting.reduce((a, b) => (b.diagnosis.calibrated_at > a.diagnosis.calibrated_at ? b : a)).diagnosis;
+  }
+
+  /**
+   * docs/kiosk.md "Calibration": staff keep (save) or discard the translations waiting for confirmation.
+   * False when none was waiting.
+   */
+  confirm(keep: boolean, by: string): boolean {
+    if (this.unconfirmed.size === 0) return false;
+    const at = new Date(this.deps.now()).toISOString();
+    this.deps.store.atomically(() => {
+      for (const [origin, result] of this.unconfirmed) {
+        if (keep) this.deps.store.saveCalibration(origin, result);
+        const detail = `input ${origin}, layout ${result.diagnosis.layout}: translation ${keep ? 'confirmed' : 'discarded'} by ${by}`;
+        this.deps.store.logRead({ at, kind: 'calibration', origin, tid: null, detail });
+        this.deps.log(`Scanner calibration ${keep ? 'confirmed' : 'discarded'}: ${detail}.`);
+      }
+    });
+    if (keep) this.calibrations = { ...this.calibrations, ...Object.fromEntries(this.unconfirmed) };
+    this.unconfirmed.clear();
+    return true;
   }
 
   lanesView(direction: GateDirection): KioskState['lanes'] {
@@ -157,6 +203,17 @@ export class ReadPaths {
     this.deps.log(`Lanes mapped: ${done.lanes.map((lane) => `${lane.label} (${lane.direction ?? 'kiosk direction'})`).join(', ')}.`);
   }
 
+  /**
+   * docs/kiosk.md "Calibration": a calibration code read at the door, with no technician at the kiosk, changes
+   * nothing; the read log and the audit log record it.
+   */
+  private async ignoreStaffCode(origin: ScanOrigin): Promise<ScanResult> {
+    const detail = `calibration code read from ${origin} outside Setup, with no technician unlocked: ignored`;
+    this.deps.store.logRead({ at: new Date(this.deps.now()).toISOString(), kind: 'staff_code_ignored', origin, tid: null, detail });
+    this.deps.log(`Staff code ignored: ${detail}.`);
+    return { type: 'staff_code_ignored', message: STAFF_CODE_IGNORED };
+  }
+
   /** docs/kiosk.md "Double reads": logged, marked on the verdict still shown, nothing else. */
   private noteRepeatRead(origin: ScanOrigin, first: ScanResult, outcome: RepeatRead<ScanResult>): ScanResult {
     const verdict = first.type === 'verdict' ? first.verdict : null;
@@ -183,6 +240,21 @@ export class ReadPaths {
     const result: CalibrationResult = diagnose({ origin, match, read, symbologyId, atMs: this.deps.now() });
     const { diagnosis } = result;
     const detail = `input ${origin}, layout ${diagnosis.layout}, translation ${diagnosis.translation}, terminator ${diagnosis.terminator ?? 'unknown'}, ${diagnosis.characters} characters in ${diagnosis.ms_per_code ?? '?'} ms`;
+    if (needsConfirmation(result)) {
+      // Kept in memory only, until staff confirm it on screen (calibrate).
+      this.unconfirmed.set(origin, result);
+      this.deps.store.logRead({
+        at: diagnosis.calibrated_at,
+        kind: 'calibration',
+        origin,
+        tid: null,
+        detail: `${detail}, awaiting confirmation`,
+      });
+      this.deps.log(`Scanner calibration waits for staff to confirm it: ${detail}.`);
+      this.deps.changed();
+      return { type: 'calibration_unconfirmed', diagnosis };
+    }
+    this.unconfirmed.delete(origin);
     this.deps.store.atomically(() => {
       this.deps.store.saveCalibration(origin, result);
       this.deps.store.logRead({ at: diagnosis.calibrated_at, kind: 'calibration', origin, tid: null, detail });

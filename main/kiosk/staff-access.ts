@@ -13,12 +13,19 @@
  * - A right PIN unlocks for a short idle time (2 minutes since the last staff
  *   action); lock() ends it at once. The unlock is in memory: a restart locks.
  * - No PIN set: staff functions are open (the staff screens say so).
+ *
+ * Who unlocked is known (docs/kiosk.md "Staff PIN", "Staff badges"): the kiosk
+ * PIN is the technician's fallback; a crew member's own PIN unlocks their
+ * role, and so does a staff badge (checked by the caller, unlockBadge). What
+ * the person's role may do is the access table's (protocol/access.ts). Each
+ * unlock, staff action and refusal is in the audit log with the person.
  */
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
-import type { LocalStore, StoredStaffPin } from './store/local-store.js';
-import type { SetStaffPinResult, StaffLocked, StaffState, StaffUnlockResult } from './kiosk-api.js';
-import { roleAtKiosk } from './decide/access.js';
-import { callLabel } from '../../protocol/access.js';
+import type { LocalStore, StoredStaffPerson, StoredStaffPin } from './store/local-store.js';
+import type { SetStaffPinResult, StaffLocked, StaffPerson, StaffPersonRequest, StaffState, StaffUnlockResult } from './kiosk-api.js';
+import { lowestRoleFor, roleAtKiosk } from './decide/access.js';
+import { callLabel, mayCall, type KioskCall, type KioskRole } from '../../protocol/access.js';
+import type { StaffBadgePayload } from '../../protocol/staff-badge.js';
 
 /**
  * scrypt's cost: N = 2^15, r = 8, p = 1 (32 MiB and about 50-100 ms per check
@@ -34,6 +41,10 @@ export const FIRST_LOCKOUT_MS = 30_000;
 export const MAX_LOCKOUT_MS = 60 * 60_000;
 export const DEFAULT_STAFF_IDLE_MS = 2 * 60_000;
 
+/** The kiosk PIN's person: the technician's fallback (docs/kiosk.md "Staff PIN"). */
+export const KIOSK_PIN_PERSON: StaffPerson = { staff_id: 'kiosk-pin', name: 'Kiosk PIN', role: 'technician', via: 'kiosk_pin' };
+const STAFF_ID_PATTERN = /^[0-9A-Za-z_.-]{1,80}$/;
+
 export interface StaffAccessOptions {
   store: LocalStore;
   now: () => number;
@@ -45,10 +56,18 @@ export interface StaffAccessOptions {
   onExpiry?: () => void;
 }
 
+interface Unlock {
+  person: StaffPerson;
+  /** Epoch ms the unlock ends unless a staff action extends it. */
+  until: number;
+  /** The badge's code when a badge unlocked (sent with an annul as `staff_badge`); never shown. */
+  badgeCode: string | null;
+}
+
 export class StaffAccess {
   private readonly idleMs: number;
-  /** Epoch ms the unlock ends, or null when locked. */
-  private unlockedUntil: number | null = null;
+  /** Who is unlocked, until when; null when locked. */
+  private unlocked: Unlock | null = null;
   /** PIN checks run one at a time, so parallel tries cannot outrun the wrong-PIN count. */
   private checks: Promise<unknown> = Promise.resolve();
   private expiryTimer: NodeJS.Timeout | null = null;
@@ -59,8 +78,9 @@ export class StaffAccess {
     this.scheduleExpiry();
   }
 
+  /** A PIN is set: the kiosk PIN or a crew member's own. */
   pinSet(): boolean {
-    return this.options.store.getStaffPin() !== null;
+    return this.options.store.getStaffPin() !== null || this.options.store.getStaffPeople().length > 0;
   }
 
   /** The setup code required a PIN and none is set: tickets wait until one is. */
@@ -68,43 +88,77 @@ export class StaffAccess {
     return this.options.store.staffPinRequired() && !this.pinSet();
   }
 
+  /** Who is in front of the kiosk now (decide/access.ts roleAtKiosk). */
+  role(): KioskRole {
+    const current = this.current();
+    return roleAtKiosk({ pinSet: this.pinSet(), unlockedAs: current?.person.role ?? null });
+  }
+
+  /** The person unlocked now, or null. */
+  person(): StaffPerson | null {
+    return this.current()?.person ?? null;
+  }
+
+  /** The badge code that unlocked now, for a request that carries it (`staff_badge`); null otherwise. */
+  badgeCode(): string | null {
+    return this.current()?.badgeCode ?? null;
+  }
+
   state(canLeaveKioskMode: boolean): StaffState {
     const now = this.options.now();
     const pinSet = this.pinSet();
     const lockout = this.options.store.getStaffLockout();
-    const unlocked = roleAtKiosk({ pinSet, unlocked: this.isUnlocked(now) }) !== 'anyone';
+    const current = this.current();
+    const role = this.role();
     return {
       pin_set: pinSet,
       pin_needed: this.options.store.staffPinRequired() && !pinSet,
-      unlocked,
-      unlocked_until: pinSet && unlocked && this.unlockedUntil !== null ? iso(this.unlockedUntil) : null,
+      unlocked: role !== 'anyone',
+      unlocked_until: current ? iso(current.until) : null,
       locked_until: lockout.locked_until !== null && lockout.locked_until > now ? iso(lockout.locked_until) : null,
       attempts_left: Math.max(0, MAX_WRONG_PINS - lockout.failed),
       can_leave_kiosk_mode: canLeaveKioskMode,
+      role,
+      person: current?.person ?? null,
+      people: this.options.store.getStaffPeople().map(({ staff_id, name, role: personRole }) => ({ staff_id, name, role: personRole })),
     };
   }
 
   /**
-   * The guard every staff-only call goes through: null when staff functions
-   * may run now (and the idle time starts again), else the staff_locked
-   * answer. `action` names the call in the log.
+   * The guard every staff call goes through: null when the role in front of
+   * the kiosk may make `call` now (and the idle time starts again), else the
+   * staff_locked answer. Both are in the audit log with the person.
    */
-  check(action: string): StaffLocked | null {
-    if (!this.pinSet()) return null;
+  check(call: KioskCall): StaffLocked | null {
     const now = this.options.now();
-    if (this.isUnlocked(now)) {
-      this.unlockedUntil = now + this.idleMs;
-      this.scheduleExpiry();
+    const role = this.role();
+    const person = this.person();
+    if (mayCall(role, call)) {
+      if (this.unlocked && person) {
+        this.unlocked = { ...this.unlocked, until: now + this.idleMs };
+        this.scheduleExpiry();
+      }
+      this.audit({ event: 'staff_action', call });
       return null;
     }
-    this.unlockedUntil = null;
-    this.options.log(`Staff action refused: ${action} needs the staff PIN.`);
+    const needed = lowestRoleFor(call);
+    // No one unlocked: the PIN is what is missing (the line staff and IT have always seen); else the role.
+    this.options.log(
+      person
+        ? `Staff action refused: ${callLabel(call)} needs a ${needed ?? 'technician'} (${person.name} is ${person.role}).`
+        : `Staff action refused: ${callLabel(call)} needs the staff PIN.`,
+    );
+    this.audit({ event: 'staff_refused', call, needs: needed });
     const lockout = this.options.store.getStaffLockout();
     const lockedUntil = lockout.locked_until !== null && lockout.locked_until > now ? iso(lockout.locked_until) : null;
     return {
       type: 'staff_locked',
       locked_until: lockedUntil,
-      message: lockedUntil ? `Staff menu locked after wrong PINs until ${lockedUntil}` : 'Enter the staff PIN first',
+      message: lockedUntil
+        ? `Staff menu locked after wrong PINs until ${lockedUntil}`
+        : person
+          ? `${callLabel(call)} needs a ${needed ?? 'technician'}: ${person.name} is ${person.role}`
+          : `Enter the staff PIN first${needed ? ` (a ${needed} or above)` : ''}`,
     };
   }
 
@@ -114,26 +168,55 @@ export class StaffAccess {
     return run;
   }
 
+  /**
+   * docs/kiosk.md "Staff badges": a badge the caller checked (signature, event, time, not revoked) unlocks
+   * its holder's role for the idle time, or until the next ticket scan (endAtTicket).
+   */
+  unlockBadge(badge: StaffBadgePayload, code: string): { person: StaffPerson; until: string } {
+    const person: StaffPerson = { staff_id: badge.sid, name: badge.name, role: badge.role, via: 'badge' };
+    this.unlocked = { person, until: this.options.now() + this.idleMs, badgeCode: code };
+    this.scheduleExpiry();
+    this.options.log(`Staff badge: ${person.name} (${person.role}, ${person.staff_id}) unlocked the staff functions.`);
+    this.audit({ event: 'unlocked' });
+    return { person, until: iso(this.unlocked.until) };
+  }
+
+  /** docs/kiosk.md "Staff badges": a badge's unlock ends with the next ticket scan. */
+  endBadgeAtTicket(): void {
+    if (this.current()?.person.via !== 'badge') return;
+    this.options.log('Staff badge unlock ended: a ticket was scanned.');
+    this.audit({ event: 'locked', why: 'ticket scanned' });
+    this.unlocked = null;
+    this.scheduleExpiry();
+  }
+
+  /** A staff badge refused (the caller's check): logged and audited with why, never the code. */
+  refuseBadge(check: string, message: string, badge?: StaffBadgePayload): void {
+    this.options.log(`Staff badge refused: ${message}.`);
+    this.audit({ event: 'badge_refused', check, badge_staff_id: badge?.sid ?? null, badge_role: badge?.role ?? null });
+  }
+
   private async unlockNow(pin: string): Promise<StaffUnlockResult> {
-    const stored = this.options.store.getStaffPin();
-    if (!stored) return { type: 'no_pin' };
+    if (!this.pinSet()) return { type: 'no_pin' };
     const before = this.options.store.getStaffLockout();
     if (before.locked_until !== null && before.locked_until > this.options.now()) {
       return { type: 'locked_out', locked_until: iso(before.locked_until) };
     }
-    const right = PIN_PATTERN.test(pin) && (await pinMatches(pin, stored));
+    const person = PIN_PATTERN.test(pin) ? await this.personOfPin(pin) : null;
     const now = this.options.now();
-    if (right) {
+    if (person) {
       this.options.store.saveStaffLockout({ failed: 0, locked_until: null });
-      this.unlockedUntil = now + this.idleMs;
+      this.unlocked = { person, until: now + this.idleMs, badgeCode: null };
       this.scheduleExpiry();
-      this.options.log('Staff menu unlocked.');
-      return { type: 'unlocked', unlocked_until: iso(this.unlockedUntil) };
+      this.options.log(`Staff menu unlocked by ${person.name} (${person.role}).`);
+      this.audit({ event: 'unlocked' });
+      return { type: 'unlocked', unlocked_until: iso(this.unlocked.until), person };
     }
     const failed = before.failed + 1;
     const lockedUntil = failed >= MAX_WRONG_PINS ? now + lockoutMs(failed) : null;
     this.options.store.saveStaffLockout({ failed, locked_until: lockedUntil });
-    this.unlockedUntil = null;
+    this.unlocked = null;
+    this.audit({ event: 'wrong_pin', failed });
     if (lockedUntil !== null) {
       this.options.log(`Staff menu locked for ${Math.round((lockedUntil - now) / 1000)} s after ${failed} wrong PINs.`);
       this.scheduleExpiry();
@@ -147,27 +230,60 @@ export class StaffAccess {
     };
   }
 
-  /** Sets or replaces the PIN: open while none is set, staff only once one is. */
-  async setPin(pin: string): Promise<SetStaffPinResult> {
+  /** Whose PIN `pin` is: the kiosk PIN (the technician's fallback) or a crew member's own; null for none. */
+  private async personOfPin(pin: string): Promise<StaffPerson | null> {
+    const kioskPin = this.options.store.getStaffPin();
+    if (kioskPin && (await pinMatches(pin, kioskPin))) return KIOSK_PIN_PERSON;
+    for (const stored of this.options.store.getStaffPeople()) {
+      if (await pinMatches(pin, stored.pin)) return { staff_id: stored.staff_id, name: stored.name, role: stored.role, via: 'pin' };
+    }
+    return null;
+  }
+
+  /**
+   * Sets or replaces the kiosk PIN (no `person`), or a crew member's own PIN (docs/kiosk.md "Staff PIN"):
+   * open while no PIN is set, a technician's call once one is. No two people share a PIN.
+   */
+  async setPin(pin: string, request?: StaffPersonRequest): Promise<SetStaffPinResult> {
     if (!PIN_PATTERN.test(pin)) return { type: 'invalid_pin', message: 'A staff PIN has 4 to 8 digits' };
-    const locked = this.check(callLabel('setStaffPin'));
+    if (request && (!STAFF_ID_PATTERN.test(request.staff_id) || request.name.trim().length === 0 || request.name.length > 80)) {
+      return { type: 'invalid_pin', message: 'A staff id has 1 to 80 letters, digits, . _ or -, and a name 1 to 80 characters' };
+    }
+    const locked = this.check('setStaffPin');
     if (locked) return locked;
+    const owner = await this.personOfPin(pin);
+    if (owner && owner.staff_id !== (request?.staff_id ?? KIOSK_PIN_PERSON.staff_id)) {
+      return { type: 'invalid_pin', message: 'That PIN is taken: choose another' };
+    }
     const hashed = await hashPin(pin, this.options.now());
-    const replaced = this.pinSet();
-    this.options.store.atomically(() => {
-      this.options.store.saveStaffPin(hashed);
-      this.options.store.saveStaffLockout({ failed: 0, locked_until: null });
+    const wasSet = this.pinSet();
+    const { store } = this.options;
+    store.atomically(() => {
+      if (request) {
+        const person: StoredStaffPerson = { staff_id: request.staff_id, name: request.name.trim(), role: request.role, pin: hashed };
+        store.saveStaffPeople([...store.getStaffPeople().filter((p) => p.staff_id !== request.staff_id), person]);
+      } else {
+        store.saveStaffPin(hashed);
+      }
+      store.saveStaffLockout({ failed: 0, locked_until: null });
     });
-    // Whoever just set it is at the kiosk: staff functions stay open for them for the idle time.
-    this.unlockedUntil = this.options.now() + this.idleMs;
+    // Whoever just set the first PIN is at the kiosk, as a technician, for the idle time.
+    if (!wasSet) this.unlocked = { person: KIOSK_PIN_PERSON, until: this.options.now() + this.idleMs, badgeCode: null };
+    else if (this.unlocked) this.unlocked = { ...this.unlocked, until: this.options.now() + this.idleMs };
     this.scheduleExpiry();
-    this.options.log(replaced ? 'Staff PIN changed.' : 'Staff PIN set.');
+    this.audit({ event: 'pin_set', for_staff_id: request?.staff_id ?? KIOSK_PIN_PERSON.staff_id, for_role: request?.role ?? 'technician' });
+    this.options.log(
+      request ? `Staff PIN set for ${request.name.trim()} (${request.role}).` : wasSet ? 'Staff PIN changed.' : 'Staff PIN set.',
+    );
     return { type: 'pin_set' };
   }
 
   lock(): void {
-    if (this.unlockedUntil !== null) this.options.log('Staff menu locked.');
-    this.unlockedUntil = null;
+    if (this.unlocked !== null) {
+      this.options.log('Staff menu locked.');
+      this.audit({ event: 'locked', why: 'lock' });
+    }
+    this.unlocked = null;
     this.scheduleExpiry();
   }
 
@@ -177,8 +293,17 @@ export class StaffAccess {
     this.expiryTimer = null;
   }
 
-  private isUnlocked(now: number): boolean {
-    return this.unlockedUntil !== null && now < this.unlockedUntil;
+  private current(): Unlock | null {
+    return this.unlocked !== null && this.options.now() < this.unlocked.until ? this.unlocked : null;
+  }
+
+  /** docs/kiosk.md "The kiosk's audit log": a staff record, with who was at the kiosk (never a PIN or a code). */
+  private audit(detail: Record<string, unknown>): void {
+    const person = this.person();
+    const by = person
+      ? { staff_id: person.staff_id, name: person.name, role: person.role, via: person.via }
+      : { staff_id: null, role: this.role() };
+    this.options.store.auditStaff({ ...detail, ...by });
   }
 
   /** One timer for the next moment the state changes by itself (the unlock's or the lockout's end). */
@@ -188,7 +313,7 @@ export class StaffAccess {
     if (this.closed || !this.options.onExpiry) return;
     const now = this.options.now();
     const lockedUntil = this.options.store.getStaffLockout().locked_until;
-    const ends = [this.unlockedUntil, lockedUntil].filter((at): at is number => at !== null && at > now);
+    const ends = [this.unlocked?.until ?? null, lockedUntil].filter((at): at is number => at !== null && at > now);
     if (ends.length === 0) return;
     const delay = Math.min(...ends) - now + 50;
     this.expiryTimer = setTimeout(() => {

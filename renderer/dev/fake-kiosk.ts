@@ -76,6 +76,7 @@ export class FakeKiosk implements KioskApi {
     re_enroll_pending: null,
     read_again: null,
     calibration: null,
+    calibration_to_confirm: null,
     hid_scanner: null,
     storage: null,
     staff: {
@@ -86,6 +87,9 @@ export class FakeKiosk implements KioskApi {
       locked_until: null,
       attempts_left: 5,
       can_leave_kiosk_mode: false,
+      role: 'technician',
+      person: null,
+      people: [],
     },
     language: { primary: 'en', secondary: null },
     direction: 'entry',
@@ -145,6 +149,11 @@ export class FakeKiosk implements KioskApi {
     return this.state;
   }
 
+  async calibrate(): Promise<KioskState> {
+    this.change({ calibration_to_confirm: null });
+    return this.state;
+  }
+
   async resetCalibration(): Promise<KioskState> {
     this.change({ calibration: null });
     return this.state;
@@ -155,7 +164,11 @@ export class FakeKiosk implements KioskApi {
     if (!this.state.staff.pin_set) return { type: 'no_pin' };
     if (pin !== '1234') return { type: 'wrong_pin', attempts_left: 4, locked_until: null };
     this.change({ staff: { ...this.state.staff, unlocked: true } });
-    return { type: 'unlocked', unlocked_until: new Date(Date.now() + 120_000).toISOString() };
+    return {
+      type: 'unlocked',
+      unlocked_until: new Date(Date.now() + 120_000).toISOString(),
+      person: { staff_id: 'kiosk-pin', name: 'Kiosk PIN', role: 'technician', via: 'kiosk_pin' },
+    };
   }
 
   async verifyLog(): Promise<LogCheckResult> {

@@ -4,9 +4,9 @@ import type { KioskState } from '../kiosk-bridge-types.js';
 import { t, translatorFor } from '../messages/format.js';
 import { doorLanguages } from '../view/language.js';
 import { readyView } from '../view/ready-view-model.js';
-import { diagnosisView, hidScannerLine } from '../view/scanner-view-model.js';
+import { diagnosisView, hidScannerLine, translatingText } from '../view/scanner-view-model.js';
 import type { ScannerDiagnosis } from '../kiosk-bridge-types.js';
-import { scannerPanel } from './scanner-panel.js';
+import { confirmCalibrationPanel, scannerPanel } from './scanner-panel.js';
 import type { ScreenHandle } from './screen.js';
 
 export interface ReadyProps {
@@ -21,6 +21,8 @@ export interface ReadyActions {
   openLookup(): void;
   closeDiagnosis(): void;
   resetCalibration(): void;
+  /** Keep or discard a translation waiting for confirmation (docs/kiosk.md "Calibration"). */
+  confirmCalibration(keep: boolean): void;
 }
 
 export function mountReady(root: HTMLElement, actions: ReadyActions): ScreenHandle<ReadyProps> {
@@ -29,6 +31,8 @@ export function mountReady(root: HTMLElement, actions: ReadyActions): ScreenHand
       const view = readyView(state);
       const second = doorLanguages(state).secondary;
       const hid = hidScannerLine(state, 'ready');
+      // docs/kiosk.md "Calibration": while any translation is active, Ready says so, standing.
+      const translating = translatingText(state);
       const lookup = el('button', { type: 'button', class: 'button', 'data-action': 'open-lookup' }, t('ready.lookup_button'));
       lookup.addEventListener('click', actions.openLookup);
       const connectionIcon = view.connection.dataConnection === 'online' ? '●' : view.connection.dataConnection === 'offline' ? '⚠' : '…';
@@ -57,6 +61,14 @@ export function mountReady(root: HTMLElement, actions: ReadyActions): ScreenHand
             view.connection.text,
           ),
           el('p', { class: 'pill', 'data-pending-count': String(view.pendingCount) }, view.pendingText),
+          // docs/kiosk.md "Staff PIN": who is unlocked, and as what, while they are.
+          state.staff.person
+            ? el(
+                'p',
+                { class: 'pill', 'data-staff-person': state.staff.person.staff_id, 'data-staff-role': state.staff.person.role },
+                t('staff.person', { name: state.staff.person.name, role: t(`staff.role.${state.staff.person.role}`) }),
+              )
+            : null,
           view.doubleAdmissionsText
             ? el(
                 'p',
@@ -92,6 +104,9 @@ export function mountReady(root: HTMLElement, actions: ReadyActions): ScreenHand
           ? el('p', { class: 'banner banner--danger', role: 'alert', 'data-unauthorised': '' }, '✗ ', view.unauthorisedText)
           : null,
         notice ? el('p', { class: 'banner', role: 'alert', 'data-notice': '' }, notice) : null,
+        // The scanner check, while open, says the same in more words.
+        translating && !diagnosis ? el('p', { class: 'banner banner--warning', 'data-calibration-active': '' }, '⚠ ', translating) : null,
+        state.calibration_to_confirm ? confirmCalibrationPanel(actions.confirmCalibration) : null,
         hid ? el('p', { class: 'banner banner--danger', role: 'alert', 'data-hid-scanner': 'problem' }, '⚠ ', hid.text) : null,
         state.storage && state.storage.state !== 'recovered_earlier'
           ? el(

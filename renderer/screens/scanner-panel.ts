@@ -29,6 +29,24 @@ export function scannerPanel(view: DiagnosisView, actions: ScannerPanelActions):
   );
 }
 
+/**
+ * docs/kiosk.md "Calibration": a translation that matches no known layout is used only once staff keep it here.
+ * `keep(true)` keeps it, `keep(false)` discards it.
+ */
+export function confirmCalibrationPanel(keep: (keep: boolean) => void): HTMLElement {
+  return el(
+    'section',
+    { class: 'banner banner--warning scanner-confirm', role: 'alert', 'data-calibration-to-confirm': '' },
+    el('p', {}, '⚠ ', t('scanner.confirm.question')),
+    el(
+      'div',
+      { class: 'scanner-panel__buttons' },
+      button('keep-calibration', t('scanner.confirm.keep'), () => keep(true)),
+      button('discard-calibration', t('scanner.confirm.discard'), () => keep(false), true),
+    ),
+  );
+}
+
 function button(action: string, label: string, onClick: () => void, primary = false): HTMLButtonElement {
   const element = el('button', { type: 'button', class: primary ? 'button button--primary' : 'button', 'data-action': action }, label);
   element.addEventListener('click', onClick);

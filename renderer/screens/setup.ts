@@ -6,7 +6,7 @@ import type { OnsiteIssuerApi } from '../onsite-issuer-bridge-types.js';
 import { setupClockLine } from '../view/clock-view-model.js';
 import { reEnrollQuestion } from '../view/setup-view-model.js';
 import { diagnosisView, hidScannerLine, translatingText } from '../view/scanner-view-model.js';
-import { scannerPanel } from './scanner-panel.js';
+import { confirmCalibrationPanel, scannerPanel } from './scanner-panel.js';
 import { mountIssuerPanel, type IssuerPanel } from './onsite-issuer-panel.js';
 import type { ScreenHandle } from './screen.js';
 import type { StaffGate } from './staff.js';
@@ -22,6 +22,8 @@ export interface SetupActions {
   confirmReEnroll(): void;
   cancelReEnroll(): void;
   resetCalibration(): void;
+  /** Keep or discard a translation waiting for confirmation (docs/kiosk.md "Calibration"). */
+  confirmCalibration(keep: boolean): void;
 }
 
 /**
@@ -112,6 +114,7 @@ export function mountSetup(
           ? el('p', { class: clock.warn ? 'banner banner--warning' : 'setup__hint', 'data-clock': clock.warn ? 'off' : 'ok' }, clock.text)
           : null,
         translating ? el('p', { class: 'setup__hint', 'data-calibration-active': '' }, translating) : null,
+        props.state?.calibration_to_confirm ? confirmCalibrationPanel(actions.confirmCalibration) : null,
         calibration ? scannerPanel(diagnosisView(calibration.diagnosis), { reset: actions.resetCalibration }) : null,
       );
     },

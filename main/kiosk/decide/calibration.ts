@@ -110,6 +110,15 @@ export function diagnose({ origin, match, read, symbologyId, atMs }: Calibration
   return { diagnosis, translation };
 }
 
+/**
+ * docs/kiosk.md "Calibration": a translation that matches no layout the kiosk
+ * knows is kept only once staff confirm it on screen (a code made up to break
+ * the door looks like that; a real scanner on a known layout does not).
+ */
+export function needsConfirmation(result: CalibrationResult): boolean {
+  return result.translation !== null && result.diagnosis.layout === 'unknown';
+}
+
 /** `text` as the calibrated scanner meant it. Characters the translation does not know pass unchanged. */
 export function translate(text: string, translation: Translation): string {
   let out = '';

@@ -16,13 +16,55 @@ import {
   type LogHead,
 } from '../../../protocol/audit-chain.js';
 import type { LogCheckResult } from '../../../renderer/kiosk-bridge-types.js';
+import type { Verdict } from '../../../protocol/index.js';
 import type { Statements } from './database.js';
 
 /** protocol/audit-chain.ts's SHA-256, by node:crypto: the same hex, about ten times faster than the pure one. */
 const nodeSha256Hex = (message: Uint8Array): string => createHash('sha256').update(message).digest('hex');
 
 /** What the kiosk's audit log records: a scan committed, its verdict, the issuer's answer, a read that made no scan. */
-export type AuditKind = 'scan' | 'verdict' | 'answer' | 'read';
+export type AuditKind = 'scan' | 'verdict' | 'answer' | 'read' | 'staff';
+
+/**
+ * What a refusal's record adds to the verdict (docs/kiosk.md "The kiosk's audit log"): the LAN peer whose
+ * admission refused it (`seen_by_peer`), and the staff member at the kiosk when one is known.
+ */
+export interface VerdictAuditExtra {
+  peer?: { scanner_id: string; gate: string | null; admitted_at: string };
+  staff_id?: string;
+}
+
+/** The `verdict` record's detail: what the door showed, and why. */
+export function verdictDetail(verdict: Verdict, extra: VerdictAuditExtra = {}): Record<string, unknown> {
+  return {
+    kind: verdict.kind,
+    reason: verdict.kind === 'refuse' ? verdict.reason : null,
+    offline: verdict.offline,
+    decided_by: verdict.decided_by,
+    decided_at: verdict.decided_at,
+    ...extra,
+  };
+}
+
+/**
+ * A verdict shown without a scan row of its own to decide (a code refused by the offline checks before any
+ * scan was committed, a lost authorisation): one `verdict` record, so every refusal is in the log.
+ */
+export function auditVerdict(sql: Statements, idempotencyKey: string | null, verdict: Verdict, extra: VerdictAuditExtra = {}): void {
+  sql.transaction(() =>
+    appendAudit(sql, 'verdict', idempotencyKey, verdict.ticket?.tid ?? null, verdictDetail(verdict, extra), verdict.decided_at),
+  );
+}
+
+/**
+ * A scan the door turned away before any verdict (docs/kiosk.md "The kiosk's audit log"): the scanner's key
+ * refused or expired, a staff PIN still to set. A `verdict` record of kind `refuse`, decided by the kiosk.
+ */
+export function auditDoorRefusal(sql: Statements, tid: string | null, reason: string, at: string): void {
+  sql.transaction(() =>
+    appendAudit(sql, 'verdict', null, tid, { kind: 'refuse', reason, offline: true, decided_by: 'kiosk', decided_at: at }, at),
+  );
+}
 
 interface AuditRow {
   seq: number;

@@ -23,7 +23,7 @@ import type { LogCheckResult } from '../../../renderer/kiosk-bridge-types.js';
 import type { CalibrationResult } from '../decide/calibration.js';
 import type { KnownClock } from '../decide/clock.js';
 import type { ScanOrigin } from '../decide/repeat-reads.js';
-import { logHead, verifyLog } from './audit-log.js';
+import { appendAudit, auditDoorRefusal, auditVerdict, logHead, verifyLog, type VerdictAuditExtra } from './audit-log.js';
 import { openDatabase, Statements } from './database.js';
 import { readDiscovery, saveDiscovery } from './discovery-cache.js';
 import { admissionsSince, annulmentsSince, revokedScanners, saveRevokedScanners } from './lan.js';
@@ -62,9 +62,10 @@ import {
   type StoredHeartbeat,
   type StoredLanguage,
   type StoredStaffPin,
+  type StoredStaffPerson,
 } from './settings.js';
 
-export type { AuditKind } from './audit-log.js';
+export type { AuditKind, VerdictAuditExtra } from './audit-log.js';
 export { SCHEMA_VERSION } from './database.js';
 export type { ReadLogEntry } from './read-log.js';
 export { isRevocationListOf } from './revocations.js';
@@ -79,6 +80,7 @@ export type {
   StoredHeartbeat,
   StoredLanguage,
   StoredStaffPin,
+  StoredStaffPerson,
 } from './settings.js';
 
 export class LocalStore {
@@ -133,6 +135,29 @@ export class LocalStore {
 
   saveStaffPin(pin: StoredStaffPin): void {
     saveSetting(this.sql, 'staff_pin', pin);
+  }
+
+  /** The crew members with a PIN of their own (hashes only). */
+  getStaffPeople(): StoredStaffPerson[] {
+    return readSetting(this.sql, 'staff_people') ?? [];
+  }
+
+  saveStaffPeople(people: StoredStaffPerson[]): void {
+    saveSetting(this.sql, 'staff_people', people);
+  }
+
+  /** The badge ids the issuer revoked (the revocation list's `revoked_badges`), as last synced. */
+  getRevokedBadges(): string[] {
+    return readSetting(this.sql, 'revoked_badges') ?? [];
+  }
+
+  saveRevokedBadges(sids: string[]): void {
+    saveSetting(this.sql, 'revoked_badges', sids);
+  }
+
+  /** A staff action, unlock or refusal, with who was at the kiosk (docs/kiosk.md "The kiosk's audit log"). */
+  auditStaff(detail: Record<string, unknown>): void {
+    this.sql.transaction(() => appendAudit(this.sql, 'staff', null, null, detail));
   }
 
   /** Wrong PINs since the last right one and the lockout they earned; kept so a restart does not reset them. */
@@ -268,8 +293,18 @@ export class LocalStore {
   }
 
   /** Records the verdict the door is about to show (commit first, then show). */
-  decideScan(idempotencyKey: string, verdict: Verdict, queueState: QueueState): void {
-    decideScan(this.sql, idempotencyKey, verdict, queueState);
+  decideScan(idempotencyKey: string, verdict: Verdict, queueState: QueueState, extra?: VerdictAuditExtra): void {
+    decideScan(this.sql, idempotencyKey, verdict, queueState, extra);
+  }
+
+  /** A scan turned away before any verdict (the key refused or expired, no staff PIN yet): its audit record (audit-log.ts). */
+  auditDoorRefusal(tid: string | null, reason: string, at: string): void {
+    auditDoorRefusal(this.sql, tid, reason, at);
+  }
+
+  /** A verdict shown without a scan row to decide: its audit record alone (audit-log.ts). */
+  auditVerdict(idempotencyKey: string | null, verdict: Verdict, extra?: VerdictAuditExtra): void {
+    auditVerdict(this.sql, idempotencyKey, verdict, extra);
   }
 
   /** When this kiosk first admitted the ticket since the issuer last confirmed an annulment of it from this kiosk. */

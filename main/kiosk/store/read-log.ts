@@ -11,7 +11,7 @@ import type { Statements } from './database.js';
 export interface ReadLogEntry {
   seq: number;
   at: IsoDateTime;
-  kind: 'repeat_read' | 'calibration';
+  kind: 'repeat_read' | 'calibration' | 'staff_code_ignored';
   origin: ScanOrigin;
   tid: string | null;
   detail: string;

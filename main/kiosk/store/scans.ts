@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { DoorCheckInRequest, IsoDateTime, ScanAction, Verdict } from '../../../protocol/index.js';
-import { appendAudit } from './audit-log.js';
+import { appendAudit, verdictDetail, type VerdictAuditExtra } from './audit-log.js';
 import type { Statements } from './database.js';
 
 /**
@@ -170,7 +170,13 @@ export function scanByKey(sql: Statements, idempotencyKey: string): StoredScan |
 }
 
 /** Records the verdict the door is about to show (commit first, then show), and its audit record. */
-export function decideScan(sql: Statements, idempotencyKey: string, verdict: Verdict, queueState: QueueState): void {
+export function decideScan(
+  sql: Statements,
+  idempotencyKey: string,
+  verdict: Verdict,
+  queueState: QueueState,
+  extra: VerdictAuditExtra = {},
+): void {
   sql.transaction(() => {
     const admitted = verdict.kind === 'admit';
     sql
@@ -189,13 +195,7 @@ export function decideScan(sql: Statements, idempotencyKey: string, verdict: Ver
         verdict.offline ? 1 : 0,
         idempotencyKey,
       );
-    appendAudit(sql, 'verdict', idempotencyKey, verdict.ticket?.tid ?? null, {
-      kind: verdict.kind,
-      reason: verdict.kind === 'refuse' ? verdict.reason : null,
-      offline: verdict.offline,
-      decided_by: verdict.decided_by,
-      decided_at: verdict.decided_at,
-    });
+    appendAudit(sql, 'verdict', idempotencyKey, verdict.ticket?.tid ?? null, verdictDetail(verdict, extra));
   });
 }
 

@@ -9,6 +9,7 @@
  * A value is kept as JSON text, except the few in PLAIN_TEXT, kept as the text itself (as they always were: an
  * older file must read the same).
  */
+import type { StaffRole } from '../../../protocol/access.js';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { GateDirection, HeartbeatResponse, IsoDateTime } from '../../../protocol/index.js';
@@ -62,6 +63,14 @@ export interface StoredStaffPin {
   set_at: IsoDateTime;
 }
 
+/** A crew member's own PIN (docs/kiosk.md "Staff PIN"): who they are, their role, their PIN's scrypt hash. */
+export interface StoredStaffPerson {
+  staff_id: string;
+  name: string;
+  role: StaffRole;
+  pin: StoredStaffPin;
+}
+
 export interface StaffLockout {
   /** Wrong PINs since the last right one. */
   failed: number;
@@ -101,6 +110,10 @@ export interface Settings {
   enrollment: Partial<Enrollment> & Omit<Enrollment, 'tls_cert_sha256' | 'direction'>;
   staff_pin: StoredStaffPin;
   staff_lockout: StaffLockout;
+  /** Per-person PINs set by a technician; the kiosk PIN (`staff_pin`) stays the technician's fallback. */
+  staff_people: StoredStaffPerson[];
+  /** The revocation list's `revoked_badges` (docs/kiosk.md "Staff badges"): revoked badge ids, as last synced. */
+  revoked_badges: string[];
   /** 'true' once a setup code with `pin_required` enrolled this kiosk. */
   staff_pin_required: string;
   language: StoredLanguage;

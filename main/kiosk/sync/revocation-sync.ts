@@ -145,15 +145,11 @@ export class RevocationSync {
       });
       // docs/kiosk.md "Kiosks on one LAN": the event's revoked scanners come whole with every page (an extension
       // older issuers leave out); their LAN messages are ignored from now on.
-      const scanners = (page as { revoked_scanners?: unknown }).revoked_scanners;
-      if (Array.isArray(scanners)) {
-        const ids = scanners
-          .map((entry: unknown) =>
-            typeof entry === 'object' && entry !== null ? (entry as { scanner_id?: unknown }).scanner_id : undefined,
-          )
-          .filter((id): id is string => typeof id === 'string' && id.length > 0 && id.length <= 200);
-        store.saveRevokedScanners(enrollment.eid, ids);
-      }
+      const scanners = revokedIdsOf(page, 'revoked_scanners', 'scanner_id');
+      if (scanners !== null) store.saveRevokedScanners(enrollment.eid, scanners);
+      // docs/kiosk.md "Staff badges": every page carries the event's revoked badges in full; kept beside the tickets.
+      const badges = revokedIdsOf(page, 'revoked_badges', 'sid');
+      if (badges !== null) store.saveRevokedBadges(badges);
       added += page.revoked.length;
       cursor = page.next;
       if (page.complete) return { kind: 'synced', added, pages };
@@ -227,4 +223,17 @@ export class RevocationSchedule {
   close(): void {
     clearInterval(this.timer);
   }
+}
+
+/** The page's `revoked_badges` (a project extension: `[{sid, revoked_at}]`) as badge ids; null when the issuer sends none. */
+/**
+ * The ids in one of the lists every page carries in full (docs/protocol.md "Revocation list"): `revoked_badges`
+ * by `sid`, `revoked_scanners` by `scanner_id`. null when the issuer leaves the list out (an older issuer).
+ */
+function revokedIdsOf(page: RevocationPage, list: 'revoked_badges' | 'revoked_scanners', id: 'sid' | 'scanner_id'): string[] | null {
+  const entries = (page as Partial<Record<typeof list, unknown>>)[list];
+  if (!Array.isArray(entries)) return null;
+  return entries
+    .map((entry: unknown) => (typeof entry === 'object' && entry !== null ? (entry as Record<string, unknown>)[id] : undefined))
+    .filter((value): value is string => typeof value === 'string' && value.length > 0 && value.length <= 200);
 }

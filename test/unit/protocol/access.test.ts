@@ -27,7 +27,8 @@ const PAGE_CALLS = Object.keys(KIOSK_CHANNELS);
 const ONSITE_ISSUER_CALLS = Object.keys(ISSUER_CHANNELS).map((method) => `onsiteIssuer.${method}`);
 const ISSUER_CALLS = ['issuer.entry', 'issuer.exit', 'issuer.annul', 'issuer.status', 'issuer.heartbeat', 'issuer.revocations'];
 
-const KIOSK_POWERS = ['verdictDetails', 'override', 'calibrate'];
+// `calibrate` is also a page call (keeping or discarding a translation, docs/kiosk.md "Calibration").
+const KIOSK_POWERS = ['verdictDetails', 'override'];
 const SUPERVISOR_CALLS = ['lookupStatus', 'setLanguage', 'setDirection', 'annul', 'override', 'verifyLog'];
 const TECHNICIAN_CALLS = [
   'setStaffPin',
@@ -48,7 +49,7 @@ const KIOSK_CALLS = [...PAGE_CALLS, ...KIOSK_POWERS, ...ONSITE_ISSUER_CALLS, 'cl
 
 describe('the access table', () => {
   it('has a row for every page call, kiosk power, on-site issuer call, the kiosk window and every issuer call, and nothing else', () => {
-    expect(PAGE_CALLS).toHaveLength(16);
+    expect(PAGE_CALLS).toHaveLength(17);
     for (const call of [...KIOSK_CALLS, ...ISSUER_CALLS]) expect(Object.hasOwn(ACCESS, call), call).toBe(true);
     expect(new Set(ALL_CALLS)).toEqual(new Set([...KIOSK_CALLS, ...ISSUER_CALLS]));
   });

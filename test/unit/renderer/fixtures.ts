@@ -83,6 +83,7 @@ export const ENROLLED_STATE: KioskState = {
   re_enroll_pending: null,
   read_again: null,
   calibration: null,
+  calibration_to_confirm: null,
   hid_scanner: null,
   storage: null,
   staff: {
@@ -93,6 +94,9 @@ export const ENROLLED_STATE: KioskState = {
     locked_until: null,
     attempts_left: 5,
     can_leave_kiosk_mode: false,
+    role: 'technician',
+    person: null,
+    people: [],
   },
   language: { primary: 'en', secondary: null },
   direction: 'entry',

@@ -1,0 +1,202 @@
+/**
+ * Staff at the door, end to end (docs/kiosk.md "Calibration", "Staff PIN"): a
+ * real issuer (the built CLI), the real kiosk core behind the web host with
+ * its API key in the real keyring, and the built screens in real Chromium.
+ *
+ *   scripts/with-keyring.sh npx playwright test test/e2e/staff-roles.e2e.test.ts
+ *
+ * One door (the steps build on each other): a calibration code scanned at
+ * Ready while staff are locked is ignored and the door says so; a technician
+ * who unlocked calibrates, confirms an unknown layout on screen, and Ready
+ * keeps a standing notice while the translation is active; a supervisor's
+ * staff badge unlocks its role, named on Ready, until the next ticket.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test, type Browser } from '@playwright/test';
+import {
+  closeKioskDoors,
+  enterStaffPin,
+  issuerCli,
+  LOOPBACK as HOST,
+  requireBuild,
+  ROOT,
+  scanInPage as scan,
+  openKioskDoor,
+  startIssuer,
+  type KioskDoor,
+  type RunningIssuer,
+} from '../support/door-harness.js';
+import { freePort } from '../support/free-port.js';
+import { encodeStaffBadge } from '../../protocol/staff-badge.js';
+import { loadSigningKey, signEd25519Node } from '../../issuer/signing.js';
+
+const SHOTS = join(ROOT, 'test-results', 'e2e');
+const WAIT_MS = 30_000;
+const PIN = '2468';
+/** The code from the report: a "layout" no keyboard has, which would break every later ticket. */
+const ATTACK = 'tcal1.BCDEFGHIJKLMNOPQRSTUVWXYZAabcdefghijklmnopqrstuvwxyz0123456789-_.';
+
+let root: string;
+let issuerDir: string;
+let baseUrl: string;
+let eid: string;
+let issuer: RunningIssuer | null = null;
+let browser: Browser | null = null;
+const doors: KioskDoor[] = [];
+const pageErrors: string[] = [];
+let door: KioskDoor;
+
+/**
+ * A staff badge signed with the issuer's active key, read from its data dir as the issuer's own
+ * `staff badge issue` does (the kid is the discovery document's first key).
+ */
+async function staffBadge(role: 'steward' | 'supervisor' | 'technician', name: string): Promise<string> {
+  const discovery = (await (await fetch(`${baseUrl}/.well-known/ticket-issuer.json`)).json()) as { keys: { kid: string }[] };
+  const key = loadSigningKey(join(issuerDir, 'keys'), discovery.keys[0]!.kid);
+  const now = Math.floor(Date.now() / 1000);
+  return encodeStaffBadge(
+    {
+      v: 1,
+      iss: baseUrl,
+      kid: key.kid,
+      sid: `stf_${name.toLowerCase()}`,
+      name,
+      role,
+      eids: [eid],
+      iat: now,
+      nbf: now - 60,
+      exp: now + 3600,
+    },
+    (message) => signEd25519Node(message, key.privateKey),
+  );
+}
+
+async function issueTicket(holder: string): Promise<string> {
+  const issued = await issuerCli<{ tickets: { qr: string }[] }>(issuerDir, 'ticket', 'issue', '--event', eid, '--holder', holder);
+  return issued.tickets[0]!.qr;
+}
+
+test.beforeAll(async ({ browser: workerBrowser }) => {
+  test.setTimeout(180_000);
+  if (!process.env['DBUS_SESSION_BUS_ADDRESS'])
+    throw new Error('Run the e2e tests inside scripts/with-keyring.sh (the kiosk keeps its API key in the OS keyring)');
+  requireBuild();
+  mkdirSync(SHOTS, { recursive: true });
+  root = mkdtempSync(join(tmpdir(), 'staff-roles-e2e-'));
+  issuerDir = join(root, 'issuer');
+  const port = await freePort();
+  baseUrl = `http://${HOST}:${port}`;
+  await issuerCli(issuerDir, 'init', '--base-url', baseUrl, '--name', 'E2E Events');
+  const start = new Date(Date.now() + 2 * 3600_000).toISOString();
+  eid = (await issuerCli<{ eid: string }>(issuerDir, 'event', 'create', '--name', 'Crew Night', '--date', start, '--venue', 'Hall')).eid;
+  issuer = await startIssuer(issuerDir, port);
+  browser = workerBrowser;
+  door = await openKioskDoor(browser, {
+    dataDir: join(root, 'door'),
+    keyringService: `ticket-kiosk-e2e-roles-${process.pid}`,
+    waitMs: WAIT_MS,
+    onPageError: (error) => pageErrors.push(error),
+  });
+  doors.push(door);
+});
+
+test.afterAll(async () => {
+  test.setTimeout(60_000);
+  for (const opened of doors) await opened.page.close().catch(() => undefined);
+  await closeKioskDoors(doors);
+  await issuer?.stop().catch(() => undefined);
+  if (root) rmSync(root, { recursive: true, force: true });
+});
+
+test.describe.serial('staff at the door (real issuer, web host, keyring, Chromium)', () => {
+  test.describe.configure({ timeout: 120_000 });
+
+  test('a calibration code at Ready with staff locked: "staff code: ignored", nothing changes, tickets still admitted', async () => {
+    const { page, runtime } = door;
+    await page.waitForSelector('#screen[data-screen="setup"]');
+    const setup = await issuerCli<{ setup_qr: string }>(issuerDir, 'scanner', 'setup', '--event', eid);
+    await scan(page, setup.setup_qr);
+    await page.waitForSelector('#screen[data-screen="ready"]');
+    // A PIN, set from the staff menu, then locked.
+    await page.click('[data-action="open-staff"]');
+    await page.click('[data-action="staff-set-pin"]');
+    await page.fill('[data-staff-new-pin]', PIN);
+    await page.fill('[data-staff-repeat-pin]', PIN);
+    await page.click('[data-action="staff-save-pin"]');
+    await page.waitForSelector('[data-staff-dialog]', { state: 'hidden' });
+    await page.click('[data-action="open-staff"]');
+    await page.click('[data-staff-dialog] [data-action="staff-lock"]');
+    await page.waitForSelector('[data-staff-dialog]', { state: 'hidden' });
+
+    await scan(page, ATTACK);
+    const notice = await page.waitForSelector('#screen[data-screen="ready"] [data-notice]');
+    expect(await notice.textContent()).toContain('staff code: ignored');
+    expect(await page.$('[data-calibration-active]')).toBeNull();
+    expect(await page.$('[data-calibration-to-confirm]')).toBeNull();
+    await page.screenshot({ path: join(SHOTS, 'staff-roles-01-code-ignored.png') });
+    expect((await runtime.core.getState()).calibration).toBeNull();
+
+    await scan(page, await issueTicket('Grace Hopper'));
+    const verdict = await page.waitForSelector('section[data-verdict]');
+    expect([await verdict.getAttribute('data-verdict'), await verdict.getAttribute('data-reason')]).toEqual(['admit', 'valid']);
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('#screen[data-screen="ready"]');
+  });
+
+  test('a technician unlocks, the unknown layout asks to be confirmed, and Ready shows a standing notice while it is active', async () => {
+    const { page, runtime } = door;
+    await page.click('[data-action="open-staff"]');
+    await enterStaffPin(page, PIN);
+    await page.waitForSelector('[data-staff-dialog][data-staff-mode="menu"]');
+    await page.click('[data-action="staff-close"]');
+    await page.waitForSelector('[data-staff-dialog]', { state: 'hidden' });
+
+    await scan(page, ATTACK);
+    await page.waitForSelector('#screen[data-screen="ready"] [data-calibration-to-confirm]');
+    expect((await runtime.core.getState()).calibration).toBeNull();
+    await page.screenshot({ path: join(SHOTS, 'staff-roles-02-confirm-calibration.png') });
+    await page.click('[data-action="keep-calibration"]');
+    await page.waitForSelector('[data-calibration-to-confirm]', { state: 'hidden' });
+    expect((await runtime.core.getState()).calibration?.translating).toEqual(['window']);
+    await page.click('[data-action="close-diagnosis"]');
+    const standing = await page.waitForSelector('#screen[data-screen="ready"] [data-calibration-active]');
+    expect(await standing.textContent()).toContain('Scanner calibration is active');
+    await page.screenshot({ path: join(SHOTS, 'staff-roles-03-translation-notice.png') });
+
+    // Reset (a technician's call, still unlocked): the notice goes.
+    expect(await runtime.core.resetCalibration()).toMatchObject({ calibration: null });
+    await page.waitForSelector('[data-calibration-active]', { state: 'detached' });
+    await page.click('[data-action="open-staff"]');
+    await page.click('[data-staff-dialog] [data-action="staff-lock"]');
+    await page.waitForSelector('[data-staff-dialog]', { state: 'hidden' });
+    expect(pageErrors).toEqual([]);
+  });
+
+  test('a supervisor badge unlocks a supervisor, named on Ready, until the next ticket, and is not checked in', async () => {
+    const { page, runtime } = door;
+    await scan(page, await staffBadge('supervisor', 'Kim'));
+    const person = await page.waitForSelector('#screen[data-screen="ready"] [data-staff-person="stf_kim"]');
+    expect(await person.getAttribute('data-staff-role')).toBe('supervisor');
+    expect(await person.textContent()).toContain('Kim');
+    expect(await page.textContent('[data-notice]')).toContain('Kim unlocked as supervisor');
+    await page.screenshot({ path: join(SHOTS, 'staff-roles-04-badge-unlocked.png') });
+    // A supervisor's function opens without a PIN: the lookup screen.
+    await page.click('[data-action="open-lookup"]');
+    await page.waitForSelector('#screen[data-screen="lookup"]');
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('#screen[data-screen="ready"]');
+    // The badge is not a ticket: nothing was checked in.
+    expect((await runtime.core.getState()).last_verdicts).toHaveLength(1);
+
+    // The next ticket ends the badge's unlock.
+    await scan(page, await issueTicket('Alan Turing'));
+    await page.waitForSelector('section[data-verdict="admit"]');
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('#screen[data-screen="ready"]');
+    await page.waitForSelector('[data-staff-person]', { state: 'detached' });
+    expect((await runtime.core.getState()).staff.role).toBe('anyone');
+    expect(pageErrors).toEqual([]);
+  });
+});
