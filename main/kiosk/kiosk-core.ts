@@ -9,8 +9,8 @@
  *     decisions in decide/ (scan-decision.ts, annul.ts, door-operations.ts);
  *   sync/: the issuer link, the queue drain and its schedule, the heartbeat, the
  *     revocation list, enrollment, status lookups, the LAN;
- *   store/: the local SQLite state; staff-access.ts: the staff PIN;
- *   kiosk-parts.ts builds these parts and starts their timers.
+ *   store/: the local SQLite state; staff-access.ts, staff-badge-scan.ts: who is
+ *     unlocked, by PIN or badge; kiosk-parts.ts builds the parts, starts their timers.
  * Scans run one at a time (inTurn), so "seen before on this kiosk" cannot race.
  */
 import { EventEmitter } from 'node:events';
@@ -37,15 +37,15 @@ import type { Lane } from './decide/lanes.js';
 import type { ScanOrigin } from './decide/repeat-reads.js';
 import { annulAtDoor, type DoorAnnulDeps } from './door-annul.js';
 import { NOT_ENROLLED, type DoorScan } from './door-scan.js';
-import { verifyEd25519Node } from './node-ed25519.js';
-import { checkStaffBadge, isStaffBadgeText } from '../../protocol/staff-badge.js';
+import { isStaffBadgeText } from '../../protocol/staff-badge.js';
+import { scanStaffBadge, type StaffBadgeScanDeps } from './staff-badge-scan.js';
 import type { HidScannerStatus, KioskCoreOptions } from './kiosk-options.js';
 import { assembleKiosk } from './kiosk-parts.js';
 import type { ReadPaths } from './read-paths.js';
 import type { ReadDetails, ScannerDevice } from './scanner/scan-event.js';
 import type { StaffAccess } from './staff-access.js';
 import type { KioskCall } from '../../protocol/access.js';
-import { CALIBRATE_CALL, needsStaff } from './decide/access.js';
+import { needsStaff } from './decide/access.js';
 import type { LocalStore } from './store/local-store.js';
 import { isStorageFault } from './store/store-recovery.js';
 import type { BackgroundWork } from './sync/background.js';
@@ -60,7 +60,7 @@ import type { LanDoor } from './sync/lan-door.js';
 import type { DrainReport } from './sync/queue-drain.js';
 import type { RevocationSchedule, RevocationSync } from './sync/revocation-sync.js';
 import { SetupScans } from './sync/setup-scans.js';
-import { lookUpStatus } from './sync/status-lookup.js';
+import { lookUpStatus, type StatusLookupDeps } from './sync/status-lookup.js';
 
 export { DEFAULT_ONLINE_BUDGET_MS, type HidScannerStatus, type KioskCoreOptions } from './kiosk-options.js';
 
@@ -107,6 +107,8 @@ export class KioskCore implements KioskApi {
   private readonly reads: ReadPaths;
   private readonly doorScan: DoorScan;
   private readonly annulDeps: DoorAnnulDeps;
+  private readonly badgeDeps: StaffBadgeScanDeps;
+  private readonly lookupDeps: StatusLookupDeps;
 
   constructor(private readonly options: KioskCoreOptions) {
     const parts = assembleKiosk(options, {
@@ -116,10 +118,13 @@ export class KioskCore implements KioskApi {
     });
     ({ now: this.now, log: this.log, policy: this.policy, store: this.store, storage: this.storage, staff: this.staff } = parts);
     ({ client: this.client, discovery: this.discovery, link: this.link, background: this.background, lan: this.lan } = parts);
-    this.clock = parts.clock;
+    ({ clock: this.clock } = parts);
     ({ drains: this.drains, drainAbort: this.drainAbort, heartbeat: this.doorHeartbeat, revocations: this.revocations } = parts);
     ({ revocationSchedule: this.revocationSchedule, reads: this.reads, doorScan: this.doorScan, annulDeps: this.annulDeps } = parts);
     const { store, discovery, client, link, now } = parts;
+    this.badgeDeps = { store, discovery, staff: this.staff, now: this.clock.issuerNow, changed: () => this.changed() };
+    const translated = (text: string): string => this.reads.translated('window', text);
+    this.lookupDeps = { store, client, link, translated, notEnrolled: NOT_ENROLLED };
     const platform = options.platform;
     this.setups = new SetupScans({
       store,
@@ -172,7 +177,7 @@ export class KioskCore implements KioskApi {
 
   /** docs/kiosk.md "Calibration": staff keep or discard a translation that matches no known layout. */
   calibrate(keep: boolean): Promise<KioskState | StaffLocked> {
-    return this.guarded(CALIBRATE_CALL, () => {
+    return this.guarded('calibrate', () => {
       if (this.reads.confirm(keep, 'staff')) this.changed();
       return this.getState();
     });
@@ -195,18 +200,7 @@ export class KioskCore implements KioskApi {
   }
 
   lookupStatus(codeOrTid: string): Promise<StatusLookupResult | StaffLocked> {
-    return this.guarded('lookupStatus', () =>
-      lookUpStatus(
-        {
-          store: this.store,
-          client: this.client,
-          link: this.link,
-          translated: (text) => this.reads.translated('window', text),
-          notEnrolled: NOT_ENROLLED,
-        },
-        codeOrTid,
-      ),
-    );
+    return this.guarded('lookupStatus', () => lookUpStatus(this.lookupDeps, codeOrTid));
   }
 
   async getState(): Promise<KioskState> {
@@ -404,41 +398,11 @@ export class KioskCore implements KioskApi {
     // Keyboard-wedge scanners end a code with Enter; some add a tab or spaces.
     const text = raw.trim();
     // docs/kiosk.md "Staff badges": a badge unlocks its role and is never checked in as a ticket.
-    if (isStaffBadgeText(text)) return Promise.resolve(this.staffBadge(text));
+    if (isStaffBadgeText(text)) return Promise.resolve(scanStaffBadge(text, this.badgeDeps));
     if (ANY_SETUP_CODE.test(text)) return this.setups.scan(text);
     // A badge's unlock lasts until the next ticket scan.
     this.staff.endBadgeAtTicket();
     return this.doorScan.scan(text, lane);
-  }
-
-  /**
-   * docs/kiosk.md "Staff badges": checked like a ticket, offline too, against the issuer keys this kiosk
-   * holds, its event, now, and the revoked badges the revocation list brought; refusals are audited.
-   */
-  private staffBadge(code: string): ScanResult {
-    const enrollment = this.store.getEnrollment();
-    if (!enrollment) {
-      const message = 'this kiosk is not enrolled: a staff badge works at a kiosk of its event';
-      this.staff.refuseBadge('event', message);
-      return { type: 'staff_badge_refused', check: 'event', message };
-    }
-    const revoked = new Set(this.store.getRevokedBadges());
-    const result = checkStaffBadge(code, {
-      issuer: enrollment.iss,
-      keys: this.discovery.cached(enrollment.iss)?.keys ?? [],
-      nowMs: this.now(),
-      eid: enrollment.eid,
-      verify: verifyEd25519Node,
-      isRevoked: (sid) => revoked.has(sid),
-    });
-    if (!result.ok) {
-      this.staff.refuseBadge(result.check, result.message, result.badge);
-      this.changed();
-      return { type: 'staff_badge_refused', check: result.check, message: result.message };
-    }
-    const { person, until } = this.staff.unlockBadge(result.badge, code);
-    this.changed();
-    return { type: 'staff_unlocked', person, unlocked_until: until };
   }
 
   /**
