@@ -52,7 +52,7 @@ export async function authenticate(db: Sql, authorization: string | undefined, n
     scannerId: row.scanner_id,
     eid: row.eid,
     gateId: row.gate_id,
-    role: keyRoleOfStored(row.can_annul),
+    role: keyRoleOfStored(row.role === 'steward' ? 0 : 1),
   };
 }
 

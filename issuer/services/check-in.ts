@@ -155,6 +155,7 @@ async function apply(
           actor: `scanner:${credential.scannerId}`,
           reason: body.reason ?? null,
           admittedOffline: body.admitted_offline === true,
+          staffId: null,
         });
       }
       await insertStoredAnswer(db, {
@@ -184,6 +185,8 @@ export interface EffectContext {
   actor: string;
   reason: string | null;
   admittedOffline: boolean;
+  /** Who at the door (docs/issuer.md "Staff roles and badges"); null for the CLI and dashboard. */
+  staffId: string | null;
 }
 
 /**
@@ -260,6 +263,7 @@ export async function applyEffect(db: Sql, effect: AdmissionEffect, context: Eff
     admitted_offline: context.admittedOffline ? 1 : 0,
     ticket_type: ticket.ticket_type,
     recorded_at: scan.recorded_at,
+    staff_id: context.staffId,
   });
 }
 

@@ -163,6 +163,7 @@ export const annulCheckInWrite = namedJob(
         actor: args.actor,
         reason: args.reason,
         admittedOffline: false,
+        staffId: null,
       },
     );
     // The audit log has every change of a ticket's state, as it has every scan.

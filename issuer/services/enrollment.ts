@@ -96,8 +96,8 @@ async function exchangeToken(db: Sql, input: EnrollInput, now: Date, failureLimi
     // Set when the setup QR was made (decisions "Enrollment"), not the token's own expiry.
     expires_at: claimed.key_expires_at,
     created_at: nowIso,
-    // docs/protocol.md "Roles and rights": the setup code's role goes with the key, in its stored form.
-    can_annul: claimed.can_annul,
+    // docs/protocol.md "Roles and rights": the setup code's role goes with the key.
+    role: claimed.role,
   });
   // docs/protocol.md "Enrollment": the event's LAN key, for the kiosks' LAN warnings (a project extension).
   const lanKey = await lanKeyForEvent(db, event.eid, nowIso);

@@ -85,7 +85,7 @@ export async function createScannerSetup(
     key_expires_at: isoUtc(keyExpires),
     created_at: isoUtc(now),
     direction: request.direction ?? null,
-    can_annul: storedAnnulFlag(request.role ?? 'scanner'),
+    role: storedAnnulFlag(request.role ?? 'scanner') === 1 ? 'supervisor' : 'steward',
     pin_required: request.pinRequired ? 1 : 0,
   });
   const payload: SetupPayload = {

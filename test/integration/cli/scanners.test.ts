@@ -234,7 +234,7 @@ describe('scanner list and scanner revoke', () => {
       gate_id: 'East',
       expires_at: expires,
       created_at: now,
-      can_annul: 0,
+      role: 'steward',
     });
     await insertApiKey(sqliteSql(db), {
       api_key_id: 'key_aaaa000000000002',
@@ -247,7 +247,7 @@ describe('scanner list and scanner revoke', () => {
       gate_id: null,
       expires_at: expires,
       created_at: now,
-      can_annul: 0,
+      role: 'steward',
     });
     db.close();
 
