@@ -107,6 +107,11 @@ export interface HeartbeatRequest {
    * log rewritten afterwards contradicts one of them.
    */
   log_head?: LogHeadReport;
+  /**
+   * Issuer time minus kiosk time in milliseconds, from the `Date` header of the issuer's answers (docs/protocol.md
+   * "Scanner heartbeat"); the issuer keeps the last one, and its dashboard flags a kiosk off by more than 60 s.
+   */
+  clock_offset_ms?: number;
 }
 
 /** A chain head as a kiosk reports it: position 0 with 64 zeros for an empty log. */
@@ -124,6 +129,8 @@ export interface HeartbeatResponse {
   offline_policies: OfflinePolicies;
   /** What this scanner's key may do: its role in the access table, in wire form (protocol/access.ts rightsOf). */
   rights: ScannerRights;
+  /** The key's role in the access table (docs/protocol.md "Scanner heartbeat"); absent from an older issuer. */
+  role?: string;
   server_time: IsoDateTime;
   /**
    * The event's check-in rules (docs/protocol.md "Check-in rules"), which the kiosk applies offline. Always
