@@ -46,7 +46,7 @@ export async function measureOccupancyCost(database: SqlDatabase, dataDir: DataD
     scannerId: scanner!.scannerId,
     eid: event.eid,
     gateId: gate,
-    role: 'scanner',
+    role: 'steward',
   });
   const scan = async (tid: string, action: 'entry' | 'exit', index: number): Promise<void> => {
     const gate = gates[index % gates.length]!;

@@ -1,32 +1,44 @@
 /**
  * Who may do what, in one table (docs/protocol.md "Roles and rights"). A role
- * is who makes a call:
+ * is who makes a call. The staff roles, each with every power of the one
+ * before it and more:
  *
- * - at the kiosk, `anyone` at the door, or `staff`, who unlocked the kiosk
- *   with its staff PIN (a kiosk without a PIN treats everyone as staff:
- *   docs/kiosk.md "Staff PIN");
- * - at the issuer, a scanner key, with the annul right (`annulling_scanner`,
- *   `scanner setup --can-annul`) or without it (`scanner`).
+ * - `steward`: scans entries and exits, sees a verdict's details;
+ * - `supervisor`: also annuls, looks a ticket up, overrides a prompt, sets the
+ *   language and the direction, checks the audit log;
+ * - `technician`: also calibrates, re-enrolls, sets PINs and lanes, leaves
+ *   kiosk mode and runs the on-site issuer.
+ *
+ * At the kiosk the role is who stands in front of it: `anyone` until a staff
+ * badge or PIN unlocks a staff role (docs/kiosk.md "Staff PIN"). At the
+ * issuer a scanner key has one of the staff roles too, given by its setup code
+ * (`scanner setup --role`): the same rows decide what the key may do there.
  *
  * ACCESS has one row per call: the kiosk's page calls (KioskApi in
- * renderer/kiosk-bridge-types.ts), the page's on-site issuer calls, the
- * kiosk window's close, and the issuer's scanner calls. A new power is a new
- * role in a row, not a flag threaded through files.
+ * renderer/kiosk-bridge-types.ts) and its other powers, the page's on-site
+ * issuer calls, the kiosk window's close, and the issuer's scanner calls. A
+ * new power is a new row, or a role added to a row, not a flag threaded
+ * through files. The table lists the roles of each row in full: no rule of
+ * inheritance is hidden in code.
  *
- * A scanner key's role is stored as the `can_annul` column of its setup code
- * and key, and travels to the kiosk as the heartbeat's `rights`: those forms
- * stay as they are, converted here, one function each way.
+ * A scanner key's role travels to the kiosk as the heartbeat's `rights` (the
+ * spec's form) and `role`; the `can_annul` form of older databases and setup
+ * codes is converted here, one function each way.
  */
 
-export const KIOSK_ROLES = ['anyone', 'staff'] as const;
-/** Who is in front of the kiosk. */
+export const STAFF_ROLES = ['steward', 'supervisor', 'technician'] as const;
+/** A member of the crew, as a badge or a PIN names them, and a scanner key's role at the issuer. */
+export type StaffRole = (typeof STAFF_ROLES)[number];
+
+export const KIOSK_ROLES = ['anyone', ...STAFF_ROLES] as const;
+/** Who is in front of the kiosk: anyone at the door, or a staff role unlocked. */
 export type KioskRole = (typeof KIOSK_ROLES)[number];
 
-export const SCANNER_KEY_ROLES = ['scanner', 'annulling_scanner'] as const;
+export const SCANNER_KEY_ROLES = STAFF_ROLES;
 /** What a scanner key may do at the issuer. */
-export type ScannerKeyRole = (typeof SCANNER_KEY_ROLES)[number];
+export type ScannerKeyRole = StaffRole;
 
-export type Role = KioskRole | ScannerKeyRole;
+export type Role = KioskRole;
 
 /** A scanner key's rights as the issuer tells its kiosk (heartbeat `rights`, docs/protocol.md "Scanner heartbeat"). */
 export interface ScannerRights {
@@ -36,45 +48,53 @@ export interface ScannerRights {
 export interface AccessRow {
   /** The roles that may make the call. */
   roles: readonly Role[];
-  /** The call in words, for the log line of a refusal ("Staff action refused: annul needs the staff PIN."). */
+  /** The call in words, for the log line of a refusal ("Staff action refused: annul needs a supervisor."). */
   label: string;
 }
+
+const EVERYONE = ['anyone', 'steward', 'supervisor', 'technician'] as const;
+const STEWARD_UP = ['steward', 'supervisor', 'technician'] as const;
+const SUPERVISOR_UP = ['supervisor', 'technician'] as const;
+const TECHNICIAN = ['technician'] as const;
 
 /** The one table: every call, and the roles that may make it. */
 export const ACCESS = {
   // The kiosk's page calls (KioskApi), by name; both hosts serve them (main/host/kiosk-calls.ts).
-  scan: { roles: ['anyone', 'staff'], label: 'scan' },
-  getState: { roles: ['anyone', 'staff'], label: 'read the state' },
-  setScannerName: { roles: ['anyone', 'staff'], label: 'name the scanner' },
-  cancelReEnroll: { roles: ['anyone', 'staff'], label: 'cancel re-enrolling' },
-  unlockStaff: { roles: ['anyone', 'staff'], label: 'unlock staff functions' },
-  lockStaff: { roles: ['anyone', 'staff'], label: 'lock staff functions' },
-  setStaffPin: { roles: ['staff'], label: 'set the staff PIN' },
-  lookupStatus: { roles: ['staff'], label: 'status lookup' },
-  confirmReEnroll: { roles: ['staff'], label: 're-enroll' },
-  resetCalibration: { roles: ['staff'], label: 'reset calibration' },
-  setLanguage: { roles: ['staff'], label: 'set the language' },
-  leaveKioskMode: { roles: ['staff'], label: 'leave kiosk mode' },
-  setDirection: { roles: ['staff'], label: 'change direction' },
-  annul: { roles: ['staff'], label: 'annul' },
-  verifyLog: { roles: ['staff'], label: 'audit log check' },
-  configureLanes: { roles: ['staff'], label: 'configure lanes' },
+  scan: { roles: EVERYONE, label: 'scan' },
+  getState: { roles: EVERYONE, label: 'read the state' },
+  setScannerName: { roles: EVERYONE, label: 'name the scanner' },
+  cancelReEnroll: { roles: EVERYONE, label: 'cancel re-enrolling' },
+  unlockStaff: { roles: EVERYONE, label: 'unlock staff functions' },
+  lockStaff: { roles: EVERYONE, label: 'lock staff functions' },
+  verdictDetails: { roles: STEWARD_UP, label: "see a verdict's details" },
+  lookupStatus: { roles: SUPERVISOR_UP, label: 'status lookup' },
+  setLanguage: { roles: SUPERVISOR_UP, label: 'set the language' },
+  setDirection: { roles: SUPERVISOR_UP, label: 'change direction' },
+  annul: { roles: SUPERVISOR_UP, label: 'annul' },
+  override: { roles: SUPERVISOR_UP, label: 'override a prompt' },
+  verifyLog: { roles: SUPERVISOR_UP, label: 'audit log check' },
+  setStaffPin: { roles: TECHNICIAN, label: 'set the staff PIN' },
+  confirmReEnroll: { roles: TECHNICIAN, label: 're-enroll' },
+  calibrate: { roles: TECHNICIAN, label: 'calibrate a scanner' },
+  resetCalibration: { roles: TECHNICIAN, label: 'reset calibration' },
+  leaveKioskMode: { roles: TECHNICIAN, label: 'leave kiosk mode' },
+  configureLanes: { roles: TECHNICIAN, label: 'configure lanes' },
   // The page's on-site issuer panel (OnsiteIssuerApi, main/electron/onsite-issuer-calls.ts).
-  'onsiteIssuer.status': { roles: ['anyone', 'staff'], label: 'on-site issuer status' },
-  'onsiteIssuer.init': { roles: ['staff'], label: 'on-site issuer init' },
-  'onsiteIssuer.start': { roles: ['staff'], label: 'on-site issuer start' },
-  'onsiteIssuer.stop': { roles: ['staff'], label: 'on-site issuer stop' },
-  'onsiteIssuer.openAdmin': { roles: ['staff'], label: 'on-site issuer openAdmin' },
-  'onsiteIssuer.resetAdminToken': { roles: ['staff'], label: 'on-site issuer resetAdminToken' },
+  'onsiteIssuer.status': { roles: EVERYONE, label: 'on-site issuer status' },
+  'onsiteIssuer.init': { roles: TECHNICIAN, label: 'on-site issuer init' },
+  'onsiteIssuer.start': { roles: TECHNICIAN, label: 'on-site issuer start' },
+  'onsiteIssuer.stop': { roles: TECHNICIAN, label: 'on-site issuer stop' },
+  'onsiteIssuer.openAdmin': { roles: TECHNICIAN, label: 'on-site issuer openAdmin' },
+  'onsiteIssuer.resetAdminToken': { roles: TECHNICIAN, label: 'on-site issuer resetAdminToken' },
   // The Electron window in kiosk mode (main/electron/kiosk-mode.ts).
-  closeKioskWindow: { roles: ['staff'], label: 'close the kiosk window' },
-  // The issuer's scanner calls, each behind a scanner key (docs/protocol.md "Door operations").
-  'issuer.entry': { roles: ['scanner', 'annulling_scanner'], label: 'check in' },
-  'issuer.exit': { roles: ['scanner', 'annulling_scanner'], label: 'scan out' },
-  'issuer.annul': { roles: ['annulling_scanner'], label: 'annul' },
-  'issuer.status': { roles: ['scanner', 'annulling_scanner'], label: 'ticket status' },
-  'issuer.heartbeat': { roles: ['scanner', 'annulling_scanner'], label: 'heartbeat' },
-  'issuer.revocations': { roles: ['scanner', 'annulling_scanner'], label: 'revocation list' },
+  closeKioskWindow: { roles: TECHNICIAN, label: 'close the kiosk window' },
+  // The issuer's scanner calls, each behind a scanner key of a staff role (docs/protocol.md "Door operations").
+  'issuer.entry': { roles: STEWARD_UP, label: 'check in' },
+  'issuer.exit': { roles: STEWARD_UP, label: 'scan out' },
+  'issuer.annul': { roles: SUPERVISOR_UP, label: 'annul' },
+  'issuer.status': { roles: STEWARD_UP, label: 'ticket status' },
+  'issuer.heartbeat': { roles: STEWARD_UP, label: 'heartbeat' },
+  'issuer.revocations': { roles: STEWARD_UP, label: 'revocation list' },
 } as const satisfies Record<string, AccessRow>;
 
 export type AccessCall = keyof typeof ACCESS;
@@ -103,30 +123,38 @@ export function callsOf(role: Role): AccessCall[] {
   return (Object.keys(ACCESS) as AccessCall[]).filter((call) => mayCall(role, call));
 }
 
-// --- a scanner key's role and its stored and wire forms ---------------------
+// --- roles as text, and a scanner key's stored and wire forms ---------------
 
-/** The role → the heartbeat's `rights` (wire form). */
+export function isStaffRole(value: unknown): value is StaffRole {
+  return typeof value === 'string' && (STAFF_ROLES as readonly string[]).includes(value);
+}
+
+/** The role → the heartbeat's `rights` (the spec's wire form). */
 export function rightsOf(role: ScannerKeyRole): ScannerRights {
   return { annul: mayCall(role, 'issuer.annul') };
 }
 
-/** The heartbeat's `rights` → the role; no rights known yet (before the first heartbeat): a key without the annul right. */
-export function keyRoleOfRights(rights: ScannerRights | null | undefined): ScannerKeyRole {
+/**
+ * The heartbeat's `role`, or else its `rights`, → the key's role. No answer yet
+ * (before the first heartbeat): a steward's key, which may not annul.
+ */
+export function keyRoleOfRights(rights: ScannerRights | null | undefined, role?: unknown): ScannerKeyRole {
+  if (isStaffRole(role)) return role;
   const annul = rights?.annul === true;
-  return SCANNER_KEY_ROLES.find((role) => rightsOf(role).annul === annul) ?? 'scanner';
+  return SCANNER_KEY_ROLES.find((candidate) => rightsOf(candidate).annul === annul) ?? 'steward';
 }
 
-/** The role → the `can_annul` column of a setup code and a key (stored form). */
+/** The role → the older `can_annul` column and setup-code flag (0 or 1). */
 export function storedAnnulFlag(role: ScannerKeyRole): 0 | 1 {
   return rightsOf(role).annul ? 1 : 0;
 }
 
-/** The `can_annul` column → the role. */
+/** The older `can_annul` column → the role (1: a supervisor's key, 0: a steward's). */
 export function keyRoleOfStored(canAnnul: 0 | 1): ScannerKeyRole {
   return keyRoleOfRights({ annul: canAnnul === 1 });
 }
 
-/** Whether a kiosk whose key has `rights` may make `call` at the issuer. */
-export function rightsAllow(rights: ScannerRights | null | undefined, call: IssuerCall): boolean {
-  return mayCall(keyRoleOfRights(rights), call);
+/** Whether a kiosk whose key has `rights` (and `role`, when the heartbeat names it) may make `call` at the issuer. */
+export function rightsAllow(rights: ScannerRights | null | undefined, call: IssuerCall, role?: unknown): boolean {
+  return mayCall(keyRoleOfRights(rights, role), call);
 }

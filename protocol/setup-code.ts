@@ -2,7 +2,7 @@
 import { encodeBase64Url, utf8Encode } from './base64url.js';
 import { FieldError, optionalString, requireDateTime, requireInteger, requireString, type JsonObject } from './fields.js';
 import { QrCodeError } from './qr-code-error.js';
-import { decodeSegmentJson, readFields } from './ticket-code.js';
+import { decodeSegmentJson, readFields } from './signed-code.js';
 import type { SetupPayload } from './types.js';
 
 export const SETUP_PREFIX = 'tsetup1.';

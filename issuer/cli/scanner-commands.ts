@@ -100,7 +100,7 @@ export function registerScannerCommands(program: Command): void {
       if (options.keyExpires !== undefined) request.keyExpires = parseDateTime(options.keyExpires, '--key-expires');
       if (options.png !== undefined) checkPngTarget(options.png);
       if (options.direction !== undefined) request.direction = parseDirection(options.direction);
-      if (options.canAnnul) request.role = 'annulling_scanner';
+      if (options.canAnnul) request.role = 'supervisor';
       if (options.requirePin) request.pinRequired = true;
       return withIssuer(options.data, async (context) => {
         const { database, info } = context;
@@ -117,7 +117,7 @@ export function registerScannerCommands(program: Command): void {
         output.result(result, () =>
           [
             `Scan this with the scanner to enroll it for "${event.name}"${result.gate_id === null ? '' : ` at gate ${result.gate_id}`}` +
-              ` as an ${request.direction ?? 'entry'} gate${rightsOf(request.role ?? 'scanner').annul ? ', allowed to annul check-ins' : ''}${request.pinRequired ? ', staff PIN required' : ''}.`,
+              ` as an ${request.direction ?? 'entry'} gate${rightsOf(request.role ?? 'steward').annul ? ', allowed to annul check-ins' : ''}${request.pinRequired ? ', staff PIN required' : ''}.`,
             `It works once, until ${result.expires_at}. Token ID (to revoke it): ${result.token_id}`,
             ...(pin === undefined ? [] : [`Kiosks enrolled with it pin the issuer's TLS certificate ${pin}`]),
             '',

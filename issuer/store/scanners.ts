@@ -1,8 +1,6 @@
 /** Enrollment tokens and the scanner API keys they are exchanged for. Secrets are stored only as SHA-256 hashes. */
+import type { ScannerKeyRole } from '../../protocol/access.js';
 import type { Sql } from './sql.js';
-
-/** A setup code's and a key's role as stored (migration 9): protocol/access.ts's staff roles. */
-export type StoredKeyRole = 'steward' | 'supervisor' | 'technician';
 
 export interface EnrollmentTokenRow {
   token_id: string;
@@ -17,7 +15,7 @@ export interface EnrollmentTokenRow {
   failed_attempts: number;
   /** docs/protocol.md "Door operations": the setup code's direction and rights. */
   direction: 'entry' | 'exit' | null;
-  role: StoredKeyRole;
+  role: ScannerKeyRole;
   pin_required: 0 | 1;
 }
 
@@ -33,7 +31,7 @@ export interface ApiKeyRow {
   expires_at: string;
   created_at: string;
   revoked_at: string | null;
-  role: StoredKeyRole;
+  role: ScannerKeyRole;
 }
 
 export async function insertEnrollmentToken(

@@ -33,6 +33,7 @@
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import { isStaffRole } from '../../protocol/access.js';
 import { baseUrlProblem } from '../../protocol/base-url.js';
 import { decodeBase64Url } from '../../protocol/base64url.js';
 import { isIsoDateTime, isJsonObject } from '../../protocol/fields.js';
@@ -155,7 +156,7 @@ const TYPE_CHECKS: Record<ColumnType, (value: unknown) => boolean> = {
   flag: (v) => v === 0 || v === 1,
   'count?': (v) => v === null || (typeof v === 'number' && Number.isSafeInteger(v) && v > 0),
   'int?': (v) => v === null || (typeof v === 'number' && Number.isSafeInteger(v)),
-  role: (v) => v === 'steward' || v === 'supervisor' || v === 'technician',
+  role: isStaffRole,
   entry_policy: (v) => v === 'single' || v === 'reentry',
   admission_state: (v) => v === 'inside' || v === 'outside' || v === 'annulled',
   'direction?': (v) => v === null || v === 'entry' || v === 'exit',

@@ -72,7 +72,7 @@ export class StaffAccess {
     const now = this.options.now();
     const pinSet = this.pinSet();
     const lockout = this.options.store.getStaffLockout();
-    const unlocked = roleAtKiosk({ pinSet, unlocked: this.isUnlocked(now) }) === 'staff';
+    const unlocked = roleAtKiosk({ pinSet, unlocked: this.isUnlocked(now) }) !== 'anyone';
     return {
       pin_set: pinSet,
       pin_needed: this.options.store.staffPinRequired() && !pinSet,

@@ -7,11 +7,12 @@
 import { mayCall, type KioskCall, type KioskRole } from '../../../protocol/access.js';
 
 /**
- * docs/kiosk.md "Staff PIN": staff once the PIN unlocked the kiosk (for its
- * idle time), and everyone while no PIN is set; anyone else otherwise.
+ * docs/kiosk.md "Staff PIN": the kiosk's PIN is the technician's, so it
+ * unlocks every staff function (for its idle time), and so does a kiosk
+ * without a PIN; anyone else is `anyone`.
  */
 export function roleAtKiosk(staff: { pinSet: boolean; unlocked: boolean }): KioskRole {
-  return !staff.pinSet || staff.unlocked ? 'staff' : 'anyone';
+  return !staff.pinSet || staff.unlocked ? 'technician' : 'anyone';
 }
 
 /** Whether `call` needs the staff unlock: every call the table does not open to anyone at the door. */

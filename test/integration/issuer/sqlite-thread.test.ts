@@ -64,7 +64,7 @@ describe('the SQLite database thread', () => {
       scannerId: scanner.scannerId,
       eid: event.eid,
       gateId: null,
-      role: 'scanner' as const,
+      role: 'steward' as const,
     };
     const body = {
       tid: ticket.tid,

@@ -25,7 +25,7 @@ function baseFacts(): CheckInFacts {
     scannerId: 'scanner-1',
     eid: 'E1',
     gateId: null,
-    role: 'scanner',
+    role: 'steward',
   };
   const body: CheckInBody = { tid: 'T1', eid: 'E1', scanned_at: '2026-05-01T19:59:00.000Z', scanner_id: 'scanner-1', idempotency_key: KEY };
   const ticket: TicketRow = {
@@ -341,7 +341,7 @@ describe('door operations (docs/protocol.md "Door operations")', () => {
       httpStatus: 403,
       body: { error: { code: 'FORBIDDEN', details: { reason: 'action_not_allowed' } } },
     });
-    const allowed = (f: CheckInFacts): CheckInFacts => ((f.credential = { ...f.credential!, role: 'annulling_scanner' }), f);
+    const allowed = (f: CheckInFacts): CheckInFacts => ((f.credential = { ...f.credential!, role: 'supervisor' }), f);
     expect(decideCheckIn(allowed(facts({ action: 'annul' })))).toMatchObject({ check: 'checked_in', outcome: 'not_checked_in' });
     expect(decideCheckIn(allowed(facts({ action: 'annul' }, {})))).toMatchObject({
       outcome: 'annulled',

@@ -5,8 +5,10 @@ import {
   CHECK_IN_CALLS,
   KIOSK_ROLES,
   SCANNER_KEY_ROLES,
+  STAFF_ROLES,
   callLabel,
   callsOf,
+  isStaffRole,
   keyRoleOfRights,
   keyRoleOfStored,
   mayCall,
@@ -25,56 +27,103 @@ const PAGE_CALLS = Object.keys(KIOSK_CHANNELS);
 const ONSITE_ISSUER_CALLS = Object.keys(ISSUER_CHANNELS).map((method) => `onsiteIssuer.${method}`);
 const ISSUER_CALLS = ['issuer.entry', 'issuer.exit', 'issuer.annul', 'issuer.status', 'issuer.heartbeat', 'issuer.revocations'];
 
+const KIOSK_POWERS = ['verdictDetails', 'override', 'calibrate'];
+const SUPERVISOR_CALLS = ['lookupStatus', 'setLanguage', 'setDirection', 'annul', 'override', 'verifyLog'];
+const TECHNICIAN_CALLS = [
+  'setStaffPin',
+  'confirmReEnroll',
+  'calibrate',
+  'resetCalibration',
+  'leaveKioskMode',
+  'configureLanes',
+  'onsiteIssuer.init',
+  'onsiteIssuer.start',
+  'onsiteIssuer.stop',
+  'onsiteIssuer.openAdmin',
+  'onsiteIssuer.resetAdminToken',
+  'closeKioskWindow',
+];
+const ANYONE_CALLS = ['scan', 'getState', 'setScannerName', 'cancelReEnroll', 'unlockStaff', 'lockStaff', 'onsiteIssuer.status'];
+const KIOSK_CALLS = [...PAGE_CALLS, ...KIOSK_POWERS, ...ONSITE_ISSUER_CALLS, 'closeKioskWindow'];
+
 describe('the access table', () => {
-  it('has a row for every page call, every on-site issuer call, the kiosk window and every issuer call, and nothing else', () => {
+  it('has a row for every page call, kiosk power, on-site issuer call, the kiosk window and every issuer call, and nothing else', () => {
     expect(PAGE_CALLS).toHaveLength(16);
-    for (const call of [...PAGE_CALLS, ...ONSITE_ISSUER_CALLS, 'closeKioskWindow', ...ISSUER_CALLS]) {
-      expect(Object.hasOwn(ACCESS, call), call).toBe(true);
-    }
-    expect(new Set(ALL_CALLS)).toEqual(new Set([...PAGE_CALLS, ...ONSITE_ISSUER_CALLS, 'closeKioskWindow', ...ISSUER_CALLS]));
+    for (const call of [...KIOSK_CALLS, ...ISSUER_CALLS]) expect(Object.hasOwn(ACCESS, call), call).toBe(true);
+    expect(new Set(ALL_CALLS)).toEqual(new Set([...KIOSK_CALLS, ...ISSUER_CALLS]));
   });
 
   it('gives every call at least one role, each a known one', () => {
-    const roles: readonly string[] = [...KIOSK_ROLES, ...SCANNER_KEY_ROLES];
     for (const call of ALL_CALLS) {
       expect(ACCESS[call].roles.length, call).toBeGreaterThan(0);
-      for (const role of ACCESS[call].roles) expect(roles, call).toContain(role);
+      for (const role of ACCESS[call].roles) expect(KIOSK_ROLES, call).toContain(role);
     }
   });
 
   it('lets anyone at the door scan and unlock, and nothing that changes the kiosk', () => {
-    expect(callsOf('anyone').sort()).toEqual(
-      ['scan', 'getState', 'setScannerName', 'cancelReEnroll', 'unlockStaff', 'lockStaff', 'onsiteIssuer.status'].sort(),
-    );
+    expect(callsOf('anyone').sort()).toEqual([...ANYONE_CALLS].sort());
   });
 
-  it('lets staff make every call at the kiosk, and none at the issuer', () => {
-    expect(callsOf('staff').sort()).toEqual([...PAGE_CALLS, ...ONSITE_ISSUER_CALLS, 'closeKioskWindow'].sort());
+  it("gives each staff role every power of the one before it: a steward sees a verdict's details", () => {
+    expect(
+      callsOf('steward')
+        .filter((call) => !call.startsWith('issuer.'))
+        .sort(),
+    ).toEqual([...ANYONE_CALLS, 'verdictDetails'].sort());
   });
 
-  it('lets a scanner key make every issuer call but annul, and a key with the annul right every one', () => {
-    expect(callsOf('scanner').sort()).toEqual(ISSUER_CALLS.filter((call) => call !== 'issuer.annul').sort());
-    expect(callsOf('annulling_scanner').sort()).toEqual([...ISSUER_CALLS].sort());
-    expect(mayCall('scanner', 'issuer.annul')).toBe(false);
-    expect(mayCall('annulling_scanner', 'issuer.annul')).toBe(true);
-    expect(mayCall('annulling_scanner', 'annul')).toBe(false); // a key is no one at the kiosk
+  it('lets a supervisor also annul, look up, override, set the language and direction, and check the log', () => {
+    expect(
+      callsOf('supervisor')
+        .filter((call) => !call.startsWith('issuer.'))
+        .sort(),
+    ).toEqual([...ANYONE_CALLS, 'verdictDetails', ...SUPERVISOR_CALLS].sort());
   });
 
-  it('names each staff call as the refusal log line always has', () => {
+  it('lets a technician make every call at the kiosk', () => {
+    expect(
+      callsOf('technician')
+        .filter((call) => !call.startsWith('issuer.'))
+        .sort(),
+    ).toEqual([...KIOSK_CALLS].sort());
+    expect(new Set([...ANYONE_CALLS, 'verdictDetails', ...SUPERVISOR_CALLS, ...TECHNICIAN_CALLS])).toEqual(new Set(KIOSK_CALLS));
+  });
+
+  it("lets every scanner key make every issuer call but annul, and a supervisor's or technician's key annul too", () => {
+    expect(callsOf('anyone').filter((call) => call.startsWith('issuer.'))).toEqual([]);
+    expect(
+      callsOf('steward')
+        .filter((call) => call.startsWith('issuer.'))
+        .sort(),
+    ).toEqual(ISSUER_CALLS.filter((call) => call !== 'issuer.annul').sort());
+    for (const role of ['supervisor', 'technician'] as const) {
+      expect(
+        callsOf(role)
+          .filter((call) => call.startsWith('issuer.'))
+          .sort(),
+      ).toEqual([...ISSUER_CALLS].sort());
+    }
+    expect(SCANNER_KEY_ROLES).toEqual(STAFF_ROLES);
+  });
+
+  it('names each staff call for the refusal log line', () => {
     const labels = Object.fromEntries(
-      callsOf('staff')
-        .filter((call) => !mayCall('anyone', call))
+      callsOf('technician')
+        .filter((call) => !mayCall('anyone', call) && !call.startsWith('issuer.'))
         .map((call) => [call, callLabel(call)]),
     );
     expect(labels).toEqual({
+      verdictDetails: "see a verdict's details",
       setStaffPin: 'set the staff PIN',
       lookupStatus: 'status lookup',
       confirmReEnroll: 're-enroll',
+      calibrate: 'calibrate a scanner',
       resetCalibration: 'reset calibration',
       setLanguage: 'set the language',
       leaveKioskMode: 'leave kiosk mode',
       setDirection: 'change direction',
       annul: 'annul',
+      override: 'override a prompt',
       verifyLog: 'audit log check',
       configureLanes: 'configure lanes',
       'onsiteIssuer.init': 'on-site issuer init',
@@ -92,60 +141,52 @@ describe('the access table', () => {
   });
 });
 
-describe("a scanner key's stored and wire forms", () => {
-  it('is the heartbeat rights {annul} on the wire, both ways', () => {
-    expect(rightsOf('scanner')).toEqual({ annul: false });
-    expect(rightsOf('annulling_scanner')).toEqual({ annul: true });
-    for (const role of SCANNER_KEY_ROLES) expect(keyRoleOfRights(rightsOf(role))).toBe(role);
+describe("a scanner key's role as text, on the wire and stored", () => {
+  it('reads only the staff roles as roles', () => {
+    for (const role of STAFF_ROLES) expect(isStaffRole(role)).toBe(true);
+    for (const value of ['anyone', 'staff', 'Supervisor', '', null, 1, undefined]) expect(isStaffRole(value)).toBe(false);
   });
 
-  it('is a key without the annul right before the first heartbeat', () => {
-    expect(keyRoleOfRights(undefined)).toBe('scanner');
-    expect(keyRoleOfRights(null)).toBe('scanner');
+  it("is the heartbeat's role when it names one, else its rights {annul}", () => {
+    expect(rightsOf('steward')).toEqual({ annul: false });
+    expect(rightsOf('supervisor')).toEqual({ annul: true });
+    expect(rightsOf('technician')).toEqual({ annul: true });
+    for (const role of STAFF_ROLES) expect(keyRoleOfRights(rightsOf(role), role)).toBe(role);
+    expect(keyRoleOfRights({ annul: true })).toBe('supervisor');
+    expect(keyRoleOfRights({ annul: false })).toBe('steward');
+    expect(keyRoleOfRights({ annul: false }, 'no such role')).toBe('steward');
+  });
+
+  it("is a steward's key, which may not annul, before the first heartbeat", () => {
+    expect(keyRoleOfRights(undefined)).toBe('steward');
+    expect(keyRoleOfRights(null)).toBe('steward');
     expect(rightsAllow(undefined, 'issuer.annul')).toBe(false);
     expect(rightsAllow({ annul: true }, 'issuer.annul')).toBe(true);
+    expect(rightsAllow({ annul: false }, 'issuer.annul', 'technician')).toBe(true);
     expect(rightsAllow({ annul: false }, 'issuer.entry')).toBe(true);
   });
 
-  it('is the can_annul column (0 or 1) in the database, both ways', () => {
-    expect(storedAnnulFlag('scanner')).toBe(0);
-    expect(storedAnnulFlag('annulling_scanner')).toBe(1);
-    expect(keyRoleOfStored(0)).toBe('scanner');
-    expect(keyRoleOfStored(1)).toBe('annulling_scanner');
-    for (const role of SCANNER_KEY_ROLES) expect(keyRoleOfStored(storedAnnulFlag(role))).toBe(role);
+  it('is the older can_annul flag (0 or 1), both ways', () => {
+    expect(storedAnnulFlag('steward')).toBe(0);
+    expect(storedAnnulFlag('supervisor')).toBe(1);
+    expect(keyRoleOfStored(0)).toBe('steward');
+    expect(keyRoleOfStored(1)).toBe('supervisor');
   });
 });
 
 describe("the kiosk's side (main/kiosk/decide/access.ts)", () => {
-  it('is staff in front of the kiosk while unlocked or while no PIN is set, else anyone', () => {
-    expect(roleAtKiosk({ pinSet: false, unlocked: false })).toBe('staff');
-    expect(roleAtKiosk({ pinSet: false, unlocked: true })).toBe('staff');
-    expect(roleAtKiosk({ pinSet: true, unlocked: true })).toBe('staff');
+  it("is the technician while the kiosk's PIN unlocked it or while no PIN is set, else anyone", () => {
+    expect(roleAtKiosk({ pinSet: false, unlocked: false })).toBe('technician');
+    expect(roleAtKiosk({ pinSet: false, unlocked: true })).toBe('technician');
+    expect(roleAtKiosk({ pinSet: true, unlocked: true })).toBe('technician');
     expect(roleAtKiosk({ pinSet: true, unlocked: false })).toBe('anyone');
   });
 
-  it('asks for the staff PIN for exactly the calls the table keeps from anyone', () => {
-    const guarded = (callsOf('staff') as KioskCall[]).filter(needsStaff);
-    expect(guarded.sort()).toEqual(
-      [
-        'setStaffPin',
-        'lookupStatus',
-        'confirmReEnroll',
-        'resetCalibration',
-        'setLanguage',
-        'leaveKioskMode',
-        'setDirection',
-        'annul',
-        'verifyLog',
-        'configureLanes',
-        'onsiteIssuer.init',
-        'onsiteIssuer.start',
-        'onsiteIssuer.stop',
-        'onsiteIssuer.openAdmin',
-        'onsiteIssuer.resetAdminToken',
-        'closeKioskWindow',
-      ].sort(),
-    );
+  it('asks for a staff unlock for exactly the calls the table keeps from anyone', () => {
+    const guarded = (callsOf('technician') as AccessCall[])
+      .filter((call): call is KioskCall => !call.startsWith('issuer.'))
+      .filter(needsStaff);
+    expect(guarded.sort()).toEqual(['verdictDetails', ...SUPERVISOR_CALLS, ...TECHNICIAN_CALLS].sort());
     expect(needsStaff('scan')).toBe(false);
     expect(needsStaff('onsiteIssuer.status')).toBe(false);
   });
