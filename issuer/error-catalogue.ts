@@ -71,7 +71,7 @@ export const errors = {
   forbiddenGate: () => new ApiError('FORBIDDEN', 'the API key is scoped to another gate'),
   /** docs/protocol.md "Door operations": an annulment from a key without the right. */
   forbiddenAction: (action: string) =>
-    new ApiError('FORBIDDEN', `this scanner's key may not ${action} check-ins (scanner setup --can-annul)`, {
+    new ApiError('FORBIDDEN', `this scanner's key may not ${action} check-ins (scanner setup --role supervisor)`, {
       reason: 'action_not_allowed',
     }),
   ticketNotFound: () => new ApiError('NOT_FOUND', 'no such ticket at this issuer'),
