@@ -157,6 +157,8 @@ export const ADMIN_FAILURES = {
   TOKEN_NOT_FOUND: { exitCode: 1, api: 'NOT_FOUND' },
   TOKEN_ALREADY_USED: { exitCode: 1, api: 'INVALID_REQUEST' },
   API_KEY_NOT_FOUND: { exitCode: 1, api: 'NOT_FOUND' },
+  /** No staff badge with that sid (docs/issuer.md "Staff roles and badges"). */
+  STAFF_BADGE_NOT_FOUND: { exitCode: 1, api: 'NOT_FOUND' },
   CSV_INVALID: { exitCode: 1, api: 'INVALID_REQUEST' },
   BACKUP_TARGET_EXISTS: { exitCode: 1, api: 'INVALID_REQUEST' },
   /** export --to names an existing file: an export never overwrites. */
