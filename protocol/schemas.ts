@@ -61,6 +61,8 @@ export const enrollRequestSchema = {
     scanner_name: { type: 'string', maxLength: 200 },
     scanner_platform: { type: 'string', maxLength: 200 },
     protocol_version: { type: 'integer' },
+    // Project extension (docs/protocol.md "Enrollment"): the kiosk's own Ed25519 public key, base64url of 32 bytes.
+    lan_public_key: { type: 'string', pattern: '^[A-Za-z0-9_-]{43}$' },
   },
 } as const;
 
@@ -87,7 +89,9 @@ export const enrollResponseSchema = {
       required: ['name', 'iss'],
       properties: { name: { type: 'string' }, iss: { type: 'string' } },
     },
-    // Project extension: the event's LAN key (docs/protocol.md "Enrollment").
+    // Project extension (docs/protocol.md "Enrollment"): the kiosk's LAN certificate, a tkc1. code.
+    lan_certificate: { type: 'string' },
+    // The shared LAN key older issuers handed out; this issuer never sends it.
     lan_key: { type: 'string' },
   },
 } as const;
