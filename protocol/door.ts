@@ -33,6 +33,10 @@ export interface DoorCheckInRequest extends CheckInRequest {
   admitted_offline?: boolean;
   /** Why a check-in is annulled (`annul` only). */
   reason?: string;
+  /** Who at the door (docs/protocol.md "Check-in request: who at the door"): a staff id under the label rules. */
+  staff_id?: string;
+  /** A tstaff1. staff badge shown at the kiosk for this action; the issuer checks it and records its sid. */
+  staff_badge?: string;
 }
 
 export interface Occupancy {
