@@ -142,6 +142,7 @@ describe('checkins export', () => {
         state: 'inside',
         actor: 'scanner:scanner-1',
         reason: null,
+        staff_id: null,
       },
       expect.objectContaining({
         source: 'scan_log',
@@ -393,7 +394,7 @@ describe('checkins export', () => {
       expect(
         lines
           .find((line) => line.includes(t1) && line.startsWith('checkins,'))!
-          .endsWith(`,entry,annulled,${scanner},refunded at the box office`),
+          .endsWith(`,entry,annulled,${scanner},refunded at the box office,`),
       ).toBe(true);
     } finally {
       server.child.kill('SIGTERM');
