@@ -78,7 +78,7 @@ export const errors = {
         reason: 'action_not_allowed',
       },
     ),
-  /** docs/protocol.md "Check-in": a staff_badge that does not hold (signature, event, time, revoked). */
+  /** docs/protocol.md "Check-in request: who at the door": a staff_badge that does not hold (signature, event, time, revoked). */
   staffBadgeRefused: (check: string, message: string) =>
     new ApiError('FORBIDDEN', `${message}; the check-in was not made`, { reason: 'staff_badge_refused', check }),
   ticketNotFound: () => new ApiError('NOT_FOUND', 'no such ticket at this issuer'),

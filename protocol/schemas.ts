@@ -112,7 +112,7 @@ export const checkInRequestSchema = {
     action: { type: 'string', enum: [...SCAN_ACTIONS] },
     admitted_offline: { type: 'boolean' },
     reason: { type: 'string', maxLength: MAX_REASON_LENGTH },
-    // docs/protocol.md "Check-in": who at the door (project extension): a staff id (the label rules) or a staff badge.
+    // docs/protocol.md "Check-in request: who at the door": a staff id (the label rules) or a staff badge.
     staff_id: { type: 'string', minLength: 1, maxLength: 80 },
     staff_badge: { type: 'string', minLength: 1, maxLength: 4096 },
   },

@@ -45,7 +45,7 @@ export interface CheckInBody {
   action?: ScanAction;
   admitted_offline?: boolean;
   reason?: string;
-  /** docs/protocol.md "Check-in": who at the door, as the kiosk knows them (label rules). */
+  /** Who at the door, as the kiosk knows them (docs/protocol.md "Check-in request: who at the door"). */
   staff_id?: string;
   /** A tstaff1. code shown at the kiosk for this action. */
   staff_badge?: string;
