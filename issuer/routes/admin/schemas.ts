@@ -97,6 +97,8 @@ const kioskSchema = object({
   direction: { type: ['string', 'null'], enum: ['entry', 'exit', null] },
   last_heartbeat_at: nullableString,
   pending_scans: nullableCount,
+  clock_offset_ms: { type: ['integer', 'null'] },
+  clock_off: { type: 'boolean' },
   exposure: {
     type: 'array',
     items: object({
