@@ -34,7 +34,7 @@ async function createBenchScanner(db: Sql, event: EventRow, now: Date): Promise<
       key_expires_at: expires,
       created_at: isoUtc(now),
       direction: null,
-      can_annul: 0,
+      role: 'steward',
       pin_required: 0,
     });
     const scanner = { apiKey: newApiKey(), apiKeyId: newApiKeyId(), scannerId: crypto.randomUUID() };
@@ -49,7 +49,7 @@ async function createBenchScanner(db: Sql, event: EventRow, now: Date): Promise<
       gate_id: null,
       expires_at: expires,
       created_at: isoUtc(now),
-      can_annul: 0,
+      role: 'steward',
     });
     return scanner;
   }

@@ -172,6 +172,14 @@ function renderKiosks(root: HTMLElement, kiosks: KioskView[], nowMs: number): vo
                 kiosk.last_heartbeat_at === null
                   ? t('kiosks.no_heartbeat')
                   : `${formatAge(nowMs - Date.parse(kiosk.last_heartbeat_at))} (${formatClock(kiosk.last_heartbeat_at)})`,
+                // docs/issuer.md "Kiosk clocks": a clock off by more than a minute misjudges expiry and time windows.
+                kiosk.clock_off && kiosk.clock_offset_ms !== null
+                  ? h(
+                      'strong',
+                      { class: 'clock-off', 'data-clock-offset-ms': String(kiosk.clock_offset_ms) },
+                      ` ${t('kiosks.clock_off', { offset: formatAge(Math.abs(kiosk.clock_offset_ms)) })}`,
+                    )
+                  : '',
               ),
               h('td', { class: 'num' }, kiosk.pending_scans === null ? t('kiosks.queue.unknown') : formatCount(kiosk.pending_scans)),
               h('td', {}, exposureText(kiosk)),

@@ -4,7 +4,8 @@
  * instance owns its database connection and closes it last, after in-flight
  * requests and the pending group commit are done.
  *
- * The server never loads private signing keys: it publishes public keys only.
+ * The server publishes public keys; it reads the active private signing key only to sign a kiosk's LAN
+ * certificate at enrollment (services/kiosk-certificates.ts), and never on a serving node, which has none.
  */
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -154,7 +155,11 @@ async function assemble(options: BuildOptions, database: SqlDatabase, schemaVers
   const scannerLimit = scannerRateLimit(app, options.scannerRpm);
   await app.register(healthRoutes, { database, schemaVersion, shutdown });
   await app.register(discoveryRoute, { database });
-  await app.register(enrollRoute, { database, ipRateLimit: enrollRateLimit(app, options.enrollRpm) });
+  await app.register(enrollRoute, {
+    database,
+    ipRateLimit: enrollRateLimit(app, options.enrollRpm),
+    keysDir: resolveDataDir(options.dataDir).keysDir,
+  });
   await app.register(checkInRoute, { database, scannerRateLimit: scannerLimit });
   await app.register(ticketStatusRoute, { database, scannerRateLimit: scannerLimit });
   await app.register(heartbeatRoute, { database, scannerRateLimit: scannerLimit });

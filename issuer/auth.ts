@@ -6,7 +6,7 @@
  * effect on the very next request (docs/protocol.md "The admin CLI").
  */
 import type { FastifyRequest } from 'fastify';
-import { keyRoleOfStored, type ScannerKeyRole } from '../protocol/access.js';
+import type { ScannerKeyRole } from '../protocol/access.js';
 import { hashesEqual, hashSecret } from './secrets.js';
 import { errors } from './error-catalogue.js';
 import type { Sql } from './store/sql.js';
@@ -20,7 +20,7 @@ export interface ScannerCredential {
   scannerId: string;
   eid: string;
   gateId: string | null;
-  /** docs/protocol.md "Roles and rights": what this key may do, from its setup code (stored as its can_annul column). */
+  /** docs/protocol.md "Roles and rights": what this key may do, from its setup code (its role column). */
   role: ScannerKeyRole;
 }
 
@@ -52,7 +52,7 @@ export async function authenticate(db: Sql, authorization: string | undefined, n
     scannerId: row.scanner_id,
     eid: row.eid,
     gateId: row.gate_id,
-    role: keyRoleOfStored(row.can_annul),
+    role: row.role,
   };
 }
 

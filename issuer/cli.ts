@@ -19,6 +19,7 @@ import { reportFailure } from './cli/output.js';
 import { registerReportCommand } from './cli/report-command.js';
 import { registerScannerCommands } from './cli/scanner-commands.js';
 import { registerServeCommand } from './cli/serve-command.js';
+import { registerStaffCommands } from './cli/staff-commands.js';
 import { registerTicketCommands } from './cli/ticket-commands.js';
 import { registerTransferCommands } from './cli/transfer-commands.js';
 import { AdminError } from './error-catalogue.js';
@@ -39,6 +40,7 @@ export function buildProgram(): Command {
   registerEventCommands(program, nextId);
   registerTicketCommands(program, nextId);
   registerScannerCommands(program);
+  registerStaffCommands(program, nextId);
   registerKeyCommands(program);
   registerCheckinsCommands(program);
   registerBackupCommand(program);

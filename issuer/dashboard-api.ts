@@ -198,6 +198,10 @@ export interface KioskView {
   last_heartbeat_at: string | null;
   /** Scans in its offline queue at the last heartbeat; null without one. */
   pending_scans: number | null;
+  /** Issuer time minus kiosk time at its last heartbeat, in ms; null: not reported (docs/issuer.md "Kiosk clocks"). */
+  clock_offset_ms: number | null;
+  /** Its clock is off by more than CLOCK_OFF_MS: the dashboard flags it. */
+  clock_off: boolean;
   exposure: KioskExposureView[];
 }
 

@@ -71,9 +71,16 @@ export const errors = {
   forbiddenGate: () => new ApiError('FORBIDDEN', 'the API key is scoped to another gate'),
   /** docs/protocol.md "Door operations": an annulment from a key without the right. */
   forbiddenAction: (action: string) =>
-    new ApiError('FORBIDDEN', `this scanner's key may not ${action} check-ins (scanner setup --can-annul)`, {
-      reason: 'action_not_allowed',
-    }),
+    new ApiError(
+      'FORBIDDEN',
+      `this scanner's key may not ${action} check-ins (scanner setup --role supervisor, or a supervisor's staff badge)`,
+      {
+        reason: 'action_not_allowed',
+      },
+    ),
+  /** docs/protocol.md "Check-in request: who at the door": a staff_badge that does not hold (signature, event, time, revoked). */
+  staffBadgeRefused: (check: string, message: string) =>
+    new ApiError('FORBIDDEN', `${message}; the check-in was not made`, { reason: 'staff_badge_refused', check }),
   ticketNotFound: () => new ApiError('NOT_FOUND', 'no such ticket at this issuer'),
   routeNotFound: (method: string, path: string) => new ApiError('NOT_FOUND', `no route for ${method} ${path}`),
   versionUnsupported: (version: number | string) =>
@@ -157,6 +164,8 @@ export const ADMIN_FAILURES = {
   TOKEN_NOT_FOUND: { exitCode: 1, api: 'NOT_FOUND' },
   TOKEN_ALREADY_USED: { exitCode: 1, api: 'INVALID_REQUEST' },
   API_KEY_NOT_FOUND: { exitCode: 1, api: 'NOT_FOUND' },
+  /** No staff badge with that sid (docs/issuer.md "Staff roles and badges"). */
+  STAFF_BADGE_NOT_FOUND: { exitCode: 1, api: 'NOT_FOUND' },
   CSV_INVALID: { exitCode: 1, api: 'INVALID_REQUEST' },
   BACKUP_TARGET_EXISTS: { exitCode: 1, api: 'INVALID_REQUEST' },
   /** export --to names an existing file: an export never overwrites. */

@@ -33,6 +33,10 @@ export interface DoorCheckInRequest extends CheckInRequest {
   admitted_offline?: boolean;
   /** Why a check-in is annulled (`annul` only). */
   reason?: string;
+  /** Who at the door (docs/protocol.md "Check-in request: who at the door"): a staff id under the label rules. */
+  staff_id?: string;
+  /** A tstaff1. staff badge shown at the kiosk for this action; the issuer checks it and records its sid. */
+  staff_badge?: string;
 }
 
 export interface Occupancy {
@@ -108,8 +112,9 @@ export interface HeartbeatRequest {
    */
   log_head?: LogHeadReport;
   /**
-   * The kiosk's clock (docs/protocol.md "Scanner heartbeat", docs/kiosk.md "The kiosk's clock"): issuer
-   * time minus kiosk time in whole ms, from the Date header of the issuer's answers; absent before the first.
+   * Issuer time minus kiosk time in whole ms, from the `Date` header of the issuer's answers (docs/protocol.md
+   * "Scanner heartbeat", docs/kiosk.md "The kiosk's clock"); absent before the first. The issuer keeps the last one,
+   * and its dashboard flags a kiosk off by more than 60 s.
    */
   clock_offset_ms?: number;
 }
@@ -129,6 +134,8 @@ export interface HeartbeatResponse {
   offline_policies: OfflinePolicies;
   /** What this scanner's key may do: its role in the access table, in wire form (protocol/access.ts rightsOf). */
   rights: ScannerRights;
+  /** The key's role in the access table (docs/protocol.md "Scanner heartbeat"); absent from an older issuer. */
+  role?: string;
   server_time: IsoDateTime;
   /**
    * The event's check-in rules (docs/protocol.md "Check-in rules"), which the kiosk applies offline. Always

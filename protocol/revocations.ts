@@ -27,6 +27,10 @@ export interface RevocationPage {
    */
   reset: boolean;
   server_time: IsoDateTime;
+  /** The event's revoked staff badges, in full on every page (docs/protocol.md "Revocation list"); absent from an older issuer. */
+  revoked_badges?: { sid: string; revoked_at: IsoDateTime }[];
+  /** The event's revoked scanners, in full on every page, whose LAN messages peers ignore; absent from an older issuer. */
+  revoked_scanners?: { scanner_id: string; revoked_at: IsoDateTime }[];
 }
 
 export const revocationPageSchema = {
@@ -40,6 +44,22 @@ export const revocationPageSchema = {
     complete: { type: 'boolean' },
     reset: { type: 'boolean' },
     server_time: { type: 'string', format: 'date-time' },
+    revoked_badges: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['sid', 'revoked_at'],
+        properties: { sid: { type: 'string' }, revoked_at: { type: 'string', format: 'date-time' } },
+      },
+    },
+    revoked_scanners: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['scanner_id', 'revoked_at'],
+        properties: { scanner_id: { type: 'string' }, revoked_at: { type: 'string', format: 'date-time' } },
+      },
+    },
   },
 } as const;
 

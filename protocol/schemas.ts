@@ -61,8 +61,8 @@ export const enrollRequestSchema = {
     scanner_name: { type: 'string', maxLength: 200 },
     scanner_platform: { type: 'string', maxLength: 200 },
     protocol_version: { type: 'integer' },
-    // Project extension: the kiosk's own LAN public key (docs/protocol.md "LAN messages between kiosks").
-    lan_public_key: { type: 'string', maxLength: 64 },
+    // Project extension (docs/protocol.md "Enrollment"): the kiosk's own Ed25519 public key, base64url of 32 bytes.
+    lan_public_key: { type: 'string', pattern: '^[A-Za-z0-9_-]{43}$' },
   },
 } as const;
 
@@ -89,8 +89,7 @@ export const enrollResponseSchema = {
       required: ['name', 'iss'],
       properties: { name: { type: 'string' }, iss: { type: 'string' } },
     },
-    // Project extension: the event's LAN key (docs/protocol.md "Enrollment").
-    lan_key: { type: 'string' },
+    // Project extension (docs/protocol.md "Enrollment"): the kiosk's LAN certificate, a tkc1. code.
     lan_certificate: { type: 'string' },
   },
 } as const;
@@ -111,6 +110,9 @@ export const checkInRequestSchema = {
     action: { type: 'string', enum: [...SCAN_ACTIONS] },
     admitted_offline: { type: 'boolean' },
     reason: { type: 'string', maxLength: MAX_REASON_LENGTH },
+    // docs/protocol.md "Check-in request: who at the door": a staff id (the label rules) or a staff badge.
+    staff_id: { type: 'string', minLength: 1, maxLength: 80 },
+    staff_badge: { type: 'string', minLength: 1, maxLength: 4096 },
   },
 } as const;
 

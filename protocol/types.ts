@@ -36,7 +36,7 @@ export interface EnrollRequest {
   scanner_platform?: string;
   /** docs/protocol.md "Enrollment": requested protocol version, default 1. */
   protocol_version?: number;
-  /** Project extension (docs/protocol.md "LAN messages between kiosks"): the kiosk's own Ed25519 public key, base64url. */
+  /** Project extension (docs/protocol.md "Enrollment"): the kiosk's own Ed25519 public key, base64url of 32 bytes. */
   lan_public_key?: string;
 }
 
@@ -54,11 +54,9 @@ export interface EnrollResponse {
   scope: EnrollScope;
   issuer: { name: string; iss: string };
   /**
-   * Project extension (docs/protocol.md "Enrollment", "LAN messages between kiosks"): the event's LAN key,
-   * 32 random bytes in base64url, the same for every kiosk enrolled for the event. A secret like `api_key`.
+   * Project extension (docs/protocol.md "Enrollment"): the kiosk's LAN certificate (a tkc1. code,
+   * protocol/kiosk-certificate.ts) for the `lan_public_key` it sent, signed by the issuer's signing key.
    */
-  lan_key?: string;
-  /** Project extension: the issuer's certificate (tkc1) for the `lan_public_key` the kiosk sent. Not a secret. */
   lan_certificate?: string;
 }
 

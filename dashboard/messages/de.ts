@@ -275,6 +275,7 @@ export const de: Catalogue = {
   'kiosks.direction.entry': 'Einlass',
   'kiosks.direction.exit': 'Ausgang',
   'kiosks.no_heartbeat': 'nie',
+  'kiosks.clock_off': 'Uhr weicht um {offset} ab',
   'kiosks.queue.unknown': '–',
   'kiosks.exposure.none': 'keine',
   'kiosks.exposure.type': '{type}: {unsynced} nicht übertragen, {last_hour} in der letzten Stunde{cap}, {synced} übertragen',

@@ -278,6 +278,7 @@ export const en = {
   'kiosks.direction.entry': 'Entry',
   'kiosks.direction.exit': 'Exit',
   'kiosks.no_heartbeat': 'never',
+  'kiosks.clock_off': 'clock off by {offset}',
   'kiosks.queue.unknown': '–',
   'kiosks.exposure.none': 'none',
   'kiosks.exposure.type': '{type}: {unsynced} not synced, {last_hour} in the last hour{cap}, {synced} synced',

@@ -274,6 +274,7 @@ export const es: Catalogue = {
   'kiosks.direction.entry': 'Entrada',
   'kiosks.direction.exit': 'Salida',
   'kiosks.no_heartbeat': 'nunca',
+  'kiosks.clock_off': 'reloj desfasado {offset}',
   'kiosks.queue.unknown': '–',
   'kiosks.exposure.none': 'ninguna',
   'kiosks.exposure.type': '{type}: {unsynced} sin sincronizar, {last_hour} en la última hora{cap}, {synced} sincronizadas',

@@ -274,6 +274,7 @@ export const fr: Catalogue = {
   'kiosks.direction.entry': 'Entrée',
   'kiosks.direction.exit': 'Sortie',
   'kiosks.no_heartbeat': 'jamais',
+  'kiosks.clock_off': 'horloge décalée de {offset}',
   'kiosks.queue.unknown': '–',
   'kiosks.exposure.none': 'aucune',
   'kiosks.exposure.type': '{type} : {unsynced} non transmises, {last_hour} dans la dernière heure{cap}, {synced} transmises',

@@ -8,7 +8,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { CALIBRATION_CODE } from '../../protocol/calibration-code.js';
-import { rightsOf } from '../../protocol/access.js';
+import { isStaffRole, rightsOf, STAFF_ROLES, type ScannerKeyRole } from '../../protocol/access.js';
 import type { GateDirection } from '../../protocol/door.js';
 import { AdminError } from '../error-catalogue.js';
 import { requireEvent, withIssuer } from '../admin/issuer-context.js';
@@ -28,6 +28,8 @@ export interface ScannerJson {
   gate_id: string | null;
   expires_at: string;
   revoked: boolean;
+  /** docs/protocol.md "Roles and rights": steward, supervisor or technician. */
+  role: ScannerKeyRole;
 }
 
 export const scannerJson = (row: ApiKeyRow): ScannerJson => ({
@@ -38,6 +40,7 @@ export const scannerJson = (row: ApiKeyRow): ScannerJson => ({
   gate_id: row.gate_id,
   expires_at: row.expires_at,
   revoked: row.revoked_at !== null,
+  role: row.role,
 });
 
 interface SetupOptions extends CommonOptions {
@@ -49,6 +52,7 @@ interface SetupOptions extends CommonOptions {
   /** True with --cert-pin, false with --no-cert-pin, undefined with neither. */
   certPin?: boolean;
   direction?: string;
+  role?: string;
   canAnnul?: boolean;
   requirePin?: boolean;
 }
@@ -65,6 +69,15 @@ export interface CalibrationJson {
 
 interface ListOptions extends CommonOptions {
   event?: string;
+}
+
+/** --role, with --can-annul as the older name of --role supervisor (docs/issuer.md "Staff roles and badges"). */
+function parseKeyRole(role: string | undefined, canAnnul: boolean | undefined): ScannerKeyRole {
+  if (role !== undefined && !isStaffRole(role))
+    throw new AdminError('INVALID_ARGUMENT', `--role must be one of ${STAFF_ROLES.join(', ')}, not "${role}"`);
+  if (canAnnul && role !== undefined && role !== 'supervisor')
+    throw new AdminError('INVALID_ARGUMENT', `--can-annul means --role supervisor; it cannot go with --role ${role}`);
+  return role ?? (canAnnul ? 'supervisor' : 'steward');
 }
 
 function parseDirection(value: string): GateDirection {
@@ -85,7 +98,8 @@ export function registerScannerCommands(program: Command): void {
       .option('--key-expires <iso>', 'scanner API key expiry (default: event end + 12 h)')
       .option('--png <file>', 'also write the setup QR as a PNG image')
       .option('--direction <direction>', 'entry or exit: which way the kiosk scans (default entry)')
-      .option('--can-annul', 'the scanner may annul check-ins (behind its staff PIN)')
+      .option('--role <role>', `the key's role: ${STAFF_ROLES.join(', ')} (default steward; supervisor and technician may annul)`)
+      .option('--can-annul', 'the older name of --role supervisor')
       .option('--require-pin', 'the kiosk must have a staff PIN set before it scans tickets')
       .option(
         '--cert-pin',
@@ -100,7 +114,7 @@ export function registerScannerCommands(program: Command): void {
       if (options.keyExpires !== undefined) request.keyExpires = parseDateTime(options.keyExpires, '--key-expires');
       if (options.png !== undefined) checkPngTarget(options.png);
       if (options.direction !== undefined) request.direction = parseDirection(options.direction);
-      if (options.canAnnul) request.role = 'supervisor';
+      request.role = parseKeyRole(options.role, options.canAnnul);
       if (options.requirePin) request.pinRequired = true;
       return withIssuer(options.data, async (context) => {
         const { database, info } = context;
@@ -117,7 +131,7 @@ export function registerScannerCommands(program: Command): void {
         output.result(result, () =>
           [
             `Scan this with the scanner to enroll it for "${event.name}"${result.gate_id === null ? '' : ` at gate ${result.gate_id}`}` +
-              ` as an ${request.direction ?? 'entry'} gate${rightsOf(request.role ?? 'steward').annul ? ', allowed to annul check-ins' : ''}${request.pinRequired ? ', staff PIN required' : ''}.`,
+              ` as an ${request.direction ?? 'entry'} gate, for a ${request.role}${rightsOf(request.role!).annul ? ' (allowed to annul check-ins)' : ''}${request.pinRequired ? ', staff PIN required' : ''}.`,
             `It works once, until ${result.expires_at}. Token ID (to revoke it): ${result.token_id}`,
             ...(pin === undefined ? [] : [`Kiosks enrolled with it pin the issuer's TLS certificate ${pin}`]),
             '',

@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { checkInRequestSchema } from '../../protocol/schemas.js';
 import { requireScanner } from '../auth.js';
 import { errors, validationField } from '../error-catalogue.js';
+import { labelCharacterProblem } from '../labels.js';
 import { checkIn, recordMalformedCheckIn } from '../services/check-in.js';
 import type { CheckInBody } from '../services/check-in-decision.js';
 import { PATHS } from '../services/discovery.js';
@@ -41,6 +42,12 @@ export default async function checkInRoute(
         const field = validationField(request.validationError);
         await recordMalformedCheckIn(options.database, credential, request.body, field);
         throw errors.invalidField(field);
+      }
+      // docs/protocol.md "Check-in request: who at the door": a staff id obeys the label rules.
+      const staffId = (request.body as CheckInBody).staff_id;
+      if (staffId !== undefined && labelCharacterProblem(staffId) !== null) {
+        await recordMalformedCheckIn(options.database, credential, request.body, 'staff_id');
+        throw errors.invalidField('staff_id', `${labelCharacterProblem(staffId)}: a staff id is shown and exported`);
       }
       const headerKey = request.headers['idempotency-key'] as string | undefined;
       const result = await checkIn(options.database, credential, request.body as CheckInBody, headerKey);

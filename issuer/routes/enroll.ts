@@ -13,7 +13,7 @@ const { $id: _id, ...enrollBodySchema } = enrollRequestSchema;
 
 export default async function enrollRoute(
   app: FastifyInstance,
-  options: { database: SqlDatabase; ipRateLimit: RateLimitHook },
+  options: { database: SqlDatabase; ipRateLimit: RateLimitHook; keysDir: string },
 ): Promise<void> {
   app.post(
     PATHS.enroll,
@@ -33,7 +33,7 @@ export default async function enrollRoute(
         throw field === 'token' ? errors.invalidToken() : errors.invalidField(field);
       }
       const input = body as unknown as EnrollInput;
-      const result = await enroll(options.database, input, new Date());
+      const result = await enroll(options.database, input, new Date(), { keysDir: options.keysDir });
       if (!result.ok) throw result.error;
       // api_key_id is safe to log; the api_key never is.
       request.log.info({ api_key_id: result.apiKeyId, scanner_id: input.scanner_id, eid: result.response.scope.eid }, 'scanner enrolled');

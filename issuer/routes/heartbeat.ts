@@ -23,6 +23,9 @@ const countsByType = {
   additionalProperties: { type: 'integer', minimum: 0, maximum: 1_000_000_000 },
 } as const;
 
+/** The largest clock offset a heartbeat may report: ten years, in ms (beyond it the kiosk's clock is not set at all). */
+const MAX_CLOCK_OFFSET_MS = 10 * 366 * 24 * 3600_000;
+
 const policy = {
   type: 'object',
   required: ['policy'],
@@ -46,12 +49,14 @@ const heartbeatRequestSchema = {
         hash: { type: 'string', pattern: '^[0-9a-f]{64}$' },
       },
     },
+    // docs/protocol.md "Scanner heartbeat": issuer time minus kiosk time.
+    clock_offset_ms: { type: 'integer', minimum: -MAX_CLOCK_OFFSET_MS, maximum: MAX_CLOCK_OFFSET_MS },
   },
 } as const;
 
 const heartbeatResponseSchema = {
   type: 'object',
-  required: ['eid', 'entry_policy', 'capacity', 'occupancy', 'offline_policies', 'rights', 'server_time'],
+  required: ['eid', 'entry_policy', 'capacity', 'occupancy', 'offline_policies', 'rights', 'role', 'server_time'],
   properties: {
     eid: { type: 'string' },
     entry_policy: { type: 'string' },
@@ -67,6 +72,7 @@ const heartbeatResponseSchema = {
       properties: { default: policy, by_type: { type: 'object', additionalProperties: policy } },
     },
     rights: { type: 'object', required: ['annul'], properties: { annul: { type: 'boolean' } } },
+    role: { type: 'string' },
     server_time: { type: 'string', format: 'date-time' },
     // docs/protocol.md "Check-in rules": the event's rules (no rules: an empty list), for the kiosk offline.
     check_in_rules: checkInRulesSchema,

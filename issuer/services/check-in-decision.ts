@@ -10,7 +10,7 @@
  */
 import crypto from 'node:crypto';
 import { entriesOnLocalDay, evaluateRules, type CheckInRules } from '../../protocol/check-in-rules.js';
-import { CHECK_IN_CALLS, mayCall } from '../../protocol/access.js';
+import { CHECK_IN_CALLS, mayCall, type StaffRole } from '../../protocol/access.js';
 import type { ErrorEnvelope } from '../../protocol/error-envelope.js';
 import {
   MAX_REASON_LENGTH,
@@ -45,8 +45,15 @@ export interface CheckInBody {
   action?: ScanAction;
   admitted_offline?: boolean;
   reason?: string;
+  /** Who at the door, as the kiosk knows them (docs/protocol.md "Check-in request: who at the door"). */
+  staff_id?: string;
+  /** A tstaff1. code shown at the kiosk for this action. */
+  staff_badge?: string;
   [extra: string]: unknown;
 }
+
+/** A staff_badge as checked (protocol/staff-badge.ts checkStaffBadge) by the caller; absent when none was sent. */
+export type BadgeFact = { ok: true; sid: string; role: StaffRole } | { ok: false; check: string; message: string };
 
 /** A stored first answer, with the scanner whose key stored it. */
 export interface PriorAnswer {
@@ -75,6 +82,8 @@ export interface CheckInFacts {
    * countedEntryTimes), read only for an explicit entry not admitted offline (the check `rules`).
    */
   rules?: { rules: CheckInRules; entryTimes: readonly string[] } | undefined;
+  /** The request's staff badge, checked; undefined when it sent none. */
+  badge?: BadgeFact | undefined;
 }
 
 /**
@@ -119,7 +128,8 @@ export const CHECK_IN_CHECKS = [
   'well_formed', // 2. 400 INVALID_REQUEST
   'idempotency', // 3. replay or 409
   'key_scope', // 4. 403
-  'action_right', //    403 action_not_allowed (annul without the right)
+  'staff_badge', //     403 staff_badge_refused (a staff_badge that does not hold)
+  'action_right', //    403 action_not_allowed (annul without the right, by the key's role or a valid badge's)
   'signature_reported', // 5. 400 invalid_signature
   'ticket_known', // 6. 404
   'event', // 7. wrong_event
@@ -210,12 +220,23 @@ const CHECKS: readonly Check[] = [
     },
   },
   {
-    code: 'action_right',
-    // docs/protocol.md "Roles and rights": the key's role may make this action's call (entry and exit: every key).
+    code: 'staff_badge',
     evaluate: (f) =>
-      mayCall(f.credential!.role, CHECK_IN_CALLS[actionOf(f)])
+      f.badge !== undefined && !f.badge.ok
+        ? errorAnswer('staff_badge', 'staff_badge_refused', errors.staffBadgeRefused(f.badge.check, f.badge.message))
+        : null,
+  },
+  {
+    code: 'action_right',
+    // docs/protocol.md "Roles and rights": the key's role, or a valid staff badge's, may make this action's call
+    // (entry and exit: every key).
+    evaluate: (f) => {
+      const call = CHECK_IN_CALLS[actionOf(f)];
+      const badgeMay = f.badge?.ok === true && mayCall(f.badge.role, call);
+      return mayCall(f.credential!.role, call) || badgeMay
         ? null
-        : errorAnswer('action_right', 'forbidden', errors.forbiddenAction(actionOf(f))),
+        : errorAnswer('action_right', 'forbidden', errors.forbiddenAction(actionOf(f)));
+    },
   },
   {
     code: 'signature_reported',

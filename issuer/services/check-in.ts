@@ -15,6 +15,10 @@
 import type { ErrorEnvelope } from '../../protocol/error-envelope.js';
 import type { DoorCheckInResponse } from '../../protocol/door.js';
 import { isUuidV4 } from '../../protocol/uuid.js';
+import { checkStaffBadge, decodeStaffBadge } from '../../protocol/staff-badge.js';
+import type { PublicKey } from '../../protocol/types.js';
+import { getIssuerInfo } from '../store/issuer-info.js';
+import { findStaffBadge } from '../store/staff-badges.js';
 import type { ScannerCredential } from '../auth.js';
 import type { ApiError } from '../error-catalogue.js';
 import {
@@ -38,6 +42,7 @@ import {
   effectiveIdempotencyKey,
   requestHash,
   type AdmissionEffect,
+  type BadgeFact,
   type CheckInBody,
   type CheckInDecision,
   type CheckInFacts,
@@ -74,6 +79,7 @@ async function checkInJob(
   const { ticket, checkin, door, stored } = await checkInFacts(db, body.tid, key !== undefined && isUuidV4(key) ? key : null);
   // Occupancy is read only where an answer can use it: an explicit entry or exit at an event with a capacity.
   const occupancyMatters = body.action !== undefined && body.action !== 'annul' && door?.capacity != null && ticket?.eid === body.eid;
+  const badge = body.staff_badge === undefined ? undefined : await badgeFact(db, body.staff_badge, body.eid, now);
   const decision = decideCheckIn({
     now,
     credential,
@@ -90,8 +96,11 @@ async function checkInJob(
     door,
     insideNow: occupancyMatters ? (door?.inside ?? 0) : undefined,
     rules: await rulesFacts(db, body, ticket, door?.rules_json ?? null),
+    badge,
   });
-  const result = await apply(db, decision, credential, body, key!, now, { ticket, checkin });
+  // Who at the door: the badge's sid when a valid badge came with the request, else the staff id the kiosk sent.
+  const staffId = badge?.ok === true ? badge.sid : (body.staff_id ?? null);
+  const result = await apply(db, decision, credential, body, key!, now, { ticket, checkin, staffId });
   await appendScanLog(db, {
     at: now.toISOString(),
     scanned_at: body.scanned_at,
@@ -102,9 +111,39 @@ async function checkInJob(
     gate_id: body.gate_id ?? credential.gateId,
     idempotency_key: key ?? null,
     outcome: decision.outcome,
-    details: JSON.stringify({ check: decision.check, http_status: result.ok ? result.httpStatus : result.error.statusCode }),
+    // The staff id goes into details, which the hash chain covers (docs/issuer.md "Audit: tamper-evident logs").
+    details: JSON.stringify({
+      check: decision.check,
+      http_status: result.ok ? result.httpStatus : result.error.statusCode,
+      ...(staffId === null ? {} : { staff_id: staffId }),
+    }),
   });
   return result;
+}
+
+/**
+ * A staff badge sent with a check-in, checked as a kiosk checks it (protocol/staff-badge.ts), against every
+ * signing key this issuer has, and its own record of revocations (at once, not at the kiosks' next sync).
+ */
+async function badgeFact(db: Sql, code: string, eid: string, now: Date): Promise<BadgeFact> {
+  let sid: string | null = null;
+  try {
+    sid = decodeStaffBadge(code).payload.sid;
+  } catch {
+    // checkStaffBadge says why.
+  }
+  const row = sid === null ? undefined : await findStaffBadge(db, sid);
+  const keys = await db.all<PublicKey>("SELECT kid, 'Ed25519' AS alg, public_key, valid_from, valid_until FROM signing_keys");
+  const checked = checkStaffBadge(code, {
+    issuer: (await getIssuerInfo(db)).base_url,
+    keys,
+    nowMs: now.getTime(),
+    eid,
+    isRevoked: () => row?.revoked_at != null,
+  });
+  return checked.ok
+    ? { ok: true, sid: checked.badge.sid, role: checked.badge.role }
+    : { ok: false, check: checked.check, message: checked.message };
 }
 
 /**
@@ -132,7 +171,7 @@ async function apply(
   body: CheckInBody,
   key: string,
   now: Date,
-  facts: { ticket: TicketRow | undefined; checkin: CheckinRow | undefined },
+  facts: { ticket: TicketRow | undefined; checkin: CheckinRow | undefined; staffId: string | null },
 ): Promise<CheckInResult> {
   switch (decision.kind) {
     case 'refuse':
@@ -155,6 +194,7 @@ async function apply(
           actor: `scanner:${credential.scannerId}`,
           reason: body.reason ?? null,
           admittedOffline: body.admitted_offline === true,
+          staffId: facts.staffId,
         });
       }
       await insertStoredAnswer(db, {
@@ -184,6 +224,8 @@ export interface EffectContext {
   actor: string;
   reason: string | null;
   admittedOffline: boolean;
+  /** Who at the door (docs/issuer.md "Staff roles and badges"); null for the CLI and dashboard. */
+  staffId: string | null;
 }
 
 /**
@@ -260,6 +302,7 @@ export async function applyEffect(db: Sql, effect: AdmissionEffect, context: Eff
     admitted_offline: context.admittedOffline ? 1 : 0,
     ticket_type: ticket.ticket_type,
     recorded_at: scan.recorded_at,
+    staff_id: context.staffId,
   });
 }
 

@@ -36,6 +36,8 @@ export const EXPORT_COLUMNS = [
   'state',
   'actor',
   'reason',
+  // Who at the door (docs/issuer.md "Staff roles and badges"): a staff badge's sid or the kiosk's staff id.
+  'staff_id',
 ] as const;
 
 export type ExportRow = Record<(typeof EXPORT_COLUMNS)[number], string | null>;
@@ -64,6 +66,7 @@ export async function exportRows(db: Sql, eid: string): Promise<ExportRow[]> {
     state: c.state,
     actor: `scanner:${c.scanner_id}`,
     reason: c.annul_reason,
+    staff_id: c.staff_id,
   }));
   const history: ExportRow[] = (await admissionHistoryOfEvent(db, eid)).map((a) => {
     const flags = { ...(a.late === 1 ? { late: true } : {}), ...(a.admitted_offline === 1 ? { admitted_offline: true } : {}) };
@@ -86,6 +89,7 @@ export async function exportRows(db: Sql, eid: string): Promise<ExportRow[]> {
       state: undone ? 'annulled' : null,
       actor: a.actor,
       reason: undone ? a.annulled_reason || null : a.reason,
+      staff_id: a.staff_id,
     };
   });
   const others: ExportRow[] = (await loggedScansOfEvent(db, eid, ADMISSION_OUTCOMES)).map((s) => ({
@@ -106,9 +110,21 @@ export async function exportRows(db: Sql, eid: string): Promise<ExportRow[]> {
     state: null,
     actor: null,
     reason: null,
+    staff_id: staffIdOf(s.details),
   }));
   // Stable sort: same-time rows keep admits first, then the history, then log order.
   return [...admits, ...history, ...others].sort((a, b) => (a.at! < b.at! ? -1 : a.at! > b.at! ? 1 : 0));
+}
+
+/** The staff id a check-in's scan_log details carry (services/check-in.ts), if any. */
+function staffIdOf(details: string | null): string | null {
+  if (details === null) return null;
+  try {
+    const parsed = JSON.parse(details) as { staff_id?: unknown };
+    return typeof parsed.staff_id === 'string' ? parsed.staff_id : null;
+  } catch {
+    return null;
+  }
 }
 
 export const exportCsv = (rows: readonly ExportRow[]): string =>

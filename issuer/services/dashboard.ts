@@ -540,9 +540,14 @@ export function kioskView(row: KioskRow, policies: OfflinePolicies, synced: Read
     direction: row.heartbeat_direction ?? row.token_direction,
     last_heartbeat_at: row.reported_at,
     pending_scans: row.pending_scans === null ? null : Number(row.pending_scans),
+    clock_offset_ms: row.clock_offset_ms === null ? null : Number(row.clock_offset_ms),
+    clock_off: row.clock_offset_ms !== null && Math.abs(Number(row.clock_offset_ms)) > CLOCK_OFF_MS,
     exposure,
   };
 }
+
+/** docs/issuer.md "Kiosk clocks": a kiosk whose clock is off by more than this is flagged. */
+export const CLOCK_OFF_MS = 60_000;
 
 /** Scans in about the last minute, and per minute for the chart (oldest first, current minute last). Pure. */
 export function scanRates(slots: ReadonlyMap<number, number>, nowMs: number): EventOverview['scans'] {

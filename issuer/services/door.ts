@@ -39,6 +39,7 @@ export async function heartbeat(database: SqlDatabase, credential: ScannerCreden
         offline_exposure: JSON.stringify(body.offline_exposure ?? {}),
         offline_last_hour: JSON.stringify(body.offline_last_hour ?? {}),
         reported_at: now,
+        clock_offset_ms: body.clock_offset_ms ?? null,
       },
       logHead: body.log_head ?? null,
     }),
@@ -54,6 +55,7 @@ export async function heartbeat(database: SqlDatabase, credential: ScannerCreden
     occupancy: { inside, capacity: event.capacity, level: occupancyLevel(inside, event.capacity) },
     offline_policies: await offlinePoliciesOf(db, event.eid),
     rights: rightsOf(credential.role),
+    role: credential.role,
     server_time: now,
     // docs/protocol.md "Check-in rules": the kiosk applies them offline; a change reaches it at its next heartbeat.
     check_in_rules: await rulesOf(db, event.eid),
@@ -163,6 +165,7 @@ export const annulCheckInWrite = namedJob(
         actor: args.actor,
         reason: args.reason,
         admittedOffline: false,
+        staffId: null,
       },
     );
     // The audit log has every change of a ticket's state, as it has every scan.

@@ -14,14 +14,15 @@
  * the lock is permanent (a Retry-After would be a lie): the organizer makes a
  * new setup QR.
  */
+import { isPublicKeyText } from '../../protocol/kiosk-certificate.js';
 import type { EnrollResponse } from '../../protocol/types.js';
+import { signKioskCertificate } from './kiosk-certificates.js';
 import { ApiError, errors } from '../error-catalogue.js';
 import { hashSecret, newApiKey, newApiKeyId } from '../secrets.js';
 import { namedJob } from '../store/named-jobs.js';
 import type { Sql, SqlDatabase } from '../store/sql.js';
 import { findEvent } from '../store/events.js';
 import { getIssuerInfo } from '../store/issuer-info.js';
-import { lanKeyForEvent } from '../store/lan-keys.js';
 import { claimToken, findTokenByHash, insertApiKey, recordFailedTokenAttempt, type EnrollmentTokenRow } from '../store/scanners.js';
 
 export const TOKEN_FAILURE_LIMIT = 5;
@@ -34,6 +35,8 @@ export interface EnrollInput {
   scanner_id: string;
   scanner_name?: string;
   scanner_platform?: string;
+  /** docs/protocol.md "Enrollment": the kiosk's own Ed25519 public key, for its LAN certificate. */
+  lan_public_key?: string;
 }
 
 /** Why a token cannot be exchanged, in the decisions' order; null when it can. */
@@ -56,10 +59,32 @@ export async function enroll(
   database: SqlDatabase,
   input: EnrollInput,
   now: Date,
-  failureLimit = TOKEN_FAILURE_LIMIT,
+  options: { keysDir?: string; failureLimit?: number } = {},
 ): Promise<EnrollResult> {
   if (!TOKEN_SHAPE.test(input.token)) return { ok: false, error: errors.invalidToken() };
-  return database.write(enrollWrite({ input, now: now.toISOString(), failureLimit }));
+  if (input.lan_public_key !== undefined && !isPublicKeyText(input.lan_public_key))
+    return { ok: false, error: errors.invalidField('lan_public_key', 'is not base64url of a 32-byte Ed25519 public key') };
+  const result = await database.write(
+    enrollWrite({ input, now: now.toISOString(), failureLimit: options.failureLimit ?? TOKEN_FAILURE_LIMIT }),
+  );
+  if (!result.ok || input.lan_public_key === undefined || options.keysDir === undefined) return result;
+  // Signed after the exchange committed: the key is the kiosk's either way, and signing holds no database lock.
+  const { scope, issuer } = result.response;
+  const certificate = await signKioskCertificate(
+    database.read,
+    options.keysDir,
+    {
+      iss: issuer.iss,
+      scannerId: input.scanner_id,
+      eid: scope.eid,
+      gateId: scope.gate_id ?? null,
+      publicKey: input.lan_public_key,
+      expiresAt: scope.expires_at,
+    },
+    now,
+  );
+  if (certificate !== null) result.response.lan_certificate = certificate;
+  return result;
 }
 
 /** The exchange's write job, by name, so that it can run on the SQLite database thread (store/named-jobs.ts). */
@@ -96,11 +121,9 @@ async function exchangeToken(db: Sql, input: EnrollInput, now: Date, failureLimi
     // Set when the setup QR was made (decisions "Enrollment"), not the token's own expiry.
     expires_at: claimed.key_expires_at,
     created_at: nowIso,
-    // docs/protocol.md "Roles and rights": the setup code's role goes with the key, in its stored form.
-    can_annul: claimed.can_annul,
+    // docs/protocol.md "Roles and rights": the setup code's role goes with the key.
+    role: claimed.role,
   });
-  // docs/protocol.md "Enrollment": the event's LAN key, for the kiosks' LAN warnings (a project extension).
-  const lanKey = await lanKeyForEvent(db, event.eid, nowIso);
   return {
     ok: true,
     apiKeyId,
@@ -115,7 +138,6 @@ async function exchangeToken(db: Sql, input: EnrollInput, now: Date, failureLimi
         expires_at: claimed.key_expires_at,
       },
       issuer: { name: issuer.name, iss: issuer.base_url },
-      lan_key: lanKey,
     },
   };
 }

@@ -5,7 +5,8 @@
  */
 import { REVOCATION_PAGE_DEFAULT, type RevocationPage } from '../../protocol/revocations.js';
 import type { ScannerCredential } from '../auth.js';
-import { revocationsAfter, revocationSequence } from '../store/revocations.js';
+import { revocationsAfter, revocationSequence, revokedScannersOf } from '../store/revocations.js';
+import { revokedBadgesOf } from '../store/staff-badges.js';
 import type { Sql } from '../store/sql.js';
 
 export function revocationCursor(copyId: string, seq: number): string {
@@ -40,5 +41,8 @@ export async function revocationPage(
     complete,
     reset,
     server_time: now.toISOString(),
+    // Small lists, sent whole on every page (docs/protocol.md "Revocation list"): a kiosk replaces its copy.
+    revoked_badges: await revokedBadgesOf(db, credential.eid),
+    revoked_scanners: await revokedScannersOf(db, credential.eid),
   };
 }

@@ -5,7 +5,7 @@
  * exists only inside the returned setup code, which is the deliverable.
  */
 import { encodeSetupCode } from '../../protocol/setup-code.js';
-import { storedAnnulFlag, type ScannerKeyRole } from '../../protocol/access.js';
+import type { ScannerKeyRole } from '../../protocol/access.js';
 import type { GateDirection } from '../../protocol/door.js';
 import { PROTOCOL_VERSION, type SetupPayload } from '../../protocol/types.js';
 import { addHours, isoUtc } from '../time.js';
@@ -85,7 +85,7 @@ export async function createScannerSetup(
     key_expires_at: isoUtc(keyExpires),
     created_at: isoUtc(now),
     direction: request.direction ?? null,
-    can_annul: storedAnnulFlag(request.role ?? 'steward'),
+    role: request.role ?? 'steward',
     pin_required: request.pinRequired ? 1 : 0,
   });
   const payload: SetupPayload = {

@@ -10,6 +10,7 @@ import { clearCheckInRulesWrite, setCheckInRulesWrite } from './check-in-rules.j
 import { annulCheckInWrite, heartbeatWrite, setOfflinePolicyWrite, updateEventDoorWrite } from './door.js';
 import { enrollWrite } from './enrollment.js';
 import { createScannerSetupWrite, revokeSetupWrite } from './scanner-setup.js';
+import { revokeStaffBadgeWrite } from './staff-badges.js';
 import type { JobDefinition } from '../store/named-jobs.js';
 
 export const WRITE_JOBS: readonly JobDefinition<never, unknown>[] = [
@@ -29,4 +30,5 @@ export const WRITE_JOBS: readonly JobDefinition<never, unknown>[] = [
   setOfflinePolicyWrite,
   setCheckInRulesWrite,
   clearCheckInRulesWrite,
+  revokeStaffBadgeWrite,
 ];

@@ -272,9 +272,9 @@ export async function changeAdmission(db: SqlPort, tid: string, readVersion: num
 export async function appendAdmissionEvent(db: SqlPort, row: AdmissionEventRow): Promise<void> {
   await db.run(
     `INSERT INTO admission_events (tid, eid, action, at, gate_id, scanner_id, api_key_id, idempotency_key, actor, reason, late,
-                                   admitted_offline, ticket_type, recorded_at)
+                                   admitted_offline, ticket_type, recorded_at, staff_id)
      VALUES (@tid, @eid, @action, @at, @gate_id, @scanner_id, @api_key_id, @idempotency_key, @actor, @reason, @late,
-             @admitted_offline, @ticket_type, @recorded_at)`,
+             @admitted_offline, @ticket_type, @recorded_at, @staff_id)`,
     { ...row },
   );
 }

@@ -26,6 +26,8 @@ export type TransferType =
   | 'kid'
   | 'flag'
   | 'count?'
+  | 'int?'
+  | 'role'
   | 'entry_policy'
   | 'admission_state'
   | 'direction?'
@@ -142,7 +144,8 @@ export const TABLE_COLUMNS = {
     revoked_at: { travels: 'time?' },
     failed_attempts: { travels: 'int' },
     direction: { travels: 'direction?', immutable: true },
-    can_annul: { travels: 'flag', immutable: true },
+    // A scanner key's role (protocol/access.ts); was the can_annul flag before format version 5.
+    role: { travels: 'role', immutable: true },
     pin_required: { travels: 'flag', immutable: true },
   },
   api_keys: {
@@ -158,7 +161,7 @@ export const TABLE_COLUMNS = {
     expires_at: { travels: 'time', immutable: true },
     created_at: { travels: 'time', immutable: true },
     revoked_at: { travels: 'time?' },
-    can_annul: { travels: 'flag', immutable: true },
+    role: { travels: 'role', immutable: true },
   },
   admin_token: { singleton: LOCAL, token_hash: LOCAL, created_at: LOCAL },
   admission_events: {
@@ -178,6 +181,8 @@ export const TABLE_COLUMNS = {
     admitted_offline: { travels: 'flag' },
     ticket_type: { travels: 'text?' },
     recorded_at: { travels: 'time' },
+    // Who at the door: a staff badge's sid or the staff id the kiosk sent (docs/issuer.md "Staff roles and badges").
+    staff_id: { travels: 'text?' },
   },
   // Counted again by an import from the merged check-ins and admission events (docs/protocol.md "Occupancy").
   occupancy: { rowid: ROWID, eid: LOCAL, gate_id: LOCAL, shard: LOCAL, inside: LOCAL, entries: LOCAL, exits: LOCAL },
@@ -199,6 +204,7 @@ export const TABLE_COLUMNS = {
     offline_exposure: { travels: 'json_counts' },
     offline_last_hour: { travels: 'json_counts' },
     reported_at: { travels: 'time' },
+    clock_offset_ms: { travels: 'int?' },
   },
   scan_log_head: { singleton: LOCAL, position: LOCAL, hash: LOCAL },
   kiosk_log_heads: {
@@ -214,6 +220,21 @@ export const TABLE_COLUMNS = {
   event_lan_keys: { rowid: ROWID, eid: { travels: 'string' }, lan_key: { travels: 'string' }, created_at: { travels: 'time' } },
   revocation_sequence: { singleton: LOCAL, last_seq: LOCAL, copy_id: LOCAL },
   check_in_rules: { rowid: ROWID, eid: { travels: 'string' }, rules: { travels: 'rules_json' }, updated_at: { travels: 'time' } },
+  // docs/issuer.md "Staff roles and badges": the code is signed once, so all but the revocation never changes.
+  staff_badges: {
+    rowid: ROWID,
+    sid: { travels: 'string' },
+    eid: { travels: 'string', immutable: true },
+    kid: { travels: 'kid', immutable: true },
+    name: { travels: 'string', immutable: true },
+    role: { travels: 'role', immutable: true },
+    nbf: { travels: 'int', immutable: true },
+    exp: { travels: 'int', immutable: true },
+    qr: { travels: 'string', immutable: true },
+    issued_at: { travels: 'time', immutable: true },
+    revoked_at: { travels: 'time?' },
+    revoked_reason: { travels: 'text?' },
+  },
 } as const satisfies Record<string, Record<string, Column>>;
 
 export type Table = keyof typeof TABLE_COLUMNS;

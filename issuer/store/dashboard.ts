@@ -110,13 +110,14 @@ export interface KioskRow {
   offline_exposure: string | null;
   offline_last_hour: string | null;
   reported_at: string | null;
+  clock_offset_ms: number | null;
 }
 
 /** One row per unrevoked key of the event (a handful): the key, its token and its heartbeat row by primary key. */
 export function kioskRows(db: Sql, eid: string): Promise<KioskRow[]> {
   return db.all<KioskRow>(
     `SELECT k.api_key_id, k.scanner_id, k.scanner_name, k.gate_id, t.direction AS token_direction, h.direction AS heartbeat_direction,
-            h.pending_scans, h.offline_exposure, h.offline_last_hour, h.reported_at
+            h.pending_scans, h.offline_exposure, h.offline_last_hour, h.reported_at, h.clock_offset_ms
      FROM api_keys k LEFT JOIN enrollment_tokens t ON t.token_id = k.token_id LEFT JOIN scanner_heartbeats h ON h.api_key_id = k.api_key_id
      WHERE k.eid = ? AND k.revoked_at IS NULL ORDER BY k.created_at, k.api_key_id`,
     [eid],

@@ -53,15 +53,19 @@ export interface HeartbeatRow {
   /** JSON: ticket type → offline admissions in the last hour. */
   offline_last_hour: string;
   reported_at: string;
+  /** Issuer time minus kiosk time, in ms, as the kiosk measured it (docs/issuer.md "Kiosk clocks"); null: not reported. */
+  clock_offset_ms: number | null;
 }
 
 export async function recordHeartbeat(db: Sql, row: HeartbeatRow): Promise<void> {
   await db.run(
-    `INSERT INTO scanner_heartbeats (api_key_id, scanner_id, eid, direction, pending_scans, offline_exposure, offline_last_hour, reported_at)
-     VALUES (@api_key_id, @scanner_id, @eid, @direction, @pending_scans, @offline_exposure, @offline_last_hour, @reported_at)
+    `INSERT INTO scanner_heartbeats (api_key_id, scanner_id, eid, direction, pending_scans, offline_exposure, offline_last_hour, reported_at,
+                                     clock_offset_ms)
+     VALUES (@api_key_id, @scanner_id, @eid, @direction, @pending_scans, @offline_exposure, @offline_last_hour, @reported_at,
+             @clock_offset_ms)
      ON CONFLICT (api_key_id) DO UPDATE SET scanner_id = excluded.scanner_id, direction = excluded.direction,
        pending_scans = excluded.pending_scans, offline_exposure = excluded.offline_exposure,
-       offline_last_hour = excluded.offline_last_hour, reported_at = excluded.reported_at`,
+       offline_last_hour = excluded.offline_last_hour, reported_at = excluded.reported_at, clock_offset_ms = excluded.clock_offset_ms`,
     { ...row },
   );
 }

@@ -48,6 +48,8 @@ export interface AdmissionEventRow {
   admitted_offline: 0 | 1;
   ticket_type: string | null;
   recorded_at: string;
+  /** Who at the door: a staff badge's sid, or the staff id the kiosk sent; null for the CLI and dashboard. */
+  staff_id: string | null;
 }
 
 /** An admission event as read back, with its id (the order it was written in on this database). */

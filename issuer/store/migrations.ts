@@ -295,6 +295,41 @@ export const MIGRATIONS: readonly string[] = [
   `
   SELECT 1;
   `,
+  // 9: trust at the door (docs/issuer.md "Staff roles and badges"): a scanner key's role replaces its annul flag,
+  // staff badges, who acted on an admission, and the kiosk's clock offset.
+  `
+  -- The role of a setup code and of the key it is exchanged for (protocol/access.ts): the annul right was a
+  -- supervisor's, no right a steward's.
+  ALTER TABLE enrollment_tokens ADD COLUMN role TEXT NOT NULL DEFAULT 'steward' CHECK (role IN ('steward', 'supervisor', 'technician'));
+  UPDATE enrollment_tokens SET role = CASE WHEN can_annul = 1 THEN 'supervisor' ELSE 'steward' END;
+  ALTER TABLE enrollment_tokens DROP COLUMN can_annul;
+  ALTER TABLE api_keys ADD COLUMN role TEXT NOT NULL DEFAULT 'steward' CHECK (role IN ('steward', 'supervisor', 'technician'));
+  UPDATE api_keys SET role = CASE WHEN can_annul = 1 THEN 'supervisor' ELSE 'steward' END;
+  ALTER TABLE api_keys DROP COLUMN can_annul;
+
+  -- Staff badges (tstaff1. codes, protocol/staff-badge.ts), one event each. nbf and exp are Unix seconds, as in the
+  -- code; the code itself is kept (it is shown again, like a ticket's), signed by the key kid.
+  CREATE TABLE staff_badges (
+    sid             TEXT PRIMARY KEY,
+    eid             TEXT NOT NULL REFERENCES events (eid),
+    kid             TEXT NOT NULL REFERENCES signing_keys (kid),
+    name            TEXT NOT NULL,
+    role            TEXT NOT NULL CHECK (role IN ('steward', 'supervisor', 'technician')),
+    nbf             INTEGER NOT NULL,
+    exp             INTEGER NOT NULL,
+    qr              TEXT NOT NULL,
+    issued_at       TEXT NOT NULL,
+    revoked_at      TEXT,
+    revoked_reason  TEXT
+  );
+  CREATE INDEX staff_badges_by_event ON staff_badges (eid);
+
+  -- Who at the door made an entry, exit or annulment: the staff badge's sid, or the staff id the kiosk sent.
+  ALTER TABLE admission_events ADD COLUMN staff_id TEXT;
+
+  -- Issuer time minus kiosk time, in milliseconds, as the kiosk last measured it; NULL: not reported.
+  ALTER TABLE scanner_heartbeats ADD COLUMN clock_offset_ms INTEGER;
+  `,
 ];
 
 /** The migration that made scan_log a hash chain: rows from before it are chained right after it runs. */

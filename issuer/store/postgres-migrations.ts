@@ -299,6 +299,34 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   ALTER TABLE event_lan_keys ADD COLUMN rowid BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE;
   ALTER TABLE check_in_rules ADD COLUMN rowid BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE;
   `,
+  // 9: trust at the door, as migration 9 of migrations.ts (staff_badges with the explicit rowid).
+  `
+  ALTER TABLE enrollment_tokens ADD COLUMN role TEXT COLLATE "C" NOT NULL DEFAULT 'steward' CHECK (role IN ('steward', 'supervisor', 'technician'));
+  UPDATE enrollment_tokens SET role = CASE WHEN can_annul = 1 THEN 'supervisor' ELSE 'steward' END;
+  ALTER TABLE enrollment_tokens DROP COLUMN can_annul;
+  ALTER TABLE api_keys ADD COLUMN role TEXT COLLATE "C" NOT NULL DEFAULT 'steward' CHECK (role IN ('steward', 'supervisor', 'technician'));
+  UPDATE api_keys SET role = CASE WHEN can_annul = 1 THEN 'supervisor' ELSE 'steward' END;
+  ALTER TABLE api_keys DROP COLUMN can_annul;
+
+  CREATE TABLE staff_badges (
+    rowid           BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE,
+    sid             TEXT COLLATE "C" PRIMARY KEY,
+    eid             TEXT COLLATE "C" NOT NULL REFERENCES events (eid),
+    kid             TEXT COLLATE "C" NOT NULL REFERENCES signing_keys (kid),
+    name            TEXT COLLATE "C" NOT NULL,
+    role            TEXT COLLATE "C" NOT NULL CHECK (role IN ('steward', 'supervisor', 'technician')),
+    nbf             BIGINT NOT NULL,
+    exp             BIGINT NOT NULL,
+    qr              TEXT COLLATE "C" NOT NULL,
+    issued_at       TEXT COLLATE "C" NOT NULL,
+    revoked_at      TEXT COLLATE "C",
+    revoked_reason  TEXT COLLATE "C"
+  );
+  CREATE INDEX staff_badges_by_event ON staff_badges (eid);
+
+  ALTER TABLE admission_events ADD COLUMN staff_id TEXT COLLATE "C";
+  ALTER TABLE scanner_heartbeats ADD COLUMN clock_offset_ms BIGINT;
+  `,
 ];
 
 export const POSTGRES_SCHEMA_VERSION = POSTGRES_MIGRATIONS.length;

@@ -21,6 +21,8 @@ export interface CheckinForExport {
   state: AdmissionState;
   /** When annulled: the latest annulment's reason. */
   annul_reason: string | null;
+  /** Who at the door admitted it: its entry's staff id (docs/issuer.md "Staff roles and badges"). */
+  staff_id: string | null;
 }
 
 /** A logged scan with its ticket's holder and type. */
@@ -40,7 +42,9 @@ export function checkinsOfEvent(db: Sql, eid: string): Promise<CheckinForExport[
             c.idempotency_key, c.state,
             CASE WHEN c.state = 'annulled' THEN
               (SELECT a.reason FROM admission_events a WHERE a.tid = c.tid AND a.action = 'annul' ORDER BY a.id DESC LIMIT 1)
-            END AS annul_reason
+            END AS annul_reason,
+            (SELECT a.staff_id FROM admission_events a
+             WHERE a.tid = c.tid AND a.action = 'entry' AND a.idempotency_key = c.idempotency_key ORDER BY a.id DESC LIMIT 1) AS staff_id
      FROM checkins c JOIN tickets t ON t.tid = c.tid
      WHERE t.eid = ? ORDER BY c.recorded_at, c.tid`,
     [eid],
@@ -54,7 +58,7 @@ export function checkinsOfEvent(db: Sql, eid: string): Promise<CheckinForExport[
 export function admissionHistoryOfEvent(db: Sql, eid: string): Promise<AdmissionEventForExport[]> {
   return db.all<AdmissionEventForExport>(
     `SELECT a.id, a.tid, a.eid, t.holder_name, t.ticket_type, a.action, a.at, a.recorded_at, a.gate_id, a.scanner_id, a.api_key_id,
-            a.idempotency_key, a.actor, a.reason, a.late, a.admitted_offline,
+            a.idempotency_key, a.actor, a.reason, a.late, a.admitted_offline, a.staff_id,
             CASE WHEN a.action = 'entry' AND a.late = 0 THEN
               (SELECT COALESCE(x.reason, '') FROM admission_events x
                WHERE x.tid = a.tid AND x.action = 'annul' AND x.id > a.id

@@ -52,3 +52,16 @@ export async function revocationsAfter(
   );
   return rows.map((row) => ({ tid: row.tid, seq: Number(row.seq) }));
 }
+
+/**
+ * The event's revoked scanners (docs/protocol.md "Revocation list"): a scanner id whose every key is revoked, with
+ * its last revocation. A kiosk enrolled again under the same id with a live key is not listed, so its new
+ * certificate keeps working with its peers.
+ */
+export async function revokedScannersOf(db: Sql, eid: string): Promise<{ scanner_id: string; revoked_at: string }[]> {
+  return db.all(
+    `SELECT scanner_id, MAX(revoked_at) AS revoked_at FROM api_keys WHERE eid = ?
+     GROUP BY scanner_id HAVING COUNT(*) = COUNT(revoked_at) ORDER BY revoked_at, scanner_id`,
+    [eid],
+  );
+}

@@ -1,4 +1,5 @@
 /** Enrollment tokens and the scanner API keys they are exchanged for. Secrets are stored only as SHA-256 hashes. */
+import type { ScannerKeyRole } from '../../protocol/access.js';
 import type { Sql } from './sql.js';
 
 export interface EnrollmentTokenRow {
@@ -14,7 +15,7 @@ export interface EnrollmentTokenRow {
   failed_attempts: number;
   /** docs/protocol.md "Door operations": the setup code's direction and rights. */
   direction: 'entry' | 'exit' | null;
-  can_annul: 0 | 1;
+  role: ScannerKeyRole;
   pin_required: 0 | 1;
 }
 
@@ -30,7 +31,7 @@ export interface ApiKeyRow {
   expires_at: string;
   created_at: string;
   revoked_at: string | null;
-  can_annul: 0 | 1;
+  role: ScannerKeyRole;
 }
 
 export async function insertEnrollmentToken(
@@ -38,8 +39,8 @@ export async function insertEnrollmentToken(
   row: Omit<EnrollmentTokenRow, 'used_at' | 'revoked_at' | 'failed_attempts'>,
 ): Promise<void> {
   await db.run(
-    `INSERT INTO enrollment_tokens (token_id, token_hash, eid, gate_id, expires_at, key_expires_at, created_at, direction, can_annul, pin_required)
-     VALUES (@token_id, @token_hash, @eid, @gate_id, @expires_at, @key_expires_at, @created_at, @direction, @can_annul, @pin_required)`,
+    `INSERT INTO enrollment_tokens (token_id, token_hash, eid, gate_id, expires_at, key_expires_at, created_at, direction, role, pin_required)
+     VALUES (@token_id, @token_hash, @eid, @gate_id, @expires_at, @key_expires_at, @created_at, @direction, @role, @pin_required)`,
     { ...row },
   );
 }
@@ -76,8 +77,8 @@ export async function revokeToken(db: Sql, tokenId: string, now: string): Promis
 
 export async function insertApiKey(db: Sql, row: Omit<ApiKeyRow, 'revoked_at'>): Promise<void> {
   await db.run(
-    `INSERT INTO api_keys (api_key_id, key_hash, token_id, scanner_id, scanner_name, scanner_platform, eid, gate_id, expires_at, created_at, can_annul)
-     VALUES (@api_key_id, @key_hash, @token_id, @scanner_id, @scanner_name, @scanner_platform, @eid, @gate_id, @expires_at, @created_at, @can_annul)`,
+    `INSERT INTO api_keys (api_key_id, key_hash, token_id, scanner_id, scanner_name, scanner_platform, eid, gate_id, expires_at, created_at, role)
+     VALUES (@api_key_id, @key_hash, @token_id, @scanner_id, @scanner_name, @scanner_platform, @eid, @gate_id, @expires_at, @created_at, @role)`,
     { ...row },
   );
 }

@@ -10,11 +10,11 @@
  *
  * The export file of `ticket-issuer export` / `import`: one JSON object,
  *
- *   {"format":"ticket-issuer-export","version":4,"exported_at","scope","issuer","tls",
+ *   {"format":"ticket-issuer-export","version":5,"exported_at","scope","issuer","tls",
  *    "signing_keys":[…],"events":[…],"tickets":[…],"checkins":[…],"scan_log":[…],
  *    "enrollment_tokens":[…],"api_keys":[…],"idempotency":[…],
  *    "admission_events":[…],"offline_policies":[…],"scanner_heartbeats":[…],
- *    "kiosk_log_heads":[…],"event_lan_keys":[…],"check_in_rules":[…],"sha256":"…"}
+ *    "kiosk_log_heads":[…],"event_lan_keys":[…],"check_in_rules":[…],"staff_badges":[…],"sha256":"…"}
  *
  * with its members in this order (the header, the tables of its version in
  * TRANSFER_TABLES order, the checksum last), so both are streamed: written row
@@ -24,7 +24,7 @@
  * every row has exactly the columns below, of the types below. Version 2 added
  * the door operations (docs/protocol.md "Door operations"): the columns and
  * the tables of V2_ADDITIONS; version 3 the audit chain, version 4 LAN keys and
- * check-in rules. An older file still reads: each row is checked as its
+ * check-in rules, version 5 staff roles and badges (V5_ADDITIONS). An older file still reads: each row is checked as its
  * version has it and then given the current version's defaults (upgradeRow),
  * as the migrations give an older database.
  *
@@ -33,6 +33,7 @@
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import { isStaffRole } from '../../protocol/access.js';
 import { baseUrlProblem } from '../../protocol/base-url.js';
 import { decodeBase64Url } from '../../protocol/base64url.js';
 import { isIsoDateTime, isJsonObject } from '../../protocol/fields.js';
@@ -46,7 +47,7 @@ import { TRANSFER_TABLES, type TransferTable } from './store.js';
 import { AdminError } from '../error-catalogue.js';
 
 export const EXPORT_FORMAT = 'ticket-issuer-export';
-export const EXPORT_VERSION = 4;
+export const EXPORT_VERSION = 5;
 /** The oldest version this ticket-issuer still reads. */
 export const OLDEST_READ_VERSION = 1;
 
@@ -81,6 +82,19 @@ const COLUMN_TYPES = Object.fromEntries(
   ]),
 ) as Record<TransferTable, Record<string, ColumnType>>;
 
+/**
+ * What version 5 added (docs/issuer.md "Staff roles and badges"): staff badges, who acted on an admission, the
+ * kiosks' clock offsets; and a setup code's and key's `role` in place of its `can_annul` flag (1: supervisor,
+ * 0: steward), as migration 9 maps them.
+ */
+const V5_ADDITIONS = {
+  tables: ['staff_badges'] as readonly TransferTable[],
+  columns: { admission_events: { staff_id: null }, scanner_heartbeats: { clock_offset_ms: null } } as Partial<
+    Record<TransferTable, Record<string, string | number | null>>
+  >,
+  roleFromFlag: ['enrollment_tokens', 'api_keys'] as readonly TransferTable[],
+};
+
 /** What version 4 added: the events' LAN keys and check-in rules. */
 const V4_ADDITIONS = { tables: ['event_lan_keys', 'check_in_rules'] as readonly TransferTable[] };
 
@@ -109,16 +123,24 @@ export function tablesOf(version: number): readonly TransferTable[] {
     (table) =>
       (version >= 2 || !V2_ADDITIONS.tables.includes(table)) &&
       (version >= 3 || !V3_ADDITIONS.tables.includes(table)) &&
-      (version >= 4 || !V4_ADDITIONS.tables.includes(table)),
+      (version >= 4 || !V4_ADDITIONS.tables.includes(table)) &&
+      (version >= 5 || !V5_ADDITIONS.tables.includes(table)),
   );
 }
 
 /** The columns (and their types) of `table` in a file of `version`. */
 function columnTypes(table: TransferTable, version: number): Record<string, ColumnType> {
   const types = COLUMN_TYPES[table];
-  if (version >= 3) return types;
+  if (version >= 5) return types;
+  const version4: Record<string, ColumnType> = {};
+  for (const [name, type] of Object.entries(types)) {
+    if (name in (V5_ADDITIONS.columns[table] ?? {})) continue;
+    if (name === 'role' && V5_ADDITIONS.roleFromFlag.includes(table)) version4.can_annul = 'flag';
+    else version4[name] = type;
+  }
+  if (version >= 3) return version4;
   const added = { ...V3_ADDITIONS.columns[table], ...(version >= 2 ? {} : V2_ADDITIONS.columns[table]) };
-  return Object.fromEntries(Object.entries(types).filter(([name]) => !(name in added)));
+  return Object.fromEntries(Object.entries(version4).filter(([name]) => !(name in added)));
 }
 
 const TYPE_CHECKS: Record<ColumnType, (value: unknown) => boolean> = {
@@ -133,6 +155,8 @@ const TYPE_CHECKS: Record<ColumnType, (value: unknown) => boolean> = {
   kid: (v) => typeof v === 'string' && /^[0-9a-f]{8}$/.test(v),
   flag: (v) => v === 0 || v === 1,
   'count?': (v) => v === null || (typeof v === 'number' && Number.isSafeInteger(v) && v > 0),
+  'int?': (v) => v === null || (typeof v === 'number' && Number.isSafeInteger(v)),
+  role: isStaffRole,
   entry_policy: (v) => v === 'single' || v === 'reentry',
   admission_state: (v) => v === 'inside' || v === 'outside' || v === 'annulled',
   'direction?': (v) => v === null || v === 'entry' || v === 'exit',
@@ -169,6 +193,8 @@ const TYPE_NAMES: Record<ColumnType, string> = {
   kid: '8 lowercase hex digits',
   flag: '0 or 1',
   'count?': 'a positive integer or null',
+  'int?': 'an integer or null',
+  role: '"steward", "supervisor" or "technician"',
   entry_policy: '"single" or "reentry"',
   admission_state: '"inside", "outside" or "annulled"',
   'direction?': '"entry", "exit" or null',
@@ -317,17 +343,24 @@ export function checkFormat(header: Record<string, unknown>, source: string): nu
  * A row of an older version in the current version's shape, as the migrations upgrade a database
  * (issuer/store/migrations.ts): version 1 had no door columns (events `single` without a capacity, every
  * check-in inside since its scan, setup codes and keys without direction or rights); versions 1 and 2 no
- * chain columns (the rows are chained on import). Tables a version lacked are empty, except version 1's
+ * chain columns (the rows are chained on import); versions 1 to 4 no staff, no clock offsets, and a key's annul
+ * flag where its role is now (V5_ADDITIONS). Tables a version lacked are empty, except version 1's
  * admission history, which read.ts derives from its check-ins (version1Entry).
  */
 export function upgradeRow(table: TransferTable, version: number, row: FileRow): FileRow {
-  if (version >= 3) return row;
-  Object.assign(row, V3_ADDITIONS.columns[table]);
-  if (version >= 2) return row;
-  Object.assign(row, V2_ADDITIONS.columns[table]);
-  if (table === 'checkins') {
-    row.state_at = row.checked_in_at!;
-    row.first_checked_in_at = row.checked_in_at!;
+  if (version >= 5) return row;
+  if (version < 3) Object.assign(row, V3_ADDITIONS.columns[table]);
+  if (version < 2) {
+    Object.assign(row, V2_ADDITIONS.columns[table]);
+    if (table === 'checkins') {
+      row.state_at = row.checked_in_at!;
+      row.first_checked_in_at = row.checked_in_at!;
+    }
+  }
+  Object.assign(row, V5_ADDITIONS.columns[table]);
+  if (V5_ADDITIONS.roleFromFlag.includes(table)) {
+    row.role = row.can_annul === 1 ? 'supervisor' : 'steward';
+    delete row.can_annul;
   }
   return row;
 }
@@ -349,6 +382,7 @@ export function version1Entry(checkin: FileRow, ticket: { eid: string; ticket_ty
     admitted_offline: 0,
     ticket_type: ticket.ticket_type,
     recorded_at: checkin.recorded_at!,
+    staff_id: null,
   };
 }
 

@@ -300,6 +300,7 @@ const IMMUTABLE = {
   tickets: immutableColumns('tickets'),
   enrollment_tokens: immutableColumns('enrollment_tokens'),
   api_keys: immutableColumns('api_keys'),
+  staff_badges: immutableColumns('staff_badges'),
 };
 
 const PROGRESS_STEP = 1000;
@@ -356,6 +357,7 @@ class Merge {
     await this.mergeLog('kiosk_log_heads');
     await this.mergeLanKeys();
     await this.mergeCheckInRules();
+    await this.mergeStaffBadges();
     this.rows.finish();
     // Each side counted its own doors: the merged counters are counted again from the merged rows.
     await this.store.recomputeOccupancy(this.eids);
@@ -711,6 +713,17 @@ class Merge {
         `${differing.length} event(s) have another LAN key in the file (${listed(differing)}); this data dir's key is kept: kiosks enrolled on the other copy warn each other only after they are enrolled again here`,
       );
     }
+  }
+
+  /** Staff badges (docs/issuer.md "Staff roles and badges"): revoked on either side stays revoked, from the earlier time, with its reason. */
+  private async mergeStaffBadges(): Promise<void> {
+    await this.mergeRows('staff_badges', async (dest, badge, sid) => {
+      requireSame(dest, badge, IMMUTABLE.staff_badges, `staff badge ${sid}`);
+      const revokedAt = earliest(dest.revoked_at as string | null, badge.revoked_at as string | null);
+      if (revokedAt === dest.revoked_at) return 'unchanged';
+      await this.store.setBadgeRevocation(sid, revokedAt, badge.revoked_reason as string | null);
+      return 'updated';
+    });
   }
 
   /** An event's check-in rules: the later set stands (the file's when it was set after this copy's). */

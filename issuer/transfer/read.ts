@@ -72,6 +72,7 @@ const UNIQUE_COLUMNS: Partial<Record<TransferTable, readonly string[]>> = {
   scanner_heartbeats: ['api_key_id'],
   event_lan_keys: ['eid'],
   check_in_rules: ['eid'],
+  staff_badges: ['sid'],
 };
 
 interface Reference {
@@ -101,6 +102,10 @@ export const REFERENCES: Partial<Record<TransferTable, readonly Reference[]>> = 
   scanner_heartbeats: [{ column: 'api_key_id', to: 'api_keys', what: 'scanner key' }],
   event_lan_keys: [{ column: 'eid', to: 'events', what: 'event' }],
   check_in_rules: [{ column: 'eid', to: 'events', what: 'event' }],
+  staff_badges: [
+    { column: 'eid', to: 'events', what: 'event' },
+    { column: 'kid', to: 'signing_keys', what: 'signing key' },
+  ],
 };
 
 /** Pass 1: reads and fully checks an export file; nothing is merged from a file that fails here. */

@@ -43,6 +43,8 @@ export const TRANSFER_TABLES = [
   // share it, and its check-in rules (docs/protocol.md "Check-in rules").
   'event_lan_keys',
   'check_in_rules',
+  // Format version 5 (docs/issuer.md "Staff roles and badges"): staff badges, so a revocation on either copy holds on both.
+  'staff_badges',
 ] as const;
 export type TransferTable = (typeof TRANSFER_TABLES)[number];
 
@@ -79,6 +81,7 @@ export const TRANSFER_KEYS: Record<KeyedTable, string> = {
   scanner_heartbeats: 'api_key_id',
   event_lan_keys: 'eid',
   check_in_rules: 'eid',
+  staff_badges: 'sid',
 };
 
 /** Rows of one event: what `export --event EID` takes from each table (signing keys are always all taken). */
@@ -97,6 +100,7 @@ const EVENT_SCOPE: Record<TransferTable, string> = {
   kiosk_log_heads: 'eid = @eid',
   event_lan_keys: 'eid = @eid',
   check_in_rules: 'eid = @eid',
+  staff_badges: 'eid = @eid',
 };
 
 export type Row = Record<string, string | number | null>;
@@ -165,6 +169,7 @@ export interface TransferStore {
   replaceCheckin(row: Row): Promise<void>;
   setTokenState(tokenId: string, usedAt: string | null, revokedAt: string | null, failedAttempts: number): Promise<void>;
   setApiKeyRevocation(apiKeyId: string, revokedAt: string | null): Promise<void>;
+  setBadgeRevocation(sid: string, revokedAt: string | null, reason: string | null): Promise<void>;
   /** Every row of a log (scan_log, admission_events), without its id, page by page, for telling rows already here from new ones. */
   logRows(table: LogTable): AsyncGenerator<Row>;
   /** The idempotency keys of the ticket's entries here (admission_events): which admissions this side has seen. */
@@ -318,6 +323,8 @@ export function transferStore(tx: Sql): TransferStore {
       ])),
     setApiKeyRevocation: async (apiKeyId, revokedAt) =>
       void (await tx.run('UPDATE api_keys SET revoked_at = ? WHERE api_key_id = ?', [revokedAt, apiKeyId])),
+    setBadgeRevocation: async (sid, revokedAt, reason) =>
+      void (await tx.run('UPDATE staff_badges SET revoked_at = ?, revoked_reason = ? WHERE sid = ?', [revokedAt, reason, sid])),
     logRows: (table) => pagedRows(tx, table, TRANSFER_COLUMNS[table], null, null),
     entryKeysOf: async (tid) =>
       new Set(

@@ -441,7 +441,7 @@ test.describe.serial('the admin dashboard in Chromium', () => {
     const csv = readFileSync(file, 'utf8');
     const lines = csv.trim().split('\n');
     expect(lines[0]).toBe(
-      'source,at,outcome,tid,eid,holder_name,ticket_type,scanned_at,scanner_id,api_key_id,gate_id,idempotency_key,details,action,state,actor,reason',
+      'source,at,outcome,tid,eid,holder_name,ticket_type,scanned_at,scanner_id,api_key_id,gate_id,idempotency_key,details,action,state,actor,reason,staff_id',
     );
     expect(lines.filter((line) => line.startsWith('checkins,'))).toHaveLength(10);
     // The check-in annulled from the page: marked (Edsger came in again since: that is his check-in now), and its annulment with who and why.

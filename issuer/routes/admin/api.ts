@@ -20,6 +20,8 @@ import { exportCsv, exportRows } from '../../services/checkins-export.js';
 import { LATE_SCAN_MS, ONLINE_WINDOW_MS, REFRESH_MS, ticketView, type DashboardAggregator } from '../../services/dashboard.js';
 import { annulCheckIn, setOfflinePolicyWrite, updateEventDoorWrite } from '../../services/door.js';
 import { createScannerSetupWrite, revokeSetupWrite, type SetupRequest } from '../../services/scanner-setup.js';
+import { revokeStaffBadgeWrite, staffBadgeView, type StaffBadgeView } from '../../services/staff-badges.js';
+import { staffBadgesOf } from '../../store/staff-badges.js';
 import { findLookupRow, lookupTickets } from '../../store/dashboard.js';
 import type { SqlDatabase } from '../../store/sql.js';
 import { listEvents } from '../../store/events.js';
@@ -40,6 +42,8 @@ import {
   overviewSchema,
   revokeScannerResultSchema,
   revokeSetupResultSchema,
+  staffBadgeListSchema,
+  staffBadgeSchema,
   revokeTicketBodySchema,
   revokeTicketResultSchema,
   sessionSchema,
@@ -248,6 +252,30 @@ export default async function adminApiRoutes(app: FastifyInstance, options: Admi
         database.write(revokeScannerKeyWrite({ apiKeyId: request.params.api_key_id, now: new Date().toISOString() })),
       );
       request.log.info({ api_key_id: result.api_key_id }, 'scanner key revoked from the admin dashboard');
+      return result;
+    },
+  );
+
+  // docs/issuer.md "Staff roles and badges": the event's badges, and their revocation (`staff badge list|revoke`).
+  app.get<{ Params: { eid: string } }>(
+    '/events/:eid/staff-badges',
+    { schema: { params: idParam('eid'), response: { 200: staffBadgeListSchema, ...guarded(400, 404) } } },
+    async (request): Promise<{ badges: StaffBadgeView[] }> => {
+      await adminAction(() => requireEvent(db, request.params.eid));
+      return { badges: (await staffBadgesOf(db, request.params.eid)).map(staffBadgeView) };
+    },
+  );
+
+  app.post<{ Params: { sid: string }; Body: { reason?: string } }>(
+    '/staff-badges/:sid/revoke',
+    { schema: { params: idParam('sid'), body: revokeTicketBodySchema, response: { 200: staffBadgeSchema, ...guarded(400, 404) } } },
+    async (request): Promise<StaffBadgeView> => {
+      const reason = request.body.reason?.trim() || null;
+      if (reason !== null) refuseBadLabel('reason', reason);
+      const result = await adminAction(() =>
+        database.write(revokeStaffBadgeWrite({ sid: request.params.sid, reason, now: new Date().toISOString() })),
+      );
+      request.log.info({ sid: result.sid }, 'staff badge revoked from the admin dashboard');
       return result;
     },
   );

@@ -97,6 +97,8 @@ const kioskSchema = object({
   direction: { type: ['string', 'null'], enum: ['entry', 'exit', null] },
   last_heartbeat_at: nullableString,
   pending_scans: nullableCount,
+  clock_offset_ms: { type: ['integer', 'null'] },
+  clock_off: { type: 'boolean' },
   exposure: {
     type: 'array',
     items: object({
@@ -223,6 +225,20 @@ export const offlinePolicyResultSchema = object({
 
 export const revokeSetupResultSchema = object({ token_id: { type: 'string' }, status: { type: 'string', enum: ['revoked'] } });
 export const revokeScannerResultSchema = object({ api_key_id: { type: 'string' }, status: { type: 'string', enum: ['revoked'] } });
+
+/** A staff badge as listed (docs/issuer.md "Staff roles and badges"; services/staff-badges.ts StaffBadgeView). */
+export const staffBadgeSchema = object({
+  sid: { type: 'string' },
+  eid: { type: 'string' },
+  name: { type: 'string' },
+  role: { type: 'string' },
+  not_before: { type: 'string' },
+  expires_at: { type: 'string' },
+  issued_at: { type: 'string' },
+  revoked_at: nullableString,
+  revoked_reason: nullableString,
+});
+export const staffBadgeListSchema = object({ badges: { type: 'array', items: staffBadgeSchema } });
 
 /** Path parameters: ids are short printable strings. */
 export const idParam = (name: string) =>

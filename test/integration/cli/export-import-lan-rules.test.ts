@@ -9,9 +9,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { decodeKioskCertificate } from '../../../protocol/kiosk-certificate.js';
 import { decodeSetupCode } from '../../../protocol/setup-code.js';
 import { cliJson, createEvent, initIssuer, LOOPBACK_SERVE, scratchDir, serveCli } from '../../support/cli-harness.js';
-import { enrollWith } from '../../support/issuer-http.js';
 
 const RULES = {
   version: 1,
@@ -25,14 +25,19 @@ function rulesFile(rules: unknown): string {
   return file;
 }
 
-/** An enrollment at `data`'s issuer, which makes the event's LAN key; the key the kiosk was given. */
+/** An enrollment at `data`'s issuer with the kiosk's own LAN public key; the LAN certificate the kiosk was given. */
 async function enrollOn(data: string, eid: string): Promise<string> {
   const { url, child } = await serveCli(['--data', data, ...LOOPBACK_SERVE]);
   try {
     const setup = await cliJson<{ setup_qr: string }>(['scanner', 'setup', '--data', data, '--event', eid]);
-    const response = await enrollWith(url, decodeSetupCode(setup.setup_qr).token, crypto.randomUUID());
+    const pub = crypto.generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' }).x!;
+    const response = await fetch(`${url}/api/v1/scanners/enroll`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token: decodeSetupCode(setup.setup_qr).token, scanner_id: crypto.randomUUID(), lan_public_key: pub }),
+    });
     expect(response.status).toBe(200);
-    return ((await response.json()) as { lan_key: string }).lan_key;
+    return ((await response.json()) as { lan_certificate: string }).lan_certificate;
   } finally {
     child.kill('SIGTERM');
     await new Promise((resolve) => child.once('exit', resolve));
@@ -52,7 +57,7 @@ describe('export format 4: LAN keys and check-in rules travel', () => {
   it('the venue copy gives kiosks the office key; rules changed at the venue come back to the office', async () => {
     const { data: office } = await initIssuer('http://127.0.0.1:8080');
     const { eid } = await createEvent(office);
-    const officeKey = await enrollOn(office, eid);
+    const officeCertificate = await enrollOn(office, eid);
     await cliJson(['event', 'rules', 'set', '--data', office, '--event', eid, '--file', rulesFile(RULES)]);
 
     const file = path.join(scratchDir('trip-'), 'issuer.json');
@@ -61,8 +66,10 @@ describe('export format 4: LAN keys and check-in rules travel', () => {
     await cliJson(['import', '--data', venue, '--from', file]);
     expect(rows(venue, 'event_lan_keys')).toEqual(rows(office, 'event_lan_keys'));
     expect(rows(venue, 'check_in_rules')).toEqual(rows(office, 'check_in_rules'));
-    // A kiosk enrolled at the venue gets the key the office's kiosks hold: they warn each other.
-    expect(await enrollOn(venue, eid)).toBe(officeKey);
+    // A kiosk enrolled at the venue gets a certificate signed by the office's key, which the office's kiosks hold:
+    // they accept each other's LAN messages (no shared LAN key any more: docs/protocol.md "Enrollment").
+    const venueCertificate = await enrollOn(venue, eid);
+    expect(decodeKioskCertificate(venueCertificate).payload.kid).toBe(decodeKioskCertificate(officeCertificate).payload.kid);
 
     // At the venue the rules change; back at the office, the later set stands.
     const changed = { ...RULES, rules: [...RULES.rules, { name: 'Doors', window: { from: '18:00', to: '02:00' } }] };

@@ -168,7 +168,7 @@ describe('export', () => {
       const document = JSON.parse(text) as ExportFile;
       expect(document).toMatchObject({
         format: 'ticket-issuer-export',
-        version: 4,
+        version: 5,
         scope: { eid: null },
         issuer: { base_url: LOOPBACK, name: 'Test Issuer' },
       });
@@ -445,7 +445,7 @@ describe('import: refusals change nothing', () => {
         [write('edited.json', text.replace('"Spring Gala"', '"Spring Gala!"')), 'IMPORT_FILE_INVALID', 'checksum'],
         [write('empty.json', ''), 'IMPORT_FILE_INVALID', 'not complete JSON'],
         [write('other.json', '{"tickets":[]}'), 'IMPORT_FILE_INVALID', 'format'],
-        [write('newer.json', text.replace('"version":4,', '"version":5,')), 'IMPORT_FILE_UNSUPPORTED_VERSION', 'upgrade'],
+        [write('newer.json', text.replace('"version":5,', '"version":6,')), 'IMPORT_FILE_UNSUPPORTED_VERSION', 'upgrade'],
         [
           rewrite(file, (d) => void (d.tickets[0]!.exp = 'soon' as unknown as number)),
           'IMPORT_FILE_INVALID',

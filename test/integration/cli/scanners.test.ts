@@ -234,7 +234,7 @@ describe('scanner list and scanner revoke', () => {
       gate_id: 'East',
       expires_at: expires,
       created_at: now,
-      can_annul: 0,
+      role: 'steward',
     });
     await insertApiKey(sqliteSql(db), {
       api_key_id: 'key_aaaa000000000002',
@@ -247,7 +247,7 @@ describe('scanner list and scanner revoke', () => {
       gate_id: null,
       expires_at: expires,
       created_at: now,
-      can_annul: 0,
+      role: 'steward',
     });
     db.close();
 
@@ -262,6 +262,7 @@ describe('scanner list and scanner revoke', () => {
           gate_id: 'East',
           expires_at: expires,
           revoked: false,
+          role: 'steward',
         },
       ],
     });
@@ -273,6 +274,7 @@ describe('scanner list and scanner revoke', () => {
       'gate_id',
       'expires_at',
       'revoked',
+      'role',
     ]);
     const all = await cliJson<{ scanners: { api_key_id: string }[] }>(['scanner', 'list', '--data', issuer.data]);
     expect(all.scanners.map((s) => s.api_key_id)).toEqual(expect.arrayContaining(['key_aaaa000000000001', 'key_aaaa000000000002']));

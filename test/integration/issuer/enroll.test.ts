@@ -1,11 +1,13 @@
 /** POST /api/v1/scanners/enroll through app.inject, on a real SQLite file. */
-import { randomUUID } from 'node:crypto';
+import crypto, { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { build } from '../../../issuer/app.js';
 import { hashSecret } from '../../../issuer/secrets.js';
 import type { EventRow } from '../../../issuer/store/events.js';
 import { findTokenById, revokeToken } from '../../../issuer/store/scanners.js';
+import { checkKioskCertificate, decodeKioskCertificate } from '../../../protocol/kiosk-certificate.js';
+import type { PublicKey } from '../../../protocol/types.js';
 import { createIssuerFixture, type IssuerFixture } from '../../support/issuer-fixture.js';
 import { captureLog } from '../../support/unit/log-capture.js';
 
@@ -27,6 +29,58 @@ afterAll(async () => {
 
 const enroll = (payload: object) => app.inject({ method: 'POST', url: '/api/v1/scanners/enroll', payload });
 
+const publishedKeys = (): PublicKey[] =>
+  (fx.db.prepare('SELECT kid, public_key, valid_from, valid_until FROM signing_keys').all() as Omit<PublicKey, 'alg'>[]).map((key) => ({
+    ...key,
+    alg: 'Ed25519' as const,
+  }));
+
+describe('enrollment: the kiosk LAN certificate', () => {
+  test('a lan_public_key gets a tkc1. certificate for this scanner, event and gate, until the key expires, signed by the active key', async () => {
+    const keyExpiresAt = new Date('2027-01-01T08:00:00.000Z');
+    const { token } = fx.createSetupToken(event.eid, { gateId: 'east', keyExpiresAt });
+    const lanKeys = crypto.generateKeyPairSync('ed25519');
+    const pub = lanKeys.publicKey.export({ format: 'jwk' }).x!;
+    const scannerId = randomUUID();
+    const response = await enroll({ token, scanner_id: scannerId, lan_public_key: pub });
+    expect(response.statusCode).toBe(200);
+    const answer = response.json<{ lan_certificate: string; lan_key?: string }>();
+    expect(answer.lan_key).toBeUndefined();
+    const checked = checkKioskCertificate(answer.lan_certificate, {
+      issuer: fx.baseUrl,
+      keys: publishedKeys(),
+      nowMs: Date.now(),
+      eid: event.eid,
+      isScannerRevoked: () => false,
+    });
+    expect(checked).toMatchObject({
+      ok: true,
+      certificate: { v: 1, iss: fx.baseUrl, scanner_id: scannerId, eid: event.eid, gate: 'east', pub, exp: keyExpiresAt.getTime() / 1000 },
+    });
+    expect(decodeKioskCertificate(answer.lan_certificate).payload.kid).toBe(publishedKeys().find((k) => k.valid_until === null)!.kid);
+    // For another event's kiosks it is no certificate at all.
+    expect(
+      checkKioskCertificate(answer.lan_certificate, {
+        issuer: fx.baseUrl,
+        keys: publishedKeys(),
+        nowMs: Date.now(),
+        eid: 'other',
+        isScannerRevoked: () => false,
+      }),
+    ).toMatchObject({ ok: false, check: 'event' });
+  });
+
+  test('a lan_public_key that is not 32 bytes of base64url is refused (400), and the token stays unused', async () => {
+    const { token, tokenId } = fx.createSetupToken(event.eid);
+    for (const bad of ['short', 'A'.repeat(43).replace(/A$/, '!'), 'B'.repeat(43)]) {
+      const response = await enroll({ token, scanner_id: randomUUID(), lan_public_key: bad });
+      expect(response.statusCode, bad).toBe(400);
+      expect(response.json()).toMatchObject({ error: { code: 'INVALID_REQUEST' } });
+    }
+    expect((await findTokenById(fx.sql, tokenId))?.used_at).toBeNull();
+  });
+});
+
 describe('enrollment', () => {
   test("a good token gives a key scoped to the token's event and gate, expiring at the token's key_expires_at", async () => {
     const keyExpiresAt = new Date('2027-01-01T08:00:00.000Z');
@@ -46,11 +100,9 @@ describe('enrollment', () => {
         expires_at: keyExpiresAt.toISOString(),
       },
       issuer: { name: fx.name, iss: fx.baseUrl },
-      // docs/protocol.md "LAN key": the event's, the same for every kiosk enrolled for it.
-      lan_key: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
     });
-    const lanKey = fx.db.prepare('SELECT lan_key FROM event_lan_keys WHERE eid = ?').get(event.eid) as { lan_key: string };
-    expect(answer.lan_key).toBe(lanKey.lan_key);
+    // No shared LAN key any more (docs/protocol.md "Enrollment"): without a lan_public_key, no certificate either.
+    expect(fx.db.prepare('SELECT count(*) AS n FROM event_lan_keys').get()).toEqual({ n: 0 });
     // Only the hash is stored: no column of the row holds the key.
     const row = fx.db.prepare('SELECT * FROM api_keys WHERE api_key_id = ?').get(answer.api_key_id) as Record<string, unknown>;
     expect(row.key_hash).toBe(hashSecret(answer.api_key));

@@ -27,8 +27,8 @@ async function doorKiosk(label: string, { direction, canAnnul = false }: DoorKio
   const core = rig.kiosks.open(keys, { db: `${label}.db`, heartbeatIntervalMs: 0, now: rig.clock });
   const { code, tokenId } = rig.issuer.setupCode();
   rig.issuer.fx.db
-    .prepare('UPDATE enrollment_tokens SET can_annul = ?, direction = ? WHERE token_id = ?')
-    .run(canAnnul ? 1 : 0, direction ?? null, tokenId);
+    .prepare('UPDATE enrollment_tokens SET role = ?, direction = ? WHERE token_id = ?')
+    .run(canAnnul ? 'supervisor' : 'steward', direction ?? null, tokenId);
   await enrollWith(core, direction ? encodeSetupCode({ ...decodeSetupCode(code), direction }) : code);
   await core.heartbeat();
   return core;
@@ -154,7 +154,7 @@ describe('annul at the door', () => {
     const annuller = await doorKiosk('annuller', { canAnnul: true });
     const other = rig.issuer.issueTicket();
     expect(await outcome(annuller, other.code)).toBe('admit');
-    rig.issuer.fx.db.prepare('UPDATE api_keys SET can_annul = 0').run();
+    rig.issuer.fx.db.prepare("UPDATE api_keys SET role = 'steward'").run();
     expect(await annuller.annul(other.tid, 'mistake')).toMatchObject({ type: 'not_allowed' });
     expect((await annuller.getState()).authorised).toBe(true);
     expect(await outcome(annuller, rig.issuer.issueTicket().code)).toBe('admit');

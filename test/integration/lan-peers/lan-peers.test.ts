@@ -157,7 +157,7 @@ beforeAll(async () => {
     await kiosk.start();
     const setup = issuer.setupCode({ gateId: label });
     // A's staff may undo a check-in (docs/kiosk.md "Annul at the door"): the right comes with its setup code.
-    if (label === 'A') issuer.fx.db.prepare('UPDATE enrollment_tokens SET can_annul = 1 WHERE token_id = ?').run(setup.tokenId);
+    if (label === 'A') issuer.fx.db.prepare("UPDATE enrollment_tokens SET role = 'supervisor' WHERE token_id = ?").run(setup.tokenId);
     const result = await kiosk.scan(setup.code);
     expect(result, JSON.stringify(result)).toMatchObject({ type: 'enrolled', gate_id: label });
     await eventually(() => kiosk.lines(/^LAN warnings on/).length > 0);

@@ -126,6 +126,7 @@ describe('check-in precedence (docs/protocol.md "Precedence")', () => {
       'well_formed',
       'idempotency',
       'key_scope',
+      'staff_badge',
       'action_right',
       'signature_reported',
       'ticket_known',

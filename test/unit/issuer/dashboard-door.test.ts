@@ -14,6 +14,7 @@ const row = (changes: Partial<KioskRow> = {}): KioskRow => ({
   offline_exposure: null,
   offline_last_hour: null,
   reported_at: null,
+  clock_offset_ms: null,
   ...changes,
 });
 
@@ -32,8 +33,23 @@ describe('kioskView', () => {
       direction: 'exit',
       last_heartbeat_at: null,
       pending_scans: null,
+      clock_offset_ms: null,
+      clock_off: false,
       exposure: [],
     });
+  });
+
+  it('flags a kiosk whose clock is off by more than 60 s, either way (docs/issuer.md "Kiosk clocks")', () => {
+    const flag = (offset: number | null) => kioskView(row({ clock_offset_ms: offset }), policies, new Map()).clock_off;
+    expect([flag(null), flag(0), flag(60_000), flag(-60_000), flag(60_001), flag(-7_200_000)]).toEqual([
+      false,
+      false,
+      false,
+      false,
+      true,
+      true,
+    ]);
+    expect(kioskView(row({ clock_offset_ms: -7_200_000 }), policies, new Map()).clock_offset_ms).toBe(-7_200_000);
   });
 
   it('per ticket type: not synced and last hour from the heartbeat, synced from the issuer, against the type’s own policy or the default', () => {

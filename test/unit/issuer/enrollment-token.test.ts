@@ -11,7 +11,7 @@ const token = (changes: Partial<EnrollmentTokenRow> = {}): EnrollmentTokenRow =>
   expires_at: '2026-05-02T00:00:00Z',
   key_expires_at: '2026-05-03T00:00:00Z',
   direction: null,
-  can_annul: 0,
+  role: 'steward',
   pin_required: 0,
   created_at: '2026-04-01T00:00:00Z',
   used_at: null,
