@@ -21,7 +21,6 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LanPeerState } from '../../../main/kiosk/sync/lan-peers.js';
 import { parseLanCredential } from '../../../main/kiosk/sync/enrollment.js';
-import { activeKid } from '../../../issuer/store/signing-keys.js';
 import { member, OTHER_ISSUER } from '../../unit/kiosk/lan-fixtures.js';
 import type { ScanResult } from '../../../main/kiosk/kiosk-api.js';
 import type { KeychainApiKeyStore } from '../../../main/kiosk/store/api-key-store.js';
@@ -52,7 +51,6 @@ class KioskProcess {
     readonly port: number,
     readonly peers: number[],
     readonly keys: KeychainApiKeyStore,
-    readonly certify: { keysDir: string; kid: string },
   ) {}
 
   async start(): Promise<void> {
@@ -61,7 +59,6 @@ class KioskProcess {
       keyringService: `ticket-kiosk-test-${process.pid}-${this.label}`,
       port: this.port,
       peers: this.peers.map((port) => ({ address: '127.0.0.1', port })),
-      certify: this.certify,
     };
     const child = fork(CHILD, [JSON.stringify(config)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     this.child = child;
@@ -140,7 +137,6 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => spy.bind(0, '127.0.0.1', resolve));
   const ports = { A: await freeUdpPort(), B: await freeUdpPort(), C: await freeUdpPort() };
   const spyPort = spy.address().port;
-  const certify = { keysDir: issuer.fx.dataDir.keysDir, kid: await activeKid(issuer.fx.sql) };
   for (const label of ['A', 'B', 'C'] as const) {
     const others = (['A', 'B', 'C'] as const).filter((other) => other !== label).map((other) => ports[other]);
     // A also tells the spy: the test needs one of its real datagrams.
@@ -150,7 +146,7 @@ beforeAll(async () => {
       mkdirSync(join(dir, label), { recursive: true, mode: 0o700 });
       writeFileSync(join(dir, label, 'kiosk-config.json'), JSON.stringify({ lan: { peers: others.map((port) => `127.0.0.1:${port}`) } }));
     }
-    kiosks[label] = new KioskProcess(label, join(dir, label), ports[label], label === 'C' ? [] : peers, testKeychain(label), certify);
+    kiosks[label] = new KioskProcess(label, join(dir, label), ports[label], label === 'C' ? [] : peers, testKeychain(label));
   }
   for (const label of ['A', 'B', 'C'] as const) {
     const kiosk = kiosks[label];
