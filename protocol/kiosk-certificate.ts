@@ -12,7 +12,7 @@ import { PUBLIC_KEY_LENGTH } from './ed25519.js';
 import {
   decodeSignedCode,
   encodeSignedCode,
-  issuerSignatureProblem,
+  readSignedByIssuer,
   type DecodedSignedCode,
   type IssuerSignatureContext,
 } from './signed-code.js';
@@ -98,15 +98,9 @@ export type KioskCertificateCheckResult =
   { ok: true; certificate: KioskCertificatePayload; publicKey: Uint8Array } | { ok: false; check: KioskCertificateCheck; message: string };
 
 export function checkKioskCertificate(code: string, ctx: KioskCertificateContext): KioskCertificateCheckResult {
-  let decoded: DecodedKioskCertificate;
-  try {
-    decoded = decodeKioskCertificate(code);
-  } catch (error) {
-    return { ok: false, check: 'decode', message: `not a readable kiosk certificate (${(error as Error).message})` };
-  }
-  const certificate = decoded.payload;
-  const signature = issuerSignatureProblem(decoded, ctx);
-  if (signature) return { ok: false, check: signature.check, message: `kiosk certificate ${signature.message}` };
+  const read = readSignedByIssuer(code, 'kiosk certificate', decodeKioskCertificate, ctx);
+  if (!read.ok) return read;
+  const certificate = read.payload;
   if (certificate.eid !== ctx.eid) return { ok: false, check: 'event', message: 'kiosk certificate for another event' };
   if (ctx.nowMs >= certificate.exp * 1000) return { ok: false, check: 'expired', message: 'kiosk certificate has expired' };
   if (ctx.isScannerRevoked(certificate.scanner_id)) {

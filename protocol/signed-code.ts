@@ -97,6 +97,26 @@ export function issuerSignatureProblem(
     : { check: 'signature', message: 'the signature does not verify' };
 }
 
+/**
+ * The first steps of checking any code the issuer signs: it decodes (`decode`), and the issuer's
+ * signature holds (issuerSignatureProblem). The message names `what` and quotes nothing of the code.
+ */
+export function readSignedByIssuer<P extends SignedPayload>(
+  code: string,
+  what: string,
+  decode: (code: string) => DecodedSignedCode<P>,
+  ctx: IssuerSignatureContext,
+): { ok: true; payload: P } | { ok: false; check: 'decode' | SignatureCheckCode; message: string } {
+  let decoded: DecodedSignedCode<P>;
+  try {
+    decoded = decode(code);
+  } catch (error) {
+    return { ok: false, check: 'decode', message: `not a readable ${what} (${(error as Error).message})` };
+  }
+  const problem = issuerSignatureProblem(decoded, ctx);
+  return problem ? { ok: false, check: problem.check, message: `${what} ${problem.message}` } : { ok: true, payload: decoded.payload };
+}
+
 // Segment decoding and field reading with typed errors, shared with setup-code.ts.
 export function decodeSegment(segment: string, what: string): Uint8Array {
   try {

@@ -9,10 +9,9 @@ import { isStaffRole, type StaffRole } from './access.js';
 import {
   decodeSignedCode,
   encodeSignedCode,
-  issuerSignatureProblem,
+  readSignedByIssuer,
   type DecodedSignedCode,
   type IssuerSignatureContext,
-  type SignatureCheckCode,
 } from './signed-code.js';
 
 export const STAFF_BADGE_PREFIX = 'tstaff1.';
@@ -99,15 +98,9 @@ export type StaffBadgeCheckResult =
 
 /** Reads and checks a badge; the message is for staff and the log, and quotes nothing of the code. */
 export function checkStaffBadge(code: string, ctx: StaffBadgeContext): StaffBadgeCheckResult {
-  let decoded: DecodedStaffBadge;
-  try {
-    decoded = decodeStaffBadge(code);
-  } catch (error) {
-    return { ok: false, check: 'decode', message: `not a readable staff badge (${(error as Error).message})` };
-  }
-  const badge = decoded.payload;
-  const signature: { check: SignatureCheckCode; message: string } | null = issuerSignatureProblem(decoded, ctx);
-  if (signature) return { ok: false, check: signature.check, message: `staff badge ${signature.message}` };
+  const read = readSignedByIssuer(code, 'staff badge', decodeStaffBadge, ctx);
+  if (!read.ok) return read;
+  const badge = read.payload;
   const refuse = (check: StaffBadgeCheck, message: string): StaffBadgeCheckResult => ({ ok: false, check, message, badge });
   if (!badge.eids.includes(ctx.eid)) return refuse('event', `staff badge of ${badge.name} is for another event`);
   if (ctx.nowMs < badge.nbf * 1000) return refuse('not_yet_valid', `staff badge of ${badge.name} is not valid yet`);
