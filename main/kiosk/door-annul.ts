@@ -7,6 +7,7 @@
  * (decide/annul.ts, decide/door-operations.ts canAnnul), which decide.
  */
 import type { AnnulResult } from './kiosk-api.js';
+import type { StaffAccess } from './staff-access.js';
 import { ANNUL_NOT_ALLOWED_MESSAGE, annulAnswer, annulTooLate } from './decide/annul.js';
 import { canAnnul } from './decide/door-operations.js';
 import { NOT_ENROLLED } from './door-scan.js';
@@ -31,13 +32,18 @@ export interface DoorAnnulDeps {
   annulWindowMs: number;
   log: (line: string) => void;
   changed: () => void;
+  /** Who is unlocked now, and the staff badge that unlocked them (staff-access.ts). */
+  staff: Pick<StaffAccess, 'person' | 'badgeCode' | 'badgeRole'>;
 }
 
 export async function annulAtDoor(deps: DoorAnnulDeps, tid: string, reason: string): Promise<AnnulResult> {
   const { store, link, drains } = deps;
   const enrollment = store.getEnrollment();
   if (!enrollment) return { type: 'not_enrolled', message: NOT_ENROLLED };
-  if (!canAnnul(deps.heartbeat.last(enrollment))) return { type: 'not_allowed', message: ANNUL_NOT_ALLOWED_MESSAGE };
+  const person = deps.staff.person();
+  const badge = deps.staff.badgeCode();
+  if (!canAnnul(deps.heartbeat.last(enrollment), deps.staff.badgeRole()))
+    return { type: 'not_allowed', message: ANNUL_NOT_ALLOWED_MESSAGE };
   const document = await link.documentFor(enrollment);
   const lookup = link.authorised ? await link.loadApiKey(enrollment) : { key: null };
   const apiKey = 'key' in lookup ? lookup.key : null;
@@ -68,8 +74,11 @@ export async function annulAtDoor(deps: DoorAnnulDeps, tid: string, reason: stri
     action: 'annul',
     reason,
     ticket_type: admitting?.ticket_type ?? null,
+    // docs/protocol.md "Check-in request: who at the door": the issuer records who, and checks the badge.
+    staff_id: person?.staff_id ?? null,
+    staff_badge: badge,
   });
-  deps.log(`Annulment of ticket ${tid} by staff, queued with its key.`);
+  deps.log(`Annulment of ticket ${tid} by staff${person ? ` (${person.staff_id})` : ''}, queued with its key.`);
   if (!document || !apiKey) {
     drains.firstRetryUnlessScheduled();
     deps.changed();

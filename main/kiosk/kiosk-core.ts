@@ -468,7 +468,7 @@ export class KioskCore implements KioskApi {
       connection: this.link.connection,
       offline_policy: this.policy,
       direction: enrollment?.direction ?? 'entry',
-      ...this.doorHeartbeat.view(enrollment),
+      ...this.doorHeartbeat.view(enrollment, this.staff.badgeRole()),
       pending_scans: this.store.pendingCount(),
       last_verdicts: [...this.lastVerdicts],
       double_admissions: this.store.doubleAdmissions().map(({ idempotency_key: _key, ...view }) => view),

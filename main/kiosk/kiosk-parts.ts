@@ -226,6 +226,6 @@ export function assembleKiosk(options: KioskCoreOptions, hooks: KioskHooks): Kio
     revocations,
     revocationSchedule,
     doorScan,
-    annulDeps: { ...door, annulWindowMs, log },
+    annulDeps: { ...door, annulWindowMs, log, staff },
   };
 }

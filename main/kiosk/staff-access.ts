@@ -24,7 +24,7 @@ import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:c
 import type { LocalStore, StoredStaffPerson, StoredStaffPin } from './store/local-store.js';
 import type { SetStaffPinResult, StaffLocked, StaffPerson, StaffPersonRequest, StaffState, StaffUnlockResult } from './kiosk-api.js';
 import { lowestRoleFor, roleAtKiosk } from './decide/access.js';
-import { callLabel, mayCall, type KioskCall, type KioskRole } from '../../protocol/access.js';
+import { callLabel, mayCall, type KioskCall, type KioskRole, type StaffRole } from '../../protocol/access.js';
 import type { StaffBadgePayload } from '../../protocol/staff-badge.js';
 
 /**
@@ -102,6 +102,12 @@ export class StaffAccess {
   /** The badge code that unlocked now, for a request that carries it (`staff_badge`); null otherwise. */
   badgeCode(): string | null {
     return this.current()?.badgeCode ?? null;
+  }
+
+  /** The role of the staff badge that unlocked now, or null: the issuer can check a badge's role, not a PIN's. */
+  badgeRole(): StaffRole | null {
+    const current = this.current();
+    return current?.badgeCode ? current.person.role : null;
   }
 
   state(canLeaveKioskMode: boolean): StaffState {

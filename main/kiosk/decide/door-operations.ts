@@ -27,7 +27,7 @@ import {
   type OfflinePolicies,
   type OfflinePolicy,
 } from '../../../protocol/index.js';
-import { rightsAllow } from '../../../protocol/access.js';
+import { mayCall, rightsAllow, type StaffRole } from '../../../protocol/access.js';
 import type { DoorState } from '../kiosk-api.js';
 
 /** A heartbeat answer as the kiosk keeps it (the store's StoredHeartbeat). */
@@ -100,9 +100,14 @@ export function rulesContext(
   return { rules, gateId, entryPolicy: entryPolicyOf(heartbeat), admissionsHere };
 }
 
-/** Staff may annul only when the issuer gave this scanner the right (the last heartbeat's rights: docs/protocol.md "Roles and rights"). */
-export function canAnnul(heartbeat: LastHeartbeat | null): boolean {
-  return rightsAllow(heartbeat?.response.rights, 'issuer.annul');
+/**
+ * Staff may annul when the issuer lets this scanner's key annul (the last heartbeat's role, else its rights), or
+ * when a staff badge whose role may annul unlocked the kiosk: the badge goes with the annulment, and the issuer
+ * checks it and allows it by the badge's role (docs/protocol.md "Roles and rights", "Check-in request: who at the door").
+ */
+export function canAnnul(heartbeat: LastHeartbeat | null, badgeRole: StaffRole | null = null): boolean {
+  if (rightsAllow(heartbeat?.response.rights, 'issuer.annul', heartbeat?.response.role)) return true;
+  return badgeRole !== null && mayCall(badgeRole, 'issuer.annul');
 }
 
 /**
@@ -124,6 +129,8 @@ export function doorView(facts: {
   unsyncedOfflineAdmissions: Readonly<Record<string, number>>;
   nowMs: number;
   annulWindowMs: number;
+  /** The role of the staff badge that unlocked the kiosk, if one did. */
+  badgeRole?: StaffRole | null;
 }): { door: DoorState | null; offline_exposure: ReturnType<typeof exposureRows> } {
   const lastHour = admissionsLastHour(facts.recentOfflineAdmissions, facts.nowMs);
   const stored = facts.heartbeat;
@@ -136,7 +143,7 @@ export function doorView(facts: {
       entry_policy: response.entry_policy,
       capacity: response.capacity,
       occupancy: { inside: response.occupancy.inside, capacity: response.occupancy.capacity, level: response.occupancy.level },
-      can_annul: response.rights.annul,
+      can_annul: canAnnul(stored, facts.badgeRole ?? null),
       annul_window_ms: facts.annulWindowMs,
     },
     offline_exposure: rows,

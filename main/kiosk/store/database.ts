@@ -64,6 +64,13 @@ const MIGRATIONS: readonly string[] = [
   CREATE TABLE revoked_tickets (tid TEXT PRIMARY KEY) WITHOUT ROWID;
   CREATE INDEX scans_conflicts ON scans (seq) WHERE admitted_offline = 1 AND result_status IN ('already_used', 'revoked');
   `,
+  // Who at the door (docs/kiosk.md "Staff badges"): an annulment keeps the staff id of whoever made it and the badge
+  // that unlocked them, so the request sent again from the queue is the same request (the issuer's idempotency
+  // compares the whole body).
+  `
+  ALTER TABLE scans ADD COLUMN staff_id TEXT;
+  ALTER TABLE scans ADD COLUMN staff_badge TEXT;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

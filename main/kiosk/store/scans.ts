@@ -39,6 +39,9 @@ export interface NewScan {
   ticket_type?: string | null;
   /** The request carries `admitted_offline: true`: the kiosk decided before any request went out. */
   sent_as_offline?: boolean;
+  /** Who at the door made it (`annul`: the unlocked staff member), and the staff badge that unlocked them. */
+  staff_id?: string | null;
+  staff_badge?: string | null;
 }
 
 export interface StoredScan {
@@ -67,6 +70,8 @@ export interface StoredScan {
   reason: string | null;
   ticket_type: string | null;
   sent_as_offline: boolean;
+  staff_id: string | null;
+  staff_badge: string | null;
 }
 
 /**
@@ -118,6 +123,8 @@ export const SCAN_COLUMNS = [
   'reason',
   'ticket_type',
   'sent_as_offline',
+  'staff_id',
+  'staff_badge',
 ] as const;
 
 /**
@@ -133,8 +140,8 @@ export function insertScan(sql: Statements, scan: NewScan): StoredScan {
     sql
       .statement(
         `INSERT INTO scans (idempotency_key, code, iss, tid, eid, gate_id, scanner_id, scanned_at, signature_status, queue_state, verdict,
-                          action, reason, ticket_type, sent_as_offline)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+                          action, reason, ticket_type, sent_as_offline, staff_id, staff_badge)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         key,
@@ -152,6 +159,8 @@ export function insertScan(sql: Statements, scan: NewScan): StoredScan {
         scan.reason ?? null,
         scan.ticket_type ?? null,
         scan.sent_as_offline ? 1 : 0,
+        scan.staff_id ?? null,
+        scan.staff_badge ?? null,
       );
     appendAudit(sql, 'scan', key, scan.tid, {
       eid: scan.eid,
@@ -305,6 +314,8 @@ export function checkInRequestFor(scan: StoredScan): DoorCheckInRequest {
   if (scan.action !== null) request.action = scan.action;
   if (scan.sent_as_offline) request.admitted_offline = true;
   if (scan.reason !== null) request.reason = scan.reason;
+  if (scan.staff_id !== null) request.staff_id = scan.staff_id;
+  if (scan.staff_badge !== null) request.staff_badge = scan.staff_badge;
   return request;
 }
 

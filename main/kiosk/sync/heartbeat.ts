@@ -6,6 +6,7 @@
  * In sync/: it talks to the issuer and keeps its answer; what the answer means is decided in decide/.
  */
 import { admissionsLastHour, type HeartbeatRequest, type Occupancy } from '../../../protocol/index.js';
+import type { StaffRole } from '../../../protocol/access.js';
 import { doorView, heartbeatOfEvent, rollingHourStart, withOccupancy } from '../decide/door-operations.js';
 import type { Enrollment, LocalStore, StoredHeartbeat } from '../store/local-store.js';
 import type { BackgroundWork } from './background.js';
@@ -62,7 +63,7 @@ export class Heartbeat {
   }
 
   /** What the state shows staff and the Ready screen (decide/door-operations.ts doorView). */
-  view(enrollment: Enrollment | null): ReturnType<typeof doorView> {
+  view(enrollment: Enrollment | null, badgeRole: StaffRole | null = null): ReturnType<typeof doorView> {
     const nowMs = this.deps.now();
     const recentOfflineAdmissions = this.deps.store.offlineAdmissionsSince(rollingHourStart(nowMs));
     return doorView({
@@ -71,6 +72,7 @@ export class Heartbeat {
       unsyncedOfflineAdmissions: this.deps.store.unsyncedOfflineAdmissions(),
       nowMs,
       annulWindowMs: this.deps.annulWindowMs,
+      badgeRole,
     });
   }
 

@@ -160,6 +160,30 @@ describe('annul at the door', () => {
     expect(await outcome(annuller, rig.issuer.issueTicket().code)).toBe('admit');
   });
 
+  it("a supervisor's staff badge lets a steward's kiosk annul: the annulment carries the badge, the issuer records its staff id", async () => {
+    const door = await doorKiosk('steward-key');
+    expect((await door.getState()).door?.can_annul).toBe(false);
+    const ticket = rig.issuer.issueTicket();
+    expect(await outcome(door, ticket.code)).toBe('admit');
+
+    // A steward's badge unlocks, but neither the key nor the badge may annul: no Undo, and the kiosk says why.
+    expect(await door.scan(await rig.issuer.staffBadge('steward', 'stf_sam', 'Sam'))).toMatchObject({ type: 'staff_unlocked' });
+    expect((await door.getState()).door?.can_annul).toBe(false);
+    expect(await door.annul(ticket.tid, 'mistake')).toMatchObject({ type: 'not_allowed' });
+
+    // docs/protocol.md "Roles and rights": a supervisor's badge goes with the annulment, and the issuer allows it by the badge.
+    expect(await door.scan(await rig.issuer.staffBadge('supervisor', 'stf_kim'))).toMatchObject({ type: 'staff_unlocked' });
+    expect((await door.getState()).door?.can_annul).toBe(true);
+    expect(await door.annul(ticket.tid, 'wrong person')).toEqual({ type: 'annulled', tid: ticket.tid });
+    const events = rig.issuer.fx.db
+      .prepare('SELECT action, reason, staff_id FROM admission_events WHERE tid = ? ORDER BY id')
+      .all(ticket.tid);
+    expect(events).toEqual([
+      { action: 'entry', reason: null, staff_id: null },
+      { action: 'annul', reason: 'wrong person', staff_id: 'stf_kim' },
+    ]);
+  });
+
   it('refuses to annul a check-in older than the window', async () => {
     const entry = await doorKiosk('entry', { canAnnul: true });
     const ticket = rig.issuer.issueTicket();

@@ -14,7 +14,9 @@ import { rotateSigningKey } from '../../../../issuer/admin/key-rotation.js';
 import { newIdFactory } from '../../../../issuer/admin/ids.js';
 import { issueTickets } from '../../../../issuer/admin/issuance.js';
 import { startServer, type RunningServer } from '../../../../issuer/server.js';
-import { loadSigningKey } from '../../../../issuer/signing.js';
+import { loadSigningKey, signEd25519Node } from '../../../../issuer/signing.js';
+import { encodeStaffBadge } from '../../../../protocol/staff-badge.js';
+import type { StaffRole } from '../../../../protocol/access.js';
 import { scanLogByOutcome, type CheckinRow } from '../../../../issuer/store/checkins.js';
 import type { ScanLogRow } from '../../../../issuer/store/log-rows.js';
 import type { EventRow } from '../../../../issuer/store/events.js';
@@ -101,6 +103,25 @@ export class RealIssuer {
     const specs = Array.from({ length: count }, (_, i) => ({ holderName: `Guest ${i + 1}`, ticketType: 'Standard', exp }));
     const tickets = await issueTickets(this.fx.database, { iss: this.url, event, key, nextId: newIdFactory(), now: new Date() }, specs);
     return tickets.map((ticket) => ({ tid: ticket.tid, code: ticket.qr }));
+  }
+
+  /** A staff badge for this event signed with the ACTIVE key, as `staff badge issue` makes one (valid for an hour). */
+  async staffBadge(role: StaffRole, sid: string, name = 'Kim Lee'): Promise<string> {
+    const key = loadSigningKey(this.fx.dataDir.keysDir, await activeKid(this.fx.sql));
+    const now = Math.floor(Date.now() / 1000);
+    const payload = {
+      v: 1 as const,
+      iss: this.url,
+      kid: key.kid,
+      sid,
+      name,
+      role,
+      eids: [this.event.eid],
+      iat: now,
+      nbf: now - 60,
+      exp: now + 3600,
+    };
+    return encodeStaffBadge(payload, (message) => signEd25519Node(message, key.privateKey));
   }
 
   async revokeTicket(tid: string): Promise<void> {
