@@ -1,13 +1,13 @@
 /**
  * The dashboard's actions: look a ticket up and revoke it, make a setup QR
- * for a gate (shown large, to be scanned off the screen), revoke a scanner,
+ * for a gate (shown large, to be scanned off the screen), revoke a scanner or a staff badge,
  * download the check-ins as CSV. Each asks the issuer (the admin CLI's own
  * code behind /admin/api) and says in words what happened.
  */
-import type { ScannerView, SetupCodeResult, TicketView } from '../issuer/dashboard-api.js';
+import type { ScannerView, SetupCodeResult, StaffBadgeView, TicketView } from '../issuer/dashboard-api.js';
 import { ApiProblem, type AdminApi } from './api.js';
 import { announce, fill, h } from './dom.js';
-import { formatDateTime, formatClock, labelOrNone, scannerLabel } from './format.js';
+import { formatDateTime, formatClock, labelOrNone, roleText, scannerLabel } from './format.js';
 import { t } from './messages/format.js';
 import { snapToDevicePixel, wholePixelQrSize } from './qr-size.js';
 
@@ -366,6 +366,27 @@ export function confirmScannerRevocation(context: ActionContext, scanner: Scanne
     try {
       await context.api().revokeScanner(scanner.api_key_id);
       announce(t('scanner.revoked', { name: scannerLabel(scanner) }));
+      context.refresh();
+    } catch (error) {
+      if (error instanceof ApiProblem && error.status === 401) return context.signedOut(error);
+      announce(problemText(error));
+    }
+  });
+}
+
+/** docs/issuer.md "Staff roles and badges": revoking is final; the reason is kept with it. */
+export function confirmStaffBadgeRevocation(context: ActionContext, badge: StaffBadgeView): void {
+  void confirmDialog({
+    id: 'revoke-badge-dialog',
+    title: t('badge.revoke.title', { name: badge.name }),
+    body: [t('badge.revoke.scope', { role: roleText(badge.role), sid: badge.sid }), t('badge.revoke.body')],
+    confirm: t('badge.revoke.confirm'),
+    reasonLabel: t('badge.revoke.reason'),
+  }).then(async (reason) => {
+    if (reason === null) return;
+    try {
+      await context.api().revokeStaffBadge(badge.sid, reason);
+      announce(t('badge.revoked', { name: badge.name }));
       context.refresh();
     } catch (error) {
       if (error instanceof ApiProblem && error.status === 401) return context.signedOut(error);

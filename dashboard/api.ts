@@ -21,6 +21,8 @@ import type {
   SessionInfo,
   SetupCodeRequest,
   SetupCodeResult,
+  StaffBadgeList,
+  StaffBadgeView,
 } from '../issuer/dashboard-api.js';
 import { t } from './messages/format.js';
 
@@ -102,6 +104,11 @@ export function createApi(token: string | null) {
     setOfflinePolicy: (eid: string, policy: OfflinePolicyRequest) =>
       json<OfflinePolicyResult>(call('POST', `/events/${id(eid)}/offline-policies`, token, policy)),
     revokeScanner: (apiKeyId: string) => json<RevokeScannerResult>(call('POST', `/scanners/${id(apiKeyId)}/revoke`, token, {})),
+    staffBadges: (eid: string) => json<StaffBadgeList>(call('GET', `/events/${id(eid)}/staff-badges`, token)),
+    revokeStaffBadge: (sid: string, reason: string) =>
+      json<StaffBadgeView>(
+        call('POST', `/staff-badges/${id(sid)}/revoke`, token, (reason === '' ? {} : { reason }) satisfies RevokeTicketRequest),
+      ),
     /** The CSV and the file name the issuer suggests. */
     async exportCsv(eid: string): Promise<{ blob: Blob; filename: string }> {
       const response = await call('GET', `/events/${id(eid)}/checkins.csv`, token);

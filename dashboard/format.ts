@@ -4,7 +4,7 @@
  * (./messages/format.ts). No DOM, so they are unit-tested in Node
  * (test/unit/dashboard/format.test.ts).
  */
-import type { AlertKind, AlertView, EventSummary, ScannerView } from '../issuer/dashboard-api.js';
+import type { AlertKind, AlertView, EventSummary, ScannerView, StaffBadgeView } from '../issuer/dashboard-api.js';
 import { locale, t } from './messages/format.js';
 
 /** Whole numbers in the dashboard's language ("1,234", "1.234", "1 234"). */
@@ -169,4 +169,38 @@ export function signInProblem(problem: { status: number; reason?: string; retryA
   if (problem.reason === 'admin_token_not_set') return t('signin.no_token_yet');
   if (problem.status === 401) return t('signin.wrong_token');
   return t('signin.http_error', { status: problem.status });
+}
+
+export type BadgeState = 'revoked' | 'expired' | 'not_yet' | 'valid';
+
+/** Revoked first (it is final), then the badge's own window against the issuer's time. */
+export function badgeState(badge: Pick<StaffBadgeView, 'revoked_at' | 'not_before' | 'expires_at'>, nowMs: number): BadgeState {
+  if (badge.revoked_at !== null) return 'revoked';
+  if (Date.parse(badge.expires_at) <= nowMs) return 'expired';
+  if (Date.parse(badge.not_before) > nowMs) return 'not_yet';
+  return 'valid';
+}
+
+/** A role in words; a role this page does not know yet is shown as the issuer names it. */
+export function roleText(role: string): string {
+  switch (role) {
+    case 'steward':
+      return t('badges.role.steward');
+    case 'supervisor':
+      return t('badges.role.supervisor');
+    case 'technician':
+      return t('badges.role.technician');
+    default:
+      return role;
+  }
+}
+
+/** The status cell in words: "Valid", "Expired", "Revoked 28/11/2026, 00:40 · reason: left the crew"… */
+export function badgeStateText(badge: StaffBadgeView, nowMs: number): string {
+  const state = badgeState(badge, nowMs);
+  if (state !== 'revoked') return t(`badges.state.${state}`);
+  return (
+    t('badges.state.revoked', { time: formatDateTime(badge.revoked_at!) }) +
+    (badge.revoked_reason === null ? t('badges.no_reason') : t('badges.reason', { reason: badge.revoked_reason }))
+  );
 }

@@ -5,7 +5,7 @@
  * figures without reloading the page.
  */
 import type { EventOverview, SessionInfo } from '../issuer/dashboard-api.js';
-import { buildActions, confirmScannerRevocation, type ActionContext } from './actions.js';
+import { buildActions, confirmScannerRevocation, confirmStaffBadgeRevocation, type ActionContext } from './actions.js';
 import { ArrivalsChart } from './arrivals.js';
 import { ApiProblem, createApi, forgetToken, storedToken, type AdminApi } from './api.js';
 import { byId, fill, h } from './dom.js';
@@ -15,6 +15,7 @@ import { renderAlerts, renderGates, renderRate, renderTiles, renderTypes, Scanne
 import { languageMenu, startLanguage } from './language-menu.js';
 import { t } from './messages/format.js';
 import { showSignIn } from './sign-in.js';
+import { StaffBadgeTable } from './staff-badges.js';
 
 const EVENT_KEY = 'ticket-issuer-admin-event';
 startLanguage();
@@ -71,6 +72,7 @@ function start(token: string, session: SessionInfo): void {
   const context: ActionContext = { api: () => live!.api, eid: () => live!.eid, refresh: () => poll(), signedOut: signedOutBy };
   const scanners = new ScannerTable((scanner) => confirmScannerRevocation(context, scanner));
   const door = new DoorPanel(context);
+  const badges = new StaffBadgeTable(context, (badge) => confirmStaffBadgeRevocation(context, badge));
   const arrivals = new ArrivalsChart();
 
   if (session.events.length === 0) {
@@ -109,6 +111,7 @@ function start(token: string, session: SessionInfo): void {
         h('section', { class: 'panel', id: 'rate' }),
         h('section', { class: 'panel', id: 'scanners' }, scanners.element),
       ),
+      badges.element,
       buildActions(context),
       door.settings,
       h(
@@ -122,12 +125,14 @@ function start(token: string, session: SessionInfo): void {
   renderScanners = (overview) => scanners.update(overview.scanners, Date.parse(overview.generated_at));
   renderDoor = (overview) => door.update(overview);
   renderArrivals = (overview) => arrivals.update(overview.arrivals);
+  renderBadges = (overview) => badges.refresh(Date.parse(overview.generated_at));
   poll();
 }
 
 let renderScanners: (overview: EventOverview) => void = () => {};
 let renderDoor: (overview: EventOverview) => void = () => {};
 let renderArrivals: (overview: EventOverview) => void = () => {};
+let renderBadges: (overview: EventOverview) => void = () => {};
 
 function header(session: SessionInfo, select: HTMLSelectElement | null, signOutButton: HTMLButtonElement): HTMLElement {
   return h(
@@ -160,6 +165,7 @@ function render(overview: EventOverview): void {
   renderArrivals(overview);
   renderScanners(overview);
   renderDoor(overview);
+  renderBadges(overview);
   const status = byId('live-status');
   status.textContent =
     t('live.updated', { time: formatClock(overview.generated_at) }) + (overview.complete ? '' : t('live.still_counting'));

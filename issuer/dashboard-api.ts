@@ -326,6 +326,26 @@ export interface OfflinePolicyResult {
   offline_policies: OfflinePolicyView[];
 }
 
+/**
+ * A staff badge as listed and as its revocation answers (docs/issuer.md "Staff roles and badges"): its times as ISO
+ * text, the code left out (it is shown when issued, and kept for that).
+ */
+export interface StaffBadgeView {
+  sid: string;
+  eid: string;
+  name: string;
+  role: string;
+  not_before: string;
+  expires_at: string;
+  issued_at: string;
+  revoked_at: string | null;
+  revoked_reason: string | null;
+}
+
+export interface StaffBadgeList {
+  badges: StaffBadgeView[];
+}
+
 export interface RevokeScannerResult {
   api_key_id: string;
   status: 'revoked';

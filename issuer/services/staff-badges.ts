@@ -2,24 +2,15 @@
  * Staff badges as the CLI and the dashboard list and revoke them (docs/issuer.md "Staff roles and badges"), so
  * both behave and fail the same way. Issuing signs, so it is an admin operation (issuer/admin/staff-badges.ts).
  */
+import type { StaffBadgeView } from '../dashboard-api.js';
 import { AdminError } from '../error-catalogue.js';
 import { namedJob } from '../store/named-jobs.js';
 import type { Sql } from '../store/sql.js';
 import { findStaffBadge, revokeStaffBadgeRow, type StaffBadgeRow } from '../store/staff-badges.js';
 import { isoUtc } from '../time.js';
 
-/** A badge as listed: its times as ISO text, the code left out (it is shown when issued, and kept for that). */
-export interface StaffBadgeView {
-  sid: string;
-  eid: string;
-  name: string;
-  role: string;
-  not_before: string;
-  expires_at: string;
-  issued_at: string;
-  revoked_at: string | null;
-  revoked_reason: string | null;
-}
+/** A badge as listed (the type is the dashboard's too). */
+export type { StaffBadgeView };
 
 export const staffBadgeView = (row: StaffBadgeRow): StaffBadgeView => ({
   sid: row.sid,

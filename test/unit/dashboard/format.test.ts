@@ -1,15 +1,18 @@
 /** What the admin dashboard page says (dashboard/format.ts): pure functions, no DOM. */
 import { describe, expect, test } from 'vitest';
 import {
+  badgeState,
+  badgeStateText,
   defaultEvent,
   describeAlert,
   formatAge,
   formatDuration,
   formatPercent,
+  roleText,
   scannerStateText,
   signInProblem,
 } from '../../../dashboard/format.js';
-import type { AlertView, EventSummary, ScannerView } from '../../../issuer/dashboard-api.js';
+import type { AlertView, EventSummary, ScannerView, StaffBadgeView } from '../../../issuer/dashboard-api.js';
 
 describe('numbers and times', () => {
   test.each([
@@ -119,4 +122,40 @@ test('sign-in problems', () => {
   expect(signInProblem({ status: 401, reason: 'admin_token_required' })).toContain('not right');
   expect(signInProblem({ status: 401, reason: 'admin_token_not_set' })).toContain('no admin token yet');
   expect(signInProblem({ status: 429, retryAfterSeconds: 200 })).toContain('3 min 20 s');
+});
+
+describe('staff badges in words (docs/issuer.md "Staff roles and badges")', () => {
+  const now = Date.parse('2026-06-01T20:00:00Z');
+  const badge = (fields: Partial<StaffBadgeView>): StaffBadgeView => ({
+    sid: '01STAFF',
+    eid: 'E1',
+    name: 'Kim',
+    role: 'supervisor',
+    not_before: '2026-06-01T18:00:00Z',
+    expires_at: '2026-06-02T06:00:00Z',
+    issued_at: '2026-06-01T17:00:00Z',
+    revoked_at: null,
+    revoked_reason: null,
+    ...fields,
+  });
+
+  test('valid within its window, not yet before it, expired after it, revoked whatever its window', () => {
+    expect(badgeState(badge({}), now)).toBe('valid');
+    expect(badgeState(badge({ not_before: '2026-06-01T21:00:00Z' }), now)).toBe('not_yet');
+    expect(badgeState(badge({ expires_at: '2026-06-01T20:00:00Z' }), now)).toBe('expired');
+    expect(badgeState(badge({ expires_at: '2026-06-01T19:00:00Z', revoked_at: '2026-06-01T18:30:00Z' }), now)).toBe('revoked');
+  });
+
+  test('the status says when and why it was revoked, or that no reason was given', () => {
+    expect(badgeStateText(badge({}), now)).toBe('Valid');
+    expect(badgeStateText(badge({ not_before: '2026-06-01T21:00:00Z' }), now)).toBe('Not valid yet');
+    expect(badgeStateText(badge({ revoked_at: '2026-06-01T18:30:00Z', revoked_reason: 'left the crew' }), now)).toMatch(
+      /^Revoked .*2026.* · reason: left the crew$/,
+    );
+    expect(badgeStateText(badge({ revoked_at: '2026-06-01T18:30:00Z' }), now)).toMatch(/^Revoked .* · no reason given$/);
+  });
+
+  test('roles in words; a role this page does not know is shown as named', () => {
+    expect(['steward', 'supervisor', 'technician', 'caterer'].map(roleText)).toEqual(['Steward', 'Supervisor', 'Technician', 'caterer']);
+  });
 });
