@@ -12,6 +12,16 @@ import { describe, expect, it } from 'vitest';
 import type { ImportResult } from '../../../issuer/transfer/import.js';
 import { CLI, createEvent, initIssuer, openDb, runCli, scratchDir } from '../../support/cli-harness.js';
 
+/**
+ * Each child's JavaScript heap is capped, as `ticket export`'s memory test does, and so is V8's young generation
+ * (2 MiB semi-spaces): uncapped, V8 grows its young generation (up to 3 x 16 MiB) and lets garbage pile up as far as
+ * the heap it started with allows, so a peak RSS said more about V8's sizing, and about what the CLI loaded at start
+ * (about 40 MiB less since it loads the PDF and PostgreSQL packages only when a command uses them: 87 against 124
+ * MiB at 10,000 tickets), than about what the command keeps. 64 MiB: the 100,000-ticket file alone (about 97 MiB)
+ * could not be held in it.
+ */
+const HEAP_CAP_MIB = 64;
+
 /** Loaded into the child before the CLI: its peak RSS (KiB) on stderr as it exits. */
 const REPORT_PEAK_RSS = `data:text/javascript,process.on("exit", () => process.stderr.write("\\npeak_rss_kib=" + process.resourceUsage().maxRSS + "\\n"))`;
 
@@ -28,7 +38,10 @@ function measuredCli(args: readonly string[]): Promise<Measured> {
     execFile(
       process.execPath,
       ['--import', REPORT_PEAK_RSS, CLI, ...args, '--json'],
-      { env: { ...process.env, TICKET_ISSUER_DATA: '' }, maxBuffer: 16 * 1024 * 1024 },
+      {
+        env: { ...process.env, TICKET_ISSUER_DATA: '', NODE_OPTIONS: `--max-old-space-size=${HEAP_CAP_MIB} --max-semi-space-size=2` },
+        maxBuffer: 16 * 1024 * 1024,
+      },
       (error, stdout, stderr) => {
         const peak = /peak_rss_kib=(\d+)/.exec(stderr);
         if (error || !peak) return reject(new Error(`${args.join(' ')} failed: ${error?.message ?? ''}\n${stderr}`));
