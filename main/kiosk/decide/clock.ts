@@ -24,7 +24,7 @@ export interface OffsetBounds {
 
 /** What the answers so far say of the offset, as kept in the local store. */
 export interface KnownClock extends OffsetBounds {
-  /** The estimate used: the middle of the bounds, in whole ms. */
+  /** The estimate used: the smallest correction within the bounds (0 when they hold 0), in whole ms. */
   offset_ms: number;
   /** The kiosk's time (epoch ms) of the last answer. */
   measured_at_ms: number;
@@ -58,7 +58,18 @@ export function nextKnownClock(known: KnownClock | null, bounds: OffsetBounds, a
   const meets = known !== null && bounds.low_ms <= known.high_ms && known.low_ms <= bounds.high_ms;
   const low = meets ? Math.max(known.low_ms, bounds.low_ms) : bounds.low_ms;
   const high = meets ? Math.min(known.high_ms, bounds.high_ms) : bounds.high_ms;
-  return { low_ms: low, high_ms: high, offset_ms: Math.round((low + high) / 2), measured_at_ms: atMs };
+  return { low_ms: low, high_ms: high, offset_ms: smallestCorrection(low, high), measured_at_ms: atMs };
+}
+
+/**
+ * The offset used: the smallest correction the answers allow. 0 while the bounds hold 0: the kiosk's clock
+ * agrees with the issuer's as far as a Date header can tell, and is kept as it is, to the millisecond, so two
+ * kiosks synced by NTP still order a ticket's scans as they happened (docs/protocol.md "Late scans are
+ * ordered by `scanned_at`"); a middle of the bounds would move each by up to half a second its own way.
+ */
+function smallestCorrection(low: number, high: number): number {
+  if (low <= 0 && 0 <= high) return 0;
+  return Math.round(high < 0 ? high : low);
 }
 
 /** The issuer's time as last known (docs/kiosk.md "The kiosk's clock"): the kiosk's clock plus the last offset; the kiosk's clock before any answer. */

@@ -36,7 +36,18 @@ describe('nextKnownClock: the answers together', () => {
     // True offset -7,200,250 ms: each answer's bounds hold it.
     const first = nextKnownClock(null, { low_ms: -7_201_000, high_ms: -7_200_000 }, 1);
     const second = nextKnownClock(first, { low_ms: -7_200_400, high_ms: -7_199_500 }, 2);
-    expect(second).toEqual({ low_ms: -7_200_400, high_ms: -7_200_000, offset_ms: -7_200_200, measured_at_ms: 2 });
+    // The smallest correction the bounds allow (the bound nearest 0).
+    expect(second).toEqual({ low_ms: -7_200_400, high_ms: -7_200_000, offset_ms: -7_200_000, measured_at_ms: 2 });
+  });
+
+  it("keeps a kiosk's own clock, to the millisecond, while the answers agree with it (bounds that hold 0)", () => {
+    // Two kiosks synced by NTP: Date's one-second resolution must not move either one's scan times.
+    const a = nextKnownClock(null, { low_ms: -700, high_ms: 300 }, 1);
+    const b = nextKnownClock(null, { low_ms: -200, high_ms: 800 }, 1);
+    expect([a.offset_ms, b.offset_ms]).toEqual([0, 0]);
+    expect(issuerTimeAsLastKnown(5_000, a)).toBe(5_000);
+    // A clock a second and more behind: corrected by the least the answers need.
+    expect(nextKnownClock(null, { low_ms: 1_200, high_ms: 2_200 }, 1).offset_ms).toBe(1_200);
   });
 
   it('starts again from the new answer when it does not meet what was known (a clock was set)', () => {
