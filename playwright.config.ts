@@ -26,11 +26,11 @@ export default defineConfig({
   outputDir: 'test-results/playwright',
   // Builds once before any test runs (`npm run build`), as vitest does; skipped when scripts/test-suite.mjs built already.
   globalSetup: './test/global-setup.ts',
-  // Two files at a time on a 2-core machine: a file spends most of its time waiting (verdict timers, the PIN
-  // lockout, the queue's backoff), so two overlap well (62 tests in 3.7 min, where vitest's one worker took
-  // about 5 min); the tests inside a file run in order. The wedge typing that needs an unloaded moment
-  // retries by itself (test/support/cdp-keyboard.ts). `--workers 1` runs one file at a time.
-  workers: 2,
+  // One file at a time. Two overlapped well on the 2-core machine (2.7-3 min against about 5), but the wedge
+  // typing tests need key events delivered as a scanner types them, 80 ms apart at most, and with another file's
+  // kiosks and issuer busy beside them a clean-clone run saw 258 ms gaps three times over and failed
+  // (test/support/cdp-keyboard.ts gives up after three tries). `--workers 2` runs two files at a time.
+  workers: 1,
   fullyParallel: false,
   forbidOnly: Boolean(process.env['CI']),
   // Per test and per hook, as vitest's testTimeout and hookTimeout; files that need longer say so.
