@@ -160,7 +160,7 @@ async function assemble(options: BuildOptions, database: SqlDatabase, schemaVers
     ipRateLimit: enrollRateLimit(app, options.enrollRpm),
     keysDir: resolveDataDir(options.dataDir).keysDir,
   });
-  await app.register(checkInRoute, { database, scannerRateLimit: scannerLimit });
+  await app.register(checkInRoute, { database, scannerRateLimit: scannerLimit, keysDir: resolveDataDir(options.dataDir).keysDir });
   await app.register(ticketStatusRoute, { database, scannerRateLimit: scannerLimit });
   await app.register(heartbeatRoute, { database, scannerRateLimit: scannerLimit });
   await app.register(revocationsRoute, { database, scannerRateLimit: scannerLimit });

@@ -52,6 +52,8 @@ export interface DoorCheckInResponse extends Omit<CheckInResponse, 'status' | 't
   occupancy?: Occupancy;
   /** `rule_refused`: the check-in rule that refused the entry, in words (docs/protocol.md "Check-in rules"). */
   rule?: RuleRefusal;
+  /** `annulled` answers: the issuer's signed annulment receipt, `tann1.` (docs/protocol.md "Annulment receipt"). */
+  annulment_receipt?: string;
 }
 
 /** The discovery document with the heartbeat endpoint (an extra field spec scanners ignore). */

@@ -144,6 +144,8 @@ export const checkInResponseSchema = {
     },
     // docs/protocol.md "Check-in rules": only in a `rule_refused` answer.
     rule: ruleRefusalSchema,
+    // docs/protocol.md "Annulment receipt": only in an `annulled` answer, when the issuer holds its signing key.
+    annulment_receipt: { type: 'string' },
   },
 } as const;
 

@@ -22,7 +22,7 @@ const checkInBodySchema = { ...requestSchema, required: requestSchema.required.f
 
 export default async function checkInRoute(
   app: FastifyInstance,
-  options: { database: SqlDatabase; scannerRateLimit: RateLimitHook },
+  options: { database: SqlDatabase; scannerRateLimit: RateLimitHook; keysDir?: string },
 ): Promise<void> {
   app.post(
     PATHS.checkIn,
@@ -50,7 +50,7 @@ export default async function checkInRoute(
         throw errors.invalidField('staff_id', `${labelCharacterProblem(staffId)}: a staff id is shown and exported`);
       }
       const headerKey = request.headers['idempotency-key'] as string | undefined;
-      const result = await checkIn(options.database, credential, request.body as CheckInBody, headerKey);
+      const result = await checkIn(options.database, credential, request.body as CheckInBody, headerKey, options.keysDir);
       if (!result.ok) throw result.error;
       // Stored answers are sent as stored: a replay is byte for byte the first answer.
       return reply.code(result.httpStatus).type('application/json; charset=utf-8').send(result.responseBody);

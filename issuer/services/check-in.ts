@@ -48,24 +48,29 @@ import {
   type CheckInFacts,
 } from './check-in-decision.js';
 import type { Sql, SqlDatabase } from '../store/sql.js';
+import { signAnnulmentReceipt } from './annulment-receipts.js';
 
 /** The HTTP answer, already serialised: first answers and replays send the very same bytes. */
 export type CheckInResult = { ok: true; httpStatus: number; responseBody: string } | { ok: false; error: ApiError };
 
+/** `keysDir`: where the private signing keys are, for the annul answer's receipt (annulment-receipts.ts). */
 export function checkIn(
   database: SqlDatabase,
   credential: ScannerCredential,
   body: CheckInBody,
   headerKey: string | undefined,
+  keysDir?: string,
 ): Promise<CheckInResult> {
-  return database.write(checkInWrite({ credential, body, headerKey, now: new Date().toISOString() }));
+  return database.write(checkInWrite({ credential, body, headerKey, now: new Date().toISOString(), keysDir }));
 }
 
 /** The check-in's write job, by name, so that it can run on the SQLite database thread (store/named-jobs.ts). */
 export const checkInWrite = namedJob(
   'check-in',
-  (db, args: { credential: ScannerCredential; body: CheckInBody; headerKey: string | undefined; now: string }) =>
-    checkInJob(db, args.credential, args.body, args.headerKey, new Date(args.now)),
+  (
+    db,
+    args: { credential: ScannerCredential; body: CheckInBody; headerKey: string | undefined; now: string; keysDir?: string | undefined },
+  ) => checkInJob(db, args.credential, args.body, args.headerKey, new Date(args.now), args.keysDir),
 );
 
 async function checkInJob(
@@ -74,13 +79,14 @@ async function checkInJob(
   body: CheckInBody,
   headerKey: string | undefined,
   now: Date,
+  keysDir: string | undefined,
 ): Promise<CheckInResult> {
   const key = effectiveIdempotencyKey(body, headerKey);
   const { ticket, checkin, door, stored } = await checkInFacts(db, body.tid, key !== undefined && isUuidV4(key) ? key : null);
   // Occupancy is read only where an answer can use it: an explicit entry or exit at an event with a capacity.
   const occupancyMatters = body.action !== undefined && body.action !== 'annul' && door?.capacity != null && ticket?.eid === body.eid;
   const badge = body.staff_badge === undefined ? undefined : await badgeFact(db, body.staff_badge, body.eid, now);
-  const decision = decideCheckIn({
+  const decided = decideCheckIn({
     now,
     credential,
     body,
@@ -98,6 +104,7 @@ async function checkInJob(
     rules: await rulesFacts(db, body, ticket, door?.rules_json ?? null),
     badge,
   });
+  const decision = keysDir === undefined ? decided : await withReceipt(db, decided, { credential, body, checkin, badge, keysDir, now });
   // Who at the door: the badge's sid when a valid badge came with the request, else the staff id the kiosk sent.
   const staffId = badge?.ok === true ? badge.sid : (body.staff_id ?? null);
   const result = await apply(db, decision, credential, body, key!, now, { ticket, checkin, staffId });
@@ -119,6 +126,43 @@ async function checkInJob(
     }),
   });
   return result;
+}
+
+/**
+ * An accepted annulment's answer carries the issuer's signed receipt (docs/protocol.md "Annulment receipt"), an
+ * extra field spec scanners ignore; it is part of the stored answer, so a replay sends the same bytes.
+ */
+async function withReceipt(
+  db: Sql,
+  decision: CheckInDecision,
+  facts: {
+    credential: ScannerCredential;
+    body: CheckInBody;
+    checkin: CheckinRow | undefined;
+    badge: BadgeFact | undefined;
+    keysDir: string;
+    now: Date;
+  },
+): Promise<CheckInDecision> {
+  if (decision.kind !== 'answer' || facts.body.action !== 'annul' || !('status' in decision.body)) return decision;
+  if (decision.body.status !== 'annulled') return decision;
+  const at = decision.effect?.kind === 'annul' ? decision.effect.at : facts.checkin?.state_at;
+  if (at === undefined) return decision;
+  const receipt = await signAnnulmentReceipt(
+    db,
+    facts.keysDir,
+    {
+      eid: facts.body.eid,
+      tid: facts.body.tid,
+      at,
+      scannerId: facts.credential.scannerId,
+      keyRole: facts.credential.role,
+      staffId: facts.body.staff_id ?? null,
+      badge: facts.badge,
+    },
+    facts.now,
+  );
+  return receipt === null ? decision : { ...decision, body: { ...decision.body, annulment_receipt: receipt } };
 }
 
 /**
