@@ -93,7 +93,7 @@ export async function annulAtDoor(deps: DoorAnnulDeps, tid: string, reason: stri
   const decided = annulAnswer(call, tid);
   switch (decided.then) {
     case 'tell_peers':
-      deps.lan.tellAnnulled(tid, answeredAt);
+      deps.lan.tellAnnulled(tid, answeredAt, call.kind === 'answered' ? call.response : null);
       return decided.result;
     case 'show':
       return decided.result;

@@ -151,7 +151,7 @@ export function assembleKiosk(options: KioskCoreOptions, hooks: KioskHooks): Kio
     interactiveTimeoutMs: options.interactiveTimeoutMs ?? 10_000,
     onChange: changed,
   });
-  const lan = new LanDoor({ lan: options.lan, store, apiKeys: options.apiKeys, discovery, background, log });
+  const lan = new LanDoor({ lan: options.lan, store, apiKeys: options.apiKeys, discovery, background, log, now: doorNow });
   store.identity(); // scanner_id is generated on first start, not at first enrollment
   // A pinned self-signed issuer stays pinned across restarts (docs/protocol.md "Self-signed issuers").
   const enrollment = store.getEnrollment();

@@ -25,14 +25,23 @@ export function admissionsSince(
     .all(since, limit) as Array<{ tid: string; admitted_at: IsoDateTime; admitted_offline: number }>;
 }
 
-/** This kiosk's annulments the issuer confirmed, answered since `since` (ISO), newest first. */
-export function annulmentsSince(sql: Statements, since: IsoDateTime, limit: number): Array<{ tid: string; annulled_at: IsoDateTime }> {
+/**
+ * This kiosk's annulments the issuer confirmed, answered since `since` (ISO), newest first, each with the issuer's
+ * annulment receipt from its stored answer, or null (an issuer that gives none: docs/protocol.md "Annulment receipt").
+ */
+export function annulmentsSince(
+  sql: Statements,
+  since: IsoDateTime,
+  limit: number,
+): Array<{ tid: string; annulled_at: IsoDateTime; receipt: string | null }> {
   return sql
     .statement(
-      `SELECT tid, answered_at AS annulled_at FROM scans WHERE action = 'annul' AND result_status = 'annulled' AND answered_at >= ?
+      `SELECT tid, answered_at AS annulled_at,
+              CASE WHEN json_valid(result) THEN json_extract(result, '$.annulment_receipt') END AS receipt
+         FROM scans WHERE action = 'annul' AND result_status = 'annulled' AND answered_at >= ?
        ORDER BY answered_at DESC LIMIT ?`,
     )
-    .all(since, limit) as Array<{ tid: string; annulled_at: IsoDateTime }>;
+    .all(since, limit) as Array<{ tid: string; annulled_at: IsoDateTime; receipt: string | null }>;
 }
 
 const REVOKED_SCANNERS_SETTING = 'lan_revoked_scanners';

@@ -390,7 +390,7 @@ export class LocalStore {
   }
 
   /** This kiosk's annulments the issuer confirmed, answered since `since`, newest first. */
-  annulmentsSince(since: IsoDateTime, limit: number): Array<{ tid: string; annulled_at: IsoDateTime }> {
+  annulmentsSince(since: IsoDateTime, limit: number): Array<{ tid: string; annulled_at: IsoDateTime; receipt: string | null }> {
     return annulmentsSince(this.sql, since, limit);
   }
 

@@ -64,7 +64,7 @@ export async function drainPass(deps: DrainPassDeps): Promise<DrainReport | null
   });
   if (background.closed) return report;
   for (const scan of report.settled) {
-    if (scan.action === 'annul' && scan.result_status === 'annulled') deps.lan.tellAnnulled(scan.tid, scan.answered_at!);
+    if (scan.action === 'annul' && scan.result_status === 'annulled') deps.lan.tellAnnulled(scan.tid, scan.answered_at!, scan.result);
   }
   if (report.stop === 'offline') link.connection = 'offline';
   else if (report.stop === 'unauthorized') link.authorised = false;

@@ -23,6 +23,8 @@ export interface LanDoorDeps {
   discovery: DiscoveryCache;
   background: BackgroundWork;
   log: (line: string) => void;
+  /** The issuer's time as this kiosk knows it (docs/kiosk.md "The kiosk's clock"): the LAN's time checks go by it. */
+  now?: () => number;
 }
 
 export class LanDoor {
@@ -66,6 +68,8 @@ export class LanDoor {
         },
         // docs/kiosk.md "Kiosks on one LAN": a peer's admission dated outside the event's days is not believed.
         eventWindow: eventWindowOf(enrollment.event_date, enrollment.key_expires_at),
+        // A kiosk whose own clock is off still dates and judges messages as its peers do (docs/kiosk.md "Kiosks on one LAN").
+        ...(this.deps.now ? { clock: this.deps.now } : {}),
       },
       (since, limit) =>
         store.admissionsSince(since, limit).map((row) => ({
@@ -77,7 +81,7 @@ export class LanDoor {
       (since, limit) =>
         store
           .annulmentsSince(since, limit)
-          .map((row) => ({ tid: row.tid, admitted_at: row.annulled_at, gate: enrollment.gate_id, offline: false })),
+          .map((row) => ({ tid: row.tid, admitted_at: row.annulled_at, gate: enrollment.gate_id, offline: false, ...receiptField(row) })),
     );
   }
 
@@ -90,15 +94,17 @@ export class LanDoor {
 
   /**
    * The issuer confirmed an annulment this kiosk sent (at the door, or later from the queue): its LAN peers forget
-   * the undone admission (docs/kiosk.md "Kiosks on one LAN"), as this kiosk does once the issuer confirmed it.
+   * the undone admission (docs/kiosk.md "Kiosks on one LAN"), as this kiosk does once the issuer confirmed it. The
+   * answer's receipt (docs/protocol.md "Annulment receipt") goes with it: then they forget it whoever admitted it.
    */
-  tellAnnulled(tid: string, annulledAt: string): void {
+  tellAnnulled(tid: string, annulledAt: string, answer: unknown = null): void {
     if (!this.deps.lan) return;
     this.deps.lan.publishAnnulment({
       tid,
       admitted_at: annulledAt,
       gate: this.deps.store.getEnrollment()?.gate_id ?? null,
       offline: false,
+      ...receiptField({ receipt: receiptOf(answer) }),
     });
   }
 
@@ -107,3 +113,12 @@ export class LanDoor {
     return this.deps.lan?.admissionOf(tid);
   }
 }
+
+/** The annulment receipt of an issuer's answer (its `annulment_receipt`), or null; a receiver checks it. */
+export function receiptOf(answer: unknown): string | null {
+  if (typeof answer !== 'object' || answer === null) return null;
+  const receipt = (answer as { annulment_receipt?: unknown }).annulment_receipt;
+  return typeof receipt === 'string' && receipt.startsWith('tann1.') ? receipt : null;
+}
+
+const receiptField = (row: { receipt: string | null }): { receipt?: string } => (row.receipt === null ? {} : { receipt: row.receipt });

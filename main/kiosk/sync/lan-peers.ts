@@ -21,10 +21,15 @@
  * An `annul` message says that a check-in the sender told of (or any earlier
  * admission of the ticket) was undone at the issuer: the receivers forget it,
  * so an offline kiosk does not refuse the ticket's rightful holder with
- * "Already admitted at Gate A" after staff annulled that admission.
+ * "Already admitted at Gate A" after staff annulled that admission. Without
+ * more, a kiosk undoes only its own admissions; with the issuer's annulment
+ * receipt (`rcpt`, protocol/annulment-receipt.ts) any kiosk of the event may
+ * tell of an annulment, and the ticket's admissions up to it are forgotten
+ * whoever made them (docs/kiosk.md "Kiosks on one LAN").
  */
 import { createHash, sign as signBytes, type KeyObject } from 'node:crypto';
 import type { PublicKey } from '../../../protocol/index.js';
+import { checkAnnulmentReceipt } from '../../../protocol/annulment-receipt.js';
 import { checkKioskCertificate } from '../../../protocol/kiosk-certificate.js';
 import { labelCharacterProblem } from '../../../protocol/labels.js';
 import { verifyEd25519 } from './lan-certificate.js';
@@ -45,6 +50,10 @@ export const DEFAULT_CATCHUP_HORIZON_MS = 24 * 3600_000;
 export const CATCHUP_LIMIT = 2000;
 /** in datagrams of at most this many (with the certificate, about 1.3 KB: no IP fragmentation on Ethernet). */
 export const ADMISSIONS_PER_DATAGRAM = 8;
+/** Annulments with their receipts (about 500 bytes each) go at most this many to a datagram, for the same reason. */
+export const RECEIPTS_PER_DATAGRAM = 1;
+/** A receipt longer than this is not read. */
+const MAX_RECEIPT_LENGTH = 1024;
 /** Larger datagrams are not read. */
 export const MAX_DATAGRAM_BYTES = 8192;
 /** The peers' admissions kept in memory; the oldest learned go first beyond it. */
@@ -76,6 +85,8 @@ export interface LanAdmission {
   gate: string | null;
   /** The admitting kiosk decided without the issuer. */
   offline: boolean;
+  /** `annul` only: the issuer's annulment receipt (`tann1.`), when the issuer gave one. */
+  receipt?: string;
 }
 
 /** What the kiosk core consults offline: a peer's admission of the ticket, if any (the earliest known). */
@@ -134,8 +145,14 @@ export interface LanSigner {
   certificate: string;
 }
 
-/** One datagram: the message's fields, the sender's certificate and its signature (base64url). */
+/**
+ * One datagram: the message's fields, the sender's certificate and its signature (base64url); an `annul` with
+ * receipts adds `rcpt`, one receipt or null per annulment. The receipts are outside the kiosk's signature: each is
+ * signed by the issuer and names its event and ticket, so taking one out only leaves the sender's own word, and
+ * kiosks that do not read `rcpt` still check the signature of what they read.
+ */
 export function encodeMessage(message: LanMessage, signer: LanSigner): Buffer {
+  const receipts = message.adm.map((a) => a.receipt ?? null);
   const wire = {
     p: LAN_PROTOCOL,
     type: message.type,
@@ -148,6 +165,7 @@ export function encodeMessage(message: LanMessage, signer: LanSigner): Buffer {
     adm: wireAdmissions(message.adm),
     cert: signer.certificate,
     sig: signBytes(null, canonicalBytes(message), signer.privateKey).toString('base64url'),
+    ...(receipts.some((receipt) => receipt !== null) ? { rcpt: receipts } : {}),
   };
   return Buffer.from(JSON.stringify(wire), 'utf8');
 }
@@ -182,14 +200,27 @@ export function decodeMessage(bytes: Uint8Array): Decoded {
   if (!isShortString(w['cert'], 2048) || !/^[A-Za-z0-9_.-]+$/.test(w['cert'])) return { ok: false, problem: 'bad certificate field' };
   const adm = w['adm'];
   if (!Array.isArray(adm) || adm.length > 64) return { ok: false, problem: 'bad admissions list' };
+  const rcpt = w['rcpt'];
+  if (rcpt !== undefined) {
+    const isReceipt = (r: unknown): boolean => isShortString(r, MAX_RECEIPT_LENGTH) && /^tann1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(r);
+    if (w['type'] !== 'annul' || !Array.isArray(rcpt) || rcpt.length !== adm.length || !rcpt.every((r) => r === null || isReceipt(r)))
+      return { ok: false, problem: 'bad receipts list' };
+  }
   const admissions: LanAdmission[] = [];
-  for (const entry of adm) {
+  for (const [i, entry] of adm.entries()) {
     if (!Array.isArray(entry) || entry.length !== 4) return { ok: false, problem: 'bad admission' };
     const [tid, at, gate, offline] = entry as unknown[];
     if (!isLabel(tid, 128) || !isIsoTime(at) || (gate !== null && !isLabel(gate, 64)) || (offline !== 0 && offline !== 1)) {
       return { ok: false, problem: 'bad admission' };
     }
-    admissions.push({ tid, admitted_at: at, gate: gate as string | null, offline: offline === 1 });
+    const receipt = (rcpt as unknown[] | undefined)?.[i];
+    admissions.push({
+      tid,
+      admitted_at: at,
+      gate: gate as string | null,
+      offline: offline === 1,
+      ...(typeof receipt === 'string' ? { receipt } : {}),
+    });
   }
   return {
     ok: true,
@@ -223,6 +254,11 @@ export interface LanMembership {
   trust: LanTrust;
   /** When a peer's admissions and annulments may be dated (eventWindowOf); absent: no bound but "not in the future". */
   eventWindow?: EventWindow;
+  /**
+   * The time the LAN goes by: the issuer's time as this kiosk knows it (docs/kiosk.md "The kiosk's clock"), for the
+   * messages' `ts` and `seq` and every time check on what peers say. Absent: the transport's own clock.
+   */
+  clock?: () => number;
 }
 
 /** What a receiver checks a peer's certificate against (docs/kiosk.md "Kiosks on one LAN"). */
@@ -308,6 +344,8 @@ export class LanPeerState {
   private readonly admissions = new Map<string, PeerAdmission>();
   /** Annulments heard of, per kiosk and ticket (the latest): an admission told of later but made before it is stale. */
   private readonly annulments = new Map<string, string>();
+  /** Annulments the issuer's receipt vouches for, per ticket (the latest, epoch ms): they undo every kiosk's admissions. */
+  private readonly receiptAnnulments = new Map<string, number>();
   private seq = 0;
   private readonly replayWindowMs: number;
   private readonly peerTimeoutMs: number;
@@ -325,6 +363,7 @@ export class LanPeerState {
     if (this.membership?.eid !== membership?.eid) {
       this.admissions.clear();
       this.annulments.clear();
+      this.receiptAnnulments.clear();
       this.lastAccepted.clear();
       this.lastHeard.clear();
     }
@@ -394,15 +433,24 @@ export class LanPeerState {
    */
   catchupReplies(own: readonly LanAdmission[], nowMs: number, annulled: readonly LanAdmission[] = []): Buffer[] {
     const replies: Buffer[] = [];
-    const inDatagrams = (type: 'catchup_reply' | 'annul', list: readonly LanAdmission[]): void => {
+    const inDatagrams = (type: 'catchup_reply' | 'annul', list: readonly LanAdmission[], perDatagram: number): void => {
       const newest = [...list].sort((a, b) => b.admitted_at.localeCompare(a.admitted_at)).slice(0, CATCHUP_LIMIT);
-      for (let i = 0; i < newest.length; i += ADMISSIONS_PER_DATAGRAM) {
-        const bytes = this.build(type, nowMs, { adm: newest.slice(i, i + ADMISSIONS_PER_DATAGRAM) });
+      for (let i = 0; i < newest.length; i += perDatagram) {
+        const bytes = this.build(type, nowMs, { adm: newest.slice(i, i + perDatagram) });
         if (bytes) replies.push(bytes);
       }
     };
-    inDatagrams('catchup_reply', own);
-    inDatagrams('annul', annulled);
+    inDatagrams('catchup_reply', own, ADMISSIONS_PER_DATAGRAM);
+    inDatagrams(
+      'annul',
+      annulled.filter((a) => a.receipt === undefined),
+      ADMISSIONS_PER_DATAGRAM,
+    );
+    inDatagrams(
+      'annul',
+      annulled.filter((a) => a.receipt !== undefined),
+      RECEIPTS_PER_DATAGRAM,
+    );
     return replies;
   }
 
@@ -468,7 +516,19 @@ export class LanPeerState {
     }
     if (message.type === 'annul') {
       handling.forgotten = 0;
-      for (const annulment of message.adm) handling.forgotten += this.forget(annulment.tid, annulment.admitted_at, message.from);
+      for (const annulment of message.adm) {
+        const byIssuer = annulment.receipt === undefined ? null : this.receiptTime(annulment.tid, annulment.receipt, nowMs);
+        if (typeof byIssuer === 'number') {
+          handling.forgotten += this.forgetAll(annulment.tid, byIssuer);
+          continue;
+        }
+        // docs/kiosk.md "Kiosks on one LAN": a receipt that does not hold leaves only the sender's own word.
+        if (byIssuer !== null && handling.log === undefined) {
+          handling.log = `LAN ${about}: receipt for ticket ${annulment.tid} not believed: ${byIssuer}; only the sender's own admission is undone.`;
+          handling.logKind = 'forged';
+        }
+        handling.forgotten += this.forget(annulment.tid, annulment.admitted_at, message.from);
+      }
     }
     if (message.type === 'hello' && rejoined) {
       // A peer heard for the first time (or again after a silence): say hello back so it learns us at
@@ -508,8 +568,50 @@ export class LanPeerState {
     return null;
   }
 
+  /**
+   * When the issuer annulled the ticket, by a receipt that holds (docs/protocol.md "Annulment receipt": its signature
+   * by a published key, this event, this ticket) and is dated as any admission a peer tells must be; else why not.
+   */
+  private receiptTime(tid: string, receipt: string, nowMs: number): number | string {
+    const m = this.membership!;
+    const checked = checkAnnulmentReceipt(receipt, {
+      issuer: m.trust.iss,
+      keys: m.trust.keys(),
+      nowMs,
+      eid: m.eid,
+      tid,
+      verify: verifyEd25519,
+    });
+    if (!checked.ok) return `${checked.check}, ${checked.message}`;
+    const at = Date.parse(checked.receipt.annulled_at);
+    if (at > nowMs + this.replayWindowMs) return `its time ${checked.receipt.annulled_at} is in the future`;
+    const window = m.eventWindow;
+    if (window && (at < window.fromMs || at > window.toMs)) return `its time ${checked.receipt.annulled_at} is outside the event's window`;
+    return at;
+  }
+
+  /** The issuer annulled the ticket at `annulledAtMs`: every kiosk's admission of it up to then is undone. 1 when one was forgotten. */
+  private forgetAll(tid: string, annulledAtMs: number): number {
+    const heard = this.receiptAnnulments.get(tid);
+    if (heard === undefined || heard < annulledAtMs) {
+      if (this.receiptAnnulments.size >= MAX_KNOWN_ADMISSIONS) {
+        const oldest = this.receiptAnnulments.keys().next().value;
+        if (oldest !== undefined) this.receiptAnnulments.delete(oldest);
+      }
+      this.receiptAnnulments.delete(tid);
+      this.receiptAnnulments.set(tid, annulledAtMs);
+    }
+    const known = this.admissions.get(tid);
+    if (known === undefined || Date.parse(known.admitted_at) > annulledAtMs) return 0;
+    this.admissions.delete(tid);
+    return 1;
+  }
+
   /** Keeps a peer's admission; the earliest of a ticket wins. 1 when the ticket was new. */
   private learn(admission: PeerAdmission): number {
+    const annulledByIssuer = this.receiptAnnulments.get(admission.tid);
+    // Made before an annulment the issuer vouched for (whoever made it): undone.
+    if (annulledByIssuer !== undefined && Date.parse(admission.admitted_at) <= annulledByIssuer) return 0;
     const annulledAt = this.annulments.get(annulmentKey(admission.scanner_id, admission.tid));
     // Made before an annulment its kiosk told already (a catch-up reply can bring an old admission late): undone.
     if (annulledAt !== undefined && admission.admitted_at <= annulledAt) return 0;

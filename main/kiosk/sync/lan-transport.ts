@@ -48,13 +48,17 @@ export class LanTransport implements PeerNetwork {
   private timer: ReturnType<typeof setInterval> | undefined;
   private ownAdmissionsSince: ((since: string, limit: number) => LanAdmission[]) | null = null;
   private ownAnnulmentsSince: ((since: string, limit: number) => LanAdmission[]) | null = null;
+  /** This host's clock: the log budgets' minutes. */
   private readonly now: () => number;
+  /** The time the LAN goes by (LanMembership `clock`: the issuer's as the kiosk knows it), else `now`. */
+  private lanNow: () => number;
   private closed = false;
   private readonly logBudgets = new LanLogBudgets();
 
   private constructor(private readonly options: LanTransportOptions) {
     this.state = new LanPeerState(options);
     this.now = options.now ?? Date.now;
+    this.lanNow = this.now;
   }
 
   /** Binds the socket; resolves once it listens (the bound port is `port`). */
@@ -113,12 +117,13 @@ export class LanTransport implements PeerNetwork {
   ): void {
     if (this.closed) return;
     this.state.setMembership(membership);
+    this.lanNow = membership.clock ?? this.now;
     this.ownAdmissionsSince = ownAdmissionsSince;
     this.ownAnnulmentsSince = ownAnnulmentsSince;
     this.options.log(`LAN warnings on for event ${membership.eid} (UDP port ${this.port}).`);
     // Joining (or coming back): tell every known peer, and ask each what it admitted while away.
     this.hello();
-    const now = this.now();
+    const now = this.lanNow();
     for (const peer of this.state.destinations(now)) {
       const ask = this.state.catchupRequest(now);
       if (ask) this.send(peer, ask);
@@ -127,6 +132,7 @@ export class LanTransport implements PeerNetwork {
 
   leave(): void {
     this.state.setMembership(null);
+    this.lanNow = this.now;
     this.ownAdmissionsSince = null;
     this.ownAnnulmentsSince = null;
   }
@@ -145,7 +151,7 @@ export class LanTransport implements PeerNetwork {
 
   private tellPeers(type: 'admit' | 'annul', entry: LanAdmission): void {
     if (this.closed) return;
-    const now = this.now();
+    const now = this.lanNow();
     const bytes = this.state.build(type, now, { adm: [entry] });
     if (!bytes) return;
     for (const peer of this.state.destinations(now)) this.send(peer, bytes);
@@ -162,7 +168,7 @@ export class LanTransport implements PeerNetwork {
 
   private hello(): void {
     if (this.closed || !this.state.joined) return;
-    const now = this.now();
+    const now = this.lanNow();
     const bytes = this.state.build('hello', now);
     if (!bytes) return;
     for (const peer of this.state.destinations(now)) this.send(peer, bytes);
@@ -173,9 +179,9 @@ export class LanTransport implements PeerNetwork {
 
   private onMessage(bytes: Buffer, from: PeerAddress): void {
     if (this.closed) return;
-    const now = this.now();
+    const now = this.lanNow();
     const handling = this.state.receive(bytes, from, now);
-    for (const line of this.logBudgets.lines(handling, from, now)) this.options.log(line);
+    for (const line of this.logBudgets.lines(handling, from, this.now())) this.options.log(line);
     for (const { to, bytes: out } of handling.send) this.send(to, out);
     if (handling.catchupFrom && this.ownAdmissionsSince) {
       let own: LanAdmission[];

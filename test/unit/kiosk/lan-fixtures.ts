@@ -4,6 +4,7 @@
  * memberships built from them. Another issuer key, never published, makes forged certificates.
  */
 import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
+import { encodeAnnulmentReceipt } from '../../../protocol/annulment-receipt.js';
 import { encodeKioskCertificate, type KioskCertificatePayload } from '../../../protocol/kiosk-certificate.js';
 import type { EventWindow, LanMembership, LanSigner, LanTrust } from '../../../main/kiosk/sync/lan-peers.js';
 import { kidFromPublicKey, type PublicKey } from '../../../protocol/index.js';
@@ -17,12 +18,19 @@ interface IssuerKey {
   published: PublicKey;
 }
 
-function issuerKey(): IssuerKey {
+function issuerKey(validUntil?: string): IssuerKey {
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');
   const x = publicKey.export({ format: 'jwk' }).x!;
+  const kid = kidFromPublicKey(Buffer.from(x, 'base64url'));
   return {
     privateKey,
-    published: { kid: kidFromPublicKey(Buffer.from(x, 'base64url')), alg: 'Ed25519', public_key: x, valid_from: '2026-01-01T00:00:00Z' },
+    published: {
+      kid,
+      alg: 'Ed25519',
+      public_key: x,
+      valid_from: '2026-01-01T00:00:00Z',
+      ...(validUntil ? { valid_until: validUntil } : {}),
+    },
   };
 }
 
@@ -30,6 +38,8 @@ function issuerKey(): IssuerKey {
 export const ISSUER = issuerKey();
 /** A key no kiosk trusts: its certificates are forged. */
 export const OTHER_ISSUER = issuerKey();
+/** A key the issuer retired before the event: still published, but what it signs after its window is not believed. */
+export const RETIRED_ISSUER = issuerKey('2026-03-01T00:00:00Z');
 
 export interface CertificateOptions {
   eid?: string;
@@ -71,7 +81,7 @@ export function signerFor(scannerId: string, gate: string | null, options: Certi
 
 /** What every test kiosk trusts: the issuer's published key; `revoked` can be changed by the test (a sync). */
 export function trust(revoked: Set<string> = new Set()): LanTrust {
-  return { iss: ISS, keys: () => [ISSUER.published], revokedScanners: () => revoked };
+  return { iss: ISS, keys: () => [ISSUER.published, RETIRED_ISSUER.published], revokedScanners: () => revoked };
 }
 
 export function member(
@@ -87,4 +97,34 @@ export function member(
     trust: trust(options.revoked),
     ...(options.eventWindow ? { eventWindow: options.eventWindow } : {}),
   };
+}
+
+export interface ReceiptOptions {
+  eid?: string;
+  issuer?: IssuerKey;
+  /** When the issuer annulled (default a minute before NOW). */
+  annulledAtMs?: number;
+  /** When it signed (default NOW). */
+  iatMs?: number;
+  scannerId?: string;
+}
+
+/** The issuer's annulment receipt for `tid` (docs/protocol.md "Annulment receipt"), signed by `issuer` (default: the trusted key). */
+export function receiptFor(tid: string, options: ReceiptOptions = {}): string {
+  const issuer = options.issuer ?? ISSUER;
+  return encodeAnnulmentReceipt(
+    {
+      v: 1,
+      iss: ISS,
+      kid: issuer.published.kid,
+      eid: options.eid ?? EID,
+      tid,
+      annulled_at: new Date(options.annulledAtMs ?? NOW - 60_000).toISOString(),
+      scanner_id: options.scannerId ?? 'scn_b',
+      staff_id: 'stf_sam',
+      role: 'supervisor',
+      iat: Math.floor((options.iatMs ?? NOW) / 1000),
+    },
+    (message) => sign(null, message, issuer.privateKey),
+  );
 }

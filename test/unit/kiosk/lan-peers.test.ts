@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import {
   ADMISSIONS_PER_DATAGRAM,
   CATCHUP_LIMIT,
+  RECEIPTS_PER_DATAGRAM,
   canonicalBytes,
   decodeMessage,
   encodeMessage,
@@ -22,7 +23,7 @@ import {
   type LanMessage,
 } from '../../../main/kiosk/sync/lan-peers.js';
 import { CHECK_REASON, OFFLINE_CHECKS } from '../../../protocol/index.js';
-import { EID, member, NOW, OTHER_ISSUER, signerFor, type CertificateOptions } from './lan-fixtures.js';
+import { EID, member, NOW, OTHER_ISSUER, receiptFor, RETIRED_ISSUER, signerFor, type CertificateOptions } from './lan-fixtures.js';
 
 /** A message signed by a kiosk certified for its `from` and `gate`. */
 const sealed = (m: LanMessage): Buffer => encodeMessage(m, signerFor(m.from, m.gate));
@@ -440,6 +441,84 @@ describe('annulments', () => {
     for (const reply of replies) b.receive(reply, A_ADDR, NOW + 1);
     expect(b.admissionOf('T1')).toBeDefined();
     expect(b.admissionOf('T7')).toBeUndefined();
+  });
+});
+
+describe("annulments with the issuer's receipt", () => {
+  const at = (minutes: number): string => new Date(NOW + (minutes - 10) * 60_000).toISOString();
+  const annulled = (tid: string, minutes: number, receipt: string): LanAdmission => ({ ...admission(tid, at(minutes)), receipt });
+
+  it('an annul from any kiosk of the event, with a receipt, forgets the ticket’s admissions up to it whoever made them', () => {
+    const a = kiosk('scn_a');
+    const c = kiosk('scn_c');
+    const b = kiosk('scn_b');
+    b.receive(a.build('admit', NOW, { adm: [admission('T1', at(0)), admission('T2', at(0))] })!, A_ADDR, NOW);
+    const receipt = receiptFor('T1', { annulledAtMs: Date.parse(at(1)) });
+    const bytes = c.build('annul', NOW + 1, { adm: [annulled('T1', 1, receipt)] })!;
+    // The receipt travels with the annulment.
+    expect((decodeMessage(bytes) as { message: LanMessage }).message.adm[0]!.receipt).toBe(receipt);
+    const handling = b.receive(bytes, B_ADDR, NOW + 1);
+    expect(handling).toMatchObject({ forgotten: 1 });
+    expect(handling.log).toBeUndefined();
+    expect(b.admissionOf('T1')).toBeUndefined();
+    expect(b.admissionOf('T2')).toMatchObject({ scanner_id: 'scn_a' });
+    // Told late (a catch-up answer), an admission made before the annulment is not learned, whoever made it...
+    expect(b.receive(a.build('catchup_reply', NOW + 2, { adm: [admission('T1', at(0))] })!, A_ADDR, NOW + 2).learned).toBe(0);
+    // ...and one made after it stands.
+    expect(b.receive(a.build('admit', NOW + 3, { adm: [admission('T1', at(2))] })!, A_ADDR, NOW + 3).learned).toBe(1);
+  });
+
+  it('a receipt that does not hold leaves only the sender’s own word, with a log line', () => {
+    const a = kiosk('scn_a');
+    const c = kiosk('scn_c');
+    const b = kiosk('scn_b');
+    b.receive(a.build('admit', NOW, { adm: [admission('T1', at(0))] })!, A_ADDR, NOW);
+    const bad: Array<[string, RegExp]> = [
+      [receiptFor('T1', { issuer: OTHER_ISSUER }), /key_known/],
+      [receiptFor('T1', { eid: 'evt_other' }), /event/],
+      [receiptFor('T2'), /ticket/],
+      [receiptFor('T1', { issuer: RETIRED_ISSUER }), /key_window/],
+      [receiptFor('T1', { annulledAtMs: NOW + 3_600_000, iatMs: NOW + 3_600_000 }), /in the future/],
+      [receiptFor('T1').slice(0, -3) + (receiptFor('T1').endsWith('AAA') ? 'BBB' : 'AAA'), /signature/],
+    ];
+    for (const [i, [receipt, why]] of bad.entries()) {
+      const handling = b.receive(c.build('annul', NOW + 1 + i, { adm: [annulled('T1', 1, receipt)] })!, B_ADDR, NOW + 1 + i);
+      expect(handling.forgotten, String(why)).toBe(0);
+      expect(handling.log, String(why)).toMatch(/receipt for ticket T1 not believed/);
+      expect(handling.log, String(why)).toMatch(why);
+    }
+    expect(b.admissionOf('T1')).toMatchObject({ scanner_id: 'scn_a' });
+    // From the admitting kiosk itself, the old rule still holds whatever its receipt.
+    expect(b.receive(a.build('annul', NOW + 10, { adm: [annulled('T1', 1, bad[0]![0])] })!, A_ADDR, NOW + 10).forgotten).toBe(1);
+  });
+
+  it('receipts travel only in annul messages, one per annulment; a catch-up answer sends them one to a datagram', () => {
+    const a = kiosk('scn_a');
+    const b = kiosk('scn_b');
+    const c = kiosk('scn_c');
+    c.receive(b.build('admit', NOW, { adm: [admission('T5', at(0)), admission('T6', at(0))] })!, B_ADDR, NOW);
+    const replies = a.catchupReplies([], NOW + 1, [
+      annulled('T5', 1, receiptFor('T5', { annulledAtMs: Date.parse(at(1)) })),
+      annulled('T6', 1, receiptFor('T6', { annulledAtMs: Date.parse(at(1)) })),
+      admission('T7', at(1)),
+    ]);
+    const decoded = replies.map((reply) => (decodeMessage(reply) as { message: LanMessage }).message);
+    expect(decoded.map((m) => [m.type, m.adm.length])).toEqual([
+      ['annul', 1],
+      ['annul', RECEIPTS_PER_DATAGRAM],
+      ['annul', RECEIPTS_PER_DATAGRAM],
+    ]);
+    for (const reply of replies) expect(reply.length).toBeLessThan(1400);
+    for (const reply of replies) c.receive(reply, A_ADDR, NOW + 1);
+    expect(c.admissionOf('T5')).toBeUndefined();
+    expect(c.admissionOf('T6')).toBeUndefined();
+    // A receipts list on another type, or of another length, is malformed.
+    const wire = JSON.parse(replies[1]!.toString()) as Record<string, unknown>;
+    expect(decodeMessage(Buffer.from(JSON.stringify({ ...wire, type: 'admit' })))).toMatchObject({
+      ok: false,
+      problem: 'bad receipts list',
+    });
+    expect(decodeMessage(Buffer.from(JSON.stringify({ ...wire, rcpt: [] })))).toMatchObject({ ok: false, problem: 'bad receipts list' });
   });
 });
 
