@@ -2,8 +2,9 @@
  * Kiosks on one LAN (docs/kiosk.md "Kiosks on one LAN"; main/kiosk/sync/lan-peers.ts), generated: at least 1,000
  * datagrams that a hostile device or a compromised kiosk could send (forged certificates, altered signed messages,
  * replays of a real peer's datagrams, signed messages out of time or out of the event's window, messages of one
- * kiosk speaking for another scanner or gate, annulments of another kiosk's admission, a revoked kiosk's messages,
- * texts with control or direction characters, random bytes). None changes what the receiver knows of admissions;
+ * kiosk speaking for another scanner or gate, annulments of another kiosk's admission, annulments carrying an issuer
+ * receipt that does not hold (forged, of another event or ticket, by a retired key, dated in the future), a revoked
+ * kiosk's messages, texts with control or direction characters, random bytes). None changes what the receiver knows of admissions;
  * nothing throws; afterwards a real peer's admission and annulment still work.
  */
 import fc from 'fast-check';
@@ -16,7 +17,7 @@ import {
   type LanMessage,
   type LanMessageType,
 } from '../../main/kiosk/sync/lan-peers.js';
-import { EID, member, NOW, OTHER_ISSUER, signerFor } from '../unit/kiosk/lan-fixtures.js';
+import { EID, member, NOW, OTHER_ISSUER, receiptFor, RETIRED_ISSUER, signerFor } from '../unit/kiosk/lan-fixtures.js';
 
 const RUNS = 1_500;
 const A = { address: '10.0.4.17', port: 47474 };
@@ -157,6 +158,36 @@ const hostile = (heard: readonly Buffer[]): fc.Arbitrary<[string, Buffer]> =>
           ),
         ] as [string, Buffer],
     ),
+    // Another real kiosk (C) annulling what A admitted, with an issuer receipt that does not hold.
+    fc
+      .record({
+        seq: freshSeq,
+        ticket: fc.constantFrom('T1', 'T2'),
+        bad: fc.constantFrom('forged', 'other event', 'other ticket', 'retired key', 'future', 'altered'),
+        minutesAgo: fc.integer({ min: 0, max: 50 }),
+      })
+      .map(({ seq, ticket, bad, minutesAgo }) => {
+        const annulledAtMs = NOW - minutesAgo * 60_000;
+        const good = (tid: string): string => receiptFor(tid, { annulledAtMs });
+        const receipt = {
+          forged: () => receiptFor(ticket, { annulledAtMs, issuer: OTHER_ISSUER }),
+          'other event': () => receiptFor(ticket, { annulledAtMs, eid: 'evt_other' }),
+          'other ticket': () => good(ticket === 'T1' ? 'T2' : 'T1'),
+          'retired key': () => receiptFor(ticket, { annulledAtMs, issuer: RETIRED_ISSUER }),
+          future: () => receiptFor(ticket, { annulledAtMs: NOW + 3_600_000, iatMs: NOW + 3_600_000 }),
+          altered: () => {
+            const [prefix, payload, signature] = good(ticket).split('.') as [string, string, string];
+            const fields = JSON.parse(Buffer.from(payload, 'base64url').toString()) as Record<string, unknown>;
+            fields['annulled_at'] = at(NOW);
+            return `${prefix}.${Buffer.from(JSON.stringify(fields)).toString('base64url')}.${signature}`;
+          },
+        }[bad]();
+        const adm = [{ tid: ticket, admitted_at: at(annulledAtMs), gate: 'C', offline: false, receipt }];
+        return ['bad receipt', encodeMessage(message({ type: 'annul', from: 'scn_c', gate: 'C', seq, adm }), signerFor('scn_c', 'C'))] as [
+          string,
+          Buffer,
+        ];
+      }),
     // A revoked kiosk, with its (still unexpired) certificate.
     fc
       .record({
@@ -204,6 +235,7 @@ describe('LAN messages that must change nothing', () => {
       [
         'altered',
         'annul of another kiosk',
+        'bad receipt',
         'bad text',
         'forged',
         'other scanner',
@@ -223,5 +255,15 @@ describe('LAN messages that must change nothing', () => {
     ).toBe(1);
     expect(b.admissionOf('T1')).toBeUndefined();
     expect(b.admissionOf('T4')).toMatchObject({ scanner_id: 'scn_a', gate: 'A' });
+    // Another real kiosk with the issuer's real receipt: A's admission of T2 is forgotten.
+    const receipt = receiptFor('T2', { annulledAtMs: NOW - 100 });
+    const c = new LanPeerState();
+    c.setMembership(member('scn_c', 'C'));
+    // (Later than every generated sequence number of C's: some of those were authentic, if hostile.)
+    const annulled = c.build('annul', NOW + 55_000, {
+      adm: [{ tid: 'T2', admitted_at: at(NOW - 100), gate: 'C', offline: false, receipt }],
+    })!;
+    expect(b.receive(annulled, { address: '10.0.4.18', port: 47474 }, NOW + 55_000).forgotten).toBe(1);
+    expect(b.admissionOf('T2')).toBeUndefined();
   });
 });
