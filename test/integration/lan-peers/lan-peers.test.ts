@@ -152,8 +152,8 @@ beforeAll(async () => {
     const kiosk = kiosks[label];
     await kiosk.start();
     const setup = issuer.setupCode({ gateId: label });
-    // A's staff may undo a check-in (docs/kiosk.md "Annul at the door"): the right comes with its setup code.
-    if (label === 'A') issuer.fx.db.prepare("UPDATE enrollment_tokens SET role = 'supervisor' WHERE token_id = ?").run(setup.tokenId);
+    // A's and B's staff may undo a check-in (docs/kiosk.md "Annul at the door"): the right comes with its setup code.
+    if (label !== 'C') issuer.fx.db.prepare("UPDATE enrollment_tokens SET role = 'supervisor' WHERE token_id = ?").run(setup.tokenId);
     const result = await kiosk.scan(setup.code);
     expect(result, JSON.stringify(result)).toMatchObject({ type: 'enrolled', gate_id: label });
     await eventually(() => kiosk.lines(/^LAN warnings on/).length > 0);
@@ -300,5 +300,25 @@ describe('kiosks on one LAN (loopback only)', () => {
     expect(await kiosks.C.knows(wrong.tid)).toBeNull();
     // Offline, the ticket's rightful holder gets in at B: no "Already admitted at Gate A".
     expect(verdictOf(await kiosks.B.scan(wrong.code))).toMatchObject({ kind: 'admit', offline: true });
+  });
+
+  it("an admission made at A and annulled at B (the issuer's receipt with it) is forgotten by C, which then admits the holder offline", async () => {
+    const ticket = issuer.issueTicket({ holderName: 'Rightful Holder' });
+    expect(verdictOf(await kiosks.A.scan(ticket.code))).toMatchObject({ kind: 'admit', offline: true });
+    await eventually(async () => (await kiosks.C.knows(ticket.tid)) !== null, 5000);
+    await issuer.start(); // the uplink is back for a moment
+    try {
+      // A's offline admission reaches the issuer; B knows the issuer is there again.
+      expect(await kiosks.A.drain()).toBe('empty');
+      expect(await kiosks.B.drain()).toBe('empty');
+      expect(await kiosks.B.annul(ticket.tid, 'wristband given to the wrong person')).toMatchObject({ type: 'annulled' });
+      // B never admitted it: only the receipt makes C forget A's admission.
+      await eventually(async () => (await kiosks.C.knows(ticket.tid)) === null, 5000);
+    } finally {
+      await issuer.stop();
+    }
+    expect(kiosks.C.lines(/not believed/)).toEqual([]);
+    // Offline, the ticket's rightful holder gets in at C: no "Already admitted at Gate A".
+    expect(verdictOf(await kiosks.C.scan(ticket.code))).toMatchObject({ kind: 'admit', offline: true });
   });
 });
