@@ -27,6 +27,8 @@ const runtime = await startKioskRuntime({
     heartbeatIntervalMs: 0,
     onlineBudgetMs: 3000,
     repeatReadWindowMs: 0,
+    // A kiosk whose own clock is off (docs/kiosk.md "The kiosk's clock"): it learns the issuer's time from its answers.
+    ...(config.clockOffsetMs ? { now: () => Date.now() + config.clockOffsetMs } : {}),
   },
   log: (line) => send({ log: line }),
 });

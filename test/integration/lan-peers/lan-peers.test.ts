@@ -8,7 +8,8 @@
  * through the same `peers` list discovery fills (C's from its kiosk-config.json
  * `lan.peers`, as IT lists them by hand). The test itself plays a
  * fourth "kiosk" with a UDP socket of its own (the spy), to capture a real
- * datagram and to send forged and replayed ones.
+ * datagram and to send forged and replayed ones. C's own clock is ten minutes
+ * fast: the LAN goes by the issuer's time as each kiosk knows it.
  *
  *   scripts/with-keyring.sh npx vitest run test/integration/lan-peers
  */
@@ -28,6 +29,7 @@ import { refusalText } from '../../../renderer/view/verdict-view-model.js';
 import { RealIssuer } from '../kiosk-vs-issuer/helpers/real-issuer.js';
 import { eventually, requireKeyring, testKeychain, verdictOf } from '../kiosk-vs-issuer/helpers/kiosk.js';
 
+const C_CLOCK_OFFSET_MS = 10 * 60_000;
 const CHILD = fileURLToPath(new URL('./lan-kiosk-child.mjs', import.meta.url));
 
 /** A UDP port on 127.0.0.1 that was free a moment ago. */
@@ -51,6 +53,8 @@ class KioskProcess {
     readonly port: number,
     readonly peers: number[],
     readonly keys: KeychainApiKeyStore,
+    /** How far this kiosk's own clock is off. */
+    readonly clockOffsetMs = 0,
   ) {}
 
   async start(): Promise<void> {
@@ -59,6 +63,7 @@ class KioskProcess {
       keyringService: `ticket-kiosk-test-${process.pid}-${this.label}`,
       port: this.port,
       peers: this.peers.map((port) => ({ address: '127.0.0.1', port })),
+      clockOffsetMs: this.clockOffsetMs,
     };
     const child = fork(CHILD, [JSON.stringify(config)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     this.child = child;
@@ -146,7 +151,10 @@ beforeAll(async () => {
       mkdirSync(join(dir, label), { recursive: true, mode: 0o700 });
       writeFileSync(join(dir, label, 'kiosk-config.json'), JSON.stringify({ lan: { peers: others.map((port) => `127.0.0.1:${port}`) } }));
     }
-    kiosks[label] = new KioskProcess(label, join(dir, label), ports[label], label === 'C' ? [] : peers, testKeychain(label));
+    // C's own clock is ten minutes fast, far beyond the LAN's 60 s replay window: it goes by the issuer's time as
+    // its answers told it (docs/kiosk.md "Kiosks on one LAN"), so its peers and it still believe each other.
+    const offset = label === 'C' ? C_CLOCK_OFFSET_MS : 0;
+    kiosks[label] = new KioskProcess(label, join(dir, label), ports[label], label === 'C' ? [] : peers, testKeychain(label), offset);
   }
   for (const label of ['A', 'B', 'C'] as const) {
     const kiosk = kiosks[label];
@@ -270,6 +278,8 @@ describe('kiosks on one LAN (loopback only)', () => {
     expect(verdictOf(await kiosks.A.scan(ticket.code))).toMatchObject({ kind: 'admit', offline: true });
     await kiosks.C.start(); // same data dir, same keyring entries: it joins and asks A and B what it missed
     await eventually(async () => (await kiosks.C.knows(ticket.tid)) !== null, 10_000);
+    // C's clock is ten minutes fast, yet no message from or to it was out of time.
+    for (const kiosk of Object.values(kiosks)) expect(kiosk.lines(/ignored: timestamp/), kiosk.label).toEqual([]);
     expect(verdictOf(await kiosks.C.scan(ticket.code))).toMatchObject({
       kind: 'refuse',
       reason: 'admitted_at_other_gate',
