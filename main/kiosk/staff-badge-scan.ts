@@ -29,7 +29,7 @@ export function scanStaffBadge(code: string, deps: StaffBadgeScanDeps): ScanResu
     staff.refuseBadge('event', message);
     return { type: 'staff_badge_refused', check: 'event', message };
   }
-  const revoked = new Set(store.getRevokedBadges());
+  const revoked = new Set(store.getRevokedBadges(enrollment.eid));
   const result = checkStaffBadge(code, {
     issuer: enrollment.iss,
     keys: deps.discovery.cached(enrollment.iss)?.keys ?? [],

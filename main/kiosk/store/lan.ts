@@ -1,11 +1,12 @@
 /**
  * What this kiosk tells a LAN peer catching up (docs/kiosk.md "Kiosks on one LAN"; sync/lan-peers.ts): its
  * admissions and its confirmed annulments since a time, read from the scans table. What peers tell this kiosk is
- * kept in memory by sync/lan-peers.ts; the one thing written here is the event's revoked scanners (from the
- * revocation list), whose LAN messages are ignored.
+ * kept in memory by sync/lan-peers.ts; the event's revoked scanners (from the revocation list), whose LAN messages
+ * are ignored, are kept with the revoked badges (revocations.ts revokedStaff).
  */
 import type { IsoDateTime } from '../../../protocol/index.js';
 import type { Statements } from './database.js';
+import { revokedStaff, saveRevokedStaff } from './revocations.js';
 
 /**
  * This kiosk's admissions since `since` (ISO), newest first, at most `limit`. An admission the issuer has since
@@ -44,25 +45,12 @@ export function annulmentsSince(
     .all(since, limit) as Array<{ tid: string; annulled_at: IsoDateTime; receipt: string | null }>;
 }
 
-const REVOKED_SCANNERS_SETTING = 'lan_revoked_scanners';
-
-/** Replaces the event's revoked scanner ids (the revocation list carries them whole on every page). */
+/** Replaces the event's revoked scanner ids (the revocation list carries them whole on every page): revocations.ts keeps them. */
 export function saveRevokedScanners(sql: Statements, eid: string, scannerIds: readonly string[]): void {
-  sql
-    .statement('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value')
-    .run(REVOKED_SCANNERS_SETTING, JSON.stringify({ eid, scanner_ids: [...scannerIds] }));
+  saveRevokedStaff(sql, 'scanners', eid, scannerIds);
 }
 
 /** The event's revoked scanner ids as last synced; none for another event's list or before any sync. */
 export function revokedScanners(sql: Statements, eid: string): string[] {
-  const row = sql.statement('SELECT value FROM settings WHERE key = ?').get(REVOKED_SCANNERS_SETTING) as { value: string } | undefined;
-  if (!row) return [];
-  try {
-    const value = JSON.parse(row.value) as { eid?: unknown; scanner_ids?: unknown };
-    return value.eid === eid && Array.isArray(value.scanner_ids)
-      ? value.scanner_ids.filter((id): id is string => typeof id === 'string')
-      : [];
-  } catch {
-    return [];
-  }
+  return revokedStaff(sql, 'scanners', eid);
 }

@@ -29,7 +29,7 @@ import { readDiscovery, saveDiscovery } from './discovery-cache.js';
 import { admissionsSince, annulmentsSince, revokedScanners, saveRevokedScanners } from './lan.js';
 import { dueScans, heldScanFor, nextDueAt, pendingCount, recordAnswer, recordRetry, setQueueState } from './queue.js';
 import { logRead, readLog, type ReadLogEntry } from './read-log.js';
-import { RevokedTickets, type RevokedTicketsPage } from './revocations.js';
+import { revokedStaff, RevokedTickets, saveRevokedStaff, type RevokedTicketsPage } from './revocations.js';
 import { restoreSalvaged, type SalvagedRows } from './salvaged-rows.js';
 import {
   admissionTimes,
@@ -146,13 +146,13 @@ export class LocalStore {
     saveSetting(this.sql, 'staff_people', people);
   }
 
-  /** The badge ids the issuer revoked (the revocation list's `revoked_badges`), as last synced. */
-  getRevokedBadges(): string[] {
-    return readSetting(this.sql, 'revoked_badges') ?? [];
+  /** The badge ids the issuer revoked for the event (the revocation list's `revoked_badges`), as last synced. */
+  getRevokedBadges(eid: string): string[] {
+    return revokedStaff(this.sql, 'badges', eid);
   }
 
-  saveRevokedBadges(sids: string[]): void {
-    saveSetting(this.sql, 'revoked_badges', sids);
+  saveRevokedBadges(eid: string, sids: readonly string[]): void {
+    saveRevokedStaff(this.sql, 'badges', eid, sids);
   }
 
   /** A staff action, unlock or refusal, with who was at the kiosk (docs/kiosk.md "The kiosk's audit log"). */

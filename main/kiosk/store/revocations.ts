@@ -1,7 +1,8 @@
 /**
  * The revocation list (docs/kiosk.md "Revocation list"; docs/protocol.md "Revocation list"): the revoked_tickets
  * table, the enrolled event's revoked tids as the issuer sent them, so a revoked ticket is refused offline; its
- * cursor and last good sync are the `revocations` setting (settings.ts). sync/revocation-sync.ts fetches the pages.
+ * cursor and last good sync are the `revocations` setting (settings.ts); and the event's revoked scanners and staff
+ * badges (revokedStaff). sync/revocation-sync.ts fetches the pages.
  */
 import type { IsoDateTime } from '../../../protocol/index.js';
 import type { Statements } from './database.js';
@@ -66,4 +67,60 @@ export class RevokedTickets {
     this.total ??= (this.sql.statement('SELECT COUNT(*) AS n FROM revoked_tickets').get() as { n: number }).n;
     return this.total;
   }
+}
+
+/**
+ * The event's revoked staff, from the two lists every page of the revocation list carries whole: `revoked_scanners`
+ * (their LAN messages are ignored: docs/kiosk.md "Kiosks on one LAN") and `revoked_badges` (they unlock nothing:
+ * docs/kiosk.md "Staff badges"). Both are kept the same way, one settings row per list naming its event, `{eid, <ids>}`,
+ * and read only for that event: a kiosk enrolled for another event meanwhile does not take one event's list for another's.
+ */
+const REVOKED_STAFF_ROWS = {
+  scanners: { key: 'lan_revoked_scanners', ids: 'scanner_ids' },
+  badges: { key: 'revoked_staff_badges', ids: 'sids' },
+} as const;
+export type RevokedStaffList = keyof typeof REVOKED_STAFF_ROWS;
+
+/**
+ * Revoked badge ids kept by a kiosk of before the event ids: a bare list, from the revocation list then synced. Kept
+ * as it is (an older app still reads it) and read, until the next sync writes the new row, as that list's event's.
+ */
+const BADGES_BEFORE_EVENT_IDS = 'revoked_badges';
+
+/** Replaces the event's revoked scanner or badge ids. */
+export function saveRevokedStaff(sql: Statements, list: RevokedStaffList, eid: string, ids: readonly string[]): void {
+  const row = REVOKED_STAFF_ROWS[list];
+  sql
+    .statement('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value')
+    .run(row.key, JSON.stringify({ eid, [row.ids]: [...ids] }));
+}
+
+/** The event's revoked scanner or badge ids as last synced; none for another event's list or before any sync. */
+export function revokedStaff(sql: Statements, list: RevokedStaffList, eid: string): string[] {
+  const row = REVOKED_STAFF_ROWS[list];
+  const value = settingJson(sql, row.key);
+  if (value !== undefined) return idsOf(value, eid, row.ids);
+  if (list !== 'badges') return [];
+  const before = settingJson(sql, BADGES_BEFORE_EVENT_IDS);
+  // Its event is the revocation list's it came with; with no such record, it is not known: kept revoked (a revoked
+  // badge must not unlock for want of knowing which list said so).
+  const listEvent = readSetting(sql, 'revocations')?.eid ?? eid;
+  return Array.isArray(before) ? idsOf({ eid: listEvent, sids: before }, eid, 'sids') : [];
+}
+
+function settingJson(sql: Statements, key: string): unknown {
+  const row = sql.statement('SELECT value FROM settings WHERE key = ?').get(key) as { value: string } | undefined;
+  if (!row) return undefined;
+  try {
+    return JSON.parse(row.value) as unknown;
+  } catch {
+    return null; // a damaged row counts as an empty list (the next sync writes it whole)
+  }
+}
+
+function idsOf(value: unknown, eid: string, field: string): string[] {
+  if (typeof value !== 'object' || value === null) return [];
+  const stored = value as Record<string, unknown>;
+  const ids = stored[field];
+  return stored['eid'] === eid && Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string') : [];
 }

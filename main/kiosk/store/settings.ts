@@ -112,7 +112,10 @@ export interface Settings {
   staff_lockout: StaffLockout;
   /** Per-person PINs set by a technician; the kiosk PIN (`staff_pin`) stays the technician's fallback. */
   staff_people: StoredStaffPerson[];
-  /** The revocation list's `revoked_badges` (docs/kiosk.md "Staff badges"): revoked badge ids, as last synced. */
+  /**
+   * Revoked badge ids as a kiosk of before the event ids kept them (a bare list): still read, as the revocation
+   * list's event's, until a sync writes them with their event (store/revocations.ts revokedStaff).
+   */
   revoked_badges: string[];
   /** 'true' once a setup code with `pin_required` enrolled this kiosk. */
   staff_pin_required: string;

@@ -149,7 +149,7 @@ export class RevocationSync {
       if (scanners !== null) store.saveRevokedScanners(enrollment.eid, scanners);
       // docs/kiosk.md "Staff badges": every page carries the event's revoked badges in full; kept beside the tickets.
       const badges = revokedIdsOf(page, 'revoked_badges', 'sid');
-      if (badges !== null) store.saveRevokedBadges(badges);
+      if (badges !== null) store.saveRevokedBadges(enrollment.eid, badges);
       added += page.revoked.length;
       cursor = page.next;
       if (page.complete) return { kind: 'synced', added, pages };
