@@ -45,7 +45,7 @@ function setup(): { b: LanPeerState; a: LanPeerState; heard: Buffer[]; revoked: 
 }
 
 function snapshot(b: LanPeerState): string {
-  return JSON.stringify([b.knownAdmissions, ...TIDS.map((tid) => b.admissionOf(tid) ?? null)]);
+  return JSON.stringify([b.knownAdmissions, ...TIDS.map((tid) => b.admissionsOf(tid))]);
 }
 
 const tid = fc.oneof(fc.constantFrom(...TIDS), fc.string({ minLength: 1, maxLength: 20 }));

@@ -56,8 +56,10 @@ export const RECEIPTS_PER_DATAGRAM = 1;
 const MAX_RECEIPT_LENGTH = 1024;
 /** Larger datagrams are not read. */
 export const MAX_DATAGRAM_BYTES = 8192;
-/** The peers' admissions kept in memory; the oldest learned go first beyond it. */
+/** The peers' admissions kept in memory (tickets); the oldest learned go first beyond it. */
 export const MAX_KNOWN_ADMISSIONS = 200_000;
+/** Admissions of one ticket kept (the earliest): more than one is already a double admission. */
+export const MAX_ADMISSIONS_PER_TICKET = 4;
 /** Ignored messages logged one by one per minute at most, per kind; the rest are counted in one line (docs/kiosk.md). */
 export const IGNORED_LINES_PER_MINUTE = 10;
 /** Admissions learned from peers logged one by one per minute at most; the rest are counted in one line. */
@@ -341,7 +343,11 @@ export class LanPeerState {
   /** When each sender was last heard (authenticated messages only). */
   private readonly lastHeard = new Map<string, number>();
   private readonly lastCatchupAnswer = new Map<string, number>();
-  private readonly admissions = new Map<string, PeerAdmission>();
+  /**
+   * The peers' admissions per ticket, earliest first, at most MAX_ADMISSIONS_PER_TICKET: when an annulment undoes
+   * the earliest, a later one (another kiosk's, after the annulment) still stands, whatever order they were heard in.
+   */
+  private readonly admissions = new Map<string, PeerAdmission[]>();
   /** Annulments heard of, per kiosk and ticket (the latest): an admission told of later but made before it is stale. */
   private readonly annulments = new Map<string, string>();
   /** Annulments the issuer's receipt vouches for, per ticket (the latest, epoch ms): they undo every kiosk's admissions. */
@@ -394,7 +400,12 @@ export class LanPeerState {
 
   /** A peer's admission of the ticket (the earliest this kiosk heard of), or undefined. */
   admissionOf(tid: string): PeerAdmission | undefined {
-    return this.admissions.get(tid);
+    return this.admissions.get(tid)?.[0];
+  }
+
+  /** Every admission of the ticket this kiosk heard of and still believes, earliest first. */
+  admissionsOf(tid: string): readonly PeerAdmission[] {
+    return this.admissions.get(tid) ?? [];
   }
 
   get knownAdmissions(): number {
@@ -601,13 +612,21 @@ export class LanPeerState {
       this.receiptAnnulments.delete(tid);
       this.receiptAnnulments.set(tid, annulledAtMs);
     }
+    return this.undo(tid, (admission) => Date.parse(admission.admitted_at) <= annulledAtMs);
+  }
+
+  /** Drops the ticket's admissions that `undone` says were annulled. 1 when one was. */
+  private undo(tid: string, undone: (admission: PeerAdmission) => boolean): number {
     const known = this.admissions.get(tid);
-    if (known === undefined || Date.parse(known.admitted_at) > annulledAtMs) return 0;
-    this.admissions.delete(tid);
+    if (known === undefined) return 0;
+    const standing = known.filter((admission) => !undone(admission));
+    if (standing.length === known.length) return 0;
+    if (standing.length === 0) this.admissions.delete(tid);
+    else this.admissions.set(tid, standing);
     return 1;
   }
 
-  /** Keeps a peer's admission; the earliest of a ticket wins. 1 when the ticket was new. */
+  /** Keeps a peer's admission; the earliest of a ticket is the one told (admissionOf). 1 when the ticket was new. */
   private learn(admission: PeerAdmission): number {
     const annulledByIssuer = this.receiptAnnulments.get(admission.tid);
     // Made before an annulment the issuer vouched for (whoever made it): undone.
@@ -617,14 +636,19 @@ export class LanPeerState {
     if (annulledAt !== undefined && admission.admitted_at <= annulledAt) return 0;
     const known = this.admissions.get(admission.tid);
     if (known) {
-      if (admission.admitted_at < known.admitted_at) this.admissions.set(admission.tid, admission);
+      const same = known.some((other) => other.scanner_id === admission.scanner_id && other.admitted_at === admission.admitted_at);
+      if (!same) {
+        known.push(admission);
+        known.sort((a, b) => Date.parse(a.admitted_at) - Date.parse(b.admitted_at));
+        known.length = Math.min(known.length, MAX_ADMISSIONS_PER_TICKET);
+      }
       return 0;
     }
     if (this.admissions.size >= MAX_KNOWN_ADMISSIONS) {
       const oldest = this.admissions.keys().next().value;
       if (oldest !== undefined) this.admissions.delete(oldest);
     }
-    this.admissions.set(admission.tid, admission);
+    this.admissions.set(admission.tid, [admission]);
     return 1;
   }
 
@@ -643,10 +667,7 @@ export class LanPeerState {
       this.annulments.delete(key);
       this.annulments.set(key, annulledAt);
     }
-    const known = this.admissions.get(tid);
-    if (known === undefined || known.scanner_id !== by || known.admitted_at > annulledAt) return 0;
-    this.admissions.delete(tid);
-    return 1;
+    return this.undo(tid, (admission) => admission.scanner_id === by && admission.admitted_at <= annulledAt);
   }
 }
 

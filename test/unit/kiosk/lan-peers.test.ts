@@ -468,6 +468,20 @@ describe("annulments with the issuer's receipt", () => {
     expect(b.receive(a.build('admit', NOW + 3, { adm: [admission('T1', at(2))] })!, A_ADDR, NOW + 3).learned).toBe(1);
   });
 
+  it('another kiosk’s admission after the annulment stands, even when heard before it', () => {
+    const a = kiosk('scn_a');
+    const c = kiosk('scn_c');
+    const d = kiosk('scn_d');
+    const b = kiosk('scn_b');
+    b.receive(a.build('admit', NOW, { adm: [admission('T1', at(0))] })!, A_ADDR, NOW);
+    // D admitted the holder after the annulment; its word arrives first (a catch-up answer, say).
+    expect(b.receive(d.build('catchup_reply', NOW + 1, { adm: [admission('T1', at(2))] })!, B_ADDR, NOW + 1).learned).toBe(0);
+    expect(b.admissionOf('T1')).toMatchObject({ scanner_id: 'scn_a' });
+    const receipt = receiptFor('T1', { annulledAtMs: Date.parse(at(1)) });
+    expect(b.receive(c.build('annul', NOW + 2, { adm: [annulled('T1', 1, receipt)] })!, B_ADDR, NOW + 2).forgotten).toBe(1);
+    expect(b.admissionsOf('T1')).toEqual([expect.objectContaining({ scanner_id: 'scn_d', admitted_at: at(2) })]);
+  });
+
   it('a receipt that does not hold leaves only the sender’s own word, with a log line', () => {
     const a = kiosk('scn_a');
     const c = kiosk('scn_c');
