@@ -331,4 +331,27 @@ describe('kiosks on one LAN (loopback only)', () => {
     // Offline, the ticket's rightful holder gets in at C: no "Already admitted at Gate A".
     expect(verdictOf(await kiosks.C.scan(ticket.code))).toMatchObject({ kind: 'admit', offline: true });
   });
+
+  it('C, away while B annulled what A admitted, catches up with the receipt (kept in B’s store) and admits the holder', async () => {
+    await kiosks.C.stop();
+    const ticket = issuer.issueTicket({ holderName: 'Away Holder' });
+    const marker = issuer.issueTicket();
+    expect(verdictOf(await kiosks.A.scan(ticket.code))).toMatchObject({ kind: 'admit', offline: true });
+    await issuer.start();
+    try {
+      expect(await kiosks.A.drain()).toBe('empty');
+      expect(await kiosks.B.drain()).toBe('empty');
+      expect(await kiosks.B.annul(ticket.tid, 'admitted on a copied ticket')).toMatchObject({ type: 'annulled' });
+    } finally {
+      await issuer.stop();
+    }
+    expect(verdictOf(await kiosks.A.scan(marker.code))).toMatchObject({ kind: 'admit', offline: true });
+    // C comes back: A's catch-up answer still tells its admission (A did not annul it), B's tells the annulment with
+    // its receipt; in whichever order they come, C ends up not knowing the undone admission.
+    await kiosks.C.start();
+    await eventually(async () => (await kiosks.C.knows(marker.tid)) !== null, 10_000);
+    await eventually(async () => (await kiosks.C.knows(ticket.tid)) === null, 5000);
+    expect(kiosks.C.lines(/not believed/)).toEqual([]);
+    expect(verdictOf(await kiosks.C.scan(ticket.code))).toMatchObject({ kind: 'admit', offline: true });
+  });
 });
