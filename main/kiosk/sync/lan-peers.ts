@@ -529,16 +529,15 @@ export class LanPeerState {
       handling.forgotten = 0;
       for (const annulment of message.adm) {
         const byIssuer = annulment.receipt === undefined ? null : this.receiptTime(annulment.tid, annulment.receipt, nowMs);
-        if (typeof byIssuer === 'number') {
-          handling.forgotten += this.forgetAll(annulment.tid, byIssuer);
-          continue;
-        }
         // docs/kiosk.md "Kiosks on one LAN": a receipt that does not hold leaves only the sender's own word.
-        if (byIssuer !== null && handling.log === undefined) {
+        if (typeof byIssuer === 'string' && handling.log === undefined) {
           handling.log = `LAN ${about}: receipt for ticket ${annulment.tid} not believed: ${byIssuer}; only the sender's own admission is undone.`;
           handling.logKind = 'forged';
         }
-        handling.forgotten += this.forget(annulment.tid, annulment.admitted_at, message.from);
+        // The sender's word undoes its own admissions; the issuer's receipt, every kiosk's.
+        const own = this.forget(annulment.tid, annulment.admitted_at, message.from);
+        const all = typeof byIssuer === 'number' ? this.forgetAll(annulment.tid, byIssuer) : 0;
+        handling.forgotten += Math.max(own, all);
       }
     }
     if (message.type === 'hello' && rejoined) {
