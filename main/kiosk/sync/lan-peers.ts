@@ -29,10 +29,10 @@
  */
 import { createHash, sign as signBytes, type KeyObject } from 'node:crypto';
 import type { PublicKey } from '../../../protocol/index.js';
-import { checkAnnulmentReceipt } from '../../../protocol/annulment-receipt.js';
 import { checkKioskCertificate } from '../../../protocol/kiosk-certificate.js';
 import { labelCharacterProblem } from '../../../protocol/labels.js';
 import { verifyEd25519 } from './lan-certificate.js';
+import { isReceiptText, receiptAnnulledAt, RECEIPTS_PER_DATAGRAM, type ReceiptTrust } from './lan-receipts.js';
 
 export const LAN_PROTOCOL = 'tvlan/2';
 /** The documented UDP port (docs/kiosk.md "Kiosks on one LAN"). */
@@ -50,10 +50,6 @@ export const DEFAULT_CATCHUP_HORIZON_MS = 24 * 3600_000;
 export const CATCHUP_LIMIT = 2000;
 /** in datagrams of at most this many (with the certificate, about 1.3 KB: no IP fragmentation on Ethernet). */
 export const ADMISSIONS_PER_DATAGRAM = 8;
-/** Annulments with their receipts (about 500 bytes each) go at most this many to a datagram, for the same reason. */
-export const RECEIPTS_PER_DATAGRAM = 1;
-/** A receipt longer than this is not read. */
-const MAX_RECEIPT_LENGTH = 1024;
 /** Larger datagrams are not read. */
 export const MAX_DATAGRAM_BYTES = 8192;
 /** The peers' admissions kept in memory (tickets); the oldest learned go first beyond it. */
@@ -204,8 +200,7 @@ export function decodeMessage(bytes: Uint8Array): Decoded {
   if (!Array.isArray(adm) || adm.length > 64) return { ok: false, problem: 'bad admissions list' };
   const rcpt = w['rcpt'];
   if (rcpt !== undefined) {
-    const isReceipt = (r: unknown): boolean => isShortString(r, MAX_RECEIPT_LENGTH) && /^tann1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(r);
-    if (w['type'] !== 'annul' || !Array.isArray(rcpt) || rcpt.length !== adm.length || !rcpt.every((r) => r === null || isReceipt(r)))
+    if (w['type'] !== 'annul' || !Array.isArray(rcpt) || rcpt.length !== adm.length || !rcpt.every((r) => r === null || isReceiptText(r)))
       return { ok: false, problem: 'bad receipts list' };
   }
   const admissions: LanAdmission[] = [];
@@ -528,7 +523,8 @@ export class LanPeerState {
     if (message.type === 'annul') {
       handling.forgotten = 0;
       for (const annulment of message.adm) {
-        const byIssuer = annulment.receipt === undefined ? null : this.receiptTime(annulment.tid, annulment.receipt, nowMs);
+        const byIssuer =
+          annulment.receipt === undefined ? null : receiptAnnulledAt(annulment.receipt, annulment.tid, this.receiptTrust(m), nowMs);
         // docs/kiosk.md "Kiosks on one LAN": a receipt that does not hold leaves only the sender's own word.
         if (typeof byIssuer === 'string' && handling.log === undefined) {
           handling.log = `LAN ${about}: receipt for ticket ${annulment.tid} not believed: ${byIssuer}; only the sender's own admission is undone.`;
@@ -578,26 +574,8 @@ export class LanPeerState {
     return null;
   }
 
-  /**
-   * When the issuer annulled the ticket, by a receipt that holds (docs/protocol.md "Annulment receipt": its signature
-   * by a published key, this event, this ticket) and is dated as any admission a peer tells must be; else why not.
-   */
-  private receiptTime(tid: string, receipt: string, nowMs: number): number | string {
-    const m = this.membership!;
-    const checked = checkAnnulmentReceipt(receipt, {
-      issuer: m.trust.iss,
-      keys: m.trust.keys(),
-      nowMs,
-      eid: m.eid,
-      tid,
-      verify: verifyEd25519,
-    });
-    if (!checked.ok) return `${checked.check}, ${checked.message}`;
-    const at = Date.parse(checked.receipt.annulled_at);
-    if (at > nowMs + this.replayWindowMs) return `its time ${checked.receipt.annulled_at} is in the future`;
-    const window = m.eventWindow;
-    if (window && (at < window.fromMs || at > window.toMs)) return `its time ${checked.receipt.annulled_at} is outside the event's window`;
-    return at;
+  private receiptTrust(m: LanMembership): ReceiptTrust {
+    return { iss: m.trust.iss, eid: m.eid, keys: m.trust.keys(), eventWindow: m.eventWindow, futureMs: this.replayWindowMs };
   }
 
   /** The issuer annulled the ticket at `annulledAtMs`: every kiosk's admission of it up to then is undone. 1 when one was forgotten. */

@@ -7,7 +7,6 @@ import { describe, expect, it } from 'vitest';
 import {
   ADMISSIONS_PER_DATAGRAM,
   CATCHUP_LIMIT,
-  RECEIPTS_PER_DATAGRAM,
   canonicalBytes,
   decodeMessage,
   encodeMessage,
@@ -22,6 +21,7 @@ import {
   type LanAdmission,
   type LanMessage,
 } from '../../../main/kiosk/sync/lan-peers.js';
+import { RECEIPTS_PER_DATAGRAM } from '../../../main/kiosk/sync/lan-receipts.js';
 import { CHECK_REASON, OFFLINE_CHECKS } from '../../../protocol/index.js';
 import { EID, member, NOW, OTHER_ISSUER, receiptFor, RETIRED_ISSUER, signerFor, type CertificateOptions } from './lan-fixtures.js';
 
