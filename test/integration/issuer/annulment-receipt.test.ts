@@ -1,5 +1,5 @@
 /**
- * The annul answer's receipt (docs/protocol.md "Annulment receipt"), all real: a served issuer, kiosks enrolled with
+ * The annul answer's receipt (docs/protocol.md "Annulment receipt"), all real, on both stores: a served issuer, kiosks enrolled with
  * CLI-made setup codes, badges issued with the CLI. An accepted annulment's answer carries a `tann1.` receipt signed
  * with the issuer's published key, naming the ticket, the event, the annulling scanner and who authorised it (the
  * badge's sid and role, or the key's role); a replay sends the same bytes; other answers carry none.
@@ -11,10 +11,10 @@ import { decodeSetupCode } from '../../../protocol/setup-code.js';
 import type { PublicKey } from '../../../protocol/types.js';
 import { cliJson, createEvent, issueTickets } from '../../support/cli-harness.js';
 import { enrollWith, postCheckIn, type HttpScanner } from '../../support/issuer-http.js';
-import { useIssuerOnStore } from '../../support/issuer-on-store.js';
+import { BOTH_STORES, useIssuerOnStore, type Store } from '../../support/issuer-on-store.js';
 
-describe('annulment receipts', () => {
-  const issuer = useIssuerOnStore('SQLite', 'Annulment Receipts', { servePerTest: true });
+describe.each<[Store]>(BOTH_STORES)('annulment receipts (%s)', (store) => {
+  const issuer = useIssuerOnStore(store, 'Annulment Receipts', { servePerTest: true });
 
   async function scanner(eid: string, role: string): Promise<HttpScanner> {
     const setup = await cliJson<{ setup_qr: string }>(['scanner', 'setup', '--data', issuer.data, '--event', eid, '--role', role]);
