@@ -5,6 +5,8 @@
  * badge's sid and role, or the key's role); a replay sends the same bytes; other answers carry none.
  */
 import crypto from 'node:crypto';
+import { renameSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkAnnulmentReceipt, decodeAnnulmentReceipt } from '../../../protocol/annulment-receipt.js';
 import { decodeSetupCode } from '../../../protocol/setup-code.js';
@@ -117,5 +119,22 @@ describe.each<[Store]>(BOTH_STORES)('annulment receipts (%s)', (store) => {
     });
     expect(nothing.body.status).toBe('not_checked_in');
     expect(nothing.body.annulment_receipt).toBeUndefined();
+  });
+
+  it('a data dir without the private signing key (as a serving node) annuls, and answers without a receipt', async () => {
+    const event = await createEvent(issuer.data);
+    const [tid] = await issueTickets(issuer.data, event.eid, 1);
+    const supervisor = await scanner(event.eid, 'supervisor');
+    expect((await send(supervisor, event.eid, tid!, { action: 'entry' })).body.status).toBe('valid');
+    const keys = join(issuer.data, 'keys');
+    renameSync(keys, `${keys}.away`);
+    try {
+      const annulled = await send(supervisor, event.eid, tid!, { action: 'annul', reason: 'test' });
+      expect(annulled.status, annulled.text).toBe(200);
+      expect(annulled.body.status).toBe('annulled');
+      expect(annulled.body.annulment_receipt).toBeUndefined();
+    } finally {
+      renameSync(`${keys}.away`, keys);
+    }
   });
 });
