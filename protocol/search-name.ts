@@ -35,7 +35,13 @@ export function searchName(text: string): string {
 
 /** A query's words in the searchable form, without repeats; none for a query of spaces and punctuation. */
 export function searchTokens(query: string): string[] {
-  return [...new Set(searchName(query).split(' ').filter((word) => word !== ''))];
+  return [
+    ...new Set(
+      searchName(query)
+        .split(' ')
+        .filter((word) => word !== ''),
+    ),
+  ];
 }
 
 /** Whether every word of the query is part of the name (anywhere in it: "ang" and "strom" both find "Ångström"). */
@@ -65,3 +71,25 @@ export function idQuery(query: string): { tid: string } | { shortId: string } | 
 export const MAX_SEARCH_RESULTS = 50;
 /** The longest query accepted. */
 export const MAX_SEARCH_QUERY_LENGTH = 200;
+
+/**
+ * One ticket found (GET /api/v1/tickets/search, docs/protocol.md "Ticket search"). Later fields (notes,
+ * handouts) are added here as optional members; readers ignore what they do not know.
+ */
+export interface TicketSearchResult {
+  tid: string;
+  short_id: string;
+  holder_name: string | null;
+  ticket_type: string | null;
+  /** As the status endpoint says it: revoked → checked_in → expired → valid. */
+  status: 'valid' | 'checked_in' | 'revoked' | 'expired';
+  /** The door extension's state: inside, outside, annulled, or null (never admitted). */
+  presence: 'inside' | 'outside' | 'annulled' | null;
+  checked_in_at: string | null;
+}
+
+export interface TicketSearchAnswer {
+  results: TicketSearchResult[];
+  /** More tickets match than the MAX_SEARCH_RESULTS returned: the query should be longer. */
+  more: boolean;
+}
