@@ -73,7 +73,6 @@ export const ACCESS = {
   annul: { roles: SUPERVISOR_UP, label: 'annul' },
   override: { roles: SUPERVISOR_UP, label: 'override a prompt' },
   verifyLog: { roles: SUPERVISOR_UP, label: 'audit log check' },
-  searchTickets: { roles: SUPERVISOR_UP, label: 'search tickets' },
   setStaffPin: { roles: TECHNICIAN, label: 'set the staff PIN' },
   confirmReEnroll: { roles: TECHNICIAN, label: 're-enroll' },
   calibrate: { roles: TECHNICIAN, label: 'calibrate a scanner' },
