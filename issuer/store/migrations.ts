@@ -334,6 +334,9 @@ export const MIGRATIONS: readonly string[] = [
   // protocol/search-name.ts. Filled for the tickets already there right after this runs (SEARCH_NAME_MIGRATION).
   `
   ALTER TABLE tickets ADD COLUMN search_name TEXT;
+  -- A search reads the event's names in this index, in the answer's order, without the tickets' rows: it stops at
+  -- the 51st match of a common word, and reads 100,000 names faster than 100,000 rows for a rare one.
+  CREATE INDEX tickets_by_search_name ON tickets (eid, search_name);
   `,
 ];
 

@@ -331,6 +331,7 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   // 10: ticket search, as migration 10 of migrations.ts (filled right after it runs).
   `
   ALTER TABLE tickets ADD COLUMN search_name TEXT COLLATE "C";
+  CREATE INDEX tickets_by_search_name ON tickets (eid, search_name);
   `,
 ];
 

@@ -43,11 +43,16 @@ export function searchTickets(db: Sql, query: TicketSearchQuery): Promise<Ticket
   }
   if (matches.length === 0) return Promise.resolve([]);
   params.push(query.limit);
+  // The same order on both (no name first: SQLite sorts NULL first), each the fastest way its planner has
+  // (npm run bench:search, docs/protocol.md "Ticket search"): SQLite walks tickets_by_search_name in order and
+  // stops at the limit; PostgreSQL, which then guessed wrong and walked the index through the table for 60 ms,
+  // reads the event's rows and keeps the first ones (about 20 ms for 100,000 tickets).
+  const order = db.dialect === 'postgres' ? "COALESCE(t.search_name, '')" : 't.search_name';
   return db.all<TicketSearchRow>(
     `SELECT t.tid, t.holder_name, t.ticket_type, t.exp, t.revoked_at, c.state, c.checked_in_at
      FROM tickets t LEFT JOIN checkins c ON c.tid = t.tid
      WHERE t.eid = ? AND (${matches.join(' OR ')})
-     ORDER BY COALESCE(t.search_name, ''), t.tid
+     ORDER BY ${order}, t.tid
      LIMIT ?`,
     params,
   );
