@@ -34,8 +34,9 @@ export function searchTickets(db: Sql, query: TicketSearchQuery): Promise<Ticket
     params.push(...query.tokens.map((token) => `%${token}%`));
   }
   if (query.tid !== undefined) {
-    matches.push('t.tid = ?');
-    params.push(query.tid);
+    // Ticket ids are ULIDs (upper case); a person may type them in lower case.
+    matches.push('t.tid IN (?, ?)');
+    params.push(query.tid, query.tid.toUpperCase());
   }
   if (query.shortId !== undefined) {
     matches.push('t.tid LIKE ?');

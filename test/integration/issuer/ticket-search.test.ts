@@ -83,6 +83,7 @@ describe.each(BOTH_STORES)('ticket search on %s', (store) => {
     const short = `${zoe.slice(-8, -4)}-${zoe.slice(-4)}`.toLowerCase();
     expect((await search(supervisor, short)).json.results.map((r) => r.tid)).toEqual([zoe]);
     expect((await search(supervisor, zoe)).json.results.map((r) => r.tid)).toEqual([zoe]);
+    expect((await search(supervisor, zoe.toLowerCase())).json.results.map((r) => r.tid)).toEqual([zoe]);
   });
 
   it("refuses a steward's key, a missing key and a query with nothing to search for", async () => {
