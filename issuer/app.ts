@@ -25,6 +25,7 @@ import { addProtocolSchemas } from './routes/schemas.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './request-body.js';
 import { closeConnectionsOnShutdown } from './shutdown.js';
 import ticketStatusRoute from './routes/ticket-status.js';
+import ticketSearchRoute from './routes/ticket-search.js';
 import { IDEMPOTENCY_RETENTION_MS, pruneStoredAnswersWrite } from './services/check-in.js';
 import { enrollRateLimit, scannerRateLimit } from './services/rate-limits.js';
 import { startScanLogSealer } from './store/audit-log.js';
@@ -162,6 +163,7 @@ async function assemble(options: BuildOptions, database: SqlDatabase, schemaVers
   });
   await app.register(checkInRoute, { database, scannerRateLimit: scannerLimit, keysDir: resolveDataDir(options.dataDir).keysDir });
   await app.register(ticketStatusRoute, { database, scannerRateLimit: scannerLimit });
+  await app.register(ticketSearchRoute, { database, scannerRateLimit: scannerLimit });
   await app.register(heartbeatRoute, { database, scannerRateLimit: scannerLimit });
   await app.register(revocationsRoute, { database, scannerRateLimit: scannerLimit });
   await app.register(adminRoutes, {

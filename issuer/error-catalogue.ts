@@ -81,6 +81,20 @@ export const errors = {
   /** docs/protocol.md "Check-in request: who at the door": a staff_badge that does not hold (signature, event, time, revoked). */
   staffBadgeRefused: (check: string, message: string) =>
     new ApiError('FORBIDDEN', `${message}; the check-in was not made`, { reason: 'staff_badge_refused', check }),
+  /** docs/protocol.md "Ticket search": a key whose role may not search (a steward's). */
+  forbiddenSearch: () =>
+    new ApiError('FORBIDDEN', "this scanner's key may not search tickets (scanner setup --role supervisor)", {
+      reason: 'action_not_allowed',
+    }),
+  /** docs/protocol.md "Ticket search": a manual entry from a key (and badge) whose role may not make one. */
+  forbiddenManualEntry: () =>
+    new ApiError(
+      'FORBIDDEN',
+      "this scanner's key may not check a ticket in by hand (scanner setup --role supervisor, or a supervisor's staff badge)",
+      {
+        reason: 'action_not_allowed',
+      },
+    ),
   ticketNotFound: () => new ApiError('NOT_FOUND', 'no such ticket at this issuer'),
   routeNotFound: (method: string, path: string) => new ApiError('NOT_FOUND', `no route for ${method} ${path}`),
   versionUnsupported: (version: number | string) =>

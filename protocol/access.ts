@@ -93,6 +93,9 @@ export const ACCESS = {
   'issuer.exit': { roles: STEWARD_UP, label: 'scan out' },
   'issuer.annul': { roles: SUPERVISOR_UP, label: 'annul' },
   'issuer.status': { roles: STEWARD_UP, label: 'ticket status' },
+  // docs/protocol.md "Ticket search": by name, short id or tid, and a manual check-in with a reason.
+  'issuer.search': { roles: SUPERVISOR_UP, label: 'search tickets' },
+  'issuer.manualEntry': { roles: SUPERVISOR_UP, label: 'check in by hand' },
   'issuer.heartbeat': { roles: STEWARD_UP, label: 'heartbeat' },
   'issuer.revocations': { roles: STEWARD_UP, label: 'revocation list' },
 } as const satisfies Record<string, AccessRow>;

@@ -37,6 +37,8 @@ export interface DoorCheckInRequest extends CheckInRequest {
   staff_id?: string;
   /** A tstaff1. staff badge shown at the kiosk for this action; the issuer checks it and records its sid. */
   staff_badge?: string;
+  /** An entry made by hand from a ticket search, and why (docs/protocol.md "Ticket search"). */
+  manual_reason?: string;
 }
 
 export interface Occupancy {

@@ -113,6 +113,8 @@ export const checkInRequestSchema = {
     // docs/protocol.md "Check-in request: who at the door": a staff id (the label rules) or a staff badge.
     staff_id: { type: 'string', minLength: 1, maxLength: 80 },
     staff_badge: { type: 'string', minLength: 1, maxLength: 4096 },
+    // docs/protocol.md "Ticket search": an entry made by hand from a search result, and why (a supervisor's).
+    manual_reason: { type: 'string', maxLength: MAX_REASON_LENGTH },
   },
 } as const;
 

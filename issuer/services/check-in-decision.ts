@@ -49,6 +49,8 @@ export interface CheckInBody {
   staff_id?: string;
   /** A tstaff1. code shown at the kiosk for this action. */
   staff_badge?: string;
+  /** docs/protocol.md "Ticket search": an entry made by hand (found by a search, not scanned), and why. */
+  manual_reason?: string;
   [extra: string]: unknown;
 }
 
@@ -230,12 +232,13 @@ const CHECKS: readonly Check[] = [
     code: 'action_right',
     // docs/protocol.md "Roles and rights": the key's role, or a valid staff badge's, may make this action's call
     // (entry and exit: every key).
+    // A manual entry (docs/protocol.md "Ticket search") is the call issuer.manualEntry.
     evaluate: (f) => {
-      const call = CHECK_IN_CALLS[actionOf(f)];
+      const call = f.body.manual_reason !== undefined ? 'issuer.manualEntry' : CHECK_IN_CALLS[actionOf(f)];
       const badgeMay = f.badge?.ok === true && mayCall(f.badge.role, call);
-      return mayCall(f.credential!.role, call) || badgeMay
-        ? null
-        : errorAnswer('action_right', 'forbidden', errors.forbiddenAction(actionOf(f)));
+      if (mayCall(f.credential!.role, call) || badgeMay) return null;
+      const refusal = f.body.manual_reason !== undefined ? errors.forbiddenManualEntry() : errors.forbiddenAction(actionOf(f));
+      return errorAnswer('action_right', 'forbidden', refusal);
     },
   },
   {
@@ -408,6 +411,12 @@ export function requestProblem(body: CheckInBody, headerKey: string | undefined,
   if (body.reason !== undefined && body.action !== 'annul') return { field: 'reason', problem: 'is only for "action": "annul"' };
   if (body.reason !== undefined && (body.reason.trim() === '' || body.reason.length > MAX_REASON_LENGTH)) {
     return { field: 'reason', problem: `must be 1-${MAX_REASON_LENGTH} characters` };
+  }
+  if (body.manual_reason !== undefined && (body.action ?? 'entry') !== 'entry') {
+    return { field: 'manual_reason', problem: 'is only for an entry' };
+  }
+  if (body.manual_reason !== undefined && (body.manual_reason.trim() === '' || body.manual_reason.length > MAX_REASON_LENGTH)) {
+    return { field: 'manual_reason', problem: `must be 1-${MAX_REASON_LENGTH} characters` };
   }
   return null;
 }

@@ -236,7 +236,8 @@ async function apply(
             recorded_at: now.toISOString(),
           },
           actor: `scanner:${credential.scannerId}`,
-          reason: body.reason ?? null,
+          // An entry's reason is a manual entry's (docs/protocol.md "Ticket search"); an annulment's its own.
+          reason: body.reason ?? body.manual_reason ?? null,
           admittedOffline: body.admitted_offline === true,
           staffId: facts.staffId,
         });

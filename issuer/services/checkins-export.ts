@@ -65,7 +65,8 @@ export async function exportRows(db: Sql, eid: string): Promise<ExportRow[]> {
     action: 'entry',
     state: c.state,
     actor: `scanner:${c.scanner_id}`,
-    reason: c.annul_reason,
+    // An annulled check-in: why it was undone; a manual entry (docs/protocol.md "Ticket search"): why it was made.
+    reason: c.annul_reason ?? c.entry_reason,
     staff_id: c.staff_id,
   }));
   const history: ExportRow[] = (await admissionHistoryOfEvent(db, eid)).map((a) => {

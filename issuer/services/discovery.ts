@@ -16,6 +16,8 @@ export const PATHS = {
   enroll: `${API_PREFIX}/scanners/enroll`,
   checkIn: `${API_PREFIX}/tickets/check-in`,
   status: `${API_PREFIX}/tickets/:tid/status`,
+  /** docs/protocol.md "Ticket search" (project extension): for a supervisor's key. */
+  search: `${API_PREFIX}/tickets/search`,
   /** docs/protocol.md "Scanner heartbeat" (project extension). */
   heartbeat: `${API_PREFIX}/scanners/heartbeat`,
   /** docs/protocol.md "Revocation list" (project extension). */

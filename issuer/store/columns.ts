@@ -87,6 +87,8 @@ export const TABLE_COLUMNS = {
     revoke_reason: { travels: 'text?' },
     // Numbered again by the copy a revocation arrives at (docs/protocol.md "Revocation list (project extension)").
     revocation_seq: LOCAL,
+    // The holder name in the searchable form (protocol/search-name.ts): made again from holder_name where it lands.
+    search_name: LOCAL,
   },
   checkins: {
     rowid: ROWID,

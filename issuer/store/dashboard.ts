@@ -8,6 +8,7 @@
  * ticket event cost tens of milliseconds each, too much every two seconds on
  * the thread that answers the doors.
  */
+import { idQuery, searchTokens } from '../../protocol/search-name.js';
 import type { Sql } from './sql.js';
 import type { TicketRow } from './tickets.js';
 import type { AdmissionEventEntry, ScanLogEntry } from './log-rows.js';
@@ -152,15 +153,26 @@ const LOOKUP_SELECT = `
   LEFT JOIN api_keys k ON k.api_key_id = c.api_key_id`;
 
 /**
- * Tickets whose id is `query` (any event), then tickets of `eid` whose holder
- * name contains it (case-insensitive: LOWER on both sides, so SQLite and PostgreSQL agree), at most `limit`.
+ * Tickets whose id is `query` (any event), then tickets of `eid` whose holder name contains it (case-insensitive:
+ * LOWER on both sides, so SQLite and PostgreSQL agree) or holds every word of it as the ticket search matches them
+ * (accents and case aside, docs/protocol.md "Ticket search"), or whose short id it is, at most `limit`.
  */
 export async function lookupTickets(db: Sql, eid: string, query: string, limit: number): Promise<LookupRow[]> {
   // Ticket ids are ULIDs (upper case); a person may type them in lower case.
   const exact = await db.all<LookupRow>(`${LOOKUP_SELECT} WHERE t.tid IN (?, ?)`, [query, query.toUpperCase()]);
+  // Words of one letter (the `a` and `u` of `a_u`) would match nearly every name: then only the literal match holds.
+  const words = searchTokens(query);
+  const tokens = words.every((word) => word.length >= 2) ? words : [];
+  const id = idQuery(query);
+  const shortId = id !== null && 'shortId' in id ? id.shortId : null;
+  const matches = [
+    "LOWER(t.holder_name) LIKE LOWER(?) ESCAPE '\\'",
+    ...(tokens.length > 0 ? [`(${tokens.map(() => 't.search_name LIKE ?').join(' AND ')})`] : []),
+    ...(shortId !== null ? ['t.tid LIKE ?'] : []),
+  ];
   const byName = await db.all<LookupRow>(
-    `${LOOKUP_SELECT} WHERE t.eid = ? AND LOWER(t.holder_name) LIKE LOWER(?) ESCAPE '\\' ORDER BY t.holder_name, t.tid LIMIT ?`,
-    [eid, `%${escapeLike(query)}%`, limit],
+    `${LOOKUP_SELECT} WHERE t.eid = ? AND (${matches.join(' OR ')}) ORDER BY t.holder_name, t.tid LIMIT ?`,
+    [eid, `%${escapeLike(query)}%`, ...tokens.map((token) => `%${token}%`), ...(shortId !== null ? [`%${shortId}`] : []), limit],
   );
   const seen = new Set(exact.map((row) => row.tid));
   return [...exact, ...byName.filter((row) => !seen.has(row.tid))].slice(0, limit);

@@ -5,7 +5,8 @@
  */
 import Database from 'better-sqlite3';
 import { schemaTooNew } from './schema-version.js';
-import { CHAIN_MIGRATION, MIGRATIONS } from './migrations.js';
+import { CHAIN_MIGRATION, MIGRATIONS, SEARCH_NAME_MIGRATION } from './migrations.js';
+import { fillSearchNamesSqlite } from './search-names-sqlite.js';
 import { chainUnchainedRowsSqlite } from './audit-log.js';
 
 /** The schema version this program writes and reads: one per migration. */
@@ -81,6 +82,7 @@ export function migrate(db: Db): Migration {
       db.exec(MIGRATIONS[version]!);
       // Migration 4 made scan_log a hash chain: the rows from before it are chained now, in id order.
       if (version + 1 === CHAIN_MIGRATION) chainUnchainedRowsSqlite(db);
+      if (version + 1 === SEARCH_NAME_MIGRATION) fillSearchNamesSqlite(db);
       db.pragma(`user_version = ${version + 1}`);
     }
     return { from, to: schemaVersion(db) };

@@ -21,7 +21,8 @@
  * a one-row table created by migratePostgres itself, outside the entries.
  */
 import { chainUnchainedRows } from './audit-log.js';
-import { CHAIN_MIGRATION } from './migrations.js';
+import { CHAIN_MIGRATION, SEARCH_NAME_MIGRATION } from './migrations.js';
+import { fillSearchNames } from './tickets.js';
 import { schemaTooNew } from './schema-version.js';
 import type { Sql, SqlDatabase } from './sql.js';
 
@@ -327,6 +328,11 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   ALTER TABLE admission_events ADD COLUMN staff_id TEXT COLLATE "C";
   ALTER TABLE scanner_heartbeats ADD COLUMN clock_offset_ms BIGINT;
   `,
+  // 10: ticket search, as migration 10 of migrations.ts (filled right after it runs).
+  `
+  ALTER TABLE tickets ADD COLUMN search_name TEXT COLLATE "C";
+  CREATE INDEX tickets_by_search_name ON tickets (eid, search_name);
+  `,
 ];
 
 export const POSTGRES_SCHEMA_VERSION = POSTGRES_MIGRATIONS.length;
@@ -391,6 +397,7 @@ export async function migratePostgres(db: SqlDatabase): Promise<PostgresMigratio
     for (let version = from; version < POSTGRES_SCHEMA_VERSION; version++) {
       await tx.run(POSTGRES_MIGRATIONS[version]!);
       if (version + 1 === CHAIN_MIGRATION) await chainUnchainedRows(tx);
+      if (version + 1 === SEARCH_NAME_MIGRATION) await fillSearchNames(tx);
       await tx.run(
         'INSERT INTO schema_version (singleton, version) VALUES (1, ?) ON CONFLICT (singleton) DO UPDATE SET version = EXCLUDED.version',
         [version + 1],

@@ -23,6 +23,8 @@ export interface CheckinForExport {
   annul_reason: string | null;
   /** Who at the door admitted it: its entry's staff id (docs/issuer.md "Staff roles and badges"). */
   staff_id: string | null;
+  /** A manual entry's reason (docs/protocol.md "Ticket search"); null for a scanned entry. */
+  entry_reason: string | null;
 }
 
 /** A logged scan with its ticket's holder and type. */
@@ -44,7 +46,9 @@ export function checkinsOfEvent(db: Sql, eid: string): Promise<CheckinForExport[
               (SELECT a.reason FROM admission_events a WHERE a.tid = c.tid AND a.action = 'annul' ORDER BY a.id DESC LIMIT 1)
             END AS annul_reason,
             (SELECT a.staff_id FROM admission_events a
-             WHERE a.tid = c.tid AND a.action = 'entry' AND a.idempotency_key = c.idempotency_key ORDER BY a.id DESC LIMIT 1) AS staff_id
+             WHERE a.tid = c.tid AND a.action = 'entry' AND a.idempotency_key = c.idempotency_key ORDER BY a.id DESC LIMIT 1) AS staff_id,
+            (SELECT a.reason FROM admission_events a
+             WHERE a.tid = c.tid AND a.action = 'entry' AND a.idempotency_key = c.idempotency_key ORDER BY a.id DESC LIMIT 1) AS entry_reason
      FROM checkins c JOIN tickets t ON t.tid = c.tid
      WHERE t.eid = ? ORDER BY c.recorded_at, c.tid`,
     [eid],

@@ -1,3 +1,4 @@
+import { searchName } from '../../protocol/search-name.js';
 import { numberRevocation } from './revocations.js';
 import type { Sql } from './sql.js';
 
@@ -21,7 +22,7 @@ export const TICKET_COLUMNS = 'tid, eid, kid, holder_name, ticket_type, issued_a
 
 /**
  * Rows per INSERT statement: one statement and, on PostgreSQL, one round trip for many tickets, which is what
- * keeps bulk issuance fast there (8 values a row, far below either database's limit on parameters).
+ * keeps bulk issuance fast there (9 values a row, far below either database's limit on parameters).
  */
 const TICKETS_PER_INSERT = 500;
 
@@ -30,7 +31,7 @@ export async function insertTickets(db: Sql, tickets: readonly NewTicket[]): Pro
   for (let start = 0; start < tickets.length; start += TICKETS_PER_INSERT) {
     const chunk = tickets.slice(start, start + TICKETS_PER_INSERT);
     await db.run(
-      `INSERT INTO tickets (tid, eid, kid, holder_name, ticket_type, issued_at, exp, qr) VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+      `INSERT INTO tickets (tid, eid, kid, holder_name, ticket_type, issued_at, exp, qr, search_name) VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
       chunk.flatMap((ticket) => [
         ticket.tid,
         ticket.eid,
@@ -40,6 +41,7 @@ export async function insertTickets(db: Sql, tickets: readonly NewTicket[]): Pro
         ticket.issued_at,
         ticket.exp,
         ticket.qr,
+        ticket.holder_name === null ? null : searchName(ticket.holder_name),
       ]),
     );
   }
@@ -62,4 +64,23 @@ export async function revokeTicket(db: Sql, tid: string, reason: string | null, 
   if (result.changes !== 1) return false;
   await numberRevocation(db, tid);
   return true;
+}
+
+/** Rows per batch when searchable names are made for tickets that have none (after migration 10, after an import). */
+const FILL_BATCH = 1000;
+
+/**
+ * Gives every named ticket without a searchable name its name in the searchable form (protocol/search-name.ts);
+ * call inside a write job. Tickets issued by this program get theirs when inserted; this fills the others.
+ */
+export async function fillSearchNames(db: Sql): Promise<number> {
+  let filled = 0;
+  for (;;) {
+    const rows = await db.all<{ tid: string; holder_name: string }>(
+      `SELECT tid, holder_name FROM tickets WHERE search_name IS NULL AND holder_name IS NOT NULL LIMIT ${FILL_BATCH}`,
+    );
+    for (const row of rows) await db.run('UPDATE tickets SET search_name = ? WHERE tid = ?', [searchName(row.holder_name), row.tid]);
+    filled += rows.length;
+    if (rows.length < FILL_BATCH) return filled;
+  }
 }

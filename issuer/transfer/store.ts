@@ -15,6 +15,7 @@
  */
 import { appendChained, CONTENT_COLUMNS } from '../store/audit-log.js';
 import { numberRevocation } from '../store/revocations.js';
+import { fillSearchNames } from '../store/tickets.js';
 import type { Sql, SqlValue } from '../store/sql.js';
 import type { IssuerInfo } from '../store/issuer-info.js';
 import { transferTypes } from '../store/columns.js';
@@ -299,6 +300,8 @@ export function transferStore(tx: Sql): TransferStore {
       }
       // Tickets that arrive revoked are numbered on this copy's revocation sequence (docs/protocol.md "Revocation list").
       if (table === 'tickets') for (const row of rows) if (row['revoked_at'] != null) await numberRevocation(tx, row['tid'] as string);
+      // The searchable names stay in each copy (docs/protocol.md "Ticket search"): made here from holder_name.
+      if (table === 'tickets') await fillSearchNames(tx);
     },
     activeKid: async () => (await tx.get<{ kid: string }>('SELECT kid FROM signing_keys WHERE active = 1'))?.kid ?? null,
     setKeyState: async (kid, validUntil, active) =>

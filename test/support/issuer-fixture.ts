@@ -5,6 +5,7 @@
  * issuer info, an active signing key, events, signed tickets, setup tokens
  * and enrolled scanner keys.
  */
+import { searchName } from '../../protocol/search-name.js';
 import type { EntryPolicy } from '../../protocol/door.js';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -139,7 +140,8 @@ export function createIssuerFixture(options: { baseUrl?: string; name?: string }
         exp,
         qr,
       };
-      insertRow(db, 'tickets', ticket);
+      // As insertTickets stores it (issuer/store/tickets.ts): the name in the searchable form too.
+      insertRow(db, 'tickets', { ...ticket, search_name: holderName === null ? null : searchName(holderName) });
       return { ...ticket, revoked_at: null, revoke_reason: null };
     },
 

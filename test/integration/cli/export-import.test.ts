@@ -376,6 +376,29 @@ describe('import: the office → venue → office round trip', () => {
   );
 });
 
+describe('import: ticket search', () => {
+  it(
+    'gives imported tickets their searchable names, which stay in each copy (docs/protocol.md "Ticket search")',
+    async () => {
+      const office = await initIssuer(LOOPBACK);
+      const event = await createEvent(office.data);
+      await cliJson(['ticket', 'issue', '--data', office.data, '--event', event.eid, '--holder', 'Zoë Ångström']);
+      await issueTickets(office.data, event.eid, 1);
+      const venue = path.join(scratchDir('venue-'), 'issuer-data');
+      await importFrom(venue, (await exportTo(office.data)).file);
+      const names = rows<{ holder_name: string | null; search_name: string | null }>(
+        venue,
+        'SELECT holder_name, search_name FROM tickets ORDER BY holder_name',
+      );
+      expect(names).toEqual([
+        { holder_name: null, search_name: null },
+        { holder_name: 'Zoë Ångström', search_name: 'zoe angstrom' },
+      ]);
+    },
+    SLOW,
+  );
+});
+
 describe('import: signing keys', () => {
   it(
     'adopts a rotation made on the other side; with rotations on both sides keeps its own key and retires the other',

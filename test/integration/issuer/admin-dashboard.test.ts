@@ -253,6 +253,19 @@ describe('actions', () => {
     expect(((await admin('GET', `/events/${event.eid}/tickets?q=nobody`)).json() as LookupResult).tickets).toEqual([]);
   });
 
+  test('lookup matches names as the ticket search does (accents and case aside, words in any order) and short ids', async () => {
+    const zoe = fx.issueTicket(event.eid, { holderName: 'Zoë Ångström' });
+    fx.issueTicket(event.eid, { holderName: 'Zoe Smith' });
+    const names = async (q: string) =>
+      ((await admin('GET', `/events/${event.eid}/tickets?q=${encodeURIComponent(q)}`)).json() as LookupResult).tickets.map(
+        (t) => t.holder_name,
+      );
+    expect(await names('zoe ang')).toEqual(['Zoë Ångström']);
+    expect(await names('ÅNGSTRÖM ZOË')).toEqual(['Zoë Ångström']);
+    expect(await names('zoe')).toEqual(['Zoe Smith', 'Zoë Ångström']);
+    expect(await names(`${zoe.tid.slice(-8, -4)}-${zoe.tid.slice(-4)}`.toLowerCase())).toEqual(['Zoë Ångström']);
+  });
+
   test('lookup answers at most 20 tickets and says there are more', async () => {
     for (let i = 0; i < 22; i++) fx.issueTicket(event.eid, { holderName: `Many Zed ${String(i).padStart(2, '0')}` });
     const result = (await admin('GET', `/events/${event.eid}/tickets?q=${encodeURIComponent('many zed')}`)).json() as LookupResult;

@@ -353,6 +353,27 @@ describe('door operations (docs/protocol.md "Door operations")', () => {
     expect('effect' in again && again.effect).toBeFalsy();
   });
 
+  test('a manual entry (docs/protocol.md "Ticket search") needs a supervisor\'s key or badge and is an entry like any other', () => {
+    const manual = { action: 'entry' as const, manual_reason: 'QR code unreadable' };
+    expect(decideCheckIn(facts(manual))).toMatchObject({
+      check: 'action_right',
+      httpStatus: 403,
+      body: { error: { code: 'FORBIDDEN', details: { reason: 'action_not_allowed' } } },
+    });
+    const withBadge = facts(manual);
+    withBadge.badge = { ok: true, sid: 'sup-anna', role: 'supervisor' };
+    expect(decideCheckIn(withBadge)).toMatchObject({ outcome: 'valid', effect: { kind: 'enter' } });
+    const supervisor = (f: CheckInFacts): CheckInFacts => ((f.credential = { ...f.credential!, role: 'supervisor' }), f);
+    expect(decideCheckIn(supervisor(facts(manual)))).toMatchObject({ outcome: 'valid', effect: { kind: 'enter', fromVersion: null } });
+    // Judged as an entry: a ticket inside is already used, whoever typed its name.
+    expect(decideCheckIn(supervisor(facts(manual, {})))).toMatchObject({ check: 'first_use', outcome: 'already_used' });
+    expect(decideCheckIn(supervisor(facts({ ...manual, manual_reason: ' ' })))).toMatchObject({ kind: 'refuse', check: 'well_formed' });
+    expect(decideCheckIn(supervisor(facts({ action: 'exit', manual_reason: 'x' }, {})))).toMatchObject({
+      kind: 'refuse',
+      check: 'well_formed',
+    });
+  });
+
   test('after an annulment the ticket enters again, even on single', () => {
     expect(decideCheckIn(facts({ action: 'entry' }, { state: 'annulled' }, SINGLE))).toMatchObject({
       outcome: 'valid',

@@ -25,7 +25,18 @@ import { needsStaff, roleAtKiosk } from '../../../main/kiosk/decide/access.js';
 const ALL_CALLS = Object.keys(ACCESS) as AccessCall[];
 const PAGE_CALLS = Object.keys(KIOSK_CHANNELS);
 const ONSITE_ISSUER_CALLS = Object.keys(ISSUER_CHANNELS).map((method) => `onsiteIssuer.${method}`);
-const ISSUER_CALLS = ['issuer.entry', 'issuer.exit', 'issuer.annul', 'issuer.status', 'issuer.heartbeat', 'issuer.revocations'];
+const ISSUER_CALLS = [
+  'issuer.entry',
+  'issuer.exit',
+  'issuer.annul',
+  'issuer.status',
+  'issuer.heartbeat',
+  'issuer.revocations',
+  'issuer.search',
+  'issuer.manualEntry',
+];
+// docs/protocol.md "Ticket search": a supervisor's key also searches tickets and checks one in by hand.
+const SUPERVISOR_ISSUER_CALLS = ['issuer.annul', 'issuer.search', 'issuer.manualEntry'];
 
 // `calibrate` is also a page call (keeping or discarding a translation, docs/kiosk.md "Calibration").
 const KIOSK_POWERS = ['verdictDetails', 'override'];
@@ -90,13 +101,13 @@ describe('the access table', () => {
     expect(new Set([...ANYONE_CALLS, 'verdictDetails', ...SUPERVISOR_CALLS, ...TECHNICIAN_CALLS])).toEqual(new Set(KIOSK_CALLS));
   });
 
-  it("lets every scanner key make every issuer call but annul, and a supervisor's or technician's key annul too", () => {
+  it("lets every scanner key make every issuer call but annul, search and manual entry, and a supervisor's or technician's key those too", () => {
     expect(callsOf('anyone').filter((call) => call.startsWith('issuer.'))).toEqual([]);
     expect(
       callsOf('steward')
         .filter((call) => call.startsWith('issuer.'))
         .sort(),
-    ).toEqual(ISSUER_CALLS.filter((call) => call !== 'issuer.annul').sort());
+    ).toEqual(ISSUER_CALLS.filter((call) => !SUPERVISOR_ISSUER_CALLS.includes(call)).sort());
     for (const role of ['supervisor', 'technician'] as const) {
       expect(
         callsOf(role)

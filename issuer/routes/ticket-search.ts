@@ -1,0 +1,59 @@
+/** GET /api/v1/tickets/search?q= (docs/protocol.md "Ticket search", a project extension). Never changes state. */
+import type { FastifyInstance } from 'fastify';
+import { MAX_SEARCH_QUERY_LENGTH } from '../../protocol/search-name.js';
+import { requireScanner } from '../auth.js';
+import { PATHS } from '../services/discovery.js';
+import type { RateLimitHook } from '../services/rate-limits.js';
+import { ticketSearch } from '../services/ticket-search.js';
+import type { SqlDatabase } from '../store/sql.js';
+import { errorResponses } from './schemas.js';
+
+const nullableString = { type: ['string', 'null'] } as const;
+
+const answerSchema = {
+  type: 'object',
+  required: ['results', 'more'],
+  properties: {
+    more: { type: 'boolean' },
+    results: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['tid', 'short_id', 'holder_name', 'ticket_type', 'status', 'presence', 'checked_in_at'],
+        properties: {
+          tid: { type: 'string' },
+          short_id: { type: 'string' },
+          holder_name: nullableString,
+          ticket_type: nullableString,
+          status: { type: 'string', enum: ['valid', 'checked_in', 'revoked', 'expired'] },
+          presence: { type: ['string', 'null'], enum: ['inside', 'outside', 'annulled', null] },
+          checked_in_at: nullableString,
+        },
+      },
+    },
+  },
+} as const;
+
+export default async function ticketSearchRoute(
+  app: FastifyInstance,
+  options: { database: SqlDatabase; scannerRateLimit: RateLimitHook },
+): Promise<void> {
+  app.get<{ Querystring: { q: string } }>(
+    PATHS.search,
+    {
+      schema: {
+        querystring: {
+          type: 'object',
+          required: ['q'],
+          properties: { q: { type: 'string', minLength: 1, maxLength: MAX_SEARCH_QUERY_LENGTH } },
+        },
+        response: { 200: answerSchema, ...errorResponses(400, 401, 403, 429, 500, 503) },
+      },
+      onRequest: [requireScanner(options.database.read), options.scannerRateLimit],
+    },
+    async (request) => {
+      const credential = request.credential!;
+      return ticketSearch(options.database.read, credential, request.query.q, Math.floor(Date.now() / 1000));
+    },
+  );
+}

@@ -1,0 +1,140 @@
+/**
+ * Ticket search and the manual check-in (docs/protocol.md "Ticket search"), all real on both stores: the built
+ * CLI issues named tickets and makes setup codes, a `serve` on loopback enrolls a supervisor's and a steward's
+ * kiosk, and the search and check-in go over HTTP. The manual entry's reason and staff id reach `checkins export`.
+ */
+import crypto from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { decodeSetupCode } from '../../../protocol/setup-code.js';
+import type { TicketSearchAnswer } from '../../../protocol/search-name.js';
+import { cliJson, createEvent } from '../../support/cli-harness.js';
+import { enrollWith, postCheckIn, type HttpScanner } from '../../support/issuer-http.js';
+import { BOTH_STORES, useIssuerOnStore } from '../../support/issuer-on-store.js';
+
+describe.each(BOTH_STORES)('ticket search on %s', (store) => {
+  const issuer = useIssuerOnStore(store, 'Search', { servePerTest: true });
+
+  async function scanner(eid: string, role: string): Promise<HttpScanner> {
+    const setup = await cliJson<{ setup_qr: string }>(['scanner', 'setup', '--data', issuer.data, '--event', eid, '--role', role]);
+    const scannerId = crypto.randomUUID();
+    const response = await enrollWith(issuer.url, decodeSetupCode(setup.setup_qr).token, scannerId);
+    expect(response.status).toBe(200);
+    return { apiKey: ((await response.json()) as { api_key: string }).api_key, scannerId };
+  }
+
+  async function issue(eid: string, holder: string, type: string): Promise<string> {
+    const { tickets } = await cliJson<{ tickets: { tid: string }[] }>([
+      'ticket',
+      'issue',
+      '--data',
+      issuer.data,
+      '--event',
+      eid,
+      '--holder',
+      holder,
+      '--type',
+      type,
+    ]);
+    return tickets[0]!.tid;
+  }
+
+  async function search(
+    who: HttpScanner | null,
+    q: string,
+  ): Promise<{ status: number; json: TicketSearchAnswer & { error?: { code: string } } }> {
+    const response = await fetch(`${issuer.url}/api/v1/tickets/search?q=${encodeURIComponent(q)}`, {
+      headers: who === null ? {} : { authorization: `Bearer ${who.apiKey}` },
+    });
+    return { status: response.status, json: (await response.json()) as TicketSearchAnswer & { error?: { code: string } } };
+  }
+
+  const names = (answer: TicketSearchAnswer): (string | null)[] => answer.results.map((result) => result.holder_name);
+
+  it('finds tickets by partial name regardless of accents and case, by short id and by tid, in its own event only', async () => {
+    const event = await createEvent(issuer.data);
+    const other = await createEvent(issuer.data);
+    const zoe = await issue(event.eid, 'Zoë Ångström', 'VIP');
+    await issue(event.eid, 'Zoe Smith', 'Standard');
+    await issue(event.eid, 'Jean-Luc Picard', 'Standard');
+    await issue(event.eid, 'محمد علي', 'Standard');
+    await issue(other.eid, 'Zoë Ångström', 'VIP');
+    const supervisor = await scanner(event.eid, 'supervisor');
+
+    const found = await search(supervisor, 'zoe ang');
+    expect(found.status).toBe(200);
+    expect(found.json).toEqual({
+      more: false,
+      results: [
+        {
+          tid: zoe,
+          short_id: `${zoe.slice(-8, -4)}-${zoe.slice(-4)}`,
+          holder_name: 'Zoë Ångström',
+          ticket_type: 'VIP',
+          status: 'valid',
+          presence: null,
+          checked_in_at: null,
+        },
+      ],
+    });
+    expect(names((await search(supervisor, 'ZOË')).json)).toEqual(['Zoë Ångström', 'Zoe Smith']); // by searchable name: "zoe angstrom" < "zoe smith"
+    expect(names((await search(supervisor, 'luc jean')).json)).toEqual(['Jean-Luc Picard']);
+    expect(names((await search(supervisor, 'علي')).json)).toEqual(['محمد علي']);
+    expect(names((await search(supervisor, 'zoe picard')).json)).toEqual([]);
+    const short = `${zoe.slice(-8, -4)}-${zoe.slice(-4)}`.toLowerCase();
+    expect((await search(supervisor, short)).json.results.map((r) => r.tid)).toEqual([zoe]);
+    expect((await search(supervisor, zoe)).json.results.map((r) => r.tid)).toEqual([zoe]);
+    expect((await search(supervisor, zoe.toLowerCase())).json.results.map((r) => r.tid)).toEqual([zoe]);
+  });
+
+  it("refuses a steward's key, a missing key and a query with nothing to search for", async () => {
+    const event = await createEvent(issuer.data);
+    await issue(event.eid, 'Zoë Ångström', 'VIP');
+    const steward = await scanner(event.eid, 'steward');
+    const supervisor = await scanner(event.eid, 'supervisor');
+    const refused = await search(steward, 'zoe');
+    expect(refused.status).toBe(403);
+    expect(refused.json.error?.code).toBe('FORBIDDEN');
+    expect(refused.json.results).toBeUndefined();
+    expect((await search(null, 'zoe')).status).toBe(401);
+    const empty = await search(supervisor, ' -- ');
+    expect(empty.status).toBe(400);
+    expect(empty.json.error?.code).toBe('INVALID_REQUEST');
+    expect((await search(supervisor, 'x'.repeat(201))).status).toBe(400);
+  });
+
+  it('checks a found ticket in by hand with a reason, for a supervisor only; the export shows the reason and who', async () => {
+    const event = await createEvent(issuer.data);
+    const tid = await issue(event.eid, 'Zoë Ångström', 'VIP');
+    const steward = await scanner(event.eid, 'steward');
+    const supervisor = await scanner(event.eid, 'supervisor');
+    const manual = (who: HttpScanner, extra: Record<string, unknown>) =>
+      postCheckIn(issuer.url, who, {
+        tid,
+        eid: event.eid,
+        scanned_at: new Date().toISOString(),
+        scanner_id: who.scannerId,
+        idempotency_key: crypto.randomUUID(),
+        action: 'entry',
+        staff_id: 'sup-anna',
+        ...extra,
+      });
+
+    const bySteward = await manual(steward, { manual_reason: 'QR code unreadable' });
+    expect(bySteward.status).toBe(403);
+    expect(JSON.parse(bySteward.text).error.details.reason).toBe('action_not_allowed');
+    expect((await manual(supervisor, { manual_reason: '  ' })).status).toBe(400);
+    expect((await manual(supervisor, { manual_reason: 'QR code unreadable', action: 'exit' })).status).toBe(400);
+    expect((await search(supervisor, 'zoe')).json.results[0]!.status).toBe('valid');
+
+    const admitted = await manual(supervisor, { manual_reason: 'QR code unreadable' });
+    expect(admitted.status).toBe(200);
+    expect(JSON.parse(admitted.text).status).toBe('valid');
+    const after = (await search(supervisor, 'zoe')).json.results[0]!;
+    expect(after).toMatchObject({ status: 'checked_in', presence: 'inside' });
+    expect(after.checked_in_at).not.toBeNull();
+
+    const rows = await cliJson<Record<string, string | null>[]>(['checkins', 'export', '--data', issuer.data, '--event', event.eid]);
+    const admission = rows.find((row) => row['source'] === 'checkins' && row['tid'] === tid);
+    expect(admission).toMatchObject({ outcome: 'checked_in', reason: 'QR code unreadable', staff_id: 'sup-anna' });
+  });
+});
