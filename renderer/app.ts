@@ -43,6 +43,9 @@ import { verdictIdentity, verdictViewIn, type DoorVerdict, type VerdictView } fr
 import { classifyScannedText, type ScannedText } from './wedge/classify.js';
 import { startWedgeCapture } from './wedge/capture.js';
 
+/** The read details of a scan that came without any (the foreign-layout refusal still names its layout). */
+const NO_READ_DETAILS: ReadDetails = { terminator: 'pause', prefixKeys: [], suffixKeys: [], units: 0, durationMs: 0 };
+
 type Mounted =
   | { screen: 'starting' }
   | { screen: 'setup'; handle: ScreenHandle<SetupProps> }
@@ -76,6 +79,8 @@ export class KioskScreens {
   private busy = false;
   /** verdictIdentity of the newest verdict in the last state received: a different newest one is news. */
   private newestVerdict: string | null = null;
+  /** The staff_code_ignored time last seen; undefined until the first state (noteStaffCodeIgnored). */
+  private staffCodeIgnoredSeen: string | null | undefined = undefined;
   private mounted: Mounted = { screen: 'starting' };
   /** The staff PIN dialog and menu (screens/staff.ts): staff functions ask it first. */
   private staff: StaffGate | null = null;
@@ -145,9 +150,23 @@ export class KioskScreens {
       return;
     }
     this.markReadAgain(state);
+    this.noteStaffCodeIgnored(state);
     const calibration = state.calibration?.diagnosis ?? null;
     if (calibration && calibration.calibrated_at !== this.calibrationSeenAt) this.showDiagnosis(calibration);
     this.render();
+  }
+
+  /**
+   * docs/kiosk.md "Calibration": a calibration code ignored on any input path (a HID scanner's read answers no
+   * page call) is said on screen once. The first state only sets the mark: what was ignored before the page
+   * loaded is not news.
+   */
+  private noteStaffCodeIgnored(state: KioskState): void {
+    const at = state.staff_code_ignored?.at ?? null;
+    const seen = this.staffCodeIgnoredSeen;
+    this.staffCodeIgnoredSeen = at;
+    if (seen === undefined || at === null || at === seen) return;
+    this.message = () => t('staff.code_ignored');
   }
 
   /** A new language (staff chose it on Setup): every screen is built again in it, the verdict on screen too. */
@@ -201,6 +220,8 @@ export class KioskScreens {
     if (scan.kind === 'layout_mismatch' && !translated) {
       if (enrolled) this.showVerdict({ kind: 'refuse', reason: 'layout_mismatch' });
       else this.setMessage(() => t('reason.layout_mismatch'));
+      // The kiosk records the refusal in its audit log (docs/kiosk.md "The kiosk's audit log"); the screen has it already.
+      if (enrolled) void attempt(() => this.kiosk.scan(scan.text, { ...(read ?? NO_READ_DETAILS), foreignLayout: scan.layout }));
       return;
     }
     // Everything else goes to the kiosk, unrecognised text too: it is the authority on tickets (and

@@ -51,6 +51,12 @@ export interface ReadDetails {
   durationMs: number;
   /** HID-POS only: the report layout the scan was read with, e.g. "Honeywell (64-byte, report 2)". */
   layout?: string;
+  /**
+   * The window's wedge only: the read is a code typed through this keyboard layout, not the scanner's US one
+   * (e.g. "de"). The page shows its layout-mismatch refusal; the kiosk decides nothing from the text and only
+   * records the refusal in its audit log (docs/kiosk.md "The kiosk's audit log").
+   */
+  foreignLayout?: string;
 }
 
 /** Why an enrollment failed: stable codes the screens translate (main/kiosk/decide/enroll-failures.ts lists them all). */
@@ -298,6 +304,11 @@ export interface KioskState {
    * check-in, no new verdict. Identifies the verdict by its decided_at and tid.
    */
   read_again: { decided_at: IsoDateTime; tid: string | null; reads: number } | null;
+  /**
+   * The last calibration code read where it is not acted on (docs/kiosk.md "Calibration"), from any input path:
+   * a HID scanner's read never answers a page call, so the page learns of it here and says "staff code: ignored".
+   */
+  staff_code_ignored: { at: IsoDateTime; origin: ScanOrigin } | null;
   /** What the last calibration found, and which input paths are translated (docs/kiosk.md "Calibration"). */
   calibration: { diagnosis: ScannerDiagnosis; translating: ScanOrigin[] } | null;
   /** A calibration whose translation matches no known layout, waiting for staff to keep or discard it; null when none. */
@@ -392,6 +403,8 @@ export type ScanResult =
   | { type: 'calibration_unconfirmed'; diagnosis: ScannerDiagnosis }
   /** A calibration code read outside Setup with no technician at the kiosk: nothing changed (docs/kiosk.md "Calibration"). */
   | { type: 'staff_code_ignored'; message: string }
+  /** A read the page found typed through another keyboard layout (ReadDetails.foreignLayout): refused, audited. */
+  | { type: 'layout_mismatch'; layout: string }
   /** A staff badge unlocked its role (docs/kiosk.md "Staff badges"); never checked in as a ticket. */
   | { type: 'staff_unlocked'; person: StaffPerson; unlocked_until: IsoDateTime }
   /** A staff badge that does not unlock this kiosk (expired, revoked, another event, a bad signature …). */

@@ -11,6 +11,7 @@
  * a secret; unexpected failures become a fixed message, and the host gets the
  * error for its own log through `onInternalError`.
  */
+import { FOREIGN_LAYOUTS } from '../../protocol/keyboard-layouts.js';
 import type { KioskApi, LanesRequest, LanguageCode, ReadDetails, StaffPersonRequest } from '../kiosk/kiosk-api.js';
 import { SecretStoreUnavailableError } from '../kiosk/store/api-key-store.js';
 import { answerCall, failure, InvalidInput, noArguments, UNSAFE_TEXT } from './call-envelope.js';
@@ -272,7 +273,7 @@ const MAX_READ_DURATION_MS = 600_000;
 function readDetails(value: unknown): ReadDetails {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new InvalidInput('The read details must be an object.');
   const fields = value as Record<string, unknown>;
-  const allowed = ['terminator', 'prefixKeys', 'suffixKeys', 'units', 'durationMs'];
+  const allowed = ['terminator', 'prefixKeys', 'suffixKeys', 'units', 'durationMs', 'foreignLayout'];
   const unknown = Object.keys(fields).find((key) => !allowed.includes(key));
   if (unknown !== undefined) throw new InvalidInput('The read details have an unknown field.');
   const { terminator, units, durationMs } = fields;
@@ -283,12 +284,17 @@ function readDetails(value: unknown): ReadDetails {
   if (typeof durationMs !== 'number' || !Number.isFinite(durationMs) || durationMs < 0 || durationMs > MAX_READ_DURATION_MS) {
     throw new InvalidInput(`The read's duration must be a number of milliseconds from 0 to ${MAX_READ_DURATION_MS}.`);
   }
+  const { foreignLayout } = fields;
+  if (foreignLayout !== undefined && !(FOREIGN_LAYOUTS as readonly unknown[]).includes(foreignLayout)) {
+    throw new InvalidInput(`The read's keyboard layout must be one of ${FOREIGN_LAYOUTS.join(', ')}.`);
+  }
   return {
     terminator: terminator as ReadDetails['terminator'],
     prefixKeys: keyNames(fields['prefixKeys']),
     suffixKeys: keyNames(fields['suffixKeys']),
     units: units as number,
     durationMs,
+    ...(foreignLayout === undefined ? {} : { foreignLayout: foreignLayout as string }),
   };
 }
 

@@ -104,6 +104,16 @@ export class DoorScan {
     return this.checkIn(text, evaluation.ticket.payload, enrollment, document!, lane);
   }
 
+  /**
+   * docs/kiosk.md "The kiosk's audit log": a read the page found typed through another keyboard layout is
+   * refused on screen by the page (docs/kiosk.md "Scanner settings"); its refusal is recorded here like every
+   * other. Nothing is decided from the text: it is not the code the scanner read.
+   */
+  refuseForeignLayout(layout: string): ScanResult {
+    this.deps.store.auditDoorRefusal(null, 'layout_mismatch', new Date(this.deps.now()).toISOString(), { keyboard_layout: layout });
+    return { type: 'layout_mismatch', layout };
+  }
+
   /** A discovery document past its age is refreshed without holding the scan; a heartbeat follows a good refresh. */
   async refreshInBackground(iss: string): Promise<void> {
     const { discovery, link, background } = this.deps;

@@ -143,6 +143,8 @@ export class KioskCore implements KioskApi {
 
   /** A read from the window's keyboard wedge (the page's calls). */
   scan(text: string, read?: ReadDetails): Promise<ScanResult> {
+    // A read the page found mangled by the keyboard layout is refused there; here it is only audited (door-scan.ts).
+    if (read?.foreignLayout) return Promise.resolve(this.doorScan.refuseForeignLayout(read.foreignLayout));
     return this.scanFrom('window', text, read);
   }
 
@@ -475,6 +477,7 @@ export class KioskCore implements KioskApi {
       revocations: this.revocations.view(enrollment),
       re_enroll_pending: this.setups.pending ? setupSummary(this.setups.pending) : null,
       read_again: this.reads.readAgain,
+      staff_code_ignored: this.reads.staffCodeIgnored,
       calibration: this.reads.calibrationView(),
       calibration_to_confirm: this.reads.unconfirmedView(),
       hid_scanner: this.hidScanner,

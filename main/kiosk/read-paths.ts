@@ -53,6 +53,8 @@ export class ReadPaths {
   private readonly repeatReads: RepeatReadFilter<ScanResult>;
   /** The verdict on screen was read again (cleared by the next verdict). */
   readAgain: KioskState['read_again'] = null;
+  /** The last calibration code ignored (docs/kiosk.md "Calibration"), shown by the page whichever path read it. */
+  staffCodeIgnored: KioskState['staff_code_ignored'] = null;
   /** Several scanners, one per lane (lanes.ts): the lanes, where they come from, a mapping under way, the scanners open now. */
   private lanes: Lanes | null;
   private readonly lanesSource: 'setup' | 'file';
@@ -211,6 +213,8 @@ export class ReadPaths {
     const detail = `calibration code read from ${origin} outside Setup, with no technician unlocked: ignored`;
     this.deps.store.logRead({ at: new Date(this.deps.now()).toISOString(), kind: 'staff_code_ignored', origin, tid: null, detail });
     this.deps.log(`Staff code ignored: ${detail}.`);
+    this.staffCodeIgnored = { at: new Date(this.deps.now()).toISOString(), origin };
+    this.deps.changed();
     return { type: 'staff_code_ignored', message: STAFF_CODE_IGNORED };
   }
 

@@ -75,6 +75,7 @@ export class FakeKiosk implements KioskApi {
     double_admissions: [],
     re_enroll_pending: null,
     read_again: null,
+    staff_code_ignored: null,
     calibration: null,
     calibration_to_confirm: null,
     hid_scanner: null,

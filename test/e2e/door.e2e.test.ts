@@ -25,6 +25,7 @@ import {
   startIssuer,
   type RunningIssuer,
 } from '../support/door-harness.js';
+import Database from 'better-sqlite3';
 import { freePort } from '../support/free-port.js';
 import { startKioskRuntime, type KioskRuntime } from '../../main/host/kiosk-runtime.js';
 import { DEFAULT_REPEAT_READ_WINDOW_MS, VERDICT_ON_SCREEN_MS } from '../../main/kiosk/decide/repeat-reads.js';
@@ -104,6 +105,18 @@ let setupCode: string;
 let tickets: Tickets;
 let issuer: RunningIssuer | null = null;
 let runtime: KioskRuntime | null = null;
+
+/** The kiosk's newest audit record, read from its kiosk.db as IT would. */
+function lastAuditRecord(): { kind: string; detail: Record<string, unknown> } | null {
+  const db = new Database(join(root, 'kiosk', 'kiosk.db'), { readonly: true, fileMustExist: true });
+  try {
+    const row = db.prepare('SELECT kind, detail FROM audit_log ORDER BY seq DESC LIMIT 1').get() as
+      { kind: string; detail: string } | undefined;
+    return row ? { kind: row.kind, detail: JSON.parse(row.detail) as Record<string, unknown> } : null;
+  } finally {
+    db.close();
+  }
+}
 let host: WebHost | null = null;
 let page: Page;
 const pageErrors: string[] = [];
@@ -312,6 +325,10 @@ test.describe.serial('the door, end to end (real issuer, web host, keyring, Chro
     await dismissVerdict();
     // Nothing was checked in: the kiosk never acted on the mangled text.
     expect((await issuerCli<{ status: string }>(issuerDir, 'ticket', 'show', tickets.mangled.tid)).status).toBe('valid');
+    // The refusal is in the kiosk's audit log like every other (docs/kiosk.md "The kiosk's audit log").
+    await expect
+      .poll(() => lastAuditRecord())
+      .toMatchObject({ kind: 'verdict', detail: { reason: 'layout_mismatch', keyboard_layout: 'de' } });
   });
 
   test('admits offline while the issuer is down, with one scan waiting', async () => {

@@ -145,6 +145,16 @@ test.describe.serial('staff at the door (real issuer, web host, keyring, Chromiu
     await page.waitForSelector('#screen[data-screen="ready"]');
   });
 
+  test('the same code read by a HID scanner (answering no page call) says "staff code: ignored" on screen too', async () => {
+    const { page, runtime } = door;
+    expect(await page.$('#screen[data-screen="ready"] [data-notice]')).toBeNull();
+    // The host's HID path: the main process reads the scanner and hands the text to the core (thin boundary).
+    expect((await runtime.core.scanFrom('hid-pos', ATTACK)).type).toBe('staff_code_ignored');
+    const notice = await page.waitForSelector('#screen[data-screen="ready"] [data-notice]');
+    expect(await notice.textContent()).toContain('staff code: ignored');
+    expect((await runtime.core.getState()).calibration).toBeNull();
+  });
+
   test('a technician unlocks, the unknown layout asks to be confirmed, and Ready shows a standing notice while it is active', async () => {
     const { page, runtime } = door;
     await page.click('[data-action="open-staff"]');

@@ -60,9 +60,15 @@ export function auditVerdict(sql: Statements, idempotencyKey: string | null, ver
  * A scan the door turned away before any verdict (docs/kiosk.md "The kiosk's audit log"): the scanner's key
  * refused or expired, a staff PIN still to set. A `verdict` record of kind `refuse`, decided by the kiosk.
  */
-export function auditDoorRefusal(sql: Statements, tid: string | null, reason: string, at: string): void {
+export function auditDoorRefusal(
+  sql: Statements,
+  tid: string | null,
+  reason: string,
+  at: string,
+  extra: Record<string, unknown> = {},
+): void {
   sql.transaction(() =>
-    appendAudit(sql, 'verdict', null, tid, { kind: 'refuse', reason, offline: true, decided_by: 'kiosk', decided_at: at }, at),
+    appendAudit(sql, 'verdict', null, tid, { kind: 'refuse', reason, offline: true, decided_by: 'kiosk', decided_at: at, ...extra }, at),
   );
 }
 

@@ -298,8 +298,8 @@ export class LocalStore {
   }
 
   /** A scan turned away before any verdict (the key refused or expired, no staff PIN yet): its audit record (audit-log.ts). */
-  auditDoorRefusal(tid: string | null, reason: string, at: string): void {
-    auditDoorRefusal(this.sql, tid, reason, at);
+  auditDoorRefusal(tid: string | null, reason: string, at: string, extra?: Record<string, unknown>): void {
+    auditDoorRefusal(this.sql, tid, reason, at, extra);
   }
 
   /** A verdict shown without a scan row to decide: its audit record alone (audit-log.ts). */

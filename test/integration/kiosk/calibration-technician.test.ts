@@ -93,7 +93,12 @@ describe('a calibration code at Ready, with a staff PIN set and staff locked', (
   it('a real layout code is ignored too, on every input path, until a technician unlocks', async () => {
     const core = openCore();
     await enrolledWithPin(core);
+    const told: Array<KioskState['staff_code_ignored']> = [];
+    core.onStateChange((changed) => told.push(changed.staff_code_ignored));
     expect((await core.scanFrom('hid-pos', CALIBRATION_CODE)).type).toBe('staff_code_ignored');
+    // A HID read answers no page call: the state tells the page, which says "staff code: ignored".
+    expect(told.at(-1)).toMatchObject({ origin: 'hid-pos' });
+    expect((await state(core)).staff_code_ignored).toMatchObject({ origin: 'hid-pos' });
     expect((await scan(core, mangleForLayout(CALIBRATION_CODE, 'de'))).type).toBe('staff_code_ignored');
     expect((await state(core)).calibration).toBeNull();
     // A technician (here the kiosk PIN, the technician's fallback) unlocks: the same code calibrates.
@@ -138,5 +143,32 @@ describe('a translation that matches no known layout', () => {
     expect(await scan(core, ATTACK)).toMatchObject({ type: 'calibration_unconfirmed' });
     // The fr translation stays until the unknown one is kept.
     expect((await state(core)).calibration).toMatchObject({ diagnosis: { layout: 'fr' } });
+  });
+});
+
+describe('a code typed through another keyboard layout (the page refuses it)', () => {
+  const READ = { terminator: 'cr', prefixKeys: [], suffixKeys: [], units: 80, durationMs: 120 };
+
+  it('is refused, recorded in the audit log with the layout, and changes nothing: the ticket is still admitted', async () => {
+    const core = openCore();
+    await enrolledWithPin(core);
+    const { code } = issuer.issueTicket();
+    const mangled = mangleForLayout(code, 'de');
+    expect(await page(core, 'scan', mangled, { ...READ, foreignLayout: 'de' })).toEqual({ type: 'layout_mismatch', layout: 'de' });
+    expect(auditDetails().at(-1)).toMatchObject({
+      kind: 'verdict',
+      detail: { kind: 'refuse', reason: 'layout_mismatch', keyboard_layout: 'de', decided_by: 'kiosk' },
+    });
+    expect((await state(core)).pending_scans).toBe(0);
+    expect(await scan(core, code)).toMatchObject({ type: 'verdict', verdict: { kind: 'admit' } });
+  });
+
+  it('a layout the kiosk does not know is a bad call, not a record', async () => {
+    const core = openCore();
+    await enrolledWithPin(core);
+    const before = auditDetails().length;
+    const answer = await handleKioskCall(core, 'scan', ['x', { ...READ, foreignLayout: 'xx\u202e' }]);
+    expect(answer).toMatchObject({ ok: false, error: { message: "The read's keyboard layout must be one of de, fr." } });
+    expect(auditDetails()).toHaveLength(before);
   });
 });

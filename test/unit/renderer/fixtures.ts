@@ -82,6 +82,7 @@ export const ENROLLED_STATE: KioskState = {
   double_admissions: [],
   re_enroll_pending: null,
   read_again: null,
+  staff_code_ignored: null,
   calibration: null,
   calibration_to_confirm: null,
   hid_scanner: null,
