@@ -39,6 +39,7 @@ import { chooseScreen, VERDICT_SHOWN_MS, type ShownScreen } from './view/screen-
 import { enrollFailureText } from './view/setup-view-model.js';
 import { failedStatusView, layoutMismatchStatusView, statusView, type StatusView } from './view/status-view-model.js';
 import { doorLanguages, ENGLISH_ONLY, type DoorLanguages } from './view/language.js';
+import { staffLockedText } from './view/staff-view-model.js';
 import { verdictIdentity, verdictViewIn, type DoorVerdict, type VerdictView } from './view/verdict-view-model.js';
 import { classifyScannedText, type ScannedText } from './wedge/classify.js';
 import { startWedgeCapture } from './wedge/capture.js';
@@ -300,7 +301,7 @@ export class KioskScreens {
     const result = await attempt(() => this.kiosk.resetCalibration());
     this.diagnosis = null;
     if (!result.ok) this.setMessage(() => t('setup.error.failed'));
-    else if (isStaffLocked(result.value)) this.setMessage(() => t('staff.locked'));
+    else if (isStaffLocked(result.value)) this.showStaffLocked(result.value);
     else this.receiveState(result.value);
   }
 
@@ -310,7 +311,7 @@ export class KioskScreens {
     const result = await attempt(() => this.kiosk.calibrate(keep));
     if (!keep) this.diagnosis = null;
     if (!result.ok) this.setMessage(() => t('setup.error.failed'));
-    else if (isStaffLocked(result.value)) this.setMessage(() => t('staff.locked'));
+    else if (isStaffLocked(result.value)) this.showStaffLocked(result.value);
     else this.receiveState(result.value);
   }
 
@@ -322,7 +323,7 @@ export class KioskScreens {
     const result = await attempt(() => this.kiosk.confirmReEnroll());
     this.busy = false;
     if (!result.ok) this.setMessage(() => t('setup.error.failed'));
-    else if (isStaffLocked(result.value)) this.setMessage(() => t('staff.locked'));
+    else if (isStaffLocked(result.value)) this.showStaffLocked(result.value);
     else this.handleScanResult(result.value, null);
   }
 
@@ -349,7 +350,7 @@ export class KioskScreens {
     if (answer !== null && isStaffLocked(answer)) {
       // Staff only, and the unlock ran out meanwhile: back to Ready, saying why.
       this.lookupOpen = false;
-      this.setMessage(() => t('staff.locked'));
+      this.showStaffLocked(answer);
       return;
     }
     this.lookupResult = answer !== null ? statusView(answer) : failedStatusView();
@@ -477,6 +478,11 @@ export class KioskScreens {
   }
 
   // ---- rendering ---------------------------------------------------------
+
+  /** A staff call refused: the role it needs when someone with a lesser one is unlocked (docs/kiosk.md "Staff PIN"), else the PIN. */
+  private showStaffLocked(locked: StaffLocked): void {
+    this.setMessage(() => staffLockedText(locked) ?? t('staff.locked'));
+  }
 
   private setMessage(message: () => string): void {
     this.message = message;

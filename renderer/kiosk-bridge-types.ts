@@ -217,7 +217,14 @@ export interface StaffLocked {
   type: 'staff_locked';
   /** Set while wrong PINs keep the staff menu locked: no PIN is checked before then. */
   locked_until: IsoDateTime | null;
+  /** In English, for logs and IT; the page says it in the kiosk's language from the fields below. */
   message: string;
+  /** The call refused (a row of the access table, protocol/access.ts). */
+  call: string;
+  /** The lowest staff role that may make it (docs/protocol.md "Roles and rights"). */
+  needs: StaffRole | null;
+  /** Who is unlocked now, whose role falls short; null when no one is (the PIN, or a badge, is what is missing). */
+  unlocked_as: { name: string; role: StaffRole } | null;
 }
 
 export type StaffUnlockResult =

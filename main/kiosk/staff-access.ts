@@ -160,6 +160,9 @@ export class StaffAccess {
     return {
       type: 'staff_locked',
       locked_until: lockedUntil,
+      call,
+      needs: needed ?? null,
+      unlocked_as: person ? { name: person.name, role: person.role } : null,
       message: lockedUntil
         ? `Staff menu locked after wrong PINs until ${lockedUntil}`
         : person

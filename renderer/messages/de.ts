@@ -202,6 +202,8 @@ export const de: Catalogue = {
   'staff.role.steward': 'Ordner',
   'staff.role.supervisor': 'Aufsicht',
   'staff.role.technician': 'Techniker',
+  'staff.needs_role':
+    'Für {name} ({role}) nicht erlaubt: Dafür ist die Rolle {needed} nötig. PIN einer Person mit dieser Rolle eingeben oder ihren Mitarbeiterausweis scannen.',
   'staff.locked': 'Nur für Personal: Entsperren Sie mit der Personal-PIN auf dem Einrichtungsbildschirm und versuchen Sie es dann erneut.',
   'staff.pin_needed': 'Legen Sie auf dem Einrichtungsbildschirm eine Personal-PIN fest, bevor Tickets gescannt werden.',
   'staff.title': 'Personal-PIN',

@@ -198,6 +198,8 @@ export const en = {
   'staff.role.steward': 'steward',
   'staff.role.supervisor': 'supervisor',
   'staff.role.technician': 'technician',
+  'staff.needs_role':
+    'Not allowed for {name} ({role}): this needs the role {needed}. Enter the PIN of someone with that role or scan their staff badge.',
   'staff.locked': 'Staff only: unlock with the staff PIN on the Setup screen, then try again.',
   'staff.pin_needed': 'Set a staff PIN on the Setup screen before scanning tickets.',
   'staff.title': 'Staff PIN',

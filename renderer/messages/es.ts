@@ -195,6 +195,8 @@ export const es: Catalogue = {
   'staff.role.steward': 'auxiliar',
   'staff.role.supervisor': 'supervisor',
   'staff.role.technician': 'técnico',
+  'staff.needs_role':
+    'No permitido para {name} ({role}): hace falta el rol {needed}. Introduzca el PIN de una persona con ese rol o escanee su credencial de personal.',
   'staff.locked': 'Solo para el personal: desbloquee con el PIN del personal en la pantalla de configuración y vuelva a intentarlo.',
   'staff.pin_needed': 'Establezca un PIN del personal en la pantalla de configuración antes de escanear entradas.',
   'staff.title': 'PIN del personal',

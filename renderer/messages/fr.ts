@@ -197,6 +197,8 @@ export const fr: Catalogue = {
   'staff.role.steward': "agent d'accueil",
   'staff.role.supervisor': 'superviseur',
   'staff.role.technician': 'technicien',
+  'staff.needs_role':
+    'Non autorisé pour {name} ({role}) : il faut le rôle {needed}. Saisissez le code PIN d’une personne de ce rôle ou scannez son badge du personnel.',
   'staff.locked': 'Réservé au personnel : déverrouillez avec le code PIN du personnel sur l’écran de configuration, puis réessayez.',
   'staff.pin_needed': 'Définissez un code PIN du personnel sur l’écran de configuration avant de scanner des billets.',
   'staff.title': 'Code PIN du personnel',

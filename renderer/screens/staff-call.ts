@@ -29,7 +29,7 @@ export function runStaffCall(
     void attempt(call).then((result) => {
       panel.busy = false;
       if (result.ok && 'type' in result.value && result.value.type === 'staff_locked') {
-        staff?.relock(again);
+        staff?.relock(again, result.value);
         panel.render();
         return;
       }

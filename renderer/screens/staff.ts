@@ -15,8 +15,9 @@
  */
 import { el, replaceChildren } from '../dom.js';
 import { attempt } from '../kiosk-bridge.js';
-import type { KioskApi, KioskState, LanguageCode, LogCheckResult, StaffState } from '../kiosk-bridge-types.js';
+import type { KioskApi, KioskState, LanguageCode, LogCheckResult, StaffLocked, StaffState } from '../kiosk-bridge-types.js';
 import { t } from '../messages/format.js';
+import { staffLockedText } from '../view/staff-view-model.js';
 
 export interface StaffGateActions {
   /** The status lookup screen (the menu's "Status lookup"). */
@@ -110,9 +111,28 @@ export class StaffGate {
 
   private onCancel: (() => void) | null = null;
 
-  /** A staff-only call answered staff_locked (the unlock ran out meanwhile): ask for the PIN, then run it again. */
-  relock(retry: () => void): void {
-    this.whenUnlocked(retry);
+  /**
+   * A staff-only call answered staff_locked: ask for a PIN, then run it again. Either the unlock ran out meanwhile,
+   * or the person unlocked has a role that may not make the call (docs/kiosk.md "Staff PIN"): then the dialog says
+   * which role it needs, in the kiosk's language, and waits for that person's PIN (or badge) instead of retrying.
+   */
+  relock(retry: () => void, locked?: StaffLocked): void {
+    const needsRole = locked ? staffLockedText(locked) : null;
+    if (needsRole === null) {
+      this.whenUnlocked(retry);
+      return;
+    }
+    // Asked from the menu (its staff area shows the answer): the menu comes back with it.
+    const fromMenu = this.mode === 'menu';
+    this.pending = fromMenu
+      ? () => {
+          this.show('menu');
+          retry();
+        }
+      : retry;
+    this.show('unlock');
+    this.problem = needsRole;
+    this.render();
   }
 
   openMenu(): void {
@@ -133,7 +153,7 @@ export class StaffGate {
   async saveLanguage(primary: LanguageCode, secondary: LanguageCode | null): Promise<void> {
     this.whenUnlocked(() => {
       void attempt(() => this.kiosk.setLanguage(primary, secondary)).then((result) => {
-        if (result.ok && result.value.type === 'staff_locked') this.relock(() => void this.saveLanguage(primary, secondary));
+        if (result.ok && result.value.type === 'staff_locked') this.relock(() => void this.saveLanguage(primary, secondary), result.value);
         else this.area.setProblem(result.ok ? null : t('setup.error.failed'));
       });
     });
@@ -143,7 +163,7 @@ export class StaffGate {
   async verifyLog(): Promise<void> {
     this.whenUnlocked(() => {
       void attempt(() => this.kiosk.verifyLog()).then((result) => {
-        if (result.ok && result.value.type === 'staff_locked') this.relock(() => void this.verifyLog());
+        if (result.ok && result.value.type === 'staff_locked') this.relock(() => void this.verifyLog(), result.value);
         else if (result.ok && result.value.type === 'log_check') this.area.setLogCheck(result.value);
         else this.area.setProblem(t('setup.error.failed'));
       });
@@ -153,7 +173,7 @@ export class StaffGate {
   async leaveKioskMode(): Promise<void> {
     this.whenUnlocked(() => {
       void attempt(() => this.kiosk.leaveKioskMode()).then((result) => {
-        if (result.ok && result.value.type === 'staff_locked') this.relock(() => void this.leaveKioskMode());
+        if (result.ok && result.value.type === 'staff_locked') this.relock(() => void this.leaveKioskMode(), result.value);
         else if (result.ok && result.value.type === 'left_kiosk_mode') this.close();
         else this.area.setProblem(result.ok && result.value.type === 'not_in_kiosk_mode' ? result.value.message : t('setup.error.failed'));
       });
@@ -255,7 +275,7 @@ export class StaffGate {
         return;
       }
       if (result.ok && result.value.type === 'staff_locked') {
-        this.whenUnlocked(() => this.show('set'));
+        this.relock(() => this.show('set'), result.value);
         return;
       }
       this.problem = result.ok && result.value.type === 'invalid_pin' ? t('staff.pin.invalid') : t('setup.error.failed');

@@ -8,6 +8,7 @@ import { rightsAllow } from '../../protocol/access.js';
 import type { AnnulResult, ExposureRow, GateDirection, KioskState, StaffLocked } from '../kiosk-bridge-types.js';
 import { t, type PlainMessageKey } from '../messages/format.js';
 import { formatClockTime, type TimeOptions } from './dates.js';
+import { staffLockedText } from './staff-view-model.js';
 
 /** A check-in staff might undo: the ticket, and when it was checked in (null: not known here, the kiosk core asks). */
 export interface CheckInToUndo {
@@ -86,7 +87,7 @@ export function annulOutcomeView(result: AnnulResult | StaffLocked | null): Annu
     case 'unavailable':
       return { dataResult: 'unavailable', text: t('annul.failed', { message: result.message }), tone: 'problem' };
     case 'staff_locked':
-      return { dataResult: 'staff_locked', text: t('annul.staff_locked'), tone: 'problem' };
+      return { dataResult: 'staff_locked', text: staffLockedText(result) ?? t('annul.staff_locked'), tone: 'problem' };
   }
 }
 

@@ -209,4 +209,26 @@ test.describe.serial('staff at the door (real issuer, web host, keyring, Chromiu
     expect((await runtime.core.getState()).staff.role).toBe('anyone');
     expect(pageErrors).toEqual([]);
   });
+  test("a steward with a PIN of their own is told in the kiosk's language that a function needs a supervisor, and a technician's PIN then runs it", async () => {
+    const { page, runtime } = door;
+    // A technician (the kiosk PIN) gives Ada a steward's PIN and sets the kiosk to German.
+    expect(await runtime.core.unlockStaff(PIN)).toMatchObject({ type: 'unlocked' });
+    expect(await runtime.core.setStaffPin('1357', { staff_id: 'stf_ada', name: 'Ada', role: 'steward' })).toEqual({ type: 'pin_set' });
+    expect(await runtime.core.setLanguage('de', null)).toMatchObject({ type: 'language_set' });
+    await runtime.core.lockStaff();
+
+    await page.click('[data-action="open-staff"]');
+    await enterStaffPin(page, '1357');
+    await page.waitForSelector('[data-staff-dialog][data-staff-mode="menu"]');
+    await page.click('[data-action="verify-log"]');
+    // Not a loop of retries, not English: the dialog asks for someone whose role may.
+    const problem = await page.waitForSelector('[data-staff-dialog][data-staff-mode="unlock"] [data-staff-problem]');
+    expect(await problem.textContent()).toContain('Für Ada (Ordner) nicht erlaubt: Dafür ist die Rolle Aufsicht nötig.');
+    await page.screenshot({ path: join(SHOTS, 'staff-roles-05-needs-supervisor-de.png') });
+    expect(await page.$('[data-log-check]')).toBeNull();
+    await enterStaffPin(page, PIN);
+    await page.waitForSelector('[data-log-check="ok"]');
+    await runtime.core.setLanguage('en', null);
+    expect(pageErrors).toEqual([]);
+  });
 });

@@ -126,6 +126,9 @@ describe('per-person PINs', () => {
     // Only a technician sets PINs: the kiosk PIN first.
     expect(await page(core, 'setStaffPin', '1111', { staff_id: 'sam', name: 'Sam', role: 'steward' })).toMatchObject({
       type: 'staff_locked',
+      call: 'setStaffPin',
+      needs: 'technician',
+      unlocked_as: null,
     });
     expect(await page(core, 'unlockStaff', KIOSK_PIN)).toMatchObject({
       type: 'unlocked',
@@ -152,6 +155,15 @@ describe('per-person PINs', () => {
     });
     expect(await page(core, 'unlockStaff', '1111')).toMatchObject({ type: 'unlocked', person: { staff_id: 'sam', role: 'steward' } });
     expect((await state(core)).staff).toMatchObject({ role: 'steward', person: { staff_id: 'sam', name: 'Sam', via: 'pin' } });
+    // The refusal names the call, the role it needs and who is unlocked, for the screens to say in their language.
+    expect(await page(core, 'verifyLog')).toEqual({
+      type: 'staff_locked',
+      locked_until: null,
+      call: 'verifyLog',
+      needs: 'supervisor',
+      unlocked_as: { name: 'Sam', role: 'steward' },
+      message: 'audit log check needs a supervisor: Sam is steward',
+    });
     expect(await rights(core)).toEqual({
       lookupStatus: 'staff_locked',
       setLanguage: 'staff_locked',

@@ -79,7 +79,15 @@ describe('annulOutcomeView', () => {
     expect(annulOutcomeView({ type: 'unavailable', message: 'the issuer is unreachable' }).text).toBe(
       'Could not annul: the issuer is unreachable',
     );
-    expect(annulOutcomeView({ type: 'staff_locked', locked_until: null, message: 'm' }).dataResult).toBe('staff_locked');
+    const locked = { type: 'staff_locked', locked_until: null, message: 'm', call: 'annul', needs: 'supervisor' } as const;
+    expect(annulOutcomeView({ ...locked, unlocked_as: null })).toMatchObject({
+      dataResult: 'staff_locked',
+      text: 'Unlock staff functions with the staff PIN to annul',
+    });
+    // Someone is unlocked whose role may not annul: the role it needs, in words.
+    expect(annulOutcomeView({ ...locked, unlocked_as: { name: 'Kim', role: 'steward' } }).text).toBe(
+      'Not allowed for Kim (steward): this needs the role supervisor. Enter the PIN of someone with that role or scan their staff badge.',
+    );
     expect(annulOutcomeView(null)).toMatchObject({ dataResult: 'failed', tone: 'problem' });
   });
 });
