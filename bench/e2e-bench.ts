@@ -315,6 +315,10 @@ class TimedCore implements WebHostCore {
   configureLanes(...args: Parameters<WebHostCore['configureLanes']>): ReturnType<WebHostCore['configureLanes']> {
     return this.core.configureLanes(...args);
   }
+  removeStaffPin(staffId: string): ReturnType<WebHostCore['removeStaffPin']> {
+    return this.core.removeStaffPin(staffId);
+  }
+
   setStaffPin(pin: string): ReturnType<WebHostCore['setStaffPin']> {
     return this.core.setStaffPin(pin);
   }

@@ -74,6 +74,7 @@ export const ACCESS = {
   override: { roles: SUPERVISOR_UP, label: 'override a prompt' },
   verifyLog: { roles: SUPERVISOR_UP, label: 'audit log check' },
   setStaffPin: { roles: TECHNICIAN, label: 'set the staff PIN' },
+  removeStaffPin: { roles: TECHNICIAN, label: 'remove a staff PIN' },
   confirmReEnroll: { roles: TECHNICIAN, label: 're-enroll' },
   calibrate: { roles: TECHNICIAN, label: 'calibrate a scanner' },
   resetCalibration: { roles: TECHNICIAN, label: 'reset calibration' },

@@ -247,6 +247,9 @@ export interface LogCheckResult {
   broken: { id: number; kind: string; message: string } | null;
 }
 
+/** removeStaffPin's answer: the person's PIN is gone, or no one has that staff id. Never a PIN or its hash. */
+export type RemoveStaffPinResult = { type: 'pin_removed'; staff_id: string } | { type: 'no_such_person'; staff_id: string } | StaffLocked;
+
 export type SetStaffPinResult = { type: 'pin_set' } | { type: 'invalid_pin'; message: string } | StaffLocked;
 
 export type SetLanguageResult = { type: 'language_set'; language: KioskLanguage } | StaffLocked;
@@ -455,6 +458,8 @@ export interface KioskApi {
   lockStaff(): Promise<KioskState>;
   /** Sets or changes the staff PIN (4 to 8 digits). Open while no PIN is set; staff only once one is. */
   setStaffPin(pin: string, person?: StaffPersonRequest): Promise<SetStaffPinResult>;
+  /** Removes a crew member's own PIN (technician; docs/kiosk.md "Staff PIN"). */
+  removeStaffPin(staffId: string): Promise<RemoveStaffPinResult>;
   /** The screens' languages. Staff only. */
   setLanguage(primary: LanguageCode, secondary: LanguageCode | null): Promise<SetLanguageResult>;
   /** Leaves kiosk mode (full screen, no menu) where the host has one: the Electron app. Staff only. */

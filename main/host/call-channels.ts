@@ -24,6 +24,7 @@ export const KIOSK_CHANNELS = {
   unlockStaff: 'kiosk:unlock-staff',
   lockStaff: 'kiosk:lock-staff',
   setStaffPin: 'kiosk:set-staff-pin',
+  removeStaffPin: 'kiosk:remove-staff-pin',
   setLanguage: 'kiosk:set-language',
   leaveKioskMode: 'kiosk:leave-kiosk-mode',
   setDirection: 'kiosk:set-direction',

@@ -142,6 +142,12 @@ function boundCall(core: KioskCalls, method: KioskCallName, args: unknown): () =
       const pin = staffPin(args);
       return () => core.setStaffPin(pin);
     }
+    case 'removeStaffPin': {
+      const [staffId] = args;
+      if (args.length !== 1 || typeof staffId !== 'string' || !/^[0-9A-Za-z_.-]{1,80}$/.test(staffId))
+        throw new InvalidInput('Expected one argument: the staff id (1 to 80 letters, digits, . _ or -).');
+      return () => core.removeStaffPin(staffId);
+    }
     case 'lockStaff':
       noArguments(args);
       return () => core.lockStaff();

@@ -26,6 +26,7 @@ import type {
   LogCheckResult,
   ScanResult,
   SetLanguageResult,
+  RemoveStaffPinResult,
   SetStaffPinResult,
   StaffLocked,
   StaffPersonRequest,
@@ -275,6 +276,10 @@ export class KioskCore implements KioskApi {
     const result = await this.staff.setPin(pin, person);
     this.changed();
     return result;
+  }
+
+  removeStaffPin(staffId: string): Promise<RemoveStaffPinResult> {
+    return Promise.resolve(this.staff.removePin(staffId)).finally(() => this.changed());
   }
 
   setLanguage(primary: LanguageCode, secondary: LanguageCode | null): Promise<SetLanguageResult> {

@@ -22,7 +22,15 @@
  */
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import type { LocalStore, StoredStaffPerson, StoredStaffPin } from './store/local-store.js';
-import type { SetStaffPinResult, StaffLocked, StaffPerson, StaffPersonRequest, StaffState, StaffUnlockResult } from './kiosk-api.js';
+import type {
+  RemoveStaffPinResult,
+  SetStaffPinResult,
+  StaffLocked,
+  StaffPerson,
+  StaffPersonRequest,
+  StaffState,
+  StaffUnlockResult,
+} from './kiosk-api.js';
 import { lowestRoleFor, roleAtKiosk } from './decide/access.js';
 import { callLabel, mayCall, type KioskCall, type KioskRole, type StaffRole } from '../../protocol/access.js';
 import type { StaffBadgePayload } from '../../protocol/staff-badge.js';
@@ -285,6 +293,20 @@ export class StaffAccess {
       request ? `Staff PIN set for ${request.name.trim()} (${request.role}).` : wasSet ? 'Staff PIN changed.' : 'Staff PIN set.',
     );
     return { type: 'pin_set' };
+  }
+
+  /** Removes a crew member's own PIN (docs/kiosk.md "Staff PIN"): a technician's call like setStaffPin; audited by staff id only. */
+  removePin(staffId: string): RemoveStaffPinResult {
+    const locked = this.check('removeStaffPin');
+    if (locked) return locked;
+    const { store } = this.options;
+    const people = store.getStaffPeople();
+    const gone = people.find((p) => p.staff_id === staffId);
+    if (!gone) return { type: 'no_such_person', staff_id: staffId };
+    store.saveStaffPeople(people.filter((p) => p.staff_id !== staffId));
+    this.audit({ event: 'pin_removed', for_staff_id: staffId, for_role: gone.role });
+    this.options.log(`Staff PIN removed for ${gone.name} (${gone.role}).`);
+    return { type: 'pin_removed', staff_id: staffId };
   }
 
   lock(): void {

@@ -93,6 +93,7 @@ export function installKioskHost(win: HostWindow): void {
     calibrate: (keep) => call('calibrate', keep),
     unlockStaff: (pin) => call('unlockStaff', pin),
     lockStaff: () => call('lockStaff'),
+    removeStaffPin: (staffId) => call('removeStaffPin', staffId),
     setStaffPin: (pin, person) => (person ? call('setStaffPin', pin, person) : call('setStaffPin', pin)),
     setLanguage: (primary, secondary) => call('setLanguage', primary, secondary),
     leaveKioskMode: () => call('leaveKioskMode'),

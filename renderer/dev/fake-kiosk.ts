@@ -12,6 +12,7 @@ import type {
   LeaveKioskModeResult,
   ScanResult,
   SetLanguageResult,
+  RemoveStaffPinResult,
   SetStaffPinResult,
   SetupSummary,
   StaffUnlockResult,
@@ -179,6 +180,10 @@ export class FakeKiosk implements KioskApi {
   async lockStaff(): Promise<KioskState> {
     this.change({ staff: { ...this.state.staff, unlocked: !this.state.staff.pin_set } });
     return this.state;
+  }
+
+  async removeStaffPin(staffId: string): Promise<RemoveStaffPinResult> {
+    return { type: 'no_such_person', staff_id: staffId };
   }
 
   async setStaffPin(): Promise<SetStaffPinResult> {

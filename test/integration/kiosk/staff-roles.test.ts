@@ -184,6 +184,32 @@ describe('per-person PINs', () => {
     expect(records).toContainEqual(expect.objectContaining({ event: 'pin_set', for_staff_id: 'kim', staff_id: 'kiosk-pin' }));
     expect(JSON.stringify(records)).not.toMatch(/1111|2222|90210/);
   });
+
+  it("a technician removes a person's PIN: it no longer unlocks, the removal is audited without the PIN", async () => {
+    const core = await enrolledKiosk();
+    await page(core, 'unlockStaff', KIOSK_PIN);
+    expect(await page(core, 'setStaffPin', '1111', { staff_id: 'sam', name: 'Sam', role: 'steward' })).toEqual({ type: 'pin_set' });
+    expect(await page(core, 'setStaffPin', '2222', { staff_id: 'kim', name: 'Kim', role: 'supervisor' })).toEqual({ type: 'pin_set' });
+    await page(core, 'lockStaff');
+    // Only a technician removes: a supervisor is refused and Sam's PIN stays.
+    await page(core, 'unlockStaff', '2222');
+    expect(await page(core, 'removeStaffPin', 'sam')).toMatchObject({ type: 'staff_locked', call: 'removeStaffPin', needs: 'technician' });
+    await page(core, 'lockStaff');
+    await page(core, 'unlockStaff', KIOSK_PIN);
+    expect(await page(core, 'removeStaffPin', 'nobody')).toEqual({ type: 'no_such_person', staff_id: 'nobody' });
+    await expect(page(core, 'removeStaffPin', 'no spaces')).rejects.toThrow(/invalid_input/);
+    const removed = await page(core, 'removeStaffPin', 'sam');
+    expect(removed).toEqual({ type: 'pin_removed', staff_id: 'sam' });
+    expect(JSON.stringify(removed)).not.toMatch(/1111|hash/i);
+    expect((await state(core)).staff.people).toEqual([{ staff_id: 'kim', name: 'Kim', role: 'supervisor' }]);
+    await page(core, 'lockStaff');
+    expect(await page(core, 'unlockStaff', '1111')).toMatchObject({ type: 'wrong_pin' });
+    const records = staffRecords();
+    expect(records).toContainEqual(
+      expect.objectContaining({ event: 'pin_removed', for_staff_id: 'sam', for_role: 'steward', staff_id: 'kiosk-pin' }),
+    );
+    expect(JSON.stringify(records)).not.toMatch(/1111|2222|90210/);
+  });
 });
 
 describe('staff badges', () => {

@@ -43,6 +43,7 @@ const KIOSK_POWERS = ['verdictDetails', 'override'];
 const SUPERVISOR_CALLS = ['lookupStatus', 'setLanguage', 'setDirection', 'annul', 'override', 'verifyLog'];
 const TECHNICIAN_CALLS = [
   'setStaffPin',
+  'removeStaffPin',
   'confirmReEnroll',
   'calibrate',
   'resetCalibration',
@@ -60,7 +61,7 @@ const KIOSK_CALLS = [...PAGE_CALLS, ...KIOSK_POWERS, ...ONSITE_ISSUER_CALLS, 'cl
 
 describe('the access table', () => {
   it('has a row for every page call, kiosk power, on-site issuer call, the kiosk window and every issuer call, and nothing else', () => {
-    expect(PAGE_CALLS).toHaveLength(17);
+    expect(PAGE_CALLS).toHaveLength(18);
     for (const call of [...KIOSK_CALLS, ...ISSUER_CALLS]) expect(Object.hasOwn(ACCESS, call), call).toBe(true);
     expect(new Set(ALL_CALLS)).toEqual(new Set([...KIOSK_CALLS, ...ISSUER_CALLS]));
   });
@@ -127,6 +128,7 @@ describe('the access table', () => {
     expect(labels).toEqual({
       verdictDetails: "see a verdict's details",
       setStaffPin: 'set the staff PIN',
+      removeStaffPin: 'remove a staff PIN',
       lookupStatus: 'status lookup',
       confirmReEnroll: 're-enroll',
       calibrate: 'calibrate a scanner',
