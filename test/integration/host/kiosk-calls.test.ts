@@ -50,6 +50,7 @@ describe('call names', () => {
       'leaveKioskMode',
       'lockStaff',
       'lookupStatus',
+      'removeStaffPin',
       'resetCalibration',
       'scan',
       'setDirection',
