@@ -272,10 +272,8 @@ export class KioskCore implements KioskApi {
     return this.getState();
   }
 
-  async setStaffPin(pin: string, person?: StaffPersonRequest): Promise<SetStaffPinResult> {
-    const result = await this.staff.setPin(pin, person);
-    this.changed();
-    return result;
+  setStaffPin(pin: string, person?: StaffPersonRequest): Promise<SetStaffPinResult> {
+    return this.staff.setPin(pin, person).finally(() => this.changed());
   }
 
   removeStaffPin(staffId: string): Promise<RemoveStaffPinResult> {
