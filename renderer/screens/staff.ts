@@ -15,7 +15,16 @@
  */
 import { el, replaceChildren } from '../dom.js';
 import { attempt } from '../kiosk-bridge.js';
-import type { KioskApi, KioskState, LanguageCode, LogCheckResult, StaffLocked, StaffState } from '../kiosk-bridge-types.js';
+import type {
+  KioskApi,
+  KioskState,
+  LanguageCode,
+  LogCheckResult,
+  StaffLocked,
+  StaffPerson,
+  StaffRole,
+  StaffState,
+} from '../kiosk-bridge-types.js';
 import { t } from '../messages/format.js';
 import { staffLockedText } from '../view/staff-view-model.js';
 
@@ -24,9 +33,14 @@ export interface StaffGateActions {
   openLookup(): void;
 }
 
-type Mode = 'closed' | 'unlock' | 'set' | 'menu';
+type Mode = 'closed' | 'unlock' | 'set' | 'menu' | 'person';
 
 const PIN_INPUT_CLASS = 'staff__pin-input';
+const STAFF_ROLES: readonly StaffRole[] = ['steward', 'supervisor', 'technician'];
+/** As the kiosk checks it (main/kiosk/staff-access.ts): said here first, in the kiosk's language. */
+const STAFF_ID_PATTERN = /^[0-9A-Za-z_.-]{1,80}$/;
+/** A crew member, as the state lists them (never their PIN). */
+type CrewMember = Omit<StaffPerson, 'via'>;
 const LANGUAGE_CODES: readonly LanguageCode[] = ['en', 'de', 'fr', 'es'];
 /** Each language by its own name, as its speakers look for it: names, not words to translate. */
 const LANGUAGE_NAMES: Readonly<Record<LanguageCode, string>> = { en: 'English', de: 'Deutsch', fr: 'Français', es: 'Español' };
@@ -44,6 +58,8 @@ export class StaffGate {
   private busy = false;
   private countdown: number | undefined;
   private newestVerdict: string | null = null;
+  /** The crew member whose PIN the 'person' form changes; null: a new one. */
+  private crewTarget: CrewMember | null = null;
 
   constructor(
     private readonly doc: Document,
@@ -142,6 +158,28 @@ export class StaffGate {
   setPin(): void {
     // Changing a PIN needs the old one (an unlock); the first one does not.
     this.whenUnlocked(() => this.show('set'));
+  }
+
+  /**
+   * docs/kiosk.md "Staff PIN": a crew member's own PIN, added or changed on the 'person' form (a technician's
+   * call, like the kiosk PIN; the kiosk refuses anyone else and the form then asks for a technician).
+   */
+  editCrew(member: CrewMember | null): void {
+    this.whenUnlocked(() => {
+      this.crewTarget = member;
+      this.show('person');
+    });
+  }
+
+  /** Removes a crew member's PIN (removeStaffPin); the staff area says it is done. */
+  removeCrew(member: CrewMember): void {
+    this.whenUnlocked(() => {
+      void attempt(() => this.kiosk.removeStaffPin(member.staff_id)).then((result) => {
+        if (result.ok && result.value.type === 'staff_locked') this.relock(() => this.removeCrew(member), result.value);
+        else if (result.ok) this.area.setNote(t('staff.crew.removed', { name: member.name }));
+        else this.area.setProblem(t('setup.error.failed'));
+      });
+    });
   }
 
   async lock(): Promise<void> {
@@ -283,6 +321,36 @@ export class StaffGate {
     this.render();
   }
 
+  private async submitCrewPin(member: CrewMember, pin: string, repeat: string): Promise<void> {
+    if (this.busy) return;
+    if (!STAFF_ID_PATTERN.test(member.staff_id) || member.name.trim() === '' || member.name.length > 80) {
+      this.problem = t('staff.crew.invalid');
+    } else if (!/^[0-9]{4,8}$/.test(pin)) {
+      this.problem = t('staff.pin.invalid');
+    } else if (pin !== repeat) {
+      this.problem = t('staff.pin.mismatch');
+    } else {
+      this.busy = true;
+      this.render();
+      const result = await attempt(() => this.kiosk.setStaffPin(pin, member));
+      this.busy = false;
+      if (result.ok && result.value.type === 'pin_set') {
+        this.problem = null;
+        this.area.setProblem(null);
+        this.area.setNote(t('staff.crew.saved', { name: member.name.trim() }));
+        this.show('menu');
+        return;
+      }
+      if (result.ok && result.value.type === 'staff_locked') {
+        this.relock(() => this.editCrew(this.crewTarget), result.value);
+        return;
+      }
+      // The kiosk's one refusal past the checks above: no two people share a PIN.
+      this.problem = result.ok && result.value.type === 'invalid_pin' ? t('staff.crew.taken') : t('setup.error.failed');
+    }
+    this.render();
+  }
+
   private render(): void {
     window.clearInterval(this.countdown);
     this.countdown = undefined;
@@ -307,6 +375,9 @@ export class StaffGate {
         break;
       case 'menu':
         panel.append(...this.menuContent());
+        break;
+      case 'person':
+        panel.append(...this.personContent());
         break;
     }
     replaceChildren(overlay, panel);
@@ -385,6 +456,64 @@ export class StaffGate {
     return nodes;
   }
 
+  /** The form for a crew member's own PIN: name, staff id (fixed once set) and role, the PIN twice. */
+  private personContent(): Node[] {
+    const member = this.crewTarget;
+    const name = el('input', {
+      id: 'staff-crew-name',
+      class: 'staff__text',
+      type: 'text',
+      maxlength: '80',
+      autocomplete: 'off',
+      'data-crew-name': '',
+    });
+    const staffId = el('input', {
+      id: 'staff-crew-id',
+      class: 'staff__text',
+      type: 'text',
+      maxlength: '80',
+      autocomplete: 'off',
+      'data-crew-id': '',
+    });
+    const role = el('select', { id: 'staff-crew-role', class: 'staff__select', 'data-crew-role': '' });
+    for (const option of STAFF_ROLES) role.append(el('option', { value: option }, t(`staff.role.${option}`)));
+    if (member) {
+      name.value = member.name;
+      staffId.value = member.staff_id;
+      staffId.readOnly = true;
+      role.value = member.role;
+    }
+    const pin = pinInput('staff-crew-pin', 'data-crew-pin');
+    const repeat = pinInput('staff-crew-repeat', 'data-crew-repeat-pin');
+    for (const field of [name, staffId, role, pin, repeat]) field.disabled = this.busy;
+    const form = el(
+      'form',
+      { class: 'staff__form' },
+      el('label', { for: 'staff-crew-name' }, t('staff.crew.name')),
+      name,
+      el('label', { for: 'staff-crew-id' }, t('staff.crew.id')),
+      staffId,
+      el('label', { for: 'staff-crew-role' }, t('staff.crew.role')),
+      role,
+      el('label', { for: 'staff-crew-pin' }, t('staff.pin.new')),
+      pin,
+      el('label', { for: 'staff-crew-repeat' }, t('staff.pin.repeat')),
+      repeat,
+      el('button', { type: 'submit', class: 'button button--primary', 'data-action': 'staff-save-crew-pin' }, t('staff.pin.save')),
+    );
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      const request = { staff_id: staffId.value.trim(), name: name.value.trim(), role: role.value as StaffRole };
+      void this.submitCrewPin(request, pin.value, repeat.value);
+    });
+    return [
+      el('h1', { class: 'staff__title' }, member ? t('staff.crew.change_title', { name: member.name }) : t('staff.crew.add_title')),
+      form,
+      this.problem ? el('p', { class: 'staff__problem', role: 'alert', 'data-staff-problem': '' }, '✗ ', this.problem) : null,
+      this.cancelButton(),
+    ].filter((node): node is HTMLElement => node !== null);
+  }
+
   private menuContent(): Node[] {
     const lookup = el('button', { type: 'button', class: 'button button--primary', 'data-action': 'staff-lookup' }, t('staff.menu.lookup'));
     lookup.addEventListener('click', () => {
@@ -433,7 +562,12 @@ export class StaffGate {
 
 /** Is `target` one of the PIN fields (the keyboard-wedge capture leaves them alone)? */
 export function isStaffInput(target: EventTarget | null): boolean {
-  return target instanceof HTMLElement && (target.classList.contains(PIN_INPUT_CLASS) || target.closest('[data-staff-area]') !== null);
+  return (
+    target instanceof HTMLElement &&
+    (target.classList.contains(PIN_INPUT_CLASS) ||
+      target.closest('[data-staff-area]') !== null ||
+      target.closest('[data-staff-dialog]') !== null)
+  );
 }
 
 /** The staff settings: the PIN, the language, Lock and Leave kiosk mode. */
@@ -447,6 +581,8 @@ export class StaffArea {
   private note: string | null = null;
   private state: KioskState | null = null;
   private logCheck: LogCheckResult | null = null;
+  /** The crew member whose Remove was pressed once: the second press removes (a confirmation in place). */
+  private confirmRemove: string | null = null;
 
   constructor(private readonly gate: StaffGate) {
     this.primary = el('select', { id: 'staff-language-primary', class: 'staff__select', 'data-language-primary': '' });
@@ -497,6 +633,46 @@ export class StaffArea {
     return staff.unlocked ? [this.lockButton()] : [];
   }
 
+  /** docs/kiosk.md "Staff PIN": the crew with a PIN of their own; add, change a PIN, remove (asked twice). */
+  private crewList(staff: StaffState): HTMLElement {
+    const add = el('button', { type: 'button', class: 'button', 'data-action': 'crew-add' }, t('staff.crew.add'));
+    add.addEventListener('click', () => this.gate.editCrew(null));
+    const row = (member: CrewMember): HTMLElement => {
+      const change = el('button', { type: 'button', class: 'button', 'data-action': 'crew-change' }, t('staff.crew.change'));
+      change.addEventListener('click', () => this.gate.editCrew(member));
+      const confirming = this.confirmRemove === member.staff_id;
+      const remove = el(
+        'button',
+        {
+          type: 'button',
+          class: confirming ? 'button button--danger' : 'button',
+          'data-action': confirming ? 'crew-remove-confirm' : 'crew-remove',
+        },
+        confirming ? t('staff.crew.remove_confirm', { name: member.name }) : t('staff.crew.remove'),
+      );
+      remove.addEventListener('click', () => {
+        if (!confirming) {
+          this.confirmRemove = member.staff_id;
+          this.render();
+          return;
+        }
+        this.confirmRemove = null;
+        this.gate.removeCrew(member);
+      });
+      const who = t('staff.crew.person', { name: member.name, role: t(`staff.role.${member.role}`), id: member.staff_id });
+      return el('li', { class: 'staff__crew-member', 'data-crew-member': member.staff_id }, el('span', {}, who), change, remove);
+    };
+    return el(
+      'div',
+      { class: 'staff__crew', 'data-crew': '' },
+      el('h3', { class: 'staff-area__title' }, t('staff.crew.title')),
+      staff.people.length === 0
+        ? el('p', { class: 'staff__hint' }, t('staff.crew.none'))
+        : el('ul', { class: 'staff__crew-list' }, ...staff.people.map(row)),
+      add,
+    );
+  }
+
   private lockButton(): HTMLElement {
     const lock = el('button', { type: 'button', class: 'button', 'data-action': 'staff-lock' }, t('staff.lock'));
     lock.addEventListener('click', () => void this.gate.lock());
@@ -542,6 +718,7 @@ export class StaffArea {
         this.secondary,
         save,
       ),
+      staff.pin_set ? this.crewList(staff) : null,
       el('div', { class: 'staff__buttons' }, checkLog),
       this.logCheck ? logCheckLine(this.logCheck) : null,
       this.note ? el('p', { class: 'staff__note', 'data-staff-note': '' }, '✓ ', this.note) : null,

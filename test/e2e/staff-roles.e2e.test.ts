@@ -228,7 +228,59 @@ test.describe.serial('staff at the door (real issuer, web host, keyring, Chromiu
     expect(await page.$('[data-log-check]')).toBeNull();
     await enterStaffPin(page, PIN);
     await page.waitForSelector('[data-log-check="ok"]');
+    // The answer is shown in the menu, which came back with it.
+    await page.click('[data-staff-dialog][data-staff-mode="menu"] [data-action="staff-close"]');
+    await page.waitForSelector('[data-staff-dialog]', { state: 'hidden' });
     await runtime.core.setLanguage('en', null);
+    expect(pageErrors).toEqual([]);
+  });
+  test("a technician adds a crew member's PIN on the staff screen, it unlocks that person, and once removed it no longer does", async () => {
+    const { page, runtime } = door;
+    await runtime.core.lockStaff();
+    await page.click('[data-action="open-staff"]');
+    await enterStaffPin(page, PIN);
+    await page.waitForSelector('[data-staff-dialog][data-staff-mode="menu"]');
+    await page.click('[data-action="crew-add"]');
+    await page.waitForSelector('[data-staff-dialog][data-staff-mode="person"]');
+    await page.fill('[data-crew-name]', 'Grace Steward');
+    await page.fill('[data-crew-id]', 'stf_grace');
+    await page.selectOption('[data-crew-role]', 'steward');
+    await page.fill('[data-crew-pin]', '8642');
+    await page.fill('[data-crew-repeat-pin]', '8642');
+    await page.screenshot({ path: join(SHOTS, 'staff-roles-06-crew-pin.png') });
+    await page.click('[data-action="staff-save-crew-pin"]');
+    const member = await page.waitForSelector('[data-staff-dialog][data-staff-mode="menu"] [data-crew-member="stf_grace"]');
+    expect(await member.textContent()).toContain('Grace Steward · steward · stf_grace');
+    expect((await runtime.core.getState()).staff.people).toContainEqual({ staff_id: 'stf_grace', name: 'Grace Steward', role: 'steward' });
+    await page.click('[data-staff-dialog] [data-action="staff-lock"]');
+    await page.waitForSelector('[data-staff-dialog]', { state: 'hidden' });
+
+    // Grace's own PIN unlocks a steward.
+    await page.click('[data-action="open-staff"]');
+    await enterStaffPin(page, '8642');
+    await page.waitForSelector('[data-staff-dialog][data-staff-mode="menu"]');
+    expect((await runtime.core.getState()).staff.person).toMatchObject({ staff_id: 'stf_grace', role: 'steward', via: 'pin' });
+    // Removing a PIN is a technician's: Grace is asked for one, and the kiosk PIN removes it (asked twice).
+    await page.click('[data-crew-member="stf_grace"] [data-action="crew-remove"]');
+    await page.click('[data-crew-member="stf_grace"] [data-action="crew-remove-confirm"]');
+    const problem = await page.waitForSelector('[data-staff-dialog][data-staff-mode="unlock"] [data-staff-problem]');
+    expect(await problem.textContent()).toContain('Not allowed for Grace Steward (steward)');
+    await enterStaffPin(page, PIN);
+    // The menu comes back, saying it is done.
+    await page.waitForSelector('[data-staff-dialog][data-staff-mode="menu"] [data-staff-note]');
+    expect(await page.textContent('[data-staff-dialog] [data-staff-note]')).toContain('PIN removed for Grace Steward.');
+    expect(await page.$('[data-crew-member="stf_grace"]')).toBeNull();
+    expect((await runtime.core.getState()).staff.people.map((person) => person.staff_id)).not.toContain('stf_grace');
+    await page.click('[data-staff-dialog] [data-action="staff-close"]');
+    await page.waitForSelector('[data-staff-dialog]', { state: 'hidden' });
+    await runtime.core.lockStaff();
+
+    await page.click('[data-action="open-staff"]');
+    await enterStaffPin(page, '8642');
+    await page.waitForSelector('[data-staff-dialog] [data-staff-problem]');
+    expect(await page.textContent('[data-staff-dialog] [data-staff-problem]')).toContain('Wrong PIN');
+    expect((await runtime.core.getState()).staff.unlocked).toBe(false);
+    await page.click('[data-staff-dialog] [data-action="staff-cancel"]');
     expect(pageErrors).toEqual([]);
   });
 });
