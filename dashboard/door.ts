@@ -190,12 +190,6 @@ function renderKiosks(root: HTMLElement, kiosks: KioskView[], nowMs: number): vo
   );
 }
 
-/** Who at the door annulled (docs/issuer.md "Admin dashboard"): the badge's holder and role, or the staff id alone. */
-function staffText(staff: NonNullable<AnnulmentView['staff']>): string {
-  if (staff.name === null || staff.role === null) return t('activity.staff_id', { id: staff.staff_id });
-  return t('activity.staff', { name: staff.name, role: t(`badges.role.${staff.role}`), id: staff.staff_id });
-}
-
 function renderActivity(root: HTMLElement, activity: EventOverview['activity']): void {
   const item = (annulment: AnnulmentView): HTMLElement =>
     h(
@@ -212,7 +206,6 @@ function renderActivity(root: HTMLElement, activity: EventOverview['activity']):
       ),
       h('span', { class: 'muted' }, ` · ${annulment.tid}`),
       h('p', {}, annulment.reason === null ? t('activity.no_reason') : t('activity.reason', { reason: annulment.reason })),
-      annulment.staff === null ? null : h('p', { 'data-staff-id': annulment.staff.staff_id }, staffText(annulment.staff)),
     );
   fill(
     root,

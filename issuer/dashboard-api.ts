@@ -7,7 +7,6 @@
  * routes declare are in issuer/routes/admin/schemas.ts.
  */
 import type { TicketState } from '../protocol/types.js';
-import type { StaffRole } from '../protocol/access.js';
 
 /** docs/issuer.md "Admin dashboard" → "Alerts". */
 export type AlertKind = 'offline_double_admission' | 'merged_double_admission' | 'forged_signature' | 'revoked_ticket' | 'wrong_event';
@@ -226,11 +225,6 @@ export interface AnnulmentView {
   /** scanner:<id>, cli or dashboard. */
   actor: string;
   reason: string | null;
-  /**
-   * Who at the door annulled it (docs/issuer.md "Staff roles and badges"): the staff id the kiosk sent or its
-   * staff badge's, with the badge's holder and role when this issuer issued a badge of that id; null: none named.
-   */
-  staff: { staff_id: string; name: string | null; role: StaffRole | null } | null;
 }
 
 export interface TicketView {

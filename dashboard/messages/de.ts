@@ -316,8 +316,6 @@ export const de: Catalogue = {
   'activity.item': '{holder} · {time} · durch {actor}',
   'activity.reason': 'Grund: {reason}',
   'activity.no_reason': 'Kein Grund angegeben.',
-  'activity.staff': 'Storniert von {name} ({role}, Personal-ID {id})',
-  'activity.staff_id': 'Storniert von Personal-ID {id}',
   'activity.actor.dashboard': 'die Verwaltung',
   'activity.actor.cli': 'die Kommandozeile',
   'activity.actor.scanner': 'Scanner {id}',

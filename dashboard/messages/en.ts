@@ -318,8 +318,6 @@ export const en = {
   'activity.item': '{holder} · {time} · by {actor}',
   'activity.reason': 'Reason: {reason}',
   'activity.no_reason': 'No reason given.',
-  'activity.staff': 'Annulled by {name} ({role}, staff id {id})',
-  'activity.staff_id': 'Annulled by staff id {id}',
   'activity.actor.dashboard': 'the dashboard',
   'activity.actor.cli': 'the command line',
   'activity.actor.scanner': 'scanner {id}',

@@ -314,8 +314,6 @@ export const es: Catalogue = {
   'activity.item': '{holder} · {time} · por {actor}',
   'activity.reason': 'Motivo: {reason}',
   'activity.no_reason': 'Sin motivo.',
-  'activity.staff': 'Anulado por {name} ({role}, ID de personal {id})',
-  'activity.staff_id': 'Anulado por el ID de personal {id}',
   'activity.actor.dashboard': 'la administración',
   'activity.actor.cli': 'la línea de comandos',
   'activity.actor.scanner': 'el escáner {id}',

@@ -315,8 +315,6 @@ export const fr: Catalogue = {
   'activity.item': '{holder} · {time} · par {actor}',
   'activity.reason': 'Motif : {reason}',
   'activity.no_reason': 'Aucun motif donné.',
-  'activity.staff': 'Annulé par {name} ({role}, identifiant {id})',
-  'activity.staff_id': 'Annulé par l’identifiant {id}',
   'activity.actor.dashboard': "l'administration",
   'activity.actor.cli': 'la ligne de commande',
   'activity.actor.scanner': 'le scanner {id}',

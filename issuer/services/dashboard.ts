@@ -64,7 +64,6 @@ import {
 } from '../store/dashboard.js';
 import { offlinePoliciesOf } from '../store/door.js';
 import { findEvent } from '../store/events.js';
-import { findStaffBadge } from '../store/staff-badges.js';
 import { ArrivalCounts, compareLabels, minuteOf } from './arrivals.js';
 import { eventOccupancy } from './door.js';
 import { IMPORT_CONFLICT_OUTCOME } from '../store/log-rows.js';
@@ -396,22 +395,7 @@ export class DashboardAggregator {
       holder = { holder_name: ticket?.holder_name ?? null, ticket_type: ticket?.ticket_type ?? null };
       this.holders.set(row.tid, holder);
     }
-    return {
-      id: row.id,
-      at: row.recorded_at,
-      tid: row.tid,
-      ...holder,
-      actor: row.actor,
-      reason: row.reason,
-      staff: await this.staffOf(row),
-    };
-  }
-
-  /** The person an annulment names (its staff id), with their badge's name and role when there is one. */
-  private async staffOf(row: NewAdmissionEventRow): Promise<AnnulmentView['staff']> {
-    if (row.staff_id === null || row.staff_id === undefined) return null;
-    const badge = await findStaffBadge(this.db, row.staff_id);
-    return { staff_id: row.staff_id, name: badge?.name ?? null, role: badge?.role ?? null };
+    return { id: row.id, at: row.recorded_at, tid: row.tid, ...holder, actor: row.actor, reason: row.reason };
   }
 
   private scannerView(key: ApiKeyRow, nowMs: number): ScannerView {

@@ -8,8 +8,7 @@
  * sees the alerts, looks a ticket up and revokes it, makes a setup QR and
  * reads it back off the screen (and enrolls a scanner with it), revokes a
  * scanner, lists the staff badges and revokes one, sets a capacity and sees the occupancy warn at 90% and say FULL
- * at 100%, annuls a check-in from the page, downloads the CSV export, names who annulled at the door with a
- * staff badge, and flags a kiosk whose clock is off.
+ * at 100%, annuls a check-in from the page, and downloads the CSV export.
  *
  * Needs the build (test/global-setup.ts does it); no keyring. Screenshots go
  * to test-results/admin/; with UPDATE_SCREENSHOTS=1 two are copied to
@@ -510,47 +509,6 @@ test.describe.serial('the admin dashboard in Chromium', () => {
     expect(csv).toContain('Katherine Johnson');
     await eventually(() => page.textContent('#export')).toContain(`Downloaded checkins-${eid}.csv`);
     await shot('07-after-actions');
-  });
-
-  test('names who annulled at the door: a steward kiosk annuls with a supervisor badge, the list says Lee (Supervisor); a kiosk whose clock is an hour off is flagged', async () => {
-    const lee = await issuerCli<{ sid: string; badge_qr: string }>(
-      dataDir,
-      'staff',
-      'badge',
-      'issue',
-      '--event',
-      eid,
-      '--name',
-      'Lee Annuls',
-      '--role',
-      'supervisor',
-    );
-    // The North kiosk's key is a steward's: without the badge it may not annul; with it, it may.
-    expect((await checkIn(north, tickets.ada!, { action: 'annul', reason: 'wrong wristband' })).status).toBe(403);
-    const annulled = await checkIn(north, tickets.ada!, { action: 'annul', reason: 'wrong wristband', staff_badge: lee.badge_qr });
-    expect(annulled.body.status).toBe('annulled');
-    const annulment = page.locator(`#annulment-list li[data-tid="${tickets.ada}"]`);
-    await eventually(() => annulment.count()).toBe(1);
-    expect(await annulment.locator(`[data-staff-id="${lee.sid}"]`).textContent()).toBe(
-      `Annulled by Lee Annuls (Supervisor, staff id ${lee.sid})`,
-    );
-    expect(await annulment.textContent()).toContain('Reason: wrong wristband');
-    // The one annulled from the page names no one at the door.
-    expect(await page.locator(`#annulment-list li[data-tid="${tickets.edsger}"] [data-staff-id]`).count()).toBe(0);
-
-    // docs/issuer.md "Kiosk clocks": the heartbeat's offset, over a minute, is flagged on the kiosk's row.
-    const kiosk = page.locator(`#kiosks tr[data-api-key-id="${north.apiKeyId}"]`);
-    expect(await kiosk.locator('.clock-off').count()).toBe(0);
-    const heartbeat = await fetch(`${baseUrl}/api/v1/scanners/heartbeat`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${north.apiKey}` },
-      body: JSON.stringify({ scanner_id: north.scannerId, direction: 'entry', pending_scans: 0, clock_offset_ms: -3_600_000 }),
-    });
-    expect(heartbeat.status).toBe(200);
-    await eventually(() => kiosk.locator('.clock-off').count()).toBe(1);
-    expect(await kiosk.locator('.clock-off').getAttribute('data-clock-offset-ms')).toBe('-3600000');
-    expect(await kiosk.locator('.clock-off').textContent()).toContain('clock off by');
-    await shot('12-staff-and-clock');
   });
 
   test('signing out forgets the token; a wrong token afterwards is still refused', async () => {

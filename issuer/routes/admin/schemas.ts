@@ -121,16 +121,6 @@ const annulmentSchema = object({
   ticket_type: nullableString,
   actor: { type: 'string' },
   reason: nullableString,
-  staff: {
-    anyOf: [
-      { type: 'null' },
-      object({
-        staff_id: { type: 'string' },
-        name: nullableString,
-        role: { type: ['string', 'null'], enum: ['steward', 'supervisor', 'technician', null] },
-      }),
-    ],
-  },
 });
 
 const countSeries = { type: 'array', items: count } as const;
