@@ -12,11 +12,12 @@ import type {
   KioskView,
   OfflinePolicyKind,
   OfflinePolicyView,
+  StaffMemberView,
 } from '../issuer/dashboard-api.js';
 import { ApiProblem } from './api.js';
 import type { ActionContext } from './actions.js';
 import { announce, fill, h } from './dom.js';
-import { formatAge, formatClock, formatCount, formatPercent, labelOrNone } from './format.js';
+import { formatAge, formatClock, formatCount, formatPercent, labelOrNone, roleText } from './format.js';
 import { t } from './messages/format.js';
 
 /** One policy in words: "Admit on a valid signature", "At most 5 per kiosk per hour"… */
@@ -36,6 +37,13 @@ export function actorText(actor: string): string {
   if (actor === 'dashboard') return t('activity.actor.dashboard');
   if (actor === 'cli') return t('activity.actor.cli');
   return t('activity.actor.scanner', { id: actor.replace(/^scanner:/, '') });
+}
+
+/** A staff member in words: "Lee Supervisor (Supervisor, staff id s-…)", or "staff id steward-7" for an id without a badge. */
+export function staffText(member: StaffMemberView): string {
+  return member.name === null || member.role === null
+    ? t('activity.staff.id', { sid: member.staff_id })
+    : t('activity.staff.badge', { name: member.name, role: roleText(member.role), sid: member.staff_id });
 }
 
 function bar(fraction: number, label: string): HTMLElement {
@@ -206,6 +214,21 @@ function renderActivity(root: HTMLElement, activity: EventOverview['activity']):
       ),
       h('span', { class: 'muted' }, ` · ${annulment.tid}`),
       h('p', {}, annulment.reason === null ? t('activity.no_reason') : t('activity.reason', { reason: annulment.reason })),
+      // Who at the door (docs/issuer.md "Admin dashboard"): the badge holder who annulled it, and who had let the holder in.
+      annulment.annulled_by === null
+        ? null
+        : h(
+            'p',
+            { class: 'staff annulled-by', 'data-staff-id': annulment.annulled_by.staff_id },
+            t('activity.annulled_by', { who: staffText(annulment.annulled_by) }),
+          ),
+      annulment.admitted_by === null
+        ? null
+        : h(
+            'p',
+            { class: 'staff admitted-by', 'data-staff-id': annulment.admitted_by.staff_id },
+            t('activity.admitted_by', { who: staffText(annulment.admitted_by) }),
+          ),
     );
   fill(
     root,

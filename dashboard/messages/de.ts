@@ -319,6 +319,10 @@ export const de: Catalogue = {
   'activity.actor.dashboard': 'die Verwaltung',
   'activity.actor.cli': 'die Kommandozeile',
   'activity.actor.scanner': 'Scanner {id}',
+  'activity.annulled_by': 'Annulliert von {who}',
+  'activity.admitted_by': 'Eingelassen von {who}',
+  'activity.staff.badge': '{name} ({role}, Personal-ID {sid})',
+  'activity.staff.id': 'Personal-ID {sid}',
 
   'ticket.fact.presence': 'Am Einlass',
   'ticket.presence.inside': 'Drinnen',

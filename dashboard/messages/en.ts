@@ -321,6 +321,10 @@ export const en = {
   'activity.actor.dashboard': 'the dashboard',
   'activity.actor.cli': 'the command line',
   'activity.actor.scanner': 'scanner {id}',
+  'activity.annulled_by': 'Annulled by {who}',
+  'activity.admitted_by': 'Let in by {who}',
+  'activity.staff.badge': '{name} ({role}, staff id {sid})',
+  'activity.staff.id': 'staff id {sid}',
 
   'ticket.fact.presence': 'At the door',
   'ticket.presence.inside': 'Inside',

@@ -317,6 +317,10 @@ export const es: Catalogue = {
   'activity.actor.dashboard': 'la administración',
   'activity.actor.cli': 'la línea de comandos',
   'activity.actor.scanner': 'el escáner {id}',
+  'activity.annulled_by': 'Anulada por {who}',
+  'activity.admitted_by': 'Dejó entrar: {who}',
+  'activity.staff.badge': '{name} ({role}, id de personal {sid})',
+  'activity.staff.id': 'id de personal {sid}',
 
   'ticket.fact.presence': 'En la puerta',
   'ticket.presence.inside': 'Dentro',

@@ -318,6 +318,10 @@ export const fr: Catalogue = {
   'activity.actor.dashboard': "l'administration",
   'activity.actor.cli': 'la ligne de commande',
   'activity.actor.scanner': 'le scanner {id}',
+  'activity.annulled_by': 'Annulée par {who}',
+  'activity.admitted_by': 'Entrée validée par {who}',
+  'activity.staff.badge': '{name} ({role}, identifiant {sid})',
+  'activity.staff.id': 'identifiant {sid}',
 
   'ticket.fact.presence': "À l'entrée",
   'ticket.presence.inside': "À l'intérieur",

@@ -66,6 +66,21 @@ export async function annulledAdmissionGate(db: Sql, tid: string, annulId: numbe
   return row?.gate_id ?? null;
 }
 
+/**
+ * The staff id on the entry an annulment undid (the same entry as annulledAdmissionGate's): who let the holder
+ * in (docs/issuer.md "Admin dashboard"). Null when the entry carried none, or no entry is recorded.
+ */
+export async function annulledAdmissionStaff(db: Sql, tid: string, annulId: number): Promise<string | null> {
+  const row = await db.get<{ staff_id: string | null }>(
+    `SELECT staff_id FROM admission_events
+     WHERE tid = ? AND action = 'entry' AND late = 0 AND id < ?
+       AND id > COALESCE((SELECT MAX(id) FROM admission_events WHERE tid = ? AND action = 'annul' AND id < ?), 0)
+     ORDER BY id LIMIT 1`,
+    [tid, annulId, tid, annulId],
+  );
+  return row?.staff_id ?? null;
+}
+
 export function scansAfter(db: Sql, id: number, limit: number): Promise<NewScanRow[]> {
   return db.all<NewScanRow>(
     'SELECT id, at, scanned_at, tid, eid, scanner_id, api_key_id, gate_id, outcome FROM scan_log WHERE id > ? ORDER BY id LIMIT ?',
@@ -82,7 +97,7 @@ export type NewAdmissionEventRow = Omit<AdmissionEventEntry, 'api_key_id' | 'ide
 
 export function admissionEventsAfter(db: Sql, id: number, limit: number): Promise<NewAdmissionEventRow[]> {
   return db.all<NewAdmissionEventRow>(
-    `SELECT id, tid, eid, action, at, gate_id, recorded_at, actor, reason, scanner_id, ticket_type, admitted_offline, late
+    `SELECT id, tid, eid, action, at, gate_id, recorded_at, actor, reason, scanner_id, ticket_type, admitted_offline, late, staff_id
      FROM admission_events WHERE id > ? ORDER BY id LIMIT ?`,
     [id, limit],
   );
