@@ -17,7 +17,7 @@ import type {
 import { ApiProblem } from './api.js';
 import type { ActionContext } from './actions.js';
 import { announce, fill, h } from './dom.js';
-import { formatAge, formatClock, formatCount, formatPercent, labelOrNone, roleText } from './format.js';
+import { formatAge, formatClock, formatCount, formatDuration, formatPercent, labelOrNone, roleText } from './format.js';
 import { t } from './messages/format.js';
 
 /** One policy in words: "Admit on a valid signature", "At most 5 per kiosk per hour"… */
@@ -185,7 +185,7 @@ function renderKiosks(root: HTMLElement, kiosks: KioskView[], nowMs: number): vo
                   ? h(
                       'strong',
                       { class: 'clock-off', 'data-clock-offset-ms': String(kiosk.clock_offset_ms) },
-                      ` ${t('kiosks.clock_off', { offset: formatAge(Math.abs(kiosk.clock_offset_ms)) })}`,
+                      ` ${t('kiosks.clock_off', { offset: formatDuration(Math.abs(kiosk.clock_offset_ms) / 1000) })}`,
                     )
                   : '',
               ),
