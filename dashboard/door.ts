@@ -12,12 +12,11 @@ import type {
   KioskView,
   OfflinePolicyKind,
   OfflinePolicyView,
-  StaffMemberView,
 } from '../issuer/dashboard-api.js';
 import { ApiProblem } from './api.js';
 import type { ActionContext } from './actions.js';
 import { announce, fill, h } from './dom.js';
-import { formatAge, formatClock, formatCount, formatDuration, formatPercent, labelOrNone, roleText } from './format.js';
+import { formatAge, formatClock, formatCount, formatDuration, formatPercent, labelOrNone, staffText } from './format.js';
 import { t } from './messages/format.js';
 
 /** One policy in words: "Admit on a valid signature", "At most 5 per kiosk per hour"… */
@@ -37,13 +36,6 @@ export function actorText(actor: string): string {
   if (actor === 'dashboard') return t('activity.actor.dashboard');
   if (actor === 'cli') return t('activity.actor.cli');
   return t('activity.actor.scanner', { id: actor.replace(/^scanner:/, '') });
-}
-
-/** A staff member in words: "Lee Supervisor (Supervisor, staff id s-…)", or "staff id steward-7" for an id without a badge. */
-export function staffText(member: StaffMemberView): string {
-  return member.name === null || member.role === null
-    ? t('activity.staff.id', { sid: member.staff_id })
-    : t('activity.staff.badge', { name: member.name, role: roleText(member.role), sid: member.staff_id });
 }
 
 function bar(fraction: number, label: string): HTMLElement {

@@ -255,6 +255,8 @@ export interface TicketView {
   checked_in_gate_id: string | null;
   /** The scanner that checked it in (its name, else its id). */
   checked_in_by: string | null;
+  /** Who at the door made that check-in: the staff id on it, with the badge holder's name and role (docs/issuer.md "Admin dashboard"). */
+  checked_in_staff: StaffMemberView | null;
   /** Its admission now (docs/protocol.md "Door operations"): inside, outside (scanned out), annulled, or null (never checked in). */
   presence: 'inside' | 'outside' | 'annulled' | null;
   revoked_at: string | null;

@@ -176,6 +176,7 @@ export const de: Catalogue = {
   'ticket.fact.checked_in': 'Eingelassen',
   'ticket.fact.checked_in_gate': ', Eingang {gate}',
   'ticket.fact.checked_in_by': ', von {scanner}',
+  'ticket.fact.checked_in_staff': 'Eingelassen von',
   'ticket.fact.revoked': 'Gesperrt',
   'ticket.fact.valid_until': 'Gültig bis',
   'ticket.revoke': 'Ticket sperren',

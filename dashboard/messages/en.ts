@@ -182,6 +182,7 @@ export const en = {
   'ticket.fact.checked_in': 'Checked in',
   'ticket.fact.checked_in_gate': ', gate {gate}',
   'ticket.fact.checked_in_by': ', by {scanner}',
+  'ticket.fact.checked_in_staff': 'Let in by',
   'ticket.fact.revoked': 'Revoked',
   'ticket.fact.valid_until': 'Valid until',
   'ticket.revoke': 'Revoke ticket',

@@ -176,6 +176,7 @@ export const es: Catalogue = {
   'ticket.fact.checked_in': 'Entró',
   'ticket.fact.checked_in_gate': ', puerta {gate}',
   'ticket.fact.checked_in_by': ', por {scanner}',
+  'ticket.fact.checked_in_staff': 'Dejó entrar',
   'ticket.fact.revoked': 'Anulada',
   'ticket.fact.valid_until': 'Válida hasta',
   'ticket.revoke': 'Anular entrada',

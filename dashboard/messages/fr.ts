@@ -176,6 +176,7 @@ export const fr: Catalogue = {
   'ticket.fact.checked_in': 'Entré',
   'ticket.fact.checked_in_gate': ', entrée {gate}',
   'ticket.fact.checked_in_by': ', par {scanner}',
+  'ticket.fact.checked_in_staff': 'Entrée validée par',
   'ticket.fact.revoked': 'Annulé',
   'ticket.fact.valid_until': 'Valable jusqu’au',
   'ticket.revoke': 'Annuler le billet',

@@ -630,6 +630,10 @@ export function ticketView(row: LookupRow, nowMs: number): TicketView {
     checked_in_at: row.checked_in_at,
     checked_in_gate_id: row.checkin_gate_id,
     checked_in_by: row.checkin_scanner_name ?? row.checkin_scanner_id,
+    checked_in_staff:
+      row.checkin_staff_id === null || row.checkin_staff_id === undefined
+        ? null
+        : { staff_id: row.checkin_staff_id, name: row.checkin_staff_name ?? null, role: row.checkin_staff_role ?? null },
     presence: row.checkin_state,
     revoked_at: row.revoked_at,
     revoke_reason: row.revoke_reason,

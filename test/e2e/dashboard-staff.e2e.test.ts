@@ -162,6 +162,13 @@ test('the dashboard names the supervisor who annulled a check-in and flags the k
   // The badge's code is never on the page.
   expect(await page.content()).not.toContain(badge.badge_qr.split('.')[1]!);
 
+  // Ada's ticket looked up: its (annulled) check-in names who let her in.
+  await page.fill('#lookup-query', 'lovelace');
+  await page.click('#lookup button[type=submit]');
+  const card = page.locator(`#lookup-results li[data-tid="${tid}"]`);
+  await eventually(() => card.textContent()).toContain('Let in by');
+  expect(await card.textContent()).toContain('staff id steward-7');
+
   // The same in German.
   await page.locator('#language-select').selectOption('de');
   await eventually(() => annulment.locator('.annulled-by').textContent()).toBe(

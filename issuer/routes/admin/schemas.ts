@@ -193,6 +193,7 @@ export const ticketViewSchema = object({
   checked_in_at: nullableDateTime,
   checked_in_gate_id: nullableString,
   checked_in_by: nullableString,
+  checked_in_staff: staffMemberOrNull,
   presence: { type: ['string', 'null'], enum: ['inside', 'outside', 'annulled', null] },
   revoked_at: nullableString,
   revoke_reason: nullableString,

@@ -7,7 +7,7 @@
  */
 import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { AnnulmentView, EventOverview } from '../../../issuer/dashboard-api.js';
+import type { AnnulmentView, EventOverview, LookupResult, TicketView } from '../../../issuer/dashboard-api.js';
 import { decodeSetupCode } from '../../../protocol/setup-code.js';
 import { cliJson, createEvent, issueTickets } from '../../support/cli-harness.js';
 import { enrollWith, postCheckIn, type HttpScanner } from '../../support/issuer-http.js';
@@ -50,8 +50,18 @@ describe.each<[Store]>(BOTH_STORES)('the dashboard names the staff (%s)', (store
     return { status: answer.status, body: JSON.parse(answer.text) as { status?: string }, text: answer.text };
   };
 
+  let adminToken = '';
+  async function lookup(eid: string, tid: string): Promise<TicketView> {
+    const response = await fetch(`${issuer.url}/admin/api/events/${eid}/tickets?q=${tid}`, {
+      headers: { authorization: `Bearer ${adminToken}` },
+    });
+    expect(response.status).toBe(200);
+    return ((await response.json()) as LookupResult).tickets.find((ticket) => ticket.tid === tid)!;
+  }
+
   async function annulments(eid: string): Promise<AnnulmentView[]> {
     const { admin_token } = await cliJson<{ admin_token: string }>(['admin-token', 'reset', '--data', issuer.data]);
+    adminToken = admin_token;
     // The dashboard catches up with new rows in the background: ask until the annulments are in.
     for (let tries = 0; ; tries++) {
       const response = await fetch(`${issuer.url}/admin/api/events/${eid}/overview`, {
@@ -64,10 +74,10 @@ describe.each<[Store]>(BOTH_STORES)('the dashboard names the staff (%s)', (store
     }
   }
 
-  it("lists each annulment with the annulling badge's name, role and sid, the reason, and who let the holder in", async () => {
+  it("lists each annulment with the annulling badge's name, role and sid, the reason, and who let the holder in; a looked-up ticket names who checked it in", async () => {
     const event = await createEvent(issuer.data);
     const other = await createEvent(issuer.data);
-    const [first, second] = await issueTickets(issuer.data, event.eid, 2);
+    const [first, second, third, fourth] = await issueTickets(issuer.data, event.eid, 4);
     const steward = await scanner(event.eid, 'steward');
     const sam = await badge(event.eid, 'Sam Super', 'supervisor');
     const elsewhere = await badge(other.eid, 'Olga Elsewhere', 'supervisor');
@@ -79,6 +89,10 @@ describe.each<[Store]>(BOTH_STORES)('the dashboard names the staff (%s)', (store
     expect((await send(steward, event.eid, second!, { action: 'entry', staff_id: elsewhere.sid })).body.status).toBe('valid');
     const second_ = await send(steward, event.eid, second!, { action: 'annul', reason: 'duplicate', staff_badge: sam.badge_qr });
     expect(second_.status, second_.text).toBe(200);
+
+    // Check-ins that stand: one made under the supervisor's badge, one with no staff id at all.
+    expect((await send(steward, event.eid, third!, { action: 'entry', staff_badge: sam.badge_qr })).body.status).toBe('valid');
+    expect((await send(steward, event.eid, fourth!, { action: 'entry' })).body.status).toBe('valid');
 
     const recent = await annulments(event.eid);
     const byTid = new Map(recent.map((annulment) => [annulment.tid, annulment]));
@@ -95,5 +109,10 @@ describe.each<[Store]>(BOTH_STORES)('the dashboard names the staff (%s)', (store
     });
     // The badge's code itself is never sent to the page.
     expect(JSON.stringify(recent)).not.toContain(sam.badge_qr.split('.')[1]!);
+
+    // A ticket looked up on the dashboard names who made its check-in, annulled or standing.
+    expect((await lookup(event.eid, first!)).checked_in_staff).toEqual({ staff_id: 'steward-7', name: null, role: null });
+    expect((await lookup(event.eid, third!)).checked_in_staff).toEqual({ staff_id: sam.sid, name: 'Sam Super', role: 'supervisor' });
+    expect((await lookup(event.eid, fourth!)).checked_in_staff).toBeNull();
   });
 });
