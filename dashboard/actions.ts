@@ -7,7 +7,7 @@
 import type { ScannerView, SetupCodeResult, StaffBadgeView, TicketView } from '../issuer/dashboard-api.js';
 import { ApiProblem, type AdminApi } from './api.js';
 import { announce, fill, h } from './dom.js';
-import { formatDateTime, formatClock, labelOrNone, roleText, scannerLabel } from './format.js';
+import { formatDateTime, formatClock, labelOrNone, roleText, scannerLabel, staffText } from './format.js';
 import { t } from './messages/format.js';
 import { snapToDevicePixel, wholePixelQrSize } from './qr-size.js';
 
@@ -82,6 +82,8 @@ function ticketCard(ticket: TicketView, onRevoke: (ticket: TicketView) => void, 
         (ticket.checked_in_by === null ? '' : t('ticket.fact.checked_in_by', { scanner: ticket.checked_in_by })),
     ]);
   }
+  // Who at the door let the holder in (docs/issuer.md "Admin dashboard").
+  if (ticket.checked_in_staff !== null) facts.push([t('ticket.fact.checked_in_staff'), staffText(ticket.checked_in_staff)]);
   if (ticket.presence !== null) {
     const presenceWords = {
       inside: t('ticket.presence.inside'),

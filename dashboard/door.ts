@@ -16,7 +16,7 @@ import type {
 import { ApiProblem } from './api.js';
 import type { ActionContext } from './actions.js';
 import { announce, fill, h } from './dom.js';
-import { formatAge, formatClock, formatCount, formatPercent, labelOrNone } from './format.js';
+import { formatAge, formatClock, formatCount, formatDuration, formatPercent, labelOrNone, staffText } from './format.js';
 import { t } from './messages/format.js';
 
 /** One policy in words: "Admit on a valid signature", "At most 5 per kiosk per hour"… */
@@ -177,7 +177,7 @@ function renderKiosks(root: HTMLElement, kiosks: KioskView[], nowMs: number): vo
                   ? h(
                       'strong',
                       { class: 'clock-off', 'data-clock-offset-ms': String(kiosk.clock_offset_ms) },
-                      ` ${t('kiosks.clock_off', { offset: formatAge(Math.abs(kiosk.clock_offset_ms)) })}`,
+                      ` ${t('kiosks.clock_off', { offset: formatDuration(Math.abs(kiosk.clock_offset_ms) / 1000) })}`,
                     )
                   : '',
               ),
@@ -206,6 +206,21 @@ function renderActivity(root: HTMLElement, activity: EventOverview['activity']):
       ),
       h('span', { class: 'muted' }, ` · ${annulment.tid}`),
       h('p', {}, annulment.reason === null ? t('activity.no_reason') : t('activity.reason', { reason: annulment.reason })),
+      // Who at the door (docs/issuer.md "Admin dashboard"): the badge holder who annulled it, and who had let the holder in.
+      annulment.annulled_by === null
+        ? null
+        : h(
+            'p',
+            { class: 'staff annulled-by', 'data-staff-id': annulment.annulled_by.staff_id },
+            t('activity.annulled_by', { who: staffText(annulment.annulled_by) }),
+          ),
+      annulment.admitted_by === null
+        ? null
+        : h(
+            'p',
+            { class: 'staff admitted-by', 'data-staff-id': annulment.admitted_by.staff_id },
+            t('activity.admitted_by', { who: staffText(annulment.admitted_by) }),
+          ),
     );
   fill(
     root,

@@ -4,7 +4,7 @@
  * (./messages/format.ts). No DOM, so they are unit-tested in Node
  * (test/unit/dashboard/format.test.ts).
  */
-import type { AlertKind, AlertView, EventSummary, ScannerView, StaffBadgeView } from '../issuer/dashboard-api.js';
+import type { AlertKind, AlertView, EventSummary, ScannerView, StaffBadgeView, StaffMemberView } from '../issuer/dashboard-api.js';
 import { locale, t } from './messages/format.js';
 
 /** Whole numbers in the dashboard's language ("1,234", "1.234", "1 234"). */
@@ -203,4 +203,11 @@ export function badgeStateText(badge: StaffBadgeView, nowMs: number): string {
     t('badges.state.revoked', { time: formatDateTime(badge.revoked_at!) }) +
     (badge.revoked_reason === null ? t('badges.no_reason') : t('badges.reason', { reason: badge.revoked_reason }))
   );
+}
+
+/** A staff member in words: "Lee Supervisor (Supervisor, staff id s-…)", or "staff id steward-7" for an id without a badge. */
+export function staffText(member: StaffMemberView): string {
+  return member.name === null || member.role === null
+    ? t('activity.staff.id', { sid: member.staff_id })
+    : t('activity.staff.badge', { name: member.name, role: roleText(member.role), sid: member.staff_id });
 }

@@ -6,6 +6,7 @@
  * the browser build imports it without pulling in Node. The JSON schemas the
  * routes declare are in issuer/routes/admin/schemas.ts.
  */
+import type { StaffRole } from '../protocol/access.js';
 import type { TicketState } from '../protocol/types.js';
 
 /** docs/issuer.md "Admin dashboard" → "Alerts". */
@@ -225,6 +226,20 @@ export interface AnnulmentView {
   /** scanner:<id>, cli or dashboard. */
   actor: string;
   reason: string | null;
+  /** Who at the door annulled it: the supervisor badge's sid, or the staff id the kiosk sent; null from the CLI or dashboard. */
+  annulled_by: StaffMemberView | null;
+  /** Who let the holder in with the entry this undid (the entry's staff id), or null. */
+  admitted_by: StaffMemberView | null;
+}
+
+/**
+ * A staff id as the dashboard shows it (docs/issuer.md "Admin dashboard"): with the badge holder's name and role
+ * when the id is a staff badge of the event, else (a kiosk's own staff id, e.g. a per-person PIN's) the id alone.
+ */
+export interface StaffMemberView {
+  staff_id: string;
+  name: string | null;
+  role: StaffRole | null;
 }
 
 export interface TicketView {
@@ -240,6 +255,8 @@ export interface TicketView {
   checked_in_gate_id: string | null;
   /** The scanner that checked it in (its name, else its id). */
   checked_in_by: string | null;
+  /** Who at the door made that check-in: the staff id on it, with the badge holder's name and role (docs/issuer.md "Admin dashboard"). */
+  checked_in_staff: StaffMemberView | null;
   /** Its admission now (docs/protocol.md "Door operations"): inside, outside (scanned out), annulled, or null (never checked in). */
   presence: 'inside' | 'outside' | 'annulled' | null;
   revoked_at: string | null;

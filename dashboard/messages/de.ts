@@ -176,6 +176,7 @@ export const de: Catalogue = {
   'ticket.fact.checked_in': 'Eingelassen',
   'ticket.fact.checked_in_gate': ', Eingang {gate}',
   'ticket.fact.checked_in_by': ', von {scanner}',
+  'ticket.fact.checked_in_staff': 'Eingelassen von',
   'ticket.fact.revoked': 'Gesperrt',
   'ticket.fact.valid_until': 'Gültig bis',
   'ticket.revoke': 'Ticket sperren',
@@ -319,6 +320,10 @@ export const de: Catalogue = {
   'activity.actor.dashboard': 'die Verwaltung',
   'activity.actor.cli': 'die Kommandozeile',
   'activity.actor.scanner': 'Scanner {id}',
+  'activity.annulled_by': 'Annulliert von {who}',
+  'activity.admitted_by': 'Eingelassen von {who}',
+  'activity.staff.badge': '{name} ({role}, Personal-ID {sid})',
+  'activity.staff.id': 'Personal-ID {sid}',
 
   'ticket.fact.presence': 'Am Einlass',
   'ticket.presence.inside': 'Drinnen',

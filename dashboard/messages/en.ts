@@ -182,6 +182,7 @@ export const en = {
   'ticket.fact.checked_in': 'Checked in',
   'ticket.fact.checked_in_gate': ', gate {gate}',
   'ticket.fact.checked_in_by': ', by {scanner}',
+  'ticket.fact.checked_in_staff': 'Let in by',
   'ticket.fact.revoked': 'Revoked',
   'ticket.fact.valid_until': 'Valid until',
   'ticket.revoke': 'Revoke ticket',
@@ -321,6 +322,10 @@ export const en = {
   'activity.actor.dashboard': 'the dashboard',
   'activity.actor.cli': 'the command line',
   'activity.actor.scanner': 'scanner {id}',
+  'activity.annulled_by': 'Annulled by {who}',
+  'activity.admitted_by': 'Let in by {who}',
+  'activity.staff.badge': '{name} ({role}, staff id {sid})',
+  'activity.staff.id': 'staff id {sid}',
 
   'ticket.fact.presence': 'At the door',
   'ticket.presence.inside': 'Inside',

@@ -176,6 +176,7 @@ export const es: Catalogue = {
   'ticket.fact.checked_in': 'Entró',
   'ticket.fact.checked_in_gate': ', puerta {gate}',
   'ticket.fact.checked_in_by': ', por {scanner}',
+  'ticket.fact.checked_in_staff': 'Dejó entrar',
   'ticket.fact.revoked': 'Anulada',
   'ticket.fact.valid_until': 'Válida hasta',
   'ticket.revoke': 'Anular entrada',
@@ -317,6 +318,10 @@ export const es: Catalogue = {
   'activity.actor.dashboard': 'la administración',
   'activity.actor.cli': 'la línea de comandos',
   'activity.actor.scanner': 'el escáner {id}',
+  'activity.annulled_by': 'Anulada por {who}',
+  'activity.admitted_by': 'Dejó entrar: {who}',
+  'activity.staff.badge': '{name} ({role}, id de personal {sid})',
+  'activity.staff.id': 'id de personal {sid}',
 
   'ticket.fact.presence': 'En la puerta',
   'ticket.presence.inside': 'Dentro',

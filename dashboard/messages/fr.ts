@@ -176,6 +176,7 @@ export const fr: Catalogue = {
   'ticket.fact.checked_in': 'Entré',
   'ticket.fact.checked_in_gate': ', entrée {gate}',
   'ticket.fact.checked_in_by': ', par {scanner}',
+  'ticket.fact.checked_in_staff': 'Entrée validée par',
   'ticket.fact.revoked': 'Annulé',
   'ticket.fact.valid_until': 'Valable jusqu’au',
   'ticket.revoke': 'Annuler le billet',
@@ -318,6 +319,10 @@ export const fr: Catalogue = {
   'activity.actor.dashboard': "l'administration",
   'activity.actor.cli': 'la ligne de commande',
   'activity.actor.scanner': 'le scanner {id}',
+  'activity.annulled_by': 'Annulée par {who}',
+  'activity.admitted_by': 'Entrée validée par {who}',
+  'activity.staff.badge': '{name} ({role}, identifiant {sid})',
+  'activity.staff.id': 'identifiant {sid}',
 
   'ticket.fact.presence': "À l'entrée",
   'ticket.presence.inside': "À l'intérieur",

@@ -36,6 +36,7 @@ import type {
   AlertKind,
   AlertView,
   AnnulmentView,
+  StaffMemberView,
   DoorOverview,
   EventOverview,
   KioskExposureView,
@@ -49,6 +50,7 @@ import type { Sql } from '../store/sql.js';
 import {
   admissionEventsAfter,
   annulledAdmissionGate,
+  annulledAdmissionStaff,
   apiKeyEvents,
   checkinsAfter,
   findLookupRow,
@@ -64,6 +66,7 @@ import {
 } from '../store/dashboard.js';
 import { offlinePoliciesOf } from '../store/door.js';
 import { findEvent } from '../store/events.js';
+import { findStaffBadge } from '../store/staff-badges.js';
 import { ArrivalCounts, compareLabels, minuteOf } from './arrivals.js';
 import { eventOccupancy } from './door.js';
 import { IMPORT_CONFLICT_OUTCOME } from '../store/log-rows.js';
@@ -395,7 +398,42 @@ export class DashboardAggregator {
       holder = { holder_name: ticket?.holder_name ?? null, ticket_type: ticket?.ticket_type ?? null };
       this.holders.set(row.tid, holder);
     }
-    return { id: row.id, at: row.recorded_at, tid: row.tid, ...holder, actor: row.actor, reason: row.reason };
+    let admittedBy = this.admittedBy.get(row.id);
+    if (admittedBy === undefined)
+      this.admittedBy.set(row.id, (admittedBy = await annulledAdmissionStaff(this.db, row.tid, Number(row.id))));
+    return {
+      id: row.id,
+      at: row.recorded_at,
+      tid: row.tid,
+      ...holder,
+      actor: row.actor,
+      reason: row.reason,
+      annulled_by: await this.staffMember(row.eid, row.staff_id ?? null),
+      admitted_by: await this.staffMember(row.eid, admittedBy),
+    };
+  }
+
+  /** The staff id on each annulled entry, by the annulment's id (an admission event never changes). */
+  private readonly admittedBy = new Map<number, string | null>();
+  /** Badge holders by event and sid, looked up once (a badge's name and role never change). */
+  private readonly staffMembers = new Map<string, StaffMemberView>();
+
+  /** A staff id with its badge's name and role when it is a badge of this event (docs/issuer.md "Admin dashboard"). */
+  private async staffMember(eid: string, staffId: string | null): Promise<StaffMemberView | null> {
+    if (staffId === null) return null;
+    const key = `${eid} ${staffId}`;
+    let member = this.staffMembers.get(key);
+    if (member === undefined) {
+      const badge = await findStaffBadge(this.db, staffId);
+      // A kiosk's own staff id may look like anything: it names a badge holder only if it is a badge of this event.
+      member =
+        badge !== undefined && badge.eid === eid
+          ? { staff_id: staffId, name: badge.name, role: badge.role }
+          : { staff_id: staffId, name: null, role: null };
+      // Unknown ids are looked up again: the badge may be issued later (an import), never the other way round.
+      if (member.name !== null) this.staffMembers.set(key, member);
+    }
+    return member;
   }
 
   private scannerView(key: ApiKeyRow, nowMs: number): ScannerView {
@@ -592,6 +630,10 @@ export function ticketView(row: LookupRow, nowMs: number): TicketView {
     checked_in_at: row.checked_in_at,
     checked_in_gate_id: row.checkin_gate_id,
     checked_in_by: row.checkin_scanner_name ?? row.checkin_scanner_id,
+    checked_in_staff:
+      row.checkin_staff_id === null || row.checkin_staff_id === undefined
+        ? null
+        : { staff_id: row.checkin_staff_id, name: row.checkin_staff_name ?? null, role: row.checkin_staff_role ?? null },
     presence: row.checkin_state,
     revoked_at: row.revoked_at,
     revoke_reason: row.revoke_reason,

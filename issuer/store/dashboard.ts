@@ -9,6 +9,7 @@
  * the thread that answers the doors.
  */
 import { idQuery, searchTokens } from '../../protocol/search-name.js';
+import type { StaffRole } from '../../protocol/access.js';
 import type { Sql } from './sql.js';
 import type { TicketRow } from './tickets.js';
 import type { AdmissionEventEntry, ScanLogEntry } from './log-rows.js';
@@ -66,6 +67,21 @@ export async function annulledAdmissionGate(db: Sql, tid: string, annulId: numbe
   return row?.gate_id ?? null;
 }
 
+/**
+ * The staff id on the entry an annulment undid (the same entry as annulledAdmissionGate's): who let the holder
+ * in (docs/issuer.md "Admin dashboard"). Null when the entry carried none, or no entry is recorded.
+ */
+export async function annulledAdmissionStaff(db: Sql, tid: string, annulId: number): Promise<string | null> {
+  const row = await db.get<{ staff_id: string | null }>(
+    `SELECT staff_id FROM admission_events
+     WHERE tid = ? AND action = 'entry' AND late = 0 AND id < ?
+       AND id > COALESCE((SELECT MAX(id) FROM admission_events WHERE tid = ? AND action = 'annul' AND id < ?), 0)
+     ORDER BY id LIMIT 1`,
+    [tid, annulId, tid, annulId],
+  );
+  return row?.staff_id ?? null;
+}
+
 export function scansAfter(db: Sql, id: number, limit: number): Promise<NewScanRow[]> {
   return db.all<NewScanRow>(
     'SELECT id, at, scanned_at, tid, eid, scanner_id, api_key_id, gate_id, outcome FROM scan_log WHERE id > ? ORDER BY id LIMIT ?',
@@ -82,7 +98,7 @@ export type NewAdmissionEventRow = Omit<AdmissionEventEntry, 'api_key_id' | 'ide
 
 export function admissionEventsAfter(db: Sql, id: number, limit: number): Promise<NewAdmissionEventRow[]> {
   return db.all<NewAdmissionEventRow>(
-    `SELECT id, tid, eid, action, at, gate_id, recorded_at, actor, reason, scanner_id, ticket_type, admitted_offline, late
+    `SELECT id, tid, eid, action, at, gate_id, recorded_at, actor, reason, scanner_id, ticket_type, admitted_offline, late, staff_id
      FROM admission_events WHERE id > ? ORDER BY id LIMIT ?`,
     [id, limit],
   );
@@ -140,6 +156,11 @@ export interface LookupRow extends TicketRow {
   checkin_scanner_name: string | null;
   /** The check-in's state (inside, outside, annulled), null without one. */
   checkin_state: 'inside' | 'outside' | 'annulled' | null;
+  /** The staff id on the check-in's entry (a badge's sid or the kiosk's staff id), null without one. */
+  checkin_staff_id: string | null;
+  /** The badge holder's name and role when that staff id is a staff badge of the ticket's event. */
+  checkin_staff_name: string | null;
+  checkin_staff_role: StaffRole | null;
 }
 
 /** `%`, `_` and the escape character itself match literally (LIKE … ESCAPE '\'). */
@@ -147,10 +168,14 @@ export const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (cha
 
 const LOOKUP_SELECT = `
   SELECT t.tid, t.eid, t.kid, t.holder_name, t.ticket_type, t.issued_at, t.exp, t.qr, t.revoked_at, t.revoke_reason, e.name AS event_name, c.checked_in_at, c.gate_id AS checkin_gate_id, c.scanner_id AS checkin_scanner_id,
-         c.api_key_id AS checkin_api_key_id, k.scanner_name AS checkin_scanner_name, c.state AS checkin_state
+         c.api_key_id AS checkin_api_key_id, k.scanner_name AS checkin_scanner_name, c.state AS checkin_state,
+         ce.staff_id AS checkin_staff_id, sb.name AS checkin_staff_name, sb.role AS checkin_staff_role
   FROM tickets t JOIN events e ON e.eid = t.eid
   LEFT JOIN checkins c ON c.tid = t.tid
-  LEFT JOIN api_keys k ON k.api_key_id = c.api_key_id`;
+  LEFT JOIN api_keys k ON k.api_key_id = c.api_key_id
+  LEFT JOIN admission_events ce ON ce.id = (SELECT MAX(a.id) FROM admission_events a
+                                            WHERE a.tid = c.tid AND a.action = 'entry' AND a.idempotency_key = c.idempotency_key)
+  LEFT JOIN staff_badges sb ON sb.sid = ce.staff_id AND sb.eid = t.eid`;
 
 /**
  * Tickets whose id is `query` (any event), then tickets of `eid` whose holder name contains it (case-insensitive:

@@ -113,6 +113,18 @@ const kioskSchema = object({
   },
 });
 
+/** A staff id with its badge holder's name and role when it is a badge of the event (docs/issuer.md "Admin dashboard"). */
+const staffMemberOrNull = {
+  anyOf: [
+    { type: 'null' },
+    object({
+      staff_id: { type: 'string' },
+      name: nullableString,
+      role: { type: ['string', 'null'], enum: ['steward', 'supervisor', 'technician', null] },
+    }),
+  ],
+} as const;
+
 const annulmentSchema = object({
   id: { type: 'integer' },
   at: { type: 'string' },
@@ -121,6 +133,8 @@ const annulmentSchema = object({
   ticket_type: nullableString,
   actor: { type: 'string' },
   reason: nullableString,
+  annulled_by: staffMemberOrNull,
+  admitted_by: staffMemberOrNull,
 });
 
 const countSeries = { type: 'array', items: count } as const;
@@ -179,6 +193,7 @@ export const ticketViewSchema = object({
   checked_in_at: nullableDateTime,
   checked_in_gate_id: nullableString,
   checked_in_by: nullableString,
+  checked_in_staff: staffMemberOrNull,
   presence: { type: ['string', 'null'], enum: ['inside', 'outside', 'annulled', null] },
   revoked_at: nullableString,
   revoke_reason: nullableString,

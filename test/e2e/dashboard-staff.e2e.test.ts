@@ -1,0 +1,187 @@
+/**
+ * The dashboard says who at the door, and which kiosk's clock is off (docs/issuer.md "Admin dashboard"), end
+ * to end: the built `ticket-issuer` CLI (init, admin-token reset, event, tickets, a steward kiosk's setup code,
+ * a supervisor's staff badge, `serve --plain-http` as a child process on loopback), the kiosk enrolled and
+ * scanning through the public scanner API, and the built page in real Chromium.
+ *
+ * A steward's kiosk admits a holder with its own staff id and then annuls the check-in with a supervisor's
+ * badge; the page lists the annulment with the supervisor's name, role and staff id, the reason, and the staff
+ * id that let the holder in, in English and in German. A heartbeat reporting a clock two hours behind flags
+ * that kiosk, and only that one.
+ *
+ * Needs the build (test/global-setup.ts does it); no keyring.
+ */
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { issuerCli, LOOPBACK, ROOT, startIssuer, type RunningIssuer } from '../support/door-harness.js';
+import { freePort } from '../support/free-port.js';
+import { decodeSetupCode } from '../../protocol/setup-code.js';
+
+const WAIT_MS = 30_000;
+
+let root: string;
+let baseUrl: string;
+let issuer: RunningIssuer | null = null;
+let page: Page;
+const pageErrors: string[] = [];
+
+interface Scanner {
+  apiKey: string;
+  apiKeyId: string;
+  scannerId: string;
+}
+
+async function enroll(setupCode: string, name: string): Promise<Scanner> {
+  const scannerId = randomUUID();
+  const response = await fetch(`${baseUrl}/api/v1/scanners/enroll`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ token: decodeSetupCode(setupCode).token, scanner_id: scannerId, scanner_name: name, scanner_platform: 'e2e' }),
+  });
+  expect(response.status).toBe(200);
+  const body = (await response.json()) as { api_key: string; api_key_id: string };
+  return { apiKey: body.api_key, apiKeyId: body.api_key_id, scannerId };
+}
+
+async function post(scanner: Scanner, path: string, body: Record<string, unknown>): Promise<{ status: number; text: string }> {
+  const response = await fetch(`${baseUrl}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${scanner.apiKey}` },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, text: await response.text() };
+}
+
+const eventually = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: WAIT_MS, intervals: [100] });
+
+test('the dashboard names the supervisor who annulled a check-in and flags the kiosk whose clock is off', async ({ browser }) => {
+  test.setTimeout(180_000);
+  if (!existsSync(join(ROOT, 'dist', 'dashboard', 'index.html'))) throw new Error('dist/dashboard is missing: run npm run build first');
+  root = mkdtempSync(join(tmpdir(), 'dashboard-staff-e2e-'));
+  const dataDir = join(root, 'issuer');
+  const port = await freePort();
+  baseUrl = `http://${LOOPBACK}:${port}`;
+
+  await issuerCli(dataDir, 'init', '--base-url', baseUrl, '--name', 'Harbour Lights Festival');
+  const { admin_token: adminToken } = await issuerCli<{ admin_token: string }>(dataDir, 'admin-token', 'reset');
+  const start = new Date(Date.now() - 3600_000).toISOString();
+  const { eid } = await issuerCli<{ eid: string }>(
+    dataDir,
+    'event',
+    'create',
+    '--name',
+    'Friday Night',
+    '--date',
+    start,
+    '--venue',
+    'Pier 4',
+  );
+  const { tickets } = await issuerCli<{ tickets: { tid: string }[] }>(
+    dataDir,
+    'ticket',
+    'issue',
+    '--event',
+    eid,
+    '--holder',
+    'Ada Lovelace',
+    '--type',
+    'VIP',
+  );
+  const tid = tickets[0]!.tid;
+  const badge = await issuerCli<{ sid: string; badge_qr: string }>(
+    dataDir,
+    'staff',
+    'badge',
+    'issue',
+    '--event',
+    eid,
+    '--name',
+    'Lee Supervisor',
+    '--role',
+    'supervisor',
+  );
+  const setup = (role: string, gate: string) =>
+    issuerCli<{ setup_qr: string }>(dataDir, 'scanner', 'setup', '--event', eid, '--gate', gate, '--role', role);
+
+  issuer = await startIssuer(dataDir, port);
+  const north = await enroll((await setup('steward', 'North')).setup_qr, 'North door kiosk');
+  const south = await enroll((await setup('steward', 'South')).setup_qr, 'South door kiosk');
+
+  // The steward's kiosk lets Ada in with its own staff id, then annuls it with the supervisor's badge.
+  const scan = (fields: Record<string, unknown>) =>
+    post(north, '/api/v1/tickets/check-in', {
+      tid,
+      eid,
+      scanned_at: new Date().toISOString(),
+      scanner_id: north.scannerId,
+      idempotency_key: randomUUID(),
+      ...fields,
+    });
+  const entry = await scan({ action: 'entry', staff_id: 'steward-7' });
+  expect(entry.text).toContain('"status":"valid"');
+  const annulled = await scan({ action: 'annul', reason: 'wrong wristband', staff_badge: badge.badge_qr });
+  expect(annulled.status, annulled.text).toBe(200);
+  expect(annulled.text).toContain('"status":"annulled"');
+
+  // Two heartbeats: the north kiosk's clock is two hours behind the issuer's, the south kiosk's is right.
+  const TWO_HOURS_MS = 2 * 3600_000;
+  expect((await post(north, '/api/v1/scanners/heartbeat', { scanner_id: north.scannerId, clock_offset_ms: TWO_HOURS_MS })).status).toBe(
+    200,
+  );
+  expect((await post(south, '/api/v1/scanners/heartbeat', { scanner_id: south.scannerId, clock_offset_ms: 150 })).status).toBe(200);
+
+  page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+  page.setDefaultTimeout(WAIT_MS);
+  page.on('pageerror', (error) => pageErrors.push(String(error)));
+  page.on('console', (message) => {
+    if (message.type() === 'error') pageErrors.push(message.text());
+  });
+  await page.goto(`${baseUrl}/admin`);
+  await page.fill('#admin-token', adminToken);
+  await page.click('button[type=submit]');
+
+  // The clock flag: on the north kiosk's row, saying by how much; none on the south kiosk's.
+  const northRow = page.locator(`#kiosks tr[data-api-key-id="${north.apiKeyId}"]`);
+  const southRow = page.locator(`#kiosks tr[data-api-key-id="${south.apiKeyId}"]`);
+  await eventually(() => northRow.locator('.clock-off').count()).toBe(1);
+  expect(await northRow.locator('.clock-off').getAttribute('data-clock-offset-ms')).toBe(String(TWO_HOURS_MS));
+  expect(await northRow.locator('.clock-off').textContent()).toBe(' clock off by 2 h');
+  await southRow.waitFor();
+  expect(await southRow.locator('.clock-off').count()).toBe(0);
+
+  // The annulment names the supervisor (badge name, role, staff id), the reason, and who let Ada in.
+  const annulment = page.locator(`#annulment-list li[data-tid="${tid}"]`);
+  await annulment.waitFor();
+  expect(await annulment.textContent()).toContain('Ada Lovelace');
+  expect(await annulment.textContent()).toContain('Reason: wrong wristband');
+  expect(await annulment.locator('.annulled-by').textContent()).toBe(`Annulled by Lee Supervisor (Supervisor, staff id ${badge.sid})`);
+  expect(await annulment.locator('.admitted-by').textContent()).toBe('Let in by staff id steward-7');
+  // The badge's code is never on the page.
+  expect(await page.content()).not.toContain(badge.badge_qr.split('.')[1]!);
+
+  // Ada's ticket looked up: its (annulled) check-in names who let her in.
+  await page.fill('#lookup-query', 'lovelace');
+  await page.click('#lookup button[type=submit]');
+  const card = page.locator(`#lookup-results li[data-tid="${tid}"]`);
+  await eventually(() => card.textContent()).toContain('Let in by');
+  expect(await card.textContent()).toContain('staff id steward-7');
+
+  // The same in German.
+  await page.locator('#language-select').selectOption('de');
+  await eventually(() => annulment.locator('.annulled-by').textContent()).toBe(
+    `Annulliert von Lee Supervisor (Aufsicht, Personal-ID ${badge.sid})`,
+  );
+  expect(await annulment.locator('.admitted-by').textContent()).toBe('Eingelassen von Personal-ID steward-7');
+
+  // The page asks once before signing in and is refused (401): the browser logs that; nothing else may be.
+  expect(pageErrors.filter((error) => !/status of 401/.test(error))).toEqual([]);
+});
+
+test.afterAll(async () => {
+  await page?.close().catch(() => undefined);
+  await issuer?.stop().catch(() => undefined);
+  if (root) rmSync(root, { recursive: true, force: true });
+});
