@@ -64,13 +64,7 @@ export interface Wrapped {
  * `text` broken into lines no wider than `maxWidth` (measured by `width`, which includes nothing but the
  * given string; `space` is the gap between words), at most `maxLines` of them.
  */
-export function wrapWords(
-  text: string,
-  maxWidth: number,
-  maxLines: number,
-  width: (text: string) => number,
-  space: number,
-): Wrapped {
+export function wrapWords(text: string, maxWidth: number, maxLines: number, width: (text: string) => number, space: number): Wrapped {
   const words = text.split(/\s+/u).filter((word) => word !== '');
   const pieces: string[] = [];
   // A word wider than the line is cut between characters, so nothing runs off the page.
