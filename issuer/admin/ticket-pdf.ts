@@ -29,6 +29,7 @@ import path from 'node:path';
 import type * as fontkit from 'fontkit';
 import { releaseWrittenPages, sendOutputTo } from './pdfkit-streaming.js';
 import { QUIET_ZONE_MODULES, qrPng } from './qr.js';
+import { visualOrder, wrapWords } from './ticket-pdf-text.js';
 
 /** Text widths remembered (per font, at size 1), at most: the cache is emptied when full. */
 const WIDTH_CACHE_SIZE = 1000;
@@ -45,6 +46,8 @@ const MODULE_GRID_PT = 72 / 50;
 const MM = 72 / 25.4;
 /** The symbol (without its quiet zone) is at least this wide on A6; larger pages scale it up. */
 export const MIN_QR_MM = 35;
+/** A holder's name wraps onto at most this many lines; beyond, it is cut with a visible "…". */
+export const HOLDER_MAX_LINES = 3;
 
 const requireFrom = createRequire(import.meta.url);
 const DEJAVU_DIR = path.join(path.dirname(requireFrom.resolve('dejavu-fonts-ttf/package.json')), 'ttf');
@@ -222,7 +225,7 @@ export class TicketPdf {
       .strokeColor('#000000')
       .stroke();
     y += 6 * s;
-    y += this.line(ticket.holder ?? '(no name)', 'bold', 14 * s, margin, y, inner) + 2 * s;
+    y += this.line(ticket.holder ?? '(no name)', 'bold', 14 * s, margin, y, inner, HOLDER_MAX_LINES, 0.7) + 2 * s;
     y += this.line(ticket.type ?? 'Admission', 'regular', 11 * s, margin, y, inner) + 4 * s;
 
     // The QR code: whole grid units per module, on the grid, centred.
@@ -268,19 +271,39 @@ export class TicketPdf {
     this.registered.add(name);
   }
 
-  /** One line of text at (x, y), shrunk to fit `maxWidth`; returns its height. */
-  private line(text: string, weight: Weight, size: number, x: number, y: number, maxWidth: number): number {
-    const runs = this.runs(text, weight);
-    let fontSize = size;
-    const width = this.widthOf(runs, fontSize);
-    if (width > maxWidth) fontSize = Math.max(size * 0.4, (fontSize * maxWidth) / width);
-    let at = x;
-    for (const run of runs) {
-      this.doc.font(run.font).fontSize(fontSize).fillColor('#000000');
-      this.doc.text(run.text, at, y, { lineBreak: false });
-      at += this.widthOfText(run.font, run.text) * fontSize;
+  /**
+   * Text at (x, y), wrapped at spaces into at most `maxLines` lines (shrunk to no less than `minShrink` of
+   * `size` first, then cut with "…"), each word drawn alone in visual order (./ticket-pdf-text.ts says why);
+   * returns the height used.
+   */
+  private line(text: string, weight: Weight, size: number, x: number, y: number, maxWidth: number, maxLines = 1, minShrink = 0.4): number {
+    const primary = weight === 'bold' ? 'bold' : 'sans';
+    const unit = (word: string): number => this.widthOf(this.runs(word, weight, false), 1);
+    const space = this.widthOfText(primary, ' ');
+    const full = wrapWords(text, Infinity, 1, unit, space);
+    const natural = full.lines[0] ? full.lines[0].reduce((sum, word, i) => sum + unit(word) + (i > 0 ? space : 0), 0) : 0;
+    // Shrink first: to fit one line (titles), or as far as the floor before a long name takes more lines.
+    let fontSize = Math.max(size * minShrink, Math.min(size, (size * maxWidth) / Math.max(natural * size, 1e-9)));
+    if (maxLines > 1 && natural * size > maxWidth) {
+      fontSize = size;
+      while (fontSize > size * minShrink && wrapWords(text, maxWidth / fontSize, maxLines, unit, space).cut) fontSize *= 0.9;
+      fontSize = Math.max(fontSize, size * minShrink);
     }
-    return fontSize * 1.2;
+    const { lines } = wrapWords(text, maxWidth / fontSize, maxLines, unit, space);
+    let top = y;
+    for (const words of lines) {
+      let at = x;
+      for (const word of visualOrder(words)) {
+        for (const run of this.runs(word, weight)) {
+          this.doc.font(run.font).fontSize(fontSize).fillColor('#000000');
+          this.doc.text(run.text, at, top, { lineBreak: false });
+          at += this.widthOfText(run.font, run.text) * fontSize;
+        }
+        at += space * fontSize;
+      }
+      top += fontSize * 1.2;
+    }
+    return Math.max(top - y, fontSize * 1.2);
   }
 
   private centred(text: string, font: string, size: number, y: number): void {
@@ -308,7 +331,7 @@ export class TicketPdf {
   }
 
   /** The text cut into runs of one font each: DejaVu where it has the glyph, else a Noto Sans SC or KR chunk, else "?". */
-  private runs(text: string, weight: Weight): Run[] {
+  private runs(text: string, weight: Weight, count = true): Run[] {
     const primary = weight === 'bold' ? 'bold' : 'sans';
     const runs: Run[] = [];
     for (const char of text) {
@@ -319,7 +342,7 @@ export class TicketPdf {
         const fallback = this.cjkFont(codePoint, weight);
         if (fallback === null) {
           drawn = '?';
-          this.missing++;
+          if (count) this.missing++;
         } else font = fallback;
       }
       const last = runs.at(-1);
