@@ -20,12 +20,18 @@ export function setupClockLine(state: KioskState, time: TimeOptions = {}): { tex
   return { text: t(clock.offset_ms < 0 ? 'setup.clock.ahead' : 'setup.clock.behind', words), warn: clock.warn };
 }
 
-/** "2 h 05 min", "3 min 20 s", "4 s": whole seconds (the issuer's Date has no finer ones). */
+/**
+ * "2 h 05 min", "3 min 20 s", "4 s": whole seconds (the issuer's Date has no finer ones). Past an hour, to the
+ * nearest minute: a clock 2 hours ahead measures 7,199 s or 7,200 s by the second the Date header fell in,
+ * and both are "2 h 00 min" (floored, the first read "1 h 59 min").
+ */
 export function offsetText(offsetMs: number): string {
   const seconds = Math.round(Math.abs(offsetMs) / 1000);
-  const hours = Math.floor(seconds / 3600);
-  const minutes = Math.floor((seconds % 3600) / 60);
-  if (hours > 0) return `${hours} h ${String(minutes).padStart(2, '0')} min`;
+  if (seconds >= 3600) {
+    const totalMinutes = Math.round(seconds / 60);
+    return `${Math.floor(totalMinutes / 60)} h ${String(totalMinutes % 60).padStart(2, '0')} min`;
+  }
+  const minutes = Math.floor(seconds / 60);
   if (minutes > 0) return `${minutes} min ${seconds % 60} s`;
   return `${seconds} s`;
 }

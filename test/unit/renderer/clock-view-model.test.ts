@@ -43,6 +43,11 @@ describe('the clock on the screens', () => {
 
   it('writes the offset in whole seconds, minutes and hours', () => {
     expect(offsetText(-499)).toBe('0 s');
+    // Past an hour, to the nearest minute: the Date header's second makes 2 h ahead measure 7,199 s at times.
+    expect(offsetText(-7_199_000)).toBe('2 h 00 min');
+    expect(offsetText(7_229_000)).toBe('2 h 00 min');
+    expect(offsetText(7_231_000)).toBe('2 h 01 min');
+    expect(offsetText(3_599_000)).toBe('59 min 59 s');
     expect(offsetText(59_600)).toBe('1 min 0 s');
     expect(offsetText(-7_260_000)).toBe('2 h 01 min');
   });
