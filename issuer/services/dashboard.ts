@@ -49,8 +49,7 @@ import type { CheckinRow } from '../store/checkins.js';
 import type { Sql } from '../store/sql.js';
 import {
   admissionEventsAfter,
-  annulledAdmissionGate,
-  annulledAdmissionStaff,
+  annulledAdmission,
   apiKeyEvents,
   checkinsAfter,
   findLookupRow,
@@ -148,6 +147,9 @@ interface AlertRef {
   ticket?: LookupRow | null;
 }
 
+/** An annulment kept for the list, with the staff id on the entry it undid. */
+type AnnulmentRow = NewAdmissionEventRow & { admitted_staff_id: string | null };
+
 /** Running totals of one event. */
 class EventTally {
   issued = 0;
@@ -170,7 +172,8 @@ class EventTally {
   /** Tickets whose last admission was annulled: their next entry (not a late one) is a check-in again. */
   readonly annulledTickets = new Set<string>();
   /** Oldest first, at most ANNULMENTS_SHOWN. */
-  recentAnnulments: NewAdmissionEventRow[] = [];
+  /** With the staff id on the entry each one undid (read with its gate, when the annulment is counted). */
+  recentAnnulments: AnnulmentRow[] = [];
   /** Offline admissions synced to the issuer: scanner id → ticket type ('' for none) → count. */
   readonly offlineSynced = new Map<string, Map<string, number>>();
   /** Entries and exits per minute (at the door) and gate, since the first one: the arrivals chart. */
@@ -289,10 +292,11 @@ export class DashboardAggregator {
       }
       if (row.action !== 'annul') continue;
       // An undone check-in is not a check-in (docs/protocol.md "Door operations": annul).
-      tally.countCheckIn(row.ticket_type, await annulledAdmissionGate(this.db, row.tid, Number(row.id)), -1);
+      const undone = await annulledAdmission(this.db, row.tid, Number(row.id));
+      tally.countCheckIn(row.ticket_type, undone.gate_id, -1);
       tally.annulledTickets.add(row.tid);
       tally.annulments++;
-      tally.recentAnnulments.push(row);
+      tally.recentAnnulments.push({ ...row, admitted_staff_id: undone.staff_id });
       if (tally.recentAnnulments.length > ANNULMENTS_SHOWN * 2) tally.recentAnnulments = tally.recentAnnulments.slice(-ANNULMENTS_SHOWN);
     }
     if (history.length > 0) this.cursors.events = history.at(-1)!.id;
@@ -391,16 +395,13 @@ export class DashboardAggregator {
   /** Holder names per ticket, looked up once (a ticket's holder never changes). */
   private readonly holders = new Map<string, { holder_name: string | null; ticket_type: string | null }>();
 
-  private async annulmentView(row: NewAdmissionEventRow): Promise<AnnulmentView> {
+  private async annulmentView(row: AnnulmentRow): Promise<AnnulmentView> {
     let holder = this.holders.get(row.tid);
     if (holder === undefined) {
       const ticket = await findLookupRow(this.db, row.tid);
       holder = { holder_name: ticket?.holder_name ?? null, ticket_type: ticket?.ticket_type ?? null };
       this.holders.set(row.tid, holder);
     }
-    let admittedBy = this.admittedBy.get(row.id);
-    if (admittedBy === undefined)
-      this.admittedBy.set(row.id, (admittedBy = await annulledAdmissionStaff(this.db, row.tid, Number(row.id))));
     return {
       id: row.id,
       at: row.recorded_at,
@@ -409,12 +410,10 @@ export class DashboardAggregator {
       actor: row.actor,
       reason: row.reason,
       annulled_by: await this.staffMember(row.eid, row.staff_id ?? null),
-      admitted_by: await this.staffMember(row.eid, admittedBy),
+      admitted_by: await this.staffMember(row.eid, row.admitted_staff_id),
     };
   }
 
-  /** The staff id on each annulled entry, by the annulment's id (an admission event never changes). */
-  private readonly admittedBy = new Map<number, string | null>();
   /** Badge holders by event and sid, looked up once (a badge's name and role never change). */
   private readonly staffMembers = new Map<string, StaffMemberView>();
 

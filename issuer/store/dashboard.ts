@@ -53,33 +53,23 @@ export async function checkinsAfter(db: Sql, rowid: number, limit: number): Prom
 }
 
 /**
- * The gate an annulled admission began at: its first entry (not a late one) after the ticket's previous
- * annulment, before `annulId`. Null when it began without a gate, or no entry is recorded.
+ * The entry an annulment undid: the ticket's first entry (not a late one) after its previous annulment, before
+ * `annulId`. Its gate (where the undone check-in is counted) and its staff id (who let the holder in,
+ * docs/issuer.md "Admin dashboard"); nulls when it had none, or no entry is recorded.
  */
-export async function annulledAdmissionGate(db: Sql, tid: string, annulId: number): Promise<string | null> {
-  const row = await db.get<{ gate_id: string | null }>(
-    `SELECT gate_id FROM admission_events
+export async function annulledAdmission(
+  db: Sql,
+  tid: string,
+  annulId: number,
+): Promise<{ gate_id: string | null; staff_id: string | null }> {
+  const row = await db.get<{ gate_id: string | null; staff_id: string | null }>(
+    `SELECT gate_id, staff_id FROM admission_events
      WHERE tid = ? AND action = 'entry' AND late = 0 AND id < ?
        AND id > COALESCE((SELECT MAX(id) FROM admission_events WHERE tid = ? AND action = 'annul' AND id < ?), 0)
      ORDER BY id LIMIT 1`,
     [tid, annulId, tid, annulId],
   );
-  return row?.gate_id ?? null;
-}
-
-/**
- * The staff id on the entry an annulment undid (the same entry as annulledAdmissionGate's): who let the holder
- * in (docs/issuer.md "Admin dashboard"). Null when the entry carried none, or no entry is recorded.
- */
-export async function annulledAdmissionStaff(db: Sql, tid: string, annulId: number): Promise<string | null> {
-  const row = await db.get<{ staff_id: string | null }>(
-    `SELECT staff_id FROM admission_events
-     WHERE tid = ? AND action = 'entry' AND late = 0 AND id < ?
-       AND id > COALESCE((SELECT MAX(id) FROM admission_events WHERE tid = ? AND action = 'annul' AND id < ?), 0)
-     ORDER BY id LIMIT 1`,
-    [tid, annulId, tid, annulId],
-  );
-  return row?.staff_id ?? null;
+  return { gate_id: row?.gate_id ?? null, staff_id: row?.staff_id ?? null };
 }
 
 export function scansAfter(db: Sql, id: number, limit: number): Promise<NewScanRow[]> {
