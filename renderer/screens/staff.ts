@@ -15,18 +15,11 @@
  */
 import { el, replaceChildren } from '../dom.js';
 import { attempt } from '../kiosk-bridge.js';
-import type {
-  KioskApi,
-  KioskState,
-  LanguageCode,
-  LogCheckResult,
-  StaffLocked,
-  StaffPerson,
-  StaffRole,
-  StaffState,
-} from '../kiosk-bridge-types.js';
+import type { KioskApi, KioskState, LanguageCode, LogCheckResult, StaffLocked, StaffState } from '../kiosk-bridge-types.js';
 import { t } from '../messages/format.js';
 import { staffLockedText } from '../view/staff-view-model.js';
+import { crewForm, crewList, crewMemberProblem, type CrewMember } from './crew-pins.js';
+import { PIN_INPUT_CLASS, pinInput, pinProblem } from './pin-fields.js';
 
 export interface StaffGateActions {
   /** The status lookup screen (the menu's "Status lookup"). */
@@ -35,12 +28,6 @@ export interface StaffGateActions {
 
 type Mode = 'closed' | 'unlock' | 'set' | 'menu' | 'person';
 
-const PIN_INPUT_CLASS = 'staff__pin-input';
-const STAFF_ROLES: readonly StaffRole[] = ['steward', 'supervisor', 'technician'];
-/** As the kiosk checks it (main/kiosk/staff-access.ts): said here first, in the kiosk's language. */
-const STAFF_ID_PATTERN = /^[0-9A-Za-z_.-]{1,80}$/;
-/** A crew member, as the state lists them (never their PIN). */
-type CrewMember = Omit<StaffPerson, 'via'>;
 const LANGUAGE_CODES: readonly LanguageCode[] = ['en', 'de', 'fr', 'es'];
 /** Each language by its own name, as its speakers look for it: names, not words to translate. */
 const LANGUAGE_NAMES: Readonly<Record<LanguageCode, string>> = { en: 'English', de: 'Deutsch', fr: 'Français', es: 'Español' };
@@ -292,61 +279,34 @@ export class StaffGate {
     this.overlay.querySelector<HTMLElement>(`.${PIN_INPUT_CLASS}:not([disabled])`)?.focus();
   }
 
-  private async submitNewPin(pin: string, repeat: string): Promise<void> {
+  /** The kiosk PIN (`member` null, the 'set' form) or a crew member's own (the 'person' form). */
+  private async submitPin(pin: string, repeat: string, member: CrewMember | null): Promise<void> {
     if (this.busy) return;
-    if (!/^[0-9]{4,8}$/.test(pin)) {
-      this.problem = t('staff.pin.invalid');
-    } else if (pin !== repeat) {
-      this.problem = t('staff.pin.mismatch');
-    } else {
+    this.problem = (member && crewMemberProblem(member)) ?? pinProblem(pin, repeat);
+    if (this.problem === null) {
       this.busy = true;
       this.render();
-      const result = await attempt(() => this.kiosk.setStaffPin(pin));
+      const result = await attempt(() => (member ? this.kiosk.setStaffPin(pin, member) : this.kiosk.setStaffPin(pin)));
       this.busy = false;
       if (result.ok && result.value.type === 'pin_set') {
-        this.problem = null;
         this.area.setProblem(null);
-        this.area.setNote(t('staff.pin.saved'));
+        this.area.setNote(member ? t('staff.crew.saved', { name: member.name }) : t('staff.pin.saved'));
+        if (member) {
+          this.show('menu');
+          return;
+        }
         this.mode = 'closed';
         this.pending = null;
         this.render();
         return;
       }
       if (result.ok && result.value.type === 'staff_locked') {
-        this.relock(() => this.show('set'), result.value);
+        this.relock(() => (member ? this.editCrew(this.crewTarget) : this.show('set')), result.value);
         return;
       }
-      this.problem = result.ok && result.value.type === 'invalid_pin' ? t('staff.pin.invalid') : t('setup.error.failed');
-    }
-    this.render();
-  }
-
-  private async submitCrewPin(member: CrewMember, pin: string, repeat: string): Promise<void> {
-    if (this.busy) return;
-    if (!STAFF_ID_PATTERN.test(member.staff_id) || member.name.trim() === '' || member.name.length > 80) {
-      this.problem = t('staff.crew.invalid');
-    } else if (!/^[0-9]{4,8}$/.test(pin)) {
-      this.problem = t('staff.pin.invalid');
-    } else if (pin !== repeat) {
-      this.problem = t('staff.pin.mismatch');
-    } else {
-      this.busy = true;
-      this.render();
-      const result = await attempt(() => this.kiosk.setStaffPin(pin, member));
-      this.busy = false;
-      if (result.ok && result.value.type === 'pin_set') {
-        this.problem = null;
-        this.area.setProblem(null);
-        this.area.setNote(t('staff.crew.saved', { name: member.name.trim() }));
-        this.show('menu');
-        return;
-      }
-      if (result.ok && result.value.type === 'staff_locked') {
-        this.relock(() => this.editCrew(this.crewTarget), result.value);
-        return;
-      }
-      // The kiosk's one refusal past the checks above: no two people share a PIN.
-      this.problem = result.ok && result.value.type === 'invalid_pin' ? t('staff.crew.taken') : t('setup.error.failed');
+      // Past the checks above, the kiosk refuses a crew member's PIN only when another person has it.
+      const refused = result.ok && result.value.type === 'invalid_pin';
+      this.problem = refused ? (member ? t('staff.crew.taken') : t('staff.pin.invalid')) : t('setup.error.failed');
     }
     this.render();
   }
@@ -442,7 +402,7 @@ export class StaffGate {
     );
     form.addEventListener('submit', (event) => {
       event.preventDefault();
-      void this.submitNewPin(pin.value, repeat.value);
+      void this.submitPin(pin.value, repeat.value, null);
     });
     const forced = this.forced();
     const nodes: Node[] = [
@@ -459,53 +419,7 @@ export class StaffGate {
   /** The form for a crew member's own PIN: name, staff id (fixed once set) and role, the PIN twice. */
   private personContent(): Node[] {
     const member = this.crewTarget;
-    const name = el('input', {
-      id: 'staff-crew-name',
-      class: 'staff__text',
-      type: 'text',
-      maxlength: '80',
-      autocomplete: 'off',
-      'data-crew-name': '',
-    });
-    const staffId = el('input', {
-      id: 'staff-crew-id',
-      class: 'staff__text',
-      type: 'text',
-      maxlength: '80',
-      autocomplete: 'off',
-      'data-crew-id': '',
-    });
-    const role = el('select', { id: 'staff-crew-role', class: 'staff__select', 'data-crew-role': '' });
-    for (const option of STAFF_ROLES) role.append(el('option', { value: option }, t(`staff.role.${option}`)));
-    if (member) {
-      name.value = member.name;
-      staffId.value = member.staff_id;
-      staffId.readOnly = true;
-      role.value = member.role;
-    }
-    const pin = pinInput('staff-crew-pin', 'data-crew-pin');
-    const repeat = pinInput('staff-crew-repeat', 'data-crew-repeat-pin');
-    for (const field of [name, staffId, role, pin, repeat]) field.disabled = this.busy;
-    const form = el(
-      'form',
-      { class: 'staff__form' },
-      el('label', { for: 'staff-crew-name' }, t('staff.crew.name')),
-      name,
-      el('label', { for: 'staff-crew-id' }, t('staff.crew.id')),
-      staffId,
-      el('label', { for: 'staff-crew-role' }, t('staff.crew.role')),
-      role,
-      el('label', { for: 'staff-crew-pin' }, t('staff.pin.new')),
-      pin,
-      el('label', { for: 'staff-crew-repeat' }, t('staff.pin.repeat')),
-      repeat,
-      el('button', { type: 'submit', class: 'button button--primary', 'data-action': 'staff-save-crew-pin' }, t('staff.pin.save')),
-    );
-    form.addEventListener('submit', (event) => {
-      event.preventDefault();
-      const request = { staff_id: staffId.value.trim(), name: name.value.trim(), role: role.value as StaffRole };
-      void this.submitCrewPin(request, pin.value, repeat.value);
-    });
+    const form = crewForm(member, this.busy, (typed, pin, repeat) => void this.submitPin(pin, repeat, typed));
     return [
       el('h1', { class: 'staff__title' }, member ? t('staff.crew.change_title', { name: member.name }) : t('staff.crew.add_title')),
       form,
@@ -633,46 +547,6 @@ export class StaffArea {
     return staff.unlocked ? [this.lockButton()] : [];
   }
 
-  /** docs/kiosk.md "Staff PIN": the crew with a PIN of their own; add, change a PIN, remove (asked twice). */
-  private crewList(staff: StaffState): HTMLElement {
-    const add = el('button', { type: 'button', class: 'button', 'data-action': 'crew-add' }, t('staff.crew.add'));
-    add.addEventListener('click', () => this.gate.editCrew(null));
-    const row = (member: CrewMember): HTMLElement => {
-      const change = el('button', { type: 'button', class: 'button', 'data-action': 'crew-change' }, t('staff.crew.change'));
-      change.addEventListener('click', () => this.gate.editCrew(member));
-      const confirming = this.confirmRemove === member.staff_id;
-      const remove = el(
-        'button',
-        {
-          type: 'button',
-          class: confirming ? 'button button--danger' : 'button',
-          'data-action': confirming ? 'crew-remove-confirm' : 'crew-remove',
-        },
-        confirming ? t('staff.crew.remove_confirm', { name: member.name }) : t('staff.crew.remove'),
-      );
-      remove.addEventListener('click', () => {
-        if (!confirming) {
-          this.confirmRemove = member.staff_id;
-          this.render();
-          return;
-        }
-        this.confirmRemove = null;
-        this.gate.removeCrew(member);
-      });
-      const who = t('staff.crew.person', { name: member.name, role: t(`staff.role.${member.role}`), id: member.staff_id });
-      return el('li', { class: 'staff__crew-member', 'data-crew-member': member.staff_id }, el('span', {}, who), change, remove);
-    };
-    return el(
-      'div',
-      { class: 'staff__crew', 'data-crew': '' },
-      el('h3', { class: 'staff-area__title' }, t('staff.crew.title')),
-      staff.people.length === 0
-        ? el('p', { class: 'staff__hint' }, t('staff.crew.none'))
-        : el('ul', { class: 'staff__crew-list' }, ...staff.people.map(row)),
-      add,
-    );
-  }
-
   private lockButton(): HTMLElement {
     const lock = el('button', { type: 'button', class: 'button', 'data-action': 'staff-lock' }, t('staff.lock'));
     lock.addEventListener('click', () => void this.gate.lock());
@@ -718,7 +592,19 @@ export class StaffArea {
         this.secondary,
         save,
       ),
-      staff.pin_set ? this.crewList(staff) : null,
+      staff.pin_set
+        ? crewList(staff.people, this.confirmRemove, {
+            edit: (member) => this.gate.editCrew(member),
+            askRemove: (member) => {
+              this.confirmRemove = member.staff_id;
+              this.render();
+            },
+            remove: (member) => {
+              this.confirmRemove = null;
+              this.gate.removeCrew(member);
+            },
+          })
+        : null,
       el('div', { class: 'staff__buttons' }, checkLog),
       this.logCheck ? logCheckLine(this.logCheck) : null,
       this.note ? el('p', { class: 'staff__note', 'data-staff-note': '' }, '✓ ', this.note) : null,
@@ -739,19 +625,6 @@ function logCheckLine(check: LogCheckResult): HTMLElement {
 
 function noPinNotice(): HTMLElement {
   return el('p', { class: 'banner staff__no-pin', 'data-staff-no-pin': '' }, '⚠ ', t('staff.no_pin'));
-}
-
-function pinInput(id: string, hook: string): HTMLInputElement {
-  return el('input', {
-    id,
-    class: PIN_INPUT_CLASS,
-    type: 'password',
-    inputmode: 'numeric',
-    autocomplete: 'off',
-    maxlength: '8',
-    pattern: '[0-9]*',
-    [hook]: '',
-  });
 }
 
 function minutesSeconds(seconds: number): string {
