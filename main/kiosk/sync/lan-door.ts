@@ -5,6 +5,7 @@
  * (decide/scan-decision.ts peerAdmission). In sync/: the wiring between the kiosk's store and the LAN
  * transport (lan-peers.ts, lan-transport.ts), which the host starts.
  */
+import { ANNULMENT_RECEIPT_PREFIX } from '../../../protocol/annulment-receipt.js';
 import type { Verdict } from '../../../protocol/index.js';
 import type { ApiKeyStore } from '../store/api-key-store.js';
 import type { LocalStore } from '../store/local-store.js';
@@ -118,7 +119,7 @@ export class LanDoor {
 export function receiptOf(answer: unknown): string | null {
   if (typeof answer !== 'object' || answer === null) return null;
   const receipt = (answer as { annulment_receipt?: unknown }).annulment_receipt;
-  return typeof receipt === 'string' && receipt.startsWith('tann1.') ? receipt : null;
+  return typeof receipt === 'string' && receipt.startsWith(ANNULMENT_RECEIPT_PREFIX) ? receipt : null;
 }
 
 const receiptField = (row: { receipt: string | null }): { receipt?: string } => (row.receipt === null ? {} : { receipt: row.receipt });
