@@ -457,7 +457,16 @@ test.describe.serial('the admin dashboard in Chromium', () => {
     await page.locator('#annul-dialog').waitFor();
     await page.fill('#annul-dialog-reason', 'let in on the wrong ticket');
     await shot('11-annul');
-    await page.click('#annul-dialog-confirm');
+    // The request the confirm sends and its answer, awaited: a failure says whether the page sent it, and what came
+    // back, instead of only that the card did not change (a clean-clone run once timed out here, not reproduced).
+    const [answer] = await Promise.all([
+      page.waitForResponse(
+        (response) => response.request().method() === 'POST' && response.url().endsWith(`/tickets/${tickets.edsger}/annul`),
+      ),
+      page.click('#annul-dialog-confirm'),
+    ]);
+    expect(answer.status()).toBe(200);
+    await page.locator('#annul-dialog').waitFor({ state: 'detached' });
     await eventually(() => card.textContent()).toContain('Check-in annulled');
     expect(await card.locator('.ticket-status').textContent()).toBe('Valid, not checked in');
     expect(await card.locator('button[data-action=annul-check-in]').count()).toBe(0);
