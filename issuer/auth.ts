@@ -11,6 +11,7 @@ import { hashesEqual, hashSecret } from './secrets.js';
 import { errors } from './error-catalogue.js';
 import type { Sql } from './store/sql.js';
 import { findApiKeyByHash } from './store/scanners.js';
+import { FailureLimiter, RecentlyValidKeys, SCANNER_FAILURE_LIMIT, SCANNER_FAILURE_WINDOW_MS } from './services/failed-authentications.js';
 
 /** What the rest of the request may know about its caller. Never the key itself. */
 export interface ScannerCredential {
@@ -56,14 +57,47 @@ export async function authenticate(db: Sql, authorization: string | undefined, n
   };
 }
 
+/** Failed key checks per address, and the keys seen valid, of one app's scanner routes. */
+export interface ScannerAuthFailures {
+  failures: FailureLimiter;
+  valid: RecentlyValidKeys;
+}
+
+export function scannerAuthFailures(now: () => number = Date.now): ScannerAuthFailures {
+  return {
+    failures: new FailureLimiter(SCANNER_FAILURE_LIMIT, SCANNER_FAILURE_WINDOW_MS, now),
+    valid: new RecentlyValidKeys(10 * 60_000, 10_000, now),
+  };
+}
+
+/** One per database handle: every scanner route of an app reads through the same one, so they share the count. */
+const failuresByDatabase = new WeakMap<Sql, ScannerAuthFailures>();
+
+function failuresOf(db: Sql): ScannerAuthFailures {
+  let failures = failuresByDatabase.get(db);
+  if (failures === undefined) failuresByDatabase.set(db, (failures = scannerAuthFailures()));
+  return failures;
+}
+
 /**
  * onRequest hook: runs before the body is parsed, so a bad key answers 401
  * before any 400 about the body (docs/protocol.md "Precedence" check 1).
+ * Failed checks are limited per address (docs/issuer.md "Failed authentications"): while an address is over
+ * the limit, a key not seen valid lately answers 429 without a database read.
  */
-export function requireScanner(db: Sql) {
+export function requireScanner(db: Sql, limits: ScannerAuthFailures = failuresOf(db)) {
   return async function authenticateScanner(request: FastifyRequest): Promise<void> {
+    const address = `scanner:${request.ip}`;
+    const bearer = bearerFrom(request.headers.authorization);
+    const keyHash = bearer === null ? null : hashSecret(bearer);
+    const wait = limits.failures.blockedForNow(address);
+    if (wait > 0 && (keyHash === null || !limits.valid.has(keyHash))) throw errors.rateLimited(wait / 1000);
     const credential = await authenticate(db, request.headers.authorization, new Date());
-    if (credential === null) throw errors.unauthorized();
+    if (credential === null) {
+      limits.failures.recordFailureNow(address);
+      throw errors.unauthorized();
+    }
+    limits.valid.add(credential.keyHash);
     request.credential = credential;
   };
 }

@@ -148,6 +148,34 @@ export function postgresRateLimitStore(db: SqlDatabase): FastifyRateLimitStoreCt
   return Store;
 }
 
+const PEEK = `SELECT count, window_start, ${DB_NOW_MS} AS now_ms FROM rate_limit_windows WHERE key = @key`;
+
+/**
+ * Failed authentications counted in the same table, so every serving process sees one count per address
+ * (services/failed-authentications.ts, docs/issuer.md "Failed authentications"): `blockedFor` reads without
+ * counting, `recordFailure` counts one, both on the database's clock. The rows are cleaned up with the rest.
+ */
+export function postgresFailureCounter(
+  db: SqlDatabase,
+  limit: number,
+  windowMs: number,
+): { blockedFor(key: string): Promise<number>; recordFailure(key: string): Promise<void> } {
+  requirePostgres(db);
+  const shared: Shared = { db, lastCleanupMs: 0, longestWindowMs: 0, cleaning: false };
+  return {
+    async blockedFor(key) {
+      const row = await db.read.get<{ count: number; window_start: number; now_ms: number }>(PEEK, { key: `failures:${key}` });
+      if (row === undefined) return 0;
+      const left = Number(row.window_start) + windowMs - Number(row.now_ms);
+      return Number(row.count) >= limit && left > 0 ? left : 0;
+    },
+    async recordFailure(key) {
+      await db.read.get(INCREMENT, { key: `failures:${key}`, window: windowMs });
+      cleanUpNowAndThen(shared, windowMs);
+    },
+  };
+}
+
 function cleanUpNowAndThen(shared: Shared, windowMs: number): void {
   shared.longestWindowMs = Math.max(shared.longestWindowMs, windowMs);
   const now = Date.now();

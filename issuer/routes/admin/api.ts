@@ -27,7 +27,8 @@ import type { SqlDatabase } from '../../store/sql.js';
 import { listEvents } from '../../store/events.js';
 import { getIssuerInfo } from '../../store/issuer-info.js';
 import { errorResponses } from '../schemas.js';
-import { requireAdmin, type FailureLimiter } from './auth.js';
+import type { FailureCounter } from '../../services/failed-authentications.js';
+import { requireAdmin } from './auth.js';
 import {
   annulBodySchema,
   annulCheckInResultSchema,
@@ -75,7 +76,7 @@ export const LOOKUP_LIMIT = 20;
 export interface AdminApiOptions {
   database: SqlDatabase;
   tokenSource: AdminTokenSource;
-  failureLimiter: FailureLimiter;
+  failureLimiter: FailureCounter;
   aggregator: DashboardAggregator;
   /** The fingerprint setup codes made here pin: the self-signed certificate this server presents, else null. */
   setupCertPin: string | null;

@@ -6,9 +6,10 @@
 import type { FastifyInstance } from 'fastify';
 import { adminTokenSource } from '../../services/admin-credential.js';
 import { DashboardAggregator } from '../../services/dashboard.js';
+import { ADMIN_FAILURE_LIMIT, ADMIN_FAILURE_WINDOW_MS, FailureLimiter } from '../../services/failed-authentications.js';
+import { postgresFailureCounter } from '../../store/postgres-rate-limit.js';
 import type { SqlDatabase } from '../../store/sql.js';
 import adminApiRoutes, { ADMIN_API_PREFIX } from './api.js';
-import { FailureLimiter } from './auth.js';
 import adminPageRoutes from './page.js';
 
 export interface AdminRoutesOptions {
@@ -27,7 +28,11 @@ export default async function adminRoutes(app: FastifyInstance, options: AdminRo
     prefix: ADMIN_API_PREFIX,
     database: options.database,
     tokenSource: adminTokenSource(options.database.read, options.adminToken),
-    failureLimiter: new FailureLimiter(),
+    // Several serving processes on one PostgreSQL database share the count (docs/issuer.md "Failed authentications").
+    failureLimiter:
+      options.database.dialect === 'postgres'
+        ? postgresFailureCounter(options.database, ADMIN_FAILURE_LIMIT, ADMIN_FAILURE_WINDOW_MS)
+        : new FailureLimiter(ADMIN_FAILURE_LIMIT, ADMIN_FAILURE_WINDOW_MS),
     aggregator: new DashboardAggregator(options.database.read),
     setupCertPin: options.setupCertPin,
   });

@@ -13,7 +13,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { build } from '../../../issuer/app.js';
-import { ADMIN_FAILURE_LIMIT } from '../../../issuer/routes/admin/auth.js';
+import { ADMIN_FAILURE_LIMIT, SCANNER_FAILURE_LIMIT } from '../../../issuer/services/failed-authentications.js';
 import { startServer } from '../../../issuer/server.js';
 import { newAdminToken, resetAdminToken } from '../../../issuer/services/admin-credential.js';
 import { registeredRoutes, withSampleParams } from '../../support/admin-routes.js';
@@ -146,30 +146,22 @@ describe('every admin API route requires the admin token', () => {
 });
 
 describe('failed attempts are limited per client IP', () => {
-  test(`after ${ADMIN_FAILURE_LIMIT} wrong tokens a wrong token from that address gets 429 with Retry-After; the right token still signs in from it; other addresses are not affected`, async () => {
+  test(`after ${ADMIN_FAILURE_LIMIT} wrong tokens every token from that address gets 429 with Retry-After, the right one too, so a guesser gets ${ADMIN_FAILURE_LIMIT} guesses per window; other addresses are not affected`, async () => {
     const attacker = freshAddress();
     const wrong = { authorization: `Bearer ${newAdminToken()}` };
+    const right = { authorization: `Bearer ${adminToken}` };
+    // The right token before the limit is reached signs in and does not count.
+    expect((await app.inject({ url: '/admin/api/session', headers: right, remoteAddress: attacker })).statusCode).toBe(200);
     for (let i = 0; i < ADMIN_FAILURE_LIMIT; i++) {
       expectEnvelope(await app.inject({ url: '/admin/api/session', headers: wrong, remoteAddress: attacker }), 401, 'UNAUTHORIZED');
     }
     const limited = await app.inject({ url: '/admin/api/session', headers: wrong, remoteAddress: attacker });
     expectEnvelope(limited, 429, 'RATE_LIMITED');
     expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-    // Someone else behind the same address (a venue's NAT) is not locked out.
-    const right = await app.inject({
-      url: '/admin/api/session',
-      headers: { authorization: `Bearer ${adminToken}` },
-      remoteAddress: attacker,
-    });
-    expect(right.statusCode).toBe(200);
-    // ...and signing in does not lift the limit for wrong tokens.
-    expectEnvelope(await app.inject({ url: '/admin/api/session', headers: wrong, remoteAddress: attacker }), 429, 'RATE_LIMITED');
+    // During the lockout the right token is refused too: otherwise guessing would go on, only slowed for wrong guesses.
+    expectEnvelope(await app.inject({ url: '/admin/api/session', headers: right, remoteAddress: attacker }), 429, 'RATE_LIMITED');
 
-    const other = await app.inject({
-      url: '/admin/api/session',
-      headers: { authorization: `Bearer ${adminToken}` },
-      remoteAddress: freshAddress(),
-    });
+    const other = await app.inject({ url: '/admin/api/session', headers: right, remoteAddress: freshAddress() });
     expect(other.statusCode).toBe(200);
   });
 
@@ -328,5 +320,29 @@ describe('over a real socket', () => {
       await server.close();
       tlsFx.cleanup();
     }
+  });
+});
+
+describe('failed scanner key checks are limited per client address', () => {
+  const statusOf = (headers: Record<string, string>, remoteAddress: string) =>
+    app.inject({ url: `/api/v1/tickets/${'0'.repeat(26)}/status`, headers, remoteAddress });
+
+  test(`after ${SCANNER_FAILURE_LIMIT} failed key checks an unknown key or none gets 429 at once; a key seen valid still gets its answer; other addresses are not affected`, async () => {
+    const venue = freshAddress();
+    const good = { authorization: `Bearer ${scanner.apiKey}` };
+    // A kiosk behind the venue's address works before the flood...
+    expect((await statusOf(good, venue)).statusCode).not.toBe(401);
+    for (let i = 0; i < SCANNER_FAILURE_LIMIT; i++) {
+      const headers = i % 2 === 0 ? { authorization: `Bearer tvk_${randomUUID()}` } : {};
+      expectEnvelope(await statusOf(headers, venue), 401, 'UNAUTHORIZED');
+    }
+    const limited = await statusOf({ authorization: `Bearer tvk_${randomUUID()}` }, venue);
+    expectEnvelope(limited, 429, 'RATE_LIMITED');
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expectEnvelope(await statusOf({}, venue), 429, 'RATE_LIMITED');
+    // ...and during it: one broken kiosk behind a NAT does not lock out the ones beside it.
+    const kiosk = await statusOf(good, venue);
+    expect([401, 429]).not.toContain(kiosk.statusCode);
+    expectEnvelope(await statusOf({ authorization: `Bearer tvk_${randomUUID()}` }, freshAddress()), 401, 'UNAUTHORIZED');
   });
 });

@@ -16,7 +16,7 @@ import { MIGRATIONS } from '../../../issuer/store/migrations.js';
 
 /** The schema version: one per migration, the same number on both stores. */
 const V = MIGRATIONS.length;
-import { ensureRateLimitTable, postgresRateLimitStore } from '../../../issuer/store/postgres-rate-limit.js';
+import { ensureRateLimitTable, postgresFailureCounter, postgresRateLimitStore } from '../../../issuer/store/postgres-rate-limit.js';
 import type { Sql, SqlDatabase } from '../../../issuer/store/sql.js';
 import { freePort } from '../../support/free-port.js';
 import { startPostgresCluster, type PostgresCluster } from '../../support/postgres-cluster.js';
@@ -408,6 +408,24 @@ describe('the rate-limit store on PostgreSQL', () => {
     }
     expect(left).toBeUndefined();
     expect(await first.read.get("SELECT key FROM rate_limit_windows WHERE key = 'key:minute'")).toEqual({ key: 'key:minute' });
+  });
+
+  it('counts failed authentications once for both instances: the limit holds in total, per key, until the window ends', async () => {
+    const [a, b] = [postgresFailureCounter(first, 4, 1000), postgresFailureCounter(second, 4, 1000)];
+    for (let i = 0; i < 4; i++) {
+      expect(await (i % 2 === 0 ? a : b).blockedFor('admin:10.0.0.1')).toBe(0);
+      await (i % 2 === 0 ? b : a).recordFailure('admin:10.0.0.1');
+    }
+    for (const counter of [a, b]) {
+      const left = await counter.blockedFor('admin:10.0.0.1');
+      expect(left).toBeGreaterThan(0);
+      expect(left).toBeLessThanOrEqual(1000);
+    }
+    expect(await a.blockedFor('admin:10.0.0.2')).toBe(0);
+    await sleep(1100);
+    expect(await b.blockedFor('admin:10.0.0.1')).toBe(0);
+    await a.recordFailure('admin:10.0.0.1');
+    expect(await b.blockedFor('admin:10.0.0.1')).toBe(0);
   });
 
   it('refuses options it does not implement, and a SQLite database', () => {

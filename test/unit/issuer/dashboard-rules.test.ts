@@ -1,6 +1,6 @@
 /** The dashboard's rules on their own (issuer/services/dashboard.ts, issuer/routes/admin/auth.ts, issuer/store/dashboard.ts). */
 import { describe, expect, test } from 'vitest';
-import { FailureLimiter } from '../../../issuer/routes/admin/auth.js';
+import { FailureLimiter, RecentlyValidKeys } from '../../../issuer/services/failed-authentications.js';
 import { adminTokenProblem, newAdminToken } from '../../../issuer/services/admin-credential.js';
 import {
   alertKindOf,
@@ -77,17 +77,32 @@ describe('failed admin sign-ins', () => {
     let now = 0;
     const limiter = new FailureLimiter(3, 60_000, () => now);
     for (let i = 0; i < 3; i++) {
-      expect(limiter.blockedFor('a')).toBe(0);
-      limiter.recordFailure('a');
+      expect(limiter.blockedForNow('a')).toBe(0);
+      limiter.recordFailureNow('a');
     }
-    expect(limiter.blockedFor('a')).toBe(60_000);
-    expect(limiter.blockedFor('b')).toBe(0);
+    expect(limiter.blockedForNow('a')).toBe(60_000);
+    expect(limiter.blockedForNow('b')).toBe(0);
     now = 59_000;
-    expect(limiter.blockedFor('a')).toBe(1_000);
+    expect(limiter.blockedForNow('a')).toBe(1_000);
     now = 60_000;
-    expect(limiter.blockedFor('a')).toBe(0);
-    limiter.recordFailure('a');
-    expect(limiter.blockedFor('a')).toBe(0);
+    expect(limiter.blockedForNow('a')).toBe(0);
+    limiter.recordFailureNow('a');
+    expect(limiter.blockedForNow('a')).toBe(0);
+  });
+});
+
+describe('keys seen valid', () => {
+  test('remembered for the time given, the oldest forgotten beyond the size', () => {
+    let now = 0;
+    const valid = new RecentlyValidKeys(1_000, 2, () => now);
+    valid.add('a');
+    valid.add('b');
+    expect(valid.has('a')).toBe(true);
+    valid.add('c');
+    expect(valid.has('a')).toBe(false);
+    expect(valid.has('b')).toBe(true);
+    now = 1_000;
+    expect(valid.has('c')).toBe(false);
   });
 });
 
