@@ -16,6 +16,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import encodeQR from 'qr';
 import { AdminError } from '../error-catalogue.js';
+import { writePrivateFile } from './private-files.js';
 
 /** ISO/IEC 18004: the light margin around the symbol, in modules. */
 export const QUIET_ZONE_MODULES = 4;
@@ -92,9 +93,14 @@ export function checkPngTarget(file: string, flag = '--png'): void {
     throw new AdminError('INVALID_ARGUMENT', `${flag}: the folder ${folder} does not exist`);
 }
 
-/** A PNG file with a 4-module quiet zone and 6 pixels per module: printed or shown at its natural size, every module is whole. */
-export const writeQrPng = (file: string, text: string): Promise<void> =>
-  fs.promises.writeFile(file, qrPng(text, PNG_PIXELS_PER_MODULE, 'deflate').png);
+/**
+ * A PNG file with a 4-module quiet zone and 6 pixels per module: printed or shown at its natural size, every module
+ * is whole. Owner only: a ticket, setup or badge code is a bearer credential (docs/issuer.md "Files the CLI writes").
+ */
+export const writeQrPng = (file: string, text: string): Promise<void> => {
+  writePrivateFile(file, qrPng(text, PNG_PIXELS_PER_MODULE, 'deflate').png);
+  return Promise.resolve();
+};
 
 /**
  * The code as a 1-bit greyscale PNG, quiet zone included, `scale` pixels per module; `side` is its width in

@@ -25,6 +25,7 @@ import { findTicket } from '../store/tickets.js';
 import { transferRows } from '../transfer/store.js';
 import { requireEvent, type IssuerContext } from './issuer-context.js';
 import type { StartProgress } from './progress.js';
+import { makePrivateDir, openPrivateFile } from './private-files.js';
 import { writeQrPng } from './qr.js';
 import { isTimeZone } from '../../protocol/check-in-rules.js';
 import { eventTimeText, PAGE_SIZES, shortTicketId, TicketPdf, type PageSize, type TicketPage } from './ticket-pdf.js';
@@ -244,7 +245,7 @@ function prepareOutDir(out: string): void {
   if (stat === undefined) {
     if (!fs.statSync(path.dirname(out), { throwIfNoEntry: false })?.isDirectory())
       throw new AdminError('INVALID_ARGUMENT', `--out ${out}: its parent folder does not exist`);
-    fs.mkdirSync(out);
+    makePrivateDir(out);
   } else if (!stat.isDirectory()) throw new AdminError('INVALID_ARGUMENT', `--out ${out} is a file, not a folder`);
 }
 
@@ -258,7 +259,7 @@ class OutputFile {
   private used = 0;
 
   constructor(private readonly file: string) {
-    this.fd = fs.openSync(file, 'w', 0o644);
+    this.fd = openPrivateFile(file);
   }
 
   write(chunk: Buffer): void {

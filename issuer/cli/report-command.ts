@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { requireEvent, withIssuer } from '../admin/issuer-context.js';
+import { writePrivateFile } from '../admin/private-files.js';
 import { AdminError } from '../error-catalogue.js';
 import { DEFAULT_GAP_MINUTES, gatherReport, type ReportData } from '../services/report.js';
 import { isReportLanguage, languageFromEnvironment, REPORT_LANGUAGES, type ReportLanguage } from '../services/report-messages/index.js';
@@ -110,7 +111,8 @@ export function registerReportCommand(program: Command): void {
         const { renderReportHtml } = await import('../services/report-html.js');
         const html = renderReportHtml(data, { timeZone, issuerName: info.name, language });
         const temporary = `${out}.${process.pid}.tmp`;
-        await fs.promises.writeFile(temporary, html, 'utf8');
+        // Owner only, like every file the CLI writes (docs/issuer.md "Files the CLI writes").
+        writePrivateFile(temporary, html);
         await fs.promises.rename(temporary, out);
         output.log(`Wrote ${out} (${Math.ceil(Buffer.byteLength(html) / 1024)} KB) in ${Date.now() - started} ms.`);
         output.result(headline(out, data, language), () =>

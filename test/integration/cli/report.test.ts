@@ -96,6 +96,8 @@ describe.each<[Store]>(BOTH_STORES)('report on %s', (store) => {
     expect(headline.offline_share).toBeCloseTo(2 / 11, 6);
     expect(stderr).toMatch(/^Reading event /);
     expect(stderr).toContain(`Wrote ${out}`);
+    // Names, counts and scanner names of the event: owner only (docs/issuer.md "Files the CLI writes").
+    expect(fs.statSync(out).mode & 0o777).toBe(0o600);
   });
 
   it('the totals in the HTML, in English by default', () => {

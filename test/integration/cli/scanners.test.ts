@@ -158,6 +158,8 @@ describe('scanner setup', () => {
       '--png',
       file,
     ]);
+    // A setup code is a credential until it is redeemed: owner only (docs/issuer.md "Files the CLI writes").
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     const png = PNG.sync.read(fs.readFileSync(file));
     const decoded = jsQR(new Uint8ClampedArray(png.data.buffer, png.data.byteOffset, png.data.byteLength), png.width, png.height);
     expect(decoded?.data).toBe(setup.setup_qr);

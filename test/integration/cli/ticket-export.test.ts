@@ -106,6 +106,9 @@ describe('ticket export', () => {
       const manifest = path.join(out, `tickets-${eid}.csv`);
       expect(result.manifest).toBe(manifest);
       expect(result.files).toEqual([pdf, manifest, ...tickets.map((t) => path.join(out, `${t.tid}.png`))]);
+      // Bearer credentials and holder names: owner only, in a folder only the owner can open (docs/issuer.md "Files the CLI writes").
+      expect(fs.statSync(out).mode & 0o777).toBe(0o700);
+      for (const file of result.files) expect({ file, mode: fs.statSync(file).mode & 0o777 }).toEqual({ file, mode: 0o600 });
       // The list for a mail merge: one row per ticket sent, in page order, the revoked one left out.
       const rows = fs.readFileSync(manifest, 'utf8').split('\r\n');
       expect(rows[0]).toBe('tid,short_id,holder_name,ticket_type,png,pdf_page');
