@@ -11,13 +11,18 @@
  */
 
 /**
- * The type of a value in an export file: `string` is non-empty, `text` may be empty, `?` allows null; the rest
- * are one format or set of values each (issuer/transfer/file.ts checks them).
+ * The type of a value in an export file: `string` is non-empty, `text` may be empty, `?` allows null; `label` is
+ * a text people see (a name, venue, gate or ticket type) under the rules `event create` and `ticket issue` apply
+ * (non-empty, at most 80 characters, printable: docs/issuer.md "Threats handled"), `label?` null or such a text,
+ * `label_text` such a text or ''; the rest are one format or set of values each (issuer/transfer/file.ts checks them).
  */
 export type TransferType =
   | 'string'
   | 'text'
   | 'text?'
+  | 'label'
+  | 'label?'
+  | 'label_text'
   | 'time'
   | 'time?'
   | 'int'
@@ -65,9 +70,9 @@ export const TABLE_COLUMNS = {
   events: {
     rowid: ROWID,
     eid: { travels: 'string' },
-    name: { travels: 'string' },
+    name: { travels: 'label' },
     date: { travels: 'time' },
-    venue: { travels: 'string' },
+    venue: { travels: 'label' },
     ends_at: { travels: 'time' },
     created_at: { travels: 'time' },
     entry_policy: { travels: 'entry_policy' },
@@ -78,8 +83,8 @@ export const TABLE_COLUMNS = {
     tid: { travels: 'string' },
     eid: { travels: 'string', immutable: true },
     kid: { travels: 'kid', immutable: true },
-    holder_name: { travels: 'text?', immutable: true },
-    ticket_type: { travels: 'text?', immutable: true },
+    holder_name: { travels: 'label?', immutable: true },
+    ticket_type: { travels: 'label?', immutable: true },
     issued_at: { travels: 'time', immutable: true },
     exp: { travels: 'int', immutable: true },
     qr: { travels: 'string', immutable: true },
@@ -95,7 +100,7 @@ export const TABLE_COLUMNS = {
     tid: { travels: 'string' },
     checked_in_at: { travels: 'time' },
     scanner_id: { travels: 'string' },
-    gate_id: { travels: 'text?' },
+    gate_id: { travels: 'label?' },
     api_key_id: { travels: 'string' },
     idempotency_key: { travels: 'string' },
     recorded_at: { travels: 'time' },
@@ -123,7 +128,7 @@ export const TABLE_COLUMNS = {
     eid: { travels: 'text?' },
     scanner_id: { travels: 'text?' },
     api_key_id: { travels: 'text?' },
-    gate_id: { travels: 'text?' },
+    gate_id: { travels: 'label?' },
     idempotency_key: { travels: 'text?' },
     outcome: { travels: 'string' },
     details: { travels: 'text?' },
@@ -138,7 +143,7 @@ export const TABLE_COLUMNS = {
     token_id: { travels: 'string' },
     token_hash: { travels: 'sha256', immutable: true },
     eid: { travels: 'string', immutable: true },
-    gate_id: { travels: 'text?', immutable: true },
+    gate_id: { travels: 'label?', immutable: true },
     expires_at: { travels: 'time', immutable: true },
     key_expires_at: { travels: 'time', immutable: true },
     created_at: { travels: 'time', immutable: true },
@@ -159,7 +164,7 @@ export const TABLE_COLUMNS = {
     scanner_name: { travels: 'text?', immutable: true },
     scanner_platform: { travels: 'text?', immutable: true },
     eid: { travels: 'string', immutable: true },
-    gate_id: { travels: 'text?', immutable: true },
+    gate_id: { travels: 'label?', immutable: true },
     expires_at: { travels: 'time', immutable: true },
     created_at: { travels: 'time', immutable: true },
     revoked_at: { travels: 'time?' },
@@ -173,7 +178,7 @@ export const TABLE_COLUMNS = {
     action: { travels: 'action' },
     // A scan's scanned_at as the scanner sent it (checked by the check-in's schema), or an annulment's time.
     at: { travels: 'time' },
-    gate_id: { travels: 'text?' },
+    gate_id: { travels: 'label?' },
     scanner_id: { travels: 'text?' },
     api_key_id: { travels: 'text?' },
     idempotency_key: { travels: 'text?' },
@@ -181,7 +186,7 @@ export const TABLE_COLUMNS = {
     reason: { travels: 'text?' },
     late: { travels: 'flag' },
     admitted_offline: { travels: 'flag' },
-    ticket_type: { travels: 'text?' },
+    ticket_type: { travels: 'label?' },
     recorded_at: { travels: 'time' },
     // Who at the door: a staff badge's sid or the staff id the kiosk sent (docs/issuer.md "Staff roles and badges").
     staff_id: { travels: 'text?' },
@@ -191,7 +196,7 @@ export const TABLE_COLUMNS = {
   offline_policies: {
     rowid: ROWID,
     eid: { travels: 'string' },
-    ticket_type: { travels: 'text' },
+    ticket_type: { travels: 'label_text' },
     policy: { travels: 'offline_policy' },
     cap_per_hour: { travels: 'count?' },
     updated_at: { travels: 'time' },
@@ -228,7 +233,7 @@ export const TABLE_COLUMNS = {
     sid: { travels: 'string' },
     eid: { travels: 'string', immutable: true },
     kid: { travels: 'kid', immutable: true },
-    name: { travels: 'string', immutable: true },
+    name: { travels: 'label', immutable: true },
     role: { travels: 'role', immutable: true },
     nbf: { travels: 'int', immutable: true },
     exp: { travels: 'int', immutable: true },

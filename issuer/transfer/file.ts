@@ -45,6 +45,8 @@ import type { IssuerInfo } from '../store/issuer-info.js';
 import { transferTypes, type TransferType as ColumnType } from '../store/columns.js';
 import { TRANSFER_TABLES, type TransferTable } from './store.js';
 import { AdminError } from '../error-catalogue.js';
+import { MAX_LABEL_LENGTH } from '../admin/validators.js';
+import { labelCharacterProblem } from '../../protocol/labels.js';
 
 export const EXPORT_FORMAT = 'ticket-issuer-export';
 export const EXPORT_VERSION = 5;
@@ -143,10 +145,16 @@ function columnTypes(table: TransferTable, version: number): Record<string, Colu
   return Object.fromEntries(Object.entries(version4).filter(([name]) => !(name in added)));
 }
 
+/** The rules parseLabel applies to a name, venue, gate or ticket type given to the CLI (docs/issuer.md "Threats handled"). */
+const isLabelText = (value: string): boolean => value.trim().length <= MAX_LABEL_LENGTH && labelCharacterProblem(value) === null;
+
 const TYPE_CHECKS: Record<ColumnType, (value: unknown) => boolean> = {
   string: (v) => typeof v === 'string' && v !== '',
   text: (v) => typeof v === 'string',
   'text?': (v) => v === null || typeof v === 'string',
+  label: (v) => typeof v === 'string' && v.trim() !== '' && isLabelText(v),
+  'label?': (v) => v === null || (typeof v === 'string' && isLabelText(v)),
+  label_text: (v) => typeof v === 'string' && isLabelText(v),
   time: isIsoDateTime,
   'time?': (v) => v === null || isIsoDateTime(v),
   int: (v) => typeof v === 'number' && Number.isSafeInteger(v),
@@ -185,6 +193,9 @@ const TYPE_NAMES: Record<ColumnType, string> = {
   string: 'a non-empty string',
   text: 'a string',
   'text?': 'a string or null',
+  label: `a label: 1-${MAX_LABEL_LENGTH} printable characters (no control, line or direction characters), as event create and ticket issue accept`,
+  'label?': `null or a label of at most ${MAX_LABEL_LENGTH} printable characters (no control, line or direction characters), as ticket issue accepts`,
+  label_text: `a label of at most ${MAX_LABEL_LENGTH} printable characters (no control, line or direction characters)`,
   time: 'an ISO 8601 date-time',
   'time?': 'an ISO 8601 date-time or null',
   int: 'an integer',
@@ -399,7 +410,7 @@ export function checkHeader(file: Record<string, unknown>, problems: Problems): 
   } else {
     if (typeof issuer.base_url !== 'string' || baseUrlProblem(issuer.base_url) !== null)
       problems.add('"issuer.base_url" is not an issuer base URL');
-    if (!TYPE_CHECKS.string(issuer.name)) problems.add('"issuer.name" must be a non-empty string');
+    if (!TYPE_CHECKS.label(issuer.name)) problems.add(`"issuer.name" must be ${TYPE_NAMES.label}`);
     if (!isIsoDateTime(issuer.created_at)) problems.add('"issuer.created_at" is not a date-time');
   }
   const tls: unknown = file.tls;

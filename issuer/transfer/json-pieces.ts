@@ -21,6 +21,9 @@ export type JsonPiece =
 /** The text is not one complete JSON object; the message says where and why. */
 export class JsonStreamError extends Error {}
 
+/** Nesting a piece may have: an export's rows are flat objects, its other members a few levels at most. */
+export const MAX_PIECE_DEPTH = 32;
+
 /** Bytes read from the file at once: small, so few parsed rows are alive at once (they are young garbage, cheap to collect). */
 export const READ_BLOCK = 1 << 16;
 
@@ -211,8 +214,7 @@ export class JsonScanner {
   private cutPiece(pieces: JsonPiece[]): boolean {
     if (!this.scanToPieceEnd()) return false;
     const text = this.text.slice(this.pieceStart, this.pos);
-    const where =
-      this.state === 'name-text' ? 'a member name' : this.state === 'value-text' ? `"${this.name}"` : `${this.name}[${this.index}]`;
+    const where = this.where();
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -232,6 +234,11 @@ export class JsonScanner {
       this.state = 'after-element';
     }
     return true;
+  }
+
+  /** The piece being read, for messages. */
+  private where(): string {
+    return this.state === 'name-text' ? 'a member name' : this.state === 'value-text' ? `"${this.name}"` : `${this.name}[${this.index}]`;
   }
 
   /**
@@ -268,8 +275,13 @@ export class JsonScanner {
       }
       const c = text.charCodeAt(i);
       if (c === QUOTE) this.inString = true;
-      else if (c === OPEN_BRACE || c === OPEN_BRACKET) this.depth++;
-      else if ((c === CLOSE_BRACE || c === CLOSE_BRACKET) && --this.depth === 0) break;
+      else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+        // An export's rows are flat; a piece nested deeper is not an export, and JSON.parse would run out of stack.
+        if (++this.depth > MAX_PIECE_DEPTH)
+          throw new JsonStreamError(
+            `${this.where()} at character ${this.dropped + this.pieceStart} is nested more than ${MAX_PIECE_DEPTH} levels deep`,
+          );
+      } else if ((c === CLOSE_BRACE || c === CLOSE_BRACKET) && --this.depth === 0) break;
     }
     this.pos = i < length ? i + 1 : i;
     return i < length;

@@ -468,6 +468,11 @@ describe('import: refusals change nothing', () => {
         [write('edited.json', text.replace('"Spring Gala"', '"Spring Gala!"')), 'IMPORT_FILE_INVALID', 'checksum'],
         [write('empty.json', ''), 'IMPORT_FILE_INVALID', 'not complete JSON'],
         [write('other.json', '{"tickets":[]}'), 'IMPORT_FILE_INVALID', 'format'],
+        [
+          write('deep.json', `{"tickets":${'['.repeat(200_000)}${']'.repeat(200_000)}}`),
+          'IMPORT_FILE_INVALID',
+          'nested more than 32 levels deep',
+        ],
         [write('newer.json', text.replace('"version":5,', '"version":6,')), 'IMPORT_FILE_UNSUPPORTED_VERSION', 'upgrade'],
         [
           rewrite(file, (d) => void (d.tickets[0]!.exp = 'soon' as unknown as number)),
@@ -493,6 +498,35 @@ describe('import: refusals change nothing', () => {
         cases.slice(0, 3).map(async ([bad, code]) => {
           const fresh = path.join(scratchDir('fresh-'), 'issuer-data');
           expect((await cliFailure(['import', '--data', fresh, '--from', bad])).code).toBe(code);
+          expect(fs.existsSync(fresh)).toBe(false);
+        }),
+      );
+    },
+    SLOW,
+  );
+
+  it(
+    'labels obey the rules event create and ticket issue apply: an over-long name, a direction override, BEL, NUL or CR LF is refused with the row and field, into a fresh data dir too',
+    async () => {
+      const { file } = await issuerWithData();
+      const cases: [string, string][] = [
+        [
+          rewrite(file, (d) => void (d.tickets[0]!.holder_name = 'x'.repeat(1_000_000))),
+          'tickets[0].holder_name must be null or a label of at most 80',
+        ],
+        [rewrite(file, (d) => void (d.tickets[1]!.holder_name = 'evil\u202Egnp.exe')), 'tickets[1].holder_name must be null or a label'],
+        [rewrite(file, (d) => void (d.tickets[2]!.ticket_type = 'VIP\u0007')), 'tickets[2].ticket_type must be null or a label'],
+        [rewrite(file, (d) => void (d.events[0]!.venue = 'Hall\u0000')), 'events[0].venue must be a label: 1-80 printable characters'],
+        [rewrite(file, (d) => void (d.events[0]!.name = 'Spring\r\nGala')), 'events[0].name must be a label'],
+      ];
+      await Promise.all(
+        cases.map(async ([bad, words]) => {
+          const fresh = path.join(scratchDir('fresh-'), 'issuer-data');
+          const failure = await cliFailure(['import', '--data', fresh, '--from', bad]);
+          expect({ bad, code: failure.code }).toEqual({ bad, code: 'IMPORT_FILE_INVALID' });
+          expect(failure.message).toContain(words);
+          // The message names the field, never quotes the value.
+          expect(failure.message.length).toBeLessThan(2_000);
           expect(fs.existsSync(fresh)).toBe(false);
         }),
       );

@@ -4,7 +4,7 @@
  * with escapes and brackets read as strings, and a clear error for a truncated or damaged file.
  */
 import { describe, expect, it } from 'vitest';
-import { JsonScanner, JsonStreamError, type JsonPiece } from '../../../issuer/transfer/json-pieces.js';
+import { JsonScanner, JsonStreamError, MAX_PIECE_DEPTH, type JsonPiece } from '../../../issuer/transfer/json-pieces.js';
 import { REFERENCES } from '../../../issuer/transfer/read.js';
 import { TRANSFER_TABLES, type TransferTable } from '../../../issuer/transfer/store.js';
 
@@ -105,6 +105,16 @@ describe('export file scanner', () => {
     for (const damaged of ['{"tls":{"key_pem":"SECRETKEY" x}}', '{"keys":[{"pem":"SECRETKEY"}}SECRETKEY]}', '{"k":"SECRETKEY"SECRETKEY}']) {
       expect(scanError(damaged)).not.toContain('SECRET');
     }
+  });
+
+  it(`refuses a piece nested more than ${MAX_PIECE_DEPTH} levels deep with a clear message, however deep (200,000 arrays overflowed the stack)`, () => {
+    const deep = (n: number) => '['.repeat(n) + ']'.repeat(n);
+    expect(scan([`{"a":[${deep(MAX_PIECE_DEPTH)}]}`])).toHaveLength(3);
+    expect(scanError(`{"a":[${deep(MAX_PIECE_DEPTH + 1)}]}`)).toBe(
+      `a[0] at character 6 is nested more than ${MAX_PIECE_DEPTH} levels deep`,
+    );
+    expect(scanError(`{"tickets":${deep(200_000)}}`)).toBe(`tickets[0] at character 12 is nested more than ${MAX_PIECE_DEPTH} levels deep`);
+    expect(scanError(`{"tls":{"x":${deep(200_000)}}}`)).toContain(`is nested more than ${MAX_PIECE_DEPTH} levels deep`);
   });
 
   it('an empty object and empty arrays are whole documents', () => {
