@@ -263,12 +263,20 @@ const DATABASE_UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN|READONLY|
  * a failover), and the socket errors of a server that is gone or unreachable.
  */
 const POSTGRES_UNAVAILABLE = /^(08|53|57P)|^25006$|^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|EPIPE)$/;
-/** pg's own errors without a code: the pool could not get a connection in time, or the connection dropped. */
-const POSTGRES_UNAVAILABLE_MESSAGE = /^(timeout exceeded when trying to connect|Connection terminated)/;
+/** pg's own errors without a code: the pool could not get a connection in time, the connection dropped, or a query went to a client whose connection had just dropped. */
+const POSTGRES_UNAVAILABLE_MESSAGE =
+  /^(timeout exceeded when trying to connect|Connection terminated|Client has encountered a connection error and is not queryable)/;
+
+/**
+ * 55000 (object not in prerequisite state) is many things; with this message it is a database whose
+ * connections are switched off (`ALTER DATABASE … ALLOW_CONNECTIONS false`, as before maintenance).
+ */
+const POSTGRES_NOT_ACCEPTING = /is not currently accepting connections/;
 
 /** Whether `error` says the database is unavailable for now (docs/issuer.md "When the database fails"). */
 export function isDatabaseUnavailable(error: unknown): boolean {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (code === '55000') return typeof message === 'string' && POSTGRES_NOT_ACCEPTING.test(message);
   if (typeof code === 'string') return DATABASE_UNAVAILABLE.test(code) || POSTGRES_UNAVAILABLE.test(code);
   return typeof message === 'string' && POSTGRES_UNAVAILABLE_MESSAGE.test(message);
 }

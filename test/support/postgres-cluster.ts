@@ -62,6 +62,12 @@ export interface PostgresCluster {
   dir: string;
   /** Stops the server (immediate shutdown: the data is thrown away) and removes the temp dir. Safe to call twice. */
   stop(): Promise<void>;
+  /**
+   * Restarts the server on the same port, as an operator's restart or a failover would: `fast` ends every
+   * connection at once (the clients see 57P01), `immediate` is a crash and a recovery. Resolves when it accepts
+   * connections again.
+   */
+  restart(mode: 'fast' | 'immediate'): Promise<void>;
 }
 
 const MISSING_BINARIES =
@@ -145,6 +151,7 @@ export async function startPostgresCluster(options: PostgresClusterOptions = {})
       database,
       dir,
       stop: () => (stopped ??= stopCluster(cluster, binDir, runAs)),
+      restart: (mode) => run('pg_ctl', ['restart', '-D', dataDir, '-l', logFile, '-m', mode, '-w', '-t', '30', '-o', `-p ${port}`], 40_000),
     };
   } catch (error) {
     await stopCluster(cluster, binDir, runAs);

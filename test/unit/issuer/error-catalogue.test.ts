@@ -78,6 +78,35 @@ describe('a database that cannot take a request now (docs/issuer.md "When the da
     },
   );
 
+  const postgresError = (code: string | undefined, message: string) => Object.assign(new Error(message), { name: 'error', code });
+
+  test.each([
+    ['08006', 'connection failure'],
+    ['57P01', 'terminating connection due to administrator command'],
+    ['57P02', 'terminating connection due to crash of another server process'],
+    ['57P03', 'the database system is starting up'],
+    ['53300', 'sorry, too many clients already'],
+    ['55000', 'database "issuer" is not currently accepting connections'],
+    [undefined, 'timeout exceeded when trying to connect'],
+    [undefined, 'Connection terminated unexpectedly'],
+    [undefined, 'Client has encountered a connection error and is not queryable'],
+  ])('PostgreSQL %s "%s" answers 503 with Retry-After', (code, message) => {
+    const answer = toApiError(postgresError(code, message));
+    expect(answer.statusCode).toBe(503);
+    expect(answer.toEnvelope().error).toMatchObject({ code: 'INTERNAL', details: { reason: 'database_unavailable' } });
+    expect(answer.headers).toEqual({ 'retry-after': String(NOT_READY_RETRY_AFTER_S) });
+  });
+
+  test('other PostgreSQL errors stay 500: 55000 for another reason, a constraint, a syntax error', () => {
+    for (const error of [
+      postgresError('55000', 'cannot execute this in a read-only snapshot'),
+      postgresError('23505', 'duplicate key value violates unique constraint'),
+      postgresError('42601', 'syntax error at or near "SELEC"'),
+    ]) {
+      expect(toApiError(error).statusCode).toBe(500);
+    }
+  });
+
   test('a damaged file, or anything else unexpected, stays a 500 for the operator', () => {
     for (const error of [sqliteError('SQLITE_CORRUPT'), sqliteError('SQLITE_BUSYNESS'), new Error('boom'), null]) {
       expect(toApiError(error).statusCode).toBe(500);
