@@ -89,7 +89,7 @@ async function oneRequest(kind: 'check-in' | 'status'): Promise<Answer> {
           }),
         });
   const text = await response.text();
-  let reason: unknown = null;
+  let reason: unknown;
   try {
     reason = (JSON.parse(text) as { error?: { details?: { reason?: unknown } } }).error?.details?.reason ?? null;
   } catch {
