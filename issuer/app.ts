@@ -29,6 +29,8 @@ import ticketSearchRoute from './routes/ticket-search.js';
 import { IDEMPOTENCY_RETENTION_MS, pruneStoredAnswersWrite } from './services/check-in.js';
 import { enrollRateLimit, scannerRateLimit } from './services/rate-limits.js';
 import { startScanLogSealer } from './store/audit-log.js';
+import { startDeliverer } from './services/webhook-delivery.js';
+import { auditHeadWrite } from './services/webhooks.js';
 import { openIssuerDatabase } from './store/open.js';
 import { ensureRateLimitTable, postgresRateLimitStore } from './store/postgres-rate-limit.js';
 import type { SqlDatabase } from './store/sql.js';
@@ -68,7 +70,13 @@ export interface BuildOptions {
   sqliteThread?: boolean;
   /** How long close() lets open connections finish before cutting them (default SHUTDOWN_GRACE_MS, 10 s). */
   shutdownGraceMs?: number;
+  /** Deliver webhooks from this process (default true; docs/issuer.md "Webhooks"). */
+  webhooks?: boolean;
+  /** Minutes between audit.head messages (serve --webhook-audit-minutes, default 15). */
+  webhookAuditMinutes?: number;
 }
+
+export const DEFAULT_AUDIT_HEAD_MINUTES = 15;
 
 /**
  * The SQLite database thread's script (issuer/database-thread.ts, compiled). Run from the TypeScript sources
@@ -185,9 +193,23 @@ async function assemble(options: BuildOptions, database: SqlDatabase, schemaVers
     database.dialect === 'postgres'
       ? startScanLogSealer(database, (error) => app.log.warn({ err: error }, 'sealing the scan log failed; trying again'))
       : null;
+  // docs/issuer.md "Webhooks": every serving process delivers (claims keep two from sending one delivery at once),
+  // and now and then offers the scan log's head as audit.head.
+  const deliverer =
+    options.webhooks === false
+      ? null
+      : startDeliverer(database, (error) => app.log.warn({ err: error }, 'delivering webhooks failed; trying again'));
+  const auditEveryMs = (options.webhookAuditMinutes ?? DEFAULT_AUDIT_HEAD_MINUTES) * 60_000;
+  const offerAuditHead = () =>
+    database
+      .write(auditHeadWrite({ now: new Date().toISOString(), everyMs: auditEveryMs }))
+      .catch((error: unknown) => app.log.warn({ err: error }, 'offering the audit head to webhooks failed'));
+  const auditTimer = options.webhooks === false ? null : setInterval(offerAuditHead, Math.min(auditEveryMs, 60_000)).unref();
   // Runs after the server has stopped and in-flight requests are answered (Fastify closes the server first).
   app.addHook('onClose', async () => {
     clearInterval(pruneTimer);
+    if (auditTimer !== null) clearInterval(auditTimer);
+    await deliverer?.stop();
     await sealer?.stop();
     await database.close();
   });

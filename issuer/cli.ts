@@ -20,6 +20,7 @@ import { registerReportCommand } from './cli/report-command.js';
 import { registerScannerCommands } from './cli/scanner-commands.js';
 import { registerServeCommand } from './cli/serve-command.js';
 import { registerStaffCommands } from './cli/staff-commands.js';
+import { registerWebhookCommands } from './cli/webhook-commands.js';
 import { registerTicketCommands } from './cli/ticket-commands.js';
 import { registerTransferCommands } from './cli/transfer-commands.js';
 import { AdminError } from './error-catalogue.js';
@@ -41,6 +42,7 @@ export function buildProgram(): Command {
   registerTicketCommands(program, nextId);
   registerScannerCommands(program);
   registerStaffCommands(program, nextId);
+  registerWebhookCommands(program);
   registerKeyCommands(program);
   registerCheckinsCommands(program);
   registerBackupCommand(program);

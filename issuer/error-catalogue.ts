@@ -178,6 +178,8 @@ export const ADMIN_FAILURES = {
   TOKEN_NOT_FOUND: { exitCode: 1, api: 'NOT_FOUND' },
   TOKEN_ALREADY_USED: { exitCode: 1, api: 'INVALID_REQUEST' },
   API_KEY_NOT_FOUND: { exitCode: 1, api: 'NOT_FOUND' },
+  /** No webhook endpoint with that id (docs/issuer.md "Webhooks"). */
+  WEBHOOK_NOT_FOUND: { exitCode: 1, api: 'NOT_FOUND' },
   /** No staff badge with that sid (docs/issuer.md "Staff roles and badges"). */
   STAFF_BADGE_NOT_FOUND: { exitCode: 1, api: 'NOT_FOUND' },
   CSV_INVALID: { exitCode: 1, api: 'INVALID_REQUEST' },

@@ -45,6 +45,8 @@ export interface StartServerOptions {
   databasePoolSize?: number;
   /** SQLite: write on a database thread (default); false only for the benchmark's comparison (bench:issuer --sqlite-thread off). */
   sqliteThread?: boolean;
+  /** Minutes between audit.head webhook messages (default 15; docs/issuer.md "Webhooks"). */
+  webhookAuditMinutes?: number;
   logger?: Logger;
   /** Close gracefully on SIGTERM/SIGINT (default true). */
   handleSignals?: boolean;
@@ -94,6 +96,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }),
     ...(options.databasePoolSize === undefined ? {} : { databasePoolSize: options.databasePoolSize }),
     ...(options.sqliteThread === undefined ? {} : { sqliteThread: options.sqliteThread }),
+    ...(options.webhookAuditMinutes === undefined ? {} : { webhookAuditMinutes: options.webhookAuditMinutes }),
     logger,
     ...(options.adminToken === undefined ? {} : { adminToken: options.adminToken }),
     // Setup codes made on the dashboard pin the certificate only when it is our self-signed one (as scanner setup does).

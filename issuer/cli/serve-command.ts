@@ -29,6 +29,7 @@ interface ServeOptions extends CommonOptions {
   trustProxy?: string;
   maxConnections?: string;
   dbPool?: string;
+  webhookAuditMinutes?: string;
 }
 
 export function serveOptions(options: ServeOptions, dataDir: string, baseUrl: string): StartServerOptions {
@@ -52,6 +53,8 @@ export function serveOptions(options: ServeOptions, dataDir: string, baseUrl: st
   if (options.enrollRpm !== undefined) server.enrollRpm = parseInteger(options.enrollRpm, '--enroll-rpm', 1, 1_000_000);
   if (options.maxConnections !== undefined)
     server.maxConnections = parseInteger(options.maxConnections, '--max-connections', 16, 1_000_000);
+  if (options.webhookAuditMinutes !== undefined)
+    server.webhookAuditMinutes = parseInteger(options.webhookAuditMinutes, '--webhook-audit-minutes', 1, 24 * 60);
   if (options.dbPool !== undefined) server.databasePoolSize = parseInteger(options.dbPool, '--db-pool', 1, 1000);
   if (options.trustProxy !== undefined) server.trustProxy = parseTrustedProxies(options.trustProxy);
   return server;
@@ -101,7 +104,8 @@ export function registerServeCommand(program: Command): void {
         'reverse proxies (comma-separated addresses or CIDR ranges) whose X-Forwarded-For gives the client address',
       )
       .option('--max-connections <n>', 'open connections at most; more are refused at once (default 1000)')
-      .option('--db-pool <n>', 'PostgreSQL connections this process keeps (default 10; ignored with SQLite)'),
+      .option('--db-pool <n>', 'PostgreSQL connections this process keeps (default 10; ignored with SQLite)')
+      .option('--webhook-audit-minutes <n>', 'minutes between audit.head webhook messages (default 15)'),
   ).action(
     action<ServeOptions>(async (options, output) => {
       // Refuses an older or newer schema before anything listens (docs/issuer.md "Upgrading: migrate").

@@ -49,6 +49,8 @@ import {
 } from './check-in-decision.js';
 import type { Sql, SqlDatabase } from '../store/sql.js';
 import { signAnnulmentReceipt } from './annulment-receipts.js';
+import { alertKindOf } from './scan-alerts.js';
+import { announce } from './webhooks.js';
 
 /** The HTTP answer, already serialised: first answers and replays send the very same bytes. */
 export type CheckInResult = { ok: true; httpStatus: number; responseBody: string } | { ok: false; error: ApiError };
@@ -108,6 +110,26 @@ async function checkInJob(
   // Who at the door: the badge's sid when a valid badge came with the request, else the staff id the kiosk sent.
   const staffId = badge?.ok === true ? badge.sid : (body.staff_id ?? null);
   const result = await apply(db, decision, credential, body, key!, now, { ticket, checkin, staffId });
+  // docs/issuer.md "Webhooks": a ticket let in offline that was already used, as the dashboard's alert counts it.
+  if (
+    decision.kind === 'answer' &&
+    alertKindOf({ outcome: decision.outcome, at: now.toISOString(), scanned_at: body.scanned_at }) === 'offline_double_admission'
+  ) {
+    await announce(
+      db,
+      'double_admission.detected',
+      body.eid,
+      {
+        eid: body.eid,
+        tid: body.tid,
+        scanned_at: body.scanned_at,
+        scanner_id: credential.scannerId,
+        gate_id: body.gate_id ?? credential.gateId,
+        first_checked_in_at: checkin?.checked_in_at ?? null,
+      },
+      now.toISOString(),
+    );
+  }
   await appendScanLog(db, {
     at: now.toISOString(),
     scanned_at: body.scanned_at,
@@ -349,6 +371,36 @@ export async function applyEffect(db: Sql, effect: AdmissionEffect, context: Eff
     recorded_at: scan.recorded_at,
     staff_id: context.staffId,
   });
+  await announceEffect(db, effect, context);
+}
+
+/** docs/issuer.md "Webhooks": an entry, exit or annulment, told in its own transaction; late history is not news. */
+async function announceEffect(db: Sql, effect: AdmissionEffect, context: EffectContext): Promise<void> {
+  if (effect.kind !== 'enter' && effect.kind !== 'exit' && effect.kind !== 'annul') return;
+  const { ticket, scan } = context;
+  const data: Record<string, unknown> = {
+    eid: ticket.eid,
+    tid: ticket.tid,
+    ticket_type: ticket.ticket_type,
+    at: effect.at,
+    gate_id: scan.gate_id,
+    scanner_id: scan.scanner_id,
+    staff_id: context.staffId,
+    actor: context.actor,
+  };
+  if (effect.kind === 'enter') {
+    await announce(
+      db,
+      'checkin.created',
+      ticket.eid,
+      { ...data, reentry: effect.fromVersion !== null, admitted_offline: context.admittedOffline },
+      scan.recorded_at,
+    );
+  } else if (effect.kind === 'exit') {
+    await announce(db, 'checkin.exited', ticket.eid, data, scan.recorded_at);
+  } else {
+    await announce(db, 'checkin.annulled', ticket.eid, { ...data, reason: context.reason }, scan.recorded_at);
+  }
 }
 
 function serialise(body: DoorCheckInResponse | ErrorEnvelope): string {

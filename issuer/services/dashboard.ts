@@ -68,14 +68,11 @@ import { findEvent } from '../store/events.js';
 import { findStaffBadge } from '../store/staff-badges.js';
 import { ArrivalCounts, compareLabels, minuteOf } from './arrivals.js';
 import { eventOccupancy } from './door.js';
-import { IMPORT_CONFLICT_OUTCOME } from '../store/log-rows.js';
 import { listApiKeys, type ApiKeyRow } from '../store/scanners.js';
 import { ticketState } from './ticket-status.js';
 
 /** A scanner is online when its last contact is at most this old. */
 export const ONLINE_WINDOW_MS = 2 * 60_000;
-/** An `already_used` that arrives this much after its scan is a possible offline double admission. */
-export const LATE_SCAN_MS = 30_000;
 /** The page polls this often (documented in the session answer). */
 export const REFRESH_MS = 2_000;
 /** The scans-per-minute chart: this many minutes, the current one included. */
@@ -92,42 +89,9 @@ export const ANNULMENTS_SHOWN = 20;
 /** Rows read per table per step; a step then yields to the event loop, so catching up never stalls the doors. */
 const DEFAULT_CHUNK = 5_000;
 
-export const ALERT_KINDS: readonly AlertKind[] = [
-  'offline_double_admission',
-  'merged_double_admission',
-  'forged_signature',
-  'revoked_ticket',
-  'wrong_event',
-];
-
-/** The alert a logged scan raises, if any. Pure. */
-export function alertKindOf(scan: Pick<NewScanRow, 'outcome' | 'at' | 'scanned_at'>, lateMs = LATE_SCAN_MS): AlertKind | null {
-  switch (scan.outcome) {
-    case 'invalid_signature':
-      return 'forged_signature';
-    // Written by `ticket-issuer import` when both copies of the issuer checked the ticket in (issuer/transfer/import.ts).
-    case IMPORT_CONFLICT_OUTCOME:
-      return 'merged_double_admission';
-    case 'revoked':
-      return 'revoked_ticket';
-    case 'wrong_event':
-      return 'wrong_event';
-    case 'already_used': {
-      const delay = scanDelayMs(scan);
-      return delay !== null && delay > lateMs ? 'offline_double_admission' : null;
-    }
-    default:
-      return null;
-  }
-}
-
-/** How long after its scan the issuer received it; null when scanned_at is missing or unreadable. */
-export function scanDelayMs(scan: Pick<NewScanRow, 'at' | 'scanned_at'>): number | null {
-  if (scan.scanned_at === null) return null;
-  const scanned = Date.parse(scan.scanned_at);
-  const at = Date.parse(scan.at);
-  return Number.isNaN(scanned) || Number.isNaN(at) ? null : at - scanned;
-}
+// The alerts are judged by scan-alerts.ts, which the check-in's webhook uses too; re-exported for the dashboard's readers.
+export { ALERT_KINDS, alertKindOf, LATE_SCAN_MS, scanDelayMs } from './scan-alerts.js';
+import { alertKindOf, scanDelayMs } from './scan-alerts.js';
 
 /** Pure: a revoked or expired key is never online, whatever its last contact. */
 export function isOnline(

@@ -23,6 +23,7 @@ import { namedJob } from '../store/named-jobs.js';
 import type { Sql, SqlDatabase } from '../store/sql.js';
 import { findEvent } from '../store/events.js';
 import { getIssuerInfo } from '../store/issuer-info.js';
+import { announce } from './webhooks.js';
 import { claimToken, findTokenByHash, insertApiKey, recordFailedTokenAttempt, type EnrollmentTokenRow } from '../store/scanners.js';
 
 export const TOKEN_FAILURE_LIMIT = 5;
@@ -124,6 +125,21 @@ async function exchangeToken(db: Sql, input: EnrollInput, now: Date, failureLimi
     // docs/protocol.md "Roles and rights": the setup code's role goes with the key.
     role: claimed.role,
   });
+  await announce(
+    db,
+    'scanner.enrolled',
+    claimed.eid,
+    {
+      eid: claimed.eid,
+      api_key_id: apiKeyId,
+      scanner_id: input.scanner_id,
+      scanner_name: input.scanner_name ?? null,
+      gate_id: claimed.gate_id,
+      role: claimed.role,
+      enrolled_at: nowIso,
+    },
+    nowIso,
+  );
   return {
     ok: true,
     apiKeyId,

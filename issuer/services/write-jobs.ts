@@ -11,6 +11,8 @@ import { annulCheckInWrite, heartbeatWrite, setOfflinePolicyWrite, updateEventDo
 import { enrollWrite } from './enrollment.js';
 import { createScannerSetupWrite, revokeSetupWrite } from './scanner-setup.js';
 import { revokeStaffBadgeWrite } from './staff-badges.js';
+import { claimDeliveriesWrite, deliveredWrite, failedWrite } from './webhook-delivery.js';
+import { addEndpointWrite, auditHeadWrite, disableEndpointWrite, replayWrite } from './webhooks.js';
 import type { JobDefinition } from '../store/named-jobs.js';
 
 export const WRITE_JOBS: readonly JobDefinition<never, unknown>[] = [
@@ -31,4 +33,12 @@ export const WRITE_JOBS: readonly JobDefinition<never, unknown>[] = [
   setCheckInRulesWrite,
   clearCheckInRulesWrite,
   revokeStaffBadgeWrite,
+  // Webhooks (docs/issuer.md "Webhooks"): the deliverer's claims and outcomes, the audit head, the CLI's changes.
+  claimDeliveriesWrite,
+  deliveredWrite,
+  failedWrite,
+  auditHeadWrite,
+  addEndpointWrite,
+  disableEndpointWrite,
+  replayWrite,
 ];

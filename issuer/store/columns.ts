@@ -242,6 +242,30 @@ export const TABLE_COLUMNS = {
     revoked_at: { travels: 'time?' },
     revoked_reason: { travels: 'text?' },
   },
+  // docs/issuer.md "Webhooks": this copy's own deliveries; none of it travels (an endpoint's secret least of all).
+  webhook_endpoints: {
+    rowid: ROWID,
+    endpoint_id: LOCAL,
+    url: LOCAL,
+    events: LOCAL,
+    eid: LOCAL,
+    secret: LOCAL,
+    created_at: LOCAL,
+    disabled_at: LOCAL,
+  },
+  webhook_messages: { seq: LOCAL, message_id: LOCAL, type: LOCAL, eid: LOCAL, payload: LOCAL, created_at: LOCAL },
+  webhook_deliveries: {
+    rowid: ROWID,
+    message_id: LOCAL,
+    endpoint_id: LOCAL,
+    state: LOCAL,
+    attempts: LOCAL,
+    next_attempt_at: LOCAL,
+    claimed_until: LOCAL,
+    last_status: LOCAL,
+    last_error: LOCAL,
+    delivered_at: LOCAL,
+  },
 } as const satisfies Record<string, Record<string, Column>>;
 
 export type Table = keyof typeof TABLE_COLUMNS;

@@ -338,6 +338,42 @@ export const MIGRATIONS: readonly string[] = [
   -- the 51st match of a common word, and reads 100,000 names faster than 100,000 rows for a rare one.
   CREATE INDEX tickets_by_search_name ON tickets (eid, search_name);
   `,
+  // 11: webhooks (docs/issuer.md "Webhooks"): the endpoints, the messages (the outbox, written in the transaction of
+  // the change it tells of), and each message's delivery to each endpoint subscribed when it was written.
+  `
+  CREATE TABLE webhook_endpoints (
+    endpoint_id  TEXT PRIMARY KEY,
+    url          TEXT NOT NULL,
+    events       TEXT NOT NULL,   -- the event types, space-separated, or '*'
+    eid          TEXT,            -- only this event's messages; NULL: every event's
+    secret       TEXT NOT NULL,   -- whsec_…: signs the messages (HMAC-SHA256); shown once, never logged or exported
+    created_at   TEXT NOT NULL,
+    disabled_at  TEXT
+  );
+  CREATE TABLE webhook_messages (
+    seq         INTEGER PRIMARY KEY AUTOINCREMENT,
+    message_id  TEXT NOT NULL UNIQUE,
+    type        TEXT NOT NULL,
+    eid         TEXT,
+    payload     TEXT NOT NULL,     -- the body sent, whole
+    created_at  TEXT NOT NULL
+  );
+  CREATE INDEX webhook_messages_by_time ON webhook_messages (created_at);
+  CREATE TABLE webhook_deliveries (
+    message_id       TEXT NOT NULL,
+    endpoint_id      TEXT NOT NULL,
+    state            TEXT NOT NULL CHECK (state IN ('pending', 'delivered', 'dead')),
+    attempts         INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at  TEXT NOT NULL,
+    claimed_until    TEXT,          -- a serving process is sending it until then
+    last_status      INTEGER,
+    last_error       TEXT,
+    delivered_at     TEXT,
+    PRIMARY KEY (message_id, endpoint_id)
+  );
+  CREATE INDEX webhook_deliveries_due ON webhook_deliveries (state, next_attempt_at);
+  CREATE INDEX webhook_deliveries_by_endpoint ON webhook_deliveries (endpoint_id, state);
+  `,
 ];
 
 /** The migration that added tickets.search_name: the tickets from before it get theirs right after it runs. */

@@ -333,6 +333,43 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   ALTER TABLE tickets ADD COLUMN search_name TEXT COLLATE "C";
   CREATE INDEX tickets_by_search_name ON tickets (eid, search_name);
   `,
+  // 11: webhooks, as migration 11 of migrations.ts.
+  `
+  CREATE TABLE webhook_endpoints (
+    rowid        BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE,
+    endpoint_id  TEXT COLLATE "C" PRIMARY KEY,
+    url          TEXT COLLATE "C" NOT NULL,
+    events       TEXT COLLATE "C" NOT NULL,
+    eid          TEXT COLLATE "C",
+    secret       TEXT COLLATE "C" NOT NULL,
+    created_at   TEXT COLLATE "C" NOT NULL,
+    disabled_at  TEXT COLLATE "C"
+  );
+  CREATE TABLE webhook_messages (
+    seq         BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    message_id  TEXT COLLATE "C" NOT NULL UNIQUE,
+    type        TEXT COLLATE "C" NOT NULL,
+    eid         TEXT COLLATE "C",
+    payload     TEXT COLLATE "C" NOT NULL,
+    created_at  TEXT COLLATE "C" NOT NULL
+  );
+  CREATE INDEX webhook_messages_by_time ON webhook_messages (created_at);
+  CREATE TABLE webhook_deliveries (
+    rowid            BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE,
+    message_id       TEXT COLLATE "C" NOT NULL,
+    endpoint_id      TEXT COLLATE "C" NOT NULL,
+    state            TEXT COLLATE "C" NOT NULL CHECK (state IN ('pending', 'delivered', 'dead')),
+    attempts         INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at  TEXT COLLATE "C" NOT NULL,
+    claimed_until    TEXT COLLATE "C",
+    last_status      INTEGER,
+    last_error       TEXT COLLATE "C",
+    delivered_at     TEXT COLLATE "C",
+    PRIMARY KEY (message_id, endpoint_id)
+  );
+  CREATE INDEX webhook_deliveries_due ON webhook_deliveries (state, next_attempt_at);
+  CREATE INDEX webhook_deliveries_by_endpoint ON webhook_deliveries (endpoint_id, state);
+  `,
 ];
 
 export const POSTGRES_SCHEMA_VERSION = POSTGRES_MIGRATIONS.length;

@@ -1,0 +1,184 @@
+/**
+ * The webhook tables (docs/issuer.md "Webhooks"): endpoints, the outbox of messages, and each message's delivery
+ * to each endpoint. A message and its deliveries are written by `enqueueWebhook` inside the write job of the change
+ * it tells of, so a message exists exactly when its change committed. Deliveries are claimed for a while
+ * (`claimed_until`) by one serving process at a time: on PostgreSQL with `FOR UPDATE SKIP LOCKED`, so two
+ * processes claiming at once take different rows; on SQLite the write lock serialises the claims.
+ */
+import type { Sql } from './sql.js';
+
+export interface WebhookEndpointRow {
+  endpoint_id: string;
+  url: string;
+  /** Event types, space-separated, or '*'. */
+  events: string;
+  eid: string | null;
+  secret: string;
+  created_at: string;
+  disabled_at: string | null;
+}
+
+export interface EndpointHealth {
+  endpoint_id: string;
+  url: string;
+  events: string;
+  eid: string | null;
+  created_at: string;
+  disabled_at: string | null;
+  pending: number;
+  delivered: number;
+  dead: number;
+  last_delivered_at: string | null;
+  /** The latest failure of a delivery not delivered since: its time is next_attempt_at's basis, its words the error. */
+  last_error: string | null;
+  last_status: number | null;
+}
+
+export interface ClaimedDelivery {
+  message_id: string;
+  endpoint_id: string;
+  attempts: number;
+  type: string;
+  payload: string;
+  url: string;
+  secret: string;
+}
+
+export async function insertEndpoint(db: Sql, row: WebhookEndpointRow): Promise<void> {
+  await db.run(
+    'INSERT INTO webhook_endpoints (endpoint_id, url, events, eid, secret, created_at, disabled_at) VALUES (@endpoint_id, @url, @events, @eid, @secret, @created_at, @disabled_at)',
+    { ...row },
+  );
+}
+
+export function findEndpoint(db: Sql, endpointId: string): Promise<WebhookEndpointRow | undefined> {
+  return db.get<WebhookEndpointRow>('SELECT * FROM webhook_endpoints WHERE endpoint_id = ?', [endpointId]);
+}
+
+/** Stops new messages and further deliveries to the endpoint; its pending deliveries wait (a replay sends them later). */
+export async function disableEndpoint(db: Sql, endpointId: string, now: string): Promise<boolean> {
+  return (
+    (await db.run('UPDATE webhook_endpoints SET disabled_at = COALESCE(disabled_at, ?) WHERE endpoint_id = ?', [now, endpointId]))
+      .changes === 1
+  );
+}
+
+export function endpointHealth(db: Sql): Promise<EndpointHealth[]> {
+  return db.all<EndpointHealth>(
+    `SELECT e.endpoint_id, e.url, e.events, e.eid, e.created_at, e.disabled_at,
+       (SELECT count(*) FROM webhook_deliveries d WHERE d.endpoint_id = e.endpoint_id AND d.state = 'pending') AS pending,
+       (SELECT count(*) FROM webhook_deliveries d WHERE d.endpoint_id = e.endpoint_id AND d.state = 'delivered') AS delivered,
+       (SELECT count(*) FROM webhook_deliveries d WHERE d.endpoint_id = e.endpoint_id AND d.state = 'dead') AS dead,
+       (SELECT max(d.delivered_at) FROM webhook_deliveries d WHERE d.endpoint_id = e.endpoint_id AND d.state = 'delivered') AS last_delivered_at,
+       (SELECT d.last_error FROM webhook_deliveries d WHERE d.endpoint_id = e.endpoint_id AND d.state <> 'delivered' AND d.last_error IS NOT NULL
+          ORDER BY d.next_attempt_at DESC LIMIT 1) AS last_error,
+       (SELECT d.last_status FROM webhook_deliveries d WHERE d.endpoint_id = e.endpoint_id AND d.state <> 'delivered' AND d.last_error IS NOT NULL
+          ORDER BY d.next_attempt_at DESC LIMIT 1) AS last_status
+     FROM webhook_endpoints e ORDER BY e.created_at, e.endpoint_id`,
+  );
+}
+
+/**
+ * Writes a delivery of a message to every active endpoint that takes its type (and its event, if the endpoint is
+ * for one event), and then the message itself, if any endpoint took it: a change no endpoint wants costs one
+ * statement and leaves no row. Inside the write job of the change: all of it commits with the change, or none.
+ */
+export async function insertMessage(
+  db: Sql,
+  message: { message_id: string; type: string; eid: string | null; payload: string; created_at: string },
+): Promise<boolean> {
+  // Millisecond ISO times throughout these tables, so that they compare as text (the issuer's isoUtc has none).
+  const at = new Date(message.created_at).toISOString();
+  const contains = db.dialect === 'postgres' ? "strpos(' ' || events || ' ', @needle) > 0" : "instr(' ' || events || ' ', @needle) > 0";
+  const deliveries = await db.run(
+    `INSERT INTO webhook_deliveries (message_id, endpoint_id, state, attempts, next_attempt_at)
+     SELECT @message_id, endpoint_id, 'pending', 0, @now FROM webhook_endpoints
+     WHERE disabled_at IS NULL AND (eid IS NULL OR eid = @eid) AND (events = '*' OR ${contains})`,
+    { message_id: message.message_id, now: at, eid: message.eid, needle: ` ${message.type} ` },
+  );
+  if (deliveries.changes === 0) return false;
+  await db.run(
+    'INSERT INTO webhook_messages (message_id, type, eid, payload, created_at) VALUES (@message_id, @type, @eid, @payload, @created_at)',
+    { ...message, created_at: at },
+  );
+  return true;
+}
+
+/**
+ * Sends again, to one endpoint, every message since `since` that it takes: a new delivery, or a delivered or dead
+ * one made pending again (same message id: the receiver's idempotency key sees a repeat). Returns how many.
+ */
+export async function replayToEndpoint(db: Sql, endpoint: WebhookEndpointRow, since: string, now: string): Promise<number> {
+  const contains =
+    db.dialect === 'postgres'
+      ? "strpos(' ' || @events || ' ', ' ' || m.type || ' ') > 0"
+      : "instr(' ' || @events || ' ', ' ' || m.type || ' ') > 0";
+  const result = await db.run(
+    `INSERT INTO webhook_deliveries (message_id, endpoint_id, state, attempts, next_attempt_at)
+     SELECT m.message_id, @endpoint_id, 'pending', 0, @now FROM webhook_messages m
+     WHERE m.created_at >= @since AND (@eid IS NULL OR m.eid = @eid) AND (@events = '*' OR ${contains}) AND m.type <> 'webhook.test'
+     ON CONFLICT (message_id, endpoint_id) DO UPDATE SET state = 'pending', attempts = 0, next_attempt_at = excluded.next_attempt_at,
+       claimed_until = NULL, last_error = NULL, last_status = NULL`,
+    { endpoint_id: endpoint.endpoint_id, now, since, eid: endpoint.eid, events: endpoint.events },
+  );
+  return result.changes;
+}
+
+/** Claims up to `limit` due deliveries to active endpoints until `leaseUntil`, with what sending them needs. */
+export async function claimDueDeliveries(db: Sql, now: string, leaseUntil: string, limit: number): Promise<ClaimedDelivery[]> {
+  const due = `SELECT d.message_id, d.endpoint_id FROM webhook_deliveries d
+    WHERE d.state = 'pending' AND d.next_attempt_at <= @now AND (d.claimed_until IS NULL OR d.claimed_until <= @now)
+      AND d.endpoint_id IN (SELECT endpoint_id FROM webhook_endpoints WHERE disabled_at IS NULL)
+    ORDER BY d.next_attempt_at LIMIT @limit`;
+  const claimed =
+    db.dialect === 'postgres'
+      ? await db.all<{ message_id: string; endpoint_id: string; attempts: number }>(
+          `WITH due AS (${due} FOR UPDATE OF d SKIP LOCKED)
+           UPDATE webhook_deliveries w SET claimed_until = @lease FROM due
+           WHERE w.message_id = due.message_id AND w.endpoint_id = due.endpoint_id
+           RETURNING w.message_id, w.endpoint_id, w.attempts`,
+          { now, lease: leaseUntil, limit },
+        )
+      : await db.all<{ message_id: string; endpoint_id: string; attempts: number }>(
+          `UPDATE webhook_deliveries SET claimed_until = @lease WHERE (message_id, endpoint_id) IN (${due})
+           RETURNING message_id, endpoint_id, attempts`,
+          { now, lease: leaseUntil, limit },
+        );
+  const deliveries: ClaimedDelivery[] = [];
+  for (const row of claimed) {
+    const detail = await db.get<{ type: string; payload: string; url: string; secret: string }>(
+      `SELECT m.type, m.payload, e.url, e.secret FROM webhook_messages m, webhook_endpoints e WHERE m.message_id = ? AND e.endpoint_id = ?`,
+      [row.message_id, row.endpoint_id],
+    );
+    if (detail !== undefined) deliveries.push({ ...row, ...detail });
+  }
+  return deliveries;
+}
+
+export async function markDelivered(db: Sql, messageId: string, endpointId: string, status: number, now: string): Promise<void> {
+  await db.run(
+    `UPDATE webhook_deliveries SET state = 'delivered', attempts = attempts + 1, delivered_at = ?, last_status = ?, last_error = NULL,
+       claimed_until = NULL WHERE message_id = ? AND endpoint_id = ?`,
+    [now, status, messageId, endpointId],
+  );
+}
+
+/** A failed attempt: tried again at `nextAttemptAt`, or dead-lettered (null) with the reason kept. */
+export async function markFailed(
+  db: Sql,
+  delivery: { message_id: string; endpoint_id: string },
+  failure: { status: number | null; error: string; nextAttemptAt: string | null },
+): Promise<void> {
+  await db.run(
+    `UPDATE webhook_deliveries SET attempts = attempts + 1, state = ?, next_attempt_at = COALESCE(?, next_attempt_at), last_status = ?,
+       last_error = ?, claimed_until = NULL WHERE message_id = ? AND endpoint_id = ?`,
+    [
+      failure.nextAttemptAt === null ? 'dead' : 'pending',
+      failure.nextAttemptAt,
+      failure.status,
+      failure.error,
+      delivery.message_id,
+      delivery.endpoint_id,
+    ],
+  );
+}
