@@ -23,6 +23,7 @@ import type {
   SetupCodeResult,
   StaffBadgeList,
   StaffBadgeView,
+  WebhookList,
 } from '../issuer/dashboard-api.js';
 import { t } from './messages/format.js';
 
@@ -104,6 +105,7 @@ export function createApi(token: string | null) {
     setOfflinePolicy: (eid: string, policy: OfflinePolicyRequest) =>
       json<OfflinePolicyResult>(call('POST', `/events/${id(eid)}/offline-policies`, token, policy)),
     revokeScanner: (apiKeyId: string) => json<RevokeScannerResult>(call('POST', `/scanners/${id(apiKeyId)}/revoke`, token, {})),
+    webhooks: () => json<WebhookList>(call('GET', '/webhooks', token)),
     staffBadges: (eid: string) => json<StaffBadgeList>(call('GET', `/events/${id(eid)}/staff-badges`, token)),
     revokeStaffBadge: (sid: string, reason: string) =>
       json<StaffBadgeView>(

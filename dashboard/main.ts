@@ -15,6 +15,7 @@ import { renderAlerts, renderGates, renderRate, renderTiles, renderTypes, Scanne
 import { languageMenu, startLanguage } from './language-menu.js';
 import { t } from './messages/format.js';
 import { showSignIn } from './sign-in.js';
+import { WebhookTable } from './webhooks.js';
 import { StaffBadgeTable } from './staff-badges.js';
 
 const EVENT_KEY = 'ticket-issuer-admin-event';
@@ -74,6 +75,7 @@ function start(token: string, session: SessionInfo): void {
   const door = new DoorPanel(context);
   const badges = new StaffBadgeTable(context, (badge) => confirmStaffBadgeRevocation(context, badge));
   const arrivals = new ArrivalsChart();
+  const webhooks = new WebhookTable(context);
 
   if (session.events.length === 0) {
     fill(
@@ -112,6 +114,7 @@ function start(token: string, session: SessionInfo): void {
         h('section', { class: 'panel', id: 'scanners' }, scanners.element),
       ),
       badges.element,
+      webhooks.element,
       buildActions(context),
       door.settings,
       h(
@@ -125,7 +128,10 @@ function start(token: string, session: SessionInfo): void {
   renderScanners = (overview) => scanners.update(overview.scanners, Date.parse(overview.generated_at));
   renderDoor = (overview) => door.update(overview);
   renderArrivals = (overview) => arrivals.update(overview.arrivals);
-  renderBadges = (overview) => badges.refresh(Date.parse(overview.generated_at));
+  renderBadges = (overview) => {
+    badges.refresh(Date.parse(overview.generated_at));
+    webhooks.refresh();
+  };
   poll();
 }
 

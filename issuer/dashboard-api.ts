@@ -367,3 +367,27 @@ export interface RevokeScannerResult {
   api_key_id: string;
   status: 'revoked';
 }
+
+/**
+ * GET /admin/api/webhooks: every webhook endpoint and its health (docs/issuer.md "Webhooks"); never its secret.
+ * `last_error` is the latest failure of a delivery not delivered since; null when all went through.
+ */
+export interface WebhookEndpointView {
+  endpoint_id: string;
+  url: string;
+  /** Event types, space-separated, or '*'. */
+  events: string;
+  eid: string | null;
+  created_at: string;
+  disabled_at: string | null;
+  pending: number;
+  delivered: number;
+  dead: number;
+  last_delivered_at: string | null;
+  last_error: string | null;
+  last_status: number | null;
+}
+
+export interface WebhookList {
+  endpoints: WebhookEndpointView[];
+}

@@ -22,6 +22,7 @@ import { annulCheckIn, setOfflinePolicyWrite, updateEventDoorWrite } from '../..
 import { createScannerSetupWrite, revokeSetupWrite, type SetupRequest } from '../../services/scanner-setup.js';
 import { revokeStaffBadgeWrite, staffBadgeView, type StaffBadgeView } from '../../services/staff-badges.js';
 import { staffBadgesOf } from '../../store/staff-badges.js';
+import { endpointHealth } from '../../store/webhooks.js';
 import { findLookupRow, lookupTickets } from '../../store/dashboard.js';
 import type { SqlDatabase } from '../../store/sql.js';
 import { listEvents } from '../../store/events.js';
@@ -44,6 +45,7 @@ import {
   revokeScannerResultSchema,
   revokeSetupResultSchema,
   staffBadgeListSchema,
+  webhookListSchema,
   staffBadgeSchema,
   revokeTicketBodySchema,
   revokeTicketResultSchema,
@@ -67,6 +69,7 @@ import type {
   SessionInfo,
   SetupCodeRequest,
   SetupCodeResult,
+  WebhookList,
 } from '../../dashboard-api.js';
 
 export const ADMIN_API_PREFIX = '/admin/api';
@@ -256,6 +259,16 @@ export default async function adminApiRoutes(app: FastifyInstance, options: Admi
       return result;
     },
   );
+
+  // docs/issuer.md "Webhooks": each endpoint's health (`webhook list`), for every event; the secret is not a field.
+  app.get('/webhooks', { schema: { response: { 200: webhookListSchema, ...guarded() } } }, async (): Promise<WebhookList> => ({
+    endpoints: (await endpointHealth(db)).map((endpoint) => ({
+      ...endpoint,
+      pending: Number(endpoint.pending),
+      delivered: Number(endpoint.delivered),
+      dead: Number(endpoint.dead),
+    })),
+  }));
 
   // docs/issuer.md "Staff roles and badges": the event's badges, and their revocation (`staff badge list|revoke`).
   app.get<{ Params: { eid: string } }>(

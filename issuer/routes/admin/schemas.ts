@@ -255,6 +255,23 @@ export const staffBadgeSchema = object({
 });
 export const staffBadgeListSchema = object({ badges: { type: 'array', items: staffBadgeSchema } });
 
+/** A webhook endpoint and its health, never its secret (docs/issuer.md "Webhooks"). */
+export const webhookEndpointSchema = object({
+  endpoint_id: { type: 'string' },
+  url: { type: 'string' },
+  events: { type: 'string' },
+  eid: nullableString,
+  created_at: { type: 'string' },
+  disabled_at: nullableString,
+  pending: count,
+  delivered: count,
+  dead: count,
+  last_delivered_at: nullableString,
+  last_error: nullableString,
+  last_status: { type: ['integer', 'null'] },
+});
+export const webhookListSchema = object({ endpoints: { type: 'array', items: webhookEndpointSchema } });
+
 /** Path parameters: ids are short printable strings. */
 export const idParam = (name: string) =>
   ({ type: 'object', required: [name], properties: { [name]: { type: 'string', minLength: 1, maxLength: 200 } } }) as const;

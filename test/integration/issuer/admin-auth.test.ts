@@ -333,7 +333,7 @@ describe('failed scanner key checks are limited per client address', () => {
     // A kiosk behind the venue's address works before the flood...
     expect((await statusOf(good, venue)).statusCode).not.toBe(401);
     for (let i = 0; i < SCANNER_FAILURE_LIMIT; i++) {
-      const headers = i % 2 === 0 ? { authorization: `Bearer tvk_${randomUUID()}` } : {};
+      const headers: Record<string, string> = i % 2 === 0 ? { authorization: `Bearer tvk_${randomUUID()}` } : {};
       expectEnvelope(await statusOf(headers, venue), 401, 'UNAUTHORIZED');
     }
     const limited = await statusOf({ authorization: `Bearer tvk_${randomUUID()}` }, venue);
