@@ -5,6 +5,7 @@
  * (`claimed_until`) by one serving process at a time: on PostgreSQL with `FOR UPDATE SKIP LOCKED`, so two
  * processes claiming at once take different rows; on SQLite the write lock serialises the claims.
  */
+import type { WebhookEndpointView } from '../dashboard-api.js';
 import type { Sql } from './sql.js';
 
 export interface WebhookEndpointRow {
@@ -18,21 +19,8 @@ export interface WebhookEndpointRow {
   disabled_at: string | null;
 }
 
-export interface EndpointHealth {
-  endpoint_id: string;
-  url: string;
-  events: string;
-  eid: string | null;
-  created_at: string;
-  disabled_at: string | null;
-  pending: number;
-  delivered: number;
-  dead: number;
-  last_delivered_at: string | null;
-  /** The latest failure of a delivery not delivered since: its time is next_attempt_at's basis, its words the error. */
-  last_error: string | null;
-  last_status: number | null;
-}
+/** An endpoint and its health, as `webhook list` and the dashboard show it; never its secret. */
+export type EndpointHealth = WebhookEndpointView;
 
 export interface ClaimedDelivery {
   message_id: string;

@@ -262,12 +262,7 @@ export default async function adminApiRoutes(app: FastifyInstance, options: Admi
 
   // docs/issuer.md "Webhooks": each endpoint's health (`webhook list`), for every event; the secret is not a field.
   app.get('/webhooks', { schema: { response: { 200: webhookListSchema, ...guarded() } } }, async (): Promise<WebhookList> => ({
-    endpoints: (await endpointHealth(db)).map((endpoint) => ({
-      ...endpoint,
-      pending: Number(endpoint.pending),
-      delivered: Number(endpoint.delivered),
-      dead: Number(endpoint.dead),
-    })),
+    endpoints: await endpointHealth(db),
   }));
 
   // docs/issuer.md "Staff roles and badges": the event's badges, and their revocation (`staff badge list|revoke`).
