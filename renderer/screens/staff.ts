@@ -16,7 +16,7 @@
 import { el, replaceChildren } from '../dom.js';
 import { attempt } from '../kiosk-bridge.js';
 import type { KioskApi, KioskState, LanguageCode, LogCheckResult, StaffLocked, StaffState } from '../kiosk-bridge-types.js';
-import { t } from '../messages/format.js';
+import { t, tn } from '../messages/format.js';
 import { staffLockedText } from '../view/staff-view-model.js';
 import { crewForm, crewList, crewMemberProblem, type CrewMember } from './crew-pins.js';
 import { PIN_INPUT_CLASS, pinInput, pinProblem } from './pin-fields.js';
@@ -268,7 +268,7 @@ export class StaffGate {
           this.finishUnlock();
           return;
         case 'wrong_pin':
-          this.problem = answer.locked_until !== null ? null : t('staff.pin.wrong', { left: answer.attempts_left });
+          this.problem = answer.locked_until !== null ? null : tn('staff.pin.wrong', answer.attempts_left);
           break;
         case 'locked_out':
           this.problem = null;

@@ -3,7 +3,7 @@
  * words (docs/kiosk.md "Calibration") and the USB scanner's status. Pure.
  */
 import type { KioskState, LayoutDifference, ScannerDiagnosis } from '../kiosk-bridge-types.js';
-import { t } from '../messages/format.js';
+import { t, tn } from '../messages/format.js';
 import { formatClockTime, type TimeOptions } from './dates.js';
 
 export interface DiagnosisView {
@@ -46,7 +46,7 @@ function layoutLine(diagnosis: ScannerDiagnosis): string {
   if (diagnosis.layout === 'us' || diagnosis.differences.length === 0) return t('scanner.layout.us');
   const named = diagnosis.differences.slice(0, DIFFERENCES_NAMED).map(differenceText);
   const more = diagnosis.differences.length - named.length;
-  const differences = [...named, ...(more > 0 ? [t('scanner.difference.more', { count: more })] : [])].join(', ');
+  const differences = [...named, ...(more > 0 ? [tn('scanner.difference.more', more)] : [])].join(', ');
   return t(`scanner.layout.${diagnosis.layout}`, { differences });
 }
 
