@@ -616,10 +616,10 @@ export class StaffArea {
 /** The audit log check's outcome, for IT: OK with the count and head, or the first broken record. */
 function logCheckLine(check: LogCheckResult): HTMLElement {
   if (check.ok) {
-    const text = t('staff.audit.ok', { records: check.records, position: check.head.position, hash: check.head.hash.slice(0, 12) });
+    const text = tn('staff.audit.ok', check.records, { position: check.head.position, hash: check.head.hash.slice(0, 12) });
     return el('p', { class: 'staff__note', 'data-log-check': 'ok' }, '✓ ', text);
   }
-  const text = t('staff.audit.broken', { records: check.records, detail: check.broken?.message ?? '' });
+  const text = tn('staff.audit.broken', check.records, { detail: check.broken?.message ?? '' });
   return el('p', { class: 'staff__problem', role: 'alert', 'data-log-check': 'broken' }, '✗ ', text);
 }
 

@@ -77,7 +77,7 @@ export function annulOutcomeView(result: AnnulResult | StaffLocked | null): Annu
     case 'too_late':
       return {
         dataResult: 'too_late',
-        text: t('annul.too_late', { minutes: Math.max(1, Math.round(result.window_ms / 60_000)) }),
+        text: tn('annul.too_late', Math.max(1, Math.round(result.window_ms / 60_000))),
         tone: 'problem',
       };
     case 'not_enrolled':

@@ -27,9 +27,7 @@ export function diagnosisView(diagnosis: ScannerDiagnosis, time: TimeOptions = {
   if (diagnosis.suffix.length > 0) lines.push(t('scanner.suffix', { keys: diagnosis.suffix.join(' ') }));
   if (diagnosis.prefix.length === 0 && diagnosis.suffix.length === 0) lines.push(t('scanner.no_framing'));
   if (diagnosis.ms_per_character !== null && diagnosis.ms_per_code !== null) {
-    lines.push(
-      t('scanner.speed', { perCharacter: diagnosis.ms_per_character, perCode: diagnosis.ms_per_code, characters: diagnosis.characters }),
-    );
+    lines.push(tn('scanner.speed', diagnosis.characters, { perCharacter: diagnosis.ms_per_character, perCode: diagnosis.ms_per_code }));
   }
   if (diagnosis.symbology_id) lines.push(t('scanner.symbology', { id: diagnosis.symbology_id }));
   if (diagnosis.hid_layout) lines.push(t('scanner.hid_layout', { layout: diagnosis.hid_layout }));

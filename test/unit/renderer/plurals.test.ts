@@ -26,22 +26,7 @@ interface CatalogueRules {
 
 const KIOSK: CatalogueRules = {
   catalogues: kiosk.CATALOGUES,
-  numbers: [
-    'count',
-    'minutes',
-    'number',
-    'records',
-    'inside',
-    'cap',
-    'step',
-    'of',
-    'position',
-    'limit',
-    'capacity',
-    'perCode',
-    'perCharacter',
-    'characters',
-  ],
+  numbers: ['count', 'minutes', 'number', 'inside', 'cap', 'step', 'of', 'position', 'limit', 'capacity', 'perCode', 'perCharacter'],
   words: [
     'time',
     'name',
@@ -84,11 +69,6 @@ const KIOSK: CatalogueRules = {
     'setup.lanes.lane_default': 'a label, "Lane 2"',
     'setup.lanes.direction': 'a label, "lane 2"',
     'setup.lanes.step': 'a position, "lane 1 of 2"',
-    // Still to convert (see the report of branch p-plurals): real counts with a noun.
-    'scanner.speed': 'still to convert: "{characters} characters"',
-    'staff.audit.ok': 'still to convert: "{records} records"',
-    'staff.audit.broken': 'still to convert: "{records} records"',
-    'annul.too_late': 'still to convert: "{minutes} minutes"',
   },
 };
 
