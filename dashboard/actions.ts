@@ -8,7 +8,7 @@ import type { ScannerView, SetupCodeResult, StaffBadgeView, TicketView } from '.
 import { ApiProblem, type AdminApi } from './api.js';
 import { announce, fill, h } from './dom.js';
 import { formatDateTime, formatClock, labelOrNone, roleText, scannerLabel, staffText } from './format.js';
-import { t } from './messages/format.js';
+import { t, tn } from './messages/format.js';
 import { snapToDevicePixel, wholePixelQrSize } from './qr-size.js';
 
 export interface ActionContext {
@@ -149,7 +149,7 @@ export function buildActions(context: ActionContext): HTMLElement {
       fill(
         results,
         h('ol', { class: 'tickets' }, ...found.tickets.map((ticket) => ticketCard(ticket, revokeTicket, annulCheckIn))),
-        found.truncated ? h('p', { class: 'muted' }, t('lookup.truncated', { count: found.tickets.length })) : null,
+        found.truncated ? h('p', { class: 'muted' }, tn('lookup.truncated', found.tickets.length)) : null,
       );
     } catch (error) {
       if (error instanceof ApiProblem && error.status === 401) return context.signedOut(error);

@@ -5,7 +5,7 @@
  */
 import type { ArrivalsView } from '../issuer/dashboard-api.js';
 import { formatCount, labelOrNone } from './format.js';
-import { locale, t } from './messages/format.js';
+import { locale, t, tn } from './messages/format.js';
 
 /** "19:42" in the dashboard's language (24-hour). */
 export function formatMinute(iso: string): string {
@@ -47,24 +47,26 @@ export function arrivalsSummary(view: ArrivalsView): string[] {
   if (view.peak === null && view.totals.exits === 0) return [t('arrivals.none')];
   const lines: string[] = [];
   if (view.peak !== null)
-    lines.push(t('arrivals.summary.peak', { time: formatMinute(view.peak.minute), count: formatCount(view.peak.entries) }));
+    lines.push(
+      tn('arrivals.summary.peak', view.peak.entries, { time: formatMinute(view.peak.minute), count: formatCount(view.peak.entries) }),
+    );
   // The first minute with an entry or exit (the series starts earlier when it is short: zeros before it).
   const since = view.minutes.find((_, i) => view.gates.some((gate) => gate.entries[i]! > 0 || gate.exits[i]! > 0)) ?? view.minutes[0];
   lines.push(
     t('arrivals.summary.totals', {
       time: since === undefined ? '–' : formatMinute(since),
-      entries: formatCount(view.totals.entries),
-      exits: formatCount(view.totals.exits),
+      entries: tn('arrivals.summary.entries', view.totals.entries, { count: formatCount(view.totals.entries) }),
+      exits: tn('arrivals.summary.exits', view.totals.exits, { count: formatCount(view.totals.exits) }),
     }),
   );
   for (const gate of view.gates)
     lines.push(
       t('arrivals.summary.gate', {
         gate: gateName(gate.gate_id),
-        entries: formatCount(gate.total_entries),
-        exits: formatCount(gate.total_exits),
+        entries: tn('arrivals.summary.entries', gate.total_entries, { count: formatCount(gate.total_entries) }),
+        exits: tn('arrivals.summary.exits', gate.total_exits, { count: formatCount(gate.total_exits) }),
       }),
     );
-  if (view.truncated) lines.push(t('arrivals.summary.window', { hours: Math.round(view.window_minutes / 60) }));
+  if (view.truncated) lines.push(tn('arrivals.summary.window', Math.round(view.window_minutes / 60)));
   return lines;
 }

@@ -17,7 +17,7 @@ import { ApiProblem } from './api.js';
 import type { ActionContext } from './actions.js';
 import { announce, fill, h } from './dom.js';
 import { formatAge, formatClock, formatCount, formatDuration, formatPercent, labelOrNone, staffText } from './format.js';
-import { t } from './messages/format.js';
+import { t, tn } from './messages/format.js';
 
 /** One policy in words: "Admit on a valid signature", "At most 5 per kiosk per hour"… */
 export function policyText(policy: Pick<OfflinePolicyView, 'policy' | 'per_hour'>): string {
@@ -27,7 +27,7 @@ export function policyText(policy: Pick<OfflinePolicyView, 'policy' | 'per_hour'
     case 'online-only':
       return t('policies.kind.online_only');
     case 'capped':
-      return t('policies.kind.capped', { count: formatCount(policy.per_hour ?? 0) });
+      return tn('policies.kind.capped', policy.per_hour ?? 0, { count: formatCount(policy.per_hour ?? 0) });
   }
 }
 
@@ -94,7 +94,10 @@ function renderOccupancy(root: HTMLElement, door: DoorOverview): void {
         { class: 'tile-detail' },
         [
           capacity === null ? t('door.no_capacity') : t('door.capacity', { capacity: formatCount(capacity) }),
-          t('door.entries_exits', { entries: formatCount(occupancy.entries), exits: formatCount(occupancy.exits) }),
+          t('door.entries_exits', {
+            entries: tn('door.entries', occupancy.entries, { count: formatCount(occupancy.entries) }),
+            exits: tn('door.exits', occupancy.exits, { count: formatCount(occupancy.exits) }),
+          }),
           door.entry_policy === 'reentry' ? t('door.policy.reentry') : t('door.policy.single'),
         ].join(' · '),
       ),
@@ -229,7 +232,7 @@ function renderActivity(root: HTMLElement, activity: EventOverview['activity']):
       {},
       t('activity.title'),
       ' ',
-      h('span', { class: 'muted count-note' }, t('activity.count', { count: formatCount(activity.annulments) })),
+      h('span', { class: 'muted count-note' }, tn('activity.count', activity.annulments, { count: formatCount(activity.annulments) })),
     ),
     activity.recent.length === 0
       ? h('p', { class: 'empty' }, t('activity.none'))

@@ -5,7 +5,7 @@
  * (test/unit/dashboard/format.test.ts).
  */
 import type { AlertKind, AlertView, EventSummary, ScannerView, StaffBadgeView, StaffMemberView } from '../issuer/dashboard-api.js';
-import { locale, t } from './messages/format.js';
+import { locale, t, tn } from './messages/format.js';
 
 /** Whole numbers in the dashboard's language ("1,234", "1.234", "1 234"). */
 export const formatCount = (value: number): string => new Intl.NumberFormat(locale()).format(value);
@@ -24,12 +24,12 @@ export function formatPercent(part: number, whole: number): string {
 export function formatAge(ms: number): string {
   if (ms < 5_000) return t('age.just_now');
   const seconds = Math.floor(ms / 1000);
-  if (seconds < 60) return t('age.seconds', { count: seconds });
+  if (seconds < 60) return tn('age.seconds', seconds);
   const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return t('age.minutes', { count: minutes });
+  if (minutes < 60) return tn('age.minutes', minutes);
   const hours = Math.floor(minutes / 60);
-  if (hours < 48) return t('age.hours', { count: hours });
-  return t('age.days', { count: Math.floor(hours / 24) });
+  if (hours < 48) return tn('age.hours', hours);
+  return tn('age.days', Math.floor(hours / 24));
 }
 
 /** A duration in words: "45 s", "3 min 5 s", "2 h 10 min". */

@@ -17,7 +17,7 @@ import {
   scannerLabel,
   scannerStateText,
 } from './format.js';
-import { t } from './messages/format.js';
+import { t, tn } from './messages/format.js';
 
 function tile(id: string, label: string, value: string, detail: string, extra?: Node): HTMLElement {
   return h(
@@ -42,14 +42,17 @@ export function renderTiles(root: HTMLElement, overview: EventOverview, nowMs: n
   const active = scanners.filter((scanner) => !scanner.revoked && Date.parse(scanner.expires_at) > nowMs);
   const online = active.filter((scanner) => scanner.online).length;
   const alertTotal = Object.values(alerts.counts).reduce((sum, n) => sum + n, 0);
+  const recentScans = scans.per_minute.reduce((sum, m) => sum + m.scans, 0);
   fill(
     root,
     tile(
       'tile-checked-in',
       t('tile.checked_in'),
       formatCount(totals.checked_in),
-      t('tile.checked_in.detail', { issued: formatCount(totals.issued), percent: formatPercent(totals.checked_in, totals.issued) }) +
-        (totals.revoked > 0 ? t('tile.checked_in.revoked', { count: formatCount(totals.revoked) }) : ''),
+      tn('tile.checked_in.detail', totals.issued, {
+        count: formatCount(totals.issued),
+        percent: formatPercent(totals.checked_in, totals.issued),
+      }) + (totals.revoked > 0 ? tn('tile.checked_in.revoked', totals.revoked, { count: formatCount(totals.revoked) }) : ''),
       bar(
         totals.issued === 0 ? 0 : totals.checked_in / totals.issued,
         t('tile.checked_in.bar', { percent: formatPercent(totals.checked_in, totals.issued) }),
@@ -59,10 +62,7 @@ export function renderTiles(root: HTMLElement, overview: EventOverview, nowMs: n
       'tile-rate',
       t('tile.rate'),
       formatCount(scans.last_minute),
-      t('tile.rate.detail', {
-        count: formatCount(scans.per_minute.reduce((sum, m) => sum + m.scans, 0)),
-        minutes: scans.per_minute.length,
-      }),
+      tn('tile.rate.detail', recentScans, { count: formatCount(recentScans), minutes: scans.per_minute.length }),
     ),
     tile(
       'tile-scanners',
@@ -72,7 +72,7 @@ export function renderTiles(root: HTMLElement, overview: EventOverview, nowMs: n
         ? active.length === 0
           ? t('tile.scanners.none')
           : t('tile.scanners.all')
-        : t('tile.scanners.some', { count: formatCount(active.length - online) }),
+        : tn('tile.scanners.some', active.length - online, { count: formatCount(active.length - online) }),
     ),
     tile(
       'tile-alerts',
@@ -196,7 +196,7 @@ export function renderRate(root: HTMLElement, overview: EventOverview): void {
     h('h2', {}, t('rate.title')),
     h(
       'ol',
-      { class: 'chart', 'aria-label': t('rate.chart', { count: minutes.length }) },
+      { class: 'chart', 'aria-label': tn('rate.chart', minutes.length) },
       ...minutes.map((minute, i) => {
         const column = h('div', { class: 'chart-bar' });
         column.style.height = `${(minute.scans / peak) * 100}%`;
@@ -205,7 +205,7 @@ export function renderRate(root: HTMLElement, overview: EventOverview): void {
           'li',
           {
             class: current ? 'current' : '',
-            title: t('rate.minute', { time: formatClock(minute.minute).slice(0, 5), count: formatCount(minute.scans) }),
+            title: tn('rate.minute', minute.scans, { time: formatClock(minute.minute).slice(0, 5), count: formatCount(minute.scans) }),
           },
           h('span', { class: 'chart-value' }, formatCount(minute.scans)),
           h('div', { class: 'chart-track' }, column),

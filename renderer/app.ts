@@ -202,7 +202,7 @@ export class KioskScreens {
     const again = state.read_again;
     const shown = this.verdictShown;
     if (!again || !shown || !this.verdict || again.decided_at !== shown.decided_at || again.tid !== (shown.ticket?.tid ?? null)) return;
-    const note = again.reads <= 2 ? t('verdict.read_again.one') : t('verdict.read_again.other', { count: again.reads - 1 });
+    const note = again.reads <= 2 ? t('verdict.read_again') : t('verdict.read_again_times', { count: again.reads - 1 });
     if (this.verdict.readAgainNote !== note) this.verdict = { ...this.verdict, readAgainNote: note };
   }
 

@@ -9,11 +9,18 @@ import { en } from './en.js';
 import { es } from './es.js';
 import { fr } from './fr.js';
 import type { Catalogue } from './catalogue.js';
-import { createTranslator, matchLanguage, type TranslatorOf } from '../../renderer/messages/translate.js';
+import {
+  createPluralTranslator,
+  createTranslator,
+  matchLanguage,
+  type PluralTranslatorOf,
+  type TranslatorOf,
+} from '../../renderer/messages/translate.js';
 
 export { interpolate, placeholdersOf } from '../../renderer/messages/translate.js';
 export type { Catalogue, MessageKey } from './catalogue.js';
 export type Translate = TranslatorOf<typeof en>;
+export type TranslateCount = PluralTranslatorOf<typeof en>;
 
 export const LANGUAGES = ['en', 'de', 'fr', 'es'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -31,6 +38,9 @@ export const LANGUAGE_KEY = 'ticket-issuer-admin-language';
 const translators = Object.fromEntries(
   LANGUAGES.map((code) => [code, createTranslator<typeof en>({ ...en, ...CATALOGUES[code] })]),
 ) as Record<Language, Translate>;
+const countTranslators = Object.fromEntries(
+  LANGUAGES.map((code) => [code, createPluralTranslator<typeof en>({ ...en, ...CATALOGUES[code] }, CATALOGUES[code]['meta.locale'])]),
+) as Record<Language, TranslateCount>;
 
 let current: Language = 'en';
 
@@ -42,6 +52,12 @@ export function setLanguage(next: Language): void {
 
 /** The dashboard's words, in its current language. */
 export const t: Translate = (key, ...params) => translators[current](key, ...params);
+
+/**
+ * A counted text in the current language, its form chosen by the language's plural rule: `tn('age.days', 3)`
+ * (keys `age.days.one`, `.other`; docs/kiosk.md "Counted texts"). Pass `{ count: formatCount(n) }` for grouping.
+ */
+export const tn: TranslateCount = (base, count, ...params) => countTranslators[current](base, count, ...params);
 
 /** BCP 47 locale of the current language, for dates, times and numbers. */
 export const locale = (): string => CATALOGUES[current]['meta.locale'];

@@ -9,7 +9,7 @@ import { en } from './en.js';
 import { es } from './es.js';
 import { fr } from './fr.js';
 import type { Catalogue, MessageKey } from './catalogue.js';
-import { createTranslator, type ParamsOf, type TranslatorOf } from './translate.js';
+import { createPluralTranslator, createTranslator, type ParamsOf, type PluralTranslatorOf, type TranslatorOf } from './translate.js';
 
 export { createTranslator, interpolate, placeholdersOf } from './translate.js';
 export type { Catalogue, MessageKey } from './catalogue.js';
@@ -20,6 +20,7 @@ export type ParamsFor<K extends MessageKey> = ParamsOf<typeof en, K>;
 export type PlainMessageKey = { [K in MessageKey]: ParamsFor<K> extends [] ? K : never }[MessageKey];
 
 export type Translate = TranslatorOf<typeof en>;
+export type TranslateCount = PluralTranslatorOf<typeof en>;
 
 /** The languages the kiosk speaks (docs/kiosk.md "Languages"); adding one is one file and one line here. */
 export const LANGUAGES = ['en', 'de', 'fr', 'es'] as const;
@@ -35,6 +36,9 @@ export const isLanguage = (value: unknown): value is Language =>
 const translators = Object.fromEntries(
   LANGUAGES.map((code) => [code, createTranslator<typeof en>({ ...en, ...CATALOGUES[code] })]),
 ) as Record<Language, Translate>;
+const countTranslators = Object.fromEntries(
+  LANGUAGES.map((code) => [code, createPluralTranslator<typeof en>({ ...en, ...CATALOGUES[code] }, CATALOGUES[code]['meta.locale'])]),
+) as Record<Language, TranslateCount>;
 
 let current: Language = 'en';
 
@@ -50,6 +54,12 @@ export function setLanguage(next: Language): boolean {
 
 /** The kiosk's words, in its current language. */
 export const t: Translate = (key, ...params) => translators[current](key, ...params);
+
+/**
+ * A counted text in the current language, its form chosen by the language's plural rule: `tn('ready.pending', 3)`
+ * (the keys `ready.pending.one`, `.other`, maybe `.zero`; docs/kiosk.md "Counted texts").
+ */
+export const tn: TranslateCount = (base, count, ...params) => countTranslators[current](base, count, ...params);
 
 /** The words of one language, whatever the current one is. */
 export const translatorFor = (language: Language): Translate => translators[language];

@@ -38,6 +38,43 @@ export function createTranslator<C extends Record<string, string>>(catalogue: Tr
 }
 
 /**
+ * Counted texts (docs/kiosk.md "Counted texts"): one message is several keys, `base.one`, `base.other`
+ * and optionally `base.zero`, and the form is chosen by the language's own rule (Intl.PluralRules: French
+ * says "0 essai", English "0 tries"). `base.zero` is used for exactly 0 when a catalogue has it (a whole
+ * sentence such as "All scans synced"); a category a language has but the catalogue does not (French and
+ * Spanish "many", for millions) falls back to `base.other`. The number is the placeholder `{count}`.
+ */
+export type PluralBase<C extends Record<string, string>> = {
+  [K in keyof C & string]: K extends `${infer B}.other` ? (`${B}.one` extends keyof C ? B : never) : never;
+}[keyof C & string];
+
+/** A counted text's values: `{count}` defaults to the number itself (pass a formatted one to override). */
+export type PluralParamsOf<C extends Record<string, string>, K extends keyof C> = [Exclude<Placeholders<C[K]>, 'count'>] extends [never]
+  ? [params?: { count?: string | number }]
+  : [params: Record<Exclude<Placeholders<C[K]>, 'count'>, string | number> & { count?: string | number }];
+
+export type PluralTranslatorOf<C extends Record<string, string>> = <B extends PluralBase<C>>(
+  base: B,
+  count: number,
+  ...params: PluralParamsOf<C, `${B}.other`>
+) => string;
+
+/** The key of `base` that speaks of `count` in `locale`'s plural rule, among the keys `catalogue` has. */
+export function pluralKey(catalogue: Readonly<Record<string, string>>, locale: string, base: string, count: number): string {
+  if (count === 0 && Object.hasOwn(catalogue, `${base}.zero`)) return `${base}.zero`;
+  const form = `${base}.${new Intl.PluralRules(locale).select(count)}`;
+  return Object.hasOwn(catalogue, form) ? form : `${base}.other`;
+}
+
+export function createPluralTranslator<C extends Record<string, string>>(
+  catalogue: TranslationOf<C>,
+  locale: string,
+): PluralTranslatorOf<C> {
+  const table = catalogue as Readonly<Record<string, string>>;
+  return (base, count, ...params) => interpolate(table[pluralKey(table, locale, base, count)]!, { count, ...params[0] });
+}
+
+/**
  * The first of the user's preferred languages (BCP 47 tags, best first, as
  * `navigator.languages`) that is available, matched on the primary subtag
  * (`de-AT` → `de`); null when none is.

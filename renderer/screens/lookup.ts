@@ -3,6 +3,7 @@ import { el, replaceChildren } from '../dom.js';
 import { t } from '../messages/format.js';
 import type { StatusView } from '../view/status-view-model.js';
 import { undoCheckInButton } from './door-operations.js';
+import { withHolderName } from './holder-name.js';
 import type { ScreenHandle } from './screen.js';
 
 export interface LookupProps {
@@ -73,7 +74,12 @@ export function mountLookup(root: HTMLElement, actions: LookupActions): ScreenHa
       replaceChildren(
         result,
         el('p', { class: 'lookup__headline' }, view.headline),
-        el('ul', { class: 'lookup__details' }, ...view.details.map((d) => el('li', {}, d))),
+        el(
+          'ul',
+          { class: 'lookup__details' },
+          view.holder ? el('li', { 'data-lookup-holder': '' }, ...withHolderName(view.holder.text, view.holder.name)) : null,
+          ...view.details.map((d) => el('li', {}, d)),
+        ),
         undoCheckIn ? undoCheckInButton(undoCheckIn) : null,
       );
       // Ready for the next code: select what was typed so a new paste or scan replaces it.

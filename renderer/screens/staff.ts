@@ -16,7 +16,7 @@
 import { el, replaceChildren } from '../dom.js';
 import { attempt } from '../kiosk-bridge.js';
 import type { KioskApi, KioskState, LanguageCode, LogCheckResult, StaffLocked, StaffState } from '../kiosk-bridge-types.js';
-import { t } from '../messages/format.js';
+import { t, tn } from '../messages/format.js';
 import { staffLockedText } from '../view/staff-view-model.js';
 import { crewForm, crewList, crewMemberProblem, type CrewMember } from './crew-pins.js';
 import { PIN_INPUT_CLASS, pinInput, pinProblem } from './pin-fields.js';
@@ -268,7 +268,7 @@ export class StaffGate {
           this.finishUnlock();
           return;
         case 'wrong_pin':
-          this.problem = answer.locked_until !== null ? null : t('staff.pin.wrong', { left: answer.attempts_left });
+          this.problem = answer.locked_until !== null ? null : tn('staff.pin.wrong', answer.attempts_left);
           break;
         case 'locked_out':
           this.problem = null;
@@ -616,10 +616,10 @@ export class StaffArea {
 /** The audit log check's outcome, for IT: OK with the count and head, or the first broken record. */
 function logCheckLine(check: LogCheckResult): HTMLElement {
   if (check.ok) {
-    const text = t('staff.audit.ok', { records: check.records, position: check.head.position, hash: check.head.hash.slice(0, 12) });
+    const text = tn('staff.audit.ok', check.records, { position: check.head.position, hash: check.head.hash.slice(0, 12) });
     return el('p', { class: 'staff__note', 'data-log-check': 'ok' }, '✓ ', text);
   }
-  const text = t('staff.audit.broken', { records: check.records, detail: check.broken?.message ?? '' });
+  const text = tn('staff.audit.broken', check.records, { detail: check.broken?.message ?? '' });
   return el('p', { class: 'staff__problem', role: 'alert', 'data-log-check': 'broken' }, '✗ ', text);
 }
 

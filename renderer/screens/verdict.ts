@@ -4,6 +4,7 @@ import { verdictIcon } from '../icons.js';
 import { t } from '../messages/format.js';
 import type { VerdictView } from '../view/verdict-view-model.js';
 import { undoCheckInButton } from './door-operations.js';
+import { holderNameElement } from './holder-name.js';
 import type { ScreenHandle } from './screen.js';
 
 export interface VerdictActions {
@@ -48,7 +49,6 @@ export function verdictBody(view: VerdictView, part?: string): Element[] {
   const word = el('div', { class: classes('word') }, view.word);
   // languages.css shrinks a long word (another language's) to fit the screen.
   word.style.setProperty('--word-length', String(view.word.length));
-  const who = [view.holderName, view.ticketType].filter((piece): piece is string => piece !== null);
   const body: (Element | null)[] = [
     verdictIcon(view.dataVerdict, view.icon, classes('icon')),
     word,
@@ -63,8 +63,19 @@ export function verdictBody(view: VerdictView, part?: string): Element[] {
           view.secondLanguage.reasonText,
         )
       : null,
-    who.length > 0 ? el('p', { class: classes('holder'), 'data-holder': '' }, who.join(' · ')) : null,
+    holderLine(view, classes('holder')),
     view.offlineNote ? el('p', { class: 'verdict__offline', 'data-offline': '' }, view.offlineNote) : null,
   ];
   return body.filter((node): node is Element => node !== null);
+}
+
+/** The holder's name (two lines at most, docs/kiosk.md "Holder names") and the ticket type under it. */
+function holderLine(view: VerdictView, className: string): Element | null {
+  if (view.holderName === null && view.ticketType === null) return null;
+  return el(
+    'div',
+    { class: className, 'data-holder': '' },
+    view.holderName === null ? null : holderNameElement(view.holderName),
+    view.ticketType === null ? null : el('span', { class: 'verdict__ticket-type', 'data-ticket-type': '' }, view.ticketType),
+  );
 }

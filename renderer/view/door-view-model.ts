@@ -6,7 +6,7 @@
  */
 import { rightsAllow } from '../../protocol/access.js';
 import type { AnnulResult, ExposureRow, GateDirection, KioskState, StaffLocked } from '../kiosk-bridge-types.js';
-import { t, type PlainMessageKey } from '../messages/format.js';
+import { t, tn, type PlainMessageKey } from '../messages/format.js';
 import { formatClockTime, type TimeOptions } from './dates.js';
 import { staffLockedText } from './staff-view-model.js';
 
@@ -77,7 +77,7 @@ export function annulOutcomeView(result: AnnulResult | StaffLocked | null): Annu
     case 'too_late':
       return {
         dataResult: 'too_late',
-        text: t('annul.too_late', { minutes: Math.max(1, Math.round(result.window_ms / 60_000)) }),
+        text: tn('annul.too_late', Math.max(1, Math.round(result.window_ms / 60_000))),
         tone: 'problem',
       };
     case 'not_enrolled':
@@ -137,7 +137,7 @@ function exposureRowText(row: ExposureRow): string {
   const type = row.ticket_type === '' ? t('setup.exposure.default_type') : row.ticket_type;
   const count =
     row.cap !== null
-      ? t('setup.exposure.row_capped', { type, count: row.last_hour, cap: row.cap })
-      : t('setup.exposure.row', { type, count: row.last_hour, policy: t(`setup.exposure.policy.${row.policy}`) });
-  return `${count} · ${t('setup.exposure.unsynced', { count: row.unsynced })}`;
+      ? tn('setup.exposure.row_capped', row.last_hour, { type, cap: row.cap })
+      : tn('setup.exposure.row', row.last_hour, { type, policy: t(`setup.exposure.policy.${row.policy}`) });
+  return `${count} · ${tn('setup.exposure.unsynced', row.unsynced)}`;
 }

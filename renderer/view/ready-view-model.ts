@@ -1,6 +1,6 @@
 /** What the Ready screen shows for a kiosk state. Pure. */
 import type { KioskState, Verdict } from '../kiosk-bridge-types.js';
-import { t } from '../messages/format.js';
+import { t, tn } from '../messages/format.js';
 import { clockWarningText } from './clock-view-model.js';
 import { formatClockTime, formatEventDate, type TimeOptions } from './dates.js';
 import { verdictView, type VerdictView } from './verdict-view-model.js';
@@ -56,16 +56,10 @@ export function readyView(state: KioskState, time: TimeOptions = {}, nowMs: numb
           ? t('ready.offline_strict')
           : t('ready.offline_optimistic')
         : null,
-    pendingText:
-      pending === 0 ? t('ready.pending.zero') : pending === 1 ? t('ready.pending.one') : t('ready.pending.other', { count: pending }),
+    pendingText: tn('ready.pending', pending),
     pendingCount: pending,
-    doubleAdmissionsText: doubles === 0 ? null : doubles === 1 ? t('ready.double.one') : t('ready.double.other', { count: doubles }),
-    revokedAdmissionsText:
-      revokedAdmitted === 0
-        ? null
-        : revokedAdmitted === 1
-          ? t('ready.double.revoked.one')
-          : t('ready.double.revoked.other', { count: revokedAdmitted }),
+    doubleAdmissionsText: doubles === 0 ? null : tn('ready.double', doubles),
+    revokedAdmissionsText: revokedAdmitted === 0 ? null : tn('ready.double.revoked', revokedAdmitted),
     revocationList: revocationListView(state, time, nowMs),
     unauthorisedText: state.authorised ? null : t('ready.unauthorised'),
     recent: state.last_verdicts.slice(0, RECENT_VERDICTS_SHOWN).map((v) => recentLine(v, time)),
@@ -82,10 +76,10 @@ function revocationListView(state: KioskState, time: TimeOptions, nowMs: number)
   if (!state.enrolled || list === undefined) return null;
   if (list === null || list.synced_at === null) return { text: t('ready.revocations.none'), stale: true };
   const ageMs = Math.max(0, nowMs - Date.parse(list.synced_at));
-  const words = { time: formatClockTime(list.synced_at, time), minutes: Math.floor(ageMs / 60_000), count: list.count };
+  const words = { time: formatClockTime(list.synced_at, time), minutes: Math.floor(ageMs / 60_000) };
   return ageMs > list.max_age_ms
     ? { text: t('ready.revocations.stale', words), stale: true }
-    : { text: t('ready.revocations.synced', words), stale: false };
+    : { text: tn('ready.revocations.synced', list.count, words), stale: false };
 }
 
 function connectionView(connection: KioskState['connection']): ReadyView['connection'] {

@@ -3,7 +3,7 @@
  * words (docs/kiosk.md "Calibration") and the USB scanner's status. Pure.
  */
 import type { KioskState, LayoutDifference, ScannerDiagnosis } from '../kiosk-bridge-types.js';
-import { t } from '../messages/format.js';
+import { t, tn } from '../messages/format.js';
 import { formatClockTime, type TimeOptions } from './dates.js';
 
 export interface DiagnosisView {
@@ -27,9 +27,7 @@ export function diagnosisView(diagnosis: ScannerDiagnosis, time: TimeOptions = {
   if (diagnosis.suffix.length > 0) lines.push(t('scanner.suffix', { keys: diagnosis.suffix.join(' ') }));
   if (diagnosis.prefix.length === 0 && diagnosis.suffix.length === 0) lines.push(t('scanner.no_framing'));
   if (diagnosis.ms_per_character !== null && diagnosis.ms_per_code !== null) {
-    lines.push(
-      t('scanner.speed', { perCharacter: diagnosis.ms_per_character, perCode: diagnosis.ms_per_code, characters: diagnosis.characters }),
-    );
+    lines.push(tn('scanner.speed', diagnosis.characters, { perCharacter: diagnosis.ms_per_character, perCode: diagnosis.ms_per_code }));
   }
   if (diagnosis.symbology_id) lines.push(t('scanner.symbology', { id: diagnosis.symbology_id }));
   if (diagnosis.hid_layout) lines.push(t('scanner.hid_layout', { layout: diagnosis.hid_layout }));
@@ -46,7 +44,7 @@ function layoutLine(diagnosis: ScannerDiagnosis): string {
   if (diagnosis.layout === 'us' || diagnosis.differences.length === 0) return t('scanner.layout.us');
   const named = diagnosis.differences.slice(0, DIFFERENCES_NAMED).map(differenceText);
   const more = diagnosis.differences.length - named.length;
-  const differences = [...named, ...(more > 0 ? [t('scanner.difference.more', { count: more })] : [])].join(', ');
+  const differences = [...named, ...(more > 0 ? [tn('scanner.difference.more', more)] : [])].join(', ');
   return t(`scanner.layout.${diagnosis.layout}`, { differences });
 }
 

@@ -1,6 +1,6 @@
 /** Setup-screen wording: enrollment failures in plain words, and the re-enroll question. Pure. */
 import type { EnrollFailureCode, SetupSummary } from '../kiosk-bridge-types.js';
-import { t, type PlainMessageKey } from '../messages/format.js';
+import { t, tn, type PlainMessageKey } from '../messages/format.js';
 
 const ENROLL_FAILURE_MESSAGE: Readonly<Record<EnrollFailureCode, PlainMessageKey>> = {
   not_a_setup_code: 'setup.error.not_a_setup_code',
@@ -42,12 +42,7 @@ export function reEnrollQuestion(
     title: t('setup.confirm.title'),
     current: current ? t('setup.confirm.current', { event: withGate(current.event_name, current.gate_id) }) : '',
     proposed: t('setup.confirm.proposed', { event: withGate(proposed.event_name ?? t('setup.confirm.unnamed_event'), proposed.gate_id) }),
-    pending:
-      pendingScans === 0
-        ? null
-        : pendingScans === 1
-          ? t('setup.confirm.pending.one')
-          : t('setup.confirm.pending.other', { count: pendingScans }),
+    pending: pendingScans === 0 ? null : tn('setup.confirm.pending', pendingScans),
   };
 }
 

@@ -7,6 +7,8 @@ export interface StatusView {
   /** `data-status`: the ticket state, or what kept the lookup from answering. */
   dataStatus: TicketStatus['status'] | Exclude<StatusLookupResult['type'], 'status'> | 'layout_mismatch' | 'failed';
   headline: string;
+  /** The holder line, "Holder: {name}" with `{name}` left in for the screen to put the name element (screens/holder-name.ts). */
+  holder?: { text: string; name: string };
   details: string[];
 }
 
@@ -29,11 +31,11 @@ export function statusView(result: StatusLookupResult, time: TimeOptions = {}): 
 
 export function ticketStatusView(status: TicketStatus, time: TimeOptions = {}): StatusView {
   const details: string[] = [];
-  if (status.holder_name) details.push(t('lookup.holder', { name: status.holder_name }));
   if (status.ticket_type) details.push(t('lookup.ticket_type', { type: status.ticket_type }));
   details.push(t('lookup.issued_at', { date: formatEventDate(status.issued_at, time) }));
   details.push(t('lookup.ticket_id', { tid: status.tid }));
-  return { dataStatus: status.status, headline: stateHeadline(status, time), details };
+  const holder = status.holder_name ? { text: t('lookup.holder', { name: '{name}' }), name: status.holder_name } : undefined;
+  return { dataStatus: status.status, headline: stateHeadline(status, time), ...(holder ? { holder } : {}), details };
 }
 
 function stateHeadline(status: TicketStatus, time: TimeOptions): string {

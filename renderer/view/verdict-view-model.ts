@@ -4,7 +4,7 @@
  * colour only repeats it.
  */
 import type { RefusalReason, Verdict } from '../kiosk-bridge-types.js';
-import { inLanguage, language, t, type Language } from '../messages/format.js';
+import { inLanguage, language, t, tn, type Language } from '../messages/format.js';
 import { formatClockTime, type TimeOptions } from './dates.js';
 
 /** Refusals the renderer reaches itself, before or instead of a verdict from the kiosk. */
@@ -150,7 +150,8 @@ export function refusalText(verdict: Refusal, time: TimeOptions = {}): string {
     case 'offline_cap_reached': {
       const count = 'offline_count' in verdict ? verdict.offline_count : undefined;
       const cap = 'offline_cap' in verdict ? verdict.offline_cap : undefined;
-      return t('reason.offline_cap_reached', { count: count ?? '?', cap: cap ?? '?' });
+      // An unknown count reads "?" in the plural form (NaN is "other" in every language).
+      return tn('reason.offline_cap_reached', count ?? Number.NaN, { count: count ?? '?', cap: cap ?? '?' });
     }
     case 'not_checked_in':
       return t('reason.not_checked_in');

@@ -415,7 +415,7 @@ test.describe.serial('the admin dashboard in Chromium', () => {
     await page.selectOption('#policy-kind', 'capped');
     await page.fill('#policy-per-hour', '2');
     await page.click('#policy-save');
-    await eventually(() => vipRow.textContent()).toBe('VIPAt most 2 per kiosk per hour');
+    await eventually(() => vipRow.textContent()).toBe('VIPAt most 2 admissions per kiosk per hour');
     expect(await page.textContent('#policy-table tr[data-type=Standard]')).toContain('(the default)');
     const kiosk = page.locator(`#kiosks tr[data-api-key-id="${north.apiKeyId}"]`);
     await eventually(() => kiosk.textContent()).toContain('VIP: 2 not synced, 2 in the last hour (cap 2), 0 synced AT CAP');

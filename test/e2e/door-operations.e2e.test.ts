@@ -250,7 +250,9 @@ test.describe.serial('door operations at the kiosk, end to end (real issuer, web
     await page.waitForSelector(
       `${settings} [data-offline-exposure] li[data-ticket-type="Day"][data-cap="5"][data-last-hour="0"][data-unsynced="0"]`,
     );
-    expect(await page.textContent(`${settings} li[data-ticket-type="Day"]`)).toBe('Day: 0 of 5 per hour · 0 not yet synced');
+    expect(await page.textContent(`${settings} li[data-ticket-type="Day"]`)).toBe(
+      'Day: 0 admissions, at most 5 per hour · 0 not yet synced',
+    );
     await page.screenshot({ path: join(SHOTS, 'door-ops-04-staff-menu.png') });
 
     await page.click(`${settings} [data-action="set-direction"][data-direction-to="exit"]`);

@@ -175,7 +175,9 @@ test.describe.serial('the staff PIN, end to end (real issuer, web host, keyring,
     await page.click('[data-action="open-lookup"]');
     for (let attempt = 1; attempt < MAX_WRONG_PINS; attempt++) {
       await enterPin(page, '0000');
-      await page.waitForSelector(`[data-staff-problem]:has-text("${MAX_WRONG_PINS - attempt} tries left")`);
+      const left = MAX_WRONG_PINS - attempt;
+      // "1 try left", not "1 tries left" (docs/kiosk.md "Counted texts").
+      await page.waitForSelector(`[data-staff-problem]:has-text("${left} ${left === 1 ? 'try' : 'tries'} left")`);
     }
     await enterPin(page, '0000');
     const lockout = await page.waitForSelector('[data-staff-lockout]');

@@ -34,7 +34,7 @@ describe('arrivals chart words', () => {
       'Busiest minute: 19:02, with 1,200 entries at all gates together.',
       'Since 19:00: 1,204 entries and 2 exits.',
       'North: 1,203 entries, 0 exits.',
-      '(no gate): 1 entries, 2 exits.',
+      '(no gate): 1 entry, 2 exits.',
     ]);
   });
 

@@ -105,9 +105,9 @@ describe('doorSettingsView', () => {
       heardAtText: 'Door settings from the issuer at 19:58',
     });
     expect(view.exposureRows).toEqual([
-      { ticketType: '', text: 'default: 2 (admits offline) · 1 not yet synced', overCap: false },
-      { ticketType: 'Day', text: 'Day: 5 of 5 per hour · 3 not yet synced', overCap: true },
-      { ticketType: 'VIP', text: 'VIP: 0 (online only) · 0 not yet synced', overCap: false },
+      { ticketType: '', text: 'default: 2 admissions (admits offline) · 1 not yet synced', overCap: false },
+      { ticketType: 'Day', text: 'Day: 5 admissions, at most 5 per hour · 3 not yet synced', overCap: true },
+      { ticketType: 'VIP', text: 'VIP: 0 admissions (online only) · 0 not yet synced', overCap: false },
     ]);
     const exit = doorSettingsView({ ...state, direction: 'exit', door: null } as KioskState, UTC);
     expect(exit).toMatchObject({ switchTo: 'entry', switchText: 'Make this an entry gate', occupancyText: null, heardAtText: null });
@@ -116,6 +116,6 @@ describe('doorSettingsView', () => {
   it('in German', () => {
     const view = inLanguage('de', () => doorSettingsView(state, UTC));
     expect(view.switchText).toBe('Zum Ausgang machen');
-    expect(view.exposureRows[1]!.text).toBe('Day: 5 von 5 pro Stunde · 3 noch nicht übertragen');
+    expect(view.exposureRows[1]!.text).toBe('Day: 5 Einlässe, höchstens 5 pro Stunde · 3 noch nicht übertragen');
   });
 });

@@ -90,7 +90,9 @@ describe('status lookup view-model', () => {
     expect(view).toEqual({
       dataStatus: 'checked_in',
       headline: 'Already used at 19:42',
-      details: ['Holder: Zoë', 'Type: VIP', 'Issued Sat, 2 May 2026, 10:15', 'Ticket ID T1'],
+      // The name apart, for the screen's name element (docs/kiosk.md "Holder names").
+      holder: { text: 'Holder: {name}', name: 'Zoë' },
+      details: ['Type: VIP', 'Issued Sat, 2 May 2026, 10:15', 'Ticket ID T1'],
     });
   });
 

@@ -83,6 +83,6 @@ describe('kiosk translations', () => {
   });
 
   it('placeholdersOf is what the completeness check compares', () => {
-    expect(placeholdersOf(en['scanner.speed'])).toEqual(['perCharacter', 'perCode', 'characters']);
+    expect(placeholdersOf(en['scanner.speed.other'])).toEqual(['perCharacter', 'perCode', 'count']);
   });
 });

@@ -1,0 +1,244 @@
+/**
+ * Holder names on the kiosk's verdict and lookup screens, measured in real Chromium (docs/kiosk.md
+ * "Holder names"): a real issuer (the built CLI) issues the tickets, the real kiosk core behind the web
+ * host admits them, and the page's own layout is read back. An 80-character name (the longest the issuer
+ * accepts), an Arabic and a Hebrew two-word name: each whole, inside the screen, two lines at most,
+ * its full text in `title`, right-to-left names in their own direction with the words in reading order
+ * and the space between them.
+ *
+ *   scripts/with-keyring.sh npx playwright test test/e2e/holder-names.e2e.test.ts
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import {
+  closeKioskDoors,
+  issuerCli,
+  LOOPBACK as HOST,
+  openKioskDoor,
+  requireBuild,
+  ROOT,
+  scanInPage as scan,
+  startIssuer,
+  type KioskDoor,
+  type RunningIssuer,
+} from '../support/door-harness.js';
+import { freePort } from '../support/free-port.js';
+import { MAX_LABEL_LENGTH } from '../../issuer/admin/validators.js';
+
+/** The page's globals as the function passed to $eval sees them (the Node build has no DOM lib). */
+declare const window: { readonly innerWidth: number; readonly innerHeight: number };
+declare const document: { readonly documentElement: { readonly scrollWidth: number }; createRange(): PageRange };
+declare function getComputedStyle(element: unknown): { readonly lineHeight: string; readonly fontSize: string; readonly direction: string };
+interface PageRange {
+  setStart(node: unknown, offset: number): void;
+  setEnd(node: unknown, offset: number): void;
+  getBoundingClientRect(): { readonly left: number; readonly right: number };
+}
+
+const SHOTS = join(ROOT, 'test-results', 'e2e');
+const WAIT_MS = 30_000;
+
+/** 80 characters with ordinary word breaks, and 80 with none (a name is whatever the organiser typed). */
+const LONG_NAME = 'Maximiliane Alexandrina Konstantinopoulou-Wolfeschlegelsteinhausen von Ostfriesl';
+const LONG_WORD = 'Wolfeschlegelsteinhausenbergerdorffwelchevoralternwarengewissenhaftschaferswesen';
+const ARABIC = 'محمد الأحمد';
+const HEBREW = 'דוד כהן';
+
+interface NameLayout {
+  text: string;
+  title: string | null;
+  direction: string;
+  fontPx: number;
+  lineFontPx: number;
+  lines: number;
+  truncated: boolean;
+  inside: boolean;
+  pageOverflow: boolean;
+  /** The words' boxes, left to right positions, when the name is two words. */
+  words: { left: number; right: number }[];
+}
+
+/** Reads the name element's layout off the page. */
+function measure(page: Page, selector: string): Promise<NameLayout> {
+  return page.$eval(selector, (element) => {
+    const box = element.getBoundingClientRect();
+    const style = getComputedStyle(element);
+    const lineHeight = parseFloat(style.lineHeight);
+    const text = element.firstChild as unknown as { readonly data: string };
+    const space = text.data.indexOf(' ');
+    const wordBox = (start: number, end: number): { left: number; right: number } => {
+      const range = document.createRange();
+      range.setStart(text, start);
+      range.setEnd(text, end);
+      const rect = range.getBoundingClientRect();
+      return { left: rect.left, right: rect.right };
+    };
+    const twoWords = space > 0 && text.data.indexOf(' ', space + 1) === -1;
+    return {
+      text: element.textContent ?? '',
+      title: element.getAttribute('title'),
+      direction: style.direction,
+      fontPx: parseFloat(style.fontSize),
+      lineFontPx: parseFloat(getComputedStyle(element.parentElement!).fontSize),
+      lines: Math.round(box.height / lineHeight),
+      truncated: element.scrollHeight > element.clientHeight + 1,
+      inside: box.left >= 0 && box.right <= window.innerWidth && box.top >= 0 && box.bottom <= window.innerHeight,
+      pageOverflow: document.documentElement.scrollWidth > window.innerWidth,
+      words: twoWords ? [wordBox(0, space), wordBox(space + 1, text.data.length)] : [],
+    };
+  });
+}
+
+let root: string;
+let issuerDir: string;
+let eid: string;
+let issuer: RunningIssuer | null = null;
+const doors: KioskDoor[] = [];
+const pageErrors: string[] = [];
+let door: KioskDoor;
+
+async function issueTicket(holder: string): Promise<{ tid: string; qr: string }> {
+  const issued = await issuerCli<{ tickets: { tid: string; qr: string }[] }>(
+    issuerDir,
+    'ticket',
+    'issue',
+    '--event',
+    eid,
+    '--holder',
+    holder,
+    '--type',
+    'VIP',
+  );
+  return issued.tickets[0]!;
+}
+
+async function verdictFor(page: Page, holder: string): Promise<NameLayout> {
+  await scan(page, (await issueTicket(holder)).qr);
+  await page.waitForSelector('section[data-verdict="admit"] [data-holder-name]');
+  const layout = await measure(page, 'section[data-verdict] [data-holder-name]');
+  await page.screenshot({
+    path: join(SHOTS, `holder-name-${page.viewportSize()?.width ?? 0}-${holder.length}-${[...holder][0]!.charCodeAt(0).toString(16)}.png`),
+  });
+  await page.keyboard.press('Escape');
+  await page.waitForSelector('#screen[data-screen="ready"]');
+  return layout;
+}
+
+test.beforeAll(async ({ browser }) => {
+  test.setTimeout(180_000);
+  if (!process.env['DBUS_SESSION_BUS_ADDRESS'])
+    throw new Error('Run the e2e tests inside scripts/with-keyring.sh (the kiosk keeps its API key in the OS keyring)');
+  requireBuild();
+  mkdirSync(SHOTS, { recursive: true });
+  root = mkdtempSync(join(tmpdir(), 'holder-names-e2e-'));
+  issuerDir = join(root, 'issuer');
+  const port = await freePort();
+  const baseUrl = `http://${HOST}:${port}`;
+  await issuerCli(issuerDir, 'init', '--base-url', baseUrl, '--name', 'E2E Events');
+  const start = new Date(Date.now() + 2 * 3600_000).toISOString();
+  eid = (await issuerCli<{ eid: string }>(issuerDir, 'event', 'create', '--name', 'Names Night', '--date', start, '--venue', 'Hall')).eid;
+  issuer = await startIssuer(issuerDir, port);
+  door = await openKioskDoor(browser, {
+    dataDir: join(root, 'door'),
+    keyringService: `ticket-kiosk-e2e-names-${process.pid}`,
+    waitMs: WAIT_MS,
+    onPageError: (error) => pageErrors.push(error),
+  });
+  doors.push(door);
+  const setup = await issuerCli<{ setup_qr: string }>(issuerDir, 'scanner', 'setup', '--event', eid);
+  await door.page.waitForSelector('#screen[data-screen="setup"]');
+  await scan(door.page, setup.setup_qr);
+  await door.page.waitForSelector('#screen[data-screen="ready"]');
+});
+
+test.afterAll(async () => {
+  test.setTimeout(60_000);
+  for (const opened of doors) await opened.page.close().catch(() => undefined);
+  await closeKioskDoors(doors);
+  await issuer?.stop().catch(() => undefined);
+  if (root) rmSync(root, { recursive: true, force: true });
+});
+
+test.describe.serial('holder names on the kiosk (real issuer, web host, Chromium)', () => {
+  test.describe.configure({ timeout: 120_000 });
+
+  test('an 80-character name on the verdict: whole, inside the screen, two lines, no smaller than the floor', async () => {
+    expect([...LONG_NAME].length).toBe(MAX_LABEL_LENGTH);
+    const layout = await verdictFor(door.page, LONG_NAME);
+    expect(layout).toMatchObject({
+      text: LONG_NAME,
+      title: LONG_NAME,
+      direction: 'ltr',
+      truncated: false,
+      inside: true,
+      pageOverflow: false,
+    });
+    expect(layout.lines).toBeGreaterThanOrEqual(1);
+    expect(layout.lines).toBeLessThanOrEqual(2);
+    // Shrunk, but not past the floor (0.55 of the holder line, 18px) and at this size still read from a step away.
+    expect(layout.fontPx).toBeLessThan(layout.lineFontPx);
+    expect(layout.fontPx).toBeGreaterThanOrEqual(Math.max(0.55 * layout.lineFontPx, 18) - 0.5);
+    expect(layout.fontPx).toBeGreaterThanOrEqual(24);
+  });
+
+  test('80 characters without a break wrap inside the screen too (two lines at most)', async () => {
+    expect([...LONG_WORD].length).toBe(MAX_LABEL_LENGTH);
+    const layout = await verdictFor(door.page, LONG_WORD);
+    expect(layout).toMatchObject({ text: LONG_WORD, title: LONG_WORD, inside: true, pageOverflow: false });
+    expect(layout.lines).toBeLessThanOrEqual(2);
+  });
+
+  test('on a phone-wide screen an 80-character name ends in an ellipsis after two lines, the whole name in its title', async () => {
+    const { page } = door;
+    await page.setViewportSize({ width: 360, height: 740 });
+    try {
+      const layout = await verdictFor(page, LONG_NAME);
+      expect(layout).toMatchObject({ title: LONG_NAME, text: LONG_NAME, truncated: true, inside: true, pageOverflow: false, lines: 2 });
+      // At the smallest size, not smaller: two lines of it are all there is room for.
+      expect(layout.fontPx).toBeCloseTo(Math.max(0.55 * layout.lineFontPx, 18), 0);
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
+  });
+
+  for (const [script, name] of [
+    ['Arabic', ARABIC],
+    ['Hebrew', HEBREW],
+  ] as const) {
+    test(`a two-word ${script} name reads right to left, the first word on the right, with its space`, async () => {
+      const layout = await verdictFor(door.page, name);
+      expect(layout).toMatchObject({
+        text: name,
+        title: name,
+        direction: 'rtl',
+        lines: 1,
+        truncated: false,
+        inside: true,
+        pageOverflow: false,
+      });
+      const [first, second] = layout.words;
+      // Right to left: the first word is drawn right of the second, with the space's gap between them.
+      expect(first!.left).toBeGreaterThan(second!.right);
+    });
+  }
+
+  test('the lookup screen shows the name in the same element: labelled, whole, two lines at most', async () => {
+    const { page } = door;
+    const ticket = await issueTicket(LONG_NAME);
+    await page.keyboard.press('F2');
+    await page.waitForSelector('#screen[data-screen="lookup"]');
+    await page.fill('[data-lookup-input]', ticket.tid);
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('[data-lookup-result][data-status="valid"] [data-lookup-holder] [data-holder-name]');
+    expect(await page.textContent('[data-lookup-holder]')).toBe(`Holder: ${LONG_NAME}`);
+    const layout = await measure(page, '[data-lookup-holder] [data-holder-name]');
+    expect(layout).toMatchObject({ text: LONG_NAME, title: LONG_NAME, inside: true, pageOverflow: false });
+    expect(layout.lines).toBeLessThanOrEqual(2);
+    await page.screenshot({ path: join(SHOTS, 'holder-name-lookup.png') });
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('#screen[data-screen="ready"]');
+    expect(pageErrors).toEqual([]);
+  });
+});
