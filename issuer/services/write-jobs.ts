@@ -5,6 +5,7 @@
  * `serve` at start-up, naming the job.
  */
 import { revokeScannerKeyWrite, revokeTicketWrite } from './admin-actions.js';
+import { setTicketTypeAttentionWrite, updateTicketAttentionWrite } from './attention-notes.js';
 import { appendScanLogWrite, checkInWrite, pruneStoredAnswersWrite } from './check-in.js';
 import { clearCheckInRulesWrite, setCheckInRulesWrite } from './check-in-rules.js';
 import { annulCheckInWrite, heartbeatWrite, setOfflinePolicyWrite, updateEventDoorWrite } from './door.js';
@@ -31,4 +32,6 @@ export const WRITE_JOBS: readonly JobDefinition<never, unknown>[] = [
   setCheckInRulesWrite,
   clearCheckInRulesWrite,
   revokeStaffBadgeWrite,
+  updateTicketAttentionWrite,
+  setTicketTypeAttentionWrite,
 ];

@@ -333,6 +333,29 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   ALTER TABLE tickets ADD COLUMN search_name TEXT COLLATE "C";
   CREATE INDEX tickets_by_search_name ON tickets (eid, search_name);
   `,
+  // 11: attention flags and check-in notes, as migration 11 of migrations.ts (ATTENTION_NOTES_MIGRATION).
+  `
+  ALTER TABLE tickets ADD COLUMN attention INTEGER NOT NULL DEFAULT 0 CHECK (attention IN (0, 1));
+  ALTER TABLE tickets ADD COLUMN note TEXT COLLATE "C";
+  ALTER TABLE tickets ADD COLUMN note_seq BIGINT;
+  CREATE UNIQUE INDEX tickets_by_note_change ON tickets (eid, note_seq) WHERE note_seq IS NOT NULL;
+
+  CREATE TABLE ticket_type_notes (
+    eid          TEXT COLLATE "C" NOT NULL REFERENCES events (eid),
+    ticket_type  TEXT COLLATE "C" NOT NULL,
+    attention    INTEGER NOT NULL CHECK (attention IN (0, 1)),
+    note         TEXT COLLATE "C",
+    updated_at   TEXT COLLATE "C" NOT NULL,
+    PRIMARY KEY (eid, ticket_type)
+  );
+
+  CREATE TABLE note_sequence (
+    singleton  INTEGER PRIMARY KEY CHECK (singleton = 1),
+    last_seq   BIGINT NOT NULL,
+    copy_id    TEXT COLLATE "C" NOT NULL
+  );
+  INSERT INTO note_sequence (singleton, last_seq, copy_id) VALUES (1, 0, substr(md5(random()::text || clock_timestamp()::text), 1, 16));
+  `,
 ];
 
 export const POSTGRES_SCHEMA_VERSION = POSTGRES_MIGRATIONS.length;
