@@ -29,6 +29,7 @@ import { IssuerClient, type IssuerClientOptions } from './sync/issuer-client.js'
 import { IssuerClock } from './sync/issuer-clock.js';
 import { IssuerLink } from './sync/issuer-link.js';
 import { LanDoor } from './sync/lan-door.js';
+import { NotesSync } from './sync/notes.js';
 import { DEFAULT_REVOCATION_MAX_AGE_MS, REVOCATION_SYNC_INTERVAL_MS, RevocationSchedule, RevocationSync } from './sync/revocation-sync.js';
 
 /** What the parts call back in the core. */
@@ -197,6 +198,7 @@ export function assembleKiosk(options: KioskCoreOptions, hooks: KioskHooks): Kio
     log,
     intervalMs: revocationSyncMs,
     changed,
+    notes: new NotesSync({ store, client, now }),
   });
   const door = { store, client, link, drains, heartbeat, lan, now: doorNow, budgetMs, changed };
   const doorScan = new DoorScan({
