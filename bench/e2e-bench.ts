@@ -312,6 +312,9 @@ class TimedCore implements WebHostCore {
   verifyLog(): ReturnType<WebHostCore['verifyLog']> {
     return this.core.verifyLog();
   }
+  attentionDone(): ReturnType<WebHostCore['attentionDone']> {
+    return this.core.attentionDone();
+  }
   configureLanes(...args: Parameters<WebHostCore['configureLanes']>): ReturnType<WebHostCore['configureLanes']> {
     return this.core.configureLanes(...args);
   }

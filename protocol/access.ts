@@ -66,6 +66,8 @@ export const ACCESS = {
   cancelReEnroll: { roles: EVERYONE, label: 'cancel re-enrolling' },
   unlockStaff: { roles: EVERYONE, label: 'unlock staff functions' },
   lockStaff: { roles: EVERYONE, label: 'lock staff functions' },
+  // docs/kiosk.md "Attention notes": whoever runs the door taps Done; a locked PIN must not keep the door held.
+  attentionDone: { roles: EVERYONE, label: 'finish an attention note' },
   verdictDetails: { roles: STEWARD_UP, label: "see a verdict's details" },
   lookupStatus: { roles: SUPERVISOR_UP, label: 'status lookup' },
   setLanguage: { roles: SUPERVISOR_UP, label: 'set the language' },

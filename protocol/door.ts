@@ -6,6 +6,7 @@
  * and its answers are the spec's.
  */
 import type { ScannerRights } from './access.js';
+import type { Attention } from './attention.js';
 import type { EntryPolicy, GateDirection } from './admission-modes.js';
 import type { CheckInRules, RuleRefusal } from './check-in-rules.js';
 import type { CheckInRequest, CheckInResponse, DiscoveryDocument, IssuerEndpoints, IsoDateTime, TicketStatus } from './types.js';
@@ -56,16 +57,20 @@ export interface DoorCheckInResponse extends Omit<CheckInResponse, 'status' | 't
   rule?: RuleRefusal;
   /** `annulled` answers: the issuer's signed annulment receipt, `tann1.` (docs/protocol.md "Annulment receipt"). */
   annulment_receipt?: string;
+  /** docs/protocol.md "Attention notes (project extension)": only when a flag or a note applies. */
+  attention?: Attention;
 }
 
 /** The discovery document with the heartbeat endpoint (an extra field spec scanners ignore). */
 export interface DoorDiscoveryDocument extends Omit<DiscoveryDocument, 'endpoints'> {
-  endpoints: IssuerEndpoints & { scanner_heartbeat?: string; scanner_revocations?: string };
+  endpoints: IssuerEndpoints & { scanner_heartbeat?: string; scanner_revocations?: string; scanner_notes?: string };
 }
 
 /** TicketStatus with `presence` for a ticket scanned out or annulled. */
 export interface DoorTicketStatus extends TicketStatus {
   presence?: 'outside' | 'annulled';
+  /** docs/protocol.md "Attention notes (project extension)": only when a flag or a note applies. */
+  attention?: Attention;
 }
 
 export const OFFLINE_POLICY_KINDS = ['online-only', 'offline', 'capped'] as const;

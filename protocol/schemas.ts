@@ -3,6 +3,7 @@
  * spec. Request schemas allow unknown extra fields (docs/protocol.md
  * "Errors outside the spec's tables"); response schemas are what the issuer emits.
  */
+import { attentionSchema } from './attention.js';
 import { ruleRefusalSchema } from './check-in-rules.js';
 import { ERROR_CODES } from './error-envelope.js';
 import { DOOR_STATUSES, MAX_REASON_LENGTH, SCAN_ACTIONS } from './door.js';
@@ -45,6 +46,8 @@ export const discoveryDocumentSchema = {
         scanner_heartbeat: { type: 'string' },
         // docs/protocol.md "Revocation list": an extra field too.
         scanner_revocations: { type: 'string' },
+        // docs/protocol.md "Attention notes (project extension)": an extra field too.
+        scanner_notes: { type: 'string' },
       },
     },
     supported_versions: { type: 'array', items: { type: 'integer' } },
@@ -148,6 +151,8 @@ export const checkInResponseSchema = {
     rule: ruleRefusalSchema,
     // docs/protocol.md "Annulment receipt": only in an `annulled` answer, when the issuer holds its signing key.
     annulment_receipt: { type: 'string' },
+    // docs/protocol.md "Attention notes (project extension)": only when a flag or a note applies.
+    attention: attentionSchema,
   },
 } as const;
 
@@ -165,6 +170,8 @@ export const ticketStatusSchema = {
     checked_in_at: nullableDateTime,
     // docs/protocol.md "Door operations": only for a ticket scanned out or annulled.
     presence: { type: 'string', enum: ['outside', 'annulled'] },
+    // docs/protocol.md "Attention notes (project extension)": only when a flag or a note applies.
+    attention: attentionSchema,
   },
 } as const;
 

@@ -136,6 +136,17 @@ interface VerdictBase {
 
 export interface AdmitVerdict extends VerdictBase {
   kind: 'admit';
+  /**
+   * The door must look at this person first (docs/kiosk.md "Attention notes"): the issuer's `attention` answer
+   * online, the kiosk's synced notes offline. Absent when neither a flag nor a note applies.
+   */
+  attention?: VerdictAttention;
+}
+
+/** An attention flag and the check-in notes of a ticket and its type (type's note first). */
+export interface VerdictAttention {
+  required: boolean;
+  notes: string[];
 }
 
 /** An exit gate lets the person out (docs/protocol.md "Door operations"): neither an admission nor a refusal. */

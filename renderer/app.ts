@@ -69,6 +69,8 @@ export class KioskScreens {
   /** The newest calibration already shown: one made later (a HID scanner read by the main process) is news. */
   private calibrationSeenAt: string | null = null;
   private verdictTimer: number | undefined;
+  /** The attention verdict on screen holds the door: it stays until the core's hold ends (docs/kiosk.md "Attention notes"). */
+  private attentionHeld = false;
   private lookupOpen = false;
   private lookupResult: StatusView | null = null;
   private lookupBusy = false;
@@ -150,6 +152,7 @@ export class KioskScreens {
       else this.showVerdict(newest);
       return;
     }
+    this.followAttentionHold(state);
     this.markReadAgain(state);
     this.noteStaffCodeIgnored(state);
     const calibration = state.calibration?.diagnosis ?? null;
@@ -288,6 +291,10 @@ export class KioskScreens {
         return;
       case 'staff_badge_refused':
         this.setMessage(() => t('staff.badge.refused', { message: result.message }));
+        return;
+      case 'attention_held':
+        // docs/kiosk.md "Attention notes": the held verdict says "finish the note first" (the state's refused_scans).
+        if (!this.attentionHeld) this.setMessage(() => t('verdict.attention_finish_first'));
         return;
       case 'staff_code_ignored':
         // docs/kiosk.md "Calibration": nothing changed; the door says so and goes on.
@@ -452,11 +459,32 @@ export class KioskScreens {
     this.lookupOpen = false;
     playVerdictSound(view.dataVerdict);
     this.win.clearTimeout(this.verdictTimer);
-    this.verdictTimer = this.win.setTimeout(() => this.dismissVerdict(), VERDICT_SHOWN_MS[view.dataVerdict]);
+    // docs/kiosk.md "Attention notes": a held attention verdict stays until Done or the hold's time (the core ends it).
+    this.attentionHeld =
+      view.attention !== undefined && view.attention !== null && this.state?.attention_hold?.decided_at === this.verdictShown?.decided_at;
+    if (!this.attentionHeld) this.verdictTimer = this.win.setTimeout(() => this.dismissVerdict(), VERDICT_SHOWN_MS[view.dataVerdict]);
     this.render();
   }
 
+  /** The core's hold ended (Done here or elsewhere, or its time): the verdict goes; scans refused meanwhile are said on it. */
+  private followAttentionHold(state: KioskState): void {
+    if (!this.attentionHeld || !this.verdict) return;
+    const hold = state.attention_hold;
+    if (!hold || hold.decided_at !== this.verdictShown?.decided_at) {
+      this.dismissVerdict();
+      return;
+    }
+    const heldNote = hold.refused_scans > 0 ? t('verdict.attention_finish_first') : null;
+    if (heldNote !== (this.verdict.heldNote ?? null)) this.verdict = { ...this.verdict, heldNote };
+  }
+
+  private async attentionDone(): Promise<void> {
+    await attempt(() => this.kiosk.attentionDone());
+    this.dismissVerdict();
+  }
+
   private dismissVerdict(): void {
+    this.attentionHeld = false;
     this.win.clearTimeout(this.verdictTimer);
     this.verdict = null;
     this.verdictShown = null;
@@ -564,7 +592,11 @@ export class KioskScreens {
       case 'verdict':
         this.mounted = {
           screen,
-          handle: mountVerdict(this.root, { dismiss: () => this.dismissVerdict(), undoCheckIn: (view) => this.verdictUndo(view) }),
+          handle: mountVerdict(this.root, {
+            dismiss: () => this.dismissVerdict(),
+            undoCheckIn: (view) => this.verdictUndo(view),
+            attentionDone: () => void this.attentionDone(),
+          }),
         };
         return;
       case 'lanes':

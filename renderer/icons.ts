@@ -1,15 +1,17 @@
 /** Verdict pictograms as inline SVG: thick strokes that read from two meters whatever fonts the kiosk has. */
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
-const PATHS: Readonly<Record<'admit' | 'exit' | 'refuse', string>> = {
+const PATHS: Readonly<Record<'admit' | 'attention' | 'exit' | 'refuse', string>> = {
   admit: 'M 18 52 L 40 74 L 82 26',
+  /** ADMIT — ATTENTION (docs/kiosk.md "Attention notes"): an exclamation mark, told apart from ADMIT by shape. */
+  attention: 'M 50 14 L 50 62 M 50 84 L 50 86',
   /** An arrow out through a door frame: EXIT, told apart from ADMIT and REFUSE by shape, not colour. */
   exit: 'M 40 18 L 18 18 L 18 82 L 40 82 M 38 50 L 86 50 M 66 30 L 86 50 L 66 70',
   refuse: 'M 24 24 L 76 76 M 76 24 L 24 76',
 };
 
 /** `label` is the Unicode icon (✓/✗), kept as the accessible name so screen readers and text dumps still get it. */
-export function verdictIcon(kind: 'admit' | 'exit' | 'refuse', label: string, className: string): SVGSVGElement {
+export function verdictIcon(kind: 'admit' | 'attention' | 'exit' | 'refuse', label: string, className: string): SVGSVGElement {
   const svg = document.createElementNS(SVG_NS, 'svg');
   svg.setAttribute('viewBox', '0 0 100 100');
   svg.setAttribute('class', className);

@@ -346,6 +346,16 @@ export interface KioskState {
   lanes?: LanesState | null;
   /** The kiosk's clock against the issuer's (docs/kiosk.md "The kiosk's clock"); absent from an older core. */
   clock?: KioskClockState;
+  /** An attention verdict holding the door until Done or its time (docs/kiosk.md "Attention notes"); null: none. */
+  attention_hold?: AttentionHoldView | null;
+}
+
+/** The attention verdict on screen (by its decided_at and tid), when its hold ends, and the scans refused meanwhile. */
+export interface AttentionHoldView {
+  decided_at: IsoDateTime;
+  tid: string | null;
+  until: IsoDateTime;
+  refused_scans: number;
 }
 
 /** What the kiosk knows of its clock (docs/kiosk.md "The kiosk's clock"). */
@@ -425,7 +435,9 @@ export type ScanResult =
   /** The kiosk's database is damaged: nothing can be recorded; call IT. Not a verdict on the ticket. */
   | { type: 'storage_fault'; message: string }
   /** The setup code required a staff PIN and none is set yet: no ticket is scanned until one is. */
-  | { type: 'staff_pin_needed'; message: string };
+  | { type: 'staff_pin_needed'; message: string }
+  /** An attention verdict holds the door (docs/kiosk.md "Attention notes"): tap Done, then scan again. Nothing was checked in. */
+  | { type: 'attention_held'; message: string };
 
 export type StatusLookupResult =
   | { type: 'status'; status: TicketStatus }
@@ -466,6 +478,8 @@ export interface KioskApi {
   leaveKioskMode(): Promise<LeaveKioskModeResult>;
   getState(): Promise<KioskState>;
   setScannerName(name: string): Promise<KioskState>;
+  /** Done: the attention verdict on screen has been read; the door takes scans again (docs/kiosk.md "Attention notes"). */
+  attentionDone(): Promise<KioskState | StaffLocked>;
   /** Makes this kiosk an entry or an exit gate. Staff only. */
   setDirection(direction: GateDirection): Promise<KioskState | StaffLocked>;
   /** Undoes a recent check-in of the ticket (within the annul window), with the reason. Staff only. */

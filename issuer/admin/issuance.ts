@@ -29,6 +29,9 @@ export interface TicketSpec {
   ticketType?: string;
   /** Expiry, Unix seconds. */
   exp: number;
+  /** Attention flag and check-in note (docs/protocol.md "Attention notes (project extension)"); not in the QR. */
+  attention?: boolean;
+  note?: string;
 }
 
 export interface IssuanceContext {
@@ -130,6 +133,8 @@ async function signBatch(signer: BatchSigner, context: IssuanceContext, specs: r
   const segments = payloads.map(payloadSegment);
   const signatures = await signer.signAll(segments.map((segment) => Buffer.from(segment, 'latin1')));
   return payloads.map((payload, i) => ({
+    ...(specs[i]!.attention === true ? { attention: true } : {}),
+    ...(specs[i]!.note === undefined ? {} : { note: specs[i]!.note }),
     tid: payload.tid,
     eid: payload.eid,
     kid: payload.kid,

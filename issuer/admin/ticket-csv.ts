@@ -1,8 +1,9 @@
 /**
- * `ticket import` rows: `holder_name,ticket_type[,expires_at]`, header row
- * optional (docs/protocol.md "The admin CLI"). All lines are checked before
- * anything is issued, so one bad line means nothing is stored.
+ * `ticket import` rows: `holder_name,ticket_type[,expires_at[,attention[,note]]]`, header row
+ * optional (docs/protocol.md "The admin CLI"; attention and note: docs/protocol.md "Attention notes (project
+ * extension)"). All lines are checked before anything is issued, so one bad line means nothing is stored.
  */
+import { noteProblem } from '../../protocol/attention.js';
 import { labelCharacterProblem } from '../labels.js';
 import { unixSeconds } from '../time.js';
 import { MAX_LABEL_LENGTH, parseDateTime } from './validators.js';
@@ -10,7 +11,10 @@ import { CsvSyntaxError, isBlankRecord, parseCsv, type CsvRecord } from '../csv.
 import { AdminError } from '../error-catalogue.js';
 import type { TicketSpec } from './issuance.js';
 
-export const CSV_COLUMNS = ['holder_name', 'ticket_type', 'expires_at'] as const;
+export const CSV_COLUMNS = ['holder_name', 'ticket_type', 'expires_at', 'attention', 'note'] as const;
+
+/** An attention cell: empty or one of these (any case). */
+const ATTENTION_VALUES: Record<string, boolean> = { '': false, '0': false, no: false, false: false, '1': true, yes: true, true: true };
 
 export interface CsvLineError {
   line: number;
@@ -44,16 +48,16 @@ export function ticketSpecsFromCsv(text: string, defaultExp: number, source: str
 
 function isHeader(record: CsvRecord): boolean {
   const names = record.fields.map((field) => field.trim().toLowerCase());
-  return names.length >= 2 && names.length <= 3 && names.every((name, i) => name === CSV_COLUMNS[i]);
+  return names.length >= 2 && names.length <= CSV_COLUMNS.length && names.every((name, i) => name === CSV_COLUMNS[i]);
 }
 
 /** A spec, or what is wrong with the line. */
 function specFromRecord(record: CsvRecord, defaultExp: number): TicketSpec | string {
   const fields = record.fields.map((field) => field.trim());
-  if (fields.length < 2 || fields.length > 3) {
-    return `expected 2 or 3 fields (${CSV_COLUMNS.join(',')}), found ${fields.length}`;
+  if (fields.length < 2 || fields.length > CSV_COLUMNS.length) {
+    return `expected 2 to ${CSV_COLUMNS.length} fields (${CSV_COLUMNS.join(',')}), found ${fields.length}`;
   }
-  const [holderName, ticketType, expiresAt] = fields as [string, string, string | undefined];
+  const [holderName, ticketType, expiresAt, attention, note] = fields as [string, string, ...(string | undefined)[]];
   if (holderName.length > MAX_LABEL_LENGTH) return `holder_name is ${holderName.length} characters long; keep it to ${MAX_LABEL_LENGTH}`;
   if (ticketType.length > MAX_LABEL_LENGTH) return `ticket_type is ${ticketType.length} characters long; keep it to ${MAX_LABEL_LENGTH}`;
   for (const [column, value] of [
@@ -66,6 +70,16 @@ function specFromRecord(record: CsvRecord, defaultExp: number): TicketSpec | str
   const spec: TicketSpec = { exp: defaultExp };
   if (holderName !== '') spec.holderName = holderName;
   if (ticketType !== '') spec.ticketType = ticketType;
+  if (attention !== undefined) {
+    const flag = ATTENTION_VALUES[attention.toLowerCase()];
+    if (flag === undefined) return 'attention must be empty, 0, 1, yes, no, true or false';
+    if (flag) spec.attention = true;
+  }
+  if (note !== undefined && note !== '') {
+    const problem = noteProblem(note);
+    if (problem !== null) return `note ${problem}`;
+    spec.note = note;
+  }
   if (expiresAt !== undefined && expiresAt !== '') {
     try {
       spec.exp = unixSeconds(parseDateTime(expiresAt, 'expires_at'));

@@ -4,6 +4,7 @@
  * an AdminError whose message names the flag (or field) and shows an accepted
  * example.
  */
+import { noteProblem } from '../../protocol/attention.js';
 import { labelCharacterProblem } from '../labels.js';
 import { baseUrlProblem, type BaseUrlProblem } from '../../protocol/base-url.js';
 import { AdminError } from '../error-catalogue.js';
@@ -67,5 +68,14 @@ export function parseLabel(value: string, flag: string): string {
       'INVALID_ARGUMENT',
       `${flag} ${problem}: labels are shown at the door and exported, so only printable text is accepted`,
     );
+  return trimmed;
+}
+
+/** A check-in note (docs/protocol.md "Attention notes (project extension)"): the label rules, up to MAX_NOTE_LENGTH. */
+export function parseNote(value: string, flag: string): string {
+  const trimmed = value.trim();
+  const problem = noteProblem(trimmed);
+  if (problem !== null)
+    throw new AdminError('INVALID_ARGUMENT', `${flag} ${problem}: a note is shown at the door, so only printable text is accepted`);
   return trimmed;
 }

@@ -11,6 +11,7 @@ import { offlinePoliciesOf } from '../store/door.js';
 import { listEvents, type EventRow } from '../store/events.js';
 import { action, withCommonOptions, type CommonOptions } from './command.js';
 import { registerEventRulesCommands } from './event-rules-commands.js';
+import { registerTicketTypeCommands } from './ticket-type-commands.js';
 
 export interface EventJson {
   eid: string;
@@ -93,6 +94,7 @@ const doorOptions = (command: Command): Command =>
 export function registerEventCommands(program: Command, nextId: IdFactory): void {
   const event = program.command('event').description('events tickets are issued for');
   registerEventRulesCommands(event);
+  registerTicketTypeCommands(event);
 
   withCommonOptions(
     doorOptions(

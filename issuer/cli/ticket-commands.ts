@@ -1,9 +1,10 @@
 /**
- * `ticket issue`, `ticket import`, `ticket revoke`, `ticket show` (docs/protocol.md "The admin CLI").
+ * `ticket issue`, `ticket import`, `ticket revoke`, `ticket update`, `ticket show` (docs/protocol.md "The admin CLI").
  * Issuance itself is issuer/admin/issuance.ts, the CSV rows issuer/admin/ticket-csv.ts.
  */
 import fs from 'node:fs';
 import type { Command } from 'commander';
+import type { Attention } from '../../protocol/attention.js';
 import type { TicketStatus } from '../../protocol/types.js';
 import type { IdFactory } from '../admin/ids.js';
 import { defaultTicketExpiry, issueForEvent, type TicketSpec } from '../admin/issuance.js';
@@ -19,9 +20,11 @@ import {
   TICKET_EXPORT_FORMATS,
   type TicketExportResult,
 } from '../admin/ticket-export.js';
-import { parseDateTime, parseInteger, parseLabel } from '../admin/validators.js';
+import { parseDateTime, parseInteger, parseLabel, parseNote } from '../admin/validators.js';
 import { AdminError } from '../error-catalogue.js';
 import { revokeTicketById } from '../services/admin-actions.js';
+import { attentionForTicket, updateTicketAttentionWrite, type TicketAttentionJson } from '../services/attention-notes.js';
+import type { AttentionChange } from '../store/attention-notes.js';
 import { ticketStatus } from '../services/ticket-status.js';
 import { findCheckin } from '../store/checkins.js';
 import type { EventRow } from '../store/events.js';
@@ -64,6 +67,15 @@ interface IssueOptions extends CommonOptions {
   type?: string;
   count?: string;
   expires?: string;
+  attention?: boolean;
+  note?: string;
+}
+
+interface UpdateOptions extends CommonOptions {
+  /** --attention: true, --no-attention: false, neither: undefined. */
+  attention?: boolean;
+  /** --note TEXT: the text, --no-note: false. */
+  note?: string | false;
 }
 
 interface ImportOptions extends CommonOptions {
@@ -95,13 +107,16 @@ export function registerTicketCommands(program: Command, nextId: IdFactory): voi
       .option('--holder <name>', 'holder display name (keep it short)')
       .option('--type <type>', 'ticket type label, e.g. VIP')
       .option('--count <n>', 'number of tickets', '1')
-      .option('--expires <iso>', 'ticket expiry, ISO 8601 with time zone'),
+      .option('--expires <iso>', 'ticket expiry, ISO 8601 with time zone')
+      .option('--attention', 'door staff must look at this person (an attention flag, not in the QR)')
+      .option('--note <text>', 'a short check-in note shown at the door (not in the QR)'),
   ).action(
     action<IssueOptions>((options, output) => {
       const count = parseInteger(options.count ?? '1', '--count', 1, MAX_TICKETS_PER_COMMAND);
       const holderName = options.holder === undefined ? undefined : parseLabel(options.holder, '--holder');
       const ticketType = options.type === undefined ? undefined : parseLabel(options.type, '--type');
       const expires = options.expires === undefined ? undefined : unixSeconds(parseDateTime(options.expires, '--expires'));
+      const note = options.note === undefined ? undefined : parseNote(options.note, '--note');
       return withIssuer(options.data, async (context) => {
         const result = await issueWithOutput(
           context,
@@ -110,6 +125,8 @@ export function registerTicketCommands(program: Command, nextId: IdFactory): voi
             const spec: TicketSpec = { exp: expires ?? defaultTicketExpiry(event) };
             if (holderName !== undefined) spec.holderName = holderName;
             if (ticketType !== undefined) spec.ticketType = ticketType;
+            if (options.attention === true) spec.attention = true;
+            if (note !== undefined) spec.note = note;
             return Array.from({ length: count }, () => spec);
           },
           nextId,
@@ -123,7 +140,7 @@ export function registerTicketCommands(program: Command, nextId: IdFactory): voi
   withCommonOptions(
     ticket
       .command('import')
-      .description('issue one ticket per CSV row: holder_name,ticket_type[,expires_at] (header row optional)')
+      .description('issue one ticket per CSV row: holder_name,ticket_type[,expires_at[,attention[,note]]] (header row optional)')
       .requiredOption('--event <eid>', 'event ID')
       .requiredOption('--csv <file>', 'CSV file'),
   ).action(
@@ -195,11 +212,36 @@ export function registerTicketCommands(program: Command, nextId: IdFactory): voi
     ),
   );
 
+  withCommonOptions(
+    ticket
+      .command('update')
+      .description("change a ticket's attention flag and check-in note (kiosks hear of it at their next sync)")
+      .argument('<tid>', 'ticket ID')
+      .option('--attention', 'set the attention flag')
+      .option('--no-attention', 'clear the attention flag')
+      .option('--note <text>', 'set the check-in note')
+      .option('--no-note', 'remove the check-in note'),
+  ).action(
+    action<UpdateOptions>((options, output, [tid]) => {
+      const change: AttentionChange = {};
+      if (options.attention !== undefined) change.attention = options.attention;
+      if (options.note === false) change.note = null;
+      else if (options.note !== undefined) change.note = parseNote(options.note, '--note');
+      if (Object.keys(change).length === 0)
+        throw new AdminError('INVALID_ARGUMENT', 'nothing to change: give --attention, --no-attention, --note or --no-note');
+      return withIssuer(options.data, async ({ database }) => {
+        const result = await database.write(updateTicketAttentionWrite({ tid: tid!, change }));
+        output.result(result, () => describeAttention(result));
+      });
+    }),
+  );
+
   withCommonOptions(ticket.command('show').description("a ticket's status and its QR").argument('<tid>', 'ticket ID')).action(
     action<CommonOptions>((options, output, [tid]) =>
       withIssuer(options.data, async ({ database }) => {
         const row = await requireTicket(database.read, tid!);
-        const status = ticketStatus(row, await findCheckin(database.read, row.tid), unixSeconds(new Date()));
+        const attention = await attentionForTicket(database.read, row);
+        const status = ticketStatus(row, await findCheckin(database.read, row.tid), unixSeconds(new Date()), attention);
         const result = ticketShowJson(row, status);
         const qr = output.json ? '' : await terminalQr(row.qr);
         output.result(result, () => [...describeStatus(status), '', qr, row.qr].join('\n'));
@@ -219,7 +261,16 @@ function describeTicketExport(result: TicketExportResult): string {
   return lines.join('\n');
 }
 
-function describeStatus(status: TicketStatus): string[] {
+function describeAttention(result: TicketAttentionJson): string {
+  return [
+    `Ticket      ${result.tid}`,
+    `Attention   ${result.attention ? 'yes' : 'no'}`,
+    `Note        ${result.note ?? '-'}`,
+    `At the door ${result.answer === null ? '-' : `${result.answer.required ? 'ATTENTION ' : ''}${result.answer.notes.join(' / ')}`}`,
+  ].join('\n');
+}
+
+function describeStatus(status: TicketStatus & { attention?: Attention }): string[] {
   return [
     `Ticket      ${status.tid}`,
     `Event       ${status.eid}`,
@@ -228,5 +279,10 @@ function describeStatus(status: TicketStatus): string[] {
     `Type        ${status.ticket_type ?? '-'}`,
     `Issued at   ${status.issued_at}`,
     `Checked in  ${status.checked_in_at ?? '-'}`,
+    ...(status.attention === undefined
+      ? []
+      : [
+          `Attention   ${status.attention.required ? 'yes' : 'no'}${status.attention.notes.map((note) => `\n  note      ${note}`).join('')}`,
+        ]),
   ];
 }

@@ -8,6 +8,7 @@ import { findTicket } from '../store/tickets.js';
 import { PATHS } from '../services/discovery.js';
 import type { RateLimitHook } from '../services/rate-limits.js';
 import { ticketStatus } from '../services/ticket-status.js';
+import { attentionForTicket } from '../services/attention-notes.js';
 import { errorResponses, ref } from './schemas.js';
 
 export default async function ticketStatusRoute(
@@ -28,7 +29,8 @@ export default async function ticketStatusRoute(
       const ticket = await findTicket(options.database.read, request.params.tid);
       if (!ticket) throw errors.ticketNotFound();
       if (ticket.eid !== credential.eid) throw errors.forbiddenEvent();
-      return ticketStatus(ticket, await findCheckin(options.database.read, ticket.tid), Math.floor(Date.now() / 1000));
+      const attention = await attentionForTicket(options.database.read, ticket);
+      return ticketStatus(ticket, await findCheckin(options.database.read, ticket.tid), Math.floor(Date.now() / 1000), attention);
     },
   );
 }

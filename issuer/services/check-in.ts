@@ -12,6 +12,7 @@
  * runs its job again, which then reads the winner's row and answers from it
  * (already_used, or the stored answer replayed): never a second `valid`.
  */
+import type { Attention } from '../../protocol/attention.js';
 import type { ErrorEnvelope } from '../../protocol/error-envelope.js';
 import type { DoorCheckInResponse } from '../../protocol/door.js';
 import { isUuidV4 } from '../../protocol/uuid.js';
@@ -84,7 +85,7 @@ async function checkInJob(
   keysDir: string | undefined,
 ): Promise<CheckInResult> {
   const key = effectiveIdempotencyKey(body, headerKey);
-  const { ticket, checkin, door, stored } = await checkInFacts(db, body.tid, key !== undefined && isUuidV4(key) ? key : null);
+  const { ticket, checkin, door, stored, attention } = await checkInFacts(db, body.tid, key !== undefined && isUuidV4(key) ? key : null);
   // Occupancy is read only where an answer can use it: an explicit entry or exit at an event with a capacity.
   const occupancyMatters = body.action !== undefined && body.action !== 'annul' && door?.capacity != null && ticket?.eid === body.eid;
   const badge = body.staff_badge === undefined ? undefined : await badgeFact(db, body.staff_badge, body.eid, now);
@@ -106,7 +107,8 @@ async function checkInJob(
     rules: await rulesFacts(db, body, ticket, door?.rules_json ?? null),
     badge,
   });
-  const decision = keysDir === undefined ? decided : await withReceipt(db, decided, { credential, body, checkin, badge, keysDir, now });
+  const receipted = keysDir === undefined ? decided : await withReceipt(db, decided, { credential, body, checkin, badge, keysDir, now });
+  const decision = withAttention(receipted, attention, ticket?.eid === body.eid);
   // Who at the door: the badge's sid when a valid badge came with the request, else the staff id the kiosk sent.
   const staffId = badge?.ok === true ? badge.sid : (body.staff_id ?? null);
   const result = await apply(db, decision, credential, body, key!, now, { ticket, checkin, staffId });
@@ -148,6 +150,16 @@ async function checkInJob(
     }),
   });
   return result;
+}
+
+/**
+ * An answer about a ticket of the scanner's event carries the ticket's attention flag and notes when any apply
+ * (docs/protocol.md "Attention notes (project extension)"), an extra field spec scanners ignore; it is part of the
+ * stored answer, so a replay sends the same bytes.
+ */
+function withAttention(decision: CheckInDecision, attention: Attention | null, ownEvent: boolean): CheckInDecision {
+  if (attention === null || !ownEvent || decision.kind !== 'answer' || !('status' in decision.body)) return decision;
+  return { ...decision, body: { ...decision.body, attention } };
 }
 
 /**

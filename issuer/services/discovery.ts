@@ -22,16 +22,21 @@ export const PATHS = {
   heartbeat: `${API_PREFIX}/scanners/heartbeat`,
   /** docs/protocol.md "Revocation list" (project extension). */
   revocations: `${API_PREFIX}/scanners/revocations`,
+  /** docs/protocol.md "Attention notes (project extension)". */
+  notes: `${API_PREFIX}/scanners/notes`,
 } as const;
 
-/** The spec's three endpoints, and the heartbeat and the revocation list as extra fields that spec scanners ignore. */
-export function endpointsFor(baseUrl: string): IssuerEndpoints & { scanner_heartbeat: string; scanner_revocations: string } {
+/** The spec's three endpoints, and the heartbeat, revocation and notes lists as extra fields that spec scanners ignore. */
+export function endpointsFor(
+  baseUrl: string,
+): IssuerEndpoints & { scanner_heartbeat: string; scanner_revocations: string; scanner_notes: string } {
   return {
     check_in: `${baseUrl}${PATHS.checkIn}`,
     status: `${baseUrl}${API_PREFIX}/tickets/{tid}/status`,
     scanner_enroll: `${baseUrl}${PATHS.enroll}`,
     scanner_heartbeat: `${baseUrl}${PATHS.heartbeat}`,
     scanner_revocations: `${baseUrl}${PATHS.revocations}`,
+    scanner_notes: `${baseUrl}${PATHS.notes}`,
   };
 }
 

@@ -2,6 +2,7 @@
  * A ticket's state for the status endpoint and `ticket show`
  * (docs/protocol.md "Status": revoked → checked_in → expired → valid).
  */
+import type { Attention } from '../../protocol/attention.js';
 import type { Presence } from '../../protocol/door.js';
 import type { TicketState, TicketStatus } from '../../protocol/types.js';
 import type { CheckinRow } from '../store/checkins.js';
@@ -21,8 +22,13 @@ export function ticketState(ticket: TicketRow, checkin: CheckinRow | undefined, 
  * The spec's TicketStatus. A ticket scanned out or annulled also says so in `presence` (an extra field,
  * docs/protocol.md "Door operations"); a ticket that never used those features gets the spec's answer.
  */
-export function ticketStatus(ticket: TicketRow, checkin: CheckinRow | undefined, nowUnix: number): TicketStatus & { presence?: Presence } {
-  const status: TicketStatus & { presence?: Presence } = {
+export function ticketStatus(
+  ticket: TicketRow,
+  checkin: CheckinRow | undefined,
+  nowUnix: number,
+  attention: Attention | null = null,
+): TicketStatus & { presence?: Presence; attention?: Attention } {
+  const status: TicketStatus & { presence?: Presence; attention?: Attention } = {
     tid: ticket.tid,
     eid: ticket.eid,
     status: ticketState(ticket, checkin, nowUnix),
@@ -32,5 +38,7 @@ export function ticketStatus(ticket: TicketRow, checkin: CheckinRow | undefined,
   if (ticket.holder_name !== null) status.holder_name = ticket.holder_name;
   if (ticket.ticket_type !== null) status.ticket_type = ticket.ticket_type;
   if (checkin !== undefined && checkin.state !== 'inside') status.presence = checkin.state;
+  // docs/protocol.md "Attention notes (project extension)": only when a flag or a note applies.
+  if (attention !== null) status.attention = attention;
   return status;
 }

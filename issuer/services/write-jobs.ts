@@ -5,6 +5,7 @@
  * `serve` at start-up, naming the job.
  */
 import { revokeScannerKeyWrite, revokeTicketWrite } from './admin-actions.js';
+import { setTicketTypeAttentionWrite, updateTicketAttentionWrite } from './attention-notes.js';
 import { appendScanLogWrite, checkInWrite, pruneStoredAnswersWrite } from './check-in.js';
 import { clearCheckInRulesWrite, setCheckInRulesWrite } from './check-in-rules.js';
 import { annulCheckInWrite, heartbeatWrite, setOfflinePolicyWrite, updateEventDoorWrite } from './door.js';
@@ -41,4 +42,7 @@ export const WRITE_JOBS: readonly JobDefinition<never, unknown>[] = [
   addEndpointWrite,
   disableEndpointWrite,
   replayWrite,
+  // Attention notes (docs/protocol.md "Attention notes (project extension)").
+  updateTicketAttentionWrite,
+  setTicketTypeAttentionWrite,
 ];

@@ -1,5 +1,6 @@
 /** Check-ins, stored idempotent answers and the scan audit log. */
 import type { Sql } from './sql.js';
+import { attentionOf, type Attention } from '../../protocol/attention.js';
 import type { EntryPolicy } from '../../protocol/door.js';
 import { WriteConflict, type Sql as SqlPort } from './sql.js';
 import type { TicketRow } from './tickets.js';
@@ -100,6 +101,8 @@ export interface CheckInFacts {
   door: { entry_policy: EntryPolicy; capacity: number | null; inside: number | null; rules_json: string | null } | undefined;
   /** With the scanner of the key that stored it: a replay is honoured for any key of that scanner. */
   stored: (StoredAnswer & { scanner_id: string }) | undefined;
+  /** What the ticket's answer carries (docs/protocol.md "Attention notes (project extension)"); null: nothing. */
+  attention: Attention | null;
 }
 
 /**
@@ -108,7 +111,7 @@ export interface CheckInFacts {
  */
 export async function checkInFacts(db: Sql, tid: string, idempotencyKey: string | null): Promise<CheckInFacts> {
   const row = await db.get<FactsRow>(CHECK_IN_FACTS, { tid, key: idempotencyKey });
-  if (row === undefined) return { ticket: undefined, checkin: undefined, door: undefined, stored: undefined };
+  if (row === undefined) return { ticket: undefined, checkin: undefined, door: undefined, stored: undefined, attention: null };
   return {
     ticket:
       row.t_tid === null
@@ -124,7 +127,16 @@ export async function checkInFacts(db: Sql, tid: string, idempotencyKey: string 
             qr: row.t_qr!,
             revoked_at: row.t_revoked_at,
             revoke_reason: row.t_revoke_reason,
+            attention: Number(row.t_attention ?? 0),
+            note: row.t_note,
           },
+    attention:
+      row.t_tid === null
+        ? null
+        : attentionOf(row.n_attention === null ? null : { attention: Number(row.n_attention) === 1, note: row.n_note }, {
+            attention: Number(row.t_attention ?? 0) === 1,
+            note: row.t_note,
+          }),
     checkin:
       row.c_tid === null
         ? undefined
@@ -180,6 +192,10 @@ type FactsRow = Nullable<{
   t_qr: string;
   t_revoked_at: string;
   t_revoke_reason: string;
+  t_attention: number;
+  t_note: string;
+  n_attention: number;
+  n_note: string;
   c_tid: string;
   c_checked_in_at: string;
   c_scanner_id: string;
@@ -209,6 +225,7 @@ type FactsRow = Nullable<{
 const CHECK_IN_FACTS = `
   SELECT t.tid AS t_tid, t.eid AS t_eid, t.kid AS t_kid, t.holder_name AS t_holder_name, t.ticket_type AS t_ticket_type,
          t.issued_at AS t_issued_at, t.exp AS t_exp, t.qr AS t_qr, t.revoked_at AS t_revoked_at, t.revoke_reason AS t_revoke_reason,
+         t.attention AS t_attention, t.note AS t_note, n.attention AS n_attention, n.note AS n_note,
          c.tid AS c_tid, c.checked_in_at AS c_checked_in_at, c.scanner_id AS c_scanner_id, c.gate_id AS c_gate_id,
          c.api_key_id AS c_api_key_id, c.idempotency_key AS c_idempotency_key, c.recorded_at AS c_recorded_at,
          c.state AS c_state, c.state_at AS c_state_at, c.first_checked_in_at AS c_first_checked_in_at, c.entries AS c_entries,
@@ -222,6 +239,7 @@ const CHECK_IN_FACTS = `
   LEFT JOIN checkins c ON c.tid = q.tid
   LEFT JOIN events e ON e.eid = t.eid
   LEFT JOIN check_in_rules r ON r.eid = t.eid
+  LEFT JOIN ticket_type_notes n ON n.eid = t.eid AND n.ticket_type = t.ticket_type
   LEFT JOIN idempotency i ON i.idempotency_key = q.idempotency_key
   LEFT JOIN api_keys k ON k.api_key_id = i.api_key_id`;
 

@@ -94,6 +94,11 @@ export const TABLE_COLUMNS = {
     revocation_seq: LOCAL,
     // The holder name in the searchable form (protocol/search-name.ts): made again from holder_name where it lands.
     search_name: LOCAL,
+    // Attention flag and check-in note (docs/protocol.md "Attention notes (project extension)"): they stay in this
+    // database for now, as the type rules below and their change sequence (not in the export file yet).
+    attention: LOCAL,
+    note: LOCAL,
+    note_seq: LOCAL,
   },
   checkins: {
     rowid: ROWID,
@@ -226,6 +231,8 @@ export const TABLE_COLUMNS = {
   },
   event_lan_keys: { rowid: ROWID, eid: { travels: 'string' }, lan_key: { travels: 'string' }, created_at: { travels: 'time' } },
   revocation_sequence: { singleton: LOCAL, last_seq: LOCAL, copy_id: LOCAL },
+  ticket_type_notes: { eid: LOCAL, ticket_type: LOCAL, attention: LOCAL, note: LOCAL, updated_at: LOCAL },
+  note_sequence: { singleton: LOCAL, last_seq: LOCAL, copy_id: LOCAL },
   check_in_rules: { rowid: ROWID, eid: { travels: 'string' }, rules: { travels: 'rules_json' }, updated_at: { travels: 'time' } },
   // docs/issuer.md "Staff roles and badges": the code is signed once, so all but the revocation never changes.
   staff_badges: {

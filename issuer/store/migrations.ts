@@ -374,7 +374,39 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX webhook_deliveries_due ON webhook_deliveries (state, next_attempt_at);
   CREATE INDEX webhook_deliveries_by_endpoint ON webhook_deliveries (endpoint_id, state);
   `,
+  // 12: attention flags and check-in notes (docs/protocol.md "Attention notes (project extension)"), per ticket
+  // and per ticket type, and the change sequence that kiosks sync them by.
+  `
+  -- A ticket's own flag (0 or 1) and note (NULL: none), and the place of its last change in the note sequence
+  -- (NULL: never had a flag or a note), which the synced list reads in order.
+  ALTER TABLE tickets ADD COLUMN attention INTEGER NOT NULL DEFAULT 0 CHECK (attention IN (0, 1));
+  ALTER TABLE tickets ADD COLUMN note TEXT;
+  ALTER TABLE tickets ADD COLUMN note_seq INTEGER;
+  CREATE UNIQUE INDEX tickets_by_note_change ON tickets (eid, note_seq) WHERE note_seq IS NOT NULL;
+
+  -- A ticket type's rule: every ticket of the type gets its flag and its note (before the ticket's own).
+  CREATE TABLE ticket_type_notes (
+    eid          TEXT NOT NULL REFERENCES events (eid),
+    ticket_type  TEXT NOT NULL,
+    attention    INTEGER NOT NULL CHECK (attention IN (0, 1)),
+    note         TEXT,
+    updated_at   TEXT NOT NULL,
+    PRIMARY KEY (eid, ticket_type)
+  );
+
+  -- As revocation_sequence: the last number given and this copy's id; every ticket change moves it in its own
+  -- transaction, so a kiosk's cursor is exact under concurrency (docs/protocol.md "The cursor, exact under concurrency").
+  CREATE TABLE note_sequence (
+    singleton  INTEGER PRIMARY KEY CHECK (singleton = 1),
+    last_seq   INTEGER NOT NULL,
+    copy_id    TEXT NOT NULL
+  );
+  INSERT INTO note_sequence (singleton, last_seq, copy_id) VALUES (1, 0, lower(hex(randomblob(8))));
+  `,
 ];
+
+/** The migration that added attention flags and notes (a named constant, so a merge renumbers it in one place). */
+export const ATTENTION_NOTES_MIGRATION = 12;
 
 /** The migration that added tickets.search_name: the tickets from before it get theirs right after it runs. */
 export const SEARCH_NAME_MIGRATION = 10;

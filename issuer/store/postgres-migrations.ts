@@ -370,6 +370,29 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   CREATE INDEX webhook_deliveries_due ON webhook_deliveries (state, next_attempt_at);
   CREATE INDEX webhook_deliveries_by_endpoint ON webhook_deliveries (endpoint_id, state);
   `,
+  // 12: attention flags and check-in notes, as migration 12 of migrations.ts (ATTENTION_NOTES_MIGRATION).
+  `
+  ALTER TABLE tickets ADD COLUMN attention INTEGER NOT NULL DEFAULT 0 CHECK (attention IN (0, 1));
+  ALTER TABLE tickets ADD COLUMN note TEXT COLLATE "C";
+  ALTER TABLE tickets ADD COLUMN note_seq BIGINT;
+  CREATE UNIQUE INDEX tickets_by_note_change ON tickets (eid, note_seq) WHERE note_seq IS NOT NULL;
+
+  CREATE TABLE ticket_type_notes (
+    eid          TEXT COLLATE "C" NOT NULL REFERENCES events (eid),
+    ticket_type  TEXT COLLATE "C" NOT NULL,
+    attention    INTEGER NOT NULL CHECK (attention IN (0, 1)),
+    note         TEXT COLLATE "C",
+    updated_at   TEXT COLLATE "C" NOT NULL,
+    PRIMARY KEY (eid, ticket_type)
+  );
+
+  CREATE TABLE note_sequence (
+    singleton  INTEGER PRIMARY KEY CHECK (singleton = 1),
+    last_seq   BIGINT NOT NULL,
+    copy_id    TEXT COLLATE "C" NOT NULL
+  );
+  INSERT INTO note_sequence (singleton, last_seq, copy_id) VALUES (1, 0, substr(md5(random()::text || clock_timestamp()::text), 1, 16));
+  `,
 ];
 
 export const POSTGRES_SCHEMA_VERSION = POSTGRES_MIGRATIONS.length;

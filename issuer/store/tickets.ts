@@ -1,4 +1,5 @@
 import { searchName } from '../../protocol/search-name.js';
+import { takeNoteNumbers } from './attention-notes.js';
 import { numberRevocation } from './revocations.js';
 import type { Sql } from './sql.js';
 
@@ -13,16 +14,23 @@ export interface TicketRow {
   qr: string;
   revoked_at: string | null;
   revoke_reason: string | null;
+  /** The ticket's own attention flag (0 or 1) and note (docs/protocol.md "Attention notes (project extension)"). */
+  attention?: number;
+  note?: string | null;
 }
 
-export type NewTicket = Omit<TicketRow, 'revoked_at' | 'revoke_reason'>;
+/** A ticket to store; `attention` and `note` only when issued with them. */
+export type NewTicket = Omit<TicketRow, 'revoked_at' | 'revoke_reason' | 'attention' | 'note'> & {
+  attention?: boolean;
+  note?: string | null;
+};
 
 /** The ticket columns, spelled once: `SELECT *` would also bring PostgreSQL's own sequence column. */
-export const TICKET_COLUMNS = 'tid, eid, kid, holder_name, ticket_type, issued_at, exp, qr, revoked_at, revoke_reason';
+export const TICKET_COLUMNS = 'tid, eid, kid, holder_name, ticket_type, issued_at, exp, qr, revoked_at, revoke_reason, attention, note';
 
 /**
  * Rows per INSERT statement: one statement and, on PostgreSQL, one round trip for many tickets, which is what
- * keeps bulk issuance fast there (9 values a row, far below either database's limit on parameters).
+ * keeps bulk issuance fast there (12 values a row, far below either database's limit on parameters).
  */
 const TICKETS_PER_INSERT = 500;
 
@@ -30,19 +38,29 @@ const TICKETS_PER_INSERT = 500;
 export async function insertTickets(db: Sql, tickets: readonly NewTicket[]): Promise<void> {
   for (let start = 0; start < tickets.length; start += TICKETS_PER_INSERT) {
     const chunk = tickets.slice(start, start + TICKETS_PER_INSERT);
+    // A ticket issued with a flag or a note is a change kiosks sync: it gets its number in the note sequence in
+    // this transaction (docs/protocol.md "Attention notes (project extension)").
+    const noted = chunk.filter((ticket) => ticket.attention === true || (ticket.note ?? null) !== null).length;
+    let seq = noted === 0 ? 0 : await takeNoteNumbers(db, noted);
     await db.run(
-      `INSERT INTO tickets (tid, eid, kid, holder_name, ticket_type, issued_at, exp, qr, search_name) VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
-      chunk.flatMap((ticket) => [
-        ticket.tid,
-        ticket.eid,
-        ticket.kid,
-        ticket.holder_name,
-        ticket.ticket_type,
-        ticket.issued_at,
-        ticket.exp,
-        ticket.qr,
-        ticket.holder_name === null ? null : searchName(ticket.holder_name),
-      ]),
+      `INSERT INTO tickets (tid, eid, kid, holder_name, ticket_type, issued_at, exp, qr, search_name, attention, note, note_seq) VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+      chunk.flatMap((ticket) => {
+        const isNoted = ticket.attention === true || (ticket.note ?? null) !== null;
+        return [
+          ticket.tid,
+          ticket.eid,
+          ticket.kid,
+          ticket.holder_name,
+          ticket.ticket_type,
+          ticket.issued_at,
+          ticket.exp,
+          ticket.qr,
+          ticket.holder_name === null ? null : searchName(ticket.holder_name),
+          ticket.attention === true ? 1 : 0,
+          ticket.note ?? null,
+          isNoted ? seq++ : null,
+        ];
+      }),
     );
   }
 }

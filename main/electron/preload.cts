@@ -41,6 +41,7 @@ const CHANNELS = {
   annul: 'kiosk:annul',
   verifyLog: 'kiosk:verify-log',
   configureLanes: 'kiosk:configure-lanes',
+  attentionDone: 'kiosk:attention-done',
 } as const satisfies KioskChannels;
 const ISSUER_CHANNELS = {
   status: 'issuer:status',
@@ -87,6 +88,7 @@ const api = {
   annul: (tid, reason) => call(CHANNELS.annul, tid, reason),
   verifyLog: () => call(CHANNELS.verifyLog),
   configureLanes: (request) => call(CHANNELS.configureLanes, request),
+  attentionDone: () => call(CHANNELS.attentionDone),
   onStateChange(listener) {
     // The page gets the state only, never the IPC event (it would expose ipcRenderer's sender).
     const forward = (_event: IpcRendererEvent, state: KioskState): void => listener(state);

@@ -31,6 +31,7 @@ export const KIOSK_CHANNELS = {
   annul: 'kiosk:annul',
   verifyLog: 'kiosk:verify-log',
   configureLanes: 'kiosk:configure-lanes',
+  attentionDone: 'kiosk:attention-done',
 } as const;
 
 /** renderer → main, the on-site issuer (main/onsite-issuer), one per OnsiteIssuerApi method (onsite-issuer-calls.ts). */

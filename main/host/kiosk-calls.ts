@@ -154,6 +154,9 @@ function boundCall(core: KioskCalls, method: KioskCallName, args: unknown): () =
     case 'verifyLog':
       noArguments(args);
       return () => core.verifyLog();
+    case 'attentionDone':
+      noArguments(args);
+      return () => core.attentionDone();
     case 'setLanguage': {
       if (args.length !== 2) throw new InvalidInput('Expected two arguments: the primary language and the secondary one (or null).');
       const primary = languageCode(args[0], 'The primary language');

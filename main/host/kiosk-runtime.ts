@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { KioskCore, type KioskCoreOptions } from '../kiosk/kiosk-core.js';
 import { KeychainApiKeyStore } from '../kiosk/store/api-key-store.js';
 import { parseLanesConfig } from '../kiosk/decide/lanes.js';
+import { parseAttentionHold } from '../kiosk/decide/attention.js';
 import { parseRevocationSettings } from '../kiosk/sync/revocation-sync.js';
 import { loadNodeHid, ScannerManager, type KnownScanner, type NodeHidApi, type ScannerMode } from '../kiosk/scanner/index.js';
 import { fetchTrustingCa } from './issuer-ca-fetch.js';
@@ -76,6 +77,8 @@ export async function startKioskRuntime(options: KioskRuntimeOptions): Promise<K
   const configFile = options.configFile ?? join(options.dataDir, KIOSK_CONFIG_FILE);
   const config = await readConfigFile(configFile);
   const lanes = config === undefined ? null : parseLanesConfig(config, configFile);
+  // docs/kiosk.md "Attention notes": how long an attention verdict holds the door without Done.
+  const attentionHoldSeconds = parseAttentionHold(config, configFile);
   const revocations = config === undefined ? {} : parseRevocationSettings(config, configFile);
   // docs/kiosk.md "Kiosks on one LAN": peers listed by hand in the file join those the host was given.
   const configPeers = config === undefined ? [] : parseLanConfig(config, configFile);
@@ -85,6 +88,7 @@ export async function startKioskRuntime(options: KioskRuntimeOptions): Promise<K
   // The file is IT's; a test's own core options still win.
   if (revocations.syncIntervalMs !== undefined) coreOptions.revocationSyncIntervalMs ??= revocations.syncIntervalMs;
   if (revocations.maxAgeMs !== undefined) coreOptions.revocationMaxAgeMs ??= revocations.maxAgeMs;
+  coreOptions.attentionHoldSeconds ??= attentionHoldSeconds;
   if (lanes) {
     coreOptions.lanes = lanes;
     options.log(`Lanes from the configuration file: ${lanes.lanes.map((lane) => lane.label).join(', ')}.`);

@@ -8,8 +8,15 @@
  * At the top of main/kiosk/: it wires the store (store/), the issuer (sync/) and the decisions
  * (decide/scan-decision.ts, protocol/verdict.ts), and decides no verdict itself.
  */
-import { type DiscoveryDocument, type OfflineEvaluation, type TicketPayload, type Verdict } from '../../protocol/index.js';
+import {
+  type DiscoveryDocument,
+  type OfflineEvaluation,
+  type TicketPayload,
+  type Verdict,
+  type VerdictAttention,
+} from '../../protocol/index.js';
 import type { ScanResult } from './kiosk-api.js';
+import { attentionFromAnswer, withAttention } from './decide/attention.js';
 import { decideCheckIn, evaluateScan, offlineOutcome, type DoorFacts } from './decide/scan-decision.js';
 import type { Lane } from './decide/lanes.js';
 import { verifyEd25519Node } from './node-ed25519.js';
@@ -52,6 +59,8 @@ export interface DoorScanDeps {
   /** Time the door waits for the issuer before taking the offline path. */
   budgetMs: number;
   kioskPolicy: DoorFacts['kioskPolicy'];
+  /** The synced attention notes of a ticket (docs/kiosk.md "Attention notes"): what an ADMIT decided here shows. */
+  notes: (payload: TicketPayload) => VerdictAttention | null;
   /** Shows the verdict (on the scan's lane) and answers the page. */
   show: (verdict: Verdict, lane: Lane | null) => ScanResult;
   changed: () => void;
@@ -263,7 +272,7 @@ export class DoorScan {
         ),
       );
       if (queueState === 'pending') drains.firstRetryUnlessScheduled();
-      return this.deps.show(verdict, lane);
+      return this.deps.show(this.withLocalNotes(verdict, payload), lane);
     }
 
     // A request goes out: the scan (with its idempotency key) is committed BEFORE it is sent, so a
@@ -293,7 +302,9 @@ export class DoorScan {
       if (call.kind === 'answered' && call.response.status === 'revoked') store.addRevoked(payload.tid);
       if (store.pendingCount() > 0) drains.soon(); // the issuer is back: flush the queue
       this.deps.revocationSchedule.runIfBehind();
-      return this.deps.show(decision.verdict, lane);
+      // The issuer decided: its `attention` answer, never the local list (it knows the newest notes).
+      const attention = call.kind === 'answered' ? attentionFromAnswer(call.response) : null;
+      return this.deps.show(withAttention(decision.verdict, attention), lane);
     }
     if (decision.kind === 'unauthorized') {
       store.setQueueState(scan.idempotency_key, 'held');
@@ -317,6 +328,11 @@ export class DoorScan {
       }
       drains.atUnlessScheduled(due);
     }
-    return this.deps.show(verdict, lane);
+    return this.deps.show(this.withLocalNotes(verdict, payload), lane);
+  }
+
+  /** An ADMIT decided here shows the synced notes, so offline gives the screen online would (decide/attention.ts). */
+  private withLocalNotes(verdict: Verdict, payload: TicketPayload): Verdict {
+    return verdict.kind === 'admit' ? withAttention(verdict, this.deps.notes(payload)) : verdict;
   }
 }

@@ -11,7 +11,6 @@
  *     revocation list, enrollment, status lookups, the LAN;
  *   store/: the local SQLite state; staff-access.ts, staff-badge-scan.ts: who is
  *     unlocked, by PIN or badge; kiosk-parts.ts builds the parts, starts their timers.
- * Scans run one at a time (inTurn), so "seen before on this kiosk" cannot race.
  */
 import { EventEmitter } from 'node:events';
 import { ANY_SETUP_CODE, type GateDirection, type OfflinePolicy, type Verdict } from '../../protocol/index.js';
@@ -41,7 +40,7 @@ import { NOT_ENROLLED, type DoorScan } from './door-scan.js';
 import { isStaffBadgeText } from '../../protocol/staff-badge.js';
 import { scanStaffBadge, type StaffBadgeScanDeps } from './staff-badge-scan.js';
 import type { HidScannerStatus, KioskCoreOptions } from './kiosk-options.js';
-import { assembleKiosk } from './kiosk-parts.js';
+import { assembleKiosk, type KioskParts } from './kiosk-parts.js';
 import type { ReadPaths } from './read-paths.js';
 import type { ReadDetails, ScannerDevice } from './scanner/scan-event.js';
 import type { StaffAccess } from './staff-access.js';
@@ -110,6 +109,7 @@ export class KioskCore implements KioskApi {
   private readonly annulDeps: DoorAnnulDeps;
   private readonly badgeDeps: StaffBadgeScanDeps;
   private readonly lookupDeps: StatusLookupDeps;
+  private readonly attention: KioskParts['attention']; // holds the door until Done (docs/kiosk.md "Attention notes")
 
   constructor(private readonly options: KioskCoreOptions) {
     const parts = assembleKiosk(options, {
@@ -119,25 +119,15 @@ export class KioskCore implements KioskApi {
     });
     ({ now: this.now, log: this.log, policy: this.policy, store: this.store, storage: this.storage, staff: this.staff } = parts);
     ({ client: this.client, discovery: this.discovery, link: this.link, background: this.background, lan: this.lan } = parts);
-    ({ clock: this.clock } = parts);
+    ({ clock: this.clock, attention: this.attention } = parts);
     ({ drains: this.drains, drainAbort: this.drainAbort, heartbeat: this.doorHeartbeat, revocations: this.revocations } = parts);
     ({ revocationSchedule: this.revocationSchedule, reads: this.reads, doorScan: this.doorScan, annulDeps: this.annulDeps } = parts);
     const { store, discovery, client, link, now } = parts;
     this.badgeDeps = { store, discovery, staff: this.staff, now: this.clock.issuerNow, changed: () => this.changed() };
     const translated = (text: string): string => this.reads.translated('window', text);
     this.lookupDeps = { store, client, link, translated, notEnrolled: NOT_ENROLLED };
-    const platform = options.platform;
-    this.setups = new SetupScans({
-      store,
-      apiKeys: options.apiKeys,
-      discovery,
-      client,
-      link,
-      now,
-      platform,
-      changed: () => this.changed(),
-      afterEnrolled: () => this.afterEnrolled(),
-    });
+    const [changed, afterEnrolled, platform] = [() => this.changed(), () => this.afterEnrolled(), options.platform];
+    this.setups = new SetupScans({ store, apiKeys: options.apiKeys, discovery, client, link, now, platform, changed, afterEnrolled });
   }
 
   // --- KioskApi -------------------------------------------------------------
@@ -200,6 +190,11 @@ export class KioskCore implements KioskApi {
     this.setups.pending = null;
     this.changed();
     return this.getState();
+  }
+
+  /** Done: the attention note on screen was read; the door takes scans again (attention-door.ts). */
+  attentionDone(): Promise<KioskState | StaffLocked> {
+    return this.guarded('attentionDone', () => (this.attention.done(), this.getState()));
   }
 
   lookupStatus(codeOrTid: string): Promise<StatusLookupResult | StaffLocked> {
@@ -378,6 +373,7 @@ export class KioskCore implements KioskApi {
     if (this.background.closed) return;
     this.background.close();
     this.staff.close();
+    this.attention.close();
     this.revocationSchedule.close();
     await this.doorHeartbeat.close();
     this.drainAbort.abort();
@@ -405,6 +401,8 @@ export class KioskCore implements KioskApi {
     // docs/kiosk.md "Staff badges": a badge unlocks its role and is never checked in as a ticket.
     if (isStaffBadgeText(text)) return Promise.resolve(scanStaffBadge(text, this.badgeDeps));
     if (ANY_SETUP_CODE.test(text)) return this.setups.scan(text);
+    const held = this.attention.refusal(); // docs/kiosk.md "Attention notes": Done first
+    if (held) return Promise.resolve(held);
     // A badge's unlock lasts until the next ticket scan.
     this.staff.endBadgeAtTicket();
     return this.doorScan.scan(text, lane);
@@ -429,6 +427,7 @@ export class KioskCore implements KioskApi {
     this.lan.publishAdmission(verdict);
     this.lastVerdicts = [verdict, ...this.lastVerdicts].slice(0, LAST_VERDICTS);
     this.reads.readAgain = null;
+    this.attention.shown(verdict, verdict.lane ?? null);
     this.changed();
     return { type: 'verdict', verdict };
   }
@@ -489,6 +488,7 @@ export class KioskCore implements KioskApi {
       language: kioskLanguage(this.store.getLanguage()),
       lanes: this.reads.lanesView(enrollment?.direction ?? 'entry'),
       clock: this.clock.view(),
+      attention_hold: this.attention.view(),
     };
   }
 

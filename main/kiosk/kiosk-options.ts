@@ -57,6 +57,8 @@ export interface KioskCoreOptions {
   log?: (line: string) => void;
   now?: () => number;
   random?: () => number;
+  /** How long an attention verdict holds the door without Done (kiosk-config `attention_hold_seconds`, docs/kiosk.md "Attention notes"); default 30. */
+  attentionHoldSeconds?: number;
   /** Lanes from the configuration file (docs/kiosk.md "Several scanners"): they win over the Setup screen's mapping. */
   lanes?: Lanes | null;
 }

@@ -8,6 +8,8 @@
 import type { OfflinePolicy, Verdict } from '../../protocol/index.js';
 import type { KioskState, ScanResult } from './kiosk-api.js';
 import { DEFAULT_ANNUL_WINDOW_MS } from './decide/annul.js';
+import { DEFAULT_ATTENTION_HOLD_SECONDS } from './decide/attention.js';
+import { AttentionDoor } from './attention-door.js';
 import { DEFAULT_BACKOFF } from './decide/backoff.js';
 import type { Lane } from './decide/lanes.js';
 import type { DoorAnnulDeps } from './door-annul.js';
@@ -27,6 +29,7 @@ import { IssuerClient, type IssuerClientOptions } from './sync/issuer-client.js'
 import { IssuerClock } from './sync/issuer-clock.js';
 import { IssuerLink } from './sync/issuer-link.js';
 import { LanDoor } from './sync/lan-door.js';
+import { NotesSync } from './sync/notes.js';
 import { DEFAULT_REVOCATION_MAX_AGE_MS, REVOCATION_SYNC_INTERVAL_MS, RevocationSchedule, RevocationSync } from './sync/revocation-sync.js';
 
 /** What the parts call back in the core. */
@@ -62,6 +65,8 @@ export interface KioskParts {
   revocationSchedule: RevocationSchedule;
   doorScan: DoorScan;
   annulDeps: DoorAnnulDeps;
+  /** An attention verdict holding the door (docs/kiosk.md "Attention notes"). */
+  attention: AttentionDoor;
 }
 
 export function assembleKiosk(options: KioskCoreOptions, hooks: KioskHooks): KioskParts {
@@ -193,6 +198,7 @@ export function assembleKiosk(options: KioskCoreOptions, hooks: KioskHooks): Kio
     log,
     intervalMs: revocationSyncMs,
     changed,
+    notes: new NotesSync({ store, client, now }),
   });
   const door = { store, client, link, drains, heartbeat, lan, now: doorNow, budgetMs, changed };
   const doorScan = new DoorScan({
@@ -203,7 +209,14 @@ export function assembleKiosk(options: KioskCoreOptions, hooks: KioskHooks): Kio
     revocationSchedule,
     staff,
     kioskPolicy: policy,
+    notes: (payload) => store.attentionOf(payload.tid, payload.tt ?? null),
     show: hooks.show,
+  });
+  const attention = new AttentionDoor({
+    now,
+    holdSeconds: options.attentionHoldSeconds ?? DEFAULT_ATTENTION_HOLD_SECONDS,
+    changed,
+    audit: (at) => store.auditDoorRefusal(null, 'attention_held', at),
   });
   if (enrollment && options.lan) background.run(lan.join());
   return {
@@ -227,5 +240,6 @@ export function assembleKiosk(options: KioskCoreOptions, hooks: KioskHooks): Kio
     revocationSchedule,
     doorScan,
     annulDeps: { ...door, annulWindowMs, log, staff },
+    attention,
   };
 }

@@ -101,6 +101,7 @@ export function installKioskHost(win: HostWindow): void {
     annul: (tid, reason) => call('annul', tid, reason),
     verifyLog: () => call('verifyLog'),
     configureLanes: (request) => call('configureLanes', request),
+    attentionDone: () => call('attentionDone'),
     onStateChange(listener) {
       const subscriber = (state: KioskState): void => listener(state);
       listeners.add(subscriber);

@@ -177,6 +177,12 @@ export class FakeKiosk implements KioskApi {
     return { type: 'log_check', ok: true, records: 42, head: { position: 42, hash: 'ab'.repeat(32) }, broken: null };
   }
 
+  /** docs/kiosk.md "Attention notes": Done ends the hold. */
+  async attentionDone(): Promise<KioskState> {
+    this.change({ attention_hold: null });
+    return this.state;
+  }
+
   async lockStaff(): Promise<KioskState> {
     this.change({ staff: { ...this.state.staff, unlocked: !this.state.staff.pin_set } });
     return this.state;

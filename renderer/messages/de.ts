@@ -353,4 +353,9 @@ export const de: Catalogue = {
   'setup.lanes.no_scanner': 'kein Scanner',
   'setup.lanes.window': 'Scans über die Tastatureingabe gehen an: {label}',
   'setup.lanes.from_file': 'Diese Spuren stammen aus der Konfigurationsdatei kiosk-config.json: Ändern Sie sie dort.',
+  'verdict.admit_attention': 'EINLASS — ACHTUNG',
+  'reason.attention_required': 'Gültiges Ticket — vor dem Einlass prüfen',
+  'reason.attention_notes': 'Gültiges Ticket — Hinweis lesen',
+  'verdict.attention_done': 'Erledigt',
+  'verdict.attention_finish_first': 'Erst den Hinweis abschließen: „Erledigt“ tippen, dann erneut scannen.',
 };

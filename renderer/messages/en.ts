@@ -347,4 +347,10 @@ export const en = {
   'setup.lanes.no_scanner': 'no scanner',
   'setup.lanes.window': 'Scans typed into the window go to: {label}',
   'setup.lanes.from_file': 'These lanes come from the configuration file kiosk-config.json: change them there.',
+  // docs/kiosk.md "Attention notes": an ADMIT the door must look at first.
+  'verdict.admit_attention': 'ADMIT — ATTENTION',
+  'reason.attention_required': 'Valid ticket — check before letting in',
+  'reason.attention_notes': 'Valid ticket — read the note',
+  'verdict.attention_done': 'Done',
+  'verdict.attention_finish_first': 'Finish the note first: tap Done, then scan again.',
 } as const;

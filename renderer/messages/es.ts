@@ -345,4 +345,9 @@ export const es: Catalogue = {
   'setup.lanes.no_scanner': 'sin escáner',
   'setup.lanes.window': 'Los escaneos escritos en la ventana van a: {label}',
   'setup.lanes.from_file': 'Estos carriles vienen del archivo de configuración kiosk-config.json: cámbielos allí.',
+  'verdict.admit_attention': 'PASE — ATENCIÓN',
+  'reason.attention_required': 'Entrada válida — comprobar antes de dejar pasar',
+  'reason.attention_notes': 'Entrada válida — lea la nota',
+  'verdict.attention_done': 'Hecho',
+  'verdict.attention_finish_first': 'Termine primero la nota: toque «Hecho» y vuelva a escanear.',
 };

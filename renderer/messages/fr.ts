@@ -346,4 +346,9 @@ export const fr: Catalogue = {
   'setup.lanes.no_scanner': 'aucun scanner',
   'setup.lanes.window': 'Les scans saisis dans la fenêtre vont à : {label}',
   'setup.lanes.from_file': 'Ces files viennent du fichier de configuration kiosk-config.json : modifiez-les là.',
+  'verdict.admit_attention': 'ENTRÉE — ATTENTION',
+  'reason.attention_required': 'Billet valide — vérifier avant de laisser entrer',
+  'reason.attention_notes': 'Billet valide — lire la note',
+  'verdict.attention_done': 'Terminé',
+  'verdict.attention_finish_first': 'Terminez d’abord la note : touchez « Terminé », puis scannez à nouveau.',
 };

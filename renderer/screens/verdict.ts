@@ -9,6 +9,8 @@ import type { ScreenHandle } from './screen.js';
 
 export interface VerdictActions {
   dismiss(): void;
+  /** Done on an attention verdict (docs/kiosk.md "Attention notes"): the note was read, the door takes scans again. */
+  attentionDone?(): void;
   /** Staff's "Undo check-in" for this verdict (the last ADMIT, docs/kiosk.md "Annul at the door"), or null when not offered. */
   undoCheckIn?(view: VerdictView): (() => void) | null;
 }
@@ -22,16 +24,29 @@ export function mountVerdict(root: HTMLElement, actions: VerdictActions): Screen
       // painted. A new verdict is a new view object.
       if (view === shown) return;
       shown = view;
-      const next = el('button', { type: 'button', class: 'button verdict__next', 'data-action': 'dismiss-verdict' }, t('verdict.back'));
-      next.addEventListener('click', actions.dismiss);
+      const next = view.attention
+        ? el(
+            'button',
+            { type: 'button', class: 'button verdict__next verdict__done', 'data-action': 'attention-done' },
+            t('verdict.attention_done'),
+          )
+        : el('button', { type: 'button', class: 'button verdict__next', 'data-action': 'dismiss-verdict' }, t('verdict.back'));
+      next.addEventListener('click', view.attention ? (actions.attentionDone ?? actions.dismiss) : actions.dismiss);
       const undo = actions.undoCheckIn?.(view) ?? null;
       replaceChildren(
         root,
         el(
           'section',
-          { class: `verdict ${view.cssClass}`, role: 'status', 'data-verdict': view.dataVerdict, 'data-reason': view.dataReason },
+          {
+            class: `verdict ${view.cssClass}`,
+            role: 'status',
+            'data-verdict': view.dataVerdict,
+            'data-reason': view.dataReason,
+            ...(view.attention ? { 'data-attention': view.attention.required ? 'required' : 'notes' } : {}),
+          },
           ...verdictBody(view),
           view.readAgainNote ? el('p', { class: 'verdict__read-again', 'data-read-again': '' }, view.readAgainNote) : null,
+          view.heldNote ? el('p', { class: 'verdict__held', role: 'alert', 'data-attention-held': '' }, view.heldNote) : null,
           undo ? el('div', { class: 'verdict__buttons' }, undoCheckInButton(undo), next) : next,
         ),
       );
@@ -50,7 +65,7 @@ export function verdictBody(view: VerdictView, part?: string): Element[] {
   // languages.css shrinks a long word (another language's) to fit the screen.
   word.style.setProperty('--word-length', String(view.word.length));
   const body: (Element | null)[] = [
-    verdictIcon(view.dataVerdict, view.icon, classes('icon')),
+    verdictIcon(view.attention ? 'attention' : view.dataVerdict, view.icon, classes('icon')),
     word,
     el('p', { class: classes('reason'), 'data-reason-text': '' }, view.reasonText),
     // The attendee's other language: the same word and reason, smaller (docs/kiosk.md "Languages").
@@ -64,6 +79,14 @@ export function verdictBody(view: VerdictView, part?: string): Element[] {
         )
       : null,
     holderLine(view, classes('holder')),
+    // docs/kiosk.md "Attention notes": the notes large, each on its own line, in the issuer's words.
+    view.attention && view.attention.notes.length > 0
+      ? el(
+          'ul',
+          { class: classes('notes'), 'data-attention-notes': '' },
+          ...view.attention.notes.map((note) => el('li', { class: 'verdict__note', dir: 'auto' }, note)),
+        )
+      : null,
     view.offlineNote ? el('p', { class: 'verdict__offline', 'data-offline': '' }, view.offlineNote) : null,
   ];
   return body.filter((node): node is Element => node !== null);

@@ -23,9 +23,9 @@ export type VerdictReasonCode = 'valid' | 'exited' | RefusalReason | LocalRefusa
 
 export interface VerdictView {
   word: string;
-  icon: '✓' | '✗' | '→';
+  icon: '✓' | '✗' | '→' | '!';
   reasonText: string;
-  cssClass: 'verdict--admit' | 'verdict--exit' | 'verdict--refuse';
+  cssClass: 'verdict--admit' | 'verdict--attention' | 'verdict--exit' | 'verdict--refuse';
   dataVerdict: 'admit' | 'exit' | 'refuse';
   dataReason: VerdictReasonCode;
   holderName: string | null;
@@ -36,6 +36,13 @@ export interface VerdictView {
   readAgainNote?: string | null;
   /** The word and reason again in the door's second language, as a smaller line (docs/kiosk.md "Languages"). */
   secondLanguage?: SecondLanguageLine | null;
+  /**
+   * ADMIT — ATTENTION (docs/kiosk.md "Attention notes"): the notes shown large, and whether a flag asks for a look.
+   * Its own word, icon and colour; `dataVerdict` stays `admit` (the person is admitted).
+   */
+  attention?: { required: boolean; notes: string[] } | null;
+  /** A ticket scan was refused while this attention verdict held the door ("finish the note first"). */
+  heldNote?: string | null;
 }
 
 export interface SecondLanguageLine {
@@ -75,6 +82,19 @@ export function verdictView(verdict: DoorVerdict, time: TimeOptions = {}): Verdi
       cssClass: 'verdict--exit',
       dataVerdict: 'exit',
       dataReason: 'exited',
+    };
+  }
+  if (verdict.kind === 'admit' && verdict.attention && (verdict.attention.required || verdict.attention.notes.length > 0)) {
+    // Word, icon and colour all differ from a plain ADMIT: never colour alone.
+    return {
+      ...common,
+      word: t('verdict.admit_attention'),
+      icon: '!',
+      reasonText: t(verdict.attention.required ? 'reason.attention_required' : 'reason.attention_notes'),
+      cssClass: 'verdict--attention',
+      dataVerdict: 'admit',
+      dataReason: 'valid',
+      attention: { required: verdict.attention.required, notes: [...verdict.attention.notes] },
     };
   }
   if (verdict.kind === 'admit') {

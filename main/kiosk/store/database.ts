@@ -71,6 +71,20 @@ const MIGRATIONS: readonly string[] = [
   ALTER TABLE scans ADD COLUMN staff_id TEXT;
   ALTER TABLE scans ADD COLUMN staff_badge TEXT;
   `,
+  // Attention notes (docs/kiosk.md "Attention notes"): the synced list of the enrolled event, so an ADMIT decided
+  // offline shows the notes the issuer would have sent. A ticket's row only while it has a flag or a note; the type
+  // rules whole; the list's owner, cursor and last good sync in one row. Self-contained: one migration.
+  `
+  CREATE TABLE attention_tickets (tid TEXT PRIMARY KEY, attention INTEGER NOT NULL, note TEXT) WITHOUT ROWID;
+  CREATE TABLE attention_types (ticket_type TEXT PRIMARY KEY, attention INTEGER NOT NULL, note TEXT) WITHOUT ROWID;
+  CREATE TABLE attention_sync (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    iss TEXT NOT NULL,
+    eid TEXT NOT NULL,
+    cursor TEXT NOT NULL,
+    synced_at TEXT
+  );
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -17,7 +17,7 @@
  * The API key is NOT here: see api-key-store.ts.
  */
 import type Database from 'better-sqlite3';
-import type { DiscoveryDocument, IsoDateTime, Verdict } from '../../../protocol/index.js';
+import type { DiscoveryDocument, IsoDateTime, Verdict, VerdictAttention } from '../../../protocol/index.js';
 import type { LogHead } from '../../../protocol/audit-chain.js';
 import type { LogCheckResult } from '../../../renderer/kiosk-bridge-types.js';
 import type { CalibrationResult } from '../decide/calibration.js';
@@ -29,6 +29,7 @@ import { readDiscovery, saveDiscovery } from './discovery-cache.js';
 import { admissionsSince, annulmentsSince, revokedScanners, saveRevokedScanners } from './lan.js';
 import { dueScans, heldScanFor, nextDueAt, pendingCount, recordAnswer, recordRetry, setQueueState } from './queue.js';
 import { logRead, readLog, type ReadLogEntry } from './read-log.js';
+import { AttentionNotes } from './notes.js';
 import { revokedStaff, RevokedTickets, saveRevokedStaff, type RevokedTicketsPage } from './revocations.js';
 import { restoreSalvaged, type SalvagedRows } from './salvaged-rows.js';
 import {
@@ -86,10 +87,19 @@ export type {
 export class LocalStore {
   private readonly sql: Statements;
   private readonly revoked: RevokedTickets;
+  /** The synced attention notes (notes.ts, docs/kiosk.md "Attention notes"). */
+  readonly attentionNotes: AttentionNotes;
 
   private constructor(private readonly db: Database.Database) {
     this.sql = new Statements(db);
     this.revoked = new RevokedTickets(this.sql);
+    this.attentionNotes = new AttentionNotes(this.sql);
+  }
+
+  /** The synced notes of a ticket of the enrolled event (its row and its type's rule); null when none apply. */
+  attentionOf(tid: string, ticketType: string | null): VerdictAttention | null {
+    const enrollment = this.getEnrollment();
+    return enrollment ? this.attentionNotes.attentionOf(enrollment, tid, ticketType) : null;
   }
 
   static open(path: string): LocalStore {

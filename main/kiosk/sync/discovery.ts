@@ -72,11 +72,14 @@ export function validateDiscovery(body: unknown, expectedIss: string): Discovery
   if (typeof revocations === 'string' && isSecureOrLoopbackUrl(revocations)) {
     (document.endpoints as DoorEndpoints).scanner_revocations = revocations;
   }
+  // docs/protocol.md "Attention notes (project extension)": the notes list, kept on the same terms.
+  const notes = endpoints['scanner_notes'];
+  if (typeof notes === 'string' && isSecureOrLoopbackUrl(notes)) (document.endpoints as DoorEndpoints).scanner_notes = notes;
   return { ok: true, document };
 }
 
 /** The discovery endpoints with the door-operations extension's one (docs/protocol.md "Scanner heartbeat"). */
-type DoorEndpoints = DiscoveryDocument['endpoints'] & { scanner_heartbeat?: string; scanner_revocations?: string };
+type DoorEndpoints = DiscoveryDocument['endpoints'] & { scanner_heartbeat?: string; scanner_revocations?: string; scanner_notes?: string };
 
 /** The heartbeat URL of a validated discovery document, or null when the issuer does not offer one (no door operations). */
 export function heartbeatUrlOf(document: DiscoveryDocument): string | null {

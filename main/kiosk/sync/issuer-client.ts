@@ -25,6 +25,7 @@ import {
   type TicketStatus,
 } from '../../../protocol/index.js';
 import { isRevocationPage, type RevocationPage } from '../../../protocol/revocations.js';
+import { isNotesPage, type NotesPage } from '../../../protocol/attention.js';
 import { parseRetryAfterMs } from '../decide/backoff.js';
 import { offsetBoundsOf, type OffsetBounds } from '../decide/clock.js';
 import { PIN_MISMATCH_CODE, pinnedAgent } from './tls-pinning.js';
@@ -92,6 +93,7 @@ export type CheckInCall =
 export type HeartbeatCall = { kind: 'answered'; response: HeartbeatResponse } | CallFailure;
 
 export type RevocationCall = { kind: 'answered'; page: RevocationPage } | CallFailure;
+export type NotesCall = { kind: 'answered'; page: NotesPage } | CallFailure;
 export type StatusCall = { kind: 'answered'; status: TicketStatus } | { kind: 'not_found' } | CallFailure;
 export type EnrollCall = { kind: 'enrolled'; response: EnrollResponse } | CallFailure;
 export type DiscoveryCall = { kind: 'answered'; body: unknown } | CallFailure;
@@ -219,6 +221,16 @@ export class IssuerClient {
     if (answer.kind !== 'http') return answer;
     if (answer.status === 200)
       return isRevocationPage(answer.body) ? { kind: 'answered', page: answer.body } : { kind: 'server_error', status: 200 };
+    return this.failure(answer, true);
+  }
+
+  /** GET one page of the event's attention notes after `since` (docs/protocol.md "Attention notes (project extension)"). */
+  async notes(url: string, apiKey: string, since: string | null, options: CallOptions = {}): Promise<NotesCall> {
+    const target = since === null ? url : `${url}?since=${encodeURIComponent(since)}`;
+    const answer = await this.send('GET', target, undefined, { authorization: `Bearer ${apiKey}` }, options);
+    if (answer.kind !== 'http') return answer;
+    if (answer.status === 200)
+      return isNotesPage(answer.body) ? { kind: 'answered', page: answer.body } : { kind: 'server_error', status: 200 };
     return this.failure(answer, true);
   }
 

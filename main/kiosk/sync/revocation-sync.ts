@@ -10,6 +10,7 @@
  * behind, and what its outcome says about the issuer.
  */
 import { revocationsUrlOf, type RevocationPage } from '../../../protocol/revocations.js';
+import type { NotesSync } from './notes.js';
 import type { DiscoveryDocument, IsoDateTime } from '../../../protocol/index.js';
 import type { IssuerClient, RevocationCall } from './issuer-client.js';
 import type { RevocationListView } from '../../../renderer/kiosk-bridge-types.js';
@@ -167,6 +168,8 @@ export interface RevocationScheduleDeps {
   /** Period of the timer; 0 for none (tests call run()). */
   intervalMs: number;
   changed: () => void;
+  /** The attention notes, synced beside the list with the same opening (sync/notes.ts, docs/kiosk.md "Attention notes"). */
+  notes?: NotesSync;
 }
 
 /**
@@ -207,6 +210,8 @@ export class RevocationSchedule {
         link.noteConnection({ kind: 'answered' });
         if (outcome.added > 0) log(`Revocation list: ${outcome.added} new revoked ticket(s).`);
       }
+      const notes = await this.deps.notes?.sync(opening.enrollment, opening.document, opening.apiKey, link.interactiveTimeoutMs);
+      if (notes?.kind === 'failed') log(`Attention notes sync failed: ${notes.call.kind}.`);
       this.deps.changed();
     } catch (error) {
       log(`Revocation list sync failed: ${error instanceof Error ? error.message : String(error)}`);

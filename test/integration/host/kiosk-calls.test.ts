@@ -42,6 +42,7 @@ describe('call names', () => {
   it('covers every request/answer call of KioskApi, one channel each', () => {
     expect([...KIOSK_CALL_NAMES].sort()).toEqual([
       'annul',
+      'attentionDone',
       'calibrate',
       'cancelReEnroll',
       'configureLanes',

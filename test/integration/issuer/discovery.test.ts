@@ -48,6 +48,7 @@ describe('discovery', () => {
         scanner_heartbeat: 'https://tickets.example.test/api/v1/scanners/heartbeat',
         // docs/protocol.md "Revocation list": another extra field.
         scanner_revocations: 'https://tickets.example.test/api/v1/scanners/revocations',
+        scanner_notes: 'https://tickets.example.test/api/v1/scanners/notes',
       },
       supported_versions: [1],
     });

@@ -1,0 +1,71 @@
+/**
+ * The door held by an attention verdict (docs/kiosk.md "Attention notes"): an ADMIT with a flag or a note
+ * stays on screen until a steward taps Done (the page call attentionDone) or the configured time passes.
+ * A ticket scan arriving meanwhile is refused with "finish the note first" and audited: nothing is checked
+ * in, so the person simply scans again after Done (a queued scan would show its verdict long after the
+ * person it belongs to had moved on). The decisions are decide/attention.ts; this is the timer and the state.
+ */
+import type { Verdict } from '../../protocol/index.js';
+import { activeHold, holdFor, type AttentionHold } from './decide/attention.js';
+import type { AttentionHoldView, ScanResult } from './kiosk-api.js';
+
+export const ATTENTION_HELD_MESSAGE = 'finish the attention note first: tap Done, then scan again';
+
+export interface AttentionDoorDeps {
+  now: () => number;
+  holdSeconds: number;
+  changed: () => void;
+  /** Records a refused scan in the audit log (docs/kiosk.md "The kiosk's audit log"). */
+  audit: (at: string) => void;
+}
+
+export class AttentionDoor {
+  private hold: AttentionHold | null = null;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly deps: AttentionDoorDeps) {}
+
+  /** A verdict was shown: an attention ADMIT on the whole screen (no lane) holds the door; any other verdict does not. */
+  shown(verdict: Verdict, lane: string | null): void {
+    const hold = lane === null ? holdFor(verdict, this.deps.now(), this.deps.holdSeconds) : null;
+    if (hold === null) return;
+    this.hold = hold;
+    clearTimeout(this.timer);
+    // The hold ends by itself: the page learns it from the state pushed then.
+    this.timer = setTimeout(() => this.end(), hold.until - this.deps.now());
+    this.timer.unref?.();
+  }
+
+  /** The refusal of a ticket scan while the door is held, or null when it is not. */
+  refusal(): ScanResult | null {
+    const hold = activeHold(this.hold, this.deps.now());
+    if (hold === null) return null;
+    hold.refused += 1;
+    this.deps.audit(new Date(this.deps.now()).toISOString());
+    this.deps.changed();
+    return { type: 'attention_held', message: ATTENTION_HELD_MESSAGE };
+  }
+
+  /** Done: the steward has read the note. True when a hold ended. */
+  done(): boolean {
+    if (this.hold === null) return false;
+    this.end();
+    return true;
+  }
+
+  view(): AttentionHoldView | null {
+    const hold = activeHold(this.hold, this.deps.now());
+    if (hold === null) return null;
+    return { decided_at: hold.decidedAt, tid: hold.tid, until: new Date(hold.until).toISOString(), refused_scans: hold.refused };
+  }
+
+  close(): void {
+    clearTimeout(this.timer);
+  }
+
+  private end(): void {
+    clearTimeout(this.timer);
+    this.hold = null;
+    this.deps.changed();
+  }
+}

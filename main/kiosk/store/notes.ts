@@ -1,0 +1,93 @@
+/**
+ * The synced attention notes (docs/kiosk.md "Attention notes"; docs/protocol.md "Attention notes (project
+ * extension)"): per ticket its flag and note, per ticket type its rule, and the list's owner (issuer, event),
+ * cursor and last good sync. An ADMIT decided offline shows what these give (decide/attention.ts), so offline
+ * and online show the same screen. sync/notes.ts fetches the pages.
+ */
+import type { IsoDateTime, VerdictAttention } from '../../../protocol/index.js';
+import { combineAttention, type TicketNote, type TypeNote } from '../decide/attention.js';
+import type { Statements } from './database.js';
+
+/** One page of the issuer's notes list as the kiosk keeps it (AttentionNotes.applyPage). */
+export interface AttentionNotesPage {
+  iss: string;
+  eid: string;
+  /** [tid, attention 0/1, note or null]: the ticket's current state; [tid, 0, null] clears it. */
+  tickets: ReadonlyArray<readonly [string, 0 | 1, string | null]>;
+  /** Every type rule of the event, whole. */
+  types: ReadonlyArray<{ ticket_type: string; attention: boolean; note: string | null }>;
+  cursor: string;
+  reset: boolean;
+  /** Set on the page that completes a sync; otherwise the last good sync's time is kept. */
+  syncedAt: IsoDateTime | null;
+}
+
+export interface AttentionSyncRow {
+  iss: string;
+  eid: string;
+  cursor: string;
+  synced_at: IsoDateTime | null;
+}
+
+export class AttentionNotes {
+  constructor(private readonly sql: Statements) {}
+
+  /** One page in one transaction: a list of another issuer or event, or `reset`, starts over; the type rules are replaced whole. */
+  applyPage(page: AttentionNotesPage): void {
+    const { sql } = this;
+    sql.transaction(() => {
+      const before = this.sync();
+      const sameList = before !== null && before.iss === page.iss && before.eid === page.eid;
+      if (!sameList || page.reset) sql.statement('DELETE FROM attention_tickets').run();
+      const upsert = sql.statement(
+        'INSERT INTO attention_tickets (tid, attention, note) VALUES (?, ?, ?) ON CONFLICT (tid) DO UPDATE SET attention = excluded.attention, note = excluded.note',
+      );
+      const remove = sql.statement('DELETE FROM attention_tickets WHERE tid = ?');
+      for (const [tid, attention, note] of page.tickets) {
+        if (attention === 0 && note === null) remove.run(tid);
+        else upsert.run(tid, attention, note);
+      }
+      sql.statement('DELETE FROM attention_types').run();
+      const type = sql.statement('INSERT OR REPLACE INTO attention_types (ticket_type, attention, note) VALUES (?, ?, ?)');
+      for (const rule of page.types) type.run(rule.ticket_type, rule.attention ? 1 : 0, rule.note);
+      const syncedAt = page.syncedAt ?? (sameList && !page.reset ? before.synced_at : null);
+      sql
+        .statement('INSERT OR REPLACE INTO attention_sync (id, iss, eid, cursor, synced_at) VALUES (1, ?, ?, ?, ?)')
+        .run(page.iss, page.eid, page.cursor, syncedAt);
+    });
+  }
+
+  /** The list's owner, cursor and last good sync; null before the first page. */
+  sync(): AttentionSyncRow | null {
+    return (
+      (this.sql.statement('SELECT iss, eid, cursor, synced_at FROM attention_sync WHERE id = 1').get() as AttentionSyncRow | undefined) ??
+      null
+    );
+  }
+
+  /** What applies to a ticket of `owner`'s event (its row, its type's rule); null when the list is another event's or nothing applies. */
+  attentionOf(owner: { iss: string; eid: string }, tid: string, ticketType: string | null): VerdictAttention | null {
+    const sync = this.sync();
+    if (sync === null || sync.iss !== owner.iss || sync.eid !== owner.eid) return null;
+    const ticket = this.sql.statement('SELECT attention, note FROM attention_tickets WHERE tid = ?').get(tid) as RawNote | undefined;
+    const type =
+      ticketType === null
+        ? undefined
+        : (this.sql.statement('SELECT attention, note FROM attention_types WHERE ticket_type = ?').get(ticketType) as RawNote | undefined);
+    return combineAttention(noteOf(type), noteOf(ticket));
+  }
+
+  /** Tickets with a flag or a note in the list (shown on Setup beside the revocation list). */
+  count(): number {
+    return (this.sql.statement('SELECT COUNT(*) AS n FROM attention_tickets').get() as { n: number }).n;
+  }
+}
+
+interface RawNote {
+  attention: number;
+  note: string | null;
+}
+
+function noteOf(row: RawNote | undefined): TicketNote & TypeNote {
+  return row === undefined ? { attention: false, note: null } : { attention: row.attention === 1, note: row.note };
+}

@@ -1,0 +1,157 @@
+/**
+ * Attention notes at the door, end to end (docs/kiosk.md "Attention notes"): a real issuer (the built
+ * `ticket-issuer` CLI, a child process, plain HTTP on loopback) with a type rule and ticket notes, the real
+ * kiosk core behind the web host with its API key in the real OS keyring, and the built screens in real Chromium.
+ *
+ *   scripts/with-keyring.sh npx playwright test test/e2e/attention-notes.e2e.test.ts
+ *
+ * Online the issuer's `attention` answer makes the screen; offline the synced list makes the same one.
+ * The steps build on each other, so they run in order.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test, type Browser } from '@playwright/test';
+import {
+  closeKioskDoors,
+  issuerCli,
+  LOOPBACK as HOST,
+  openKioskDoor,
+  requireBuild,
+  ROOT,
+  scanInPage as scan,
+  startIssuer,
+  type KioskDoor,
+  type RunningIssuer,
+} from '../support/door-harness.js';
+import { freePort } from '../support/free-port.js';
+
+const SHOTS = join(ROOT, 'test-results', 'e2e');
+const WAIT_MS = 30_000;
+/** Long enough for the steps made while the door is held; short enough to see the hold end by itself. */
+const HOLD_SECONDS = 20;
+
+interface Ticket {
+  tid: string;
+  qr: string;
+}
+
+let root: string;
+let issuerDir: string;
+let eid: string;
+let port: number;
+let issuer: RunningIssuer | null = null;
+let browser: Browser | null = null;
+let door: KioskDoor | null = null;
+const pageErrors: string[] = [];
+const tickets: Record<'ada' | 'bob' | 'cleo', Ticket> = {} as never;
+
+async function issue(holder: string, type: string, ...flags: string[]): Promise<Ticket> {
+  const issued = await issuerCli<{ tickets: Ticket[] }>(
+    issuerDir,
+    'ticket',
+    'issue',
+    '--event',
+    eid,
+    '--holder',
+    holder,
+    '--type',
+    type,
+    ...flags,
+  );
+  return issued.tickets[0]!;
+}
+
+async function ticketStatus(tid: string): Promise<string> {
+  return (await issuerCli<{ status: string }>(issuerDir, 'ticket', 'show', tid)).status;
+}
+
+test.beforeAll(async ({ browser: workerBrowser }) => {
+  test.setTimeout(180_000);
+  if (!process.env['DBUS_SESSION_BUS_ADDRESS'])
+    throw new Error('Run the e2e tests inside scripts/with-keyring.sh (the kiosk keeps its API key in the OS keyring)');
+  requireBuild();
+  mkdirSync(SHOTS, { recursive: true });
+  root = mkdtempSync(join(tmpdir(), 'attention-e2e-'));
+  issuerDir = join(root, 'issuer');
+  port = await freePort();
+  await issuerCli(issuerDir, 'init', '--base-url', `http://${HOST}:${port}`, '--name', 'E2E Events');
+  const start = new Date(Date.now() + 2 * 3600_000).toISOString();
+  eid = (await issuerCli<{ eid: string }>(issuerDir, 'event', 'create', '--name', 'Notes Night', '--date', start, '--venue', 'Hall')).eid;
+  await issuerCli(issuerDir, 'event', 'ticket-type', 'set', '--event', eid, '--type', 'VIP', '--note', 'Wristband at the desk');
+  tickets.ada = await issue('Ada', 'VIP', '--attention', '--note', 'Wheelchair user: side entrance');
+  tickets.bob = await issue('Bob', 'Day');
+  tickets.cleo = await issue('Cleo', 'Day', '--note', 'Press pass');
+  issuer = await startIssuer(issuerDir, port);
+  browser = workerBrowser;
+  door = await openKioskDoor(browser, {
+    dataDir: join(root, 'kiosk'),
+    keyringService: `ticket-kiosk-e2e-attention-${process.pid}`,
+    repeatReadWindowMs: 300,
+    waitMs: WAIT_MS,
+    onPageError: (error) => pageErrors.push(error),
+    core: { attentionHoldSeconds: HOLD_SECONDS },
+  });
+});
+
+test.afterAll(async () => {
+  test.setTimeout(60_000);
+  await door?.page.close().catch(() => undefined);
+  if (door) await closeKioskDoors([door]);
+  await issuer?.stop().catch(() => undefined);
+  if (root) rmSync(root, { recursive: true, force: true });
+});
+
+test.describe.serial('attention notes at the kiosk, end to end (real issuer, web host, keyring, Chromium)', () => {
+  test.describe.configure({ timeout: 120_000 });
+
+  test('online: ADMIT — ATTENTION with the notes large, held until Done; a scan meanwhile is refused, not checked in', async () => {
+    const page = door!.page;
+    const { setup_qr } = await issuerCli<{ setup_qr: string }>(issuerDir, 'scanner', 'setup', '--event', eid);
+    await page.waitForSelector('#screen[data-screen="setup"]');
+    await scan(page, setup_qr);
+    await page.waitForSelector('#screen[data-screen="ready"] [data-connection="online"]');
+    // The notes list syncs beside the revocation list (after enrollment, on its timer); once more now, for the offline step.
+    await door!.runtime.core.syncRevocations();
+
+    await scan(page, tickets.ada.qr);
+    const verdict = page.locator('[data-verdict="admit"][data-attention="required"]');
+    await expect(verdict).toBeVisible();
+    await expect(verdict.locator('.verdict__word')).toHaveText('ADMIT — ATTENTION');
+    await expect(verdict.locator('[data-icon="!"]')).toBeVisible();
+    // The type's note first, then the ticket's.
+    await expect(verdict.locator('[data-attention-notes] li')).toHaveText(['Wristband at the desk', 'Wheelchair user: side entrance']);
+    await page.screenshot({ path: join(SHOTS, 'attention-admit.png') });
+    expect(await ticketStatus(tickets.ada.tid)).toBe('checked_in');
+
+    // Held: the next ticket is refused with "finish the note first" and not checked in.
+    await scan(page, tickets.bob.qr);
+    await expect(page.locator('[data-attention-held]')).toHaveText('Finish the note first: tap Done, then scan again.');
+    await expect(verdict).toBeVisible();
+    expect(await ticketStatus(tickets.bob.tid)).toBe('valid');
+
+    await page.locator('[data-action="attention-done"]').click();
+    await page.waitForSelector('#screen[data-screen="ready"]');
+    expect((await door!.runtime.core.getState()).attention_hold).toBeNull();
+    await scan(page, tickets.bob.qr);
+    await expect(page.locator('[data-verdict="admit"]')).toBeVisible();
+    await expect(page.locator('[data-verdict="admit"]')).not.toHaveAttribute('data-attention', /.*/);
+    expect(await ticketStatus(tickets.bob.tid)).toBe('checked_in');
+  });
+
+  test('offline: the synced list gives the same screen, and the hold ends by itself after its time', async () => {
+    const page = door!.page;
+    await issuer!.stop();
+    issuer = null;
+    await page.locator('[data-action="dismiss-verdict"]').click();
+    await scan(page, tickets.cleo.qr);
+    const verdict = page.locator('[data-verdict="admit"][data-attention="notes"]');
+    await expect(verdict).toBeVisible();
+    await expect(verdict.locator('.verdict__word')).toHaveText('ADMIT — ATTENTION');
+    await expect(verdict.locator('[data-attention-notes] li')).toHaveText(['Press pass']);
+    await expect(verdict.locator('[data-offline]')).toBeVisible();
+    // No Done: the hold's time passes and Ready returns.
+    await page.waitForSelector('#screen[data-screen="ready"]', { timeout: (HOLD_SECONDS + 20) * 1000 });
+    expect(pageErrors).toEqual([]);
+  });
+});
