@@ -116,9 +116,13 @@ test('the admin flags a ticket and gives it a note on the lookup card; the door 
   await eventually(() => card.locator('dd').allTextContents()).toContain('Green wristband');
   expect(await doorIsTold()).toEqual({ required: false, notes: ['Green wristband'] });
 
-  // The same card in German.
+  // The same card in German (choosing a language reloads the page: look the ticket up again).
   await page.locator('#language-select').selectOption('de');
+  await eventually(() => page.locator('#lookup h2').textContent()).not.toBe('Look up a ticket');
+  await page.fill('#lookup-query', 'lovelace');
+  await page.click('#lookup button[type=submit]');
   await eventually(() => card.textContent()).toContain('Am Eingang');
+  expect(await card.locator('form[data-action=ticket-attention] button[type=submit]').textContent()).toBe('Notiz speichern');
 
   // The page asks once before signing in and is refused (401), and the refused note answers 400: nothing else.
   expect(pageErrors.filter((error) => !/status of (401|400)/.test(error))).toEqual([]);
