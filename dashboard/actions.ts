@@ -62,7 +62,36 @@ function confirmDialog(options: {
   });
 }
 
-function ticketCard(ticket: TicketView, onRevoke: (ticket: TicketView) => void, onAnnul: (ticket: TicketView) => void): HTMLElement {
+/**
+ * The ticket's own attention flag and check-in note, editable (docs/issuer.md "Attention flags and check-in
+ * notes"); the card's facts show what the door is told, the type's note included.
+ */
+function attentionForm(ticket: TicketView, onSave: (ticket: TicketView, attention: boolean, note: string) => void): HTMLElement {
+  const flag = h('input', { type: 'checkbox', id: `attention-${ticket.tid}`, 'data-field': 'attention' });
+  flag.checked = ticket.attention;
+  const note = h('input', { type: 'text', id: `note-${ticket.tid}`, maxlength: 200, autocomplete: 'off', 'data-field': 'note' });
+  note.value = ticket.note ?? '';
+  const form = h(
+    'form',
+    { class: 'attention-form', 'data-action': 'ticket-attention' },
+    h('p', { class: 'muted' }, t('ticket.attention.legend')),
+    h('label', { class: 'check' }, flag, ' ', t('ticket.attention.flag')),
+    h('label', { for: note.id }, t('ticket.attention.note')),
+    h('div', { class: 'row' }, note, h('button', { type: 'submit', class: 'secondary' }, t('ticket.attention.save'))),
+  );
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    onSave(ticket, flag.checked, note.value);
+  });
+  return form;
+}
+
+function ticketCard(
+  ticket: TicketView,
+  onRevoke: (ticket: TicketView) => void,
+  onAnnul: (ticket: TicketView) => void,
+  onSaveAttention: (ticket: TicketView, attention: boolean, note: string) => void,
+): HTMLElement {
   const statusWords: Record<TicketView['status'], string> = {
     valid: t('ticket.status.valid'),
     checked_in: t('ticket.status.checked_in'),
@@ -98,6 +127,14 @@ function ticketCard(ticket: TicketView, onRevoke: (ticket: TicketView) => void, 
       `${formatDateTime(ticket.revoked_at)}${ticket.revoke_reason === null ? '' : ` (${ticket.revoke_reason})`}`,
     ]);
   facts.push([t('ticket.fact.valid_until'), formatDateTime(ticket.expires_at)]);
+  // docs/protocol.md "Attention notes (project extension)": the word, not a colour alone, and the notes in order.
+  if (ticket.door_attention !== null)
+    facts.push([
+      t('ticket.fact.door_notes'),
+      [ticket.door_attention.required ? t('ticket.attention.required') : null, ...ticket.door_attention.notes]
+        .filter((part): part is string => part !== null)
+        .join(' · '),
+    ]);
   const revoke =
     ticket.status === 'revoked'
       ? null
@@ -121,6 +158,7 @@ function ticketCard(ticket: TicketView, onRevoke: (ticket: TicketView) => void, 
       h('span', { class: `ticket-status status-${ticket.status}` }, statusWords[ticket.status]),
     ),
     h('dl', {}, ...facts.flatMap(([term, value]) => [h('dt', {}, term), h('dd', {}, value)])),
+    attentionForm(ticket, onSaveAttention),
     h('div', { class: 'buttons' }, annul, revoke),
   );
 }
@@ -148,7 +186,7 @@ export function buildActions(context: ActionContext): HTMLElement {
       }
       fill(
         results,
-        h('ol', { class: 'tickets' }, ...found.tickets.map((ticket) => ticketCard(ticket, revokeTicket, annulCheckIn))),
+        h('ol', { class: 'tickets' }, ...found.tickets.map((ticket) => ticketCard(ticket, revokeTicket, annulCheckIn, saveAttention))),
         found.truncated ? h('p', { class: 'muted' }, tn('lookup.truncated', found.tickets.length)) : null,
       );
     } catch (error) {
@@ -169,6 +207,16 @@ export function buildActions(context: ActionContext): HTMLElement {
       await context.api().revokeTicket(ticket.tid, reason);
       announce(t('ticket.revoked', { tid: ticket.tid }));
       context.refresh();
+      await runLookup(lastQuery);
+    } catch (error) {
+      if (error instanceof ApiProblem && error.status === 401) return context.signedOut(error);
+      fill(results, h('p', { class: 'message', role: 'alert' }, problemText(error)));
+    }
+  };
+  const saveAttention = async (ticket: TicketView, attention: boolean, note: string): Promise<void> => {
+    try {
+      await context.api().setTicketAttention(ticket.tid, { attention, note: note.trim() === '' ? null : note.trim() });
+      announce(t('ticket.attention.saved', { tid: ticket.tid }));
       await runLookup(lastQuery);
     } catch (error) {
       if (error instanceof ApiProblem && error.status === 401) return context.signedOut(error);

@@ -23,6 +23,8 @@ import type {
   SetupCodeResult,
   StaffBadgeList,
   StaffBadgeView,
+  TicketAttentionRequest,
+  TicketAttentionResult,
   WebhookList,
 } from '../issuer/dashboard-api.js';
 import { t } from './messages/format.js';
@@ -89,6 +91,8 @@ export function createApi(token: string | null) {
     session: () => json<SessionInfo>(call('GET', '/session', token)),
     overview: (eid: string) => json<EventOverview>(call('GET', `/events/${id(eid)}/overview`, token)),
     lookup: (eid: string, query: string) => json<LookupResult>(call('GET', `/events/${id(eid)}/tickets?q=${id(query)}`, token)),
+    setTicketAttention: (tid: string, change: TicketAttentionRequest) =>
+      json<TicketAttentionResult>(call('POST', `/tickets/${id(tid)}/attention`, token, change)),
     revokeTicket: (tid: string, reason: string) =>
       json<RevokeTicketResult>(
         call('POST', `/tickets/${id(tid)}/revoke`, token, (reason === '' ? {} : { reason }) satisfies RevokeTicketRequest),

@@ -261,6 +261,22 @@ export interface TicketView {
   presence: 'inside' | 'outside' | 'annulled' | null;
   revoked_at: string | null;
   revoke_reason: string | null;
+  /** The ticket's own attention flag and check-in note (docs/protocol.md "Attention notes (project extension)"). */
+  attention: boolean;
+  note: string | null;
+  /** What the door is told: the type's rule and the ticket's together; null when nothing applies. */
+  door_attention: { required: boolean; notes: string[] } | null;
+}
+
+/** The dashboard's note form: a field left out keeps its value; `note: null` removes the note. */
+export interface TicketAttentionRequest {
+  attention?: boolean;
+  note?: string | null;
+}
+
+export interface TicketAttentionResult {
+  tid: string;
+  ticket: TicketView;
 }
 
 export interface LookupResult {

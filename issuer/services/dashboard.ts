@@ -29,6 +29,8 @@
  *   (services/arrivals.ts): a late offline sync lands in the minutes it was
  *   scanned in.
  */
+import { attentionOf } from '../../protocol/attention.js';
+import { ticketRuleOf } from '../store/attention-notes.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { policyForType, typeKey, type OfflinePolicies } from '../../protocol/door.js';
 import type {
@@ -600,5 +602,11 @@ export function ticketView(row: LookupRow, nowMs: number): TicketView {
     presence: row.checkin_state,
     revoked_at: row.revoked_at,
     revoke_reason: row.revoke_reason,
+    attention: Number(row.attention ?? 0) === 1,
+    note: row.note ?? null,
+    door_attention: attentionOf(
+      row.type_attention === null ? null : { attention: Number(row.type_attention) === 1, note: row.type_note },
+      ticketRuleOf(row),
+    ),
   };
 }

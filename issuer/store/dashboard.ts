@@ -151,13 +151,17 @@ export interface LookupRow extends TicketRow {
   /** The badge holder's name and role when that staff id is a staff badge of the ticket's event. */
   checkin_staff_name: string | null;
   checkin_staff_role: StaffRole | null;
+  /** The ticket type's attention rule (docs/protocol.md "Attention notes (project extension)"), null without one. */
+  type_attention: number | null;
+  type_note: string | null;
 }
 
 /** `%`, `_` and the escape character itself match literally (LIKE … ESCAPE '\'). */
 export const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (char) => `\\${char}`);
 
 const LOOKUP_SELECT = `
-  SELECT t.tid, t.eid, t.kid, t.holder_name, t.ticket_type, t.issued_at, t.exp, t.qr, t.revoked_at, t.revoke_reason, e.name AS event_name, c.checked_in_at, c.gate_id AS checkin_gate_id, c.scanner_id AS checkin_scanner_id,
+  SELECT t.tid, t.eid, t.kid, t.holder_name, t.ticket_type, t.issued_at, t.exp, t.qr, t.revoked_at, t.revoke_reason, e.name AS event_name,
+         t.attention, t.note, n.attention AS type_attention, n.note AS type_note, c.checked_in_at, c.gate_id AS checkin_gate_id, c.scanner_id AS checkin_scanner_id,
          c.api_key_id AS checkin_api_key_id, k.scanner_name AS checkin_scanner_name, c.state AS checkin_state,
          ce.staff_id AS checkin_staff_id, sb.name AS checkin_staff_name, sb.role AS checkin_staff_role
   FROM tickets t JOIN events e ON e.eid = t.eid
@@ -165,7 +169,8 @@ const LOOKUP_SELECT = `
   LEFT JOIN api_keys k ON k.api_key_id = c.api_key_id
   LEFT JOIN admission_events ce ON ce.id = (SELECT MAX(a.id) FROM admission_events a
                                             WHERE a.tid = c.tid AND a.action = 'entry' AND a.idempotency_key = c.idempotency_key)
-  LEFT JOIN staff_badges sb ON sb.sid = ce.staff_id AND sb.eid = t.eid`;
+  LEFT JOIN staff_badges sb ON sb.sid = ce.staff_id AND sb.eid = t.eid
+  LEFT JOIN ticket_type_notes n ON n.eid = t.eid AND n.ticket_type = t.ticket_type`;
 
 /**
  * Tickets whose id is `query` (any event), then tickets of `eid` whose holder name contains it (case-insensitive:

@@ -15,6 +15,9 @@ import { requireEvent } from '../../admin/issuer-context.js';
 import { qrSvgDataUrl } from '../../admin/qr.js';
 import { AdminError, errors, sendApiError } from '../../error-catalogue.js';
 import { revokeScannerKeyWrite, revokeTicketWrite } from '../../services/admin-actions.js';
+import { updateTicketAttentionWrite } from '../../services/attention-notes.js';
+import { noteProblem } from '../../../protocol/attention.js';
+import type { AttentionChange } from '../../store/attention-notes.js';
 import type { AdminTokenSource } from '../../services/admin-credential.js';
 import { exportCsv, exportRows } from '../../services/checkins-export.js';
 import { LATE_SCAN_MS, ONLINE_WINDOW_MS, REFRESH_MS, ticketView, type DashboardAggregator } from '../../services/dashboard.js';
@@ -52,6 +55,8 @@ import {
   sessionSchema,
   setupCodeBodySchema,
   setupCodeResultSchema,
+  ticketAttentionBodySchema,
+  ticketAttentionResultSchema,
 } from './schemas.js';
 import type {
   AnnulCheckInRequest,
@@ -69,6 +74,8 @@ import type {
   SessionInfo,
   SetupCodeRequest,
   SetupCodeResult,
+  TicketAttentionRequest,
+  TicketAttentionResult,
   WebhookList,
 } from '../../dashboard-api.js';
 
@@ -154,6 +161,37 @@ export default async function adminApiRoutes(app: FastifyInstance, options: Admi
       const result = await adminAction(() => database.write(revokeTicketWrite({ tid, reason, now: new Date().toISOString() })));
       request.log.info({ tid }, 'ticket revoked from the admin dashboard');
       return { ...result, ticket: ticketView((await findLookupRow(db, tid))!, Date.now()) };
+    },
+  );
+
+  // docs/protocol.md "Attention notes (project extension)": the lookup card's note form, as `ticket update`.
+  app.post<{ Params: { tid: string }; Body: TicketAttentionRequest }>(
+    '/tickets/:tid/attention',
+    {
+      schema: {
+        params: idParam('tid'),
+        body: ticketAttentionBodySchema,
+        response: { 200: ticketAttentionResultSchema, ...guarded(400, 404) },
+      },
+    },
+    async (request): Promise<TicketAttentionResult> => {
+      const { tid } = request.params;
+      const change: AttentionChange = {};
+      if (request.body.attention !== undefined) change.attention = request.body.attention;
+      if (request.body.note !== undefined) {
+        // An empty note is no note: the form's way of removing one.
+        const note = request.body.note === null ? '' : request.body.note.trim();
+        if (note !== '') {
+          const problem = noteProblem(note);
+          if (problem !== null) throw errors.invalidField('note', problem);
+        }
+        change.note = note === '' ? null : note;
+      }
+      if (Object.keys(change).length === 0) throw errors.invalidField('body', 'give attention and/or note');
+      await adminAction(() => database.write(updateTicketAttentionWrite({ tid, change })));
+      // The note itself stays out of the log, as names do (docs/issuer.md "Threats handled").
+      request.log.info({ tid }, 'attention flag or note changed from the admin dashboard');
+      return { tid, ticket: ticketView((await findLookupRow(db, tid))!, Date.now()) };
     },
   );
 

@@ -197,7 +197,23 @@ export const ticketViewSchema = object({
   presence: { type: ['string', 'null'], enum: ['inside', 'outside', 'annulled', null] },
   revoked_at: nullableString,
   revoke_reason: nullableString,
+  attention: { type: 'boolean' },
+  note: nullableString,
+  door_attention: {
+    type: ['object', 'null'],
+    additionalProperties: false,
+    required: ['required', 'notes'],
+    properties: { required: { type: 'boolean' }, notes: { type: 'array', items: { type: 'string' } } },
+  },
 });
+
+/** docs/protocol.md "Attention notes (project extension)": the dashboard's note form. */
+export const ticketAttentionBodySchema = {
+  type: 'object',
+  properties: { attention: { type: 'boolean' }, note: { type: ['string', 'null'], maxLength: 200 } },
+} as const;
+
+export const ticketAttentionResultSchema = object({ tid: { type: 'string' }, ticket: ticketViewSchema });
 
 export const lookupSchema = object({
   query: { type: 'string' },

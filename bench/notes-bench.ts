@@ -1,0 +1,176 @@
+/**
+ * Attention notes sync (docs/protocol.md "Attention notes (project extension)"; figures in docs/benchmarks.md
+ * "Attention notes sync"): a kiosk's first sync of N tickets with a note, page by page at the default limit, from
+ * the built CLI's `serve` on loopback, over real HTTP. On SQLite, and on a throwaway PostgreSQL cluster
+ * (test/support/postgres-cluster.ts) when its binaries are installed. Prints time and bytes, asserts nothing.
+ *
+ *   npm run bench:notes [-- --notes 100000 --store sqlite|postgres|both]
+ */
+import { spawn, execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { isNotesPage, NOTES_PAGE_DEFAULT, type NotesPage } from '../protocol/attention.js';
+import { decodeSetupCode } from '../protocol/setup-code.js';
+import { startPostgresCluster } from '../test/support/postgres-cluster.js';
+import { numberOption, textOption } from './bench-kit.js';
+
+const CLI = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'issuer', 'cli.js');
+const run = promisify(execFile);
+const GOAL_MS = 2000;
+const GOAL_BYTES = 5 * 1024 * 1024;
+
+async function cli<T>(args: string[]): Promise<T> {
+  const { stdout } = await run(process.execPath, [CLI, ...args, '--json'], { maxBuffer: 512 * 1024 * 1024 });
+  return JSON.parse(stdout) as T;
+}
+
+function serve(data: string): Promise<{ url: string; stop: () => void }> {
+  const child = spawn(process.execPath, [
+    CLI,
+    'serve',
+    '--data',
+    data,
+    '--plain-http',
+    '--host',
+    '127.0.0.1',
+    '--port',
+    '0',
+    '--scanner-rpm',
+    '100000',
+  ]);
+  let stderr = '';
+  return new Promise((resolve, reject) => {
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      const match = / serving \S+ on (\S+) /.exec(stderr);
+      if (match && stderr.includes('Press Ctrl+C to stop.')) resolve({ url: match[1]!, stop: () => child.kill('SIGTERM') });
+    });
+    child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
+  });
+}
+
+/** Varied notes of a realistic length, and one ticket in five flagged. */
+function csvOf(count: number): string {
+  const notes = ['Wheelchair user: side door', 'Allergy: nuts', 'Press, escort to desk', 'Guest of the artist', 'Interpreter booked'];
+  const lines = ['holder_name,ticket_type,expires_at,attention,note'];
+  for (let i = 0; i < count; i++)
+    lines.push(`Guest ${i},${i % 10 === 0 ? 'VIP' : 'Standard'},,${i % 5 === 0 ? 1 : 0},"${notes[i % notes.length]} ${i}"`);
+  return lines.join('\n');
+}
+
+async function measure(store: string, data: string, database: string[], count: number): Promise<void> {
+  await cli(['init', '--data', data, ...database, '--base-url', 'http://127.0.0.1:8080', '--name', 'Notes bench']);
+  const event = await cli<{ eid: string }>([
+    'event',
+    'create',
+    '--data',
+    data,
+    '--name',
+    'Bench',
+    '--date',
+    new Date(Date.now() + 86_400_000).toISOString(),
+    '--venue',
+    'Hall',
+  ]);
+  const csv = path.join(data, '..', 'notes.csv');
+  fs.writeFileSync(csv, csvOf(count));
+  const issueStart = performance.now();
+  await cli(['ticket', 'import', '--data', data, '--event', event.eid, '--csv', csv]);
+  const issued = performance.now() - issueStart;
+  await cli([
+    'event',
+    'ticket-type',
+    'set',
+    '--data',
+    data,
+    '--event',
+    event.eid,
+    '--type',
+    'VIP',
+    '--attention',
+    '--note',
+    'Green wristband',
+  ]);
+  const setup = await cli<{ setup_qr: string }>(['scanner', 'setup', '--data', data, '--event', event.eid]);
+  const server = await serve(data);
+  try {
+    const enrolled = await fetch(`${server.url}/api/v1/scanners/enroll`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token: decodeSetupCode(setup.setup_qr).token, scanner_id: crypto.randomUUID() }),
+    });
+    const { api_key } = (await enrolled.json()) as { api_key: string };
+    const syncOnce = async (): Promise<{ ms: number; bytes: number; wire: number; rows: number; pages: number }> => {
+      const started = performance.now();
+      let bytes = 0;
+      let wire = 0;
+      let rows = 0;
+      let pages = 0;
+      let since: string | null = null;
+      for (;;) {
+        const response: Response = await fetch(`${server.url}/api/v1/scanners/notes${since === null ? '' : `?since=${since}`}`, {
+          headers: { authorization: `Bearer ${api_key}` },
+        });
+        const text = await response.text();
+        // On the wire: the gzip body fetch asked for (content-length), and the JSON it unpacks to.
+        wire += Number(response.headers.get('content-length') ?? Buffer.byteLength(text));
+        bytes += Buffer.byteLength(text);
+        const page = JSON.parse(text) as NotesPage;
+        if (response.status !== 200 || !isNotesPage(page)) throw new Error(`page ${pages + 1}: ${response.status} ${text.slice(0, 200)}`);
+        rows += page.tickets.length;
+        pages += 1;
+        since = page.next;
+        if (page.complete) return { ms: performance.now() - started, bytes, wire, rows, pages };
+      }
+    };
+    await syncOnce(); // warm the caches and the connection
+    const samples = [await syncOnce(), await syncOnce(), await syncOnce()];
+    const best = samples.reduce((a, b) => (a.ms <= b.ms ? a : b));
+    const worst = samples.reduce((a, b) => (a.ms >= b.ms ? a : b));
+    const mb = (best.bytes / 1024 / 1024).toFixed(2);
+    console.log(
+      `${store}: ${best.rows} notes in ${best.pages} pages of ${NOTES_PAGE_DEFAULT}: first sync ${best.ms.toFixed(0)} ms (worst of 3 ${worst.ms.toFixed(0)} ms), ${(best.wire / 1024 / 1024).toFixed(2)} MB on the wire (gzip), ${mb} MB of JSON (${(best.bytes / best.rows).toFixed(1)} bytes a note); goal < ${GOAL_MS} ms and < ${GOAL_BYTES / 1024 / 1024} MB: ${best.ms < GOAL_MS && best.wire < GOAL_BYTES ? 'met' : 'NOT met'}  [import of the ${count} tickets: ${(issued / 1000).toFixed(1)} s]`,
+    );
+  } finally {
+    server.stop();
+  }
+}
+
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  const count = numberOption(argv, '--notes', 100_000);
+  const store = textOption(argv, '--store', 'both');
+  if (store !== 'sqlite' && store !== 'postgres' && store !== 'both') throw new Error('--store needs sqlite, postgres or both');
+  console.log(
+    `attention notes sync, ${count} tickets with a note in one event (machine: ${os.cpus().length} cores, Node ${process.version})`,
+  );
+  if (store !== 'postgres') {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'notes-bench-'));
+    try {
+      await measure('SQLite', path.join(dir, 'data'), [], count);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  if (store !== 'sqlite') {
+    let cluster;
+    try {
+      cluster = await startPostgresCluster({ database: 'issuer' });
+    } catch (error) {
+      console.log(`PostgreSQL: skipped, no cluster could be started (${error instanceof Error ? error.message : String(error)})`);
+      return;
+    }
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'notes-bench-'));
+    try {
+      await measure('PostgreSQL', path.join(dir, 'data'), ['--database', cluster.url], count);
+    } finally {
+      await cluster.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }
+}
+
+await main();

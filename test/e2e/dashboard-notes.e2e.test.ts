@@ -1,0 +1,135 @@
+/**
+ * The lookup card's attention flag and check-in note (docs/issuer.md "Attention flags and check-in notes"), end
+ * to end: the built `ticket-issuer` CLI (init, admin-token reset, event, a VIP type rule, a ticket, a scanner's
+ * setup code, `serve --plain-http` on loopback), the built dashboard in real Chromium, and a scanner asking the
+ * public status endpoint what the door is told after each change.
+ *
+ * The card shows the type's note; the admin flags the ticket and gives it its own note; the status answer then
+ * carries both, in order; a note with a control character is refused with a clear message and nothing changes;
+ * clearing the note and the flag leaves the type's note only. Needs the build (test/global-setup.ts does it).
+ */
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { issuerCli, LOOPBACK, ROOT, startIssuer, type RunningIssuer } from '../support/door-harness.js';
+import { freePort } from '../support/free-port.js';
+import { decodeSetupCode } from '../../protocol/setup-code.js';
+
+const WAIT_MS = 30_000;
+
+let root: string;
+let issuer: RunningIssuer | null = null;
+let page: Page;
+const pageErrors: string[] = [];
+
+const eventually = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: WAIT_MS, intervals: [100] });
+
+test('the admin flags a ticket and gives it a note on the lookup card; the door is told both', async ({ browser }) => {
+  test.setTimeout(180_000);
+  if (!existsSync(join(ROOT, 'dist', 'dashboard', 'index.html'))) throw new Error('dist/dashboard is missing: run npm run build first');
+  root = mkdtempSync(join(tmpdir(), 'dashboard-notes-e2e-'));
+  const dataDir = join(root, 'issuer');
+  const port = await freePort();
+  const baseUrl = `http://${LOOPBACK}:${port}`;
+
+  await issuerCli(dataDir, 'init', '--base-url', baseUrl, '--name', 'Harbour Lights Festival');
+  const { admin_token: adminToken } = await issuerCli<{ admin_token: string }>(dataDir, 'admin-token', 'reset');
+  const { eid } = await issuerCli<{ eid: string }>(
+    dataDir,
+    'event',
+    'create',
+    '--name',
+    'Friday Night',
+    '--date',
+    new Date(Date.now() + 3600_000).toISOString(),
+    '--venue',
+    'Pier 4',
+  );
+  await issuerCli(dataDir, 'event', 'ticket-type', 'set', '--event', eid, '--type', 'VIP', '--note', 'Green wristband');
+  const { tickets } = await issuerCli<{ tickets: { tid: string }[] }>(
+    dataDir,
+    'ticket',
+    'issue',
+    '--event',
+    eid,
+    '--holder',
+    'Ada Lovelace',
+    '--type',
+    'VIP',
+  );
+  const tid = tickets[0]!.tid;
+  const { setup_qr: setupQr } = await issuerCli<{ setup_qr: string }>(dataDir, 'scanner', 'setup', '--event', eid);
+
+  issuer = await startIssuer(dataDir, port);
+  const enrolled = await fetch(`${baseUrl}/api/v1/scanners/enroll`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ token: decodeSetupCode(setupQr).token, scanner_id: randomUUID() }),
+  });
+  expect(enrolled.status).toBe(200);
+  const { api_key: apiKey } = (await enrolled.json()) as { api_key: string };
+  const doorIsTold = async (): Promise<unknown> => {
+    const response = await fetch(`${baseUrl}/api/v1/tickets/${tid}/status`, { headers: { authorization: `Bearer ${apiKey}` } });
+    return ((await response.json()) as { attention?: unknown }).attention ?? null;
+  };
+
+  page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+  page.setDefaultTimeout(WAIT_MS);
+  page.on('pageerror', (error) => pageErrors.push(String(error)));
+  page.on('console', (message) => {
+    if (message.type() === 'error') pageErrors.push(message.text());
+  });
+  await page.goto(`${baseUrl}/admin`);
+  await page.fill('#admin-token', adminToken);
+  await page.click('button[type=submit]');
+
+  await page.fill('#lookup-query', 'lovelace');
+  await page.click('#lookup button[type=submit]');
+  const card = page.locator(`#lookup-results li[data-tid="${tid}"]`);
+  await eventually(() => card.textContent()).toContain('At the door');
+  expect(await card.textContent()).toContain('Green wristband');
+  expect(await card.locator('[data-field=attention]').isChecked()).toBe(false);
+  expect(await card.locator('[data-field=note]').inputValue()).toBe('');
+
+  // Flag the ticket and give it its own note.
+  await card.locator('[data-field=attention]').check();
+  await card.locator('[data-field=note]').fill('Wheelchair user: side door');
+  await card.locator('form[data-action=ticket-attention] button[type=submit]').click();
+  await eventually(() => card.locator('dd').allTextContents()).toContain('ATTENTION · Green wristband · Wheelchair user: side door');
+  expect(await card.locator('[data-field=attention]').isChecked()).toBe(true);
+  expect(await card.locator('[data-field=note]').inputValue()).toBe('Wheelchair user: side door');
+  expect(await doorIsTold()).toEqual({ required: true, notes: ['Green wristband', 'Wheelchair user: side door'] });
+
+  // A note with a control character is refused, and nothing changes.
+  await card.locator('[data-field=note]').fill('bad\u0007note');
+  await card.locator('form[data-action=ticket-attention] button[type=submit]').click();
+  await eventually(() => page.locator('#lookup-results [role=alert]').textContent()).toContain('control character');
+  expect(await doorIsTold()).toEqual({ required: true, notes: ['Green wristband', 'Wheelchair user: side door'] });
+
+  // Cleared: the type's note alone, unflagged.
+  await page.click('#lookup button[type=submit]');
+  await card.locator('[data-field=attention]').uncheck();
+  await card.locator('[data-field=note]').fill('');
+  await card.locator('form[data-action=ticket-attention] button[type=submit]').click();
+  await eventually(() => card.locator('dd').allTextContents()).toContain('Green wristband');
+  expect(await doorIsTold()).toEqual({ required: false, notes: ['Green wristband'] });
+
+  // The same card in German (choosing a language reloads the page: look the ticket up again).
+  await page.locator('#language-select').selectOption('de');
+  await eventually(() => page.locator('#lookup h2').textContent()).not.toBe('Look up a ticket');
+  await page.fill('#lookup-query', 'lovelace');
+  await page.click('#lookup button[type=submit]');
+  await eventually(() => card.textContent()).toContain('Am Eingang');
+  expect(await card.locator('form[data-action=ticket-attention] button[type=submit]').textContent()).toBe('Notiz speichern');
+
+  // The page asks once before signing in and is refused (401), and the refused note answers 400: nothing else.
+  expect(pageErrors.filter((error) => !/status of (401|400)/.test(error))).toEqual([]);
+});
+
+test.afterAll(async () => {
+  await page?.close().catch(() => undefined);
+  await issuer?.stop().catch(() => undefined);
+  if (root) rmSync(root, { recursive: true, force: true });
+});
