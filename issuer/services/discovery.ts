@@ -24,14 +24,20 @@ export const PATHS = {
   revocations: `${API_PREFIX}/scanners/revocations`,
 } as const;
 
-/** The spec's three endpoints, and the heartbeat and the revocation list as extra fields that spec scanners ignore. */
-export function endpointsFor(baseUrl: string): IssuerEndpoints & { scanner_heartbeat: string; scanner_revocations: string } {
+/**
+ * The spec's three endpoints, and the heartbeat, the revocation list and the ticket search (docs/protocol.md
+ * "Ticket search") as extra fields that spec scanners ignore.
+ */
+export function endpointsFor(
+  baseUrl: string,
+): IssuerEndpoints & { scanner_heartbeat: string; scanner_revocations: string; ticket_search: string } {
   return {
     check_in: `${baseUrl}${PATHS.checkIn}`,
     status: `${baseUrl}${API_PREFIX}/tickets/{tid}/status`,
     scanner_enroll: `${baseUrl}${PATHS.enroll}`,
     scanner_heartbeat: `${baseUrl}${PATHS.heartbeat}`,
     scanner_revocations: `${baseUrl}${PATHS.revocations}`,
+    ticket_search: `${baseUrl}${PATHS.search}`,
   };
 }
 

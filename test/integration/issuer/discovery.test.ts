@@ -48,6 +48,8 @@ describe('discovery', () => {
         scanner_heartbeat: 'https://tickets.example.test/api/v1/scanners/heartbeat',
         // docs/protocol.md "Revocation list": another extra field.
         scanner_revocations: 'https://tickets.example.test/api/v1/scanners/revocations',
+        // docs/protocol.md "Ticket search": one more, for a supervisor's key.
+        ticket_search: 'https://tickets.example.test/api/v1/tickets/search',
       },
       supported_versions: [1],
     });
