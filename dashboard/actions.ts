@@ -62,7 +62,12 @@ function confirmDialog(options: {
   });
 }
 
-function ticketCard(ticket: TicketView, onRevoke: (ticket: TicketView) => void, onAnnul: (ticket: TicketView) => void): HTMLElement {
+function ticketCard(
+  ticket: TicketView,
+  onRevoke: (ticket: TicketView) => void,
+  onAnnul: (ticket: TicketView) => void,
+  onCheckIn: (ticket: TicketView) => void,
+): HTMLElement {
   const statusWords: Record<TicketView['status'], string> = {
     valid: t('ticket.status.valid'),
     checked_in: t('ticket.status.checked_in'),
@@ -111,6 +116,11 @@ function ticketCard(ticket: TicketView, onRevoke: (ticket: TicketView) => void, 
     ticket.presence === 'inside' || ticket.presence === 'outside'
       ? h('button', { type: 'button', class: 'danger', 'data-action': 'annul-check-in', onclick: () => onAnnul(ticket) }, t('ticket.annul'))
       : null;
+  // docs/issuer.md "Admin dashboard": a ticket not inside may be checked in by hand, with a reason; the issuer judges it.
+  const checkIn =
+    ticket.status === 'revoked' || ticket.status === 'expired' || ticket.presence === 'inside'
+      ? null
+      : h('button', { type: 'button', 'data-action': 'manual-check-in', onclick: () => onCheckIn(ticket) }, t('ticket.manual'));
   return h(
     'li',
     { class: `ticket ticket-${ticket.status}`, 'data-tid': ticket.tid },
@@ -121,7 +131,7 @@ function ticketCard(ticket: TicketView, onRevoke: (ticket: TicketView) => void, 
       h('span', { class: `ticket-status status-${ticket.status}` }, statusWords[ticket.status]),
     ),
     h('dl', {}, ...facts.flatMap(([term, value]) => [h('dt', {}, term), h('dd', {}, value)])),
-    h('div', { class: 'buttons' }, annul, revoke),
+    h('div', { class: 'buttons' }, checkIn, annul, revoke),
   );
 }
 
@@ -148,7 +158,7 @@ export function buildActions(context: ActionContext): HTMLElement {
       }
       fill(
         results,
-        h('ol', { class: 'tickets' }, ...found.tickets.map((ticket) => ticketCard(ticket, revokeTicket, annulCheckIn))),
+        h('ol', { class: 'tickets' }, ...found.tickets.map((ticket) => ticketCard(ticket, revokeTicket, annulCheckIn, checkInManually))),
         found.truncated ? h('p', { class: 'muted' }, t('lookup.truncated', { count: found.tickets.length })) : null,
       );
     } catch (error) {
@@ -170,6 +180,37 @@ export function buildActions(context: ActionContext): HTMLElement {
       announce(t('ticket.revoked', { tid: ticket.tid }));
       context.refresh();
       await runLookup(lastQuery);
+    } catch (error) {
+      if (error instanceof ApiProblem && error.status === 401) return context.signedOut(error);
+      fill(results, h('p', { class: 'message', role: 'alert' }, problemText(error)));
+    }
+  };
+  const checkInManually = async (ticket: TicketView): Promise<void> => {
+    const reason = await confirmDialog({
+      id: 'manual-check-in-dialog',
+      title: t('ticket.manual.title', { name: labelOrNone(ticket.holder_name, t('ticket.no_name')) }),
+      body: [t('ticket.manual.body', { tid: ticket.tid })],
+      confirm: t('ticket.manual'),
+      reasonLabel: t('ticket.manual.reason'),
+    });
+    if (reason === null) return;
+    if (reason === '') {
+      fill(results, h('p', { class: 'message', role: 'alert' }, t('ticket.manual.reason_required')));
+      return;
+    }
+    try {
+      const answer = await context.api().checkInManually(ticket.tid, reason);
+      context.refresh();
+      await runLookup(lastQuery);
+      if (answer.status === 'valid') announce(t('ticket.manual.done', { tid: ticket.tid }));
+      else
+        results.prepend(
+          h(
+            'p',
+            { class: 'message', role: 'alert', 'data-manual-refused': answer.status },
+            t('ticket.manual.refused', { status: answer.status }),
+          ),
+        );
     } catch (error) {
       if (error instanceof ApiProblem && error.status === 401) return context.signedOut(error);
       fill(results, h('p', { class: 'message', role: 'alert' }, problemText(error)));

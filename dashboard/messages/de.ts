@@ -336,4 +336,13 @@ export const de: Catalogue = {
   'ticket.annul.reason': 'Grund (erforderlich)',
   'ticket.annul.reason_required': 'Geben Sie einen Grund an, um einen Check-in aufzuheben.',
   'ticket.annulled': 'Check-in von Ticket {tid} aufgehoben.',
+  // docs/issuer.md "Admin dashboard": a manual check-in from a lookup card
+  'ticket.manual': 'Manuell einchecken',
+  'ticket.manual.title': '{name} manuell einchecken?',
+  'ticket.manual.body':
+    'Ticket {tid} wird jetzt eingecheckt, wie an einem Eingang, ohne dass sein Code gescannt wird. Der Aussteller prüft es wie jeden Einlass.',
+  'ticket.manual.reason': 'Grund (Pflichtfeld)',
+  'ticket.manual.reason_required': 'Geben Sie einen Grund an, um ein Ticket manuell einzuchecken.',
+  'ticket.manual.done': 'Ticket {tid} manuell eingecheckt.',
+  'ticket.manual.refused': 'Nicht eingecheckt: Der Aussteller antwortete {status}.',
 };
