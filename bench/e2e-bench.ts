@@ -334,6 +334,14 @@ class TimedCore implements WebHostCore {
   setDirection(...args: Parameters<WebHostCore['setDirection']>): ReturnType<WebHostCore['setDirection']> {
     return this.core.setDirection(...args);
   }
+  searchTickets(query: string): ReturnType<WebHostCore['searchTickets']> {
+    return this.core.searchTickets(query);
+  }
+
+  manualCheckIn(...args: Parameters<WebHostCore['manualCheckIn']>): ReturnType<WebHostCore['manualCheckIn']> {
+    return this.core.manualCheckIn(...args);
+  }
+
   annul(...args: Parameters<WebHostCore['annul']>): ReturnType<WebHostCore['annul']> {
     return this.core.annul(...args);
   }

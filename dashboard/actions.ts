@@ -91,6 +91,7 @@ function ticketCard(
   onRevoke: (ticket: TicketView) => void,
   onAnnul: (ticket: TicketView) => void,
   onSaveAttention: (ticket: TicketView, attention: boolean, note: string) => void,
+  onCheckIn: (ticket: TicketView) => void,
 ): HTMLElement {
   const statusWords: Record<TicketView['status'], string> = {
     valid: t('ticket.status.valid'),
@@ -148,6 +149,11 @@ function ticketCard(
     ticket.presence === 'inside' || ticket.presence === 'outside'
       ? h('button', { type: 'button', class: 'danger', 'data-action': 'annul-check-in', onclick: () => onAnnul(ticket) }, t('ticket.annul'))
       : null;
+  // docs/issuer.md "Admin dashboard": a ticket not inside may be checked in by hand, with a reason; the issuer judges it.
+  const checkIn =
+    ticket.status === 'revoked' || ticket.status === 'expired' || ticket.presence === 'inside'
+      ? null
+      : h('button', { type: 'button', 'data-action': 'manual-check-in', onclick: () => onCheckIn(ticket) }, t('ticket.manual'));
   return h(
     'li',
     { class: `ticket ticket-${ticket.status}`, 'data-tid': ticket.tid },
@@ -159,7 +165,7 @@ function ticketCard(
     ),
     h('dl', {}, ...facts.flatMap(([term, value]) => [h('dt', {}, term), h('dd', {}, value)])),
     attentionForm(ticket, onSaveAttention),
-    h('div', { class: 'buttons' }, annul, revoke),
+    h('div', { class: 'buttons' }, checkIn, annul, revoke),
   );
 }
 
@@ -186,7 +192,11 @@ export function buildActions(context: ActionContext): HTMLElement {
       }
       fill(
         results,
-        h('ol', { class: 'tickets' }, ...found.tickets.map((ticket) => ticketCard(ticket, revokeTicket, annulCheckIn, saveAttention))),
+        h(
+          'ol',
+          { class: 'tickets' },
+          ...found.tickets.map((ticket) => ticketCard(ticket, revokeTicket, annulCheckIn, saveAttention, checkInManually)),
+        ),
         found.truncated ? h('p', { class: 'muted' }, tn('lookup.truncated', found.tickets.length)) : null,
       );
     } catch (error) {
@@ -218,6 +228,37 @@ export function buildActions(context: ActionContext): HTMLElement {
       await context.api().setTicketAttention(ticket.tid, { attention, note: note.trim() === '' ? null : note.trim() });
       announce(t('ticket.attention.saved', { tid: ticket.tid }));
       await runLookup(lastQuery);
+    } catch (error) {
+      if (error instanceof ApiProblem && error.status === 401) return context.signedOut(error);
+      fill(results, h('p', { class: 'message', role: 'alert' }, problemText(error)));
+    }
+  };
+  const checkInManually = async (ticket: TicketView): Promise<void> => {
+    const reason = await confirmDialog({
+      id: 'manual-check-in-dialog',
+      title: t('ticket.manual.title', { name: labelOrNone(ticket.holder_name, t('ticket.no_name')) }),
+      body: [t('ticket.manual.body', { tid: ticket.tid })],
+      confirm: t('ticket.manual'),
+      reasonLabel: t('ticket.manual.reason'),
+    });
+    if (reason === null) return;
+    if (reason === '') {
+      fill(results, h('p', { class: 'message', role: 'alert' }, t('ticket.manual.reason_required')));
+      return;
+    }
+    try {
+      const answer = await context.api().checkInManually(ticket.tid, reason);
+      context.refresh();
+      await runLookup(lastQuery);
+      if (answer.status === 'valid') announce(t('ticket.manual.done', { tid: ticket.tid }));
+      else
+        results.prepend(
+          h(
+            'p',
+            { class: 'message', role: 'alert', 'data-manual-refused': answer.status },
+            t('ticket.manual.refused', { status: answer.status }),
+          ),
+        );
     } catch (error) {
       if (error instanceof ApiProblem && error.status === 401) return context.signedOut(error);
       fill(results, h('p', { class: 'message', role: 'alert' }, problemText(error)));

@@ -8,6 +8,8 @@
 import type {
   AnnulCheckInRequest,
   AnnulCheckInResult,
+  ManualCheckInRequest,
+  ManualCheckInResult,
   DoorSettingsRequest,
   DoorSettingsResult,
   EventOverview,
@@ -104,6 +106,8 @@ export function createApi(token: string | null) {
     revokeSetupCode: (tokenId: string) => json<RevokeSetupResult>(call('POST', `/setup-codes/${id(tokenId)}/revoke`, token, {})),
     annulCheckIn: (tid: string, reason: string) =>
       json<AnnulCheckInResult>(call('POST', `/tickets/${id(tid)}/annul`, token, { reason } satisfies AnnulCheckInRequest)),
+    checkInManually: (tid: string, reason: string) =>
+      json<ManualCheckInResult>(call('POST', `/tickets/${id(tid)}/check-in`, token, { reason } satisfies ManualCheckInRequest)),
     setDoor: (eid: string, settings: DoorSettingsRequest) =>
       json<DoorSettingsResult>(call('POST', `/events/${id(eid)}/door`, token, settings)),
     setOfflinePolicy: (eid: string, policy: OfflinePolicyRequest) =>

@@ -333,6 +333,18 @@ export interface AnnulCheckInResult {
   ticket: TicketView;
 }
 
+/** POST /admin/api/tickets/:tid/check-in: a manual check-in with a reason (docs/issuer.md "Admin dashboard"). */
+export interface ManualCheckInRequest {
+  reason: string;
+}
+
+export interface ManualCheckInResult {
+  tid: string;
+  /** The entry's answer, as a kiosk's manual entry gets it: `valid` is checked in, anything else a refusal. */
+  status: string;
+  ticket: TicketView;
+}
+
 /** POST /admin/api/events/:eid/door: the entry policy and capacity (`event update`); an absent field stays. */
 export interface DoorSettingsRequest {
   entry_policy?: EntryPolicy;

@@ -70,6 +70,9 @@ export const ACCESS = {
   attentionDone: { roles: EVERYONE, label: 'finish an attention note' },
   verdictDetails: { roles: STEWARD_UP, label: "see a verdict's details" },
   lookupStatus: { roles: SUPERVISOR_UP, label: 'status lookup' },
+  // docs/kiosk.md "Finding a ticket": the issuer's ticket search, and a found ticket checked in by hand with a reason.
+  searchTickets: { roles: SUPERVISOR_UP, label: 'search tickets' },
+  manualCheckIn: { roles: SUPERVISOR_UP, label: 'check in by hand' },
   setLanguage: { roles: SUPERVISOR_UP, label: 'set the language' },
   setDirection: { roles: SUPERVISOR_UP, label: 'change direction' },
   annul: { roles: SUPERVISOR_UP, label: 'annul' },

@@ -31,6 +31,7 @@ import type { OnsiteIssuerApi } from './onsite-issuer-bridge-types.js';
 import { mountVerdict } from './screens/verdict.js';
 import { AnnulDialog, DoorSettings, isAnnulInput, type AnnulTarget } from './screens/door-operations.js';
 import { LaneSettings } from './screens/lane-settings.js';
+import { isSearchInput, TicketSearchDialog } from './screens/ticket-search.js';
 import { mountLanes } from './screens/lanes.js';
 import { laneHalves, laneOfVerdict, showsLanes, type LaneHalfView } from './view/lanes-view-model.js';
 import { offersAnnul } from './view/door-view-model.js';
@@ -94,6 +95,8 @@ export class KioskScreens {
   private lookupTicket: TicketStatus | null = null;
   /** Several scanners (docs/kiosk.md "Several scanners"): the lanes in the staff settings, and each lane's verdict on the split screen. */
   private laneSettings: LaneSettings | null = null;
+  /** "Find a ticket" (screens/ticket-search.ts, docs/kiosk.md "Finding a ticket"). */
+  private search: TicketSearchDialog | null = null;
   private readonly laneVerdicts = new Map<string, { verdict: DoorVerdict; view: VerdictView; timer: number }>();
 
   constructor(
@@ -105,7 +108,11 @@ export class KioskScreens {
   ) {}
 
   async start(): Promise<void> {
-    this.staff = new StaffGate(this.win.document, this.kiosk, { openLookup: () => this.openLookup() });
+    this.staff = new StaffGate(this.win.document, this.kiosk, {
+      openLookup: () => this.openLookup(),
+      openSearch: () => this.search?.open(),
+    });
+    this.search = new TicketSearchDialog(this.win.document, this.kiosk, this.staff);
     this.annul = new AnnulDialog(this.win.document, this.kiosk, this.staff);
     this.doorSettings = new DoorSettings(this.kiosk, this.staff);
     // The gate's settings ride in the staff settings: on Setup and in the staff menu (which the PIN opens).
@@ -114,7 +121,8 @@ export class KioskScreens {
     this.staff.area.element.append(this.laneSettings.element);
     this.kiosk.onStateChange((state) => this.receiveState(state));
     startWedgeCapture(this.win.document, {
-      isTypingTarget: (target) => isLookupInput(target) || isIssuerPanelInput(target) || isStaffInput(target) || isAnnulInput(target),
+      isTypingTarget: (target) =>
+        isLookupInput(target) || isIssuerPanelInput(target) || isStaffInput(target) || isAnnulInput(target) || isSearchInput(target),
       onScan: (scan, read) => void this.onScan(scan, read),
     });
     this.win.document.addEventListener('keydown', (event) => this.onShortcut(event));
@@ -141,6 +149,7 @@ export class KioskScreens {
     this.staff?.update(state);
     this.doorSettings?.update(state);
     this.annul?.update(state);
+    this.search?.update(state);
     this.laneSettings?.update(state);
     // A new verdict, from the page's own scan or a HID scanner read by the main process.
     const newest = state.last_verdicts[0];

@@ -22,6 +22,7 @@ import type {
   Verdict,
 } from '../protocol/index.js';
 import type { ForeignLayout } from '../protocol/keyboard-layouts.js';
+import type { TicketSearchResult } from '../protocol/search-name.js';
 import type { KioskRole, StaffRole } from '../protocol/access.js';
 
 export type { IsoDateTime, RefusalReason, TicketState, TicketStatus, Verdict } from '../protocol/index.js';
@@ -448,6 +449,33 @@ export type StatusLookupResult =
   /** Offline, rate-limited or an issuer failure: try again later. */
   | { type: 'unavailable'; message: string };
 
+/** docs/kiosk.md "Finding a ticket": a ticket the issuer's search found, with the check-in notes it may carry. */
+export interface FoundTicket extends TicketSearchResult {
+  attention?: { required: boolean; notes: string[] };
+}
+
+/** A search at the kiosk (docs/kiosk.md "Finding a ticket"): online only. */
+export type TicketSearchOutcome =
+  | { type: 'results'; results: FoundTicket[]; more: boolean }
+  /** The issuer cannot be reached (or has no search): the search needs it; the message says why, for the log. */
+  | { type: 'offline'; message: string }
+  /** This scanner's key may not search (a steward's key, docs/protocol.md "Ticket search"). */
+  | { type: 'not_allowed' }
+  /** Nothing to search for (no letter or digit), or too long. */
+  | { type: 'invalid_query' }
+  | { type: 'not_enrolled'; message: string }
+  | { type: 'scanner_unauthorized'; message: string };
+
+/** A found ticket checked in by hand with a reason: the issuer's answer, shown as a verdict. */
+export type ManualCheckInOutcome =
+  | { type: 'verdict'; verdict: Verdict }
+  | { type: 'offline'; message: string }
+  /** The issuer refused a manual entry from this key and staff (docs/protocol.md "Ticket search"). */
+  | { type: 'not_allowed' }
+  | { type: 'not_found' }
+  | { type: 'not_enrolled'; message: string }
+  | { type: 'scanner_unauthorized'; message: string };
+
 export interface KioskApi {
   /**
    * One scanned string (ticket, setup code, calibration code or garbage) from
@@ -464,6 +492,10 @@ export interface KioskApi {
   cancelReEnroll(): Promise<KioskState>;
   /** Reads a ticket's status without checking it in. Accepts a `tkt1.` code or a tid. Staff only. */
   lookupStatus(codeOrTid: string): Promise<StatusLookupResult | StaffLocked>;
+  /** docs/kiosk.md "Finding a ticket": the issuer's tickets by holder name, short id or ticket id (supervisor and up). */
+  searchTickets(query: string): Promise<TicketSearchOutcome | StaffLocked>;
+  /** docs/kiosk.md "Finding a ticket": checks a found ticket in by hand, with a reason (1 to 200 characters). */
+  manualCheckIn(tid: string, reason: string): Promise<ManualCheckInOutcome | StaffLocked>;
   /** Unlocks staff functions with the staff PIN (4 to 8 digits), for a short idle time. */
   unlockStaff(pin: string): Promise<StaffUnlockResult>;
   /** Ends the staff unlock now ("Lock"). */

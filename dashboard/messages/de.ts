@@ -382,4 +382,13 @@ export const de: Catalogue = {
   'webhooks.state.ok': 'Funktioniert',
   'webhooks.state.failing': 'Fehlerhaft',
   'webhooks.state.disabled': 'Deaktiviert {time}',
+  // docs/issuer.md "Admin dashboard": a manual check-in from a lookup card
+  'ticket.manual': 'Manuell einchecken',
+  'ticket.manual.title': '{name} manuell einchecken?',
+  'ticket.manual.body':
+    'Ticket {tid} wird jetzt eingecheckt, wie an einem Eingang, ohne dass sein Code gescannt wird. Der Aussteller prüft es wie jeden Einlass.',
+  'ticket.manual.reason': 'Grund (Pflichtfeld)',
+  'ticket.manual.reason_required': 'Geben Sie einen Grund an, um ein Ticket manuell einzuchecken.',
+  'ticket.manual.done': 'Ticket {tid} manuell eingecheckt.',
+  'ticket.manual.refused': 'Nicht eingecheckt: Der Aussteller antwortete {status}.',
 };

@@ -384,4 +384,13 @@ export const en = {
   'webhooks.state.ok': 'Working',
   'webhooks.state.failing': 'Failing',
   'webhooks.state.disabled': 'Disabled {time}',
+  // docs/issuer.md "Admin dashboard": a manual check-in from a lookup card
+  'ticket.manual': 'Check in manually',
+  'ticket.manual.title': 'Check in {name} by hand?',
+  'ticket.manual.body':
+    'Ticket {tid} is checked in now, as at a door, without its code being scanned. The issuer judges it like any entry.',
+  'ticket.manual.reason': 'Reason (required)',
+  'ticket.manual.reason_required': 'Give a reason to check a ticket in by hand.',
+  'ticket.manual.done': 'Ticket {tid} checked in by hand.',
+  'ticket.manual.refused': 'Not checked in: the issuer answered {status}.',
 } as const;

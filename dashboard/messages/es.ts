@@ -379,4 +379,13 @@ export const es: Catalogue = {
   'webhooks.state.ok': 'Funciona',
   'webhooks.state.failing': 'Con fallos',
   'webhooks.state.disabled': 'Desactivado {time}',
+  // docs/issuer.md "Admin dashboard": a manual check-in from a lookup card
+  'ticket.manual': 'Registrar manualmente',
+  'ticket.manual.title': '¿Registrar a {name} manualmente?',
+  'ticket.manual.body':
+    'La entrada {tid} se registra ahora, como en una puerta, sin escanear su código. El emisor la juzga como cualquier acceso.',
+  'ticket.manual.reason': 'Motivo (obligatorio)',
+  'ticket.manual.reason_required': 'Indique un motivo para registrar una entrada manualmente.',
+  'ticket.manual.done': 'Entrada {tid} registrada manualmente.',
+  'ticket.manual.refused': 'No registrada: el emisor respondió {status}.',
 };

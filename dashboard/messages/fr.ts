@@ -381,4 +381,13 @@ export const fr: Catalogue = {
   'webhooks.state.ok': 'Fonctionne',
   'webhooks.state.failing': 'En échec',
   'webhooks.state.disabled': 'Désactivé {time}',
+  // docs/issuer.md "Admin dashboard": a manual check-in from a lookup card
+  'ticket.manual': 'Enregistrer manuellement',
+  'ticket.manual.title': 'Enregistrer {name} manuellement ?',
+  'ticket.manual.body':
+    "Le billet {tid} est enregistré maintenant, comme à une porte, sans que son code soit scanné. L'émetteur le juge comme toute entrée.",
+  'ticket.manual.reason': 'Motif (obligatoire)',
+  'ticket.manual.reason_required': 'Indiquez un motif pour enregistrer un billet manuellement.',
+  'ticket.manual.done': 'Billet {tid} enregistré manuellement.',
+  'ticket.manual.refused': "Non enregistré : l'émetteur a répondu {status}.",
 };

@@ -228,7 +228,7 @@ async function badgeFact(db: Sql, code: string, eid: string, now: Date): Promise
  * The event's check-in rules (read with the facts), judged only for an explicit entry not admitted offline of a
  * ticket of the request's event (the check `rules`); the ticket's entries only when a rule limits entries per day.
  */
-async function rulesFacts(
+export async function rulesFacts(
   db: Sql,
   body: CheckInBody,
   ticket: TicketRow | undefined,

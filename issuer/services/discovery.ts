@@ -26,10 +26,13 @@ export const PATHS = {
   notes: `${API_PREFIX}/scanners/notes`,
 } as const;
 
-/** The spec's three endpoints, and the heartbeat, revocation and notes lists as extra fields that spec scanners ignore. */
+/**
+ * The spec's three endpoints, and the heartbeat, the revocation and notes lists and the ticket search (docs/protocol.md
+ * "Ticket search") as extra fields that spec scanners ignore.
+ */
 export function endpointsFor(
   baseUrl: string,
-): IssuerEndpoints & { scanner_heartbeat: string; scanner_revocations: string; scanner_notes: string } {
+): IssuerEndpoints & { scanner_heartbeat: string; scanner_revocations: string; scanner_notes: string; ticket_search: string } {
   return {
     check_in: `${baseUrl}${PATHS.checkIn}`,
     status: `${baseUrl}${API_PREFIX}/tickets/{tid}/status`,
@@ -37,6 +40,7 @@ export function endpointsFor(
     scanner_heartbeat: `${baseUrl}${PATHS.heartbeat}`,
     scanner_revocations: `${baseUrl}${PATHS.revocations}`,
     scanner_notes: `${baseUrl}${PATHS.notes}`,
+    ticket_search: `${baseUrl}${PATHS.search}`,
   };
 }
 

@@ -10,6 +10,7 @@ import { appendScanLogWrite, checkInWrite, pruneStoredAnswersWrite } from './che
 import { clearCheckInRulesWrite, setCheckInRulesWrite } from './check-in-rules.js';
 import { annulCheckInWrite, heartbeatWrite, setOfflinePolicyWrite, updateEventDoorWrite } from './door.js';
 import { enrollWrite } from './enrollment.js';
+import { manualEntryWrite } from './manual-entry.js';
 import { createScannerSetupWrite, revokeSetupWrite } from './scanner-setup.js';
 import { revokeStaffBadgeWrite } from './staff-badges.js';
 import { claimDeliveriesWrite, deliveredWrite, failedWrite } from './webhook-delivery.js';
@@ -45,4 +46,6 @@ export const WRITE_JOBS: readonly JobDefinition<never, unknown>[] = [
   // Attention notes (docs/protocol.md "Attention notes (project extension)").
   updateTicketAttentionWrite,
   setTicketTypeAttentionWrite,
+  // A manual check-in from the dashboard (docs/issuer.md "Admin dashboard").
+  manualEntryWrite,
 ];

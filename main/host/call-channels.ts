@@ -17,6 +17,8 @@ export const KIOSK_CHANNELS = {
   confirmReEnroll: 'kiosk:confirm-re-enroll',
   cancelReEnroll: 'kiosk:cancel-re-enroll',
   lookupStatus: 'kiosk:lookup-status',
+  searchTickets: 'kiosk:search-tickets',
+  manualCheckIn: 'kiosk:manual-check-in',
   getState: 'kiosk:get-state',
   setScannerName: 'kiosk:set-scanner-name',
   resetCalibration: 'kiosk:reset-calibration',

@@ -18,6 +18,7 @@ import { answerCall, failure, InvalidInput, noArguments, UNSAFE_TEXT } from './c
 import { KIOSK_CHANNELS } from './call-channels.js';
 import { MAX_REASON_LENGTH, type GateDirection } from '../../protocol/index.js';
 import { isStaffRole, type KioskCall } from '../../protocol/access.js';
+import { MAX_SEARCH_QUERY_LENGTH } from '../../protocol/search-name.js';
 
 /** The request/answer calls of KioskApi (onStateChange is a push, not a call). */
 export type KioskCalls = Omit<KioskApi, 'onStateChange'>;
@@ -104,6 +105,19 @@ function boundCall(core: KioskCalls, method: KioskCallName, args: unknown): () =
     case 'lookupStatus': {
       const codeOrTid = onlyString(args, 'the ticket code or ID');
       return () => core.lookupStatus(codeOrTid);
+    }
+    // docs/kiosk.md "Finding a ticket": a query as the issuer takes it, and a manual check-in's ticket and reason.
+    case 'searchTickets': {
+      const query = onlyString(args, 'the search').trim();
+      if (query.length === 0 || query.length > MAX_SEARCH_QUERY_LENGTH || UNSAFE_TEXT.test(query))
+        throw new InvalidInput(`The search must have 1 to ${MAX_SEARCH_QUERY_LENGTH} characters, without control characters.`);
+      return () => core.searchTickets(query);
+    }
+    case 'manualCheckIn': {
+      if (args.length !== 2) throw new InvalidInput('Expected two arguments: the ticket ID and the reason.');
+      const tid = ticketId(args[0]);
+      const reason = annulReason(args[1]);
+      return () => core.manualCheckIn(tid, reason);
     }
     case 'setScannerName': {
       const name = scannerName(onlyString(args, 'the scanner name'));

@@ -14,24 +14,9 @@
  */
 import { EventEmitter } from 'node:events';
 import { ANY_SETUP_CODE, type GateDirection, type OfflinePolicy, type Verdict } from '../../protocol/index.js';
-import type {
-  AnnulResult,
-  KioskApi,
-  KioskLanguage,
-  KioskState,
-  LanguageCode,
-  LanesRequest,
-  LeaveKioskModeResult,
-  LogCheckResult,
-  ScanResult,
-  SetLanguageResult,
-  RemoveStaffPinResult,
-  SetStaffPinResult,
-  StaffLocked,
-  StaffPersonRequest,
-  StaffUnlockResult,
-  StatusLookupResult,
-} from './kiosk-api.js';
+import type { AnnulResult, KioskApi, KioskLanguage, KioskState, LanguageCode, LanesRequest, LeaveKioskModeResult } from './kiosk-api.js';
+import type { LogCheckResult, ScanResult, SetLanguageResult, RemoveStaffPinResult, SetStaffPinResult, StaffLocked } from './kiosk-api.js';
+import type { ManualCheckInOutcome, StaffPersonRequest, StaffUnlockResult, StatusLookupResult, TicketSearchOutcome } from './kiosk-api.js';
 import { LANGUAGE_CODES, kioskLanguage } from './decide/languages.js';
 import type { Lane } from './decide/lanes.js';
 import type { ScanOrigin } from './decide/repeat-reads.js';
@@ -60,7 +45,8 @@ import type { LanDoor } from './sync/lan-door.js';
 import type { DrainReport } from './sync/queue-drain.js';
 import type { RevocationSchedule, RevocationSync } from './sync/revocation-sync.js';
 import { SetupScans } from './sync/setup-scans.js';
-import { lookUpStatus, type StatusLookupDeps } from './sync/status-lookup.js';
+import { lookUpStatus } from './sync/status-lookup.js';
+import { checkInByHand, findTickets, type TicketSearchDeps } from './ticket-search.js';
 
 export { DEFAULT_ONLINE_BUDGET_MS, type HidScannerStatus, type KioskCoreOptions } from './kiosk-options.js';
 
@@ -108,7 +94,8 @@ export class KioskCore implements KioskApi {
   private readonly doorScan: DoorScan;
   private readonly annulDeps: DoorAnnulDeps;
   private readonly badgeDeps: StaffBadgeScanDeps;
-  private readonly lookupDeps: StatusLookupDeps;
+  /** The status lookup's and the ticket search's (ticket-search.ts, docs/kiosk.md "Finding a ticket"). */
+  private readonly lookupDeps: TicketSearchDeps;
   private readonly attention: KioskParts['attention']; // holds the door until Done (docs/kiosk.md "Attention notes")
 
   constructor(private readonly options: KioskCoreOptions) {
@@ -125,7 +112,8 @@ export class KioskCore implements KioskApi {
     const { store, discovery, client, link, now } = parts;
     this.badgeDeps = { store, discovery, staff: this.staff, now: this.clock.issuerNow, changed: () => this.changed() };
     const translated = (text: string): string => this.reads.translated('window', text);
-    this.lookupDeps = { store, client, link, translated, notEnrolled: NOT_ENROLLED };
+    const show = (verdict: Verdict): ScanResult => this.show(verdict, null);
+    this.lookupDeps = { store, client, link, translated, notEnrolled: NOT_ENROLLED, staff: this.staff, now, log: this.log, show };
     const [changed, afterEnrolled, platform] = [() => this.changed(), () => this.afterEnrolled(), options.platform];
     this.setups = new SetupScans({ store, apiKeys: options.apiKeys, discovery, client, link, now, platform, changed, afterEnrolled });
   }
@@ -199,6 +187,15 @@ export class KioskCore implements KioskApi {
 
   lookupStatus(codeOrTid: string): Promise<StatusLookupResult | StaffLocked> {
     return this.guarded('lookupStatus', () => lookUpStatus(this.lookupDeps, codeOrTid));
+  }
+
+  searchTickets(query: string): Promise<TicketSearchOutcome | StaffLocked> {
+    return this.guarded('searchTickets', () => findTickets(this.lookupDeps, query));
+  }
+
+  /** A found ticket checked in by hand, in turn with the scans (docs/kiosk.md "Finding a ticket"). */
+  manualCheckIn(tid: string, reason: string): Promise<ManualCheckInOutcome | StaffLocked> {
+    return this.guarded('manualCheckIn', () => this.inTurn(() => checkInByHand(this.lookupDeps, tid, reason)));
   }
 
   async getState(): Promise<KioskState> {

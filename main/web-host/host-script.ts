@@ -87,6 +87,8 @@ export function installKioskHost(win: HostWindow): void {
     confirmReEnroll: () => call('confirmReEnroll'),
     cancelReEnroll: () => call('cancelReEnroll'),
     lookupStatus: (codeOrTid) => call('lookupStatus', codeOrTid),
+    searchTickets: (query) => call('searchTickets', query),
+    manualCheckIn: (tid, reason) => call('manualCheckIn', tid, reason),
     getState: () => call('getState'),
     setScannerName: (name) => call('setScannerName', name),
     resetCalibration: () => call('resetCalibration'),

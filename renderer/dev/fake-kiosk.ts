@@ -18,6 +18,8 @@ import type {
   StaffUnlockResult,
   LogCheckResult,
   StatusLookupResult,
+  TicketSearchOutcome,
+  ManualCheckInOutcome,
   Verdict,
 } from '../kiosk-bridge-types.js';
 import { KIOSK_READY_EVENT } from '../kiosk-bridge.js';
@@ -121,6 +123,15 @@ export class FakeKiosk implements KioskApi {
   async cancelReEnroll(): Promise<KioskState> {
     this.change({ re_enroll_pending: null });
     return this.state;
+  }
+
+  /** The demo has no issuer to search (docs/kiosk.md "Finding a ticket" is online only). */
+  async searchTickets(): Promise<TicketSearchOutcome> {
+    return { type: 'offline', message: 'the demo page has no issuer' };
+  }
+
+  async manualCheckIn(): Promise<ManualCheckInOutcome> {
+    return { type: 'offline', message: 'the demo page has no issuer' };
   }
 
   async lookupStatus(codeOrTid: string): Promise<StatusLookupResult> {

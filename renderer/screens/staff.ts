@@ -24,6 +24,8 @@ import { PIN_INPUT_CLASS, pinInput, pinProblem } from './pin-fields.js';
 export interface StaffGateActions {
   /** The status lookup screen (the menu's "Status lookup"). */
   openLookup(): void;
+  /** "Find a ticket" (the menu's, docs/kiosk.md "Finding a ticket"). */
+  openSearch(): void;
 }
 
 type Mode = 'closed' | 'unlock' | 'set' | 'menu' | 'person';
@@ -434,11 +436,16 @@ export class StaffGate {
       this.close();
       this.actions.openLookup();
     });
+    const search = el('button', { type: 'button', class: 'button button--primary', 'data-action': 'staff-search' }, t('staff.menu.search'));
+    search.addEventListener('click', () => {
+      this.close();
+      this.actions.openSearch();
+    });
     const close = el('button', { type: 'button', class: 'button', 'data-action': 'staff-close' }, t('staff.menu.close'));
     close.addEventListener('click', () => this.close());
     return [
       el('h1', { class: 'staff__title' }, t('staff.menu.title')),
-      el('div', { class: 'staff__buttons' }, lookup),
+      el('div', { class: 'staff__buttons' }, lookup, search),
       this.area.element,
       close,
     ];

@@ -22,6 +22,7 @@ import type { AdminTokenSource } from '../../services/admin-credential.js';
 import { exportCsv, exportRows } from '../../services/checkins-export.js';
 import { LATE_SCAN_MS, ONLINE_WINDOW_MS, REFRESH_MS, ticketView, type DashboardAggregator } from '../../services/dashboard.js';
 import { annulCheckIn, setOfflinePolicyWrite, updateEventDoorWrite } from '../../services/door.js';
+import { manualEntryWrite } from '../../services/manual-entry.js';
 import { createScannerSetupWrite, revokeSetupWrite, type SetupRequest } from '../../services/scanner-setup.js';
 import { revokeStaffBadgeWrite, staffBadgeView, type StaffBadgeView } from '../../services/staff-badges.js';
 import { staffBadgesOf } from '../../store/staff-badges.js';
@@ -44,6 +45,7 @@ import {
   idParam,
   lookupQuerySchema,
   lookupSchema,
+  manualCheckInResultSchema,
   overviewSchema,
   revokeScannerResultSchema,
   revokeSetupResultSchema,
@@ -67,6 +69,8 @@ import type {
   OfflinePolicyRequest,
   OfflinePolicyResult,
   LookupResult,
+  ManualCheckInRequest,
+  ManualCheckInResult,
   RevokeScannerResult,
   RevokeSetupResult,
   RevokeTicketRequest,
@@ -206,6 +210,23 @@ export default async function adminApiRoutes(app: FastifyInstance, options: Admi
       const result = await adminAction(() => annulCheckIn(database, tid, reason, 'dashboard'));
       request.log.info({ tid, already: result.already }, 'check-in annulled from the admin dashboard');
       return { ...result, ticket: ticketView((await findLookupRow(db, tid))!, Date.now()) };
+    },
+  );
+
+  // docs/issuer.md "Admin dashboard": the same entry as a kiosk's with `manual_reason` (docs/protocol.md "Ticket search").
+  app.post<{ Params: { tid: string }; Body: ManualCheckInRequest }>(
+    '/tickets/:tid/check-in',
+    { schema: { params: idParam('tid'), body: annulBodySchema, response: { 200: manualCheckInResultSchema, ...guarded(400, 404) } } },
+    async (request): Promise<ManualCheckInResult> => {
+      const { tid } = request.params;
+      const reason = request.body.reason.trim();
+      if (reason !== '') refuseBadLabel('reason', reason);
+      const answer = await adminAction(() => {
+        if (reason === '') throw new AdminError('INVALID_REASON', 'give a reason of 1-200 characters');
+        return database.write(manualEntryWrite({ tid, reason, now: new Date().toISOString() }));
+      });
+      request.log.info({ tid, status: answer.status }, 'manual check-in from the admin dashboard');
+      return { tid, status: answer.status, ticket: ticketView((await findLookupRow(db, tid))!, Date.now()) };
     },
   );
 

@@ -247,6 +247,8 @@ export const annulCheckInResultSchema = object({
   ticket: ticketViewSchema,
 });
 
+export const manualCheckInResultSchema = object({ tid: { type: 'string' }, status: { type: 'string' }, ticket: ticketViewSchema });
+
 export const doorSettingsResultSchema = object({ eid: { type: 'string' }, entry_policy: entryPolicy, capacity });
 
 export const offlinePolicyResultSchema = object({

@@ -75,11 +75,19 @@ export function validateDiscovery(body: unknown, expectedIss: string): Discovery
   // docs/protocol.md "Attention notes (project extension)": the notes list, kept on the same terms.
   const notes = endpoints['scanner_notes'];
   if (typeof notes === 'string' && isSecureOrLoopbackUrl(notes)) (document.endpoints as DoorEndpoints).scanner_notes = notes;
+  // docs/protocol.md "Ticket search": one more, kept on the same terms (docs/kiosk.md "Finding a ticket").
+  const search = endpoints['ticket_search'];
+  if (typeof search === 'string' && isSecureOrLoopbackUrl(search)) (document.endpoints as DoorEndpoints).ticket_search = search;
   return { ok: true, document };
 }
 
 /** The discovery endpoints with the door-operations extension's one (docs/protocol.md "Scanner heartbeat"). */
-type DoorEndpoints = DiscoveryDocument['endpoints'] & { scanner_heartbeat?: string; scanner_revocations?: string; scanner_notes?: string };
+type DoorEndpoints = DiscoveryDocument['endpoints'] & {
+  scanner_heartbeat?: string;
+  scanner_revocations?: string;
+  scanner_notes?: string;
+  ticket_search?: string;
+};
 
 /** The heartbeat URL of a validated discovery document, or null when the issuer does not offer one (no door operations). */
 export function heartbeatUrlOf(document: DiscoveryDocument): string | null {

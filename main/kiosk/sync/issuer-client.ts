@@ -29,6 +29,8 @@ import { isNotesPage, type NotesPage } from '../../../protocol/attention.js';
 import { parseRetryAfterMs } from '../decide/backoff.js';
 import { offsetBoundsOf, type OffsetBounds } from '../decide/clock.js';
 import { PIN_MISMATCH_CODE, pinnedAgent } from './tls-pinning.js';
+import type { FoundTicket } from '../kiosk-api.js';
+import { readSearchAnswer } from './ticket-search-answer.js';
 
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
 
@@ -94,6 +96,9 @@ export type HeartbeatCall = { kind: 'answered'; response: HeartbeatResponse } | 
 
 export type RevocationCall = { kind: 'answered'; page: RevocationPage } | CallFailure;
 export type NotesCall = { kind: 'answered'; page: NotesPage } | CallFailure;
+/** docs/protocol.md "Ticket search": `action_not_allowed` is a key whose role may not search (403), `invalid_query` a 400. */
+export type SearchCall =
+  { kind: 'answered'; results: FoundTicket[]; more: boolean } | { kind: 'action_not_allowed' } | { kind: 'invalid_query' } | CallFailure;
 export type StatusCall = { kind: 'answered'; status: TicketStatus } | { kind: 'not_found' } | CallFailure;
 export type EnrollCall = { kind: 'enrolled'; response: EnrollResponse } | CallFailure;
 export type DiscoveryCall = { kind: 'answered'; body: unknown } | CallFailure;
@@ -243,6 +248,25 @@ export class IssuerClient {
       return isTicketStatus(answer.body) ? { kind: 'answered', status: answer.body } : { kind: 'server_error', status: 200 };
     }
     if (answer.status === 404) return { kind: 'not_found' };
+    return this.failure(answer, true);
+  }
+
+  /** GET the ticket search (docs/protocol.md "Ticket search"), never changing anything. */
+  async search(searchUrl: string, apiKey: string, query: string, options: CallOptions = {}): Promise<SearchCall> {
+    const answer = await this.send(
+      'GET',
+      `${searchUrl}?q=${encodeURIComponent(query)}`,
+      undefined,
+      { authorization: `Bearer ${apiKey}` },
+      options,
+    );
+    if (answer.kind !== 'http') return answer;
+    if (answer.status === 200) {
+      const read = readSearchAnswer(answer.body);
+      return read ? { kind: 'answered', results: read.results, more: read.more } : { kind: 'server_error', status: 200 };
+    }
+    if (answer.status === 403 && errorOf(answer.body)?.details?.['reason'] === 'action_not_allowed') return { kind: 'action_not_allowed' };
+    if (answer.status === 400) return { kind: 'invalid_query' };
     return this.failure(answer, true);
   }
 

@@ -498,6 +498,39 @@ describe('door operations', () => {
     expect(await door(gateA, tickets[10]!.tid, 'entry')).toBe('venue_full');
   });
 
+  test('check in by hand from a lookup card: a reason is required; the issuer judges it as an entry, recorded with its reason', async () => {
+    const guest = fx.issueTicket(night.eid, { ticketType: 'Standard', holderName: 'Lost Phone' });
+    // The test before filled the venue (capacity 10); a full venue would refuse this entry as it refuses a door's.
+    await admin('POST', `/events/${night.eid}/door`, { capacity: null });
+    const revoked = fx.issueTicket(night.eid, { ticketType: 'Standard', holderName: 'Refunded' });
+    await admin('POST', `/tickets/${revoked.tid}/revoke`, { reason: 'refund' });
+    for (const payload of [{}, { reason: '' }, { reason: 'x'.repeat(201) }, { reason: '   ' }]) {
+      const refused = await admin('POST', `/tickets/${guest.tid}/check-in`, payload);
+      expect({ payload, status: refused.statusCode }).toEqual({ payload, status: 400 });
+    }
+    expect((await admin('POST', '/tickets/NO_SUCH_TICKET/check-in', { reason: 'phone dead' })).statusCode).toBe(404);
+    const before = (await overview(night.eid)).totals.checked_in;
+
+    const manual = await admin('POST', `/tickets/${guest.tid}/check-in`, { reason: ' phone dead, ID seen ' });
+    expect(manual.statusCode).toBe(200);
+    expect(manual.json()).toMatchObject({
+      tid: guest.tid,
+      status: 'valid',
+      ticket: { tid: guest.tid, status: 'checked_in', presence: 'inside' },
+    });
+    const after = await overview(night.eid);
+    expect(after.totals.checked_in).toBe(before + 1);
+    const rows = await exportRows(fx.sql, night.eid);
+    expect(rows).toContainEqual(expect.objectContaining({ tid: guest.tid, scanner_id: 'dashboard', reason: 'phone dead, ID seen' }));
+
+    // Judged like any entry: once in, again is already used; a revoked ticket is refused; nothing more is recorded.
+    expect((await admin('POST', `/tickets/${guest.tid}/check-in`, { reason: 'again' })).json()).toMatchObject({ status: 'already_used' });
+    expect((await admin('POST', `/tickets/${revoked.tid}/check-in`, { reason: 'phone dead' })).json()).toMatchObject({ status: 'revoked' });
+    expect((await overview(night.eid)).totals.checked_in).toBe(before + 1);
+    // The same ticket at a door afterwards: already used.
+    expect(await door(gateA, guest.tid, 'entry')).toBe('already_used');
+  });
+
   test('annul a check-in: a reason is required; the ticket is usable again, occupancy drops, the annulment is in the activity', async () => {
     const guest = fx.issueTicket(night.eid, { ticketType: 'Standard', holderName: 'Wrong Person' });
     await admin('POST', `/events/${night.eid}/door`, { capacity: 100 });

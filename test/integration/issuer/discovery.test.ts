@@ -49,6 +49,8 @@ describe('discovery', () => {
         // docs/protocol.md "Revocation list": another extra field.
         scanner_revocations: 'https://tickets.example.test/api/v1/scanners/revocations',
         scanner_notes: 'https://tickets.example.test/api/v1/scanners/notes',
+        // docs/protocol.md "Ticket search": one more, for a supervisor's key.
+        ticket_search: 'https://tickets.example.test/api/v1/tickets/search',
       },
       supported_versions: [1],
     });

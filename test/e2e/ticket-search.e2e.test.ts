@@ -1,0 +1,152 @@
+/**
+ * Finding a ticket at the kiosk, end to end (docs/kiosk.md "Finding a ticket"): a real issuer (the built
+ * `ticket-issuer` CLI, a child process, plain HTTP on loopback), a supervisor's kiosk core behind the web host
+ * with its API key in the real OS keyring, and the built screens in real Chromium. Staff unlock with the PIN,
+ * type a name (never taken as a scan), check the found ticket in by hand with a reason, and the door shows
+ * ADMIT; the issuer keeps the reason. Offline, the dialog says the search needs the issuer.
+ *
+ *   scripts/with-keyring.sh npx playwright test test/e2e/ticket-search.e2e.test.ts
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test, type Browser } from '@playwright/test';
+import {
+  closeKioskDoors,
+  enterStaffPin,
+  issuerCli,
+  LOOPBACK as HOST,
+  requireBuild,
+  ROOT,
+  scanInPage as scan,
+  openKioskDoor,
+  startIssuer,
+  type KioskDoor,
+  type RunningIssuer,
+} from '../support/door-harness.js';
+import { freePort } from '../support/free-port.js';
+
+const SHOTS = join(ROOT, 'test-results', 'e2e');
+const WAIT_MS = 30_000;
+const PIN = '2468';
+
+let root: string;
+let issuerDir: string;
+let port: number;
+let eid: string;
+let issuer: RunningIssuer | null = null;
+let browser: Browser | null = null;
+let door: KioskDoor | null = null;
+const pageErrors: string[] = [];
+const tids: Record<string, string> = {};
+
+test.beforeAll(async ({ browser: workerBrowser }) => {
+  test.setTimeout(180_000);
+  if (!process.env['DBUS_SESSION_BUS_ADDRESS'])
+    throw new Error('Run the e2e tests inside scripts/with-keyring.sh (the kiosk keeps its API key in the OS keyring)');
+  requireBuild();
+  mkdirSync(SHOTS, { recursive: true });
+  root = mkdtempSync(join(tmpdir(), 'ticket-search-e2e-'));
+  issuerDir = join(root, 'issuer');
+  port = await freePort();
+  await issuerCli(issuerDir, 'init', '--base-url', `http://${HOST}:${port}`, '--name', 'E2E Events');
+  const start = new Date(Date.now() + 2 * 3600_000).toISOString();
+  eid = (await issuerCli<{ eid: string }>(issuerDir, 'event', 'create', '--name', 'Search Night', '--date', start, '--venue', 'Hall')).eid;
+  for (const holder of ['Zoë Ångström', 'Zoe Smith']) {
+    const issued = await issuerCli<{ tickets: { tid: string }[] }>(
+      issuerDir,
+      'ticket',
+      'issue',
+      '--event',
+      eid,
+      '--holder',
+      holder,
+      '--type',
+      'VIP',
+    );
+    tids[holder] = issued.tickets[0]!.tid;
+  }
+  issuer = await startIssuer(issuerDir, port);
+  browser = workerBrowser;
+  door = await openKioskDoor(browser, {
+    dataDir: join(root, 'kiosk'),
+    keyringService: `ticket-kiosk-e2e-search-${process.pid}`,
+    waitMs: WAIT_MS,
+    onPageError: (error) => pageErrors.push(error),
+  });
+});
+
+test.afterAll(async () => {
+  test.setTimeout(60_000);
+  await door?.page.close().catch(() => undefined);
+  if (door) await closeKioskDoors([door]);
+  await issuer?.stop().catch(() => undefined);
+  if (root) rmSync(root, { recursive: true, force: true });
+});
+
+test.describe.serial('finding a ticket at the kiosk (real issuer, web host, keyring, Chromium)', () => {
+  test.describe.configure({ timeout: 120_000 });
+
+  test('a supervisor finds a ticket by name and checks it in by hand with a reason: ADMIT, and the issuer keeps why', async () => {
+    const { page, runtime } = door!;
+    const { setup_qr } = await issuerCli<{ setup_qr: string }>(issuerDir, 'scanner', 'setup', '--event', eid, '--role', 'supervisor');
+    await page.waitForSelector('#screen[data-screen="setup"]');
+    await scan(page, setup_qr);
+    await page.waitForSelector('#screen[data-screen="ready"] [data-connection="online"]');
+    expect((await runtime.core.setStaffPin(PIN)).type).toBe('pin_set');
+    await runtime.core.lockStaff();
+
+    await page.click('[data-action="open-staff"]');
+    await enterStaffPin(page, PIN);
+    await page.click('[data-action="staff-search"]');
+    await page.waitForSelector('[data-search-dialog][data-search-step="search"] #ticket-search-input');
+    // Typed fast, like a scanner would: the field is a typing target, so no scan is made of it.
+    await page.keyboard.type('zoe ang', { delay: 5 });
+    await page.keyboard.press('Enter');
+    const result = page.locator(`[data-search-results] [data-tid="${tids['Zoë Ångström']}"]`);
+    await expect(result).toBeVisible({ timeout: WAIT_MS });
+    await expect(page.locator('[data-search-results] li.search__result')).toHaveCount(1);
+    await expect(result).toHaveAttribute('data-status', 'valid');
+    await expect(result).toContainText('Zoë Ångström');
+    await expect(result).toContainText('Type: VIP');
+    expect((await runtime.core.getState()).last_verdicts).toEqual([]);
+    await page.screenshot({ path: join(SHOTS, 'ticket-search-01-results.png') });
+
+    await result.locator('[data-action="search-check-in"]').click();
+    await page.waitForSelector('[data-search-step="reason"] #ticket-search-reason');
+    // The reason is required: an empty one is refused on the spot, and nothing is sent.
+    await page.click('[data-action="search-confirm"]');
+    await expect(page.locator('[data-search-problem]')).toHaveText(/A reason is required/);
+    await page.fill('#ticket-search-reason', 'Phone battery dead, ID checked');
+    await page.screenshot({ path: join(SHOTS, 'ticket-search-02-reason.png') });
+    await page.click('[data-action="search-confirm"]');
+
+    await page.waitForSelector('section[data-verdict="admit"]', { timeout: WAIT_MS });
+    await expect(page.locator('[data-search-dialog]')).toBeHidden();
+    expect(await page.textContent('section[data-verdict="admit"] [data-holder]')).toContain('Zoë Ångström');
+    await page.screenshot({ path: join(SHOTS, 'ticket-search-03-admit.png') });
+    const history = await issuerCli<Array<{ tid: string }>>(issuerDir, 'checkins', 'export', '--event', eid, '--format', 'json');
+    expect(JSON.stringify(history.filter((row) => row.tid === tids['Zoë Ångström']))).toContain('Phone battery dead, ID checked');
+    expect((await runtime.core.getState()).pending_scans).toBe(0);
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('#screen[data-screen="ready"]');
+  });
+
+  test('offline, the dialog says the search needs the issuer', async () => {
+    const { page } = door!;
+    await issuer!.stop();
+    issuer = null;
+    await page.click('[data-action="open-staff"]');
+    // Still unlocked from the test before, or the PIN again.
+    if (await page.locator('[data-staff-dialog][data-staff-mode="unlock"]').isVisible()) await enterStaffPin(page, PIN);
+    await page.click('[data-action="staff-search"]');
+    await page.fill('#ticket-search-input', 'smith');
+    await page.click('[data-action="search-submit"]');
+    await expect(page.locator('[data-search-problem]')).toHaveText('The search needs the issuer: no connection right now', {
+      timeout: WAIT_MS,
+    });
+    await expect(page.locator('[data-search-results] li')).toHaveCount(0);
+    await page.screenshot({ path: join(SHOTS, 'ticket-search-04-offline.png') });
+    expect(pageErrors).toEqual([]);
+  });
+});

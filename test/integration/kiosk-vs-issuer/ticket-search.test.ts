@@ -1,0 +1,137 @@
+/**
+ * Finding a ticket at the kiosk (docs/kiosk.md "Finding a ticket", docs/protocol.md "Ticket search"): KioskCore
+ * against the REAL issuer on a loopback port, real SQLite files, the API key in the real OS keyring. A
+ * supervisor's kiosk searches by name and checks a found ticket in by hand with a reason; the issuer records the
+ * reason and the staff id, the kiosk's chained audit log the attempt, and the door shows the answer as a verdict.
+ *
+ *   scripts/with-keyring.sh npx vitest run test/integration/kiosk-vs-issuer/ticket-search.test.ts
+ */
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { KioskCore } from '../../../main/kiosk/kiosk-core.js';
+import { handleKioskCall } from '../../../main/host/kiosk-calls.js';
+import { enrollWith } from './helpers/kiosk.js';
+import { useIssuerAndKiosks } from './helpers/rig.js';
+
+const rig = useIssuerAndKiosks();
+
+/** A kiosk enrolled through a real setup code whose token gives its key `role`. */
+async function kioskAs(label: string, role: 'steward' | 'supervisor'): Promise<KioskCore> {
+  const keys = rig.kiosks.keychain(label);
+  rig.kiosks.track(keys);
+  const core = rig.kiosks.open(keys, { db: `${label}.db`, heartbeatIntervalMs: 0, now: rig.clock });
+  const { code, tokenId } = rig.issuer.setupCode();
+  rig.issuer.fx.db.prepare('UPDATE enrollment_tokens SET role = ? WHERE token_id = ?').run(role, tokenId);
+  await enrollWith(core, code);
+  await core.heartbeat();
+  return core;
+}
+
+function auditRecords(label: string): { kind: string; tid: string | null; detail: Record<string, unknown> }[] {
+  const db = new Database(join(rig.kiosks.dir, `${label}.db`), { readonly: true });
+  try {
+    const rows = db.prepare('SELECT kind, tid, detail FROM audit_log ORDER BY position').all() as {
+      kind: string;
+      tid: string | null;
+      detail: string;
+    }[];
+    return rows.map((row) => ({ ...row, detail: JSON.parse(row.detail) as Record<string, unknown> }));
+  } finally {
+    db.close();
+  }
+}
+
+function entries(tid: string): { action: string; reason: string | null; scanner_id: string | null }[] {
+  return rig.issuer.fx.db.prepare('SELECT action, reason, scanner_id FROM admission_events WHERE tid = ? ORDER BY id').all(tid) as never;
+}
+
+describe('finding a ticket at the kiosk', () => {
+  it('finds a ticket by part of the name, accents aside, and by its tid; the results say its status', async () => {
+    const core = await kioskAs('sup', 'supervisor');
+    const ada = rig.issuer.issueTicket({ holderName: 'Ada Lovelace' });
+    rig.issuer.issueTicket({ holderName: 'Zoë Ångström' });
+
+    const byName = await core.searchTickets('lovel');
+    expect(byName).toEqual({
+      type: 'results',
+      more: false,
+      results: [
+        expect.objectContaining({ tid: ada.tid, holder_name: 'Ada Lovelace', status: 'valid', presence: null, checked_in_at: null }),
+      ],
+    });
+    expect(await core.searchTickets('zoe ang')).toMatchObject({ type: 'results', results: [{ holder_name: 'Zoë Ångström' }] });
+    expect(await core.searchTickets(ada.tid)).toMatchObject({ type: 'results', results: [{ tid: ada.tid }] });
+    expect(await core.searchTickets('nobody here')).toEqual({ type: 'results', results: [], more: false });
+    expect(await core.searchTickets(' -- ')).toEqual({ type: 'invalid_query' });
+  });
+
+  it('checks a found ticket in by hand: the issuer records the reason, the door shows ADMIT, the audit log has who and why', async () => {
+    const core = await kioskAs('sup', 'supervisor');
+    const state = await core.getState();
+    const { tid } = rig.issuer.issueTicket({ holderName: 'Ada Lovelace' });
+
+    const result = await core.manualCheckIn(tid, 'phone battery dead');
+
+    expect(result).toMatchObject({
+      type: 'verdict',
+      verdict: { kind: 'admit', offline: false, decided_by: 'issuer', ticket: { tid, holder_name: 'Ada Lovelace' } },
+    });
+    expect(entries(tid)).toEqual([{ action: 'entry', reason: 'phone battery dead', scanner_id: state.scanner.id }]);
+    // The door shows it like a scan's verdict (the state's newest).
+    expect((await core.getState()).last_verdicts[0]).toMatchObject({ kind: 'admit', ticket: { tid } });
+    const staff = auditRecords('sup').filter((record) => record.detail['action'] === 'manual_check_in');
+    expect(staff).toEqual([
+      expect.objectContaining({ kind: 'staff', detail: expect.objectContaining({ tid, reason: 'phone battery dead', answer: 'valid' }) }),
+    ]);
+    expect(auditRecords('sup').some((record) => record.kind === 'verdict' && record.tid === tid)).toBe(true);
+    expect(await core.verifyLog()).toMatchObject({ ok: true });
+
+    // The search now says it is in; a second manual entry is refused as already used, at the issuer's first time.
+    expect(await core.searchTickets('ada lovelace')).toMatchObject({ type: 'results', results: [{ tid, status: 'checked_in' }] });
+    const again = await core.manualCheckIn(tid, 'asked again');
+    expect(again).toMatchObject({ type: 'verdict', verdict: { kind: 'refuse', reason: 'already_used' } });
+    expect(entries(tid)).toHaveLength(1);
+  });
+
+  it("a steward's key may neither search nor check in by hand at the issuer", async () => {
+    const core = await kioskAs('stw', 'steward');
+    const { tid } = rig.issuer.issueTicket({ holderName: 'Ada Lovelace' });
+    expect(await core.searchTickets('ada')).toEqual({ type: 'not_allowed' });
+    expect(await core.manualCheckIn(tid, 'phone battery dead')).toEqual({ type: 'not_allowed' });
+    expect(entries(tid)).toEqual([]);
+  });
+
+  it('offline, the search and the manual check-in say they need the issuer, and nothing is checked in later', async () => {
+    const core = await kioskAs('sup', 'supervisor');
+    const { tid } = rig.issuer.issueTicket({ holderName: 'Ada Lovelace' });
+    await rig.issuer.stop();
+    expect(await core.searchTickets('ada')).toMatchObject({ type: 'offline', message: expect.stringContaining('unreachable') });
+    expect(await core.manualCheckIn(tid, 'phone battery dead')).toMatchObject({ type: 'offline' });
+    await rig.issuer.start();
+    await core.drain();
+    expect(entries(tid)).toEqual([]);
+    expect((await core.getState()).pending_scans).toBe(0);
+  });
+
+  it('the page calls check their arguments on both hosts: a blank reason or query is refused before the issuer hears it', async () => {
+    const core = await kioskAs('sup', 'supervisor');
+    const { tid } = rig.issuer.issueTicket({ holderName: 'Ada Lovelace' });
+    expect(await handleKioskCall(core, 'manualCheckIn', [tid, '   '])).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(await handleKioskCall(core, 'manualCheckIn', [tid])).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(await handleKioskCall(core, 'searchTickets', [''])).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(await handleKioskCall(core, 'searchTickets', ['x'.repeat(201)])).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(entries(tid)).toEqual([]);
+    expect(await handleKioskCall(core, 'searchTickets', ['ada'])).toMatchObject({ ok: true, value: { type: 'results' } });
+  });
+
+  it('locked staff functions: the calls answer staff_locked and the issuer hears nothing', async () => {
+    const core = await kioskAs('sup', 'supervisor');
+    const { tid } = rig.issuer.issueTicket({ holderName: 'Ada Lovelace' });
+    expect(await core.setStaffPin('2468')).toMatchObject({ type: 'pin_set' });
+    await core.lockStaff();
+    expect(await core.searchTickets('ada')).toMatchObject({ type: 'staff_locked' });
+    expect(await core.manualCheckIn(tid, 'phone battery dead')).toMatchObject({ type: 'staff_locked' });
+    expect(entries(tid)).toEqual([]);
+  });
+});
