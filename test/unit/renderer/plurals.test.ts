@@ -28,6 +28,7 @@ const KIOSK: CatalogueRules = {
   catalogues: kiosk.CATALOGUES,
   numbers: ['count', 'minutes', 'number', 'inside', 'cap', 'step', 'of', 'position', 'limit', 'capacity', 'perCode', 'perCharacter'],
   words: [
+    'notes',
     'time',
     'name',
     'message',
