@@ -49,6 +49,8 @@ import {
 } from './check-in-decision.js';
 import type { Sql, SqlDatabase } from '../store/sql.js';
 import { signAnnulmentReceipt } from './annulment-receipts.js';
+import { applyDueExitAll } from './exit-all.js';
+import { exitInsideBefore } from '../store/exit-all.js';
 
 /** The HTTP answer, already serialised: first answers and replays send the very same bytes. */
 export type CheckInResult = { ok: true; httpStatus: number; responseBody: string } | { ok: false; error: ApiError };
@@ -82,6 +84,8 @@ async function checkInJob(
   keysDir: string | undefined,
 ): Promise<CheckInResult> {
   const key = effectiveIdempotencyKey(body, headerKey);
+  // docs/protocol.md "Check-out at a set time": a moment passed is recorded before this scan is judged.
+  const exitAll = await applyDueExitAll(db, credential.eid, now);
   const { ticket, checkin, door, stored } = await checkInFacts(db, body.tid, key !== undefined && isUuidV4(key) ? key : null);
   // Occupancy is read only where an answer can use it: an explicit entry or exit at an event with a capacity.
   const occupancyMatters = body.action !== undefined && body.action !== 'annul' && door?.capacity != null && ticket?.eid === body.eid;
@@ -108,6 +112,11 @@ async function checkInJob(
   // Who at the door: the badge's sid when a valid badge came with the request, else the staff id the kiosk sent.
   const staffId = badge?.ok === true ? badge.sid : (body.staff_id ?? null);
   const result = await apply(db, decision, credential, body, key!, now, { ticket, checkin, staffId });
+  // An entry from before the last moment recorded (an offline kiosk's, synced late) ended at that moment.
+  const entered = decision.kind === 'answer' && decision.effect?.kind === 'enter' ? decision.effect.at : null;
+  if (entered !== null && exitAll?.done != null && Date.parse(entered) < Date.parse(exitAll.done)) {
+    await exitInsideBefore(db, ticket!.eid, exitAll.done, now.toISOString(), ticket!.tid);
+  }
   await appendScanLog(db, {
     at: now.toISOString(),
     scanned_at: body.scanned_at,

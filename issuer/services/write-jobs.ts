@@ -9,6 +9,7 @@ import { appendScanLogWrite, checkInWrite, pruneStoredAnswersWrite } from './che
 import { clearCheckInRulesWrite, setCheckInRulesWrite } from './check-in-rules.js';
 import { annulCheckInWrite, heartbeatWrite, setOfflinePolicyWrite, updateEventDoorWrite } from './door.js';
 import { enrollWrite } from './enrollment.js';
+import { applyAllExitAllWrite, applyExitAllWrite, setExitAllWrite } from './exit-all.js';
 import { createScannerSetupWrite, revokeSetupWrite } from './scanner-setup.js';
 import { revokeStaffBadgeWrite } from './staff-badges.js';
 import type { JobDefinition } from '../store/named-jobs.js';
@@ -31,4 +32,8 @@ export const WRITE_JOBS: readonly JobDefinition<never, unknown>[] = [
   setCheckInRulesWrite,
   clearCheckInRulesWrite,
   revokeStaffBadgeWrite,
+  // Check-out at a set time (docs/protocol.md "Check-out at a set time").
+  setExitAllWrite,
+  applyExitAllWrite,
+  applyAllExitAllWrite,
 ];

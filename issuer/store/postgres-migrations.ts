@@ -333,6 +333,17 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   ALTER TABLE tickets ADD COLUMN search_name TEXT COLLATE "C";
   CREATE INDEX tickets_by_search_name ON tickets (eid, search_name);
   `,
+  // Check-out at a set time, as EXIT_ALL_MIGRATION of migrations.ts.
+  `
+  CREATE TABLE exit_all_settings (
+    rowid       BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE,
+    eid         TEXT COLLATE "C" PRIMARY KEY REFERENCES events (eid),
+    at          TEXT NOT NULL,
+    time_zone   TEXT NOT NULL,
+    since       TEXT NOT NULL,
+    done        TEXT
+  );
+  `,
 ];
 
 export const POSTGRES_SCHEMA_VERSION = POSTGRES_MIGRATIONS.length;
