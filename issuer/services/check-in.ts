@@ -49,7 +49,7 @@ import {
 } from './check-in-decision.js';
 import type { Sql, SqlDatabase } from '../store/sql.js';
 import { signAnnulmentReceipt } from './annulment-receipts.js';
-import { applyDueExitAll } from './exit-all.js';
+import { applyDueExitAll, dueMoment } from './exit-all.js';
 import { exitInsideBefore } from '../store/exit-all.js';
 
 /** The HTTP answer, already serialised: first answers and replays send the very same bytes. */
@@ -84,9 +84,16 @@ async function checkInJob(
   keysDir: string | undefined,
 ): Promise<CheckInResult> {
   const key = effectiveIdempotencyKey(body, headerKey);
-  // docs/protocol.md "Check-out at a set time": a moment passed is recorded before this scan is judged.
-  const exitAll = await applyDueExitAll(db, credential.eid, now);
-  const { ticket, checkin, door, stored } = await checkInFacts(db, body.tid, key !== undefined && isUuidV4(key) ? key : null);
+  const lookupKey = key !== undefined && isUuidV4(key) ? key : null;
+  let facts = await checkInFacts(db, body.tid, lookupKey);
+  // docs/protocol.md "Check-out at a set time": a moment passed is recorded before this scan is judged (read with
+  // the facts, so a check-in costs no more round trips when none is due).
+  let exitAll = facts.exitAll;
+  if (facts.ticket !== undefined && dueMoment(exitAll, now.getTime()) !== null) {
+    exitAll = await applyDueExitAll(db, facts.ticket.eid, now);
+    facts = await checkInFacts(db, body.tid, lookupKey);
+  }
+  const { ticket, checkin, door, stored } = facts;
   // Occupancy is read only where an answer can use it: an explicit entry or exit at an event with a capacity.
   const occupancyMatters = body.action !== undefined && body.action !== 'annul' && door?.capacity != null && ticket?.eid === body.eid;
   const badge = body.staff_badge === undefined ? undefined : await badgeFact(db, body.staff_badge, body.eid, now);
