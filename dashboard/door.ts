@@ -16,7 +16,7 @@ import type {
 import { ApiProblem } from './api.js';
 import type { ActionContext } from './actions.js';
 import { announce, fill, h } from './dom.js';
-import { formatAge, formatClock, formatCount, formatDuration, formatPercent, labelOrNone, staffText } from './format.js';
+import { formatAge, formatClock, formatCount, formatDateTime, formatDuration, formatPercent, labelOrNone, staffText } from './format.js';
 import { t, tn } from './messages/format.js';
 
 /** One policy in words: "Admit on a valid signature", "At most 5 per kiosk per hour"… */
@@ -36,6 +36,14 @@ export function actorText(actor: string): string {
   if (actor === 'dashboard') return t('activity.actor.dashboard');
   if (actor === 'cli') return t('activity.actor.cli');
   return t('activity.actor.scanner', { id: actor.replace(/^scanner:/, '') });
+}
+
+/** The event's check-out at a set time, as a line of the occupancy tile (docs/issuer.md "Check-out at a set time"). */
+function exitAllText(setting: DoorOverview['exit_all']): string[] {
+  if (!setting) return [];
+  return /^\d\d:\d\d$/.test(setting.at)
+    ? [t('door.exit_all.daily', { time: setting.at, zone: setting.time_zone })]
+    : [t('door.exit_all.once', { time: formatDateTime(setting.at) })];
 }
 
 function bar(fraction: number, label: string): HTMLElement {
@@ -99,6 +107,7 @@ function renderOccupancy(root: HTMLElement, door: DoorOverview): void {
             exits: tn('door.exits', occupancy.exits, { count: formatCount(occupancy.exits) }),
           }),
           door.entry_policy === 'reentry' ? t('door.policy.reentry') : t('door.policy.single'),
+          ...exitAllText(door.exit_all),
         ].join(' · '),
       ),
       capacity === null ? null : bar(occupancy.inside / capacity, t('door.bar', { percent: formatPercent(occupancy.inside, capacity) })),

@@ -28,6 +28,7 @@ import { closeConnectionsOnShutdown } from './shutdown.js';
 import ticketStatusRoute from './routes/ticket-status.js';
 import ticketSearchRoute from './routes/ticket-search.js';
 import { IDEMPOTENCY_RETENTION_MS, pruneStoredAnswersWrite } from './services/check-in.js';
+import { settleAllExitAll } from './services/exit-all.js';
 import { enrollRateLimit, scannerRateLimit } from './services/rate-limits.js';
 import { startScanLogSealer } from './store/audit-log.js';
 import { startDeliverer } from './services/webhook-delivery.js';
@@ -91,6 +92,8 @@ const DATABASE_THREAD_SCRIPT = import.meta.url.endsWith('.ts')
 /** Requests are small JSON documents; anything larger is refused with 400 INVALID_REQUEST. */
 export const BODY_LIMIT_BYTES = 16 * 1024;
 const PRUNE_EVERY_MS = 3600_000;
+/** How often serve looks for a check-out moment passed (docs/protocol.md "Check-out at a set time"). */
+const EXIT_ALL_EVERY_MS = 10_000;
 
 export async function build(options: BuildOptions): Promise<FastifyInstance> {
   const dataDir = resolveDataDir(options.dataDir);
@@ -190,6 +193,11 @@ async function assemble(options: BuildOptions, database: SqlDatabase, schemaVers
       .catch((error: unknown) => app.log.warn({ err: error }, 'pruning stored idempotent answers failed'));
   const pruneTimer = setInterval(pruneIdempotency, PRUNE_EVERY_MS).unref();
   void pruneIdempotency();
+  // docs/protocol.md "Check-out at a set time": a moment passed is recorded within seconds even when no kiosk scans.
+  const exitAllTimer = setInterval(
+    () => void settleAllExitAll(database).catch((error: unknown) => app.log.warn({ err: error }, 'check-out at a set time failed')),
+    EXIT_ALL_EVERY_MS,
+  ).unref();
   // PostgreSQL: check-ins go into scan_log unsealed; this process chains what is committed (store/audit-log.ts).
   const sealer =
     database.dialect === 'postgres'
@@ -212,6 +220,7 @@ async function assemble(options: BuildOptions, database: SqlDatabase, schemaVers
     clearInterval(pruneTimer);
     if (auditTimer !== null) clearInterval(auditTimer);
     await deliverer?.stop();
+    clearInterval(exitAllTimer);
     await sealer?.stop();
     await database.close();
   });

@@ -213,6 +213,8 @@ export interface DoorOverview {
   /** The event default first, then each ticket type of the event (its own policy, or the default it follows). */
   offline_policies: OfflinePolicyView[];
   kiosks: KioskView[];
+  /** Check-out at a set time (docs/protocol.md "Check-out at a set time"): `at` HH:MM daily in `time_zone`, or a moment; null: none. */
+  exit_all: { at: string; time_zone: string } | null;
 }
 
 export interface AnnulmentView {

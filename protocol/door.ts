@@ -151,4 +151,11 @@ export interface HeartbeatResponse {
    * sent by this issuer (no rules: an empty list); absent from an older one, which then has none.
    */
   check_in_rules?: CheckInRules;
+  /**
+   * Check-out at a set time (docs/protocol.md "Check-out at a set time"): `HH:MM` daily in `exit_all_time_zone`, or
+   * an RFC 3339 moment, and when it was set. Absent: the event has none (or the issuer is older).
+   */
+  exit_all_at?: string;
+  exit_all_time_zone?: string;
+  exit_all_since?: IsoDateTime;
 }

@@ -283,6 +283,8 @@ export const de: Catalogue = {
   'door.exits.other': '{count} Austritte',
   'door.policy.single': 'Einmaliger Einlass',
   'door.policy.reentry': 'Wiedereinlass erlaubt',
+  'door.exit_all.daily': 'Alle täglich um {time} ausgecheckt ({zone})',
+  'door.exit_all.once': 'Alle um {time} ausgecheckt',
   'door.level.nearly_full': 'FAST VOLL',
   'door.level.nearly_full.text': '{percent} der Kapazität. Bei {capacity} weisen die Einlass-Kiosks neue Gäste ab (Veranstaltung voll).',
   'door.level.full': 'VOLL',

@@ -285,6 +285,8 @@ export const en = {
   'door.exits.other': '{count} exits',
   'door.policy.single': 'Single entry',
   'door.policy.reentry': 'Re-entry allowed',
+  'door.exit_all.daily': 'Everyone checked out daily at {time} ({zone})',
+  'door.exit_all.once': 'Everyone checked out at {time}',
   'door.level.nearly_full': 'NEARLY FULL',
   'door.level.nearly_full.text': '{percent} of the capacity. At {capacity} the entry kiosks refuse new entries (venue full).',
   'door.level.full': 'FULL',

@@ -280,6 +280,8 @@ export const es: Catalogue = {
   'door.exits.other': '{count} salidas',
   'door.policy.single': 'Entrada única',
   'door.policy.reentry': 'Reingreso permitido',
+  'door.exit_all.daily': 'Salida de todos cada día a las {time} ({zone})',
+  'door.exit_all.once': 'Salida de todos el {time}',
   'door.level.nearly_full': 'CASI LLENO',
   'door.level.nearly_full.text':
     '{percent} del aforo. Al llegar a {capacity}, los quioscos de entrada rechazan nuevas entradas (aforo completo).',

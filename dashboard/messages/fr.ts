@@ -281,6 +281,8 @@ export const fr: Catalogue = {
   'door.exits.other': '{count} sorties',
   'door.policy.single': 'Entrée unique',
   'door.policy.reentry': 'Réentrée autorisée',
+  'door.exit_all.daily': 'Tout le monde sorti chaque jour à {time} ({zone})',
+  'door.exit_all.once': 'Tout le monde sorti à {time}',
   'door.level.nearly_full': 'PRESQUE COMPLET',
   'door.level.nearly_full.text': "{percent} de la jauge. À {capacity}, les bornes d'entrée refusent les nouvelles entrées (complet).",
   'door.level.full': 'COMPLET',

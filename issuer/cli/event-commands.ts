@@ -7,11 +7,13 @@ import { parseDateTime, parseInteger, parseLabel } from '../admin/validators.js'
 import type { EntryPolicy, OfflineExposurePolicy } from '../../protocol/door.js';
 import { AdminError } from '../error-catalogue.js';
 import { eventOccupancy, parseOfflinePolicy, setOfflinePolicyWrite, updateEventDoorWrite, type EventOccupancy } from '../services/door.js';
+import { settleExitAll } from '../services/exit-all.js';
 import { offlinePoliciesOf } from '../store/door.js';
 import { listEvents, type EventRow } from '../store/events.js';
 import { action, withCommonOptions, type CommonOptions } from './command.js';
 import { registerEventRulesCommands } from './event-rules-commands.js';
 import { registerTicketTypeCommands } from './ticket-type-commands.js';
+import { registerExitAllCommand } from './exit-all-command.js';
 
 export interface EventJson {
   eid: string;
@@ -95,6 +97,7 @@ export function registerEventCommands(program: Command, nextId: IdFactory): void
   const event = program.command('event').description('events tickets are issued for');
   registerEventRulesCommands(event);
   registerTicketTypeCommands(event);
+  registerExitAllCommand(event);
 
   withCommonOptions(
     doorOptions(
@@ -177,6 +180,7 @@ export function registerEventCommands(program: Command, nextId: IdFactory): void
   ).action(
     action<PolicyOptions>((options, output) =>
       withIssuer(options.data, async ({ database }) => {
+        await settleExitAll(database, options.event);
         const occupancy = await eventOccupancy(database.read, options.event);
         output.result(occupancy, () => describeOccupancy(occupancy));
       }),

@@ -76,6 +76,10 @@ const heartbeatResponseSchema = {
     server_time: { type: 'string', format: 'date-time' },
     // docs/protocol.md "Check-in rules": the event's rules (no rules: an empty list), for the kiosk offline.
     check_in_rules: checkInRulesSchema,
+    // docs/protocol.md "Check-out at a set time": present only when the event has the setting.
+    exit_all_at: { type: 'string' },
+    exit_all_time_zone: { type: 'string' },
+    exit_all_since: { type: 'string' },
   },
 } as const;
 

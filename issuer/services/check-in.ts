@@ -52,6 +52,8 @@ import type { Sql, SqlDatabase } from '../store/sql.js';
 import { signAnnulmentReceipt } from './annulment-receipts.js';
 import { alertKindOf } from './scan-alerts.js';
 import { announce } from './webhooks.js';
+import { applyDueExitAll, dueMoment } from './exit-all.js';
+import { exitInsideBefore } from '../store/exit-all.js';
 
 /** The HTTP answer, already serialised: first answers and replays send the very same bytes. */
 export type CheckInResult = { ok: true; httpStatus: number; responseBody: string } | { ok: false; error: ApiError };
@@ -85,7 +87,16 @@ async function checkInJob(
   keysDir: string | undefined,
 ): Promise<CheckInResult> {
   const key = effectiveIdempotencyKey(body, headerKey);
-  const { ticket, checkin, door, stored, attention } = await checkInFacts(db, body.tid, key !== undefined && isUuidV4(key) ? key : null);
+  const lookupKey = key !== undefined && isUuidV4(key) ? key : null;
+  let facts = await checkInFacts(db, body.tid, lookupKey);
+  // docs/protocol.md "Check-out at a set time": a moment passed is recorded before this scan is judged (read with
+  // the facts, so a check-in costs no more round trips when none is due).
+  let exitAll = facts.exitAll;
+  if (facts.ticket !== undefined && dueMoment(exitAll, now.getTime()) !== null) {
+    exitAll = await applyDueExitAll(db, facts.ticket.eid, now);
+    facts = await checkInFacts(db, body.tid, lookupKey);
+  }
+  const { ticket, checkin, door, stored, attention } = facts;
   // Occupancy is read only where an answer can use it: an explicit entry or exit at an event with a capacity.
   const occupancyMatters = body.action !== undefined && body.action !== 'annul' && door?.capacity != null && ticket?.eid === body.eid;
   const badge = body.staff_badge === undefined ? undefined : await badgeFact(db, body.staff_badge, body.eid, now);
@@ -131,6 +142,11 @@ async function checkInJob(
       },
       now.toISOString(),
     );
+  }
+  // An entry from before the last moment recorded (an offline kiosk's, synced late) ended at that moment.
+  const entered = decision.kind === 'answer' && decision.effect?.kind === 'enter' ? decision.effect.at : null;
+  if (entered !== null && exitAll?.done != null && Date.parse(entered) < Date.parse(exitAll.done)) {
+    await exitInsideBefore(db, ticket!.eid, exitAll.done, now.toISOString(), ticket!.tid);
   }
   await appendScanLog(db, {
     at: now.toISOString(),

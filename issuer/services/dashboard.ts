@@ -70,8 +70,16 @@ import { findEvent } from '../store/events.js';
 import { findStaffBadge } from '../store/staff-badges.js';
 import { ArrivalCounts, compareLabels, minuteOf } from './arrivals.js';
 import { eventOccupancy } from './door.js';
+import { exitAllSettingOf } from './exit-all.js';
+
 import { listApiKeys, type ApiKeyRow } from '../store/scanners.js';
 import { ticketState } from './ticket-status.js';
+
+/** The event's check-out at a set time as the dashboard shows it (docs/issuer.md "Check-out at a set time"). */
+async function exitAllView(db: Sql, eid: string): Promise<DoorOverview['exit_all']> {
+  const setting = await exitAllSettingOf(db, eid);
+  return setting === null ? null : { at: setting.at, time_zone: setting.time_zone };
+}
 
 /** A scanner is online when its last contact is at most this old. */
 export const ONLINE_WINDOW_MS = 2 * 60_000;
@@ -486,6 +494,7 @@ export async function doorOverview(
       ...types.map((type) => policyView(type, policyForType(policies, type), type in policies.by_type)),
     ],
     kiosks: (await kioskRows(db, eid)).map((row) => kioskView(row, policies, synced.get(row.scanner_id) ?? new Map())),
+    exit_all: await exitAllView(db, eid),
   };
 }
 

@@ -24,6 +24,13 @@ import { namedJob } from '../store/named-jobs.js';
 import type { Sql, SqlDatabase } from '../store/sql.js';
 import { findTicket } from '../store/tickets.js';
 import { applyEffect } from './check-in.js';
+import { applyDueExitAll, exitAllSettingOf } from './exit-all.js';
+import type { ExitAllSetting } from '../../protocol/exit-all.js';
+
+/** The heartbeat answer's fields of the setting: absent when the event has none. */
+function exitAllFields(setting: ExitAllSetting | null): Pick<HeartbeatResponse, 'exit_all_at' | 'exit_all_time_zone' | 'exit_all_since'> {
+  return setting === null ? {} : { exit_all_at: setting.at, exit_all_time_zone: setting.time_zone, exit_all_since: setting.since };
+}
 
 /** POST /api/v1/scanners/heartbeat: records what the scanner says of itself, answers its event's door settings. */
 export async function heartbeat(database: SqlDatabase, credential: ScannerCredential, body: HeartbeatRequest): Promise<HeartbeatResponse> {
@@ -59,6 +66,8 @@ export async function heartbeat(database: SqlDatabase, credential: ScannerCreden
     server_time: now,
     // docs/protocol.md "Check-in rules": the kiosk applies them offline; a change reaches it at its next heartbeat.
     check_in_rules: await rulesOf(db, event.eid),
+    // docs/protocol.md "Check-out at a set time": an offline kiosk forgets who it let in before each moment passed.
+    ...exitAllFields(await exitAllSettingOf(db, event.eid)),
   };
 }
 
@@ -70,6 +79,8 @@ export const heartbeatWrite = namedJob(
   'scanner-heartbeat',
   async (db, args: { row: Parameters<typeof recordHeartbeat>[1]; logHead: LogHeadReport | null }) => {
     await recordHeartbeat(db, args.row);
+    // A moment passed is recorded before the answer's occupancy is read (docs/protocol.md "Check-out at a set time").
+    await applyDueExitAll(db, args.row.eid, new Date(args.row.reported_at));
     if (args.logHead) {
       await recordKioskHead(db, {
         api_key_id: args.row.api_key_id,

@@ -11,6 +11,7 @@ import { clearCheckInRulesWrite, setCheckInRulesWrite } from './check-in-rules.j
 import { annulCheckInWrite, heartbeatWrite, setOfflinePolicyWrite, updateEventDoorWrite } from './door.js';
 import { enrollWrite } from './enrollment.js';
 import { manualEntryWrite } from './manual-entry.js';
+import { applyAllExitAllWrite, applyExitAllWrite, setExitAllWrite } from './exit-all.js';
 import { createScannerSetupWrite, revokeSetupWrite } from './scanner-setup.js';
 import { revokeStaffBadgeWrite } from './staff-badges.js';
 import { claimDeliveriesWrite, deliveredWrite, failedWrite } from './webhook-delivery.js';
@@ -48,4 +49,8 @@ export const WRITE_JOBS: readonly JobDefinition<never, unknown>[] = [
   setTicketTypeAttentionWrite,
   // A manual check-in from the dashboard (docs/issuer.md "Admin dashboard").
   manualEntryWrite,
+  // Check-out at a set time (docs/protocol.md "Check-out at a set time").
+  setExitAllWrite,
+  applyExitAllWrite,
+  applyAllExitAllWrite,
 ];

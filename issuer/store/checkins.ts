@@ -5,6 +5,7 @@ import type { EntryPolicy } from '../../protocol/door.js';
 import { WriteConflict, type Sql as SqlPort } from './sql.js';
 import type { TicketRow } from './tickets.js';
 import { appendChained } from './audit-log.js';
+import type { ExitAllSetting } from '../../protocol/exit-all.js';
 import type { AdmissionEventEntry, AdmissionEventRow, ScanLogEntry, ScanLogRow } from './log-rows.js';
 
 export interface CheckinRow {
@@ -103,6 +104,8 @@ export interface CheckInFacts {
   stored: (StoredAnswer & { scanner_id: string }) | undefined;
   /** What the ticket's answer carries (docs/protocol.md "Attention notes (project extension)"); null: nothing. */
   attention: Attention | null;
+  /** The ticket's event's check-out at a set time (docs/protocol.md "Check-out at a set time"), if it has one. */
+  exitAll: (ExitAllSetting & { eid: string; done: string | null }) | undefined;
 }
 
 /**
@@ -111,7 +114,8 @@ export interface CheckInFacts {
  */
 export async function checkInFacts(db: Sql, tid: string, idempotencyKey: string | null): Promise<CheckInFacts> {
   const row = await db.get<FactsRow>(CHECK_IN_FACTS, { tid, key: idempotencyKey });
-  if (row === undefined) return { ticket: undefined, checkin: undefined, door: undefined, stored: undefined, attention: null };
+  if (row === undefined)
+    return { ticket: undefined, checkin: undefined, door: undefined, stored: undefined, attention: null, exitAll: undefined };
   return {
     ticket:
       row.t_tid === null
@@ -177,6 +181,8 @@ export async function checkInFacts(db: Sql, tid: string, idempotencyKey: string 
             created_at: row.i_created_at!,
             scanner_id: row.i_scanner_id,
           },
+    exitAll:
+      row.x_at === null ? undefined : { eid: row.t_eid!, at: row.x_at, time_zone: row.x_time_zone!, since: row.x_since!, done: row.x_done },
   };
 }
 
@@ -219,6 +225,10 @@ type FactsRow = Nullable<{
   i_api_key_id: string;
   i_created_at: string;
   i_scanner_id: string;
+  x_at: string;
+  x_time_zone: string;
+  x_since: string;
+  x_done: string;
 }>;
 
 // One row always: the looked-for values as a one-row table, each fact LEFT JOINed to it by its primary key.
@@ -233,7 +243,8 @@ const CHECK_IN_FACTS = `
          CASE WHEN e.capacity IS NOT NULL THEN (SELECT COALESCE(SUM(o.inside), 0) FROM occupancy o WHERE o.eid = e.eid) END AS e_inside,
          r.rules AS r_rules,
          i.idempotency_key AS i_idempotency_key, i.request_hash AS i_request_hash, i.http_status AS i_http_status,
-         i.response_body AS i_response_body, i.api_key_id AS i_api_key_id, i.created_at AS i_created_at, k.scanner_id AS i_scanner_id
+         i.response_body AS i_response_body, i.api_key_id AS i_api_key_id, i.created_at AS i_created_at, k.scanner_id AS i_scanner_id,
+         x.at AS x_at, x.time_zone AS x_time_zone, x.since AS x_since, x.done AS x_done
   FROM (SELECT CAST(@tid AS TEXT) AS tid, CAST(@key AS TEXT) AS idempotency_key) AS q
   LEFT JOIN tickets t ON t.tid = q.tid
   LEFT JOIN checkins c ON c.tid = q.tid
@@ -241,7 +252,8 @@ const CHECK_IN_FACTS = `
   LEFT JOIN check_in_rules r ON r.eid = t.eid
   LEFT JOIN ticket_type_notes n ON n.eid = t.eid AND n.ticket_type = t.ticket_type
   LEFT JOIN idempotency i ON i.idempotency_key = q.idempotency_key
-  LEFT JOIN api_keys k ON k.api_key_id = i.api_key_id`;
+  LEFT JOIN api_keys k ON k.api_key_id = i.api_key_id
+  LEFT JOIN exit_all_settings x ON x.eid = t.eid`;
 
 /** The columns of a state change; the row's other columns stay. */
 export type AdmissionChange =

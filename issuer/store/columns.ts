@@ -198,6 +198,8 @@ export const TABLE_COLUMNS = {
   },
   // Counted again by an import from the merged check-ins and admission events (docs/protocol.md "Occupancy").
   occupancy: { rowid: ROWID, eid: LOCAL, gate_id: LOCAL, shard: LOCAL, inside: LOCAL, entries: LOCAL, exits: LOCAL },
+  // Check-out at a set time (docs/protocol.md "Check-out at a set time"): set again after an import.
+  exit_all_settings: { rowid: ROWID, eid: LOCAL, at: LOCAL, time_zone: LOCAL, since: LOCAL, done: LOCAL },
   offline_policies: {
     rowid: ROWID,
     eid: { travels: 'string' },

@@ -403,10 +403,24 @@ export const MIGRATIONS: readonly string[] = [
   );
   INSERT INTO note_sequence (singleton, last_seq, copy_id) VALUES (1, 0, lower(hex(randomblob(8))));
   `,
+  // 13 (EXIT_ALL_MIGRATION): check-out at a set time (docs/protocol.md "Check-out at a set time"): per event, the daily
+  // time or moment at which everyone inside is checked out, and the last moment already applied.
+  `
+  CREATE TABLE exit_all_settings (
+    eid         TEXT PRIMARY KEY REFERENCES events (eid),
+    at          TEXT NOT NULL,             -- HH:MM (daily, local to time_zone) or an RFC 3339 moment in UTC
+    time_zone   TEXT NOT NULL,             -- IANA; UTC for a moment
+    since       TEXT NOT NULL,             -- when it was set: earlier moments do not apply
+    done        TEXT                       -- the last moment whose exits are recorded (NULL: none yet)
+  );
+  `,
 ];
 
 /** The migration that added attention flags and notes (a named constant, so a merge renumbers it in one place). */
 export const ATTENTION_NOTES_MIGRATION = 12;
+
+/** The migration that added check-out at a set time (exit_all_settings); its number moves if migrations merge before it. */
+export const EXIT_ALL_MIGRATION = 13;
 
 /** The migration that added tickets.search_name: the tickets from before it get theirs right after it runs. */
 export const SEARCH_NAME_MIGRATION = 10;

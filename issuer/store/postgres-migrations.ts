@@ -393,6 +393,17 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   );
   INSERT INTO note_sequence (singleton, last_seq, copy_id) VALUES (1, 0, substr(md5(random()::text || clock_timestamp()::text), 1, 16));
   `,
+  // 13: check-out at a set time, as migration 13 of migrations.ts (EXIT_ALL_MIGRATION).
+  `
+  CREATE TABLE exit_all_settings (
+    rowid       BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE,
+    eid         TEXT COLLATE "C" PRIMARY KEY REFERENCES events (eid),
+    at          TEXT NOT NULL,
+    time_zone   TEXT NOT NULL,
+    since       TEXT NOT NULL,
+    done        TEXT
+  );
+  `,
 ];
 
 export const POSTGRES_SCHEMA_VERSION = POSTGRES_MIGRATIONS.length;

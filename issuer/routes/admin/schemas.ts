@@ -176,6 +176,8 @@ export const overviewSchema = object({
     occupancy: occupancySchema,
     offline_policies: { type: 'array', items: offlinePolicyViewSchema },
     kiosks: { type: 'array', items: kioskSchema },
+    // docs/protocol.md "Check-out at a set time": null when the event has none.
+    exit_all: { anyOf: [object({ at: { type: 'string' }, time_zone: { type: 'string' } }), { type: 'null' }] },
   }),
   activity: object({ annulments: count, recent: { type: 'array', items: annulmentSchema } }),
   complete: { type: 'boolean' },

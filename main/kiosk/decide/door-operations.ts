@@ -29,6 +29,7 @@ import {
 } from '../../../protocol/index.js';
 import { mayCall, rightsAllow, type StaffRole } from '../../../protocol/access.js';
 import type { DoorState } from '../kiosk-api.js';
+import { insideAfterCheckOut } from './exit-all.js';
 
 /** A heartbeat answer as the kiosk keeps it (the store's StoredHeartbeat). */
 export interface LastHeartbeat {
@@ -122,6 +123,13 @@ export function withOccupancy<H extends LastHeartbeat>(heartbeat: H | null, occu
   return { ...heartbeat, response: { ...heartbeat.response, capacity: occupancy.capacity, occupancy: { ...occupancy, level } } };
 }
 
+/** The last heartbeat's occupancy, or zero once a check-out at a set time passed after it (docs/kiosk.md "Check-out at a set time"). */
+function occupancyNow(stored: LastHeartbeat, nowMs: number): DoorState['occupancy'] {
+  const { inside, capacity, level } = stored.response.occupancy;
+  const after = insideAfterCheckOut(stored, nowMs);
+  return after === inside ? { inside, capacity, level } : { inside: after, capacity, level: occupancyLevel(after, capacity) };
+}
+
 /** What the state shows staff and the Ready screen. */
 export function doorView(facts: {
   heartbeat: LastHeartbeat | null;
@@ -142,7 +150,7 @@ export function doorView(facts: {
       heartbeat_at: stored.received_at,
       entry_policy: response.entry_policy,
       capacity: response.capacity,
-      occupancy: { inside: response.occupancy.inside, capacity: response.occupancy.capacity, level: response.occupancy.level },
+      occupancy: occupancyNow(stored, facts.nowMs),
       can_annul: canAnnul(stored, facts.badgeRole ?? null),
       annul_window_ms: facts.annulWindowMs,
     },

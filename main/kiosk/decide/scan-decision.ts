@@ -32,6 +32,7 @@ import {
   type TicketPayload,
   type Verdict,
 } from '../../../protocol/index.js';
+import { admittedSinceCheckOut } from './exit-all.js';
 import { decideEntry, entryPolicyOf, isReentry, rollingHourStart, rulesContext, type LastHeartbeat } from './door-operations.js';
 
 /** What this door knows when it decides; the lookups read the kiosk's store and LAN peers. */
@@ -128,7 +129,8 @@ export function offlineOutcome(payload: TicketPayload, facts: DoorFacts, decided
       eid: facts.eid,
       nowMs,
       // A re-entry event was not checked for "seen here" when the code was read; on any other it was, and passed.
-      admittedHereAt: (tid) => (reentry ? facts.firstAdmissionAt(tid) : undefined),
+      // Its admissions before a check-out at a set time ended there (docs/kiosk.md "Check-out at a set time").
+      admittedHereAt: (tid) => (reentry ? admittedSinceCheckOut(heartbeat, facts.admissionTimes(tid), nowMs) : undefined),
       admittedByPeerAt: (tid) => peerAdmission(facts, tid),
       revocations: facts.revocations(),
       checkInRules: rulesContext(heartbeat, facts.gateId, facts.admissionTimes),
