@@ -92,6 +92,7 @@ const DASHBOARD: CatalogueRules = {
     'value',
   ],
   words: [
+    'zone',
     'time',
     'name',
     'gate',
