@@ -6,6 +6,7 @@
  *
  * Pure, in decide/: no store, no network, no clock of its own.
  */
+import { attentionOf } from '../../../protocol/attention.js';
 import type { Verdict, VerdictAttention } from '../../../protocol/index.js';
 
 /** How long an attention verdict holds the door when nobody taps Done (kiosk-config `attention_hold_seconds`). */
@@ -28,12 +29,13 @@ export interface TypeNote {
   note: string | null;
 }
 
-/** Ticket flag OR type flag; the type's note, then the ticket's. Null when nothing applies (no flag, no note). */
+/**
+ * Ticket flag OR type flag; the type's note, then the ticket's; null when nothing applies. The issuer's own rule
+ * (protocol/attention.ts attentionOf), on the notes as the screen shows them.
+ */
 export function combineAttention(type: TypeNote | null, ticket: TicketNote | null): VerdictAttention | null {
-  const required = (type?.attention ?? false) || (ticket?.attention ?? false);
-  const notes = [type?.note, ticket?.note].map(cleanNote).filter((note): note is string => note !== null);
-  if (!required && notes.length === 0) return null;
-  return { required, notes };
+  const shown = (rule: TypeNote | TicketNote | null) => rule && { attention: rule.attention, note: cleanNote(rule.note) };
+  return attentionOf(shown(type), shown(ticket));
 }
 
 /**
