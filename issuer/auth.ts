@@ -88,10 +88,13 @@ function failuresOf(db: Sql): ScannerAuthFailures {
 export function requireScanner(db: Sql, limits: ScannerAuthFailures = failuresOf(db)) {
   return async function authenticateScanner(request: FastifyRequest): Promise<void> {
     const address = `scanner:${request.ip}`;
-    const bearer = bearerFrom(request.headers.authorization);
-    const keyHash = bearer === null ? null : hashSecret(bearer);
+    // Only while the address is over its limit is the key hashed here (authenticate hashes it once more): the
+    // check of every other request costs what it cost before.
     const wait = limits.failures.blockedForNow(address);
-    if (wait > 0 && (keyHash === null || !limits.valid.has(keyHash))) throw errors.rateLimited(wait / 1000);
+    if (wait > 0) {
+      const bearer = bearerFrom(request.headers.authorization);
+      if (bearer === null || !limits.valid.has(hashSecret(bearer))) throw errors.rateLimited(wait / 1000);
+    }
     const credential = await authenticate(db, request.headers.authorization, new Date());
     if (credential === null) {
       limits.failures.recordFailureNow(address);
