@@ -154,6 +154,8 @@ await issuer('ticket', 'revoke', revokedTicket.tid, '--reason', 'demo: refunded'
 const setup = await issuer('scanner', 'setup', '--event', event.eid, '--gate', 'Main door');
 // The same for every kiosk; it needs no data dir (docs/kiosk.md "Calibration").
 const { calibration_code: calibrationCode } = await issuer('scanner', 'calibration');
+// At Ready a calibration code is acted on only while a technician is unlocked (docs/kiosk.md "Calibration").
+const technicianBadge = await issuer('staff', 'badge', 'issue', '--name', 'Tia', '--role', 'technician', '--event', event.eid);
 // The admin dashboard's sign-in token (init --json makes none; docs/issuer.md "Admin dashboard").
 const { admin_token: adminToken } = await issuer('admin-token', 'reset');
 
@@ -178,9 +180,17 @@ const codes = [
     kind: 'setup',
   },
   {
+    n: 't',
+    code: technicianBadge.badge_qr,
+    holder: 'Staff badge: Tia, technician',
+    type: 'Unlocks the technician functions until the next ticket',
+    expect: 'Ready names Tia (technician); scan #c next to check the scanner',
+    kind: 'setup',
+  },
+  {
     n: 'c',
     code: calibrationCode,
-    holder: 'Scanner calibration: scan once at Setup or Ready',
+    holder: 'Scanner calibration: at Setup, or at Ready after #t',
     type: 'The same code for every kiosk',
     expect: 'Shows the Scanner check: input path, terminator, speed, keyboard layout (and fixes it)',
     kind: 'calibration',
@@ -226,7 +236,7 @@ writeFileSync(
     title: 'Demo tickets: Demo Night',
     heading: `Demo Night: ${codes.length} codes to scan`,
     intro: `Scan <b>#s</b> (the setup code) first, then any ticket. Each card says what the kiosk should show.
-<b>#c</b> checks the scanner and the keyboard layout (scan it once at the Setup or Ready screen).
+<b>#c</b> checks the scanner and the keyboard layout (scan it at the Setup screen, or at Ready right after the technician badge <b>#t</b>).
 Issuer: ${escapeHtml(baseUrl)} (event ${escapeHtml(event.eid)}). Print this page or scan it from the screen.`,
     codes,
   }),

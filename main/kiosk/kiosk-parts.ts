@@ -123,7 +123,7 @@ export function assembleKiosk(options: KioskCoreOptions, hooks: KioskHooks): Kio
     changed,
     lanes: options.lanes,
     repeatReadWindowMs: options.repeatReadWindowMs,
-    actsOnCalibration: (mappingLanes) => actsOnCalibration({ onSetup: hooks.onSetup(), mappingLanes, role: staff.role() }),
+    actsOnCalibration: (mappingLanes) => actsOnCalibration({ onSetup: hooks.onSetup(), mappingLanes, unlockedAs: staff.unlockedRole() }),
   });
   const staff = new StaffAccess({
     store,

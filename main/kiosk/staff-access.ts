@@ -102,6 +102,11 @@ export class StaffAccess {
     return roleAtKiosk({ pinSet: this.pinSet(), unlockedAs: current?.person.role ?? null });
   }
 
+  /** The role of whoever unlocked the kiosk now (a PIN or a badge), or null: no fallback for a kiosk without a PIN. */
+  unlockedRole(): StaffRole | null {
+    return this.current()?.person.role ?? null;
+  }
+
   /** The person unlocked now, or null. */
   person(): StaffPerson | null {
     return this.current()?.person ?? null;

@@ -101,7 +101,7 @@ test.beforeAll(async ({ browser: workerBrowser }) => {
     {
       n: 'c',
       code: calibration_code,
-      holder: 'Scanner calibration: scan once at Setup or Ready',
+      holder: 'Scanner calibration: at Setup, or at Ready after #t',
       type: 'The same code for every kiosk',
       expect: 'Scanner check',
       kind: 'calibration',

@@ -22,6 +22,8 @@ import {
   type SetupPayload,
   type TicketPayload,
 } from '../../protocol/index.js';
+import { encodeStaffBadge, type StaffBadgePayload } from '../../protocol/staff-badge.js';
+import type { StaffRole } from '../../protocol/access.js';
 
 export interface RecordedRequest {
   method: string;
@@ -109,6 +111,29 @@ export class LoopbackIssuer {
       },
       supported_versions: [1],
     };
+  }
+
+  /**
+   * A staff badge signed by this issuer's first key (docs/protocol.md "Staff badge"), for its event, valid
+   * from a minute ago for an hour: "Kim" for a supervisor, "Sam" otherwise, staff id `stf_<role>`.
+   */
+  staffBadge(role: StaffRole, overrides: Partial<StaffBadgePayload> = {}): string {
+    const now = Math.floor(Date.now() / 1000);
+    const signer = this.signingKeys[0]!;
+    const payload: StaffBadgePayload = {
+      v: 1,
+      iss: this.url,
+      kid: signer.key.kid,
+      sid: `stf_${role}`,
+      name: role === 'supervisor' ? 'Kim' : 'Sam',
+      role,
+      eids: [this.eid],
+      iat: now - 60,
+      nbf: now - 60,
+      exp: now + 3600,
+      ...overrides,
+    };
+    return encodeStaffBadge(payload, (message) => signEd25519(message, signer.secret));
   }
 
   issueTicket(

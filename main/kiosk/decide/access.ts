@@ -26,11 +26,15 @@ export function lowestRoleFor(call: KioskCall): StaffRole | null {
 /**
  * docs/kiosk.md "Calibration": a calibration code is acted on only on the
  * Setup screen (no event yet, or a re-enrollment waiting), during a lane
- * mapping a technician started, or while someone who may calibrate is at the
- * kiosk. Anywhere else it is a staff code read at the door: ignored.
+ * mapping a technician started, or while someone who may calibrate has
+ * unlocked the kiosk (`unlockedAs`: a technician's PIN or badge, or the kiosk
+ * PIN). A kiosk without any PIN runs its staff functions for anyone who
+ * touches the screen, but a code read is not someone at the screen: there it
+ * needs a technician's badge too. Anywhere else it is a staff code read at
+ * the door: ignored.
  */
-export function actsOnCalibration(at: { onSetup: boolean; mappingLanes: boolean; role: KioskRole }): boolean {
-  return at.onSetup || at.mappingLanes || mayCall(at.role, CALIBRATE_CALL);
+export function actsOnCalibration(at: { onSetup: boolean; mappingLanes: boolean; unlockedAs: StaffRole | null }): boolean {
+  return at.onSetup || at.mappingLanes || (at.unlockedAs !== null && mayCall(at.unlockedAs, CALIBRATE_CALL));
 }
 
 /** The row of the access table that calibrating is. */

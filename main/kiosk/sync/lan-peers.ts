@@ -492,6 +492,10 @@ export class LanPeerState {
     }
     if (!verifyEd25519(decoded.sig, canonicalBytes(message), checked.publicKey))
       return ignored('forged', `LAN ${about} ignored: bad signature (forged, or altered on the way).`);
+    // A kiosk tells only its own admissions and annulments, each at its own gate: another gate is not its word to give.
+    if (message.adm.some((admission) => admission.gate !== message.gate)) {
+      return ignored('forged', `LAN ${about} ignored: it tells of an admission at another gate than its certificate's.`);
+    }
     const outOfTime = this.outOfTime(message, nowMs);
     if (outOfTime !== null) return ignored('replayed', `LAN ${about} ignored: ${outOfTime}.`);
     const last = this.lastAccepted.get(message.from);

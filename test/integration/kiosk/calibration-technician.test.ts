@@ -115,21 +115,45 @@ describe('a calibration code at Ready, with a staff PIN set and staff locked', (
 });
 
 describe('a translation that matches no known layout', () => {
-  it('on a kiosk without a PIN (everyone is staff): shown for confirmation, not used until kept', async () => {
+  it('on a kiosk without a PIN: a code read at Ready is still ignored, a real layout too; a technician badge lets it calibrate', async () => {
     const core = openCore();
     expect((await scan(core, issuer.setupCode())).type).toBe('enrolled');
+    expect((await state(core)).staff.pin_set).toBe(false);
+    // No PIN opens the staff menu to whoever touches the screen, but a code on a phone is not someone at the screen.
+    expect(await scan(core, ATTACK)).toEqual({ type: 'staff_code_ignored', message: 'staff code: ignored' });
+    expect(await scan(core, mangleForLayout(CALIBRATION_CODE, 'de'))).toEqual({
+      type: 'staff_code_ignored',
+      message: 'staff code: ignored',
+    });
+    expect((await state(core)).calibration).toBeNull();
+    await admits(core);
+    // A supervisor's badge is not enough.
+    expect(await scan(core, issuer.staffBadge('supervisor'))).toMatchObject({ type: 'staff_unlocked' });
+    expect((await scan(core, ATTACK)).type).toBe('staff_code_ignored');
+    // A technician's badge is.
+    expect(await scan(core, issuer.staffBadge('technician'))).toMatchObject({ type: 'staff_unlocked' });
+    expect(await scan(core, mangleForLayout(CALIBRATION_CODE, 'de'))).toMatchObject({ type: 'calibrated', diagnosis: { layout: 'de' } });
+    expect((await state(core)).calibration?.translating).toEqual(['window']);
+  });
+
+  it('on a kiosk without a PIN, once a technician badge is scanned: shown for confirmation, not used until kept', async () => {
+    const core = openCore();
+    expect((await scan(core, issuer.setupCode())).type).toBe('enrolled');
+    expect(await scan(core, issuer.staffBadge('technician'))).toMatchObject({ type: 'staff_unlocked' });
     expect(await scan(core, ATTACK)).toMatchObject({ type: 'calibration_unconfirmed', diagnosis: { layout: 'unknown' } });
     const waiting = await state(core);
     expect(waiting.calibration).toBeNull();
     expect(waiting.calibration_to_confirm).toMatchObject({ layout: 'unknown', translation: 'learned' });
-    // Not used meanwhile: tickets are read as they arrive.
+    // Not used meanwhile: tickets are read as they arrive (the ticket ends the badge's unlock).
     await admits(core);
     // Discarded: gone, nothing saved.
     const discarded = await page<KioskState>(core, 'calibrate', false);
     expect(discarded.calibration_to_confirm).toBeNull();
     expect(discarded.calibration).toBeNull();
     await admits(core);
-    // Kept: now it is the path's translation, and Ready's standing notice has something to say.
+    // Kept: now it is the path's translation, and Ready's standing notice has something to say. (Another
+    // technician's badge: the same one again so soon would be a repeat read of the first.)
+    expect(await scan(core, issuer.staffBadge('technician', { sid: 'stf_tia', name: 'Tia' }))).toMatchObject({ type: 'staff_unlocked' });
     await scan(core, ATTACK);
     const kept = await page<KioskState>(core, 'calibrate', true);
     expect(kept.calibration_to_confirm).toBeNull();

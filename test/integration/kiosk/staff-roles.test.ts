@@ -10,8 +10,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { signEd25519 } from '../../../protocol/ed25519.js';
-import { encodeStaffBadge, type StaffBadgePayload } from '../../../protocol/staff-badge.js';
+import type { StaffBadgePayload } from '../../../protocol/staff-badge.js';
 import type { StaffRole } from '../../../protocol/access.js';
 import { KioskCore } from '../../../main/kiosk/kiosk-core.js';
 import type { KioskState, ScanResult } from '../../../main/kiosk/kiosk-api.js';
@@ -81,22 +80,7 @@ async function enrolledKiosk(): Promise<KioskCore> {
 }
 
 function badge(role: StaffRole, overrides: Partial<StaffBadgePayload> = {}): string {
-  const now = Math.floor(Date.now() / 1000);
-  const signer = issuer.signingKeys[0]!;
-  const payload: StaffBadgePayload = {
-    v: 1,
-    iss: issuer.url,
-    kid: signer.key.kid,
-    sid: `stf_${role}`,
-    name: role === 'supervisor' ? 'Kim' : 'Sam',
-    role,
-    eids: [issuer.eid],
-    iat: now - 60,
-    nbf: now - 60,
-    exp: now + 3600,
-    ...overrides,
-  };
-  return encodeStaffBadge(payload, (message) => signEd25519(message, signer.secret));
+  return issuer.staffBadge(role, overrides);
 }
 
 /** What each call answers now: 'ran' or 'staff_locked'. */

@@ -31,13 +31,14 @@ const admission = (tid: string, at = '2026-07-18T21:03:00.000Z'): LanAdmission =
 const A_ADDR = { address: '127.0.0.1', port: 41001 };
 const B_ADDR = { address: '127.0.0.1', port: 41002 };
 
+/** A kiosk at gate A, the gate the test admissions name (a kiosk tells only admissions at its own gate). */
 function kiosk(
   scannerId: string,
   options: ConstructorParameters<typeof LanPeerState>[0] = {},
   certificate: CertificateOptions & { revoked?: Set<string> } = {},
 ): LanPeerState {
   const state = new LanPeerState(options);
-  state.setMembership(member(scannerId, scannerId, certificate));
+  state.setMembership(member(scannerId, 'A', certificate));
   return state;
 }
 
@@ -122,6 +123,9 @@ describe('receiving', () => {
     const as = (m: LanMessage): Buffer => encodeMessage(m, a);
     expect(b.receive(as({ ...message, from: 'scn_c' }), A_ADDR, NOW).log).toMatch(/its certificate is for another scanner or gate/);
     expect(b.receive(as({ ...message, gate: 'B' }), A_ADDR, NOW).log).toMatch(/its certificate is for another scanner or gate/);
+    // Signed by A, about an admission at gate B: not A's word to give.
+    const atGateB = as({ ...message, adm: [{ ...admission('T1'), gate: 'B' }] });
+    expect(b.receive(atGateB, A_ADDR, NOW)).toMatchObject({ learned: 0, logKind: 'forged', log: expect.stringMatching(/at another gate/) });
     const wire = JSON.parse(as(message).toString()) as Record<string, unknown>;
     const altered = Buffer.from(JSON.stringify({ ...wire, adm: [['T666', '2026-07-18T21:03:00.000Z', 'A', 1]] }));
     expect(b.receive(altered, A_ADDR, NOW)).toMatchObject({ learned: 0, logKind: 'forged', log: expect.stringMatching(/bad signature/) });
