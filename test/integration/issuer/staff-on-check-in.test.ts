@@ -47,7 +47,7 @@ describe('staff on check-ins', () => {
     });
     return {
       status: answer.status,
-      body: JSON.parse(answer.text) as { status?: string; error?: { code: string; message: string } },
+      body: JSON.parse(answer.text) as { status?: string; error?: { code: string; message: string; details?: Record<string, unknown> } },
       text: answer.text,
     };
   };
@@ -57,6 +57,11 @@ describe('staff on check-ins', () => {
     const other = await createEvent(issuer.data);
     const tids = await issueTickets(issuer.data, event.eid, 2);
     const kiosk = await scanner(event.eid);
+    // An expired badge: the CLI refuses an expiry that has passed (issuer/admin/staff-badges.ts), so this one is
+    // issued with one a few whole seconds ahead, and presented once that has passed (docs/protocol.md "Staff badge":
+    // `expired`, which the issuer checks as the kiosk does: docs/kiosk.md "Staff badges", undoing a check-in with a badge).
+    const expiresAtMs = Math.ceil(Date.now() / 1000) * 1000 + 8000;
+    const expiring = await badge(event.eid, 'supervisor', '--expires', new Date(expiresAtMs).toISOString());
     const [supervisor, steward, revoked, elsewhere, later] = [
       await badge(event.eid, 'supervisor'),
       await badge(event.eid, 'steward'),
@@ -66,6 +71,8 @@ describe('staff on check-ins', () => {
     ];
     await cliJson(['staff', 'badge', 'revoke', '--data', issuer.data, revoked.sid]);
     const annul = { action: 'annul', reason: 'wrong wristband' };
+    // The expiring badge has expired by now (the issuer's clock is this machine's).
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, expiresAtMs - Date.now() + 50)));
 
     expect((await send(kiosk, event.eid, tids[0]!, { action: 'entry', staff_id: 'steward-7' })).body.status).toBe('valid');
     const noRight = await send(kiosk, event.eid, tids[0]!, { ...annul, staff_badge: steward.badge_qr });
@@ -75,11 +82,13 @@ describe('staff on check-ins', () => {
       [revoked, 'revoked'],
       [elsewhere, 'event'],
       [later, 'not_yet_valid'],
+      [expiring, 'expired'],
     ] as const) {
       const refused = await send(kiosk, event.eid, tids[0]!, { ...annul, staff_badge: bad.badge_qr });
       expect(refused.status, check).toBe(403);
       expect(refused.text).toContain('staff_badge_refused');
       expect(refused.text).toContain(check);
+      expect(refused.body.error?.details, check).toMatchObject({ reason: 'staff_badge_refused', check });
     }
     const forged = supervisor.badge_qr.slice(0, -4) + (supervisor.badge_qr.endsWith('AAAA') ? 'BBBB' : 'AAAA');
     expect((await send(kiosk, event.eid, tids[0]!, { ...annul, staff_badge: forged })).status).toBe(403);

@@ -4,7 +4,7 @@
  * with LAN warnings on loopback only: discovery off (no multicast, no
  * broadcast), bound to 127.0.0.1, the peers' loopback ports configured through
  * the same `peers` list discovery fills. Driven by its parent over the IPC
- * channel: { id, cmd: 'scan' | 'knows' | 'annul' | 'drain' | 'close', ... } → { id, result }; every
+ * channel: { id, cmd: 'scan' | 'knows' | 'annul' | 'drain' | 'sync' | 'close', ... } → { id, result }; every
  * log line goes up as { log }.
  */
 import path from 'node:path';
@@ -27,6 +27,8 @@ const runtime = await startKioskRuntime({
     heartbeatIntervalMs: 0,
     onlineBudgetMs: 3000,
     repeatReadWindowMs: 0,
+    // The revocation list syncs at enrollment, after an answer when it is behind, and when the test says (`sync`).
+    revocationSyncIntervalMs: 0,
     // A kiosk whose own clock is off (docs/kiosk.md "The kiosk's clock"): it learns the issuer's time from its answers.
     ...(config.clockOffsetMs ? { now: () => Date.now() + config.clockOffsetMs } : {}),
   },
@@ -40,6 +42,7 @@ process.on('message', async (message) => {
     else if (cmd === 'knows') send({ id, result: runtime.lan?.admissionOf(message.tid) ?? null });
     else if (cmd === 'annul') send({ id, result: await runtime.core.annul(message.tid, message.reason) });
     else if (cmd === 'drain') send({ id, result: (await runtime.core.drain())?.stop ?? null });
+    else if (cmd === 'sync') send({ id, result: (await runtime.core.syncRevocations()) ?? null });
     else if (cmd === 'close') {
       await runtime.close();
       send({ id, result: 'closed' });
