@@ -361,23 +361,13 @@ export function buildActions(context: ActionContext): HTMLElement {
   );
 }
 
-/** The setup QR, as large as the screen allows, with what it does and a way to revoke it if it will not be used. */
-function showSetupCode(context: ActionContext, setup: SetupCodeResult): void {
-  const status = h('p', { class: 'message', role: 'status', id: 'setup-status' });
-  const revoke = h('button', { type: 'button', class: 'danger', id: 'revoke-setup' }, t('setup.revoke'));
-  const done = h('button', { type: 'button', class: 'primary', id: 'close-setup' }, t('setup.done'));
-  const image = h('img', {
-    id: 'setup-qr-image',
-    src: setup.qr_image,
-    alt:
-      setup.gate_id === null
-        ? t('setup.qr_alt', { event: setup.event_name })
-        : t('setup.qr_alt_gate', { event: setup.event_name, gate: setup.gate_id }),
-  });
-  const frame = h('div', { class: 'setup-qr' }, image);
-  // The frame's size comes from the stylesheet (as large as the screen allows); the code
-  // inside it gets a whole number of device pixels per module. The image's intrinsic width
-  // is its side in modules (issuer/admin/qr.ts qrSvgDataUrl). Again on every resize or zoom.
+/**
+ * Sizes a QR image in its frame. The frame's size comes from the stylesheet (as large as the screen allows); the
+ * code inside it gets a whole number of device pixels per module (docs/issuer.md "QR codes"). The image's intrinsic
+ * width is its side in modules (issuer/admin/qr.ts qrSvgDataUrl). Fits on load and on every resize or zoom until
+ * the returned function `stop` is called; `fit` fits now.
+ */
+export function wholePixelFit(frame: HTMLElement, image: HTMLImageElement): { fit: () => void; stop: () => void } {
   const fit = (): void => {
     if (image.naturalWidth === 0) return;
     const ratio = window.devicePixelRatio;
@@ -393,6 +383,24 @@ function showSetupCode(context: ActionContext, setup: SetupCodeResult): void {
   };
   image.addEventListener('load', fit);
   window.addEventListener('resize', fit);
+  return { fit, stop: () => window.removeEventListener('resize', fit) };
+}
+
+/** The setup QR, as large as the screen allows, with what it does and a way to revoke it if it will not be used. */
+function showSetupCode(context: ActionContext, setup: SetupCodeResult): void {
+  const status = h('p', { class: 'message', role: 'status', id: 'setup-status' });
+  const revoke = h('button', { type: 'button', class: 'danger', id: 'revoke-setup' }, t('setup.revoke'));
+  const done = h('button', { type: 'button', class: 'primary', id: 'close-setup' }, t('setup.done'));
+  const image = h('img', {
+    id: 'setup-qr-image',
+    src: setup.qr_image,
+    alt:
+      setup.gate_id === null
+        ? t('setup.qr_alt', { event: setup.event_name })
+        : t('setup.qr_alt_gate', { event: setup.event_name, gate: setup.gate_id }),
+  });
+  const frame = h('div', { class: 'setup-qr' }, image);
+  const fit = wholePixelFit(frame, image);
   const dialog = h(
     'dialog',
     { id: 'setup-dialog', class: 'setup', 'aria-labelledby': 'setup-title' },
@@ -430,13 +438,13 @@ function showSetupCode(context: ActionContext, setup: SetupCodeResult): void {
   });
   done.addEventListener('click', () => dialog.close());
   dialog.addEventListener('close', () => {
-    window.removeEventListener('resize', fit);
+    fit.stop();
     dialog.remove();
     context.refresh();
   });
   document.body.append(dialog);
   dialog.showModal();
-  fit();
+  fit.fit();
   done.focus();
   announce(t('setup.ready'));
 }

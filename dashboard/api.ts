@@ -23,6 +23,8 @@ import type {
   SessionInfo,
   SetupCodeRequest,
   SetupCodeResult,
+  StaffBadgeIssued,
+  StaffBadgeIssueRequest,
   StaffBadgeList,
   StaffBadgeView,
   TicketAttentionRequest,
@@ -115,6 +117,8 @@ export function createApi(token: string | null) {
     revokeScanner: (apiKeyId: string) => json<RevokeScannerResult>(call('POST', `/scanners/${id(apiKeyId)}/revoke`, token, {})),
     webhooks: () => json<WebhookList>(call('GET', '/webhooks', token)),
     staffBadges: (eid: string) => json<StaffBadgeList>(call('GET', `/events/${id(eid)}/staff-badges`, token)),
+    issueStaffBadge: (eid: string, request: StaffBadgeIssueRequest) =>
+      json<StaffBadgeIssued>(call('POST', `/events/${id(eid)}/staff-badges`, token, request)),
     revokeStaffBadge: (sid: string, reason: string) =>
       json<StaffBadgeView>(
         call('POST', `/staff-badges/${id(sid)}/revoke`, token, (reason === '' ? {} : { reason }) satisfies RevokeTicketRequest),

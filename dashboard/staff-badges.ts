@@ -3,11 +3,15 @@
  * when each is valid, and whether it is revoked (when, why), with a Revoke button on each badge still standing.
  * Badges are not part of the overview: the table asks for them after each overview, one request at a time, and
  * updates its rows in place (keyed by staff id) as the scanners table does, so a click is never lost to a redraw.
+ *
+ * Below the table, a form issues a new badge (docs/issuer.md "Admin dashboard"; the issuer signs it with the
+ * operation `staff badge issue` uses), and its QR is shown once, large, to be printed or scanned off the screen.
  */
-import type { StaffBadgeView } from '../issuer/dashboard-api.js';
-import type { ActionContext } from './actions.js';
+import type { StaffBadgeIssued, StaffBadgeIssueRequest, StaffBadgeView } from '../issuer/dashboard-api.js';
+import { STAFF_ROLES } from '../protocol/access.js';
+import { wholePixelFit, type ActionContext } from './actions.js';
 import { ApiProblem } from './api.js';
-import { h } from './dom.js';
+import { announce, h } from './dom.js';
 import { badgeState, badgeStateText, formatDateTime, roleText, type BadgeState } from './format.js';
 import { t } from './messages/format.js';
 
@@ -61,7 +65,68 @@ export class StaffBadgeTable {
       this.table,
       this.emptyNote,
       this.problem,
+      this.issueForm(),
     );
+  }
+
+  /** docs/issuer.md "Admin dashboard": name, role, and optionally when it starts and ends (empty: the CLI's defaults). */
+  private issueForm(): HTMLElement {
+    const name = h('input', { id: 'badge-name', type: 'text', autocomplete: 'off', maxlength: 80 });
+    const role = h('select', { id: 'badge-role' }, ...STAFF_ROLES.map((value) => h('option', { value }, roleText(value))));
+    const notBefore = h('input', { id: 'badge-not-before', type: 'datetime-local' });
+    const expires = h('input', { id: 'badge-expires', type: 'datetime-local' });
+    const message = h('p', { class: 'message', role: 'alert', id: 'badge-issue-problem' });
+    const submit = h('button', { type: 'submit', class: 'primary', id: 'issue-badge' }, t('badges.issue.submit'));
+    const field = (input: HTMLElement, label: string) => h('div', { class: 'field' }, h('label', { for: input.id }, label), input);
+    const form = h(
+      'form',
+      { class: 'badge-form', id: 'badge-issue-form', novalidate: true },
+      h('h3', {}, t('badges.issue.title')),
+      h('p', { class: 'muted' }, t('badges.issue.lead')),
+      h(
+        'div',
+        { class: 'badge-fields' },
+        field(name, t('badges.issue.name')),
+        field(role, t('badges.issue.role')),
+        field(notBefore, t('badges.issue.not_before')),
+        field(expires, t('badges.issue.expires')),
+      ),
+      h('div', { class: 'buttons' }, submit),
+      message,
+    );
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      message.textContent = '';
+      if (name.value.trim() === '') {
+        message.textContent = t('badges.issue.name_required');
+        name.focus();
+        return;
+      }
+      const request: StaffBadgeIssueRequest = { name: name.value.trim(), role: role.value };
+      // A datetime-local value is the browser's local time; the issuer takes ISO 8601 with a zone (docs/protocol.md "Times").
+      const from = localToIso(notBefore.value);
+      const until = localToIso(expires.value);
+      if (from !== undefined) request.not_before = from;
+      if (until !== undefined) request.expires_at = until;
+      submit.disabled = true;
+      const eid = this.context.eid();
+      this.context
+        .api()
+        .issueStaffBadge(eid, request)
+        .then((badge) => {
+          form.reset();
+          showIssuedBadge(this.context, badge);
+          this.refresh(Date.now());
+        })
+        .catch((error: unknown) => {
+          if (error instanceof ApiProblem && error.status === 401) return this.context.signedOut(error);
+          message.textContent = error instanceof ApiProblem ? error.message : t('action.failed');
+        })
+        .finally(() => {
+          submit.disabled = false;
+        });
+    });
+    return form;
   }
 
   /** Asks the issuer for the shown event's badges, unless a request is still out; an answer for another event is dropped. */
@@ -136,6 +201,47 @@ export class StaffBadgeTable {
     this.table.hidden = badges.length === 0;
     this.emptyNote.hidden = badges.length > 0;
   }
+}
+
+/** '' (left empty) is undefined: the issuer's default applies. */
+function localToIso(value: string): string | undefined {
+  if (value === '') return undefined;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+}
+
+/** The new badge's QR, shown this once (the list never carries codes), as large as the screen allows. */
+function showIssuedBadge(context: ActionContext, badge: StaffBadgeIssued): void {
+  const image = h('img', { id: 'badge-qr-image', src: badge.qr_image, alt: t('badge.issued.qr_alt', { name: badge.name }) });
+  const frame = h('div', { class: 'setup-qr' }, image);
+  const fit = wholePixelFit(frame, image);
+  const done = h('button', { type: 'button', class: 'primary', id: 'close-badge' }, t('badge.issued.done'));
+  const dialog = h(
+    'dialog',
+    { id: 'badge-dialog', class: 'setup', 'aria-labelledby': 'badge-dialog-title', 'data-sid': badge.sid },
+    frame,
+    h(
+      'div',
+      { class: 'setup-text' },
+      h('h2', { id: 'badge-dialog-title' }, t('badge.issued.title', { name: badge.name })),
+      h('p', { class: 'setup-scope' }, t('badge.issued.scope', { role: roleText(badge.role), event: badge.event_name })),
+      h('p', {}, t('badge.issued.valid', { from: formatDateTime(badge.not_before), until: formatDateTime(badge.expires_at) })),
+      h('p', { class: 'muted' }, t('badge.issued.sid', { sid: badge.sid })),
+      h('p', {}, t('badge.issued.once')),
+      h('div', { class: 'buttons' }, done),
+    ),
+  );
+  done.addEventListener('click', () => dialog.close());
+  dialog.addEventListener('close', () => {
+    fit.stop();
+    dialog.remove();
+    context.refresh();
+  });
+  document.body.append(dialog);
+  dialog.showModal();
+  fit.fit();
+  done.focus();
+  announce(t('badge.issued.ready', { name: badge.name }));
 }
 
 function setText(element: HTMLElement, text: string): void {

@@ -5,7 +5,8 @@
  * requests and the pending group commit are done.
  *
  * The server publishes public keys; it reads the active private signing key only to sign a kiosk's LAN
- * certificate at enrollment (services/kiosk-certificates.ts), and never on a serving node, which has none.
+ * certificate at enrollment (services/kiosk-certificates.ts), an annulment receipt, and a staff badge issued on
+ * the dashboard (admin/staff-badges.ts); never on a serving node, which has none.
  */
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -184,6 +185,7 @@ async function assemble(options: BuildOptions, database: SqlDatabase, schemaVers
     adminToken: options.adminToken,
     setupCertPin: options.setupCertPin ?? null,
     distDir: options.dashboardDir,
+    keysDir: resolveDataDir(options.dataDir).keysDir,
   });
 
   // Stored answers are kept at least 7 days; older ones are dropped at start and hourly, through the write path.

@@ -393,6 +393,28 @@ export interface StaffBadgeList {
   badges: StaffBadgeView[];
 }
 
+/**
+ * POST /admin/api/events/:eid/staff-badges: a new badge, as `staff badge issue` (docs/issuer.md "Admin dashboard").
+ * Without `not_before` it is valid from now; without `expires_at` until the event's end plus 12 hours.
+ */
+export interface StaffBadgeIssueRequest {
+  name: string;
+  /** steward, supervisor or technician (protocol/access.ts). */
+  role: string;
+  /** ISO 8601 with a time zone. */
+  not_before?: string;
+  expires_at?: string;
+}
+
+/** The new badge with its code, shown this once on the page (the list never carries it). */
+export interface StaffBadgeIssued extends StaffBadgeView {
+  event_name: string;
+  /** The tstaff1. code itself, as `staff badge issue --json` prints it. */
+  badge_qr: string;
+  /** The code as an SVG image, a data: URL (issuer/admin/qr.ts qrSvgDataUrl). */
+  qr_image: string;
+}
+
 export interface RevokeScannerResult {
   api_key_id: string;
   status: 'revoked';

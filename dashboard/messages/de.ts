@@ -244,7 +244,7 @@ export const de: Catalogue = {
   'scanner.revoked': 'Scanner {name} gesperrt.',
   'badges.title': 'Mitarbeiterausweise',
   'badges.none':
-    'Für diese Veranstaltung ist noch kein Mitarbeiterausweis ausgestellt. Stellen Sie einen auf dem Ticketserver mit ticket-issuer staff badge issue aus.',
+    'Für diese Veranstaltung ist noch kein Mitarbeiterausweis ausgestellt. Stellen Sie einen mit dem Formular unten aus, oder auf dem Ticketserver mit ticket-issuer staff badge issue.',
   'badges.not_loaded': 'Die Mitarbeiterausweise konnten nicht geladen werden: {problem}',
   'badges.column.name': 'Name',
   'badges.column.role': 'Rolle',
@@ -270,6 +270,24 @@ export const de: Catalogue = {
   'badge.revoke.reason': 'Grund (freiwillig, wird mit der Sperre gespeichert)',
   'badge.revoke.confirm': 'Ausweis sperren',
   'badge.revoked': 'Mitarbeiterausweis von {name} gesperrt.',
+  'badges.issue.title': 'Mitarbeiterausweis ausstellen',
+  'badges.issue.lead':
+    'Signiert wie ein Ticket, daher nehmen ihn die Kioske dieser Veranstaltung auch offline an: dasselbe wie ticket-issuer staff badge issue.',
+  'badges.issue.name': 'Name, wie die Kioske ihn zeigen',
+  'badges.issue.role': 'Rolle',
+  'badges.issue.not_before': 'Gültig ab (freiwillig: leer ist jetzt)',
+  'badges.issue.expires': 'Gültig bis (freiwillig: leer ist 12 Stunden nach Ende der Veranstaltung)',
+  'badges.issue.submit': 'Ausweis ausstellen',
+  'badges.issue.name_required': 'Geben Sie den Namen der Person an.',
+  'badge.issued.title': 'Mitarbeiterausweis von {name}',
+  'badge.issued.scope': '{role} · {event}',
+  'badge.issued.valid': 'Gültig von {from} bis {until}.',
+  'badge.issued.sid': 'Mitarbeiter-ID {sid} (zum Sperren)',
+  'badge.issued.once':
+    'Diese Seite zeigt den Code nur jetzt: Drucken oder scannen Sie ihn, bevor Sie dies schließen. Die Liste zeigt ihn nicht wieder.',
+  'badge.issued.qr_alt': 'QR-Code des Mitarbeiterausweises von {name}',
+  'badge.issued.done': 'Fertig',
+  'badge.issued.ready': 'Mitarbeiterausweis von {name} ausgestellt.',
 
   'door.title': 'Belegung',
   'door.inside': 'Jetzt drinnen',

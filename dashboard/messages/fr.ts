@@ -242,7 +242,7 @@ export const fr: Catalogue = {
   'scanner.revoked': 'Scanner {name} révoqué.',
   'badges.title': 'Badges du personnel',
   'badges.none':
-    'Aucun badge du personnel n’est émis pour cet événement. Émettez-en un sur le serveur avec ticket-issuer staff badge issue.',
+    'Aucun badge du personnel n’est émis pour cet événement. Émettez-en un avec le formulaire ci-dessous, ou sur le serveur avec ticket-issuer staff badge issue.',
   'badges.not_loaded': 'Les badges du personnel n’ont pas pu être chargés : {problem}',
   'badges.column.name': 'Nom',
   'badges.column.role': 'Rôle',
@@ -268,6 +268,24 @@ export const fr: Catalogue = {
   'badge.revoke.reason': 'Motif (facultatif, conservé avec la révocation)',
   'badge.revoke.confirm': 'Révoquer le badge',
   'badge.revoked': 'Badge de {name} révoqué.',
+  'badges.issue.title': 'Émettre un badge du personnel',
+  'badges.issue.lead':
+    'Signé comme un billet, les bornes de cet événement l’acceptent donc aussi hors ligne : comme ticket-issuer staff badge issue.',
+  'badges.issue.name': 'Nom, tel que les bornes l’affichent',
+  'badges.issue.role': 'Rôle',
+  'badges.issue.not_before': 'Valable à partir du (facultatif : vide, c’est maintenant)',
+  'badges.issue.expires': 'Valable jusqu’au (facultatif : vide, c’est 12 heures après la fin de l’événement)',
+  'badges.issue.submit': 'Émettre le badge',
+  'badges.issue.name_required': 'Indiquez le nom du porteur.',
+  'badge.issued.title': 'Badge de {name}',
+  'badge.issued.scope': '{role} · {event}',
+  'badge.issued.valid': 'Valable du {from} au {until}.',
+  'badge.issued.sid': 'Identifiant {sid} (pour le révoquer)',
+  'badge.issued.once':
+    'Cette page n’affiche le code que maintenant : imprimez-le ou scannez-le avant de fermer. La liste ne l’affiche plus.',
+  'badge.issued.qr_alt': 'QR code du badge de {name}',
+  'badge.issued.done': 'Terminé',
+  'badge.issued.ready': 'Badge de {name} émis.',
 
   'door.title': 'Fréquentation',
   'door.inside': "À l'intérieur",

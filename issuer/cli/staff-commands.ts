@@ -5,13 +5,11 @@
  */
 import path from 'node:path';
 import type { Command } from 'commander';
-import { isStaffRole, STAFF_ROLES } from '../../protocol/access.js';
+import { STAFF_ROLES } from '../../protocol/access.js';
 import type { IdFactory } from '../admin/ids.js';
 import { requireEvent, withIssuer } from '../admin/issuer-context.js';
 import { checkPngTarget, terminalQr, writeQrPng } from '../admin/qr.js';
-import { issueStaffBadge, type BadgeRequest } from '../admin/staff-badges.js';
-import { parseDateTime, parseLabel } from '../admin/validators.js';
-import { AdminError } from '../error-catalogue.js';
+import { CLI_BADGE_FIELDS, issueStaffBadge, parseBadgeRequest } from '../admin/staff-badges.js';
 import { revokeStaffBadge, staffBadgeView, type StaffBadgeView } from '../services/staff-badges.js';
 import { staffBadgesOf } from '../store/staff-badges.js';
 import { action, withCommonOptions, type CommonOptions } from './command.js';
@@ -58,15 +56,15 @@ export function registerStaffCommands(program: Command, nextId: IdFactory): void
       .option('--png <file>', 'also write the badge QR as a PNG image'),
   ).action(
     action<IssueOptions>((options, output) => {
-      if (!isStaffRole(options.role))
-        throw new AdminError('INVALID_ARGUMENT', `--role must be one of ${STAFF_ROLES.join(', ')}, not "${options.role}"`);
-      const request: BadgeRequest = { name: parseLabel(options.name, '--name'), role: options.role };
-      if (options.expires !== undefined) request.expires = parseDateTime(options.expires, '--expires');
-      if (options.notBefore !== undefined) request.notBefore = parseDateTime(options.notBefore, '--not-before');
+      const request = parseBadgeRequest(
+        { name: options.name, role: options.role, notBefore: options.notBefore, expires: options.expires },
+        CLI_BADGE_FIELDS,
+      );
       if (options.png !== undefined) checkPngTarget(options.png);
       return withIssuer(options.data, async (context) => {
         const event = await requireEvent(context.database.read, options.event);
-        const row = await issueStaffBadge(context, event, request, nextId, new Date());
+        const signer = { database: context.database, keysDir: context.dataDir.keysDir, baseUrl: context.info.base_url };
+        const row = await issueStaffBadge(signer, event, request, nextId, new Date());
         const result: StaffBadgeIssueJson = { ...staffBadgeView(row), badge_qr: row.qr };
         if (options.png !== undefined) {
           await writeQrPng(options.png, row.qr);

@@ -17,6 +17,7 @@ import { revokeStaffBadgeWrite } from './staff-badges.js';
 import { claimDeliveriesWrite, deliveredWrite, failedWrite } from './webhook-delivery.js';
 import { addEndpointWrite, auditHeadWrite, disableEndpointWrite, replayWrite } from './webhooks.js';
 import type { JobDefinition } from '../store/named-jobs.js';
+import { insertStaffBadgeWrite } from '../store/staff-badges.js';
 
 export const WRITE_JOBS: readonly JobDefinition<never, unknown>[] = [
   // The doors (docs/protocol.md): check-ins, annulments, heartbeats, enrollment.
@@ -35,6 +36,7 @@ export const WRITE_JOBS: readonly JobDefinition<never, unknown>[] = [
   setOfflinePolicyWrite,
   setCheckInRulesWrite,
   clearCheckInRulesWrite,
+  insertStaffBadgeWrite,
   revokeStaffBadgeWrite,
   // Webhooks (docs/issuer.md "Webhooks"): the deliverer's claims and outcomes, the audit head, the CLI's changes.
   claimDeliveriesWrite,

@@ -1,5 +1,6 @@
 /** Staff badges (docs/issuer.md "Staff roles and badges"): one row per badge issued, revoked in place, never deleted. */
 import type { StaffRole } from '../../protocol/access.js';
+import { namedJob } from './named-jobs.js';
 import type { Sql } from './sql.js';
 
 export interface StaffBadgeRow {
@@ -25,6 +26,11 @@ export async function insertStaffBadge(db: Sql, row: Omit<StaffBadgeRow, 'revoke
     { ...row },
   );
 }
+
+/** The insert as a write job, by name, so that the dashboard's issuance runs on serve's SQLite database thread (named-jobs.ts). */
+export const insertStaffBadgeWrite = namedJob('insert-staff-badge', (db, row: Omit<StaffBadgeRow, 'revoked_at' | 'revoked_reason'>) =>
+  insertStaffBadge(db, row),
+);
 
 export function findStaffBadge(db: Sql, sid: string): Promise<StaffBadgeRow | undefined> {
   return db.get<StaffBadgeRow>('SELECT * FROM staff_badges WHERE sid = ?', [sid]);

@@ -12,7 +12,9 @@
 import { labelCharacterProblem } from '../../labels.js';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { requireEvent } from '../../admin/issuer-context.js';
+import { newIdFactory } from '../../admin/ids.js';
 import { qrSvgDataUrl } from '../../admin/qr.js';
+import { API_BADGE_FIELDS, issueStaffBadge, parseBadgeRequest } from '../../admin/staff-badges.js';
 import { AdminError, errors, sendApiError } from '../../error-catalogue.js';
 import { revokeScannerKeyWrite, revokeTicketWrite } from '../../services/admin-actions.js';
 import { updateTicketAttentionWrite } from '../../services/attention-notes.js';
@@ -49,6 +51,8 @@ import {
   overviewSchema,
   revokeScannerResultSchema,
   revokeSetupResultSchema,
+  staffBadgeIssueBodySchema,
+  staffBadgeIssuedSchema,
   staffBadgeListSchema,
   webhookListSchema,
   staffBadgeSchema,
@@ -78,6 +82,8 @@ import type {
   SessionInfo,
   SetupCodeRequest,
   SetupCodeResult,
+  StaffBadgeIssued,
+  StaffBadgeIssueRequest,
   TicketAttentionRequest,
   TicketAttentionResult,
   WebhookList,
@@ -94,6 +100,8 @@ export interface AdminApiOptions {
   aggregator: DashboardAggregator;
   /** The fingerprint setup codes made here pin: the self-signed certificate this server presents, else null. */
   setupCertPin: string | null;
+  /** The data dir's signing keys: staff badges made here are signed with the active one, as `staff badge issue` signs. */
+  keysDir: string;
 }
 
 /** Runs an admin operation; its AdminError becomes the ErrorEnvelope answer the catalogue gives its code (ADMIN_FAILURES). */
@@ -111,6 +119,7 @@ const guarded = (...more: number[]) => errorResponses(401, 429, 500, 503, ...mor
 export default async function adminApiRoutes(app: FastifyInstance, options: AdminApiOptions): Promise<void> {
   const { database, aggregator } = options;
   const db = database.read;
+  const nextId = newIdFactory();
   app.addHook('onRequest', requireAdmin(options.tokenSource, options.failureLimiter));
   app.addHook('onSend', async (_request, reply: FastifyReply, payload) => {
     reply.header('cache-control', 'no-store');
@@ -331,6 +340,35 @@ export default async function adminApiRoutes(app: FastifyInstance, options: Admi
     async (request): Promise<{ badges: StaffBadgeView[] }> => {
       await adminAction(() => requireEvent(db, request.params.eid));
       return { badges: (await staffBadgesOf(db, request.params.eid)).map(staffBadgeView) };
+    },
+  );
+
+  // docs/issuer.md "Admin dashboard": a new badge, as `staff badge issue`, by the same operation (issuer/admin/staff-badges.ts).
+  app.post<{ Params: { eid: string }; Body: StaffBadgeIssueRequest }>(
+    '/events/:eid/staff-badges',
+    {
+      schema: {
+        params: idParam('eid'),
+        body: staffBadgeIssueBodySchema,
+        response: { 200: staffBadgeIssuedSchema, ...guarded(400, 404) },
+      },
+    },
+    async (request): Promise<StaffBadgeIssued> => {
+      const { name, role, not_before: notBefore, expires_at: expires } = request.body;
+      const event = await adminAction(() => requireEvent(db, request.params.eid));
+      const row = await adminAction(async () =>
+        issueStaffBadge(
+          { database, keysDir: options.keysDir, baseUrl: (await getIssuerInfo(db)).base_url },
+          event,
+          parseBadgeRequest({ name, role, notBefore, expires }, API_BADGE_FIELDS),
+          nextId,
+          new Date(),
+          API_BADGE_FIELDS,
+        ),
+      );
+      // The sid and role are safe to log; the name stays out, as holders' names do (docs/issuer.md "Threats handled").
+      request.log.info({ sid: row.sid, eid: event.eid, role: row.role }, 'staff badge issued from the admin dashboard');
+      return { ...staffBadgeView(row), event_name: event.name, badge_qr: row.qr, qr_image: await qrSvgDataUrl(row.qr) };
     },
   );
 

@@ -20,6 +20,8 @@ export interface AdminRoutesOptions {
   setupCertPin: string | null;
   /** The built page; default dist/dashboard of this package. */
   distDir?: string | undefined;
+  /** The data dir's signing keys, for the staff badges made on the page (docs/issuer.md "Admin dashboard"). */
+  keysDir: string;
 }
 
 export default async function adminRoutes(app: FastifyInstance, options: AdminRoutesOptions): Promise<void> {
@@ -35,5 +37,6 @@ export default async function adminRoutes(app: FastifyInstance, options: AdminRo
         : new FailureLimiter(ADMIN_FAILURE_LIMIT, ADMIN_FAILURE_WINDOW_MS),
     aggregator: new DashboardAggregator(options.database.read),
     setupCertPin: options.setupCertPin,
+    keysDir: options.keysDir,
   });
 }

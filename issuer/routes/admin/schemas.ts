@@ -274,6 +274,13 @@ export const staffBadgeSchema = object({
   revoked_reason: nullableString,
 });
 export const staffBadgeListSchema = object({ badges: { type: 'array', items: staffBadgeSchema } });
+/** A badge just issued: the listed fields, and its code with its image (docs/issuer.md "Admin dashboard"). */
+export const staffBadgeIssuedSchema = object({
+  ...staffBadgeSchema.properties,
+  event_name: { type: 'string' },
+  badge_qr: { type: 'string' },
+  qr_image: { type: 'string' },
+});
 
 /** A webhook endpoint and its health, never its secret (docs/issuer.md "Webhooks"). */
 export const webhookEndpointSchema = object({
@@ -300,6 +307,21 @@ export const idParam = (name: string) =>
 export const revokeTicketBodySchema = { type: 'object', properties: { reason: { type: 'string', maxLength: 200 } } } as const;
 export const setupCodeBodySchema = { type: 'object', properties: { gate_id: { type: 'string', maxLength: 80 } } } as const;
 export const emptyBodySchema = { type: 'object' } as const;
+/**
+ * A new staff badge. Only types and generous lengths here: the role, the label rules on the name and the times are
+ * checked by the operation the CLI uses too (issuer/admin/staff-badges.ts parseBadgeRequest), so that each refusal
+ * says what is wrong as `staff badge issue` does.
+ */
+export const staffBadgeIssueBodySchema = {
+  type: 'object',
+  required: ['name', 'role'],
+  properties: {
+    name: { type: 'string', maxLength: 400 },
+    role: { type: 'string', maxLength: 40 },
+    not_before: { type: 'string', maxLength: 64 },
+    expires_at: { type: 'string', maxLength: 64 },
+  },
+} as const;
 /** The reason is required: an annulment is kept with who made it and why (docs/protocol.md "Door operations"). */
 export const annulBodySchema = {
   type: 'object',
