@@ -315,6 +315,12 @@ class TimedCore implements WebHostCore {
   attentionDone(): ReturnType<WebHostCore['attentionDone']> {
     return this.core.attentionDone();
   }
+  overrideAttention(): ReturnType<WebHostCore['overrideAttention']> {
+    return this.core.overrideAttention();
+  }
+  verdictDetails(decidedAt: string): ReturnType<WebHostCore['verdictDetails']> {
+    return this.core.verdictDetails(decidedAt);
+  }
   configureLanes(...args: Parameters<WebHostCore['configureLanes']>): ReturnType<WebHostCore['configureLanes']> {
     return this.core.configureLanes(...args);
   }

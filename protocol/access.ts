@@ -3,9 +3,11 @@
  * is who makes a call. The staff roles, each with every power of the one
  * before it and more:
  *
- * - `steward`: scans entries and exits, sees a verdict's details;
- * - `supervisor`: also annuls, looks a ticket up, overrides a prompt, sets the
- *   language and the direction, checks the audit log;
+ * - `steward`: scans entries and exits, sees a verdict's details (the
+ *   verdict screen's Details, `verdictDetails`);
+ * - `supervisor`: also annuls, looks a ticket up, overrides an attention
+ *   prompt (`overrideAttention`), sets the language and the direction, checks
+ *   the audit log;
  * - `technician`: also calibrates, re-enrolls, sets PINs and lanes, leaves
  *   kiosk mode and runs the on-site issuer.
  *
@@ -68,6 +70,7 @@ export const ACCESS = {
   lockStaff: { roles: EVERYONE, label: 'lock staff functions' },
   // docs/kiosk.md "Attention notes": whoever runs the door taps Done; a locked PIN must not keep the door held.
   attentionDone: { roles: EVERYONE, label: 'finish an attention note' },
+  // docs/kiosk.md "Verdict details": a recent verdict's facts and who overrode its prompt, behind the verdict's Details.
   verdictDetails: { roles: STEWARD_UP, label: "see a verdict's details" },
   lookupStatus: { roles: SUPERVISOR_UP, label: 'status lookup' },
   // docs/kiosk.md "Finding a ticket": the issuer's ticket search, and a found ticket checked in by hand with a reason.
@@ -76,7 +79,8 @@ export const ACCESS = {
   setLanguage: { roles: SUPERVISOR_UP, label: 'set the language' },
   setDirection: { roles: SUPERVISOR_UP, label: 'change direction' },
   annul: { roles: SUPERVISOR_UP, label: 'annul' },
-  override: { roles: SUPERVISOR_UP, label: 'override a prompt' },
+  // docs/kiosk.md "Attention notes": a supervisor releases a held door without Done, recorded as an override with the staff id.
+  overrideAttention: { roles: SUPERVISOR_UP, label: 'override an attention prompt' },
   verifyLog: { roles: SUPERVISOR_UP, label: 'audit log check' },
   setStaffPin: { roles: TECHNICIAN, label: 'set the staff PIN' },
   removeStaffPin: { roles: TECHNICIAN, label: 'remove a staff PIN' },

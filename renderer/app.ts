@@ -42,6 +42,7 @@ import { failedStatusView, layoutMismatchStatusView, statusView, type StatusView
 import { doorLanguages, ENGLISH_ONLY, type DoorLanguages } from './view/language.js';
 import { staffLockedText } from './view/staff-view-model.js';
 import { verdictIdentity, verdictViewIn, type DoorVerdict, type VerdictView } from './view/verdict-view-model.js';
+import { verdictDetailLines } from './view/verdict-details-view.js';
 import { classifyScannedText, type ScannedText } from './wedge/classify.js';
 import { startWedgeCapture } from './wedge/capture.js';
 
@@ -409,6 +410,50 @@ export class KioskScreens {
     };
   }
 
+  /**
+   * docs/kiosk.md "Attention notes": a supervisor's override, offered while this attention verdict holds the door.
+   * A lesser role (or no one) unlocked gets the PIN dialog naming the role needed, then the call runs again.
+   */
+  private verdictOverride(view: VerdictView): (() => void) | null {
+    const verdict = this.verdictShown;
+    if (view !== this.verdict || !verdict || !this.attentionHeld) return null;
+    const run = (): void => {
+      void attempt(() => this.kiosk.overrideAttention()).then((result) => {
+        if (result.ok && isStaffLocked(result.value)) this.staff?.relock(run, result.value);
+        else if (!result.ok) this.setMessage(() => t('setup.error.failed'));
+        else if (this.verdictShown === verdict) this.dismissVerdict();
+      });
+    };
+    return () => (this.staff ? this.staff.whenUnlocked(run) : run());
+  }
+
+  /**
+   * docs/kiosk.md "Verdict details": the verdict's details, for a steward and up (the core's guard decides). The
+   * verdict stays on screen while they are open, until the next scan or "Next scan".
+   */
+  private verdictDetails(view: VerdictView): (() => void) | null {
+    const verdict = this.verdictShown;
+    if (view !== this.verdict || !verdict || view.details) return null;
+    const show = (change: Pick<VerdictView, 'details' | 'detailsProblem'>): void => {
+      if (this.verdictShown !== verdict || !this.verdict) return;
+      this.verdict = { ...this.verdict, ...change };
+      this.render();
+    };
+    const run = (): void => {
+      void attempt(() => this.kiosk.verdictDetails(verdict.decided_at)).then((result) => {
+        if (!result.ok) show({ detailsProblem: t('details.failed') });
+        else if (result.value.type === 'staff_locked') this.staff?.relock(run, result.value);
+        else if (result.value.type === 'no_such_verdict') show({ detailsProblem: t('details.gone') });
+        else show({ details: verdictDetailLines(result.value.details), detailsProblem: null });
+      });
+    };
+    return () => {
+      this.win.clearTimeout(this.verdictTimer);
+      if (this.staff) this.staff.whenUnlocked(run);
+      else run();
+    };
+  }
+
   /** "Undo check-in" on the lookup screen: a checked-in ticket, while the state offers annulment. */
   private lookupUndo(): (() => void) | null {
     const ticket = this.lookupTicket;
@@ -605,6 +650,8 @@ export class KioskScreens {
             dismiss: () => this.dismissVerdict(),
             undoCheckIn: (view) => this.verdictUndo(view),
             attentionDone: () => void this.attentionDone(),
+            overrideAttention: (view) => this.verdictOverride(view),
+            details: (view) => this.verdictDetails(view),
           }),
         };
         return;

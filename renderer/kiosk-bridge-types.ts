@@ -359,6 +359,51 @@ export interface AttentionHoldView {
   refused_scans: number;
 }
 
+/**
+ * A supervisor's override of an attention prompt (docs/kiosk.md "Attention notes"): the held door released
+ * without Done, and who did it. `staff_id` and `name` are null on a kiosk without a PIN (everyone is its technician).
+ */
+export interface AttentionOverride {
+  at: IsoDateTime;
+  staff_id: string | null;
+  name: string | null;
+  role: KioskRole;
+  via: StaffPerson['via'] | null;
+}
+
+/**
+ * A recent verdict's details (docs/kiosk.md "Verdict details"), for a steward and up: what the screen's words
+ * sum up, as codes and times, and whether its attention prompt was overridden, by whom.
+ */
+export interface VerdictDetails {
+  decided_at: IsoDateTime;
+  kind: Verdict['kind'];
+  /** A refusal's reason code; null for an admit or an exit. */
+  reason: string | null;
+  /** The check or the party that decided (protocol/verdict.ts DecidedBy): `issuer`, `seen_here`, `offline_policy`, … */
+  decided_by: string;
+  offline: boolean;
+  lane: string | null;
+  tid: string | null;
+  eid: string | null;
+  ticket_type: string | null;
+  /** When and where the ticket was first checked in (`already_used`; `admitted_at_other_gate`: the peer kiosk too). */
+  first_used: { at: IsoDateTime; gate: string | null; scanner_id: string | null; offline: boolean | null } | null;
+  /** The check-in rule that refused (`rule_refused`), by its name. */
+  rule: string | null;
+  /** The verdict's short technical detail (never a secret). */
+  detail: string | null;
+  /** For `revoked` decided offline: when the revocation list was last synced. */
+  revocations_synced_at: IsoDateTime | null;
+  attention: { required: boolean; notes: string[] } | null;
+  /** The supervisor's override of this verdict's attention prompt; null when none. */
+  override: AttentionOverride | null;
+}
+
+/** verdictDetails' answer; `no_such_verdict` once the verdict is not among the kiosk's recent ones. */
+export type VerdictDetailsResult =
+  { type: 'verdict_details'; details: VerdictDetails } | { type: 'no_such_verdict'; decided_at: IsoDateTime } | StaffLocked;
+
 /** What the kiosk knows of its clock (docs/kiosk.md "The kiosk's clock"). */
 export interface KioskClockState {
   /** Issuer time minus kiosk time, ms; null before the first answer from an issuer. */
@@ -512,6 +557,13 @@ export interface KioskApi {
   setScannerName(name: string): Promise<KioskState>;
   /** Done: the attention verdict on screen has been read; the door takes scans again (docs/kiosk.md "Attention notes"). */
   attentionDone(): Promise<KioskState | StaffLocked>;
+  /**
+   * A supervisor's override of the attention prompt holding the door (docs/kiosk.md "Attention notes"): the hold
+   * ends as with Done, and the kiosk's audit log records the override with the staff id. Supervisor and up.
+   */
+  overrideAttention(): Promise<KioskState | StaffLocked>;
+  /** The details of a recent verdict, by its decided_at (docs/kiosk.md "Verdict details"). Steward and up. */
+  verdictDetails(decidedAt: IsoDateTime): Promise<VerdictDetailsResult>;
   /** Makes this kiosk an entry or an exit gate. Staff only. */
   setDirection(direction: GateDirection): Promise<KioskState | StaffLocked>;
   /** Undoes a recent check-in of the ticket (within the annul window), with the reason. Staff only. */

@@ -44,6 +44,8 @@ const CHANNELS = {
   verifyLog: 'kiosk:verify-log',
   configureLanes: 'kiosk:configure-lanes',
   attentionDone: 'kiosk:attention-done',
+  overrideAttention: 'kiosk:override-attention',
+  verdictDetails: 'kiosk:verdict-details',
 } as const satisfies KioskChannels;
 const ISSUER_CHANNELS = {
   status: 'issuer:status',
@@ -93,6 +95,8 @@ const api = {
   verifyLog: () => call(CHANNELS.verifyLog),
   configureLanes: (request) => call(CHANNELS.configureLanes, request),
   attentionDone: () => call(CHANNELS.attentionDone),
+  overrideAttention: () => call(CHANNELS.overrideAttention),
+  verdictDetails: (decidedAt) => call(CHANNELS.verdictDetails, decidedAt),
   onStateChange(listener) {
     // The page gets the state only, never the IPC event (it would expose ipcRenderer's sender).
     const forward = (_event: IpcRendererEvent, state: KioskState): void => listener(state);

@@ -34,6 +34,8 @@ export const KIOSK_CHANNELS = {
   verifyLog: 'kiosk:verify-log',
   configureLanes: 'kiosk:configure-lanes',
   attentionDone: 'kiosk:attention-done',
+  overrideAttention: 'kiosk:override-attention',
+  verdictDetails: 'kiosk:verdict-details',
 } as const;
 
 /** renderer → main, the on-site issuer (main/onsite-issuer), one per OnsiteIssuerApi method (onsite-issuer-calls.ts). */

@@ -171,6 +171,16 @@ function boundCall(core: KioskCalls, method: KioskCallName, args: unknown): () =
     case 'attentionDone':
       noArguments(args);
       return () => core.attentionDone();
+    case 'overrideAttention':
+      noArguments(args);
+      return () => core.overrideAttention();
+    // docs/kiosk.md "Verdict details": a verdict named by its decided_at, an ISO time as the kiosk wrote it.
+    case 'verdictDetails': {
+      const decidedAt = onlyString(args, 'the verdict time');
+      if (!/^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]{5,15}(Z|[+-][0-9]{2}:[0-9]{2})$/.test(decidedAt))
+        throw new InvalidInput('The verdict time must be an ISO 8601 date and time.');
+      return () => core.verdictDetails(decidedAt);
+    }
     case 'setLanguage': {
       if (args.length !== 2) throw new InvalidInput('Expected two arguments: the primary language and the secondary one (or null).');
       const primary = languageCode(args[0], 'The primary language');

@@ -3,11 +3,13 @@
  * stays on screen until a steward taps Done (the page call attentionDone) or the configured time passes.
  * A ticket scan arriving meanwhile is refused with "finish the note first" and audited: nothing is checked
  * in, so the person simply scans again after Done (a queued scan would show its verdict long after the
- * person it belongs to had moved on). The decisions are decide/attention.ts; this is the timer and the state.
+ * person it belongs to had moved on). A supervisor may override the prompt instead (the page call
+ * overrideAttention): the hold ends the same way, and the override is audited with the staff id. The decisions
+ * are decide/attention.ts; this is the timer and the state.
  */
 import type { Verdict } from '../../protocol/index.js';
-import { activeHold, holdFor, type AttentionHold } from './decide/attention.js';
-import type { AttentionHoldView, ScanResult } from './kiosk-api.js';
+import { activeHold, holdFor, overrideOf, type AttentionHold } from './decide/attention.js';
+import type { AttentionHoldView, AttentionOverride, ScanResult } from './kiosk-api.js';
 
 export const ATTENTION_HELD_MESSAGE = 'finish the attention note first: tap Done, then scan again';
 
@@ -17,11 +19,18 @@ export interface AttentionDoorDeps {
   changed: () => void;
   /** Records a refused scan in the audit log (docs/kiosk.md "The kiosk's audit log"). */
   audit: (at: string) => void;
+  /** Records an override in the audit log with who made it (staff-access.ts: the staff id, name and role). */
+  auditOverride: (detail: Record<string, unknown>) => void;
 }
+
+/** How many overrides are remembered for the verdicts' details: as many as the core keeps verdicts. */
+const OVERRIDES_KEPT = 20;
 
 export class AttentionDoor {
   private hold: AttentionHold | null = null;
   private timer: NodeJS.Timeout | undefined;
+  /** The overrides of recent verdicts, by their decided_at (docs/kiosk.md "Verdict details"). */
+  private readonly overrides = new Map<string, AttentionOverride>();
 
   constructor(private readonly deps: AttentionDoorDeps) {}
 
@@ -51,6 +60,27 @@ export class AttentionDoor {
     if (this.hold === null) return false;
     this.end();
     return true;
+  }
+
+  /**
+   * A supervisor's override (the guard has checked the role): ends the hold in force and records it, with `by`,
+   * in the audit log. False when nothing held the door: nothing is recorded.
+   */
+  override(by: Omit<AttentionOverride, 'at'>): boolean {
+    const now = this.deps.now();
+    const record = overrideOf(this.hold, now);
+    if (record === null) return false;
+    const at = new Date(now).toISOString();
+    this.deps.auditOverride({ ...record, at });
+    this.overrides.set(record.decided_at, { at, ...by });
+    if (this.overrides.size > OVERRIDES_KEPT) this.overrides.delete(this.overrides.keys().next().value!);
+    this.end();
+    return true;
+  }
+
+  /** Who overrode the prompt of the verdict decided at `decidedAt`, or null. */
+  overrideFor(decidedAt: string): AttentionOverride | null {
+    return this.overrides.get(decidedAt) ?? null;
   }
 
   view(): AttentionHoldView | null {

@@ -17,6 +17,8 @@ import { ANY_SETUP_CODE, type GateDirection, type OfflinePolicy, type Verdict } 
 import type { AnnulResult, KioskApi, KioskLanguage, KioskState, LanguageCode, LanesRequest, LeaveKioskModeResult } from './kiosk-api.js';
 import type { LogCheckResult, ScanResult, SetLanguageResult, RemoveStaffPinResult, SetStaffPinResult, StaffLocked } from './kiosk-api.js';
 import type { ManualCheckInOutcome, StaffPersonRequest, StaffUnlockResult, StatusLookupResult, TicketSearchOutcome } from './kiosk-api.js';
+import type { VerdictDetailsResult } from './kiosk-api.js';
+import { findVerdict, verdictDetailsOf } from './decide/verdict-details.js';
 import { LANGUAGE_CODES, kioskLanguage } from './decide/languages.js';
 import type { Lane } from './decide/lanes.js';
 import type { ScanOrigin } from './decide/repeat-reads.js';
@@ -183,6 +185,29 @@ export class KioskCore implements KioskApi {
   /** Done: the attention note on screen was read; the door takes scans again (attention-door.ts). */
   attentionDone(): Promise<KioskState | StaffLocked> {
     return this.guarded('attentionDone', () => (this.attention.done(), this.getState()));
+  }
+
+  /**
+   * A supervisor's override of the attention prompt holding the door (docs/kiosk.md "Attention notes"): the hold
+   * ends as with Done, and the audit log records the override with the staff id (attention-door.ts).
+   */
+  overrideAttention(): Promise<KioskState | StaffLocked> {
+    return this.guarded('overrideAttention', () => {
+      if (this.attention.override(this.staff.actor())) {
+        const person = this.staff.person();
+        this.log(`Attention prompt overridden by ${person ? `${person.name} (${person.role})` : 'staff (no staff PIN set)'}.`);
+      }
+      return this.getState();
+    });
+  }
+
+  /** A recent verdict's details, for a steward and up (docs/kiosk.md "Verdict details"; decide/verdict-details.ts). */
+  verdictDetails(decidedAt: string): Promise<VerdictDetailsResult> {
+    return this.guarded('verdictDetails', () => {
+      const verdict = findVerdict(this.lastVerdicts, decidedAt);
+      if (verdict === null) return { type: 'no_such_verdict', decided_at: decidedAt } as const;
+      return { type: 'verdict_details', details: verdictDetailsOf(verdict, this.attention.overrideFor(decidedAt)) } as const;
+    });
   }
 
   lookupStatus(codeOrTid: string): Promise<StatusLookupResult | StaffLocked> {

@@ -217,6 +217,7 @@ export function assembleKiosk(options: KioskCoreOptions, hooks: KioskHooks): Kio
     holdSeconds: options.attentionHoldSeconds ?? DEFAULT_ATTENTION_HOLD_SECONDS,
     changed,
     audit: (at) => store.auditDoorRefusal(null, 'attention_held', at),
+    auditOverride: (detail) => staff.record(detail),
   });
   if (enrollment && options.lan) background.run(lan.join());
   return {

@@ -212,6 +212,19 @@ export class StaffAccess {
     this.scheduleExpiry();
   }
 
+  /** Who is in front of the kiosk, as an override names them (docs/kiosk.md "Attention notes"): null ids without a PIN. */
+  actor(): { staff_id: string | null; name: string | null; role: KioskRole; via: StaffPerson['via'] | null } {
+    const person = this.person();
+    return person
+      ? { staff_id: person.staff_id, name: person.name, role: person.role, via: person.via }
+      : { staff_id: null, name: null, role: this.role(), via: null };
+  }
+
+  /** A staff action's own record (an override: docs/kiosk.md "Attention notes"), in the audit log with who made it. */
+  record(detail: Record<string, unknown>): void {
+    this.audit(detail);
+  }
+
   /** A staff badge refused (the caller's check): logged and audited with why, never the code. */
   refuseBadge(check: string, message: string, badge?: StaffBadgePayload): void {
     this.options.log(`Staff badge refused: ${message}.`);

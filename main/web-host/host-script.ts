@@ -104,6 +104,8 @@ export function installKioskHost(win: HostWindow): void {
     verifyLog: () => call('verifyLog'),
     configureLanes: (request) => call('configureLanes', request),
     attentionDone: () => call('attentionDone'),
+    overrideAttention: () => call('overrideAttention'),
+    verdictDetails: (decidedAt) => call('verdictDetails', decidedAt),
     onStateChange(listener) {
       const subscriber = (state: KioskState): void => listener(state);
       listeners.add(subscriber);

@@ -21,6 +21,7 @@ import type {
   TicketSearchOutcome,
   ManualCheckInOutcome,
   Verdict,
+  VerdictDetailsResult,
 } from '../kiosk-bridge-types.js';
 import { KIOSK_READY_EVENT } from '../kiosk-bridge.js';
 import { SETUP_PREFIX } from '../../protocol/setup-code.js';
@@ -192,6 +193,38 @@ export class FakeKiosk implements KioskApi {
   async attentionDone(): Promise<KioskState> {
     this.change({ attention_hold: null });
     return this.state;
+  }
+
+  /** docs/kiosk.md "Attention notes": a supervisor's override ends the hold too (the fake records nothing). */
+  async overrideAttention(): Promise<KioskState> {
+    this.change({ attention_hold: null });
+    return this.state;
+  }
+
+  /** docs/kiosk.md "Verdict details": the fake's verdicts, with their codes. */
+  async verdictDetails(decidedAt: string): Promise<VerdictDetailsResult> {
+    const verdict = this.state.last_verdicts.find((v) => v.decided_at === decidedAt);
+    if (!verdict) return { type: 'no_such_verdict', decided_at: decidedAt };
+    return {
+      type: 'verdict_details',
+      details: {
+        decided_at: verdict.decided_at,
+        kind: verdict.kind,
+        reason: verdict.kind === 'refuse' ? verdict.reason : null,
+        decided_by: verdict.decided_by,
+        offline: verdict.offline,
+        lane: verdict.lane ?? null,
+        tid: verdict.ticket?.tid ?? null,
+        eid: verdict.ticket?.eid ?? null,
+        ticket_type: verdict.ticket?.ticket_type ?? null,
+        first_used: null,
+        rule: null,
+        detail: verdict.kind === 'refuse' ? (verdict.detail ?? null) : null,
+        revocations_synced_at: null,
+        attention: verdict.kind === 'admit' ? (verdict.attention ?? null) : null,
+        override: null,
+      },
+    };
   }
 
   async lockStaff(): Promise<KioskState> {

@@ -13,6 +13,10 @@ export interface VerdictActions {
   attentionDone?(): void;
   /** Staff's "Undo check-in" for this verdict (the last ADMIT, docs/kiosk.md "Annul at the door"), or null when not offered. */
   undoCheckIn?(view: VerdictView): (() => void) | null;
+  /** A supervisor's override of the attention prompt holding the door (docs/kiosk.md "Attention notes"), or null. */
+  overrideAttention?(view: VerdictView): (() => void) | null;
+  /** Opens the verdict's details for a steward and up (docs/kiosk.md "Verdict details"), or null when not offered. */
+  details?(view: VerdictView): (() => void) | null;
 }
 
 export function mountVerdict(root: HTMLElement, actions: VerdictActions): ScreenHandle<VerdictView> {
@@ -33,6 +37,13 @@ export function mountVerdict(root: HTMLElement, actions: VerdictActions): Screen
         : el('button', { type: 'button', class: 'button verdict__next', 'data-action': 'dismiss-verdict' }, t('verdict.back'));
       next.addEventListener('click', view.attention ? (actions.attentionDone ?? actions.dismiss) : actions.dismiss);
       const undo = actions.undoCheckIn?.(view) ?? null;
+      const override = actions.overrideAttention?.(view) ?? null;
+      const details = actions.details?.(view) ?? null;
+      const buttons = [
+        undo ? undoCheckInButton(undo) : null,
+        override ? actionButton('attention-override', t('verdict.attention_override'), override) : null,
+        details ? actionButton('verdict-details', t('details.open'), details) : null,
+      ].filter((button): button is HTMLElement => button !== null);
       replaceChildren(
         root,
         el(
@@ -47,11 +58,31 @@ export function mountVerdict(root: HTMLElement, actions: VerdictActions): Screen
           ...verdictBody(view),
           view.readAgainNote ? el('p', { class: 'verdict__read-again', 'data-read-again': '' }, view.readAgainNote) : null,
           view.heldNote ? el('p', { class: 'verdict__held', role: 'alert', 'data-attention-held': '' }, view.heldNote) : null,
-          undo ? el('div', { class: 'verdict__buttons' }, undoCheckInButton(undo), next) : next,
+          detailsElement(view),
+          buttons.length > 0 ? el('div', { class: 'verdict__buttons' }, ...buttons, next) : next,
         ),
       );
     },
   };
+}
+
+function actionButton(action: string, label: string, onClick: () => void): HTMLButtonElement {
+  const button = el('button', { type: 'button', class: 'button verdict__action', 'data-action': action }, label);
+  button.addEventListener('click', onClick);
+  return button;
+}
+
+/** docs/kiosk.md "Verdict details": the facts as labelled lines (`[data-verdict-details] [data-detail=…]`), or why there are none. */
+function detailsElement(view: VerdictView): Element | null {
+  if (view.detailsProblem) return el('p', { class: 'verdict__details-problem', 'data-verdict-details-problem': '' }, view.detailsProblem);
+  if (!view.details) return null;
+  return el(
+    'dl',
+    { class: 'verdict__details', 'data-verdict-details': '', 'aria-label': t('details.title') },
+    ...view.details.map((line) =>
+      el('div', { class: 'verdict__detail', 'data-detail': line.key }, el('dt', {}, line.label), el('dd', { dir: 'auto' }, line.value)),
+    ),
+  );
 }
 
 /**

@@ -6,6 +6,7 @@
 import type { RefusalReason, Verdict } from '../kiosk-bridge-types.js';
 import { inLanguage, language, t, tn, type Language } from '../messages/format.js';
 import { formatClockTime, type TimeOptions } from './dates.js';
+import type { DetailLine } from './verdict-details-view.js';
 
 /** Refusals the renderer reaches itself, before or instead of a verdict from the kiosk. */
 export const LOCAL_REFUSALS = ['layout_mismatch', 'scanner_unauthorized', 'scan_failed', 'storage_fault'] as const;
@@ -43,6 +44,10 @@ export interface VerdictView {
   attention?: { required: boolean; notes: string[] } | null;
   /** A ticket scan was refused while this attention verdict held the door ("finish the note first"). */
   heldNote?: string | null;
+  /** Its details, once a steward or above opened them (docs/kiosk.md "Verdict details"; verdict-details-view.ts). */
+  details?: DetailLine[] | null;
+  /** Why the details could not be shown (gone, or the call failed). */
+  detailsProblem?: string | null;
 }
 
 export interface SecondLanguageLine {

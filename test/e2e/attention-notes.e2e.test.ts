@@ -5,13 +5,16 @@
  *
  *   scripts/with-keyring.sh npx playwright test test/e2e/attention-notes.e2e.test.ts
  *
- * Online the issuer's `attention` answer makes the screen; offline the synced list makes the same one.
- * The steps build on each other, so they run in order.
+ * Online the issuer's `attention` answer makes the screen; offline the synced list makes the same one; a
+ * supervisor's Override releases a held door and is in the kiosk's audit log (docs/kiosk.md "Attention notes"),
+ * and the verdict's Details list its ticket (docs/kiosk.md "Verdict details"). The steps build on each other,
+ * so they run in order.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Browser } from '@playwright/test';
+import Database from 'better-sqlite3';
 import {
   closeKioskDoors,
   issuerCli,
@@ -44,7 +47,7 @@ let issuer: RunningIssuer | null = null;
 let browser: Browser | null = null;
 let door: KioskDoor | null = null;
 const pageErrors: string[] = [];
-const tickets: Record<'ada' | 'bob' | 'cleo', Ticket> = {} as never;
+const tickets: Record<'ada' | 'bob' | 'cleo' | 'dora', Ticket> = {} as never;
 
 async function issue(holder: string, type: string, ...flags: string[]): Promise<Ticket> {
   const issued = await issuerCli<{ tickets: Ticket[] }>(
@@ -82,6 +85,7 @@ test.beforeAll(async ({ browser: workerBrowser }) => {
   tickets.ada = await issue('Ada', 'VIP', '--attention', '--note', 'Wheelchair user: side entrance');
   tickets.bob = await issue('Bob', 'Day');
   tickets.cleo = await issue('Cleo', 'Day', '--note', 'Press pass');
+  tickets.dora = await issue('Dora', 'Day', '--attention', '--note', 'Escort to the balcony');
   issuer = await startIssuer(issuerDir, port);
   browser = workerBrowser;
   door = await openKioskDoor(browser, {
@@ -152,6 +156,29 @@ test.describe.serial('attention notes at the kiosk, end to end (real issuer, web
     await expect(verdict.locator('[data-offline]')).toBeVisible();
     // No Done: the hold's time passes and Ready returns.
     await page.waitForSelector('#screen[data-screen="ready"]', { timeout: (HOLD_SECONDS + 20) * 1000 });
+    expect(pageErrors).toEqual([]);
+  });
+  test('override: Details list the held ticket; Override (supervisor) releases the door, recorded in the audit log', async () => {
+    const page = door!.page;
+    await scan(page, tickets.dora.qr);
+    const verdict = page.locator('[data-verdict="admit"][data-attention="required"]');
+    await expect(verdict.locator('[data-attention-notes] li')).toHaveText(['Escort to the balcony']);
+    // This kiosk has no staff PIN: its staff functions are open (docs/kiosk.md "Staff PIN"), so both run at once.
+    await page.locator('[data-action="verdict-details"]').click();
+    await expect(page.locator('[data-verdict-details] [data-detail="ticket"] dd')).toHaveText(tickets.dora.tid);
+    await page.screenshot({ path: join(SHOTS, 'attention-details.png') });
+    await page.locator('[data-action="attention-override"]').click();
+    await page.waitForSelector('#screen[data-screen="ready"]');
+    expect((await door!.runtime.core.getState()).attention_hold).toBeNull();
+    const db = new Database(join(root, 'kiosk', 'kiosk.db'), { readonly: true });
+    try {
+      const records = (db.prepare("SELECT detail FROM audit_log WHERE kind = 'staff' ORDER BY seq").all() as Array<{ detail: string }>)
+        .map((row) => JSON.parse(row.detail) as Record<string, unknown>)
+        .filter((record) => record.event === 'attention_override');
+      expect(records).toEqual([expect.objectContaining({ tid: tickets.dora.tid, staff_id: null, role: 'technician' })]);
+    } finally {
+      db.close();
+    }
     expect(pageErrors).toEqual([]);
   });
 });

@@ -78,6 +78,8 @@ export class LoopbackIssuer {
   keyExpiresAt: () => string = () => new Date(Date.now() + 86_400_000).toISOString();
   /** Called as each check-in request arrives, before it is answered (e.g. to kill a client mid-request). */
   onCheckIn: ((count: number) => void) | null = null;
+  /** The `attention` extension of an admission's answer, by tid (docs/protocol.md "Attention notes (project extension)"). */
+  attention = new Map<string, { required: boolean; notes: string[] }>();
   /** Overrides the discovery document body (invalid documents). */
   discoveryOverride: ((doc: DiscoveryDocument) => unknown) | null = null;
 
@@ -291,7 +293,8 @@ export class LoopbackIssuer {
     if (ticket.payload.exp * 1000 < Date.parse(scannedAt)) return answer(200, { status: 'expired', ticket: summary(null) });
     if (ticket.checked_in_at) return answer(200, { status: 'already_used', ticket: summary(ticket.checked_in_at) });
     ticket.checked_in_at = scannedAt;
-    return answer(200, { status: 'valid', ticket: summary(scannedAt) });
+    const attention = this.attention.get(ticket.payload.tid);
+    return answer(200, { status: 'valid', ticket: summary(scannedAt), ...(attention ? { attention } : {}) });
   }
 
   private status(req: IncomingMessage, res: ServerResponse, tid: string): void {

@@ -85,6 +85,20 @@ export function activeHold(hold: AttentionHold | null, nowMs: number): Attention
   return hold !== null && nowMs < hold.until ? hold : null;
 }
 
+/**
+ * A supervisor's override of the prompt (docs/kiosk.md "Attention notes"): the hold in force at `nowMs` ends as
+ * with Done, and this is what the audit log records of it (the caller adds who). Null when nothing holds the
+ * door: there is nothing to override, and nothing is recorded as one.
+ */
+export function overrideOf(
+  hold: AttentionHold | null,
+  nowMs: number,
+): { event: 'attention_override'; tid: string | null; decided_at: string; refused_scans: number } | null {
+  const active = activeHold(hold, nowMs);
+  if (active === null) return null;
+  return { event: 'attention_override', tid: active.tid, decided_at: active.decidedAt, refused_scans: active.refused };
+}
+
 /** kiosk-config `attention_hold_seconds`: whole seconds 0 (no hold) to 600; absent: 30. Throws naming the file otherwise. */
 export function parseAttentionHold(config: unknown, file: string): number {
   if (typeof config !== 'object' || config === null) return DEFAULT_ATTENTION_HOLD_SECONDS;

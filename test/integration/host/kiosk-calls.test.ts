@@ -52,6 +52,7 @@ describe('call names', () => {
       'lockStaff',
       'lookupStatus',
       'manualCheckIn',
+      'overrideAttention',
       'removeStaffPin',
       'resetCalibration',
       'scan',
@@ -61,6 +62,7 @@ describe('call names', () => {
       'setScannerName',
       'setStaffPin',
       'unlockStaff',
+      'verdictDetails',
       'verifyLog',
     ]);
     expect(new Set(Object.values(KIOSK_CHANNELS)).size).toBe(KIOSK_CALL_NAMES.length);
@@ -116,6 +118,11 @@ describe('input validation', () => {
     ['getState', ['extra'], /takes no arguments/],
     ['confirmReEnroll', [undefined], /takes no arguments/],
     ['cancelReEnroll', [{}], /takes no arguments/],
+    ['overrideAttention', ['now'], /takes no arguments/],
+    ['verdictDetails', [], /exactly one argument/],
+    ['verdictDetails', [1752867720000], /must be a string/],
+    ['verdictDetails', ['yesterday'], /ISO 8601/],
+    ['verdictDetails', ['2026-07-18T19:42:00.000Z\nforged'], /ISO 8601/],
   ];
 
   it.each(hostile)('%s(%j) → invalid_input', async (method, args, message) => {

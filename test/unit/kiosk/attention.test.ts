@@ -8,6 +8,7 @@ import {
   holdFor,
   MAX_NOTE_LENGTH,
   needsAttention,
+  overrideOf,
   parseAttentionHold,
   withAttention,
 } from '../../../main/kiosk/decide/attention.js';
@@ -103,5 +104,21 @@ describe('attention notes: the decision (docs/kiosk.md "Attention notes")', () =
     expect(verdictView(withAttention(admit, { required: false, notes: ['Wristband'] })).reasonText).toBe('Valid ticket — read the note');
     expect(verdictView(admit)).toMatchObject({ word: 'ADMIT', icon: '✓', cssClass: 'verdict--admit' });
     expect(verdictView(admit).attention).toBeUndefined();
+  });
+});
+
+describe('overriding the prompt (docs/kiosk.md "Attention notes")', () => {
+  it('ends a hold in force and says what the audit log records; nothing held, or a hold run out, is nothing to override', () => {
+    const flagged = withAttention(admit, { required: true, notes: ['Wheelchair user'] });
+    const hold = holdFor(flagged, 1_000, 30)!;
+    hold.refused = 2;
+    expect(overrideOf(hold, 2_000)).toEqual({
+      event: 'attention_override',
+      tid: ticket.tid,
+      decided_at: admit.decided_at,
+      refused_scans: 2,
+    });
+    expect(overrideOf(hold, 31_000)).toBeNull();
+    expect(overrideOf(null, 2_000)).toBeNull();
   });
 });

@@ -20,7 +20,7 @@ import {
 } from '../../../protocol/access.js';
 import { SCAN_ACTIONS } from '../../../protocol/door.js';
 import { ISSUER_CHANNELS, KIOSK_CHANNELS } from '../../../main/host/call-channels.js';
-import { needsStaff, roleAtKiosk } from '../../../main/kiosk/decide/access.js';
+import { lowestRoleFor, needsStaff, roleAtKiosk } from '../../../main/kiosk/decide/access.js';
 
 const ALL_CALLS = Object.keys(ACCESS) as AccessCall[];
 const PAGE_CALLS = Object.keys(KIOSK_CHANNELS);
@@ -38,8 +38,9 @@ const ISSUER_CALLS = [
 // docs/protocol.md "Ticket search": a supervisor's key also searches tickets and checks one in by hand.
 const SUPERVISOR_ISSUER_CALLS = ['issuer.annul', 'issuer.search', 'issuer.manualEntry'];
 
-// `calibrate` is also a page call (keeping or discarding a translation, docs/kiosk.md "Calibration").
-const KIOSK_POWERS = ['verdictDetails', 'override'];
+// `calibrate` is also a page call (keeping or discarding a translation, docs/kiosk.md "Calibration"); so are
+// `verdictDetails` and `overrideAttention` (docs/kiosk.md "Verdict details", "Attention notes"): no row is a power alone.
+const KIOSK_POWERS: string[] = [];
 // docs/kiosk.md "Finding a ticket": the ticket search and the manual check-in are a supervisor's, like the lookup.
 const SUPERVISOR_CALLS = [
   'lookupStatus',
@@ -48,7 +49,7 @@ const SUPERVISOR_CALLS = [
   'setLanguage',
   'setDirection',
   'annul',
-  'override',
+  'overrideAttention',
   'verifyLog',
 ];
 const TECHNICIAN_CALLS = [
@@ -81,7 +82,7 @@ const KIOSK_CALLS = [...PAGE_CALLS, ...KIOSK_POWERS, ...ONSITE_ISSUER_CALLS, 'cl
 
 describe('the access table', () => {
   it('has a row for every page call, kiosk power, on-site issuer call, the kiosk window and every issuer call, and nothing else', () => {
-    expect(PAGE_CALLS).toHaveLength(21);
+    expect(PAGE_CALLS).toHaveLength(23);
     for (const call of [...KIOSK_CALLS, ...ISSUER_CALLS]) expect(Object.hasOwn(ACCESS, call), call).toBe(true);
     expect(new Set(ALL_CALLS)).toEqual(new Set([...KIOSK_CALLS, ...ISSUER_CALLS]));
   });
@@ -159,7 +160,7 @@ describe('the access table', () => {
       leaveKioskMode: 'leave kiosk mode',
       setDirection: 'change direction',
       annul: 'annul',
-      override: 'override a prompt',
+      overrideAttention: 'override an attention prompt',
       verifyLog: 'audit log check',
       configureLanes: 'configure lanes',
       'onsiteIssuer.init': 'on-site issuer init',
@@ -169,6 +170,16 @@ describe('the access table', () => {
       'onsiteIssuer.resetAdminToken': 'on-site issuer resetAdminToken',
       closeKioskWindow: 'close the kiosk window',
     });
+  });
+
+  it("is the rule of the two prompt rows: a steward sees a verdict's details, only a supervisor and up overrides an attention prompt", () => {
+    // docs/kiosk.md "Verdict details", "Attention notes": Done stays everyone's; the override is the staff side's.
+    expect(KIOSK_ROLES.filter((role) => mayCall(role, 'verdictDetails'))).toEqual(['steward', 'supervisor', 'technician']);
+    expect(KIOSK_ROLES.filter((role) => mayCall(role, 'overrideAttention'))).toEqual(['supervisor', 'technician']);
+    expect(KIOSK_ROLES.filter((role) => mayCall(role, 'attentionDone'))).toEqual([...KIOSK_ROLES]);
+    expect(lowestRoleFor('overrideAttention')).toBe('supervisor');
+    expect(lowestRoleFor('verdictDetails')).toBe('steward');
+    expect(needsStaff('overrideAttention') && needsStaff('verdictDetails') && !needsStaff('attentionDone')).toBe(true);
   });
 
   it('maps every check-in action to its issuer call', () => {
