@@ -304,7 +304,7 @@ interface PeerEntry extends PeerAddress {
  * Which log budget an ignored message's line counts against (docs/kiosk.md "Kiosks on one LAN"): a flood of
  * forged datagrams must not use up the lines that say a real kiosk's message was replayed or out of time.
  */
-export type IgnoredKind = 'forged' | 'replayed' | 'malformed';
+export type IgnoredKind = 'forged' | 'revoked' | 'replayed' | 'malformed';
 
 /** What to do after a datagram. `log` is one line without secrets; `send` goes out unicast. */
 export interface Handling {
@@ -385,12 +385,18 @@ export class LanPeerState {
     this.peers.set(peerKey(peer), { address: peer.address, port: peer.port, configured, scannerId: null, lastHeardMs: null });
   }
 
-  /** Where unicast messages go now; discovered peers silent past the timeout are dropped first. */
+  /**
+   * Where unicast messages go now; discovered peers silent past the timeout are dropped first, and a peer
+   * whose scanner the revocation list names is sent nothing more (docs/kiosk.md "Kiosks on one LAN").
+   */
   destinations(nowMs: number): PeerAddress[] {
     for (const [key, peer] of this.peers) {
       if (!peer.configured && peer.lastHeardMs !== null && nowMs - peer.lastHeardMs > this.peerTimeoutMs) this.peers.delete(key);
     }
-    return [...this.peers.values()].map(({ address, port }) => ({ address, port }));
+    const revoked = this.membership?.trust.revokedScanners() ?? new Set<string>();
+    return [...this.peers.values()]
+      .filter((peer) => peer.scannerId === null || !revoked.has(peer.scannerId))
+      .map(({ address, port }) => ({ address, port }));
   }
 
   /** A peer's admission of the ticket (the earliest this kiosk heard of), or undefined. */
@@ -482,7 +488,9 @@ export class LanPeerState {
       isScannerRevoked: (scannerId) => revoked.has(scannerId),
       verify: verifyEd25519,
     });
-    if (!checked.ok) return ignored('forged', `LAN ${about} ignored: ${checked.message}.`);
+    // A revoked kiosk left on says hello every few seconds: its lines have a budget of their own, so they
+    // cannot use up the one that tells of forged datagrams.
+    if (!checked.ok) return ignored(checked.check === 'revoked' ? 'revoked' : 'forged', `LAN ${about} ignored: ${checked.message}.`);
     // The certificate binds the sender's id and gate: a kiosk speaks only for itself.
     if (checked.certificate.scanner_id !== message.from || checked.certificate.gate !== message.gate) {
       return ignored(
@@ -719,6 +727,7 @@ export class IgnoredMessageLog {
 export class LanLogBudgets {
   private readonly ignored: Record<IgnoredKind, IgnoredMessageLog> = {
     forged: new IgnoredMessageLog(IGNORED_LINES_PER_MINUTE, (n) => summaryOf(n, 'with a bad certificate or signature (forged)')),
+    revoked: new IgnoredMessageLog(IGNORED_LINES_PER_MINUTE, (n) => summaryOf(n, 'from revoked kiosks')),
     replayed: new IgnoredMessageLog(IGNORED_LINES_PER_MINUTE, (n) => summaryOf(n, 'replayed or out of time')),
     malformed: new IgnoredMessageLog(IGNORED_LINES_PER_MINUTE, (n) => summaryOf(n, 'malformed or for another event')),
   };

@@ -136,7 +136,17 @@ describe('receiving', () => {
     // The revocation list names scn_a: from the sync on, its messages are ignored.
     revoked.add('scn_a');
     const after = b.receive(as({ ...message, seq: 10, adm: [admission('T2')] }), A_ADDR, NOW);
-    expect(after).toMatchObject({ learned: 0, logKind: 'forged', log: expect.stringMatching(/scanner scn_a was revoked/) });
+    expect(after).toMatchObject({ learned: 0, logKind: 'revoked', log: expect.stringMatching(/scanner scn_a was revoked/) });
+  });
+
+  it('a revoked kiosk is sent nothing more: the peer list keeps it, unicast skips it', () => {
+    const revoked = new Set<string>();
+    const b = kiosk('scn_b', { peers: [B_ADDR] }, { revoked });
+    b.receive(kiosk('scn_a').build('hello', NOW)!, A_ADDR, NOW);
+    expect(b.destinations(NOW)).toEqual([B_ADDR, A_ADDR]);
+    revoked.add('scn_a');
+    // B_ADDR was configured and never spoke (no scanner known yet): it keeps its messages.
+    expect(b.destinations(NOW)).toEqual([B_ADDR]);
   });
 
   it('ignores and logs a message for another event', () => {
@@ -315,6 +325,19 @@ describe('the log budgets', () => {
     const summary = budgets.due(NOW + 60_000);
     expect(summary).toEqual([
       `LAN: ${1000 - IGNORED_LINES_PER_MINUTE} more message(s) with a bad certificate or signature (forged) ignored in the last minute, not logged one by one.`,
+    ]);
+  });
+
+  it('a revoked kiosk saying hello every few seconds does not use up the lines of forged datagrams', () => {
+    const budgets = new LanLogBudgets();
+    const revokedHello = { send: [], learned: 0, log: 'LAN hello … ignored: scanner scn_a was revoked', logKind: 'revoked' as const };
+    const written: string[] = [];
+    for (let i = 0; i < 12; i++) written.push(...budgets.lines(revokedHello, A_ADDR, NOW + i * 5000));
+    written.push(...budgets.lines(forged, A_ADDR, NOW + 59_000));
+    expect(written.filter((line) => line.includes('was revoked'))).toHaveLength(IGNORED_LINES_PER_MINUTE);
+    expect(written.at(-1)).toBe(forged.log);
+    expect(budgets.due(NOW + 60_000)).toEqual([
+      `LAN: ${12 - IGNORED_LINES_PER_MINUTE} more message(s) from revoked kiosks ignored in the last minute, not logged one by one.`,
     ]);
   });
 
