@@ -11,7 +11,8 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { StaffBadgePayload } from '../../../protocol/staff-badge.js';
-import type { StaffRole } from '../../../protocol/access.js';
+import { mayCall, STAFF_ROLES, type KioskCall, type StaffRole } from '../../../protocol/access.js';
+import { lowestRoleFor } from '../../../main/kiosk/decide/access.js';
 import { KioskCore } from '../../../main/kiosk/kiosk-core.js';
 import type { KioskState, ScanResult } from '../../../main/kiosk/kiosk-api.js';
 import { handleKioskCall } from '../../../main/host/kiosk-calls.js';
@@ -194,6 +195,51 @@ describe('per-person PINs', () => {
     );
     expect(JSON.stringify(records)).not.toMatch(/1111|2222|90210/);
   });
+});
+
+/**
+ * Every kiosk page call that needs more than "anyone", each made the way the page makes it, harmlessly (no
+ * such person, a verdict that never was, the same event's setup code …). Made while a badge is unlocked, in this order: the
+ * calls that end or change the unlock (a check-in by hand is a ticket; removing a PIN ends nothing) come last.
+ */
+const STAFF_CALLS: Array<[KioskCall, () => unknown[]]> = [
+  ['attentionDone', () => []],
+  ['verdictDetails', () => ['2026-01-01T00:00:00.000Z']],
+  ['lookupStatus', () => [issuer.issueTicket().tid]],
+  ['setLanguage', () => ['en', null]],
+  ['setDirection', () => ['entry']],
+  ['verifyLog', () => []],
+  ['overrideAttention', () => []],
+  ['annul', () => [issuer.issueTicket().tid, 'let in on the wrong ticket']],
+  ['calibrate', () => [false]],
+  ['resetCalibration', () => []],
+  ['configureLanes', () => [{ action: 'cancel' }]],
+  ['removeStaffPin', () => ['nobody']],
+  ['setStaffPin', () => ['73519', { staff_id: 'new', name: 'New', role: 'steward' }]],
+  ['leaveKioskMode', () => []],
+  // Last: a re-enrollment waits (a setup code was just scanned), and a technician's confirm re-enrolls.
+  ['confirmReEnroll', () => []],
+];
+
+describe('the access table at the kiosk, call by call', () => {
+  it.each([...STAFF_ROLES, 'anyone'] as const)(
+    'a kiosk with a PIN, %s in front of it (a badge, or no one unlocked): exactly the rows the table gives the role run',
+    async (role) => {
+      const core = await enrolledKiosk();
+      if (role !== 'anyone') expect(await scan(core, badge(role))).toMatchObject({ type: 'staff_unlocked', person: { role } });
+      const answered: Record<string, string> = {};
+      const expected: Record<string, string> = {};
+      for (const [call, args] of STAFF_CALLS) {
+        if (call === 'confirmReEnroll') expect((await scan(core, issuer.setupCode())).type).toBe('confirm_re_enroll');
+        const answer = await page<{ type?: string; needs?: string }>(core, call, ...args());
+        answered[call] = answer.type === 'staff_locked' ? `staff_locked (needs ${answer.needs})` : 'ran';
+        expected[call] = mayCall(role, call) ? 'ran' : `staff_locked (needs ${lowestRoleFor(call)})`;
+      }
+      expect(answered).toEqual(expected);
+      // Every call the test makes is a row the role is refused or given, none is open to anyone at the door.
+      expect(STAFF_CALLS.filter(([call]) => mayCall('anyone', call) && call !== 'attentionDone')).toEqual([]);
+    },
+  );
 });
 
 describe('staff badges', () => {
