@@ -436,6 +436,20 @@ function showSetupCode(context: ActionContext, setup: SetupCodeResult): void {
         status.textContent = problemText(error);
       });
   });
+  openQrDialog(context, dialog, fit, done, t('setup.ready'));
+}
+
+/**
+ * A dialog showing a QR code once (a setup code, a staff badge): opened modal with the code fitted to the
+ * screen and Done focused; closing it stops the fitting, removes it and refreshes the page's lists.
+ */
+export function openQrDialog(
+  context: ActionContext,
+  dialog: HTMLDialogElement,
+  fit: { fit: () => void; stop: () => void },
+  done: HTMLButtonElement,
+  announcement: string,
+): void {
   done.addEventListener('click', () => dialog.close());
   dialog.addEventListener('close', () => {
     fit.stop();
@@ -446,7 +460,7 @@ function showSetupCode(context: ActionContext, setup: SetupCodeResult): void {
   dialog.showModal();
   fit.fit();
   done.focus();
-  announce(t('setup.ready'));
+  announce(announcement);
 }
 
 export function confirmScannerRevocation(context: ActionContext, scanner: ScannerView): void {

@@ -9,7 +9,7 @@
  */
 import type { StaffBadgeIssued, StaffBadgeIssueRequest, StaffBadgeView } from '../issuer/dashboard-api.js';
 import { STAFF_ROLES } from '../protocol/access.js';
-import { wholePixelFit, type ActionContext } from './actions.js';
+import { openQrDialog, wholePixelFit, type ActionContext } from './actions.js';
 import { ApiProblem } from './api.js';
 import { announce, h } from './dom.js';
 import { badgeState, badgeStateText, formatDateTime, roleText, type BadgeState } from './format.js';
@@ -231,17 +231,7 @@ function showIssuedBadge(context: ActionContext, badge: StaffBadgeIssued): void 
       h('div', { class: 'buttons' }, done),
     ),
   );
-  done.addEventListener('click', () => dialog.close());
-  dialog.addEventListener('close', () => {
-    fit.stop();
-    dialog.remove();
-    context.refresh();
-  });
-  document.body.append(dialog);
-  dialog.showModal();
-  fit.fit();
-  done.focus();
-  announce(t('badge.issued.ready', { name: badge.name }));
+  openQrDialog(context, dialog, fit, done, t('badge.issued.ready', { name: badge.name }));
 }
 
 function setText(element: HTMLElement, text: string): void {

@@ -7,9 +7,6 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import { signEd25519 } from '../../../protocol/ed25519.js';
-import { encodeStaffBadge, type StaffBadgePayload } from '../../../protocol/staff-badge.js';
 import { VERDICT_ON_SCREEN_MS } from '../../../main/kiosk/decide/repeat-reads.js';
 import { KioskCore } from '../../../main/kiosk/kiosk-core.js';
 import type { KioskState, ScanResult, VerdictDetailsResult } from '../../../main/kiosk/kiosk-api.js';
@@ -17,6 +14,7 @@ import { handleKioskCall } from '../../../main/host/kiosk-calls.js';
 import { LoopbackIssuer } from '../../support/loopback-issuer.js';
 import { MemoryApiKeys } from '../../support/unit/memory-api-keys.js';
 import { tempDir } from '../../support/temp-dir.js';
+import { staffRecords } from '../../support/kiosk-audit.js';
 
 const KIOSK_PIN = '90210';
 const STEWARD_PIN = '1111';
@@ -80,35 +78,8 @@ async function heldAdmit(): Promise<{ tid: string; decidedAt: string }> {
   return { tid: ticket.tid, decidedAt };
 }
 
-function badge(role: StaffBadgePayload['role'], sid: string, name: string): string {
-  const now = Math.floor(Date.now() / 1000);
-  const signer = issuer.signingKeys[0]!;
-  const payload: StaffBadgePayload = {
-    v: 1,
-    iss: issuer.url,
-    kid: signer.key.kid,
-    sid,
-    name,
-    role,
-    eids: [issuer.eid],
-    iat: now - 60,
-    nbf: now - 60,
-    exp: now + 3600,
-  };
-  return encodeStaffBadge(payload, (message) => signEd25519(message, signer.secret));
-}
-
-function staffRecords(): Array<Record<string, unknown>> {
-  const db = new Database(join(dir.dir, 'kiosk.db'), { readonly: true });
-  try {
-    const rows = db.prepare("SELECT detail FROM audit_log WHERE kind = 'staff' ORDER BY seq").all() as Array<{ detail: string }>;
-    return rows.map((row) => JSON.parse(row.detail) as Record<string, unknown>);
-  } finally {
-    db.close();
-  }
-}
-
-const overrides = (): Array<Record<string, unknown>> => staffRecords().filter((record) => record.event === 'attention_override');
+const overrides = (): Array<Record<string, unknown>> =>
+  staffRecords(join(dir.dir, 'kiosk.db')).filter((record) => record.event === 'attention_override');
 
 describe('overriding an attention prompt (docs/kiosk.md "Attention notes")', () => {
   it("refuses no one and a steward (staff_locked, needs a supervisor, audited); a supervisor's badge releases the hold, audited with the staff id", async () => {
@@ -127,7 +98,9 @@ describe('overriding an attention prompt (docs/kiosk.md "Attention notes")', () 
       unlocked_as: { name: 'Sam', role: 'steward' },
     });
     expect((await state()).attention_hold).toMatchObject({ decided_at: decidedAt, refused_scans: 1 });
-    expect(staffRecords().filter((record) => record.event === 'staff_refused' && record.call === 'overrideAttention')).toEqual([
+    expect(
+      staffRecords(join(dir.dir, 'kiosk.db')).filter((record) => record.event === 'staff_refused' && record.call === 'overrideAttention'),
+    ).toEqual([
       expect.objectContaining({ staff_id: null, needs: 'supervisor' }),
       expect.objectContaining({ staff_id: 'sam', role: 'steward', needs: 'supervisor' }),
     ]);
@@ -138,7 +111,10 @@ describe('overriding an attention prompt (docs/kiosk.md "Attention notes")', () 
     });
 
     // A supervisor's badge (not held: badges never are) unlocks Kim; her override releases the door.
-    expect(await scan(badge('supervisor', 'stf_kim', 'Kim'))).toMatchObject({ type: 'staff_unlocked', person: { role: 'supervisor' } });
+    expect(await scan(issuer.staffBadge('supervisor', { sid: 'stf_kim', name: 'Kim' }))).toMatchObject({
+      type: 'staff_unlocked',
+      person: { role: 'supervisor' },
+    });
     const after = (await override()) as KioskState;
     expect(after.attention_hold).toBeNull();
     expect(overrides()).toEqual([
@@ -200,6 +176,8 @@ describe('verdict details (docs/kiosk.md "Verdict details")', () => {
     // When it was first checked in: this kiosk's admission.
     expect(answer.type === 'verdict_details' && answer.details.first_used).toMatchObject({ at: expect.any(String), gate: null });
     expect(await details('2000-01-01T00:00:00.000Z')).toEqual({ type: 'no_such_verdict', decided_at: '2000-01-01T00:00:00.000Z' });
-    expect(staffRecords().filter((record) => record.event === 'staff_action' && record.call === 'verdictDetails')).toHaveLength(2);
+    expect(
+      staffRecords(join(dir.dir, 'kiosk.db')).filter((record) => record.event === 'staff_action' && record.call === 'verdictDetails'),
+    ).toHaveLength(2);
   });
 });

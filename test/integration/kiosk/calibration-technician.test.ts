@@ -8,7 +8,6 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { CALIBRATION_CODE } from '../../../protocol/index.js';
 import { mangleForLayout } from '../../../protocol/keyboard-layouts.js';
 import { KioskCore } from '../../../main/kiosk/kiosk-core.js';
@@ -17,6 +16,7 @@ import { handleKioskCall } from '../../../main/host/kiosk-calls.js';
 import { LoopbackIssuer } from '../../support/loopback-issuer.js';
 import { MemoryApiKeys } from '../../support/unit/memory-api-keys.js';
 import { tempDir } from '../../support/temp-dir.js';
+import { auditRecords } from '../../support/kiosk-audit.js';
 
 /** The code from the report: every character shifted by one, a "layout" no keyboard has. */
 const ATTACK = 'tcal1.BCDEFGHIJKLMNOPQRSTUVWXYZAabcdefghijklmnopqrstuvwxyz0123456789-_.';
@@ -66,16 +66,6 @@ async function admits(core: KioskCore): Promise<void> {
   expect(await scan(core, code)).toMatchObject({ type: 'verdict', verdict: { kind: 'admit', ticket: { tid } } });
 }
 
-function auditDetails(): Array<{ kind: string; detail: Record<string, unknown> }> {
-  const db = new Database(join(dir.dir, 'kiosk.db'), { readonly: true });
-  try {
-    const rows = db.prepare('SELECT kind, detail FROM audit_log ORDER BY seq').all() as Array<{ kind: string; detail: string }>;
-    return rows.map((row) => ({ kind: row.kind, detail: JSON.parse(row.detail) as Record<string, unknown> }));
-  } finally {
-    db.close();
-  }
-}
-
 describe('a calibration code at Ready, with a staff PIN set and staff locked', () => {
   it('the code from the report is ignored, changes nothing, is audited, and every later ticket is still admitted', async () => {
     const core = openCore();
@@ -85,7 +75,10 @@ describe('a calibration code at Ready, with a staff PIN set and staff locked', (
     expect(after.calibration).toBeNull();
     expect(after.calibration_to_confirm).toBeNull();
     expect(core.readLog()[0]).toMatchObject({ kind: 'staff_code_ignored', origin: 'window' });
-    expect(auditDetails().at(-1)).toMatchObject({ kind: 'read', detail: { kind: 'staff_code_ignored', origin: 'window' } });
+    expect(auditRecords(join(dir.dir, 'kiosk.db')).at(-1)).toMatchObject({
+      kind: 'read',
+      detail: { kind: 'staff_code_ignored', origin: 'window' },
+    });
     await admits(core);
     await admits(core);
   });
@@ -179,7 +172,7 @@ describe('a code typed through another keyboard layout (the page refuses it)', (
     const { code } = issuer.issueTicket();
     const mangled = mangleForLayout(code, 'de');
     expect(await page(core, 'scan', mangled, { ...READ, foreignLayout: 'de' })).toEqual({ type: 'layout_mismatch', layout: 'de' });
-    expect(auditDetails().at(-1)).toMatchObject({
+    expect(auditRecords(join(dir.dir, 'kiosk.db')).at(-1)).toMatchObject({
       kind: 'verdict',
       detail: { kind: 'refuse', reason: 'layout_mismatch', keyboard_layout: 'de', decided_by: 'kiosk' },
     });
@@ -190,9 +183,9 @@ describe('a code typed through another keyboard layout (the page refuses it)', (
   it('a layout the kiosk does not know is a bad call, not a record', async () => {
     const core = openCore();
     await enrolledWithPin(core);
-    const before = auditDetails().length;
+    const before = auditRecords(join(dir.dir, 'kiosk.db')).length;
     const answer = await handleKioskCall(core, 'scan', ['x', { ...READ, foreignLayout: 'xx\u202e' }]);
     expect(answer).toMatchObject({ ok: false, error: { message: "The read's keyboard layout must be one of de, fr." } });
-    expect(auditDetails()).toHaveLength(before);
+    expect(auditRecords(join(dir.dir, 'kiosk.db'))).toHaveLength(before);
   });
 });

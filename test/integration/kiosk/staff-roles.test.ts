@@ -9,7 +9,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import type { StaffBadgePayload } from '../../../protocol/staff-badge.js';
 import { mayCall, STAFF_ROLES, type KioskCall, type StaffRole } from '../../../protocol/access.js';
 import { lowestRoleFor } from '../../../main/kiosk/decide/access.js';
@@ -19,6 +18,7 @@ import { handleKioskCall } from '../../../main/host/kiosk-calls.js';
 import { LoopbackIssuer } from '../../support/loopback-issuer.js';
 import { MemoryApiKeys } from '../../support/unit/memory-api-keys.js';
 import { tempDir } from '../../support/temp-dir.js';
+import { staffRecords } from '../../support/kiosk-audit.js';
 
 const KIOSK_PIN = '90210';
 
@@ -95,16 +95,6 @@ async function rights(core: KioskCore): Promise<Record<string, string>> {
   };
 }
 
-function staffRecords(): Array<Record<string, unknown>> {
-  const db = new Database(join(dir.dir, 'kiosk.db'), { readonly: true });
-  try {
-    const rows = db.prepare("SELECT detail FROM audit_log WHERE kind = 'staff' ORDER BY seq").all() as Array<{ detail: string }>;
-    return rows.map((row) => JSON.parse(row.detail) as Record<string, unknown>);
-  } finally {
-    db.close();
-  }
-}
-
 describe('per-person PINs', () => {
   it('each unlocks exactly its role; the kiosk PIN is the technician; the person is shown and audited', async () => {
     const core = await enrolledKiosk();
@@ -159,7 +149,7 @@ describe('per-person PINs', () => {
     expect(await page(core, 'unlockStaff', '2222')).toMatchObject({ person: { staff_id: 'kim', role: 'supervisor' } });
     expect(await rights(core)).toEqual({ lookupStatus: 'ran', setLanguage: 'ran', verifyLog: 'ran', resetCalibration: 'staff_locked' });
 
-    const records = staffRecords();
+    const records = staffRecords(join(dir.dir, 'kiosk.db'));
     expect(records).toContainEqual(
       expect.objectContaining({ event: 'staff_action', call: 'setLanguage', staff_id: 'kim', role: 'supervisor' }),
     );
@@ -189,7 +179,7 @@ describe('per-person PINs', () => {
     expect((await state(core)).staff.people).toEqual([{ staff_id: 'kim', name: 'Kim', role: 'supervisor' }]);
     await page(core, 'lockStaff');
     expect(await page(core, 'unlockStaff', '1111')).toMatchObject({ type: 'wrong_pin' });
-    const records = staffRecords();
+    const records = staffRecords(join(dir.dir, 'kiosk.db'));
     expect(records).toContainEqual(
       expect.objectContaining({ event: 'pin_removed', for_staff_id: 'sam', for_role: 'steward', staff_id: 'kiosk-pin' }),
     );
@@ -258,7 +248,7 @@ describe('staff badges', () => {
     expect(await scan(core, issuer.issueTicket().code)).toMatchObject({ type: 'verdict', verdict: { kind: 'admit' } });
     expect((await state(core)).staff).toMatchObject({ role: 'anyone', person: null });
     expect((await rights(core)).setLanguage).toBe('staff_locked');
-    expect(staffRecords()).toContainEqual(
+    expect(staffRecords(join(dir.dir, 'kiosk.db'))).toContainEqual(
       expect.objectContaining({ event: 'staff_action', call: 'setLanguage', staff_id: 'stf_supervisor' }),
     );
   });
@@ -288,7 +278,7 @@ describe('staff badges', () => {
     expect(refused.map((result) => result.type === 'staff_badge_refused' && result.check)).toEqual(['expired', 'not_yet_valid', 'event']);
     expect((await state(core)).staff.role).toBe('anyone');
     expect(
-      staffRecords()
+      staffRecords(join(dir.dir, 'kiosk.db'))
         .filter((record) => record.event === 'badge_refused')
         .map((record) => record.check),
     ).toEqual(['expired', 'not_yet_valid', 'event']);
