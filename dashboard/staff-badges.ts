@@ -11,7 +11,7 @@ import type { StaffBadgeIssued, StaffBadgeIssueRequest, StaffBadgeView } from '.
 import { STAFF_ROLES } from '../protocol/access.js';
 import { openQrDialog, wholePixelFit, type ActionContext } from './actions.js';
 import { ApiProblem } from './api.js';
-import { announce, h } from './dom.js';
+import { h } from './dom.js';
 import { badgeState, badgeStateText, formatDateTime, roleText, type BadgeState } from './format.js';
 import { t } from './messages/format.js';
 
