@@ -123,6 +123,8 @@ const DASHBOARD: CatalogueRules = {
     'kept',
     'entries',
     'exits',
+    'from',
+    'until',
   ],
   notCounted: {
     'footnote.online': 'minutes as the unit symbol "min"',
