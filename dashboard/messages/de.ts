@@ -412,7 +412,8 @@ export const de: Catalogue = {
   'ticket.manual.done': 'Ticket {tid} manuell eingecheckt.',
   'ticket.manual.refused': 'Nicht eingecheckt: Der Aussteller antwortete {status}.',
   'staff_actions.title': 'Personalaktionen',
-  'staff_actions.lead': 'Was das Einlasspersonal an den Kiosken dieser Veranstaltung getan hat, neueste zuerst, wie der Heartbeat jedes Kiosks es meldete.',
+  'staff_actions.lead':
+    'Was das Einlasspersonal an den Kiosken dieser Veranstaltung getan hat, neueste zuerst, wie der Heartbeat jedes Kiosks es meldete.',
   'staff_actions.none': 'Noch kein Kiosk hat für diese Veranstaltung eine Personalaktion gemeldet.',
   'staff_actions.not_loaded': 'Die Personalaktionen konnten nicht geladen werden: {problem}',
   'staff_actions.truncated': 'Die neuesten {limit} werden gezeigt.',

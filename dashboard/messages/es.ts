@@ -409,7 +409,8 @@ export const es: Catalogue = {
   'ticket.manual.done': 'Entrada {tid} registrada manualmente.',
   'ticket.manual.refused': 'No registrada: el emisor respondió {status}.',
   'staff_actions.title': 'Acciones del personal',
-  'staff_actions.lead': 'Lo que hizo el personal en los quioscos de este evento, lo más reciente primero, según el heartbeat de cada quiosco.',
+  'staff_actions.lead':
+    'Lo que hizo el personal en los quioscos de este evento, lo más reciente primero, según el heartbeat de cada quiosco.',
   'staff_actions.none': 'Ningún quiosco ha informado aún de una acción del personal para este evento.',
   'staff_actions.not_loaded': 'No se pudieron cargar las acciones del personal: {problem}',
   'staff_actions.truncated': 'Se muestran las {limit} más recientes.',

@@ -411,7 +411,8 @@ export const fr: Catalogue = {
   'ticket.manual.done': 'Billet {tid} enregistré manuellement.',
   'ticket.manual.refused': "Non enregistré : l'émetteur a répondu {status}.",
   'staff_actions.title': 'Actions du personnel',
-  'staff_actions.lead': "Ce que le personnel a fait aux bornes de cet événement, les plus récentes d'abord, tel que le heartbeat de chaque borne l'a signalé.",
+  'staff_actions.lead':
+    "Ce que le personnel a fait aux bornes de cet événement, les plus récentes d'abord, tel que le heartbeat de chaque borne l'a signalé.",
   'staff_actions.none': "Aucune borne n'a encore signalé d'action du personnel pour cet événement.",
   'staff_actions.not_loaded': "Les actions du personnel n'ont pas pu être chargées : {problem}",
   'staff_actions.truncated': 'Les {limit} plus récentes sont affichées.',

@@ -135,8 +135,7 @@ export function staffRecordsAfter(sql: Statements, position: number, limit: numb
 /** The hash of the record at `position`, or null when the log has none there. */
 export function recordHashAt(sql: Statements, position: number): string | null {
   const row = sql.statement('SELECT hash FROM audit_log WHERE position = ? ORDER BY seq DESC LIMIT 1').get(position) as
-    | { hash: string }
-    | undefined;
+    { hash: string } | undefined;
   return row?.hash ?? null;
 }
 
