@@ -23,6 +23,7 @@ import type {
   SessionInfo,
   SetupCodeRequest,
   SetupCodeResult,
+  StaffActionList,
   StaffBadgeIssued,
   StaffBadgeIssueRequest,
   StaffBadgeList,
@@ -116,6 +117,7 @@ export function createApi(token: string | null) {
       json<OfflinePolicyResult>(call('POST', `/events/${id(eid)}/offline-policies`, token, policy)),
     revokeScanner: (apiKeyId: string) => json<RevokeScannerResult>(call('POST', `/scanners/${id(apiKeyId)}/revoke`, token, {})),
     webhooks: () => json<WebhookList>(call('GET', '/webhooks', token)),
+    staffActions: (eid: string) => json<StaffActionList>(call('GET', `/events/${id(eid)}/staff-actions`, token)),
     staffBadges: (eid: string) => json<StaffBadgeList>(call('GET', `/events/${id(eid)}/staff-badges`, token)),
     issueStaffBadge: (eid: string, request: StaffBadgeIssueRequest) =>
       json<StaffBadgeIssued>(call('POST', `/events/${id(eid)}/staff-badges`, token, request)),

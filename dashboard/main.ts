@@ -17,6 +17,7 @@ import { t } from './messages/format.js';
 import { showSignIn } from './sign-in.js';
 import { WebhookTable } from './webhooks.js';
 import { StaffBadgeTable } from './staff-badges.js';
+import { StaffActionPanel } from './staff-actions.js';
 
 const EVENT_KEY = 'ticket-issuer-admin-event';
 startLanguage();
@@ -74,6 +75,7 @@ function start(token: string, session: SessionInfo): void {
   const scanners = new ScannerTable((scanner) => confirmScannerRevocation(context, scanner));
   const door = new DoorPanel(context);
   const badges = new StaffBadgeTable(context, (badge) => confirmStaffBadgeRevocation(context, badge));
+  const staffActions = new StaffActionPanel(context);
   const arrivals = new ArrivalsChart();
   const webhooks = new WebhookTable(context);
 
@@ -114,6 +116,7 @@ function start(token: string, session: SessionInfo): void {
         h('section', { class: 'panel', id: 'scanners' }, scanners.element),
       ),
       badges.element,
+      staffActions.element,
       webhooks.element,
       buildActions(context),
       door.settings,
@@ -130,6 +133,7 @@ function start(token: string, session: SessionInfo): void {
   renderArrivals = (overview) => arrivals.update(overview.arrivals);
   renderBadges = (overview) => {
     badges.refresh(Date.parse(overview.generated_at));
+    staffActions.refresh();
     webhooks.refresh();
   };
   poll();

@@ -394,6 +394,36 @@ export interface StaffBadgeList {
 }
 
 /**
+ * A kiosk's staff record as the dashboard lists it (docs/issuer.md "Admin dashboard"): when, at which kiosk, who
+ * (staff id, name, role, how they unlocked; null ids: no one had), what (`event`, the staff `call`, the role a
+ * refused call `needs`), and the ticket when there is one.
+ */
+export interface StaffActionView {
+  at: string;
+  received_at: string;
+  scanner_id: string;
+  scanner_name: string | null;
+  gate_id: string | null;
+  /** The record's place in the kiosk's chained audit log. */
+  position: number;
+  event: string;
+  staff_id: string | null;
+  name: string | null;
+  role: string;
+  via: string | null;
+  call: string | null;
+  needs: string | null;
+  tid: string | null;
+}
+
+/** GET /admin/api/events/:eid/staff-actions: the newest `limit` records, newest first; `truncated` when there are more. */
+export interface StaffActionList {
+  actions: StaffActionView[];
+  limit: number;
+  truncated: boolean;
+}
+
+/**
  * POST /admin/api/events/:eid/staff-badges: a new badge, as `staff badge issue` (docs/issuer.md "Admin dashboard").
  * Without `not_before` it is valid from now; without `expires_at` until the event's end plus 12 hours.
  */

@@ -247,8 +247,9 @@ export function validationField(error: Pick<FastifyError, 'validation'>): string
   const first = error.validation?.[0];
   if (!first) return 'body';
   const missing = (first.params as { missingProperty?: unknown } | undefined)?.missingProperty;
-  if (typeof missing === 'string') return missing;
   const path = first.instancePath.replace(/^\//, '').replaceAll('/', '.');
+  // A field missing inside another is named with its path (`staff_actions.3.hash`); at the top, by itself.
+  if (typeof missing === 'string') return path === '' ? missing : `${path}.${missing}`;
   return path === '' ? 'body' : path;
 }
 

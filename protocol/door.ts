@@ -10,6 +10,7 @@ import type { Attention } from './attention.js';
 import type { EntryPolicy, GateDirection } from './admission-modes.js';
 import type { CheckInRules, RuleRefusal } from './check-in-rules.js';
 import type { CheckInRequest, CheckInResponse, DiscoveryDocument, IssuerEndpoints, IsoDateTime, TicketStatus } from './types.js';
+import type { StaffActionReport } from './staff-actions.js';
 
 /** What a scan at the door is. Absent in a request: an entry under the spec's rules. */
 export const SCAN_ACTIONS = ['entry', 'exit', 'annul'] as const;
@@ -126,6 +127,11 @@ export interface HeartbeatRequest {
    * and its dashboard flags a kiosk off by more than 60 s.
    */
   clock_offset_ms?: number;
+  /**
+   * The kiosk's staff records not yet acknowledged, oldest first, at most 200 (docs/protocol.md "Scanner
+   * heartbeat", docs/kiosk.md "The kiosk's audit log"): who unlocked, overrode, annulled, was refused.
+   */
+  staff_actions?: StaffActionReport[];
 }
 
 /** A chain head as a kiosk reports it: position 0 with 64 zeros for an empty log. */
@@ -158,4 +164,9 @@ export interface HeartbeatResponse {
   exit_all_at?: string;
   exit_all_time_zone?: string;
   exit_all_since?: IsoDateTime;
+  /**
+   * The highest audit-log position of the request's `staff_actions` that the issuer has stored (now or before);
+   * absent when the request carried none (or the issuer is older). The kiosk sends none of those again.
+   */
+  staff_actions_through?: number;
 }

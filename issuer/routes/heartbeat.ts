@@ -7,6 +7,15 @@ import type { FastifyInstance } from 'fastify';
 import type { HeartbeatRequest } from '../../protocol/door.js';
 import { checkInRulesSchema } from '../../protocol/check-in-rules.js';
 import { GATE_DIRECTIONS, OFFLINE_POLICY_KINDS } from '../../protocol/door.js';
+import { KIOSK_ROLES, STAFF_ROLES } from '../../protocol/access.js';
+import {
+  KIOSK_CALLS,
+  MAX_STAFF_ACTIONS_PER_HEARTBEAT,
+  STAFF_ACTION_EVENTS,
+  STAFF_ACTION_LIMITS,
+  STAFF_VIAS,
+  staffActionsProblem,
+} from '../../protocol/staff-actions.js';
 import { requireScanner } from '../auth.js';
 import { errors, validationField } from '../error-catalogue.js';
 import { PATHS } from '../services/discovery.js';
@@ -32,6 +41,31 @@ const policy = {
   properties: { policy: { type: 'string', enum: [...OFFLINE_POLICY_KINDS] }, per_hour: { type: 'integer' } },
 } as const;
 
+/**
+ * One staff record (docs/protocol.md "Scanner heartbeat"); protocol/staff-actions.ts staffActionProblem checks it
+ * again, with the label rules for the name, before anything is written. Fields it does not know are not kept.
+ */
+const staffAction = {
+  type: 'object',
+  required: ['position', 'hash', 'at', 'event', 'staff_id', 'name', 'role', 'via'],
+  properties: {
+    position: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
+    hash: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+    at: { type: 'string', maxLength: STAFF_ACTION_LIMITS.at },
+    event: { type: 'string', enum: [...STAFF_ACTION_EVENTS] },
+    staff_id: { type: ['string', 'null'], maxLength: STAFF_ACTION_LIMITS.staff_id },
+    name: { type: ['string', 'null'], maxLength: STAFF_ACTION_LIMITS.name * 2 },
+    role: { type: 'string', enum: [...KIOSK_ROLES] },
+    via: { type: ['string', 'null'], enum: [...STAFF_VIAS, null] },
+    call: { type: 'string', enum: [...KIOSK_CALLS] },
+    needs: { type: 'string', enum: [...STAFF_ROLES] },
+    tid: { type: 'string', maxLength: STAFF_ACTION_LIMITS.tid },
+  },
+} as const;
+
+/** 200 staff records of at most about 800 bytes each, with the rest of a heartbeat: the check-in limit (16 KiB) is too small. */
+export const HEARTBEAT_BODY_LIMIT_BYTES = 256 * 1024;
+
 const heartbeatRequestSchema = {
   type: 'object',
   required: ['scanner_id'],
@@ -51,6 +85,8 @@ const heartbeatRequestSchema = {
     },
     // docs/protocol.md "Scanner heartbeat": issuer time minus kiosk time.
     clock_offset_ms: { type: 'integer', minimum: -MAX_CLOCK_OFFSET_MS, maximum: MAX_CLOCK_OFFSET_MS },
+    // docs/protocol.md "Scanner heartbeat": the kiosk's staff records not yet acknowledged.
+    staff_actions: { type: 'array', maxItems: MAX_STAFF_ACTIONS_PER_HEARTBEAT, items: staffAction },
   },
 } as const;
 
@@ -80,6 +116,8 @@ const heartbeatResponseSchema = {
     exit_all_at: { type: 'string' },
     exit_all_time_zone: { type: 'string' },
     exit_all_since: { type: 'string' },
+    // docs/protocol.md "Scanner heartbeat": the highest position of the request's staff records now stored.
+    staff_actions_through: { type: 'integer' },
   },
 } as const;
 
@@ -95,11 +133,17 @@ export default async function heartbeatRoute(
         response: { 200: heartbeatResponseSchema, ...errorResponses(400, 401, 429, 500, 503) },
       },
       attachValidation: true,
+      bodyLimit: HEARTBEAT_BODY_LIMIT_BYTES,
       onRequest: [requireScanner(options.database.read), options.scannerRateLimit],
     },
     async (request) => {
       if (request.validationError) throw errors.invalidField(validationField(request.validationError));
-      return heartbeat(options.database, request.credential!, request.body as HeartbeatRequest);
+      const body = request.body as HeartbeatRequest;
+      if (body.staff_actions !== undefined) {
+        const problem = staffActionsProblem(body.staff_actions);
+        if (problem !== null) throw errors.invalidField(problem.field, problem.problem);
+      }
+      return heartbeat(options.database, request.credential!, body);
     },
   );
 }

@@ -16,6 +16,7 @@
 import { formatCsvRow } from '../csv.js';
 import type { Sql } from '../store/sql.js';
 import { admissionHistoryOfEvent, checkinsOfEvent, loggedScansOfEvent } from '../store/reconciliation.js';
+import { attentionOverridesOf, type AttentionOverrideRow } from '../store/staff-actions.js';
 
 export const EXPORT_COLUMNS = [
   'source',
@@ -38,6 +39,8 @@ export const EXPORT_COLUMNS = [
   'reason',
   // Who at the door (docs/issuer.md "Staff roles and badges"): a staff badge's sid or the kiosk's staff id.
   'staff_id',
+  // An admission's attention prompt overridden at the kiosk (docs/kiosk.md "Attention notes"): the staff id that did it.
+  'attention_overridden_by',
 ] as const;
 
 export type ExportRow = Record<(typeof EXPORT_COLUMNS)[number], string | null>;
@@ -68,6 +71,7 @@ export async function exportRows(db: Sql, eid: string): Promise<ExportRow[]> {
     // An annulled check-in: why it was undone; a manual entry (docs/protocol.md "Ticket search"): why it was made.
     reason: c.annul_reason ?? c.entry_reason,
     staff_id: c.staff_id,
+    attention_overridden_by: null,
   }));
   const history: ExportRow[] = (await admissionHistoryOfEvent(db, eid)).map((a) => {
     const flags = { ...(a.late === 1 ? { late: true } : {}), ...(a.admitted_offline === 1 ? { admitted_offline: true } : {}) };
@@ -91,6 +95,7 @@ export async function exportRows(db: Sql, eid: string): Promise<ExportRow[]> {
       actor: a.actor,
       reason: undone ? a.annulled_reason || null : a.reason,
       staff_id: a.staff_id,
+      attention_overridden_by: null,
     };
   });
   const others: ExportRow[] = (await loggedScansOfEvent(db, eid, ADMISSION_OUTCOMES)).map((s) => ({
@@ -112,9 +117,33 @@ export async function exportRows(db: Sql, eid: string): Promise<ExportRow[]> {
     actor: null,
     reason: null,
     staff_id: staffIdOf(s.details),
+    attention_overridden_by: null,
   }));
+  withOverriders([...admits, ...history], await attentionOverridesOf(db, eid));
   // Stable sort: same-time rows keep admits first, then the history, then log order.
   return [...admits, ...history, ...others].sort((a, b) => (a.at! < b.at! ? -1 : a.at! > b.at! ? 1 : 0));
+}
+
+/**
+ * Fills `attention_overridden_by` of each entry row (docs/kiosk.md "Attention notes"): the staff id of the first
+ * attention override recorded for the ticket at the kiosk that admitted it, at or after the admission's
+ * `scanned_at` and before the ticket's next entry (both times on that kiosk's clock). Pure.
+ */
+export function withOverriders(rows: ExportRow[], overrides: readonly AttentionOverrideRow[]): void {
+  if (overrides.length === 0) return;
+  const entries = rows.filter((row) => row.action === 'entry' && row.tid !== null && row.scanned_at !== null);
+  const byTicket = new Map<string, ExportRow[]>();
+  for (const row of entries) byTicket.set(row.tid!, [...(byTicket.get(row.tid!) ?? []), row]);
+  for (const list of byTicket.values()) {
+    list.sort((a, b) => (a.scanned_at! < b.scanned_at! ? -1 : a.scanned_at! > b.scanned_at! ? 1 : 0));
+    list.forEach((row, index) => {
+      const next = list[index + 1]?.scanned_at ?? null;
+      const override = overrides.find(
+        (o) => o.tid === row.tid && o.scanner_id === row.scanner_id && o.at >= row.scanned_at! && (next === null || o.at < next),
+      );
+      row.attention_overridden_by = override?.staff_id ?? null;
+    });
+  }
 }
 
 /** The staff id a check-in's scan_log details carry (services/check-in.ts), if any. */

@@ -16,6 +16,8 @@ import { rightsOf } from '../../protocol/access.js';
 import type { ScannerCredential } from '../auth.js';
 import { AdminError } from '../error-catalogue.js';
 import { recordKioskHead } from '../store/audit-log.js';
+import { recordStaffActions } from '../store/staff-actions.js';
+import type { StaffActionReport } from '../../protocol/staff-actions.js';
 import { rulesOf } from '../store/check-in-rules.js';
 import { appendScanLog, findCheckin, insideNow, type GateOccupancy } from '../store/checkins.js';
 import { offlinePoliciesOf, recordHeartbeat, setOfflinePolicy } from '../store/door.js';
@@ -35,7 +37,7 @@ function exitAllFields(setting: ExitAllSetting | null): Pick<HeartbeatResponse, 
 /** POST /api/v1/scanners/heartbeat: records what the scanner says of itself, answers its event's door settings. */
 export async function heartbeat(database: SqlDatabase, credential: ScannerCredential, body: HeartbeatRequest): Promise<HeartbeatResponse> {
   const now = new Date().toISOString();
-  await database.write(
+  const staffActionsThrough = await database.write(
     heartbeatWrite({
       row: {
         api_key_id: credential.apiKeyId,
@@ -49,6 +51,7 @@ export async function heartbeat(database: SqlDatabase, credential: ScannerCreden
         clock_offset_ms: body.clock_offset_ms ?? null,
       },
       logHead: body.log_head ?? null,
+      staffActions: body.staff_actions ?? [],
     }),
   );
   const db = database.read;
@@ -68,16 +71,22 @@ export async function heartbeat(database: SqlDatabase, credential: ScannerCreden
     check_in_rules: await rulesOf(db, event.eid),
     // docs/protocol.md "Check-out at a set time": an offline kiosk forgets who it let in before each moment passed.
     ...exitAllFields(await exitAllSettingOf(db, event.eid)),
+    // docs/protocol.md "Scanner heartbeat": the kiosk sends none of these staff records again.
+    ...(staffActionsThrough === null ? {} : { staff_actions_through: staffActionsThrough }),
   };
 }
 
 /**
  * The heartbeat and, when it carries one, the kiosk's log head (docs/issuer.md "Audit: tamper-evident logs"):
  * kept whatever it says, flagged when it contradicts an earlier head of the same scanner. Nothing is refused.
+ * Its staff records (validated by the route) are kept once each; the answer's `staff_actions_through` is returned.
  */
 export const heartbeatWrite = namedJob(
   'scanner-heartbeat',
-  async (db, args: { row: Parameters<typeof recordHeartbeat>[1]; logHead: LogHeadReport | null }) => {
+  async (
+    db,
+    args: { row: Parameters<typeof recordHeartbeat>[1]; logHead: LogHeadReport | null; staffActions: readonly StaffActionReport[] },
+  ): Promise<number | null> => {
     await recordHeartbeat(db, args.row);
     // A moment passed is recorded before the answer's occupancy is read (docs/protocol.md "Check-out at a set time").
     await applyDueExitAll(db, args.row.eid, new Date(args.row.reported_at));
@@ -91,6 +100,8 @@ export const heartbeatWrite = namedJob(
         reported_at: args.row.reported_at,
       });
     }
+    const { api_key_id, scanner_id, eid, reported_at } = args.row;
+    return recordStaffActions(db, { api_key_id, scanner_id, eid, received_at: reported_at }, args.staffActions);
   },
 );
 

@@ -414,7 +414,35 @@ export const MIGRATIONS: readonly string[] = [
     done        TEXT                       -- the last moment whose exits are recorded (NULL: none yet)
   );
   `,
+  // 14 (STAFF_ACTIONS_MIGRATION): the kiosks' staff records, as their heartbeats carry them (docs/protocol.md
+  // "Scanner heartbeat"): who unlocked, overrode, annulled or was refused at which kiosk, for the dashboard and the export.
+  `
+  CREATE TABLE staff_actions (
+    id           INTEGER PRIMARY KEY AUTOINCREMENT,
+    api_key_id   TEXT NOT NULL,
+    scanner_id   TEXT NOT NULL,
+    eid          TEXT NOT NULL,
+    position     INTEGER NOT NULL,   -- the record's place in the kiosk's chained audit log
+    hash         TEXT NOT NULL,      -- and its hash there
+    at           TEXT NOT NULL,      -- when the kiosk wrote it (its clock)
+    event        TEXT NOT NULL,      -- unlocked, staff_action, staff_refused, attention_override, …
+    staff_id     TEXT,               -- who was at the kiosk (NULL: no one had unlocked it)
+    name         TEXT,
+    role         TEXT NOT NULL,
+    via          TEXT,               -- kiosk_pin, pin or badge
+    call         TEXT,               -- the staff call made or refused
+    needs        TEXT,               -- the role a refused call needs
+    tid          TEXT,
+    received_at  TEXT NOT NULL,
+    -- A heartbeat sent again stores nothing twice; a new log of the same kiosk (position 1 again, another hash) does store.
+    UNIQUE (scanner_id, position, hash)
+  );
+  CREATE INDEX staff_actions_by_event ON staff_actions (eid, at);
+  `,
 ];
+
+/** The migration that added the kiosks' staff records (staff_actions); its number moves if migrations merge before it. */
+export const STAFF_ACTIONS_MIGRATION = 14;
 
 /** The migration that added attention flags and notes (a named constant, so a merge renumbers it in one place). */
 export const ATTENTION_NOTES_MIGRATION = 12;

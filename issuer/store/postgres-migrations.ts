@@ -404,6 +404,29 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
     done        TEXT
   );
   `,
+  // 14: the kiosks' staff records, as migration 14 of migrations.ts (STAFF_ACTIONS_MIGRATION).
+  `
+  CREATE TABLE staff_actions (
+    id           BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    api_key_id   TEXT COLLATE "C" NOT NULL,
+    scanner_id   TEXT COLLATE "C" NOT NULL,
+    eid          TEXT COLLATE "C" NOT NULL,
+    position     BIGINT NOT NULL,
+    hash         TEXT COLLATE "C" NOT NULL,
+    at           TEXT COLLATE "C" NOT NULL,
+    event        TEXT COLLATE "C" NOT NULL,
+    staff_id     TEXT COLLATE "C",
+    name         TEXT COLLATE "C",
+    role         TEXT COLLATE "C" NOT NULL,
+    via          TEXT COLLATE "C",
+    call         TEXT COLLATE "C",
+    needs        TEXT COLLATE "C",
+    tid          TEXT COLLATE "C",
+    received_at  TEXT COLLATE "C" NOT NULL,
+    UNIQUE (scanner_id, position, hash)
+  );
+  CREATE INDEX staff_actions_by_event ON staff_actions (eid, at);
+  `,
 ];
 
 export const POSTGRES_SCHEMA_VERSION = POSTGRES_MIGRATIONS.length;

@@ -7,7 +7,8 @@
  * A steward's kiosk admits a holder with its own staff id and then annuls the check-in with a supervisor's
  * badge; the page lists the annulment with the supervisor's name, role and staff id, the reason, and the staff
  * id that let the holder in, in English and in German. A heartbeat reporting a clock two hours behind flags
- * that kiosk, and only that one.
+ * that kiosk, and only that one. The same heartbeat's staff record (the supervisor's badge overrode the attention
+ * prompt) is in the Staff actions list with the supervisor's name, role and staff id, in both languages.
  *
  * Needs the build (test/global-setup.ts does it); no keyring.
  */
@@ -128,9 +129,26 @@ test('the dashboard names the supervisor who annulled a check-in and flags the k
 
   // Two heartbeats: the north kiosk's clock is two hours behind the issuer's, the south kiosk's is right.
   const TWO_HOURS_MS = 2 * 3600_000;
-  expect((await post(north, '/api/v1/scanners/heartbeat', { scanner_id: north.scannerId, clock_offset_ms: TWO_HOURS_MS })).status).toBe(
-    200,
-  );
+  // The north kiosk's heartbeat also carries a staff record of its audit log (docs/protocol.md "Scanner heartbeat"):
+  // the supervisor's badge overrode the attention prompt of Ada's admission.
+  const override = {
+    position: 41,
+    hash: 'c'.repeat(64),
+    at: new Date().toISOString(),
+    event: 'attention_override',
+    staff_id: badge.sid,
+    name: 'Lee Supervisor',
+    role: 'supervisor',
+    via: 'badge',
+    tid,
+  };
+  const northBeat = await post(north, '/api/v1/scanners/heartbeat', {
+    scanner_id: north.scannerId,
+    clock_offset_ms: TWO_HOURS_MS,
+    staff_actions: [override],
+  });
+  expect(northBeat.status).toBe(200);
+  expect(northBeat.text).toContain('"staff_actions_through":41');
   expect((await post(south, '/api/v1/scanners/heartbeat', { scanner_id: south.scannerId, clock_offset_ms: 150 })).status).toBe(200);
 
   page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
@@ -162,6 +180,14 @@ test('the dashboard names the supervisor who annulled a check-in and flags the k
   // The badge's code is never on the page.
   expect(await page.content()).not.toContain(badge.badge_qr.split('.')[1]!);
 
+  // Staff actions: the override, with the supervisor's name, role and staff id, the kiosk and the ticket.
+  const overridden = page.locator('#staff-actions tr[data-event="attention_override"]');
+  await overridden.waitFor();
+  expect(await overridden.locator('.who').textContent()).toBe(`Lee Supervisor (Supervisor, staff id ${badge.sid})`);
+  expect(await overridden.locator('.what').textContent()).toBe('Attention prompt overridden');
+  expect(await overridden.locator('.kiosk').textContent()).toBe('North door kiosk');
+  expect(await overridden.locator('.ticket').textContent()).toBe(tid);
+
   // Ada's ticket looked up: its (annulled) check-in names who let her in.
   await page.fill('#lookup-query', 'lovelace');
   await page.click('#lookup button[type=submit]');
@@ -175,6 +201,8 @@ test('the dashboard names the supervisor who annulled a check-in and flags the k
     `Annulliert von Lee Supervisor (Aufsicht, Personal-ID ${badge.sid})`,
   );
   expect(await annulment.locator('.admitted-by').textContent()).toBe('Eingelassen von Personal-ID steward-7');
+  expect(await overridden.locator('.who').textContent()).toBe(`Lee Supervisor (Aufsicht, Personal-ID ${badge.sid})`);
+  expect(await overridden.locator('.what').textContent()).toBe('Hinweis übergangen');
 
   // The page asks once before signing in and is refused (401): the browser logs that; nothing else may be.
   expect(pageErrors.filter((error) => !/status of 401/.test(error))).toEqual([]);

@@ -28,6 +28,7 @@ import { manualEntryWrite } from '../../services/manual-entry.js';
 import { createScannerSetupWrite, revokeSetupWrite, type SetupRequest } from '../../services/scanner-setup.js';
 import { revokeStaffBadgeWrite, staffBadgeView, type StaffBadgeView } from '../../services/staff-badges.js';
 import { staffBadgesOf } from '../../store/staff-badges.js';
+import { staffActionsOf, type StaffActionListRow } from '../../store/staff-actions.js';
 import { endpointHealth } from '../../store/webhooks.js';
 import { findLookupRow, lookupTickets } from '../../store/dashboard.js';
 import type { SqlDatabase } from '../../store/sql.js';
@@ -54,6 +55,8 @@ import {
   staffBadgeIssueBodySchema,
   staffBadgeIssuedSchema,
   staffBadgeListSchema,
+  staffActionListSchema,
+  staffActionQuerySchema,
   webhookListSchema,
   staffBadgeSchema,
   revokeTicketBodySchema,
@@ -82,6 +85,8 @@ import type {
   SessionInfo,
   SetupCodeRequest,
   SetupCodeResult,
+  StaffActionList,
+  StaffActionView,
   StaffBadgeIssued,
   StaffBadgeIssueRequest,
   TicketAttentionRequest,
@@ -92,6 +97,8 @@ import type {
 export const ADMIN_API_PREFIX = '/admin/api';
 /** Lookup answers at most this many tickets. */
 export const LOOKUP_LIMIT = 20;
+/** The staff actions list shows at most the newest this many records. */
+export const STAFF_ACTIONS_LIMIT = 200;
 
 export interface AdminApiOptions {
   database: SqlDatabase;
@@ -343,6 +350,24 @@ export default async function adminApiRoutes(app: FastifyInstance, options: Admi
     },
   );
 
+  // docs/issuer.md "Admin dashboard": the kiosks' staff records their heartbeats carried, newest first.
+  app.get<{ Params: { eid: string }; Querystring: { limit?: number } }>(
+    '/events/:eid/staff-actions',
+    {
+      schema: {
+        params: idParam('eid'),
+        querystring: staffActionQuerySchema,
+        response: { 200: staffActionListSchema, ...guarded(400, 404) },
+      },
+    },
+    async (request): Promise<StaffActionList> => {
+      await adminAction(() => requireEvent(db, request.params.eid));
+      const limit = request.query.limit ?? STAFF_ACTIONS_LIMIT;
+      const rows = await staffActionsOf(db, request.params.eid, limit + 1);
+      return { actions: rows.slice(0, limit).map(staffActionView), limit, truncated: rows.length > limit };
+    },
+  );
+
   // docs/issuer.md "Admin dashboard": a new badge, as `staff badge issue`, by the same operation (issuer/admin/staff-badges.ts).
   app.post<{ Params: { eid: string }; Body: StaffBadgeIssueRequest }>(
     '/events/:eid/staff-badges',
@@ -401,6 +426,11 @@ export default async function adminApiRoutes(app: FastifyInstance, options: Admi
       return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${filename}"`).send(csv);
     },
   );
+}
+
+function staffActionView(row: StaffActionListRow): StaffActionView {
+  const { at, received_at, scanner_id, scanner_name, gate_id, position, event, staff_id, name, role, via, call, needs, tid } = row;
+  return { at, received_at, scanner_id, scanner_name, gate_id, position, event, staff_id, name, role, via, call, needs, tid };
 }
 
 /** Labels from the dashboard obey the CLI's rule (issuer/labels.ts): 400 with the field and the character named. */

@@ -282,6 +282,34 @@ export const staffBadgeIssuedSchema = object({
   qr_image: { type: 'string' },
 });
 
+/** A kiosk's staff record (docs/issuer.md "Admin dashboard"), as issuer/dashboard-api.ts StaffActionView. */
+export const staffActionSchema = object({
+  at: { type: 'string' },
+  received_at: { type: 'string' },
+  scanner_id: { type: 'string' },
+  scanner_name: nullableString,
+  gate_id: nullableString,
+  position: count,
+  event: { type: 'string' },
+  staff_id: nullableString,
+  name: nullableString,
+  role: { type: 'string' },
+  via: nullableString,
+  call: nullableString,
+  needs: nullableString,
+  tid: nullableString,
+});
+export const staffActionListSchema = object({
+  actions: { type: 'array', items: staffActionSchema },
+  limit: count,
+  truncated: { type: 'boolean' },
+});
+/** `?limit=N`: 1 to 200 records (default 200). */
+export const staffActionQuerySchema = {
+  type: 'object',
+  properties: { limit: { type: 'integer', minimum: 1, maximum: 200 } },
+} as const;
+
 /** A webhook endpoint and its health, never its secret (docs/issuer.md "Webhooks"). */
 export const webhookEndpointSchema = object({
   endpoint_id: { type: 'string' },

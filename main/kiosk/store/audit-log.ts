@@ -117,6 +117,28 @@ export function logHead(sql: Statements): LogHead {
   return last ?? { position: 0, hash: GENESIS_HASH };
 }
 
+/** A staff record as the heartbeat reads it (sync/heartbeat.ts; decide/staff-actions.ts picks what travels). */
+export interface StaffAuditRecord {
+  position: number;
+  hash: string;
+  at: string;
+  detail: string;
+}
+
+/** The staff records after `position`, oldest first, at most `limit` (docs/kiosk.md "The kiosk's audit log"). */
+export function staffRecordsAfter(sql: Statements, position: number, limit: number): StaffAuditRecord[] {
+  return sql
+    .statement("SELECT position, hash, at, detail FROM audit_log WHERE kind = 'staff' AND position > ? ORDER BY position LIMIT ?")
+    .all(position, limit) as StaffAuditRecord[];
+}
+
+/** The hash of the record at `position`, or null when the log has none there. */
+export function recordHashAt(sql: Statements, position: number): string | null {
+  const row = sql.statement('SELECT hash FROM audit_log WHERE position = ? ORDER BY seq DESC LIMIT 1').get(position) as
+    { hash: string } | undefined;
+  return row?.hash ?? null;
+}
+
 /** Recomputes every record's hash and follows every link, in storage order: the first broken record, or OK. */
 export function verifyLog(sql: Statements): LogCheckResult {
   const verifier = new ChainVerifier(nodeSha256Hex);

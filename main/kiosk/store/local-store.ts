@@ -23,7 +23,18 @@ import type { LogCheckResult } from '../../../renderer/kiosk-bridge-types.js';
 import type { CalibrationResult } from '../decide/calibration.js';
 import type { KnownClock } from '../decide/clock.js';
 import type { ScanOrigin } from '../decide/repeat-reads.js';
-import { appendAudit, auditDoorRefusal, auditVerdict, logHead, verifyLog, type VerdictAuditExtra } from './audit-log.js';
+import { sendAfter, type StaffAck } from '../decide/staff-actions.js';
+import {
+  appendAudit,
+  auditDoorRefusal,
+  auditVerdict,
+  logHead,
+  recordHashAt,
+  staffRecordsAfter,
+  verifyLog,
+  type StaffAuditRecord,
+  type VerdictAuditExtra,
+} from './audit-log.js';
 import { openDatabase, Statements } from './database.js';
 import { readDiscovery, saveDiscovery } from './discovery-cache.js';
 import { admissionsSince, annulmentsSince, revokedScanners, saveRevokedScanners } from './lan.js';
@@ -274,6 +285,20 @@ export class LocalStore {
   /** The chain's head: the last record's position and hash (0 and 64 zeros while the log is empty). */
   logHead(): LogHead {
     return logHead(this.sql);
+  }
+
+  /**
+   * The staff records not yet acknowledged by the issuer, oldest first, at most `limit` (docs/kiosk.md "The
+   * kiosk's audit log"): after the acknowledged one, or from the start of a log that no longer holds it.
+   */
+  unacknowledgedStaffRecords(limit: number): StaffAuditRecord[] {
+    const ack = readSetting(this.sql, 'staff_actions_acknowledged');
+    return staffRecordsAfter(this.sql, sendAfter(ack, ack === null ? null : recordHashAt(this.sql, ack.position)), limit);
+  }
+
+  /** The issuer stored the staff records up to `ack`: kept, so none of them is sent again after a restart. */
+  acknowledgeStaffRecords(ack: StaffAck): void {
+    saveSetting(this.sql, 'staff_actions_acknowledged', ack);
   }
 
   /** Recomputes every record's hash and follows every link, in storage order: the first broken record, or OK. */

@@ -15,6 +15,7 @@ import { hostname } from 'node:os';
 import type { GateDirection, HeartbeatResponse, IsoDateTime } from '../../../protocol/index.js';
 import type { CalibrationResult } from '../decide/calibration.js';
 import type { KnownClock } from '../decide/clock.js';
+import type { StaffAck } from '../decide/staff-actions.js';
 import type { ScanOrigin } from '../decide/repeat-reads.js';
 import type { Statements } from './database.js';
 
@@ -130,6 +131,11 @@ export interface Settings {
   storage_recovery: unknown;
   /** What the issuer's answers said of this kiosk's clock (docs/kiosk.md "The kiosk's clock"). */
   issuer_clock: KnownClock;
+  /**
+   * The last staff record the issuer acknowledged, its position and hash (docs/kiosk.md "The kiosk's audit log"): none
+   * up to it is sent again. With the hash, a new log (a recovered kiosk.db starts one at 1) is sent from its start.
+   */
+  staff_actions_acknowledged: StaffAck;
 }
 
 export type SettingName = keyof Settings;

@@ -1,13 +1,16 @@
 /**
  * The scanner heartbeat (docs/protocol.md "Scanner heartbeat"): sent every minute while enrolled, after each
  * discovery refresh and after each drain pass; its answer (the event's door settings, this scanner's rights,
- * the occupancy) is kept in the local store so a kiosk that restarts offline still applies it. Also the
+ * the occupancy) is kept in the local store so a kiosk that restarts offline still applies it. It carries the
+ * staff records the issuer has not acknowledged yet (docs/kiosk.md "The kiosk's audit log"). Also the
  * store reads behind the door rules (decide/door-operations.ts), which are pure.
  * In sync/: it talks to the issuer and keeps its answer; what the answer means is decided in decide/.
  */
 import { admissionsLastHour, type HeartbeatRequest, type Occupancy } from '../../../protocol/index.js';
+import { MAX_STAFF_ACTIONS_PER_HEARTBEAT } from '../../../protocol/staff-actions.js';
 import type { StaffRole } from '../../../protocol/access.js';
 import { doorView, heartbeatOfEvent, rollingHourStart, withOccupancy } from '../decide/door-operations.js';
+import { acknowledged, staffActionsToSend } from '../decide/staff-actions.js';
 import type { Enrollment, LocalStore, StoredHeartbeat } from '../store/local-store.js';
 import type { BackgroundWork } from './background.js';
 import { heartbeatUrlOf } from './discovery.js';
@@ -136,10 +139,16 @@ export class Heartbeat {
     // docs/kiosk.md "The kiosk's clock": the issuer lists kiosks whose clock is off.
     const clockOffsetMs = this.deps.clockOffsetMs();
     if (clockOffsetMs !== null) request.clock_offset_ms = clockOffsetMs;
+    // docs/kiosk.md "The kiosk's audit log": the staff records the issuer has not acknowledged, 200 at most.
+    const staff = staffActionsToSend(store.unacknowledgedStaffRecords(MAX_STAFF_ACTIONS_PER_HEARTBEAT));
+    if (staff.reports.length > 0) request.staff_actions = staff.reports;
     const call = await this.deps.client.heartbeat(url, apiKey, request, { timeoutMs: this.deps.link.interactiveTimeoutMs });
     if (call.kind === 'answered' && call.response.eid === enrollment.eid) {
       store.saveHeartbeat({ response: call.response, received_at: new Date(this.deps.now()).toISOString() });
     }
+    // Kept only once the issuer has said so: a crash before this line sends the same records again (at least once).
+    const ack = acknowledged(staff.reports, staff.last, call.kind === 'answered' ? call.response.staff_actions_through : undefined);
+    if (ack !== null) store.acknowledgeStaffRecords(ack);
     return call;
   }
 }

@@ -12,6 +12,8 @@ import type {
   RevokeTicketResult,
   SessionInfo,
   SetupCodeResult,
+  StaffActionList,
+  StaffActionView,
   TicketView,
 } from '../../../issuer/dashboard-api.js';
 import type {
@@ -23,6 +25,8 @@ import type {
   revokeTicketResultSchema,
   sessionSchema,
   setupCodeResultSchema,
+  staffActionListSchema,
+  staffActionSchema,
   ticketViewSchema,
 } from '../../../issuer/routes/admin/schemas.js';
 
@@ -42,5 +46,10 @@ describe('admin API schemas and types describe the same answers', () => {
     expectTypeOf<Described<typeof setupCodeResultSchema>>().toEqualTypeOf<SetupCodeResult>();
     expectTypeOf<Described<typeof revokeSetupResultSchema>>().toEqualTypeOf<RevokeSetupResult>();
     expectTypeOf<Described<typeof revokeScannerResultSchema>>().toEqualTypeOf<RevokeScannerResult>();
+  });
+
+  it("the kiosks' staff actions", () => {
+    expectTypeOf<Described<typeof staffActionSchema>>().toEqualTypeOf<StaffActionView>();
+    expectTypeOf<Described<typeof staffActionListSchema>>().toEqualTypeOf<StaffActionList>();
   });
 });
