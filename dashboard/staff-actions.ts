@@ -10,7 +10,7 @@ import type { ActionContext } from './actions.js';
 import { ApiProblem } from './api.js';
 import { fill, h } from './dom.js';
 import { formatDateTime, roleText } from './format.js';
-import { t } from './messages/format.js';
+import { t, tn } from './messages/format.js';
 
 /** The kiosk calls the list names in words; any other is shown by its name. */
 const CALL_WORDS: Record<string, () => string> = {
@@ -167,6 +167,6 @@ export class StaffActionPanel {
     this.table.hidden = list.actions.length === 0;
     this.emptyNote.hidden = list.actions.length > 0;
     this.truncatedNote.hidden = !list.truncated;
-    this.truncatedNote.textContent = t('staff_actions.truncated', { limit: list.limit });
+    this.truncatedNote.textContent = tn('staff_actions.truncated', list.limit);
   }
 }

@@ -125,6 +125,7 @@ const DASHBOARD: CatalogueRules = {
     'exits',
     'from',
     'until',
+    'call',
   ],
   notCounted: {
     'footnote.online': 'minutes as the unit symbol "min"',
