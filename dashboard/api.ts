@@ -29,6 +29,8 @@ import type {
   StaffBadgeList,
   StaffBadgeView,
   TicketAttentionRequest,
+  TicketTypeAttentionRequest,
+  TicketTypeRules,
   TicketAttentionResult,
   WebhookList,
 } from '../issuer/dashboard-api.js';
@@ -98,6 +100,9 @@ export function createApi(token: string | null) {
     lookup: (eid: string, query: string) => json<LookupResult>(call('GET', `/events/${id(eid)}/tickets?q=${id(query)}`, token)),
     setTicketAttention: (tid: string, change: TicketAttentionRequest) =>
       json<TicketAttentionResult>(call('POST', `/tickets/${id(tid)}/attention`, token, change)),
+    ticketTypes: (eid: string) => json<TicketTypeRules>(call('GET', `/events/${id(eid)}/ticket-types`, token)),
+    setTicketTypeAttention: (eid: string, change: TicketTypeAttentionRequest) =>
+      json<TicketTypeRules>(call('POST', `/events/${id(eid)}/ticket-types/attention`, token, change)),
     revokeTicket: (tid: string, reason: string) =>
       json<RevokeTicketResult>(
         call('POST', `/tickets/${id(tid)}/revoke`, token, (reason === '' ? {} : { reason }) satisfies RevokeTicketRequest),

@@ -18,6 +18,7 @@ import { showSignIn } from './sign-in.js';
 import { WebhookTable } from './webhooks.js';
 import { StaffBadgeTable } from './staff-badges.js';
 import { StaffActionPanel } from './staff-actions.js';
+import { TypeNotesPanel } from './type-notes.js';
 
 const EVENT_KEY = 'ticket-issuer-admin-event';
 startLanguage();
@@ -78,6 +79,7 @@ function start(token: string, session: SessionInfo): void {
   const staffActions = new StaffActionPanel(context);
   const arrivals = new ArrivalsChart();
   const webhooks = new WebhookTable(context);
+  const typeNotes = new TypeNotesPanel(context);
 
   if (session.events.length === 0) {
     fill(
@@ -109,6 +111,7 @@ function start(token: string, session: SessionInfo): void {
       h('section', { class: 'panel alerts', id: 'alerts' }),
       arrivals.element,
       h('div', { class: 'columns' }, h('section', { class: 'panel', id: 'gates' }), h('section', { class: 'panel', id: 'types' })),
+      typeNotes.element,
       h(
         'div',
         { class: 'columns' },
@@ -131,6 +134,7 @@ function start(token: string, session: SessionInfo): void {
   renderScanners = (overview) => scanners.update(overview.scanners, Date.parse(overview.generated_at));
   renderDoor = (overview) => door.update(overview);
   renderArrivals = (overview) => arrivals.update(overview.arrivals);
+  renderTypeNotes = (overview) => typeNotes.update(overview);
   renderBadges = (overview) => {
     badges.refresh(Date.parse(overview.generated_at));
     staffActions.refresh();
@@ -143,6 +147,7 @@ let renderScanners: (overview: EventOverview) => void = () => {};
 let renderDoor: (overview: EventOverview) => void = () => {};
 let renderArrivals: (overview: EventOverview) => void = () => {};
 let renderBadges: (overview: EventOverview) => void = () => {};
+let renderTypeNotes: (overview: EventOverview) => void = () => {};
 
 function header(session: SessionInfo, select: HTMLSelectElement | null, signOutButton: HTMLButtonElement): HTMLElement {
   return h(
@@ -171,6 +176,7 @@ function render(overview: EventOverview): void {
   renderAlerts(byId('alerts'), overview);
   renderGates(byId('gates'), overview);
   renderTypes(byId('types'), overview);
+  renderTypeNotes(overview);
   renderRate(byId('rate'), overview);
   renderArrivals(overview);
   renderScanners(overview);

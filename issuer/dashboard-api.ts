@@ -281,6 +281,19 @@ export interface TicketAttentionResult {
   ticket: TicketView;
 }
 
+/** A ticket type's rule from the dashboard, as `event ticket-type set`: a field left out keeps its value. */
+export interface TicketTypeAttentionRequest {
+  ticket_type: string;
+  attention?: boolean;
+  note?: string | null;
+}
+
+/** The event's ticket type rules (`event ticket-type list`), by type. */
+export interface TicketTypeRules {
+  eid: string;
+  types: { ticket_type: string; attention: boolean; note: string | null }[];
+}
+
 export interface LookupResult {
   query: string;
   tickets: TicketView[];

@@ -3,6 +3,7 @@
  * stores each ticket's name in the searchable form (`searchName`) and matches a query's words against it, so a
  * search is accent- and case-insensitive and partial: "zoe ang" finds "Zoë Ångström".
  */
+import type { Attention } from './attention.js';
 
 /** Letters that NFKD does not split into a base letter and a mark, folded by hand. */
 const FOLDS: Readonly<Record<string, string>> = {
@@ -73,8 +74,8 @@ export const MAX_SEARCH_RESULTS = 50;
 export const MAX_SEARCH_QUERY_LENGTH = 200;
 
 /**
- * One ticket found (GET /api/v1/tickets/search, docs/protocol.md "Ticket search"). Later fields (notes,
- * handouts) are added here as optional members; readers ignore what they do not know.
+ * One ticket found (GET /api/v1/tickets/search, docs/protocol.md "Ticket search"). Later fields (handouts)
+ * are added here as optional members; readers ignore what they do not know.
  */
 export interface TicketSearchResult {
   tid: string;
@@ -86,6 +87,8 @@ export interface TicketSearchResult {
   /** The door extension's state: inside, outside, annulled, or null (never admitted). */
   presence: 'inside' | 'outside' | 'annulled' | null;
   checked_in_at: string | null;
+  /** The check-in answer's `attention` (docs/protocol.md "Attention notes (project extension)"); absent: nothing. */
+  attention?: Attention;
 }
 
 export interface TicketSearchAnswer {

@@ -9,6 +9,8 @@
  *   the right; in a left-to-right line each stretch of right-to-left words is reversed.
  * - A long text wraps at spaces (a word wider than the line is cut between characters); when it would
  *   need more than `maxLines` lines it is shrunk, down to a floor, and only then cut, with "…" at the end.
+ *   The cut line then stands for the rest of the text (`rest`): the PDF gives it that text as its
+ *   /ActualText, so the text layer (copy, search, pdftotext) has the whole text while the page shows "…".
  */
 
 /** Hebrew, Arabic, Syriac, Thaana, NKo … and their presentation forms. */
@@ -58,6 +60,11 @@ export interface Wrapped {
   lines: string[][];
   /** True when the text did not fit in the lines allowed and was cut (the last line ends with "…"). */
   cut: boolean;
+  /**
+   * When cut: the text the last line stands for, from its first word to the end of the text (spaces as
+   * one), so the lines before it and this make the whole text. Absent when nothing was cut.
+   */
+  rest?: string;
 }
 
 /**
@@ -67,37 +74,53 @@ export interface Wrapped {
 export function wrapWords(text: string, maxWidth: number, maxLines: number, width: (text: string) => number, space: number): Wrapped {
   const words = text.split(/\s+/u).filter((word) => word !== '');
   const pieces: string[] = [];
+  /** Whether each piece starts a word (a space before it in the text) or goes on the word before it. */
+  const startsWord: boolean[] = [];
   // A word wider than the line is cut between characters, so nothing runs off the page.
   for (const word of words) {
     if (width(word) <= maxWidth) {
       pieces.push(word);
+      startsWord.push(true);
       continue;
     }
     let piece = '';
+    let first = true;
     for (const char of word) {
       if (piece !== '' && width(piece + char) > maxWidth) {
         pieces.push(piece);
+        startsWord.push(first);
+        first = false;
         piece = '';
       }
       piece += char;
     }
-    if (piece !== '') pieces.push(piece);
+    if (piece !== '') {
+      pieces.push(piece);
+      startsWord.push(first);
+    }
   }
   const lines: string[][] = [];
+  /** The index in `pieces` of each line's first piece. */
+  const starts: number[] = [];
   let current: string[] = [];
   let used = 0;
-  for (const piece of pieces) {
+  pieces.forEach((piece, index) => {
     const w = width(piece);
     if (current.length > 0 && used + space + w > maxWidth) {
       lines.push(current);
       current = [];
       used = 0;
     }
+    if (current.length === 0) starts.push(index);
     used += (current.length > 0 ? space : 0) + w;
     current.push(piece);
-  }
+  });
   if (current.length > 0) lines.push(current);
   if (lines.length <= maxLines) return { lines, cut: false };
+  const rest = pieces
+    .slice(starts[maxLines - 1])
+    .map((piece, i) => (i > 0 && startsWord[starts[maxLines - 1]! + i] ? ` ${piece}` : piece))
+    .join('');
   const kept = lines.slice(0, maxLines);
   const last = [...kept[maxLines - 1]!];
   const lineWidth = (ws: string[]): number => ws.reduce((sum, w, i) => sum + width(w) + (i > 0 ? space : 0), 0);
@@ -113,5 +136,5 @@ export function wrapWords(text: string, maxWidth: number, maxLines: number, widt
     if (chars.length <= 1) last.pop();
     else last[last.length - 1] = chars.slice(0, -1).join('');
   }
-  return { lines: kept, cut: true };
+  return { lines: kept, cut: true, rest };
 }

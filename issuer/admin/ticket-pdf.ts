@@ -46,8 +46,13 @@ const MODULE_GRID_PT = 72 / 50;
 const MM = 72 / 25.4;
 /** The symbol (without its quiet zone) is at least this wide on A6; larger pages scale it up. */
 export const MIN_QR_MM = 35;
-/** A holder's name wraps onto at most this many lines; beyond, it is cut with a visible "…". */
-export const HOLDER_MAX_LINES = 3;
+/**
+ * A holder's name wraps onto at most this many lines (docs/issuer.md "Tickets you can send"), shrinking
+ * first; beyond, it is cut with a visible "…", the whole name still in the page's text layer.
+ */
+export const HOLDER_MAX_LINES = 2;
+/** The smallest a name is set, of its 14 pt (7.7 pt on A6): the kiosk's floor too (docs/kiosk.md "Holder names"). */
+export const HOLDER_MIN_SHRINK = 0.55;
 
 const requireFrom = createRequire(import.meta.url);
 const DEJAVU_DIR = path.join(path.dirname(requireFrom.resolve('dejavu-fonts-ttf/package.json')), 'ttf');
@@ -225,7 +230,7 @@ export class TicketPdf {
       .strokeColor('#000000')
       .stroke();
     y += 6 * s;
-    y += this.line(ticket.holder ?? '(no name)', 'bold', 14 * s, margin, y, inner, HOLDER_MAX_LINES, 0.7) + 2 * s;
+    y += this.line(ticket.holder ?? '(no name)', 'bold', 14 * s, margin, y, inner, HOLDER_MAX_LINES, HOLDER_MIN_SHRINK) + 2 * s;
     y += this.line(ticket.type ?? 'Admission', 'regular', 11 * s, margin, y, inner) + 4 * s;
 
     // The QR code: whole grid units per module, on the grid, centred.
@@ -274,7 +279,9 @@ export class TicketPdf {
   /**
    * Text at (x, y), wrapped at spaces into at most `maxLines` lines (shrunk to no less than `minShrink` of
    * `size` first, then cut with "…"), each word drawn alone in visual order (./ticket-pdf-text.ts says why);
-   * returns the height used.
+   * returns the height used. A cut line is a marked-content span whose /ActualText is the rest of the text
+   * (PDF 1.7, 14.9.4 "Replacement Text"), so extracting, searching or copying the page gives the whole
+   * text, though the page shows "…".
    */
   private line(text: string, weight: Weight, size: number, x: number, y: number, maxWidth: number, maxLines = 1, minShrink = 0.4): number {
     const primary = weight === 'bold' ? 'bold' : 'sans';
@@ -289,9 +296,11 @@ export class TicketPdf {
       while (fontSize > size * minShrink && wrapWords(text, maxWidth / fontSize, maxLines, unit, space).cut) fontSize *= 0.9;
       fontSize = Math.max(fontSize, size * minShrink);
     }
-    const { lines } = wrapWords(text, maxWidth / fontSize, maxLines, unit, space);
+    const { lines, rest } = wrapWords(text, maxWidth / fontSize, maxLines, unit, space);
     let top = y;
-    for (const words of lines) {
+    for (const [index, words] of lines.entries()) {
+      const replaced = rest !== undefined && index === lines.length - 1;
+      if (replaced) this.doc.markContent('Span', { actual: rest });
       let at = x;
       for (const word of visualOrder(words)) {
         for (const run of this.runs(word, weight)) {
@@ -301,9 +310,24 @@ export class TicketPdf {
         }
         at += space * fontSize;
       }
+      if (replaced) this.endReplacement(fontSize);
       top += fontSize * 1.2;
     }
     return Math.max(top - y, fontSize * 1.2);
+  }
+
+  /**
+   * Ends a replacement span under the graphics state its glyphs were drawn in (pdfkit draws each text in
+   * `q`, an unflipped matrix, `BT … ET`, `Q`): poppler places the replacement text with the state current at
+   * EMC, so the matrix and a font size are set again for it, inside q … Q, and nothing is drawn.
+   */
+  private endReplacement(fontSize: number): void {
+    const doc = this.doc as PDFKit.PDFDocument & { addContent(data: string): void; _font: { id: string } };
+    doc.save();
+    doc.transform(1, 0, 0, -1, 0, this.height);
+    doc.addContent(`BT /${doc._font.id} ${fontSize.toFixed(3)} Tf ET`);
+    doc.endMarkedContent();
+    doc.restore();
   }
 
   private centred(text: string, font: string, size: number, y: number): void {

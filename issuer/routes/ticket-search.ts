@@ -1,5 +1,6 @@
 /** GET /api/v1/tickets/search?q= (docs/protocol.md "Ticket search", a project extension). Never changes state. */
 import type { FastifyInstance } from 'fastify';
+import { attentionSchema } from '../../protocol/attention.js';
 import { MAX_SEARCH_QUERY_LENGTH } from '../../protocol/search-name.js';
 import { requireScanner } from '../auth.js';
 import { PATHS } from '../services/discovery.js';
@@ -28,6 +29,8 @@ const answerSchema = {
           status: { type: 'string', enum: ['valid', 'checked_in', 'revoked', 'expired'] },
           presence: { type: ['string', 'null'], enum: ['inside', 'outside', 'annulled', null] },
           checked_in_at: nullableString,
+          // Present only when a flag or a note applies (docs/protocol.md "Attention notes (project extension)").
+          attention: attentionSchema,
         },
       },
     },

@@ -4,6 +4,7 @@
  * event of the scanner key that asks. Reads only.
  */
 import { mayCall, type ScannerKeyRole } from '../../protocol/access.js';
+import { attentionOf, type AttentionRule } from '../../protocol/attention.js';
 import {
   idQuery,
   MAX_SEARCH_QUERY_LENGTH,
@@ -14,13 +15,18 @@ import {
 } from '../../protocol/search-name.js';
 import { errors } from '../error-catalogue.js';
 import type { Sql } from '../store/sql.js';
+import { ticketRuleOf, typeRulesOf } from '../store/attention-notes.js';
 import { searchTickets, type TicketSearchRow } from '../store/ticket-search.js';
 
-function resultOf(row: TicketSearchRow, nowUnix: number): TicketSearchAnswer['results'][number] {
+function resultOf(
+  row: TicketSearchRow,
+  typeRules: ReadonlyMap<string, AttentionRule>,
+  nowUnix: number,
+): TicketSearchAnswer['results'][number] {
   // The status endpoint's order (services/ticket-status.ts): an annulled check-in is none.
   const live = row.state !== null && row.state !== 'annulled';
   const status = row.revoked_at !== null ? 'revoked' : live ? 'checked_in' : nowUnix > row.exp ? 'expired' : 'valid';
-  return {
+  const result: TicketSearchAnswer['results'][number] = {
     tid: row.tid,
     short_id: shortIdOf(row.tid),
     holder_name: row.holder_name,
@@ -29,6 +35,11 @@ function resultOf(row: TicketSearchRow, nowUnix: number): TicketSearchAnswer['re
     presence: row.state,
     checked_in_at: live ? row.checked_in_at : null,
   };
+  // The check-in answer's extension, by the same rule (docs/protocol.md "Attention notes (project extension)"):
+  // the type's note first, then the ticket's; absent when neither has a flag or a note.
+  const attention = attentionOf(row.ticket_type === null ? null : typeRules.get(row.ticket_type), ticketRuleOf(row));
+  if (attention !== null) result.attention = attention;
+  return result;
 }
 
 /** Why a query cannot be searched, or null: the caller answers 400 with it. */
@@ -55,5 +66,10 @@ export async function ticketSearch(
     shortId: id !== null && 'shortId' in id ? id.shortId : undefined,
     limit: MAX_SEARCH_RESULTS + 1,
   });
-  return { results: rows.slice(0, MAX_SEARCH_RESULTS).map((row) => resultOf(row, nowUnix)), more: rows.length > MAX_SEARCH_RESULTS };
+  // The event's type rules: few, read once for the page of results (none to read when nothing was found).
+  const typeRules = new Map(rows.length === 0 ? [] : (await typeRulesOf(db, caller.eid)).map((rule) => [rule.ticket_type, rule]));
+  return {
+    results: rows.slice(0, MAX_SEARCH_RESULTS).map((row) => resultOf(row, typeRules, nowUnix)),
+    more: rows.length > MAX_SEARCH_RESULTS,
+  };
 }

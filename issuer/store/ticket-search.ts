@@ -2,6 +2,9 @@
  * The ticket search's read (docs/protocol.md "Ticket search"): the event's tickets whose searchable name holds
  * every query word, or whose id the query names. One statement on both databases: the words are matched with
  * LIKE against tickets.search_name, already lower-case letters, digits and spaces (no LIKE wildcard in them).
+ * Each row carries the ticket's own attention flag and note (docs/protocol.md "Attention notes (project
+ * extension)"); its type's rule is read apart (services/ticket-search.ts), since a join here would be made for
+ * every match before PostgreSQL sorts them.
  */
 import type { AdmissionState } from './checkins.js';
 import type { Sql } from './sql.js';
@@ -14,6 +17,9 @@ export interface TicketSearchRow {
   revoked_at: string | null;
   state: AdmissionState | null;
   checked_in_at: string | null;
+  /** The ticket's own flag (0 or 1) and note. */
+  attention: number | null;
+  note: string | null;
 }
 
 export interface TicketSearchQuery {
@@ -50,7 +56,8 @@ export function searchTickets(db: Sql, query: TicketSearchQuery): Promise<Ticket
   // reads the event's rows and keeps the first ones (about 20 ms for 100,000 tickets).
   const order = db.dialect === 'postgres' ? "COALESCE(t.search_name, '')" : 't.search_name';
   return db.all<TicketSearchRow>(
-    `SELECT t.tid, t.holder_name, t.ticket_type, t.exp, t.revoked_at, c.state, c.checked_in_at
+    `SELECT t.tid, t.holder_name, t.ticket_type, t.exp, t.revoked_at, c.state, c.checked_in_at,
+            t.attention, t.note
      FROM tickets t LEFT JOIN checkins c ON c.tid = t.tid
      WHERE t.eid = ? AND (${matches.join(' OR ')})
      ORDER BY ${order}, t.tid

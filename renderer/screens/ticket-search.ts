@@ -12,6 +12,7 @@ import { attempt } from '../kiosk-bridge.js';
 import type { FoundTicket, KioskApi, KioskState, StaffLocked } from '../kiosk-bridge-types.js';
 import { t } from '../messages/format.js';
 import { foundTicketView, manualProblem, manualReason, searchProblem } from '../view/search-view-model.js';
+import { holderNameElement } from './holder-name.js';
 import type { StaffGate } from './staff.js';
 
 const QUERY_INPUT_ID = 'ticket-search-input';
@@ -197,7 +198,9 @@ export class TicketSearchDialog {
     return el(
       'li',
       { class: 'search__result', 'data-tid': view.tid, 'data-status': view.dataStatus },
-      el('p', { class: 'lookup__headline' }, el('bdi', {}, view.name)),
+      // The verdict's and the lookup's element (docs/kiosk.md "Holder names"): two lines at most, shrunk with
+      // its length, an ellipsis only past the floor, the whole name in its title.
+      el('p', { class: 'lookup__headline search__holder', 'data-search-holder': '' }, holderNameElement(view.name)),
       el('ul', { class: 'lookup__details' }, ...view.lines.map((line) => el('li', {}, line))),
       view.notes ? el('p', { class: 'search__notes', 'data-search-notes': '' }, view.notes) : null,
       checkIn,
@@ -243,7 +246,12 @@ export class TicketSearchDialog {
     });
     const parts: (HTMLElement | null)[] = [
       el('h1', { class: 'annul__title' }, t('search.reason_title')),
-      el('p', { class: 'annul__ticket', 'data-search-target': ticket.tid }, el('bdi', {}, view.name), ` — ${view.lines.join(' · ')}`),
+      el(
+        'div',
+        { class: 'annul__ticket search__target', 'data-search-target': ticket.tid },
+        el('p', { class: 'search__holder' }, holderNameElement(view.name)),
+        el('p', {}, view.lines.join(' · ')),
+      ),
       form,
       this.busy ? el('p', { class: 'annul__busy', role: 'status', 'data-search-busy': '' }, t('search.checking_in')) : null,
       this.problem && !this.busy

@@ -26,7 +26,15 @@ import {
 } from '../support/door-harness.js';
 import { freePort } from '../support/free-port.js';
 
+/** The page's globals as the function passed to $eval sees them (the Node build has no DOM lib). */
+declare const window: { readonly innerWidth: number };
+declare const document: { readonly documentElement: { readonly scrollWidth: number } };
+declare function getComputedStyle(element: unknown): { readonly lineHeight: string; readonly fontSize: string };
+
 const SHOTS = join(ROOT, 'test-results', 'e2e');
+/** 80 characters (the issuer's longest name) with word breaks, and 80 with none (test/e2e/holder-names.e2e.test.ts). */
+const LONG_NAME = 'Maximiliane Alexandrina Konstantinopoulou-Wolfeschlegelsteinhausen von Ostfriesl';
+const LONG_WORD = 'Wolfeschlegelsteinhausenbergerdorffwelchevoralternwarengewissenhaftschaferswesen';
 const WAIT_MS = 30_000;
 const PIN = '2468';
 
@@ -63,6 +71,22 @@ test.beforeAll(async ({ browser: workerBrowser }) => {
       holder,
       '--type',
       'VIP',
+    );
+    tids[holder] = issued.tickets[0]!.tid;
+  }
+  for (const holder of [LONG_NAME, LONG_WORD]) {
+    const issued = await issuerCli<{ tickets: { tid: string }[] }>(
+      issuerDir,
+      'ticket',
+      'issue',
+      '--event',
+      eid,
+      '--holder',
+      holder,
+      '--type',
+      'Standard',
+      '--note',
+      'Wheelchair user: side door',
     );
     tids[holder] = issued.tickets[0]!.tid;
   }
@@ -128,6 +152,65 @@ test.describe.serial('finding a ticket at the kiosk (real issuer, web host, keyr
     const history = await issuerCli<Array<{ tid: string }>>(issuerDir, 'checkins', 'export', '--event', eid, '--format', 'json');
     expect(JSON.stringify(history.filter((row) => row.tid === tids['Zoë Ångström']))).toContain('Phone battery dead, ID checked');
     expect((await runtime.core.getState()).pending_scans).toBe(0);
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('#screen[data-screen="ready"]');
+  });
+
+  test("80-character names in the results: the door's holder-name element, two lines at most inside the panel, the whole name in its title; the note under it", async () => {
+    const { page } = door!;
+    await page.click('[data-action="open-staff"]');
+    if (await page.locator('[data-staff-dialog][data-staff-mode="unlock"]').isVisible()) await enterStaffPin(page, PIN);
+    await page.click('[data-action="staff-search"]');
+    for (const [query, name] of [
+      ['maximiliane', LONG_NAME],
+      ['wolfeschlegelsteinhausenberger', LONG_WORD],
+    ] as const) {
+      expect([...name].length).toBe(80);
+      await page.fill('#ticket-search-input', query);
+      await page.click('[data-action="search-submit"]');
+      const result = page.locator(`[data-search-results] [data-tid="${tids[name]}"]`);
+      await expect(result).toBeVisible({ timeout: WAIT_MS });
+      await expect(page.locator('[data-search-results] li.search__result')).toHaveCount(1);
+      await expect(result.locator('[data-search-notes]')).toHaveText('Note: Wheelchair user: side door');
+      const layout = await result.locator('[data-search-holder] [data-holder-name]').evaluate((element) => {
+        const box = element.getBoundingClientRect();
+        const line = element.parentElement!.getBoundingClientRect();
+        const style = getComputedStyle(element);
+        return {
+          tag: element.tagName.toLowerCase(),
+          text: element.textContent,
+          title: element.getAttribute('title'),
+          dir: element.getAttribute('dir'),
+          lines: Math.round(box.height / parseFloat(style.lineHeight)),
+          fontPx: parseFloat(style.fontSize),
+          lineFontPx: parseFloat(getComputedStyle(element.parentElement!).fontSize),
+          truncated: element.scrollHeight > element.clientHeight + 1,
+          inside: box.left >= line.left - 1 && box.right <= line.right + 1 && box.right <= window.innerWidth,
+          pageOverflow: document.documentElement.scrollWidth > window.innerWidth,
+        };
+      });
+      // On a 1280 × 800 screen the results are as wide as the panel: both names fit whole, no ellipsis.
+      expect(layout).toMatchObject({
+        tag: 'bdi',
+        text: name,
+        title: name,
+        dir: 'auto',
+        truncated: false,
+        inside: true,
+        pageOverflow: false,
+      });
+      expect(layout.lines).toBeGreaterThanOrEqual(1);
+      expect(layout.lines).toBeLessThanOrEqual(2);
+      // Shrunk with its length, not past the floor (0.55 of the line's size, 18 px): docs/kiosk.md "Holder names".
+      expect(layout.fontPx).toBeLessThan(layout.lineFontPx);
+      expect(layout.fontPx).toBeGreaterThanOrEqual(Math.max(0.55 * layout.lineFontPx, 18) - 0.5);
+      await page.screenshot({ path: join(SHOTS, `ticket-search-05-long-name-${query.length}.png`) });
+    }
+    // The reason step names the ticket with the same element.
+    await page.locator(`[data-search-results] [data-tid="${tids[LONG_WORD]}"] [data-action="search-check-in"]`).click();
+    const target = page.locator(`[data-search-target="${tids[LONG_WORD]}"] [data-holder-name]`);
+    await expect(target).toHaveAttribute('title', LONG_WORD);
+    await page.click('[data-action="search-cancel"]');
     await page.keyboard.press('Escape');
     await page.waitForSelector('#screen[data-screen="ready"]');
   });

@@ -17,9 +17,9 @@ import { qrSvgDataUrl } from '../../admin/qr.js';
 import { API_BADGE_FIELDS, issueStaffBadge, parseBadgeRequest } from '../../admin/staff-badges.js';
 import { AdminError, errors, sendApiError } from '../../error-catalogue.js';
 import { revokeScannerKeyWrite, revokeTicketWrite } from '../../services/admin-actions.js';
-import { updateTicketAttentionWrite } from '../../services/attention-notes.js';
+import { setTicketTypeAttentionWrite, updateTicketAttentionWrite } from '../../services/attention-notes.js';
 import { noteProblem } from '../../../protocol/attention.js';
-import type { AttentionChange } from '../../store/attention-notes.js';
+import { typeRulesOf, type AttentionChange } from '../../store/attention-notes.js';
 import type { AdminTokenSource } from '../../services/admin-credential.js';
 import { exportCsv, exportRows } from '../../services/checkins-export.js';
 import { LATE_SCAN_MS, ONLINE_WINDOW_MS, REFRESH_MS, ticketView, type DashboardAggregator } from '../../services/dashboard.js';
@@ -66,6 +66,8 @@ import {
   setupCodeResultSchema,
   ticketAttentionBodySchema,
   ticketAttentionResultSchema,
+  ticketTypeAttentionBodySchema,
+  ticketTypeRulesSchema,
 } from './schemas.js';
 import type {
   AnnulCheckInRequest,
@@ -91,6 +93,8 @@ import type {
   StaffBadgeIssueRequest,
   TicketAttentionRequest,
   TicketAttentionResult,
+  TicketTypeAttentionRequest,
+  TicketTypeRules,
   WebhookList,
 } from '../../dashboard-api.js';
 
@@ -196,22 +200,47 @@ export default async function adminApiRoutes(app: FastifyInstance, options: Admi
     },
     async (request): Promise<TicketAttentionResult> => {
       const { tid } = request.params;
-      const change: AttentionChange = {};
-      if (request.body.attention !== undefined) change.attention = request.body.attention;
-      if (request.body.note !== undefined) {
-        // An empty note is no note: the form's way of removing one.
-        const note = request.body.note === null ? '' : request.body.note.trim();
-        if (note !== '') {
-          const problem = noteProblem(note);
-          if (problem !== null) throw errors.invalidField('note', problem);
-        }
-        change.note = note === '' ? null : note;
-      }
-      if (Object.keys(change).length === 0) throw errors.invalidField('body', 'give attention and/or note');
+      const change = attentionChangeOf(request.body);
       await adminAction(() => database.write(updateTicketAttentionWrite({ tid, change })));
       // The note itself stays out of the log, as names do (docs/issuer.md "Threats handled").
       request.log.info({ tid }, 'attention flag or note changed from the admin dashboard');
       return { tid, ticket: ticketView((await findLookupRow(db, tid))!, Date.now()) };
+    },
+  );
+
+  // docs/protocol.md "Attention notes (project extension)": the ticket types' rules, as `event ticket-type list`.
+  app.get<{ Params: { eid: string } }>(
+    '/events/:eid/ticket-types',
+    { schema: { params: idParam('eid'), response: { 200: ticketTypeRulesSchema, ...guarded(400, 404) } } },
+    async (request): Promise<TicketTypeRules> => {
+      const { eid } = request.params;
+      await adminAction(() => requireEvent(db, eid));
+      return { eid, types: await typeRulesOf(db, eid) };
+    },
+  );
+
+  // The same, set from the dashboard's ticket types panel, by `event ticket-type set`'s operation.
+  app.post<{ Params: { eid: string }; Body: TicketTypeAttentionRequest }>(
+    '/events/:eid/ticket-types/attention',
+    {
+      schema: {
+        params: idParam('eid'),
+        body: ticketTypeAttentionBodySchema,
+        response: { 200: ticketTypeRulesSchema, ...guarded(400, 404) },
+      },
+    },
+    async (request): Promise<TicketTypeRules> => {
+      const { eid } = request.params;
+      // The label rules of every type name (protocol/labels.ts), as `--type` is checked.
+      const ticketType = request.body.ticket_type.trim();
+      if (ticketType === '') throw errors.invalidField('ticket_type', 'is empty');
+      refuseBadLabel('ticket_type', ticketType);
+      const change = attentionChangeOf(request.body);
+      const types = await adminAction(() =>
+        database.write(setTicketTypeAttentionWrite({ eid, ticketType, change, now: new Date().toISOString() })),
+      );
+      request.log.info({ eid, ticket_type: ticketType }, 'ticket type attention flag or note changed from the admin dashboard');
+      return { eid, types };
     },
   );
 
@@ -434,6 +463,25 @@ function staffActionView(row: StaffActionListRow): StaffActionView {
 }
 
 /** Labels from the dashboard obey the CLI's rule (issuer/labels.ts): 400 with the field and the character named. */
+/**
+ * The change a note form asks for (a ticket's or a type's), by the label rules (protocol/attention.ts
+ * noteProblem): an empty note is no note, the form's way of removing one; nothing to change is a 400.
+ */
+function attentionChangeOf(body: { attention?: boolean; note?: string | null }): AttentionChange {
+  const change: AttentionChange = {};
+  if (body.attention !== undefined) change.attention = body.attention;
+  if (body.note !== undefined) {
+    const note = body.note === null ? '' : body.note.trim();
+    if (note !== '') {
+      const problem = noteProblem(note);
+      if (problem !== null) throw errors.invalidField('note', problem);
+    }
+    change.note = note === '' ? null : note;
+  }
+  if (Object.keys(change).length === 0) throw errors.invalidField('body', 'give attention and/or note');
+  return change;
+}
+
 function refuseBadLabel(field: string, value: string): void {
   const problem = labelCharacterProblem(value);
   if (problem !== null) throw errors.invalidField(field, problem);

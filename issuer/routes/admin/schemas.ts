@@ -217,6 +217,30 @@ export const ticketAttentionBodySchema = {
 
 export const ticketAttentionResultSchema = object({ tid: { type: 'string' }, ticket: ticketViewSchema });
 
+/**
+ * docs/protocol.md "Attention notes (project extension)": a ticket type's rule from the dashboard, as
+ * `event ticket-type set` (a field left out keeps its value; `note: null` removes the note).
+ */
+export const ticketTypeAttentionBodySchema = {
+  type: 'object',
+  required: ['ticket_type'],
+  additionalProperties: false,
+  properties: {
+    ticket_type: { type: 'string', minLength: 1, maxLength: 80 },
+    attention: { type: 'boolean' },
+    note: { type: ['string', 'null'], maxLength: 200 },
+  },
+} as const;
+
+/** The event's type rules, whole (`event ticket-type list`). */
+export const ticketTypeRulesSchema = object({
+  eid: { type: 'string' },
+  types: {
+    type: 'array',
+    items: object({ ticket_type: { type: 'string' }, attention: { type: 'boolean' }, note: nullableString }),
+  },
+});
+
 export const lookupSchema = object({
   query: { type: 'string' },
   tickets: { type: 'array', items: ticketViewSchema },

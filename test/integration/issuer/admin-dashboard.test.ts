@@ -19,6 +19,7 @@ import { DashboardAggregator, LATE_SCAN_MS, ONLINE_WINDOW_MS } from '../../../is
 import type { EventOverview, LookupResult, SetupCodeResult } from '../../../issuer/dashboard-api.js';
 import type { EventRow } from '../../../issuer/store/events.js';
 import { syncedOfflineAdmissions } from '../../../issuer/store/door.js';
+import { typeRulesOf } from '../../../issuer/store/attention-notes.js';
 import { createIssuerFixture, type EnrolledScanner, type IssuerFixture } from '../../support/issuer-fixture.js';
 import { captureLog } from '../../support/unit/log-capture.js';
 
@@ -697,5 +698,83 @@ describe('the page', () => {
     } finally {
       await bare.close();
     }
+  });
+});
+
+describe('ticket type notes', () => {
+  // docs/issuer.md "Attention flags and check-in notes": the dashboard sets a type's rule as `event ticket-type set` does.
+  test("sets a ticket type's flag and note, by the CLI's operation; the door is told; bad input changes nothing", async () => {
+    const night = fx.createEvent({ name: 'Notes night' });
+    const vip = fx.issueTicket(night.eid, { ticketType: 'VIP' });
+    const scanner = fx.enrollScanner(night.eid);
+    const doorIsTold = async (): Promise<unknown> => {
+      const response = await app.inject({
+        url: `/api/v1/tickets/${vip.tid}/status`,
+        headers: { authorization: `Bearer ${scanner.apiKey}` },
+      });
+      expect(response.statusCode).toBe(200);
+      return (response.json() as { attention?: unknown }).attention ?? null;
+    };
+    const setRule = (payload: object, eid = night.eid) => admin('POST', `/events/${eid}/ticket-types/attention`, payload);
+
+    const empty = await admin('GET', `/events/${night.eid}/ticket-types`);
+    expect(empty.statusCode).toBe(200);
+    expect(empty.headers['cache-control']).toBe('no-store');
+    expect(empty.json()).toEqual({ eid: night.eid, types: [] });
+
+    const set = await setRule({ ticket_type: ' VIP ', attention: true, note: '  Green wristband ' });
+    expect(set.statusCode).toBe(200);
+    expect(set.json()).toEqual({ eid: night.eid, types: [{ ticket_type: 'VIP', attention: true, note: 'Green wristband' }] });
+    // The store the CLI's `event ticket-type list` reads, and what a check-in or status answer carries.
+    expect(await typeRulesOf(fx.sql, night.eid)).toEqual([{ ticket_type: 'VIP', attention: true, note: 'Green wristband' }]);
+    expect(await doorIsTold()).toEqual({ required: true, notes: ['Green wristband'] });
+    expect((await admin('GET', `/events/${night.eid}/ticket-types`)).json()).toEqual(set.json());
+
+    // A field left out keeps its value; an empty note removes it.
+    expect((await setRule({ ticket_type: 'VIP', note: '' })).json()).toEqual({
+      eid: night.eid,
+      types: [{ ticket_type: 'VIP', attention: true, note: null }],
+    });
+    expect(await doorIsTold()).toEqual({ required: true, notes: [] });
+    expect((await setRule({ ticket_type: 'Crew', note: 'Backstage' })).json().types).toEqual([
+      { ticket_type: 'Crew', attention: false, note: 'Backstage' },
+      { ticket_type: 'VIP', attention: true, note: null },
+    ]);
+
+    // The label rules (protocol/attention.ts noteProblem; protocol/labels.ts for the type), each naming its field.
+    const refused = async (payload: object, field: string, words: string): Promise<void> => {
+      const response = await setRule(payload);
+      expect(response.statusCode, JSON.stringify(payload)).toBe(400);
+      const body = response.json() as { error: { code: string; message: string; details?: { field?: string } } };
+      expect(body.error).toMatchObject({ code: 'INVALID_REQUEST', details: { field } });
+      expect(body.error.message).toContain(words);
+    };
+    await refused({ ticket_type: 'VIP', note: 'bad\u0007note' }, 'note', 'control character');
+    // Over 200 characters: refused by the body's schema, which names the field.
+    await refused({ ticket_type: 'VIP', note: 'x'.repeat(201) }, 'note', 'field "note"');
+    await refused({ ticket_type: 'V\u202eIP', attention: true }, 'ticket_type', 'character');
+    await refused({ ticket_type: '   ', attention: true }, 'ticket_type', 'empty');
+    await refused({ ticket_type: 'VIP' }, 'body', 'give attention and/or note');
+    expect((await setRule({ attention: true })).statusCode).toBe(400);
+    const missing = await setRule({ ticket_type: 'VIP', attention: true }, 'no-such-event');
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toMatchObject({ error: { code: 'NOT_FOUND' } });
+    expect((await admin('GET', '/events/no-such-event/ticket-types')).statusCode).toBe(404);
+    const anonymous = await app.inject({
+      method: 'POST',
+      url: `/admin/api/events/${night.eid}/ticket-types/attention`,
+      payload: { ticket_type: 'VIP', attention: false },
+    });
+    expect(anonymous.statusCode).toBe(401);
+    expect(await typeRulesOf(fx.sql, night.eid)).toEqual([
+      { ticket_type: 'Crew', attention: false, note: 'Backstage' },
+      { ticket_type: 'VIP', attention: true, note: null },
+    ]);
+
+    // Neither flag nor note: the type has no rule any more, and the door is told nothing.
+    expect((await setRule({ ticket_type: 'VIP', attention: false })).json().types).toEqual([
+      { ticket_type: 'Crew', attention: false, note: 'Backstage' },
+    ]);
+    expect(await doorIsTold()).toBeNull();
   });
 });

@@ -22,7 +22,7 @@ describe.each(BOTH_STORES)('ticket search on %s', (store) => {
     return { apiKey: ((await response.json()) as { api_key: string }).api_key, scannerId };
   }
 
-  async function issue(eid: string, holder: string, type: string): Promise<string> {
+  async function issue(eid: string, holder: string, type: string, ...flags: string[]): Promise<string> {
     const { tickets } = await cliJson<{ tickets: { tid: string }[] }>([
       'ticket',
       'issue',
@@ -34,6 +34,7 @@ describe.each(BOTH_STORES)('ticket search on %s', (store) => {
       holder,
       '--type',
       type,
+      ...flags,
     ]);
     return tickets[0]!.tid;
   }
@@ -84,6 +85,50 @@ describe.each(BOTH_STORES)('ticket search on %s', (store) => {
     expect((await search(supervisor, short)).json.results.map((r) => r.tid)).toEqual([zoe]);
     expect((await search(supervisor, zoe)).json.results.map((r) => r.tid)).toEqual([zoe]);
     expect((await search(supervisor, zoe.toLowerCase())).json.results.map((r) => r.tid)).toEqual([zoe]);
+  });
+
+  it("carries each ticket's attention as the check-in answer does: the type's note, then the ticket's; absent when none applies", async () => {
+    const event = await createEvent(issuer.data);
+    await cliJson([
+      'event',
+      'ticket-type',
+      'set',
+      '--data',
+      issuer.data,
+      '--event',
+      event.eid,
+      '--type',
+      'VIP',
+      '--note',
+      'Green wristband',
+    ]);
+    const both = await issue(event.eid, 'Zoë Ångström', 'VIP', '--attention', '--note', 'Wheelchair user: side door');
+    const typeOnly = await issue(event.eid, 'Zoe Smith', 'VIP');
+    const flagOnly = await issue(event.eid, 'Zoe Adams', 'Standard', '--attention');
+    const none = await issue(event.eid, 'Zoe Brown', 'Standard');
+    const supervisor = await scanner(event.eid, 'supervisor');
+
+    const found = await search(supervisor, 'zoe');
+    expect(found.status).toBe(200);
+    const attention = Object.fromEntries(found.json.results.map((result) => [result.tid, result.attention]));
+    expect(attention).toEqual({
+      [both]: { required: true, notes: ['Green wristband', 'Wheelchair user: side door'] },
+      [typeOnly]: { required: false, notes: ['Green wristband'] },
+      [flagOnly]: { required: true, notes: [] },
+      [none]: undefined,
+    });
+    expect(found.json.results.find((result) => result.tid === none)).not.toHaveProperty('attention');
+
+    // The same as the status answer carries for the ticket (docs/protocol.md "Attention notes (project extension)").
+    const status = await fetch(`${issuer.url}/api/v1/tickets/${both}/status`, {
+      headers: { authorization: `Bearer ${supervisor.apiKey}` },
+    });
+    expect(((await status.json()) as { attention?: unknown }).attention).toEqual(attention[both]);
+
+    // A change made after the search shows in the next one; clearing the type's rule leaves the ticket's own.
+    await cliJson(['event', 'ticket-type', 'set', '--data', issuer.data, '--event', event.eid, '--type', 'VIP', '--no-note']);
+    const again = await search(supervisor, 'zoe ang');
+    expect(again.json.results.map((result) => result.attention)).toEqual([{ required: true, notes: ['Wheelchair user: side door'] }]);
   });
 
   it("refuses a steward's key, a missing key and a query with nothing to search for", async () => {

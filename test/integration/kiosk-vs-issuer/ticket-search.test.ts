@@ -11,6 +11,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { KioskCore } from '../../../main/kiosk/kiosk-core.js';
 import { handleKioskCall } from '../../../main/host/kiosk-calls.js';
+import { setTicketTypeAttention, updateTicketAttention } from '../../../issuer/services/attention-notes.js';
+import { foundTicketView } from '../../../renderer/view/search-view-model.js';
 import { enrollWith } from './helpers/kiosk.js';
 import { useIssuerAndKiosks } from './helpers/rig.js';
 
@@ -64,6 +66,31 @@ describe('finding a ticket at the kiosk', () => {
     expect(await core.searchTickets(ada.tid)).toMatchObject({ type: 'results', results: [{ tid: ada.tid }] });
     expect(await core.searchTickets('nobody here')).toEqual({ type: 'results', results: [], more: false });
     expect(await core.searchTickets(' -- ')).toEqual({ type: 'invalid_query' });
+  });
+
+  it("shows the notes the issuer's search sends with each result: the type's, then the ticket's (docs/kiosk.md \"Finding a ticket\")", async () => {
+    const core = await kioskAs('sup', 'supervisor');
+    const ada = rig.issuer.issueTicket({ holderName: 'Ada Lovelace' });
+    const adam = rig.issuer.issueTicket({ holderName: 'Adam Smith' });
+    const sql = rig.issuer.fx.sql;
+    await setTicketTypeAttention(sql, rig.issuer.event.eid, 'Standard', { note: 'Green wristband' }, new Date().toISOString());
+    await updateTicketAttention(sql, ada.tid, { attention: true, note: 'Wheelchair user: side door' });
+
+    const found = await core.searchTickets('ada');
+    expect(found).toMatchObject({ type: 'results', more: false });
+    const results = found.type === 'results' ? found.results : [];
+    const byTid = Object.fromEntries(results.map((result) => [result.tid, result]));
+    expect(byTid[ada.tid]!.attention).toEqual({ required: true, notes: ['Green wristband', 'Wheelchair user: side door'] });
+    expect(byTid[adam.tid]!.attention).toEqual({ required: false, notes: ['Green wristband'] });
+    // The dialog's line for each (renderer/screens/ticket-search.ts shows it under the result).
+    expect(foundTicketView(byTid[ada.tid]!).notes).toBe('Note: Green wristband · Wheelchair user: side door');
+    expect(foundTicketView(byTid[adam.tid]!).notes).toBe('Note: Green wristband');
+
+    // Cleared at the issuer: the next search has no note to show.
+    await setTicketTypeAttention(sql, rig.issuer.event.eid, 'Standard', { note: null }, new Date().toISOString());
+    const after = await core.searchTickets('adam');
+    expect(after).toMatchObject({ type: 'results', results: [{ tid: adam.tid }] });
+    expect(after.type === 'results' ? after.results[0]!.attention : 'none').toBeUndefined();
   });
 
   it('checks a found ticket in by hand: the issuer records the reason, the door shows ADMIT, the audit log has who and why', async () => {

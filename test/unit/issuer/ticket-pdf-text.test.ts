@@ -37,4 +37,10 @@ describe('wrapWords', () => {
     expect(cut).toBe(true);
     expect(lines).toEqual([['aaaa'], ['bbb…']]);
   });
+  it('when cut, says what the last line stands for: the rest of the text from its first word', () => {
+    expect(wrapWords('aaaa  bbbb cccc dddd', 4, 2, width, 1).rest).toBe('bbbb cccc dddd');
+    expect(wrapWords('ab cd', 10, 3, width, 1).rest).toBeUndefined();
+    // A word split between characters goes on without a space; the next word after one.
+    expect(wrapWords('abcdefghij kl', 3, 2, width, 1)).toEqual({ lines: [['abc'], ['de…']], cut: true, rest: 'defghij kl' });
+  });
 });
