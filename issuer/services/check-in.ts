@@ -52,8 +52,7 @@ import type { Sql, SqlDatabase } from '../store/sql.js';
 import { signAnnulmentReceipt } from './annulment-receipts.js';
 import { alertKindOf } from './scan-alerts.js';
 import { announce } from './webhooks.js';
-import { applyDueExitAll, dueMoment } from './exit-all.js';
-import { exitInsideBefore } from '../store/exit-all.js';
+import { applyDueExitAll, checkOutAt, dueMoment } from './exit-all.js';
 
 /** The HTTP answer, already serialised: first answers and replays send the very same bytes. */
 export type CheckInResult = { ok: true; httpStatus: number; responseBody: string } | { ok: false; error: ApiError };
@@ -146,7 +145,7 @@ async function checkInJob(
   // An entry from before the last moment recorded (an offline kiosk's, synced late) ended at that moment.
   const entered = decision.kind === 'answer' && decision.effect?.kind === 'enter' ? decision.effect.at : null;
   if (entered !== null && exitAll?.done != null && Date.parse(entered) < Date.parse(exitAll.done)) {
-    await exitInsideBefore(db, ticket!.eid, exitAll.done, now.toISOString(), ticket!.tid);
+    await checkOutAt(db, ticket!.eid, exitAll.done, now, ticket!.tid);
   }
   await appendScanLog(db, {
     at: now.toISOString(),

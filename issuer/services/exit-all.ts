@@ -11,6 +11,7 @@ import { findEvent } from '../store/events.js';
 import { claimMoment, eventsWithExitAll, exitAllOf, exitInsideBefore, saveExitAll, type ExitAllRow } from '../store/exit-all.js';
 import { namedJob } from '../store/named-jobs.js';
 import type { Sql, SqlDatabase } from '../store/sql.js';
+import { announce } from './webhooks.js';
 
 /** The moment due now (passed, after the setting, not yet done), or null. */
 export function dueMoment(row: ExitAllRow | undefined, nowMs: number): string | null {
@@ -29,8 +30,25 @@ export async function applyDueExitAll(db: Sql, eid: string, now: Date): Promise<
   const moment = dueMoment(row, now.getTime());
   if (row === undefined || moment === null) return row;
   await claimMoment(db, row, moment);
-  await exitInsideBefore(db, eid, moment, now.toISOString());
+  await checkOutAt(db, eid, moment, now);
   return { ...row, done: moment };
+}
+
+/**
+ * In the caller's transaction: checks out everyone of the event inside since before `moment` (or only `tid`), and
+ * tells each exit to the webhooks as the door's exits are (docs/issuer.md "Webhooks": `checkin.exited`, actor
+ * `auto`, at the moment, at no gate).
+ */
+export async function checkOutAt(db: Sql, eid: string, moment: string, now: Date, tid?: string): Promise<void> {
+  for (const exit of await exitInsideBefore(db, eid, moment, now.toISOString(), tid)) {
+    await announce(
+      db,
+      'checkin.exited',
+      eid,
+      { eid, tid: exit.tid, ticket_type: exit.ticket_type, at: moment, gate_id: null, scanner_id: null, staff_id: null, actor: 'auto' },
+      now.toISOString(),
+    );
+  }
 }
 
 /** The write job of one event's due moment (heartbeat, occupancy read, CLI). */

@@ -59,11 +59,18 @@ interface InsideRow {
   ticket_type: string | null;
 }
 
+/** A ticket checked out at a set time: what its `checkin.exited` webhook tells (docs/issuer.md "Webhooks"). */
+export interface AutoExit {
+  tid: string;
+  ticket_type: string | null;
+}
+
 /**
  * Checks out every ticket of the event inside since before `moment` (or only `tid`): state `outside` at the
- * moment, an exit with reason `auto` in admission_events and the scan log, the occupancy counters. Returns how many.
+ * moment, an exit with reason `auto` in admission_events and the scan log, the occupancy counters. Returns the
+ * tickets checked out.
  */
-export async function exitInsideBefore(db: Sql, eid: string, moment: string, recordedAt: string, tid?: string): Promise<number> {
+export async function exitInsideBefore(db: Sql, eid: string, moment: string, recordedAt: string, tid?: string): Promise<AutoExit[]> {
   const momentMs = Date.parse(moment);
   const rows = (
     await db.all<InsideRow>(
@@ -120,5 +127,5 @@ export async function exitInsideBefore(db: Sql, eid: string, moment: string, rec
       details: JSON.stringify({ check: 'exit_all', actor: 'auto', reason: 'auto' }),
     })),
   );
-  return rows.length;
+  return rows.map((row) => ({ tid: row.tid, ticket_type: row.ticket_type }));
 }

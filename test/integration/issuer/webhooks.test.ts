@@ -11,6 +11,7 @@ import { build } from '../../../issuer/app.js';
 import { createLogger } from '../../../issuer/logging.js';
 import { revokeScannerKey, revokeTicketById } from '../../../issuer/services/admin-actions.js';
 import { annulCheckIn } from '../../../issuer/services/door.js';
+import { setExitAllWrite, settleExitAll } from '../../../issuer/services/exit-all.js';
 import { startDeliverer } from '../../../issuer/services/webhook-delivery.js';
 import { MAX_ATTEMPTS, RETRY_DELAYS_S, WEBHOOK_EVENT_TYPES } from '../../../issuer/services/webhook-events.js';
 import { newWebhookSecret } from '../../../issuer/services/webhook-signature.js';
@@ -142,6 +143,33 @@ describe('webhooks', () => {
     expect(JSON.stringify(all)).not.toContain('Ada Lovelace');
     expect(receivedAt('/revocations').map((r) => r.type)).toEqual(['ticket.revoked']);
     expect(receivedAt('/other-event')).toEqual([]);
+  });
+
+  it("check-out at a set time tells each exit, as the door's exits are told (actor auto, at the moment, no gate)", async () => {
+    const event = fx.createEvent({ entryPolicy: 'reentry' });
+    await endpoint('/auto-exits', ['checkin.exited'], event.eid);
+    const scanner = fx.enrollScanner(event.eid);
+    const [ada, bob] = [fx.issueTicket(event.eid).tid, fx.issueTicket(event.eid).tid];
+    expect((await checkIn(scanner, event.eid, ada)).body.status).toBe('valid');
+    expect((await checkIn(scanner, event.eid, bob)).body.status).toBe('valid');
+    // A moment a second ahead, set as of now through the job `event set --exit-all-at` runs; then past it.
+    const moment = new Date(Math.ceil((Date.now() + 1_000) / 1000) * 1000);
+    await fx.database.write(setExitAllWrite({ eid: event.eid, at: moment.toISOString(), timeZone: null, now: new Date().toISOString() }));
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, moment.getTime() - Date.now()) + 200));
+    await settleExitAll(fx.database, event.eid);
+    await settleExitAll(fx.database, event.eid); // once per moment: nothing more to tell
+
+    const deliverer = startDeliverer(fx.database, (error) => {
+      throw error;
+    });
+    await deliverer.stop();
+    while ((await deliverer.runOnce()) > 0);
+    const told = receivedAt('/auto-exits');
+    expect(told.every((r) => r.verified && r.type === 'checkin.exited')).toBe(true);
+    expect(told.map((r) => r.data['tid']).sort()).toEqual([ada, bob].sort());
+    for (const r of told) {
+      expect(r.data).toMatchObject({ eid: event.eid, at: moment.toISOString(), gate_id: null, scanner_id: null, actor: 'auto' });
+    }
   });
 
   it('tries a failing endpoint again on the schedule, dead-letters it with the reason after the last attempt, and a replay sends it again under the same id', async () => {
