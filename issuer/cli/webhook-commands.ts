@@ -1,5 +1,5 @@
 /**
- * `webhook add|list|test|replay|disable` (docs/issuer.md "Webhooks"): the endpoints other systems hear of the door
+ * `webhook add|list|test|replay|disable|enable` (docs/issuer.md "Webhooks"): the endpoints other systems hear of the door
  * from. The secret that signs their messages comes from, or goes to, a file (mode 0600), never the command line or
  * the output.
  */
@@ -14,7 +14,7 @@ import { isoUtc } from '../time.js';
 import { sendOne } from '../services/webhook-delivery.js';
 import { newMessageId, parseEventTypes, TEST_EVENT_TYPE, WEBHOOK_EVENT_TYPES } from '../services/webhook-events.js';
 import { newWebhookSecret, webhookSecretProblem } from '../services/webhook-signature.js';
-import { addEndpointWrite, disableEndpointWrite, replayWrite } from '../services/webhooks.js';
+import { addEndpointWrite, disableEndpointWrite, enableEndpointWrite, replayWrite } from '../services/webhooks.js';
 import { endpointHealth, findEndpoint, type EndpointHealth } from '../store/webhooks.js';
 import { action, withCommonOptions, type CommonOptions } from './command.js';
 
@@ -179,13 +179,24 @@ export function registerWebhookCommands(program: Command): void {
   withCommonOptions(
     webhook
       .command('disable')
-      .description('stop sending to the endpoint (its waiting messages stay, for a replay)')
+      .description('stop sending to the endpoint (its waiting messages stay; webhook enable sends them)')
       .argument('<id>', 'endpoint id'),
   ).action(
     action<CommonOptions>((options, output, [endpointId]) =>
       withIssuer(options.data, async ({ database }) => {
         const endpoint = await database.write(disableEndpointWrite({ endpointId: endpointId!, now: isoUtc(new Date()) }));
         output.result(endpoint, () => `Disabled ${endpoint.endpoint_id}.\n${describe(endpoint)}`);
+      }),
+    ),
+  );
+
+  withCommonOptions(
+    webhook.command('enable').description('send to a disabled endpoint again: what waited goes out first').argument('<id>', 'endpoint id'),
+  ).action(
+    action<CommonOptions>((options, output, [endpointId]) =>
+      withIssuer(options.data, async ({ database }) => {
+        const endpoint = await database.write(enableEndpointWrite({ endpointId: endpointId! }));
+        output.result(endpoint, () => `Enabled ${endpoint.endpoint_id}.\n${describe(endpoint)}`);
       }),
     ),
   );

@@ -8,6 +8,7 @@ import type { Sql } from '../store/sql.js';
 import { scanLogHead } from '../store/audit-log.js';
 import {
   disableEndpoint,
+  enableEndpoint,
   endpointHealth,
   findEndpoint,
   insertEndpoint,
@@ -63,6 +64,11 @@ export const disableEndpointWrite = namedJob(
     return (await endpointHealth(db)).find((endpoint) => endpoint.endpoint_id === args.endpointId)!;
   },
 );
+
+export const enableEndpointWrite = namedJob('webhook-enable', async (db, args: { endpointId: string }): Promise<EndpointHealth> => {
+  if (!(await enableEndpoint(db, args.endpointId))) throw endpointNotFound(args.endpointId);
+  return (await endpointHealth(db)).find((endpoint) => endpoint.endpoint_id === args.endpointId)!;
+});
 
 export const replayWrite = namedJob(
   'webhook-replay',

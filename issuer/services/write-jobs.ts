@@ -15,7 +15,7 @@ import { applyAllExitAllWrite, applyExitAllWrite, setExitAllWrite } from './exit
 import { createScannerSetupWrite, revokeSetupWrite } from './scanner-setup.js';
 import { revokeStaffBadgeWrite } from './staff-badges.js';
 import { claimDeliveriesWrite, deliveredWrite, failedWrite } from './webhook-delivery.js';
-import { addEndpointWrite, auditHeadWrite, disableEndpointWrite, replayWrite } from './webhooks.js';
+import { addEndpointWrite, auditHeadWrite, disableEndpointWrite, enableEndpointWrite, replayWrite } from './webhooks.js';
 import type { JobDefinition } from '../store/named-jobs.js';
 import { insertStaffBadgeWrite } from '../store/staff-badges.js';
 
@@ -45,6 +45,7 @@ export const WRITE_JOBS: readonly JobDefinition<never, unknown>[] = [
   auditHeadWrite,
   addEndpointWrite,
   disableEndpointWrite,
+  enableEndpointWrite,
   replayWrite,
   // Attention notes (docs/protocol.md "Attention notes (project extension)").
   updateTicketAttentionWrite,

@@ -51,6 +51,11 @@ export async function disableEndpoint(db: Sql, endpointId: string, now: string):
   );
 }
 
+/** Sends to the endpoint again: its deliveries still waiting are due as they were (docs/issuer.md "Webhooks"). */
+export async function enableEndpoint(db: Sql, endpointId: string): Promise<boolean> {
+  return (await db.run('UPDATE webhook_endpoints SET disabled_at = NULL WHERE endpoint_id = ?', [endpointId])).changes === 1;
+}
+
 export function endpointHealth(db: Sql): Promise<EndpointHealth[]> {
   return db.all<EndpointHealth>(
     `SELECT e.endpoint_id, e.url, e.events, e.eid, e.created_at, e.disabled_at,

@@ -15,7 +15,13 @@ import { setExitAllWrite, settleExitAll } from '../../../issuer/services/exit-al
 import { startDeliverer } from '../../../issuer/services/webhook-delivery.js';
 import { MAX_ATTEMPTS, RETRY_DELAYS_S, WEBHOOK_EVENT_TYPES } from '../../../issuer/services/webhook-events.js';
 import { newWebhookSecret } from '../../../issuer/services/webhook-signature.js';
-import { addEndpointWrite, auditHeadWrite, disableEndpointWrite, replayWrite } from '../../../issuer/services/webhooks.js';
+import {
+  addEndpointWrite,
+  auditHeadWrite,
+  disableEndpointWrite,
+  enableEndpointWrite,
+  replayWrite,
+} from '../../../issuer/services/webhooks.js';
 import { endpointHealth } from '../../../issuer/store/webhooks.js';
 import { createIssuerFixture, type EnrolledScanner, type IssuerFixture } from '../../support/issuer-fixture.js';
 import { startReceiver, type Receiver } from '../../support/webhook-receiver.js';
@@ -170,6 +176,24 @@ describe('webhooks', () => {
     for (const r of told) {
       expect(r.data).toMatchObject({ eid: event.eid, at: moment.toISOString(), gate_id: null, scanner_id: null, actor: 'auto' });
     }
+  });
+
+  it('a disabled endpoint is sent nothing; enabled again, what waited goes out', async () => {
+    const event = fx.createEvent();
+    const endpointId = await endpoint('/paused', ['checkin.created'], event.eid);
+    const scanner = fx.enrollScanner(event.eid);
+    const tid = fx.issueTicket(event.eid).tid;
+    expect((await checkIn(scanner, event.eid, tid)).body.status).toBe('valid');
+    await fx.database.write(disableEndpointWrite({ endpointId, now: new Date().toISOString() }));
+    const deliverer = startDeliverer(fx.database, (error) => {
+      throw error;
+    });
+    await deliverer.stop();
+    while ((await deliverer.runOnce()) > 0);
+    expect(receivedAt('/paused')).toEqual([]);
+    expect((await fx.database.write(enableEndpointWrite({ endpointId }))).disabled_at).toBeNull();
+    while ((await deliverer.runOnce()) > 0);
+    expect(receivedAt('/paused').map((r) => [r.type, r.data['tid'], r.verified])).toEqual([['checkin.created', tid, true]]);
   });
 
   it('tries a failing endpoint again on the schedule, dead-letters it with the reason after the last attempt, and a replay sends it again under the same id', async () => {

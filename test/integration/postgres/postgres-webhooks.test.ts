@@ -115,6 +115,9 @@ describe('webhooks on PostgreSQL, two serve processes', () => {
     ]);
     expect(listed.endpoints.find((e) => e.endpoint_id === endpoint.endpoint_id)?.disabled_at).toBe(disabled.disabled_at);
     expect(JSON.stringify(listed)).not.toContain(secret);
+    const enabled = await cliJson<{ disabled_at: string | null }>(['webhook', 'enable', endpoint.endpoint_id, '--data', issuer.data]);
+    expect(enabled.disabled_at).toBeNull();
+    expect((await cliFailure(['webhook', 'enable', 'whe_nothing', '--data', issuer.data])).code).toBe('WEBHOOK_NOT_FOUND');
   });
 
   it('both processes deliver, and no check-in goes out twice', async () => {
