@@ -54,6 +54,9 @@ export const discoveryDocumentSchema = {
   },
 } as const;
 
+/** The longest scanner name or platform an enrollment carries (and an import brings). */
+export const MAX_SCANNER_TEXT_LENGTH = 200;
+
 export const enrollRequestSchema = {
   $id: 'EnrollRequest',
   type: 'object',
@@ -61,8 +64,8 @@ export const enrollRequestSchema = {
   properties: {
     token: nonEmpty,
     scanner_id: nonEmpty,
-    scanner_name: { type: 'string', maxLength: 200 },
-    scanner_platform: { type: 'string', maxLength: 200 },
+    scanner_name: { type: 'string', maxLength: MAX_SCANNER_TEXT_LENGTH },
+    scanner_platform: { type: 'string', maxLength: MAX_SCANNER_TEXT_LENGTH },
     protocol_version: { type: 'integer' },
     // Project extension (docs/protocol.md "Enrollment"): the kiosk's own Ed25519 public key, base64url of 32 bytes.
     lan_public_key: { type: 'string', pattern: '^[A-Za-z0-9_-]{43}$' },

@@ -55,6 +55,8 @@ export function parseBaseUrl(value: string): string {
 
 /** Names and labels end up in QR codes that must stay small enough to scan quickly (docs/protocol.md "Ticket payload"). */
 export const MAX_LABEL_LENGTH = 80;
+/** The largest capacity an event may have (`event create|set --capacity`, the dashboard, an import). */
+export const MAX_EVENT_CAPACITY = 10_000_000;
 
 export function parseLabel(value: string, flag: string): string {
   const trimmed = value.trim();

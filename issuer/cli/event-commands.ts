@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { createEvent, DEFAULT_EVENT_HOURS, type NewEvent } from '../admin/events.js';
 import type { IdFactory } from '../admin/ids.js';
 import { requireEvent, withIssuer } from '../admin/issuer-context.js';
-import { parseDateTime, parseInteger, parseLabel } from '../admin/validators.js';
+import { MAX_EVENT_CAPACITY, parseDateTime, parseInteger, parseLabel } from '../admin/validators.js';
 import type { EntryPolicy, OfflineExposurePolicy } from '../../protocol/door.js';
 import { AdminError } from '../error-catalogue.js';
 import { eventOccupancy, parseOfflinePolicy, setOfflinePolicyWrite, updateEventDoorWrite, type EventOccupancy } from '../services/door.js';
@@ -70,7 +70,7 @@ function parseEntryPolicy(value: string): EntryPolicy {
 
 /** `--capacity N`, or `none` to remove it. */
 function parseCapacity(value: string): number | null {
-  return value === 'none' ? null : parseInteger(value, '--capacity', 1, 10_000_000);
+  return value === 'none' ? null : parseInteger(value, '--capacity', 1, MAX_EVENT_CAPACITY);
 }
 
 const describePolicy = (p: OfflineExposurePolicy): string =>

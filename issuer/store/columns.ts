@@ -14,7 +14,8 @@
  * The type of a value in an export file: `string` is non-empty, `text` may be empty, `?` allows null; `label` is
  * a text people see (a name, venue, gate or ticket type) under the rules `event create` and `ticket issue` apply
  * (non-empty, at most 80 characters, printable: docs/issuer.md "Threats handled"), `label?` null or such a text,
- * `label_text` such a text or ''; the rest are one format or set of values each (issuer/transfer/file.ts checks them).
+ * `label_text` such a text or '', `capacity?` null or an event capacity as `event create` takes, `scanner_text?` null or
+ * a scanner name or platform as enrollment takes; the rest are one format or set of values each (issuer/transfer/file.ts checks them).
  */
 export type TransferType =
   | 'string'
@@ -31,6 +32,8 @@ export type TransferType =
   | 'kid'
   | 'flag'
   | 'count?'
+  | 'capacity?'
+  | 'scanner_text?'
   | 'int?'
   | 'role'
   | 'entry_policy'
@@ -76,7 +79,7 @@ export const TABLE_COLUMNS = {
     ends_at: { travels: 'time' },
     created_at: { travels: 'time' },
     entry_policy: { travels: 'entry_policy' },
-    capacity: { travels: 'count?' },
+    capacity: { travels: 'capacity?' },
   },
   tickets: {
     rowid: ROWID,
@@ -166,8 +169,8 @@ export const TABLE_COLUMNS = {
     key_hash: { travels: 'sha256', immutable: true },
     token_id: { travels: 'string', immutable: true },
     scanner_id: { travels: 'string', immutable: true },
-    scanner_name: { travels: 'text?', immutable: true },
-    scanner_platform: { travels: 'text?', immutable: true },
+    scanner_name: { travels: 'scanner_text?', immutable: true },
+    scanner_platform: { travels: 'scanner_text?', immutable: true },
     eid: { travels: 'string', immutable: true },
     gate_id: { travels: 'label?', immutable: true },
     expires_at: { travels: 'time', immutable: true },

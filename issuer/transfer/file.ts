@@ -45,7 +45,8 @@ import type { IssuerInfo } from '../store/issuer-info.js';
 import { transferTypes, type TransferType as ColumnType } from '../store/columns.js';
 import { TRANSFER_TABLES, type TransferTable } from './store.js';
 import { AdminError } from '../error-catalogue.js';
-import { MAX_LABEL_LENGTH } from '../admin/validators.js';
+import { MAX_EVENT_CAPACITY, MAX_LABEL_LENGTH } from '../admin/validators.js';
+import { MAX_SCANNER_TEXT_LENGTH } from '../../protocol/schemas.js';
 import { labelCharacterProblem } from '../../protocol/labels.js';
 
 export const EXPORT_FORMAT = 'ticket-issuer-export';
@@ -163,6 +164,8 @@ const TYPE_CHECKS: Record<ColumnType, (value: unknown) => boolean> = {
   kid: (v) => typeof v === 'string' && /^[0-9a-f]{8}$/.test(v),
   flag: (v) => v === 0 || v === 1,
   'count?': (v) => v === null || (typeof v === 'number' && Number.isSafeInteger(v) && v > 0),
+  'capacity?': (v) => v === null || (typeof v === 'number' && Number.isSafeInteger(v) && v > 0 && v <= MAX_EVENT_CAPACITY),
+  'scanner_text?': (v) => v === null || (typeof v === 'string' && v.length <= MAX_SCANNER_TEXT_LENGTH),
   'int?': (v) => v === null || (typeof v === 'number' && Number.isSafeInteger(v)),
   role: isStaffRole,
   entry_policy: (v) => v === 'single' || v === 'reentry',
@@ -204,6 +207,8 @@ const TYPE_NAMES: Record<ColumnType, string> = {
   kid: '8 lowercase hex digits',
   flag: '0 or 1',
   'count?': 'a positive integer or null',
+  'capacity?': `null or a whole number from 1 to ${MAX_EVENT_CAPACITY}, as event create accepts`,
+  'scanner_text?': `null or a string of at most ${MAX_SCANNER_TEXT_LENGTH} characters, as enrollment accepts`,
   'int?': 'an integer or null',
   role: '"steward", "supervisor" or "technician"',
   entry_policy: '"single" or "reentry"',

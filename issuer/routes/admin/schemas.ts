@@ -3,6 +3,8 @@
  * route for the request and for every status it answers, like the protocol
  * routes: fast-json-stringify sends exactly the declared fields.
  */
+import { MAX_EVENT_CAPACITY } from '../../admin/validators.js';
+
 const dateTime = { type: 'string', format: 'date-time' } as const;
 const nullableString = { type: ['string', 'null'] } as const;
 const nullableDateTime = { type: ['string', 'null'], format: 'date-time' } as const;
@@ -384,7 +386,7 @@ export const doorSettingsBodySchema = {
   type: 'object',
   properties: {
     entry_policy: { type: 'string', enum: ['single', 'reentry'] },
-    capacity: { type: ['integer', 'null'], minimum: 1, maximum: 10_000_000 },
+    capacity: { type: ['integer', 'null'], minimum: 1, maximum: MAX_EVENT_CAPACITY },
   },
 } as const;
 export const offlinePolicyBodySchema = {

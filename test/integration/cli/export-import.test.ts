@@ -506,7 +506,7 @@ describe('import: refusals change nothing', () => {
   );
 
   it(
-    'labels obey the rules event create and ticket issue apply: an over-long name, a direction override, BEL, NUL or CR LF is refused with the row and field, into a fresh data dir too',
+    'labels and sizes obey the rules event create, ticket issue and enrollment apply: an over-long name, a direction override, BEL, NUL or CR LF, too large a capacity, too long a scanner name is refused with the row and field, into a fresh data dir too',
     async () => {
       const { file } = await issuerWithData();
       const cases: [string, string][] = [
@@ -518,6 +518,30 @@ describe('import: refusals change nothing', () => {
         [rewrite(file, (d) => void (d.tickets[2]!.ticket_type = 'VIP\u0007')), 'tickets[2].ticket_type must be null or a label'],
         [rewrite(file, (d) => void (d.events[0]!.venue = 'Hall\u0000')), 'events[0].venue must be a label: 1-80 printable characters'],
         [rewrite(file, (d) => void (d.events[0]!.name = 'Spring\r\nGala')), 'events[0].name must be a label'],
+        // The sizes event create and enrollment take: a capacity up to 10,000,000, a scanner name of 200 characters.
+        [
+          rewrite(file, (d) => void ((d.events[0] as Record<string, unknown>).capacity = 10_000_001)),
+          'events[0].capacity must be null or a whole number from 1 to 10000000',
+        ],
+        [
+          rewrite(file, (d) => {
+            (d as unknown as { api_keys: Record<string, unknown>[] }).api_keys.push({
+              api_key_id: 'key_imported',
+              key_hash: '0'.repeat(64),
+              token_id: 'tok_imported',
+              scanner_id: 'scn_imported',
+              scanner_name: 'x'.repeat(201),
+              scanner_platform: null,
+              eid: d.events[0]!.eid,
+              gate_id: null,
+              expires_at: '2026-12-31T00:00:00Z',
+              created_at: '2026-12-01T00:00:00Z',
+              revoked_at: null,
+              role: 'steward',
+            });
+          }),
+          'api_keys[0].scanner_name must be null or a string of at most 200 characters',
+        ],
       ];
       await Promise.all(
         cases.map(async ([bad, words]) => {
