@@ -84,7 +84,14 @@ export const replayWrite = namedJob(
  * tamper-evident logs"), every `everyMs`. Every serving process runs this now and then; none is written while the
  * last one is younger than that, so several processes send one between them.
  */
+/**
+ * On PostgreSQL every `serve` process runs the audit head's timer: a transaction lock of its own (not the chain
+ * head's, which check-ins take) makes a second process wait, then find the first one's message and write none.
+ */
+const AUDIT_HEAD_LOCK_KEY = 0x746b61756468;
+
 export const auditHeadWrite = namedJob('webhook-audit-head', async (db, args: { now: string; everyMs: number }): Promise<boolean> => {
+  if (db.dialect === 'postgres') await db.get(`SELECT pg_advisory_xact_lock(${AUDIT_HEAD_LOCK_KEY}) AS locked`);
   const last = await db.get<{ created_at: string }>(
     "SELECT created_at FROM webhook_messages WHERE type = 'audit.head' ORDER BY seq DESC LIMIT 1",
   );

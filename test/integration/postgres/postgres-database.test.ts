@@ -9,6 +9,8 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdminError } from '../../../issuer/error-catalogue.js';
+import { newWebhookSecret } from '../../../issuer/services/webhook-signature.js';
+import { addEndpointWrite, auditHeadWrite } from '../../../issuer/services/webhooks.js';
 import { changeAdmission } from '../../../issuer/store/checkins.js';
 import { openPostgresDatabase } from '../../../issuer/store/postgres-database.js';
 import { migratePostgres, postgresSchemaVersion, POSTGRES_MIGRATIONS } from '../../../issuer/store/postgres-migrations.js';
@@ -438,3 +440,27 @@ describe('the rate-limit store on PostgreSQL', () => {
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
+
+describe('the webhooks audit head on PostgreSQL', () => {
+  it('two processes racing for the same period write one audit.head, not two (docs/issuer.md "Webhooks")', async () => {
+    const url = await freshDatabase('audit_head');
+    // Two "processes": two pools, each running the serve timer's job at the same moment, many times over.
+    const [first, second] = [await open(url), await open(url)];
+    await migratePostgres(first);
+    await first.write(
+      addEndpointWrite({
+        url: 'https://example.com/hook',
+        events: '*',
+        eid: null,
+        secret: newWebhookSecret(),
+        now: new Date().toISOString(),
+      }),
+    );
+    const now = new Date().toISOString();
+    const wrote = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => (i % 2 === 0 ? first : second).write(auditHeadWrite({ now, everyMs: 60_000 }))),
+    );
+    expect(wrote.filter(Boolean)).toHaveLength(1);
+    expect(await first.read.get("SELECT count(*) AS n FROM webhook_messages WHERE type = 'audit.head'")).toEqual({ n: 1 });
+  });
+});
