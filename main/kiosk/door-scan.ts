@@ -17,6 +17,7 @@ import {
 } from '../../protocol/index.js';
 import type { ScanResult } from './kiosk-api.js';
 import { attentionFromAnswer, withAttention } from './decide/attention.js';
+import { notesUrlOf } from '../../protocol/attention.js';
 import { idCheckFromAnswer, type IdCheck } from '../../protocol/id-check.js';
 import type { IdCheckActor, PendingIdCheck } from './id-check-door.js';
 import { decideCheckIn, evaluateScan, offlineOutcome, type DoorFacts } from './decide/scan-decision.js';
@@ -160,7 +161,9 @@ export class DoorScan {
     const local = this.deps.idCheck(payload);
     if (local !== 'unsynced') return local === null ? null : { check: local, source: 'list' };
     const { link } = this.deps;
-    if (!link.authorised || link.connection === 'offline') return null;
+    // Only an issuer with the notes list has ID checks; only one heard from lately is asked (a scan of an issuer
+    // that has just gone away must not wait two budgets). Until the first sync completes, that is one extra request.
+    if (notesUrlOf(document) === null || !link.authorised || link.connection !== 'online') return null;
     const lookup = await link.loadApiKey(enrollment);
     if (!('key' in lookup) || lookup.key === null) return null;
     const call = await this.deps.client.status(document.endpoints.status, lookup.key, payload.tid, { timeoutMs: this.deps.budgetMs });
