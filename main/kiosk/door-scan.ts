@@ -129,8 +129,9 @@ export class DoorScan {
       return this.deps.show(evaluation.verdict, lane);
     }
     const payload = evaluation.ticket.payload;
-    if (options.idChecked === undefined) {
-      // docs/kiosk.md "ID checks": the steward is asked before anything is checked in, online and offline alike.
+    if (options.idChecked === undefined && enrollment.direction === 'entry') {
+      // docs/kiosk.md "ID checks": the steward is asked before an entry is checked in, online and offline alike (an
+      // exit is not an admission: no ID is asked).
       const asked = await this.idCheckFor(payload, enrollment, document!);
       if (asked !== null)
         return this.deps.askIdCheck({

@@ -9,6 +9,8 @@
  *   scripts/with-keyring.sh npx vitest run test/integration/kiosk-vs-issuer/id-checks.test.ts
  */
 import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { parseIdCheck, type IdCheck } from '../../../protocol/id-check.js';
 import { setTicketDob, setTypeIdCheck } from '../../../issuer/store/id-checks.js';
@@ -111,4 +113,28 @@ describe('the same ID check through the issuer and through an offline kiosk', ()
     },
     60_000,
   );
+
+  it('an online kiosk without a synced list asks the issuer status first: the same prompt, and nothing checked in until Confirm', async () => {
+    const { fx, event } = rig.issuer;
+    await setTypeIdCheck(fx.sql, event.eid, 'Bar', parseIdCheck('age:18')!, new Date().toISOString());
+    const ticket = fx.issueTicket(event.eid, { holderName: 'Ada Lovelace', ticketType: 'Bar' });
+    await setTicketDob(fx.sql, ticket.tid, dobBefore(event.date, 17));
+    const keys = rig.kiosks.keychain('door');
+    rig.kiosks.track(keys);
+    const kiosk = rig.kiosks.open(keys, { db: 'door.db', heartbeatIntervalMs: 0, now: rig.clock });
+    await enrollWith(kiosk, rig.issuer.setupCode().code);
+    await kiosk.syncRevocations();
+    // As before the first sync completes: no list of this event.
+    const db = new Database(join(rig.kiosks.dir, 'door.db'));
+    db.prepare('DELETE FROM attention_sync').run();
+    db.close();
+
+    const asked = await kiosk.scan(ticket.qr);
+    expect(asked).toMatchObject({ type: 'id_check', prompt: { kind: 'age', min_age: 18, holder: 'Ada L.', band: 'under' } });
+    const entries = () =>
+      fx.db.prepare("SELECT id_check, staff_id FROM admission_events WHERE tid = ? AND action = 'entry'").all(ticket.tid);
+    expect(entries()).toEqual([]);
+    expect(verdictOf((await kiosk.confirmIdCheck()) as ScanResult).kind).toBe('admit');
+    expect(entries()).toEqual([{ id_check: 'checked', staff_id: null }]);
+  }, 60_000);
 });

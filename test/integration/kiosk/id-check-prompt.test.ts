@@ -143,6 +143,16 @@ describe('the ID prompt at a kiosk with staff PINs', () => {
     ]);
   });
 
+  it('an exit gate asks no ID: the exit is sent at once', async () => {
+    const ticket = issuer.issueTicket();
+    await page(core, 'unlockStaff', SUPERVISOR_PIN);
+    await page(core, 'setDirection', 'exit');
+    const result = await scan(ticket.code);
+    expect(result.type).toBe('verdict');
+    expect(sent(ticket.tid)).toEqual([expect.objectContaining({ action: 'exit' })]);
+    expect(sent(ticket.tid)[0]).not.toHaveProperty('id_checked');
+  });
+
   it('a ticket type without a check is checked in at once, without id_checked', async () => {
     const ticket = issuer.issueTicket({ tt: 'Day' });
     expect(await scan(ticket.code)).toMatchObject({ type: 'verdict', verdict: { kind: 'admit' } });
