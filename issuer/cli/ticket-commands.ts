@@ -24,8 +24,8 @@ import { parseDateTime, parseInteger, parseLabel, parseNote } from '../admin/val
 import { AdminError } from '../error-catalogue.js';
 import { revokeTicketById } from '../services/admin-actions.js';
 import { attentionForTicket, updateTicketAttentionWrite, type TicketAttentionJson } from '../services/attention-notes.js';
-import { updateTicketDobWrite } from '../services/id-checks.js';
-import { parseDob } from '../../protocol/id-check.js';
+import { idCheckForTicket, updateTicketDobWrite } from '../services/id-checks.js';
+import { idCheckLine, parseDob, type IdCheck } from '../../protocol/id-check.js';
 import type { AttentionChange } from '../store/attention-notes.js';
 import { ticketStatus } from '../services/ticket-status.js';
 import { findCheckin } from '../store/checkins.js';
@@ -264,7 +264,10 @@ export function registerTicketCommands(program: Command, nextId: IdFactory): voi
       withIssuer(options.data, async ({ database }) => {
         const row = await requireTicket(database.read, tid!);
         const attention = await attentionForTicket(database.read, row);
-        const status = ticketStatus(row, await findCheckin(database.read, row.tid), unixSeconds(new Date()), attention);
+        const spec = ticketStatus(row, await findCheckin(database.read, row.tid), unixSeconds(new Date()), attention);
+        // docs/protocol.md "ID checks (project extension)": what the door is asked, as the status answer says it (never the date).
+        const idCheck = await idCheckForTicket(database.read, row);
+        const status = idCheck === null ? spec : { ...spec, id_check: idCheck };
         const result = ticketShowJson(row, status);
         const qr = output.json ? '' : await terminalQr(row.qr);
         output.result(result, () => [...describeStatus(status), '', qr, row.qr].join('\n'));
@@ -293,7 +296,7 @@ function describeAttention(result: TicketAttentionJson): string {
   ].join('\n');
 }
 
-function describeStatus(status: TicketStatus & { attention?: Attention }): string[] {
+function describeStatus(status: TicketStatus & { attention?: Attention; id_check?: IdCheck }): string[] {
   return [
     `Ticket      ${status.tid}`,
     `Event       ${status.eid}`,
@@ -307,5 +310,6 @@ function describeStatus(status: TicketStatus & { attention?: Attention }): strin
       : [
           `Attention   ${status.attention.required ? 'yes' : 'no'}${status.attention.notes.map((note) => `\n  note      ${note}`).join('')}`,
         ]),
+    ...(status.id_check === undefined ? [] : [`ID check    ${idCheckLine(status.id_check)} (age band ${status.id_check.band})`]),
   ];
 }

@@ -6,10 +6,12 @@
  * entry counted "ID not checked" on the dashboard; one that sends `id_checked: true` is not.
  */
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isNotesPage, type NotesPage } from '../../../protocol/attention.js';
 import type { EventOverview } from '../../../issuer/dashboard-api.js';
-import { cliFailure, cliJson, createEvent, issueTickets } from '../../support/cli-harness.js';
+import { cliFailure, cliJson, createEvent, issueTickets, scratchDir } from '../../support/cli-harness.js';
 import { enroll, postCheckIn, type HttpScanner } from '../../support/issuer-http.js';
 import { BOTH_STORES, useIssuerOnStore, type Store } from '../../support/issuer-on-store.js';
 
@@ -133,6 +135,30 @@ describe.each<[Store]>(BOTH_STORES)('ID checks on %s', (store) => {
       expect(later.tickets.map((row) => row[0]).sort()).toEqual([over!, unknown!].sort());
       expect(later.id_bands).toEqual([[unknown!, 'over']]);
       expect((await status(scanner, over!))['id_check']).toMatchObject({ band: 'unknown' });
+
+      // `ticket show` says what the door is asked, never the date; an imported dob column gives its band.
+      const shown = await cliJson<Record<string, unknown>>(['ticket', 'show', under!, '--data', issuer.data]);
+      expect(shown['id_check']).toEqual({ kind: 'age', min_age: 21, holder: 'Cy Y.', band: 'under' });
+      expect(JSON.stringify(shown)).not.toContain(dayShort);
+      const csv = path.join(scratchDir('dob-csv-'), 'tickets.csv');
+      fs.writeFileSync(csv, `holder_name,ticket_type,expires_at,attention,note,dob\nGus Import,Bar,,,,${adult}\n`);
+      const imported = await cliJson<{ tickets: Array<{ tid: string }> }>([
+        'ticket',
+        'import',
+        '--data',
+        issuer.data,
+        '--event',
+        event.eid,
+        '--csv',
+        csv,
+      ]);
+      expect(JSON.stringify(imported)).not.toContain(adult);
+      expect((await status(scanner, imported.tickets[0]!.tid))['id_check']).toEqual({
+        kind: 'age',
+        min_age: 21,
+        holder: 'Gus I.',
+        band: 'over',
+      });
     },
     SLOW_MS,
   );
