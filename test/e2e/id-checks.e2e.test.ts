@@ -9,7 +9,7 @@
  * the entry as checked); Deny refuses `id_check_failed`, checks nothing in and is in the kiosk's audit log with the
  * staff id; offline the synced list gives the same prompt. The steps build on each other, so they run in order.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Browser } from '@playwright/test';
@@ -29,6 +29,8 @@ import {
 import { freePort } from '../support/free-port.js';
 
 const SHOTS = join(ROOT, 'test-results', 'e2e');
+/** docs/kiosk-screens.md "ID checks": the ID screen in each language, copied there only with UPDATE_SCREENSHOTS=1. */
+const DOC_SHOTS = join(ROOT, 'docs', 'screenshots');
 const WAIT_MS = 30_000;
 
 interface Ticket {
@@ -44,7 +46,7 @@ let issuer: RunningIssuer | null = null;
 let browser: Browser | null = null;
 let door: KioskDoor | null = null;
 const pageErrors: string[] = [];
-const tickets: Record<'ada' | 'bob' | 'cleo', Ticket> = {} as never;
+const tickets: Record<'ada' | 'bob' | 'cleo' | 'de' | 'fr' | 'es', Ticket> = {} as never;
 
 async function issue(holder: string, ...flags: string[]): Promise<Ticket> {
   const issued = await issuerCli<{ tickets: Ticket[] }>(
@@ -91,6 +93,7 @@ test.beforeAll(async ({ browser: workerBrowser }) => {
   tickets.ada = await issue('Ada Lovelace', '--dob', '1990-12-10');
   tickets.bob = await issue('Bob Young', '--dob', `${new Date().getUTCFullYear() - 15}-01-01`);
   tickets.cleo = await issue('Cleo Nodate');
+  for (const language of ['de', 'fr', 'es'] as const) tickets[language] = await issue('Ada Lovelace', '--dob', '1990-12-10');
   issuer = await startIssuer(issuerDir, port);
   browser = workerBrowser;
   door = await openKioskDoor(browser, {
@@ -182,6 +185,33 @@ test.describe.serial('ID checks at the kiosk, end to end (real issuer, web host,
         },
     );
     expect(queued).toEqual({ id_checked: 1, queue_state: 'pending' });
+    expect(pageErrors).toEqual([]);
+  });
+
+  test('the ID screen in German, French and Spanish: its own word in each, Deny refuses in each', async () => {
+    const page = door!.page;
+    await page.locator('[data-action="dismiss-verdict"]').click();
+    const shots: Array<[string, string]> = [['id-check-prompt', 'id-check-en.png']];
+    for (const [language, title, line] of [
+      ['de', 'AUSWEIS PRÜFEN', 'Ausweis prüfen: Name Ada L., 18+'],
+      ['fr', 'VÉRIFIER L’IDENTITÉ', 'Vérifier la pièce d’identité : nom Ada L., 18+'],
+      ['es', 'COMPROBAR IDENTIDAD', 'Comprobar documento: nombre Ada L., 18+'],
+    ] as const) {
+      await door!.runtime.core.setLanguage(language, null);
+      await scan(page, tickets[language].qr);
+      const prompt = page.locator('[data-id-check="age"][data-band="over"]');
+      await expect(prompt.locator('.idcheck__title')).toHaveText(title);
+      await expect(prompt.locator('[data-id-check-line]')).toHaveText(line);
+      await page.screenshot({ path: join(SHOTS, `id-check-${language}.png`) });
+      shots.push([`id-check-${language}`, `id-check-${language}.png`]);
+      await page.locator('[data-action="id-check-deny"]').click();
+      await expect(page.locator('[data-verdict="refuse"][data-reason="id_check_failed"]')).toBeVisible();
+      await page.locator('[data-action="dismiss-verdict"]').click();
+    }
+    await door!.runtime.core.setLanguage('en', null);
+    // Only on request, so a test run never changes committed files.
+    if (process.env['UPDATE_SCREENSHOTS'] === '1')
+      for (const [from, to] of shots) copyFileSync(join(SHOTS, `${from}.png`), join(DOC_SHOTS, to));
     expect(pageErrors).toEqual([]);
   });
 });
