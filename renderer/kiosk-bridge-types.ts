@@ -388,6 +388,11 @@ export interface AttentionOverride {
   via: StaffPerson['via'] | null;
 }
 
+/** Who answered an ID prompt, and how (docs/kiosk.md "ID checks"). */
+export interface IdCheckAnswer extends AttentionOverride {
+  answer: 'confirmed' | 'denied' | 'overridden';
+}
+
 /**
  * A recent verdict's details (docs/kiosk.md "Verdict details"), for a steward and up: what the screen's words
  * sum up, as codes and times, and whether its attention prompt was overridden, by whom.
@@ -415,6 +420,8 @@ export interface VerdictDetails {
   attention: { required: boolean; notes: string[] } | null;
   /** The supervisor's override of this verdict's attention prompt; null when none. */
   override: AttentionOverride | null;
+  /** docs/kiosk.md "ID checks": the ID prompt answered before this verdict, and who answered it; absent when none. */
+  id_check?: IdCheckAnswer;
 }
 
 /** verdictDetails' answer; `no_such_verdict` once the verdict is not among the kiosk's recent ones. */

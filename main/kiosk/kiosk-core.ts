@@ -17,7 +17,7 @@ import { ANY_SETUP_CODE, type GateDirection, type OfflinePolicy, type Verdict } 
 import type { AnnulResult, KioskApi, KioskLanguage, KioskState, LanguageCode, LanesRequest, LeaveKioskModeResult } from './kiosk-api.js';
 import type { LogCheckResult, ScanResult, SetLanguageResult, RemoveStaffPinResult, SetStaffPinResult, StaffLocked } from './kiosk-api.js';
 import type { ManualCheckInOutcome, StaffPersonRequest, StaffUnlockResult, StatusLookupResult, TicketSearchOutcome } from './kiosk-api.js';
-import type { VerdictDetailsResult } from './kiosk-api.js';
+import type { IdCheckAnswer, VerdictDetailsResult } from './kiosk-api.js';
 import { findVerdict, verdictDetailsOf } from './decide/verdict-details.js';
 import { LANGUAGE_CODES, kioskLanguage } from './decide/languages.js';
 import type { Lane } from './decide/lanes.js';
@@ -220,6 +220,16 @@ export class KioskCore implements KioskApi {
     return this.guarded('overrideIdCheck', () => this.answerIdCheck('overridden'));
   }
 
+  /** Who answered the ID prompt of a recent verdict, by its decided_at (docs/kiosk.md "Verdict details"). */
+  private readonly idCheckAnswers = new Map<string, IdCheckAnswer>();
+
+  private rememberIdCheck(result: ScanResult, answer: Omit<IdCheckAnswer, 'at'>, at: string): ScanResult {
+    if (result.type !== 'verdict') return result;
+    this.idCheckAnswers.set(result.verdict.decided_at, { ...answer, at });
+    if (this.idCheckAnswers.size > LAST_VERDICTS) this.idCheckAnswers.delete(this.idCheckAnswers.keys().next().value!);
+    return result;
+  }
+
   private answerIdCheck(answer: 'confirmed' | 'denied' | 'overridden'): Promise<ScanResult> {
     const pending = this.idChecks.take();
     if (pending === null) return Promise.resolve({ type: 'nothing_to_confirm' });
@@ -254,16 +264,20 @@ export class KioskCore implements KioskApi {
           ...(pending.ticket_type === null ? {} : { ticket_type: pending.ticket_type }),
         },
       };
-      return Promise.resolve(this.show(verdict, pending.lane));
+      return Promise.resolve(this.rememberIdCheck(this.show(verdict, pending.lane), { answer, ...whoOf(who) }, at));
     }
     this.staff.record({ event: answer === 'confirmed' ? 'id_check_confirmed' : 'id_check_override', ...record, at });
     this.log(`ID check ${answer === 'confirmed' ? 'confirmed' : 'overridden'} by ${name}: ticket ${pending.tid}.`);
-    return this.inTurn(() => this.doorScan.scan(pending.code, pending.lane, { idChecked: { staff_id: who.staff_id } })).catch(
-      (error: unknown) => {
-        if (!isStorageFault(error)) throw error;
-        return this.storageFault(error);
-      },
-    );
+    return this.inTurn(async () =>
+      this.rememberIdCheck(
+        await this.doorScan.scan(pending.code, pending.lane, { idChecked: { staff_id: who.staff_id } }),
+        { answer, ...whoOf(who) },
+        at,
+      ),
+    ).catch((error: unknown) => {
+      if (!isStorageFault(error)) throw error;
+      return this.storageFault(error);
+    });
   }
 
   /** A recent verdict's details, for a steward and up (docs/kiosk.md "Verdict details"; decide/verdict-details.ts). */
@@ -271,7 +285,8 @@ export class KioskCore implements KioskApi {
     return this.guarded('verdictDetails', () => {
       const verdict = findVerdict(this.lastVerdicts, decidedAt);
       if (verdict === null) return { type: 'no_such_verdict', decided_at: decidedAt } as const;
-      return { type: 'verdict_details', details: verdictDetailsOf(verdict, this.attention.overrideFor(decidedAt)) } as const;
+      const idCheck = this.idCheckAnswers.get(decidedAt) ?? null;
+      return { type: 'verdict_details', details: verdictDetailsOf(verdict, this.attention.overrideFor(decidedAt), idCheck) } as const;
     });
   }
 
@@ -589,4 +604,14 @@ export class KioskCore implements KioskApi {
     if (this.events.listenerCount('state') === 0 || this.background.closed) return;
     this.events.emit('state', this.snapshot());
   }
+}
+
+/** An ID answer's who, in the form of an attention override's (staff-access.ts actor). */
+function whoOf(who: { staff_id: string | null; name: string | null; role: string; via?: unknown }): Omit<IdCheckAnswer, 'at' | 'answer'> {
+  return {
+    staff_id: who.staff_id,
+    name: who.name,
+    role: who.role as IdCheckAnswer['role'],
+    via: (who.via ?? null) as IdCheckAnswer['via'],
+  };
 }

@@ -396,6 +396,10 @@ export const de: Catalogue = {
   'details.override': 'Hinweis übergangen',
   'details.override_by': '{time} von {name} ({role}, {id})',
   'details.override_no_pin': '{time} an einem Kiosk ohne Personal-PIN',
+  'details.id_check': 'Ausweisprüfung',
+  'details.id_check.confirmed': 'Bestätigt',
+  'details.id_check.denied': 'Abgelehnt',
+  'details.id_check.overridden': 'Übergangen',
   'details.gone': 'Dieses Ergebnis ist nicht mehr gespeichert: Seine Details sind weg.',
   'details.failed': 'Die Details konnten nicht gelesen werden. Bitte erneut versuchen.',
 

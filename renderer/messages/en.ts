@@ -392,6 +392,10 @@ export const en = {
   'details.override': 'Prompt overridden',
   'details.override_by': '{time} by {name} ({role}, {id})',
   'details.override_no_pin': '{time} at a kiosk without a staff PIN',
+  'details.id_check': 'ID check',
+  'details.id_check.confirmed': 'Confirmed',
+  'details.id_check.denied': 'Denied',
+  'details.id_check.overridden': 'Overridden',
   'details.gone': 'This verdict is no longer kept: its details are gone.',
   'details.failed': 'The details could not be read. Try again.',
 

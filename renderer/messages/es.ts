@@ -388,6 +388,10 @@ export const es: Catalogue = {
   'details.override': 'Aviso anulado',
   'details.override_by': '{time} por {name} ({role}, {id})',
   'details.override_no_pin': '{time} en un quiosco sin PIN de personal',
+  'details.id_check': 'Control de identidad',
+  'details.id_check.confirmed': 'Confirmado',
+  'details.id_check.denied': 'Denegado',
+  'details.id_check.overridden': 'Anulado',
   'details.gone': 'Este veredicto ya no se guarda: sus detalles ya no están.',
   'details.failed': 'No se pudieron leer los detalles. Inténtelo de nuevo.',
 

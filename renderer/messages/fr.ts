@@ -389,6 +389,10 @@ export const fr: Catalogue = {
   'details.override': 'Consigne passée outre',
   'details.override_by': '{time} par {name} ({role}, {id})',
   'details.override_no_pin': '{time} sur un kiosque sans code PIN du personnel',
+  'details.id_check': 'Contrôle d’identité',
+  'details.id_check.confirmed': 'Confirmé',
+  'details.id_check.denied': 'Refusé',
+  'details.id_check.overridden': 'Passé outre',
   'details.gone': 'Ce verdict n’est plus conservé : ses détails ont disparu.',
   'details.failed': 'Impossible de lire les détails. Réessayez.',
 

@@ -111,6 +111,12 @@ describe('the ID prompt at a kiosk with staff PINs', () => {
       expect.objectContaining({ tid: ticket.tid, staff_id: 'sam', role: 'steward', kind: 'age', min_age: 18 }),
     ]);
     expect((await state()).id_check_prompt).toBeNull();
+    // The verdict's details say who confirmed the ID (docs/kiosk.md "Verdict details").
+    const decidedAt = (confirmed as Extract<ScanResult, { type: 'verdict' }>).verdict.decided_at;
+    expect(await page(core, 'verdictDetails', decidedAt)).toMatchObject({
+      type: 'verdict_details',
+      details: { id_check: { answer: 'confirmed', staff_id: 'sam', name: 'Sam', role: 'steward' } },
+    });
     // Nothing waits any more: a second Confirm confirms nothing.
     expect(await page(core, 'confirmIdCheck')).toEqual({ type: 'nothing_to_confirm' });
   });
