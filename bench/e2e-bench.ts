@@ -318,6 +318,15 @@ class TimedCore implements WebHostCore {
   overrideAttention(): ReturnType<WebHostCore['overrideAttention']> {
     return this.core.overrideAttention();
   }
+  confirmIdCheck(): ReturnType<WebHostCore['confirmIdCheck']> {
+    return this.core.confirmIdCheck();
+  }
+  denyIdCheck(): ReturnType<WebHostCore['denyIdCheck']> {
+    return this.core.denyIdCheck();
+  }
+  overrideIdCheck(): ReturnType<WebHostCore['overrideIdCheck']> {
+    return this.core.overrideIdCheck();
+  }
   verdictDetails(decidedAt: string): ReturnType<WebHostCore['verdictDetails']> {
     return this.core.verdictDetails(decidedAt);
   }

@@ -243,6 +243,16 @@ function renderActivity(root: HTMLElement, activity: EventOverview['activity']):
       ' ',
       h('span', { class: 'muted count-note' }, tn('activity.count', activity.annulments, { count: formatCount(activity.annulments) })),
     ),
+    // docs/issuer.md "ID and age checks": entries a scanner let in without the steward checking the ID (word and count, a tile).
+    h(
+      'p',
+      {
+        class: `tile id-not-checked${activity.id_not_checked > 0 ? ' warn' : ''}`,
+        id: 'id-not-checked',
+        'data-count': String(activity.id_not_checked),
+      },
+      tn('activity.id_not_checked', activity.id_not_checked, { count: formatCount(activity.id_not_checked) }),
+    ),
     activity.recent.length === 0
       ? h('p', { class: 'empty' }, t('activity.none'))
       : h('ol', { class: 'annulments', id: 'annulment-list' }, ...activity.recent.map(item)),

@@ -104,7 +104,12 @@ export interface EventOverview {
   /** Door operations (docs/protocol.md "Door operations"): occupancy, the door settings, the kiosks' offline exposure. */
   door: DoorOverview;
   /** Annulled check-ins, newest first: who undid which check-in, and why. */
-  activity: { annulments: number; recent: AnnulmentView[] };
+  activity: {
+    annulments: number;
+    /** Entries of a type with an ID check let in by a scanner that did not check it (docs/protocol.md "ID checks (project extension)"). */
+    id_not_checked: number;
+    recent: AnnulmentView[];
+  };
   /** False while the counts are still catching up with a large database (right after the server started). */
   complete: boolean;
 }

@@ -6,7 +6,7 @@
  * - `steward`: scans entries and exits, sees a verdict's details (the
  *   verdict screen's Details, `verdictDetails`);
  * - `supervisor`: also annuls, looks a ticket up, overrides an attention
- *   prompt (`overrideAttention`), sets the language and the direction, checks
+ *   prompt (`overrideAttention`) or an ID check (`overrideIdCheck`), sets the language and the direction, checks
  *   the audit log;
  * - `technician`: also calibrates, re-enrolls, sets PINs and lanes, leaves
  *   kiosk mode and runs the on-site issuer.
@@ -81,6 +81,11 @@ export const ACCESS = {
   annul: { roles: SUPERVISOR_UP, label: 'annul' },
   // docs/kiosk.md "Attention notes": a supervisor releases a held door without Done, recorded as an override with the staff id.
   overrideAttention: { roles: SUPERVISOR_UP, label: 'override an attention prompt' },
+  // docs/kiosk.md "ID checks": whoever runs the door answers the ID prompt (Confirm or Deny, recorded with the staff id
+  // when someone is unlocked); a supervisor may admit without the check, recorded as an override with their staff id.
+  confirmIdCheck: { roles: EVERYONE, label: 'confirm an ID check' },
+  denyIdCheck: { roles: EVERYONE, label: 'deny an ID check' },
+  overrideIdCheck: { roles: SUPERVISOR_UP, label: 'override an ID check' },
   verifyLog: { roles: SUPERVISOR_UP, label: 'audit log check' },
   setStaffPin: { roles: TECHNICIAN, label: 'set the staff PIN' },
   removeStaffPin: { roles: TECHNICIAN, label: 'remove a staff PIN' },

@@ -4,6 +4,7 @@
  * applies to its check-in and status answers (`attention`), and lists every change for kiosks,
  * `GET /api/v1/scanners/notes?since=CURSOR`, so an offline kiosk gives the same answer. Pure.
  */
+import { isBandRow, isIdCheckTypeRow, type AgeBand } from './id-check.js';
 import { labelCharacterProblem } from './labels.js';
 import type { DiscoveryDocument, IsoDateTime } from './types.js';
 
@@ -42,6 +43,13 @@ export interface NotesPage {
   tickets: NoteRow[];
   /** Every type rule of the event, whole, on every page (a kiosk replaces its copy). */
   types: TypeRule[];
+  /**
+   * docs/protocol.md "ID checks (project extension)": every type's check of the event, whole, on every page
+   * (`age:18`, `name`), and the age band of each listed ticket that has one ([tid, band]; a listed ticket without
+   * a row: `unknown`). Absent at an issuer without ID checks.
+   */
+  id_checks?: Array<{ ticket_type: string; id_check: string }>;
+  id_bands?: Array<[string, AgeBand]>;
   next: string;
   complete: boolean;
   /** The answer starts from the beginning although a cursor was sent (another copy, or a cursor ahead): replace. */
@@ -89,6 +97,16 @@ export const notesPageSchema = {
         properties: { ticket_type: { type: 'string' }, attention: { type: 'boolean' }, note: { type: ['string', 'null'] } },
       },
     },
+    id_checks: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['ticket_type', 'id_check'],
+        properties: { ticket_type: { type: 'string' }, id_check: { type: 'string' } },
+      },
+    },
+    // [tid, 'over'|'under'|'unknown']
+    id_bands: { type: 'array', items: { type: 'array' } },
     next: { type: 'string' },
     complete: { type: 'boolean' },
     reset: { type: 'boolean' },
@@ -140,6 +158,8 @@ export function isNotesPage(body: unknown): body is NotesPage {
         typeof (rule as TypeRule).attention === 'boolean' &&
         isNote((rule as TypeRule).note),
     ) &&
+    (page['id_checks'] === undefined || (Array.isArray(page['id_checks']) && page['id_checks'].every(isIdCheckTypeRow))) &&
+    (page['id_bands'] === undefined || (Array.isArray(page['id_bands']) && page['id_bands'].every(isBandRow))) &&
     typeof page['next'] === 'string' &&
     page['next'].length <= 100 &&
     typeof page['complete'] === 'boolean' &&

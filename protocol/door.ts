@@ -7,6 +7,7 @@
  */
 import type { ScannerRights } from './access.js';
 import type { Attention } from './attention.js';
+import type { IdCheck } from './id-check.js';
 import type { EntryPolicy, GateDirection } from './admission-modes.js';
 import type { CheckInRules, RuleRefusal } from './check-in-rules.js';
 import type { CheckInRequest, CheckInResponse, DiscoveryDocument, IssuerEndpoints, IsoDateTime, TicketStatus } from './types.js';
@@ -41,6 +42,8 @@ export interface DoorCheckInRequest extends CheckInRequest {
   staff_badge?: string;
   /** An entry made by hand from a ticket search, and why (docs/protocol.md "Ticket search"). */
   manual_reason?: string;
+  /** docs/protocol.md "ID checks (project extension)": the steward checked the holder's ID (staff_id says who). */
+  id_checked?: boolean;
 }
 
 export interface Occupancy {
@@ -60,6 +63,8 @@ export interface DoorCheckInResponse extends Omit<CheckInResponse, 'status' | 't
   annulment_receipt?: string;
   /** docs/protocol.md "Attention notes (project extension)": only when a flag or a note applies. */
   attention?: Attention;
+  /** docs/protocol.md "ID checks (project extension)": only when the ticket's type asks for an ID check. */
+  id_check?: IdCheck;
 }
 
 /** The discovery document with the heartbeat endpoint (an extra field spec scanners ignore). */
@@ -72,6 +77,8 @@ export interface DoorTicketStatus extends TicketStatus {
   presence?: 'outside' | 'annulled';
   /** docs/protocol.md "Attention notes (project extension)": only when a flag or a note applies. */
   attention?: Attention;
+  /** docs/protocol.md "ID checks (project extension)": only when the ticket's type asks for an ID check. */
+  id_check?: IdCheck;
 }
 
 export const OFFLINE_POLICY_KINDS = ['online-only', 'offline', 'capped'] as const;

@@ -4,6 +4,7 @@
  * "Errors outside the spec's tables"); response schemas are what the issuer emits.
  */
 import { attentionSchema } from './attention.js';
+import { idCheckSchema } from './id-check.js';
 import { ruleRefusalSchema } from './check-in-rules.js';
 import { ERROR_CODES } from './error-envelope.js';
 import { DOOR_STATUSES, MAX_REASON_LENGTH, SCAN_ACTIONS } from './door.js';
@@ -121,6 +122,8 @@ export const checkInRequestSchema = {
     staff_badge: { type: 'string', minLength: 1, maxLength: 4096 },
     // docs/protocol.md "Ticket search": an entry made by hand from a search result, and why (a supervisor's).
     manual_reason: { type: 'string', maxLength: MAX_REASON_LENGTH },
+    // docs/protocol.md "ID checks (project extension)": the steward checked the holder's ID before this entry.
+    id_checked: { type: 'boolean' },
   },
 } as const;
 
@@ -156,6 +159,8 @@ export const checkInResponseSchema = {
     annulment_receipt: { type: 'string' },
     // docs/protocol.md "Attention notes (project extension)": only when a flag or a note applies.
     attention: attentionSchema,
+    // docs/protocol.md "ID checks (project extension)": only when the ticket's type asks for an ID check.
+    id_check: idCheckSchema,
   },
 } as const;
 
@@ -175,6 +180,8 @@ export const ticketStatusSchema = {
     presence: { type: 'string', enum: ['outside', 'annulled'] },
     // docs/protocol.md "Attention notes (project extension)": only when a flag or a note applies.
     attention: attentionSchema,
+    // docs/protocol.md "ID checks (project extension)": only when the ticket's type asks for an ID check.
+    id_check: idCheckSchema,
   },
 } as const;
 

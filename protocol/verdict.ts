@@ -42,6 +42,8 @@ export const REFUSAL_REASONS = [
   'rule_refused',
   /** Offline: another kiosk of the event on this LAN said it admitted the ticket (docs/kiosk.md "Kiosks on one LAN"). */
   'admitted_at_other_gate',
+  /** docs/kiosk.md "ID checks": the steward denied the holder's ID (name or age); nothing was checked in. */
+  'id_check_failed',
 ] as const;
 export type RefusalReason = (typeof REFUSAL_REASONS)[number];
 
@@ -111,7 +113,7 @@ export const CHECK_REASON: Readonly<Record<OfflineCheckCode, RefusalReason>> = {
  * Which rule decided: an offline check, the issuer's answer, the offline
  * policy, or the ticket type's offline exposure policy (protocol/offline-exposure.ts).
  */
-export type DecidedBy = OfflineCheckCode | 'issuer' | 'offline_policy' | 'exposure_policy';
+export type DecidedBy = OfflineCheckCode | 'issuer' | 'offline_policy' | 'exposure_policy' | 'id_check';
 
 /** What the door shows about the ticket. Only filled from a payload whose signature verified, or from the issuer. */
 export interface VerdictTicket {

@@ -32,6 +32,7 @@ import { mountVerdict } from './screens/verdict.js';
 import { AnnulDialog, DoorSettings, isAnnulInput, type AnnulTarget } from './screens/door-operations.js';
 import { LaneSettings } from './screens/lane-settings.js';
 import { isSearchInput, TicketSearchDialog } from './screens/ticket-search.js';
+import { mountIdCheck, type IdCheckProps } from './screens/id-check.js';
 import { mountLanes } from './screens/lanes.js';
 import { laneHalves, laneOfVerdict, showsLanes, type LaneHalfView } from './view/lanes-view-model.js';
 import { offersAnnul } from './view/door-view-model.js';
@@ -55,7 +56,8 @@ type Mounted =
   | { screen: 'ready'; handle: ScreenHandle<ReadyProps> }
   | { screen: 'verdict'; handle: ScreenHandle<VerdictView> }
   | { screen: 'lookup'; handle: ScreenHandle<LookupProps> }
-  | { screen: 'lanes'; handle: ScreenHandle<LaneHalfView[]> };
+  | { screen: 'lanes'; handle: ScreenHandle<LaneHalfView[]> }
+  | { screen: 'id_check'; handle: ScreenHandle<IdCheckProps> };
 
 export class KioskScreens {
   private state: KioskState | null = null;
@@ -306,6 +308,11 @@ export class KioskScreens {
         // docs/kiosk.md "Attention notes": the held verdict says "finish the note first" (the state's refused_scans).
         if (!this.attentionHeld) this.setMessage(() => t('verdict.attention_finish_first'));
         return;
+      case 'id_check':
+      case 'id_check_pending':
+        // docs/kiosk.md "ID checks": the state's id_check_prompt shows the ID screen (refused_scans: "finish first").
+        this.render();
+        return;
       case 'staff_code_ignored':
         // docs/kiosk.md "Calibration": nothing changed; the door says so and goes on.
         this.setMessage(() => t('staff.code_ignored'));
@@ -532,6 +539,20 @@ export class KioskScreens {
     if (heldNote !== (this.verdict.heldNote ?? null)) this.verdict = { ...this.verdict, heldNote };
   }
 
+  /** docs/kiosk.md "ID checks": Confirm, Deny or a supervisor's override; the answer is shown as a scan's would be. */
+  private async answerIdCheck(call: () => Promise<ScanResult | StaffLocked>): Promise<void> {
+    const result = await attempt(call);
+    if (!result.ok) {
+      this.setMessage(() => t('setup.error.failed'));
+      return;
+    }
+    if (result.value.type === 'staff_locked') {
+      this.showStaffLocked(result.value);
+      return;
+    }
+    this.handleScanResult(result.value, null);
+  }
+
   private async attentionDone(): Promise<void> {
     await attempt(() => this.kiosk.attentionDone());
     this.dismissVerdict();
@@ -596,6 +617,12 @@ export class KioskScreens {
       case 'lookup':
         mounted.handle.update({ result: this.lookupResult, busy: this.lookupBusy, undoCheckIn: this.lookupUndo() });
         return;
+      case 'id_check':
+        if (this.state?.id_check_prompt) {
+          const prompt = this.state.id_check_prompt;
+          mounted.handle.update({ prompt, finishFirst: prompt.refused_scans > 0 });
+        }
+        return;
       case 'lanes':
         if (showsLanes(this.state)) {
           const views = new Map([...this.laneVerdicts].map(([lane, shown]) => [lane, shown.view]));
@@ -657,6 +684,16 @@ export class KioskScreens {
         return;
       case 'lanes':
         this.mounted = { screen, handle: mountLanes(this.root) };
+        return;
+      case 'id_check':
+        this.mounted = {
+          screen,
+          handle: mountIdCheck(this.root, {
+            confirm: () => void this.answerIdCheck(() => this.kiosk.confirmIdCheck()),
+            deny: () => void this.answerIdCheck(() => this.kiosk.denyIdCheck()),
+            override: () => void this.answerIdCheck(() => this.kiosk.overrideIdCheck()),
+          }),
+        };
         return;
       case 'lookup':
         this.mounted = {

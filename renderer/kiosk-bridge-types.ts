@@ -349,6 +349,23 @@ export interface KioskState {
   clock?: KioskClockState;
   /** An attention verdict holding the door until Done or its time (docs/kiosk.md "Attention notes"); null: none. */
   attention_hold?: AttentionHoldView | null;
+  /** A scan waiting for the steward's ID check, Confirm or Deny (docs/kiosk.md "ID checks"); null: none. */
+  id_check_prompt?: IdCheckPromptView | null;
+}
+
+/**
+ * The ID screen (docs/kiosk.md "ID checks"): the holder's short name and, for an age check, the minimum age and the
+ * band the issuer gave (never a date of birth). Nothing is checked in until Confirm; Deny refuses `id_check_failed`.
+ */
+export interface IdCheckPromptView {
+  tid: string;
+  kind: 'name' | 'age';
+  min_age?: number;
+  holder: string;
+  band: 'over' | 'under' | 'unknown';
+  asked_at: IsoDateTime;
+  lane: string | null;
+  refused_scans: number;
 }
 
 /** The attention verdict on screen (by its decided_at and tid), when its hold ends, and the scans refused meanwhile. */
@@ -369,6 +386,11 @@ export interface AttentionOverride {
   name: string | null;
   role: KioskRole;
   via: StaffPerson['via'] | null;
+}
+
+/** Who answered an ID prompt, and how (docs/kiosk.md "ID checks"). */
+export interface IdCheckAnswer extends AttentionOverride {
+  answer: 'confirmed' | 'denied' | 'overridden';
 }
 
 /**
@@ -398,6 +420,8 @@ export interface VerdictDetails {
   attention: { required: boolean; notes: string[] } | null;
   /** The supervisor's override of this verdict's attention prompt; null when none. */
   override: AttentionOverride | null;
+  /** docs/kiosk.md "ID checks": the ID prompt answered before this verdict, and who answered it; absent when none. */
+  id_check?: IdCheckAnswer;
 }
 
 /** verdictDetails' answer; `no_such_verdict` once the verdict is not among the kiosk's recent ones. */
@@ -483,7 +507,11 @@ export type ScanResult =
   /** The setup code required a staff PIN and none is set yet: no ticket is scanned until one is. */
   | { type: 'staff_pin_needed'; message: string }
   /** An attention verdict holds the door (docs/kiosk.md "Attention notes"): tap Done, then scan again. Nothing was checked in. */
-  | { type: 'attention_held'; message: string };
+  | { type: 'attention_held'; message: string }
+  /** docs/kiosk.md "ID checks": the ticket waits for the steward's ID check; nothing is checked in until Confirm. */
+  | { type: 'id_check'; prompt: IdCheckPromptView }
+  /** A ticket scanned while an ID check waits: refused, audited; finish the check, then scan again. */
+  | { type: 'id_check_pending'; message: string };
 
 export type StatusLookupResult =
   | { type: 'status'; status: TicketStatus }
@@ -562,6 +590,12 @@ export interface KioskApi {
    * ends as with Done, and the kiosk's audit log records the override with the staff id. Supervisor and up.
    */
   overrideAttention(): Promise<KioskState | StaffLocked>;
+  /** docs/kiosk.md "ID checks": the steward saw the ID match; the waiting scan is checked in with `id_checked` and who. */
+  confirmIdCheck(): Promise<ScanResult | StaffLocked>;
+  /** docs/kiosk.md "ID checks": the ID does not match: refused `id_check_failed`, audited with the staff id; nothing is sent. */
+  denyIdCheck(): Promise<ScanResult | StaffLocked>;
+  /** A supervisor admits the waiting scan on their own authority, audited as an override with their staff id. */
+  overrideIdCheck(): Promise<ScanResult | StaffLocked>;
   /** The details of a recent verdict, by its decided_at (docs/kiosk.md "Verdict details"). Steward and up. */
   verdictDetails(decidedAt: IsoDateTime): Promise<VerdictDetailsResult>;
   /** Makes this kiosk an entry or an exit gate. Staff only. */

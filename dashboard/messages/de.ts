@@ -372,6 +372,8 @@ export const de: Catalogue = {
   'activity.none': 'Bei dieser Veranstaltung wurde kein Check-in aufgehoben.',
   'activity.count.one': '{count} aufgehoben',
   'activity.count.other': '{count} aufgehoben',
+  'activity.id_not_checked.one': '{count} Einlass ohne Ausweisprüfung',
+  'activity.id_not_checked.other': '{count} Einlässe ohne Ausweisprüfung',
   'activity.item': '{holder} · {time} · durch {actor}',
   'activity.reason': 'Grund: {reason}',
   'activity.no_reason': 'Kein Grund angegeben.',

@@ -373,6 +373,8 @@ export const en = {
   'activity.none': 'No check-in of this event has been annulled.',
   'activity.count.one': '{count} annulled',
   'activity.count.other': '{count} annulled',
+  'activity.id_not_checked.one': '{count} entry with ID not checked',
+  'activity.id_not_checked.other': '{count} entries with ID not checked',
   'activity.item': '{holder} · {time} · by {actor}',
   'activity.reason': 'Reason: {reason}',
   'activity.no_reason': 'No reason given.',

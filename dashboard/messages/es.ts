@@ -370,6 +370,8 @@ export const es: Catalogue = {
   'activity.none': 'No se ha anulado ningún acceso de este evento.',
   'activity.count.one': '{count} anulado',
   'activity.count.other': '{count} anulados',
+  'activity.id_not_checked.one': '{count} entrada sin control de identidad',
+  'activity.id_not_checked.other': '{count} entradas sin control de identidad',
   'activity.item': '{holder} · {time} · por {actor}',
   'activity.reason': 'Motivo: {reason}',
   'activity.no_reason': 'Sin motivo.',

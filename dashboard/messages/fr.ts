@@ -371,6 +371,8 @@ export const fr: Catalogue = {
   'activity.none': "Aucun contrôle de cet événement n'a été annulé.",
   'activity.count.one': '{count} annulé',
   'activity.count.other': '{count} annulés',
+  'activity.id_not_checked.one': '{count} entrée sans contrôle d’identité',
+  'activity.id_not_checked.other': '{count} entrées sans contrôle d’identité',
   'activity.item': '{holder} · {time} · par {actor}',
   'activity.reason': 'Motif : {reason}',
   'activity.no_reason': 'Aucun motif donné.',

@@ -32,6 +32,8 @@ export interface TicketSpec {
   /** Attention flag and check-in note (docs/protocol.md "Attention notes (project extension)"); not in the QR. */
   attention?: boolean;
   note?: string;
+  /** Date of birth, YYYY-MM-DD (docs/protocol.md "ID checks (project extension)"); never in the QR. */
+  dob?: string;
 }
 
 export interface IssuanceContext {
@@ -135,6 +137,7 @@ async function signBatch(signer: BatchSigner, context: IssuanceContext, specs: r
   return payloads.map((payload, i) => ({
     ...(specs[i]!.attention === true ? { attention: true } : {}),
     ...(specs[i]!.note === undefined ? {} : { note: specs[i]!.note }),
+    ...(specs[i]!.dob === undefined ? {} : { dob: specs[i]!.dob }),
     tid: payload.tid,
     eid: payload.eid,
     kid: payload.kid,

@@ -1,9 +1,10 @@
 /**
- * `ticket import` rows: `holder_name,ticket_type[,expires_at[,attention[,note]]]`, header row
- * optional (docs/protocol.md "The admin CLI"; attention and note: docs/protocol.md "Attention notes (project
+ * `ticket import` rows: `holder_name,ticket_type[,expires_at[,attention[,note[,dob]]]]`, header row
+ * optional (dob: docs/protocol.md "ID checks (project extension)") (docs/protocol.md "The admin CLI"; attention and note: docs/protocol.md "Attention notes (project
  * extension)"). All lines are checked before anything is issued, so one bad line means nothing is stored.
  */
 import { noteProblem } from '../../protocol/attention.js';
+import { parseDob } from '../../protocol/id-check.js';
 import { labelCharacterProblem } from '../labels.js';
 import { unixSeconds } from '../time.js';
 import { MAX_LABEL_LENGTH, parseDateTime } from './validators.js';
@@ -11,7 +12,7 @@ import { CsvSyntaxError, isBlankRecord, parseCsv, type CsvRecord } from '../csv.
 import { AdminError } from '../error-catalogue.js';
 import type { TicketSpec } from './issuance.js';
 
-export const CSV_COLUMNS = ['holder_name', 'ticket_type', 'expires_at', 'attention', 'note'] as const;
+export const CSV_COLUMNS = ['holder_name', 'ticket_type', 'expires_at', 'attention', 'note', 'dob'] as const;
 
 /** An attention cell: empty or one of these (any case). */
 const ATTENTION_VALUES: Record<string, boolean> = { '': false, '0': false, no: false, false: false, '1': true, yes: true, true: true };
@@ -57,7 +58,7 @@ function specFromRecord(record: CsvRecord, defaultExp: number): TicketSpec | str
   if (fields.length < 2 || fields.length > CSV_COLUMNS.length) {
     return `expected 2 to ${CSV_COLUMNS.length} fields (${CSV_COLUMNS.join(',')}), found ${fields.length}`;
   }
-  const [holderName, ticketType, expiresAt, attention, note] = fields as [string, string, ...(string | undefined)[]];
+  const [holderName, ticketType, expiresAt, attention, note, dob] = fields as [string, string, ...(string | undefined)[]];
   if (holderName.length > MAX_LABEL_LENGTH) return `holder_name is ${holderName.length} characters long; keep it to ${MAX_LABEL_LENGTH}`;
   if (ticketType.length > MAX_LABEL_LENGTH) return `ticket_type is ${ticketType.length} characters long; keep it to ${MAX_LABEL_LENGTH}`;
   for (const [column, value] of [
@@ -79,6 +80,11 @@ function specFromRecord(record: CsvRecord, defaultExp: number): TicketSpec | str
     const problem = noteProblem(note);
     if (problem !== null) return `note ${problem}`;
     spec.note = note;
+  }
+  if (dob !== undefined && dob !== '') {
+    const parsed = parseDob(dob, new Date().toISOString().slice(0, 10));
+    if (parsed === null) return 'dob must be a date of birth YYYY-MM-DD, not in the future, e.g. 1990-12-10';
+    spec.dob = parsed;
   }
   if (expiresAt !== undefined && expiresAt !== '') {
     try {

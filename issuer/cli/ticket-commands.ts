@@ -24,6 +24,8 @@ import { parseDateTime, parseInteger, parseLabel, parseNote } from '../admin/val
 import { AdminError } from '../error-catalogue.js';
 import { revokeTicketById } from '../services/admin-actions.js';
 import { attentionForTicket, updateTicketAttentionWrite, type TicketAttentionJson } from '../services/attention-notes.js';
+import { idCheckForTicket, updateTicketDobWrite } from '../services/id-checks.js';
+import { idCheckLine, parseDob, type IdCheck } from '../../protocol/id-check.js';
 import type { AttentionChange } from '../store/attention-notes.js';
 import { ticketStatus } from '../services/ticket-status.js';
 import { findCheckin } from '../store/checkins.js';
@@ -69,9 +71,12 @@ interface IssueOptions extends CommonOptions {
   expires?: string;
   attention?: boolean;
   note?: string;
+  dob?: string;
 }
 
 interface UpdateOptions extends CommonOptions {
+  /** --dob YYYY-MM-DD: the date, --no-dob: false. */
+  dob?: string | false;
   /** --attention: true, --no-attention: false, neither: undefined. */
   attention?: boolean;
   /** --note TEXT: the text, --no-note: false. */
@@ -96,6 +101,14 @@ interface RevokeOptions extends CommonOptions {
   reason?: string;
 }
 
+/** `--dob`: a real calendar day, YYYY-MM-DD, not in the future. */
+function parseDobOption(value: string, flag: string): string {
+  const dob = parseDob(value, new Date().toISOString().slice(0, 10));
+  if (dob === null)
+    throw new AdminError('INVALID_ARGUMENT', `${flag} must be a date of birth YYYY-MM-DD, not in the future, e.g. 1990-12-10`);
+  return dob;
+}
+
 export function registerTicketCommands(program: Command, nextId: IdFactory): void {
   const ticket = program.command('ticket').description('issue, import, revoke and show tickets');
 
@@ -109,9 +122,11 @@ export function registerTicketCommands(program: Command, nextId: IdFactory): voi
       .option('--count <n>', 'number of tickets', '1')
       .option('--expires <iso>', 'ticket expiry, ISO 8601 with time zone')
       .option('--attention', 'door staff must look at this person (an attention flag, not in the QR)')
-      .option('--note <text>', 'a short check-in note shown at the door (not in the QR)'),
+      .option('--note <text>', 'a short check-in note shown at the door (not in the QR)')
+      .option('--dob <YYYY-MM-DD>', "the holder's date of birth for an age check (stays on the issuer: not in the QR)"),
   ).action(
     action<IssueOptions>((options, output) => {
+      const dob = options.dob === undefined ? undefined : parseDobOption(options.dob, '--dob');
       const count = parseInteger(options.count ?? '1', '--count', 1, MAX_TICKETS_PER_COMMAND);
       const holderName = options.holder === undefined ? undefined : parseLabel(options.holder, '--holder');
       const ticketType = options.type === undefined ? undefined : parseLabel(options.type, '--type');
@@ -127,6 +142,7 @@ export function registerTicketCommands(program: Command, nextId: IdFactory): voi
             if (ticketType !== undefined) spec.ticketType = ticketType;
             if (options.attention === true) spec.attention = true;
             if (note !== undefined) spec.note = note;
+            if (dob !== undefined) spec.dob = dob;
             return Array.from({ length: count }, () => spec);
           },
           nextId,
@@ -140,7 +156,7 @@ export function registerTicketCommands(program: Command, nextId: IdFactory): voi
   withCommonOptions(
     ticket
       .command('import')
-      .description('issue one ticket per CSV row: holder_name,ticket_type[,expires_at[,attention[,note]]] (header row optional)')
+      .description('issue one ticket per CSV row: holder_name,ticket_type[,expires_at[,attention[,note[,dob]]]] (header row optional)')
       .requiredOption('--event <eid>', 'event ID')
       .requiredOption('--csv <file>', 'CSV file'),
   ).action(
@@ -220,16 +236,23 @@ export function registerTicketCommands(program: Command, nextId: IdFactory): voi
       .option('--attention', 'set the attention flag')
       .option('--no-attention', 'clear the attention flag')
       .option('--note <text>', 'set the check-in note')
-      .option('--no-note', 'remove the check-in note'),
+      .option('--no-note', 'remove the check-in note')
+      .option('--dob <YYYY-MM-DD>', "set the holder's date of birth (stays on the issuer; kiosks get only the age band)")
+      .option('--no-dob', 'remove the date of birth'),
   ).action(
     action<UpdateOptions>((options, output, [tid]) => {
+      const dob = options.dob === undefined ? undefined : options.dob === false ? null : parseDobOption(options.dob, '--dob');
       const change: AttentionChange = {};
       if (options.attention !== undefined) change.attention = options.attention;
       if (options.note === false) change.note = null;
       else if (options.note !== undefined) change.note = parseNote(options.note, '--note');
-      if (Object.keys(change).length === 0)
-        throw new AdminError('INVALID_ARGUMENT', 'nothing to change: give --attention, --no-attention, --note or --no-note');
+      if (Object.keys(change).length === 0 && dob === undefined)
+        throw new AdminError(
+          'INVALID_ARGUMENT',
+          'nothing to change: give --attention, --no-attention, --note, --no-note, --dob or --no-dob',
+        );
       return withIssuer(options.data, async ({ database }) => {
+        if (dob !== undefined) await database.write(updateTicketDobWrite({ tid: tid!, dob }));
         const result = await database.write(updateTicketAttentionWrite({ tid: tid!, change }));
         output.result(result, () => describeAttention(result));
       });
@@ -241,7 +264,10 @@ export function registerTicketCommands(program: Command, nextId: IdFactory): voi
       withIssuer(options.data, async ({ database }) => {
         const row = await requireTicket(database.read, tid!);
         const attention = await attentionForTicket(database.read, row);
-        const status = ticketStatus(row, await findCheckin(database.read, row.tid), unixSeconds(new Date()), attention);
+        const spec = ticketStatus(row, await findCheckin(database.read, row.tid), unixSeconds(new Date()), attention);
+        // docs/protocol.md "ID checks (project extension)": what the door is asked, as the status answer says it (never the date).
+        const idCheck = await idCheckForTicket(database.read, row);
+        const status = idCheck === null ? spec : { ...spec, id_check: idCheck };
         const result = ticketShowJson(row, status);
         const qr = output.json ? '' : await terminalQr(row.qr);
         output.result(result, () => [...describeStatus(status), '', qr, row.qr].join('\n'));
@@ -270,7 +296,7 @@ function describeAttention(result: TicketAttentionJson): string {
   ].join('\n');
 }
 
-function describeStatus(status: TicketStatus & { attention?: Attention }): string[] {
+function describeStatus(status: TicketStatus & { attention?: Attention; id_check?: IdCheck }): string[] {
   return [
     `Ticket      ${status.tid}`,
     `Event       ${status.eid}`,
@@ -284,5 +310,6 @@ function describeStatus(status: TicketStatus & { attention?: Attention }): strin
       : [
           `Attention   ${status.attention.required ? 'yes' : 'no'}${status.attention.notes.map((note) => `\n  note      ${note}`).join('')}`,
         ]),
+    ...(status.id_check === undefined ? [] : [`ID check    ${idCheckLine(status.id_check)} (age band ${status.id_check.band})`]),
   ];
 }

@@ -4,6 +4,9 @@
  */
 import type { Command } from 'commander';
 import type { TypeRule } from '../../protocol/attention.js';
+import { parseIdCheck, type IdCheckRule } from '../../protocol/id-check.js';
+import { setTicketTypeIdCheckWrite } from '../services/id-checks.js';
+import { typeIdChecksOf, type TypeIdCheck } from '../store/id-checks.js';
 import { requireEvent, withIssuer } from '../admin/issuer-context.js';
 import { parseLabel, parseNote } from '../admin/validators.js';
 import { AdminError } from '../error-catalogue.js';
@@ -16,21 +19,37 @@ interface TypeSetOptions extends CommonOptions {
   type: string;
   attention?: boolean;
   note?: string | false;
+  idCheck?: string;
 }
 
 interface TypeListOptions extends CommonOptions {
   event: string;
 }
 
-const describeRules = (types: TypeRule[]): string =>
-  types.length === 0
-    ? 'No ticket type has a flag or a note.'
-    : types
-        .map((t) => `${t.ticket_type}: ${t.attention ? 'ATTENTION' : 'no flag'}${t.note === null ? '' : `, note "${t.note}"`}`)
-        .join('\n');
+const describeRules = (types: TypeRule[], idChecks: TypeIdCheck[]): string => {
+  const names = [...new Set([...types.map((t) => t.ticket_type), ...idChecks.map((c) => c.ticket_type)])].sort();
+  if (names.length === 0) return 'No ticket type has a flag, a note or an ID check.';
+  return names
+    .map((name) => {
+      const t = types.find((rule) => rule.ticket_type === name);
+      const check = idChecks.find((rule) => rule.ticket_type === name);
+      const parts = [t?.attention ? 'ATTENTION' : 'no flag'];
+      if (t !== undefined && t.note !== null) parts.push(`note "${t.note}"`);
+      parts.push(`ID check ${check?.id_check ?? 'none'}`);
+      return `${name}: ${parts.join(', ')}`;
+    })
+    .join('\n');
+};
+
+function parseIdCheckOption(value: string): IdCheckRule {
+  const rule = parseIdCheck(value);
+  if (rule === null)
+    throw new AdminError('INVALID_ARGUMENT', `--id-check must be none, name or age:N (N whole years 1 to 120), e.g. age:18`);
+  return rule;
+}
 
 export function registerTicketTypeCommands(event: Command): void {
-  const ticketType = event.command('ticket-type').description("a ticket type's attention flag and check-in note");
+  const ticketType = event.command('ticket-type').description("a ticket type's attention flag, check-in note and ID check");
 
   withCommonOptions(
     ticketType
@@ -41,7 +60,8 @@ export function registerTicketTypeCommands(event: Command): void {
       .option('--attention', 'door staff must look at every ticket of this type')
       .option('--no-attention', 'clear the flag')
       .option('--note <text>', 'a short note shown at the door for every ticket of this type')
-      .option('--no-note', 'remove the note'),
+      .option('--no-note', 'remove the note')
+      .option('--id-check <check>', 'none, name or age:N: the steward checks an ID before admitting (e.g. age:18)'),
   ).action(
     action<TypeSetOptions>((options, output) => {
       const type = parseLabel(options.type, '--type');
@@ -49,25 +69,36 @@ export function registerTicketTypeCommands(event: Command): void {
       if (options.attention !== undefined) change.attention = options.attention;
       if (options.note === false) change.note = null;
       else if (options.note !== undefined) change.note = parseNote(options.note, '--note');
-      if (Object.keys(change).length === 0)
-        throw new AdminError('INVALID_ARGUMENT', 'nothing to change: give --attention, --no-attention, --note or --no-note');
+      const idCheck = options.idCheck === undefined ? undefined : parseIdCheckOption(options.idCheck);
+      if (Object.keys(change).length === 0 && idCheck === undefined)
+        throw new AdminError('INVALID_ARGUMENT', 'nothing to change: give --attention, --no-attention, --note, --no-note or --id-check');
       return withIssuer(options.data, async ({ database }) => {
-        const types = await database.write(
-          setTicketTypeAttentionWrite({ eid: options.event, ticketType: type, change, now: new Date().toISOString() }),
-        );
-        output.result({ eid: options.event, types }, () => describeRules(types));
+        const now = new Date().toISOString();
+        const idChecks =
+          idCheck === undefined
+            ? await typeIdChecksOf(database.read, options.event)
+            : await database.write(setTicketTypeIdCheckWrite({ eid: options.event, ticketType: type, rule: idCheck, now }));
+        const types =
+          Object.keys(change).length === 0
+            ? await typeRulesOf(database.read, options.event)
+            : await database.write(setTicketTypeAttentionWrite({ eid: options.event, ticketType: type, change, now }));
+        output.result({ eid: options.event, types, id_checks: idChecks }, () => describeRules(types, idChecks));
       });
     }),
   );
 
   withCommonOptions(
-    ticketType.command('list').description("the event's ticket types with a flag or a note").requiredOption('--event <eid>', 'event ID'),
+    ticketType
+      .command('list')
+      .description("the event's ticket types with a flag, a note or an ID check")
+      .requiredOption('--event <eid>', 'event ID'),
   ).action(
     action<TypeListOptions>((options, output) =>
       withIssuer(options.data, async ({ database }) => {
         await requireEvent(database.read, options.event);
         const types = await typeRulesOf(database.read, options.event);
-        output.result({ eid: options.event, types }, () => describeRules(types));
+        const idChecks = await typeIdChecksOf(database.read, options.event);
+        output.result({ eid: options.event, types, id_checks: idChecks }, () => describeRules(types, idChecks));
       }),
     ),
   );

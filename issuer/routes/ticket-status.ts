@@ -9,6 +9,7 @@ import { PATHS } from '../services/discovery.js';
 import type { RateLimitHook } from '../services/rate-limits.js';
 import { ticketStatus } from '../services/ticket-status.js';
 import { attentionForTicket } from '../services/attention-notes.js';
+import { idCheckForTicket } from '../services/id-checks.js';
 import { errorResponses, ref } from './schemas.js';
 
 export default async function ticketStatusRoute(
@@ -30,7 +31,10 @@ export default async function ticketStatusRoute(
       if (!ticket) throw errors.ticketNotFound();
       if (ticket.eid !== credential.eid) throw errors.forbiddenEvent();
       const attention = await attentionForTicket(options.database.read, ticket);
-      return ticketStatus(ticket, await findCheckin(options.database.read, ticket.tid), Math.floor(Date.now() / 1000), attention);
+      const status = ticketStatus(ticket, await findCheckin(options.database.read, ticket.tid), Math.floor(Date.now() / 1000), attention);
+      // docs/protocol.md "ID checks (project extension)": a kiosk without the synced list asks before it checks in.
+      const idCheck = await idCheckForTicket(options.database.read, ticket);
+      return idCheck === null ? status : { ...status, id_check: idCheck };
     },
   );
 }

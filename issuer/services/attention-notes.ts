@@ -25,6 +25,7 @@ import {
 } from '../store/attention-notes.js';
 import { findEvent } from '../store/events.js';
 import { namedJob } from '../store/named-jobs.js';
+import { bandsOf, typeIdChecksOf } from '../store/id-checks.js';
 import type { Sql } from '../store/sql.js';
 import type { TicketRow } from '../store/tickets.js';
 
@@ -122,6 +123,13 @@ export async function notesPage(
     eid: credential.eid,
     tickets: rows,
     types: await typeRulesOf(db, credential.eid),
+    // docs/protocol.md "ID checks (project extension)": every type's check, whole, and the listed tickets' age bands.
+    id_checks: await typeIdChecksOf(db, credential.eid),
+    id_bands: await bandsOf(
+      db,
+      credential.eid,
+      rows.map((row) => row[0]),
+    ),
     next: notesCursor(sequence.copy_id, complete ? sequence.last_seq : lastSeq!),
     complete,
     reset,

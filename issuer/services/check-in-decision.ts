@@ -51,6 +51,8 @@ export interface CheckInBody {
   staff_badge?: string;
   /** docs/protocol.md "Ticket search": an entry made by hand (found by a search, not scanned), and why. */
   manual_reason?: string;
+  /** docs/protocol.md "ID checks (project extension)": the steward checked the holder's ID. */
+  id_checked?: boolean;
   [extra: string]: unknown;
 }
 

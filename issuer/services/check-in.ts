@@ -13,6 +13,7 @@
  * (already_used, or the stored answer replayed): never a second `valid`.
  */
 import type { Attention } from '../../protocol/attention.js';
+import type { IdCheck } from '../../protocol/id-check.js';
 import type { ErrorEnvelope } from '../../protocol/error-envelope.js';
 import type { DoorCheckInResponse } from '../../protocol/door.js';
 import { isUuidV4 } from '../../protocol/uuid.js';
@@ -95,7 +96,7 @@ async function checkInJob(
     exitAll = await applyDueExitAll(db, facts.ticket.eid, now);
     facts = await checkInFacts(db, body.tid, lookupKey);
   }
-  const { ticket, checkin, door, stored, attention } = facts;
+  const { ticket, checkin, door, stored, attention, idCheck } = facts;
   // Occupancy is read only where an answer can use it: an explicit entry or exit at an event with a capacity.
   const occupancyMatters = body.action !== undefined && body.action !== 'annul' && door?.capacity != null && ticket?.eid === body.eid;
   const badge = body.staff_badge === undefined ? undefined : await badgeFact(db, body.staff_badge, body.eid, now);
@@ -118,10 +119,12 @@ async function checkInJob(
     badge,
   });
   const receipted = keysDir === undefined ? decided : await withReceipt(db, decided, { credential, body, checkin, badge, keysDir, now });
-  const decision = withAttention(receipted, attention, ticket?.eid === body.eid);
+  const decision = withIdCheck(withAttention(receipted, attention, ticket?.eid === body.eid), idCheck, ticket?.eid === body.eid);
   // Who at the door: the badge's sid when a valid badge came with the request, else the staff id the kiosk sent.
   const staffId = badge?.ok === true ? badge.sid : (body.staff_id ?? null);
-  const result = await apply(db, decision, credential, body, key!, now, { ticket, checkin, staffId });
+  // docs/protocol.md "ID checks (project extension)": an entry of a type with a check says whether the ID was checked.
+  const idCheckState = idCheck === null ? null : body.id_checked === true ? 'checked' : 'not_checked';
+  const result = await apply(db, decision, credential, body, key!, now, { ticket, checkin, staffId, idCheck: idCheckState });
   // docs/issuer.md "Webhooks": a ticket let in offline that was already used, as the dashboard's alert counts it.
   if (
     decision.kind === 'answer' &&
@@ -175,6 +178,16 @@ async function checkInJob(
 function withAttention(decision: CheckInDecision, attention: Attention | null, ownEvent: boolean): CheckInDecision {
   if (attention === null || !ownEvent || decision.kind !== 'answer' || !('status' in decision.body)) return decision;
   return { ...decision, body: { ...decision.body, attention } };
+}
+
+/**
+ * An answer about a ticket of the scanner's event whose type asks for an ID check carries `id_check` (docs/protocol.md
+ * "ID checks (project extension)"), an extra field spec scanners ignore (they admit, and the entry is recorded
+ * "ID not checked"); part of the stored answer, so a replay sends the same bytes.
+ */
+function withIdCheck(decision: CheckInDecision, idCheck: IdCheck | null, ownEvent: boolean): CheckInDecision {
+  if (idCheck === null || !ownEvent || decision.kind !== 'answer' || !('status' in decision.body)) return decision;
+  return { ...decision, body: { ...decision.body, id_check: idCheck } };
 }
 
 /**
@@ -264,7 +277,12 @@ async function apply(
   body: CheckInBody,
   key: string,
   now: Date,
-  facts: { ticket: TicketRow | undefined; checkin: CheckinRow | undefined; staffId: string | null },
+  facts: {
+    ticket: TicketRow | undefined;
+    checkin: CheckinRow | undefined;
+    staffId: string | null;
+    idCheck: 'checked' | 'not_checked' | null;
+  },
 ): Promise<CheckInResult> {
   switch (decision.kind) {
     case 'refuse':
@@ -289,6 +307,7 @@ async function apply(
           reason: body.reason ?? body.manual_reason ?? null,
           admittedOffline: body.admitted_offline === true,
           staffId: facts.staffId,
+          idCheck: facts.idCheck,
         });
       }
       await insertStoredAnswer(db, {
@@ -320,6 +339,8 @@ export interface EffectContext {
   admittedOffline: boolean;
   /** Who at the door (docs/issuer.md "Staff roles and badges"); null for the CLI and dashboard. */
   staffId: string | null;
+  /** An entry of a type with an ID check: whether the steward checked it (docs/protocol.md "ID checks (project extension)"). */
+  idCheck?: 'checked' | 'not_checked' | null;
 }
 
 /**
@@ -397,6 +418,7 @@ export async function applyEffect(db: Sql, effect: AdmissionEffect, context: Eff
     ticket_type: ticket.ticket_type,
     recorded_at: scan.recorded_at,
     staff_id: context.staffId,
+    id_check: action === 'entry' ? (context.idCheck ?? null) : null,
   });
   await announceEffect(db, effect, context);
 }

@@ -143,6 +143,8 @@ class EventTally {
   /** Oldest first, at most ALERTS_KEPT. */
   alerts: AlertRef[] = [];
   annulments = 0;
+  /** Entries recorded "ID not checked" (docs/protocol.md "ID checks (project extension)"): a spec scanner let them in. */
+  idNotChecked = 0;
   /** Tickets whose last admission was annulled: their next entry (not a late one) is a check-in again. */
   readonly annulledTickets = new Set<string>();
   /** Oldest first, at most ANNULMENTS_SHOWN. */
@@ -264,6 +266,7 @@ export class DashboardAggregator {
         // Admitted again after an annulment: a check-in again, where this entry happened.
         tally.countCheckIn(row.ticket_type, row.gate_id, 1);
       }
+      if (row.action === 'entry' && row.id_check === 'not_checked') tally.idNotChecked++;
       if (row.action !== 'annul') continue;
       // An undone check-in is not a check-in (docs/protocol.md "Door operations": annul).
       const undone = await annulledAdmission(this.db, row.tid, Number(row.id));
@@ -349,6 +352,7 @@ export class DashboardAggregator {
       door: await doorOverview(this.db, eid, [...tally.issuedByType.keys()], tally.offlineSynced),
       activity: {
         annulments: tally.annulments,
+        id_not_checked: tally.idNotChecked,
         recent: await Promise.all(
           tally.recentAnnulments
             .slice(-ANNULMENTS_SHOWN)

@@ -6,6 +6,7 @@
  */
 import { revokeScannerKeyWrite, revokeTicketWrite } from './admin-actions.js';
 import { setTicketTypeAttentionWrite, updateTicketAttentionWrite } from './attention-notes.js';
+import { setTicketTypeIdCheckWrite, updateTicketDobWrite } from './id-checks.js';
 import { appendScanLogWrite, checkInWrite, pruneStoredAnswersWrite } from './check-in.js';
 import { clearCheckInRulesWrite, setCheckInRulesWrite } from './check-in-rules.js';
 import { annulCheckInWrite, heartbeatWrite, setOfflinePolicyWrite, updateEventDoorWrite } from './door.js';
@@ -50,6 +51,8 @@ export const WRITE_JOBS: readonly JobDefinition<never, unknown>[] = [
   // Attention notes (docs/protocol.md "Attention notes (project extension)").
   updateTicketAttentionWrite,
   setTicketTypeAttentionWrite,
+  setTicketTypeIdCheckWrite,
+  updateTicketDobWrite,
   // A manual check-in from the dashboard (docs/issuer.md "Admin dashboard").
   manualEntryWrite,
   // Check-out at a set time (docs/protocol.md "Check-out at a set time").

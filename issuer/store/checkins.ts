@@ -1,6 +1,7 @@
 /** Check-ins, stored idempotent answers and the scan audit log. */
 import type { Sql } from './sql.js';
 import { attentionOf, type Attention } from '../../protocol/attention.js';
+import { idCheckOf, parseIdCheck, type IdCheck } from '../../protocol/id-check.js';
 import type { EntryPolicy } from '../../protocol/door.js';
 import { WriteConflict, type Sql as SqlPort } from './sql.js';
 import type { TicketRow } from './tickets.js';
@@ -104,6 +105,8 @@ export interface CheckInFacts {
   stored: (StoredAnswer & { scanner_id: string }) | undefined;
   /** What the ticket's answer carries (docs/protocol.md "Attention notes (project extension)"); null: nothing. */
   attention: Attention | null;
+  /** What the ticket's answer carries when its type asks for an ID check (docs/protocol.md "ID checks (project extension)"). */
+  idCheck: IdCheck | null;
   /** The ticket's event's check-out at a set time (docs/protocol.md "Check-out at a set time"), if it has one. */
   exitAll: (ExitAllSetting & { eid: string; done: string | null }) | undefined;
 }
@@ -115,7 +118,15 @@ export interface CheckInFacts {
 export async function checkInFacts(db: Sql, tid: string, idempotencyKey: string | null): Promise<CheckInFacts> {
   const row = await db.get<FactsRow>(CHECK_IN_FACTS, { tid, key: idempotencyKey });
   if (row === undefined)
-    return { ticket: undefined, checkin: undefined, door: undefined, stored: undefined, attention: null, exitAll: undefined };
+    return {
+      ticket: undefined,
+      checkin: undefined,
+      door: undefined,
+      stored: undefined,
+      attention: null,
+      idCheck: null,
+      exitAll: undefined,
+    };
   return {
     ticket:
       row.t_tid === null
@@ -141,6 +152,10 @@ export async function checkInFacts(db: Sql, tid: string, idempotencyKey: string 
             attention: Number(row.t_attention ?? 0) === 1,
             note: row.t_note,
           }),
+    idCheck:
+      row.t_tid === null || row.ic_id_check === null
+        ? null
+        : idCheckOf(parseIdCheck(row.ic_id_check), { holder_name: row.t_holder_name, dob: row.t_dob }, row.e_date ?? ''),
     checkin:
       row.c_tid === null
         ? undefined
@@ -229,6 +244,9 @@ type FactsRow = Nullable<{
   x_time_zone: string;
   x_since: string;
   x_done: string;
+  t_dob: string;
+  ic_id_check: string;
+  e_date: string;
 }>;
 
 // One row always: the looked-for values as a one-row table, each fact LEFT JOINed to it by its primary key.
@@ -244,7 +262,8 @@ const CHECK_IN_FACTS = `
          r.rules AS r_rules,
          i.idempotency_key AS i_idempotency_key, i.request_hash AS i_request_hash, i.http_status AS i_http_status,
          i.response_body AS i_response_body, i.api_key_id AS i_api_key_id, i.created_at AS i_created_at, k.scanner_id AS i_scanner_id,
-         x.at AS x_at, x.time_zone AS x_time_zone, x.since AS x_since, x.done AS x_done
+         x.at AS x_at, x.time_zone AS x_time_zone, x.since AS x_since, x.done AS x_done,
+         t.dob AS t_dob, ic.id_check AS ic_id_check, e.date AS e_date
   FROM (SELECT CAST(@tid AS TEXT) AS tid, CAST(@key AS TEXT) AS idempotency_key) AS q
   LEFT JOIN tickets t ON t.tid = q.tid
   LEFT JOIN checkins c ON c.tid = q.tid
@@ -253,7 +272,8 @@ const CHECK_IN_FACTS = `
   LEFT JOIN ticket_type_notes n ON n.eid = t.eid AND n.ticket_type = t.ticket_type
   LEFT JOIN idempotency i ON i.idempotency_key = q.idempotency_key
   LEFT JOIN api_keys k ON k.api_key_id = i.api_key_id
-  LEFT JOIN exit_all_settings x ON x.eid = t.eid`;
+  LEFT JOIN exit_all_settings x ON x.eid = t.eid
+  LEFT JOIN ticket_type_id_checks ic ON ic.eid = t.eid AND ic.ticket_type = t.ticket_type`;
 
 /** The columns of a state change; the row's other columns stay. */
 export type AdmissionChange =
@@ -302,10 +322,10 @@ export async function changeAdmission(db: SqlPort, tid: string, readVersion: num
 export async function appendAdmissionEvent(db: SqlPort, row: AdmissionEventRow): Promise<void> {
   await db.run(
     `INSERT INTO admission_events (tid, eid, action, at, gate_id, scanner_id, api_key_id, idempotency_key, actor, reason, late,
-                                   admitted_offline, ticket_type, recorded_at, staff_id)
+                                   admitted_offline, ticket_type, recorded_at, staff_id, id_check)
      VALUES (@tid, @eid, @action, @at, @gate_id, @scanner_id, @api_key_id, @idempotency_key, @actor, @reason, @late,
-             @admitted_offline, @ticket_type, @recorded_at, @staff_id)`,
-    { ...row },
+             @admitted_offline, @ticket_type, @recorded_at, @staff_id, @id_check)`,
+    { ...row, id_check: row.id_check ?? null },
   );
 }
 

@@ -88,7 +88,7 @@ export type NewAdmissionEventRow = Omit<AdmissionEventEntry, 'api_key_id' | 'ide
 
 export function admissionEventsAfter(db: Sql, id: number, limit: number): Promise<NewAdmissionEventRow[]> {
   return db.all<NewAdmissionEventRow>(
-    `SELECT id, tid, eid, action, at, gate_id, recorded_at, actor, reason, scanner_id, ticket_type, admitted_offline, late, staff_id
+    `SELECT id, tid, eid, action, at, gate_id, recorded_at, actor, reason, scanner_id, ticket_type, admitted_offline, late, staff_id, id_check
      FROM admission_events WHERE id > ? ORDER BY id LIMIT ?`,
     [id, limit],
   );

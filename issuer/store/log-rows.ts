@@ -50,6 +50,8 @@ export interface AdmissionEventRow {
   recorded_at: string;
   /** Who at the door: a staff badge's sid, or the staff id the kiosk sent; null for the CLI and dashboard. */
   staff_id: string | null;
+  /** An entry of a type with an ID check (docs/protocol.md "ID checks (project extension)"): checked or not; else null. */
+  id_check?: 'checked' | 'not_checked' | null;
 }
 
 /** An admission event as read back, with its id (the order it was written in on this database). */

@@ -439,10 +439,32 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX staff_actions_by_event ON staff_actions (eid, at);
   `,
+  // 15 (ID_CHECK_MIGRATION): ID and age checks (docs/protocol.md "ID checks (project extension)"): a ticket's date
+  // of birth (never in the QR), a ticket type's check, and whether an entry's ID was checked.
+  `
+  -- YYYY-MM-DD or NULL; kiosks get only the age band it gives (its changes take a number of the note sequence).
+  ALTER TABLE tickets ADD COLUMN dob TEXT;
+
+  -- A ticket type's check: 'name' or 'age:N' (a type without a row asks for none).
+  CREATE TABLE ticket_type_id_checks (
+    eid          TEXT NOT NULL REFERENCES events (eid),
+    ticket_type  TEXT NOT NULL,
+    id_check     TEXT NOT NULL,
+    updated_at   TEXT NOT NULL,
+    PRIMARY KEY (eid, ticket_type)
+  );
+
+  -- An entry of a ticket whose type asks for a check: 'checked' (the kiosk's steward confirmed, staff_id says who)
+  -- or 'not_checked' (a scanner that cannot prompt); NULL: no check asked.
+  ALTER TABLE admission_events ADD COLUMN id_check TEXT CHECK (id_check IS NULL OR id_check IN ('checked', 'not_checked'));
+  `,
 ];
 
 /** The migration that added the kiosks' staff records (staff_actions); its number moves if migrations merge before it. */
 export const STAFF_ACTIONS_MIGRATION = 14;
+
+/** The migration that added ID and age checks (dob, ticket_type_id_checks, admission_events.id_check). */
+export const ID_CHECK_MIGRATION = 15;
 
 /** The migration that added attention flags and notes (a named constant, so a merge renumbers it in one place). */
 export const ATTENTION_NOTES_MIGRATION = 12;

@@ -427,6 +427,18 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX staff_actions_by_event ON staff_actions (eid, at);
   `,
+  // 15: ID and age checks, as migration 15 of migrations.ts (ID_CHECK_MIGRATION).
+  `
+  ALTER TABLE tickets ADD COLUMN dob TEXT COLLATE "C";
+  CREATE TABLE ticket_type_id_checks (
+    eid          TEXT COLLATE "C" NOT NULL REFERENCES events (eid),
+    ticket_type  TEXT COLLATE "C" NOT NULL,
+    id_check     TEXT COLLATE "C" NOT NULL,
+    updated_at   TEXT COLLATE "C" NOT NULL,
+    PRIMARY KEY (eid, ticket_type)
+  );
+  ALTER TABLE admission_events ADD COLUMN id_check TEXT CHECK (id_check IS NULL OR id_check IN ('checked', 'not_checked'));
+  `,
 ];
 
 export const POSTGRES_SCHEMA_VERSION = POSTGRES_MIGRATIONS.length;

@@ -23,6 +23,8 @@ export interface TicketRow {
 export type NewTicket = Omit<TicketRow, 'revoked_at' | 'revoke_reason' | 'attention' | 'note'> & {
   attention?: boolean;
   note?: string | null;
+  /** Date of birth, YYYY-MM-DD (docs/protocol.md "ID checks (project extension)"): stored here, not in TICKET_COLUMNS. */
+  dob?: string | null;
 };
 
 /** The ticket columns, spelled once: `SELECT *` would also bring PostgreSQL's own sequence column. */
@@ -30,7 +32,7 @@ export const TICKET_COLUMNS = 'tid, eid, kid, holder_name, ticket_type, issued_a
 
 /**
  * Rows per INSERT statement: one statement and, on PostgreSQL, one round trip for many tickets, which is what
- * keeps bulk issuance fast there (12 values a row, far below either database's limit on parameters).
+ * keeps bulk issuance fast there (13 values a row, far below either database's limit on parameters).
  */
 const TICKETS_PER_INSERT = 500;
 
@@ -40,12 +42,13 @@ export async function insertTickets(db: Sql, tickets: readonly NewTicket[]): Pro
     const chunk = tickets.slice(start, start + TICKETS_PER_INSERT);
     // A ticket issued with a flag or a note is a change kiosks sync: it gets its number in the note sequence in
     // this transaction (docs/protocol.md "Attention notes (project extension)").
-    const noted = chunk.filter((ticket) => ticket.attention === true || (ticket.note ?? null) !== null).length;
+    // A date of birth too: the synced list carries its age band (docs/protocol.md "ID checks (project extension)").
+    const isNoted = (ticket: NewTicket) => ticket.attention === true || (ticket.note ?? null) !== null || (ticket.dob ?? null) !== null;
+    const noted = chunk.filter(isNoted).length;
     let seq = noted === 0 ? 0 : await takeNoteNumbers(db, noted);
     await db.run(
-      `INSERT INTO tickets (tid, eid, kid, holder_name, ticket_type, issued_at, exp, qr, search_name, attention, note, note_seq) VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+      `INSERT INTO tickets (tid, eid, kid, holder_name, ticket_type, issued_at, exp, qr, search_name, attention, note, note_seq, dob) VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
       chunk.flatMap((ticket) => {
-        const isNoted = ticket.attention === true || (ticket.note ?? null) !== null;
         return [
           ticket.tid,
           ticket.eid,
@@ -58,7 +61,8 @@ export async function insertTickets(db: Sql, tickets: readonly NewTicket[]): Pro
           ticket.holder_name === null ? null : searchName(ticket.holder_name),
           ticket.attention === true ? 1 : 0,
           ticket.note ?? null,
-          isNoted ? seq++ : null,
+          isNoted(ticket) ? seq++ : null,
+          ticket.dob ?? null,
         ];
       }),
     );

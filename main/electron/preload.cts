@@ -45,6 +45,9 @@ const CHANNELS = {
   configureLanes: 'kiosk:configure-lanes',
   attentionDone: 'kiosk:attention-done',
   overrideAttention: 'kiosk:override-attention',
+  confirmIdCheck: 'kiosk:confirm-id-check',
+  denyIdCheck: 'kiosk:deny-id-check',
+  overrideIdCheck: 'kiosk:override-id-check',
   verdictDetails: 'kiosk:verdict-details',
 } as const satisfies KioskChannels;
 const ISSUER_CHANNELS = {
@@ -96,6 +99,9 @@ const api = {
   configureLanes: (request) => call(CHANNELS.configureLanes, request),
   attentionDone: () => call(CHANNELS.attentionDone),
   overrideAttention: () => call(CHANNELS.overrideAttention),
+  confirmIdCheck: () => call(CHANNELS.confirmIdCheck),
+  denyIdCheck: () => call(CHANNELS.denyIdCheck),
+  overrideIdCheck: () => call(CHANNELS.overrideIdCheck),
   verdictDetails: (decidedAt) => call(CHANNELS.verdictDetails, decidedAt),
   onStateChange(listener) {
     // The page gets the state only, never the IPC event (it would expose ipcRenderer's sender).

@@ -35,6 +35,9 @@ export const KIOSK_CHANNELS = {
   configureLanes: 'kiosk:configure-lanes',
   attentionDone: 'kiosk:attention-done',
   overrideAttention: 'kiosk:override-attention',
+  confirmIdCheck: 'kiosk:confirm-id-check',
+  denyIdCheck: 'kiosk:deny-id-check',
+  overrideIdCheck: 'kiosk:override-id-check',
   verdictDetails: 'kiosk:verdict-details',
 } as const;
 

@@ -174,6 +174,16 @@ function boundCall(core: KioskCalls, method: KioskCallName, args: unknown): () =
     case 'overrideAttention':
       noArguments(args);
       return () => core.overrideAttention();
+    // docs/kiosk.md "ID checks": the waiting scan's prompt answered, or overridden by a supervisor.
+    case 'confirmIdCheck':
+      noArguments(args);
+      return () => core.confirmIdCheck();
+    case 'denyIdCheck':
+      noArguments(args);
+      return () => core.denyIdCheck();
+    case 'overrideIdCheck':
+      noArguments(args);
+      return () => core.overrideIdCheck();
     // docs/kiosk.md "Verdict details": a verdict named by its decided_at, an ISO time as the kiosk wrote it.
     case 'verdictDetails': {
       const decidedAt = onlyString(args, 'the verdict time');

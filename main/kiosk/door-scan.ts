@@ -17,6 +17,9 @@ import {
 } from '../../protocol/index.js';
 import type { ScanResult } from './kiosk-api.js';
 import { attentionFromAnswer, withAttention } from './decide/attention.js';
+import { notesUrlOf } from '../../protocol/attention.js';
+import { idCheckFromAnswer, type IdCheck } from '../../protocol/id-check.js';
+import type { IdCheckActor, PendingIdCheck } from './id-check-door.js';
 import { decideCheckIn, evaluateScan, offlineOutcome, type DoorFacts } from './decide/scan-decision.js';
 import type { Lane } from './decide/lanes.js';
 import { verifyEd25519Node } from './node-ed25519.js';
@@ -61,6 +64,13 @@ export interface DoorScanDeps {
   kioskPolicy: DoorFacts['kioskPolicy'];
   /** The synced attention notes of a ticket (docs/kiosk.md "Attention notes"): what an ADMIT decided here shows. */
   notes: (payload: TicketPayload) => VerdictAttention | null;
+  /**
+   * docs/kiosk.md "ID checks": the check a ticket needs by the synced list (its type's check, its band); null: none;
+   * `unsynced`: the kiosk has no list of this event yet (the issuer's status answer is asked instead).
+   */
+  idCheck: (payload: TicketPayload) => IdCheck | null | 'unsynced';
+  /** Puts the scan on hold behind the ID screen (id-check-door.ts) and answers the page. */
+  askIdCheck: (pending: Omit<PendingIdCheck, 'refused' | 'asked_at'>) => ScanResult;
   /** Shows the verdict (on the scan's lane) and answers the page. */
   show: (verdict: Verdict, lane: Lane | null) => ScanResult;
   changed: () => void;
@@ -69,8 +79,16 @@ export interface DoorScanDeps {
 export class DoorScan {
   constructor(private readonly deps: DoorScanDeps) {}
 
-  /** One ticket scan (a trimmed text that is not a setup code) on its lane (null: no lanes). */
-  async scan(text: string, lane: Lane | null): Promise<ScanResult> {
+  /**
+   * One ticket scan (a trimmed text that is not a setup code) on its lane (null: no lanes). `options.idChecked`: the
+   * steward confirmed the ID of this scan's holder (docs/kiosk.md "ID checks"): the check-in is sent with
+   * `id_checked: true` and the staff id; without it a ticket whose type asks for a check waits for the ID screen.
+   */
+  async scan(
+    text: string,
+    lane: Lane | null,
+    options: { idChecked?: { staff_id: string | null }; who?: IdCheckActor | null } = {},
+  ): Promise<ScanResult> {
     const { store, discovery, link, now } = this.deps;
     const stored = store.getEnrollment();
     const enrollment = stored && lane?.direction ? { ...stored, direction: lane.direction } : stored;
@@ -110,7 +128,49 @@ export class DoorScan {
       }
       return this.deps.show(evaluation.verdict, lane);
     }
-    return this.checkIn(text, evaluation.ticket.payload, enrollment, document!, lane);
+    const payload = evaluation.ticket.payload;
+    if (options.idChecked === undefined && enrollment.direction === 'entry') {
+      // docs/kiosk.md "ID checks": the steward is asked before an entry is checked in, online and offline alike (an
+      // exit is not an admission: no ID is asked).
+      const asked = await this.idCheckFor(payload, enrollment, document!);
+      if (asked !== null)
+        return this.deps.askIdCheck({
+          code: text,
+          lane,
+          check: asked.check,
+          source: asked.source,
+          tid: payload.tid,
+          eid: payload.eid,
+          holder_name: payload.hn ?? null,
+          ticket_type: payload.tt ?? null,
+          scannedBy: options.who ?? null,
+        });
+    }
+    return this.checkIn(text, payload, enrollment, document!, lane, options.idChecked);
+  }
+
+  /**
+   * The check a ticket needs: the synced list's (type check and band, the issuer's own rule); a kiosk without the
+   * list yet asks the issuer's status (its `id_check` extension) within the online budget, before any check-in.
+   * Offline and without a list there is nothing to ask: the door decides as before (docs/kiosk.md "ID checks").
+   */
+  private async idCheckFor(
+    payload: TicketPayload,
+    enrollment: Enrollment,
+    document: DiscoveryDocument,
+  ): Promise<{ check: IdCheck; source: 'list' | 'status' } | null> {
+    const local = this.deps.idCheck(payload);
+    if (local !== 'unsynced') return local === null ? null : { check: local, source: 'list' };
+    const { link } = this.deps;
+    // Only an issuer with the notes list has ID checks; only one heard from lately is asked (a scan of an issuer
+    // that has just gone away must not wait two budgets). Until the first sync completes, that is one extra request.
+    if (notesUrlOf(document) === null || !link.authorised || link.connection !== 'online') return null;
+    const lookup = await link.loadApiKey(enrollment);
+    if (!('key' in lookup) || lookup.key === null) return null;
+    const call = await this.deps.client.status(document.endpoints.status, lookup.key, payload.tid, { timeoutMs: this.deps.budgetMs });
+    if (call.kind !== 'answered') return null;
+    const check = idCheckFromAnswer(call.status);
+    return check === null ? null : { check, source: 'status' };
   }
 
   /**
@@ -220,6 +280,7 @@ export class DoorScan {
     enrollment: Enrollment,
     document: DiscoveryDocument,
     lane: Lane | null,
+    idChecked?: { staff_id: string | null },
   ): Promise<ScanResult> {
     const { store, link, drains, now } = this.deps;
     const facts = this.facts(enrollment);
@@ -250,6 +311,8 @@ export class DoorScan {
         action,
         ticket_type: payload.tt ?? null,
         sent_as_offline: sentAsOffline,
+        // docs/kiosk.md "ID checks": the steward confirmed the ID; the check-in carries it and who.
+        ...(idChecked === undefined ? {} : { id_checked: true, staff_id: idChecked.staff_id }),
       });
 
     if (!apiKey) {

@@ -17,7 +17,7 @@ import { ANY_SETUP_CODE, type GateDirection, type OfflinePolicy, type Verdict } 
 import type { AnnulResult, KioskApi, KioskLanguage, KioskState, LanguageCode, LanesRequest, LeaveKioskModeResult } from './kiosk-api.js';
 import type { LogCheckResult, ScanResult, SetLanguageResult, RemoveStaffPinResult, SetStaffPinResult, StaffLocked } from './kiosk-api.js';
 import type { ManualCheckInOutcome, StaffPersonRequest, StaffUnlockResult, StatusLookupResult, TicketSearchOutcome } from './kiosk-api.js';
-import type { VerdictDetailsResult } from './kiosk-api.js';
+import type { IdCheckAnswer, VerdictDetailsResult } from './kiosk-api.js';
 import { findVerdict, verdictDetailsOf } from './decide/verdict-details.js';
 import { LANGUAGE_CODES, kioskLanguage } from './decide/languages.js';
 import type { Lane } from './decide/lanes.js';
@@ -99,6 +99,7 @@ export class KioskCore implements KioskApi {
   /** The status lookup's and the ticket search's (ticket-search.ts, docs/kiosk.md "Finding a ticket"). */
   private readonly lookupDeps: TicketSearchDeps;
   private readonly attention: KioskParts['attention']; // holds the door until Done (docs/kiosk.md "Attention notes")
+  private readonly idChecks: KioskParts['idChecks']; // a scan waiting for Confirm or Deny (docs/kiosk.md "ID checks")
 
   constructor(private readonly options: KioskCoreOptions) {
     const parts = assembleKiosk(options, {
@@ -108,7 +109,7 @@ export class KioskCore implements KioskApi {
     });
     ({ now: this.now, log: this.log, policy: this.policy, store: this.store, storage: this.storage, staff: this.staff } = parts);
     ({ client: this.client, discovery: this.discovery, link: this.link, background: this.background, lan: this.lan } = parts);
-    ({ clock: this.clock, attention: this.attention } = parts);
+    ({ clock: this.clock, attention: this.attention, idChecks: this.idChecks } = parts);
     ({ drains: this.drains, drainAbort: this.drainAbort, heartbeat: this.doorHeartbeat, revocations: this.revocations } = parts);
     ({ revocationSchedule: this.revocationSchedule, reads: this.reads, doorScan: this.doorScan, annulDeps: this.annulDeps } = parts);
     const { store, discovery, client, link, now } = parts;
@@ -201,12 +202,91 @@ export class KioskCore implements KioskApi {
     });
   }
 
+  /**
+   * docs/kiosk.md "ID checks": Confirm. The waiting scan runs again, in turn with other scans, and is checked in with
+   * `id_checked: true` and the staff id of who confirmed (the person unlocked now, else the one unlocked at the scan).
+   */
+  confirmIdCheck(): Promise<ScanResult | StaffLocked> {
+    return this.guarded('confirmIdCheck', () => this.answerIdCheck('confirmed'));
+  }
+
+  /** docs/kiosk.md "ID checks": Deny. Refused `id_check_failed`, audited with the staff id; nothing is sent to the issuer. */
+  denyIdCheck(): Promise<ScanResult | StaffLocked> {
+    return this.guarded('denyIdCheck', () => this.answerIdCheck('denied'));
+  }
+
+  /** A supervisor admits the waiting scan without the check, on their authority: audited as an override with the staff id. */
+  overrideIdCheck(): Promise<ScanResult | StaffLocked> {
+    return this.guarded('overrideIdCheck', () => this.answerIdCheck('overridden'));
+  }
+
+  /** Who answered the ID prompt of a recent verdict, by its decided_at (docs/kiosk.md "Verdict details"). */
+  private readonly idCheckAnswers = new Map<string, IdCheckAnswer>();
+
+  private rememberIdCheck(result: ScanResult, answer: Omit<IdCheckAnswer, 'at'>, at: string): ScanResult {
+    if (result.type !== 'verdict') return result;
+    this.idCheckAnswers.set(result.verdict.decided_at, { ...answer, at });
+    if (this.idCheckAnswers.size > LAST_VERDICTS) this.idCheckAnswers.delete(this.idCheckAnswers.keys().next().value!);
+    return result;
+  }
+
+  private answerIdCheck(answer: 'confirmed' | 'denied' | 'overridden'): Promise<ScanResult> {
+    const pending = this.idChecks.take();
+    if (pending === null) return Promise.resolve({ type: 'nothing_to_confirm' });
+    const now = this.staff.actor();
+    const who = now.staff_id !== null || pending.scannedBy === null ? now : { ...pending.scannedBy, via: null };
+    const at = new Date(this.now()).toISOString();
+    const record = {
+      tid: pending.tid,
+      kind: pending.check.kind,
+      ...(pending.check.min_age === undefined ? {} : { min_age: pending.check.min_age }),
+      band: pending.check.band,
+      source: pending.source,
+      staff_id: who.staff_id,
+      staff_name: who.name,
+      role: who.role,
+      asked_at: pending.asked_at,
+    };
+    const name = who.name === null ? 'staff (no one unlocked)' : `${who.name} (${who.role})`;
+    if (answer === 'denied') {
+      this.store.auditDoorRefusal(pending.tid, 'id_check_failed', at, record);
+      this.log(`ID check denied by ${name}: ticket ${pending.tid} refused, nothing checked in.`);
+      const verdict: Verdict = {
+        kind: 'refuse',
+        reason: 'id_check_failed',
+        decided_at: at,
+        offline: false,
+        decided_by: 'id_check',
+        ticket: {
+          tid: pending.tid,
+          eid: pending.eid,
+          ...(pending.holder_name === null ? {} : { holder_name: pending.holder_name }),
+          ...(pending.ticket_type === null ? {} : { ticket_type: pending.ticket_type }),
+        },
+      };
+      return Promise.resolve(this.rememberIdCheck(this.show(verdict, pending.lane), { answer, ...whoOf(who) }, at));
+    }
+    this.staff.record({ event: answer === 'confirmed' ? 'id_check_confirmed' : 'id_check_override', ...record, at });
+    this.log(`ID check ${answer === 'confirmed' ? 'confirmed' : 'overridden'} by ${name}: ticket ${pending.tid}.`);
+    return this.inTurn(async () =>
+      this.rememberIdCheck(
+        await this.doorScan.scan(pending.code, pending.lane, { idChecked: { staff_id: who.staff_id } }),
+        { answer, ...whoOf(who) },
+        at,
+      ),
+    ).catch((error: unknown) => {
+      if (!isStorageFault(error)) throw error;
+      return this.storageFault(error);
+    });
+  }
+
   /** A recent verdict's details, for a steward and up (docs/kiosk.md "Verdict details"; decide/verdict-details.ts). */
   verdictDetails(decidedAt: string): Promise<VerdictDetailsResult> {
     return this.guarded('verdictDetails', () => {
       const verdict = findVerdict(this.lastVerdicts, decidedAt);
       if (verdict === null) return { type: 'no_such_verdict', decided_at: decidedAt } as const;
-      return { type: 'verdict_details', details: verdictDetailsOf(verdict, this.attention.overrideFor(decidedAt)) } as const;
+      const idCheck = this.idCheckAnswers.get(decidedAt) ?? null;
+      return { type: 'verdict_details', details: verdictDetailsOf(verdict, this.attention.overrideFor(decidedAt), idCheck) } as const;
     });
   }
 
@@ -425,9 +505,14 @@ export class KioskCore implements KioskApi {
     if (ANY_SETUP_CODE.test(text)) return this.setups.scan(text);
     const held = this.attention.refusal(); // docs/kiosk.md "Attention notes": Done first
     if (held) return Promise.resolve(held);
+    const asking = this.idChecks.refusal(); // docs/kiosk.md "ID checks": Confirm or Deny first
+    if (asking) return Promise.resolve(asking);
+    // Who is at the kiosk now: an ID check asked by this scan records them when nobody is unlocked at Confirm.
+    const actor = this.staff.actor();
+    const who = actor.staff_id === null ? null : { staff_id: actor.staff_id, name: actor.name, role: actor.role };
     // A badge's unlock lasts until the next ticket scan.
     this.staff.endBadgeAtTicket();
-    return this.doorScan.scan(text, lane);
+    return this.doorScan.scan(text, lane, { who });
   }
 
   /**
@@ -511,6 +596,7 @@ export class KioskCore implements KioskApi {
       lanes: this.reads.lanesView(enrollment?.direction ?? 'entry'),
       clock: this.clock.view(),
       attention_hold: this.attention.view(),
+      id_check_prompt: this.idChecks.view(),
     };
   }
 
@@ -518,4 +604,14 @@ export class KioskCore implements KioskApi {
     if (this.events.listenerCount('state') === 0 || this.background.closed) return;
     this.events.emit('state', this.snapshot());
   }
+}
+
+/** An ID answer's who, in the form of an attention override's (staff-access.ts actor). */
+function whoOf(who: { staff_id: string | null; name: string | null; role: string; via?: unknown }): Omit<IdCheckAnswer, 'at' | 'answer'> {
+  return {
+    staff_id: who.staff_id,
+    name: who.name,
+    role: who.role as IdCheckAnswer['role'],
+    via: (who.via ?? null) as IdCheckAnswer['via'],
+  };
 }

@@ -10,6 +10,7 @@ import type { KioskState, ScanResult } from './kiosk-api.js';
 import { DEFAULT_ANNUL_WINDOW_MS } from './decide/annul.js';
 import { DEFAULT_ATTENTION_HOLD_SECONDS } from './decide/attention.js';
 import { AttentionDoor } from './attention-door.js';
+import { IdCheckDoor } from './id-check-door.js';
 import { DEFAULT_BACKOFF } from './decide/backoff.js';
 import type { Lane } from './decide/lanes.js';
 import type { DoorAnnulDeps } from './door-annul.js';
@@ -67,6 +68,8 @@ export interface KioskParts {
   annulDeps: DoorAnnulDeps;
   /** An attention verdict holding the door (docs/kiosk.md "Attention notes"). */
   attention: AttentionDoor;
+  /** A scan waiting for the steward's ID check (docs/kiosk.md "ID checks"). */
+  idChecks: IdCheckDoor;
 }
 
 export function assembleKiosk(options: KioskCoreOptions, hooks: KioskHooks): KioskParts {
@@ -201,6 +204,7 @@ export function assembleKiosk(options: KioskCoreOptions, hooks: KioskHooks): Kio
     notes: new NotesSync({ store, client, now }),
   });
   const door = { store, client, link, drains, heartbeat, lan, now: doorNow, budgetMs, changed };
+  const idChecks = new IdCheckDoor({ now, changed, audit: (at) => store.auditDoorRefusal(null, 'id_check_pending', at) });
   const doorScan = new DoorScan({
     ...door,
     discovery,
@@ -210,6 +214,8 @@ export function assembleKiosk(options: KioskCoreOptions, hooks: KioskHooks): Kio
     staff,
     kioskPolicy: policy,
     notes: (payload) => store.attentionOf(payload.tid, payload.tt ?? null),
+    idCheck: (payload) => store.idCheckOf(payload.tid, payload.tt ?? null, payload.hn ?? null),
+    askIdCheck: (pending) => idChecks.ask(pending),
     show: hooks.show,
   });
   const attention = new AttentionDoor({
@@ -242,5 +248,6 @@ export function assembleKiosk(options: KioskCoreOptions, hooks: KioskHooks): Kio
     doorScan,
     annulDeps: { ...door, annulWindowMs, log, staff },
     attention,
+    idChecks,
   };
 }

@@ -105,6 +105,9 @@ export function installKioskHost(win: HostWindow): void {
     configureLanes: (request) => call('configureLanes', request),
     attentionDone: () => call('attentionDone'),
     overrideAttention: () => call('overrideAttention'),
+    confirmIdCheck: () => call('confirmIdCheck'),
+    denyIdCheck: () => call('denyIdCheck'),
+    overrideIdCheck: () => call('overrideIdCheck'),
     verdictDetails: (decidedAt) => call('verdictDetails', decidedAt),
     onStateChange(listener) {
       const subscriber = (state: KioskState): void => listener(state);

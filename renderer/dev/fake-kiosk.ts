@@ -201,6 +201,20 @@ export class FakeKiosk implements KioskApi {
     return this.state;
   }
 
+  /** docs/kiosk.md "ID checks": the fake never asks for one; an answer finds nothing waiting. */
+  async confirmIdCheck(): Promise<ScanResult> {
+    this.change({ id_check_prompt: null });
+    return { type: 'nothing_to_confirm' };
+  }
+
+  async denyIdCheck(): Promise<ScanResult> {
+    return this.confirmIdCheck();
+  }
+
+  async overrideIdCheck(): Promise<ScanResult> {
+    return this.confirmIdCheck();
+  }
+
   /** docs/kiosk.md "Verdict details": the fake's verdicts, with their codes. */
   async verdictDetails(decidedAt: string): Promise<VerdictDetailsResult> {
     const verdict = this.state.last_verdicts.find((v) => v.decided_at === decidedAt);

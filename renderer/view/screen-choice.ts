@@ -1,7 +1,7 @@
 /** Which screen to show. Pure, so the precedence is one readable list. */
 import type { KioskState } from '../kiosk-bridge-types.js';
 
-export type ShownScreen = 'starting' | 'setup' | 'ready' | 'verdict' | 'lookup' | 'lanes';
+export type ShownScreen = 'starting' | 'setup' | 'ready' | 'verdict' | 'lookup' | 'lanes' | 'id_check';
 
 export interface ScreenInputs {
   state: KioskState | null;
@@ -15,6 +15,8 @@ export function chooseScreen({ state, verdictShown, lookupOpen, lanes = false }:
   if (state === null) return 'starting';
   // The re-enroll question waits for an answer; nothing may cover it.
   if (state.re_enroll_pending) return 'setup';
+  // docs/kiosk.md "ID checks": a scan waits for Confirm or Deny; the ID screen covers the door (every lane) until then.
+  if (state.enrolled && state.id_check_prompt) return 'id_check';
   if (lanes && state.enrolled && !lookupOpen) return 'lanes';
   if (verdictShown) return 'verdict';
   if (!state.enrolled) return 'setup';

@@ -50,6 +50,14 @@ export function verdictDetailLines(details: VerdictDetails, time: TimeOptions = 
           value: t(details.attention.required ? 'details.attention_required' : 'details.attention_notes'),
         },
     details.override === null ? null : { key: 'override', label: t('details.override'), value: overrideWords(details.override, clock) },
+    // docs/kiosk.md "ID checks": who answered the ID prompt, and how.
+    details.id_check === undefined
+      ? null
+      : {
+          key: 'id_check',
+          label: t('details.id_check'),
+          value: `${t(`details.id_check.${details.id_check.answer}`)}, ${overrideWords(details.id_check, clock)}`,
+        },
   ];
   return lines.filter((line): line is DetailLine => line !== null);
 }

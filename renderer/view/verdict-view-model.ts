@@ -184,6 +184,8 @@ export function refusalText(verdict: Refusal, time: TimeOptions = {}): string {
       const rule = 'rule' in verdict ? verdict.rule : undefined;
       return rule ? t('reason.rule', { message: ruleWords(rule), rule: rule.name }) : t('reason.rule_refused');
     }
+    case 'id_check_failed':
+      return t('reason.id_check_failed');
     case 'admitted_at_other_gate': {
       // docs/kiosk.md "Kiosks on one LAN": "Already admitted at Gate A, 21:03 (offline)".
       const at = 'first_used_at' in verdict ? verdict.first_used_at : undefined;

@@ -478,6 +478,9 @@ test.describe.serial('the admin dashboard in Chromium', () => {
     expect(await annulment.textContent()).toContain('by the dashboard');
     expect(await annulment.textContent()).toContain('Reason: let in on the wrong ticket');
     expect(await page.textContent('#activity')).toContain('1 annulled');
+    // docs/issuer.md "ID and age checks": the tile of entries let in with the ID not checked (no type here asks for one).
+    expect(await page.locator('#id-not-checked').getAttribute('data-count')).toBe('0');
+    expect(await page.textContent('#id-not-checked')).toBe('0 entries with ID not checked');
     // The ticket is usable again at the door.
     expect((await checkIn(north, tickets.edsger!, { action: 'entry' })).body.status).toBe('valid');
     await eventually(() => page.textContent('#door-inside')).toBe('10 of 10');

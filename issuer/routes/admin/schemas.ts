@@ -181,7 +181,7 @@ export const overviewSchema = object({
     // docs/protocol.md "Check-out at a set time": null when the event has none.
     exit_all: { anyOf: [object({ at: { type: 'string' }, time_zone: { type: 'string' } }), { type: 'null' }] },
   }),
-  activity: object({ annulments: count, recent: { type: 'array', items: annulmentSchema } }),
+  activity: object({ annulments: count, id_not_checked: count, recent: { type: 'array', items: annulmentSchema } }),
   complete: { type: 'boolean' },
 });
 

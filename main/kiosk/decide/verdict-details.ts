@@ -6,14 +6,18 @@
  * Pure, in decide/: no store, no clock of its own.
  */
 import type { Verdict } from '../../../protocol/index.js';
-import type { AttentionOverride, VerdictDetails } from '../kiosk-api.js';
+import type { AttentionOverride, IdCheckAnswer, VerdictDetails } from '../kiosk-api.js';
 
 /** The verdict of `verdicts` (newest first) decided at `decidedAt`, or null when it is not among them any more. */
 export function findVerdict(verdicts: readonly Verdict[], decidedAt: string): Verdict | null {
   return verdicts.find((verdict) => verdict.decided_at === decidedAt) ?? null;
 }
 
-export function verdictDetailsOf(verdict: Verdict, override: AttentionOverride | null): VerdictDetails {
+export function verdictDetailsOf(
+  verdict: Verdict,
+  override: AttentionOverride | null,
+  idCheck: IdCheckAnswer | null = null,
+): VerdictDetails {
   const refusal = verdict.kind === 'refuse' ? verdict : null;
   const firstUsedAt = refusal?.first_used_at;
   return {
@@ -41,5 +45,6 @@ export function verdictDetailsOf(verdict: Verdict, override: AttentionOverride |
     attention:
       verdict.kind === 'admit' && verdict.attention ? { required: verdict.attention.required, notes: [...verdict.attention.notes] } : null,
     override,
+    ...(idCheck === null ? {} : { id_check: idCheck }),
   };
 }

@@ -85,6 +85,15 @@ const MIGRATIONS: readonly string[] = [
     synced_at TEXT
   );
   `,
+  // ID and age checks (docs/kiosk.md "ID checks"): the synced list's type checks and the listed tickets' age bands
+  // (never a date of birth), and whether an entry's ID was checked (sent as \`id_checked\`, with staff_id). The
+  // notes list is synced again from the start, so the bands of tickets listed before arrive too.
+  `
+  CREATE TABLE id_check_types (ticket_type TEXT PRIMARY KEY, id_check TEXT NOT NULL) WITHOUT ROWID;
+  CREATE TABLE id_check_bands (tid TEXT PRIMARY KEY, band TEXT NOT NULL CHECK (band IN ('over', 'under', 'unknown'))) WITHOUT ROWID;
+  ALTER TABLE scans ADD COLUMN id_checked INTEGER NOT NULL DEFAULT 0;
+  DELETE FROM attention_sync;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

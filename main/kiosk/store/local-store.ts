@@ -16,6 +16,7 @@
  *
  * The API key is NOT here: see api-key-store.ts.
  */
+import type { IdCheck } from '../../../protocol/id-check.js';
 import type Database from 'better-sqlite3';
 import type { DiscoveryDocument, IsoDateTime, Verdict, VerdictAttention } from '../../../protocol/index.js';
 import type { LogHead } from '../../../protocol/audit-chain.js';
@@ -111,6 +112,12 @@ export class LocalStore {
   attentionOf(tid: string, ticketType: string | null): VerdictAttention | null {
     const enrollment = this.getEnrollment();
     return enrollment ? this.attentionNotes.attentionOf(enrollment, tid, ticketType) : null;
+  }
+
+  /** docs/kiosk.md "ID checks": the check a ticket of the enrolled event needs by the synced list; `unsynced`: no list yet. */
+  idCheckOf(tid: string, ticketType: string | null, holderName: string | null): IdCheck | null | 'unsynced' {
+    const enrollment = this.getEnrollment();
+    return enrollment ? this.attentionNotes.idCheckOf(enrollment, tid, ticketType, holderName) : 'unsynced';
   }
 
   static open(path: string): LocalStore {

@@ -6,6 +6,7 @@
  */
 import type { IsoDateTime, VerdictAttention } from '../../../protocol/index.js';
 import { combineAttention, type TicketNote, type TypeNote } from '../decide/attention.js';
+import { idCheckFromList, parseIdCheck, type AgeBand, type IdCheck } from '../../../protocol/id-check.js';
 import type { Statements } from './database.js';
 
 /** One page of the issuer's notes list as the kiosk keeps it (AttentionNotes.applyPage). */
@@ -16,6 +17,9 @@ export interface AttentionNotesPage {
   tickets: ReadonlyArray<readonly [string, 0 | 1, string | null]>;
   /** Every type rule of the event, whole. */
   types: ReadonlyArray<{ ticket_type: string; attention: boolean; note: string | null }>;
+  /** docs/kiosk.md "ID checks": every type's check, whole (absent: the issuer has none), and the listed tickets' bands. */
+  idChecks?: ReadonlyArray<{ ticket_type: string; id_check: string }>;
+  idBands?: ReadonlyArray<readonly [string, AgeBand]>;
   cursor: string;
   reset: boolean;
   /** Set on the page that completes a sync; otherwise the last good sync's time is kept. */
@@ -38,7 +42,10 @@ export class AttentionNotes {
     sql.transaction(() => {
       const before = this.sync();
       const sameList = before !== null && before.iss === page.iss && before.eid === page.eid;
-      if (!sameList || page.reset) sql.statement('DELETE FROM attention_tickets').run();
+      if (!sameList || page.reset) {
+        sql.statement('DELETE FROM attention_tickets').run();
+        sql.statement('DELETE FROM id_check_bands').run();
+      }
       const upsert = sql.statement(
         'INSERT INTO attention_tickets (tid, attention, note) VALUES (?, ?, ?) ON CONFLICT (tid) DO UPDATE SET attention = excluded.attention, note = excluded.note',
       );
@@ -47,6 +54,14 @@ export class AttentionNotes {
         if (attention === 0 && note === null) remove.run(tid);
         else upsert.run(tid, attention, note);
       }
+      // ID checks: a listed ticket's band is the page's, or none (unknown); the type checks are replaced whole.
+      const clearBand = sql.statement('DELETE FROM id_check_bands WHERE tid = ?');
+      for (const [tid] of page.tickets) clearBand.run(tid);
+      const band = sql.statement('INSERT OR REPLACE INTO id_check_bands (tid, band) VALUES (?, ?)');
+      for (const [tid, value] of page.idBands ?? []) band.run(tid, value);
+      sql.statement('DELETE FROM id_check_types').run();
+      const check = sql.statement('INSERT OR REPLACE INTO id_check_types (ticket_type, id_check) VALUES (?, ?)');
+      for (const rule of page.idChecks ?? []) check.run(rule.ticket_type, rule.id_check);
       sql.statement('DELETE FROM attention_types').run();
       const type = sql.statement('INSERT OR REPLACE INTO attention_types (ticket_type, attention, note) VALUES (?, ?, ?)');
       for (const rule of page.types) type.run(rule.ticket_type, rule.attention ? 1 : 0, rule.note);
@@ -75,6 +90,27 @@ export class AttentionNotes {
         ? undefined
         : (this.sql.statement('SELECT attention, note FROM attention_types WHERE ticket_type = ?').get(ticketType) as RawNote | undefined);
     return combineAttention(noteOf(type), noteOf(ticket));
+  }
+
+  /**
+   * docs/kiosk.md "ID checks": the check a ticket of `owner`'s event needs by the synced list (its type's check, its
+   * band), the same extension the issuer's answers carry; null when none applies; `unsynced` when the kiosk has no
+   * list of this event yet (the door then asks the issuer's status before checking in).
+   */
+  idCheckOf(
+    owner: { iss: string; eid: string },
+    tid: string,
+    ticketType: string | null,
+    holderName: string | null,
+  ): IdCheck | null | 'unsynced' {
+    const sync = this.sync();
+    if (sync === null || sync.iss !== owner.iss || sync.eid !== owner.eid || sync.synced_at === null) return 'unsynced';
+    if (ticketType === null) return null;
+    const type = this.sql.statement('SELECT id_check FROM id_check_types WHERE ticket_type = ?').get(ticketType) as
+      { id_check: string } | undefined;
+    if (type === undefined) return null;
+    const band = this.sql.statement('SELECT band FROM id_check_bands WHERE tid = ?').get(tid) as { band: AgeBand } | undefined;
+    return idCheckFromList(parseIdCheck(type.id_check), holderName, band?.band ?? null);
   }
 
   /** Tickets with a flag or a note in the list (shown on Setup beside the revocation list). */

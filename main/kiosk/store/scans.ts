@@ -42,6 +42,8 @@ export interface NewScan {
   /** Who at the door made it (`annul`: the unlocked staff member), and the staff badge that unlocked them. */
   staff_id?: string | null;
   staff_badge?: string | null;
+  /** docs/kiosk.md "ID checks": the steward confirmed the holder's ID before this entry (staff_id: who). */
+  id_checked?: boolean;
 }
 
 export interface StoredScan {
@@ -72,6 +74,7 @@ export interface StoredScan {
   sent_as_offline: boolean;
   staff_id: string | null;
   staff_badge: string | null;
+  id_checked: boolean;
 }
 
 /**
@@ -91,7 +94,8 @@ export interface DoubleAdmission {
 }
 
 /** A row of scans as SQLite returns it. */
-export interface ScanRow extends Omit<StoredScan, 'verdict' | 'admitted_offline' | 'result' | 'sent_as_offline'> {
+export interface ScanRow extends Omit<StoredScan, 'verdict' | 'admitted_offline' | 'result' | 'sent_as_offline' | 'id_checked'> {
+  id_checked: number;
   verdict: string | null;
   admitted_offline: number;
   sent_as_offline: number;
@@ -125,6 +129,7 @@ export const SCAN_COLUMNS = [
   'sent_as_offline',
   'staff_id',
   'staff_badge',
+  'id_checked',
 ] as const;
 
 /**
@@ -140,8 +145,8 @@ export function insertScan(sql: Statements, scan: NewScan): StoredScan {
     sql
       .statement(
         `INSERT INTO scans (idempotency_key, code, iss, tid, eid, gate_id, scanner_id, scanned_at, signature_status, queue_state, verdict,
-                          action, reason, ticket_type, sent_as_offline, staff_id, staff_badge)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+                          action, reason, ticket_type, sent_as_offline, staff_id, staff_badge, id_checked)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         key,
@@ -161,6 +166,7 @@ export function insertScan(sql: Statements, scan: NewScan): StoredScan {
         scan.sent_as_offline ? 1 : 0,
         scan.staff_id ?? null,
         scan.staff_badge ?? null,
+        scan.id_checked === true ? 1 : 0,
       );
     appendAudit(sql, 'scan', key, scan.tid, {
       eid: scan.eid,
@@ -316,6 +322,7 @@ export function checkInRequestFor(scan: StoredScan): DoorCheckInRequest {
   if (scan.reason !== null) request.reason = scan.reason;
   if (scan.staff_id !== null) request.staff_id = scan.staff_id;
   if (scan.staff_badge !== null) request.staff_badge = scan.staff_badge;
+  if (scan.id_checked) request.id_checked = true;
   return request;
 }
 
@@ -326,6 +333,7 @@ export function fromRow(row: ScanRow): StoredScan {
     verdict: row.verdict ? (JSON.parse(row.verdict) as Verdict) : null,
     admitted_offline: row.admitted_offline === 1,
     sent_as_offline: row.sent_as_offline === 1,
+    id_checked: row.id_checked === 1,
     result: row.result ? (JSON.parse(row.result) as unknown) : null,
   };
 }

@@ -55,6 +55,8 @@ export class NotesSync {
         eid: enrollment.eid,
         tickets: page.tickets,
         types: page.types,
+        ...(page.id_checks === undefined ? {} : { idChecks: page.id_checks }),
+        ...(page.id_bands === undefined ? {} : { idBands: page.id_bands }),
         cursor: page.next,
         // A first sync from nothing replaces whatever list there was (another event's, or none); `reset` likewise.
         reset: page.reset || cursor === null,

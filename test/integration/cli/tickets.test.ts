@@ -298,15 +298,19 @@ describe('ticket import', () => {
     };
     const before = countTickets();
     const file = csvFile(
-      ['holder_name,ticket_type', 'Ada,VIP', 'Grace,Standard,next week', 'Alan,Crew', 'Too,Many,2031-01-01T00:00:00Z,1,a note,fields'].join(
-        '\n',
-      ),
+      [
+        'holder_name,ticket_type',
+        'Ada,VIP',
+        'Grace,Standard,next week',
+        'Alan,Crew',
+        'Too,Many,2031-01-01T00:00:00Z,1,a note,1990-01-01,fields',
+      ].join('\n'),
     );
     const failure = await cliFailure(['ticket', 'import', '--data', issuer.data, '--event', event.eid, '--csv', file]);
     expect(failure.code).toBe('CSV_INVALID');
     expect(failure.message).toContain('2 bad lines, nothing imported');
     expect(failure.message).toContain('line 3: expires_at "next week" is not an ISO 8601 date-time');
-    expect(failure.message).toContain('line 5: expected 2 to 5 fields');
+    expect(failure.message).toContain('line 5: expected 2 to 6 fields');
     expect(countTickets()).toBe(before);
   });
 

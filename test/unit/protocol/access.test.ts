@@ -50,6 +50,7 @@ const SUPERVISOR_CALLS = [
   'setDirection',
   'annul',
   'overrideAttention',
+  'overrideIdCheck',
   'verifyLog',
 ];
 const TECHNICIAN_CALLS = [
@@ -76,13 +77,15 @@ const ANYONE_CALLS = [
   'unlockStaff',
   'lockStaff',
   'attentionDone',
+  'confirmIdCheck',
+  'denyIdCheck',
   'onsiteIssuer.status',
 ];
 const KIOSK_CALLS = [...PAGE_CALLS, ...KIOSK_POWERS, ...ONSITE_ISSUER_CALLS, 'closeKioskWindow'];
 
 describe('the access table', () => {
   it('has a row for every page call, kiosk power, on-site issuer call, the kiosk window and every issuer call, and nothing else', () => {
-    expect(PAGE_CALLS).toHaveLength(23);
+    expect(PAGE_CALLS).toHaveLength(26);
     for (const call of [...KIOSK_CALLS, ...ISSUER_CALLS]) expect(Object.hasOwn(ACCESS, call), call).toBe(true);
     expect(new Set(ALL_CALLS)).toEqual(new Set([...KIOSK_CALLS, ...ISSUER_CALLS]));
   });
@@ -161,6 +164,7 @@ describe('the access table', () => {
       setDirection: 'change direction',
       annul: 'annul',
       overrideAttention: 'override an attention prompt',
+      overrideIdCheck: 'override an ID check',
       verifyLog: 'audit log check',
       configureLanes: 'configure lanes',
       'onsiteIssuer.init': 'on-site issuer init',

@@ -26,7 +26,7 @@ interface CatalogueRules {
 
 const KIOSK: CatalogueRules = {
   catalogues: kiosk.CATALOGUES,
-  numbers: ['count', 'minutes', 'number', 'inside', 'cap', 'step', 'of', 'position', 'limit', 'capacity', 'perCode', 'perCharacter'],
+  numbers: ['count', 'minutes', 'number', 'inside', 'cap', 'step', 'of', 'position', 'limit', 'capacity', 'perCode', 'perCharacter', 'age'],
   words: [
     'notes',
     'time',
@@ -70,6 +70,11 @@ const KIOSK: CatalogueRules = {
     'setup.lanes.lane_default': 'a label, "Lane 2"',
     'setup.lanes.direction': 'a label, "lane 2"',
     'setup.lanes.step': 'a position, "lane 1 of 2"',
+    // docs/kiosk.md "ID checks": a minimum age as "18+" or "UNDER 18", no noun after it.
+    'idcheck.line.age': '"18+": no noun',
+    'idcheck.line.age_no_name': '"18+": no noun',
+    'idcheck.band.over': '"18+": no noun',
+    'idcheck.band.under': '"UNDER 18": no noun',
   },
 };
 
@@ -92,6 +97,9 @@ const DASHBOARD: CatalogueRules = {
     'value',
   ],
   words: [
+    // A staff badge's validity, "valid {from} to {until}": two times.
+    'from',
+    'until',
     'zone',
     'time',
     'name',
