@@ -7,10 +7,11 @@
  *
  * Online the issuer's `attention` answer makes the screen; offline the synced list makes the same one; a
  * supervisor's Override releases a held door and is in the kiosk's audit log (docs/kiosk.md "Attention notes"),
- * and the verdict's Details list its ticket (docs/kiosk.md "Verdict details"). The steps build on each other,
- * so they run in order.
+ * and the verdict's Details list its ticket (docs/kiosk.md "Verdict details"); the screen says its word in German,
+ * French and Spanish too (docs/kiosk-screens.md "Attention notes"). The steps build on each other, so they run in
+ * order.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Browser } from '@playwright/test';
@@ -30,6 +31,8 @@ import {
 import { freePort } from '../support/free-port.js';
 
 const SHOTS = join(ROOT, 'test-results', 'e2e');
+/** docs/kiosk-screens.md "Attention notes": the screen in each language, copied there only with UPDATE_SCREENSHOTS=1. */
+const DOC_SHOTS = join(ROOT, 'docs', 'screenshots');
 const WAIT_MS = 30_000;
 /** Long enough for the steps made while the door is held; short enough to see the hold end by itself. */
 const HOLD_SECONDS = 20;
@@ -179,6 +182,44 @@ test.describe.serial('attention notes at the kiosk, end to end (real issuer, web
     } finally {
       db.close();
     }
+    expect(pageErrors).toEqual([]);
+  });
+
+  test('the attention screen in German, French and Spanish: its own word in each, the notes as written, held until Done', async () => {
+    const page = door!.page;
+    // The issuer is back (the offline step stopped it), so each language's screen is the online one, like English's.
+    issuer = await startIssuer(issuerDir, port);
+    await door!.runtime.core.syncRevocations();
+    await page.waitForSelector('#screen[data-screen="ready"] [data-connection="online"]');
+    const shots: Array<[string, string]> = [['attention-admit', 'attention-en.png']];
+    for (const [language, word, reason, done, note] of [
+      ['de', 'EINLASS — ACHTUNG', 'Gültiges Ticket — vor dem Einlass prüfen', 'Erledigt', 'Rollstuhl: Seiteneingang'],
+      ['fr', 'ENTRÉE — ATTENTION', 'Billet valide — vérifier avant de laisser entrer', 'Terminé', 'Fauteuil roulant : entrée latérale'],
+      ['es', 'PASE — ATENCIÓN', 'Entrada válida — comprobar antes de dejar pasar', 'Hecho', 'Silla de ruedas: entrada lateral'],
+    ] as const) {
+      // A fresh flagged ticket per language: a ticket is checked in once.
+      const ticket = await issue('Ada', 'VIP', '--attention', '--note', note);
+      await door!.runtime.core.setLanguage(language, null);
+      await scan(page, ticket.qr);
+      const verdict = page.locator('[data-verdict="admit"][data-attention="required"]');
+      await expect(verdict.locator('.verdict__word')).toHaveText(word);
+      await expect(verdict.locator('[data-reason-text]')).toHaveText(reason);
+      await expect(verdict.locator('[data-icon="!"]')).toBeVisible();
+      // The notes are the issuer's words, untranslated: the type's first, then the ticket's.
+      await expect(verdict.locator('[data-attention-notes] li')).toHaveText(['Wristband at the desk', note]);
+      await expect(verdict.locator('[data-offline]')).toHaveCount(0);
+      await expect(page.locator('[data-action="attention-done"]')).toHaveText(done);
+      await page.screenshot({ path: join(SHOTS, `attention-${language}.png`) });
+      shots.push([`attention-${language}`, `attention-${language}.png`]);
+      expect(await ticketStatus(ticket.tid)).toBe('checked_in');
+      await page.locator('[data-action="attention-done"]').click();
+      await page.waitForSelector('#screen[data-screen="ready"]');
+      expect((await door!.runtime.core.getState()).attention_hold).toBeNull();
+    }
+    await door!.runtime.core.setLanguage('en', null);
+    // Only on request, so a test run never changes committed files.
+    if (process.env['UPDATE_SCREENSHOTS'] === '1')
+      for (const [from, to] of shots) copyFileSync(join(SHOTS, `${from}.png`), join(DOC_SHOTS, to));
     expect(pageErrors).toEqual([]);
   });
 });
