@@ -5,13 +5,13 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import type { Verdict } from '../../../protocol/index.js';
 import { KioskCore } from '../../../main/kiosk/kiosk-core.js';
 import type { ScanResult } from '../../../main/kiosk/kiosk-api.js';
 import type { PeerAdmission, PeerNetwork } from '../../../main/kiosk/sync/lan-peers.js';
 import { handleKioskCall } from '../../../main/host/kiosk-calls.js';
 import { LoopbackIssuer, makeSigningKey } from '../../support/loopback-issuer.js';
+import { auditRecords, type AuditRecord } from '../../support/kiosk-audit.js';
 import { MemoryApiKeys } from '../../support/unit/memory-api-keys.js';
 import { tempDir } from '../../support/temp-dir.js';
 
@@ -71,25 +71,7 @@ async function refusal(core: KioskCore, text: string): Promise<Extract<Verdict, 
   return result.verdict;
 }
 
-interface AuditRecord {
-  kind: string;
-  tid: string | null;
-  detail: Record<string, unknown>;
-}
-
-function auditLog(): AuditRecord[] {
-  const db = new Database(join(dir.dir, 'kiosk.db'), { readonly: true });
-  try {
-    const rows = db.prepare('SELECT kind, tid, detail FROM audit_log ORDER BY seq').all() as Array<{
-      kind: string;
-      tid: string | null;
-      detail: string;
-    }>;
-    return rows.map((row) => ({ kind: row.kind, tid: row.tid, detail: JSON.parse(row.detail) as Record<string, unknown> }));
-  } finally {
-    db.close();
-  }
-}
+const auditLog = (): AuditRecord[] => auditRecords(join(dir.dir, 'kiosk.db'));
 
 /** The audit records of refusals, as (reason, tid) pairs, in order. */
 function refusalsAudited(): Array<{ reason: unknown; tid: string | null; offline: unknown }> {
