@@ -24,6 +24,9 @@
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { SqlDatabase } from './sql.js';
 
+/** The advisory lock taken while the table of windows is made ('tkrlim'). */
+const RATE_LIMIT_TABLE_LOCK_KEY = 0x746b726c696d;
+
 /**
  * The table of windows. Outside POSTGRES_MIGRATIONS: it is the rate limiter's scratch state, not issuer data, and
  * has no SQLite twin. UNLOGGED: its updates write no WAL, so counting a request costs no durable commit (measured:
@@ -32,13 +35,15 @@ import type { SqlDatabase } from './sql.js';
  */
 export async function ensureRateLimitTable(db: SqlDatabase): Promise<void> {
   requirePostgres(db);
-  // Through write(): two processes creating it at once may collide on PostgreSQL's catalog (unique_violation);
-  // the rerun then finds the table.
-  await db.write((tx) =>
-    tx.run(
+  // Two serve processes starting at once would collide in PostgreSQL's catalog (IF NOT EXISTS does not hold under
+  // concurrency: "type rate_limit_windows already exists", and the second process exited): a transaction lock of its
+  // own makes the second wait, then find the table.
+  await db.write(async (tx) => {
+    await tx.get(`SELECT pg_advisory_xact_lock(${RATE_LIMIT_TABLE_LOCK_KEY}) AS locked`);
+    await tx.run(
       'CREATE UNLOGGED TABLE IF NOT EXISTS rate_limit_windows (key TEXT COLLATE "C" PRIMARY KEY, window_start BIGINT NOT NULL, count INTEGER NOT NULL)',
-    ),
-  );
+    );
+  });
 }
 
 /** Milliseconds since the epoch on the database's clock; now() is the statement's start, the same in every part of it. */
