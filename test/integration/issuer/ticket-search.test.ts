@@ -2,6 +2,7 @@
  * Ticket search and the manual check-in (docs/protocol.md "Ticket search"), all real on both stores: the built
  * CLI issues named tickets and makes setup codes, a `serve` on loopback enrolls a supervisor's and a steward's
  * kiosk, and the search and check-in go over HTTP. The manual entry's reason and staff id reach `checkins export`.
+ * The admin dashboard's search and manual check-in (docs/issuer.md "Admin dashboard") too, with the admin token.
  */
 import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
@@ -181,5 +182,51 @@ describe.each(BOTH_STORES)('ticket search on %s', (store) => {
     const rows = await cliJson<Record<string, string | null>[]>(['checkins', 'export', '--data', issuer.data, '--event', event.eid]);
     const admission = rows.find((row) => row['source'] === 'checkins' && row['tid'] === tid);
     expect(admission).toMatchObject({ outcome: 'checked_in', reason: 'QR code unreadable', staff_id: 'sup-anna' });
+  });
+
+  it("the dashboard's search finds the ticket, its manual check-in with a reason admits once and is audited", async () => {
+    const event = await createEvent(issuer.data);
+    const tid = await issue(event.eid, 'Zoë Ångström', 'VIP');
+    await issue(event.eid, 'Zoe Smith', 'Standard');
+    const { admin_token: token } = await cliJson<{ admin_token: string }>(['admin-token', 'reset', '--data', issuer.data]);
+    const admin = async (method: 'GET' | 'POST', path: string, body?: object) => {
+      const response = await fetch(`${issuer.url}/admin/api${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      return { status: response.status, json: (await response.json()) as Record<string, unknown> };
+    };
+    const audited = async () =>
+      (await cliJson<{ ok: boolean; rows: number }>(['audit', 'verify', '--data', issuer.data, '--event', event.eid])).rows;
+
+    // The dashboard's ticket search: accent- and case-insensitive and partial, as the kiosk's.
+    const found = await admin('GET', `/events/${event.eid}/tickets?q=${encodeURIComponent('zoe ang')}`);
+    expect(found.status).toBe(200);
+    expect((found.json['tickets'] as { tid: string; holder_name: string }[]).map((t) => [t.tid, t.holder_name])).toEqual([
+      [tid, 'Zoë Ångström'],
+    ]);
+
+    // A reason is required; nothing is recorded without one.
+    const logBefore = await audited();
+    for (const body of [{}, { reason: '   ' }, { reason: 'x'.repeat(201) }]) {
+      expect((await admin('POST', `/tickets/${tid}/check-in`, body)).status).toBe(400);
+    }
+    expect(await audited()).toBe(logBefore);
+
+    const admitted = await admin('POST', `/tickets/${tid}/check-in`, { reason: ' phone dead, ID seen ' });
+    expect(admitted).toMatchObject({ status: 200, json: { tid, status: 'valid', ticket: { status: 'checked_in', presence: 'inside' } } });
+    // Again: judged again, already used, and audited as such.
+    expect((await admin('POST', `/tickets/${tid}/check-in`, { reason: 'again' })).json).toMatchObject({ status: 'already_used' });
+    const verified = await cliJson<{ ok: boolean; rows: number }>(['audit', 'verify', '--data', issuer.data, '--event', event.eid]);
+    expect(verified).toMatchObject({ ok: true, rows: logBefore + 2 });
+
+    const rows = await cliJson<Record<string, string | null>[]>(['checkins', 'export', '--data', issuer.data, '--event', event.eid]);
+    expect(rows.filter((row) => row['tid'] === tid && row['source'] === 'checkins')).toEqual([
+      expect.objectContaining({ outcome: 'checked_in', scanner_id: 'dashboard', reason: 'phone dead, ID seen' }),
+    ]);
+    expect(rows.filter((row) => row['tid'] === tid && row['source'] === 'scan_log')).toEqual([
+      expect.objectContaining({ outcome: 'already_used', details: expect.stringContaining('"actor":"dashboard"') }),
+    ]);
   });
 });
