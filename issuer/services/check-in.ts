@@ -442,7 +442,8 @@ async function announceEffect(db: Sql, effect: AdmissionEffect, context: EffectC
       db,
       'checkin.created',
       ticket.eid,
-      { ...data, reentry: effect.fromVersion !== null, admitted_offline: context.admittedOffline },
+      // docs/issuer.md "Webhooks": whether the holder's ID was checked (never the date of birth).
+      { ...data, reentry: effect.fromVersion !== null, admitted_offline: context.admittedOffline, id_check: context.idCheck ?? null },
       scan.recorded_at,
     );
   } else if (effect.kind === 'exit') {

@@ -41,6 +41,9 @@ export const EXPORT_COLUMNS = [
   'staff_id',
   // An admission's attention prompt overridden at the kiosk (docs/kiosk.md "Attention notes"): the staff id that did it.
   'attention_overridden_by',
+  // docs/issuer.md "Reconciliation": an entry's ID check, `checked` or `not_checked`; empty when none was asked. A
+  // steward's Deny never reaches the issuer (the kiosk's audit log has it). Never the holder's date of birth.
+  'id_check',
 ] as const;
 
 export type ExportRow = Record<(typeof EXPORT_COLUMNS)[number], string | null>;
@@ -72,6 +75,7 @@ export async function exportRows(db: Sql, eid: string): Promise<ExportRow[]> {
     reason: c.annul_reason ?? c.entry_reason,
     staff_id: c.staff_id,
     attention_overridden_by: null,
+    id_check: c.id_check ?? null,
   }));
   const history: ExportRow[] = (await admissionHistoryOfEvent(db, eid)).map((a) => {
     const flags = { ...(a.late === 1 ? { late: true } : {}), ...(a.admitted_offline === 1 ? { admitted_offline: true } : {}) };
@@ -96,6 +100,7 @@ export async function exportRows(db: Sql, eid: string): Promise<ExportRow[]> {
       reason: undone ? a.annulled_reason || null : a.reason,
       staff_id: a.staff_id,
       attention_overridden_by: null,
+      id_check: a.id_check ?? null,
     };
   });
   const others: ExportRow[] = (await loggedScansOfEvent(db, eid, ADMISSION_OUTCOMES)).map((s) => ({
@@ -118,6 +123,7 @@ export async function exportRows(db: Sql, eid: string): Promise<ExportRow[]> {
     reason: null,
     staff_id: staffIdOf(s.details),
     attention_overridden_by: null,
+    id_check: null,
   }));
   withOverriders([...admits, ...history], await attentionOverridesOf(db, eid));
   // Stable sort: same-time rows keep admits first, then the history, then log order.

@@ -25,6 +25,8 @@ export interface CheckinForExport {
   staff_id: string | null;
   /** A manual entry's reason (docs/protocol.md "Ticket search"); null for a scanned entry. */
   entry_reason: string | null;
+  /** Its entry's ID check (docs/protocol.md "ID checks (project extension)"): checked, not_checked, or null (none asked). */
+  id_check: 'checked' | 'not_checked' | null;
 }
 
 /** A logged scan with its ticket's holder and type. */
@@ -48,7 +50,9 @@ export function checkinsOfEvent(db: Sql, eid: string): Promise<CheckinForExport[
             (SELECT a.staff_id FROM admission_events a
              WHERE a.tid = c.tid AND a.action = 'entry' AND a.idempotency_key = c.idempotency_key ORDER BY a.id DESC LIMIT 1) AS staff_id,
             (SELECT a.reason FROM admission_events a
-             WHERE a.tid = c.tid AND a.action = 'entry' AND a.idempotency_key = c.idempotency_key ORDER BY a.id DESC LIMIT 1) AS entry_reason
+             WHERE a.tid = c.tid AND a.action = 'entry' AND a.idempotency_key = c.idempotency_key ORDER BY a.id DESC LIMIT 1) AS entry_reason,
+            (SELECT a.id_check FROM admission_events a
+             WHERE a.tid = c.tid AND a.action = 'entry' AND a.idempotency_key = c.idempotency_key ORDER BY a.id DESC LIMIT 1) AS id_check
      FROM checkins c JOIN tickets t ON t.tid = c.tid
      WHERE t.eid = ? ORDER BY c.recorded_at, c.tid`,
     [eid],
@@ -62,7 +66,7 @@ export function checkinsOfEvent(db: Sql, eid: string): Promise<CheckinForExport[
 export function admissionHistoryOfEvent(db: Sql, eid: string): Promise<AdmissionEventForExport[]> {
   return db.all<AdmissionEventForExport>(
     `SELECT a.id, a.tid, a.eid, t.holder_name, t.ticket_type, a.action, a.at, a.recorded_at, a.gate_id, a.scanner_id, a.api_key_id,
-            a.idempotency_key, a.actor, a.reason, a.late, a.admitted_offline, a.staff_id,
+            a.idempotency_key, a.actor, a.reason, a.late, a.admitted_offline, a.staff_id, a.id_check,
             CASE WHEN a.action = 'entry' AND a.late = 0 THEN
               (SELECT COALESCE(x.reason, '') FROM admission_events x
                WHERE x.tid = a.tid AND x.action = 'annul' AND x.id > a.id

@@ -494,7 +494,7 @@ test.describe.serial('the admin dashboard in Chromium', () => {
     const csv = readFileSync(file, 'utf8');
     const lines = csv.trim().split('\n');
     expect(lines[0]).toBe(
-      'source,at,outcome,tid,eid,holder_name,ticket_type,scanned_at,scanner_id,api_key_id,gate_id,idempotency_key,details,action,state,actor,reason,staff_id,attention_overridden_by',
+      'source,at,outcome,tid,eid,holder_name,ticket_type,scanned_at,scanner_id,api_key_id,gate_id,idempotency_key,details,action,state,actor,reason,staff_id,attention_overridden_by,id_check',
     );
     expect(lines.filter((line) => line.startsWith('checkins,'))).toHaveLength(10);
     // The check-in annulled from the page: marked (Edsger came in again since: that is his check-in now), and its annulment with who and why.
@@ -505,8 +505,8 @@ test.describe.serial('the admin dashboard in Chromium', () => {
           line.startsWith('admission_events,') &&
           line.includes(tickets.edsger!) &&
           line.includes(',entry_annulled,') &&
-          // The last columns are staff_id and attention_overridden_by.
-          new RegExp(`,entry,annulled,scanner:${north.scannerId},let in on the wrong ticket,[^,]*,[^,]*$`).test(line),
+          // The last columns are staff_id, attention_overridden_by and id_check.
+          new RegExp(`,entry,annulled,scanner:${north.scannerId},let in on the wrong ticket,[^,]*,[^,]*,[^,]*$`).test(line),
       ),
     ).toBe(true);
     expect(
@@ -514,7 +514,7 @@ test.describe.serial('the admin dashboard in Chromium', () => {
         (line) =>
           line.startsWith('admission_events,') &&
           line.includes(tickets.edsger!) &&
-          /,annulled,.*,annul,,dashboard,let in on the wrong ticket,[^,]*,[^,]*$/.test(line),
+          /,annulled,.*,annul,,dashboard,let in on the wrong ticket,[^,]*,[^,]*,[^,]*$/.test(line),
       ),
     ).toBe(true);
     expect(csv).toContain(',invalid_signature,');

@@ -144,6 +144,7 @@ describe('checkins export', () => {
         reason: null,
         staff_id: null,
         attention_overridden_by: null,
+        id_check: null,
       },
       expect.objectContaining({
         source: 'scan_log',
@@ -168,11 +169,11 @@ describe('checkins export', () => {
     expect(csv.code).toBe(0);
     const lines = csv.stdout.trimEnd().split('\n');
     expect(lines[0]).toBe(
-      'source,at,outcome,tid,eid,holder_name,ticket_type,scanned_at,scanner_id,api_key_id,gate_id,idempotency_key,details,action,state,actor,reason,staff_id,attention_overridden_by',
+      'source,at,outcome,tid,eid,holder_name,ticket_type,scanned_at,scanner_id,api_key_id,gate_id,idempotency_key,details,action,state,actor,reason,staff_id,attention_overridden_by,id_check',
     );
     expect(lines).toHaveLength(4);
     expect(lines[1]).toBe(
-      `checkins,2026-12-01T19:00:01Z,checked_in,${first.tid},${event.eid},"Ada, Countess",VIP,2026-12-01T19:00:00Z,scanner-1,key_1,North,k1,,entry,inside,scanner:scanner-1,,,`,
+      `checkins,2026-12-01T19:00:01Z,checked_in,${first.tid},${event.eid},"Ada, Countess",VIP,2026-12-01T19:00:00Z,scanner-1,key_1,North,k1,,entry,inside,scanner:scanner-1,,,,`,
     );
     expect(lines[3]).toContain(',"{""reason"":""invalid_signature""}"');
 
@@ -390,12 +391,12 @@ describe('checkins export', () => {
       const csv = await runCli(['checkins', 'export', '--data', data, '--event', event.eid, '--format', 'csv']);
       const lines = csv.stdout.trimEnd().split('\n');
       expect(lines).toHaveLength(rows.length + 1);
-      expect(lines[0]!.endsWith(',details,action,state,actor,reason,staff_id,attention_overridden_by')).toBe(true);
+      expect(lines[0]!.endsWith(',details,action,state,actor,reason,staff_id,attention_overridden_by,id_check')).toBe(true);
       expect(lines.find((line) => line.includes(t1) && line.startsWith('checkins,'))).toContain(`,check_in_annulled,`);
       expect(
         lines
           .find((line) => line.includes(t1) && line.startsWith('checkins,'))!
-          .endsWith(`,entry,annulled,${scanner},refunded at the box office,,`),
+          .endsWith(`,entry,annulled,${scanner},refunded at the box office,,,`),
       ).toBe(true);
     } finally {
       server.child.kill('SIGTERM');

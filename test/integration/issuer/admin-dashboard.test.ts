@@ -374,7 +374,7 @@ describe('actions', () => {
     expect(response.body).toBe(exportCsv(await exportRows(fx.sql, event.eid)));
     const lines = response.body.trim().split('\n');
     expect(lines[0]).toBe(
-      'source,at,outcome,tid,eid,holder_name,ticket_type,scanned_at,scanner_id,api_key_id,gate_id,idempotency_key,details,action,state,actor,reason,staff_id,attention_overridden_by',
+      'source,at,outcome,tid,eid,holder_name,ticket_type,scanned_at,scanner_id,api_key_id,gate_id,idempotency_key,details,action,state,actor,reason,staff_id,attention_overridden_by,id_check',
     );
     expect(lines.filter((line) => line.startsWith('checkins,')).length).toBe((await overview()).totals.checked_in);
     expect(response.body).toContain(',invalid_signature,');

@@ -8,12 +8,13 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isNotesPage, type NotesPage } from '../../../protocol/attention.js';
 import type { EventOverview } from '../../../issuer/dashboard-api.js';
-import { cliFailure, cliJson, createEvent, issueTickets, scratchDir } from '../../support/cli-harness.js';
+import { cliFailure, cliJson, createEvent, issueTickets, runCli, scratchDir } from '../../support/cli-harness.js';
 import { enroll, postCheckIn, type HttpScanner } from '../../support/issuer-http.js';
 import { BOTH_STORES, useIssuerOnStore, type Store } from '../../support/issuer-on-store.js';
+import { startReceiver, type Receiver } from '../../support/webhook-receiver.js';
 
 const SLOW_MS = 120_000;
 
@@ -23,6 +24,22 @@ function dobBefore(eventDate: string, years: number, days = 0): string {
   date.setUTCFullYear(date.getUTCFullYear() - years);
   date.setUTCDate(date.getUTCDate() + days);
   return date.toISOString().slice(0, 10);
+}
+
+let receiver: Receiver;
+beforeAll(async () => {
+  receiver = await startReceiver();
+});
+afterAll(async () => {
+  await receiver?.close();
+});
+
+async function until(condition: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 describe.each<[Store]>(BOTH_STORES)('ID checks on %s', (store) => {
@@ -164,11 +181,27 @@ describe.each<[Store]>(BOTH_STORES)('ID checks on %s', (store) => {
   );
 
   it(
-    'entries without id_checked are counted "ID not checked" on the dashboard; a confirmed one is not',
+    'entries without id_checked are counted "ID not checked" on the dashboard; a confirmed one is not; the export and webhooks say which, never the date',
     async () => {
       const event = await createEvent(issuer.data);
+      const secretFile = path.join(scratchDir('id-check-hook-'), 'hook.secret');
+      await cliJson([
+        'webhook',
+        'add',
+        `${receiver.url}/id-${store}`,
+        '--data',
+        issuer.data,
+        '--events',
+        'checkin.created',
+        '--event',
+        event.eid,
+        '--secret-file',
+        secretFile,
+      ]);
+      receiver.secrets.set(`/id-${store}`, fs.readFileSync(secretFile, 'utf8').trim());
       await typeSet(event.eid, 'Bar', '--id-check', 'age:18');
-      const [a, b, c] = await issueTickets(issuer.data, event.eid, 3, ['--type', 'Bar', '--holder', 'Ada Lovelace']);
+      const dob = dobBefore(event.date, 30);
+      const [a, b, c] = await issueTickets(issuer.data, event.eid, 3, ['--type', 'Bar', '--holder', 'Ada Lovelace', '--dob', dob]);
       const [plain] = await issueTickets(issuer.data, event.eid, 1, ['--type', 'Standard']);
       const scanner = await enroll(issuer.url, issuer.data, event.eid);
       expect((await entry(scanner, a!, event.eid))['status']).toBe('valid');
@@ -188,6 +221,28 @@ describe.each<[Store]>(BOTH_STORES)('ID checks on %s', (store) => {
       }
       expect(overview!.totals.checked_in).toBe(4);
       expect(overview!.activity.id_not_checked).toBe(2);
+
+      // docs/issuer.md "Reconciliation": the export's id_check column, in CSV and JSON; no date of birth.
+      const expected = { [a!]: 'not_checked', [b!]: 'not_checked', [c!]: 'checked', [plain!]: null };
+      const rows = await cliJson<Record<string, string | null>[]>(['checkins', 'export', '--data', issuer.data, '--event', event.eid]);
+      const admissions = rows.filter((row) => row['source'] === 'checkins');
+      expect(Object.fromEntries(admissions.map((row) => [row['tid'], row['id_check']]))).toEqual(expected);
+      const exported = await runCli(['checkins', 'export', '--data', issuer.data, '--event', event.eid, '--format', 'csv']);
+      expect(exported.code, exported.stderr).toBe(0);
+      const csv = exported.stdout;
+      const lines = csv.trim().split('\n');
+      expect(lines[0]!.endsWith(',id_check')).toBe(true);
+      for (const [tid, value] of Object.entries(expected)) {
+        expect(lines.find((line) => line.startsWith('checkins,') && line.includes(tid))!.endsWith(`,${value ?? ''}`)).toBe(true);
+      }
+      expect(csv).not.toContain(dob);
+
+      // docs/issuer.md "Webhooks": checkin.created says whether the ID was checked; never the date.
+      await until(() => receiver.received.filter((r) => r.path === `/id-${store}`).length >= 4, 'four checkin.created');
+      const told = receiver.received.filter((r) => r.path === `/id-${store}`);
+      expect(told.every((r) => r.type === 'checkin.created' && r.verified)).toBe(true);
+      expect(Object.fromEntries(told.map((r) => [r.data['tid'], r.data['id_check']]))).toEqual(expected);
+      expect(JSON.stringify(told)).not.toContain(dob);
     },
     SLOW_MS,
   );
