@@ -42,7 +42,10 @@ export type TransferType =
   | 'action'
   | 'offline_policy'
   | 'rules_json'
-  | 'json_counts';
+  | 'json_counts'
+  | 'dob?'
+  | 'id_check_rule'
+  | 'id_check_state?';
 
 export interface Column {
   /** The value's type in an export file; absent: the column never travels (an id or number given here). */
@@ -102,8 +105,9 @@ export const TABLE_COLUMNS = {
     attention: LOCAL,
     note: LOCAL,
     note_seq: LOCAL,
-    // The holder's date of birth (docs/protocol.md "ID checks (project extension)"): stays in this database only.
-    dob: LOCAL,
+    // The holder's date of birth (docs/protocol.md "ID checks (project extension)"): in the export file (format
+    // version 6, the issuer's own 0600 backup), never in a QR, an answer, a CSV or a webhook.
+    dob: { travels: 'dob?' },
   },
   checkins: {
     rowid: ROWID,
@@ -200,8 +204,8 @@ export const TABLE_COLUMNS = {
     recorded_at: { travels: 'time' },
     // Who at the door: a staff badge's sid or the staff id the kiosk sent (docs/issuer.md "Staff roles and badges").
     staff_id: { travels: 'text?' },
-    // docs/protocol.md "ID checks (project extension)": 'checked', 'not_checked' or NULL; stays in this database for now.
-    id_check: LOCAL,
+    // docs/protocol.md "ID checks (project extension)": 'checked', 'not_checked' or NULL (format version 6).
+    id_check: { travels: 'id_check_state?' },
   },
   // Counted again by an import from the merged check-ins and admission events (docs/protocol.md "Occupancy").
   occupancy: { rowid: ROWID, eid: LOCAL, gate_id: LOCAL, shard: LOCAL, inside: LOCAL, entries: LOCAL, exits: LOCAL },
@@ -260,7 +264,13 @@ export const TABLE_COLUMNS = {
   event_lan_keys: { rowid: ROWID, eid: { travels: 'string' }, lan_key: { travels: 'string' }, created_at: { travels: 'time' } },
   revocation_sequence: { singleton: LOCAL, last_seq: LOCAL, copy_id: LOCAL },
   ticket_type_notes: { eid: LOCAL, ticket_type: LOCAL, attention: LOCAL, note: LOCAL, updated_at: LOCAL },
-  ticket_type_id_checks: { eid: LOCAL, ticket_type: LOCAL, id_check: LOCAL, updated_at: LOCAL },
+  // A ticket type's ID check (format version 6): the later setting stands on import (issuer/transfer/id-checks.ts).
+  ticket_type_id_checks: {
+    eid: { travels: 'string', immutable: true },
+    ticket_type: { travels: 'label', immutable: true },
+    id_check: { travels: 'id_check_rule' },
+    updated_at: { travels: 'time' },
+  },
   note_sequence: { singleton: LOCAL, last_seq: LOCAL, copy_id: LOCAL },
   check_in_rules: { rowid: ROWID, eid: { travels: 'string' }, rules: { travels: 'rules_json' }, updated_at: { travels: 'time' } },
   // docs/issuer.md "Staff roles and badges": the code is signed once, so all but the revocation never changes.

@@ -13,11 +13,23 @@ export interface TypeIdCheck {
   id_check: string;
 }
 
-/** Gives each ticket a new number of the note sequence, in one transaction (their bands may have changed). */
-async function renumber(tx: Sql, tids: readonly string[]): Promise<void> {
+/**
+ * Gives each ticket a new number of the note sequence, in one transaction (their bands may have changed), so the
+ * synced list brings them to the kiosks again; an import calls it for the dated tickets it brings.
+ */
+export async function renumber(tx: Sql, tids: readonly string[]): Promise<void> {
   if (tids.length === 0) return;
   let seq = await takeNoteNumbers(tx, tids.length);
   for (const tid of tids) await tx.run('UPDATE tickets SET note_seq = ? WHERE tid = ?', [seq++, tid]);
+}
+
+/** The type's tickets with a date of birth, whose bands its check gives. */
+export async function datedTicketsOf(tx: Sql, eid: string, ticketType: string): Promise<string[]> {
+  const rows = await tx.all<{ tid: string }>('SELECT tid FROM tickets WHERE eid = ? AND ticket_type = ? AND dob IS NOT NULL ORDER BY tid', [
+    eid,
+    ticketType,
+  ]);
+  return rows.map((row) => row.tid);
 }
 
 /** Sets a type's check (`none` removes it); the type's tickets with a date of birth are listed again. */
@@ -31,14 +43,7 @@ export async function setTypeIdCheck(tx: Sql, eid: string, ticketType: string, r
        ON CONFLICT (eid, ticket_type) DO UPDATE SET id_check = excluded.id_check, updated_at = excluded.updated_at`,
       [eid, ticketType, formatIdCheck(rule), now],
     );
-  const rows = await tx.all<{ tid: string }>('SELECT tid FROM tickets WHERE eid = ? AND ticket_type = ? AND dob IS NOT NULL ORDER BY tid', [
-    eid,
-    ticketType,
-  ]);
-  await renumber(
-    tx,
-    rows.map((row) => row.tid),
-  );
+  await renumber(tx, await datedTicketsOf(tx, eid, ticketType));
 }
 
 export async function typeIdCheckOf(db: Sql, eid: string, ticketType: string | null): Promise<IdCheckRule | null> {

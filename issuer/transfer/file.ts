@@ -14,7 +14,8 @@
  *    "signing_keys":[…],"events":[…],"tickets":[…],"checkins":[…],"scan_log":[…],
  *    "enrollment_tokens":[…],"api_keys":[…],"idempotency":[…],
  *    "admission_events":[…],"offline_policies":[…],"scanner_heartbeats":[…],
- *    "kiosk_log_heads":[…],"event_lan_keys":[…],"check_in_rules":[…],"staff_badges":[…],"sha256":"…"}
+ *    "kiosk_log_heads":[…],"event_lan_keys":[…],"check_in_rules":[…],"staff_badges":[…],
+ *    "ticket_type_id_checks":[…],"sha256":"…"}
  *
  * with its members in this order (the header, the tables of its version in
  * TRANSFER_TABLES order, the checksum last), so both are streamed: written row
@@ -24,7 +25,7 @@
  * every row has exactly the columns below, of the types below. Version 2 added
  * the door operations (docs/protocol.md "Door operations"): the columns and
  * the tables of V2_ADDITIONS; version 3 the audit chain, version 4 LAN keys and
- * check-in rules, version 5 staff roles and badges (V5_ADDITIONS). An older file still reads: each row is checked as its
+ * check-in rules, version 5 staff roles and badges (V5_ADDITIONS), version 6 ID checks (V6_ADDITIONS). An older file still reads: each row is checked as its
  * version has it and then given the current version's defaults (upgradeRow),
  * as the migrations give an older database.
  *
@@ -38,6 +39,7 @@ import { baseUrlProblem } from '../../protocol/base-url.js';
 import { decodeBase64Url } from '../../protocol/base64url.js';
 import { isIsoDateTime, isJsonObject } from '../../protocol/fields.js';
 import { validateRules } from '../../protocol/check-in-rules.js';
+import { formatIdCheck, parseDob, parseIdCheck } from '../../protocol/id-check.js';
 import { kidFromPublicKey } from '../../protocol/kid.js';
 import { decodeTicketCode } from '../../protocol/ticket-code.js';
 import { rawPublicKey } from '../signing.js';
@@ -50,7 +52,7 @@ import { MAX_SCANNER_TEXT_LENGTH } from '../../protocol/schemas.js';
 import { labelCharacterProblem } from '../../protocol/labels.js';
 
 export const EXPORT_FORMAT = 'ticket-issuer-export';
-export const EXPORT_VERSION = 5;
+export const EXPORT_VERSION = 6;
 /** The oldest version this ticket-issuer still reads. */
 export const OLDEST_READ_VERSION = 1;
 
@@ -98,6 +100,17 @@ const V5_ADDITIONS = {
   roleFromFlag: ['enrollment_tokens', 'api_keys'] as readonly TransferTable[],
 };
 
+/**
+ * What version 6 added (docs/protocol.md "ID checks (project extension)"): the ticket types' checks, a ticket's
+ * date of birth, and whether an entry's ID was checked (null in an older file's rows, as migration 15 gives them).
+ */
+const V6_ADDITIONS = {
+  tables: ['ticket_type_id_checks'] as readonly TransferTable[],
+  columns: { tickets: { dob: null }, admission_events: { id_check: null } } as Partial<
+    Record<TransferTable, Record<string, string | number | null>>
+  >,
+};
+
 /** What version 4 added: the events' LAN keys and check-in rules. */
 const V4_ADDITIONS = { tables: ['event_lan_keys', 'check_in_rules'] as readonly TransferTable[] };
 
@@ -127,13 +140,15 @@ export function tablesOf(version: number): readonly TransferTable[] {
       (version >= 2 || !V2_ADDITIONS.tables.includes(table)) &&
       (version >= 3 || !V3_ADDITIONS.tables.includes(table)) &&
       (version >= 4 || !V4_ADDITIONS.tables.includes(table)) &&
-      (version >= 5 || !V5_ADDITIONS.tables.includes(table)),
+      (version >= 5 || !V5_ADDITIONS.tables.includes(table)) &&
+      (version >= 6 || !V6_ADDITIONS.tables.includes(table)),
   );
 }
 
 /** The columns (and their types) of `table` in a file of `version`. */
 function columnTypes(table: TransferTable, version: number): Record<string, ColumnType> {
-  const types = COLUMN_TYPES[table];
+  if (version >= 6) return COLUMN_TYPES[table];
+  const types = Object.fromEntries(Object.entries(COLUMN_TYPES[table]).filter(([name]) => !(name in (V6_ADDITIONS.columns[table] ?? {}))));
   if (version >= 5) return types;
   const version4: Record<string, ColumnType> = {};
   for (const [name, type] of Object.entries(types)) {
@@ -181,6 +196,12 @@ const TYPE_CHECKS: Record<ColumnType, (value: unknown) => boolean> = {
       return false;
     }
   },
+  'dob?': (v) => v === null || (typeof v === 'string' && parseDob(v) === v),
+  id_check_rule: (v) => {
+    const rule = typeof v === 'string' ? parseIdCheck(v) : null;
+    return rule !== null && rule.kind !== 'none' && formatIdCheck(rule) === v;
+  },
+  'id_check_state?': (v) => v === null || v === 'checked' || v === 'not_checked',
   json_counts: (v) => {
     if (typeof v !== 'string') return false;
     try {
@@ -218,6 +239,9 @@ const TYPE_NAMES: Record<ColumnType, string> = {
   offline_policy: '"online-only", "offline" or "capped"',
   rules_json: 'a check-in rules file as JSON text (docs/protocol.md "Check-in rules")',
   json_counts: 'a JSON object of ticket type → count, as a string',
+  'dob?': 'null or a date of birth YYYY-MM-DD',
+  id_check_rule: '"name" or "age:N" (N from 1 to 120)',
+  'id_check_state?': '"checked", "not_checked" or null',
 };
 
 /**
@@ -360,10 +384,12 @@ export function checkFormat(header: Record<string, unknown>, source: string): nu
  * (issuer/store/migrations.ts): version 1 had no door columns (events `single` without a capacity, every
  * check-in inside since its scan, setup codes and keys without direction or rights); versions 1 and 2 no
  * chain columns (the rows are chained on import); versions 1 to 4 no staff, no clock offsets, and a key's annul
- * flag where its role is now (V5_ADDITIONS). Tables a version lacked are empty, except version 1's
+ * flag where its role is now (V5_ADDITIONS); versions 1 to 5 no ID checks (V6_ADDITIONS). Tables a version lacked are empty, except version 1's
  * admission history, which read.ts derives from its check-ins (version1Entry).
  */
 export function upgradeRow(table: TransferTable, version: number, row: FileRow): FileRow {
+  if (version >= 6) return row;
+  Object.assign(row, V6_ADDITIONS.columns[table]);
   if (version >= 5) return row;
   if (version < 3) Object.assign(row, V3_ADDITIONS.columns[table]);
   if (version < 2) {

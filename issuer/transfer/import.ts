@@ -80,6 +80,7 @@ import type { Progress, StartProgress } from '../admin/progress.js';
 import { FingerprintSet } from './compact-set.js';
 import { PRIVATE_KEY_FIELD, type ExportHeader, type FileRow } from './file.js';
 import { entryKey, FileRows, type CheckedFile } from './read.js';
+import { dobMerge, dobWarning, mergeTypeIdChecks } from './id-checks.js';
 
 export interface KindCounts {
   added: number;
@@ -358,6 +359,7 @@ class Merge {
     await this.mergeLanKeys();
     await this.mergeCheckInRules();
     await this.mergeStaffBadges();
+    await mergeTypeIdChecks(this.store, this.fileRows('ticket_type_id_checks'), this.counts.ticket_type_id_checks);
     this.rows.finish();
     // Each side counted its own doors: the merged counters are counted again from the merged rows.
     await this.store.recomputeOccupancy(this.eids);
@@ -486,15 +488,21 @@ class Merge {
       this.warnings.push(`${differing.length} event(s) differ in the file (${listed(differing)}); this data dir's details are kept`);
   }
 
-  /** Revoked on either side stays revoked, from the earlier time, with that time's reason. */
+  /** Revoked on either side stays revoked, from the earlier time, with that time's reason; a date of birth: id-checks.ts. */
   private async mergeTickets(): Promise<void> {
+    const otherDob: string[] = [];
     await this.mergeRows('tickets', async (dest, ticket, tid) => {
       requireSame(dest, ticket, IMMUTABLE.tickets, `ticket ${tid}`);
+      const dob = dobMerge(dest, ticket);
+      if (dob === 'take') await this.store.setDob(tid, ticket.dob as string);
+      if (dob === 'differs') otherDob.push(tid);
       const revokedAt = earliest(dest.revoked_at as string | null, ticket.revoked_at as string | null);
-      if (revokedAt === dest.revoked_at) return 'unchanged';
+      if (revokedAt === dest.revoked_at) return dob === 'take' ? 'updated' : 'unchanged';
       await this.store.setRevocation(tid, revokedAt, ticket.revoke_reason as string | null);
       return 'updated';
     });
+    const warning = dobWarning(otherDob);
+    if (warning !== null) this.warnings.push(warning);
   }
 
   /**

@@ -106,6 +106,7 @@ export const REFERENCES: Partial<Record<TransferTable, readonly Reference[]>> = 
     { column: 'eid', to: 'events', what: 'event' },
     { column: 'kid', to: 'signing_keys', what: 'signing key' },
   ],
+  ticket_type_id_checks: [{ column: 'eid', to: 'events', what: 'event' }],
 };
 
 /** Pass 1: reads and fully checks an export file; nothing is merged from a file that fails here. */
@@ -292,6 +293,10 @@ class FileCheck {
           this.references.add(`offline_policies has event ${String(row.eid)} and ticket type "${String(row.ticket_type)}" twice`);
         if ((row.policy === 'capped') !== (row.cap_per_hour !== null))
           this.references.add(`offline_policies[${index}]: cap_per_hour is set exactly when the policy is "capped"`);
+        return;
+      case 'ticket_type_id_checks':
+        if (!this.uniqueSet(table, 'eid, ticket_type').add(policyKey(row as Record<string, string | number | null>)))
+          this.references.add(`ticket_type_id_checks has event ${String(row.eid)} and ticket type "${String(row.ticket_type)}" twice`);
         return;
       default:
         return;

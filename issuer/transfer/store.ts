@@ -16,6 +16,8 @@
 import { appendChained, CONTENT_COLUMNS } from '../store/audit-log.js';
 import { numberRevocation } from '../store/revocations.js';
 import { fillSearchNames } from '../store/tickets.js';
+import { datedTicketsOf, renumber, setTicketDob, setTypeIdCheck } from '../store/id-checks.js';
+import { parseIdCheck } from '../../protocol/id-check.js';
 import type { Sql, SqlValue } from '../store/sql.js';
 import type { IssuerInfo } from '../store/issuer-info.js';
 import { transferTypes } from '../store/columns.js';
@@ -46,6 +48,8 @@ export const TRANSFER_TABLES = [
   'check_in_rules',
   // Format version 5 (docs/issuer.md "Staff roles and badges"): staff badges, so a revocation on either copy holds on both.
   'staff_badges',
+  // Format version 6 (docs/protocol.md "ID checks (project extension)"): the ticket types' ID checks (id-checks.ts).
+  'ticket_type_id_checks',
 ] as const;
 export type TransferTable = (typeof TRANSFER_TABLES)[number];
 
@@ -61,14 +65,15 @@ export const TRANSFER_COLUMNS: Record<TransferTable, readonly string[]> = Object
  */
 export const LOG_IDENTITY_COLUMNS: Record<LogTable, readonly string[]> = {
   scan_log: CONTENT_COLUMNS,
-  admission_events: TRANSFER_COLUMNS.admission_events,
+  // Without id_check: a row an older file (before format version 6) brings back is the same row as here.
+  admission_events: TRANSFER_COLUMNS.admission_events.filter((c) => c !== 'id_check'),
   kiosk_log_heads: TRANSFER_COLUMNS.kiosk_log_heads,
 };
 
 /** Tables whose rows have no shared key that travels: append-only logs, compared whole. */
 export type LogTable = 'scan_log' | 'admission_events' | 'kiosk_log_heads';
-/** Tables keyed by one column (offline_policies has a two-column key: eid and ticket_type). */
-export type KeyedTable = Exclude<TransferTable, LogTable | 'offline_policies'>;
+/** Tables keyed by one column (offline_policies and ticket_type_id_checks have a two-column key: eid and ticket_type). */
+export type KeyedTable = Exclude<TransferTable, LogTable | 'offline_policies' | 'ticket_type_id_checks'>;
 
 /** The primary key of each one-column-keyed table; the logs have none that travels (their rows are compared whole). */
 export const TRANSFER_KEYS: Record<KeyedTable, string> = {
@@ -102,6 +107,7 @@ const EVENT_SCOPE: Record<TransferTable, string> = {
   event_lan_keys: 'eid = @eid',
   check_in_rules: 'eid = @eid',
   staff_badges: 'eid = @eid',
+  ticket_type_id_checks: 'eid = @eid',
 };
 
 export type Row = Record<string, string | number | null>;
@@ -150,7 +156,15 @@ async function* pagedRows(
 
 /** Every row of `table` (or of one event), in a stable order, page by page. Call inside a snapshot for a consistent export. */
 export function transferRows(sql: Sql, table: TransferTable, eid: string | null): AsyncGenerator<Row> {
+  // A few rows per event and no rowid on PostgreSQL: read whole, in key order.
+  if (table === 'ticket_type_id_checks') return typeIdCheckRows(sql, eid);
   return pagedRows(sql, table, TRANSFER_COLUMNS[table], eid === null ? null : EVENT_SCOPE[table], eid);
+}
+
+async function* typeIdCheckRows(sql: Sql, eid: string | null): AsyncGenerator<Row> {
+  const columns = TRANSFER_COLUMNS.ticket_type_id_checks.join(', ');
+  const where = eid === null ? '' : ' WHERE eid = ?';
+  yield* await sql.all<Row>(`SELECT ${columns} FROM ticket_type_id_checks${where} ORDER BY eid, ticket_type`, eid === null ? [] : [eid]);
 }
 
 /** The writes and lookups one import needs, all through the transaction it runs in. */
@@ -179,6 +193,12 @@ export interface TransferStore {
   offlinePolicies(): Promise<Map<string, Row>>;
   replaceOfflinePolicy(row: Row): Promise<void>;
   replaceHeartbeat(row: Row): Promise<void>;
+  /** Every type's ID check here, by `eid \n ticket_type` (policyKey). */
+  typeIdChecks(): Promise<Map<string, Row>>;
+  /** A type's check replaced by the file's later one; its dated tickets go on the notes list again. */
+  replaceTypeIdCheck(row: Row): Promise<void>;
+  /** A ticket's date of birth set; the ticket goes on the notes list again. */
+  setDob(tid: string, dob: string): Promise<void>;
   /** An event's check-in rules, replaced by the file's newer ones. */
   replaceCheckInRules(row: Row): Promise<void>;
   /**
@@ -302,6 +322,15 @@ export function transferStore(tx: Sql): TransferStore {
       if (table === 'tickets') for (const row of rows) if (row['revoked_at'] != null) await numberRevocation(tx, row['tid'] as string);
       // The searchable names stay in each copy (docs/protocol.md "Ticket search"): made here from holder_name.
       if (table === 'tickets') await fillSearchNames(tx);
+      // Dated tickets, and the dated tickets of a type whose check arrives, go on this copy's notes list, so the
+      // kiosks learn their age bands (docs/protocol.md "ID checks (project extension)").
+      if (table === 'tickets')
+        await renumber(
+          tx,
+          rows.filter((row) => row['dob'] != null).map((row) => row['tid'] as string),
+        );
+      if (table === 'ticket_type_id_checks')
+        for (const row of rows) await renumber(tx, await datedTicketsOf(tx, row['eid'] as string, row['ticket_type'] as string));
     },
     activeKid: async () => (await tx.get<{ kid: string }>('SELECT kid FROM signing_keys WHERE active = 1'))?.kid ?? null,
     setKeyState: async (kid, validUntil, active) =>
@@ -344,6 +373,13 @@ export function transferStore(tx: Sql): TransferStore {
     },
     replaceOfflinePolicy: async (row) => void (await tx.run(replaceOfflinePolicy, rowParams('offline_policies', row))),
     replaceHeartbeat: async (row) => void (await tx.run(replaceHeartbeat, rowParams('scanner_heartbeats', row))),
+    typeIdChecks: async () => {
+      const rows = await tx.all<Row>(`SELECT ${TRANSFER_COLUMNS.ticket_type_id_checks.join(', ')} FROM ticket_type_id_checks`);
+      return new Map(rows.map((row) => [policyKey(row), row]));
+    },
+    replaceTypeIdCheck: (row) =>
+      setTypeIdCheck(tx, row.eid as string, row.ticket_type as string, parseIdCheck(row.id_check as string)!, row.updated_at as string),
+    setDob: async (tid, dob) => void (await setTicketDob(tx, tid, dob)),
     replaceCheckInRules: async (row) => void (await tx.run(replaceRules, rowParams('check_in_rules', row))),
     recomputeOccupancy: async (eids) => {
       // PostgreSQL: a serve process checking in meanwhile waits at its counter update until this import commits,

@@ -165,8 +165,9 @@ function expectEveryTableFilled(rows: Rows): void {
   // Kiosks' audit-log heads come from heartbeats that carry one (their trip: test/integration/cli/audit-verify.test.ts);
   // this evening has no check-in rules (theirs: test/integration/cli/export-import-lan-rules.test.ts) and no staff
   // badges (theirs: test/integration/cli/staff-badges.test.ts); event LAN keys come only from issuers before each kiosk
-  // signed for itself (docs/protocol.md "LAN certificate (project extension of enrollment)"), none from this one.
-  const unfilled: readonly string[] = ['kiosk_log_heads', 'check_in_rules', 'staff_badges', 'event_lan_keys'];
+  // signed for itself (docs/protocol.md "LAN certificate (project extension of enrollment)"), none from this one; no
+  // ID checks either (theirs: test/integration/issuer/id-checks.test.ts).
+  const unfilled: readonly string[] = ['kiosk_log_heads', 'check_in_rules', 'staff_badges', 'event_lan_keys', 'ticket_type_id_checks'];
   for (const table of [...TABLES, 'occupancy'] as const) {
     if (unfilled.includes(table)) continue;
     expect({ table, filled: rows[table].length > 0 }).toEqual({ table, filled: true });
@@ -356,10 +357,12 @@ describe('door operations travel office → venue → office (SQLite)', () => {
         'event_lan_keys',
         'check_in_rules',
         'staff_badges',
+        'ticket_type_id_checks',
       ] as const)
         delete v1[table];
       const drop = (rows: Record<string, unknown>[], columns: string[]) => rows.forEach((row) => columns.forEach((c) => delete row[c]));
       drop(v1.events, ['entry_policy', 'capacity']);
+      drop(v1.tickets, ['dob']);
       drop(v1.checkins, ['state', 'state_at', 'first_checked_in_at', 'entries', 'version']);
       drop(v1.enrollment_tokens, ['direction', 'role', 'pin_required']);
       drop(v1.api_keys, ['role']);

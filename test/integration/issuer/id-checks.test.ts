@@ -11,6 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isNotesPage, type NotesPage } from '../../../protocol/attention.js';
 import type { EventOverview } from '../../../issuer/dashboard-api.js';
+import type { ImportResult } from '../../../issuer/transfer/import.js';
 import { cliFailure, cliJson, createEvent, issueTickets, runCli, scratchDir } from '../../support/cli-harness.js';
 import { enroll, postCheckIn, type HttpScanner } from '../../support/issuer-http.js';
 import { BOTH_STORES, useIssuerOnStore, type Store } from '../../support/issuer-on-store.js';
@@ -243,6 +244,79 @@ describe.each<[Store]>(BOTH_STORES)('ID checks on %s', (store) => {
       expect(told.every((r) => r.type === 'checkin.created' && r.verified)).toBe(true);
       expect(Object.fromEntries(told.map((r) => [r.data['tid'], r.data['id_check']]))).toEqual(expected);
       expect(JSON.stringify(told)).not.toContain(dob);
+    },
+    SLOW_MS,
+  );
+
+  it(
+    "export and import carry the types' checks, the dates of birth and whether each entry was checked; a later check and a missing date arrive",
+    async () => {
+      const event = await createEvent(issuer.data);
+      await typeSet(event.eid, 'Bar', '--id-check', 'age:18');
+      const adult = dobBefore(event.date, 30);
+      const minor = dobBefore(event.date, 16);
+      const [over, checked] = await issueTickets(issuer.data, event.eid, 2, ['--type', 'Bar', '--holder', 'Ada Lovelace', '--dob', adult]);
+      const [under] = await issueTickets(issuer.data, event.eid, 1, ['--type', 'Bar', '--holder', 'Cy Young', '--dob', minor]);
+      const [undated] = await issueTickets(issuer.data, event.eid, 1, ['--type', 'Bar', '--holder', 'Di Nodate']);
+      const scanner = await enroll(issuer.url, issuer.data, event.eid);
+      await entry(scanner, over!, event.eid);
+      await entry(scanner, checked!, event.eid, { action: 'entry', id_checked: true, staff_id: 'steward-7' });
+
+      // The whole issuer to a 0600 file: the dates travel there (the issuer's own backup), with the checks.
+      const dir = scratchDir('id-transfer-');
+      const file = path.join(dir, 'issuer.json');
+      await cliJson(['export', '--data', issuer.data, '--event', event.eid, '--to', file]);
+      expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+      const document = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, Array<Record<string, unknown>>> & { version: number };
+      expect(document.version).toBe(6);
+      expect(document['ticket_type_id_checks']!.map((row) => [row['ticket_type'], row['id_check']])).toEqual([['Bar', 'age:18']]);
+      expect(Object.fromEntries(document['tickets']!.map((row) => [row['tid'], row['dob']]))).toEqual({
+        [over!]: adult,
+        [checked!]: adult,
+        [under!]: minor,
+        [undated!]: null,
+      });
+      const entries = document['admission_events']!.filter((row) => row['action'] === 'entry');
+      expect(Object.fromEntries(entries.map((row) => [row['tid'], row['id_check']]))).toEqual({
+        [over!]: 'not_checked',
+        [checked!]: 'checked',
+      });
+
+      // Into a new data dir (SQLite): the same answers, the same export column.
+      const copy = path.join(dir, 'copy');
+      await cliJson(['import', '--data', copy, '--from', file]);
+      const copied = await cliJson<Record<string, unknown>>(['ticket', 'show', under!, '--data', copy]);
+      expect(copied['id_check']).toEqual({ kind: 'age', min_age: 18, holder: 'Cy Y.', band: 'under' });
+      const rows = await cliJson<Record<string, string | null>[]>(['checkins', 'export', '--data', copy, '--event', event.eid]);
+      expect(Object.fromEntries(rows.filter((row) => row['source'] === 'checkins').map((row) => [row['tid'], row['id_check']]))).toEqual({
+        [over!]: 'not_checked',
+        [checked!]: 'checked',
+      });
+
+      // The same file again here: nothing changes, no entry is doubled.
+      const again = await cliJson<ImportResult>(['import', '--data', issuer.data, '--from', file]);
+      expect(again.counts.ticket_type_id_checks).toEqual({ added: 0, updated: 0, unchanged: 1, conflicts: 0 });
+      expect(again.counts.admission_events.added).toBe(0);
+      expect(again.warnings).toEqual([]);
+
+      // The copy raises the age and dates the undated ticket; its file brings both back here (on this store).
+      await new Promise((resolve) => setTimeout(resolve, 20)); // a later updated_at than the original's
+      await cliJson(['event', 'ticket-type', 'set', '--data', copy, '--event', event.eid, '--type', 'Bar', '--id-check', 'age:21']);
+      await cliJson(['ticket', 'update', undated!, '--data', copy, '--dob', minor]);
+      await cliJson(['ticket', 'update', over!, '--data', copy, '--dob', dobBefore(event.date, 40)]);
+      const back = path.join(dir, 'back.json');
+      await cliJson(['export', '--data', copy, '--to', back]);
+      const merged = await cliJson<ImportResult>(['import', '--data', issuer.data, '--from', back]);
+      expect(merged.counts.ticket_type_id_checks).toEqual({ added: 0, updated: 1, unchanged: 0, conflicts: 0 });
+      // This copy's date stands where both have one; the warning names the ticket, never a date.
+      expect(merged.warnings).toContainEqual(expect.stringContaining(`1 ticket(s) have another date of birth in the file (${over!})`));
+      expect(JSON.stringify(merged)).not.toMatch(/\d{4}-\d{2}-\d{2}(?!T)/);
+      const view = await status(scanner, undated!);
+      expect(view['id_check']).toEqual({ kind: 'age', min_age: 21, holder: 'Di N.', band: 'under' });
+      expect((await status(scanner, over!))['id_check']).toMatchObject({ min_age: 21, band: 'over' });
+      // The kiosks hear of it: the synced list names the newly dated ticket with its band.
+      const page = await notes(scanner);
+      expect(new Map(page.id_bands).get(undated!)).toBe('under');
     },
     SLOW_MS,
   );

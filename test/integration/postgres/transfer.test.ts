@@ -213,8 +213,23 @@ describe('SQLite → PostgreSQL → SQLite', () => {
       );
       await stop(server);
       await cliJson(['scanner', 'revoke', '--data', office.data, (await keyIds(office.data, fair.eid))[0]!]);
+      // An ID check and a date of birth (format version 6: docs/protocol.md "ID checks (project extension)").
+      await cliJson([
+        'event',
+        'ticket-type',
+        'set',
+        '--data',
+        office.data,
+        '--event',
+        fair.eid,
+        '--type',
+        'Standard',
+        '--id-check',
+        'age:18',
+      ]);
       // What the CLI cannot make: a setup token with failed attempts, an audit row with odd text and NULLs.
       const db = new Database(path.join(office.data, 'issuer.db'));
+      db.prepare("UPDATE tickets SET dob = '1990-12-10' WHERE tid = (SELECT MIN(tid) FROM tickets)").run();
       db.prepare('UPDATE enrollment_tokens SET failed_attempts = 2 WHERE token_id = ?').run(unused.token_id);
       // Chained as appendChained does (docs/issuer.md "Audit: tamper-evident logs"), so the chain stays valid.
       const odd = {
