@@ -39,6 +39,10 @@
  *   --concurrency C (50) --scanners K (50)
  *   --occupancy-tickets N (100000; 0 skips (f))
  *
+ * `--checks off|on|both` (off): the ticket type's attention flag and note and its ID check (age:18) set, or not,
+ * during (b) (docs/protocol.md "Attention notes (project extension)", "ID checks (project extension)"): `both` runs
+ * (b) without them and then with them, per N, on the same data dir and machine, and prints the ratio of the two.
+ *
  * (f): what reading live occupancy costs with N check-ins and N/2 exits in the store
  * (bench/occupancy-cost.ts). Goal: under 1 ms.
  */
@@ -66,6 +70,9 @@ import type { SqlDatabase } from '../issuer/store/sql.js';
 import { openSqliteDatabase } from '../issuer/store/sqlite-database.js';
 import type { EventRow } from '../issuer/store/events.js';
 import { activeKid } from '../issuer/store/signing-keys.js';
+import { setTicketTypeAttention } from '../issuer/services/attention-notes.js';
+import { setTypeIdCheck } from '../issuer/store/id-checks.js';
+import { parseIdCheck } from '../protocol/id-check.js';
 import { freePort } from '../test/support/free-port.js';
 import { startPostgresCluster, type PostgresCluster } from '../test/support/postgres-cluster.js';
 import { createBenchScanners as createScanners, type BenchScanner as Scanner } from './bench-scanners.js';
@@ -128,6 +135,8 @@ interface Settings {
   occupancyTickets: number;
   /** (h) `--export-tickets N`: tickets `ticket export --format pdf` writes (and a run with N/10); 0 skips (h). */
   exportTickets: number;
+  /** `--checks`: (b) with the ticket type's attention note and ID check set ('on'), without ('off'), or both. */
+  checks: 'off' | 'on' | 'both';
 }
 
 function settingsFrom(argv: readonly string[], store: Store): Settings {
@@ -145,7 +154,36 @@ function settingsFrom(argv: readonly string[], store: Store): Settings {
     sqliteThread: textOption(argv, '--sqlite-thread', 'on') !== 'off',
     occupancyTickets: numberOption(argv, '--occupancy-tickets', 100_000, { min: 0 }),
     exportTickets: numberOption(argv, '--export-tickets', 20_000, { min: 0 }),
+    checks: checksOption(textOption(argv, '--checks', 'off') ?? 'off'),
   };
+}
+
+function checksOption(value: string): 'off' | 'on' | 'both' {
+  if (value !== 'off' && value !== 'on' && value !== 'both') throw new Error(`--checks must be off, on or both, not "${value}"`);
+  return value;
+}
+
+/**
+ * Sets (or removes) the benchmark type's attention flag and note and its ID check, as `event ticket-type set`
+ * does: what a check-in then reads with its facts (the type's rule, the ID-check join) and answers.
+ */
+async function setNewChecks(dataDir: DataDir, eid: string, on: boolean): Promise<void> {
+  const { database } = await openIssuerDatabase(dataDir, { schema: 'as-is' });
+  try {
+    const now = new Date().toISOString();
+    await database.write(async (tx) => {
+      await setTicketTypeAttention(
+        tx,
+        eid,
+        'Standard',
+        on ? { attention: true, note: 'Green wristband' } : { attention: false, note: null },
+        now,
+      );
+      await setTypeIdCheck(tx, eid, 'Standard', parseIdCheck(on ? 'age:18' : 'none')!, now);
+    });
+  } finally {
+    await database.close();
+  }
 }
 
 /** "1,2,4" → [1, 2, 4]. */
@@ -479,6 +517,8 @@ const tally = (result: LoadResult): string => tallyMap(result.outcomes);
 
 interface ProcessRun {
   processes: number;
+  /** The type's attention note and ID check were set during this run (--checks). */
+  checks: boolean;
   kind: string;
   checkIn: LoadResult;
   checkInServerSide: LatencySummary | undefined;
@@ -600,7 +640,21 @@ async function runBenchmark(settings: Settings, cluster: PostgresCluster | undef
   let next = 0;
   const take = (count: number): string[] => tids.slice(next, next + count);
   const runs: ProcessRun[] = [];
-  for (const processes of settings.processes) {
+  const plan = settings.processes.flatMap((processes) =>
+    settings.checks === 'both'
+      ? [
+          { processes, checks: false },
+          { processes, checks: true },
+        ]
+      : [{ processes, checks: settings.checks === 'on' }],
+  );
+  let checksSet = false;
+  for (const { processes, checks } of plan) {
+    if (checks !== checksSet) {
+      console.error(`(b) the type's attention note and ID check ${checks ? 'set' : 'removed'}…`);
+      await setNewChecks(dataDir, event.eid, checks);
+      checksSet = checks;
+    }
     const target = fleetTarget(processes);
     const fleet = await startIssuerFleet(processes, target, root, settings.childProcesses, settings.sqliteThread);
     const writes =
@@ -628,7 +682,8 @@ async function runBenchmark(settings: Settings, cluster: PostgresCluster | undef
     await fleet.stop();
     runs.push({
       processes,
-      kind,
+      checks,
+      kind: checks ? `${kind}, with attention note and ID check` : kind,
       checkIn,
       checkInServerSide,
       pacedRate,
@@ -727,6 +782,16 @@ async function runBenchmark(settings: Settings, cluster: PostgresCluster | undef
     console.log(
       `N=${run.processes} (${run.kind}) answers: ${tally(run.checkIn)} in ${fmt(run.checkIn.elapsedMs / 1000, 1)} s; at half rate: ${tally(run.paced)} in ${fmt(run.paced.elapsedMs / 1000, 1)} s; race (${run.race.requests} requests): ${tallyMap(run.race.outcomes)}${run.ranOutOfTickets ? '; RAN OUT OF TICKETS before the time was up (raise --tickets)' : ''}`,
     );
+  }
+  if (settings.checks === 'both') {
+    console.log('');
+    console.log("(b) what the type's attention note and ID check add to a check-in (same data dir, same machine, one after the other):");
+    for (const withChecks of runs.filter((run) => run.checks)) {
+      const without = runs.find((run) => !run.checks && run.processes === withChecks.processes)!;
+      console.log(
+        `N=${withChecks.processes}: saturated ${fmt(without.checkIn.perSecond)} → ${fmt(withChecks.checkIn.perSecond)} check-ins/s (with/without ${fmt(withChecks.checkIn.perSecond / without.checkIn.perSecond, 2)}, (b)/(a) with them ${fmt(withChecks.checkIn.perSecond / bare.perSecond, 2)}: ≥ ${RATIO_GOAL[settings.store].label} ${withChecks.checkIn.perSecond / bare.perSecond >= RATIO_GOAL[settings.store].value ? 'met' : 'NOT met'}); at half rate p50 ${fmt(without.paced.p50Ms, 2)} → ${fmt(withChecks.paced.p50Ms, 2)} ms, p99 ${fmt(without.paced.p99Ms, 2)} → ${fmt(withChecks.paced.p99Ms, 2)} ms (p99 < 10 ms with them: ${withChecks.paced.p99Ms < 10 ? 'met' : 'NOT met'})`,
+      );
+    }
   }
   if (cluster !== undefined) await measureSharedRateLimit(dataDir);
   {
