@@ -13,6 +13,7 @@
  * The kiosk core enforces the PIN, the annul right and the window; this only
  * offers what the state says is allowed and asks for the PIN first.
  */
+import { holderNameElement } from './holder-name.js';
 import { el, replaceChildren } from '../dom.js';
 import { attempt } from '../kiosk-bridge.js';
 import type { AnnulResult, GateDirection, KioskApi, KioskState, StaffLocked } from '../kiosk-bridge-types.js';
@@ -140,12 +141,22 @@ export class AnnulDialog {
     }
     overlay.hidden = false;
     overlay.dataset['annulStep'] = this.step;
-    const who = [target.holderName, target.ticketType].filter((part): part is string => part !== null).join(' · ');
+    // The holder's name in its own isolated element (docs/kiosk.md "Holder names"): a right-to-left name keeps its
+    // words' order and spaces and does not pull the type and the ticket id into its direction.
+    const who: (Node | string)[] = [];
+    if (target.holderName !== null) who.push(holderNameElement(target.holderName));
+    if (target.ticketType !== null) who.push(who.length > 0 ? ` · ${target.ticketType}` : target.ticketType);
     const panel = el(
       'div',
       { class: 'annul-panel' },
       el('h1', { class: 'annul__title' }, t('annul.title')),
-      el('p', { class: 'annul__ticket', 'data-annul-tid': target.tid }, who ? `${who} — ` : '', t('lookup.ticket_id', { tid: target.tid })),
+      el(
+        'p',
+        { class: 'annul__ticket', 'data-annul-tid': target.tid },
+        ...who,
+        who.length > 0 ? ' — ' : '',
+        t('lookup.ticket_id', { tid: target.tid }),
+      ),
     );
     switch (this.step) {
       case 'reason':

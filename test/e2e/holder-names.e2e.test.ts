@@ -4,7 +4,7 @@
  * host admits them, and the page's own layout is read back. An 80-character name (the longest the issuer
  * accepts), an Arabic and a Hebrew two-word name: each whole, inside the screen, two lines at most,
  * its full text in `title`, right-to-left names in their own direction with the words in reading order
- * and the space between them.
+ * and the space between them; the "Undo check-in" dialog isolates the name the same way.
  *
  *   scripts/with-keyring.sh npx playwright test test/e2e/holder-names.e2e.test.ts
  */
@@ -147,7 +147,8 @@ test.beforeAll(async ({ browser }) => {
     onPageError: (error) => pageErrors.push(error),
   });
   doors.push(door);
-  const setup = await issuerCli<{ setup_qr: string }>(issuerDir, 'scanner', 'setup', '--event', eid);
+  // A supervisor's key: the "Undo check-in" dialog (docs/kiosk.md "Door operations") names the holder too.
+  const setup = await issuerCli<{ setup_qr: string }>(issuerDir, 'scanner', 'setup', '--event', eid, '--role', 'supervisor');
   await door.page.waitForSelector('#screen[data-screen="setup"]');
   await scan(door.page, setup.setup_qr);
   await door.page.waitForSelector('#screen[data-screen="ready"]');
@@ -239,6 +240,25 @@ test.describe.serial('holder names on the kiosk (real issuer, web host, Chromium
     await page.screenshot({ path: join(SHOTS, 'holder-name-lookup.png') });
     await page.keyboard.press('Escape');
     await page.waitForSelector('#screen[data-screen="ready"]');
+    expect(pageErrors).toEqual([]);
+  });
+
+  test('the "Undo check-in" dialog isolates a right-to-left name: its words in reading order, the type and id after it', async () => {
+    const { page, runtime } = door;
+    await expect.poll(async () => (await runtime.core.getState()).door?.can_annul, { timeout: WAIT_MS }).toBe(true);
+    const ticket = await issueTicket(ARABIC);
+    await scan(page, ticket.qr);
+    await page.waitForSelector('section[data-verdict="admit"] [data-action="annul-open"]');
+    await page.click('section[data-verdict="admit"] [data-action="annul-open"]');
+    const selector = `[data-annul-dialog] [data-annul-tid="${ticket.tid}"] [data-holder-name]`;
+    await page.waitForSelector(selector);
+    const layout = await measure(page, selector);
+    expect(layout).toMatchObject({ text: ARABIC, title: ARABIC, direction: 'rtl', truncated: false, pageOverflow: false });
+    const [first, second] = layout.words;
+    expect(first!.left).toBeGreaterThan(second!.right);
+    // The rest of the line stays left to right after the name, not pulled into its direction.
+    expect(await page.textContent(`[data-annul-tid="${ticket.tid}"]`)).toMatch(new RegExp(`^${ARABIC} · VIP — .*${ticket.tid}`));
+    await page.screenshot({ path: join(SHOTS, 'holder-name-annul.png') });
     expect(pageErrors).toEqual([]);
   });
 });
