@@ -787,7 +787,8 @@ async function runBenchmark(settings: Settings, cluster: PostgresCluster | undef
     console.log('');
     console.log("(b) what the type's attention note and ID check add to a check-in (same data dir, same machine, one after the other):");
     for (const withChecks of runs.filter((run) => run.checks)) {
-      const without = runs.find((run) => !run.checks && run.processes === withChecks.processes)!;
+      // The run just before it: without them, same N (`--processes 1,1` alternates off, on, off, on).
+      const without = runs[runs.indexOf(withChecks) - 1]!;
       console.log(
         `N=${withChecks.processes}: saturated ${fmt(without.checkIn.perSecond)} → ${fmt(withChecks.checkIn.perSecond)} check-ins/s (with/without ${fmt(withChecks.checkIn.perSecond / without.checkIn.perSecond, 2)}, (b)/(a) with them ${fmt(withChecks.checkIn.perSecond / bare.perSecond, 2)}: ≥ ${RATIO_GOAL[settings.store].label} ${withChecks.checkIn.perSecond / bare.perSecond >= RATIO_GOAL[settings.store].value ? 'met' : 'NOT met'}); at half rate p50 ${fmt(without.paced.p50Ms, 2)} → ${fmt(withChecks.paced.p50Ms, 2)} ms, p99 ${fmt(without.paced.p99Ms, 2)} → ${fmt(withChecks.paced.p99Ms, 2)} ms (p99 < 10 ms with them: ${withChecks.paced.p99Ms < 10 ? 'met' : 'NOT met'})`,
       );
