@@ -41,7 +41,8 @@
  *
  * `--checks off|on|both` (off): the ticket type's attention flag and note and its ID check (age:18) set, or not,
  * during (b) (docs/protocol.md "Attention notes (project extension)", "ID checks (project extension)"): `both` runs
- * (b) without them and then with them, per N, on the same data dir and machine, and prints the ratio of the two.
+ * (b) without them and then with them, per N, on the same data dir and machine, and prints the ratio of the two;
+ * then (j), the same in process with the two sides alternating round by round (bench/checks-cost.ts).
  *
  * (f): what reading live occupancy costs with N check-ins and N/2 exits in the store
  * (bench/occupancy-cost.ts). Goal: under 1 ms.
@@ -78,6 +79,7 @@ import { startPostgresCluster, type PostgresCluster } from '../test/support/post
 import { createBenchScanners as createScanners, type BenchScanner as Scanner } from './bench-scanners.js';
 import { numberOption, percentiles, textOption } from './bench-kit.js';
 import { measureChainCost, printChainCost } from './chain-cost.js';
+import { measureChecksCost } from './checks-cost.js';
 import { measureOccupancyCost } from './occupancy-cost.js';
 import { measureTicketExport } from './ticket-export-cost.js';
 import { runLoad, type LoadResult } from './http-load.js';
@@ -792,6 +794,15 @@ async function runBenchmark(settings: Settings, cluster: PostgresCluster | undef
       console.log(
         `N=${withChecks.processes}: saturated ${fmt(without.checkIn.perSecond)} → ${fmt(withChecks.checkIn.perSecond)} check-ins/s (with/without ${fmt(withChecks.checkIn.perSecond / without.checkIn.perSecond, 2)}, (b)/(a) with them ${fmt(withChecks.checkIn.perSecond / bare.perSecond, 2)}: ≥ ${RATIO_GOAL[settings.store].label} ${withChecks.checkIn.perSecond / bare.perSecond >= RATIO_GOAL[settings.store].value ? 'met' : 'NOT met'}); at half rate p50 ${fmt(without.paced.p50Ms, 2)} → ${fmt(withChecks.paced.p50Ms, 2)} ms, p99 ${fmt(without.paced.p99Ms, 2)} → ${fmt(withChecks.paced.p99Ms, 2)} ms (p99 < 10 ms with them: ${withChecks.paced.p99Ms < 10 ? 'met' : 'NOT met'})`,
       );
+    }
+  }
+  if (settings.checks === 'both') {
+    // (j) the same question in process, both sides alternating within seconds (bench/checks-cost.ts).
+    const { database } = await openIssuerDatabase(dataDir, { schema: 'as-is', poolSize: 40 });
+    try {
+      await measureChecksCost(database, dataDir, 'http://127.0.0.1:8443');
+    } finally {
+      await database.close();
     }
   }
   if (cluster !== undefined) await measureSharedRateLimit(dataDir);
