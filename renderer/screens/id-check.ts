@@ -31,6 +31,17 @@ export function idCheckLine(prompt: IdCheckPromptView): string {
     : t('idcheck.line.age', { name, age: prompt.min_age ?? 0 });
 }
 
+/**
+ * The main line as nodes, the short name isolated in its own direction (docs/kiosk.md "Holder names"): a
+ * right-to-left name does not pull ", 18+" into its run (digits after Arabic letters would join it).
+ */
+function idCheckLineNodes(prompt: IdCheckPromptView): (Node | string)[] {
+  if (prompt.holder === '') return [idCheckLine(prompt)];
+  const [before = '', ...rest] = idCheckLine({ ...prompt, holder: '\u0000' }).split('\u0000');
+  const name = el('bdi', { dir: 'auto', 'data-holder-name': '' }, prompt.holder);
+  return [before, name, rest.join(prompt.holder)].filter((piece) => piece !== '');
+}
+
 /** What the issuer's record says about the age (the band, never a date). */
 export function idCheckBandLine(prompt: IdCheckPromptView): string {
   if (prompt.kind === 'name') return t('idcheck.name_only');
@@ -67,7 +78,7 @@ export function mountIdCheck(root: HTMLElement, actions: IdCheckActions): Screen
           },
           verdictIcon('id', '🪪', 'idcheck__icon'),
           el('h1', { class: 'idcheck__title', id: 'idcheck-title' }, t('idcheck.title')),
-          el('p', { class: 'idcheck__line', 'data-id-check-line': '' }, idCheckLine(prompt)),
+          el('p', { class: 'idcheck__line', 'data-id-check-line': '' }, ...idCheckLineNodes(prompt)),
           el('p', { class: 'idcheck__band', 'data-id-check-band': prompt.band }, idCheckBandLine(prompt)),
           el('p', { class: 'idcheck__hint' }, t('idcheck.nothing_checked_in')),
           finishFirst ? el('p', { class: 'idcheck__held', role: 'alert', 'data-id-check-held': '' }, t('idcheck.finish_first')) : null,

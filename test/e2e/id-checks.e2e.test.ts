@@ -27,6 +27,7 @@ import {
   type RunningIssuer,
 } from '../support/door-harness.js';
 import { freePort } from '../support/free-port.js';
+import { shortHolder } from '../../protocol/id-check.js';
 
 const SHOTS = join(ROOT, 'test-results', 'e2e');
 /** docs/kiosk-screens.md "ID checks": the ID screen in each language, copied there only with UPDATE_SCREENSHOTS=1. */
@@ -46,7 +47,11 @@ let issuer: RunningIssuer | null = null;
 let browser: Browser | null = null;
 let door: KioskDoor | null = null;
 const pageErrors: string[] = [];
-const tickets: Record<'ada' | 'bob' | 'cleo' | 'de' | 'fr' | 'es', Ticket> = {} as never;
+const tickets: Record<'ada' | 'bob' | 'cleo' | 'arabic' | 'de' | 'fr' | 'es', Ticket> = {} as never;
+/** A right-to-left holder (docs/kiosk.md "Holder names"). */
+const ARABIC = 'محمد علي';
+/** The page's getComputedStyle as the function passed to evaluate sees it (the Node build has no DOM lib). */
+declare function getComputedStyle(element: unknown): { readonly direction: string };
 
 async function issue(holder: string, ...flags: string[]): Promise<Ticket> {
   const issued = await issuerCli<{ tickets: Ticket[] }>(
@@ -93,6 +98,7 @@ test.beforeAll(async ({ browser: workerBrowser }) => {
   tickets.ada = await issue('Ada Lovelace', '--dob', '1990-12-10');
   tickets.bob = await issue('Bob Young', '--dob', `${new Date().getUTCFullYear() - 15}-01-01`);
   tickets.cleo = await issue('Cleo Nodate');
+  tickets.arabic = await issue(ARABIC, '--dob', '1990-12-10');
   for (const language of ['de', 'fr', 'es'] as const) tickets[language] = await issue('Ada Lovelace', '--dob', '1990-12-10');
   issuer = await startIssuer(issuerDir, port);
   browser = workerBrowser;
@@ -143,6 +149,21 @@ test.describe.serial('ID checks at the kiosk, end to end (real issuer, web host,
     expect(await ticketStatus(tickets.ada.tid)).toBe('checked_in');
     const sent = kioskDb((db) => db.prepare('SELECT id_checked FROM scans WHERE tid = ?').get(tickets.ada.tid) as { id_checked: number });
     expect(sent.id_checked).toBe(1);
+  });
+
+  test('a right-to-left name on the ID screen is isolated in its own direction, ", 18+" after it', async () => {
+    const page = door!.page;
+    await scan(page, tickets.arabic.qr);
+    const prompt = page.locator('#screen[data-screen="id_check"] [data-id-check="age"]');
+    await expect(prompt).toBeVisible();
+    const name = prompt.locator('[data-id-check-line] bdi[data-holder-name]');
+    await expect(name).toHaveText(shortHolder(ARABIC));
+    expect(await name.evaluate((element) => getComputedStyle(element).direction)).toBe('rtl');
+    await expect(prompt.locator('[data-id-check-line]')).toHaveText(`Check ID: name ${shortHolder(ARABIC)}, 18+`);
+    await page.screenshot({ path: join(SHOTS, 'id-check-prompt-rtl.png') });
+    await page.locator('[data-action="id-check-confirm"]').click();
+    // The ADMIT stays on screen, as after the test before (the next one dismisses it).
+    await expect(page.locator('[data-verdict="admit"]')).toBeVisible();
   });
 
   test('online: Deny refuses id_check_failed, checks nothing in, and is in the audit log', async () => {
