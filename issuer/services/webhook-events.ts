@@ -33,7 +33,7 @@ export const newMessageId = (): string => `msg_${randomHex(12)}`;
 /**
  * Random bytes as hex, cut from a pool filled 4 KiB at a time: every check-in makes a message id (the outbox
  * decides only afterwards whether an endpoint takes it), and a randomBytes call of its own cost a check-in about
- * 3% of the database thread's time (docs/benchmarks.md "Issuer"). The same CSPRNG; each byte is used once.
+ * 3% of the database thread's time (docs/benchmarks.md "SQLite check-in cost, and the half rate in bursts"). The same CSPRNG; each byte is used once.
  */
 const POOL_SIZE = 4096;
 let pool = Buffer.alloc(0);

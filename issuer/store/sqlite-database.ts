@@ -134,7 +134,7 @@ export class SqliteDatabase implements SqlDatabase {
   /**
    * One BEGIN IMMEDIATE … COMMIT; each job's outcome is collected, never thrown. The transaction statements are
    * prepared once per connection like every other (a savepoint and its release per job: exec() parsed them again
-   * for every check-in; docs/benchmarks.md "Issuer").
+   * for every check-in; docs/benchmarks.md "SQLite check-in cost, and the half rate in bursts").
    */
   private async commitBatch(batch: readonly Pending[]): Promise<Outcome[]> {
     const db = this.connection;
