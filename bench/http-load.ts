@@ -3,7 +3,10 @@
  * keep-alive connections, bounded by a request count and a time limit. Each
  * client sends its next request as soon as the previous answer arrives
  * (saturation: the throughput ceiling), or, with `ratePerSecond`, paces itself
- * so all clients together offer that rate (latency under a given load).
+ * so all clients together offer that rate (latency under a given load): evenly
+ * spaced, or with `bursts` as autocannon's `overallRate` does it (each client's
+ * share of a second's requests sent back to back from the second's start, then
+ * nothing until the next second), as kiosks that queue scans send them.
  * Given several URLs (several server processes), client `c` keeps its
  * connection to URL `c mod N`: the connections are spread round-robin, as a
  * load balancer would. Loopback only: benchmarks never send traffic anywhere else.
@@ -37,6 +40,12 @@ export interface LoadOptions {
   request: (i: number, client: number) => LoadRequest;
   /** Offered load of all clients together; absent = as fast as answers come back. */
   ratePerSecond?: number;
+  /**
+   * With ratePerSecond: in bursts, as autocannon's `overallRate` (lib/run.js: a per-second tick resets each
+   * connection's count, and a connection that has sent its share waits for the next tick). Client c's share of
+   * each second is its part of the rate, the remainder spread over the first clients, so the total is exact.
+   */
+  bursts?: boolean;
   /** Labels a response for the outcome tally, e.g. "200 valid". */
   outcome: (status: number, body: string) => string;
 }
@@ -55,7 +64,33 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   // Each paced client sends every `interval` ms, the clients staggered evenly across one interval.
   const interval = options.ratePerSecond === undefined ? 0 : (options.concurrency * 1000) / options.ratePerSecond;
 
+  const send = async (clientIndex: number, target: URL): Promise<void> => {
+    const request = options.request(next++, clientIndex);
+    const sent = performance.now();
+    const { status, body } = await post(agent, target, request);
+    latencies.push(performance.now() - sent);
+    const label = options.outcome(status, body);
+    outcomes.set(label, (outcomes.get(label) ?? 0) + 1);
+  };
+
+  const burstClient = async (clientIndex: number): Promise<void> => {
+    const target = targets[clientIndex % targets.length]!;
+    const rate = Math.round(options.ratePerSecond!);
+    const share = Math.floor(rate / options.concurrency) + (clientIndex < rate % options.concurrency ? 1 : 0);
+    for (let second = 0; ; second++) {
+      const windowStart = started + second * 1000;
+      const wait = windowStart - performance.now();
+      if (wait > 0) await sleep(wait);
+      for (let sent = 0; sent < share; sent++) {
+        if (next >= options.maxRequests || performance.now() >= deadline) return;
+        await send(clientIndex, target);
+      }
+      if (performance.now() >= deadline) return;
+    }
+  };
+
   const client = async (clientIndex: number): Promise<void> => {
+    if (options.bursts === true && options.ratePerSecond !== undefined) return burstClient(clientIndex);
     const target = targets[clientIndex % targets.length]!;
     let sendAt = started + (clientIndex * interval) / options.concurrency;
     while (next < options.maxRequests && performance.now() < deadline) {
@@ -65,12 +100,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
         sendAt += interval;
         if (performance.now() >= deadline || next >= options.maxRequests) break;
       }
-      const request = options.request(next++, clientIndex);
-      const sent = performance.now();
-      const { status, body } = await post(agent, target, request);
-      latencies.push(performance.now() - sent);
-      const label = options.outcome(status, body);
-      outcomes.set(label, (outcomes.get(label) ?? 0) + 1);
+      await send(clientIndex, target);
     }
   };
   await Promise.all(Array.from({ length: options.concurrency }, (_, i) => client(i)));

@@ -6,6 +6,8 @@
  *      (synchronous=FULL, group commit): throughput, p50/p99 and (b)/(a) at
  *      saturation, then p50/p99 with the scanners offering half that rate
  *      (at saturation latency is mostly queueing: p50 ≈ 50 / throughput),
+ *      evenly spaced and again in bursts (each scanner's share of a second
+ *      sent back to back from its start, as autocannon's overallRate does),
  *      and the bare route again at that rate. Latency is given twice: as the
  *      load generator saw it and as the server thread did (request arrival to
  *      response written), since both share this machine's cores;
@@ -35,7 +37,7 @@
  *
  * Options: --store sqlite|postgres (sqlite) --processes N[,N…] (1) --child-processes
  *   --db-pool P (postgres only: connections per serve process; default from poolSizeFor)
- *   --tickets N (250000 per entry of --processes: one saturated and one half-rate run of 8 s at ~12,000 check-ins/s fit) --seconds S per load run (8)
+ *   --tickets N (250000 per entry of --processes: one saturated and two half-rate runs of 8 s at ~12,000 check-ins/s fit) --seconds S per load run (8)
  *   --concurrency C (50) --scanners K (50)
  *   --occupancy-tickets N (100000; 0 skips (f))
  *
@@ -418,10 +420,11 @@ function checkInLoad(
   scanners: readonly Scanner[],
   maxMs: number,
   ratePerSecond?: number,
+  bursts = false,
 ) {
   return runLoad({
     url,
-    ...(ratePerSecond === undefined ? {} : { ratePerSecond }),
+    ...(ratePerSecond === undefined ? {} : { ratePerSecond, bursts }),
     concurrency: settings.concurrency,
     maxRequests: tids.length,
     maxMs,
@@ -527,6 +530,9 @@ interface ProcessRun {
   pacedRate: number;
   paced: LoadResult;
   pacedServerSide: LatencySummary | undefined;
+  /** The same rate offered in bursts (http-load.ts `bursts`, autocannon's overallRate). */
+  bursty: LoadResult;
+  burstyServerSide: LatencySummary | undefined;
   race: RaceResult;
   /** Check-ins stored during this run, and `valid` answers sent during it (warm-up, both loads, race). */
   stored: number;
@@ -678,6 +684,12 @@ async function runBenchmark(settings: Settings, cluster: PostgresCluster | undef
     const paced = await checkInLoad(fleet.urls, settings, event, pacedTickets, scanners, maxMs, pacedRate);
     next += paced.requests;
     const pacedServerSide = await fleet.serverLatency();
+    console.error(`(b) again at ${fmt(pacedRate)} check-ins/s, in bursts (each second's share sent back to back)…`);
+    fleet.resetTimings();
+    const burstyTickets = take(tids.length);
+    const bursty = await checkInLoad(fleet.urls, settings, event, burstyTickets, scanners, maxMs, pacedRate, true);
+    next += bursty.requests;
+    const burstyServerSide = await fleet.serverLatency();
     console.error(`(b) correctness: ${RACED_TICKETS} tickets each sent to every process at once…`);
     const race = await raceCheckIns(fleet.urls, event, take(RACED_TICKETS), scanners);
     next += race.tickets;
@@ -691,10 +703,13 @@ async function runBenchmark(settings: Settings, cluster: PostgresCluster | undef
       pacedRate,
       paced,
       pacedServerSide,
+      bursty,
+      burstyServerSide,
       race,
       stored: (await storedCheckIns(dataDir)) - storedBefore,
-      valid: validAnswers(warmUp) + validAnswers(checkIn) + validAnswers(paced) + race.valid,
-      ranOutOfTickets: checkIn.requests === saturatedTickets.length || paced.requests === pacedTickets.length,
+      valid: validAnswers(warmUp) + validAnswers(checkIn) + validAnswers(paced) + validAnswers(bursty) + race.valid,
+      ranOutOfTickets:
+        checkIn.requests === saturatedTickets.length || paced.requests === pacedTickets.length || bursty.requests === burstyTickets.length,
     });
   }
 
@@ -707,6 +722,9 @@ async function runBenchmark(settings: Settings, cluster: PostgresCluster | undef
   bareAgain.resetTimings();
   const barePaced = await checkInLoad(bareAgain.url, settings, event, tids, scanners, maxMs, first.pacedRate);
   const barePacedServerSide = await bareAgain.serverLatency();
+  bareAgain.resetTimings();
+  const bareBursty = await checkInLoad(bareAgain.url, settings, event, tids, scanners, maxMs, first.pacedRate, true);
+  const bareBurstyServerSide = await bareAgain.serverLatency();
   await bareAgain.stop();
 
   const ratio = first.checkIn.perSecond / bare.perSecond;
@@ -736,6 +754,13 @@ async function runBenchmark(settings: Settings, cluster: PostgresCluster | undef
       `p99 < 10 ms: ${first.paced.p99Ms < 10 ? 'met' : 'NOT met'}`,
     ],
     [`(a) bare route at that rate`, `${fmt(barePaced.perSecond)} req/s`, latency(barePaced, barePacedServerSide), 'baseline'],
+    [
+      `(b) check-in at half rate, in bursts (each second's share sent back to back, as autocannon's overallRate)`,
+      `${fmt(first.bursty.perSecond)} req/s`,
+      latency(first.bursty, first.burstyServerSide),
+      `p99 < 10 ms: ${first.bursty.p99Ms < 10 ? 'met' : 'NOT met'}`,
+    ],
+    [`(a) bare route at that rate, in bursts`, `${fmt(bareBursty.perSecond)} req/s`, latency(bareBursty, bareBurstyServerSide), 'baseline'],
     [
       `(c) bulk issuance, ${fmt(settings.tickets)} tickets${storeLabel}`,
       `${fmt(issuanceRate)} tickets/s`,
@@ -782,7 +807,7 @@ async function runBenchmark(settings: Settings, cluster: PostgresCluster | undef
   console.log('');
   for (const run of runs) {
     console.log(
-      `N=${run.processes} (${run.kind}) answers: ${tally(run.checkIn)} in ${fmt(run.checkIn.elapsedMs / 1000, 1)} s; at half rate: ${tally(run.paced)} in ${fmt(run.paced.elapsedMs / 1000, 1)} s; race (${run.race.requests} requests): ${tallyMap(run.race.outcomes)}${run.ranOutOfTickets ? '; RAN OUT OF TICKETS before the time was up (raise --tickets)' : ''}`,
+      `N=${run.processes} (${run.kind}) answers: ${tally(run.checkIn)} in ${fmt(run.checkIn.elapsedMs / 1000, 1)} s; at half rate: ${tally(run.paced)} in ${fmt(run.paced.elapsedMs / 1000, 1)} s; in bursts: ${tally(run.bursty)} in ${fmt(run.bursty.elapsedMs / 1000, 1)} s; race (${run.race.requests} requests): ${tallyMap(run.race.outcomes)}${run.ranOutOfTickets ? '; RAN OUT OF TICKETS before the time was up (raise --tickets)' : ''}`,
     );
   }
   if (settings.checks === 'both') {

@@ -83,23 +83,24 @@ function failuresOf(db: Sql): ScannerAuthFailures {
  * onRequest hook: runs before the body is parsed, so a bad key answers 401
  * before any 400 about the body (docs/protocol.md "Precedence" check 1).
  * Failed checks are limited per address (docs/issuer.md "Failed authentications"): while an address is over
- * the limit, a key not seen valid lately answers 429 without a database read.
+ * the limit, a key not seen valid lately answers 429 without a database read. Each check counts as a failure
+ * from before its lookup until it passes, so a parallel burst gets no more than the limit through to lookups.
  */
 export function requireScanner(db: Sql, limits: ScannerAuthFailures = failuresOf(db)) {
   return async function authenticateScanner(request: FastifyRequest): Promise<void> {
     const address = `scanner:${request.ip}`;
+    // Counted before the lookup, in the same synchronous step as the check of the limit: requests read together
+    // cannot all pass the check while their lookups are still under way (services/failed-authentications.ts).
+    const { wait, window } = limits.failures.attemptNow(address);
     // Only while the address is over its limit is the key hashed here (authenticate hashes it once more): the
     // check of every other request costs what it cost before.
-    const wait = limits.failures.blockedForNow(address);
     if (wait > 0) {
       const bearer = bearerFrom(request.headers.authorization);
       if (bearer === null || !limits.valid.has(hashSecret(bearer))) throw errors.rateLimited(wait / 1000);
     }
     const credential = await authenticate(db, request.headers.authorization, new Date());
-    if (credential === null) {
-      limits.failures.recordFailureNow(address);
-      throw errors.unauthorized();
-    }
+    if (credential === null) throw errors.unauthorized();
+    if (wait === 0) limits.failures.passedNow(address, window);
     limits.valid.add(credential.keyHash);
     request.credential = credential;
   };

@@ -17,12 +17,25 @@ export const SCANNER_FAILURE_WINDOW_MS = 60_000;
 /** Addresses remembered at most; beyond it the oldest windows are forgotten (memory stays bounded under a flood). */
 const MAX_TRACKED = 10_000;
 
+/**
+ * One attempt, counted before its credential is checked. Check and count are ONE step (in memory: one synchronous
+ * call; on PostgreSQL: one upsert), so a burst of parallel attempts from one address cannot all pass a check made
+ * before any of them was counted: at most `limit` of a window's attempts get to the credential check
+ * (docs/issuer.md "Failed authentications").
+ */
+export interface Attempt {
+  /** Milliseconds until the key may try again: this attempt is refused (429). 0: it may go on, and counts. */
+  wait: number;
+  /** The credential passed: this attempt was not a failure, so it stops counting (a no-op when wait > 0). */
+  passed(): Promise<void>;
+}
+
 /** Where failures are counted: this process's memory, or a table every serving process shares. */
 export interface FailureCounter {
-  /** Milliseconds until `key` may try again; 0 when it may now. */
-  blockedFor(key: string): Promise<number>;
-  recordFailure(key: string): Promise<void>;
+  attempt(key: string): Promise<Attempt>;
 }
+
+const NOTHING_TO_UNDO = (): Promise<void> => Promise.resolve();
 
 /** Counts failures per key in fixed windows, in memory. Pure apart from its clock. */
 export class FailureLimiter implements FailureCounter {
@@ -34,13 +47,25 @@ export class FailureLimiter implements FailureCounter {
     private readonly now: () => number = Date.now,
   ) {}
 
-  blockedFor(key: string): Promise<number> {
-    return Promise.resolve(this.blockedForNow(key));
+  attempt(key: string): Promise<Attempt> {
+    const { wait, window } = this.attemptNow(key);
+    return Promise.resolve({ wait, passed: wait > 0 ? NOTHING_TO_UNDO : () => Promise.resolve(this.passedNow(key, window)) });
   }
 
-  recordFailure(key: string): Promise<void> {
-    this.recordFailureNow(key);
-    return Promise.resolve();
+  /**
+   * Synchronous: refused (`wait` > 0, not counted) while the key's window holds `limit` failures, else counted
+   * at once. `window` names the window it was counted in, for passedNow.
+   */
+  attemptNow(key: string): { wait: number; window: number } {
+    const wait = this.blockedForNow(key);
+    if (wait > 0) return { wait, window: -1 };
+    return { wait: 0, window: this.recordFailureNow(key) };
+  }
+
+  /** Takes back an attempt of `window` whose credential passed (a window since ended is left alone). */
+  passedNow(key: string, window: number): void {
+    const current = this.windows.get(key);
+    if (current !== undefined && current.start === window && current.failures > 0) current.failures--;
   }
 
   blockedForNow(key: string): number {
@@ -54,16 +79,18 @@ export class FailureLimiter implements FailureCounter {
     return window.failures >= this.limit ? left : 0;
   }
 
-  recordFailureNow(key: string): void {
+  /** Counts one failure; returns the start of the window it was counted in. */
+  recordFailureNow(key: string): number {
     const now = this.now();
     const window = this.windows.get(key);
     if (window !== undefined && now - window.start < this.windowMs) {
       window.failures++;
-      return;
+      return window.start;
     }
     this.windows.delete(key);
     if (this.windows.size >= MAX_TRACKED) this.windows.delete(this.windows.keys().next().value!);
     this.windows.set(key, { start: now, failures: 1 });
+    return now;
   }
 }
 

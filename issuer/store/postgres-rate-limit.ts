@@ -153,30 +153,56 @@ export function postgresRateLimitStore(db: SqlDatabase): FastifyRateLimitStoreCt
   return Store;
 }
 
-const PEEK = `SELECT count, window_start, ${DB_NOW_MS} AS now_ms FROM rate_limit_windows WHERE key = @key`;
+/** services/failed-authentications.ts's FailureCounter, spelled out here: store/ does not import services/. */
+export interface SharedFailureCounter {
+  attempt(key: string): Promise<{ wait: number; passed(): Promise<void> }>;
+}
+
+/**
+ * One attempt counted, as INCREMENT, but never beyond @limit + 1: a count of @limit + 1 means "@limit counted and
+ * some refused" (refused attempts are no failures: they reached no credential check), so that TAKE_BACK can
+ * find the true count again.
+ */
+const ATTEMPT = `
+  INSERT INTO rate_limit_windows AS w (key, window_start, count)
+  VALUES (@key, ${DB_NOW_MS}, 1)
+  ON CONFLICT (key) DO UPDATE SET
+    count = CASE WHEN w.window_start + @window <= EXCLUDED.window_start THEN 1 ELSE LEAST(w.count + 1, @limit + 1) END,
+    window_start = CASE WHEN w.window_start + @window <= EXCLUDED.window_start THEN EXCLUDED.window_start ELSE w.window_start END
+  RETURNING count, window_start, ${DB_NOW_MS} AS now_ms`;
+
+/** Takes back one counted attempt of the window that starts at @start (a window since ended is left alone). */
+const TAKE_BACK = 'UPDATE rate_limit_windows SET count = LEAST(count, @limit) - 1 WHERE key = @key AND window_start = @start AND count > 0';
 
 /**
  * Failed authentications counted in the same table, so every serving process sees one count per address
- * (services/failed-authentications.ts, docs/issuer.md "Failed authentications"): `blockedFor` reads without
- * counting, `recordFailure` counts one, both on the database's clock. The rows are cleaned up with the rest.
+ * (services/failed-authentications.ts, docs/issuer.md "Failed authentications"). An attempt is counted by the
+ * one upsert that also returns the count, on the database's clock: check and count are one atomic statement,
+ * so parallel attempts on any number of processes get no more than `limit` past it per window. An attempt
+ * whose credential passed is taken back. The rows are cleaned up with the rest.
  */
-export function postgresFailureCounter(
-  db: SqlDatabase,
-  limit: number,
-  windowMs: number,
-): { blockedFor(key: string): Promise<number>; recordFailure(key: string): Promise<void> } {
+export function postgresFailureCounter(db: SqlDatabase, limit: number, windowMs: number): SharedFailureCounter {
   requirePostgres(db);
   const shared: Shared = { db, lastCleanupMs: 0, longestWindowMs: 0, cleaning: false };
   return {
-    async blockedFor(key) {
-      const row = await db.read.get<{ count: number; window_start: number; now_ms: number }>(PEEK, { key: `failures:${key}` });
-      if (row === undefined) return 0;
-      const left = Number(row.window_start) + windowMs - Number(row.now_ms);
-      return Number(row.count) >= limit && left > 0 ? left : 0;
-    },
-    async recordFailure(key) {
-      await db.read.get(INCREMENT, { key: `failures:${key}`, window: windowMs });
+    async attempt(key) {
+      const row = await db.read.get<{ count: number; window_start: string | number; now_ms: string | number }>(ATTEMPT, {
+        key: `failures:${key}`,
+        window: windowMs,
+        limit,
+      });
       cleanUpNowAndThen(shared, windowMs);
+      if (row === undefined) throw new Error('the rate-limit upsert returned no row');
+      const start = Number(row.window_start);
+      if (Number(row.count) > limit) {
+        return { wait: Math.max(1, start + windowMs - Number(row.now_ms)), passed: () => Promise.resolve() };
+      }
+      return {
+        wait: 0,
+        passed: async () => {
+          await db.read.run(TAKE_BACK, { key: `failures:${key}`, start, limit });
+        },
+      };
     },
   };
 }

@@ -78,7 +78,8 @@ export function endpointHealth(db: Sql): Promise<EndpointHealth[]> {
  */
 export async function insertMessage(
   db: Sql,
-  message: { message_id: string; type: string; eid: string | null; payload: string; created_at: string },
+  /** `payload`: the body, or what makes it (called only when an endpoint takes the message). */
+  message: { message_id: string; type: string; eid: string | null; payload: string | (() => string); created_at: string },
 ): Promise<boolean> {
   // Millisecond ISO times throughout these tables, so that they compare as text (the issuer's isoUtc has none).
   const at = new Date(message.created_at).toISOString();
@@ -92,7 +93,7 @@ export async function insertMessage(
   if (deliveries.changes === 0) return false;
   await db.run(
     'INSERT INTO webhook_messages (message_id, type, eid, payload, created_at) VALUES (@message_id, @type, @eid, @payload, @created_at)',
-    { ...message, created_at: at },
+    { ...message, payload: typeof message.payload === 'string' ? message.payload : message.payload(), created_at: at },
   );
   return true;
 }

@@ -31,10 +31,11 @@ export function requireAdmin(source: AdminTokenSource, failures: FailureCounter)
     if (expected === null) throw errors.adminTokenNotSet();
     const bearer = bearerFrom(request.headers.authorization);
     if (bearer === null) throw errors.adminUnauthorized();
-    const wait = await failures.blockedFor(`admin:${request.ip}`);
-    if (wait > 0) throw errors.rateLimited(wait / 1000);
-    if (adminTokenMatches(expected, bearer)) return;
-    await failures.recordFailure(`admin:${request.ip}`);
-    throw errors.adminUnauthorized();
+    // Counted before the comparison, in one step with the check of the limit, and taken back if the token
+    // matches: a parallel burst of guesses gets no more than the limit compared (services/failed-authentications.ts).
+    const attempt = await failures.attempt(`admin:${request.ip}`);
+    if (attempt.wait > 0) throw errors.rateLimited(attempt.wait / 1000);
+    if (!adminTokenMatches(expected, bearer)) throw errors.adminUnauthorized();
+    await attempt.passed();
   };
 }

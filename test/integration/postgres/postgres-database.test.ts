@@ -414,20 +414,24 @@ describe('the rate-limit store on PostgreSQL', () => {
 
   it('counts failed authentications once for both instances: the limit holds in total, per key, until the window ends', async () => {
     const [a, b] = [postgresFailureCounter(first, 4, 1000), postgresFailureCounter(second, 4, 1000)];
-    for (let i = 0; i < 4; i++) {
-      expect(await (i % 2 === 0 ? a : b).blockedFor('admin:10.0.0.1')).toBe(0);
-      await (i % 2 === 0 ? b : a).recordFailure('admin:10.0.0.1');
-    }
+    for (let i = 0; i < 4; i++) expect((await (i % 2 === 0 ? a : b).attempt('admin:10.0.0.1')).wait).toBe(0);
     for (const counter of [a, b]) {
-      const left = await counter.blockedFor('admin:10.0.0.1');
+      const left = (await counter.attempt('admin:10.0.0.1')).wait;
       expect(left).toBeGreaterThan(0);
       expect(left).toBeLessThanOrEqual(1000);
     }
-    expect(await a.blockedFor('admin:10.0.0.2')).toBe(0);
+    expect((await a.attempt('admin:10.0.0.2')).wait).toBe(0);
     await sleep(1100);
-    expect(await b.blockedFor('admin:10.0.0.1')).toBe(0);
-    await a.recordFailure('admin:10.0.0.1');
-    expect(await b.blockedFor('admin:10.0.0.1')).toBe(0);
+    expect((await b.attempt('admin:10.0.0.1')).wait).toBe(0);
+  });
+
+  it('check and count are one statement: of a parallel burst on both instances only the limit go on; a passed attempt is taken back', async () => {
+    const [a, b] = [postgresFailureCounter(first, 5, 60_000), postgresFailureCounter(second, 5, 60_000)];
+    const burst = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? a : b).attempt('admin:10.0.0.3')));
+    expect(burst.filter((attempt) => attempt.wait === 0)).toHaveLength(5);
+    await burst.find((attempt) => attempt.wait === 0)!.passed();
+    expect((await b.attempt('admin:10.0.0.3')).wait).toBe(0);
+    expect((await a.attempt('admin:10.0.0.3')).wait).toBeGreaterThan(0);
   });
 
   it('refuses options it does not implement, and a SQLite database', () => {

@@ -91,6 +91,32 @@ describe('failed admin sign-ins', () => {
   });
 });
 
+describe('attempts counted before the check', () => {
+  test('check and count are one step: of a burst of attempts started before any finished, only the limit go on', () => {
+    const limiter = new FailureLimiter(3, 60_000, () => 0);
+    const burst = Array.from({ length: 10 }, () => limiter.attemptNow('a'));
+    expect(burst.map((attempt) => attempt.wait === 0)).toEqual([true, true, true, false, false, false, false, false, false, false]);
+    expect(burst[3]!.wait).toBe(60_000);
+  });
+
+  test('an attempt whose credential passed is taken back; one of a window that has ended is not', () => {
+    let now = 0;
+    const limiter = new FailureLimiter(2, 60_000, () => now);
+    const first = limiter.attemptNow('a');
+    limiter.attemptNow('a');
+    expect(limiter.attemptNow('a').wait).toBeGreaterThan(0);
+    limiter.passedNow('a', first.window);
+    expect(limiter.attemptNow('a').wait).toBe(0);
+    expect(limiter.attemptNow('a').wait).toBeGreaterThan(0);
+    now = 60_000;
+    const fresh = limiter.attemptNow('a');
+    expect(fresh.wait).toBe(0);
+    limiter.passedNow('a', first.window);
+    limiter.attemptNow('a');
+    expect(limiter.attemptNow('a').wait).toBeGreaterThan(0);
+  });
+});
+
 describe('keys seen valid', () => {
   test('remembered for the time given, the oldest forgotten beyond the size', () => {
     let now = 0;
