@@ -104,6 +104,8 @@ export const TABLE_COLUMNS = {
     note_seq: LOCAL,
     // The holder's date of birth (docs/protocol.md "ID checks (project extension)"): stays in this database only.
     dob: LOCAL,
+    // docs/protocol.md "Party tickets (project extension)": how many people the ticket admits; stays in this database for now.
+    party: LOCAL,
   },
   checkins: {
     rowid: ROWID,
@@ -119,6 +121,9 @@ export const TABLE_COLUMNS = {
     first_checked_in_at: { travels: 'time' },
     entries: { travels: 'int' },
     version: { travels: 'int' },
+    // docs/protocol.md "Party tickets (project extension)": a party's people inside and admitted; stay in this database for now.
+    party_inside: LOCAL,
+    party_admitted: LOCAL,
   },
   idempotency: {
     rowid: ROWID,
@@ -202,6 +207,8 @@ export const TABLE_COLUMNS = {
     staff_id: { travels: 'text?' },
     // docs/protocol.md "ID checks (project extension)": 'checked', 'not_checked' or NULL; stays in this database for now.
     id_check: LOCAL,
+    // docs/protocol.md "Party tickets (project extension)": the people an entry or exit counted; stays in this database for now.
+    people: LOCAL,
   },
   // Counted again by an import from the merged check-ins and admission events (docs/protocol.md "Occupancy").
   occupancy: { rowid: ROWID, eid: LOCAL, gate_id: LOCAL, shard: LOCAL, inside: LOCAL, entries: LOCAL, exits: LOCAL },
