@@ -77,7 +77,7 @@ export interface DoorScanDeps {
   /** Puts the scan on hold behind the ID screen (id-check-door.ts) and answers the page. */
   askIdCheck: (pending: Omit<PendingIdCheck, 'refused' | 'asked_at'>) => ScanResult;
   /** docs/kiosk.md "Party tickets": a ticket's party size by the synced list (1: one person); `unsynced`: no list yet. */
-  partySize: (payload: TicketPayload) => number | 'unsynced';
+  partySize: (tid: string) => number | 'unsynced';
   /** The issuer's last answer about the ticket's party here and this kiosk's own unanswered entries of it. */
   partyFacts: (tid: string) => PartyFacts;
   /** Puts the scan on hold behind the party screen (party-door.ts) and answers the page. */
@@ -172,8 +172,9 @@ export class DoorScan {
           source: party.source,
           ...(options.idChecked === undefined ? {} : { idChecked: options.idChecked }),
         });
-      // Nobody of the party may come in by what this kiosk knows: offline that is the answer (online the issuer's).
-      if (party !== null && this.deps.link.connection === 'offline') return this.partyUsedUp(payload, party.state, lane);
+      // Nobody of the party may come in by what this kiosk knows (the issuer did not answer just now): that is the
+      // answer. By the issuer's status just now, the check-in goes out and the issuer answers already_used.
+      if (party !== null && party.source === 'known') return this.partyUsedUp(payload, party.state, lane);
     }
     return this.checkIn(text, payload, enrollment, document!, lane, options.idChecked, options.people);
   }
@@ -188,7 +189,7 @@ export class DoorScan {
     enrollment: Enrollment,
     document: DiscoveryDocument,
   ): Promise<{ state: PartyState; source: 'issuer' | 'known' } | null> {
-    const listed = this.deps.partySize(payload);
+    const listed = this.deps.partySize(payload.tid);
     if (listed === 1) return null;
     const policy = this.deps.heartbeat.last(enrollment)?.response.entry_policy ?? 'single';
     const { link } = this.deps;
@@ -301,11 +302,19 @@ export class DoorScan {
       kioskPolicy: this.deps.kioskPolicy,
       heartbeat: () => heartbeat.last(enrollment),
       revocations: () => revocations.offlineList(enrollment),
-      firstAdmissionAt: (tid) => store.firstAdmissionAt(tid),
+      // docs/kiosk.md "Party tickets": a party ticket's earlier admissions are parts of it, judged by the party's
+      // counts (partyFor), not a second use.
+      firstAdmissionAt: (tid) => (this.isParty(tid) ? undefined : store.firstAdmissionAt(tid)),
       admissionTimes: (tid) => store.admissionTimes(tid),
-      peerAdmission: (tid) => lan.admissionOf(tid),
+      peerAdmission: (tid) => (this.isParty(tid) ? undefined : lan.admissionOf(tid)),
       offlineAdmissionsSince: (since) => store.offlineAdmissionsSince(since),
     };
+  }
+
+  /** A ticket of several people by the synced list, or (no list yet) by the issuer's last answer about it here. */
+  private isParty(tid: string): boolean {
+    const listed = this.deps.partySize(tid);
+    return listed === 'unsynced' ? (this.deps.partyFacts(tid).lastAnswer?.size ?? 1) > 1 : listed > 1;
   }
 
   private evaluate(text: string, enrollment: Enrollment, document: DiscoveryDocument | null): OfflineEvaluation {
@@ -369,8 +378,16 @@ export class DoorScan {
     // admissions of the ticket (and its peers') are the party's, not a second use.
     const party = people === undefined ? null : this.knownPartyNow(payload, enrollment);
     const doorFacts = this.facts(enrollment);
+    // A party ticket sent without people (its party used up by the issuer's status): offline, this kiosk's own
+    // admissions of it refuse it as for any ticket.
     const facts: DoorFacts =
-      people === undefined ? doorFacts : { ...doorFacts, firstAdmissionAt: () => undefined, peerAdmission: () => undefined };
+      people === undefined
+        ? {
+            ...doorFacts,
+            firstAdmissionAt: (tid) => store.firstAdmissionAt(tid),
+            peerAdmission: (tid) => this.deps.lan.admissionOf(tid),
+          }
+        : { ...doorFacts, firstAdmissionAt: () => undefined, peerAdmission: () => undefined };
     const scannedAt = new Date(now()).toISOString();
     const action = enrollment.direction;
     // Known offline and the offline rules would let the person through (an exit; an entry the
@@ -488,7 +505,7 @@ export class DoorScan {
 
   /** The party's counts as this kiosk knows them now (no request): the list's size, the last answer, its own entries. */
   private knownPartyNow(payload: TicketPayload, enrollment: Enrollment): { state: PartyState; policy: EntryPolicy } | null {
-    const listed = this.deps.partySize(payload);
+    const listed = this.deps.partySize(payload.tid);
     const facts = this.deps.partyFacts(payload.tid);
     const size = listed === 'unsynced' ? (facts.lastAnswer?.size ?? 1) : listed;
     if (size === 1) return null;

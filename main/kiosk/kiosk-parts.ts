@@ -220,7 +220,7 @@ export function assembleKiosk(options: KioskCoreOptions, hooks: KioskHooks): Kio
     notes: (payload) => store.attentionOf(payload.tid, payload.tt ?? null),
     idCheck: (payload) => store.idCheckOf(payload.tid, payload.tt ?? null, payload.hn ?? null),
     askIdCheck: (pending) => idChecks.ask(pending),
-    partySize: (payload) => store.partySizeOf(payload.tid),
+    partySize: (tid) => store.partySizeOf(tid),
     partyFacts: (tid) => store.partyFacts(tid),
     askParty: (pending) => parties.ask(pending),
     show: hooks.show,

@@ -157,7 +157,7 @@ export function openDatabase(path: string): Database.Database {
     `CREATE INDEX IF NOT EXISTS scans_double_admissions ON scans (seq) WHERE admitted_offline = 1 AND result_status = 'already_used'`,
   );
   // The same for a party's parts admitted offline that the issuer counted only partly (docs/kiosk.md "Party tickets").
-  db.exec(`CREATE INDEX IF NOT EXISTS scans_party_parts ON scans (seq) WHERE admitted_offline = 1 AND people IS NOT NULL`);
+  db.exec(`CREATE INDEX IF NOT EXISTS scans_party_parts ON scans (seq) WHERE people IS NOT NULL`);
   // The read log (reads that are not scans of their own: repeat reads, calibrations). Made here
   // for the same reason as the index: older versions of the app never read it and keep working.
   db.exec(`CREATE TABLE IF NOT EXISTS read_log (

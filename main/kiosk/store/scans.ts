@@ -297,11 +297,12 @@ export function doubleAdmissions(sql: Statements): DoubleAdmission[] {
       `SELECT * FROM scans WHERE admitted_offline = 1 AND result_status IN ('already_used', 'revoked') AND admitted_at IS NOT NULL ORDER BY seq`,
     )
     .all() as ScanRow[];
-  // docs/kiosk.md "Party tickets": a part admitted here offline that the issuer counted only partly (`party.refused`).
+  // docs/kiosk.md "Party tickets": a part let in here that the issuer counted only partly (`party.refused`): admitted
+  // offline, or queued again as admitted after a live answer came too late (queue-drain.ts resendAsAdmitted).
   const partParts = sql
     .statement(
-      `SELECT * FROM scans WHERE admitted_offline = 1 AND people IS NOT NULL AND result_status = 'valid' AND admitted_at IS NOT NULL
-         AND json_extract(result, '$.party.refused') > 0 ORDER BY seq`,
+      `SELECT * FROM scans WHERE people IS NOT NULL AND json_extract(result, '$.party.refused') > 0
+         AND NOT (admitted_offline = 1 AND result_status IN ('already_used', 'revoked')) ORDER BY seq`,
     )
     .all() as ScanRow[];
   const all = [...rows, ...partParts].sort((a, b) => a.seq - b.seq);
@@ -315,7 +316,7 @@ export function doubleAdmissions(sql: Statements): DoubleAdmission[] {
       tid: scan.tid,
       eid: scan.eid,
       conflict: scan.result_status === 'revoked' ? 'revoked' : refused !== undefined ? 'party_full' : 'already_used',
-      admitted_here_at: scan.admitted_at!,
+      admitted_here_at: scan.admitted_at ?? scan.scanned_at,
       first_checked_in_at: result?.ticket?.checked_in_at ?? null,
       idempotency_key: scan.idempotency_key,
     };
