@@ -189,8 +189,10 @@ export class DoorScan {
     enrollment: Enrollment,
     document: DiscoveryDocument,
   ): Promise<{ state: PartyState; source: 'issuer' | 'known' } | null> {
+    // Only a ticket known to be a party (the synced list, or before it the issuer's last answer here) costs a status
+    // request: every other scan goes out as before, and the issuer counts it as one person.
+    if (!this.isParty(payload.tid)) return null;
     const listed = this.deps.partySize(payload.tid);
-    if (listed === 1) return null;
     const policy = this.deps.heartbeat.last(enrollment)?.response.entry_policy ?? 'single';
     const { link } = this.deps;
     if (link.authorised && link.connection !== 'offline') {
@@ -205,9 +207,9 @@ export class DoorScan {
         }
       }
     }
-    if (listed === 'unsynced') return null;
     const facts = this.deps.partyFacts(payload.tid);
-    return { state: knownParty(partySizeOf(listed), facts.lastAnswer, facts.ownUnanswered, 0, policy), source: 'known' };
+    const size = listed === 'unsynced' ? (facts.lastAnswer?.size ?? 1) : listed;
+    return { state: knownParty(partySizeOf(size), facts.lastAnswer, facts.ownUnanswered, 0, policy), source: 'known' };
   }
 
   /** Offline, a party this kiosk knows to be used up: refused here as `already_used`, nothing queued. */
