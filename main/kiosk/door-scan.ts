@@ -209,7 +209,9 @@ export class DoorScan {
     }
     const facts = this.deps.partyFacts(payload.tid);
     const size = listed === 'unsynced' ? (facts.lastAnswer?.size ?? 1) : listed;
-    return { state: knownParty(partySizeOf(size), facts.lastAnswer, facts.ownUnanswered, 0, policy), source: 'known' };
+    // Offline, the parts LAN peers told of count too (docs/kiosk.md "Party tickets").
+    const peers = this.deps.lan.peerPeople(payload.tid, facts.lastAnsweredAt);
+    return { state: knownParty(partySizeOf(size), facts.lastAnswer, facts.ownUnanswered, peers, policy), source: 'known' };
   }
 
   /** Offline, a party this kiosk knows to be used up: refused here as `already_used`, nothing queued. */
@@ -512,7 +514,8 @@ export class DoorScan {
     const size = listed === 'unsynced' ? (facts.lastAnswer?.size ?? 1) : listed;
     if (size === 1) return null;
     const policy = this.deps.heartbeat.last(enrollment)?.response.entry_policy ?? 'single';
-    return { state: knownParty(size, facts.lastAnswer, facts.ownUnanswered, 0, policy), policy };
+    const peers = this.deps.lan.peerPeople(payload.tid, facts.lastAnsweredAt);
+    return { state: knownParty(size, facts.lastAnswer, facts.ownUnanswered, peers, policy), policy };
   }
 
   /** An ADMIT of a party's part decided here says how many are in now, as the kiosk knows it (decide/party.ts). */

@@ -440,7 +440,10 @@ export class LocalStore {
   // --- what a LAN peer catching up is told (lan.ts) ------------------------
 
   /** This kiosk's admissions since `since`, newest first, at most `limit`; confirmed annulled ones left out. */
-  admissionsSince(since: IsoDateTime, limit: number): Array<{ tid: string; admitted_at: IsoDateTime; admitted_offline: number }> {
+  admissionsSince(
+    since: IsoDateTime,
+    limit: number,
+  ): Array<{ tid: string; admitted_at: IsoDateTime; admitted_offline: number; people: number | null }> {
     return admissionsSince(this.sql, since, limit);
   }
 

@@ -9,6 +9,8 @@ import type { Statements } from './database.js';
 export interface PartyFacts {
   /** The issuer's counts in its newest answer about the ticket here, or null (none since the last annulment). */
   lastAnswer: PartyState | null;
+  /** When this kiosk got that answer (ISO), or null. */
+  lastAnsweredAt: string | null;
   /** People of this kiosk's entries of the ticket not yet answered by the issuer (queued, in flight or held). */
   ownUnanswered: number;
 }
@@ -19,10 +21,10 @@ const SINCE_ANNULMENT = `seq > COALESCE((SELECT MAX(seq) FROM scans WHERE tid = 
 export function partyFacts(sql: Statements, tid: string): PartyFacts {
   const answer = sql
     .statement(
-      `SELECT result FROM scans WHERE tid = ? AND result IS NOT NULL AND json_extract(result, '$.party') IS NOT NULL
+      `SELECT result, answered_at FROM scans WHERE tid = ? AND result IS NOT NULL AND json_extract(result, '$.party') IS NOT NULL
          AND ${SINCE_ANNULMENT} ORDER BY answered_at DESC, seq DESC LIMIT 1`,
     )
-    .get(tid, tid) as { result: string } | undefined;
+    .get(tid, tid) as { result: string; answered_at: string | null } | undefined;
   const own = sql
     .statement(
       `SELECT COALESCE(SUM(COALESCE(people, 1)), 0) AS n FROM scans WHERE tid = ? AND admitted_at IS NOT NULL
@@ -30,5 +32,5 @@ export function partyFacts(sql: Statements, tid: string): PartyFacts {
     )
     .get(tid, tid) as { n: number };
   const parsed = answer === undefined ? null : partyStateFrom((JSON.parse(answer.result) as { party?: unknown }).party);
-  return { lastAnswer: parsed, ownUnanswered: Number(own.n) };
+  return { lastAnswer: parsed, lastAnsweredAt: answer?.answered_at ?? null, ownUnanswered: Number(own.n) };
 }
