@@ -327,6 +327,12 @@ class TimedCore implements WebHostCore {
   overrideIdCheck(): ReturnType<WebHostCore['overrideIdCheck']> {
     return this.core.overrideIdCheck();
   }
+  chooseParty(people: number): ReturnType<WebHostCore['chooseParty']> {
+    return this.core.chooseParty(people);
+  }
+  cancelParty(): ReturnType<WebHostCore['cancelParty']> {
+    return this.core.cancelParty();
+  }
   verdictDetails(decidedAt: string): ReturnType<WebHostCore['verdictDetails']> {
     return this.core.verdictDetails(decidedAt);
   }

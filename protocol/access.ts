@@ -86,6 +86,9 @@ export const ACCESS = {
   confirmIdCheck: { roles: EVERYONE, label: 'confirm an ID check' },
   denyIdCheck: { roles: EVERYONE, label: 'deny an ID check' },
   overrideIdCheck: { roles: SUPERVISOR_UP, label: 'override an ID check' },
+  // docs/kiosk.md "Party tickets": whoever runs the door says how many of a party come in now (or none).
+  chooseParty: { roles: EVERYONE, label: 'admit part of a party' },
+  cancelParty: { roles: EVERYONE, label: 'cancel a party prompt' },
   verifyLog: { roles: SUPERVISOR_UP, label: 'audit log check' },
   setStaffPin: { roles: TECHNICIAN, label: 'set the staff PIN' },
   removeStaffPin: { roles: TECHNICIAN, label: 'remove a staff PIN' },

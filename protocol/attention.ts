@@ -6,6 +6,7 @@
  */
 import { isBandRow, isIdCheckTypeRow, type AgeBand } from './id-check.js';
 import { labelCharacterProblem } from './labels.js';
+import { isPartyRow } from './party.js';
 import type { DiscoveryDocument, IsoDateTime } from './types.js';
 
 /** Longest note: a short line for the door, not a file. */
@@ -50,6 +51,11 @@ export interface NotesPage {
    */
   id_checks?: Array<{ ticket_type: string; id_check: string }>;
   id_bands?: Array<[string, AgeBand]>;
+  /**
+   * docs/protocol.md "Party tickets (project extension)": the size of each listed ticket that admits more than one
+   * person ([tid, size]; a listed ticket without a row admits one). Absent at an issuer without party tickets.
+   */
+  parties?: Array<[string, number]>;
   next: string;
   complete: boolean;
   /** The answer starts from the beginning although a cursor was sent (another copy, or a cursor ahead): replace. */
@@ -107,6 +113,8 @@ export const notesPageSchema = {
     },
     // [tid, 'over'|'under'|'unknown']
     id_bands: { type: 'array', items: { type: 'array' } },
+    // [tid, size]
+    parties: { type: 'array', items: { type: 'array' } },
     next: { type: 'string' },
     complete: { type: 'boolean' },
     reset: { type: 'boolean' },
@@ -160,6 +168,7 @@ export function isNotesPage(body: unknown): body is NotesPage {
     ) &&
     (page['id_checks'] === undefined || (Array.isArray(page['id_checks']) && page['id_checks'].every(isIdCheckTypeRow))) &&
     (page['id_bands'] === undefined || (Array.isArray(page['id_bands']) && page['id_bands'].every(isBandRow))) &&
+    (page['parties'] === undefined || (Array.isArray(page['parties']) && page['parties'].every(isPartyRow))) &&
     typeof page['next'] === 'string' &&
     page['next'].length <= 100 &&
     typeof page['complete'] === 'boolean' &&

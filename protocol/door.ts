@@ -8,6 +8,7 @@
 import type { ScannerRights } from './access.js';
 import type { Attention } from './attention.js';
 import type { IdCheck } from './id-check.js';
+import type { PartyState } from './party.js';
 import type { EntryPolicy, GateDirection } from './admission-modes.js';
 import type { CheckInRules, RuleRefusal } from './check-in-rules.js';
 import type { CheckInRequest, CheckInResponse, DiscoveryDocument, IssuerEndpoints, IsoDateTime, TicketStatus } from './types.js';
@@ -20,7 +21,15 @@ export type ScanAction = (typeof SCAN_ACTIONS)[number];
 export { ENTRY_POLICIES, GATE_DIRECTIONS, type EntryPolicy, type GateDirection } from './admission-modes.js';
 
 /** The statuses the extension adds to CheckInResponse; only ever sent to a request that set `action`. */
-export const DOOR_STATUSES = ['venue_full', 'exited', 'not_inside', 'annulled', 'not_checked_in', 'rule_refused'] as const;
+export const DOOR_STATUSES = [
+  'venue_full',
+  'exited',
+  'not_inside',
+  'annulled',
+  'not_checked_in',
+  'rule_refused',
+  'party_exceeded',
+] as const;
 export type DoorStatus = (typeof DOOR_STATUSES)[number];
 
 /** A ticket's admission state after the request (CheckInTicket `presence`). */
@@ -44,6 +53,11 @@ export interface DoorCheckInRequest extends CheckInRequest {
   manual_reason?: string;
   /** docs/protocol.md "ID checks (project extension)": the steward checked the holder's ID (staff_id says who). */
   id_checked?: boolean;
+  /**
+   * docs/protocol.md "Party tickets (project extension)": how many people of a party ticket come in (an entry) or go
+   * out (an exit) with this scan, 1 to 1000; absent: one.
+   */
+  people?: number;
 }
 
 export interface Occupancy {
@@ -65,6 +79,8 @@ export interface DoorCheckInResponse extends Omit<CheckInResponse, 'status' | 't
   attention?: Attention;
   /** docs/protocol.md "ID checks (project extension)": only when the ticket's type asks for an ID check. */
   id_check?: IdCheck;
+  /** docs/protocol.md "Party tickets (project extension)": only for a ticket that admits more than one person. */
+  party?: PartyState;
 }
 
 /** The discovery document with the heartbeat endpoint (an extra field spec scanners ignore). */
@@ -79,6 +95,8 @@ export interface DoorTicketStatus extends TicketStatus {
   attention?: Attention;
   /** docs/protocol.md "ID checks (project extension)": only when the ticket's type asks for an ID check. */
   id_check?: IdCheck;
+  /** docs/protocol.md "Party tickets (project extension)": only for a ticket that admits more than one person. */
+  party?: PartyState;
 }
 
 export const OFFLINE_POLICY_KINDS = ['online-only', 'offline', 'capped'] as const;

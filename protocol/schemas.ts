@@ -5,6 +5,7 @@
  */
 import { attentionSchema } from './attention.js';
 import { idCheckSchema } from './id-check.js';
+import { MAX_PARTY, partyStateSchema } from './party.js';
 import { ruleRefusalSchema } from './check-in-rules.js';
 import { ERROR_CODES } from './error-envelope.js';
 import { DOOR_STATUSES, MAX_REASON_LENGTH, SCAN_ACTIONS } from './door.js';
@@ -124,6 +125,8 @@ export const checkInRequestSchema = {
     manual_reason: { type: 'string', maxLength: MAX_REASON_LENGTH },
     // docs/protocol.md "ID checks (project extension)": the steward checked the holder's ID before this entry.
     id_checked: { type: 'boolean' },
+    // docs/protocol.md "Party tickets (project extension)": people of a party ticket in (or out) with this scan.
+    people: { type: 'integer', minimum: 1, maximum: MAX_PARTY },
   },
 } as const;
 
@@ -161,6 +164,8 @@ export const checkInResponseSchema = {
     attention: attentionSchema,
     // docs/protocol.md "ID checks (project extension)": only when the ticket's type asks for an ID check.
     id_check: idCheckSchema,
+    // docs/protocol.md "Party tickets (project extension)": only for a ticket that admits more than one person.
+    party: partyStateSchema,
   },
 } as const;
 
@@ -182,6 +187,8 @@ export const ticketStatusSchema = {
     attention: attentionSchema,
     // docs/protocol.md "ID checks (project extension)": only when the ticket's type asks for an ID check.
     id_check: idCheckSchema,
+    // docs/protocol.md "Party tickets (project extension)": only for a ticket that admits more than one person.
+    party: partyStateSchema,
   },
 } as const;
 

@@ -12,6 +12,7 @@ import { QrCodeError } from './qr-code-error.js';
 import { decodeTicketCode, TICKET_PREFIX, type DecodedTicket } from './ticket-code.js';
 import { entriesOnLocalDay, evaluateRules, type CheckInRules, type RuleRefusal } from './check-in-rules.js';
 import type { DoorCheckInResponse, EntryPolicy, GateDirection } from './door.js';
+import { partyStateFrom, type PartyState } from './party.js';
 import { SUPPORTED_VERSIONS, type IsoDateTime, type PublicKey, type TicketPayload } from './types.js';
 
 export const REFUSAL_REASONS = [
@@ -44,6 +45,8 @@ export const REFUSAL_REASONS = [
   'admitted_at_other_gate',
   /** docs/kiosk.md "ID checks": the steward denied the holder's ID (name or age); nothing was checked in. */
   'id_check_failed',
+  /** docs/protocol.md "Party tickets (project extension)": more people than the party has left; nothing was checked in. */
+  'party_exceeded',
 ] as const;
 export type RefusalReason = (typeof REFUSAL_REASONS)[number];
 
@@ -134,6 +137,11 @@ interface VerdictBase {
   ticket?: VerdictTicket;
   /** The kiosk lane whose scanner read it (`lane-1`, …), on a kiosk with several scanners (docs/kiosk.md "Several scanners"). */
   lane?: string;
+  /**
+   * A party ticket (docs/kiosk.md "Party tickets"): its counts after this scan, as the issuer answered or, offline, as
+   * this kiosk knows them; `people`: how many this scan let in (or out). Absent for a ticket of one person.
+   */
+  party?: PartyState & { people?: number };
 }
 
 export interface AdmitVerdict extends VerdictBase {
@@ -492,7 +500,17 @@ export function offlineVerdict(payload: TicketPayload, policy: OfflinePolicy, de
  * stays for an entry as the spec lists it.
  */
 export const ANSWERS_BY_ACTION = {
-  entry: ['valid', 'already_used', 'revoked', 'wrong_event', 'expired', 'invalid_signature', 'venue_full', 'rule_refused'],
+  entry: [
+    'valid',
+    'already_used',
+    'revoked',
+    'wrong_event',
+    'expired',
+    'invalid_signature',
+    'venue_full',
+    'rule_refused',
+    'party_exceeded',
+  ],
   exit: ['exited', 'not_inside', 'wrong_event'],
   annul: ['annulled', 'not_checked_in', 'wrong_event'],
 } as const;
@@ -513,8 +531,11 @@ export function verdictFromCheckIn(response: DoorScanResponse, payload: TicketPa
   if (response.ticket.ticket_type !== undefined) ticket.ticket_type = response.ticket.ticket_type;
   // The payload's event name describes the payload's eid only; for wrong_event the issuer may name another.
   if (response.ticket.eid !== payload.eid) delete ticket.event_name;
-  if (response.status === 'valid') return { kind: 'admit', decided_at: decidedAt, offline: false, decided_by: 'issuer', ticket };
-  if (response.status === 'exited') return { kind: 'exit', decided_at: decidedAt, offline: false, decided_by: 'issuer', ticket };
+  // docs/protocol.md "Party tickets (project extension)": the party's counts after the scan, when the issuer sent them.
+  const party = partyStateFrom(response.party);
+  const withParty = <V extends Verdict>(verdict: V): V => (party === null ? verdict : { ...verdict, party });
+  if (response.status === 'valid') return withParty({ kind: 'admit', decided_at: decidedAt, offline: false, decided_by: 'issuer', ticket });
+  if (response.status === 'exited') return withParty({ kind: 'exit', decided_at: decidedAt, offline: false, decided_by: 'issuer', ticket });
   const verdict: RefuseVerdict = {
     kind: 'refuse',
     reason: response.status,
@@ -525,7 +546,7 @@ export function verdictFromCheckIn(response: DoorScanResponse, payload: TicketPa
   };
   if (response.status === 'already_used' && response.ticket.checked_in_at) verdict.first_used_at = response.ticket.checked_in_at;
   if (response.status === 'rule_refused' && response.rule) verdict.rule = response.rule;
-  return verdict;
+  return withParty(verdict);
 }
 
 /** A refusal decided by the issuer without a CheckInResponse (404 NOT_FOUND). */

@@ -33,6 +33,7 @@ import { AnnulDialog, DoorSettings, isAnnulInput, type AnnulTarget } from './scr
 import { LaneSettings } from './screens/lane-settings.js';
 import { isSearchInput, TicketSearchDialog } from './screens/ticket-search.js';
 import { mountIdCheck, type IdCheckProps } from './screens/id-check.js';
+import { mountParty, type PartyProps } from './screens/party.js';
 import { mountLanes } from './screens/lanes.js';
 import { laneHalves, laneOfVerdict, showsLanes, type LaneHalfView } from './view/lanes-view-model.js';
 import { offersAnnul } from './view/door-view-model.js';
@@ -57,7 +58,8 @@ type Mounted =
   | { screen: 'verdict'; handle: ScreenHandle<VerdictView> }
   | { screen: 'lookup'; handle: ScreenHandle<LookupProps> }
   | { screen: 'lanes'; handle: ScreenHandle<LaneHalfView[]> }
-  | { screen: 'id_check'; handle: ScreenHandle<IdCheckProps> };
+  | { screen: 'id_check'; handle: ScreenHandle<IdCheckProps> }
+  | { screen: 'party'; handle: ScreenHandle<PartyProps> };
 
 export class KioskScreens {
   private state: KioskState | null = null;
@@ -310,6 +312,8 @@ export class KioskScreens {
         return;
       case 'id_check':
       case 'id_check_pending':
+      case 'party':
+      case 'party_pending':
         // docs/kiosk.md "ID checks": the state's id_check_prompt shows the ID screen (refused_scans: "finish first").
         this.render();
         return;
@@ -623,6 +627,10 @@ export class KioskScreens {
           mounted.handle.update({ prompt, finishFirst: prompt.refused_scans > 0 });
         }
         return;
+      case 'party':
+        if (this.state?.party_prompt)
+          mounted.handle.update({ prompt: this.state.party_prompt, pickFirst: this.state.party_prompt.refused_scans > 0 });
+        return;
       case 'lanes':
         if (showsLanes(this.state)) {
           const views = new Map([...this.laneVerdicts].map(([lane, shown]) => [lane, shown.view]));
@@ -692,6 +700,15 @@ export class KioskScreens {
             confirm: () => void this.answerIdCheck(() => this.kiosk.confirmIdCheck()),
             deny: () => void this.answerIdCheck(() => this.kiosk.denyIdCheck()),
             override: () => void this.answerIdCheck(() => this.kiosk.overrideIdCheck()),
+          }),
+        };
+        return;
+      case 'party':
+        this.mounted = {
+          screen,
+          handle: mountParty(this.root, {
+            choose: (people) => void this.answerIdCheck(() => this.kiosk.chooseParty(people)),
+            cancel: () => void this.answerIdCheck(() => this.kiosk.cancelParty()),
           }),
         };
         return;

@@ -1,7 +1,9 @@
 /** Verdict pictograms as inline SVG: thick strokes that read from two meters whatever fonts the kiosk has. */
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
-const PATHS: Readonly<Record<'admit' | 'attention' | 'exit' | 'id' | 'refuse', string>> = {
+const PATHS: Readonly<Record<'admit' | 'attention' | 'exit' | 'id' | 'party' | 'refuse', string>> = {
+  /** PARTY (docs/kiosk.md "Party tickets"): three heads and shoulders, told apart from the verdicts by shape. */
+  party: 'M 22 40 L 22 42 M 50 30 L 50 32 M 78 40 L 78 42 M 10 78 Q 22 56 34 78 M 36 74 Q 50 48 64 74 M 66 78 Q 78 56 90 78',
   /** CHECK ID (docs/kiosk.md "ID checks"): an ID card, a face and two lines of text, told apart from the verdicts by shape. */
   id: 'M 10 24 L 90 24 L 90 76 L 10 76 Z M 30 44 L 30 46 M 22 62 L 38 62 M 52 42 L 78 42 M 52 58 L 72 58',
   admit: 'M 18 52 L 40 74 L 82 26',
@@ -13,7 +15,11 @@ const PATHS: Readonly<Record<'admit' | 'attention' | 'exit' | 'id' | 'refuse', s
 };
 
 /** `label` is the Unicode icon (✓/✗), kept as the accessible name so screen readers and text dumps still get it. */
-export function verdictIcon(kind: 'admit' | 'attention' | 'exit' | 'id' | 'refuse', label: string, className: string): SVGSVGElement {
+export function verdictIcon(
+  kind: 'admit' | 'attention' | 'exit' | 'id' | 'party' | 'refuse',
+  label: string,
+  className: string,
+): SVGSVGElement {
   const svg = document.createElementNS(SVG_NS, 'svg');
   svg.setAttribute('viewBox', '0 0 100 100');
   svg.setAttribute('class', className);

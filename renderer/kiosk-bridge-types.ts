@@ -146,7 +146,9 @@ export interface DoubleAdmissionView {
   tid: string;
   eid: string;
   /** What the issuer answered: the reason the admission is in the report. */
-  conflict: 'already_used' | 'revoked';
+  conflict: 'already_used' | 'revoked' | 'party_full';
+  /** `party_full` (docs/kiosk.md "Party tickets"): how many people admitted here the issuer did not count. */
+  refused_people?: number;
   holder_name?: string;
   /** When this kiosk admitted the ticket offline. */
   admitted_here_at: IsoDateTime;
@@ -351,6 +353,27 @@ export interface KioskState {
   attention_hold?: AttentionHoldView | null;
   /** A scan waiting for the steward's ID check, Confirm or Deny (docs/kiosk.md "ID checks"); null: none. */
   id_check_prompt?: IdCheckPromptView | null;
+  /** docs/kiosk.md "Party tickets": a party ticket's scan waiting for how many people come in now. */
+  party_prompt?: PartyPromptView | null;
+}
+
+/**
+ * The party screen (docs/kiosk.md "Party tickets"): a ticket that admits several people asks how many come in now,
+ * 1 to `remaining` as this kiosk knows it. Nothing is checked in until the steward picks a number.
+ */
+export interface PartyPromptView {
+  tid: string;
+  holder_name: string | null;
+  ticket_type: string | null;
+  size: number;
+  inside: number;
+  admitted_total: number;
+  remaining: number;
+  /** Where the counts come from: the issuer's status answer just now, or what this kiosk last knew. */
+  source: 'issuer' | 'known';
+  asked_at: IsoDateTime;
+  lane: string | null;
+  refused_scans: number;
 }
 
 /**
@@ -511,7 +534,11 @@ export type ScanResult =
   /** docs/kiosk.md "ID checks": the ticket waits for the steward's ID check; nothing is checked in until Confirm. */
   | { type: 'id_check'; prompt: IdCheckPromptView }
   /** A ticket scanned while an ID check waits: refused, audited; finish the check, then scan again. */
-  | { type: 'id_check_pending'; message: string };
+  | { type: 'id_check_pending'; message: string }
+  /** docs/kiosk.md "Party tickets": how many of the party come in now? Nothing is checked in until a number is picked. */
+  | { type: 'party'; prompt: PartyPromptView }
+  /** A ticket scanned while a party prompt waits: refused, audited; pick a number (or Cancel), then scan again. */
+  | { type: 'party_pending'; message: string };
 
 export type StatusLookupResult =
   | { type: 'status'; status: TicketStatus }
@@ -596,6 +623,10 @@ export interface KioskApi {
   denyIdCheck(): Promise<ScanResult | StaffLocked>;
   /** A supervisor admits the waiting scan on their own authority, audited as an override with their staff id. */
   overrideIdCheck(): Promise<ScanResult | StaffLocked>;
+  /** docs/kiosk.md "Party tickets": `people` of the waiting party come in now (1 to remaining); they are checked in. */
+  chooseParty(people: number): Promise<ScanResult | StaffLocked>;
+  /** docs/kiosk.md "Party tickets": nobody comes in; the waiting scan is dropped, nothing is checked in. */
+  cancelParty(): Promise<ScanResult | StaffLocked>;
   /** The details of a recent verdict, by its decided_at (docs/kiosk.md "Verdict details"). Steward and up. */
   verdictDetails(decidedAt: IsoDateTime): Promise<VerdictDetailsResult>;
   /** Makes this kiosk an entry or an exit gate. Staff only. */

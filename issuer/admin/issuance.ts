@@ -34,6 +34,8 @@ export interface TicketSpec {
   note?: string;
   /** Date of birth, YYYY-MM-DD (docs/protocol.md "ID checks (project extension)"); never in the QR. */
   dob?: string;
+  /** How many people the ticket admits, 2 to 1000 (docs/protocol.md "Party tickets (project extension)"); never in the QR. */
+  party?: number;
 }
 
 export interface IssuanceContext {
@@ -138,6 +140,7 @@ async function signBatch(signer: BatchSigner, context: IssuanceContext, specs: r
     ...(specs[i]!.attention === true ? { attention: true } : {}),
     ...(specs[i]!.note === undefined ? {} : { note: specs[i]!.note }),
     ...(specs[i]!.dob === undefined ? {} : { dob: specs[i]!.dob }),
+    ...(specs[i]!.party === undefined || specs[i]!.party === 1 ? {} : { party: specs[i]!.party }),
     tid: payload.tid,
     eid: payload.eid,
     kid: payload.kid,

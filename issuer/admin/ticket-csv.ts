@@ -1,10 +1,11 @@
 /**
- * `ticket import` rows: `holder_name,ticket_type[,expires_at[,attention[,note[,dob]]]]`, header row
- * optional (dob: docs/protocol.md "ID checks (project extension)") (docs/protocol.md "The admin CLI"; attention and note: docs/protocol.md "Attention notes (project
+ * `ticket import` rows: `holder_name,ticket_type[,expires_at[,attention[,note[,dob[,party]]]]]`, header row
+ * optional (dob: docs/protocol.md "ID checks (project extension)"; party: "Party tickets (project extension)") (docs/protocol.md "The admin CLI"; attention and note: docs/protocol.md "Attention notes (project
  * extension)"). All lines are checked before anything is issued, so one bad line means nothing is stored.
  */
 import { noteProblem } from '../../protocol/attention.js';
 import { parseDob } from '../../protocol/id-check.js';
+import { MAX_PARTY, parsePartySize } from '../../protocol/party.js';
 import { labelCharacterProblem } from '../labels.js';
 import { unixSeconds } from '../time.js';
 import { MAX_LABEL_LENGTH, parseDateTime } from './validators.js';
@@ -12,7 +13,7 @@ import { CsvSyntaxError, isBlankRecord, parseCsv, type CsvRecord } from '../csv.
 import { AdminError } from '../error-catalogue.js';
 import type { TicketSpec } from './issuance.js';
 
-export const CSV_COLUMNS = ['holder_name', 'ticket_type', 'expires_at', 'attention', 'note', 'dob'] as const;
+export const CSV_COLUMNS = ['holder_name', 'ticket_type', 'expires_at', 'attention', 'note', 'dob', 'party'] as const;
 
 /** An attention cell: empty or one of these (any case). */
 const ATTENTION_VALUES: Record<string, boolean> = { '': false, '0': false, no: false, false: false, '1': true, yes: true, true: true };
@@ -58,7 +59,7 @@ function specFromRecord(record: CsvRecord, defaultExp: number): TicketSpec | str
   if (fields.length < 2 || fields.length > CSV_COLUMNS.length) {
     return `expected 2 to ${CSV_COLUMNS.length} fields (${CSV_COLUMNS.join(',')}), found ${fields.length}`;
   }
-  const [holderName, ticketType, expiresAt, attention, note, dob] = fields as [string, string, ...(string | undefined)[]];
+  const [holderName, ticketType, expiresAt, attention, note, dob, party] = fields as [string, string, ...(string | undefined)[]];
   if (holderName.length > MAX_LABEL_LENGTH) return `holder_name is ${holderName.length} characters long; keep it to ${MAX_LABEL_LENGTH}`;
   if (ticketType.length > MAX_LABEL_LENGTH) return `ticket_type is ${ticketType.length} characters long; keep it to ${MAX_LABEL_LENGTH}`;
   for (const [column, value] of [
@@ -85,6 +86,11 @@ function specFromRecord(record: CsvRecord, defaultExp: number): TicketSpec | str
     const parsed = parseDob(dob, new Date().toISOString().slice(0, 10));
     if (parsed === null) return 'dob must be a date of birth YYYY-MM-DD, not in the future, e.g. 1990-12-10';
     spec.dob = parsed;
+  }
+  if (party !== undefined && party !== '') {
+    const size = parsePartySize(party);
+    if (size === null) return `party must be how many people the ticket admits, a whole number 1 to ${MAX_PARTY}`;
+    if (size > 1) spec.party = size;
   }
   if (expiresAt !== undefined && expiresAt !== '') {
     try {

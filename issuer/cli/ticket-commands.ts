@@ -28,6 +28,8 @@ import { idCheckForTicket, updateTicketDobWrite } from '../services/id-checks.js
 import { idCheckLine, parseDob, type IdCheck } from '../../protocol/id-check.js';
 import type { AttentionChange } from '../store/attention-notes.js';
 import { ticketStatus } from '../services/ticket-status.js';
+import { partyOfTicket, updateTicketPartyWrite } from '../services/party.js';
+import { MAX_PARTY, parsePartySize, type PartyState } from '../../protocol/party.js';
 import { findCheckin } from '../store/checkins.js';
 import type { EventRow } from '../store/events.js';
 import type { TicketRow } from '../store/tickets.js';
@@ -72,9 +74,12 @@ interface IssueOptions extends CommonOptions {
   attention?: boolean;
   note?: string;
   dob?: string;
+  party?: string;
 }
 
 interface UpdateOptions extends CommonOptions {
+  /** --party N: how many people the ticket admits. */
+  party?: string;
   /** --dob YYYY-MM-DD: the date, --no-dob: false. */
   dob?: string | false;
   /** --attention: true, --no-attention: false, neither: undefined. */
@@ -101,6 +106,14 @@ interface RevokeOptions extends CommonOptions {
   reason?: string;
 }
 
+/** `--party`: how many people the ticket admits (docs/protocol.md "Party tickets (project extension)"). */
+function parsePartyOption(value: string): number {
+  const size = parsePartySize(value);
+  if (size === null)
+    throw new AdminError('INVALID_ARGUMENT', `--party must be how many people the ticket admits, a whole number 1 to ${MAX_PARTY}`);
+  return size;
+}
+
 /** `--dob`: a real calendar day, YYYY-MM-DD, not in the future. */
 function parseDobOption(value: string, flag: string): string {
   const dob = parseDob(value, new Date().toISOString().slice(0, 10));
@@ -123,9 +136,11 @@ export function registerTicketCommands(program: Command, nextId: IdFactory): voi
       .option('--expires <iso>', 'ticket expiry, ISO 8601 with time zone')
       .option('--attention', 'door staff must look at this person (an attention flag, not in the QR)')
       .option('--note <text>', 'a short check-in note shown at the door (not in the QR)')
-      .option('--dob <YYYY-MM-DD>', "the holder's date of birth for an age check (stays on the issuer: not in the QR)"),
+      .option('--dob <YYYY-MM-DD>', "the holder's date of birth for an age check (stays on the issuer: not in the QR)")
+      .option('--party <n>', `how many people each ticket admits, 1 to ${MAX_PARTY} (stays on the issuer: not in the QR)`),
   ).action(
     action<IssueOptions>((options, output) => {
+      const party = options.party === undefined ? undefined : parsePartyOption(options.party);
       const dob = options.dob === undefined ? undefined : parseDobOption(options.dob, '--dob');
       const count = parseInteger(options.count ?? '1', '--count', 1, MAX_TICKETS_PER_COMMAND);
       const holderName = options.holder === undefined ? undefined : parseLabel(options.holder, '--holder');
@@ -143,6 +158,7 @@ export function registerTicketCommands(program: Command, nextId: IdFactory): voi
             if (options.attention === true) spec.attention = true;
             if (note !== undefined) spec.note = note;
             if (dob !== undefined) spec.dob = dob;
+            if (party !== undefined && party > 1) spec.party = party;
             return Array.from({ length: count }, () => spec);
           },
           nextId,
@@ -156,7 +172,9 @@ export function registerTicketCommands(program: Command, nextId: IdFactory): voi
   withCommonOptions(
     ticket
       .command('import')
-      .description('issue one ticket per CSV row: holder_name,ticket_type[,expires_at[,attention[,note[,dob]]]] (header row optional)')
+      .description(
+        'issue one ticket per CSV row: holder_name,ticket_type[,expires_at[,attention[,note[,dob[,party]]]]] (header row optional)',
+      )
       .requiredOption('--event <eid>', 'event ID')
       .requiredOption('--csv <file>', 'CSV file'),
   ).action(
@@ -238,23 +256,29 @@ export function registerTicketCommands(program: Command, nextId: IdFactory): voi
       .option('--note <text>', 'set the check-in note')
       .option('--no-note', 'remove the check-in note')
       .option('--dob <YYYY-MM-DD>', "set the holder's date of birth (stays on the issuer; kiosks get only the age band)")
-      .option('--no-dob', 'remove the date of birth'),
+      .option('--no-dob', 'remove the date of birth')
+      .option('--party <n>', `how many people the ticket admits, 1 to ${MAX_PARTY} (never below those already admitted)`),
   ).action(
     action<UpdateOptions>((options, output, [tid]) => {
+      const party = options.party === undefined ? undefined : parsePartyOption(options.party);
       const dob = options.dob === undefined ? undefined : options.dob === false ? null : parseDobOption(options.dob, '--dob');
       const change: AttentionChange = {};
       if (options.attention !== undefined) change.attention = options.attention;
       if (options.note === false) change.note = null;
       else if (options.note !== undefined) change.note = parseNote(options.note, '--note');
-      if (Object.keys(change).length === 0 && dob === undefined)
+      if (Object.keys(change).length === 0 && dob === undefined && party === undefined)
         throw new AdminError(
           'INVALID_ARGUMENT',
-          'nothing to change: give --attention, --no-attention, --note, --no-note, --dob or --no-dob',
+          'nothing to change: give --attention, --no-attention, --note, --no-note, --dob, --no-dob or --party',
         );
       return withIssuer(options.data, async ({ database }) => {
+        const partyResult = party === undefined ? undefined : await database.write(updateTicketPartyWrite({ tid: tid!, size: party }));
         if (dob !== undefined) await database.write(updateTicketDobWrite({ tid: tid!, dob }));
         const result = await database.write(updateTicketAttentionWrite({ tid: tid!, change }));
-        output.result(result, () => describeAttention(result));
+        const json = partyResult === undefined ? result : { ...result, party: partyResult.party };
+        output.result(json, () =>
+          [describeAttention(result), ...(partyResult === undefined ? [] : [partyLine(partyResult.party)])].join('\n'),
+        );
       });
     }),
   );
@@ -267,7 +291,8 @@ export function registerTicketCommands(program: Command, nextId: IdFactory): voi
         const spec = ticketStatus(row, await findCheckin(database.read, row.tid), unixSeconds(new Date()), attention);
         // docs/protocol.md "ID checks (project extension)": what the door is asked, as the status answer says it (never the date).
         const idCheck = await idCheckForTicket(database.read, row);
-        const status = idCheck === null ? spec : { ...spec, id_check: idCheck };
+        const party = await partyOfTicket(database.read, row.tid);
+        const status = { ...spec, ...(idCheck === null ? {} : { id_check: idCheck }), ...(party === null ? {} : { party }) };
         const result = ticketShowJson(row, status);
         const qr = output.json ? '' : await terminalQr(row.qr);
         output.result(result, () => [...describeStatus(status), '', qr, row.qr].join('\n'));
@@ -296,7 +321,13 @@ function describeAttention(result: TicketAttentionJson): string {
   ].join('\n');
 }
 
-function describeStatus(status: TicketStatus & { attention?: Attention; id_check?: IdCheck }): string[] {
+/** docs/protocol.md "Party tickets (project extension)": `3 of 5 in, 2 to come`, or one person. */
+function partyLine(party: PartyState | null): string {
+  if (party === null) return 'Party       1 person';
+  return `Party       ${party.size} people: ${party.admitted_total} admitted, ${party.inside} inside, ${party.remaining} may still come in`;
+}
+
+function describeStatus(status: TicketStatus & { attention?: Attention; id_check?: IdCheck; party?: PartyState }): string[] {
   return [
     `Ticket      ${status.tid}`,
     `Event       ${status.eid}`,
@@ -311,5 +342,6 @@ function describeStatus(status: TicketStatus & { attention?: Attention; id_check
           `Attention   ${status.attention.required ? 'yes' : 'no'}${status.attention.notes.map((note) => `\n  note      ${note}`).join('')}`,
         ]),
     ...(status.id_check === undefined ? [] : [`ID check    ${idCheckLine(status.id_check)} (age band ${status.id_check.band})`]),
+    ...(status.party === undefined ? [] : [partyLine(status.party)]),
   ];
 }

@@ -10,6 +10,7 @@ import type { RateLimitHook } from '../services/rate-limits.js';
 import { ticketStatus } from '../services/ticket-status.js';
 import { attentionForTicket } from '../services/attention-notes.js';
 import { idCheckForTicket } from '../services/id-checks.js';
+import { partyOfTicket } from '../services/party.js';
 import { errorResponses, ref } from './schemas.js';
 
 export default async function ticketStatusRoute(
@@ -34,7 +35,9 @@ export default async function ticketStatusRoute(
       const status = ticketStatus(ticket, await findCheckin(options.database.read, ticket.tid), Math.floor(Date.now() / 1000), attention);
       // docs/protocol.md "ID checks (project extension)": a kiosk without the synced list asks before it checks in.
       const idCheck = await idCheckForTicket(options.database.read, ticket);
-      return idCheck === null ? status : { ...status, id_check: idCheck };
+      // docs/protocol.md "Party tickets (project extension)": a party's size and counts, so a kiosk can ask how many.
+      const party = await partyOfTicket(options.database.read, ticket.tid);
+      return { ...status, ...(idCheck === null ? {} : { id_check: idCheck }), ...(party === null ? {} : { party }) };
     },
   );
 }

@@ -26,6 +26,7 @@ import {
 import { findEvent } from '../store/events.js';
 import { namedJob } from '../store/named-jobs.js';
 import { bandsOf, typeIdChecksOf } from '../store/id-checks.js';
+import { partiesOf } from '../store/party.js';
 import type { Sql } from '../store/sql.js';
 import type { TicketRow } from '../store/tickets.js';
 
@@ -126,6 +127,12 @@ export async function notesPage(
     // docs/protocol.md "ID checks (project extension)": every type's check, whole, and the listed tickets' age bands.
     id_checks: await typeIdChecksOf(db, credential.eid),
     id_bands: await bandsOf(
+      db,
+      credential.eid,
+      rows.map((row) => row[0]),
+    ),
+    // docs/protocol.md "Party tickets (project extension)": the listed tickets' party sizes (a listed ticket without a row: one).
+    parties: await partiesOf(
       db,
       credential.eid,
       rows.map((row) => row[0]),

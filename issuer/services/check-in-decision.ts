@@ -21,6 +21,15 @@ import {
   type ScanAction,
 } from '../../protocol/door.js';
 import type { CheckInStatus, CheckInTicket } from '../../protocol/types.js';
+import {
+  countsOf,
+  judgePartyEntry,
+  judgePartyExit,
+  partySizeOf,
+  partyState,
+  type PartyCounts,
+  type PartyState,
+} from '../../protocol/party.js';
 import { isUuidV4 } from '../../protocol/uuid.js';
 import type { ScannerCredential } from '../auth.js';
 import { ApiError, errors } from '../error-catalogue.js';
@@ -53,6 +62,8 @@ export interface CheckInBody {
   manual_reason?: string;
   /** docs/protocol.md "ID checks (project extension)": the steward checked the holder's ID. */
   id_checked?: boolean;
+  /** docs/protocol.md "Party tickets (project extension)": people in (or out) with this scan; absent: one. */
+  people?: number;
   [extra: string]: unknown;
 }
 
@@ -95,12 +106,21 @@ export interface CheckInFacts {
  * version read, or (`history`) nothing but the record of a late scan older than the current state.
  */
 export type AdmissionEffect =
-  | { kind: 'enter'; at: string; fromVersion: number | null }
-  | { kind: 'exit'; at: string; fromVersion: number }
-  | { kind: 'annul'; at: string; fromVersion: number; wasInside: boolean }
+  | { kind: 'enter'; at: string; fromVersion: number | null; party?: PartyMove }
+  | { kind: 'exit'; at: string; fromVersion: number; party?: PartyMove }
+  | { kind: 'annul'; at: string; fromVersion: number; wasInside: boolean; counts?: PartyCounts }
   | { kind: 'history'; action: 'entry' | 'exit'; at: string }
   /** An entry admitted offline while the ticket is inside by the issuer's record: the inside state dates from it. */
   | { kind: 'observed'; at: string; fromVersion: number };
+
+/**
+ * A party ticket's entry or exit (docs/protocol.md "Party tickets (project extension)"): the people it counts and
+ * the ticket's counts after it, written at the version read.
+ */
+export interface PartyMove {
+  people: number;
+  after: PartyCounts;
+}
 
 /** What the caller does with the request. */
 export type CheckInDecision =
@@ -162,9 +182,13 @@ const statusAnswer = (
   check: CheckInCheckCode | 'admit' | 'exit' | 'annul',
   status: CheckInStatus | DoorStatus,
   checkedInAt: string | null,
-  after?: { presence: Presence; effect?: AdmissionEffect; insideDelta?: number },
+  after?: { presence: Presence; effect?: AdmissionEffect; insideDelta?: number; party?: PartyState },
 ): CheckInDecision => {
   const body: DoorCheckInResponse = { status, ticket: ticketSummary(f.ticket!, checkedInAt) };
+  // docs/protocol.md "Party tickets (project extension)": any answer about a party ticket of the scanner's event
+  // says its counts (after this scan), an extra field spec scanners ignore.
+  const party = currentParty(f) === null ? null : (after?.party ?? currentParty(f));
+  if (party !== null) body.party = party;
   // The extension's fields go only to a scanner that sent `action`: a spec scanner's answers stay the spec's.
   if (f.body.action !== undefined) {
     body.ticket.presence = after ? after.presence : presenceOf(f.checkin);
@@ -179,6 +203,14 @@ const statusAnswer = (
 };
 
 const presenceOf = (checkin: CheckinRow | undefined): Presence => checkin?.state ?? null;
+const policyOf = (f: CheckInFacts): EntryPolicy => f.door?.entry_policy ?? 'single';
+const sizeOf = (f: CheckInFacts): number => partySizeOf(f.ticket?.party);
+const peopleOf = (f: CheckInFacts): number => f.body.people ?? 1;
+/** Judged by the party rules: a ticket of more than one person, or a scan that counts more than one. */
+const isParty = (f: CheckInFacts): boolean => sizeOf(f) > 1 || peopleOf(f) > 1;
+/** A party ticket's counts now, for an answer about a ticket of the scanner's event; null for one person. */
+const currentParty = (f: CheckInFacts): PartyState | null =>
+  f.ticket === undefined || !isParty(f) || f.ticket.eid !== f.body.eid ? null : partyState(sizeOf(f), countsOf(f.checkin), policyOf(f));
 const actionOf = (f: CheckInFacts): ScanAction => f.body.action ?? 'entry';
 const scanTime = (f: CheckInFacts): string => new Date(f.body.scanned_at).toISOString();
 
@@ -300,6 +332,7 @@ const CHECKS: readonly Check[] = [
     code: 'first_use',
     evaluate: (f) => {
       const c = f.checkin;
+      if (actionOf(f) === 'entry' && isParty(f)) return partyFirstUse(f);
       if (actionOf(f) !== 'entry' || c === undefined) return null;
       const reentry = (f.door?.entry_policy ?? 'single') === 'reentry';
       if (c.state === 'outside' && !reentry) return statusAnswer(f, 'first_use', 'already_used', c.checked_in_at);
@@ -323,7 +356,8 @@ const CHECKS: readonly Check[] = [
     evaluate: (f) => {
       const capacity = f.door?.capacity ?? null;
       if (f.body.action !== 'entry' || f.body.admitted_offline === true || capacity === null || f.insideNow === undefined) return null;
-      return f.insideNow >= capacity ? statusAnswer(f, 'capacity', 'venue_full', f.checkin?.checked_in_at ?? null) : null;
+      // A party's part counts its people (docs/protocol.md "Occupancy"): one person is the spec's inside >= capacity.
+      return f.insideNow + peopleOf(f) > capacity ? statusAnswer(f, 'capacity', 'venue_full', f.checkin?.checked_in_at ?? null) : null;
     },
   },
   {
@@ -334,6 +368,8 @@ const CHECKS: readonly Check[] = [
       const c = f.checkin;
       const at = scanTime(f);
       const notInside = (): CheckInDecision => statusAnswer(f, 'inside', 'not_inside', c?.checked_in_at ?? null);
+      // A party's exits are counted, not ordered by time: nobody of it inside is the only refusal.
+      if (isParty(f)) return judgePartyExit(countsOf(c), peopleOf(f)).kind === 'not_inside' ? notInside() : null;
       if (c === undefined || c.state === 'annulled' || at < c.first_checked_in_at) return notInside();
       if (c.state === 'outside' && at >= c.state_at) return notInside();
       return null;
@@ -345,10 +381,57 @@ const CHECKS: readonly Check[] = [
   },
 ];
 
+/**
+ * docs/protocol.md "Party tickets (project extension)": an entry of a party ticket is judged by its counts, not by
+ * its state: `already_used` only when nobody more may come in, `party_exceeded` for a live part larger than what
+ * remains (nothing is checked in), and a part admitted offline counts what still fits (the rest `refused`).
+ */
+function partyFirstUse(f: CheckInFacts): Verdict {
+  const c = f.checkin;
+  const counts = countsOf(c);
+  const offline = f.body.admitted_offline === true;
+  const judged = judgePartyEntry(sizeOf(f), counts, policyOf(f), peopleOf(f), offline);
+  if (judged.kind === 'full') {
+    return statusAnswer(f, 'first_use', 'already_used', c?.checked_in_at ?? null, {
+      presence: presenceOf(c),
+      party: partyState(sizeOf(f), counts, policyOf(f), offline ? peopleOf(f) : 0),
+    });
+  }
+  if (judged.kind === 'too_many') return statusAnswer(f, 'first_use', 'party_exceeded', c?.checked_in_at ?? null);
+  return null;
+}
+
+/** A party ticket's accepted entry or exit: the people it counts, and the counts after. */
+function acceptParty(f: CheckInFacts): CheckInDecision {
+  const at = scanTime(f);
+  const c = f.checkin;
+  const counts = countsOf(c);
+  const fromVersion = c === undefined ? null : c.version;
+  if (actionOf(f) === 'entry') {
+    const judged = judgePartyEntry(sizeOf(f), counts, policyOf(f), peopleOf(f), f.body.admitted_offline === true);
+    if (judged.kind !== 'admit') throw new Error('a party entry reached accept without room (first_use judges it)');
+    return statusAnswer(f, 'admit', 'valid', at, {
+      presence: 'inside',
+      effect: { kind: 'enter', at, fromVersion, party: { people: judged.people, after: judged.after } },
+      insideDelta: judged.people,
+      party: partyState(sizeOf(f), judged.after, policyOf(f), judged.refused),
+    });
+  }
+  const judged = judgePartyExit(counts, peopleOf(f));
+  if (judged.kind !== 'exit') throw new Error('a party exit reached accept with nobody inside (inside judges it)');
+  return statusAnswer(f, 'exit', 'exited', c!.checked_in_at, {
+    presence: judged.after.inside > 0 ? 'inside' : 'outside',
+    effect: { kind: 'exit', at, fromVersion: c!.version, party: { people: judged.people, after: judged.after } },
+    insideDelta: -judged.people,
+    party: partyState(sizeOf(f), judged.after, policyOf(f)),
+  });
+}
+
 /** All checks passed: what the accepted scan answers and changes. */
 function accept(f: CheckInFacts): CheckInDecision {
   const at = scanTime(f);
   const c = f.checkin;
+  if (actionOf(f) !== 'annul' && isParty(f)) return acceptParty(f);
   switch (actionOf(f)) {
     case 'entry':
       // A late entry older than the last exit: it happened (history); the ticket stays outside.
@@ -375,7 +458,8 @@ function accept(f: CheckInFacts): CheckInDecision {
       if (c!.state === 'annulled') return statusAnswer(f, 'annul', 'annulled', c!.checked_in_at, { presence: 'annulled' });
       return statusAnswer(f, 'annul', 'annulled', c!.checked_in_at, {
         presence: 'annulled',
-        effect: { kind: 'annul', at: scanTime(f), fromVersion: c!.version, wasInside: c!.state === 'inside' },
+        effect: { kind: 'annul', at: scanTime(f), fromVersion: c!.version, wasInside: c!.state === 'inside', counts: countsOf(c) },
+        party: partyState(sizeOf(f), countsOf(undefined), policyOf(f)),
       });
   }
 }

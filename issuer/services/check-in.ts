@@ -33,6 +33,7 @@ import {
   insertStoredAnswer,
   OCCUPANCY_SHARDS,
   pruneStoredAnswers,
+  setPartyCounts,
   type CheckinRow,
 } from '../store/checkins.js';
 import type { ScanLogRow } from '../store/log-rows.js';
@@ -353,6 +354,8 @@ export async function applyEffect(db: Sql, effect: AdmissionEffect, context: Eff
   const shard = Math.floor(Math.random() * OCCUPANCY_SHARDS);
   const scanGate = scan.gate_id;
   const action = effect.kind === 'history' ? effect.action : effect.kind === 'enter' || effect.kind === 'observed' ? 'entry' : effect.kind;
+  // docs/protocol.md "Party tickets (project extension)": a party's entry or exit counts its people everywhere.
+  const people = (effect.kind === 'enter' || effect.kind === 'exit') && effect.party !== undefined ? effect.party.people : 1;
   switch (effect.kind) {
     case 'enter':
       if (effect.fromVersion === null) {
@@ -369,6 +372,8 @@ export async function applyEffect(db: Sql, effect: AdmissionEffect, context: Eff
           first_checked_in_at: effect.at,
           entries: 1,
           version: 0,
+          party_inside: effect.party?.after.inside ?? null,
+          party_admitted: effect.party?.after.admitted ?? null,
         });
       } else {
         await changeAdmission(db, ticket.tid, effect.fromVersion, {
@@ -380,20 +385,30 @@ export async function applyEffect(db: Sql, effect: AdmissionEffect, context: Eff
           idempotency_key: scan.idempotency_key!,
           recorded_at: scan.recorded_at,
         });
+        if (effect.party !== undefined) await setPartyCounts(db, ticket.tid, effect.party.after);
       }
-      await addOccupancy(db, ticket.eid, scanGate, { inside: 1, entries: 1 }, shard);
+      await addOccupancy(db, ticket.eid, scanGate, { inside: people, entries: people }, shard);
       break;
     case 'exit':
-      await changeAdmission(db, ticket.tid, effect.fromVersion, { state: 'outside', at: effect.at });
+      // A party with people still inside stays inside (its state dates from this exit); the last out makes it outside.
+      if (effect.party !== undefined && effect.party.after.inside > 0) {
+        await changeAdmission(db, ticket.tid, effect.fromVersion, { state: 'inside', at: effect.at, touchOnly: true });
+      } else {
+        await changeAdmission(db, ticket.tid, effect.fromVersion, { state: 'outside', at: effect.at });
+      }
+      if (effect.party !== undefined) await setPartyCounts(db, ticket.tid, effect.party.after);
       // Inside is counted at the gate of entry, exits at the gate scanned at.
-      await addOccupancy(db, ticket.eid, checkin!.gate_id, { inside: -1 }, shard);
-      await addOccupancy(db, ticket.eid, scanGate, { exits: 1 }, shard);
+      await addOccupancy(db, ticket.eid, checkin!.gate_id, { inside: -people }, shard);
+      await addOccupancy(db, ticket.eid, scanGate, { exits: people }, shard);
       break;
-    case 'annul':
+    case 'annul': {
       await changeAdmission(db, ticket.tid, effect.fromVersion, { state: 'annulled', at: effect.at });
-      // The undone entry no longer counts, nor does the person inside.
-      await addOccupancy(db, ticket.eid, checkin!.gate_id, { inside: effect.wasInside ? -1 : 0, entries: -1 }, shard);
+      // The undone entries no longer count, nor do the people inside (a party's: all of them).
+      const counts = effect.counts ?? { inside: effect.wasInside ? 1 : 0, admitted: 1 };
+      if (checkin?.party_inside != null) await setPartyCounts(db, ticket.tid, { inside: 0, admitted: 0 });
+      await addOccupancy(db, ticket.eid, checkin!.gate_id, { inside: -counts.inside, entries: -counts.admitted }, shard);
       break;
+    }
     case 'observed':
       await changeAdmission(db, ticket.tid, effect.fromVersion, { state: 'inside', at: effect.at, touchOnly: true });
       await addOccupancy(db, ticket.eid, scanGate, { entries: 1 }, shard);
@@ -419,6 +434,7 @@ export async function applyEffect(db: Sql, effect: AdmissionEffect, context: Eff
     recorded_at: scan.recorded_at,
     staff_id: context.staffId,
     id_check: action === 'entry' ? (context.idCheck ?? null) : null,
+    people: people === 1 ? null : people,
   });
   await announceEffect(db, effect, context);
 }

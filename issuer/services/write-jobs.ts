@@ -12,6 +12,7 @@ import { clearCheckInRulesWrite, setCheckInRulesWrite } from './check-in-rules.j
 import { annulCheckInWrite, heartbeatWrite, setOfflinePolicyWrite, updateEventDoorWrite } from './door.js';
 import { enrollWrite } from './enrollment.js';
 import { manualEntryWrite } from './manual-entry.js';
+import { updateTicketPartyWrite } from './party.js';
 import { applyAllExitAllWrite, applyExitAllWrite, setExitAllWrite } from './exit-all.js';
 import { createScannerSetupWrite, revokeSetupWrite } from './scanner-setup.js';
 import { revokeStaffBadgeWrite } from './staff-badges.js';
@@ -59,4 +60,6 @@ export const WRITE_JOBS: readonly JobDefinition<never, unknown>[] = [
   setExitAllWrite,
   applyExitAllWrite,
   applyAllExitAllWrite,
+  // Party tickets (docs/protocol.md "Party tickets (project extension)").
+  updateTicketPartyWrite,
 ];

@@ -26,6 +26,12 @@ export interface CheckinRow {
   entries: number;
   /** Bumped by every change: writers change a row only at the version they read (changeAdmission). */
   version: number;
+  /**
+   * docs/protocol.md "Party tickets (project extension)": people inside now and admitted since the last annulment;
+   * null on a row written for one person (protocol/party.ts countsOf reads it as one).
+   */
+  party_inside?: number | null;
+  party_admitted?: number | null;
 }
 
 export type AdmissionState = 'inside' | 'outside' | 'annulled';
@@ -50,10 +56,10 @@ export function findCheckin(db: Sql, tid: string): Promise<CheckinRow | undefine
 export async function insertCheckin(db: Sql, row: CheckinRow): Promise<void> {
   await db.run(
     `INSERT INTO checkins (tid, checked_in_at, scanner_id, gate_id, api_key_id, idempotency_key, recorded_at,
-                           state, state_at, first_checked_in_at, entries, version)
+                           state, state_at, first_checked_in_at, entries, version, party_inside, party_admitted)
      VALUES (@tid, @checked_in_at, @scanner_id, @gate_id, @api_key_id, @idempotency_key, @recorded_at,
-             @state, @state_at, @first_checked_in_at, @entries, @version)`,
-    { ...row },
+             @state, @state_at, @first_checked_in_at, @entries, @version, @party_inside, @party_admitted)`,
+    { ...row, party_inside: row.party_inside ?? null, party_admitted: row.party_admitted ?? null },
   );
 }
 
@@ -144,6 +150,7 @@ export async function checkInFacts(db: Sql, tid: string, idempotencyKey: string 
             revoke_reason: row.t_revoke_reason,
             attention: Number(row.t_attention ?? 0),
             note: row.t_note,
+            party: row.t_party === null ? null : Number(row.t_party),
           },
     attention:
       row.t_tid === null
@@ -172,6 +179,8 @@ export async function checkInFacts(db: Sql, tid: string, idempotencyKey: string 
             first_checked_in_at: row.c_first_checked_in_at!,
             entries: row.c_entries!,
             version: row.c_version!,
+            party_inside: row.c_party_inside === null ? null : Number(row.c_party_inside),
+            party_admitted: row.c_party_admitted === null ? null : Number(row.c_party_admitted),
           },
     door:
       row.e_entry_policy === null
@@ -247,6 +256,9 @@ type FactsRow = Nullable<{
   t_dob: string;
   ic_id_check: string;
   e_date: string;
+  t_party: number;
+  c_party_inside: number;
+  c_party_admitted: number;
 }>;
 
 // One row always: the looked-for values as a one-row table, each fact LEFT JOINed to it by its primary key.
@@ -263,7 +275,8 @@ const CHECK_IN_FACTS = `
          i.idempotency_key AS i_idempotency_key, i.request_hash AS i_request_hash, i.http_status AS i_http_status,
          i.response_body AS i_response_body, i.api_key_id AS i_api_key_id, i.created_at AS i_created_at, k.scanner_id AS i_scanner_id,
          x.at AS x_at, x.time_zone AS x_time_zone, x.since AS x_since, x.done AS x_done,
-         t.dob AS t_dob, ic.id_check AS ic_id_check, e.date AS e_date
+         t.dob AS t_dob, ic.id_check AS ic_id_check, e.date AS e_date,
+         t.party AS t_party, c.party_inside AS c_party_inside, c.party_admitted AS c_party_admitted
   FROM (SELECT CAST(@tid AS TEXT) AS tid, CAST(@key AS TEXT) AS idempotency_key) AS q
   LEFT JOIN tickets t ON t.tid = q.tid
   LEFT JOIN checkins c ON c.tid = q.tid
@@ -319,13 +332,22 @@ export async function changeAdmission(db: SqlPort, tid: string, readVersion: num
   if (result.changes !== 1) throw new WriteConflict(`the admission of ticket ${tid}`);
 }
 
+/**
+ * Sets a party ticket's counts (docs/protocol.md "Party tickets (project extension)"). Only right after
+ * changeAdmission or insertCheckin in the same transaction: that change, made at the version read, is what makes
+ * two doors admitting parts of one party at once exact (the second runs its job again on the new counts).
+ */
+export async function setPartyCounts(db: SqlPort, tid: string, counts: { inside: number; admitted: number }): Promise<void> {
+  await db.run('UPDATE checkins SET party_inside = ?, party_admitted = ? WHERE tid = ?', [counts.inside, counts.admitted, tid]);
+}
+
 export async function appendAdmissionEvent(db: SqlPort, row: AdmissionEventRow): Promise<void> {
   await db.run(
     `INSERT INTO admission_events (tid, eid, action, at, gate_id, scanner_id, api_key_id, idempotency_key, actor, reason, late,
-                                   admitted_offline, ticket_type, recorded_at, staff_id, id_check)
+                                   admitted_offline, ticket_type, recorded_at, staff_id, id_check, people)
      VALUES (@tid, @eid, @action, @at, @gate_id, @scanner_id, @api_key_id, @idempotency_key, @actor, @reason, @late,
-             @admitted_offline, @ticket_type, @recorded_at, @staff_id, @id_check)`,
-    { ...row, id_check: row.id_check ?? null },
+             @admitted_offline, @ticket_type, @recorded_at, @staff_id, @id_check, @people)`,
+    { ...row, id_check: row.id_check ?? null, people: row.people ?? null },
   );
 }
 

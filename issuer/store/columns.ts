@@ -108,6 +108,8 @@ export const TABLE_COLUMNS = {
     // The holder's date of birth (docs/protocol.md "ID checks (project extension)"): in the export file (format
     // version 6, the issuer's own 0600 backup), never in a QR, an answer, a CSV or a webhook.
     dob: { travels: 'dob?' },
+    // docs/protocol.md "Party tickets (project extension)": how many people the ticket admits; stays in this database for now.
+    party: LOCAL,
   },
   checkins: {
     rowid: ROWID,
@@ -123,6 +125,9 @@ export const TABLE_COLUMNS = {
     first_checked_in_at: { travels: 'time' },
     entries: { travels: 'int' },
     version: { travels: 'int' },
+    // docs/protocol.md "Party tickets (project extension)": a party's people inside and admitted; stay in this database for now.
+    party_inside: LOCAL,
+    party_admitted: LOCAL,
   },
   idempotency: {
     rowid: ROWID,
@@ -206,6 +211,8 @@ export const TABLE_COLUMNS = {
     staff_id: { travels: 'text?' },
     // docs/protocol.md "ID checks (project extension)": 'checked', 'not_checked' or NULL (format version 6).
     id_check: { travels: 'id_check_state?' },
+    // docs/protocol.md "Party tickets (project extension)": the people an entry or exit counted; stays in this database for now.
+    people: LOCAL,
   },
   // Counted again by an import from the merged check-ins and admission events (docs/protocol.md "Occupancy").
   occupancy: { rowid: ROWID, eid: LOCAL, gate_id: LOCAL, shard: LOCAL, inside: LOCAL, entries: LOCAL, exits: LOCAL },

@@ -51,12 +51,16 @@ export async function claimMoment(db: Sql, row: ExitAllRow, moment: string): Pro
   if (result.changes !== 1) throw new WriteConflict(`the check-out at a set time of event ${row.eid}`);
 }
 
+const peopleOf = (row: InsideRow): number => (row.party_inside === null ? 1 : Number(row.party_inside));
+
 interface InsideRow {
   tid: string;
   state_at: string;
   gate_id: string | null;
   version: number;
   ticket_type: string | null;
+  /** A party's people inside (docs/protocol.md "Party tickets (project extension)"); null: one person. */
+  party_inside: number | null;
 }
 
 /** A ticket checked out at a set time: what its `checkin.exited` webhook tells (docs/issuer.md "Webhooks"). */
@@ -74,7 +78,8 @@ export async function exitInsideBefore(db: Sql, eid: string, moment: string, rec
   const momentMs = Date.parse(moment);
   const rows = (
     await db.all<InsideRow>(
-      `SELECT c.tid AS tid, c.state_at AS state_at, c.gate_id AS gate_id, c.version AS version, t.ticket_type AS ticket_type
+      `SELECT c.tid AS tid, c.state_at AS state_at, c.gate_id AS gate_id, c.version AS version, t.ticket_type AS ticket_type,
+              c.party_inside AS party_inside
        FROM checkins c JOIN tickets t ON t.tid = c.tid
        WHERE t.eid = ? AND c.state = 'inside'${tid === undefined ? '' : ' AND c.tid = ?'}`,
       tid === undefined ? [eid] : [eid, tid],
@@ -83,7 +88,7 @@ export async function exitInsideBefore(db: Sql, eid: string, moment: string, rec
   // Compared as instants, not as text: a scanned_at may or may not carry milliseconds.
   for (const row of rows) {
     const changed = await db.run(
-      "UPDATE checkins SET state = 'outside', state_at = ?, version = version + 1 WHERE tid = ? AND version = ?",
+      "UPDATE checkins SET state = 'outside', state_at = ?, party_inside = CASE WHEN party_inside IS NULL THEN NULL ELSE 0 END, version = version + 1 WHERE tid = ? AND version = ?",
       [moment, row.tid, row.version],
     );
     if (changed.changes !== 1) throw new WriteConflict(`the admission of ticket ${row.tid}`);
@@ -103,13 +108,15 @@ export async function exitInsideBefore(db: Sql, eid: string, moment: string, rec
       ticket_type: row.ticket_type,
       recorded_at: recordedAt,
       staff_id: null,
+      people: peopleOf(row) === 1 ? null : peopleOf(row),
     });
   }
-  // Inside is counted at the gate of entry; the exits at no gate (nobody scanned them).
+  // Inside is counted at the gate of entry; the exits at no gate (nobody scanned them). A party counts its people.
   const byGate = new Map<string, number>();
-  for (const row of rows) byGate.set(row.gate_id ?? '', (byGate.get(row.gate_id ?? '') ?? 0) + 1);
+  for (const row of rows) byGate.set(row.gate_id ?? '', (byGate.get(row.gate_id ?? '') ?? 0) + peopleOf(row));
   for (const [gate, count] of byGate) await addOccupancy(db, eid, gate === '' ? null : gate, { inside: -count }, 0);
-  if (rows.length > 0) await addOccupancy(db, eid, null, { exits: rows.length }, 0);
+  const people = rows.reduce((sum, row) => sum + peopleOf(row), 0);
+  if (rows.length > 0) await addOccupancy(db, eid, null, { exits: people }, 0);
   // The audit log has every change of a ticket's state (docs/issuer.md "Audit: tamper-evident logs"); last, as it
   // takes the chain head's lock on PostgreSQL.
   await appendChained(

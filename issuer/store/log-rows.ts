@@ -52,6 +52,8 @@ export interface AdmissionEventRow {
   staff_id: string | null;
   /** An entry of a type with an ID check (docs/protocol.md "ID checks (project extension)"): checked or not; else null. */
   id_check?: 'checked' | 'not_checked' | null;
+  /** The people a party ticket's entry or exit counted (docs/protocol.md "Party tickets (project extension)"); null: one. */
+  people?: number | null;
 }
 
 /** An admission event as read back, with its id (the order it was written in on this database). */

@@ -458,7 +458,21 @@ export const MIGRATIONS: readonly string[] = [
   -- or 'not_checked' (a scanner that cannot prompt); NULL: no check asked.
   ALTER TABLE admission_events ADD COLUMN id_check TEXT CHECK (id_check IS NULL OR id_check IN ('checked', 'not_checked'));
   `,
+  // 16 (PARTY_MIGRATION): party tickets (docs/protocol.md "Party tickets (project extension)"): how many people a
+  // ticket admits, how many of them are inside and admitted, and how many people an entry or exit counted.
+  `
+  -- NULL: one person (tickets from before, or issued without --party).
+  ALTER TABLE tickets ADD COLUMN party INTEGER CHECK (party IS NULL OR party BETWEEN 1 AND 1000);
+  -- NULL on rows written for one person: they stand for one, inside or not (protocol/party.ts countsOf).
+  ALTER TABLE checkins ADD COLUMN party_inside INTEGER CHECK (party_inside IS NULL OR party_inside >= 0);
+  ALTER TABLE checkins ADD COLUMN party_admitted INTEGER CHECK (party_admitted IS NULL OR party_admitted >= 0);
+  -- The people an entry or exit counted; NULL: one.
+  ALTER TABLE admission_events ADD COLUMN people INTEGER;
+  `,
 ];
+
+/** The migration that added party tickets (tickets.party, checkins.party_*); its number moves if migrations merge before it. */
+export const PARTY_MIGRATION = 16;
 
 /** The migration that added the kiosks' staff records (staff_actions); its number moves if migrations merge before it. */
 export const STAFF_ACTIONS_MIGRATION = 14;

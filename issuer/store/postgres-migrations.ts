@@ -439,6 +439,13 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   );
   ALTER TABLE admission_events ADD COLUMN id_check TEXT CHECK (id_check IS NULL OR id_check IN ('checked', 'not_checked'));
   `,
+  // 16: party tickets, as migration 16 of migrations.ts (PARTY_MIGRATION).
+  `
+  ALTER TABLE tickets ADD COLUMN party INTEGER CHECK (party IS NULL OR party BETWEEN 1 AND 1000);
+  ALTER TABLE checkins ADD COLUMN party_inside INTEGER CHECK (party_inside IS NULL OR party_inside >= 0);
+  ALTER TABLE checkins ADD COLUMN party_admitted INTEGER CHECK (party_admitted IS NULL OR party_admitted >= 0);
+  ALTER TABLE admission_events ADD COLUMN people INTEGER;
+  `,
 ];
 
 export const POSTGRES_SCHEMA_VERSION = POSTGRES_MIGRATIONS.length;

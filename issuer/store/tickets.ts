@@ -17,6 +17,8 @@ export interface TicketRow {
   /** The ticket's own attention flag (0 or 1) and note (docs/protocol.md "Attention notes (project extension)"). */
   attention?: number;
   note?: string | null;
+  /** How many people the ticket admits (docs/protocol.md "Party tickets (project extension)"); null or absent: one. */
+  party?: number | null;
 }
 
 /** A ticket to store; `attention` and `note` only when issued with them. */
@@ -32,7 +34,7 @@ export const TICKET_COLUMNS = 'tid, eid, kid, holder_name, ticket_type, issued_a
 
 /**
  * Rows per INSERT statement: one statement and, on PostgreSQL, one round trip for many tickets, which is what
- * keeps bulk issuance fast there (13 values a row, far below either database's limit on parameters).
+ * keeps bulk issuance fast there (14 values a row, far below either database's limit on parameters).
  */
 const TICKETS_PER_INSERT = 500;
 
@@ -43,11 +45,13 @@ export async function insertTickets(db: Sql, tickets: readonly NewTicket[]): Pro
     // A ticket issued with a flag or a note is a change kiosks sync: it gets its number in the note sequence in
     // this transaction (docs/protocol.md "Attention notes (project extension)").
     // A date of birth too: the synced list carries its age band (docs/protocol.md "ID checks (project extension)").
-    const isNoted = (ticket: NewTicket) => ticket.attention === true || (ticket.note ?? null) !== null || (ticket.dob ?? null) !== null;
+    // A party of more than one: the synced list carries its size (docs/protocol.md "Party tickets (project extension)").
+    const isNoted = (ticket: NewTicket) =>
+      ticket.attention === true || (ticket.note ?? null) !== null || (ticket.dob ?? null) !== null || (ticket.party ?? 1) > 1;
     const noted = chunk.filter(isNoted).length;
     let seq = noted === 0 ? 0 : await takeNoteNumbers(db, noted);
     await db.run(
-      `INSERT INTO tickets (tid, eid, kid, holder_name, ticket_type, issued_at, exp, qr, search_name, attention, note, note_seq, dob) VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+      `INSERT INTO tickets (tid, eid, kid, holder_name, ticket_type, issued_at, exp, qr, search_name, attention, note, note_seq, dob, party) VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
       chunk.flatMap((ticket) => {
         return [
           ticket.tid,
@@ -63,6 +67,7 @@ export async function insertTickets(db: Sql, tickets: readonly NewTicket[]): Pro
           ticket.note ?? null,
           isNoted(ticket) ? seq++ : null,
           ticket.dob ?? null,
+          (ticket.party ?? 1) > 1 ? ticket.party! : null,
         ];
       }),
     );

@@ -48,6 +48,8 @@ const CHANNELS = {
   confirmIdCheck: 'kiosk:confirm-id-check',
   denyIdCheck: 'kiosk:deny-id-check',
   overrideIdCheck: 'kiosk:override-id-check',
+  chooseParty: 'kiosk:choose-party',
+  cancelParty: 'kiosk:cancel-party',
   verdictDetails: 'kiosk:verdict-details',
 } as const satisfies KioskChannels;
 const ISSUER_CHANNELS = {
@@ -102,6 +104,8 @@ const api = {
   confirmIdCheck: () => call(CHANNELS.confirmIdCheck),
   denyIdCheck: () => call(CHANNELS.denyIdCheck),
   overrideIdCheck: () => call(CHANNELS.overrideIdCheck),
+  chooseParty: (people: number) => call(CHANNELS.chooseParty, people),
+  cancelParty: () => call(CHANNELS.cancelParty),
   verdictDetails: (decidedAt) => call(CHANNELS.verdictDetails, decidedAt),
   onStateChange(listener) {
     // The page gets the state only, never the IPC event (it would expose ipcRenderer's sender).

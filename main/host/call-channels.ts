@@ -38,6 +38,8 @@ export const KIOSK_CHANNELS = {
   confirmIdCheck: 'kiosk:confirm-id-check',
   denyIdCheck: 'kiosk:deny-id-check',
   overrideIdCheck: 'kiosk:override-id-check',
+  chooseParty: 'kiosk:choose-party',
+  cancelParty: 'kiosk:cancel-party',
   verdictDetails: 'kiosk:verdict-details',
 } as const;
 

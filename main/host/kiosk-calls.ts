@@ -184,6 +184,16 @@ function boundCall(core: KioskCalls, method: KioskCallName, args: unknown): () =
     case 'overrideIdCheck':
       noArguments(args);
       return () => core.overrideIdCheck();
+    // docs/kiosk.md "Party tickets": how many of the waiting party come in now (a whole number; the core checks the range).
+    case 'chooseParty': {
+      const people = Array.isArray(args) && args.length === 1 ? args[0] : undefined;
+      if (typeof people !== 'number' || !Number.isSafeInteger(people) || people < 1 || people > 1000)
+        throw new InvalidInput('Expected one argument: how many people of the party come in now, a whole number 1 to 1000.');
+      return () => core.chooseParty(people);
+    }
+    case 'cancelParty':
+      noArguments(args);
+      return () => core.cancelParty();
     // docs/kiosk.md "Verdict details": a verdict named by its decided_at, an ISO time as the kiosk wrote it.
     case 'verdictDetails': {
       const decidedAt = onlyString(args, 'the verdict time');

@@ -20,6 +20,11 @@ import { attentionFromAnswer, withAttention } from './decide/attention.js';
 import { notesUrlOf } from '../../protocol/attention.js';
 import { idCheckFromAnswer, type IdCheck } from '../../protocol/id-check.js';
 import type { IdCheckActor, PendingIdCheck } from './id-check-door.js';
+import type { PendingParty } from './party-door.js';
+import { knownParty, partyAfterAdmit } from './decide/party.js';
+import { partySizeOf, partyStateFrom, type PartyState } from '../../protocol/party.js';
+import type { EntryPolicy } from '../../protocol/door.js';
+import type { PartyFacts } from './store/party.js';
 import { decideCheckIn, evaluateScan, offlineOutcome, type DoorFacts } from './decide/scan-decision.js';
 import type { Lane } from './decide/lanes.js';
 import { verifyEd25519Node } from './node-ed25519.js';
@@ -71,6 +76,12 @@ export interface DoorScanDeps {
   idCheck: (payload: TicketPayload) => IdCheck | null | 'unsynced';
   /** Puts the scan on hold behind the ID screen (id-check-door.ts) and answers the page. */
   askIdCheck: (pending: Omit<PendingIdCheck, 'refused' | 'asked_at'>) => ScanResult;
+  /** docs/kiosk.md "Party tickets": a ticket's party size by the synced list (1: one person); `unsynced`: no list yet. */
+  partySize: (tid: string) => number | 'unsynced';
+  /** The issuer's last answer about the ticket's party here and this kiosk's own unanswered entries of it. */
+  partyFacts: (tid: string) => PartyFacts;
+  /** Puts the scan on hold behind the party screen (party-door.ts) and answers the page. */
+  askParty: (pending: Omit<PendingParty, 'refused' | 'asked_at'>) => ScanResult;
   /** Shows the verdict (on the scan's lane) and answers the page. */
   show: (verdict: Verdict, lane: Lane | null) => ScanResult;
   changed: () => void;
@@ -87,7 +98,7 @@ export class DoorScan {
   async scan(
     text: string,
     lane: Lane | null,
-    options: { idChecked?: { staff_id: string | null }; who?: IdCheckActor | null } = {},
+    options: { idChecked?: { staff_id: string | null }; who?: IdCheckActor | null; people?: number } = {},
   ): Promise<ScanResult> {
     const { store, discovery, link, now } = this.deps;
     const stored = store.getEnrollment();
@@ -146,7 +157,82 @@ export class DoorScan {
           scannedBy: options.who ?? null,
         });
     }
-    return this.checkIn(text, payload, enrollment, document!, lane, options.idChecked);
+    if (options.people === undefined && enrollment.direction === 'entry') {
+      // docs/kiosk.md "Party tickets": a ticket of several people asks how many come in now, after its ID check.
+      const party = await this.partyFor(payload, enrollment, document!);
+      if (party !== null && party.state.remaining > 0)
+        return this.deps.askParty({
+          code: text,
+          lane,
+          tid: payload.tid,
+          eid: payload.eid,
+          holder_name: payload.hn ?? null,
+          ticket_type: payload.tt ?? null,
+          party: party.state,
+          source: party.source,
+          ...(options.idChecked === undefined ? {} : { idChecked: options.idChecked }),
+        });
+      // Nobody of the party may come in by what this kiosk knows (the issuer did not answer just now): that is the
+      // answer. By the issuer's status just now, the check-in goes out and the issuer answers already_used.
+      if (party !== null && party.source === 'known') return this.partyUsedUp(payload, party.state, lane);
+    }
+    return this.checkIn(text, payload, enrollment, document!, lane, options.idChecked, options.people);
+  }
+
+  /**
+   * The party a ticket has, with the counts the door goes by: online the issuer's status answer (within the budget),
+   * else the synced list's size with the issuer's last answer here and this kiosk's own entries since
+   * (decide/party.ts knownParty). Null: a ticket of one person (or none known).
+   */
+  private async partyFor(
+    payload: TicketPayload,
+    enrollment: Enrollment,
+    document: DiscoveryDocument,
+  ): Promise<{ state: PartyState; source: 'issuer' | 'known' } | null> {
+    // Only a ticket known to be a party (the synced list, or before it the issuer's last answer here) costs a status
+    // request: every other scan goes out as before, and the issuer counts it as one person.
+    if (!this.isParty(payload.tid)) return null;
+    const listed = this.deps.partySize(payload.tid);
+    const policy = this.deps.heartbeat.last(enrollment)?.response.entry_policy ?? 'single';
+    const { link } = this.deps;
+    if (link.authorised && link.connection !== 'offline') {
+      const lookup = await link.loadApiKey(enrollment);
+      if ('key' in lookup && lookup.key !== null) {
+        const call = await this.deps.client.status(document.endpoints.status, lookup.key, payload.tid, { timeoutMs: this.deps.budgetMs });
+        if (call.kind === 'answered') {
+          const party = partyStateFrom((call.status as { party?: unknown }).party);
+          if (party === null) return null;
+          const facts = this.deps.partyFacts(payload.tid);
+          return { state: knownParty(party.size, party, facts.ownUnanswered, 0, policy), source: 'issuer' };
+        }
+      }
+    }
+    const facts = this.deps.partyFacts(payload.tid);
+    const size = listed === 'unsynced' ? (facts.lastAnswer?.size ?? 1) : listed;
+    // Offline, the parts LAN peers told of count too (docs/kiosk.md "Party tickets").
+    const peers = this.deps.lan.peerPeople(payload.tid, facts.lastAnsweredAt);
+    return { state: knownParty(partySizeOf(size), facts.lastAnswer, facts.ownUnanswered, peers, policy), source: 'known' };
+  }
+
+  /** Offline, a party this kiosk knows to be used up: refused here as `already_used`, nothing queued. */
+  private partyUsedUp(payload: TicketPayload, party: PartyState, lane: Lane | null): ScanResult {
+    const verdict: Verdict = {
+      kind: 'refuse',
+      reason: 'already_used',
+      decided_at: new Date(this.deps.now()).toISOString(),
+      offline: true,
+      decided_by: 'seen_here',
+      ticket: {
+        tid: payload.tid,
+        eid: payload.eid,
+        ...(payload.hn === undefined ? {} : { holder_name: payload.hn }),
+        ...(payload.tt === undefined ? {} : { ticket_type: payload.tt }),
+      },
+      party,
+      detail: 'every person of this party ticket is in, as this kiosk last knew',
+    };
+    this.deps.store.auditVerdict(null, verdict, {});
+    return this.deps.show(verdict, lane);
   }
 
   /**
@@ -220,11 +306,19 @@ export class DoorScan {
       kioskPolicy: this.deps.kioskPolicy,
       heartbeat: () => heartbeat.last(enrollment),
       revocations: () => revocations.offlineList(enrollment),
-      firstAdmissionAt: (tid) => store.firstAdmissionAt(tid),
+      // docs/kiosk.md "Party tickets": a party ticket's earlier admissions are parts of it, judged by the party's
+      // counts (partyFor), not a second use.
+      firstAdmissionAt: (tid) => (this.isParty(tid) ? undefined : store.firstAdmissionAt(tid)),
       admissionTimes: (tid) => store.admissionTimes(tid),
-      peerAdmission: (tid) => lan.admissionOf(tid),
+      peerAdmission: (tid) => (this.isParty(tid) ? undefined : lan.admissionOf(tid)),
       offlineAdmissionsSince: (since) => store.offlineAdmissionsSince(since),
     };
+  }
+
+  /** A ticket of several people by the synced list, or (no list yet) by the issuer's last answer about it here. */
+  private isParty(tid: string): boolean {
+    const listed = this.deps.partySize(tid);
+    return listed === 'unsynced' ? (this.deps.partyFacts(tid).lastAnswer?.size ?? 1) > 1 : listed > 1;
   }
 
   private evaluate(text: string, enrollment: Enrollment, document: DiscoveryDocument | null): OfflineEvaluation {
@@ -281,9 +375,23 @@ export class DoorScan {
     document: DiscoveryDocument,
     lane: Lane | null,
     idChecked?: { staff_id: string | null },
+    people?: number,
   ): Promise<ScanResult> {
     const { store, link, drains, now } = this.deps;
-    const facts = this.facts(enrollment);
+    // docs/kiosk.md "Party tickets": a part of a party was picked within what remains, so this kiosk's own earlier
+    // admissions of the ticket (and its peers') are the party's, not a second use.
+    const party = people === undefined ? null : this.knownPartyNow(payload, enrollment);
+    const doorFacts = this.facts(enrollment);
+    // A party ticket sent without people (its party used up by the issuer's status): offline, this kiosk's own
+    // admissions of it refuse it as for any ticket.
+    const facts: DoorFacts =
+      people === undefined
+        ? {
+            ...doorFacts,
+            firstAdmissionAt: (tid) => store.firstAdmissionAt(tid),
+            peerAdmission: (tid) => this.deps.lan.admissionOf(tid),
+          }
+        : { ...doorFacts, firstAdmissionAt: () => undefined, peerAdmission: () => undefined };
     const scannedAt = new Date(now()).toISOString();
     const action = enrollment.direction;
     // Known offline and the offline rules would let the person through (an exit; an entry the
@@ -313,6 +421,7 @@ export class DoorScan {
         sent_as_offline: sentAsOffline,
         // docs/kiosk.md "ID checks": the steward confirmed the ID; the check-in carries it and who.
         ...(idChecked === undefined ? {} : { id_checked: true, staff_id: idChecked.staff_id }),
+        ...(people === undefined ? {} : { people }),
       });
 
     if (!apiKey) {
@@ -335,7 +444,7 @@ export class DoorScan {
         ),
       );
       if (queueState === 'pending') drains.firstRetryUnlessScheduled();
-      return this.deps.show(this.withLocalNotes(verdict, payload), lane);
+      return this.deps.show(this.withLocalParty(this.withLocalNotes(verdict, payload), party, people), lane);
     }
 
     // A request goes out: the scan (with its idempotency key) is committed BEFORE it is sent, so a
@@ -367,7 +476,11 @@ export class DoorScan {
       this.deps.revocationSchedule.runIfBehind();
       // The issuer decided: its `attention` answer, never the local list (it knows the newest notes).
       const attention = call.kind === 'answered' ? attentionFromAnswer(call.response) : null;
-      return this.deps.show(withAttention(decision.verdict, attention), lane);
+      const shown = withAttention(decision.verdict, attention);
+      return this.deps.show(
+        people !== undefined && shown.party !== undefined ? { ...shown, party: { ...shown.party, people } } : shown,
+        lane,
+      );
     }
     if (decision.kind === 'unauthorized') {
       store.setQueueState(scan.idempotency_key, 'held');
@@ -391,7 +504,25 @@ export class DoorScan {
       }
       drains.atUnlessScheduled(due);
     }
-    return this.deps.show(this.withLocalNotes(verdict, payload), lane);
+    return this.deps.show(this.withLocalParty(this.withLocalNotes(verdict, payload), party, people), lane);
+  }
+
+  /** The party's counts as this kiosk knows them now (no request): the list's size, the last answer, its own entries. */
+  private knownPartyNow(payload: TicketPayload, enrollment: Enrollment): { state: PartyState; policy: EntryPolicy } | null {
+    const listed = this.deps.partySize(payload.tid);
+    const facts = this.deps.partyFacts(payload.tid);
+    const size = listed === 'unsynced' ? (facts.lastAnswer?.size ?? 1) : listed;
+    if (size === 1) return null;
+    const policy = this.deps.heartbeat.last(enrollment)?.response.entry_policy ?? 'single';
+    const peers = this.deps.lan.peerPeople(payload.tid, facts.lastAnsweredAt);
+    return { state: knownParty(size, facts.lastAnswer, facts.ownUnanswered, peers, policy), policy };
+  }
+
+  /** An ADMIT of a party's part decided here says how many are in now, as the kiosk knows it (decide/party.ts). */
+  private withLocalParty(verdict: Verdict, known: { state: PartyState; policy: EntryPolicy } | null, people: number | undefined): Verdict {
+    if (verdict.kind !== 'admit' || known === null || people === undefined) return verdict;
+    // `known` was read before this scan was stored: its people come on top.
+    return { ...verdict, party: partyAfterAdmit(known.state, people, known.policy) };
   }
 
   /** An ADMIT decided here shows the synced notes, so offline gives the screen online would (decide/attention.ts). */

@@ -100,6 +100,7 @@ export class KioskCore implements KioskApi {
   private readonly lookupDeps: TicketSearchDeps;
   private readonly attention: KioskParts['attention']; // holds the door until Done (docs/kiosk.md "Attention notes")
   private readonly idChecks: KioskParts['idChecks']; // a scan waiting for Confirm or Deny (docs/kiosk.md "ID checks")
+  private readonly parties: KioskParts['parties']; // a party's scan waiting for how many (docs/kiosk.md "Party tickets")
 
   constructor(private readonly options: KioskCoreOptions) {
     const parts = assembleKiosk(options, {
@@ -109,7 +110,7 @@ export class KioskCore implements KioskApi {
     });
     ({ now: this.now, log: this.log, policy: this.policy, store: this.store, storage: this.storage, staff: this.staff } = parts);
     ({ client: this.client, discovery: this.discovery, link: this.link, background: this.background, lan: this.lan } = parts);
-    ({ clock: this.clock, attention: this.attention, idChecks: this.idChecks } = parts);
+    ({ clock: this.clock, attention: this.attention, idChecks: this.idChecks, parties: this.parties } = parts);
     ({ drains: this.drains, drainAbort: this.drainAbort, heartbeat: this.doorHeartbeat, revocations: this.revocations } = parts);
     ({ revocationSchedule: this.revocationSchedule, reads: this.reads, doorScan: this.doorScan, annulDeps: this.annulDeps } = parts);
     const { store, discovery, client, link, now } = parts;
@@ -218,6 +219,36 @@ export class KioskCore implements KioskApi {
   /** A supervisor admits the waiting scan without the check, on their authority: audited as an override with the staff id. */
   overrideIdCheck(): Promise<ScanResult | StaffLocked> {
     return this.guarded('overrideIdCheck', () => this.answerIdCheck('overridden'));
+  }
+
+  /**
+   * docs/kiosk.md "Party tickets": `people` of the waiting party come in now. A number outside 1..remaining is
+   * refused and the prompt stays; otherwise the scan runs again, in turn, checked in with `people`.
+   */
+  chooseParty(people: number): Promise<ScanResult | StaffLocked> {
+    return this.guarded('chooseParty', () => {
+      const waiting = this.parties.peek();
+      if (waiting === null) return { type: 'nothing_to_confirm' } as const;
+      if (!Number.isSafeInteger(people) || people < 1 || people > waiting.party.remaining)
+        return { type: 'party', prompt: this.parties.view()! } as const;
+      const pending = this.parties.take()!;
+      this.log(`Party ticket ${pending.tid}: ${people} of ${pending.party.size} come in now.`);
+      const options = { people, ...(pending.idChecked === undefined ? {} : { idChecked: pending.idChecked }) };
+      return this.inTurn(() => this.doorScan.scan(pending.code, pending.lane, options)).catch((error: unknown) => {
+        if (!isStorageFault(error)) throw error;
+        return this.storageFault(error);
+      });
+    });
+  }
+
+  /** docs/kiosk.md "Party tickets": nobody comes in now; the waiting scan is dropped, nothing is checked in. */
+  cancelParty(): Promise<ScanResult | StaffLocked> {
+    return this.guarded('cancelParty', () => {
+      const pending = this.parties.take();
+      if (pending === null) return { type: 'nothing_to_confirm' } as const;
+      this.store.auditDoorRefusal(pending.tid, 'party_cancelled', new Date(this.now()).toISOString());
+      return { type: 'nothing_to_confirm' } as const;
+    });
   }
 
   /** Who answered the ID prompt of a recent verdict, by its decided_at (docs/kiosk.md "Verdict details"). */
@@ -507,6 +538,8 @@ export class KioskCore implements KioskApi {
     if (held) return Promise.resolve(held);
     const asking = this.idChecks.refusal(); // docs/kiosk.md "ID checks": Confirm or Deny first
     if (asking) return Promise.resolve(asking);
+    const picking = this.parties.refusal(); // docs/kiosk.md "Party tickets": how many first
+    if (picking) return Promise.resolve(picking);
     // Who is at the kiosk now: an ID check asked by this scan records them when nobody is unlocked at Confirm.
     const actor = this.staff.actor();
     const who = actor.staff_id === null ? null : { staff_id: actor.staff_id, name: actor.name, role: actor.role };
@@ -597,6 +630,7 @@ export class KioskCore implements KioskApi {
       clock: this.clock.view(),
       attention_hold: this.attention.view(),
       id_check_prompt: this.idChecks.view(),
+      party_prompt: this.parties.view(),
     };
   }
 

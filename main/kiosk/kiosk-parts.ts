@@ -11,6 +11,7 @@ import { DEFAULT_ANNUL_WINDOW_MS } from './decide/annul.js';
 import { DEFAULT_ATTENTION_HOLD_SECONDS } from './decide/attention.js';
 import { AttentionDoor } from './attention-door.js';
 import { IdCheckDoor } from './id-check-door.js';
+import { PartyDoor } from './party-door.js';
 import { DEFAULT_BACKOFF } from './decide/backoff.js';
 import type { Lane } from './decide/lanes.js';
 import type { DoorAnnulDeps } from './door-annul.js';
@@ -70,6 +71,8 @@ export interface KioskParts {
   attention: AttentionDoor;
   /** A scan waiting for the steward's ID check (docs/kiosk.md "ID checks"). */
   idChecks: IdCheckDoor;
+  /** A party ticket's scan waiting for how many come in (docs/kiosk.md "Party tickets"). */
+  parties: PartyDoor;
 }
 
 export function assembleKiosk(options: KioskCoreOptions, hooks: KioskHooks): KioskParts {
@@ -205,6 +208,7 @@ export function assembleKiosk(options: KioskCoreOptions, hooks: KioskHooks): Kio
   });
   const door = { store, client, link, drains, heartbeat, lan, now: doorNow, budgetMs, changed };
   const idChecks = new IdCheckDoor({ now, changed, audit: (at) => store.auditDoorRefusal(null, 'id_check_pending', at) });
+  const parties = new PartyDoor({ now, changed, audit: (at) => store.auditDoorRefusal(null, 'party_pending', at) });
   const doorScan = new DoorScan({
     ...door,
     discovery,
@@ -216,6 +220,9 @@ export function assembleKiosk(options: KioskCoreOptions, hooks: KioskHooks): Kio
     notes: (payload) => store.attentionOf(payload.tid, payload.tt ?? null),
     idCheck: (payload) => store.idCheckOf(payload.tid, payload.tt ?? null, payload.hn ?? null),
     askIdCheck: (pending) => idChecks.ask(pending),
+    partySize: (tid) => store.partySizeOf(tid),
+    partyFacts: (tid) => store.partyFacts(tid),
+    askParty: (pending) => parties.ask(pending),
     show: hooks.show,
   });
   const attention = new AttentionDoor({
@@ -249,5 +256,6 @@ export function assembleKiosk(options: KioskCoreOptions, hooks: KioskHooks): Kio
     annulDeps: { ...door, annulWindowMs, log, staff },
     attention,
     idChecks,
+    parties,
   };
 }

@@ -108,6 +108,8 @@ export function installKioskHost(win: HostWindow): void {
     confirmIdCheck: () => call('confirmIdCheck'),
     denyIdCheck: () => call('denyIdCheck'),
     overrideIdCheck: () => call('overrideIdCheck'),
+    chooseParty: (people) => call('chooseParty', people),
+    cancelParty: () => call('cancelParty'),
     verdictDetails: (decidedAt) => call('verdictDetails', decidedAt),
     onStateChange(listener) {
       const subscriber = (state: KioskState): void => listener(state);

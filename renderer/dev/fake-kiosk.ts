@@ -215,6 +215,16 @@ export class FakeKiosk implements KioskApi {
     return this.confirmIdCheck();
   }
 
+  /** docs/kiosk.md "Party tickets": the fake never asks how many; a pick finds nothing waiting. */
+  async chooseParty(): Promise<ScanResult> {
+    this.change({ party_prompt: null });
+    return { type: 'nothing_to_confirm' };
+  }
+
+  async cancelParty(): Promise<ScanResult> {
+    return this.chooseParty();
+  }
+
   /** docs/kiosk.md "Verdict details": the fake's verdicts, with their codes. */
   async verdictDetails(decidedAt: string): Promise<VerdictDetailsResult> {
     const verdict = this.state.last_verdicts.find((v) => v.decided_at === decidedAt);

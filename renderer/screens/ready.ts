@@ -80,6 +80,7 @@ export function mountReady(root: HTMLElement, actions: ReadyActions): ScreenHand
           view.revokedAdmissionsText
             ? el('p', { class: 'pill pill--warning', 'data-revoked-admissions': '' }, '⚠ ', view.revokedAdmissionsText)
             : null,
+          view.partyRefusedText ? el('p', { class: 'pill pill--warning', 'data-party-refused': '' }, '⚠ ', view.partyRefusedText) : null,
         ),
         view.revocationList
           ? el(

@@ -25,6 +25,8 @@ export interface ReadyView {
   doubleAdmissionsText: string | null;
   /** Offline admissions the issuer answered `revoked` at sync (docs/kiosk.md "Double admissions"); null when none. */
   revokedAdmissionsText: string | null;
+  /** People of party tickets admitted offline that the issuer did not count (docs/kiosk.md "Party tickets"); null when none. */
+  partyRefusedText: string | null;
   /** How old the revocation list is (docs/kiosk.md "Revocation list"); null at an issuer without one. */
   revocationList: { text: string; stale: boolean } | null;
   unauthorisedText: string | null;
@@ -43,8 +45,9 @@ export const RECENT_VERDICTS_SHOWN = 5;
 
 export function readyView(state: KioskState, time: TimeOptions = {}, nowMs: number = Date.now()): ReadyView {
   const pending = state.pending_scans;
-  const doubles = state.double_admissions.filter((d) => d.conflict !== 'revoked').length;
-  const revokedAdmitted = state.double_admissions.length - doubles;
+  const doubles = state.double_admissions.filter((d) => d.conflict === 'already_used').length;
+  const revokedAdmitted = state.double_admissions.filter((d) => d.conflict === 'revoked').length;
+  const partyRefused = state.double_admissions.reduce((sum, d) => sum + (d.conflict === 'party_full' ? (d.refused_people ?? 0) : 0), 0);
   return {
     eventName: state.event?.name ?? '',
     eventDate: state.event ? formatEventDate(state.event.date, time) : '',
@@ -60,6 +63,7 @@ export function readyView(state: KioskState, time: TimeOptions = {}, nowMs: numb
     pendingCount: pending,
     doubleAdmissionsText: doubles === 0 ? null : tn('ready.double', doubles),
     revokedAdmissionsText: revokedAdmitted === 0 ? null : tn('ready.double.revoked', revokedAdmitted),
+    partyRefusedText: partyRefused === 0 ? null : tn('ready.double.party', partyRefused),
     revocationList: revocationListView(state, time, nowMs),
     unauthorisedText: state.authorised ? null : t('ready.unauthorised'),
     recent: state.last_verdicts.slice(0, RECENT_VERDICTS_SHOWN).map((v) => recentLine(v, time)),

@@ -1,7 +1,7 @@
 /** Which screen to show. Pure, so the precedence is one readable list. */
 import type { KioskState } from '../kiosk-bridge-types.js';
 
-export type ShownScreen = 'starting' | 'setup' | 'ready' | 'verdict' | 'lookup' | 'lanes' | 'id_check';
+export type ShownScreen = 'starting' | 'setup' | 'ready' | 'verdict' | 'lookup' | 'lanes' | 'id_check' | 'party';
 
 export interface ScreenInputs {
   state: KioskState | null;
@@ -17,6 +17,8 @@ export function chooseScreen({ state, verdictShown, lookupOpen, lanes = false }:
   if (state.re_enroll_pending) return 'setup';
   // docs/kiosk.md "ID checks": a scan waits for Confirm or Deny; the ID screen covers the door (every lane) until then.
   if (state.enrolled && state.id_check_prompt) return 'id_check';
+  // docs/kiosk.md "Party tickets": a party's scan waits for how many come in; the party screen covers the door.
+  if (state.enrolled && state.party_prompt) return 'party';
   if (lanes && state.enrolled && !lookupOpen) return 'lanes';
   if (verdictShown) return 'verdict';
   if (!state.enrolled) return 'setup';

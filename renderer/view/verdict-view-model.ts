@@ -107,7 +107,8 @@ export function verdictView(verdict: DoorVerdict, time: TimeOptions = {}): Verdi
       ...common,
       word: t('verdict.admit'),
       icon: '✓',
-      reasonText: t('reason.valid'),
+      // docs/kiosk.md "Party tickets": "3 of 5 in, 2 to come".
+      reasonText: verdict.party === undefined ? t('reason.valid') : partyProgressText(verdict.party),
       cssClass: 'verdict--admit',
       dataVerdict: 'admit',
       dataReason: 'valid',
@@ -125,6 +126,12 @@ export function verdictView(verdict: DoorVerdict, time: TimeOptions = {}): Verdi
 }
 
 type Refusal = Extract<DoorVerdict, { kind: 'refuse' }>;
+
+/** A party's counts in words (docs/kiosk.md "Party tickets"): "3 of 5 in, 2 to come", or "All 5 in". */
+export function partyProgressText(party: { size: number; admitted_total: number; remaining: number; inside: number }): string {
+  if (party.remaining === 0) return tn('party.all_in', party.size);
+  return tn('party.progress', party.remaining, { admitted: party.admitted_total, size: party.size });
+}
 
 /** One sentence for each refusal; exhaustive, so a new reason in the protocol fails to compile here. */
 export function refusalText(verdict: Refusal, time: TimeOptions = {}): string {
@@ -186,6 +193,11 @@ export function refusalText(verdict: Refusal, time: TimeOptions = {}): string {
     }
     case 'id_check_failed':
       return t('reason.id_check_failed');
+    case 'party_exceeded': {
+      // docs/kiosk.md "Party tickets": the issuer says fewer may still come in than were picked.
+      const remaining = 'party' in verdict ? verdict.party?.remaining : undefined;
+      return remaining === undefined ? t('reason.party_exceeded') : tn('reason.party_exceeded_left', remaining);
+    }
     case 'admitted_at_other_gate': {
       // docs/kiosk.md "Kiosks on one LAN": "Already admitted at Gate A, 21:03 (offline)".
       const at = 'first_used_at' in verdict ? verdict.first_used_at : undefined;

@@ -94,9 +94,20 @@ const MIGRATIONS: readonly string[] = [
   ALTER TABLE scans ADD COLUMN id_checked INTEGER NOT NULL DEFAULT 0;
   DELETE FROM attention_sync;
   `,
+  // Party tickets (docs/kiosk.md "Party tickets"; PARTY_KIOSK_MIGRATION): the synced list's party sizes, and how many
+  // people a scan counted (sent as \`people\`). The notes list is synced again from the start, so the sizes of tickets
+  // listed before arrive too.
+  `
+  CREATE TABLE party_sizes (tid TEXT PRIMARY KEY, size INTEGER NOT NULL CHECK (size BETWEEN 2 AND 1000)) WITHOUT ROWID;
+  ALTER TABLE scans ADD COLUMN people INTEGER;
+  DELETE FROM attention_sync;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** The kiosk.db migration that added party tickets (its number moves if migrations merge before it). */
+export const PARTY_KIOSK_MIGRATION = 11;
 
 /**
  * The open file and its prepared statements. Each is prepared once and reused: preparing costs more than running
@@ -145,6 +156,8 @@ export function openDatabase(path: string): Database.Database {
   db.exec(
     `CREATE INDEX IF NOT EXISTS scans_double_admissions ON scans (seq) WHERE admitted_offline = 1 AND result_status = 'already_used'`,
   );
+  // The same for a party's parts admitted offline that the issuer counted only partly (docs/kiosk.md "Party tickets").
+  db.exec(`CREATE INDEX IF NOT EXISTS scans_party_parts ON scans (seq) WHERE people IS NOT NULL`);
   // The read log (reads that are not scans of their own: repeat reads, calibrations). Made here
   // for the same reason as the index: older versions of the app never read it and keep working.
   db.exec(`CREATE TABLE IF NOT EXISTS read_log (

@@ -16,14 +16,14 @@ export function admissionsSince(
   sql: Statements,
   since: IsoDateTime,
   limit: number,
-): Array<{ tid: string; admitted_at: IsoDateTime; admitted_offline: number }> {
+): Array<{ tid: string; admitted_at: IsoDateTime; admitted_offline: number; people: number | null }> {
   return sql
     .statement(
-      `SELECT tid, admitted_at, admitted_offline FROM scans AS s WHERE admitted_at IS NOT NULL AND admitted_at >= ?
+      `SELECT tid, admitted_at, admitted_offline, people FROM scans AS s WHERE admitted_at IS NOT NULL AND admitted_at >= ?
          AND NOT EXISTS (SELECT 1 FROM scans AS a WHERE a.tid = s.tid AND a.action = 'annul' AND a.result_status = 'annulled' AND a.seq > s.seq)
        ORDER BY admitted_at DESC LIMIT ?`,
     )
-    .all(since, limit) as Array<{ tid: string; admitted_at: IsoDateTime; admitted_offline: number }>;
+    .all(since, limit) as Array<{ tid: string; admitted_at: IsoDateTime; admitted_offline: number; people: number | null }>;
 }
 
 /**

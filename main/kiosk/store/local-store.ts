@@ -96,6 +96,8 @@ export type {
   StoredStaffPerson,
 } from './settings.js';
 
+import { partyFacts, type PartyFacts } from './party.js';
+
 export class LocalStore {
   private readonly sql: Statements;
   private readonly revoked: RevokedTickets;
@@ -118,6 +120,17 @@ export class LocalStore {
   idCheckOf(tid: string, ticketType: string | null, holderName: string | null): IdCheck | null | 'unsynced' {
     const enrollment = this.getEnrollment();
     return enrollment ? this.attentionNotes.idCheckOf(enrollment, tid, ticketType, holderName) : 'unsynced';
+  }
+
+  /** docs/kiosk.md "Party tickets": a ticket's party size by the synced list (1: one person); `unsynced`: no list yet. */
+  partySizeOf(tid: string): number | 'unsynced' {
+    const enrollment = this.getEnrollment();
+    return enrollment ? this.attentionNotes.partySizeOf(enrollment, tid) : 'unsynced';
+  }
+
+  /** docs/kiosk.md "Party tickets": the issuer's last answer about the ticket's party and this kiosk's unanswered entries. */
+  partyFacts(tid: string): PartyFacts {
+    return partyFacts(this.sql, tid);
   }
 
   static open(path: string): LocalStore {
@@ -427,7 +440,10 @@ export class LocalStore {
   // --- what a LAN peer catching up is told (lan.ts) ------------------------
 
   /** This kiosk's admissions since `since`, newest first, at most `limit`; confirmed annulled ones left out. */
-  admissionsSince(since: IsoDateTime, limit: number): Array<{ tid: string; admitted_at: IsoDateTime; admitted_offline: number }> {
+  admissionsSince(
+    since: IsoDateTime,
+    limit: number,
+  ): Array<{ tid: string; admitted_at: IsoDateTime; admitted_offline: number; people: number | null }> {
     return admissionsSince(this.sql, since, limit);
   }
 

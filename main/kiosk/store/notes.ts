@@ -20,6 +20,8 @@ export interface AttentionNotesPage {
   /** docs/kiosk.md "ID checks": every type's check, whole (absent: the issuer has none), and the listed tickets' bands. */
   idChecks?: ReadonlyArray<{ ticket_type: string; id_check: string }>;
   idBands?: ReadonlyArray<readonly [string, AgeBand]>;
+  /** docs/kiosk.md "Party tickets": the listed tickets' party sizes ([tid, size]; a listed ticket without a row: one). */
+  parties?: ReadonlyArray<readonly [string, number]>;
   cursor: string;
   reset: boolean;
   /** Set on the page that completes a sync; otherwise the last good sync's time is kept. */
@@ -45,6 +47,7 @@ export class AttentionNotes {
       if (!sameList || page.reset) {
         sql.statement('DELETE FROM attention_tickets').run();
         sql.statement('DELETE FROM id_check_bands').run();
+        sql.statement('DELETE FROM party_sizes').run();
       }
       const upsert = sql.statement(
         'INSERT INTO attention_tickets (tid, attention, note) VALUES (?, ?, ?) ON CONFLICT (tid) DO UPDATE SET attention = excluded.attention, note = excluded.note',
@@ -59,6 +62,11 @@ export class AttentionNotes {
       for (const [tid] of page.tickets) clearBand.run(tid);
       const band = sql.statement('INSERT OR REPLACE INTO id_check_bands (tid, band) VALUES (?, ?)');
       for (const [tid, value] of page.idBands ?? []) band.run(tid, value);
+      // Party tickets: a listed ticket's size is the page's, or one.
+      const clearParty = sql.statement('DELETE FROM party_sizes WHERE tid = ?');
+      for (const [tid] of page.tickets) clearParty.run(tid);
+      const party = sql.statement('INSERT OR REPLACE INTO party_sizes (tid, size) VALUES (?, ?)');
+      for (const [tid, size] of page.parties ?? []) party.run(tid, size);
       sql.statement('DELETE FROM id_check_types').run();
       const check = sql.statement('INSERT OR REPLACE INTO id_check_types (ticket_type, id_check) VALUES (?, ?)');
       for (const rule of page.idChecks ?? []) check.run(rule.ticket_type, rule.id_check);
@@ -111,6 +119,17 @@ export class AttentionNotes {
     if (type === undefined) return null;
     const band = this.sql.statement('SELECT band FROM id_check_bands WHERE tid = ?').get(tid) as { band: AgeBand } | undefined;
     return idCheckFromList(parseIdCheck(type.id_check), holderName, band?.band ?? null);
+  }
+
+  /**
+   * docs/kiosk.md "Party tickets": how many people a ticket of `owner`'s event admits by the synced list (1: one);
+   * `unsynced` when the kiosk has no complete list of this event yet.
+   */
+  partySizeOf(owner: { iss: string; eid: string }, tid: string): number | 'unsynced' {
+    const sync = this.sync();
+    if (sync === null || sync.iss !== owner.iss || sync.eid !== owner.eid || sync.synced_at === null) return 'unsynced';
+    const row = this.sql.statement('SELECT size FROM party_sizes WHERE tid = ?').get(tid) as { size: number } | undefined;
+    return row?.size ?? 1;
   }
 
   /** Tickets with a flag or a note in the list (shown on Setup beside the revocation list). */

@@ -44,6 +44,8 @@ export interface NewScan {
   staff_badge?: string | null;
   /** docs/kiosk.md "ID checks": the steward confirmed the holder's ID before this entry (staff_id: who). */
   id_checked?: boolean;
+  /** docs/kiosk.md "Party tickets": the people of a party ticket this scan counts (sent as `people`); absent: one. */
+  people?: number | null;
 }
 
 export interface StoredScan {
@@ -75,6 +77,8 @@ export interface StoredScan {
   staff_id: string | null;
   staff_badge: string | null;
   id_checked: boolean;
+  /** The people a party ticket's scan counts; null: one (sent without `people`). */
+  people: number | null;
 }
 
 /**
@@ -85,7 +89,9 @@ export interface DoubleAdmission {
   tid: string;
   eid: string;
   /** What the issuer answered when the offline admission reached it. */
-  conflict: 'already_used' | 'revoked';
+  conflict: 'already_used' | 'revoked' | 'party_full';
+  /** `party_full` (docs/kiosk.md "Double admissions"): how many of the people admitted here the issuer did not count. */
+  refused_people?: number;
   admitted_here_at: IsoDateTime;
   /** The issuer's time of the first check-in (elsewhere or earlier). */
   first_checked_in_at: IsoDateTime | null;
@@ -130,6 +136,7 @@ export const SCAN_COLUMNS = [
   'staff_id',
   'staff_badge',
   'id_checked',
+  'people',
 ] as const;
 
 /**
@@ -145,8 +152,8 @@ export function insertScan(sql: Statements, scan: NewScan): StoredScan {
     sql
       .statement(
         `INSERT INTO scans (idempotency_key, code, iss, tid, eid, gate_id, scanner_id, scanned_at, signature_status, queue_state, verdict,
-                          action, reason, ticket_type, sent_as_offline, staff_id, staff_badge, id_checked)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+                          action, reason, ticket_type, sent_as_offline, staff_id, staff_badge, id_checked, people)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         key,
@@ -167,6 +174,7 @@ export function insertScan(sql: Statements, scan: NewScan): StoredScan {
         scan.staff_id ?? null,
         scan.staff_badge ?? null,
         scan.id_checked === true ? 1 : 0,
+        scan.people ?? null,
       );
     appendAudit(sql, 'scan', key, scan.tid, {
       eid: scan.eid,
@@ -289,18 +297,32 @@ export function doubleAdmissions(sql: Statements): DoubleAdmission[] {
       `SELECT * FROM scans WHERE admitted_offline = 1 AND result_status IN ('already_used', 'revoked') AND admitted_at IS NOT NULL ORDER BY seq`,
     )
     .all() as ScanRow[];
-  return rows.map(fromRow).map((scan) => {
-    const result = scan.result as { ticket?: { checked_in_at?: string | null; holder_name?: string } } | null;
+  // docs/kiosk.md "Party tickets": a part let in here that the issuer counted only partly (`party.refused`): admitted
+  // offline, or queued again as admitted after a live answer came too late (queue-drain.ts resendAsAdmitted).
+  const partParts = sql
+    .statement(
+      `SELECT * FROM scans WHERE people IS NOT NULL AND json_extract(result, '$.party.refused') > 0
+         AND NOT (admitted_offline = 1 AND result_status IN ('already_used', 'revoked')) ORDER BY seq`,
+    )
+    .all() as ScanRow[];
+  const all = [...rows, ...partParts].sort((a, b) => a.seq - b.seq);
+  return all.map(fromRow).map((scan) => {
+    const result = scan.result as {
+      ticket?: { checked_in_at?: string | null; holder_name?: string };
+      party?: { refused?: number };
+    } | null;
+    const refused = result?.party?.refused;
     const entry: DoubleAdmission = {
       tid: scan.tid,
       eid: scan.eid,
-      conflict: scan.result_status === 'revoked' ? 'revoked' : 'already_used',
-      admitted_here_at: scan.admitted_at!,
+      conflict: scan.result_status === 'revoked' ? 'revoked' : refused !== undefined ? 'party_full' : 'already_used',
+      admitted_here_at: scan.admitted_at ?? scan.scanned_at,
       first_checked_in_at: result?.ticket?.checked_in_at ?? null,
       idempotency_key: scan.idempotency_key,
     };
     const holder = result?.ticket?.holder_name ?? (scan.verdict?.ticket?.holder_name as string | undefined);
     if (holder !== undefined) entry.holder_name = holder;
+    if (refused !== undefined) entry.refused_people = refused;
     return entry;
   });
 }
@@ -323,6 +345,7 @@ export function checkInRequestFor(scan: StoredScan): DoorCheckInRequest {
   if (scan.staff_id !== null) request.staff_id = scan.staff_id;
   if (scan.staff_badge !== null) request.staff_badge = scan.staff_badge;
   if (scan.id_checked) request.id_checked = true;
+  if (scan.people !== null) request.people = scan.people;
   return request;
 }
 

@@ -78,6 +78,7 @@ export class LanDoor {
           admitted_at: row.admitted_at,
           gate: enrollment.gate_id,
           offline: row.admitted_offline === 1,
+          ...(row.people !== null && row.people > 1 ? { people: row.people } : {}),
         })),
       (since, limit) =>
         store
@@ -90,7 +91,14 @@ export class LanDoor {
   publishAdmission(verdict: Verdict): void {
     if (verdict.kind !== 'admit' || !verdict.ticket || !this.deps.lan) return;
     const gate = this.deps.store.getEnrollment()?.gate_id ?? null;
-    this.deps.lan.publish({ tid: verdict.ticket.tid, admitted_at: verdict.decided_at, gate, offline: verdict.offline });
+    const people = verdict.party?.people;
+    this.deps.lan.publish({
+      tid: verdict.ticket.tid,
+      admitted_at: verdict.decided_at,
+      gate,
+      offline: verdict.offline,
+      ...(people !== undefined && people > 1 ? { people } : {}),
+    });
   }
 
   /**
@@ -112,6 +120,11 @@ export class LanDoor {
   /** What a peer said it admitted (undefined without a LAN); the scan decision says when it counts. */
   admissionOf(tid: string): PeerAdmission | undefined {
     return this.deps.lan?.admissionOf(tid);
+  }
+
+  /** The people of a party's parts LAN peers admitted after `after` (ISO; null: all), 0 without a LAN (docs/kiosk.md "Party tickets"). */
+  peerPeople(tid: string, after: string | null): number {
+    return this.deps.lan?.peopleAfter?.(tid, after) ?? 0;
   }
 }
 

@@ -32,6 +32,7 @@ import type { PublicKey } from '../../../protocol/index.js';
 import { checkKioskCertificate } from '../../../protocol/kiosk-certificate.js';
 import { labelCharacterProblem } from '../../../protocol/labels.js';
 import { verifyEd25519 } from './lan-certificate.js';
+import { believedPeople, peopleFields, type RawPeople } from './lan-people.js';
 import { isReceiptText, receiptAnnulledAt, RECEIPTS_PER_DATAGRAM, type ReceiptTrust } from './lan-receipts.js';
 
 export const LAN_PROTOCOL = 'tvlan/2';
@@ -85,6 +86,8 @@ export interface LanAdmission {
   offline: boolean;
   /** `annul` only: the issuer's annulment receipt (`tann1.`), when the issuer gave one. */
   receipt?: string;
+  /** A part of a party: the people it let in, when more than one (`ppl`, sync/lan-people.ts); absent: one person. */
+  people?: number;
 }
 
 /** What the kiosk core consults offline: a peer's admission of the ticket, if any (the earliest known). */
@@ -164,11 +167,15 @@ export function encodeMessage(message: LanMessage, signer: LanSigner): Buffer {
     cert: signer.certificate,
     sig: signBytes(null, canonicalBytes(message), signer.privateKey).toString('base64url'),
     ...(receipts.some((receipt) => receipt !== null) ? { rcpt: receipts } : {}),
+    // docs/protocol.md "LAN messages between kiosks (project extension)": a party's people, signed apart.
+    ...(message.type === 'admit' || message.type === 'catchup_reply'
+      ? peopleFields(message, canonicalBytes(message), signer.privateKey)
+      : {}),
   };
   return Buffer.from(JSON.stringify(wire), 'utf8');
 }
 
-export type Decoded = { ok: true; message: LanMessage; cert: string; sig: Buffer } | { ok: false; problem: string };
+export type Decoded = { ok: true; message: LanMessage; cert: string; sig: Buffer; people?: RawPeople } | { ok: false; problem: string };
 
 const isShortString = (value: unknown, max: number): value is string =>
   typeof value === 'string' && value.length > 0 && value.length <= max;
@@ -233,6 +240,7 @@ export function decodeMessage(bytes: Uint8Array): Decoded {
     },
     cert: w['cert'],
     sig: Buffer.from(w['sig'], 'base64url'),
+    ...(w['ppl'] !== undefined || w['psig'] !== undefined ? { people: { ppl: w['ppl'], psig: w['psig'] } } : {}),
   };
 }
 
@@ -409,6 +417,19 @@ export class LanPeerState {
     return this.admissions.get(tid) ?? [];
   }
 
+  /**
+   * The people of the ticket's admissions this kiosk heard of and believes: a party's parts at its peers (docs/kiosk.md
+   * "Party tickets"). Those made online and at or before `after` (ISO: the issuer's last answer here) are in that
+   * answer's counts already; one decided offline may not have reached the issuer, so it always counts. An admission
+   * told without a believed count is one person.
+   */
+  peopleAfter(tid: string, after: string | null): number {
+    const afterMs = after === null ? Number.NEGATIVE_INFINITY : Date.parse(after);
+    return this.admissionsOf(tid)
+      .filter((admission) => admission.offline || Date.parse(admission.admitted_at) > afterMs)
+      .reduce((sum, admission) => sum + (admission.people ?? 1), 0);
+  }
+
   get knownAdmissions(): number {
     return this.admissions.size;
   }
@@ -525,9 +546,25 @@ export class LanPeerState {
     entry.lastHeardMs = nowMs;
 
     const handling: Handling = { send: [], learned: 0 };
-    for (const admission of message.adm) {
-      if (message.type !== 'admit' && message.type !== 'catchup_reply') break;
-      const peerAdmission = { ...admission, scanner_id: message.from };
+    // A party's people (sync/lan-people.ts): believed only under the sender's own second signature; else one each.
+    const told = message.type === 'admit' || message.type === 'catchup_reply';
+    const people =
+      told && decoded.people !== undefined
+        ? believedPeople(message, canonicalBytes(message), decoded.people, (sig, data) => verifyEd25519(sig, data, checked.publicKey))
+        : null;
+    if (people !== null && !people.ok) {
+      handling.log = `LAN ${about}: people counts not believed (${people.problem}); each admission counts one person.`;
+      handling.logKind = 'forged';
+    }
+    for (const [index, admission] of message.adm.entries()) {
+      if (!told) break;
+      const count = people?.ok ? people.people.get(index) : undefined;
+      const { people: _unsigned, ...plain } = admission;
+      const peerAdmission: PeerAdmission = {
+        ...plain,
+        ...(count !== undefined && count > 1 ? { people: count } : {}),
+        scanner_id: message.from,
+      };
       if (this.learn(peerAdmission) === 0) continue;
       handling.learned += 1;
       (handling.learnedAdmissions ??= []).push(peerAdmission);
@@ -674,6 +711,8 @@ export interface PeerNetwork {
   ): void;
   leave(): void;
   admissionOf(tid: string): PeerAdmission | undefined;
+  /** The people of a party's parts admitted at peers after `after` (LanPeerState.peopleAfter); absent: none known. */
+  peopleAfter?(tid: string, after: string | null): number;
   publish(admission: LanAdmission): void;
   /** Tells the peers that the issuer confirmed this kiosk's annulment of the ticket (`admitted_at`: when). */
   publishAnnulment(annulment: LanAdmission): void;

@@ -141,6 +141,10 @@ export class LanTransport implements PeerNetwork {
     return this.state.admissionOf(tid);
   }
 
+  peopleAfter(tid: string, after: string | null): number {
+    return this.state.peopleAfter(tid, after);
+  }
+
   publish(admission: LanAdmission): void {
     this.tellPeers('admit', admission);
   }

@@ -184,6 +184,8 @@ function resendAsAdmitted(store: LocalStore, scan: StoredScan): void {
     action: 'entry',
     ticket_type: scan.ticket_type,
     sent_as_offline: true,
+    // A party's part keeps its people (docs/kiosk.md "Party tickets"): the issuer counts what still fits.
+    ...(scan.people === null ? {} : { people: scan.people }),
   };
   store.insertScan(resend);
 }
@@ -245,7 +247,9 @@ function record(
   switch (call.kind) {
     case 'answered': {
       // rule_refused likewise (docs/kiosk.md "Check-in rules offline"): the rules changed after this kiosk admitted the person.
-      const refusedAfterTheFact = call.response.status === 'venue_full' || call.response.status === 'rule_refused';
+      // party_exceeded likewise (docs/kiosk.md "Party tickets"): the party filled elsewhere after this kiosk let the part in.
+      const refusedAfterTheFact =
+        call.response.status === 'venue_full' || call.response.status === 'rule_refused' || call.response.status === 'party_exceeded';
       if (refusedAfterTheFact && scan.admitted_offline && !scan.sent_as_offline) resendAsAdmitted(store, scan);
       const budget = call.rateBudget;
       if (budget && budget.remaining - sentAfter <= liveScanReserve(budget.limit)) {

@@ -303,14 +303,16 @@ describe('ticket import', () => {
         'Ada,VIP',
         'Grace,Standard,next week',
         'Alan,Crew',
-        'Too,Many,2031-01-01T00:00:00Z,1,a note,1990-01-01,fields',
+        'Too,Many,2031-01-01T00:00:00Z,1,a note,1990-01-01,3,fields',
+        'Big,Party,,,,,1001',
       ].join('\n'),
     );
     const failure = await cliFailure(['ticket', 'import', '--data', issuer.data, '--event', event.eid, '--csv', file]);
     expect(failure.code).toBe('CSV_INVALID');
-    expect(failure.message).toContain('2 bad lines, nothing imported');
+    expect(failure.message).toContain('3 bad lines, nothing imported');
     expect(failure.message).toContain('line 3: expires_at "next week" is not an ISO 8601 date-time');
-    expect(failure.message).toContain('line 5: expected 2 to 6 fields');
+    expect(failure.message).toContain('line 5: expected 2 to 7 fields');
+    expect(failure.message).toContain('line 6: party must be how many people the ticket admits, a whole number 1 to 1000');
     expect(countTickets()).toBe(before);
   });
 

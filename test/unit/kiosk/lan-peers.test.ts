@@ -569,3 +569,20 @@ describe('the offline check', () => {
     expect(CHECK_REASON.seen_by_peer).toBe('admitted_at_other_gate');
   });
 });
+
+describe('a party part\'s people over the LAN (docs/protocol.md "LAN messages between kiosks (project extension)", ppl)', () => {
+  it('a signed count is learned; an altered count (psig no longer verifies) counts one person', () => {
+    const a = kiosk('scn_a');
+    const b = kiosk('scn_b');
+    const bytes = a.build('admit', NOW, { adm: [{ ...admission('T1'), people: 3 }] })!;
+    expect(b.receive(bytes, A_ADDR, NOW).learned).toBe(1);
+    expect(b.peopleAfter('T1', null)).toBe(3);
+    const c = kiosk('scn_c');
+    const wire = JSON.parse(bytes.toString('utf8')) as { ppl: [string, string, number][] };
+    wire.ppl[0]![2] = 1000;
+    const altered = c.receive(Buffer.from(JSON.stringify(wire)), A_ADDR, NOW);
+    expect(altered.learned).toBe(1);
+    expect(altered.log).toMatch(/people counts not believed \(bad people signature\)/);
+    expect(c.peopleAfter('T1', null)).toBe(1);
+  });
+});

@@ -26,7 +26,23 @@ interface CatalogueRules {
 
 const KIOSK: CatalogueRules = {
   catalogues: kiosk.CATALOGUES,
-  numbers: ['count', 'minutes', 'number', 'inside', 'cap', 'step', 'of', 'position', 'limit', 'capacity', 'perCode', 'perCharacter', 'age'],
+  numbers: [
+    'count',
+    'minutes',
+    'number',
+    'inside',
+    'cap',
+    'step',
+    'of',
+    'position',
+    'limit',
+    'capacity',
+    'perCode',
+    'perCharacter',
+    'age',
+    'admitted',
+    'size',
+  ],
   words: [
     'notes',
     'time',
