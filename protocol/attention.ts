@@ -5,6 +5,7 @@
  * `GET /api/v1/scanners/notes?since=CURSOR`, so an offline kiosk gives the same answer. Pure.
  */
 import { isBandRow, isIdCheckTypeRow, type AgeBand } from './id-check.js';
+import { isTicketHandoutRow, isTypeHandoutRow, notesPageHandoutFields, type TicketHandoutRow, type TypeHandoutRow } from './handouts.js';
 import { labelCharacterProblem } from './labels.js';
 import type { DiscoveryDocument, IsoDateTime } from './types.js';
 
@@ -50,6 +51,12 @@ export interface NotesPage {
    */
   id_checks?: Array<{ ticket_type: string; id_check: string }>;
   id_bands?: Array<[string, AgeBand]>;
+  /**
+   * docs/protocol.md "Handouts (project extension)": every type's items, whole, on every page, and each listed
+   * ticket's own items and handouts given. Absent at an issuer without handouts.
+   */
+  handout_types?: TypeHandoutRow[];
+  handouts?: TicketHandoutRow[];
   next: string;
   complete: boolean;
   /** The answer starts from the beginning although a cursor was sent (another copy, or a cursor ahead): replace. */
@@ -107,6 +114,7 @@ export const notesPageSchema = {
     },
     // [tid, 'over'|'under'|'unknown']
     id_bands: { type: 'array', items: { type: 'array' } },
+    ...notesPageHandoutFields,
     next: { type: 'string' },
     complete: { type: 'boolean' },
     reset: { type: 'boolean' },
@@ -160,6 +168,8 @@ export function isNotesPage(body: unknown): body is NotesPage {
     ) &&
     (page['id_checks'] === undefined || (Array.isArray(page['id_checks']) && page['id_checks'].every(isIdCheckTypeRow))) &&
     (page['id_bands'] === undefined || (Array.isArray(page['id_bands']) && page['id_bands'].every(isBandRow))) &&
+    (page['handout_types'] === undefined || (Array.isArray(page['handout_types']) && page['handout_types'].every(isTypeHandoutRow))) &&
+    (page['handouts'] === undefined || (Array.isArray(page['handouts']) && page['handouts'].every(isTicketHandoutRow))) &&
     typeof page['next'] === 'string' &&
     page['next'].length <= 100 &&
     typeof page['complete'] === 'boolean' &&

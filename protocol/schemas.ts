@@ -5,6 +5,7 @@
  */
 import { attentionSchema } from './attention.js';
 import { idCheckSchema } from './id-check.js';
+import { handoutsSchema } from './handouts.js';
 import { ruleRefusalSchema } from './check-in-rules.js';
 import { ERROR_CODES } from './error-envelope.js';
 import { DOOR_STATUSES, MAX_REASON_LENGTH, SCAN_ACTIONS } from './door.js';
@@ -49,6 +50,8 @@ export const discoveryDocumentSchema = {
         scanner_revocations: { type: 'string' },
         // docs/protocol.md "Attention notes (project extension)": an extra field too.
         scanner_notes: { type: 'string' },
+        // docs/protocol.md "Handouts (project extension)": an extra field too.
+        ticket_handouts: { type: 'string' },
       },
     },
     supported_versions: { type: 'array', items: { type: 'integer' } },
@@ -161,6 +164,8 @@ export const checkInResponseSchema = {
     attention: attentionSchema,
     // docs/protocol.md "ID checks (project extension)": only when the ticket's type asks for an ID check.
     id_check: idCheckSchema,
+    // docs/protocol.md "Handouts (project extension)": the ticket's items with what was given, when and where.
+    handouts: handoutsSchema,
   },
 } as const;
 
@@ -182,6 +187,8 @@ export const ticketStatusSchema = {
     attention: attentionSchema,
     // docs/protocol.md "ID checks (project extension)": only when the ticket's type asks for an ID check.
     id_check: idCheckSchema,
+    // docs/protocol.md "Handouts (project extension)": the ticket's items with what was given, when and where.
+    handouts: handoutsSchema,
   },
 } as const;
 

@@ -7,6 +7,7 @@
  * core (signing-pool.ts) while the main thread stores the previous batch, one
  * transaction per batch (a crash keeps whole batches, never half a ticket).
  */
+import type { HandoutItem } from '../../protocol/handouts.js';
 import { TICKET_PREFIX } from '../../protocol/ticket-code.js';
 import { PROTOCOL_VERSION, type TicketPayload } from '../../protocol/types.js';
 import { loadSigningKey, type SigningKey } from '../signing.js';
@@ -34,6 +35,8 @@ export interface TicketSpec {
   note?: string;
   /** Date of birth, YYYY-MM-DD (docs/protocol.md "ID checks (project extension)"); never in the QR. */
   dob?: string;
+  /** Its own handout items (docs/protocol.md "Handouts (project extension)"); not in the QR. */
+  handouts?: HandoutItem[];
 }
 
 export interface IssuanceContext {
@@ -138,6 +141,7 @@ async function signBatch(signer: BatchSigner, context: IssuanceContext, specs: r
     ...(specs[i]!.attention === true ? { attention: true } : {}),
     ...(specs[i]!.note === undefined ? {} : { note: specs[i]!.note }),
     ...(specs[i]!.dob === undefined ? {} : { dob: specs[i]!.dob }),
+    ...(specs[i]!.handouts === undefined ? {} : { handouts: specs[i]!.handouts }),
     tid: payload.tid,
     eid: payload.eid,
     kid: payload.kid,

@@ -10,6 +10,7 @@ import type { RateLimitHook } from '../services/rate-limits.js';
 import { ticketStatus } from '../services/ticket-status.js';
 import { attentionForTicket } from '../services/attention-notes.js';
 import { idCheckForTicket } from '../services/id-checks.js';
+import { handoutsForTicket } from '../services/handouts.js';
 import { errorResponses, ref } from './schemas.js';
 
 export default async function ticketStatusRoute(
@@ -34,7 +35,9 @@ export default async function ticketStatusRoute(
       const status = ticketStatus(ticket, await findCheckin(options.database.read, ticket.tid), Math.floor(Date.now() / 1000), attention);
       // docs/protocol.md "ID checks (project extension)": a kiosk without the synced list asks before it checks in.
       const idCheck = await idCheckForTicket(options.database.read, ticket);
-      return idCheck === null ? status : { ...status, id_check: idCheck };
+      // docs/protocol.md "Handouts (project extension)": the items with what was given, when and where.
+      const handouts = await handoutsForTicket(options.database.read, ticket);
+      return { ...status, ...(idCheck === null ? {} : { id_check: idCheck }), ...(handouts === null ? {} : { handouts }) };
     },
   );
 }

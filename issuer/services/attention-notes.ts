@@ -26,6 +26,8 @@ import {
 import { findEvent } from '../store/events.js';
 import { namedJob } from '../store/named-jobs.js';
 import { bandsOf, typeIdChecksOf } from '../store/id-checks.js';
+import { givenOfTickets, ticketListsOf, typeHandoutListsOf } from '../store/handouts.js';
+import type { TicketHandoutRow } from '../../protocol/handouts.js';
 import type { Sql } from '../store/sql.js';
 import type { TicketRow } from '../store/tickets.js';
 
@@ -92,6 +94,14 @@ export const setTicketTypeAttentionWrite = namedJob(
     setTicketTypeAttention(db, args.eid, args.ticketType, args.change, args.now),
 );
 
+/** [tid, own items, given] for each listed ticket with either. */
+async function handoutRows(db: Sql, tids: readonly string[]): Promise<TicketHandoutRow[]> {
+  const [lists, given] = [await ticketListsOf(db, tids), await givenOfTickets(db, tids)];
+  return tids
+    .filter((tid) => lists.has(tid) || given.has(tid))
+    .map((tid): TicketHandoutRow => [tid, lists.get(tid) ?? [], given.get(tid) ?? []]);
+}
+
 export function notesCursor(copyId: string, seq: number): string {
   return `${copyId}.${seq}`;
 }
@@ -119,17 +129,17 @@ export async function notesPage(
   }
   const { rows, lastSeq } = await notesAfter(db, credential.eid, after, sequence.last_seq, limit);
   const complete = rows.length < limit;
+  const tids = rows.map((row) => row[0]);
   return {
     eid: credential.eid,
     tickets: rows,
     types: await typeRulesOf(db, credential.eid),
     // docs/protocol.md "ID checks (project extension)": every type's check, whole, and the listed tickets' age bands.
     id_checks: await typeIdChecksOf(db, credential.eid),
-    id_bands: await bandsOf(
-      db,
-      credential.eid,
-      rows.map((row) => row[0]),
-    ),
+    id_bands: await bandsOf(db, credential.eid, tids),
+    // docs/protocol.md "Handouts (project extension)": every type's items, whole, and the listed tickets' own and given.
+    handout_types: await typeHandoutListsOf(db, credential.eid),
+    handouts: await handoutRows(db, tids),
     next: notesCursor(sequence.copy_id, complete ? sequence.last_seq : lastSeq!),
     complete,
     reset,

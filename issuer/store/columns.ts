@@ -104,6 +104,8 @@ export const TABLE_COLUMNS = {
     note_seq: LOCAL,
     // The holder's date of birth (docs/protocol.md "ID checks (project extension)"): stays in this database only.
     dob: LOCAL,
+    // docs/protocol.md "Handouts (project extension)": the ticket's own items, as the notes and the date of birth stay here.
+    handouts: LOCAL,
   },
   checkins: {
     rowid: ROWID,
@@ -163,7 +165,8 @@ export const TABLE_COLUMNS = {
     direction: { travels: 'direction?', immutable: true },
     // A scanner key's role (protocol/access.ts); was the can_annul flag before format version 5.
     role: { travels: 'role', immutable: true },
-    pin_required: { travels: 'flag', immutable: true },
+    pin_required: { travels: 'flag', immutable: true }, // A handout station's (docs/protocol.md "Handouts (project extension)"): not in the export file yet.
+    station: LOCAL,
   },
   api_keys: {
     rowid: ROWID,
@@ -178,7 +181,8 @@ export const TABLE_COLUMNS = {
     expires_at: { travels: 'time', immutable: true },
     created_at: { travels: 'time', immutable: true },
     revoked_at: { travels: 'time?' },
-    role: { travels: 'role', immutable: true },
+    role: { travels: 'role', immutable: true }, // A handout station's key (docs/protocol.md "Handouts (project extension)"): not in the export file yet.
+    station: LOCAL,
   },
   admin_token: { singleton: LOCAL, token_hash: LOCAL, created_at: LOCAL },
   admission_events: {
@@ -261,6 +265,22 @@ export const TABLE_COLUMNS = {
   revocation_sequence: { singleton: LOCAL, last_seq: LOCAL, copy_id: LOCAL },
   ticket_type_notes: { eid: LOCAL, ticket_type: LOCAL, attention: LOCAL, note: LOCAL, updated_at: LOCAL },
   ticket_type_id_checks: { eid: LOCAL, ticket_type: LOCAL, id_check: LOCAL, updated_at: LOCAL },
+  ticket_type_handouts: { eid: LOCAL, ticket_type: LOCAL, items: LOCAL, updated_at: LOCAL },
+  handouts: {
+    hid: LOCAL,
+    eid: LOCAL,
+    tid: LOCAL,
+    item: LOCAL,
+    status: LOCAL,
+    reason: LOCAL,
+    given_at: LOCAL,
+    received_at: LOCAL,
+    scanner_id: LOCAL,
+    scanner_name: LOCAL,
+    gate_id: LOCAL,
+    api_key_id: LOCAL,
+    staff_id: LOCAL,
+  },
   note_sequence: { singleton: LOCAL, last_seq: LOCAL, copy_id: LOCAL },
   check_in_rules: { rowid: ROWID, eid: { travels: 'string' }, rules: { travels: 'rules_json' }, updated_at: { travels: 'time' } },
   // docs/issuer.md "Staff roles and badges": the code is signed once, so all but the revocation never changes.
