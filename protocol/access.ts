@@ -92,6 +92,8 @@ export const ACCESS = {
   confirmIdCheck: { roles: EVERYONE, label: 'confirm an ID check' },
   denyIdCheck: { roles: EVERYONE, label: 'deny an ID check' },
   overrideIdCheck: { roles: SUPERVISOR_UP, label: 'override an ID check' },
+  // docs/kiosk.md "Handouts": whoever runs the door confirms a handout with one tap (the staff id recorded when unlocked).
+  giveHandout: { roles: EVERYONE, label: 'give a handout' },
   verifyLog: { roles: SUPERVISOR_UP, label: 'audit log check' },
   setStaffPin: { roles: TECHNICIAN, label: 'set the staff PIN' },
   removeStaffPin: { roles: TECHNICIAN, label: 'remove a staff PIN' },

@@ -324,3 +324,9 @@ export const notesPageHandoutFields = {
   // [tid, [{item, count}], [{hid, item, at, gate, scanner}]]
   handouts: { type: 'array', items: { type: 'array' } },
 } as const;
+
+/** The discovery document's extra field naming the endpoint; absent at an issuer without handouts. */
+export function handoutsUrlOf(document: { endpoints: object }): string | null {
+  const url = (document.endpoints as { ticket_handouts?: unknown }).ticket_handouts;
+  return typeof url === 'string' ? url : null;
+}

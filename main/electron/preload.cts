@@ -49,6 +49,7 @@ const CHANNELS = {
   denyIdCheck: 'kiosk:deny-id-check',
   overrideIdCheck: 'kiosk:override-id-check',
   verdictDetails: 'kiosk:verdict-details',
+  giveHandout: 'kiosk:give-handout',
 } as const satisfies KioskChannels;
 const ISSUER_CHANNELS = {
   status: 'issuer:status',
@@ -103,6 +104,7 @@ const api = {
   denyIdCheck: () => call(CHANNELS.denyIdCheck),
   overrideIdCheck: () => call(CHANNELS.overrideIdCheck),
   verdictDetails: (decidedAt) => call(CHANNELS.verdictDetails, decidedAt),
+  giveHandout: (decidedAt, item) => call(CHANNELS.giveHandout, decidedAt, item),
   onStateChange(listener) {
     // The page gets the state only, never the IPC event (it would expose ipcRenderer's sender).
     const forward = (_event: IpcRendererEvent, state: KioskState): void => listener(state);

@@ -39,6 +39,7 @@ export const KIOSK_CHANNELS = {
   denyIdCheck: 'kiosk:deny-id-check',
   overrideIdCheck: 'kiosk:override-id-check',
   verdictDetails: 'kiosk:verdict-details',
+  giveHandout: 'kiosk:give-handout',
 } as const;
 
 /** renderer → main, the on-site issuer (main/onsite-issuer), one per OnsiteIssuerApi method (onsite-issuer-calls.ts). */

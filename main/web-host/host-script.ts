@@ -109,6 +109,7 @@ export function installKioskHost(win: HostWindow): void {
     denyIdCheck: () => call('denyIdCheck'),
     overrideIdCheck: () => call('overrideIdCheck'),
     verdictDetails: (decidedAt) => call('verdictDetails', decidedAt),
+    giveHandout: (decidedAt, item) => call('giveHandout', decidedAt, item),
     onStateChange(listener) {
       const subscriber = (state: KioskState): void => listener(state);
       listeners.add(subscriber);

@@ -8,6 +8,8 @@ import type { IsoDateTime, VerdictAttention } from '../../../protocol/index.js';
 import { combineAttention, type TicketNote, type TypeNote } from '../decide/attention.js';
 import { idCheckFromList, parseIdCheck, type AgeBand, type IdCheck } from '../../../protocol/id-check.js';
 import type { Statements } from './database.js';
+import type { TicketHandoutRow, TypeHandoutRow } from '../../../protocol/handouts.js';
+import { applyHandoutPage } from './handouts.js';
 
 /** One page of the issuer's notes list as the kiosk keeps it (AttentionNotes.applyPage). */
 export interface AttentionNotesPage {
@@ -20,6 +22,9 @@ export interface AttentionNotesPage {
   /** docs/kiosk.md "ID checks": every type's check, whole (absent: the issuer has none), and the listed tickets' bands. */
   idChecks?: ReadonlyArray<{ ticket_type: string; id_check: string }>;
   idBands?: ReadonlyArray<readonly [string, AgeBand]>;
+  /** docs/kiosk.md "Handouts": every type's items, whole, and the listed tickets' own items and handouts given. */
+  handoutTypes?: readonly TypeHandoutRow[];
+  handouts?: readonly TicketHandoutRow[];
   cursor: string;
   reset: boolean;
   /** Set on the page that completes a sync; otherwise the last good sync's time is kept. */
@@ -65,6 +70,7 @@ export class AttentionNotes {
       sql.statement('DELETE FROM attention_types').run();
       const type = sql.statement('INSERT OR REPLACE INTO attention_types (ticket_type, attention, note) VALUES (?, ?, ?)');
       for (const rule of page.types) type.run(rule.ticket_type, rule.attention ? 1 : 0, rule.note);
+      applyHandoutPage(sql, page, !sameList || page.reset);
       const syncedAt = page.syncedAt ?? (sameList && !page.reset ? before.synced_at : null);
       sql
         .statement('INSERT OR REPLACE INTO attention_sync (id, iss, eid, cursor, synced_at) VALUES (1, ?, ?, ?, ?)')
