@@ -110,7 +110,7 @@ export function verdictView(verdict: DoorVerdict, time: TimeOptions = {}): Verdi
       cssClass: 'verdict--handout',
       dataVerdict: 'handout',
       dataReason: 'valid',
-      handouts: handoutsView(verdict, time),
+      ...handoutsField(verdict, time),
     };
   }
   if (verdict.kind === 'admit' && verdict.attention && (verdict.attention.required || verdict.attention.notes.length > 0)) {
@@ -124,7 +124,7 @@ export function verdictView(verdict: DoorVerdict, time: TimeOptions = {}): Verdi
       dataVerdict: 'admit',
       dataReason: 'valid',
       attention: { required: verdict.attention.required, notes: [...verdict.attention.notes] },
-      handouts: handoutsView(verdict, time),
+      ...handoutsField(verdict, time),
     };
   }
   if (verdict.kind === 'admit') {
@@ -136,7 +136,7 @@ export function verdictView(verdict: DoorVerdict, time: TimeOptions = {}): Verdi
       cssClass: 'verdict--admit',
       dataVerdict: 'admit',
       dataReason: 'valid',
-      handouts: handoutsView(verdict, time),
+      ...handoutsField(verdict, time),
     };
   }
   return {
@@ -253,6 +253,12 @@ export function ruleWords(rule: RuleRefusal): string {
 export function verdictIdentity(verdict: Verdict): string {
   const reason = verdict.kind === 'refuse' ? verdict.reason : verdict.kind === 'exit' ? 'exited' : 'valid';
   return `${verdict.decided_at}|${verdict.ticket?.tid ?? ''}|${reason}`;
+}
+
+/** `handouts` only for an ADMIT that has items (a plain ADMIT's view stays as it was). */
+function handoutsField(verdict: Verdict, time: TimeOptions): { handouts?: HandoutsView } {
+  const view = handoutsView(verdict, time);
+  return view === null ? {} : { handouts: view };
 }
 
 /** Where a handout was given, in words: the scanner's name and its gate. */

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { isNotesPage, type NotesPage } from '../../../protocol/attention.js';
 import type { HandoutAnswer } from '../../../protocol/handouts.js';
 import { decodeSetupCode } from '../../../protocol/setup-code.js';
-import { cliFailure, cliJson, createEvent, issueTickets } from '../../support/cli-harness.js';
+import { cliFailure, cliJson, createEvent, issueTickets, runCli } from '../../support/cli-harness.js';
 import { enroll, postCheckIn, type HttpScanner } from '../../support/issuer-http.js';
 import { BOTH_STORES, useIssuerOnStore, type Store } from '../../support/issuer-on-store.js';
 
@@ -198,6 +198,26 @@ describe.each<[Store]>(BOTH_STORES)('handouts on %s', (store) => {
         body: JSON.stringify({ tid, eid: event.eid, item: 'wristband', given_at: new Date().toISOString() }),
       });
       expect(missing.status).toBe(400);
+
+      // The export lists every handout, given and refused, with its scanner and gate; counts per item.
+      const exported = await cliJson<Array<Record<string, unknown>>>(['handouts', 'export', '--data', issuer.data, '--event', event.eid]);
+      expect(exported.filter((row) => row['tid'] === tid && row['status'] === 'given')).toHaveLength(3);
+      expect(exported.find((row) => row['hid'] === second.body.handout_id)).toMatchObject({
+        status: 'refused',
+        reason: 'already_given',
+        scanner_name: 'Bar West',
+        gate_id: 'West',
+      });
+      const counts = await cliJson<{ items: unknown[] }>(['handouts', 'counts', '--data', issuer.data, '--event', event.eid]);
+      expect(counts.items).toEqual([
+        { item: 'cap', given: 0, refused: 1 },
+        { item: 'drink voucher', given: 2, refused: 1 },
+        { item: 'wristband', given: 2, refused: 6 },
+      ]);
+      const csv = await runCli(['handouts', 'export', '--data', issuer.data, '--event', event.eid]);
+      expect(csv.stdout.split('\n')[0]).toBe(
+        'handout_id,tid,item,status,reason,given_at,received_at,scanner_id,scanner_name,gate_id,staff_id',
+      );
     },
     SLOW_MS,
   );

@@ -29,6 +29,9 @@ const KIOSK: CatalogueRules = {
   numbers: ['count', 'minutes', 'number', 'inside', 'cap', 'step', 'of', 'position', 'limit', 'capacity', 'perCode', 'perCharacter', 'age'],
   words: [
     'notes',
+    // docs/kiosk.md "Handouts": an item's name, and where it was given (a scanner's name and gate).
+    'item',
+    'where',
     'time',
     'name',
     'message',
