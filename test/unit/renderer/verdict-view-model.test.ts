@@ -134,7 +134,14 @@ describe('handouts on the verdict (docs/kiosk.md "Handouts")', () => {
     expect(view.handouts).toEqual({
       decidedAt: '2026-07-18T19:42:00Z',
       items: [
-        { item: 'wristband', count: 1, left: 0, label: 'Give wristband', leftText: 'All given', lastGiven: 'Given 19:40 at Door 1 (North)' },
+        {
+          item: 'wristband',
+          count: 1,
+          left: 0,
+          label: 'Give wristband',
+          leftText: 'All given',
+          lastGiven: 'Given 19:40 at Door 1 (North)',
+        },
         { item: 'drink voucher', count: 2, left: 2, label: 'Give drink voucher ×2', leftText: '2 left', lastGiven: null },
       ],
       note: null,
