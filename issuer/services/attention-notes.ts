@@ -26,7 +26,7 @@ import {
 import { findEvent } from '../store/events.js';
 import { namedJob } from '../store/named-jobs.js';
 import { bandsOf, typeIdChecksOf } from '../store/id-checks.js';
-import { givenOfTickets, ticketListsOf, typeHandoutListsOf } from '../store/handouts.js';
+import { pageHandoutRows, typeHandoutListsOf } from '../store/handouts.js';
 import type { TicketHandoutRow } from '../../protocol/handouts.js';
 import type { Sql } from '../store/sql.js';
 import type { TicketRow } from '../store/tickets.js';
@@ -95,8 +95,8 @@ export const setTicketTypeAttentionWrite = namedJob(
 );
 
 /** [tid, own items, given] for each listed ticket with either. */
-async function handoutRows(db: Sql, tids: readonly string[]): Promise<TicketHandoutRow[]> {
-  const [lists, given] = [await ticketListsOf(db, tids), await givenOfTickets(db, tids)];
+async function handoutRows(db: Sql, eid: string, tids: readonly string[], after: number, lastSeq: number): Promise<TicketHandoutRow[]> {
+  const { lists, given } = await pageHandoutRows(db, eid, after, lastSeq);
   return tids
     .filter((tid) => lists.has(tid) || given.has(tid))
     .map((tid): TicketHandoutRow => [tid, lists.get(tid) ?? [], given.get(tid) ?? []]);
@@ -139,7 +139,7 @@ export async function notesPage(
     id_bands: await bandsOf(db, credential.eid, tids),
     // docs/protocol.md "Handouts (project extension)": every type's items, whole, and the listed tickets' own and given.
     handout_types: await typeHandoutListsOf(db, credential.eid),
-    handouts: await handoutRows(db, tids),
+    handouts: lastSeq === null ? [] : await handoutRows(db, credential.eid, tids, after, lastSeq),
     next: notesCursor(sequence.copy_id, complete ? sequence.last_seq : lastSeq!),
     complete,
     reset,

@@ -108,37 +108,41 @@ export async function givenOf(db: Sql, tid: string): Promise<Array<HandoutGiven 
   return rows.map((row) => ({ hid: row.hid, item: row.item, at: row.given_at, gate: row.gate_id, scanner: row.scanner_name }));
 }
 
-/** The handouts given to each of `tids` (chunks of 500), by ticket. */
-export async function givenOfTickets(db: Sql, tids: readonly string[]): Promise<Map<string, Array<HandoutGiven & { item: string }>>> {
-  const byTicket = new Map<string, Array<HandoutGiven & { item: string }>>();
-  for (let start = 0; start < tids.length; start += 500) {
-    const chunk = tids.slice(start, start + 500);
-    const rows = await db.all<{ tid: string; hid: string; item: string; given_at: string; gate_id: string | null; scanner_name: string }>(
-      `SELECT tid, hid, item, given_at, gate_id, scanner_name FROM handouts
-       WHERE status = 'given' AND tid IN (${chunk.map(() => '?').join(', ')}) ORDER BY given_at, hid`,
-      chunk,
-    );
-    for (const row of rows) {
-      const list = byTicket.get(row.tid) ?? [];
-      list.push({ hid: row.hid, item: row.item, at: row.given_at, gate: row.gate_id, scanner: row.scanner_name });
-      byTicket.set(row.tid, list);
-    }
-  }
-  return byTicket;
-}
-
-/** The own items of each of `tids` that has any (chunks of 500). */
-export async function ticketListsOf(db: Sql, tids: readonly string[]): Promise<Map<string, HandoutItem[]>> {
+/**
+ * The handout rows of the tickets listed on one page of the synced list: those of `eid` whose note number is in
+ * (after, upTo]. Two statements a page, not two per 500 tickets (docs/benchmarks.md "Handout list sync").
+ */
+export async function pageHandoutRows(
+  db: Sql,
+  eid: string,
+  after: number,
+  upTo: number,
+): Promise<{ lists: Map<string, HandoutItem[]>; given: Map<string, Array<HandoutGiven & { item: string }>> }> {
   const lists = new Map<string, HandoutItem[]>();
-  for (let start = 0; start < tids.length; start += 500) {
-    const chunk = tids.slice(start, start + 500);
-    const rows = await db.all<{ tid: string; handouts: string }>(
-      `SELECT tid, handouts FROM tickets WHERE handouts IS NOT NULL AND tid IN (${chunk.map(() => '?').join(', ')})`,
-      chunk,
-    );
-    for (const row of rows) lists.set(row.tid, parseItems(row.handouts));
+  const given = new Map<string, Array<HandoutGiven & { item: string }>>();
+  const listRows = await db.all<{ tid: string; handouts: string }>(
+    'SELECT tid, handouts FROM tickets WHERE eid = ? AND handouts IS NOT NULL AND note_seq > ? AND note_seq <= ?',
+    [eid, after, upTo],
+  );
+  for (const row of listRows) lists.set(row.tid, parseItems(row.handouts));
+  const givenRows = await db.all<{
+    tid: string;
+    hid: string;
+    item: string;
+    given_at: string;
+    gate_id: string | null;
+    scanner_name: string;
+  }>(
+    `SELECT h.tid, h.hid, h.item, h.given_at, h.gate_id, h.scanner_name FROM handouts h JOIN tickets t ON t.tid = h.tid
+     WHERE t.eid = ? AND t.note_seq > ? AND t.note_seq <= ? AND h.status = 'given' ORDER BY h.given_at, h.hid`,
+    [eid, after, upTo],
+  );
+  for (const row of givenRows) {
+    const list = given.get(row.tid) ?? [];
+    list.push({ hid: row.hid, item: row.item, at: row.given_at, gate: row.gate_id, scanner: row.scanner_name });
+    given.set(row.tid, list);
   }
-  return lists;
+  return { lists, given };
 }
 
 /** Records one handout (given or refused); a given one moves the ticket in the note sequence. */
