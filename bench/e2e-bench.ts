@@ -336,6 +336,9 @@ class TimedCore implements WebHostCore {
   verdictDetails(decidedAt: string): ReturnType<WebHostCore['verdictDetails']> {
     return this.core.verdictDetails(decidedAt);
   }
+  giveHandout(decidedAt: string, item: string): ReturnType<WebHostCore['giveHandout']> {
+    return this.core.giveHandout(decidedAt, item);
+  }
   configureLanes(...args: Parameters<WebHostCore['configureLanes']>): ReturnType<WebHostCore['configureLanes']> {
     return this.core.configureLanes(...args);
   }

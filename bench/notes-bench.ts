@@ -7,7 +7,11 @@
  * whole sync (main/kiosk/sync/notes.ts NotesSync, its real IssuerClient, each page written into a fresh real
  * kiosk.db by the kiosk's store) with the list's size on the kiosk's disk. Prints time and bytes, asserts nothing.
  *
- *   npm run bench:notes [-- --notes 100000 --store sqlite|postgres|both]
+ *   npm run bench:notes [-- --notes 100000 --store sqlite|postgres|both --handouts 0|1]
+ *
+ * With `--handouts 1` (docs/protocol.md "Handouts (project extension)"; docs/benchmarks.md "Handout list sync") every
+ * ticket also has its own item, the VIP type two items, and every fourth ticket a handout given, so each page carries
+ * the handout rows too.
  */
 import { spawn, execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -23,6 +27,7 @@ import { IssuerClient } from '../main/kiosk/sync/issuer-client.js';
 import { NotesSync } from '../main/kiosk/sync/notes.js';
 import { startPostgresCluster } from '../test/support/postgres-cluster.js';
 import { numberOption, textOption } from './bench-kit.js';
+import { withIssuer } from '../issuer/admin/issuer-context.js';
 
 const CLI = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'issuer', 'cli.js');
 const run = promisify(execFile);
@@ -68,7 +73,7 @@ function csvOf(count: number): string {
   return lines.join('\n');
 }
 
-async function measure(store: string, data: string, database: string[], count: number): Promise<void> {
+async function measure(store: string, data: string, database: string[], count: number, handouts: boolean): Promise<void> {
   await cli(['init', '--data', data, ...database, '--base-url', 'http://127.0.0.1:8080', '--name', 'Notes bench']);
   const event = await cli<{ eid: string }>([
     'event',
@@ -101,6 +106,35 @@ async function measure(store: string, data: string, database: string[], count: n
     '--note',
     'Green wristband',
   ]);
+  if (handouts) {
+    await cli([
+      'event',
+      'ticket-type',
+      'set',
+      '--data',
+      data,
+      '--event',
+      event.eid,
+      '--type',
+      'VIP',
+      '--handout',
+      'wristband',
+      '--handout',
+      '2 drink voucher',
+    ]);
+    // Straight into the store, in one write job: `ticket update` per ticket would take the bench hours.
+    await withIssuer(data, ({ database: db }) =>
+      db.write(async (tx) => {
+        await tx.run('UPDATE tickets SET handouts = ? WHERE eid = ?', [JSON.stringify([{ item: 'T-shirt M', count: 1 }]), event.eid]);
+        await tx.run(
+          `INSERT INTO handouts (hid, eid, tid, item, status, reason, given_at, received_at, scanner_id, scanner_name, gate_id, api_key_id, staff_id)
+           SELECT 'h-' || tid, eid, tid, 'T-shirt M', 'given', NULL, ?, ?, 'bench', 'Bench door', 'North', 'bench', NULL
+           FROM tickets WHERE eid = ? AND note_seq % 4 = 0`,
+          [new Date().toISOString(), new Date().toISOString(), event.eid],
+        );
+      }),
+    );
+  }
   const setup = await cli<{ setup_qr: string }>(['scanner', 'setup', '--data', data, '--event', event.eid]);
   const server = await serve(data);
   try {
@@ -110,12 +144,15 @@ async function measure(store: string, data: string, database: string[], count: n
       body: JSON.stringify({ token: decodeSetupCode(setup.setup_qr).token, scanner_id: crypto.randomUUID() }),
     });
     const { api_key } = (await enrolled.json()) as { api_key: string };
-    const syncOnce = async (gzip = true): Promise<{ ms: number; bytes: number; wire: number; rows: number; pages: number }> => {
+    const syncOnce = async (
+      gzip = true,
+    ): Promise<{ ms: number; bytes: number; wire: number; rows: number; pages: number; handoutRows: number }> => {
       const started = performance.now();
       let bytes = 0;
       let wire = 0;
       let rows = 0;
       let pages = 0;
+      let handoutRows = 0;
       let since: string | null = null;
       for (;;) {
         const response: Response = await fetch(`${server.url}/api/v1/scanners/notes${since === null ? '' : `?since=${since}`}`, {
@@ -128,9 +165,10 @@ async function measure(store: string, data: string, database: string[], count: n
         const page = JSON.parse(text) as NotesPage;
         if (response.status !== 200 || !isNotesPage(page)) throw new Error(`page ${pages + 1}: ${response.status} ${text.slice(0, 200)}`);
         rows += page.tickets.length;
+        handoutRows += page.handouts?.length ?? 0;
         pages += 1;
         since = page.next;
-        if (page.complete) return { ms: performance.now() - started, bytes, wire, rows, pages };
+        if (page.complete) return { ms: performance.now() - started, bytes, wire, rows, pages, handoutRows };
       }
     };
     await syncOnce(); // warm the caches and the connection
@@ -168,7 +206,7 @@ async function measure(store: string, data: string, database: string[], count: n
     const kioskWorst = kioskRuns.reduce((a, b) => (a.ms >= b.ms ? a : b));
     const mb = (best.bytes / 1024 / 1024).toFixed(2);
     console.log(
-      `${store}: ${best.rows} notes in ${best.pages} pages of ${NOTES_PAGE_DEFAULT}: HTTP pages alone ${best.ms.toFixed(0)} ms (worst of 3 ${worst.ms.toFixed(0)} ms), ${(best.wire / 1024 / 1024).toFixed(2)} MB on the wire (gzip), ${mb} MB of JSON (${(best.bytes / best.rows).toFixed(1)} bytes a note); without gzip ${plain.ms.toFixed(0)} ms, ${(plain.wire / 1024 / 1024).toFixed(2)} MB on the wire  [import of the ${count} tickets: ${(issued / 1000).toFixed(1)} s]`,
+      `${store}${handouts ? ` (with handouts: ${best.handoutRows} ticket rows)` : ''}: ${best.rows} notes in ${best.pages} pages of ${NOTES_PAGE_DEFAULT}: HTTP pages alone ${best.ms.toFixed(0)} ms (worst of 3 ${worst.ms.toFixed(0)} ms), ${(best.wire / 1024 / 1024).toFixed(2)} MB on the wire (gzip), ${mb} MB of JSON (${(best.bytes / best.rows).toFixed(1)} bytes a note); without gzip ${plain.ms.toFixed(0)} ms, ${(plain.wire / 1024 / 1024).toFixed(2)} MB on the wire  [import of the ${count} tickets: ${(issued / 1000).toFixed(1)} s]`,
     );
     console.log(
       `${store}: the kiosk's whole sync into a fresh kiosk.db (NotesSync, IssuerClient, the kiosk's store): ${kiosk.changed} notes in ${kiosk.ms.toFixed(0)} ms (worst of 3 ${kioskWorst.ms.toFixed(0)} ms, HTTP ${((best.ms / kiosk.ms) * 100).toFixed(0)}% of it), the list on the kiosk's disk ${(kiosk.listBytes / 1024 / 1024).toFixed(2)} MB (${(kiosk.listBytes / Math.max(1, kiosk.changed)).toFixed(1)} bytes a note); goal < ${GOAL_MS} ms and < ${GOAL_BYTES / 1024 / 1024} MB: ${kiosk.ms < GOAL_MS && best.wire < GOAL_BYTES && kiosk.listBytes < GOAL_BYTES ? 'met' : 'NOT met'} (without gzip on the wire: ${plain.wire < GOAL_BYTES ? 'met' : 'NOT met'})`,
@@ -188,6 +226,7 @@ async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const count = numberOption(argv, '--notes', 100_000);
   const store = textOption(argv, '--store', 'both');
+  const handouts = numberOption(argv, '--handouts', 0, { min: 0, max: 1 }) === 1;
   if (store !== 'sqlite' && store !== 'postgres' && store !== 'both') throw new Error('--store needs sqlite, postgres or both');
   console.log(
     `attention notes sync, ${count} tickets with a note in one event (machine: ${os.cpus().length} cores, Node ${process.version})`,
@@ -195,7 +234,7 @@ async function main(): Promise<void> {
   if (store !== 'postgres') {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'notes-bench-'));
     try {
-      await measure('SQLite', path.join(dir, 'data'), [], count);
+      await measure('SQLite', path.join(dir, 'data'), [], count, handouts);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
@@ -210,7 +249,7 @@ async function main(): Promise<void> {
     }
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'notes-bench-'));
     try {
-      await measure('PostgreSQL', path.join(dir, 'data'), ['--database', cluster.url], count);
+      await measure('PostgreSQL', path.join(dir, 'data'), ['--database', cluster.url], count, handouts);
     } finally {
       await cluster.stop();
       fs.rmSync(dir, { recursive: true, force: true });

@@ -23,6 +23,7 @@ import healthRoutes from './routes/health.js';
 import heartbeatRoute from './routes/heartbeat.js';
 import revocationsRoute from './routes/revocations.js';
 import scannerNotesRoute from './routes/scanner-notes.js';
+import handoutsRoute from './routes/handouts.js';
 import { addProtocolSchemas } from './routes/schemas.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './request-body.js';
 import { closeConnectionsOnShutdown } from './shutdown.js';
@@ -180,6 +181,7 @@ async function assemble(options: BuildOptions, database: SqlDatabase, schemaVers
   await app.register(heartbeatRoute, { database, scannerRateLimit: scannerLimit });
   await app.register(revocationsRoute, { database, scannerRateLimit: scannerLimit });
   await app.register(scannerNotesRoute, { database, scannerRateLimit: scannerLimit });
+  await app.register(handoutsRoute, { database, scannerRateLimit: scannerLimit });
   await app.register(adminRoutes, {
     database,
     adminToken: options.adminToken,

@@ -10,6 +10,7 @@ import { registerAdminTokenCommands } from './cli/admin-token-command.js';
 import { registerAuditCommands } from './cli/audit-command.js';
 import { registerBackupCommand } from './cli/backup-command.js';
 import { registerCheckinsCommands } from './cli/checkins-commands.js';
+import { registerHandoutsCommands } from './cli/handouts-commands.js';
 import { registerEventCommands } from './cli/event-commands.js';
 import { registerInitCommand } from './cli/init-command.js';
 import { registerKeyCommands } from './cli/key-commands.js';
@@ -45,6 +46,7 @@ export function buildProgram(): Command {
   registerWebhookCommands(program);
   registerKeyCommands(program);
   registerCheckinsCommands(program);
+  registerHandoutsCommands(program);
   registerBackupCommand(program);
   registerAdminTokenCommands(program);
   registerTransferCommands(program);

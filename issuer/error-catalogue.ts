@@ -86,6 +86,11 @@ export const errors = {
     new ApiError('FORBIDDEN', "this scanner's key may not search tickets (scanner setup --role supervisor)", {
       reason: 'action_not_allowed',
     }),
+  /** docs/protocol.md "Handouts (project extension)": a key whose role may not record handouts. */
+  forbiddenHandout: () =>
+    new ApiError('FORBIDDEN', "this scanner's key may not record handouts (scanner setup --role steward or handout)", {
+      reason: 'action_not_allowed',
+    }),
   /** docs/protocol.md "Ticket search": a manual entry from a key (and badge) whose role may not make one. */
   forbiddenManualEntry: () =>
     new ApiError(

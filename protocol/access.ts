@@ -36,11 +36,15 @@ export const KIOSK_ROLES = ['anyone', ...STAFF_ROLES] as const;
 /** Who is in front of the kiosk: anyone at the door, or a staff role unlocked. */
 export type KioskRole = (typeof KIOSK_ROLES)[number];
 
-export const SCANNER_KEY_ROLES = STAFF_ROLES;
+/**
+ * A scanner key's role: a staff role, or `handout`, a handout station's (docs/protocol.md "Handouts (project
+ * extension)"): it records handouts and reads a ticket's status, and never admits.
+ */
+export const SCANNER_KEY_ROLES = [...STAFF_ROLES, 'handout'] as const;
 /** What a scanner key may do at the issuer. */
-export type ScannerKeyRole = StaffRole;
+export type ScannerKeyRole = (typeof SCANNER_KEY_ROLES)[number];
 
-export type Role = KioskRole;
+export type Role = KioskRole | 'handout';
 
 /** A scanner key's rights as the issuer tells its kiosk (heartbeat `rights`, docs/protocol.md "Scanner heartbeat"). */
 export interface ScannerRights {
@@ -56,6 +60,8 @@ export interface AccessRow {
 
 const EVERYONE = ['anyone', 'steward', 'supervisor', 'technician'] as const;
 const STEWARD_UP = ['steward', 'supervisor', 'technician'] as const;
+/** A scanner key of a steward and up, or a handout station's. */
+const STEWARD_UP_OR_STATION = ['steward', 'supervisor', 'technician', 'handout'] as const;
 const SUPERVISOR_UP = ['supervisor', 'technician'] as const;
 const TECHNICIAN = ['technician'] as const;
 
@@ -89,6 +95,8 @@ export const ACCESS = {
   // docs/kiosk.md "Party tickets": whoever runs the door says how many of a party come in now (or none).
   chooseParty: { roles: EVERYONE, label: 'admit part of a party' },
   cancelParty: { roles: EVERYONE, label: 'cancel a party prompt' },
+  // docs/kiosk.md "Handouts": whoever runs the door confirms a handout with one tap (the staff id recorded when unlocked).
+  giveHandout: { roles: EVERYONE, label: 'give a handout' },
   verifyLog: { roles: SUPERVISOR_UP, label: 'audit log check' },
   setStaffPin: { roles: TECHNICIAN, label: 'set the staff PIN' },
   removeStaffPin: { roles: TECHNICIAN, label: 'remove a staff PIN' },
@@ -110,12 +118,14 @@ export const ACCESS = {
   'issuer.entry': { roles: STEWARD_UP, label: 'check in' },
   'issuer.exit': { roles: STEWARD_UP, label: 'scan out' },
   'issuer.annul': { roles: SUPERVISOR_UP, label: 'annul' },
-  'issuer.status': { roles: STEWARD_UP, label: 'ticket status' },
+  'issuer.status': { roles: STEWARD_UP_OR_STATION, label: 'ticket status' },
+  // docs/protocol.md "Handouts (project extension)": whoever scans at the door records a handout; a handout station only that.
+  'issuer.handout': { roles: STEWARD_UP_OR_STATION, label: 'record a handout' },
   // docs/protocol.md "Ticket search": by name, short id or tid, and a manual check-in with a reason.
   'issuer.search': { roles: SUPERVISOR_UP, label: 'search tickets' },
   'issuer.manualEntry': { roles: SUPERVISOR_UP, label: 'check in by hand' },
-  'issuer.heartbeat': { roles: STEWARD_UP, label: 'heartbeat' },
-  'issuer.revocations': { roles: STEWARD_UP, label: 'revocation list' },
+  'issuer.heartbeat': { roles: STEWARD_UP_OR_STATION, label: 'heartbeat' },
+  'issuer.revocations': { roles: STEWARD_UP_OR_STATION, label: 'revocation list' },
 } as const satisfies Record<string, AccessRow>;
 
 export type AccessCall = keyof typeof ACCESS;
@@ -150,6 +160,10 @@ export function isStaffRole(value: unknown): value is StaffRole {
   return typeof value === 'string' && (STAFF_ROLES as readonly string[]).includes(value);
 }
 
+export function isScannerKeyRole(value: unknown): value is ScannerKeyRole {
+  return typeof value === 'string' && (SCANNER_KEY_ROLES as readonly string[]).includes(value);
+}
+
 /** The role → the heartbeat's `rights` (the spec's wire form). */
 export function rightsOf(role: ScannerKeyRole): ScannerRights {
   return { annul: mayCall(role, 'issuer.annul') };
@@ -160,9 +174,9 @@ export function rightsOf(role: ScannerKeyRole): ScannerRights {
  * (before the first heartbeat): a steward's key, which may not annul.
  */
 export function keyRoleOfRights(rights: ScannerRights | null | undefined, role?: unknown): ScannerKeyRole {
-  if (isStaffRole(role)) return role;
+  if (isScannerKeyRole(role)) return role;
   const annul = rights?.annul === true;
-  return SCANNER_KEY_ROLES.find((candidate) => rightsOf(candidate).annul === annul) ?? 'steward';
+  return STAFF_ROLES.find((candidate) => rightsOf(candidate).annul === annul) ?? 'steward';
 }
 
 /** The role → the older `can_annul` column and setup-code flag (0 or 1). */

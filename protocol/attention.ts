@@ -5,6 +5,7 @@
  * `GET /api/v1/scanners/notes?since=CURSOR`, so an offline kiosk gives the same answer. Pure.
  */
 import { isBandRow, isIdCheckTypeRow, type AgeBand } from './id-check.js';
+import { isTicketHandoutRow, isTypeHandoutRow, notesPageHandoutFields, type TicketHandoutRow, type TypeHandoutRow } from './handouts.js';
 import { labelCharacterProblem } from './labels.js';
 import { isPartyRow } from './party.js';
 import type { DiscoveryDocument, IsoDateTime } from './types.js';
@@ -56,6 +57,12 @@ export interface NotesPage {
    * person ([tid, size]; a listed ticket without a row admits one). Absent at an issuer without party tickets.
    */
   parties?: Array<[string, number]>;
+  /**
+   * docs/protocol.md "Handouts (project extension)": every type's items, whole, on every page, and each listed
+   * ticket's own items and handouts given. Absent at an issuer without handouts.
+   */
+  handout_types?: TypeHandoutRow[];
+  handouts?: TicketHandoutRow[];
   next: string;
   complete: boolean;
   /** The answer starts from the beginning although a cursor was sent (another copy, or a cursor ahead): replace. */
@@ -115,6 +122,7 @@ export const notesPageSchema = {
     id_bands: { type: 'array', items: { type: 'array' } },
     // [tid, size]
     parties: { type: 'array', items: { type: 'array' } },
+    ...notesPageHandoutFields,
     next: { type: 'string' },
     complete: { type: 'boolean' },
     reset: { type: 'boolean' },
@@ -169,6 +177,8 @@ export function isNotesPage(body: unknown): body is NotesPage {
     (page['id_checks'] === undefined || (Array.isArray(page['id_checks']) && page['id_checks'].every(isIdCheckTypeRow))) &&
     (page['id_bands'] === undefined || (Array.isArray(page['id_bands']) && page['id_bands'].every(isBandRow))) &&
     (page['parties'] === undefined || (Array.isArray(page['parties']) && page['parties'].every(isPartyRow))) &&
+    (page['handout_types'] === undefined || (Array.isArray(page['handout_types']) && page['handout_types'].every(isTypeHandoutRow))) &&
+    (page['handouts'] === undefined || (Array.isArray(page['handouts']) && page['handouts'].every(isTicketHandoutRow))) &&
     typeof page['next'] === 'string' &&
     page['next'].length <= 100 &&
     typeof page['complete'] === 'boolean' &&

@@ -9,6 +9,7 @@ import type { ScannerRights } from './access.js';
 import type { Attention } from './attention.js';
 import type { IdCheck } from './id-check.js';
 import type { PartyState } from './party.js';
+import type { Handout } from './handouts.js';
 import type { EntryPolicy, GateDirection } from './admission-modes.js';
 import type { CheckInRules, RuleRefusal } from './check-in-rules.js';
 import type { CheckInRequest, CheckInResponse, DiscoveryDocument, IssuerEndpoints, IsoDateTime, TicketStatus } from './types.js';
@@ -81,11 +82,18 @@ export interface DoorCheckInResponse extends Omit<CheckInResponse, 'status' | 't
   id_check?: IdCheck;
   /** docs/protocol.md "Party tickets (project extension)": only for a ticket that admits more than one person. */
   party?: PartyState;
+  /** docs/protocol.md "Handouts (project extension)": only when the ticket has items. */
+  handouts?: Handout[];
 }
 
 /** The discovery document with the heartbeat endpoint (an extra field spec scanners ignore). */
 export interface DoorDiscoveryDocument extends Omit<DiscoveryDocument, 'endpoints'> {
-  endpoints: IssuerEndpoints & { scanner_heartbeat?: string; scanner_revocations?: string; scanner_notes?: string };
+  endpoints: IssuerEndpoints & {
+    scanner_heartbeat?: string;
+    scanner_revocations?: string;
+    scanner_notes?: string;
+    ticket_handouts?: string;
+  };
 }
 
 /** TicketStatus with `presence` for a ticket scanned out or annulled. */
@@ -97,6 +105,8 @@ export interface DoorTicketStatus extends TicketStatus {
   id_check?: IdCheck;
   /** docs/protocol.md "Party tickets (project extension)": only for a ticket that admits more than one person. */
   party?: PartyState;
+  /** docs/protocol.md "Handouts (project extension)": only when the ticket has items. */
+  handouts?: Handout[];
 }
 
 export const OFFLINE_POLICY_KINDS = ['online-only', 'offline', 'capped'] as const;

@@ -6,6 +6,7 @@
 import { attentionSchema } from './attention.js';
 import { idCheckSchema } from './id-check.js';
 import { MAX_PARTY, partyStateSchema } from './party.js';
+import { handoutsSchema } from './handouts.js';
 import { ruleRefusalSchema } from './check-in-rules.js';
 import { ERROR_CODES } from './error-envelope.js';
 import { DOOR_STATUSES, MAX_REASON_LENGTH, SCAN_ACTIONS } from './door.js';
@@ -50,6 +51,8 @@ export const discoveryDocumentSchema = {
         scanner_revocations: { type: 'string' },
         // docs/protocol.md "Attention notes (project extension)": an extra field too.
         scanner_notes: { type: 'string' },
+        // docs/protocol.md "Handouts (project extension)": an extra field too.
+        ticket_handouts: { type: 'string' },
       },
     },
     supported_versions: { type: 'array', items: { type: 'integer' } },
@@ -166,6 +169,8 @@ export const checkInResponseSchema = {
     id_check: idCheckSchema,
     // docs/protocol.md "Party tickets (project extension)": only for a ticket that admits more than one person.
     party: partyStateSchema,
+    // docs/protocol.md "Handouts (project extension)": the ticket's items with what was given, when and where.
+    handouts: handoutsSchema,
   },
 } as const;
 
@@ -189,6 +194,8 @@ export const ticketStatusSchema = {
     id_check: idCheckSchema,
     // docs/protocol.md "Party tickets (project extension)": only for a ticket that admits more than one person.
     party: partyStateSchema,
+    // docs/protocol.md "Handouts (project extension)": the ticket's items with what was given, when and where.
+    handouts: handoutsSchema,
   },
 } as const;
 

@@ -6,6 +6,7 @@
  * admitted. The rules are ONE ordered list of named checks with stable codes
  * (pretix-style precedence): the first check that fails decides the refusal.
  */
+import type { Handout, HandoutGiven } from './handouts.js';
 import { decodeBase64Url } from './base64url.js';
 import { verifyEd25519 } from './ed25519.js';
 import { QrCodeError } from './qr-code-error.js';
@@ -151,6 +152,18 @@ export interface AdmitVerdict extends VerdictBase {
    * online, the kiosk's synced notes offline. Absent when neither a flag nor a note applies.
    */
   attention?: VerdictAttention;
+  /**
+   * docs/kiosk.md "Handouts": what the person gets, with what was given, when and where: the issuer's `handouts`
+   * answer online (with this kiosk's handouts not yet in it), the synced list and this kiosk's handouts offline.
+   */
+  handouts?: Handout[];
+  /**
+   * docs/kiosk.md "Handouts": a handout station's scan (never an admission, nothing checked in): the screen says
+   * HANDOUT and shows the items.
+   */
+  station?: 'handout';
+  /** docs/kiosk.md "Handouts": what the last tap on an item came to, when it was not simply given online. */
+  handout_note?: { kind: 'refused_given' | 'refused_not_listed' | 'offline'; item: string; given?: HandoutGiven };
 }
 
 /** An attention flag and the check-in notes of a ticket and its type (type's note first). */

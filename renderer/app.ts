@@ -38,7 +38,7 @@ import { mountLanes } from './screens/lanes.js';
 import { laneHalves, laneOfVerdict, showsLanes, type LaneHalfView } from './view/lanes-view-model.js';
 import { offersAnnul } from './view/door-view-model.js';
 import { playVerdictSound, prepareVerdictSound } from './sound.js';
-import { chooseScreen, VERDICT_SHOWN_MS, type ShownScreen } from './view/screen-choice.js';
+import { chooseScreen, HANDOUTS_SHOWN_MS, VERDICT_SHOWN_MS, type ShownScreen } from './view/screen-choice.js';
 import { enrollFailureText } from './view/setup-view-model.js';
 import { failedStatusView, layoutMismatchStatusView, statusView, type StatusView } from './view/status-view-model.js';
 import { doorLanguages, ENGLISH_ONLY, type DoorLanguages } from './view/language.js';
@@ -503,10 +503,10 @@ export class KioskScreens {
       if (this.laneVerdicts.get(lane)?.view !== view) return;
       this.laneVerdicts.delete(lane);
       this.render();
-    }, VERDICT_SHOWN_MS[view.dataVerdict]);
+    }, shownMs(view));
     this.laneVerdicts.set(lane, { verdict, view, timer });
     this.lookupOpen = false;
-    playVerdictSound(view.dataVerdict);
+    playVerdictSound(view.dataVerdict === 'handout' ? 'admit' : view.dataVerdict);
   }
 
   private showVerdict(verdict: DoorVerdict): void {
@@ -522,12 +522,42 @@ export class KioskScreens {
     this.verdictShown = 'decided_at' in verdict ? verdict : null;
     this.diagnosis = null;
     this.lookupOpen = false;
-    playVerdictSound(view.dataVerdict);
+    playVerdictSound(view.dataVerdict === 'handout' ? 'admit' : view.dataVerdict);
     this.win.clearTimeout(this.verdictTimer);
     // docs/kiosk.md "Attention notes": a held attention verdict stays until Done or the hold's time (the core ends it).
     this.attentionHeld =
       view.attention !== undefined && view.attention !== null && this.state?.attention_hold?.decided_at === this.verdictShown?.decided_at;
-    if (!this.attentionHeld) this.verdictTimer = this.win.setTimeout(() => this.dismissVerdict(), VERDICT_SHOWN_MS[view.dataVerdict]);
+    if (!this.attentionHeld) this.verdictTimer = this.win.setTimeout(() => this.dismissVerdict(), shownMs(view));
+    this.render();
+  }
+
+  /**
+   * docs/kiosk.md "Handouts": one tap hands `item` over. The verdict on screen is redrawn with what is left and what
+   * the tap came to (given, refused with when and where, or kept for the issuer), and stays while items are left.
+   */
+  private async giveHandout(decidedAt: string, item: string): Promise<void> {
+    const result = await attempt(() => this.kiosk.giveHandout(decidedAt, item));
+    if (!result.ok || this.doorVerdict === null || !('decided_at' in this.doorVerdict) || this.doorVerdict.decided_at !== decidedAt) return;
+    const answer = result.value;
+    if (answer.type !== 'handout_given' && answer.type !== 'handout_refused') return;
+    const note =
+      answer.type === 'handout_refused'
+        ? answer.reason === 'already_given'
+          ? { kind: 'refused_given' as const, item, ...(answer.given.length > 0 ? { given: answer.given[answer.given.length - 1]! } : {}) }
+          : { kind: 'refused_not_listed' as const, item }
+        : answer.offline
+          ? { kind: 'offline' as const, item }
+          : undefined;
+    if (this.doorVerdict.kind !== 'admit') return;
+    const { handout_note: _previous, ...rest } = this.doorVerdict;
+    const verdict = { ...rest, handouts: answer.handouts, ...(note === undefined ? {} : { handout_note: note }) };
+    this.doorVerdict = verdict;
+    this.verdictShown = verdict;
+    this.verdict = verdictViewIn(verdict, this.languages.secondary);
+    if (!this.attentionHeld) {
+      this.win.clearTimeout(this.verdictTimer);
+      this.verdictTimer = this.win.setTimeout(() => this.dismissVerdict(), shownMs(this.verdict));
+    }
     this.render();
   }
 
@@ -687,6 +717,7 @@ export class KioskScreens {
             attentionDone: () => void this.attentionDone(),
             overrideAttention: (view) => this.verdictOverride(view),
             details: (view) => this.verdictDetails(view),
+            giveHandout: (decidedAt, item) => void this.giveHandout(decidedAt, item),
           }),
         };
         return;
@@ -738,4 +769,10 @@ function isStaffLocked(value: object): value is StaffLocked {
 function newestVerdictOf(state: KioskState): string | null {
   const newest = state.last_verdicts[0];
   return newest ? verdictIdentity(newest) : null;
+}
+
+/** How long a verdict stays: its kind's time, longer while an ADMIT has items to hand over (docs/kiosk.md "Handouts"). */
+function shownMs(view: VerdictView): number {
+  const itemsLeft = view.handouts?.items.some((entry) => entry.left > 0) ?? false;
+  return itemsLeft ? Math.max(HANDOUTS_SHOWN_MS, VERDICT_SHOWN_MS[view.dataVerdict]) : VERDICT_SHOWN_MS[view.dataVerdict];
 }

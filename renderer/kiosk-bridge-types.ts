@@ -25,6 +25,8 @@ import type { ForeignLayout } from '../protocol/keyboard-layouts.js';
 import type { TicketSearchResult } from '../protocol/search-name.js';
 import type { KioskRole, StaffRole } from '../protocol/access.js';
 
+import type { Handout, HandoutGiven } from '../protocol/handouts.js';
+export type { Handout, HandoutGiven } from '../protocol/handouts.js';
 export type { IsoDateTime, RefusalReason, TicketState, TicketStatus, Verdict } from '../protocol/index.js';
 export type { EntryPolicy, ExposureRow, GateDirection, OccupancyLevel } from '../protocol/index.js';
 export type { KioskRole, StaffRole } from '../protocol/access.js';
@@ -447,6 +449,25 @@ export interface VerdictDetails {
   id_check?: IdCheckAnswer;
 }
 
+/**
+ * giveHandout's answer (docs/kiosk.md "Handouts"): `given` (recorded; `offline` when it waits in the queue) or
+ * `refused` (not listed, or all given: `given` says when and where), each with the ticket's items now;
+ * `no_such_verdict` once the verdict is not among the kiosk's recent ones.
+ */
+export type GiveHandoutResult =
+  | { type: 'handout_given'; decided_at: IsoDateTime; item: string; offline: boolean; handouts: Handout[] }
+  | {
+      type: 'handout_refused';
+      decided_at: IsoDateTime;
+      item: string;
+      reason: 'not_listed' | 'already_given';
+      given: HandoutGiven[];
+      handouts: Handout[];
+    }
+  | { type: 'handout_failed'; decided_at: IsoDateTime; item: string; message: string }
+  | { type: 'no_such_verdict'; decided_at: IsoDateTime }
+  | StaffLocked;
+
 /** verdictDetails' answer; `no_such_verdict` once the verdict is not among the kiosk's recent ones. */
 export type VerdictDetailsResult =
   { type: 'verdict_details'; details: VerdictDetails } | { type: 'no_such_verdict'; decided_at: IsoDateTime } | StaffLocked;
@@ -629,6 +650,8 @@ export interface KioskApi {
   cancelParty(): Promise<ScanResult | StaffLocked>;
   /** The details of a recent verdict, by its decided_at (docs/kiosk.md "Verdict details"). Steward and up. */
   verdictDetails(decidedAt: IsoDateTime): Promise<VerdictDetailsResult>;
+  /** docs/kiosk.md "Handouts": one tap: `item` of a recent ADMIT or HANDOUT verdict (by its decided_at) handed over. */
+  giveHandout(decidedAt: IsoDateTime, item: string): Promise<GiveHandoutResult>;
   /** Makes this kiosk an entry or an exit gate. Staff only. */
   setDirection(direction: GateDirection): Promise<KioskState | StaffLocked>;
   /** Undoes a recent check-in of the ticket (within the annul window), with the reason. Staff only. */

@@ -7,6 +7,7 @@
  * core (signing-pool.ts) while the main thread stores the previous batch, one
  * transaction per batch (a crash keeps whole batches, never half a ticket).
  */
+import type { HandoutItem } from '../../protocol/handouts.js';
 import { TICKET_PREFIX } from '../../protocol/ticket-code.js';
 import { PROTOCOL_VERSION, type TicketPayload } from '../../protocol/types.js';
 import { loadSigningKey, type SigningKey } from '../signing.js';
@@ -36,6 +37,8 @@ export interface TicketSpec {
   dob?: string;
   /** How many people the ticket admits, 2 to 1000 (docs/protocol.md "Party tickets (project extension)"); never in the QR. */
   party?: number;
+  /** Its own handout items (docs/protocol.md "Handouts (project extension)"); not in the QR. */
+  handouts?: HandoutItem[];
 }
 
 export interface IssuanceContext {
@@ -141,6 +144,7 @@ async function signBatch(signer: BatchSigner, context: IssuanceContext, specs: r
     ...(specs[i]!.note === undefined ? {} : { note: specs[i]!.note }),
     ...(specs[i]!.dob === undefined ? {} : { dob: specs[i]!.dob }),
     ...(specs[i]!.party === undefined || specs[i]!.party === 1 ? {} : { party: specs[i]!.party }),
+    ...(specs[i]!.handouts === undefined ? {} : { handouts: specs[i]!.handouts }),
     tid: payload.tid,
     eid: payload.eid,
     kid: payload.kid,

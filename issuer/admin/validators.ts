@@ -4,6 +4,7 @@
  * an AdminError whose message names the flag (or field) and shows an accepted
  * example.
  */
+import { handoutListProblem, parseHandout, type HandoutItem } from '../../protocol/handouts.js';
 import { noteProblem } from '../../protocol/attention.js';
 import { labelCharacterProblem } from '../labels.js';
 import { baseUrlProblem, type BaseUrlProblem } from '../../protocol/base-url.js';
@@ -80,4 +81,25 @@ export function parseNote(value: string, flag: string): string {
   if (problem !== null)
     throw new AdminError('INVALID_ARGUMENT', `${flag} ${problem}: a note is shown at the door, so only printable text is accepted`);
   return trimmed;
+}
+
+/**
+ * `--handout "2 drink voucher"`, repeatable: the items in the order given (docs/protocol.md "Handouts (project
+ * extension)"). `minCount` 0 lets a ticket take a type's item away (`--handout "0 wristband"`).
+ */
+export function parseHandoutOptions(values: readonly string[], flag: string, minCount: 0 | 1): HandoutItem[] {
+  const items: HandoutItem[] = [];
+  for (const value of values) {
+    const parsed = parseHandout(value);
+    if ('problem' in parsed)
+      throw new AdminError(
+        'INVALID_ARGUMENT',
+        `${flag} ${parsed.problem}: an item is shown at the door, so only printable text is accepted`,
+      );
+    if (parsed.count < minCount) throw new AdminError('INVALID_ARGUMENT', `${flag} "${parsed.item}" needs a count of 1 or more`);
+    items.push(parsed);
+  }
+  const problem = handoutListProblem(items);
+  if (problem !== null) throw new AdminError('INVALID_ARGUMENT', `${flag}: the list ${problem}`);
+  return items;
 }

@@ -8,7 +8,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { CALIBRATION_CODE } from '../../protocol/calibration-code.js';
-import { isStaffRole, rightsOf, STAFF_ROLES, type ScannerKeyRole } from '../../protocol/access.js';
+import { isScannerKeyRole, rightsOf, SCANNER_KEY_ROLES, type ScannerKeyRole } from '../../protocol/access.js';
 import type { GateDirection } from '../../protocol/door.js';
 import { AdminError } from '../error-catalogue.js';
 import { requireEvent, withIssuer } from '../admin/issuer-context.js';
@@ -73,8 +73,9 @@ interface ListOptions extends CommonOptions {
 
 /** --role, with --can-annul as the older name of --role supervisor (docs/issuer.md "Staff roles and badges"). */
 function parseKeyRole(role: string | undefined, canAnnul: boolean | undefined): ScannerKeyRole {
-  if (role !== undefined && !isStaffRole(role))
-    throw new AdminError('INVALID_ARGUMENT', `--role must be one of ${STAFF_ROLES.join(', ')}, not "${role}"`);
+  // docs/protocol.md "Handouts (project extension)": `handout` enrolls a handout station, which never admits.
+  if (role !== undefined && !isScannerKeyRole(role))
+    throw new AdminError('INVALID_ARGUMENT', `--role must be one of ${SCANNER_KEY_ROLES.join(', ')}, not "${role}"`);
   if (canAnnul && role !== undefined && role !== 'supervisor')
     throw new AdminError('INVALID_ARGUMENT', `--can-annul means --role supervisor; it cannot go with --role ${role}`);
   return role ?? (canAnnul ? 'supervisor' : 'steward');
@@ -98,7 +99,10 @@ export function registerScannerCommands(program: Command): void {
       .option('--key-expires <iso>', 'scanner API key expiry (default: event end + 12 h)')
       .option('--png <file>', 'also write the setup QR as a PNG image')
       .option('--direction <direction>', 'entry or exit: which way the kiosk scans (default entry)')
-      .option('--role <role>', `the key's role: ${STAFF_ROLES.join(', ')} (default steward; supervisor and technician may annul)`)
+      .option(
+        '--role <role>',
+        `the key's role: ${SCANNER_KEY_ROLES.join(', ')} (default steward; supervisor and technician may annul; handout: a handout station that never admits)`,
+      )
       .option('--can-annul', 'the older name of --role supervisor')
       .option('--require-pin', 'the kiosk must have a staff PIN set before it scans tickets')
       .option(

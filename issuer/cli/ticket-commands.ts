@@ -20,7 +20,9 @@ import {
   TICKET_EXPORT_FORMATS,
   type TicketExportResult,
 } from '../admin/ticket-export.js';
-import { parseDateTime, parseInteger, parseLabel, parseNote } from '../admin/validators.js';
+import { parseDateTime, parseHandoutOptions, parseInteger, parseLabel, parseNote } from '../admin/validators.js';
+import { formatHandouts, remainingOf, type Handout } from '../../protocol/handouts.js';
+import { handoutsForTicket, updateTicketHandoutsWrite } from '../services/handouts.js';
 import { AdminError } from '../error-catalogue.js';
 import { revokeTicketById } from '../services/admin-actions.js';
 import { attentionForTicket, updateTicketAttentionWrite, type TicketAttentionJson } from '../services/attention-notes.js';
@@ -75,11 +77,16 @@ interface IssueOptions extends CommonOptions {
   note?: string;
   dob?: string;
   party?: string;
+  /** --handout, repeatable. */
+  handout?: string[];
 }
 
 interface UpdateOptions extends CommonOptions {
   /** --party N: how many people the ticket admits. */
   party?: string;
+  /** --handout, repeatable: the ticket's own items (replacing them); --no-handouts: none. */
+  handout?: string[];
+  handouts?: boolean;
   /** --dob YYYY-MM-DD: the date, --no-dob: false. */
   dob?: string | false;
   /** --attention: true, --no-attention: false, neither: undefined. */
@@ -137,10 +144,17 @@ export function registerTicketCommands(program: Command, nextId: IdFactory): voi
       .option('--attention', 'door staff must look at this person (an attention flag, not in the QR)')
       .option('--note <text>', 'a short check-in note shown at the door (not in the QR)')
       .option('--dob <YYYY-MM-DD>', "the holder's date of birth for an age check (stays on the issuer: not in the QR)")
-      .option('--party <n>', `how many people each ticket admits, 1 to ${MAX_PARTY} (stays on the issuer: not in the QR)`),
+      .option('--party <n>', `how many people each ticket admits, 1 to ${MAX_PARTY} (stays on the issuer: not in the QR)`)
+      .option(
+        '--handout <item>',
+        'an item the door hands over, with a count: "wristband", "2 drink voucher" (repeat for more; "0 ITEM" takes a type\'s item away)',
+        collect,
+        [],
+      ),
   ).action(
     action<IssueOptions>((options, output) => {
       const party = options.party === undefined ? undefined : parsePartyOption(options.party);
+      const handouts = parseHandoutOptions(options.handout ?? [], '--handout', 0);
       const dob = options.dob === undefined ? undefined : parseDobOption(options.dob, '--dob');
       const count = parseInteger(options.count ?? '1', '--count', 1, MAX_TICKETS_PER_COMMAND);
       const holderName = options.holder === undefined ? undefined : parseLabel(options.holder, '--holder');
@@ -159,6 +173,7 @@ export function registerTicketCommands(program: Command, nextId: IdFactory): voi
             if (note !== undefined) spec.note = note;
             if (dob !== undefined) spec.dob = dob;
             if (party !== undefined && party > 1) spec.party = party;
+            if (handouts.length > 0) spec.handouts = handouts;
             return Array.from({ length: count }, () => spec);
           },
           nextId,
@@ -249,7 +264,7 @@ export function registerTicketCommands(program: Command, nextId: IdFactory): voi
   withCommonOptions(
     ticket
       .command('update')
-      .description("change a ticket's attention flag and check-in note (kiosks hear of it at their next sync)")
+      .description("change a ticket's attention flag, check-in note, date of birth or handout items (kiosks hear of it at their next sync)")
       .argument('<tid>', 'ticket ID')
       .option('--attention', 'set the attention flag')
       .option('--no-attention', 'clear the attention flag')
@@ -257,27 +272,47 @@ export function registerTicketCommands(program: Command, nextId: IdFactory): voi
       .option('--no-note', 'remove the check-in note')
       .option('--dob <YYYY-MM-DD>', "set the holder's date of birth (stays on the issuer; kiosks get only the age band)")
       .option('--no-dob', 'remove the date of birth')
-      .option('--party <n>', `how many people the ticket admits, 1 to ${MAX_PARTY} (never below those already admitted)`),
+      .option('--party <n>', `how many people the ticket admits, 1 to ${MAX_PARTY} (never below those already admitted)`)
+      .option('--handout <item>', 'set the ticket\'s own handout items, "2 drink voucher" (repeat for more; replaces them)', collect, [])
+      .option('--no-handouts', "remove the ticket's own handout items (its type's stay)"),
   ).action(
     action<UpdateOptions>((options, output, [tid]) => {
       const party = options.party === undefined ? undefined : parsePartyOption(options.party);
+      const handoutItems =
+        options.handouts === false
+          ? []
+          : (options.handout ?? []).length > 0
+            ? parseHandoutOptions(options.handout!, '--handout', 0)
+            : undefined;
+      if (options.handouts === false && (options.handout ?? []).length > 0)
+        throw new AdminError('INVALID_ARGUMENT', '--handout and --no-handouts cannot go together');
       const dob = options.dob === undefined ? undefined : options.dob === false ? null : parseDobOption(options.dob, '--dob');
       const change: AttentionChange = {};
       if (options.attention !== undefined) change.attention = options.attention;
       if (options.note === false) change.note = null;
       else if (options.note !== undefined) change.note = parseNote(options.note, '--note');
-      if (Object.keys(change).length === 0 && dob === undefined && party === undefined)
+      if (Object.keys(change).length === 0 && dob === undefined && party === undefined && handoutItems === undefined)
         throw new AdminError(
           'INVALID_ARGUMENT',
-          'nothing to change: give --attention, --no-attention, --note, --no-note, --dob, --no-dob or --party',
+          'nothing to change: give --attention, --no-attention, --note, --no-note, --dob, --no-dob, --party, --handout or --no-handouts',
         );
       return withIssuer(options.data, async ({ database }) => {
         const partyResult = party === undefined ? undefined : await database.write(updateTicketPartyWrite({ tid: tid!, size: party }));
         if (dob !== undefined) await database.write(updateTicketDobWrite({ tid: tid!, dob }));
-        const result = await database.write(updateTicketAttentionWrite({ tid: tid!, change }));
-        const json = partyResult === undefined ? result : { ...result, party: partyResult.party };
-        output.result(json, () =>
-          [describeAttention(result), ...(partyResult === undefined ? [] : [partyLine(partyResult.party)])].join('\n'),
+        const handouts =
+          handoutItems === undefined ? undefined : await database.write(updateTicketHandoutsWrite({ tid: tid!, items: handoutItems }));
+        const attention = await database.write(updateTicketAttentionWrite({ tid: tid!, change }));
+        const result = {
+          ...attention,
+          ...(partyResult === undefined ? {} : { party: partyResult.party }),
+          ...(handouts === undefined ? {} : { handouts }),
+        };
+        output.result(result, () =>
+          [
+            describeAttention(attention),
+            ...(partyResult === undefined ? [] : [partyLine(partyResult.party)]),
+            ...(handouts === undefined ? [] : describeHandouts(handouts)),
+          ].join('\n'),
         );
       });
     }),
@@ -292,7 +327,14 @@ export function registerTicketCommands(program: Command, nextId: IdFactory): voi
         // docs/protocol.md "ID checks (project extension)": what the door is asked, as the status answer says it (never the date).
         const idCheck = await idCheckForTicket(database.read, row);
         const party = await partyOfTicket(database.read, row.tid);
-        const status = { ...spec, ...(idCheck === null ? {} : { id_check: idCheck }), ...(party === null ? {} : { party }) };
+        // docs/protocol.md "Handouts (project extension)": the items with what was given, as the status answer says it.
+        const handouts = await handoutsForTicket(database.read, row);
+        const status = {
+          ...spec,
+          ...(idCheck === null ? {} : { id_check: idCheck }),
+          ...(party === null ? {} : { party }),
+          ...(handouts === null ? {} : { handouts }),
+        };
         const result = ticketShowJson(row, status);
         const qr = output.json ? '' : await terminalQr(row.qr);
         output.result(result, () => [...describeStatus(status), '', qr, row.qr].join('\n'));
@@ -327,7 +369,25 @@ function partyLine(party: PartyState | null): string {
   return `Party       ${party.size} people: ${party.admitted_total} admitted, ${party.inside} inside, ${party.remaining} may still come in`;
 }
 
-function describeStatus(status: TicketStatus & { attention?: Attention; id_check?: IdCheck; party?: PartyState }): string[] {
+/** Commander's collector for a repeatable option. */
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+function describeHandouts(handouts: readonly Handout[]): string[] {
+  if (handouts.length === 0) return ['Handouts    -'];
+  return [
+    `Handouts    ${formatHandouts(handouts)}`,
+    ...handouts.flatMap((handout) =>
+      handout.given.map(
+        (given) => `  given     ${handout.item} at ${given.at} by ${given.scanner}${given.gate === null ? '' : ` (${given.gate})`}`,
+      ),
+    ),
+    ...handouts.map((handout) => `  to give   ${handout.item}: ${remainingOf(handout)} of ${handout.count}`),
+  ];
+}
+
+function describeStatus(status: TicketStatus & { attention?: Attention; id_check?: IdCheck; party?: PartyState; handouts?: Handout[] }): string[] {
   return [
     `Ticket      ${status.tid}`,
     `Event       ${status.eid}`,
@@ -343,5 +403,6 @@ function describeStatus(status: TicketStatus & { attention?: Attention; id_check
         ]),
     ...(status.id_check === undefined ? [] : [`ID check    ${idCheckLine(status.id_check)} (age band ${status.id_check.band})`]),
     ...(status.party === undefined ? [] : [partyLine(status.party)]),
+    ...(status.handouts === undefined ? [] : describeHandouts(status.handouts)),
   ];
 }

@@ -11,6 +11,7 @@ import { ticketStatus } from '../services/ticket-status.js';
 import { attentionForTicket } from '../services/attention-notes.js';
 import { idCheckForTicket } from '../services/id-checks.js';
 import { partyOfTicket } from '../services/party.js';
+import { handoutsForTicket } from '../services/handouts.js';
 import { errorResponses, ref } from './schemas.js';
 
 export default async function ticketStatusRoute(
@@ -37,7 +38,14 @@ export default async function ticketStatusRoute(
       const idCheck = await idCheckForTicket(options.database.read, ticket);
       // docs/protocol.md "Party tickets (project extension)": a party's size and counts, so a kiosk can ask how many.
       const party = await partyOfTicket(options.database.read, ticket.tid);
-      return { ...status, ...(idCheck === null ? {} : { id_check: idCheck }), ...(party === null ? {} : { party }) };
+      // docs/protocol.md "Handouts (project extension)": the items with what was given, when and where.
+      const handouts = await handoutsForTicket(options.database.read, ticket);
+      return {
+        ...status,
+        ...(idCheck === null ? {} : { id_check: idCheck }),
+        ...(party === null ? {} : { party }),
+        ...(handouts === null ? {} : { handouts }),
+      };
     },
   );
 }

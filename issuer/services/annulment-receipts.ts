@@ -49,7 +49,8 @@ export interface AnnulledFacts {
 export function authorisedBy(facts: Pick<AnnulledFacts, 'keyRole' | 'staffId' | 'badge'>): { staff_id: string | null; role: StaffRole } {
   const { badge } = facts;
   if (badge?.ok === true && mayCall(badge.role, 'issuer.annul')) return { staff_id: badge.sid, role: badge.role };
-  return { staff_id: facts.staffId, role: facts.keyRole };
+  // A handout station's key may not annul (protocol/access.ts), so its annulment never gets here: named as a steward's.
+  return { staff_id: facts.staffId, role: facts.keyRole === 'handout' ? 'steward' : facts.keyRole };
 }
 
 /** The tann1. receipt for an accepted annulment, or null when this data dir holds no private signing key. */

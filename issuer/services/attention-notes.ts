@@ -27,6 +27,8 @@ import { findEvent } from '../store/events.js';
 import { namedJob } from '../store/named-jobs.js';
 import { bandsOf, typeIdChecksOf } from '../store/id-checks.js';
 import { partiesOf } from '../store/party.js';
+import { pageHandoutRows, typeHandoutListsOf } from '../store/handouts.js';
+import type { TicketHandoutRow } from '../../protocol/handouts.js';
 import type { Sql } from '../store/sql.js';
 import type { TicketRow } from '../store/tickets.js';
 
@@ -93,6 +95,14 @@ export const setTicketTypeAttentionWrite = namedJob(
     setTicketTypeAttention(db, args.eid, args.ticketType, args.change, args.now),
 );
 
+/** [tid, own items, given] for each listed ticket with either. */
+async function handoutRows(db: Sql, eid: string, tids: readonly string[], after: number, lastSeq: number): Promise<TicketHandoutRow[]> {
+  const { lists, given } = await pageHandoutRows(db, eid, after, lastSeq);
+  return tids
+    .filter((tid) => lists.has(tid) || given.has(tid))
+    .map((tid): TicketHandoutRow => [tid, lists.get(tid) ?? [], given.get(tid) ?? []]);
+}
+
 export function notesCursor(copyId: string, seq: number): string {
   return `${copyId}.${seq}`;
 }
@@ -120,23 +130,19 @@ export async function notesPage(
   }
   const { rows, lastSeq } = await notesAfter(db, credential.eid, after, sequence.last_seq, limit);
   const complete = rows.length < limit;
+  const tids = rows.map((row) => row[0]);
   return {
     eid: credential.eid,
     tickets: rows,
     types: await typeRulesOf(db, credential.eid),
     // docs/protocol.md "ID checks (project extension)": every type's check, whole, and the listed tickets' age bands.
     id_checks: await typeIdChecksOf(db, credential.eid),
-    id_bands: await bandsOf(
-      db,
-      credential.eid,
-      rows.map((row) => row[0]),
-    ),
+    id_bands: await bandsOf(db, credential.eid, tids),
     // docs/protocol.md "Party tickets (project extension)": the listed tickets' party sizes (a listed ticket without a row: one).
-    parties: await partiesOf(
-      db,
-      credential.eid,
-      rows.map((row) => row[0]),
-    ),
+    parties: await partiesOf(db, credential.eid, tids),
+    // docs/protocol.md "Handouts (project extension)": every type's items, whole, and the listed tickets' own and given.
+    handout_types: await typeHandoutListsOf(db, credential.eid),
+    handouts: lastSeq === null ? [] : await handoutRows(db, credential.eid, tids, after, lastSeq),
     next: notesCursor(sequence.copy_id, complete ? sequence.last_seq : lastSeq!),
     complete,
     reset,

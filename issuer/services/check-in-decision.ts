@@ -269,7 +269,8 @@ const CHECKS: readonly Check[] = [
     // A manual entry (docs/protocol.md "Ticket search") is the call issuer.manualEntry.
     evaluate: (f) => {
       const call = f.body.manual_reason !== undefined ? 'issuer.manualEntry' : CHECK_IN_CALLS[actionOf(f)];
-      const badgeMay = f.badge?.ok === true && mayCall(f.badge.role, call);
+      // docs/protocol.md "Handouts (project extension)": a handout station's key never admits, whatever badge comes with it.
+      const badgeMay = f.badge?.ok === true && mayCall(f.badge.role, call) && f.credential!.role !== 'handout';
       if (mayCall(f.credential!.role, call) || badgeMay) return null;
       const refusal = f.body.manual_reason !== undefined ? errors.forbiddenManualEntry() : errors.forbiddenAction(actionOf(f));
       return errorAnswer('action_right', 'forbidden', refusal);

@@ -14,6 +14,8 @@
  */
 import type { Attention } from '../../protocol/attention.js';
 import type { IdCheck } from '../../protocol/id-check.js';
+import { handoutsOf, type Handout } from '../../protocol/handouts.js';
+import { givenOf } from '../store/handouts.js';
 import type { ErrorEnvelope } from '../../protocol/error-envelope.js';
 import type { DoorCheckInResponse } from '../../protocol/door.js';
 import { isUuidV4 } from '../../protocol/uuid.js';
@@ -97,7 +99,7 @@ async function checkInJob(
     exitAll = await applyDueExitAll(db, facts.ticket.eid, now);
     facts = await checkInFacts(db, body.tid, lookupKey);
   }
-  const { ticket, checkin, door, stored, attention, idCheck } = facts;
+  const { ticket, checkin, door, stored, attention, idCheck, handoutItems } = facts;
   // Occupancy is read only where an answer can use it: an explicit entry or exit at an event with a capacity.
   const occupancyMatters = body.action !== undefined && body.action !== 'annul' && door?.capacity != null && ticket?.eid === body.eid;
   const badge = body.staff_badge === undefined ? undefined : await badgeFact(db, body.staff_badge, body.eid, now);
@@ -120,7 +122,13 @@ async function checkInJob(
     badge,
   });
   const receipted = keysDir === undefined ? decided : await withReceipt(db, decided, { credential, body, checkin, badge, keysDir, now });
-  const decision = withIdCheck(withAttention(receipted, attention, ticket?.eid === body.eid), idCheck, ticket?.eid === body.eid);
+  // docs/protocol.md "Handouts (project extension)": what was given is read only for a ticket with items.
+  const handouts = ticket === undefined || handoutItems.length === 0 ? null : handoutsOf(handoutItems, await givenOf(db, ticket.tid));
+  const decision = withHandouts(
+    withIdCheck(withAttention(receipted, attention, ticket?.eid === body.eid), idCheck, ticket?.eid === body.eid),
+    handouts,
+    ticket?.eid === body.eid,
+  );
   // Who at the door: the badge's sid when a valid badge came with the request, else the staff id the kiosk sent.
   const staffId = badge?.ok === true ? badge.sid : (body.staff_id ?? null);
   // docs/protocol.md "ID checks (project extension)": an entry of a type with a check says whether the ID was checked.
@@ -189,6 +197,15 @@ function withAttention(decision: CheckInDecision, attention: Attention | null, o
 function withIdCheck(decision: CheckInDecision, idCheck: IdCheck | null, ownEvent: boolean): CheckInDecision {
   if (idCheck === null || !ownEvent || decision.kind !== 'answer' || !('status' in decision.body)) return decision;
   return { ...decision, body: { ...decision.body, id_check: idCheck } };
+}
+
+/**
+ * An answer about a ticket of the scanner's event with items carries `handouts` (docs/protocol.md "Handouts (project
+ * extension)"), with what was given, when and where; an extra field spec scanners ignore, part of the stored answer.
+ */
+function withHandouts(decision: CheckInDecision, handouts: Handout[] | null, ownEvent: boolean): CheckInDecision {
+  if (handouts === null || !ownEvent || decision.kind !== 'answer' || !('status' in decision.body)) return decision;
+  return { ...decision, body: { ...decision.body, handouts } };
 }
 
 /**

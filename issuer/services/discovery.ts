@@ -24,15 +24,21 @@ export const PATHS = {
   revocations: `${API_PREFIX}/scanners/revocations`,
   /** docs/protocol.md "Attention notes (project extension)". */
   notes: `${API_PREFIX}/scanners/notes`,
+  /** docs/protocol.md "Handouts (project extension)". */
+  handouts: `${API_PREFIX}/tickets/handouts`,
 } as const;
 
 /**
  * The spec's three endpoints, and the heartbeat, the revocation and notes lists and the ticket search (docs/protocol.md
  * "Ticket search") as extra fields that spec scanners ignore.
  */
-export function endpointsFor(
-  baseUrl: string,
-): IssuerEndpoints & { scanner_heartbeat: string; scanner_revocations: string; scanner_notes: string; ticket_search: string } {
+export function endpointsFor(baseUrl: string): IssuerEndpoints & {
+  scanner_heartbeat: string;
+  scanner_revocations: string;
+  scanner_notes: string;
+  ticket_search: string;
+  ticket_handouts: string;
+} {
   return {
     check_in: `${baseUrl}${PATHS.checkIn}`,
     status: `${baseUrl}${API_PREFIX}/tickets/{tid}/status`,
@@ -41,6 +47,7 @@ export function endpointsFor(
     scanner_revocations: `${baseUrl}${PATHS.revocations}`,
     scanner_notes: `${baseUrl}${PATHS.notes}`,
     ticket_search: `${baseUrl}${PATHS.search}`,
+    ticket_handouts: `${baseUrl}${PATHS.handouts}`,
   };
 }
 

@@ -13,6 +13,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'scanner.revoked',
   'audit.head',
   'double_admission.detected',
+  // docs/protocol.md "Handouts (project extension)": each handout given (a refused one is not).
+  'handout.given',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 /** Sent only by `webhook test`, to the one endpoint tested; nobody subscribes to it. */

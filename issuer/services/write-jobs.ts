@@ -7,6 +7,7 @@
 import { revokeScannerKeyWrite, revokeTicketWrite } from './admin-actions.js';
 import { setTicketTypeAttentionWrite, updateTicketAttentionWrite } from './attention-notes.js';
 import { setTicketTypeIdCheckWrite, updateTicketDobWrite } from './id-checks.js';
+import { recordHandoutWrite, setTicketTypeHandoutsWrite, updateTicketHandoutsWrite } from './handouts.js';
 import { appendScanLogWrite, checkInWrite, pruneStoredAnswersWrite } from './check-in.js';
 import { clearCheckInRulesWrite, setCheckInRulesWrite } from './check-in-rules.js';
 import { annulCheckInWrite, heartbeatWrite, setOfflinePolicyWrite, updateEventDoorWrite } from './door.js';
@@ -62,4 +63,8 @@ export const WRITE_JOBS: readonly JobDefinition<never, unknown>[] = [
   applyAllExitAllWrite,
   // Party tickets (docs/protocol.md "Party tickets (project extension)").
   updateTicketPartyWrite,
+  // Handouts (docs/protocol.md "Handouts (project extension)"): a kiosk's record, the CLI's and the dashboard's lists.
+  recordHandoutWrite,
+  setTicketTypeHandoutsWrite,
+  updateTicketHandoutsWrite,
 ];

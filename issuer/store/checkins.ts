@@ -2,6 +2,8 @@
 import type { Sql } from './sql.js';
 import { attentionOf, type Attention } from '../../protocol/attention.js';
 import { idCheckOf, parseIdCheck, type IdCheck } from '../../protocol/id-check.js';
+import { mergeHandouts, type HandoutItem } from '../../protocol/handouts.js';
+import { parseItems } from './handouts.js';
 import type { EntryPolicy } from '../../protocol/door.js';
 import { WriteConflict, type Sql as SqlPort } from './sql.js';
 import type { TicketRow } from './tickets.js';
@@ -113,6 +115,8 @@ export interface CheckInFacts {
   attention: Attention | null;
   /** What the ticket's answer carries when its type asks for an ID check (docs/protocol.md "ID checks (project extension)"). */
   idCheck: IdCheck | null;
+  /** The ticket's items, its type's merged with its own (docs/protocol.md "Handouts (project extension)"); []: none. */
+  handoutItems: HandoutItem[];
   /** The ticket's event's check-out at a set time (docs/protocol.md "Check-out at a set time"), if it has one. */
   exitAll: (ExitAllSetting & { eid: string; done: string | null }) | undefined;
 }
@@ -131,6 +135,7 @@ export async function checkInFacts(db: Sql, tid: string, idempotencyKey: string 
       stored: undefined,
       attention: null,
       idCheck: null,
+      handoutItems: [],
       exitAll: undefined,
     };
   return {
@@ -163,6 +168,7 @@ export async function checkInFacts(db: Sql, tid: string, idempotencyKey: string 
       row.t_tid === null || row.ic_id_check === null
         ? null
         : idCheckOf(parseIdCheck(row.ic_id_check), { holder_name: row.t_holder_name, dob: row.t_dob }, row.e_date ?? ''),
+    handoutItems: row.t_tid === null ? [] : mergeHandouts(parseItems(row.h_items), parseItems(row.t_handouts)),
     checkin:
       row.c_tid === null
         ? undefined
@@ -259,6 +265,8 @@ type FactsRow = Nullable<{
   t_party: number;
   c_party_inside: number;
   c_party_admitted: number;
+  t_handouts: string;
+  h_items: string;
 }>;
 
 // One row always: the looked-for values as a one-row table, each fact LEFT JOINed to it by its primary key.
@@ -276,7 +284,8 @@ const CHECK_IN_FACTS = `
          i.response_body AS i_response_body, i.api_key_id AS i_api_key_id, i.created_at AS i_created_at, k.scanner_id AS i_scanner_id,
          x.at AS x_at, x.time_zone AS x_time_zone, x.since AS x_since, x.done AS x_done,
          t.dob AS t_dob, ic.id_check AS ic_id_check, e.date AS e_date,
-         t.party AS t_party, c.party_inside AS c_party_inside, c.party_admitted AS c_party_admitted
+         t.party AS t_party, c.party_inside AS c_party_inside, c.party_admitted AS c_party_admitted,
+         t.handouts AS t_handouts, h.items AS h_items
   FROM (SELECT CAST(@tid AS TEXT) AS tid, CAST(@key AS TEXT) AS idempotency_key) AS q
   LEFT JOIN tickets t ON t.tid = q.tid
   LEFT JOIN checkins c ON c.tid = q.tid
@@ -286,7 +295,8 @@ const CHECK_IN_FACTS = `
   LEFT JOIN idempotency i ON i.idempotency_key = q.idempotency_key
   LEFT JOIN api_keys k ON k.api_key_id = i.api_key_id
   LEFT JOIN exit_all_settings x ON x.eid = t.eid
-  LEFT JOIN ticket_type_id_checks ic ON ic.eid = t.eid AND ic.ticket_type = t.ticket_type`;
+  LEFT JOIN ticket_type_id_checks ic ON ic.eid = t.eid AND ic.ticket_type = t.ticket_type
+  LEFT JOIN ticket_type_handouts h ON h.eid = t.eid AND h.ticket_type = t.ticket_type`;
 
 /** The columns of a state change; the row's other columns stay. */
 export type AdmissionChange =

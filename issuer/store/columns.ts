@@ -110,6 +110,8 @@ export const TABLE_COLUMNS = {
     dob: { travels: 'dob?' },
     // docs/protocol.md "Party tickets (project extension)": how many people the ticket admits; stays in this database for now.
     party: LOCAL,
+    // docs/protocol.md "Handouts (project extension)": the ticket's own items, as the notes stay here.
+    handouts: LOCAL,
   },
   checkins: {
     rowid: ROWID,
@@ -172,7 +174,8 @@ export const TABLE_COLUMNS = {
     direction: { travels: 'direction?', immutable: true },
     // A scanner key's role (protocol/access.ts); was the can_annul flag before format version 5.
     role: { travels: 'role', immutable: true },
-    pin_required: { travels: 'flag', immutable: true },
+    pin_required: { travels: 'flag', immutable: true }, // A handout station's (docs/protocol.md "Handouts (project extension)"): not in the export file yet.
+    station: LOCAL,
   },
   api_keys: {
     rowid: ROWID,
@@ -187,7 +190,8 @@ export const TABLE_COLUMNS = {
     expires_at: { travels: 'time', immutable: true },
     created_at: { travels: 'time', immutable: true },
     revoked_at: { travels: 'time?' },
-    role: { travels: 'role', immutable: true },
+    role: { travels: 'role', immutable: true }, // A handout station's key (docs/protocol.md "Handouts (project extension)"): not in the export file yet.
+    station: LOCAL,
   },
   admin_token: { singleton: LOCAL, token_hash: LOCAL, created_at: LOCAL },
   admission_events: {
@@ -277,6 +281,22 @@ export const TABLE_COLUMNS = {
     ticket_type: { travels: 'label', immutable: true },
     id_check: { travels: 'id_check_rule' },
     updated_at: { travels: 'time' },
+  },
+  ticket_type_handouts: { eid: LOCAL, ticket_type: LOCAL, items: LOCAL, updated_at: LOCAL },
+  handouts: {
+    hid: LOCAL,
+    eid: LOCAL,
+    tid: LOCAL,
+    item: LOCAL,
+    status: LOCAL,
+    reason: LOCAL,
+    given_at: LOCAL,
+    received_at: LOCAL,
+    scanner_id: LOCAL,
+    scanner_name: LOCAL,
+    gate_id: LOCAL,
+    api_key_id: LOCAL,
+    staff_id: LOCAL,
   },
   note_sequence: { singleton: LOCAL, last_seq: LOCAL, copy_id: LOCAL },
   check_in_rules: { rowid: ROWID, eid: { travels: 'string' }, rules: { travels: 'rules_json' }, updated_at: { travels: 'time' } },

@@ -469,10 +469,51 @@ export const MIGRATIONS: readonly string[] = [
   -- The people an entry or exit counted; NULL: one.
   ALTER TABLE admission_events ADD COLUMN people INTEGER;
   `,
+  // 17 (HANDOUTS_MIGRATION): handouts (docs/protocol.md "Handouts (project extension)"): a ticket type's items and a
+  // ticket's own (JSON lists of {item, count}), and every handout a kiosk recorded, given or refused.
+  `
+  -- A ticket's own items (NULL: none); its changes, and every handout given, take a number of the note sequence.
+  ALTER TABLE tickets ADD COLUMN handouts TEXT;
+
+  CREATE TABLE ticket_type_handouts (
+    eid          TEXT NOT NULL REFERENCES events (eid),
+    ticket_type  TEXT NOT NULL,
+    items        TEXT NOT NULL,
+    updated_at   TEXT NOT NULL,
+    PRIMARY KEY (eid, ticket_type)
+  );
+
+  -- One row per handout id the kiosks made: sent again, it is the same handout (the answer is read back from it).
+  CREATE TABLE handouts (
+    hid           TEXT PRIMARY KEY,
+    eid           TEXT NOT NULL,
+    tid           TEXT NOT NULL,
+    item          TEXT NOT NULL,
+    status        TEXT NOT NULL CHECK (status IN ('given', 'refused')),
+    reason        TEXT CHECK (reason IS NULL OR reason IN ('not_listed', 'already_given')),
+    given_at      TEXT NOT NULL,   -- when the steward tapped (the kiosk's clock)
+    received_at   TEXT NOT NULL,
+    scanner_id    TEXT NOT NULL,
+    scanner_name  TEXT NOT NULL,
+    gate_id       TEXT,
+    api_key_id    TEXT NOT NULL,
+    staff_id      TEXT
+  );
+  CREATE INDEX handouts_by_ticket ON handouts (tid, item);
+  CREATE INDEX handouts_by_event ON handouts (eid, given_at);
+
+  -- A handout station's setup code and key (scanner setup --role handout): stored with role 'steward', whose CHECK
+  -- knows only the staff roles; station says it records handouts and never admits.
+  ALTER TABLE enrollment_tokens ADD COLUMN station TEXT CHECK (station IS NULL OR station = 'handout');
+  ALTER TABLE api_keys ADD COLUMN station TEXT CHECK (station IS NULL OR station = 'handout');
+  `,
 ];
 
 /** The migration that added party tickets (tickets.party, checkins.party_*); its number moves if migrations merge before it. */
 export const PARTY_MIGRATION = 16;
+
+/** The migration that added handouts (tickets.handouts, ticket_type_handouts, handouts); its number moves if migrations merge before it. */
+export const HANDOUTS_MIGRATION = 17;
 
 /** The migration that added the kiosks' staff records (staff_actions); its number moves if migrations merge before it. */
 export const STAFF_ACTIONS_MIGRATION = 14;

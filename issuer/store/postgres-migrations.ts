@@ -446,6 +446,36 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   ALTER TABLE checkins ADD COLUMN party_admitted INTEGER CHECK (party_admitted IS NULL OR party_admitted >= 0);
   ALTER TABLE admission_events ADD COLUMN people INTEGER;
   `,
+  // 17: handouts, as migration 17 of migrations.ts (HANDOUTS_MIGRATION).
+  `
+  ALTER TABLE tickets ADD COLUMN handouts TEXT COLLATE "C";
+  CREATE TABLE ticket_type_handouts (
+    eid          TEXT COLLATE "C" NOT NULL REFERENCES events (eid),
+    ticket_type  TEXT COLLATE "C" NOT NULL,
+    items        TEXT COLLATE "C" NOT NULL,
+    updated_at   TEXT COLLATE "C" NOT NULL,
+    PRIMARY KEY (eid, ticket_type)
+  );
+  CREATE TABLE handouts (
+    hid           TEXT COLLATE "C" PRIMARY KEY,
+    eid           TEXT COLLATE "C" NOT NULL,
+    tid           TEXT COLLATE "C" NOT NULL,
+    item          TEXT COLLATE "C" NOT NULL,
+    status        TEXT COLLATE "C" NOT NULL CHECK (status IN ('given', 'refused')),
+    reason        TEXT COLLATE "C" CHECK (reason IS NULL OR reason IN ('not_listed', 'already_given')),
+    given_at      TEXT COLLATE "C" NOT NULL,
+    received_at   TEXT COLLATE "C" NOT NULL,
+    scanner_id    TEXT COLLATE "C" NOT NULL,
+    scanner_name  TEXT COLLATE "C" NOT NULL,
+    gate_id       TEXT COLLATE "C",
+    api_key_id    TEXT COLLATE "C" NOT NULL,
+    staff_id      TEXT COLLATE "C"
+  );
+  CREATE INDEX handouts_by_ticket ON handouts (tid, item);
+  CREATE INDEX handouts_by_event ON handouts (eid, given_at);
+  ALTER TABLE enrollment_tokens ADD COLUMN station TEXT COLLATE "C" CHECK (station IS NULL OR station = 'handout');
+  ALTER TABLE api_keys ADD COLUMN station TEXT COLLATE "C" CHECK (station IS NULL OR station = 'handout');
+  `,
 ];
 
 export const POSTGRES_SCHEMA_VERSION = POSTGRES_MIGRATIONS.length;

@@ -1,5 +1,6 @@
 import { searchName } from '../../protocol/search-name.js';
 import { takeNoteNumbers } from './attention-notes.js';
+import type { HandoutItem } from '../../protocol/handouts.js';
 import { numberRevocation } from './revocations.js';
 import type { Sql } from './sql.js';
 
@@ -27,6 +28,8 @@ export type NewTicket = Omit<TicketRow, 'revoked_at' | 'revoke_reason' | 'attent
   note?: string | null;
   /** Date of birth, YYYY-MM-DD (docs/protocol.md "ID checks (project extension)"): stored here, not in TICKET_COLUMNS. */
   dob?: string | null;
+  /** Its own items (docs/protocol.md "Handouts (project extension)"): stored here, not in TICKET_COLUMNS. */
+  handouts?: HandoutItem[];
 };
 
 /** The ticket columns, spelled once: `SELECT *` would also bring PostgreSQL's own sequence column. */
@@ -46,8 +49,13 @@ export async function insertTickets(db: Sql, tickets: readonly NewTicket[]): Pro
     // this transaction (docs/protocol.md "Attention notes (project extension)").
     // A date of birth too: the synced list carries its age band (docs/protocol.md "ID checks (project extension)").
     // A party of more than one: the synced list carries its size (docs/protocol.md "Party tickets (project extension)").
+    // Its own handout items too (docs/protocol.md "Handouts (project extension)").
     const isNoted = (ticket: NewTicket) =>
-      ticket.attention === true || (ticket.note ?? null) !== null || (ticket.dob ?? null) !== null || (ticket.party ?? 1) > 1;
+      ticket.attention === true ||
+      (ticket.note ?? null) !== null ||
+      (ticket.dob ?? null) !== null ||
+      (ticket.party ?? 1) > 1 ||
+      (ticket.handouts?.length ?? 0) > 0;
     const noted = chunk.filter(isNoted).length;
     let seq = noted === 0 ? 0 : await takeNoteNumbers(db, noted);
     await db.run(
@@ -71,6 +79,9 @@ export async function insertTickets(db: Sql, tickets: readonly NewTicket[]): Pro
         ];
       }),
     );
+    for (const ticket of chunk)
+      if ((ticket.handouts?.length ?? 0) > 0)
+        await db.run('UPDATE tickets SET handouts = ? WHERE tid = ?', [JSON.stringify(ticket.handouts), ticket.tid]);
   }
 }
 

@@ -51,6 +51,7 @@ const CHANNELS = {
   chooseParty: 'kiosk:choose-party',
   cancelParty: 'kiosk:cancel-party',
   verdictDetails: 'kiosk:verdict-details',
+  giveHandout: 'kiosk:give-handout',
 } as const satisfies KioskChannels;
 const ISSUER_CHANNELS = {
   status: 'issuer:status',
@@ -107,6 +108,7 @@ const api = {
   chooseParty: (people: number) => call(CHANNELS.chooseParty, people),
   cancelParty: () => call(CHANNELS.cancelParty),
   verdictDetails: (decidedAt) => call(CHANNELS.verdictDetails, decidedAt),
+  giveHandout: (decidedAt, item) => call(CHANNELS.giveHandout, decidedAt, item),
   onStateChange(listener) {
     // The page gets the state only, never the IPC event (it would expose ipcRenderer's sender).
     const forward = (_event: IpcRendererEvent, state: KioskState): void => listener(state);

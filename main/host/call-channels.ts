@@ -41,6 +41,7 @@ export const KIOSK_CHANNELS = {
   chooseParty: 'kiosk:choose-party',
   cancelParty: 'kiosk:cancel-party',
   verdictDetails: 'kiosk:verdict-details',
+  giveHandout: 'kiosk:give-handout',
 } as const;
 
 /** renderer → main, the on-site issuer (main/onsite-issuer), one per OnsiteIssuerApi method (onsite-issuer-calls.ts). */

@@ -11,6 +11,7 @@
  * a secret; unexpected failures become a fixed message, and the host gets the
  * error for its own log through `onInternalError`.
  */
+import { handoutItemProblem } from '../../protocol/handouts.js';
 import { FOREIGN_LAYOUTS } from '../../protocol/keyboard-layouts.js';
 import type { KioskApi, LanesRequest, LanguageCode, ReadDetails, StaffPersonRequest } from '../kiosk/kiosk-api.js';
 import { SecretStoreUnavailableError } from '../kiosk/store/api-key-store.js';
@@ -200,6 +201,16 @@ function boundCall(core: KioskCalls, method: KioskCallName, args: unknown): () =
       if (!/^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]{5,15}(Z|[+-][0-9]{2}:[0-9]{2})$/.test(decidedAt))
         throw new InvalidInput('The verdict time must be an ISO 8601 date and time.');
       return () => core.verdictDetails(decidedAt);
+    }
+    // docs/kiosk.md "Handouts": a recent verdict by its decided_at, and an item name under the label rules.
+    case 'giveHandout': {
+      if (args.length !== 2 || typeof args[0] !== 'string' || typeof args[1] !== 'string')
+        throw new InvalidInput('Expected two arguments: the verdict time and the item.');
+      const [decidedAt, item] = args as [string, string];
+      if (!/^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]{5,15}(Z|[+-][0-9]{2}:[0-9]{2})$/.test(decidedAt))
+        throw new InvalidInput('The verdict time must be an ISO 8601 date and time.');
+      if (handoutItemProblem(item) !== null) throw new InvalidInput(`The item ${handoutItemProblem(item)}.`);
+      return () => core.giveHandout(decidedAt, item);
     }
     case 'setLanguage': {
       if (args.length !== 2) throw new InvalidInput('Expected two arguments: the primary language and the secondary one (or null).');

@@ -19,6 +19,7 @@ import type { ScanResult } from './kiosk-api.js';
 import { attentionFromAnswer, withAttention } from './decide/attention.js';
 import { notesUrlOf } from '../../protocol/attention.js';
 import { idCheckFromAnswer, type IdCheck } from '../../protocol/id-check.js';
+import { handoutsFromAnswer, type Handout } from '../../protocol/handouts.js';
 import type { IdCheckActor, PendingIdCheck } from './id-check-door.js';
 import type { PendingParty } from './party-door.js';
 import { knownParty, partyAfterAdmit } from './decide/party.js';
@@ -47,6 +48,9 @@ import type { LanDoor } from './sync/lan-door.js';
 import { storedAnswerOf } from './sync/queue-drain.js';
 import type { RevocationSchedule, RevocationSync } from './sync/revocation-sync.js';
 
+/** docs/kiosk.md "Handouts": offline checks a handout station passes (a ticket used at the door still gets its items). */
+const STATION_PASSES = new Set<string>(['seen_here', 'seen_by_peer', 'rules']);
+
 export const NOT_ENROLLED = 'this kiosk is not enrolled: scan a setup code';
 const SCANNER_KEY_EXPIRED_MESSAGE = "this scanner's key has expired — re-enroll";
 const STAFF_PIN_NEEDED = 'set a staff PIN first: this kiosk scans tickets once one is set';
@@ -74,6 +78,13 @@ export interface DoorScanDeps {
    * `unsynced`: the kiosk has no list of this event yet (the issuer's status answer is asked instead).
    */
   idCheck: (payload: TicketPayload) => IdCheck | null | 'unsynced';
+  /**
+   * docs/kiosk.md "Handouts": what a ticket gets and what was given (the issuer's answer when it sent one, else the
+   * synced list, with this kiosk's own handouts); null: no items.
+   */
+  handouts: (payload: TicketPayload, fromAnswer: Handout[] | null) => Handout[] | null;
+  /** docs/kiosk.md "Handouts": this kiosk's key is a handout station's (the heartbeat's role): it never checks in. */
+  isStation: () => boolean;
   /** Puts the scan on hold behind the ID screen (id-check-door.ts) and answers the page. */
   askIdCheck: (pending: Omit<PendingIdCheck, 'refused' | 'asked_at'>) => ScanResult;
   /** docs/kiosk.md "Party tickets": a ticket's party size by the synced list (1: one person); `unsynced`: no list yet. */
@@ -130,6 +141,15 @@ export class DoorScan {
         evaluation = this.evaluate(text, enrollment, document);
       }
     }
+    // docs/kiosk.md "Handouts": at a handout station a ticket used at the door is the usual case, not a refusal.
+    if (
+      !evaluation.pass &&
+      this.deps.isStation() &&
+      STATION_PASSES.has(evaluation.check) &&
+      evaluation.claimed &&
+      evaluation.signatureVerified
+    )
+      return this.stationScan(evaluation.claimed, enrollment, document!, lane);
     if (!evaluation.pass) {
       // docs/kiosk.md "The kiosk's audit log": every refusal is recorded, online or offline, with its reason.
       if (evaluation.check === 'signature' && evaluation.claimed?.eid === enrollment.eid) {
@@ -140,6 +160,7 @@ export class DoorScan {
       return this.deps.show(evaluation.verdict, lane);
     }
     const payload = evaluation.ticket.payload;
+    if (this.deps.isStation()) return this.stationScan(payload, enrollment, document!, lane);
     if (options.idChecked === undefined && enrollment.direction === 'entry') {
       // docs/kiosk.md "ID checks": the steward is asked before an entry is checked in, online and offline alike (an
       // exit is not an admission: no ID is asked).
@@ -476,7 +497,8 @@ export class DoorScan {
       this.deps.revocationSchedule.runIfBehind();
       // The issuer decided: its `attention` answer, never the local list (it knows the newest notes).
       const attention = call.kind === 'answered' ? attentionFromAnswer(call.response) : null;
-      const shown = withAttention(decision.verdict, attention);
+      const handouts = call.kind === 'answered' ? handoutsFromAnswer(call.response) : null;
+      const shown = this.withHandouts(withAttention(decision.verdict, attention), payload, handouts);
       return this.deps.show(
         people !== undefined && shown.party !== undefined ? { ...shown, party: { ...shown.party, people } } : shown,
         lane,
@@ -527,6 +549,56 @@ export class DoorScan {
 
   /** An ADMIT decided here shows the synced notes, so offline gives the screen online would (decide/attention.ts). */
   private withLocalNotes(verdict: Verdict, payload: TicketPayload): Verdict {
-    return verdict.kind === 'admit' ? withAttention(verdict, this.deps.notes(payload)) : verdict;
+    return verdict.kind === 'admit' ? this.withHandouts(withAttention(verdict, this.deps.notes(payload)), payload, null) : verdict;
+  }
+
+  /** docs/kiosk.md "Handouts": an ADMIT carries what the person gets; any other verdict as it was. */
+  private withHandouts(verdict: Verdict, payload: TicketPayload, fromAnswer: Handout[] | null): Verdict {
+    if (verdict.kind !== 'admit') return verdict;
+    const handouts = this.deps.handouts(payload, fromAnswer);
+    return handouts === null ? verdict : { ...verdict, handouts };
+  }
+
+  /**
+   * docs/kiosk.md "Handouts": a handout station's scan. Nothing is checked in, queued or told to LAN peers: the
+   * HANDOUT screen shows the ticket's items, from the issuer's status answer within the online budget, else the
+   * synced list, with this kiosk's own handouts. Recorded in the audit log as a verdict.
+   */
+  private async stationScan(
+    payload: TicketPayload,
+    enrollment: Enrollment,
+    document: DiscoveryDocument,
+    lane: Lane | null,
+  ): Promise<ScanResult> {
+    const { link, now } = this.deps;
+    let fromAnswer: Handout[] | null = null;
+    let offline = true;
+    if (link.authorised && link.connection !== 'offline') {
+      const lookup = await link.loadApiKey(enrollment);
+      if ('key' in lookup && lookup.key !== null) {
+        const call = await this.deps.client.status(document.endpoints.status, lookup.key, payload.tid, { timeoutMs: this.deps.budgetMs });
+        link.noteConnection(call);
+        if (call.kind === 'answered') {
+          offline = false;
+          fromAnswer = handoutsFromAnswer(call.status) ?? [];
+        }
+      }
+    }
+    const verdict: Verdict = {
+      kind: 'admit',
+      station: 'handout',
+      decided_at: new Date(now()).toISOString(),
+      offline,
+      decided_by: offline ? 'offline_policy' : 'issuer',
+      ticket: {
+        tid: payload.tid,
+        eid: payload.eid,
+        ...(payload.hn === undefined ? {} : { holder_name: payload.hn }),
+        ...(payload.tt === undefined ? {} : { ticket_type: payload.tt }),
+      },
+      handouts: this.deps.handouts(payload, fromAnswer) ?? [],
+    };
+    this.deps.store.auditVerdict(null, verdict, {});
+    return this.deps.show(verdict, lane);
   }
 }

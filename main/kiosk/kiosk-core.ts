@@ -12,12 +12,14 @@
  *   store/: the local SQLite state; staff-access.ts, staff-badge-scan.ts: who is
  *     unlocked, by PIN or badge; kiosk-parts.ts builds the parts, starts their timers.
  */
+import { handoutsUrlOf } from '../../protocol/handouts.js';
+import { give } from './sync/handout-drain.js';
 import { EventEmitter } from 'node:events';
-import { ANY_SETUP_CODE, type GateDirection, type OfflinePolicy, type Verdict } from '../../protocol/index.js';
+import { ANY_SETUP_CODE, type GateDirection, type OfflinePolicy, type Verdict, type AdmitVerdict } from '../../protocol/index.js';
 import type { AnnulResult, KioskApi, KioskLanguage, KioskState, LanguageCode, LanesRequest, LeaveKioskModeResult } from './kiosk-api.js';
 import type { LogCheckResult, ScanResult, SetLanguageResult, RemoveStaffPinResult, SetStaffPinResult, StaffLocked } from './kiosk-api.js';
 import type { ManualCheckInOutcome, StaffPersonRequest, StaffUnlockResult, StatusLookupResult, TicketSearchOutcome } from './kiosk-api.js';
-import type { IdCheckAnswer, VerdictDetailsResult } from './kiosk-api.js';
+import type { GiveHandoutResult, IdCheckAnswer, VerdictDetailsResult } from './kiosk-api.js';
 import { findVerdict, verdictDetailsOf } from './decide/verdict-details.js';
 import { LANGUAGE_CODES, kioskLanguage } from './decide/languages.js';
 import type { Lane } from './decide/lanes.js';
@@ -318,6 +320,61 @@ export class KioskCore implements KioskApi {
       if (verdict === null) return { type: 'no_such_verdict', decided_at: decidedAt } as const;
       const idCheck = this.idCheckAnswers.get(decidedAt) ?? null;
       return { type: 'verdict_details', details: verdictDetailsOf(verdict, this.attention.overrideFor(decidedAt), idCheck) } as const;
+    });
+  }
+
+  /**
+   * docs/kiosk.md "Handouts": the steward's tap on an item of a recent ADMIT or HANDOUT verdict. The one rule on what
+   * the kiosk knows refuses a second handout with when and where; otherwise the handout is committed, sent at once
+   * (the issuer may still refuse it: another kiosk gave it meanwhile) or left in the queue when the issuer does not
+   * answer. The verdict on screen shows the items as they are now.
+   */
+  giveHandout(decidedAt: string, item: string): Promise<GiveHandoutResult> {
+    return this.guarded('giveHandout', async (): Promise<GiveHandoutResult> => {
+      const verdict = findVerdict(this.lastVerdicts, decidedAt);
+      const enrollment = this.store.getEnrollment();
+      if (verdict === null || verdict.kind !== 'admit' || !verdict.ticket || verdict.handouts === undefined || enrollment === null)
+        return { type: 'no_such_verdict', decided_at: decidedAt };
+      const document = this.discovery.cached(enrollment.iss);
+      const url = document === null ? null : handoutsUrlOf(document);
+      const lookup =
+        url !== null && this.link.authorised && this.link.connection !== 'offline' ? await this.link.loadApiKey(enrollment) : null;
+      const apiKey = lookup !== null && 'key' in lookup ? lookup.key : null;
+      const identity = this.store.identity();
+      const result = await give(
+        this.store,
+        enrollment,
+        { client: this.client, url, apiKey, timeoutMs: this.link.interactiveTimeoutMs },
+        { tid: verdict.ticket.tid, ticketType: verdict.ticket.ticket_type ?? null, known: verdict.handouts },
+        item,
+        { staff_id: this.staff.actor().staff_id, scannerName: identity.scanner_name ?? identity.scanner_id },
+        this.now,
+      );
+      if (result.kind === 'failed') return { type: 'handout_failed', decided_at: decidedAt, item, message: result.message };
+      // The verdict on screen shows what is left; a handout left in the queue is sent by the next drain.
+      const note: AdmitVerdict['handout_note'] =
+        result.kind === 'refused'
+          ? result.reason === 'already_given'
+            ? { kind: 'refused_given', item, ...(result.given.length > 0 ? { given: result.given[result.given.length - 1]! } : {}) }
+            : { kind: 'refused_not_listed', item }
+          : result.offline
+            ? { kind: 'offline', item }
+            : undefined;
+      const { handout_note: _previous, ...rest } = verdict;
+      const updated: Verdict = { ...rest, handouts: result.handouts, ...(note === undefined ? {} : { handout_note: note }) };
+      this.lastVerdicts = this.lastVerdicts.map((shown) => (shown === verdict ? updated : shown));
+      if (result.kind === 'given' && result.offline) this.drains.firstRetryUnlessScheduled();
+      this.changed();
+      if (result.kind === 'refused')
+        return {
+          type: 'handout_refused',
+          decided_at: decidedAt,
+          item,
+          reason: result.reason,
+          given: result.given,
+          handouts: result.handouts,
+        };
+      return { type: 'handout_given', decided_at: decidedAt, item, offline: result.offline, handouts: result.handouts };
     });
   }
 

@@ -111,6 +111,7 @@ export function installKioskHost(win: HostWindow): void {
     chooseParty: (people) => call('chooseParty', people),
     cancelParty: () => call('cancelParty'),
     verdictDetails: (decidedAt) => call('verdictDetails', decidedAt),
+    giveHandout: (decidedAt, item) => call('giveHandout', decidedAt, item),
     onStateChange(listener) {
       const subscriber = (state: KioskState): void => listener(state);
       listeners.add(subscriber);

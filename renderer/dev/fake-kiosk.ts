@@ -21,6 +21,7 @@ import type {
   TicketSearchOutcome,
   ManualCheckInOutcome,
   Verdict,
+  GiveHandoutResult,
   VerdictDetailsResult,
 } from '../kiosk-bridge-types.js';
 import { KIOSK_READY_EVENT } from '../kiosk-bridge.js';
@@ -223,6 +224,21 @@ export class FakeKiosk implements KioskApi {
 
   async cancelParty(): Promise<ScanResult> {
     return this.chooseParty();
+  }
+
+  /** docs/kiosk.md "Handouts": the fake records nothing; a tap on a listed item with some left is given. */
+  async giveHandout(decidedAt: string, item: string): Promise<GiveHandoutResult> {
+    const verdict = this.state.last_verdicts.find((v) => v.decided_at === decidedAt);
+    if (!verdict || verdict.kind !== 'admit' || verdict.handouts === undefined) return { type: 'no_such_verdict', decided_at: decidedAt };
+    const handouts = verdict.handouts.map((handout) =>
+      handout.item === item
+        ? {
+            ...handout,
+            given: [...handout.given, { hid: `fake-${handout.given.length}`, at: new Date().toISOString(), gate: null, scanner: 'Fake' }],
+          }
+        : handout,
+    );
+    return { type: 'handout_given', decided_at: decidedAt, item, offline: false, handouts };
   }
 
   /** docs/kiosk.md "Verdict details": the fake's verdicts, with their codes. */

@@ -450,4 +450,17 @@ export const de: Catalogue = {
   'search.manual_not_allowed': 'Dieser Scanner darf nicht manuell einlassen: Ausweis oder Einrichtungscode der Aufsicht nötig',
   'search.manual_offline': 'Nicht eingelassen: Der Veranstalter ist nicht erreichbar. Bitte erneut versuchen.',
   'search.staff_locked': 'Entsperren Sie die Personalfunktionen, um zu suchen',
+  // docs/kiosk.md "Handouts".
+  'verdict.handout': 'AUSGABE',
+  'reason.handout': 'Ausgabestation — kein Einlass wird erfasst',
+  'handout.title': 'Aushändigen',
+  'handout.left.one': 'noch {count}',
+  'handout.left.other': 'noch {count}',
+  'handout.all_given': 'Alles ausgegeben',
+  'handout.give': '{item} ausgeben',
+  'handout.given_at': 'Ausgegeben {time} bei {where}',
+  'handout.refused_given': '{item} schon ausgegeben {time} bei {where}',
+  'handout.refused_not_listed': '{item} gehört nicht zu diesem Ticket',
+  'handout.offline': 'Hier erfasst; wird gesendet, sobald der Aussteller erreichbar ist',
+  'handout.none': 'Zu diesem Ticket gibt es keine Ausgaben',
 };

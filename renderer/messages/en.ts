@@ -446,4 +446,17 @@ export const en = {
   'search.manual_not_allowed': "This scanner may not check tickets in by hand: a supervisor's badge or setup code is needed",
   'search.manual_offline': 'Not checked in: the issuer cannot be reached. Try again.',
   'search.staff_locked': 'Unlock staff functions to search',
+  // docs/kiosk.md "Handouts".
+  'verdict.handout': 'HANDOUT',
+  'reason.handout': 'Handout station — nothing is checked in',
+  'handout.title': 'Hand over',
+  'handout.left.one': '{count} left',
+  'handout.left.other': '{count} left',
+  'handout.all_given': 'All given',
+  'handout.give': 'Give {item}',
+  'handout.given_at': 'Given {time} at {where}',
+  'handout.refused_given': '{item} already given {time} at {where}',
+  'handout.refused_not_listed': '{item} is not on this ticket',
+  'handout.offline': 'Recorded here; sent when the issuer is back',
+  'handout.none': 'This ticket has no handouts',
 } as const;

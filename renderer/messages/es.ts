@@ -442,4 +442,17 @@ export const es: Catalogue = {
   'search.manual_not_allowed': 'Este escáner no puede dar entrada manual: hace falta la credencial o el código de un supervisor',
   'search.manual_offline': 'Sin entrada: no se puede contactar con el emisor. Inténtelo de nuevo.',
   'search.staff_locked': 'Desbloquee las funciones de personal para buscar',
+  // docs/kiosk.md "Handouts".
+  'verdict.handout': 'ENTREGA',
+  'reason.handout': 'Puesto de entrega — no se registra ningún acceso',
+  'handout.title': 'Entregar',
+  'handout.left.one': 'queda {count}',
+  'handout.left.other': 'quedan {count}',
+  'handout.all_given': 'Todo entregado',
+  'handout.give': 'Entregar {item}',
+  'handout.given_at': 'Entregado {time} en {where}',
+  'handout.refused_given': '{item} ya entregado {time} en {where}',
+  'handout.refused_not_listed': '{item} no corresponde a esta entrada',
+  'handout.offline': 'Registrado aquí; se envía cuando el emisor responda',
+  'handout.none': 'Esta entrada no tiene nada que entregar',
 };

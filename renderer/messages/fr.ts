@@ -443,4 +443,17 @@ export const fr: Catalogue = {
   'search.manual_not_allowed': 'Ce scanner ne peut pas faire entrer à la main : badge ou code de configuration de superviseur nécessaire',
   'search.manual_offline': "Pas d'entrée : l'émetteur est injoignable. Réessayez.",
   'search.staff_locked': 'Déverrouillez les fonctions du personnel pour rechercher',
+  // docs/kiosk.md "Handouts".
+  'verdict.handout': 'REMISE',
+  'reason.handout': 'Poste de remise — aucune entrée n’est enregistrée',
+  'handout.title': 'À remettre',
+  'handout.left.one': 'encore {count}',
+  'handout.left.other': 'encore {count}',
+  'handout.all_given': 'Tout remis',
+  'handout.give': 'Remettre {item}',
+  'handout.given_at': 'Remis {time} à {where}',
+  'handout.refused_given': '{item} déjà remis {time} à {where}',
+  'handout.refused_not_listed': '{item} ne fait pas partie de ce billet',
+  'handout.offline': 'Enregistré ici ; envoyé dès que l’émetteur répond',
+  'handout.none': 'Ce billet n’a rien à remettre',
 };

@@ -17,6 +17,8 @@ export interface VerdictActions {
   overrideAttention?(view: VerdictView): (() => void) | null;
   /** Opens the verdict's details for a steward and up (docs/kiosk.md "Verdict details"), or null when not offered. */
   details?(view: VerdictView): (() => void) | null;
+  /** docs/kiosk.md "Handouts": one tap hands an item of this verdict over. */
+  giveHandout?(decidedAt: string, item: string): void;
 }
 
 export function mountVerdict(root: HTMLElement, actions: VerdictActions): ScreenHandle<VerdictView> {
@@ -58,12 +60,57 @@ export function mountVerdict(root: HTMLElement, actions: VerdictActions): Screen
           ...verdictBody(view),
           view.readAgainNote ? el('p', { class: 'verdict__read-again', 'data-read-again': '' }, view.readAgainNote) : null,
           view.heldNote ? el('p', { class: 'verdict__held', role: 'alert', 'data-attention-held': '' }, view.heldNote) : null,
+          handoutsElement(view, actions),
           detailsElement(view),
           buttons.length > 0 ? el('div', { class: 'verdict__buttons' }, ...buttons, next) : next,
         ),
       );
     },
   };
+}
+
+/**
+ * docs/kiosk.md "Handouts": one big button per item (`[data-handout=ITEM]`), with what is left and when and where the
+ * last one was given; an item all given is shown, its button disabled; the last tap's refusal or offline note above.
+ */
+function handoutsElement(view: VerdictView, actions: VerdictActions): Element | null {
+  const handouts = view.handouts;
+  if (!handouts) return null;
+  return el(
+    'section',
+    { class: 'verdict__handouts', 'data-handouts': '', 'aria-label': t('handout.title') },
+    handouts.note
+      ? el(
+          'p',
+          {
+            class: `verdict__handout-note verdict__handout-note--${handouts.note.kind}`,
+            role: 'alert',
+            'data-handout-note': handouts.note.kind,
+          },
+          handouts.note.kind === 'offline' ? '⏳ ' : '✗ ',
+          handouts.note.text,
+        )
+      : null,
+    handouts.items.length === 0 ? el('p', { class: 'verdict__handout-none' }, t('handout.none')) : null,
+    ...handouts.items.map((entry) => {
+      const button = el(
+        'button',
+        {
+          type: 'button',
+          class: `button verdict__handout${entry.left === 0 ? ' verdict__handout--done' : ''}`,
+          'data-handout': entry.item,
+          'data-left': String(entry.left),
+          ...(entry.left === 0 ? { disabled: '' } : {}),
+        },
+        el('span', { class: 'verdict__handout-icon', 'aria-hidden': 'true' }, entry.left === 0 ? '✓' : '+'),
+        el('span', { class: 'verdict__handout-label', dir: 'auto' }, entry.left === 0 ? entry.item : entry.label),
+        el('span', { class: 'verdict__handout-left' }, entry.leftText),
+        entry.lastGiven ? el('span', { class: 'verdict__handout-last', 'data-handout-last': '' }, entry.lastGiven) : null,
+      );
+      button.addEventListener('click', () => actions.giveHandout?.(handouts.decidedAt, entry.item));
+      return button;
+    }),
+  );
 }
 
 function actionButton(action: string, label: string, onClick: () => void): HTMLButtonElement {

@@ -27,4 +27,6 @@ export function chooseScreen({ state, verdictShown, lookupOpen, lanes = false }:
 }
 
 /** How long a verdict stays before Ready returns (the next scan replaces it sooner). A refusal needs reading. */
-export const VERDICT_SHOWN_MS = { admit: 3_000, exit: 3_000, refuse: 6_000 } as const;
+export const VERDICT_SHOWN_MS = { admit: 3_000, exit: 3_000, refuse: 6_000, handout: 15_000 } as const;
+/** docs/kiosk.md "Handouts": an ADMIT with items still to hand over stays while the steward taps them. */
+export const HANDOUTS_SHOWN_MS = 15_000;

@@ -3,7 +3,7 @@
  * hooks out. The word and the icon say ADMIT/REFUSE without colour, the
  * colour only repeats it.
  */
-import type { RefusalReason, Verdict } from '../kiosk-bridge-types.js';
+import type { HandoutGiven, RefusalReason, Verdict } from '../kiosk-bridge-types.js';
 import { inLanguage, language, t, tn, type Language } from '../messages/format.js';
 import { formatClockTime, type TimeOptions } from './dates.js';
 import type { DetailLine } from './verdict-details-view.js';
@@ -24,10 +24,10 @@ export type VerdictReasonCode = 'valid' | 'exited' | RefusalReason | LocalRefusa
 
 export interface VerdictView {
   word: string;
-  icon: '✓' | '✗' | '→' | '!';
+  icon: '✓' | '✗' | '→' | '!' | '+';
   reasonText: string;
-  cssClass: 'verdict--admit' | 'verdict--attention' | 'verdict--exit' | 'verdict--refuse';
-  dataVerdict: 'admit' | 'exit' | 'refuse';
+  cssClass: 'verdict--admit' | 'verdict--attention' | 'verdict--exit' | 'verdict--refuse' | 'verdict--handout';
+  dataVerdict: 'admit' | 'exit' | 'refuse' | 'handout';
   dataReason: VerdictReasonCode;
   holderName: string | null;
   ticketType: string | null;
@@ -44,10 +44,20 @@ export interface VerdictView {
   attention?: { required: boolean; notes: string[] } | null;
   /** A ticket scan was refused while this attention verdict held the door ("finish the note first"). */
   heldNote?: string | null;
+  /** docs/kiosk.md "Handouts": the items with one button each, what is left, and the last tap's note. */
+  handouts?: HandoutsView | null;
   /** Its details, once a steward or above opened them (docs/kiosk.md "Verdict details"; verdict-details-view.ts). */
   details?: DetailLine[] | null;
   /** Why the details could not be shown (gone, or the call failed). */
   detailsProblem?: string | null;
+}
+
+export interface HandoutsView {
+  /** The verdict the taps name (giveHandout's first argument). */
+  decidedAt: string;
+  items: Array<{ item: string; count: number; left: number; label: string; leftText: string; lastGiven: string | null }>;
+  /** The last tap's refusal or offline note, in words; null when none. */
+  note: { kind: 'refused_given' | 'refused_not_listed' | 'offline'; text: string } | null;
 }
 
 export interface SecondLanguageLine {
@@ -89,6 +99,20 @@ export function verdictView(verdict: DoorVerdict, time: TimeOptions = {}): Verdi
       dataReason: 'exited',
     };
   }
+  if (verdict.kind === 'admit' && verdict.station === 'handout') {
+    // docs/kiosk.md "Handouts": a handout station's scan admits no one: its own word, icon and colour.
+    return {
+      ...common,
+      offlineNote: null,
+      word: t('verdict.handout'),
+      icon: '+',
+      reasonText: t('reason.handout'),
+      cssClass: 'verdict--handout',
+      dataVerdict: 'handout',
+      dataReason: 'valid',
+      ...handoutsField(verdict, time),
+    };
+  }
   if (verdict.kind === 'admit' && verdict.attention && (verdict.attention.required || verdict.attention.notes.length > 0)) {
     // Word, icon and colour all differ from a plain ADMIT: never colour alone.
     return {
@@ -100,6 +124,7 @@ export function verdictView(verdict: DoorVerdict, time: TimeOptions = {}): Verdi
       dataVerdict: 'admit',
       dataReason: 'valid',
       attention: { required: verdict.attention.required, notes: [...verdict.attention.notes] },
+      ...handoutsField(verdict, time),
     };
   }
   if (verdict.kind === 'admit') {
@@ -112,6 +137,7 @@ export function verdictView(verdict: DoorVerdict, time: TimeOptions = {}): Verdi
       cssClass: 'verdict--admit',
       dataVerdict: 'admit',
       dataReason: 'valid',
+      ...handoutsField(verdict, time),
     };
   }
   return {
@@ -239,4 +265,52 @@ export function ruleWords(rule: RuleRefusal): string {
 export function verdictIdentity(verdict: Verdict): string {
   const reason = verdict.kind === 'refuse' ? verdict.reason : verdict.kind === 'exit' ? 'exited' : 'valid';
   return `${verdict.decided_at}|${verdict.ticket?.tid ?? ''}|${reason}`;
+}
+
+/** `handouts` only for an ADMIT that has items (a plain ADMIT's view stays as it was). */
+function handoutsField(verdict: Verdict, time: TimeOptions): { handouts?: HandoutsView } {
+  const view = handoutsView(verdict, time);
+  return view === null ? {} : { handouts: view };
+}
+
+/** Where a handout was given, in words: the scanner's name and its gate. */
+function whereOf(given: HandoutGiven): string {
+  return given.gate === null ? given.scanner : `${given.scanner} (${given.gate})`;
+}
+
+/** docs/kiosk.md "Handouts": an ADMIT's or a HANDOUT's items, each with its button, what is left and the last handout. */
+export function handoutsView(verdict: Verdict, time: TimeOptions = {}): HandoutsView | null {
+  if (verdict.kind !== 'admit' || verdict.handouts === undefined) return null;
+  const items = verdict.handouts.map((handout) => {
+    const left = Math.max(0, handout.count - handout.given.length);
+    const last = handout.given[handout.given.length - 1];
+    return {
+      item: handout.item,
+      count: handout.count,
+      left,
+      label: t('handout.give', { item: handout.count > 1 ? `${handout.item} ×${handout.count}` : handout.item }),
+      leftText: left === 0 ? t('handout.all_given') : tn('handout.left', left),
+      lastGiven: last === undefined ? null : t('handout.given_at', { time: formatClockTime(last.at, time), where: whereOf(last) }),
+    };
+  });
+  const note = verdict.handout_note;
+  return {
+    decidedAt: verdict.decided_at,
+    items,
+    note:
+      note === undefined
+        ? null
+        : note.kind === 'refused_given'
+          ? {
+              kind: note.kind,
+              text: t('handout.refused_given', {
+                item: note.item,
+                time: note.given === undefined ? '' : formatClockTime(note.given.at, time),
+                where: note.given === undefined ? '' : whereOf(note.given),
+              }),
+            }
+          : note.kind === 'refused_not_listed'
+            ? { kind: note.kind, text: t('handout.refused_not_listed', { item: note.item }) }
+            : { kind: note.kind, text: t('handout.offline') },
+  };
 }

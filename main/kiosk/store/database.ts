@@ -102,12 +102,42 @@ const MIGRATIONS: readonly string[] = [
   ALTER TABLE scans ADD COLUMN people INTEGER;
   DELETE FROM attention_sync;
   `,
+  // KIOSK_HANDOUTS_MIGRATION. Handouts (docs/kiosk.md "Handouts"): the synced list's type items and the listed tickets'
+  // own items and handouts given (JSON, as the issuer sent them), and every handout the steward confirmed here, a
+  // durable queue drained like the scans (committed before it is shown or sent; its id is the issuer's idempotency
+  // key). The notes list is synced again from the start, so the handouts of tickets listed before arrive too.
+  `
+  CREATE TABLE handout_types (ticket_type TEXT PRIMARY KEY, items TEXT NOT NULL) WITHOUT ROWID;
+  CREATE TABLE handout_tickets (tid TEXT PRIMARY KEY, items TEXT NOT NULL, given TEXT NOT NULL) WITHOUT ROWID;
+  CREATE TABLE handouts (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    hid TEXT NOT NULL UNIQUE,
+    iss TEXT NOT NULL,
+    eid TEXT NOT NULL,
+    tid TEXT NOT NULL,
+    item TEXT NOT NULL,
+    gate_id TEXT,
+    staff_id TEXT,
+    given_at TEXT NOT NULL,
+    queue_state TEXT NOT NULL CHECK (queue_state IN ('pending', 'done', 'failed')),
+    attempts INTEGER NOT NULL DEFAULT 0,
+    result_status TEXT,            -- given, refused, not_found, conflict, forbidden
+    result TEXT,                   -- the issuer's answer (JSON)
+    answered_at TEXT
+  );
+  CREATE INDEX handouts_by_ticket ON handouts (tid, item);
+  CREATE INDEX handouts_queue ON handouts (queue_state, seq);
+  DELETE FROM attention_sync;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
-/** The kiosk.db migration that added party tickets (its number moves if migrations merge before it). */
-export const PARTY_KIOSK_MIGRATION = 11;
+/** The kiosk.db migration that added party tickets (its index in MIGRATIONS). */
+export const PARTY_KIOSK_MIGRATION = 6;
+
+/** The kiosk.db migration that added handouts (its index in MIGRATIONS). */
+export const KIOSK_HANDOUTS_MIGRATION = 7;
 
 /**
  * The open file and its prepared statements. Each is prepared once and reused: preparing costs more than running

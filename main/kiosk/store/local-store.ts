@@ -16,6 +16,7 @@
  *
  * The API key is NOT here: see api-key-store.ts.
  */
+import { KioskHandouts } from './handouts.js';
 import type { IdCheck } from '../../../protocol/id-check.js';
 import type Database from 'better-sqlite3';
 import type { DiscoveryDocument, IsoDateTime, Verdict, VerdictAttention } from '../../../protocol/index.js';
@@ -103,11 +104,14 @@ export class LocalStore {
   private readonly revoked: RevokedTickets;
   /** The synced attention notes (notes.ts, docs/kiosk.md "Attention notes"). */
   readonly attentionNotes: AttentionNotes;
+  /** docs/kiosk.md "Handouts": the synced lists and the handouts confirmed here. */
+  readonly handouts: KioskHandouts;
 
   private constructor(private readonly db: Database.Database) {
     this.sql = new Statements(db);
     this.revoked = new RevokedTickets(this.sql);
     this.attentionNotes = new AttentionNotes(this.sql);
+    this.handouts = new KioskHandouts(this.sql);
   }
 
   /** The synced notes of a ticket of the enrolled event (its row and its type's rule); null when none apply. */

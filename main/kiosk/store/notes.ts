@@ -8,6 +8,8 @@ import type { IsoDateTime, VerdictAttention } from '../../../protocol/index.js';
 import { combineAttention, type TicketNote, type TypeNote } from '../decide/attention.js';
 import { idCheckFromList, parseIdCheck, type AgeBand, type IdCheck } from '../../../protocol/id-check.js';
 import type { Statements } from './database.js';
+import type { TicketHandoutRow, TypeHandoutRow } from '../../../protocol/handouts.js';
+import { applyHandoutPage } from './handouts.js';
 
 /** One page of the issuer's notes list as the kiosk keeps it (AttentionNotes.applyPage). */
 export interface AttentionNotesPage {
@@ -22,6 +24,9 @@ export interface AttentionNotesPage {
   idBands?: ReadonlyArray<readonly [string, AgeBand]>;
   /** docs/kiosk.md "Party tickets": the listed tickets' party sizes ([tid, size]; a listed ticket without a row: one). */
   parties?: ReadonlyArray<readonly [string, number]>;
+  /** docs/kiosk.md "Handouts": every type's items, whole, and the listed tickets' own items and handouts given. */
+  handoutTypes?: readonly TypeHandoutRow[];
+  handouts?: readonly TicketHandoutRow[];
   cursor: string;
   reset: boolean;
   /** Set on the page that completes a sync; otherwise the last good sync's time is kept. */
@@ -73,6 +78,7 @@ export class AttentionNotes {
       sql.statement('DELETE FROM attention_types').run();
       const type = sql.statement('INSERT OR REPLACE INTO attention_types (ticket_type, attention, note) VALUES (?, ?, ?)');
       for (const rule of page.types) type.run(rule.ticket_type, rule.attention ? 1 : 0, rule.note);
+      applyHandoutPage(sql, page, !sameList || page.reset);
       const syncedAt = page.syncedAt ?? (sameList && !page.reset ? before.synced_at : null);
       sql
         .statement('INSERT OR REPLACE INTO attention_sync (id, iss, eid, cursor, synced_at) VALUES (1, ?, ?, ?, ?)')

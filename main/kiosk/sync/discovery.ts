@@ -78,6 +78,9 @@ export function validateDiscovery(body: unknown, expectedIss: string): Discovery
   // docs/protocol.md "Ticket search": one more, kept on the same terms (docs/kiosk.md "Finding a ticket").
   const search = endpoints['ticket_search'];
   if (typeof search === 'string' && isSecureOrLoopbackUrl(search)) (document.endpoints as DoorEndpoints).ticket_search = search;
+  // docs/protocol.md "Handouts (project extension)".
+  const handouts = endpoints['ticket_handouts'];
+  if (typeof handouts === 'string' && isSecureOrLoopbackUrl(handouts)) (document.endpoints as DoorEndpoints).ticket_handouts = handouts;
   return { ok: true, document };
 }
 
@@ -87,6 +90,7 @@ type DoorEndpoints = DiscoveryDocument['endpoints'] & {
   scanner_revocations?: string;
   scanner_notes?: string;
   ticket_search?: string;
+  ticket_handouts?: string;
 };
 
 /** The heartbeat URL of a validated discovery document, or null when the issuer does not offer one (no door operations). */

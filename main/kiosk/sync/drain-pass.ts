@@ -13,6 +13,8 @@ import type { IssuerClient } from './issuer-client.js';
 import type { IssuerLink } from './issuer-link.js';
 import type { LanDoor } from './lan-door.js';
 import { DEFAULT_DRAIN_CONCURRENCY, drainQueue, type DrainReport } from './queue-drain.js';
+import { drainHandouts } from './handout-drain.js';
+import { handoutsUrlOf } from '../../../protocol/handouts.js';
 
 export interface DrainPassDeps {
   store: LocalStore;
@@ -49,7 +51,7 @@ export async function drainPass(deps: DrainPassDeps): Promise<DrainReport | null
   }
   const apiKey = lookup.key;
   if (!document || !apiKey) return null;
-  const report = await drainQueue({
+  const scans = await drainQueue({
     store,
     client: deps.client,
     iss: enrollment.iss,
@@ -62,6 +64,18 @@ export async function drainPass(deps: DrainPassDeps): Promise<DrainReport | null
     backoff: deps.backoff,
     signal: deps.signal,
   });
+  // docs/kiosk.md "Handouts": the handouts confirmed here go after the scans, on the same pass and key; while some
+  // wait (offline), the pass comes back as a scan's would.
+  const handouts =
+    background.closed || scans.stop === 'offline' || scans.stop === 'unauthorized'
+      ? { left: store.handouts.pendingCount(), refused: [] }
+      : await drainHandouts(
+          store,
+          enrollment,
+          { client: deps.client, url: handoutsUrlOf(document), apiKey, timeoutMs: deps.timeoutMs ?? 10_000 },
+          deps.now,
+        );
+  const report: DrainReport = handouts.left > 0 && scans.retryAt === null ? { ...scans, retryAt: deps.now() + deps.backoff.maxMs } : scans;
   if (background.closed) return report;
   for (const scan of report.settled) {
     if (scan.action === 'annul' && scan.result_status === 'annulled') deps.lan.tellAnnulled(scan.tid, scan.answered_at!, scan.result);

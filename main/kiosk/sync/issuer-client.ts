@@ -6,6 +6,7 @@
  * The API key is only ever put in the Authorization header: never in an
  * outcome, an error message or a log line (docs/protocol.md "Authentication").
  */
+import { isHandoutList, type HandoutAnswer, type HandoutRequest } from '../../../protocol/handouts.js';
 import {
   validateRules,
   ANSWERS_BY_ACTION,
@@ -96,6 +97,9 @@ export type HeartbeatCall = { kind: 'answered'; response: HeartbeatResponse } | 
 
 export type RevocationCall = { kind: 'answered'; page: RevocationPage } | CallFailure;
 export type NotesCall = { kind: 'answered'; page: NotesPage } | CallFailure;
+/** docs/protocol.md "Handouts (project extension)". */
+export type HandoutCall =
+  { kind: 'answered'; answer: HandoutAnswer } | { kind: 'not_found' } | { kind: 'conflict' } | { kind: 'action_not_allowed' } | CallFailure;
 /** docs/protocol.md "Ticket search": `action_not_allowed` is a key whose role may not search (403), `invalid_query` a 400. */
 export type SearchCall =
   { kind: 'answered'; results: FoundTicket[]; more: boolean } | { kind: 'action_not_allowed' } | { kind: 'invalid_query' } | CallFailure;
@@ -216,6 +220,21 @@ export class IssuerClient {
     if (answer.status === 200) {
       return isHeartbeatResponse(answer.body) ? { kind: 'answered', response: answer.body } : { kind: 'server_error', status: 200 };
     }
+    return this.failure(answer, true);
+  }
+
+  /**
+   * POST one handout (docs/protocol.md "Handouts (project extension)"): `given` or `refused` (with when and where) is
+   * an answer; a 409 is a handout id already used for another ticket or item (final, never sent again).
+   */
+  async handout(url: string, apiKey: string, request: HandoutRequest, options: CallOptions = {}): Promise<HandoutCall> {
+    const answer = await this.send('POST', url, request, { authorization: `Bearer ${apiKey}` }, options);
+    if (answer.kind !== 'http') return answer;
+    if (answer.status === 200)
+      return isHandoutAnswer(answer.body, request) ? { kind: 'answered', answer: answer.body } : { kind: 'server_error', status: 200 };
+    if (answer.status === 404) return { kind: 'not_found' };
+    if (answer.status === 409) return { kind: 'conflict' };
+    if (answer.status === 403 && errorOf(answer.body)?.details?.['reason'] === 'action_not_allowed') return { kind: 'action_not_allowed' };
     return this.failure(answer, true);
   }
 
@@ -435,5 +454,19 @@ function isEnrollResponse(body: unknown): body is EnrollResponse {
     (scope['gate_id'] === undefined || scope['gate_id'] === null || isString(scope['gate_id'])) &&
     isString(issuer['name']) &&
     isString(issuer['iss'])
+  );
+}
+
+/** A 200 answer to `request`, checked field by field (the kiosk trusts nothing it did not check). */
+function isHandoutAnswer(body: unknown, request: HandoutRequest): body is HandoutAnswer {
+  if (typeof body !== 'object' || body === null) return false;
+  const answer = body as Partial<HandoutAnswer>;
+  return (
+    answer.handout_id === request.handout_id &&
+    answer.tid === request.tid &&
+    answer.item === request.item &&
+    (answer.status === 'given' || answer.status === 'refused') &&
+    (answer.given === undefined || isHandoutList([{ item: request.item, count: 1, given: answer.given }])) &&
+    isHandoutList(answer.handouts)
   );
 }

@@ -89,7 +89,8 @@ export class LanDoor {
 
   /** Every admission, online or not: a peer that goes offline later needs to know it too. */
   publishAdmission(verdict: Verdict): void {
-    if (verdict.kind !== 'admit' || !verdict.ticket || !this.deps.lan) return;
+    // A handout station's scan admits no one (docs/kiosk.md "Handouts").
+    if (verdict.kind !== 'admit' || verdict.station !== undefined || !verdict.ticket || !this.deps.lan) return;
     const gate = this.deps.store.getEnrollment()?.gate_id ?? null;
     const people = verdict.party?.people;
     this.deps.lan.publish({

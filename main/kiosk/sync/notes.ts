@@ -58,6 +58,8 @@ export class NotesSync {
         ...(page.id_checks === undefined ? {} : { idChecks: page.id_checks }),
         ...(page.id_bands === undefined ? {} : { idBands: page.id_bands }),
         ...(page.parties === undefined ? {} : { parties: page.parties }),
+        ...(page.handout_types === undefined ? {} : { handoutTypes: page.handout_types }),
+        ...(page.handouts === undefined ? {} : { handouts: page.handouts }),
         cursor: page.next,
         // A first sync from nothing replaces whatever list there was (another event's, or none); `reset` likewise.
         reset: page.reset || cursor === null,

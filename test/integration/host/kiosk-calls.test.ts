@@ -52,6 +52,7 @@ describe('call names', () => {
       'confirmReEnroll',
       'denyIdCheck',
       'getState',
+      'giveHandout',
       'leaveKioskMode',
       'lockStaff',
       'lookupStatus',
@@ -136,6 +137,9 @@ describe('input validation', () => {
     ['verdictDetails', [], /exactly one argument/],
     ['verdictDetails', [1752867720000], /must be a string/],
     ['verdictDetails', ['yesterday'], /ISO 8601/],
+    ['giveHandout', ['2026-07-18T19:42:00.000Z'], /two arguments/],
+    ['giveHandout', ['yesterday', 'wristband'], /ISO 8601/],
+    ['giveHandout', ['2026-07-18T19:42:00.000Z', 'wrist\u0000band'], /control character/],
     ['verdictDetails', ['2026-07-18T19:42:00.000Z\nforged'], /ISO 8601/],
   ];
 

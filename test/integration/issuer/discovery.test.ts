@@ -51,6 +51,7 @@ describe('discovery', () => {
         scanner_notes: 'https://tickets.example.test/api/v1/scanners/notes',
         // docs/protocol.md "Ticket search": one more, for a supervisor's key.
         ticket_search: 'https://tickets.example.test/api/v1/tickets/search',
+        ticket_handouts: 'https://tickets.example.test/api/v1/tickets/handouts',
       },
       supported_versions: [1],
     });

@@ -4,6 +4,7 @@
  * in the transaction of the change (a refused scan tells nothing); a failing endpoint is tried again on the
  * schedule and dead-lettered with the reason; a replay sends again under the same message id.
  */
+import { updateTicketHandoutsWrite } from '../../../issuer/services/handouts.js';
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -109,6 +110,17 @@ describe('webhooks', () => {
       admitted_offline: true,
     });
     expect(late.body.status).toBe('already_used');
+    // handout.given: a handout the ticket still had; a second, refused, tells nothing (docs/protocol.md "Handouts (project extension)").
+    await fx.database.write(updateTicketHandoutsWrite({ tid: carol, items: [{ item: 'wristband', count: 1 }] }));
+    for (const expected of ['given', 'refused']) {
+      const handout = await app.inject({
+        method: 'POST',
+        url: '/api/v1/tickets/handouts',
+        headers: { authorization: `Bearer ${scanner.apiKey}` },
+        payload: { handout_id: randomUUID(), tid: carol, eid: event.eid, item: 'wristband', given_at: new Date().toISOString() },
+      });
+      expect(handout.json<{ status: string }>().status).toBe(expected);
+    }
     await fx.database.write((db) => revokeTicketById(db, ada, 'refunded', new Date()));
     await fx.database.write((db) => revokeTicketById(db, ada, 'twice', new Date(Date.now() + 1000)));
     await fx.database.write((db) => revokeScannerKey(db, enrolled.json<{ api_key_id: string }>().api_key_id, new Date()));
@@ -132,6 +144,7 @@ describe('webhooks', () => {
       'checkin.annulled',
       'checkin.created',
       'double_admission.detected',
+      'handout.given',
       'ticket.revoked',
       'scanner.revoked',
       'audit.head',
@@ -143,8 +156,9 @@ describe('webhooks', () => {
     expect(all[2]!.data).toMatchObject({ tid: ada });
     expect(all[4]!.data).toMatchObject({ tid: bob, reason: 'let in on the wrong ticket', actor: 'cli' });
     expect(all[6]!.data).toMatchObject({ tid: carol, scanner_id: scannerId });
-    expect(all[7]!.data).toMatchObject({ tid: ada, reason: 'refunded' });
-    expect(all[9]!.data).toMatchObject({ position: expect.any(Number), hash: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(all[7]!.data).toMatchObject({ tid: carol, item: 'wristband', scanner_id: scannerId });
+    expect(all[8]!.data).toMatchObject({ tid: ada, reason: 'refunded' });
+    expect(all[10]!.data).toMatchObject({ position: expect.any(Number), hash: expect.stringMatching(/^[0-9a-f]{64}$/) });
     // No holder names: a receiver looks a tid up.
     expect(JSON.stringify(all)).not.toContain('Ada Lovelace');
     expect(receivedAt('/revocations').map((r) => r.type)).toEqual(['ticket.revoked']);

@@ -34,6 +34,7 @@ const ISSUER_CALLS = [
   'issuer.revocations',
   'issuer.search',
   'issuer.manualEntry',
+  'issuer.handout',
 ];
 // docs/protocol.md "Ticket search": a supervisor's key also searches tickets and checks one in by hand.
 const SUPERVISOR_ISSUER_CALLS = ['issuer.annul', 'issuer.search', 'issuer.manualEntry'];
@@ -81,13 +82,14 @@ const ANYONE_CALLS = [
   'denyIdCheck',
   'chooseParty',
   'cancelParty',
+  'giveHandout',
   'onsiteIssuer.status',
 ];
 const KIOSK_CALLS = [...PAGE_CALLS, ...KIOSK_POWERS, ...ONSITE_ISSUER_CALLS, 'closeKioskWindow'];
 
 describe('the access table', () => {
   it('has a row for every page call, kiosk power, on-site issuer call, the kiosk window and every issuer call, and nothing else', () => {
-    expect(PAGE_CALLS).toHaveLength(28);
+    expect(PAGE_CALLS).toHaveLength(29);
     for (const call of [...KIOSK_CALLS, ...ISSUER_CALLS]) expect(Object.hasOwn(ACCESS, call), call).toBe(true);
     expect(new Set(ALL_CALLS)).toEqual(new Set([...KIOSK_CALLS, ...ISSUER_CALLS]));
   });
@@ -95,8 +97,15 @@ describe('the access table', () => {
   it('gives every call at least one role, each a known one', () => {
     for (const call of ALL_CALLS) {
       expect(ACCESS[call].roles.length, call).toBeGreaterThan(0);
-      for (const role of ACCESS[call].roles) expect(KIOSK_ROLES, call).toContain(role);
+      for (const role of ACCESS[call].roles) expect([...KIOSK_ROLES, ...SCANNER_KEY_ROLES], call).toContain(role);
     }
+  });
+
+  it('lets a handout station\'s key read a status, record handouts and sync, and never admit (docs/protocol.md "Handouts (project extension)")', () => {
+    expect(callsOf('handout').sort()).toEqual(['issuer.handout', 'issuer.heartbeat', 'issuer.revocations', 'issuer.status']);
+    expect(mayCall('handout', 'issuer.entry')).toBe(false);
+    expect(keyRoleOfRights({ annul: false }, 'handout')).toBe('handout');
+    expect(rightsOf('handout')).toEqual({ annul: false });
   });
 
   it('lets anyone at the door scan and unlock, and nothing that changes the kiosk', () => {
@@ -142,7 +151,8 @@ describe('the access table', () => {
           .sort(),
       ).toEqual([...ISSUER_CALLS].sort());
     }
-    expect(SCANNER_KEY_ROLES).toEqual(STAFF_ROLES);
+    // A scanner key's role: a staff role, or a handout station's (docs/protocol.md "Handouts (project extension)").
+    expect(SCANNER_KEY_ROLES).toEqual([...STAFF_ROLES, 'handout']);
   });
 
   it('names each staff call for the refusal log line', () => {

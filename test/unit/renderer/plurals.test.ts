@@ -45,6 +45,9 @@ const KIOSK: CatalogueRules = {
   ],
   words: [
     'notes',
+    // docs/kiosk.md "Handouts": an item's name, and where it was given (a scanner's name and gate).
+    'item',
+    'where',
     'time',
     'name',
     'message',

@@ -120,3 +120,62 @@ describe('verdict view-model', () => {
     expect(verdictIdentity(a)).not.toBe(verdictIdentity(b));
   });
 });
+
+describe('handouts on the verdict (docs/kiosk.md "Handouts")', () => {
+  const handouts = [
+    { item: 'wristband', count: 1, given: [{ hid: 'a', at: '2026-07-18T19:40:00Z', gate: 'North', scanner: 'Door 1' }] },
+    { item: 'drink voucher', count: 2, given: [] },
+  ];
+
+  it('an ADMIT lists each item with its button, what is left and when and where the last was given', () => {
+    const verdict: Verdict = { kind: 'admit', decided_at: '2026-07-18T19:42:00Z', offline: false, decided_by: 'issuer', ticket, handouts };
+    const view = verdictView(verdict, UTC);
+    expect(view.dataVerdict).toBe('admit');
+    expect(view.handouts).toEqual({
+      decidedAt: '2026-07-18T19:42:00Z',
+      items: [
+        {
+          item: 'wristband',
+          count: 1,
+          left: 0,
+          label: 'Give wristband',
+          leftText: 'All given',
+          lastGiven: 'Given 19:40 at Door 1 (North)',
+        },
+        { item: 'drink voucher', count: 2, left: 2, label: 'Give drink voucher ×2', leftText: '2 left', lastGiven: null },
+      ],
+      note: null,
+    });
+  });
+
+  it("a handout station's scan is HANDOUT: its own word, icon and colour, never ADMIT", () => {
+    const verdict: Verdict = {
+      kind: 'admit',
+      station: 'handout',
+      decided_at: '2026-07-18T19:42:00Z',
+      offline: false,
+      decided_by: 'issuer',
+      ticket,
+      handouts,
+    };
+    const view = verdictView(verdict, UTC);
+    expect(view).toMatchObject({ word: 'HANDOUT', icon: '+', cssClass: 'verdict--handout', dataVerdict: 'handout' });
+    expect(view.handouts?.items).toHaveLength(2);
+  });
+
+  it('a refused tap says when and where the item was given', () => {
+    const verdict: Verdict = {
+      kind: 'admit',
+      decided_at: '2026-07-18T19:42:00Z',
+      offline: false,
+      decided_by: 'issuer',
+      ticket,
+      handouts,
+      handout_note: { kind: 'refused_given', item: 'wristband', given: handouts[0]!.given[0]! },
+    };
+    expect(verdictView(verdict, UTC).handouts?.note).toEqual({
+      kind: 'refused_given',
+      text: 'wristband already given 19:40 at Door 1 (North)',
+    });
+  });
+});
