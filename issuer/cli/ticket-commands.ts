@@ -387,7 +387,9 @@ function describeHandouts(handouts: readonly Handout[]): string[] {
   ];
 }
 
-function describeStatus(status: TicketStatus & { attention?: Attention; id_check?: IdCheck; party?: PartyState; handouts?: Handout[] }): string[] {
+function describeStatus(
+  status: TicketStatus & { attention?: Attention; id_check?: IdCheck; party?: PartyState; handouts?: Handout[] },
+): string[] {
   return [
     `Ticket      ${status.tid}`,
     `Event       ${status.eid}`,
