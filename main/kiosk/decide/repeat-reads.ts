@@ -33,7 +33,7 @@ export const DEFAULT_REPEAT_READ_WINDOW_MS = 3000;
  * renderer/view/screen-choice.ts; a unit test keeps the two equal). A repeat
  * read during that time must not replace it.
  */
-export const VERDICT_ON_SCREEN_MS = { admit: 3_000, exit: 3_000, refuse: 6_000 } as const;
+export const VERDICT_ON_SCREEN_MS = { admit: 3_000, exit: 3_000, refuse: 6_000, handout: 15_000 } as const;
 
 /** The origin whose copies are keystroke echoes of `origin`'s reads. */
 const ECHO_OF: Partial<Record<ScanOrigin, ScanOrigin>> = { window: 'hid-keyboard', 'hid-keyboard': 'window' };
