@@ -5,6 +5,7 @@
  */
 import type { Command } from 'commander';
 import { requireEvent, withIssuer } from '../admin/issuer-context.js';
+import type { Sql } from '../store/sql.js';
 import { AdminError } from '../error-catalogue.js';
 import { exportCsv, exportRows } from '../services/checkins-export.js';
 import { annulCheckIn } from '../services/door.js';
@@ -29,12 +30,21 @@ interface ExportOptions extends CommonOptions {
   format?: string;
 }
 
-export function registerCheckinsCommands(program: Command): void {
-  const checkins = program.command('checkins').description('check-in records');
+/**
+ * `PARENT export --event EID [--format csv|json]`: an event's records as CSV (or JSON), with their count on stderr.
+ * Shared by `checkins export` and `handouts export`.
+ */
+export function registerEventExport<Row>(
+  parent: Command,
+  description: string,
+  noun: string,
+  rowsOf: (read: Sql, eid: string) => Promise<Row[]>,
+  csvOf: (rows: Row[]) => string,
+): void {
   withCommonOptions(
-    checkins
+    parent
       .command('export')
-      .description('every check-in and refused scan of an event, for reconciliation')
+      .description(description)
       .requiredOption('--event <eid>', 'event ID')
       .option('--format <format>', 'csv or json (default: csv, or json with --json)'),
   ).action(
@@ -42,13 +52,18 @@ export function registerCheckinsCommands(program: Command): void {
       const format = exportFormat(options.format, output.json);
       return withIssuer(options.data, async ({ database }) => {
         await requireEvent(database.read, options.event);
-        const rows = await exportRows(database.read, options.event);
-        output.log(`${rows.length} row(s) for event ${options.event}.`);
+        const rows = await rowsOf(database.read, options.event);
+        output.log(`${rows.length} ${noun} for event ${options.event}.`);
         if (format === 'json' && !output.json) process.stdout.write(`${JSON.stringify(rows)}\n`);
-        else output.result(rows, () => exportCsv(rows));
+        else output.result(rows, () => csvOf(rows));
       });
     }),
   );
+}
+
+export function registerCheckinsCommands(program: Command): void {
+  const checkins = program.command('checkins').description('check-in records');
+  registerEventExport(checkins, 'every check-in and refused scan of an event, for reconciliation', 'row(s)', exportRows, exportCsv);
 
   withCommonOptions(
     checkins

@@ -7,13 +7,8 @@ import type { Command } from 'commander';
 import { requireEvent, withIssuer } from '../admin/issuer-context.js';
 import { formatCsvRow } from '../csv.js';
 import { handoutCounts, handoutsOfEvent, type HandoutRow } from '../store/handouts.js';
-import { exportFormat } from './checkins-commands.js';
+import { registerEventExport } from './checkins-commands.js';
 import { action, withCommonOptions, type CommonOptions } from './command.js';
-
-interface ExportOptions extends CommonOptions {
-  event: string;
-  format?: string;
-}
 
 /** The CSV's columns, in order. */
 export const HANDOUT_CSV_COLUMNS = [
@@ -53,23 +48,12 @@ export function handoutsCsv(rows: readonly HandoutRow[]): string {
 
 export function registerHandoutsCommands(program: Command): void {
   const handouts = program.command('handouts').description('handouts recorded at the door');
-  withCommonOptions(
-    handouts
-      .command('export')
-      .description('every handout of an event, given or refused (a second one beyond the count), with when and where')
-      .requiredOption('--event <eid>', 'event ID')
-      .option('--format <format>', 'csv or json (default: csv, or json with --json)'),
-  ).action(
-    action<ExportOptions>((options, output) => {
-      const format = exportFormat(options.format, output.json);
-      return withIssuer(options.data, async ({ database }) => {
-        await requireEvent(database.read, options.event);
-        const rows = await handoutsOfEvent(database.read, options.event);
-        output.log(`${rows.length} handout(s) for event ${options.event}.`);
-        if (format === 'json' && !output.json) process.stdout.write(`${JSON.stringify(rows)}\n`);
-        else output.result(rows, () => handoutsCsv(rows));
-      });
-    }),
+  registerEventExport(
+    handouts,
+    'every handout of an event, given or refused (a second one beyond the count), with when and where',
+    'handout(s)',
+    handoutsOfEvent,
+    handoutsCsv,
   );
   withCommonOptions(
     handouts.command('counts').description('per item: how many given and how many refused').requiredOption('--event <eid>', 'event ID'),
