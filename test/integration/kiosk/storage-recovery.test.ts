@@ -127,7 +127,9 @@ describe('a damaged kiosk.db at start', () => {
   it('a truncated file: what is left is read back; the kiosk starts and sends what it recovered once each', async () => {
     await kioskWithQueue(60);
     const size = statSync(dbPath).size;
-    truncateSync(dbPath, Math.floor(size * 0.6));
+    // Cut at 70%: the schema's tables and indexes take the file's first pages (they grew with the party and handout
+    // tables), so the queued scans' pages start later in the file.
+    truncateSync(dbPath, Math.floor(size * 0.7));
     const kiosk = core();
     const state = await kiosk.getState();
     expect(state.storage?.state).toBe('recovered');
