@@ -45,7 +45,8 @@ export const RECENT_VERDICTS_SHOWN = 5;
 
 export function readyView(state: KioskState, time: TimeOptions = {}, nowMs: number = Date.now()): ReadyView {
   const pending = state.pending_scans;
-  const doubles = state.double_admissions.filter((d) => d.conflict === 'already_used').length;
+  // A double admission unless the issuer said revoked or party_full (as before party tickets: any other conflict counts).
+  const doubles = state.double_admissions.filter((d) => d.conflict !== 'revoked' && d.conflict !== 'party_full').length;
   const revokedAdmitted = state.double_admissions.filter((d) => d.conflict === 'revoked').length;
   const partyRefused = state.double_admissions.reduce((sum, d) => sum + (d.conflict === 'party_full' ? (d.refused_people ?? 0) : 0), 0);
   return {
