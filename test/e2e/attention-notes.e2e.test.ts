@@ -11,115 +11,52 @@
  * French and Spanish too (docs/kiosk-screens.md "Attention notes"). The steps build on each other, so they run in
  * order.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test, type Browser } from '@playwright/test';
-import Database from 'better-sqlite3';
+import { expect, test } from '@playwright/test';
+import { scanInPage as scan, type KioskDoor } from '../support/door-harness.js';
 import {
-  closeKioskDoors,
-  issuerCli,
-  LOOPBACK as HOST,
-  openKioskDoor,
-  requireBuild,
-  ROOT,
-  scanInPage as scan,
-  startIssuer,
-  type KioskDoor,
-  type RunningIssuer,
-} from '../support/door-harness.js';
-import { freePort } from '../support/free-port.js';
+  createDoorScenario,
+  E2E_SHOTS as SHOTS,
+  publishScreenshot,
+  type DoorScenario,
+  type IssuedTicket as Ticket,
+} from '../support/door-scenario.js';
 
-const SHOTS = join(ROOT, 'test-results', 'e2e');
-/** docs/kiosk-screens.md "Attention notes": the screen in each language, copied there only with UPDATE_SCREENSHOTS=1. */
-const DOC_SHOTS = join(ROOT, 'docs', 'screenshots');
-const WAIT_MS = 30_000;
 /** Long enough for the steps made while the door is held; short enough to see the hold end by itself. */
 const HOLD_SECONDS = 20;
 
-interface Ticket {
-  tid: string;
-  qr: string;
-}
-
-let root: string;
-let issuerDir: string;
-let eid: string;
-let port: number;
-let issuer: RunningIssuer | null = null;
-let browser: Browser | null = null;
-let door: KioskDoor | null = null;
-const pageErrors: string[] = [];
+let scenario: DoorScenario;
+let door: KioskDoor;
 const tickets: Record<'ada' | 'bob' | 'cleo' | 'dora', Ticket> = {} as never;
 
-async function issue(holder: string, type: string, ...flags: string[]): Promise<Ticket> {
-  const issued = await issuerCli<{ tickets: Ticket[] }>(
-    issuerDir,
-    'ticket',
-    'issue',
-    '--event',
-    eid,
-    '--holder',
-    holder,
-    '--type',
-    type,
-    ...flags,
-  );
-  return issued.tickets[0]!;
-}
+const issue = (holder: string, type: string, ...options: string[]): Promise<Ticket> => scenario.issue(holder, '--type', type, ...options);
+const ticketStatus = (tid: string): Promise<string> => scenario.ticketStatus(tid);
 
-async function ticketStatus(tid: string): Promise<string> {
-  return (await issuerCli<{ status: string }>(issuerDir, 'ticket', 'show', tid)).status;
-}
-
-test.beforeAll(async ({ browser: workerBrowser }) => {
+test.beforeAll(async ({ browser }) => {
   test.setTimeout(180_000);
-  if (!process.env['DBUS_SESSION_BUS_ADDRESS'])
-    throw new Error('Run the e2e tests inside scripts/with-keyring.sh (the kiosk keeps its API key in the OS keyring)');
-  requireBuild();
-  mkdirSync(SHOTS, { recursive: true });
-  root = mkdtempSync(join(tmpdir(), 'attention-e2e-'));
-  issuerDir = join(root, 'issuer');
-  port = await freePort();
-  await issuerCli(issuerDir, 'init', '--base-url', `http://${HOST}:${port}`, '--name', 'E2E Events');
-  const start = new Date(Date.now() + 2 * 3600_000).toISOString();
-  eid = (await issuerCli<{ eid: string }>(issuerDir, 'event', 'create', '--name', 'Notes Night', '--date', start, '--venue', 'Hall')).eid;
-  await issuerCli(issuerDir, 'event', 'ticket-type', 'set', '--event', eid, '--type', 'VIP', '--note', 'Wristband at the desk');
+  scenario = await createDoorScenario({ name: 'attention', eventName: 'Notes Night' });
+  await scenario.cli('event', 'ticket-type', 'set', '--event', scenario.eid, '--type', 'VIP', '--note', 'Wristband at the desk');
   tickets.ada = await issue('Ada', 'VIP', '--attention', '--note', 'Wheelchair user: side entrance');
   tickets.bob = await issue('Bob', 'Day');
   tickets.cleo = await issue('Cleo', 'Day', '--note', 'Press pass');
   tickets.dora = await issue('Dora', 'Day', '--attention', '--note', 'Escort to the balcony');
-  issuer = await startIssuer(issuerDir, port);
-  browser = workerBrowser;
-  door = await openKioskDoor(browser, {
-    dataDir: join(root, 'kiosk'),
-    keyringService: `ticket-kiosk-e2e-attention-${process.pid}`,
-    repeatReadWindowMs: 300,
-    waitMs: WAIT_MS,
-    onPageError: (error) => pageErrors.push(error),
-    core: { attentionHoldSeconds: HOLD_SECONDS },
-  });
+  await scenario.startIssuer();
+  door = await scenario.openDoor(browser, 'kiosk', { core: { attentionHoldSeconds: HOLD_SECONDS } });
 });
 
 test.afterAll(async () => {
   test.setTimeout(60_000);
-  await door?.page.close().catch(() => undefined);
-  if (door) await closeKioskDoors([door]);
-  await issuer?.stop().catch(() => undefined);
-  if (root) rmSync(root, { recursive: true, force: true });
+  await scenario?.close();
 });
 
 test.describe.serial('attention notes at the kiosk, end to end (real issuer, web host, keyring, Chromium)', () => {
   test.describe.configure({ timeout: 120_000 });
 
   test('online: ADMIT — ATTENTION with the notes large, held until Done; a scan meanwhile is refused, not checked in', async () => {
-    const page = door!.page;
-    const { setup_qr } = await issuerCli<{ setup_qr: string }>(issuerDir, 'scanner', 'setup', '--event', eid);
-    await page.waitForSelector('#screen[data-screen="setup"]');
-    await scan(page, setup_qr);
-    await page.waitForSelector('#screen[data-screen="ready"] [data-connection="online"]');
+    const page = door.page;
+    await scenario.enroll(door);
     // The notes list syncs beside the revocation list (after enrollment, on its timer); once more now, for the offline step.
-    await door!.runtime.core.syncRevocations();
+    await door.runtime.core.syncRevocations();
 
     await scan(page, tickets.ada.qr);
     const verdict = page.locator('[data-verdict="admit"][data-attention="required"]');
@@ -139,7 +76,7 @@ test.describe.serial('attention notes at the kiosk, end to end (real issuer, web
 
     await page.locator('[data-action="attention-done"]').click();
     await page.waitForSelector('#screen[data-screen="ready"]');
-    expect((await door!.runtime.core.getState()).attention_hold).toBeNull();
+    expect((await door.runtime.core.getState()).attention_hold).toBeNull();
     await scan(page, tickets.bob.qr);
     await expect(page.locator('[data-verdict="admit"]')).toBeVisible();
     await expect(page.locator('[data-verdict="admit"]')).not.toHaveAttribute('data-attention', /.*/);
@@ -147,9 +84,8 @@ test.describe.serial('attention notes at the kiosk, end to end (real issuer, web
   });
 
   test('offline: the synced list gives the same screen, and the hold ends by itself after its time', async () => {
-    const page = door!.page;
-    await issuer!.stop();
-    issuer = null;
+    const page = door.page;
+    await scenario.stopIssuer();
     await page.locator('[data-action="dismiss-verdict"]').click();
     await scan(page, tickets.cleo.qr);
     const verdict = page.locator('[data-verdict="admit"][data-attention="notes"]');
@@ -159,10 +95,10 @@ test.describe.serial('attention notes at the kiosk, end to end (real issuer, web
     await expect(verdict.locator('[data-offline]')).toBeVisible();
     // No Done: the hold's time passes and Ready returns.
     await page.waitForSelector('#screen[data-screen="ready"]', { timeout: (HOLD_SECONDS + 20) * 1000 });
-    expect(pageErrors).toEqual([]);
+    expect(scenario.pageErrors).toEqual([]);
   });
   test('override: Details list the held ticket; Override (supervisor) releases the door, recorded in the audit log', async () => {
-    const page = door!.page;
+    const page = door.page;
     await scan(page, tickets.dora.qr);
     const verdict = page.locator('[data-verdict="admit"][data-attention="required"]');
     await expect(verdict.locator('[data-attention-notes] li')).toHaveText(['Escort to the balcony']);
@@ -172,24 +108,21 @@ test.describe.serial('attention notes at the kiosk, end to end (real issuer, web
     await page.screenshot({ path: join(SHOTS, 'attention-details.png') });
     await page.locator('[data-action="attention-override"]').click();
     await page.waitForSelector('#screen[data-screen="ready"]');
-    expect((await door!.runtime.core.getState()).attention_hold).toBeNull();
-    const db = new Database(join(root, 'kiosk', 'kiosk.db'), { readonly: true });
-    try {
-      const records = (db.prepare("SELECT detail FROM audit_log WHERE kind = 'staff' ORDER BY seq").all() as Array<{ detail: string }>)
+    expect((await door.runtime.core.getState()).attention_hold).toBeNull();
+    const records = scenario.kioskDb('kiosk', (db) =>
+      (db.prepare("SELECT detail FROM audit_log WHERE kind = 'staff' ORDER BY seq").all() as Array<{ detail: string }>)
         .map((row) => JSON.parse(row.detail) as Record<string, unknown>)
-        .filter((record) => record.event === 'attention_override');
-      expect(records).toEqual([expect.objectContaining({ tid: tickets.dora.tid, staff_id: null, role: 'technician' })]);
-    } finally {
-      db.close();
-    }
-    expect(pageErrors).toEqual([]);
+        .filter((record) => record.event === 'attention_override'),
+    );
+    expect(records).toEqual([expect.objectContaining({ tid: tickets.dora.tid, staff_id: null, role: 'technician' })]);
+    expect(scenario.pageErrors).toEqual([]);
   });
 
   test('the attention screen in German, French and Spanish: its own word in each, the notes as written, held until Done', async () => {
-    const page = door!.page;
+    const page = door.page;
     // The issuer is back (the offline step stopped it), so each language's screen is the online one, like English's.
-    issuer = await startIssuer(issuerDir, port);
-    await door!.runtime.core.syncRevocations();
+    await scenario.startIssuer();
+    await door.runtime.core.syncRevocations();
     await page.waitForSelector('#screen[data-screen="ready"] [data-connection="online"]');
     const shots: Array<[string, string]> = [['attention-admit', 'attention-en.png']];
     for (const [language, word, reason, done, note] of [
@@ -199,7 +132,7 @@ test.describe.serial('attention notes at the kiosk, end to end (real issuer, web
     ] as const) {
       // A fresh flagged ticket per language: a ticket is checked in once.
       const ticket = await issue('Ada', 'VIP', '--attention', '--note', note);
-      await door!.runtime.core.setLanguage(language, null);
+      await door.runtime.core.setLanguage(language, null);
       await scan(page, ticket.qr);
       const verdict = page.locator('[data-verdict="admit"][data-attention="required"]');
       await expect(verdict.locator('.verdict__word')).toHaveText(word);
@@ -214,12 +147,10 @@ test.describe.serial('attention notes at the kiosk, end to end (real issuer, web
       expect(await ticketStatus(ticket.tid)).toBe('checked_in');
       await page.locator('[data-action="attention-done"]').click();
       await page.waitForSelector('#screen[data-screen="ready"]');
-      expect((await door!.runtime.core.getState()).attention_hold).toBeNull();
+      expect((await door.runtime.core.getState()).attention_hold).toBeNull();
     }
-    await door!.runtime.core.setLanguage('en', null);
-    // Only on request, so a test run never changes committed files.
-    if (process.env['UPDATE_SCREENSHOTS'] === '1')
-      for (const [from, to] of shots) copyFileSync(join(SHOTS, `${from}.png`), join(DOC_SHOTS, to));
-    expect(pageErrors).toEqual([]);
+    await door.runtime.core.setLanguage('en', null);
+    for (const [from, to] of shots) publishScreenshot(join(SHOTS, `${from}.png`), to);
+    expect(scenario.pageErrors).toEqual([]);
   });
 });
