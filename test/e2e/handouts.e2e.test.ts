@@ -10,68 +10,29 @@
  * (docs/kiosk-screens.md "Handouts"). The steps build on each other, so they run in order.
  */
 import { randomUUID } from 'node:crypto';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Browser } from '@playwright/test';
 import { decodeSetupCode } from '../../protocol/setup-code.js';
+import { scanInPage as scan, type KioskDoor } from '../support/door-harness.js';
 import {
-  closeKioskDoors,
-  issuerCli,
-  LOOPBACK as HOST,
-  openKioskDoor,
-  requireBuild,
-  ROOT,
-  scanInPage as scan,
-  startIssuer,
-  type KioskDoor,
-  type RunningIssuer,
-} from '../support/door-harness.js';
-import { freePort } from '../support/free-port.js';
+  createDoorScenario,
+  E2E_SHOTS as SHOTS,
+  publishScreenshot,
+  type DoorScenario,
+  type IssuedTicket as Ticket,
+} from '../support/door-scenario.js';
 
-const SHOTS = join(ROOT, 'test-results', 'e2e');
-/** docs/kiosk-screens.md "Handouts": the screen in each language, copied there only with UPDATE_SCREENSHOTS=1. */
-const DOC_SHOTS = join(ROOT, 'docs', 'screenshots');
-const WAIT_MS = 30_000;
+let scenario: DoorScenario;
+let browser: Browser;
 
-interface Ticket {
-  tid: string;
-  qr: string;
-}
-
-let root: string;
-let issuerDir: string;
-let eid: string;
-let port: number;
-let issuer: RunningIssuer | null = null;
-let browser: Browser | null = null;
-const doors: KioskDoor[] = [];
-const pageErrors: string[] = [];
-
-async function issue(holder: string, ...flags: string[]): Promise<Ticket> {
-  const issued = await issuerCli<{ tickets: Ticket[] }>(
-    issuerDir,
-    'ticket',
-    'issue',
-    '--event',
-    eid,
-    '--holder',
-    holder,
-    '--type',
-    'VIP',
-    ...flags,
-  );
-  return issued.tickets[0]!;
-}
-
-async function ticketStatus(tid: string): Promise<string> {
-  return (await issuerCli<{ status: string }>(issuerDir, 'ticket', 'show', tid)).status;
-}
+const issue = (holder: string, ...options: string[]): Promise<Ticket> => scenario.issue(holder, '--type', 'VIP', ...options);
+const ticketStatus = (tid: string): Promise<string> => scenario.ticketStatus(tid);
+const door = (name: string): Promise<KioskDoor> => scenario.openDoor(browser, name);
 
 /** Another scanner, "Bar West" at gate West, gives `item` to `tid` over HTTP. */
 async function giveElsewhere(tid: string, item: string): Promise<void> {
-  const { setup_qr } = await issuerCli<{ setup_qr: string }>(issuerDir, 'scanner', 'setup', '--event', eid, '--gate', 'West');
-  const base = `http://${HOST}:${port}`;
+  const { setup_qr } = await scenario.cli<{ setup_qr: string }>('scanner', 'setup', '--event', scenario.eid, '--gate', 'West');
+  const base = scenario.base;
   const enrolled = await fetch(`${base}/api/v1/scanners/enroll`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -81,42 +42,20 @@ async function giveElsewhere(tid: string, item: string): Promise<void> {
   const answer = await fetch(`${base}/api/v1/tickets/handouts`, {
     method: 'POST',
     headers: { authorization: `Bearer ${api_key}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ handout_id: randomUUID(), tid, eid, item, given_at: new Date().toISOString() }),
+    body: JSON.stringify({ handout_id: randomUUID(), tid, eid: scenario.eid, item, given_at: new Date().toISOString() }),
   });
   expect(((await answer.json()) as { status: string }).status).toBe('given');
 }
 
-async function door(name: string): Promise<KioskDoor> {
-  const opened = await openKioskDoor(browser!, {
-    dataDir: join(root, name),
-    keyringService: `ticket-kiosk-e2e-handouts-${name}-${process.pid}`,
-    repeatReadWindowMs: 300,
-    waitMs: WAIT_MS,
-    onPageError: (error) => pageErrors.push(error),
-  });
-  doors.push(opened);
-  return opened;
-}
-
 test.beforeAll(async ({ browser: workerBrowser }) => {
   test.setTimeout(180_000);
-  if (!process.env['DBUS_SESSION_BUS_ADDRESS'])
-    throw new Error('Run the e2e tests inside scripts/with-keyring.sh (the kiosk keeps its API key in the OS keyring)');
-  requireBuild();
-  mkdirSync(SHOTS, { recursive: true });
-  root = mkdtempSync(join(tmpdir(), 'handouts-e2e-'));
-  issuerDir = join(root, 'issuer');
-  port = await freePort();
-  await issuerCli(issuerDir, 'init', '--base-url', `http://${HOST}:${port}`, '--name', 'E2E Events');
-  const start = new Date(Date.now() + 2 * 3600_000).toISOString();
-  eid = (await issuerCli<{ eid: string }>(issuerDir, 'event', 'create', '--name', 'Merch Night', '--date', start, '--venue', 'Hall')).eid;
-  await issuerCli(
-    issuerDir,
+  scenario = await createDoorScenario({ name: 'handouts', eventName: 'Merch Night' });
+  await scenario.cli(
     'event',
     'ticket-type',
     'set',
     '--event',
-    eid,
+    scenario.eid,
     '--type',
     'VIP',
     '--handout',
@@ -124,16 +63,13 @@ test.beforeAll(async ({ browser: workerBrowser }) => {
     '--handout',
     '2 drink voucher',
   );
-  issuer = await startIssuer(issuerDir, port);
+  await scenario.startIssuer();
   browser = workerBrowser;
 });
 
 test.afterAll(async () => {
   test.setTimeout(60_000);
-  for (const opened of doors) await opened.page.close().catch(() => undefined);
-  await closeKioskDoors(doors);
-  await issuer?.stop().catch(() => undefined);
-  if (root) rmSync(root, { recursive: true, force: true });
+  await scenario?.close();
 });
 
 test.describe.serial('handouts at the kiosk, end to end (real issuer, web host, keyring, Chromium)', () => {
@@ -142,10 +78,7 @@ test.describe.serial('handouts at the kiosk, end to end (real issuer, web host, 
   test('ADMIT lists the items; one tap gives one; an item given at another scanner is refused with when and where', async () => {
     const entry = await door('entry');
     const page = entry.page;
-    const { setup_qr } = await issuerCli<{ setup_qr: string }>(issuerDir, 'scanner', 'setup', '--event', eid, '--gate', 'North');
-    await page.waitForSelector('#screen[data-screen="setup"]');
-    await scan(page, setup_qr);
-    await page.waitForSelector('#screen[data-screen="ready"] [data-connection="online"]');
+    await scenario.enroll(entry, '--gate', 'North');
 
     const ada = await issue('Ada', '--handout', 'T-shirt M');
     await giveElsewhere(ada.tid, 'wristband');
@@ -169,7 +102,7 @@ test.describe.serial('handouts at the kiosk, end to end (real issuer, web host, 
     await expect(vouchers).toContainText('All given');
     await page.locator('[data-handout="T-shirt M"]').click();
     await expect(page.locator('[data-handout="T-shirt M"]')).toHaveAttribute('data-left', '0');
-    const shown = await issuerCli<{ handouts: Array<{ item: string; given: unknown[] }> }>(issuerDir, 'ticket', 'show', ada.tid);
+    const shown = await scenario.cli<{ handouts: Array<{ item: string; given: unknown[] }> }>('ticket', 'show', ada.tid);
     expect(shown.handouts.map((handout) => [handout.item, handout.given.length])).toEqual([
       ['wristband', 1],
       ['drink voucher', 2],
@@ -188,11 +121,11 @@ test.describe.serial('handouts at the kiosk, end to end (real issuer, web host, 
     await expect(note).toContainText('Bar West (West)');
     await expect(page.locator('[data-verdict="admit"] [data-handout="wristband"]')).toHaveAttribute('data-left', '0');
     await page.screenshot({ path: join(SHOTS, 'handouts-en.png') });
-    expect(pageErrors).toEqual([]);
+    expect(scenario.pageErrors).toEqual([]);
   });
 
   test('the handout screen in German, French and Spanish', async () => {
-    const entry = doors[0]!;
+    const entry = scenario.doors[0]!;
     const page = entry.page;
     const shots: Array<[string, string]> = [['handouts-en', 'handouts-en.png']];
     for (const [language, word, give] of [
@@ -215,18 +148,14 @@ test.describe.serial('handouts at the kiosk, end to end (real issuer, web host, 
       await page.waitForSelector('#screen[data-screen="ready"]');
     }
     await entry.runtime.core.setLanguage('en', null);
-    if (process.env['UPDATE_SCREENSHOTS'] === '1')
-      for (const [from, to] of shots) copyFileSync(join(SHOTS, `${from}.png`), join(DOC_SHOTS, to));
-    expect(pageErrors).toEqual([]);
+    for (const [from, to] of shots) publishScreenshot(join(SHOTS, `${from}.png`), to);
+    expect(scenario.pageErrors).toEqual([]);
   });
 
   test('a handout station shows HANDOUT with the items and never checks in', async () => {
     const station = await door('station');
     const page = station.page;
-    const { setup_qr } = await issuerCli<{ setup_qr: string }>(issuerDir, 'scanner', 'setup', '--event', eid, '--role', 'handout');
-    await page.waitForSelector('#screen[data-screen="setup"]');
-    await scan(page, setup_qr);
-    await page.waitForSelector('#screen[data-screen="ready"] [data-connection="online"]');
+    await scenario.enroll(station, '--role', 'handout');
     await station.runtime.core.heartbeat();
     const cleo = await issue('Cleo');
     await scan(page, cleo.qr);
@@ -237,8 +166,7 @@ test.describe.serial('handouts at the kiosk, end to end (real issuer, web host, 
     await expect(verdict.locator('[data-handout="wristband"]')).toHaveAttribute('data-left', '0');
     await page.screenshot({ path: join(SHOTS, 'handouts-station.png') });
     expect(await ticketStatus(cleo.tid)).toBe('valid');
-    if (process.env['UPDATE_SCREENSHOTS'] === '1')
-      copyFileSync(join(SHOTS, 'handouts-station.png'), join(DOC_SHOTS, 'handouts-station.png'));
-    expect(pageErrors).toEqual([]);
+    publishScreenshot(join(SHOTS, 'handouts-station.png'), 'handouts-station.png');
+    expect(scenario.pageErrors).toEqual([]);
   });
 });
