@@ -8,27 +8,12 @@
  *
  *   scripts/with-keyring.sh npx playwright test test/e2e/exit-all.e2e.test.ts
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect, test, type Page } from '@playwright/test';
-import {
-  closeKioskDoors,
-  issuerCli,
-  LOOPBACK as HOST,
-  openKioskDoor,
-  requireBuild,
-  ROOT,
-  scanInPage as scan,
-  startIssuer,
-  type KioskDoor,
-  type RunningIssuer,
-} from '../support/door-harness.js';
-import { freePort } from '../support/free-port.js';
+import { scanInPage as scan } from '../support/door-harness.js';
+import { createDoorScenario, E2E_SHOTS as SHOTS, type DoorScenario, type IssuedTicket as Ticket } from '../support/door-scenario.js';
 
-const SHOTS = join(ROOT, 'test-results', 'e2e');
-const WAIT_MS = 30_000;
 /** Far enough ahead for the admissions and the rescan before it on a loaded machine. */
 const MOMENT_AHEAD_MS = 30_000;
 /** A short repeat window, so a rescan need not wait 3 s (docs/kiosk.md "Double reads"). */
@@ -36,58 +21,20 @@ const REPEAT_WINDOW_MS = 300;
 /** The same code again after this is a new scan: the window, or the verdict's time on screen, whichever ends later. */
 const RESCAN_AFTER_MS = 3_000 + 300;
 
-interface Ticket {
-  tid: string;
-  qr: string;
-}
-
-let root: string;
-let issuerDir: string;
-let eid: string;
-let issuer: RunningIssuer | null = null;
-const doors: KioskDoor[] = [];
-const pageErrors: string[] = [];
+let scenario: DoorScenario;
 
 test.beforeAll(async () => {
   test.setTimeout(180_000);
-  if (!process.env['DBUS_SESSION_BUS_ADDRESS'])
-    throw new Error('Run the e2e tests inside scripts/with-keyring.sh (the kiosk keeps its API key in the OS keyring)');
-  requireBuild();
-  mkdirSync(SHOTS, { recursive: true });
-  root = mkdtempSync(join(tmpdir(), 'exit-all-e2e-'));
-  issuerDir = join(root, 'issuer');
-  const port = await freePort();
-  await issuerCli(issuerDir, 'init', '--base-url', `http://${HOST}:${port}`, '--name', 'E2E Events');
-  const start = new Date(Date.now() + 2 * 3_600_000).toISOString();
-  eid = (
-    await issuerCli<{ eid: string }>(
-      issuerDir,
-      'event',
-      'create',
-      '--name',
-      'Night Club',
-      '--date',
-      start,
-      '--venue',
-      'Hall',
-      '--entry',
-      'reentry',
-    )
-  ).eid;
-  issuer = await startIssuer(issuerDir, port);
+  scenario = await createDoorScenario({ name: 'exit-all', eventName: 'Night Club', eventOptions: ['--entry', 'reentry'] });
+  await scenario.startIssuer();
 });
 
 test.afterAll(async () => {
   test.setTimeout(60_000);
-  for (const door of doors) await door.page.close().catch(() => undefined);
-  await closeKioskDoors(doors);
-  await issuer?.stop().catch(() => undefined);
-  if (root) rmSync(root, { recursive: true, force: true });
+  await scenario?.close();
 });
 
-async function issue(holder: string): Promise<Ticket> {
-  return (await issuerCli<{ tickets: Ticket[] }>(issuerDir, 'ticket', 'issue', '--event', eid, '--holder', holder)).tickets[0]!;
-}
+const issue = (holder: string): Promise<Ticket> => scenario.issue(holder);
 
 async function backToReady(page: Page): Promise<void> {
   await page.keyboard.press('Escape');
@@ -109,22 +56,12 @@ async function closeStaff(page: Page): Promise<void> {
 
 test('after the set time the staff menu shows nobody inside and a re-entry scan admits again, online and offline', async ({ browser }) => {
   test.setTimeout(150_000);
-  const door = await openKioskDoor(browser, {
-    dataDir: join(root, 'door'),
-    keyringService: `ticket-kiosk-e2e-exit-all-${process.pid}`,
-    repeatReadWindowMs: REPEAT_WINDOW_MS,
-    waitMs: WAIT_MS,
-    onPageError: (error) => pageErrors.push(error),
-  });
-  doors.push(door);
+  const door = await scenario.openDoor(browser, 'door', { repeatReadWindowMs: REPEAT_WINDOW_MS });
   const { page, runtime } = door;
-  await page.waitForSelector('#screen[data-screen="setup"]');
-  const setup = await issuerCli<{ setup_qr: string }>(issuerDir, 'scanner', 'setup', '--event', eid);
-  await scan(page, setup.setup_qr);
-  await page.waitForSelector('#screen[data-screen="ready"] [data-connection="online"]');
+  await scenario.enroll(door);
 
   const moment = new Date(Date.now() + MOMENT_AHEAD_MS);
-  await issuerCli(issuerDir, 'event', 'set', '--event', eid, '--exit-all-at', moment.toISOString());
+  await scenario.cli('event', 'set', '--event', scenario.eid, '--exit-all-at', moment.toISOString());
   await runtime.core.heartbeat(); // the kiosk learns the setting (docs/kiosk.md "Check-out at a set time")
   const ada = await issue('Ada Lovelace');
   const bob = await issue('Bob Marley');
@@ -153,7 +90,7 @@ test('after the set time the staff menu shows nobody inside and a re-entry scan 
   await page.screenshot({ path: join(SHOTS, 'exit-all-01-nobody-inside.png') });
   await closeStaff(page);
   // Recorded as exits with reason auto (docs/protocol.md "Check-out at a set time").
-  const db = new Database(join(issuerDir, 'issuer.db'), { readonly: true, fileMustExist: true });
+  const db = new Database(join(scenario.issuerDir, 'issuer.db'), { readonly: true, fileMustExist: true });
   const exits = db.prepare("SELECT tid, reason FROM admission_events WHERE action = 'exit' ORDER BY tid").all();
   db.close();
   expect(exits).toEqual([ada, bob].map((t) => ({ tid: t.tid, reason: 'auto' })).sort((a, b) => a.tid.localeCompare(b.tid)));
@@ -165,10 +102,9 @@ test('after the set time the staff menu shows nobody inside and a re-entry scan 
   await backToReady(page);
 
   // Offline: Bob too, by the setting of the last heartbeat.
-  await issuer!.stop();
-  issuer = null;
+  await scenario.stopIssuer();
   await scan(page, bob.qr);
   await page.waitForSelector('section[data-verdict="admit"][data-reason="valid"] [data-offline]');
   await page.screenshot({ path: join(SHOTS, 'exit-all-02-offline-readmit.png') });
-  expect(pageErrors).toEqual([]);
+  expect(scenario.pageErrors).toEqual([]);
 });
