@@ -318,6 +318,9 @@ export class StaffGate {
     this.countdown = undefined;
     this.renderCorner();
     const overlay = this.overlay;
+    // Whether staff functions are open as this page last heard: a test that locks them from the kiosk's side waits
+    // for this before its next tap (test/support/door-harness.ts lockStaffFromKiosk).
+    overlay.dataset['staffOpen'] = String(this.isOpen());
     if (this.mode === 'closed') {
       overlay.hidden = true;
       delete overlay.dataset['staffMode'];

@@ -18,6 +18,7 @@ import {
   createDoorScenario,
   E2E_SHOTS as SHOTS,
   publishScreenshot,
+  SHORT_REPEAT_WINDOW_MS,
   type DoorScenario,
   type IssuedTicket as Ticket,
 } from '../support/door-scenario.js';
@@ -41,7 +42,10 @@ test.beforeAll(async ({ browser }) => {
   tickets.cleo = await issue('Cleo', 'Day', '--note', 'Press pass');
   tickets.dora = await issue('Dora', 'Day', '--attention', '--note', 'Escort to the balcony');
   await scenario.startIssuer();
-  door = await scenario.openDoor(browser, 'kiosk', { core: { attentionHoldSeconds: HOLD_SECONDS } });
+  door = await scenario.openDoor(browser, 'kiosk', {
+    repeatReadWindowMs: SHORT_REPEAT_WINDOW_MS,
+    core: { attentionHoldSeconds: HOLD_SECONDS },
+  });
 });
 
 test.afterAll(async () => {

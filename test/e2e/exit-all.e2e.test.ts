@@ -12,14 +12,18 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect, test, type Page } from '@playwright/test';
 import { scanInPage as scan } from '../support/door-harness.js';
-import { createDoorScenario, E2E_SHOTS as SHOTS, type DoorScenario, type IssuedTicket as Ticket } from '../support/door-scenario.js';
+import {
+  createDoorScenario,
+  E2E_SHOTS as SHOTS,
+  SHORT_REPEAT_WINDOW_MS,
+  type DoorScenario,
+  type IssuedTicket as Ticket,
+} from '../support/door-scenario.js';
 
 /** Far enough ahead for the admissions and the rescan before it on a loaded machine. */
 const MOMENT_AHEAD_MS = 30_000;
-/** A short repeat window, so a rescan need not wait 3 s (docs/kiosk.md "Double reads"). */
-const REPEAT_WINDOW_MS = 300;
 /** The same code again after this is a new scan: the window, or the verdict's time on screen, whichever ends later. */
-const RESCAN_AFTER_MS = 3_000 + 300;
+const RESCAN_AFTER_MS = 3_000 + SHORT_REPEAT_WINDOW_MS;
 
 let scenario: DoorScenario;
 
@@ -56,7 +60,7 @@ async function closeStaff(page: Page): Promise<void> {
 
 test('after the set time the staff menu shows nobody inside and a re-entry scan admits again, online and offline', async ({ browser }) => {
   test.setTimeout(150_000);
-  const door = await scenario.openDoor(browser, 'door', { repeatReadWindowMs: REPEAT_WINDOW_MS });
+  const door = await scenario.openDoor(browser, 'door', { repeatReadWindowMs: SHORT_REPEAT_WINDOW_MS });
   const { page, runtime } = door;
   await scenario.enroll(door);
 

@@ -18,6 +18,7 @@ import {
   createDoorScenario,
   E2E_SHOTS as SHOTS,
   publishScreenshot,
+  SHORT_REPEAT_WINDOW_MS,
   type DoorScenario,
   type IssuedTicket as Ticket,
 } from '../support/door-scenario.js';
@@ -27,7 +28,7 @@ let browser: Browser;
 
 const issue = (holder: string, ...options: string[]): Promise<Ticket> => scenario.issue(holder, '--type', 'VIP', ...options);
 const ticketStatus = (tid: string): Promise<string> => scenario.ticketStatus(tid);
-const door = (name: string): Promise<KioskDoor> => scenario.openDoor(browser, name);
+const door = (name: string): Promise<KioskDoor> => scenario.openDoor(browser, name, { repeatReadWindowMs: SHORT_REPEAT_WINDOW_MS });
 
 /** Another scanner, "Bar West" at gate West, gives `item` to `tid` over HTTP. */
 async function giveElsewhere(tid: string, item: string): Promise<void> {

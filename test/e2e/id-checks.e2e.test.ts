@@ -16,6 +16,7 @@ import {
   createDoorScenario,
   E2E_SHOTS as SHOTS,
   publishScreenshot,
+  SHORT_REPEAT_WINDOW_MS,
   type DoorScenario,
   type IssuedTicket as Ticket,
 } from '../support/door-scenario.js';
@@ -42,7 +43,7 @@ test.beforeAll(async ({ browser }) => {
   tickets.arabic = await issue(ARABIC, '--dob', '1990-12-10');
   for (const language of ['de', 'fr', 'es'] as const) tickets[language] = await issue('Ada Lovelace', '--dob', '1990-12-10');
   await scenario.startIssuer();
-  door = await scenario.openDoor(browser, 'kiosk');
+  door = await scenario.openDoor(browser, 'kiosk', { repeatReadWindowMs: SHORT_REPEAT_WINDOW_MS });
 });
 
 test.afterAll(async () => {

@@ -8,49 +8,26 @@
  * One door through an evening (the steps build on each other), then a second
  * kiosk enrolled with a setup code that requires a PIN.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import {
-  closeKioskDoors,
-  enterStaffPin,
-  issuerCli,
-  LOOPBACK as HOST,
-  requireBuild,
-  ROOT,
-  scanInPage as scan,
-  openKioskDoor,
-  startIssuer,
-  type KioskDoor,
-  type RunningIssuer,
-} from '../support/door-harness.js';
-import { freePort } from '../support/free-port.js';
+import { enterStaffPin, lockStaffFromKiosk, scanInPage as scan, type KioskDoor } from '../support/door-harness.js';
+import { createDoorScenario, E2E_SHOTS as SHOTS, type DoorScenario } from '../support/door-scenario.js';
 import { FIRST_LOCKOUT_MS, MAX_WRONG_PINS } from '../../main/kiosk/staff-access.js';
 
-const SHOTS = join(ROOT, 'test-results', 'e2e');
-const WAIT_MS = 30_000;
 const PIN = '2468';
 
 type Door = KioskDoor;
 
-let root: string;
-let issuerDir: string;
-let baseUrl: string;
-let eid: string;
-let issuer: RunningIssuer | null = null;
-let browser: Browser | null = null;
-const doors: Door[] = [];
-const pageErrors: string[] = [];
+let scenario: DoorScenario;
+let browser: Browser;
 let door: Door;
 
 async function issueTicket(holder: string): Promise<string> {
-  const issued = await issuerCli<{ tickets: { qr: string }[] }>(
-    issuerDir,
+  const issued = await scenario.cli<{ tickets: { qr: string }[] }>(
     'ticket',
     'issue',
     '--event',
-    eid,
+    scenario.eid,
     '--holder',
     holder,
     '--type',
@@ -60,44 +37,22 @@ async function issueTicket(holder: string): Promise<string> {
 }
 
 async function setupCode(...extra: string[]): Promise<string> {
-  return (await issuerCli<{ setup_qr: string }>(issuerDir, 'scanner', 'setup', '--event', eid, ...extra)).setup_qr;
+  return (await scenario.cli<{ setup_qr: string }>('scanner', 'setup', '--event', scenario.eid, ...extra)).setup_qr;
 }
 
-async function openDoor(name: string): Promise<Door> {
-  const opened = await openKioskDoor(browser!, {
-    dataDir: join(root, name),
-    keyringService: `ticket-kiosk-e2e-staff-${name}-${process.pid}`,
-    waitMs: WAIT_MS,
-    onPageError: (error) => pageErrors.push(error),
-  });
-  doors.push(opened);
-  return opened;
-}
+const openDoor = (name: string): Promise<Door> => scenario.openDoor(browser, name);
 
 test.beforeAll(async ({ browser: workerBrowser }) => {
   test.setTimeout(180_000);
-  if (!process.env['DBUS_SESSION_BUS_ADDRESS'])
-    throw new Error('Run the e2e tests inside scripts/with-keyring.sh (the kiosk keeps its API key in the OS keyring)');
-  requireBuild();
-  mkdirSync(SHOTS, { recursive: true });
-  root = mkdtempSync(join(tmpdir(), 'staff-pin-e2e-'));
-  issuerDir = join(root, 'issuer');
-  const port = await freePort();
-  baseUrl = `http://${HOST}:${port}`;
-  await issuerCli(issuerDir, 'init', '--base-url', baseUrl, '--name', 'E2E Events');
-  const start = new Date(Date.now() + 2 * 3600_000).toISOString();
-  eid = (await issuerCli<{ eid: string }>(issuerDir, 'event', 'create', '--name', 'Staff Night', '--date', start, '--venue', 'Hall')).eid;
-  issuer = await startIssuer(issuerDir, port);
+  scenario = await createDoorScenario({ name: 'staff-pin', eventName: 'Staff Night' });
+  await scenario.startIssuer();
   browser = workerBrowser;
   door = await openDoor('door-a');
 });
 
 test.afterAll(async () => {
   test.setTimeout(60_000);
-  for (const door of doors) await door.page.close().catch(() => undefined);
-  await closeKioskDoors(doors);
-  await issuer?.stop().catch(() => undefined);
-  if (root) rmSync(root, { recursive: true, force: true });
+  await scenario?.close();
 });
 
 const enterPin = enterStaffPin;
@@ -227,7 +182,7 @@ test.describe.serial('the staff PIN, end to end (real issuer, web host, keyring,
     await page.selectOption('[data-language-primary]', 'de');
     await page.selectOption('[data-language-secondary]', 'en');
     // The unlock runs out (as after 2 idle minutes) while the menu is open.
-    await runtime.core.lockStaff();
+    await lockStaffFromKiosk(door);
     await page.click('[data-action="save-language"]');
     await page.waitForSelector('[data-staff-dialog][data-staff-mode="unlock"]');
     expect((await runtime.core.getState()).language).toEqual({ primary: 'en', secondary: null });
@@ -259,6 +214,6 @@ test.describe.serial('the staff PIN, end to end (real issuer, web host, keyring,
     expect((await runtime.core.getState()).staff).toMatchObject({ pin_set: true, pin_needed: false });
     await scan(page, await issueTicket('Alan Turing'));
     await page.waitForSelector('section[data-verdict="admit"]');
-    expect(pageErrors).toEqual([]);
+    expect(scenario.pageErrors).toEqual([]);
   });
 });

@@ -11,41 +11,18 @@
  * keeps a standing notice while the translation is active; a supervisor's
  * staff badge unlocks its role, named on Ready, until the next ticket.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test, type Browser } from '@playwright/test';
-import {
-  closeKioskDoors,
-  enterStaffPin,
-  issuerCli,
-  LOOPBACK as HOST,
-  requireBuild,
-  ROOT,
-  scanInPage as scan,
-  openKioskDoor,
-  startIssuer,
-  type KioskDoor,
-  type RunningIssuer,
-} from '../support/door-harness.js';
-import { freePort } from '../support/free-port.js';
+import { expect, test } from '@playwright/test';
+import { enterStaffPin, lockStaffFromKiosk, scanInPage as scan, type KioskDoor } from '../support/door-harness.js';
+import { createDoorScenario, E2E_SHOTS as SHOTS, type DoorScenario } from '../support/door-scenario.js';
 import { encodeStaffBadge } from '../../protocol/staff-badge.js';
 import { loadSigningKey, signEd25519Node } from '../../issuer/signing.js';
 
-const SHOTS = join(ROOT, 'test-results', 'e2e');
-const WAIT_MS = 30_000;
 const PIN = '2468';
 /** The code from the report: a "layout" no keyboard has, which would break every later ticket. */
 const ATTACK = 'tcal1.BCDEFGHIJKLMNOPQRSTUVWXYZAabcdefghijklmnopqrstuvwxyz0123456789-_.';
 
-let root: string;
-let issuerDir: string;
-let baseUrl: string;
-let eid: string;
-let issuer: RunningIssuer | null = null;
-let browser: Browser | null = null;
-const doors: KioskDoor[] = [];
-const pageErrors: string[] = [];
+let scenario: DoorScenario;
 let door: KioskDoor;
 
 /**
@@ -53,18 +30,18 @@ let door: KioskDoor;
  * `staff badge issue` does (the kid is the discovery document's first key).
  */
 async function staffBadge(role: 'steward' | 'supervisor' | 'technician', name: string): Promise<string> {
-  const discovery = (await (await fetch(`${baseUrl}/.well-known/ticket-issuer.json`)).json()) as { keys: { kid: string }[] };
-  const key = loadSigningKey(join(issuerDir, 'keys'), discovery.keys[0]!.kid);
+  const discovery = (await (await fetch(`${scenario.base}/.well-known/ticket-issuer.json`)).json()) as { keys: { kid: string }[] };
+  const key = loadSigningKey(join(scenario.issuerDir, 'keys'), discovery.keys[0]!.kid);
   const now = Math.floor(Date.now() / 1000);
   return encodeStaffBadge(
     {
       v: 1,
-      iss: baseUrl,
+      iss: scenario.base,
       kid: key.kid,
       sid: `stf_${name.toLowerCase()}`,
       name,
       role,
-      eids: [eid],
+      eids: [scenario.eid],
       iat: now,
       nbf: now - 60,
       exp: now + 3600,
@@ -74,40 +51,20 @@ async function staffBadge(role: 'steward' | 'supervisor' | 'technician', name: s
 }
 
 async function issueTicket(holder: string): Promise<string> {
-  const issued = await issuerCli<{ tickets: { qr: string }[] }>(issuerDir, 'ticket', 'issue', '--event', eid, '--holder', holder);
+  const issued = await scenario.cli<{ tickets: { qr: string }[] }>('ticket', 'issue', '--event', scenario.eid, '--holder', holder);
   return issued.tickets[0]!.qr;
 }
 
-test.beforeAll(async ({ browser: workerBrowser }) => {
+test.beforeAll(async ({ browser }) => {
   test.setTimeout(180_000);
-  if (!process.env['DBUS_SESSION_BUS_ADDRESS'])
-    throw new Error('Run the e2e tests inside scripts/with-keyring.sh (the kiosk keeps its API key in the OS keyring)');
-  requireBuild();
-  mkdirSync(SHOTS, { recursive: true });
-  root = mkdtempSync(join(tmpdir(), 'staff-roles-e2e-'));
-  issuerDir = join(root, 'issuer');
-  const port = await freePort();
-  baseUrl = `http://${HOST}:${port}`;
-  await issuerCli(issuerDir, 'init', '--base-url', baseUrl, '--name', 'E2E Events');
-  const start = new Date(Date.now() + 2 * 3600_000).toISOString();
-  eid = (await issuerCli<{ eid: string }>(issuerDir, 'event', 'create', '--name', 'Crew Night', '--date', start, '--venue', 'Hall')).eid;
-  issuer = await startIssuer(issuerDir, port);
-  browser = workerBrowser;
-  door = await openKioskDoor(browser, {
-    dataDir: join(root, 'door'),
-    keyringService: `ticket-kiosk-e2e-roles-${process.pid}`,
-    waitMs: WAIT_MS,
-    onPageError: (error) => pageErrors.push(error),
-  });
-  doors.push(door);
+  scenario = await createDoorScenario({ name: 'staff-roles', eventName: 'Crew Night' });
+  await scenario.startIssuer();
+  door = await scenario.openDoor(browser, 'door');
 });
 
 test.afterAll(async () => {
   test.setTimeout(60_000);
-  for (const opened of doors) await opened.page.close().catch(() => undefined);
-  await closeKioskDoors(doors);
-  await issuer?.stop().catch(() => undefined);
-  if (root) rmSync(root, { recursive: true, force: true });
+  await scenario?.close();
 });
 
 test.describe.serial('staff at the door (real issuer, web host, keyring, Chromium)', () => {
@@ -116,7 +73,7 @@ test.describe.serial('staff at the door (real issuer, web host, keyring, Chromiu
   test('a calibration code at Ready with staff locked: "staff code: ignored", nothing changes, tickets still admitted', async () => {
     const { page, runtime } = door;
     await page.waitForSelector('#screen[data-screen="setup"]');
-    const setup = await issuerCli<{ setup_qr: string }>(issuerDir, 'scanner', 'setup', '--event', eid);
+    const setup = await scenario.cli<{ setup_qr: string }>('scanner', 'setup', '--event', scenario.eid);
     await scan(page, setup.setup_qr);
     await page.waitForSelector('#screen[data-screen="ready"]');
     // A PIN, set from the staff menu, then locked.
@@ -181,7 +138,7 @@ test.describe.serial('staff at the door (real issuer, web host, keyring, Chromiu
     await page.click('[data-action="open-staff"]');
     await page.click('[data-staff-dialog] [data-action="staff-lock"]');
     await page.waitForSelector('[data-staff-dialog]', { state: 'hidden' });
-    expect(pageErrors).toEqual([]);
+    expect(scenario.pageErrors).toEqual([]);
   });
 
   test('a supervisor badge unlocks a supervisor, named on Ready, until the next ticket, and is not checked in', async () => {
@@ -207,7 +164,7 @@ test.describe.serial('staff at the door (real issuer, web host, keyring, Chromiu
     await page.waitForSelector('#screen[data-screen="ready"]');
     await page.waitForSelector('[data-staff-person]', { state: 'detached' });
     expect((await runtime.core.getState()).staff.role).toBe('anyone');
-    expect(pageErrors).toEqual([]);
+    expect(scenario.pageErrors).toEqual([]);
   });
   test("a steward with a PIN of their own is told in the kiosk's language that a function needs a supervisor, and a technician's PIN then runs it", async () => {
     const { page, runtime } = door;
@@ -215,7 +172,7 @@ test.describe.serial('staff at the door (real issuer, web host, keyring, Chromiu
     expect(await runtime.core.unlockStaff(PIN)).toMatchObject({ type: 'unlocked' });
     expect(await runtime.core.setStaffPin('1357', { staff_id: 'stf_ada', name: 'Ada', role: 'steward' })).toEqual({ type: 'pin_set' });
     expect(await runtime.core.setLanguage('de', null)).toMatchObject({ type: 'language_set' });
-    await runtime.core.lockStaff();
+    await lockStaffFromKiosk(door);
 
     await page.click('[data-action="open-staff"]');
     await enterStaffPin(page, '1357');
@@ -232,11 +189,11 @@ test.describe.serial('staff at the door (real issuer, web host, keyring, Chromiu
     await page.click('[data-staff-dialog][data-staff-mode="menu"] [data-action="staff-close"]');
     await page.waitForSelector('[data-staff-dialog]', { state: 'hidden' });
     await runtime.core.setLanguage('en', null);
-    expect(pageErrors).toEqual([]);
+    expect(scenario.pageErrors).toEqual([]);
   });
   test("a technician adds a crew member's PIN on the staff screen, it unlocks that person, and once removed it no longer does", async () => {
     const { page, runtime } = door;
-    await runtime.core.lockStaff();
+    await lockStaffFromKiosk(door);
     await page.click('[data-action="open-staff"]');
     await enterStaffPin(page, PIN);
     await page.waitForSelector('[data-staff-dialog][data-staff-mode="menu"]');
@@ -273,7 +230,7 @@ test.describe.serial('staff at the door (real issuer, web host, keyring, Chromiu
     expect((await runtime.core.getState()).staff.people.map((person) => person.staff_id)).not.toContain('stf_grace');
     await page.click('[data-staff-dialog] [data-action="staff-close"]');
     await page.waitForSelector('[data-staff-dialog]', { state: 'hidden' });
-    await runtime.core.lockStaff();
+    await lockStaffFromKiosk(door);
 
     await page.click('[data-action="open-staff"]');
     await enterStaffPin(page, '8642');
@@ -281,6 +238,6 @@ test.describe.serial('staff at the door (real issuer, web host, keyring, Chromiu
     expect(await page.textContent('[data-staff-dialog] [data-staff-problem]')).toContain('Wrong PIN');
     expect((await runtime.core.getState()).staff.unlocked).toBe(false);
     await page.click('[data-staff-dialog] [data-action="staff-cancel"]');
-    expect(pageErrors).toEqual([]);
+    expect(scenario.pageErrors).toEqual([]);
   });
 });

@@ -200,6 +200,15 @@ export async function closeKioskDoors(doors: readonly KioskDoor[]): Promise<void
   }
 }
 
+/**
+ * Locks staff functions from the kiosk's side, as its idle timer does, and waits until the page has heard (its
+ * state push): a tap made before that would still find the staff menu open.
+ */
+export async function lockStaffFromKiosk(door: KioskDoor): Promise<void> {
+  await door.runtime.core.lockStaff();
+  await door.page.waitForSelector('[data-staff-dialog][data-staff-open="false"]', { state: 'attached' });
+}
+
 /** Types the staff PIN into the unlock dialog (docs/kiosk.md "Staff PIN") once it takes input. */
 export async function enterStaffPin(page: Page, pin: string): Promise<void> {
   await page.waitForSelector('[data-staff-dialog][data-staff-mode="unlock"] [data-staff-pin-input]:not([disabled])');

@@ -48,8 +48,11 @@ export interface DoorScenarioOptions {
   eventOptions?: readonly string[];
 }
 
+/** A repeat-read window short enough that a test's rescan need not wait (docs/kiosk.md "Double reads"). */
+export const SHORT_REPEAT_WINDOW_MS = 300;
+
 export interface DoorOptions {
-  /** docs/kiosk.md "Double reads"; 300 ms unless said, so a test's rescan need not wait. */
+  /** docs/kiosk.md "Double reads"; the runtime's default when absent. */
   repeatReadWindowMs?: number;
   core?: KioskDoorOptions['core'];
 }
@@ -151,9 +154,9 @@ export async function createDoorScenario(options: DoorScenarioOptions): Promise<
       const door = await openKioskDoor(browser, {
         dataDir: join(root, name),
         keyringService: `ticket-kiosk-e2e-${options.name}-${name}-${process.pid}`,
-        repeatReadWindowMs: doorOptions.repeatReadWindowMs ?? 300,
         waitMs: DOOR_WAIT_MS,
         onPageError: (error) => pageErrors.push(error),
+        ...(doorOptions.repeatReadWindowMs === undefined ? {} : { repeatReadWindowMs: doorOptions.repeatReadWindowMs }),
         ...(doorOptions.core === undefined ? {} : { core: doorOptions.core }),
       });
       doors.push(door);
