@@ -8,23 +8,10 @@
  *
  *   scripts/with-keyring.sh npx playwright test test/e2e/holder-names.e2e.test.ts
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import {
-  closeKioskDoors,
-  issuerCli,
-  LOOPBACK as HOST,
-  openKioskDoor,
-  requireBuild,
-  ROOT,
-  scanInPage as scan,
-  startIssuer,
-  type KioskDoor,
-  type RunningIssuer,
-} from '../support/door-harness.js';
-import { freePort } from '../support/free-port.js';
+import { scanInPage as scan, type KioskDoor } from '../support/door-harness.js';
+import { createDoorScenario, DOOR_WAIT_MS, E2E_SHOTS as SHOTS, type DoorScenario } from '../support/door-scenario.js';
 import { MAX_LABEL_LENGTH } from '../../issuer/admin/validators.js';
 
 /** The page's globals as the function passed to $eval sees them (the Node build has no DOM lib). */
@@ -36,9 +23,6 @@ interface PageRange {
   setEnd(node: unknown, offset: number): void;
   getBoundingClientRect(): { readonly left: number; readonly right: number };
 }
-
-const SHOTS = join(ROOT, 'test-results', 'e2e');
-const WAIT_MS = 30_000;
 
 /** 80 characters with ordinary word breaks, and 80 with none (a name is whatever the organiser typed). */
 const LONG_NAME = 'Maximiliane Alexandrina Konstantinopoulou-Wolfeschlegelsteinhausen von Ostfriesl';
@@ -91,21 +75,15 @@ function measure(page: Page, selector: string): Promise<NameLayout> {
   });
 }
 
-let root: string;
-let issuerDir: string;
-let eid: string;
-let issuer: RunningIssuer | null = null;
-const doors: KioskDoor[] = [];
-const pageErrors: string[] = [];
+let scenario: DoorScenario;
 let door: KioskDoor;
 
 async function issueTicket(holder: string): Promise<{ tid: string; qr: string }> {
-  const issued = await issuerCli<{ tickets: { tid: string; qr: string }[] }>(
-    issuerDir,
+  const issued = await scenario.cli<{ tickets: { tid: string; qr: string }[] }>(
     'ticket',
     'issue',
     '--event',
-    eid,
+    scenario.eid,
     '--holder',
     holder,
     '--type',
@@ -128,38 +106,16 @@ async function verdictFor(page: Page, holder: string): Promise<NameLayout> {
 
 test.beforeAll(async ({ browser }) => {
   test.setTimeout(180_000);
-  if (!process.env['DBUS_SESSION_BUS_ADDRESS'])
-    throw new Error('Run the e2e tests inside scripts/with-keyring.sh (the kiosk keeps its API key in the OS keyring)');
-  requireBuild();
-  mkdirSync(SHOTS, { recursive: true });
-  root = mkdtempSync(join(tmpdir(), 'holder-names-e2e-'));
-  issuerDir = join(root, 'issuer');
-  const port = await freePort();
-  const baseUrl = `http://${HOST}:${port}`;
-  await issuerCli(issuerDir, 'init', '--base-url', baseUrl, '--name', 'E2E Events');
-  const start = new Date(Date.now() + 2 * 3600_000).toISOString();
-  eid = (await issuerCli<{ eid: string }>(issuerDir, 'event', 'create', '--name', 'Names Night', '--date', start, '--venue', 'Hall')).eid;
-  issuer = await startIssuer(issuerDir, port);
-  door = await openKioskDoor(browser, {
-    dataDir: join(root, 'door'),
-    keyringService: `ticket-kiosk-e2e-names-${process.pid}`,
-    waitMs: WAIT_MS,
-    onPageError: (error) => pageErrors.push(error),
-  });
-  doors.push(door);
+  scenario = await createDoorScenario({ name: 'holder-names', eventName: 'Names Night' });
+  await scenario.startIssuer();
+  door = await scenario.openDoor(browser, 'door');
   // A supervisor's key: the "Undo check-in" dialog (docs/kiosk.md "Door operations") names the holder too.
-  const setup = await issuerCli<{ setup_qr: string }>(issuerDir, 'scanner', 'setup', '--event', eid, '--role', 'supervisor');
-  await door.page.waitForSelector('#screen[data-screen="setup"]');
-  await scan(door.page, setup.setup_qr);
-  await door.page.waitForSelector('#screen[data-screen="ready"]');
+  await scenario.enroll(door, '--role', 'supervisor');
 });
 
 test.afterAll(async () => {
   test.setTimeout(60_000);
-  for (const opened of doors) await opened.page.close().catch(() => undefined);
-  await closeKioskDoors(doors);
-  await issuer?.stop().catch(() => undefined);
-  if (root) rmSync(root, { recursive: true, force: true });
+  await scenario?.close();
 });
 
 test.describe.serial('holder names on the kiosk (real issuer, web host, Chromium)', () => {
@@ -240,12 +196,12 @@ test.describe.serial('holder names on the kiosk (real issuer, web host, Chromium
     await page.screenshot({ path: join(SHOTS, 'holder-name-lookup.png') });
     await page.keyboard.press('Escape');
     await page.waitForSelector('#screen[data-screen="ready"]');
-    expect(pageErrors).toEqual([]);
+    expect(scenario.pageErrors).toEqual([]);
   });
 
   test('the "Undo check-in" dialog isolates a right-to-left name: its words in reading order, the type and id after it', async () => {
     const { page, runtime } = door;
-    await expect.poll(async () => (await runtime.core.getState()).door?.can_annul, { timeout: WAIT_MS }).toBe(true);
+    await expect.poll(async () => (await runtime.core.getState()).door?.can_annul, { timeout: DOOR_WAIT_MS }).toBe(true);
     const ticket = await issueTicket(ARABIC);
     await scan(page, ticket.qr);
     await page.waitForSelector('section[data-verdict="admit"] [data-action="annul-open"]');
@@ -259,6 +215,6 @@ test.describe.serial('holder names on the kiosk (real issuer, web host, Chromium
     // The rest of the line stays left to right after the name, not pulled into its direction.
     expect(await page.textContent(`[data-annul-tid="${ticket.tid}"]`)).toMatch(new RegExp(`^${ARABIC} · VIP — .*${ticket.tid}`));
     await page.screenshot({ path: join(SHOTS, 'holder-name-annul.png') });
-    expect(pageErrors).toEqual([]);
+    expect(scenario.pageErrors).toEqual([]);
   });
 });

@@ -6,73 +6,34 @@
  *
  *   scripts/with-keyring.sh npx playwright test test/e2e/kiosk-clock.e2e.test.ts
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import {
-  closeKioskDoors,
-  issuerCli,
-  LOOPBACK as HOST,
-  openKioskDoor,
-  requireBuild,
-  ROOT,
-  scanInPage as scan,
-  startIssuer,
-  type KioskDoor,
-  type RunningIssuer,
-} from '../support/door-harness.js';
-import { freePort } from '../support/free-port.js';
+import { scanInPage as scan } from '../support/door-harness.js';
+import { createDoorScenario, E2E_SHOTS as SHOTS, type DoorScenario } from '../support/door-scenario.js';
 
-const SHOTS = join(ROOT, 'test-results', 'e2e');
-const WAIT_MS = 30_000;
 const HOUR_MS = 3_600_000;
 
-let root: string;
-let issuerDir: string;
-let eid: string;
-let issuer: RunningIssuer | null = null;
-const doors: KioskDoor[] = [];
-const pageErrors: string[] = [];
+let scenario: DoorScenario;
 
 test.beforeAll(async () => {
   test.setTimeout(180_000);
-  if (!process.env['DBUS_SESSION_BUS_ADDRESS'])
-    throw new Error('Run the e2e tests inside scripts/with-keyring.sh (the kiosk keeps its API key in the OS keyring)');
-  requireBuild();
-  mkdirSync(SHOTS, { recursive: true });
-  root = mkdtempSync(join(tmpdir(), 'kiosk-clock-e2e-'));
-  issuerDir = join(root, 'issuer');
-  const port = await freePort();
-  await issuerCli(issuerDir, 'init', '--base-url', `http://${HOST}:${port}`, '--name', 'E2E Events');
-  const start = new Date(Date.now() + 2 * HOUR_MS).toISOString();
-  eid = (await issuerCli<{ eid: string }>(issuerDir, 'event', 'create', '--name', 'Clock Night', '--date', start, '--venue', 'Hall')).eid;
-  issuer = await startIssuer(issuerDir, port);
+  scenario = await createDoorScenario({ name: 'kiosk-clock', eventName: 'Clock Night' });
+  await scenario.startIssuer();
 });
 
 test.afterAll(async () => {
   test.setTimeout(60_000);
-  for (const door of doors) await door.page.close().catch(() => undefined);
-  await closeKioskDoors(doors);
-  await issuer?.stop().catch(() => undefined);
-  if (root) rmSync(root, { recursive: true, force: true });
+  await scenario?.close();
 });
 
 test('a kiosk whose clock is 2 hours ahead warns on Ready, shows the offset, and judges expiry offline by the issuer’s time', async ({
   browser,
 }) => {
   test.setTimeout(120_000);
-  const door = await openKioskDoor(browser, {
-    dataDir: join(root, 'door'),
-    keyringService: `ticket-kiosk-e2e-clock-${process.pid}`,
-    waitMs: WAIT_MS,
-    onPageError: (error) => pageErrors.push(error),
-    core: { now: () => Date.now() + 2 * HOUR_MS },
-  });
-  doors.push(door);
+  const door = await scenario.openDoor(browser, 'door', { core: { now: () => Date.now() + 2 * HOUR_MS } });
   const { page } = door;
   await page.waitForSelector('#screen[data-screen="setup"]');
-  const setup = await issuerCli<{ setup_qr: string }>(issuerDir, 'scanner', 'setup', '--event', eid);
+  const setup = await scenario.cli<{ setup_qr: string }>('scanner', 'setup', '--event', scenario.eid);
   await scan(page, setup.setup_qr);
   await page.waitForSelector('#screen[data-screen="ready"]');
 
@@ -89,21 +50,19 @@ test('a kiosk whose clock is 2 hours ahead warns on Ready, shows the offset, and
 
   // Valid for one more hour by the issuer's clock, expired an hour ago by the kiosk's: offline, it is admitted.
   const expires = new Date(Date.now() + HOUR_MS).toISOString();
-  const issued = await issuerCli<{ tickets: { qr: string }[] }>(
-    issuerDir,
+  const issued = await scenario.cli<{ tickets: { qr: string }[] }>(
     'ticket',
     'issue',
     '--event',
-    eid,
+    scenario.eid,
     '--holder',
     'Grace Hopper',
     '--expires',
     expires,
   );
-  await issuer!.stop();
-  issuer = null;
+  await scenario.stopIssuer();
   await scan(page, issued.tickets[0]!.qr);
   await page.waitForSelector('section[data-verdict="admit"][data-reason="valid"] [data-offline]');
   await page.screenshot({ path: join(SHOTS, 'clock-02-offline-admit.png') });
-  expect(pageErrors).toEqual([]);
+  expect(scenario.pageErrors).toEqual([]);
 });
