@@ -31,6 +31,7 @@ import { pageHandoutRows, typeHandoutListsOf } from '../store/handouts.js';
 import type { TicketHandoutRow } from '../../protocol/handouts.js';
 import type { Sql } from '../store/sql.js';
 import type { TicketRow } from '../store/tickets.js';
+import { listCursor, pageStart } from './list-cursor.js';
 
 /** A ticket's flag and note as the CLI and the dashboard show them, with what its answers say. */
 export interface TicketAttentionJson {
@@ -103,10 +104,6 @@ async function handoutRows(db: Sql, eid: string, tids: readonly string[], after:
     .map((tid): TicketHandoutRow => [tid, lists.get(tid) ?? [], given.get(tid) ?? []]);
 }
 
-export function notesCursor(copyId: string, seq: number): string {
-  return `${copyId}.${seq}`;
-}
-
 /**
  * GET /api/v1/scanners/notes: the scanner's event's ticket changes after its cursor, a page at a time, and every
  * type rule. As the revocation list (services/revocations.ts): the sequence is read first, so every number up to
@@ -120,14 +117,7 @@ export async function notesPage(
 ): Promise<NotesPage> {
   const limit = query.limit ?? NOTES_PAGE_DEFAULT;
   const sequence = await noteSequence(db);
-  let after = 0;
-  let reset = false;
-  if (query.since !== undefined) {
-    const [copyId, seq] = query.since.split('.') as [string, string];
-    const number = Number(seq);
-    if (copyId === sequence.copy_id && number <= sequence.last_seq) after = number;
-    else reset = true;
-  }
+  const { after, reset } = pageStart(query.since, sequence);
   const { rows, lastSeq } = await notesAfter(db, credential.eid, after, sequence.last_seq, limit);
   const complete = rows.length < limit;
   const tids = rows.map((row) => row[0]);
@@ -143,7 +133,7 @@ export async function notesPage(
     // docs/protocol.md "Handouts (project extension)": every type's items, whole, and the listed tickets' own and given.
     handout_types: await typeHandoutListsOf(db, credential.eid),
     handouts: lastSeq === null ? [] : await handoutRows(db, credential.eid, tids, after, lastSeq),
-    next: notesCursor(sequence.copy_id, complete ? sequence.last_seq : lastSeq!),
+    next: listCursor(sequence.copy_id, complete ? sequence.last_seq : lastSeq!),
     complete,
     reset,
     server_time: now.toISOString(),

@@ -8,10 +8,7 @@ import type { ScannerCredential } from '../auth.js';
 import { revocationsAfter, revocationSequence, revokedScannersOf } from '../store/revocations.js';
 import { revokedBadgesOf } from '../store/staff-badges.js';
 import type { Sql } from '../store/sql.js';
-
-export function revocationCursor(copyId: string, seq: number): string {
-  return `${copyId}.${seq}`;
-}
+import { listCursor, pageStart } from './list-cursor.js';
 
 export async function revocationPage(
   db: Sql,
@@ -23,21 +20,14 @@ export async function revocationPage(
   // The sequence is read first: every number up to last_seq was committed with it (the same transaction moved
   // the sequence and numbered the ticket), so the rows read next hold all of them, and nothing is skipped.
   const sequence = await revocationSequence(db);
-  let after = 0;
-  let reset = false;
-  if (query.since !== undefined) {
-    const [copyId, seq] = query.since.split('.') as [string, string];
-    const number = Number(seq);
-    if (copyId === sequence.copy_id && number <= sequence.last_seq) after = number;
-    else reset = true;
-  }
+  const { after, reset } = pageStart(query.since, sequence);
   const rows = await revocationsAfter(db, credential.eid, after, sequence.last_seq, limit);
   const complete = rows.length < limit;
   const next = complete ? sequence.last_seq : rows[rows.length - 1]!.seq;
   return {
     eid: credential.eid,
     revoked: rows.map((row) => row.tid),
-    next: revocationCursor(sequence.copy_id, next),
+    next: listCursor(sequence.copy_id, next),
     complete,
     reset,
     server_time: now.toISOString(),
