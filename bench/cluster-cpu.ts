@@ -29,7 +29,9 @@ function statFields(pid: string): string[] | undefined {
 export function clusterCpuSeconds(clusterDir: string): number | undefined {
   let postmaster: string;
   try {
-    postmaster = readFileSync(join(clusterDir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]!.trim();
+    postmaster = readFileSync(join(clusterDir, 'data', 'postmaster.pid'), 'utf8')
+      .split('\n')[0]!
+      .trim();
     readdirSync('/proc');
   } catch {
     return undefined;

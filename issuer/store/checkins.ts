@@ -450,7 +450,11 @@ export function occupancyWrites(
   const byGate = new Map<string, { inside: number; entries: number; exits: number }>();
   for (const [gate, delta] of changes) {
     const sum = byGate.get(gate ?? '') ?? { inside: 0, entries: 0, exits: 0 };
-    byGate.set(gate ?? '', { inside: sum.inside + (delta.inside ?? 0), entries: sum.entries + (delta.entries ?? 0), exits: sum.exits + (delta.exits ?? 0) });
+    byGate.set(gate ?? '', {
+      inside: sum.inside + (delta.inside ?? 0),
+      entries: sum.entries + (delta.entries ?? 0),
+      exits: sum.exits + (delta.exits ?? 0),
+    });
   }
   return [...byGate].map(([gate, delta]) => addOccupancyWrite(eid, gate, delta, shard));
 }

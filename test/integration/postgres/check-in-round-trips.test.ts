@@ -9,16 +9,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBenchScanners } from '../../../bench/bench-scanners.js';
-import type { ScannerCredential } from '../../../issuer/auth.js';
+import { authenticate, type ScannerCredential } from '../../../issuer/auth.js';
 import { resolveDataDir } from '../../../issuer/data-dir.js';
-import { hashSecret } from '../../../issuer/secrets.js';
 import { checkIn, type CheckInResult } from '../../../issuer/services/check-in.js';
 import type { CheckInBody } from '../../../issuer/services/check-in-decision.js';
-import type { EventRow } from '../../../issuer/store/events.js';
 import { openIssuerDatabase } from '../../../issuer/store/open.js';
 import type { SqlDatabase } from '../../../issuer/store/sql.js';
-import { cliJson, issueTickets, scratchDir } from '../../support/cli-harness.js';
+import { cliJson, issueTickets, LOOPBACK_SERVE, scratchDir, serveCli } from '../../support/cli-harness.js';
+import { enroll } from '../../support/issuer-http.js';
 import { useTwoNodeIssuerOnPostgres } from '../../support/issuer-on-store.js';
 
 const issuer = useTwoNodeIssuerOnPostgres('Round Trips');
@@ -27,15 +25,11 @@ let credential: ScannerCredential;
 
 beforeAll(async () => {
   database = (await openIssuerDatabase(resolveDataDir(issuer.data), { schema: 'require-current' })).database;
-  const [scanner] = await createBenchScanners(database, { eid: issuer.event.eid } as EventRow, 1, new Date());
-  credential = {
-    apiKeyId: scanner!.apiKeyId,
-    keyHash: hashSecret(scanner!.apiKey),
-    scannerId: scanner!.scannerId,
-    eid: issuer.event.eid,
-    gateId: null,
-    role: 'steward',
-  };
+  // A scanner key as a door gets it (enrolled at a serve process), then checked here as the route's hook checks it.
+  const server = await serveCli(['--data', issuer.nodes[0]!, ...LOOPBACK_SERVE, '--enroll-rpm', '1000']);
+  const scanner = await enroll(server.url, issuer.data, issuer.event.eid);
+  credential = (await authenticate(database.read, `Bearer ${scanner.apiKey}`, new Date()))!;
+  expect(credential.scannerId).toBe(scanner.scannerId);
 }, 60_000);
 
 afterAll(async () => {
@@ -152,8 +146,12 @@ describe('a check-in on PostgreSQL is two round trips', () => {
   it('a compare-and-set that lost undoes every write of its statement and runs again: exits raced at one ticket leave it out once', async () => {
     const [tid] = await issueTickets(issuer.data, issuer.event.eid, 1);
     expect((await counted(body(tid!))).answer.status).toBe('valid');
-    const exits = await Promise.all(Array.from({ length: 8 }, () => checkIn(database, credential, body(tid!, { action: 'exit' }), undefined)));
-    const statuses = exits.map((result) => (result.ok ? (JSON.parse(result.responseBody) as { status: string }).status : result.error.code));
+    const exits = await Promise.all(
+      Array.from({ length: 8 }, () => checkIn(database, credential, body(tid!, { action: 'exit' }), undefined)),
+    );
+    const statuses = exits.map((result) =>
+      result.ok ? (JSON.parse(result.responseBody) as { status: string }).status : result.error.code,
+    );
     expect(statuses.filter((status) => status === 'exited')).toHaveLength(1);
     const history = await database.read.all<{ action: string }>('SELECT action FROM admission_events WHERE tid = ? ORDER BY id', [tid!]);
     expect(history.map((row) => row.action)).toEqual(['entry', 'exit']);
