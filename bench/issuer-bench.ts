@@ -78,6 +78,7 @@ import { setTypeIdCheck } from '../issuer/store/id-checks.js';
 import { parseIdCheck } from '../protocol/id-check.js';
 import { freePort } from '../test/support/free-port.js';
 import { startPostgresCluster, type PostgresCluster } from '../test/support/postgres-cluster.js';
+import { clusterCpuSeconds } from './cluster-cpu.js';
 import { createBenchScanners as createScanners, type BenchScanner as Scanner } from './bench-scanners.js';
 import { numberOption, percentiles, textOption } from './bench-kit.js';
 import { measureChainCost, printChainCost } from './chain-cost.js';
@@ -636,6 +637,16 @@ async function runBenchmark(settings: Settings, cluster: PostgresCluster | undef
       : { dataDir: dataDir.root, nodeDirs, serveArgs: ['--db-pool', String(poolSizeFor(processes, settings))] };
 
   const maxMs = settings.seconds * 1000;
+  // docs/benchmarks.md "PostgreSQL (bench:issuer --store postgres)": the cluster's CPU per check-in.
+  const databaseCpu = (): number | undefined => (cluster === undefined ? undefined : clusterCpuSeconds(cluster.dir));
+  const printDatabaseCpu = (what: string, before: number | undefined, requests: number): void => {
+    const after = databaseCpu();
+    if (before === undefined || after === undefined || requests === 0) return;
+    const seconds = after - before;
+    console.error(
+      `(b) ${what}: PostgreSQL used ${seconds.toFixed(2)} CPU-s for ${fmt(requests)} check-ins: ${((seconds * 1000) / requests).toFixed(3)} ms of database CPU per check-in`,
+    );
+  };
   console.error('(a) bare Fastify JSON route…');
   const bareServer = await startServerThread({ role: 'bare' });
   await checkInLoad(bareServer.url, settings, event, tids.slice(0, WARM_UP_REQUESTS), scanners, maxMs);
@@ -674,14 +685,18 @@ async function runBenchmark(settings: Settings, cluster: PostgresCluster | undef
     next += warmUp.requests;
     fleet.resetTimings();
     const saturatedTickets = take(tids.length);
+    const cpuBefore = databaseCpu();
     const checkIn = await checkInLoad(fleet.urls, settings, event, saturatedTickets, scanners, maxMs);
+    printDatabaseCpu('saturated', cpuBefore, checkIn.requests);
     next += checkIn.requests;
     const checkInServerSide = await fleet.serverLatency();
     const pacedRate = Math.floor(checkIn.perSecond / 2);
     console.error(`(b) again with the scanners offering ${fmt(pacedRate)} check-ins/s together…`);
     fleet.resetTimings();
     const pacedTickets = take(tids.length);
+    const pacedCpuBefore = databaseCpu();
     const paced = await checkInLoad(fleet.urls, settings, event, pacedTickets, scanners, maxMs, pacedRate);
+    printDatabaseCpu('half rate', pacedCpuBefore, paced.requests);
     next += paced.requests;
     const pacedServerSide = await fleet.serverLatency();
     console.error(`(b) again at ${fmt(pacedRate)} check-ins/s, in bursts (each second's share sent back to back)…`);

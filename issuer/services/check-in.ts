@@ -26,18 +26,19 @@ import { findStaffBadge } from '../store/staff-badges.js';
 import type { ScannerCredential } from '../auth.js';
 import type { ApiError } from '../error-catalogue.js';
 import {
-  addOccupancy,
-  appendAdmissionEvent,
+  admissionEventWrite,
   appendScanLog,
-  changeAdmission,
+  appendScanLogTo,
+  changeAdmissionWrite,
   checkInFacts,
-  insertCheckin,
-  insertStoredAnswer,
+  insertCheckinWrite,
+  insertStoredAnswerWrite,
   OCCUPANCY_SHARDS,
+  occupancyWrites,
   pruneStoredAnswers,
-  setPartyCounts,
   type CheckinRow,
 } from '../store/checkins.js';
+import { WriteBatch } from '../store/write-batch.js';
 import type { ScanLogRow } from '../store/log-rows.js';
 import type { TicketRow } from '../store/tickets.js';
 import { countedEntryTimes, storedRules } from '../store/check-in-rules.js';
@@ -52,24 +53,45 @@ import {
   type CheckInDecision,
   type CheckInFacts,
 } from './check-in-decision.js';
-import type { Sql, SqlDatabase } from '../store/sql.js';
+import type { Dialect, Sql, SqlDatabase } from '../store/sql.js';
 import { signAnnulmentReceipt } from './annulment-receipts.js';
 import { alertKindOf } from './scan-alerts.js';
-import { announce } from './webhooks.js';
+import { announceTo } from './webhooks.js';
 import { applyDueExitAll, checkOutAt, dueMoment } from './exit-all.js';
 
 /** The HTTP answer, already serialised: first answers and replays send the very same bytes. */
 export type CheckInResult = { ok: true; httpStatus: number; responseBody: string } | { ok: false; error: ApiError };
 
 /** `keysDir`: where the private signing keys are, for the annul answer's receipt (annulment-receipts.ts). */
-export function checkIn(
+export async function checkIn(
   database: SqlDatabase,
   credential: ScannerCredential,
   body: CheckInBody,
   headerKey: string | undefined,
   keysDir?: string,
 ): Promise<CheckInResult> {
-  return database.write(checkInWrite({ credential, body, headerKey, now: new Date().toISOString(), keysDir }));
+  const args = { credential, body, headerKey, now: new Date().toISOString(), keysDir };
+  // docs/issuer.md "The check-in on PostgreSQL: two round trips": the facts in one statement, every write in one
+  // more, no transaction around them; a check-in that must write more than that runs again in a transaction.
+  if (database.dialect === 'postgres') {
+    try {
+      return await database.write(checkInWrite({ ...args, oneStatement: true }), { autocommit: true });
+    } catch (error) {
+      if (!(error instanceof NeedsTransaction)) throw error;
+    }
+  }
+  return database.write(checkInWrite(args));
+}
+
+/**
+ * Thrown, before anything is written, by a check-in run without a transaction (PostgreSQL's two round trips)
+ * that must write apart from its one statement: a check-out at a set time that fell due.
+ */
+class NeedsTransaction extends Error {
+  constructor() {
+    super('this check-in writes more than one statement: it runs in a transaction');
+    this.name = 'NeedsTransaction';
+  }
 }
 
 /** The check-in's write job, by name, so that it can run on the SQLite database thread (store/named-jobs.ts). */
@@ -77,8 +99,16 @@ export const checkInWrite = namedJob(
   'check-in',
   (
     db,
-    args: { credential: ScannerCredential; body: CheckInBody; headerKey: string | undefined; now: string; keysDir?: string | undefined },
-  ) => checkInJob(db, args.credential, args.body, args.headerKey, new Date(args.now), args.keysDir),
+    args: {
+      credential: ScannerCredential;
+      body: CheckInBody;
+      headerKey: string | undefined;
+      now: string;
+      keysDir?: string | undefined;
+      /** Run outside a transaction: every write must go in the one batch (else NeedsTransaction, before any write). */
+      oneStatement?: boolean;
+    },
+  ) => checkInJob(db, args.credential, args.body, args.headerKey, new Date(args.now), args.keysDir, args.oneStatement === true),
 );
 
 async function checkInJob(
@@ -88,6 +118,7 @@ async function checkInJob(
   headerKey: string | undefined,
   now: Date,
   keysDir: string | undefined,
+  oneStatement: boolean,
 ): Promise<CheckInResult> {
   const key = effectiveIdempotencyKey(body, headerKey);
   const lookupKey = key !== undefined && isUuidV4(key) ? key : null;
@@ -96,6 +127,7 @@ async function checkInJob(
   // the facts, so a check-in costs no more round trips when none is due).
   let exitAll = facts.exitAll;
   if (facts.ticket !== undefined && dueMoment(exitAll, now.getTime()) !== null) {
+    if (oneStatement) throw new NeedsTransaction();
     exitAll = await applyDueExitAll(db, facts.ticket.eid, now);
     facts = await checkInFacts(db, body.tid, lookupKey);
   }
@@ -133,14 +165,17 @@ async function checkInJob(
   const staffId = badge?.ok === true ? badge.sid : (body.staff_id ?? null);
   // docs/protocol.md "ID checks (project extension)": an entry of a type with a check says whether the ID was checked.
   const idCheckState = idCheck === null ? null : body.id_checked === true ? 'checked' : 'not_checked';
-  const result = await apply(db, decision, credential, body, key!, now, { ticket, checkin, staffId, idCheck: idCheckState });
+  // Every write of the check-in goes into one batch, sent at the end (store/write-batch.ts): one statement on PostgreSQL.
+  let batch = new WriteBatch();
+  const result = apply(batch, db.dialect, decision, credential, body, key!, now, { ticket, checkin, staffId, idCheck: idCheckState });
   // docs/issuer.md "Webhooks": a ticket let in offline that was already used, as the dashboard's alert counts it.
   if (
     decision.kind === 'answer' &&
     alertKindOf({ outcome: decision.outcome, at: now.toISOString(), scanned_at: body.scanned_at }) === 'offline_double_admission'
   ) {
-    await announce(
-      db,
+    announceTo(
+      batch,
+      db.dialect,
       'double_admission.detected',
       body.eid,
       {
@@ -157,9 +192,13 @@ async function checkInJob(
   // An entry from before the last moment recorded (an offline kiosk's, synced late) ended at that moment.
   const entered = decision.kind === 'answer' && decision.effect?.kind === 'enter' ? decision.effect.at : null;
   if (entered !== null && exitAll?.done != null && Date.parse(entered) < Date.parse(exitAll.done)) {
+    if (oneStatement) throw new NeedsTransaction();
+    // The check-out reads the entry just made: the writes so far go first.
+    await batch.run(db);
+    batch = new WriteBatch();
     await checkOutAt(db, ticket!.eid, exitAll.done, now, ticket!.tid);
   }
-  await appendScanLog(db, {
+  appendScanLogTo(batch, db.dialect, {
     at: now.toISOString(),
     scanned_at: body.scanned_at,
     tid: body.tid,
@@ -176,6 +215,7 @@ async function checkInJob(
       ...(staffId === null ? {} : { staff_id: staffId }),
     }),
   });
+  await batch.run(db);
   return result;
 }
 
@@ -288,8 +328,10 @@ export async function rulesFacts(
   return { rules, entryTimes: limited ? await countedEntryTimes(db, ticket.tid) : [] };
 }
 
-async function apply(
-  db: Sql,
+/** The decision's answer, its writes added to `batch`. */
+function apply(
+  batch: WriteBatch,
+  dialect: Dialect,
   decision: CheckInDecision,
   credential: ScannerCredential,
   body: CheckInBody,
@@ -301,7 +343,7 @@ async function apply(
     staffId: string | null;
     idCheck: 'checked' | 'not_checked' | null;
   },
-): Promise<CheckInResult> {
+): CheckInResult {
   switch (decision.kind) {
     case 'refuse':
       return { ok: false, error: decision.error };
@@ -310,7 +352,7 @@ async function apply(
     case 'answer': {
       const responseBody = serialise(decision.body);
       if (decision.effect) {
-        await applyEffect(db, decision.effect, {
+        addEffectTo(batch, dialect, decision.effect, {
           ticket: facts.ticket!,
           checkin: facts.checkin,
           scan: {
@@ -328,14 +370,16 @@ async function apply(
           idCheck: facts.idCheck,
         });
       }
-      await insertStoredAnswer(db, {
-        idempotency_key: key,
-        request_hash: requestHash(body, key),
-        http_status: decision.httpStatus,
-        response_body: responseBody,
-        api_key_id: credential.apiKeyId,
-        created_at: now.toISOString(),
-      });
+      batch.add(
+        insertStoredAnswerWrite({
+          idempotency_key: key,
+          request_hash: requestHash(body, key),
+          http_status: decision.httpStatus,
+          response_body: responseBody,
+          api_key_id: credential.apiKeyId,
+          created_at: now.toISOString(),
+        }),
+      );
       return { ok: true, httpStatus: decision.httpStatus, responseBody };
     }
   }
@@ -367,97 +411,123 @@ export interface EffectContext {
  * (docs/protocol.md "One state per ticket", "Occupancy").
  */
 export async function applyEffect(db: Sql, effect: AdmissionEffect, context: EffectContext): Promise<void> {
+  const batch = new WriteBatch();
+  addEffectTo(batch, db.dialect, effect, context);
+  await batch.run(db);
+}
+
+/** applyEffect's writes, added to the change's batch (store/write-batch.ts). */
+function addEffectTo(batch: WriteBatch, dialect: Dialect, effect: AdmissionEffect, context: EffectContext): void {
   const { ticket, checkin, scan } = context;
   const shard = Math.floor(Math.random() * OCCUPANCY_SHARDS);
   const scanGate = scan.gate_id;
   const action = effect.kind === 'history' ? effect.action : effect.kind === 'enter' || effect.kind === 'observed' ? 'entry' : effect.kind;
   // docs/protocol.md "Party tickets (project extension)": a party's entry or exit counts its people everywhere.
   const people = (effect.kind === 'enter' || effect.kind === 'exit') && effect.party !== undefined ? effect.party.people : 1;
+  const occupancy = (changes: [string | null, { inside?: number; entries?: number; exits?: number }][]) => {
+    for (const write of occupancyWrites(ticket.eid, changes, shard)) batch.add(write);
+  };
   switch (effect.kind) {
     case 'enter':
       if (effect.fromVersion === null) {
-        await insertCheckin(db, {
-          tid: ticket.tid,
-          checked_in_at: effect.at,
-          scanner_id: scan.scanner_id!,
-          gate_id: scanGate,
-          api_key_id: scan.api_key_id!,
-          idempotency_key: scan.idempotency_key!,
-          recorded_at: scan.recorded_at,
-          state: 'inside',
-          state_at: effect.at,
-          first_checked_in_at: effect.at,
-          entries: 1,
-          version: 0,
-          party_inside: effect.party?.after.inside ?? null,
-          party_admitted: effect.party?.after.admitted ?? null,
-        });
+        batch.add(
+          insertCheckinWrite({
+            tid: ticket.tid,
+            checked_in_at: effect.at,
+            scanner_id: scan.scanner_id!,
+            gate_id: scanGate,
+            api_key_id: scan.api_key_id!,
+            idempotency_key: scan.idempotency_key!,
+            recorded_at: scan.recorded_at,
+            state: 'inside',
+            state_at: effect.at,
+            first_checked_in_at: effect.at,
+            entries: 1,
+            version: 0,
+            party_inside: effect.party?.after.inside ?? null,
+            party_admitted: effect.party?.after.admitted ?? null,
+          }),
+        );
       } else {
-        await changeAdmission(db, ticket.tid, effect.fromVersion, {
-          state: 'inside',
-          at: effect.at,
-          scanner_id: scan.scanner_id!,
-          gate_id: scanGate,
-          api_key_id: scan.api_key_id!,
-          idempotency_key: scan.idempotency_key!,
-          recorded_at: scan.recorded_at,
-        });
-        if (effect.party !== undefined) await setPartyCounts(db, ticket.tid, effect.party.after);
+        batch.add(
+          changeAdmissionWrite(
+            ticket.tid,
+            effect.fromVersion,
+            {
+              state: 'inside',
+              at: effect.at,
+              scanner_id: scan.scanner_id!,
+              gate_id: scanGate,
+              api_key_id: scan.api_key_id!,
+              idempotency_key: scan.idempotency_key!,
+              recorded_at: scan.recorded_at,
+            },
+            effect.party?.after,
+          ),
+        );
       }
-      await addOccupancy(db, ticket.eid, scanGate, { inside: people, entries: people }, shard);
+      occupancy([[scanGate, { inside: people, entries: people }]]);
       break;
     case 'exit':
       // A party with people still inside stays inside (its state dates from this exit); the last out makes it outside.
-      if (effect.party !== undefined && effect.party.after.inside > 0) {
-        await changeAdmission(db, ticket.tid, effect.fromVersion, { state: 'inside', at: effect.at, touchOnly: true });
-      } else {
-        await changeAdmission(db, ticket.tid, effect.fromVersion, { state: 'outside', at: effect.at });
-      }
-      if (effect.party !== undefined) await setPartyCounts(db, ticket.tid, effect.party.after);
+      batch.add(
+        changeAdmissionWrite(
+          ticket.tid,
+          effect.fromVersion,
+          effect.party !== undefined && effect.party.after.inside > 0
+            ? { state: 'inside', at: effect.at, touchOnly: true }
+            : { state: 'outside', at: effect.at },
+          effect.party?.after,
+        ),
+      );
       // Inside is counted at the gate of entry, exits at the gate scanned at.
-      await addOccupancy(db, ticket.eid, checkin!.gate_id, { inside: -people }, shard);
-      await addOccupancy(db, ticket.eid, scanGate, { exits: people }, shard);
+      occupancy([
+        [checkin!.gate_id, { inside: -people }],
+        [scanGate, { exits: people }],
+      ]);
       break;
     case 'annul': {
-      await changeAdmission(db, ticket.tid, effect.fromVersion, { state: 'annulled', at: effect.at });
       // The undone entries no longer count, nor do the people inside (a party's: all of them).
       const counts = effect.counts ?? { inside: effect.wasInside ? 1 : 0, admitted: 1 };
-      if (checkin?.party_inside != null) await setPartyCounts(db, ticket.tid, { inside: 0, admitted: 0 });
-      await addOccupancy(db, ticket.eid, checkin!.gate_id, { inside: -counts.inside, entries: -counts.admitted }, shard);
+      const party = checkin?.party_inside != null ? { inside: 0, admitted: 0 } : undefined;
+      batch.add(changeAdmissionWrite(ticket.tid, effect.fromVersion, { state: 'annulled', at: effect.at }, party));
+      occupancy([[checkin!.gate_id, { inside: -counts.inside, entries: -counts.admitted }]]);
       break;
     }
     case 'observed':
-      await changeAdmission(db, ticket.tid, effect.fromVersion, { state: 'inside', at: effect.at, touchOnly: true });
-      await addOccupancy(db, ticket.eid, scanGate, { entries: 1 }, shard);
+      batch.add(changeAdmissionWrite(ticket.tid, effect.fromVersion, { state: 'inside', at: effect.at, touchOnly: true }));
+      occupancy([[scanGate, { entries: 1 }]]);
       break;
     case 'history':
-      await addOccupancy(db, ticket.eid, scanGate, effect.action === 'entry' ? { entries: 1 } : { exits: 1 }, shard);
+      occupancy([[scanGate, effect.action === 'entry' ? { entries: 1 } : { exits: 1 }]]);
       break;
   }
-  await appendAdmissionEvent(db, {
-    tid: ticket.tid,
-    eid: ticket.eid,
-    action,
-    at: effect.at,
-    gate_id: scanGate,
-    scanner_id: scan.scanner_id,
-    api_key_id: scan.api_key_id,
-    idempotency_key: scan.idempotency_key,
-    actor: context.actor,
-    reason: context.reason,
-    late: effect.kind === 'history' ? 1 : 0,
-    admitted_offline: context.admittedOffline ? 1 : 0,
-    ticket_type: ticket.ticket_type,
-    recorded_at: scan.recorded_at,
-    staff_id: context.staffId,
-    id_check: action === 'entry' ? (context.idCheck ?? null) : null,
-    people: people === 1 ? null : people,
-  });
-  await announceEffect(db, effect, context);
+  batch.add(
+    admissionEventWrite({
+      tid: ticket.tid,
+      eid: ticket.eid,
+      action,
+      at: effect.at,
+      gate_id: scanGate,
+      scanner_id: scan.scanner_id,
+      api_key_id: scan.api_key_id,
+      idempotency_key: scan.idempotency_key,
+      actor: context.actor,
+      reason: context.reason,
+      late: effect.kind === 'history' ? 1 : 0,
+      admitted_offline: context.admittedOffline ? 1 : 0,
+      ticket_type: ticket.ticket_type,
+      recorded_at: scan.recorded_at,
+      staff_id: context.staffId,
+      id_check: action === 'entry' ? (context.idCheck ?? null) : null,
+      people: people === 1 ? null : people,
+    }),
+  );
+  announceEffectTo(batch, dialect, effect, context);
 }
 
 /** docs/issuer.md "Webhooks": an entry, exit or annulment, told in its own transaction; late history is not news. */
-async function announceEffect(db: Sql, effect: AdmissionEffect, context: EffectContext): Promise<void> {
+function announceEffectTo(batch: WriteBatch, dialect: Dialect, effect: AdmissionEffect, context: EffectContext): void {
   if (effect.kind !== 'enter' && effect.kind !== 'exit' && effect.kind !== 'annul') return;
   const { ticket, scan } = context;
   const data: Record<string, unknown> = {
@@ -471,8 +541,9 @@ async function announceEffect(db: Sql, effect: AdmissionEffect, context: EffectC
     actor: context.actor,
   };
   if (effect.kind === 'enter') {
-    await announce(
-      db,
+    announceTo(
+      batch,
+      dialect,
       'checkin.created',
       ticket.eid,
       // docs/issuer.md "Webhooks": whether the holder's ID was checked (never the date of birth).
@@ -480,9 +551,9 @@ async function announceEffect(db: Sql, effect: AdmissionEffect, context: EffectC
       scan.recorded_at,
     );
   } else if (effect.kind === 'exit') {
-    await announce(db, 'checkin.exited', ticket.eid, data, scan.recorded_at);
+    announceTo(batch, dialect, 'checkin.exited', ticket.eid, data, scan.recorded_at);
   } else {
-    await announce(db, 'checkin.annulled', ticket.eid, { ...data, reason: context.reason }, scan.recorded_at);
+    announceTo(batch, dialect, 'checkin.annulled', ticket.eid, { ...data, reason: context.reason }, scan.recorded_at);
   }
 }
 

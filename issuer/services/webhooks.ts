@@ -4,7 +4,8 @@
  */
 import { AdminError } from '../error-catalogue.js';
 import { namedJob } from '../store/named-jobs.js';
-import type { Sql } from '../store/sql.js';
+import type { Dialect, Sql } from '../store/sql.js';
+import { WriteBatch } from '../store/write-batch.js';
 import { scanLogHead } from '../store/audit-log.js';
 import {
   disableEndpoint,
@@ -12,7 +13,7 @@ import {
   endpointHealth,
   findEndpoint,
   insertEndpoint,
-  insertMessage,
+  addMessageTo,
   replayToEndpoint,
   type EndpointHealth,
 } from '../store/webhooks.js';
@@ -29,9 +30,22 @@ export async function announce(
   data: Record<string, unknown>,
   at: string,
 ): Promise<void> {
+  const batch = new WriteBatch();
+  announceTo(batch, db.dialect, type, eid, data, at);
+  await batch.run(db);
+}
+
+/** announce, as writes of the change's own batch (store/write-batch.ts), sent with the change's other writes. */
+export function announceTo(
+  batch: WriteBatch,
+  dialect: Dialect,
+  type: WebhookEventType,
+  eid: string | null,
+  data: Record<string, unknown>,
+  at: string,
+): void {
   const body: WebhookBody = { type, timestamp: at, data };
-  // The payload is serialised only when an endpoint takes the message: most check-ins are told to nobody.
-  await insertMessage(db, { message_id: newMessageId(), type, eid, payload: () => JSON.stringify(body), created_at: at });
+  addMessageTo(batch, dialect, { message_id: newMessageId(), type, eid, payload: JSON.stringify(body), created_at: at });
 }
 
 export interface NewEndpoint {

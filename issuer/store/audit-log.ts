@@ -26,6 +26,7 @@ import {
 } from '../../protocol/audit-chain.js';
 import type { ScanLogRow } from './log-rows.js';
 import type { Sql, SqlDatabase } from './sql.js';
+import type { Write } from './write-batch.js';
 import { transferTypes } from './columns.js';
 
 /** protocol/audit-chain.ts's SHA-256, by node:crypto: the same hex, about ten times faster than the pure one. */
@@ -130,6 +131,14 @@ export function chainUnchainedRowsSqlite(db: Database.Database): number {
 
 const UNSEALED_COLUMNS = [...CONTENT_COLUMNS, 'origin'];
 const unsealedTuple = `(${UNSEALED_COLUMNS.map(() => '?').join(', ')})`;
+
+/** PostgreSQL: one row with no chain columns yet, as a write of a batch (write-batch.ts): the statement insertUnsealed makes for one row. */
+export function unsealedScanLogWrite(row: ScanLogContent): Write {
+  return {
+    sql: `INSERT INTO scan_log (${UNSEALED_COLUMNS.join(', ')}) VALUES ${unsealedTuple}`,
+    params: UNSEALED_COLUMNS.map((c) => (row as unknown as Record<string, string | null>)[c] ?? null),
+  };
+}
 
 /** PostgreSQL: rows with no chain columns yet, for the sealer; no lock on the head. */
 async function insertUnsealed(tx: Sql, rows: readonly ScanLogContent[]): Promise<void> {

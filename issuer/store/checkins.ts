@@ -5,9 +5,10 @@ import { idCheckOf, parseIdCheck, type IdCheck } from '../../protocol/id-check.j
 import { mergeHandouts, type HandoutItem } from '../../protocol/handouts.js';
 import { parseItems } from './handouts.js';
 import type { EntryPolicy } from '../../protocol/door.js';
-import { WriteConflict, type Sql as SqlPort } from './sql.js';
+import type { Dialect, Sql as SqlPort } from './sql.js';
+import { WriteBatch, type Write } from './write-batch.js';
 import type { TicketRow } from './tickets.js';
-import { appendChained } from './audit-log.js';
+import { appendChained, unsealedScanLogWrite } from './audit-log.js';
 import type { ExitAllSetting } from '../../protocol/exit-all.js';
 import type { AdmissionEventEntry, AdmissionEventRow, ScanLogEntry, ScanLogRow } from './log-rows.js';
 
@@ -56,25 +57,37 @@ export function findCheckin(db: Sql, tid: string): Promise<CheckinRow | undefine
  * valid per ticket, ever: a second insert fails instead of silently winning.
  */
 export async function insertCheckin(db: Sql, row: CheckinRow): Promise<void> {
-  await db.run(
-    `INSERT INTO checkins (tid, checked_in_at, scanner_id, gate_id, api_key_id, idempotency_key, recorded_at,
+  await runWrite(db, insertCheckinWrite(row));
+}
+
+export function insertCheckinWrite(row: CheckinRow): Write {
+  return {
+    sql: `INSERT INTO checkins (tid, checked_in_at, scanner_id, gate_id, api_key_id, idempotency_key, recorded_at,
                            state, state_at, first_checked_in_at, entries, version, party_inside, party_admitted)
      VALUES (@tid, @checked_in_at, @scanner_id, @gate_id, @api_key_id, @idempotency_key, @recorded_at,
              @state, @state_at, @first_checked_in_at, @entries, @version, @party_inside, @party_admitted)`,
-    { ...row, party_inside: row.party_inside ?? null, party_admitted: row.party_admitted ?? null },
-  );
+    params: { ...row, party_inside: row.party_inside ?? null, party_admitted: row.party_admitted ?? null },
+  };
+}
+
+/** Runs one write on its own (write-batch.ts), in the caller's transaction. */
+async function runWrite(db: Sql, write: Write): Promise<void> {
+  const batch = new WriteBatch();
+  batch.add(write);
+  await batch.run(db);
 }
 
 export function findStoredAnswer(db: Sql, idempotencyKey: string): Promise<StoredAnswer | undefined> {
   return db.get<StoredAnswer>('SELECT * FROM idempotency WHERE idempotency_key = ?', [idempotencyKey]);
 }
 
-export async function insertStoredAnswer(db: Sql, row: StoredAnswer): Promise<void> {
-  await db.run(
-    `INSERT INTO idempotency (idempotency_key, request_hash, http_status, response_body, api_key_id, created_at)
+/** The stored answer's row; its primary key makes a second first answer under one key fail (the job runs again and replays). */
+export function insertStoredAnswerWrite(row: StoredAnswer): Write {
+  return {
+    sql: `INSERT INTO idempotency (idempotency_key, request_hash, http_status, response_body, api_key_id, created_at)
      VALUES (@idempotency_key, @request_hash, @http_status, @response_body, @api_key_id, @created_at)`,
-    { ...row },
-  );
+    params: { ...row },
+  };
 }
 
 /** Drops stored answers older than `before` (docs/protocol.md "Precedence": kept at least 7 days). */
@@ -89,6 +102,15 @@ export async function pruneStoredAnswers(db: Sql, before: string): Promise<numbe
  */
 export async function appendScanLog(db: Sql, row: ScanLogRow): Promise<void> {
   await appendChained(db, [row]);
+}
+
+/**
+ * appendScanLog, as the last write of a batch: on PostgreSQL the row goes in unsealed (audit-log.ts) as one more
+ * write of the batch's statement; on SQLite it is chained in place, reading the head, as a step of its own.
+ */
+export function appendScanLogTo(batch: WriteBatch, dialect: Dialect, row: ScanLogRow): void {
+  if (dialect === 'postgres') batch.add(unsealedScanLogWrite(row));
+  else batch.addStep((tx) => appendScanLog(tx, row));
 }
 
 export function scanLogForEvent(db: Sql, eid: string): Promise<ScanLogEntry[]> {
@@ -319,46 +341,60 @@ export type AdmissionChange =
  * (docs/protocol.md "One state per ticket, exact under concurrency").
  */
 export async function changeAdmission(db: SqlPort, tid: string, readVersion: number, change: AdmissionChange): Promise<void> {
-  const result =
-    'touchOnly' in change
-      ? await db.run('UPDATE checkins SET state_at = ?, version = version + 1 WHERE tid = ? AND version = ?', [change.at, tid, readVersion])
-      : change.state === 'inside'
-        ? await db.run(
-            `UPDATE checkins SET state = 'inside', state_at = @at, checked_in_at = @at, scanner_id = @scanner_id, gate_id = @gate_id,
-             api_key_id = @api_key_id, idempotency_key = @idempotency_key, recorded_at = @recorded_at, entries = entries + 1,
-             first_checked_in_at = CASE WHEN state = 'annulled' THEN @at ELSE first_checked_in_at END, version = version + 1
-           WHERE tid = @tid AND version = @version`,
-            { ...change, tid, version: readVersion },
-          )
-        : await db.run(
-            'UPDATE checkins SET state = @state, state_at = @at, version = version + 1 WHERE tid = @tid AND version = @version',
-            {
-              state: change.state,
-              at: change.at,
-              tid,
-              version: readVersion,
-            },
-          );
-  if (result.changes !== 1) throw new WriteConflict(`the admission of ticket ${tid}`);
+  await runWrite(db, changeAdmissionWrite(tid, readVersion, change));
 }
 
 /**
- * Sets a party ticket's counts (docs/protocol.md "Party tickets (project extension)"). Only right after
- * changeAdmission or insertCheckin in the same transaction: that change, made at the version read, is what makes
- * two doors admitting parts of one party at once exact (the second runs its job again on the new counts).
+ * changeAdmission's write. `party`: a party ticket's counts (docs/protocol.md "Party tickets (project
+ * extension)"), set in the same compare-and-set: that change, made at the version read, is what makes two doors
+ * admitting parts of one party at once exact (the second runs its job again on the new counts).
  */
-export async function setPartyCounts(db: SqlPort, tid: string, counts: { inside: number; admitted: number }): Promise<void> {
-  await db.run('UPDATE checkins SET party_inside = ?, party_admitted = ? WHERE tid = ?', [counts.inside, counts.admitted, tid]);
+export function changeAdmissionWrite(
+  tid: string,
+  readVersion: number,
+  change: AdmissionChange,
+  party?: { inside: number; admitted: number },
+): Write {
+  const counts = party === undefined ? '' : ', party_inside = @party_inside, party_admitted = @party_admitted';
+  const partyParams: Record<string, number> = party === undefined ? {} : { party_inside: party.inside, party_admitted: party.admitted };
+  const where = 'WHERE tid = @tid AND version = @version';
+  const expectOne = `the admission of ticket ${tid}`;
+  if ('touchOnly' in change) {
+    return {
+      sql: `UPDATE checkins SET state_at = @at, version = version + 1${counts} ${where}`,
+      params: { at: change.at, tid, version: readVersion, ...partyParams },
+      expectOne,
+    };
+  }
+  if (change.state === 'inside') {
+    return {
+      sql: `UPDATE checkins SET state = 'inside', state_at = @at, checked_in_at = @at, scanner_id = @scanner_id, gate_id = @gate_id,
+             api_key_id = @api_key_id, idempotency_key = @idempotency_key, recorded_at = @recorded_at, entries = entries + 1,
+             first_checked_in_at = CASE WHEN state = 'annulled' THEN @at ELSE first_checked_in_at END, version = version + 1${counts}
+           ${where}`,
+      params: { ...change, tid, version: readVersion, ...partyParams },
+      expectOne,
+    };
+  }
+  return {
+    sql: `UPDATE checkins SET state = @state, state_at = @at, version = version + 1${counts} ${where}`,
+    params: { state: change.state, at: change.at, tid, version: readVersion, ...partyParams },
+    expectOne,
+  };
 }
 
 export async function appendAdmissionEvent(db: SqlPort, row: AdmissionEventRow): Promise<void> {
-  await db.run(
-    `INSERT INTO admission_events (tid, eid, action, at, gate_id, scanner_id, api_key_id, idempotency_key, actor, reason, late,
+  await runWrite(db, admissionEventWrite(row));
+}
+
+export function admissionEventWrite(row: AdmissionEventRow): Write {
+  return {
+    sql: `INSERT INTO admission_events (tid, eid, action, at, gate_id, scanner_id, api_key_id, idempotency_key, actor, reason, late,
                                    admitted_offline, ticket_type, recorded_at, staff_id, id_check, people)
      VALUES (@tid, @eid, @action, @at, @gate_id, @scanner_id, @api_key_id, @idempotency_key, @actor, @reason, @late,
              @admitted_offline, @ticket_type, @recorded_at, @staff_id, @id_check, @people)`,
-    { ...row, id_check: row.id_check ?? null, people: row.people ?? null },
-  );
+    params: { ...row, id_check: row.id_check ?? null, people: row.people ?? null },
+  };
 }
 
 export function admissionEventsOfTicket(db: SqlPort, tid: string): Promise<AdmissionEventEntry[]> {
@@ -383,12 +419,44 @@ export async function addOccupancy(
   delta: { inside?: number; entries?: number; exits?: number },
   shard: number,
 ): Promise<void> {
-  await db.run(
-    `INSERT INTO occupancy (eid, gate_id, shard, inside, entries, exits) VALUES (@eid, @gate, @shard, @inside, @entries, @exits)
+  await runWrite(db, addOccupancyWrite(eid, gateId, delta, shard));
+}
+
+/** addOccupancy's write. Two of one batch must not name the same gate and shard: one statement changes a row once. */
+export function addOccupancyWrite(
+  eid: string,
+  gateId: string | null,
+  delta: { inside?: number; entries?: number; exits?: number },
+  shard: number,
+): Write {
+  return {
+    sql: `INSERT INTO occupancy (eid, gate_id, shard, inside, entries, exits) VALUES (@eid, @gate, @shard, @inside, @entries, @exits)
      ON CONFLICT (eid, gate_id, shard) DO UPDATE SET inside = occupancy.inside + excluded.inside,
        entries = occupancy.entries + excluded.entries, exits = occupancy.exits + excluded.exits`,
-    { eid, gate: gateId ?? '', shard, inside: delta.inside ?? 0, entries: delta.entries ?? 0, exits: delta.exits ?? 0 },
-  );
+    params: { eid, gate: gateId ?? '', shard, inside: delta.inside ?? 0, entries: delta.entries ?? 0, exits: delta.exits ?? 0 },
+  };
+}
+
+/**
+ * The occupancy writes of one change: its deltas by gate, two at the same gate added up, since one statement
+ * (write-batch.ts) may change a counter row only once.
+ */
+export function occupancyWrites(
+  eid: string,
+  changes: readonly [string | null, { inside?: number; entries?: number; exits?: number }][],
+  shard: number,
+): Write[] {
+  // Keyed as the row is: a null gate is stored as ''.
+  const byGate = new Map<string, { inside: number; entries: number; exits: number }>();
+  for (const [gate, delta] of changes) {
+    const sum = byGate.get(gate ?? '') ?? { inside: 0, entries: 0, exits: 0 };
+    byGate.set(gate ?? '', {
+      inside: sum.inside + (delta.inside ?? 0),
+      entries: sum.entries + (delta.entries ?? 0),
+      exits: sum.exits + (delta.exits ?? 0),
+    });
+  }
+  return [...byGate].map(([gate, delta]) => addOccupancyWrite(eid, gate, delta, shard));
 }
 
 export interface GateOccupancy {

@@ -17,7 +17,7 @@
  */
 import pg from 'pg';
 import { AdminError } from '../error-catalogue.js';
-import type { Sql, SqlDatabase, SqlParams, SqlRunResult, SqlValue, WriteJob } from './sql.js';
+import type { Sql, SqlDatabase, SqlParams, SqlRunResult, SqlValue, WriteJob, WriteOptions } from './sql.js';
 
 export interface PostgresOptions {
   /** Connections in the pool (pg's default is 10). */
@@ -242,11 +242,11 @@ class PostgresDatabase implements SqlDatabase {
     this.read = postgresSql(pool);
   }
 
-  async write<T>(job: WriteJob<T>): Promise<T> {
+  async write<T>(job: WriteJob<T>, options: WriteOptions = {}): Promise<T> {
     this.inFlight += 1;
     try {
       for (let attempt = 1; ; attempt += 1) {
-        const outcome = await this.attempt(job);
+        const outcome = options.autocommit === true ? await this.attemptAutocommit(job) : await this.attempt(job);
         if (outcome.ok) return outcome.value;
         if (!outcome.retryable || attempt >= MAX_WRITE_ATTEMPTS) throw outcome.error;
         await sleep(backoffMs(attempt));
@@ -301,6 +301,19 @@ class PostgresDatabase implements SqlDatabase {
   close(): Promise<void> {
     this.closing ??= this.drained().then(() => this.pool.end());
     return this.closing;
+  }
+
+  /**
+   * The job on the pool, no transaction: each statement commits on its own (WriteOptions.autocommit). A failed
+   * statement undid only itself; the job's one write is its last statement, so nothing of a failed attempt stays.
+   */
+  private async attemptAutocommit<T>(job: WriteJob<T>): Promise<Attempt<T>> {
+    let failed: { error: unknown } | undefined;
+    try {
+      return { ok: true, value: await job(postgresSql(this.pool, undefined, (error) => (failed ??= { error }))) };
+    } catch (error) {
+      return { ok: false, error, retryable: isRetryableWriteError(error) || isRetryableWriteError(failed?.error) };
+    }
   }
 
   /** One transaction: BEGIN, the job, COMMIT; ROLLBACK on any failure. Never throws: the outcome says what happened. */

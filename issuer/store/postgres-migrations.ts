@@ -476,6 +476,21 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   ALTER TABLE enrollment_tokens ADD COLUMN station TEXT COLLATE "C" CHECK (station IS NULL OR station = 'handout');
   ALTER TABLE api_keys ADD COLUMN station TEXT COLLATE "C" CHECK (station IS NULL OR station = 'handout');
   `,
+  // 18: the check-in's writes in one statement (docs/issuer.md "The check-in on PostgreSQL: two round trips";
+  // store/write-batch.ts): a compare-and-set of the statement that changed no row makes the whole statement fail
+  // with serialization_failure, so none of its writes stays and the job runs again. It only asserts: what to write
+  // is decided in TypeScript. SQLite's migration 18 is empty (its runner throws WriteConflict itself).
+  `
+  CREATE FUNCTION issuer_expect_one_row(changed BIGINT, what TEXT) RETURNS BIGINT
+  LANGUAGE plpgsql AS $fn$
+  BEGIN
+    IF changed IS DISTINCT FROM 1 THEN
+      RAISE EXCEPTION 'concurrent change: %', what USING ERRCODE = '40001';
+    END IF;
+    RETURN changed;
+  END
+  $fn$;
+  `,
 ];
 
 export const POSTGRES_SCHEMA_VERSION = POSTGRES_MIGRATIONS.length;

@@ -37,6 +37,16 @@ export interface Sql {
  */
 export type WriteJob<T> = (tx: Sql) => Promise<T>;
 
+export interface WriteOptions {
+  /**
+   * PostgreSQL: no BEGIN and COMMIT around the job; each of its statements commits on its own. Only for a job
+   * whose reads need no common snapshot and whose writes are ONE statement, its last (store/write-batch.ts): the
+   * check-in's two round trips (docs/issuer.md "The check-in on PostgreSQL: two round trips"). Retried as any
+   * write job. SQLite ignores it: its jobs share the group commit's transaction.
+   */
+  autocommit?: boolean;
+}
+
 export interface SqlDatabase {
   readonly dialect: Dialect;
   /** Reads outside any write transaction (each statement sees committed data). */
@@ -47,7 +57,7 @@ export interface SqlDatabase {
    * commit); PostgreSQL gives each job its own transaction from the pool and
    * retries it when a concurrent writer won.
    */
-  write<T>(job: WriteJob<T>): Promise<T>;
+  write<T>(job: WriteJob<T>, options?: WriteOptions): Promise<T>;
   /**
    * Runs a read-only job on ONE consistent snapshot of the database, while
    * writers keep committing (an export of every table). SQLite: a deferred

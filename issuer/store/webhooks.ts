@@ -6,7 +6,8 @@
  * processes claiming at once take different rows; on SQLite the write lock serialises the claims.
  */
 import type { WebhookEndpointView } from '../dashboard-api.js';
-import type { Sql } from './sql.js';
+import type { Dialect, Sql } from './sql.js';
+import type { WriteBatch } from './write-batch.js';
 
 export interface WebhookEndpointRow {
   endpoint_id: string;
@@ -73,29 +74,28 @@ export function endpointHealth(db: Sql): Promise<EndpointHealth[]> {
 
 /**
  * Writes a delivery of a message to every active endpoint that takes its type (and its event, if the endpoint is
- * for one event), and then the message itself, if any endpoint took it: a change no endpoint wants costs one
- * statement and leaves no row. Inside the write job of the change: all of it commits with the change, or none.
+ * for one event), and then the message itself, if any endpoint took it: a change no endpoint wants leaves no row.
+ * Two writes of the change's batch (write-batch.ts): all of it commits with the change, or none.
  */
-export async function insertMessage(
-  db: Sql,
-  /** `payload`: the body, or what makes it (called only when an endpoint takes the message). */
-  message: { message_id: string; type: string; eid: string | null; payload: string | (() => string); created_at: string },
-): Promise<boolean> {
+export function addMessageTo(
+  batch: WriteBatch,
+  dialect: Dialect,
+  message: { message_id: string; type: string; eid: string | null; payload: string; created_at: string },
+): void {
   // Millisecond ISO times throughout these tables, so that they compare as text (the issuer's isoUtc has none).
   const at = new Date(message.created_at).toISOString();
-  const contains = db.dialect === 'postgres' ? "strpos(' ' || events || ' ', @needle) > 0" : "instr(' ' || events || ' ', @needle) > 0";
-  const deliveries = await db.run(
-    `INSERT INTO webhook_deliveries (message_id, endpoint_id, state, attempts, next_attempt_at)
+  const contains = dialect === 'postgres' ? "strpos(' ' || events || ' ', @needle) > 0" : "instr(' ' || events || ' ', @needle) > 0";
+  const deliveries = batch.add({
+    sql: `INSERT INTO webhook_deliveries (message_id, endpoint_id, state, attempts, next_attempt_at)
      SELECT @message_id, endpoint_id, 'pending', 0, @now FROM webhook_endpoints
      WHERE disabled_at IS NULL AND (eid IS NULL OR eid = @eid) AND (events = '*' OR ${contains})`,
-    { message_id: message.message_id, now: at, eid: message.eid, needle: ` ${message.type} ` },
-  );
-  if (deliveries.changes === 0) return false;
-  await db.run(
-    'INSERT INTO webhook_messages (message_id, type, eid, payload, created_at) VALUES (@message_id, @type, @eid, @payload, @created_at)',
-    { ...message, payload: typeof message.payload === 'string' ? message.payload : message.payload(), created_at: at },
-  );
-  return true;
+    params: { message_id: message.message_id, now: at, eid: message.eid, needle: ` ${message.type} ` },
+  });
+  batch.add({
+    sql: 'INSERT INTO webhook_messages (message_id, type, eid, payload, created_at) SELECT @message_id, @type, @eid, @payload, @created_at',
+    params: { ...message, created_at: at },
+    onlyAfter: deliveries,
+  });
 }
 
 /**
