@@ -5,11 +5,13 @@
  * offline never lets in more than the issuer would: at most the party's remaining count as last known.
  */
 import type { EntryPolicy } from '../../../protocol/door.js';
-import { afterEntry, partyState, type PartyCounts, type PartyState } from '../../../protocol/party.js';
+import { afterEntry, judgePartyExit, partyState, type PartyCounts, type PartyState } from '../../../protocol/party.js';
 
 /**
  * The counts as last known: the issuer's (its last answer here, or a status answer), plus this kiosk's entries it
- * has not answered yet, plus the people LAN peers told of since (each never above the size).
+ * has not answered yet, plus the people LAN peers told of since (each never above the size), less the people of this
+ * kiosk's exits the issuer has not answered yet (docs/kiosk.md "Party tickets": exits count people too; peers do not
+ * tell exits, so offline a party may look fuller inside than it is, never emptier).
  */
 export function knownParty(
   size: number,
@@ -17,11 +19,21 @@ export function knownParty(
   ownUnanswered: number,
   peers: number,
   policy: EntryPolicy,
+  ownExits = 0,
 ): PartyState {
   const base: PartyCounts = issuer === null ? { inside: 0, admitted: 0 } : { inside: issuer.inside, admitted: issuer.admitted_total };
   const extra = ownUnanswered + peers;
-  const counts = extra === 0 ? base : afterEntry(base, extra, policy);
-  return partyState(size, { inside: Math.min(size, counts.inside), admitted: Math.min(size, counts.admitted) }, policy);
+  const entered = extra === 0 ? base : afterEntry(base, extra, policy);
+  const capped = { inside: Math.min(size, entered.inside), admitted: Math.min(size, entered.admitted) };
+  const exit = ownExits === 0 ? null : judgePartyExit(capped, ownExits);
+  return partyState(size, exit?.kind === 'exit' ? exit.after : capped, policy);
+}
+
+/** What an exit decided here (offline) says: the known counts after `people` went out (never more than were inside). */
+export function partyAfterExit(known: PartyState, people: number, policy: EntryPolicy): PartyState & { people: number } {
+  const exit = judgePartyExit({ inside: known.inside, admitted: known.admitted_total }, people);
+  const after = exit.kind === 'exit' ? exit.after : { inside: 0, admitted: known.admitted_total };
+  return { ...partyState(known.size, after, policy), people: exit.kind === 'exit' ? exit.people : 0 };
 }
 
 /** The buttons the steward picks from: 1 to what remains. */

@@ -13,6 +13,8 @@ export interface PartyFacts {
   lastAnsweredAt: string | null;
   /** People of this kiosk's entries of the ticket not yet answered by the issuer (queued, in flight or held). */
   ownUnanswered: number;
+  /** People of this kiosk's exits of the ticket not yet answered by the issuer (docs/kiosk.md "Party tickets"). */
+  ownUnansweredExits: number;
 }
 
 /** A ticket's scans after this kiosk's last confirmed annulment of it (as scans.ts counts admissions). */
@@ -31,6 +33,12 @@ export function partyFacts(sql: Statements, tid: string): PartyFacts {
          AND (action IS NULL OR action = 'entry') AND queue_state IN ('sending', 'pending', 'held') AND ${SINCE_ANNULMENT}`,
     )
     .get(tid, tid) as { n: number };
+  const exits = sql
+    .statement(
+      `SELECT COALESCE(SUM(COALESCE(people, 1)), 0) AS n FROM scans WHERE tid = ? AND action = 'exit'
+         AND json_extract(verdict, '$.kind') = 'exit' AND queue_state IN ('sending', 'pending', 'held') AND ${SINCE_ANNULMENT}`,
+    )
+    .get(tid, tid) as { n: number };
   const parsed = answer === undefined ? null : partyStateFrom((JSON.parse(answer.result) as { party?: unknown }).party);
-  return { lastAnswer: parsed, lastAnsweredAt: answer?.answered_at ?? null, ownUnanswered: Number(own.n) };
+  return { lastAnswer: parsed, lastAnsweredAt: answer?.answered_at ?? null, ownUnanswered: Number(own.n), ownUnansweredExits: Number(exits.n) };
 }
