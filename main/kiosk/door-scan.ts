@@ -230,7 +230,7 @@ export class DoorScan {
           if (party === null) return null;
           const facts = this.deps.partyFacts(payload.tid);
           return {
-            state: knownParty(party.size, party, facts.ownUnanswered, 0, policy, facts.ownUnansweredExits),
+            state: knownParty(party.size, party, facts.own, 0, policy),
             source: 'issuer',
           };
         }
@@ -241,7 +241,7 @@ export class DoorScan {
     // Offline, the parts LAN peers told of count too (docs/kiosk.md "Party tickets").
     const peers = this.deps.lan.peerPeople(payload.tid, facts.lastAnsweredAt);
     return {
-      state: knownParty(partySizeOf(size), facts.lastAnswer, facts.ownUnanswered, peers, policy, facts.ownUnansweredExits),
+      state: knownParty(partySizeOf(size), facts.lastAnswer, facts.own, peers, policy),
       source: 'known',
     };
   }
@@ -548,7 +548,7 @@ export class DoorScan {
     if (size === 1) return null;
     const policy = this.deps.heartbeat.last(enrollment)?.response.entry_policy ?? 'single';
     const peers = this.deps.lan.peerPeople(payload.tid, facts.lastAnsweredAt);
-    return { state: knownParty(size, facts.lastAnswer, facts.ownUnanswered, peers, policy, facts.ownUnansweredExits), policy };
+    return { state: knownParty(size, facts.lastAnswer, facts.own, peers, policy), policy };
   }
 
   /**

@@ -235,7 +235,9 @@ export class KioskCore implements KioskApi {
       if (!Number.isSafeInteger(people) || people < 1 || people > this.parties.most())
         return { type: 'party', prompt: this.parties.view()! } as const;
       const pending = this.parties.take()!;
-      this.log(`Party ticket ${pending.tid}: ${people} of ${pending.party.size} ${waiting.direction === 'exit' ? 'leave' : 'come in'} now.`);
+      this.log(
+        `Party ticket ${pending.tid}: ${people} of ${pending.party.size} ${waiting.direction === 'exit' ? 'leave' : 'come in'} now.`,
+      );
       const options = { people, ...(pending.idChecked === undefined ? {} : { idChecked: pending.idChecked }) };
       return this.inTurn(() => this.doorScan.scan(pending.code, pending.lane, options)).catch((error: unknown) => {
         if (!isStorageFault(error)) throw error;

@@ -7,26 +7,39 @@
 import type { EntryPolicy } from '../../../protocol/door.js';
 import { afterEntry, judgePartyExit, partyState, type PartyCounts, type PartyState } from '../../../protocol/party.js';
 
+/** One of this kiosk's entries or exits of a party the issuer has not answered yet, with its people. */
+export interface PartyMove {
+  action: 'entry' | 'exit';
+  people: number;
+}
+
 /**
- * The counts as last known: the issuer's (its last answer here, or a status answer), plus this kiosk's entries it
- * has not answered yet, plus the people LAN peers told of since (each never above the size), less the people of this
- * kiosk's exits the issuer has not answered yet (docs/kiosk.md "Party tickets": exits count people too; peers do not
- * tell exits, so offline a party may look fuller inside than it is, never emptier).
+ * The counts as last known: the issuer's (its last answer here, or a status answer), plus the people LAN peers told
+ * of since, then this kiosk's entries and exits the issuer has not answered yet, in their order (docs/kiosk.md
+ * "Party tickets": exits count people too). Never above the size. Peers do not tell exits, so offline a party may
+ * look fuller inside than it is, never emptier.
  */
 export function knownParty(
   size: number,
   issuer: Pick<PartyState, 'inside' | 'admitted_total'> | null,
-  ownUnanswered: number,
+  own: readonly PartyMove[],
   peers: number,
   policy: EntryPolicy,
-  ownExits = 0,
 ): PartyState {
-  const base: PartyCounts = issuer === null ? { inside: 0, admitted: 0 } : { inside: issuer.inside, admitted: issuer.admitted_total };
-  const extra = ownUnanswered + peers;
-  const entered = extra === 0 ? base : afterEntry(base, extra, policy);
-  const capped = { inside: Math.min(size, entered.inside), admitted: Math.min(size, entered.admitted) };
-  const exit = ownExits === 0 ? null : judgePartyExit(capped, ownExits);
-  return partyState(size, exit?.kind === 'exit' ? exit.after : capped, policy);
+  const capped = (counts: PartyCounts): PartyCounts => ({
+    inside: Math.min(size, counts.inside),
+    admitted: Math.min(size, counts.admitted),
+  });
+  let counts: PartyCounts = issuer === null ? { inside: 0, admitted: 0 } : { inside: issuer.inside, admitted: issuer.admitted_total };
+  if (peers > 0) counts = capped(afterEntry(counts, peers, policy));
+  for (const move of own) {
+    if (move.action === 'entry') counts = capped(afterEntry(counts, move.people, policy));
+    else {
+      const exit = judgePartyExit(counts, move.people);
+      if (exit.kind === 'exit') counts = exit.after;
+    }
+  }
+  return partyState(size, capped(counts), policy);
 }
 
 /** What an exit decided here (offline) says: the known counts after `people` went out (never more than were inside). */
