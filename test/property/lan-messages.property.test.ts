@@ -16,6 +16,7 @@ import { describe, expect, it } from 'vitest';
 import { peopleCanonicalBytes } from '../../main/kiosk/sync/lan-people.js';
 import {
   canonicalBytes,
+  decodeMessage,
   encodeMessage,
   eventWindowOf,
   LanPeerState,
@@ -323,7 +324,9 @@ describe('party people counts that must not be believed', () => {
         const admittedAt = at(NOW - offset);
         const sent = a.build('admit', NOW, { adm: [{ tid, admitted_at: admittedAt, gate: 'A', offline: true }] })!;
         const wire = JSON.parse(sent.toString('utf8')) as Record<string, unknown>;
-        const message = message_(wire);
+        const decoded = decodeMessage(sent);
+        if (!decoded.ok) throw new Error(decoded.problem);
+        const message = decoded.message;
         const ppl = pplOf(tid, admittedAt);
         const signedBy = (key: typeof signer.privateKey, over: unknown, fields = canonicalBytes(message)): string =>
           sign(null, peopleCanonicalBytes(fields, over), key).toString('base64url');
@@ -349,23 +352,3 @@ describe('party people counts that must not be believed', () => {
     expect(b.peopleAfter('P-honest', null)).toBe(4);
   });
 });
-
-/** The message a datagram's wire fields stand for (what its signatures cover). */
-function message_(wire: Record<string, unknown>): LanMessage {
-  const adm = (wire['adm'] as [string, string, string | null, 0 | 1][]).map(([tid, admitted_at, gate, offline]) => ({
-    tid,
-    admitted_at,
-    gate,
-    offline: offline === 1,
-  }));
-  return {
-    type: wire['type'] as LanMessageType,
-    eid: wire['eid'] as string,
-    from: wire['from'] as string,
-    gate: wire['gate'] as string | null,
-    seq: wire['seq'] as number,
-    ts: wire['ts'] as number,
-    since: wire['since'] as string | null,
-    adm,
-  };
-}

@@ -8,13 +8,13 @@
  *
  *   scripts/with-keyring.sh npx vitest run test/integration/kiosk-vs-issuer/party-exits.test.ts
  */
-import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { decodeSetupCode, encodeSetupCode, type EntryPolicy, type GateDirection } from '../../../protocol/index.js';
 import { setTicketParty } from '../../../issuer/store/party.js';
 import type { KioskCore } from '../../../main/kiosk/kiosk-core.js';
 import type { ScanResult } from '../../../main/kiosk/kiosk-api.js';
 import { enrollWith, verdictOf } from './helpers/kiosk.js';
+import { checkInPeople } from './helpers/party.js';
 import { useIssuerAndKiosks } from './helpers/rig.js';
 
 const rig = useIssuerAndKiosks();
@@ -110,25 +110,11 @@ describe('party exits: the same steps through the issuer and through an offline 
       for (const ticket of [atIssuer, atKiosk]) expect(await setTicketParty(fx.sql, ticket.tid, size)).toEqual({ refusedBelow: null });
 
       // Online: the issuer's answers to a scanner that says how many, and its counts after each step.
-      const scanner = fx.enrollScanner(event.eid);
-      const headers = { authorization: `Bearer ${scanner.apiKey}`, 'content-type': 'application/json' };
+      const scanner = { ...fx.enrollScanner(event.eid), url: rig.issuer.url, eid: event.eid };
       const online: string[] = [];
       const onlineCounts: (Counts | undefined)[] = [];
       for (const [action, people] of steps) {
-        const answer = await fetch(`${rig.issuer.url}/api/v1/tickets/check-in`, {
-          method: 'POST',
-          headers,
-          body: JSON.stringify({
-            tid: atIssuer.tid,
-            eid: event.eid,
-            scanned_at: new Date().toISOString(),
-            scanner_id: scanner.scannerId,
-            idempotency_key: randomUUID(),
-            action,
-            people,
-          }),
-        });
-        const body = (await answer.json()) as { status: string; party?: Counts };
+        const body = await checkInPeople(scanner, atIssuer.tid, action, people);
         online.push(body.status);
         onlineCounts.push(countsOf(body.party));
       }
