@@ -361,10 +361,13 @@ export interface KioskState {
 
 /**
  * The party screen (docs/kiosk.md "Party tickets"): a ticket that admits several people asks how many come in now,
- * 1 to `remaining` as this kiosk knows it. Nothing is checked in until the steward picks a number.
+ * 1 to `remaining` as this kiosk knows it, or at an exit how many leave now, 1 to `inside`. Nothing is checked in (or
+ * out) until the steward picks a number.
  */
 export interface PartyPromptView {
   tid: string;
+  /** `entry`: how many come in (1..remaining); `exit`: how many leave (1..inside). */
+  direction: 'entry' | 'exit';
   holder_name: string | null;
   ticket_type: string | null;
   size: number;

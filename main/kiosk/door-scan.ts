@@ -22,7 +22,7 @@ import { idCheckFromAnswer, type IdCheck } from '../../protocol/id-check.js';
 import { handoutsFromAnswer, type Handout } from '../../protocol/handouts.js';
 import type { IdCheckActor, PendingIdCheck } from './id-check-door.js';
 import type { PendingParty } from './party-door.js';
-import { knownParty, partyAfterAdmit } from './decide/party.js';
+import { knownParty, partyAfterAdmit, partyAfterExit } from './decide/party.js';
 import { partySizeOf, partyStateFrom, type PartyState } from '../../protocol/party.js';
 import type { EntryPolicy } from '../../protocol/door.js';
 import type { PartyFacts } from './store/party.js';
@@ -178,11 +178,16 @@ export class DoorScan {
           scannedBy: options.who ?? null,
         });
     }
-    if (options.people === undefined && enrollment.direction === 'entry') {
-      // docs/kiosk.md "Party tickets": a ticket of several people asks how many come in now, after its ID check.
+    if (options.people === undefined) {
+      // docs/kiosk.md "Party tickets": a ticket of several people asks how many come in now, after its ID check, or at
+      // an exit how many leave now (1..inside). With nobody inside as far as the door knows, an exit goes out as one
+      // person's: the issuer answers not_inside, and offline the door lets them out as it does any ticket.
       const party = await this.partyFor(payload, enrollment, document!);
-      if (party !== null && party.state.remaining > 0)
+      const exit = enrollment.direction === 'exit';
+      const most = party === null ? 0 : exit ? party.state.inside : party.state.remaining;
+      if (party !== null && most > 0)
         return this.deps.askParty({
+          direction: enrollment.direction,
           code: text,
           lane,
           tid: payload.tid,
@@ -195,7 +200,7 @@ export class DoorScan {
         });
       // Nobody of the party may come in by what this kiosk knows (the issuer did not answer just now): that is the
       // answer. By the issuer's status just now, the check-in goes out and the issuer answers already_used.
-      if (party !== null && party.source === 'known') return this.partyUsedUp(payload, party.state, lane);
+      if (!exit && party !== null && party.source === 'known') return this.partyUsedUp(payload, party.state, lane);
     }
     return this.checkIn(text, payload, enrollment, document!, lane, options.idChecked, options.people);
   }
@@ -224,7 +229,10 @@ export class DoorScan {
           const party = partyStateFrom((call.status as { party?: unknown }).party);
           if (party === null) return null;
           const facts = this.deps.partyFacts(payload.tid);
-          return { state: knownParty(party.size, party, facts.ownUnanswered, 0, policy), source: 'issuer' };
+          return {
+            state: knownParty(party.size, party, facts.own, 0, policy),
+            source: 'issuer',
+          };
         }
       }
     }
@@ -232,7 +240,10 @@ export class DoorScan {
     const size = listed === 'unsynced' ? (facts.lastAnswer?.size ?? 1) : listed;
     // Offline, the parts LAN peers told of count too (docs/kiosk.md "Party tickets").
     const peers = this.deps.lan.peerPeople(payload.tid, facts.lastAnsweredAt);
-    return { state: knownParty(partySizeOf(size), facts.lastAnswer, facts.ownUnanswered, peers, policy), source: 'known' };
+    return {
+      state: knownParty(partySizeOf(size), facts.lastAnswer, facts.own, peers, policy),
+      source: 'known',
+    };
   }
 
   /** Offline, a party this kiosk knows to be used up: refused here as `already_used`, nothing queued. */
@@ -537,14 +548,19 @@ export class DoorScan {
     if (size === 1) return null;
     const policy = this.deps.heartbeat.last(enrollment)?.response.entry_policy ?? 'single';
     const peers = this.deps.lan.peerPeople(payload.tid, facts.lastAnsweredAt);
-    return { state: knownParty(size, facts.lastAnswer, facts.ownUnanswered, peers, policy), policy };
+    return { state: knownParty(size, facts.lastAnswer, facts.own, peers, policy), policy };
   }
 
-  /** An ADMIT of a party's part decided here says how many are in now, as the kiosk knows it (decide/party.ts). */
+  /**
+   * An ADMIT of a party's part decided here says how many are in now, as the kiosk knows it (decide/party.ts); an
+   * EXIT, how many are still inside.
+   */
   private withLocalParty(verdict: Verdict, known: { state: PartyState; policy: EntryPolicy } | null, people: number | undefined): Verdict {
-    if (verdict.kind !== 'admit' || known === null || people === undefined) return verdict;
-    // `known` was read before this scan was stored: its people come on top.
-    return { ...verdict, party: partyAfterAdmit(known.state, people, known.policy) };
+    if (known === null || people === undefined) return verdict;
+    // `known` was read before this scan was stored: its people come on top (or go out).
+    if (verdict.kind === 'admit') return { ...verdict, party: partyAfterAdmit(known.state, people, known.policy) };
+    if (verdict.kind === 'exit') return { ...verdict, party: partyAfterExit(known.state, people, known.policy) };
+    return verdict;
   }
 
   /** An ADMIT decided here shows the synced notes, so offline gives the screen online would (decide/attention.ts). */

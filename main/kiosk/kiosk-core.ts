@@ -224,17 +224,20 @@ export class KioskCore implements KioskApi {
   }
 
   /**
-   * docs/kiosk.md "Party tickets": `people` of the waiting party come in now. A number outside 1..remaining is
-   * refused and the prompt stays; otherwise the scan runs again, in turn, checked in with `people`.
+   * docs/kiosk.md "Party tickets": `people` of the waiting party come in now (or leave, at an exit). A number outside
+   * 1..remaining (1..inside for an exit) is refused and the prompt stays; otherwise the scan runs again, in turn,
+   * checked in (or out) with `people`.
    */
   chooseParty(people: number): Promise<ScanResult | StaffLocked> {
     return this.guarded('chooseParty', () => {
       const waiting = this.parties.peek();
       if (waiting === null) return { type: 'nothing_to_confirm' } as const;
-      if (!Number.isSafeInteger(people) || people < 1 || people > waiting.party.remaining)
+      if (!Number.isSafeInteger(people) || people < 1 || people > this.parties.most())
         return { type: 'party', prompt: this.parties.view()! } as const;
       const pending = this.parties.take()!;
-      this.log(`Party ticket ${pending.tid}: ${people} of ${pending.party.size} come in now.`);
+      this.log(
+        `Party ticket ${pending.tid}: ${people} of ${pending.party.size} ${waiting.direction === 'exit' ? 'leave' : 'come in'} now.`,
+      );
       const options = { people, ...(pending.idChecked === undefined ? {} : { idChecked: pending.idChecked }) };
       return this.inTurn(() => this.doorScan.scan(pending.code, pending.lane, options)).catch((error: unknown) => {
         if (!isStorageFault(error)) throw error;

@@ -9,7 +9,7 @@ import type { PartyState } from '../../protocol/party.js';
 import type { Lane } from './decide/lanes.js';
 import type { PartyPromptView, ScanResult } from './kiosk-api.js';
 
-export const PARTY_PENDING_MESSAGE = 'pick how many of the party come in (or Cancel), then scan again';
+export const PARTY_PENDING_MESSAGE = 'pick how many of the party come in or leave (or Cancel), then scan again';
 
 export interface PendingParty {
   code: string;
@@ -19,6 +19,8 @@ export interface PendingParty {
   holder_name: string | null;
   ticket_type: string | null;
   party: PartyState;
+  /** An entry asks how many come in (1..remaining), an exit how many leave (1..inside). */
+  direction: 'entry' | 'exit';
   source: 'issuer' | 'known';
   /** The ID check this scan already passed (docs/kiosk.md "ID checks"): the check-in still carries it. */
   idChecked?: { staff_id: string | null };
@@ -61,6 +63,13 @@ export class PartyDoor {
     return pending;
   }
 
+  /** The most people the waiting prompt takes: what remains for an entry, who is inside for an exit (0: none waits). */
+  most(): number {
+    const p = this.pending;
+    if (p === null) return 0;
+    return p.direction === 'exit' ? p.party.inside : p.party.remaining;
+  }
+
   /** The waiting prompt, left in place (a pick out of range is refused and the prompt stays). */
   peek(): PendingParty | null {
     return this.pending;
@@ -71,6 +80,7 @@ export class PartyDoor {
     if (p === null) return null;
     return {
       tid: p.tid,
+      direction: p.direction,
       holder_name: p.holder_name,
       ticket_type: p.ticket_type,
       size: p.party.size,

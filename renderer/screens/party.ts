@@ -2,7 +2,8 @@
  * The party screen (docs/kiosk.md "Party tickets"): a ticket that admits several people asks "How many come in
  * now?", with one big button per number from 1 to what remains, readable and hit from two meters. Its own state:
  * a teal colour, the three-people icon and the word PARTY, never colour alone. Nothing is checked in until a number
- * is picked; Cancel lets nobody in.
+ * is picked; Cancel lets nobody in. At an exit the same screen asks "How many leave now?", 1 to those inside, under
+ * its own title (PARTY EXIT); Cancel lets nobody out.
  */
 import { el, replaceChildren } from '../dom.js';
 import { verdictIcon } from '../icons.js';
@@ -34,6 +35,7 @@ export function mountParty(root: HTMLElement, actions: PartyActions): ScreenHand
   let shown: string | null = null;
   return {
     update({ prompt, pickFirst }) {
+      const exit = prompt.direction === 'exit';
       const key = `${prompt.tid}|${prompt.asked_at}|${pickFirst}|${t('party.title')}`;
       if (key === shown) return;
       shown = key;
@@ -49,7 +51,7 @@ export function mountParty(root: HTMLElement, actions: PartyActions): ScreenHand
       const cancel = el(
         'button',
         { type: 'button', class: 'button button--secondary party__cancel', 'data-action': 'party-cancel' },
-        t('party.cancel'),
+        t(exit ? 'party.exit_cancel' : 'party.cancel'),
       );
       cancel.addEventListener('click', () => actions.cancel());
       replaceChildren(
@@ -62,21 +64,25 @@ export function mountParty(root: HTMLElement, actions: PartyActions): ScreenHand
             'aria-labelledby': 'party-title',
             'data-party': String(prompt.size),
             'data-remaining': String(prompt.remaining),
+            'data-direction': prompt.direction,
+            'data-inside': String(prompt.inside),
             'data-tid': prompt.tid,
           },
           verdictIcon('party', '👥', 'party__icon'),
-          el('h1', { class: 'party__title', id: 'party-title' }, t('party.title')),
+          el('h1', { class: 'party__title', id: 'party-title' }, t(exit ? 'party.exit_title' : 'party.title')),
           prompt.holder_name === null ? null : el('p', { class: 'party__holder', 'data-party-holder': '' }, prompt.holder_name),
           el('p', { class: 'party__size', 'data-party-size': '' }, tn('party.size', prompt.size)),
           el(
             'p',
             { class: 'party__known', 'data-party-known': '' },
-            tn('party.known', prompt.remaining, { admitted: prompt.admitted_total }),
+            exit ? tn('party.inside', prompt.inside) : tn('party.known', prompt.remaining, { admitted: prompt.admitted_total }),
             prompt.source === 'known' ? el('span', { class: 'party__as-known' }, ` (${t('party.as_known')})`) : null,
           ),
-          el('p', { class: 'party__question' }, t('party.question')),
-          pickFirst ? el('p', { class: 'party__held', role: 'alert', 'data-party-held': '' }, t('party.pending')) : null,
-          el('div', { class: 'party__numbers' }, ...partyButtons(prompt.remaining).map(numberButton)),
+          el('p', { class: 'party__question' }, t(exit ? 'party.exit_question' : 'party.question')),
+          pickFirst
+            ? el('p', { class: 'party__held', role: 'alert', 'data-party-held': '' }, t(exit ? 'party.exit_pending' : 'party.pending'))
+            : null,
+          el('div', { class: 'party__numbers' }, ...partyButtons(exit ? prompt.inside : prompt.remaining).map(numberButton)),
           el('div', { class: 'party__more' }, cancel),
         ),
       );

@@ -93,7 +93,8 @@ export function verdictView(verdict: DoorVerdict, time: TimeOptions = {}): Verdi
       ...common,
       word: t('verdict.exit'),
       icon: '→',
-      reasonText: t('reason.exited'),
+      // docs/kiosk.md "Party tickets": "2 of 5 still inside" after a party's people left.
+      reasonText: verdict.party === undefined ? t('reason.exited') : partyInsideText(verdict.party),
       cssClass: 'verdict--exit',
       dataVerdict: 'exit',
       dataReason: 'exited',
@@ -152,6 +153,11 @@ export function verdictView(verdict: DoorVerdict, time: TimeOptions = {}): Verdi
 }
 
 type Refusal = Extract<DoorVerdict, { kind: 'refuse' }>;
+
+/** After an exit of a party's people (docs/kiosk.md "Party tickets"): "2 of 5 still inside", or nobody inside. */
+export function partyInsideText(party: { size: number; inside: number }): string {
+  return party.inside === 0 ? t('party.all_out') : tn('party.still_inside', party.inside, { size: party.size });
+}
 
 /** A party's counts in words (docs/kiosk.md "Party tickets"): "3 of 5 in, 2 to come", or "All 5 in". */
 export function partyProgressText(party: { size: number; admitted_total: number; remaining: number; inside: number }): string {

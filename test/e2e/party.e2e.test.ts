@@ -6,8 +6,9 @@
  *   scripts/with-keyring.sh npx playwright test test/e2e/party.e2e.test.ts
  *
  * The party screen asks how many come in now before anything is checked in; pick 3 of 5 (ADMIT "3 of 5 in, 2 to
- * come"), scan again: 2 remaining, pick 2 (all in); the party screen in German, French and Spanish. The steps build
- * on each other, so they run in order.
+ * come"), scan again: 2 remaining, pick 2 (all in); the party screen in German, French and Spanish. At an exit the
+ * same screen asks how many leave (1 to those inside): pick 3 of 5 (EXIT "2 of 5 still inside"), in all four
+ * languages. The steps build on each other, so they run in order.
  */
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -45,15 +46,16 @@ let issuer: RunningIssuer | null = null;
 let browser: Browser | null = null;
 let door: KioskDoor | null = null;
 const pageErrors: string[] = [];
-const tickets: Record<'family' | 'de' | 'fr' | 'es', Ticket> = {} as never;
+const tickets: Record<'family' | 'de' | 'fr' | 'es' | 'leaving', Ticket> = {} as never;
 
 async function issue(holder: string): Promise<Ticket> {
   const issued = await issuerCli<{ tickets: Ticket[] }>(issuerDir, 'ticket', 'issue', '--event', eid, '--holder', holder, '--party', '5');
   return issued.tickets[0]!;
 }
 
-async function party(tid: string): Promise<{ admitted_total: number; remaining: number } | undefined> {
-  return (await issuerCli<{ party?: { admitted_total: number; remaining: number } }>(issuerDir, 'ticket', 'show', tid)).party;
+async function party(tid: string): Promise<{ admitted_total: number; remaining: number; inside: number } | undefined> {
+  return (await issuerCli<{ party?: { admitted_total: number; remaining: number; inside: number } }>(issuerDir, 'ticket', 'show', tid))
+    .party;
 }
 
 test.beforeAll(async ({ browser: workerBrowser }) => {
@@ -70,6 +72,7 @@ test.beforeAll(async ({ browser: workerBrowser }) => {
   eid = (await issuerCli<{ eid: string }>(issuerDir, 'event', 'create', '--name', 'Family Day', '--date', start, '--venue', 'Park')).eid;
   tickets.family = await issue('Ada Family');
   for (const language of ['de', 'fr', 'es'] as const) tickets[language] = await issue('Ada Family');
+  tickets.leaving = await issue('Ben Family');
   issuer = await startIssuer(issuerDir, port);
   browser = workerBrowser;
   door = await openKioskDoor(browser, {
@@ -159,6 +162,57 @@ test.describe.serial('party tickets at the kiosk, end to end (real issuer, web h
     }
     await door!.runtime.core.setLanguage('en', null);
     // Only on request, so a test run never changes committed files.
+    if (process.env['UPDATE_SCREENSHOTS'] === '1')
+      for (const [from, to] of shots) copyFileSync(join(SHOTS, `${from}.png`), join(DOC_SHOTS, to));
+    expect(pageErrors).toEqual([]);
+  });
+
+  test('at an exit: how many leave now (1..inside); EXIT says "2 of 5 still inside"; the exit prompt in four languages', async () => {
+    const page = door!.page;
+    // All 5 of another party come in first.
+    await scan(page, tickets.leaving.qr);
+    await page.locator('#screen[data-screen="party"] [data-action="party-choose"][data-people="5"]').click();
+    await expect(page.locator('.verdict__reason')).toHaveText('All 5 of the party are in');
+    await page.locator('[data-action="dismiss-verdict"]').click();
+    await door!.runtime.core.setDirection('exit');
+    await scan(page, tickets.leaving.qr);
+    const prompt = page.locator('#screen[data-screen="party"] [data-party="5"][data-direction="exit"][data-inside="5"]');
+    await expect(prompt).toBeVisible();
+    await expect(prompt.locator('.party__title')).toHaveText('PARTY EXIT');
+    await expect(prompt.locator('.party__question')).toHaveText('How many leave now?');
+    await expect(prompt.locator('[data-party-known]')).toHaveText('5 of the party inside now');
+    await expect(prompt.locator('[data-action="party-choose"]')).toHaveText(['1', '2', '3', '4', '5']);
+    await expect(prompt.locator('[data-action="party-cancel"]')).toHaveText('Cancel: nobody leaves');
+    await page.screenshot({ path: join(SHOTS, 'party-exit-en.png') });
+    expect(await party(tickets.leaving.tid)).toMatchObject({ inside: 5 });
+
+    await prompt.locator('[data-action="party-choose"][data-people="3"]').click();
+    await expect(page.locator('[data-verdict="exit"]')).toBeVisible();
+    await expect(page.locator('.verdict__reason')).toHaveText('2 of 5 still inside');
+    expect(await party(tickets.leaving.tid)).toMatchObject({ inside: 2, admitted_total: 5 });
+    await page.locator('[data-action="dismiss-verdict"]').click();
+
+    const shots: Array<[string, string]> = [['party-exit-en', 'party-exit-en.png']];
+    for (const [language, title, question, known] of [
+      ['de', 'GRUPPE – AUSGANG', 'Wie viele gehen jetzt hinaus?', '2 der Gruppe sind jetzt drin'],
+      ['fr', 'GROUPE – SORTIE', 'Combien sortent maintenant ?', '2 personnes du groupe à l’intérieur'],
+      ['es', 'GRUPO – SALIDA', '¿Cuántos salen ahora?', '2 del grupo dentro ahora'],
+    ] as const) {
+      await door!.runtime.core.setLanguage(language, null);
+      await page.waitForTimeout(400); // past the repeat-read window of the same code
+      await scan(page, tickets.leaving.qr);
+      const asked = page.locator('#screen[data-screen="party"] [data-direction="exit"][data-inside="2"]');
+      await expect(asked.locator('.party__title')).toHaveText(title);
+      await expect(asked.locator('.party__question')).toHaveText(question);
+      await expect(asked.locator('[data-party-known]')).toHaveText(known);
+      await page.screenshot({ path: join(SHOTS, `party-exit-${language}.png`) });
+      shots.push([`party-exit-${language}`, `party-exit-${language}.png`]);
+      await page.locator('[data-action="party-cancel"]').click();
+      await page.waitForSelector('#screen[data-screen="ready"]');
+    }
+    expect(await party(tickets.leaving.tid)).toMatchObject({ inside: 2 });
+    await door!.runtime.core.setLanguage('en', null);
+    await door!.runtime.core.setDirection('entry');
     if (process.env['UPDATE_SCREENSHOTS'] === '1')
       for (const [from, to] of shots) copyFileSync(join(SHOTS, `${from}.png`), join(DOC_SHOTS, to));
     expect(pageErrors).toEqual([]);

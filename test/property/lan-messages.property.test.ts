@@ -5,11 +5,18 @@
  * kiosk speaking for another scanner or gate, annulments of another kiosk's admission, annulments carrying an issuer
  * receipt that does not hold (forged, of another event or ticket, by a retired key, dated in the future), a revoked
  * kiosk's messages, texts with control or direction characters, random bytes). None changes what the receiver knows of admissions;
- * nothing throws; afterwards a real peer's admission and annulment still work.
+ * nothing throws; afterwards a real peer's admission and annulment still work. And as many authentic admissions
+ * carrying hostile party people counts (`ppl`/`psig`, main/kiosk/sync/lan-people.ts: counts of 0, 1001, fractions,
+ * negative, strings; a count for an admission the message does not tell; a bad, foreign or missing signature), each
+ * even signed by the sender's own key: the admission is learned as one person, no count is believed.
  */
+import { sign } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { peopleCanonicalBytes } from '../../main/kiosk/sync/lan-people.js';
 import {
+  canonicalBytes,
+  decodeMessage,
   encodeMessage,
   eventWindowOf,
   LanPeerState,
@@ -265,5 +272,83 @@ describe('LAN messages that must change nothing', () => {
     })!;
     expect(b.receive(annulled, { address: '10.0.4.18', port: 47474 }, NOW + 55_000).forgotten).toBe(1);
     expect(b.admissionOf('T2')).toBeUndefined();
+  });
+});
+
+/** One admission of a party's part by A, new to the receiver, with a hostile `ppl`/`psig` (named by its kind). */
+const HOSTILE_COUNTS: readonly unknown[] = [0, 1001, 2.5, -3, '3', null, true, 1e9, Number.MAX_SAFE_INTEGER + 2, [3], { n: 3 }];
+const hostilePeople = fc.oneof(
+  // A count outside 1..1000 or not a whole number, under the sender's own valid second signature.
+  fc
+    .constantFrom(...HOSTILE_COUNTS)
+    .map((count) => ({ kind: 'bad count', ppl: (tid: string, at: string): unknown => [[tid, at, count]], psig: 'own' })),
+  // A count for an admission the message does not tell (another ticket, another time), validly signed.
+  fc.constantFrom('other ticket', 'other time', 'twice').map((how) => ({
+    kind: 'unmatched',
+    ppl: (tid: string, at: string): unknown =>
+      how === 'other ticket'
+        ? [['T1', at, 4]]
+        : how === 'other time'
+          ? [[tid, '2026-07-18T20:00:00.000Z', 4]]
+          : [
+              [tid, at, 4],
+              [tid, at, 5],
+            ],
+    psig: 'own',
+  })),
+  // Not a list of [tid, time, count], validly signed.
+  fc
+    .constantFrom<unknown>({}, 'x', 5, [], [['T']], [[1, 2, 3, 4]])
+    .map((ppl) => ({ kind: 'bad list', ppl: (): unknown => ppl, psig: 'own' })),
+  // A plausible count whose signature does not hold: missing, not a string, of another length, random, another
+  // kiosk's key, or the sender's key over another message.
+  fc
+    .constantFrom('missing', 'number', 'short', 'random', 'other key', 'other message')
+    .map((psig) => ({ kind: 'bad signature', ppl: (tid: string, at: string): unknown => [[tid, at, 7]], psig })),
+);
+
+describe('party people counts that must not be believed', () => {
+  it(`${RUNS} authentic admissions with hostile ppl/psig each count one person`, () => {
+    const b = new LanPeerState();
+    b.setMembership(member('scn_b', 'B', { eventWindow: WINDOW }));
+    const a = new LanPeerState();
+    a.setMembership(member('scn_a', 'A'));
+    const signer = signerFor('scn_a', 'A');
+    const kinds = new Map<string, number>();
+    let n = 0;
+    fc.assert(
+      fc.property(hostilePeople, fc.integer({ min: 0, max: 3_000_000 }), ({ kind, ppl: pplOf, psig }, offset) => {
+        kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+        n += 1;
+        const tid = `P${n}`;
+        const admittedAt = at(NOW - offset);
+        const sent = a.build('admit', NOW, { adm: [{ tid, admitted_at: admittedAt, gate: 'A', offline: true }] })!;
+        const wire = JSON.parse(sent.toString('utf8')) as Record<string, unknown>;
+        const decoded = decodeMessage(sent);
+        if (!decoded.ok) throw new Error(decoded.problem);
+        const message = decoded.message;
+        const ppl = pplOf(tid, admittedAt);
+        const signedBy = (key: typeof signer.privateKey, over: unknown, fields = canonicalBytes(message)): string =>
+          sign(null, peopleCanonicalBytes(fields, over), key).toString('base64url');
+        wire['ppl'] = ppl;
+        if (psig === 'own') wire['psig'] = signedBy(signer.privateKey, ppl);
+        if (psig === 'number') wire['psig'] = 12345;
+        if (psig === 'short') wire['psig'] = signedBy(signer.privateKey, ppl).slice(0, 40);
+        if (psig === 'random') wire['psig'] = 'A'.repeat(86);
+        if (psig === 'other key') wire['psig'] = signedBy(signerFor('scn_c', 'C').privateKey, ppl);
+        if (psig === 'other message') wire['psig'] = signedBy(signer.privateKey, ppl, canonicalBytes({ ...message, seq: message.seq + 1 }));
+        const handling = b.receive(Buffer.from(JSON.stringify(wire)), A, NOW);
+        expect(handling.learned, kind).toBe(1);
+        expect(handling.log, kind).toMatch(/people counts not believed/);
+        expect(b.admissionsOf(tid), kind).toEqual([{ tid, admitted_at: admittedAt, gate: 'A', offline: true, scanner_id: 'scn_a' }]);
+        expect(b.peopleAfter(tid, null), kind).toBe(1);
+      }),
+      { numRuns: RUNS, seed: 2427 },
+    );
+    expect([...kinds.keys()].sort()).toEqual(['bad count', 'bad list', 'bad signature', 'unmatched']);
+    // The same sender's honest count is still believed.
+    const honest = a.build('admit', NOW, { adm: [{ tid: 'P-honest', admitted_at: at(NOW - 1000), gate: 'A', offline: true, people: 4 }] })!;
+    expect(b.receive(honest, A, NOW).learned).toBe(1);
+    expect(b.peopleAfter('P-honest', null)).toBe(4);
   });
 });

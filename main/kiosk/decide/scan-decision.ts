@@ -129,8 +129,12 @@ export function offlineOutcome(payload: TicketPayload, facts: DoorFacts, decided
       eid: facts.eid,
       nowMs,
       // A re-entry event was not checked for "seen here" when the code was read; on any other it was, and passed.
-      // Its admissions before a check-out at a set time ended there (docs/kiosk.md "Check-out at a set time").
-      admittedHereAt: (tid) => (reentry ? admittedSinceCheckOut(heartbeat, facts.admissionTimes(tid), nowMs) : undefined),
+      // Its admissions before a check-out at a set time ended there (docs/kiosk.md "Check-out at a set time"). A
+      // party's part has no first admission to go by (docs/kiosk.md "Party tickets": its counts judged it already).
+      admittedHereAt: (tid) =>
+        reentry && facts.firstAdmissionAt(tid) !== undefined
+          ? admittedSinceCheckOut(heartbeat, facts.admissionTimes(tid), nowMs)
+          : undefined,
       admittedByPeerAt: (tid) => peerAdmission(facts, tid),
       revocations: facts.revocations(),
       checkInRules: rulesContext(heartbeat, facts.gateId, facts.admissionTimes),

@@ -4,6 +4,7 @@
  * people each counted. decide/party.ts adds them up.
  */
 import { partyStateFrom, type PartyState } from '../../../protocol/party.js';
+import type { PartyMove } from '../decide/party.js';
 import type { Statements } from './database.js';
 
 export interface PartyFacts {
@@ -11,8 +12,11 @@ export interface PartyFacts {
   lastAnswer: PartyState | null;
   /** When this kiosk got that answer (ISO), or null. */
   lastAnsweredAt: string | null;
-  /** People of this kiosk's entries of the ticket not yet answered by the issuer (queued, in flight or held). */
-  ownUnanswered: number;
+  /**
+   * This kiosk's entries and exits of the ticket not yet answered by the issuer (queued, in flight or held), in the
+   * order they were made, with their people (docs/kiosk.md "Party tickets": exits count people too).
+   */
+  own: PartyMove[];
 }
 
 /** A ticket's scans after this kiosk's last confirmed annulment of it (as scans.ts counts admissions). */
@@ -25,12 +29,20 @@ export function partyFacts(sql: Statements, tid: string): PartyFacts {
          AND ${SINCE_ANNULMENT} ORDER BY answered_at DESC, seq DESC LIMIT 1`,
     )
     .get(tid, tid) as { result: string; answered_at: string | null } | undefined;
+  // An entry counts once admitted here; an exit once it let people out here (an exit's verdict is `exit`).
   const own = sql
     .statement(
-      `SELECT COALESCE(SUM(COALESCE(people, 1)), 0) AS n FROM scans WHERE tid = ? AND admitted_at IS NOT NULL
-         AND (action IS NULL OR action = 'entry') AND queue_state IN ('sending', 'pending', 'held') AND ${SINCE_ANNULMENT}`,
+      `SELECT CASE WHEN action = 'exit' THEN 'exit' ELSE 'entry' END AS action, COALESCE(people, 1) AS people FROM scans
+         WHERE tid = ? AND queue_state IN ('sending', 'pending', 'held') AND ${SINCE_ANNULMENT}
+           AND ((admitted_at IS NOT NULL AND (action IS NULL OR action = 'entry'))
+             OR (action = 'exit' AND json_extract(verdict, '$.kind') = 'exit'))
+         ORDER BY seq`,
     )
-    .get(tid, tid) as { n: number };
+    .all(tid, tid) as PartyMove[];
   const parsed = answer === undefined ? null : partyStateFrom((JSON.parse(answer.result) as { party?: unknown }).party);
-  return { lastAnswer: parsed, lastAnsweredAt: answer?.answered_at ?? null, ownUnanswered: Number(own.n) };
+  return {
+    lastAnswer: parsed,
+    lastAnsweredAt: answer?.answered_at ?? null,
+    own: own.map((move) => ({ action: move.action, people: Number(move.people) })),
+  };
 }

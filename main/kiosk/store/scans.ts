@@ -311,7 +311,8 @@ export function doubleAdmissions(sql: Statements): DoubleAdmission[] {
       ticket?: { checked_in_at?: string | null; holder_name?: string };
       party?: { refused?: number };
     } | null;
-    const refused = result?.party?.refused;
+    // A party's part the issuer counted not at all (nobody of the party remained: `already_used`) was refused whole.
+    const refused = result?.party?.refused ?? (scan.people !== null && scan.result_status === 'already_used' ? scan.people : undefined);
     const entry: DoubleAdmission = {
       tid: scan.tid,
       eid: scan.eid,

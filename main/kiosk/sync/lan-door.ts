@@ -69,6 +69,11 @@ export class LanDoor {
         },
         // docs/kiosk.md "Kiosks on one LAN": a peer's admission dated outside the event's days is not believed.
         eventWindow: eventWindowOf(enrollment.event_date, enrollment.key_expires_at),
+        // docs/kiosk.md "Party tickets": a party's parts at other doors are kept up to its size.
+        partySize: (tid) => {
+          const size = store.partySizeOf(tid);
+          return size === 'unsynced' ? 1 : size;
+        },
         // A kiosk whose own clock is off still dates and judges messages as its peers do (docs/kiosk.md "Kiosks on one LAN").
         ...(this.deps.now ? { clock: this.deps.now } : {}),
       },

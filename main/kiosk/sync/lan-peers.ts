@@ -31,6 +31,7 @@ import { createHash, sign as signBytes, type KeyObject } from 'node:crypto';
 import type { PublicKey } from '../../../protocol/index.js';
 import { checkKioskCertificate } from '../../../protocol/kiosk-certificate.js';
 import { labelCharacterProblem } from '../../../protocol/labels.js';
+import { MAX_PARTY } from '../../../protocol/party.js';
 import { verifyEd25519 } from './lan-certificate.js';
 import { believedPeople, peopleFields, type RawPeople } from './lan-people.js';
 import { isReceiptText, receiptAnnulledAt, RECEIPTS_PER_DATAGRAM, type ReceiptTrust } from './lan-receipts.js';
@@ -57,6 +58,13 @@ export const MAX_DATAGRAM_BYTES = 8192;
 export const MAX_KNOWN_ADMISSIONS = 200_000;
 /** Admissions of one ticket kept (the earliest): more than one is already a double admission. */
 export const MAX_ADMISSIONS_PER_TICKET = 4;
+/**
+ * A party ticket's parts kept (docs/kiosk.md "Party tickets", "Kiosks on one LAN"): up to its size (at most
+ * MAX_PARTY), since a party of N comes in in N parts at most before it is full as known; never fewer than
+ * MAX_ADMISSIONS_PER_TICKET. Every ticket's admissions together are at most MAX_KNOWN_PARTS: beyond it the tickets
+ * learned first go, so a hostile peer cannot grow this kiosk's memory past a fixed bound.
+ */
+export const MAX_KNOWN_PARTS = 2 * MAX_KNOWN_ADMISSIONS;
 /** Ignored messages logged one by one per minute at most, per kind; the rest are counted in one line (docs/kiosk.md). */
 export const IGNORED_LINES_PER_MINUTE = 10;
 /** Admissions learned from peers logged one by one per minute at most; the rest are counted in one line. */
@@ -260,6 +268,11 @@ export interface LanMembership {
   /** When a peer's admissions and annulments may be dated (eventWindowOf); absent: no bound but "not in the future". */
   eventWindow?: EventWindow;
   /**
+   * docs/kiosk.md "Party tickets": a ticket's party size by the synced list (1: one person), so a party's parts at
+   * other doors are kept up to its size. Absent: every ticket is of one person.
+   */
+  partySize?: (tid: string) => number;
+  /**
    * The time the LAN goes by: the issuer's time as this kiosk knows it (docs/kiosk.md "The kiosk's clock"), for the
    * messages' `ts` and `seq` and every time check on what peers say. Absent: the transport's own clock.
    */
@@ -299,6 +312,8 @@ export interface LanPeerStateOptions {
   replayWindowMs?: number;
   peerTimeoutMs?: number;
   catchupHorizonMs?: number;
+  /** Every ticket's admissions kept together (MAX_KNOWN_PARTS; a test sets fewer). */
+  maxKnownParts?: number;
 }
 
 interface PeerEntry extends PeerAddress {
@@ -351,6 +366,8 @@ export class LanPeerState {
    * the earliest, a later one (another kiosk's, after the annulment) still stands, whatever order they were heard in.
    */
   private readonly admissions = new Map<string, PeerAdmission[]>();
+  /** Every ticket's admissions in `admissions` together: at most MAX_KNOWN_PARTS. */
+  private parts = 0;
   /** Annulments heard of, per kiosk and ticket (the latest): an admission told of later but made before it is stale. */
   private readonly annulments = new Map<string, string>();
   /** Annulments the issuer's receipt vouches for, per ticket (the latest, epoch ms): they undo every kiosk's admissions. */
@@ -359,11 +376,13 @@ export class LanPeerState {
   private readonly replayWindowMs: number;
   private readonly peerTimeoutMs: number;
   private readonly catchupHorizonMs: number;
+  private readonly maxKnownParts: number;
 
   constructor(options: LanPeerStateOptions = {}) {
     this.replayWindowMs = options.replayWindowMs ?? DEFAULT_REPLAY_WINDOW_MS;
     this.peerTimeoutMs = options.peerTimeoutMs ?? DEFAULT_PEER_TIMEOUT_MS;
     this.catchupHorizonMs = options.catchupHorizonMs ?? DEFAULT_CATCHUP_HORIZON_MS;
+    this.maxKnownParts = options.maxKnownParts ?? MAX_KNOWN_PARTS;
     for (const peer of options.peers ?? []) this.addPeer(peer, true);
   }
 
@@ -371,6 +390,7 @@ export class LanPeerState {
   setMembership(membership: LanMembership | null): void {
     if (this.membership?.eid !== membership?.eid) {
       this.admissions.clear();
+      this.parts = 0;
       this.annulments.clear();
       this.receiptAnnulments.clear();
       this.lastAccepted.clear();
@@ -432,6 +452,29 @@ export class LanPeerState {
 
   get knownAdmissions(): number {
     return this.admissions.size;
+  }
+
+  /** Every ticket's admissions kept, together (at most MAX_KNOWN_PARTS, or the option's bound). */
+  get knownParts(): number {
+    return this.parts;
+  }
+
+  /** How many admissions of the ticket are kept: MAX_ADMISSIONS_PER_TICKET, or a party's size up to MAX_PARTY. */
+  private keptOf(tid: string): number {
+    const size = this.membership?.partySize?.(tid) ?? 1;
+    return Math.max(MAX_ADMISSIONS_PER_TICKET, Math.min(MAX_PARTY, Number.isSafeInteger(size) ? size : 1));
+  }
+
+  /** Drops the tickets learned first until there is room for `more` admissions (and a new ticket when `ticket`). */
+  private makeRoom(more: number, ticket: boolean): void {
+    while (
+      this.admissions.size > 0 &&
+      (this.parts + more > this.maxKnownParts || (ticket && this.admissions.size >= MAX_KNOWN_ADMISSIONS))
+    ) {
+      const [oldest, list] = this.admissions.entries().next().value as [string, PeerAdmission[]];
+      this.admissions.delete(oldest);
+      this.parts -= list.length;
+    }
   }
 
   /** The next message from this kiosk, signed; null when not joined. */
@@ -647,6 +690,7 @@ export class LanPeerState {
     if (known === undefined) return 0;
     const standing = known.filter((admission) => !undone(admission));
     if (standing.length === known.length) return 0;
+    this.parts -= known.length - standing.length;
     if (standing.length === 0) this.admissions.delete(tid);
     else this.admissions.set(tid, standing);
     return 1;
@@ -663,18 +707,29 @@ export class LanPeerState {
     const known = this.admissions.get(admission.tid);
     if (known) {
       const same = known.some((other) => other.scanner_id === admission.scanner_id && other.admitted_at === admission.admitted_at);
-      if (!same) {
+      const kept = this.keptOf(admission.tid);
+      // A ticket already at its bound whose new admission is later than every kept one: nothing changes.
+      const latest = known[known.length - 1]!;
+      if (!same && (known.length < kept || Date.parse(admission.admitted_at) < Date.parse(latest.admitted_at))) {
         known.push(admission);
         known.sort((a, b) => Date.parse(a.admitted_at) - Date.parse(b.admitted_at));
-        known.length = Math.min(known.length, MAX_ADMISSIONS_PER_TICKET);
+        const before = known.length;
+        known.length = Math.min(known.length, kept);
+        this.parts += 1 - (before - known.length);
+        if (this.parts > this.maxKnownParts) {
+          // Room for it by dropping the tickets learned first (this one, learned anew, goes to the end of the order).
+          this.admissions.delete(admission.tid);
+          this.parts -= known.length;
+          this.makeRoom(known.length, true);
+          this.admissions.set(admission.tid, known);
+          this.parts += known.length;
+        }
       }
       return 0;
     }
-    if (this.admissions.size >= MAX_KNOWN_ADMISSIONS) {
-      const oldest = this.admissions.keys().next().value;
-      if (oldest !== undefined) this.admissions.delete(oldest);
-    }
+    this.makeRoom(1, true);
     this.admissions.set(admission.tid, [admission]);
+    this.parts += 1;
     return 1;
   }
 

@@ -8,12 +8,12 @@
  *
  *   scripts/with-keyring.sh npx vitest run test/integration/kiosk-vs-issuer/party.test.ts
  */
-import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { setTicketParty } from '../../../issuer/store/party.js';
 import type { KioskCore } from '../../../main/kiosk/kiosk-core.js';
 import type { ScanResult } from '../../../main/kiosk/kiosk-api.js';
 import { enrollWith, verdictOf } from './helpers/kiosk.js';
+import { checkInPeople } from './helpers/party.js';
 import { useIssuerAndKiosks } from './helpers/rig.js';
 
 const rig = useIssuerAndKiosks();
@@ -52,25 +52,9 @@ describe('the same party cases through the issuer and through an offline kiosk',
       for (const ticket of [atIssuer, atKiosk]) expect(await setTicketParty(fx.sql, ticket.tid, size)).toEqual({ refusedBelow: null });
 
       // Online: the issuer's answers to a kiosk that says how many.
-      const scanner = fx.enrollScanner(event.eid);
-      const headers = { authorization: `Bearer ${scanner.apiKey}`, 'content-type': 'application/json' };
+      const scanner = { ...fx.enrollScanner(event.eid), url: rig.issuer.url, eid: event.eid };
       const online: string[] = [];
-      for (const people of parts) {
-        const answer = await fetch(`${rig.issuer.url}/api/v1/tickets/check-in`, {
-          method: 'POST',
-          headers,
-          body: JSON.stringify({
-            tid: atIssuer.tid,
-            eid: event.eid,
-            scanned_at: new Date().toISOString(),
-            scanner_id: scanner.scannerId,
-            idempotency_key: randomUUID(),
-            action: 'entry',
-            people,
-          }),
-        });
-        online.push(((await answer.json()) as { status: string }).status);
-      }
+      for (const people of parts) online.push((await checkInPeople(scanner, atIssuer.tid, 'entry', people)).status);
       expect(online).toEqual(expected);
 
       // Offline: the kiosk synced the list (with the party's size), then lost the issuer.
