@@ -10,98 +10,50 @@
  * same screen asks how many leave (1 to those inside): pick 3 of 5 (EXIT "2 of 5 still inside"), in all four
  * languages. The steps build on each other, so they run in order.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test, type Browser } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { scanInPage as scan, type KioskDoor } from '../support/door-harness.js';
 import {
-  closeKioskDoors,
-  issuerCli,
-  LOOPBACK as HOST,
-  openKioskDoor,
-  requireBuild,
-  ROOT,
-  scanInPage as scan,
-  startIssuer,
-  type KioskDoor,
-  type RunningIssuer,
-} from '../support/door-harness.js';
-import { freePort } from '../support/free-port.js';
+  createDoorScenario,
+  E2E_SHOTS as SHOTS,
+  publishScreenshot,
+  SHORT_REPEAT_WINDOW_MS,
+  type DoorScenario,
+  type IssuedTicket as Ticket,
+} from '../support/door-scenario.js';
 
-const SHOTS = join(ROOT, 'test-results', 'e2e');
-/** docs/kiosk-screens.md "Party tickets": the party screen in each language, copied there only with UPDATE_SCREENSHOTS=1. */
-const DOC_SHOTS = join(ROOT, 'docs', 'screenshots');
-const WAIT_MS = 30_000;
-
-interface Ticket {
-  tid: string;
-  qr: string;
-}
-
-let root: string;
-let issuerDir: string;
-let eid: string;
-let port: number;
-let issuer: RunningIssuer | null = null;
-let browser: Browser | null = null;
-let door: KioskDoor | null = null;
-const pageErrors: string[] = [];
+let scenario: DoorScenario;
+let door: KioskDoor;
 const tickets: Record<'family' | 'de' | 'fr' | 'es' | 'leaving', Ticket> = {} as never;
 
-async function issue(holder: string): Promise<Ticket> {
-  const issued = await issuerCli<{ tickets: Ticket[] }>(issuerDir, 'ticket', 'issue', '--event', eid, '--holder', holder, '--party', '5');
-  return issued.tickets[0]!;
-}
+const issue = (holder: string): Promise<Ticket> => scenario.issue(holder, '--party', '5');
 
 async function party(tid: string): Promise<{ admitted_total: number; remaining: number; inside: number } | undefined> {
-  return (await issuerCli<{ party?: { admitted_total: number; remaining: number; inside: number } }>(issuerDir, 'ticket', 'show', tid))
-    .party;
+  return (await scenario.cli<{ party?: { admitted_total: number; remaining: number; inside: number } }>('ticket', 'show', tid)).party;
 }
 
-test.beforeAll(async ({ browser: workerBrowser }) => {
+test.beforeAll(async ({ browser }) => {
   test.setTimeout(180_000);
-  if (!process.env['DBUS_SESSION_BUS_ADDRESS'])
-    throw new Error('Run the e2e tests inside scripts/with-keyring.sh (the kiosk keeps its API key in the OS keyring)');
-  requireBuild();
-  mkdirSync(SHOTS, { recursive: true });
-  root = mkdtempSync(join(tmpdir(), 'party-e2e-'));
-  issuerDir = join(root, 'issuer');
-  port = await freePort();
-  await issuerCli(issuerDir, 'init', '--base-url', `http://${HOST}:${port}`, '--name', 'E2E Events');
-  const start = new Date(Date.now() + 2 * 3600_000).toISOString();
-  eid = (await issuerCli<{ eid: string }>(issuerDir, 'event', 'create', '--name', 'Family Day', '--date', start, '--venue', 'Park')).eid;
+  scenario = await createDoorScenario({ name: 'party', eventName: 'Family Day' });
   tickets.family = await issue('Ada Family');
   for (const language of ['de', 'fr', 'es'] as const) tickets[language] = await issue('Ada Family');
   tickets.leaving = await issue('Ben Family');
-  issuer = await startIssuer(issuerDir, port);
-  browser = workerBrowser;
-  door = await openKioskDoor(browser, {
-    dataDir: join(root, 'kiosk'),
-    keyringService: `ticket-kiosk-e2e-party-${process.pid}`,
-    repeatReadWindowMs: 300,
-    waitMs: WAIT_MS,
-    onPageError: (error) => pageErrors.push(error),
-  });
+  await scenario.startIssuer();
+  door = await scenario.openDoor(browser, 'kiosk', { repeatReadWindowMs: SHORT_REPEAT_WINDOW_MS });
 });
 
 test.afterAll(async () => {
   test.setTimeout(60_000);
-  await door?.page.close().catch(() => undefined);
-  if (door) await closeKioskDoors([door]);
-  await issuer?.stop().catch(() => undefined);
-  if (root) rmSync(root, { recursive: true, force: true });
+  await scenario?.close();
 });
 
 test.describe.serial('party tickets at the kiosk, end to end (real issuer, web host, keyring, Chromium)', () => {
   test.describe.configure({ timeout: 120_000 });
 
   test('pick 3 of 5: nothing is checked in until the pick; ADMIT says "3 of 5 in, 2 to come"', async () => {
-    const page = door!.page;
-    const { setup_qr } = await issuerCli<{ setup_qr: string }>(issuerDir, 'scanner', 'setup', '--event', eid);
-    await page.waitForSelector('#screen[data-screen="setup"]');
-    await scan(page, setup_qr);
-    await page.waitForSelector('#screen[data-screen="ready"] [data-connection="online"]');
-    await door!.runtime.core.syncRevocations(); // the notes list, with the party sizes
+    const page = door.page;
+    await scenario.enroll(door);
+    await door.runtime.core.syncRevocations(); // the notes list, with the party sizes
 
     await scan(page, tickets.family.qr);
     const prompt = page.locator('#screen[data-screen="party"] [data-party="5"][data-remaining="5"]');
@@ -121,7 +73,7 @@ test.describe.serial('party tickets at the kiosk, end to end (real issuer, web h
   });
 
   test('scan again: 2 remaining; pick 2 and the party is in; a third scan is already used', async () => {
-    const page = door!.page;
+    const page = door.page;
     await page.locator('[data-action="dismiss-verdict"]').click();
     await scan(page, tickets.family.qr);
     const prompt = page.locator('#screen[data-screen="party"] [data-party="5"][data-remaining="2"]');
@@ -136,11 +88,11 @@ test.describe.serial('party tickets at the kiosk, end to end (real issuer, web h
     await page.locator('[data-action="dismiss-verdict"]').click();
     await scan(page, tickets.family.qr);
     await expect(page.locator('[data-verdict="refuse"][data-reason="already_used"]')).toBeVisible();
-    expect(pageErrors).toEqual([]);
+    expect(scenario.pageErrors).toEqual([]);
   });
 
   test('Cancel lets nobody in; the party screen in German, French and Spanish', async () => {
-    const page = door!.page;
+    const page = door.page;
     await page.locator('[data-action="dismiss-verdict"]').click();
     const shots: Array<[string, string]> = [['party-en', 'party-en.png']];
     for (const [language, title, question, size] of [
@@ -148,7 +100,7 @@ test.describe.serial('party tickets at the kiosk, end to end (real issuer, web h
       ['fr', 'GROUPE', 'Combien entrent maintenant ?', 'Billet pour 5 personnes'],
       ['es', 'GRUPO', '¿Cuántos pasan ahora?', 'Entrada para 5 personas'],
     ] as const) {
-      await door!.runtime.core.setLanguage(language, null);
+      await door.runtime.core.setLanguage(language, null);
       await scan(page, tickets[language].qr);
       const prompt = page.locator('#screen[data-screen="party"] [data-party="5"]');
       await expect(prompt.locator('.party__title')).toHaveText(title);
@@ -160,21 +112,19 @@ test.describe.serial('party tickets at the kiosk, end to end (real issuer, web h
       await page.waitForSelector('#screen[data-screen="ready"]');
       expect(await party(tickets[language].tid)).toMatchObject({ admitted_total: 0, remaining: 5 });
     }
-    await door!.runtime.core.setLanguage('en', null);
-    // Only on request, so a test run never changes committed files.
-    if (process.env['UPDATE_SCREENSHOTS'] === '1')
-      for (const [from, to] of shots) copyFileSync(join(SHOTS, `${from}.png`), join(DOC_SHOTS, to));
-    expect(pageErrors).toEqual([]);
+    await door.runtime.core.setLanguage('en', null);
+    for (const [from, to] of shots) publishScreenshot(join(SHOTS, `${from}.png`), to);
+    expect(scenario.pageErrors).toEqual([]);
   });
 
   test('at an exit: how many leave now (1..inside); EXIT says "2 of 5 still inside"; the exit prompt in four languages', async () => {
-    const page = door!.page;
+    const page = door.page;
     // All 5 of another party come in first.
     await scan(page, tickets.leaving.qr);
     await page.locator('#screen[data-screen="party"] [data-action="party-choose"][data-people="5"]').click();
     await expect(page.locator('.verdict__reason')).toHaveText('All 5 of the party are in');
     await page.locator('[data-action="dismiss-verdict"]').click();
-    await door!.runtime.core.setDirection('exit');
+    await door.runtime.core.setDirection('exit');
     await scan(page, tickets.leaving.qr);
     const prompt = page.locator('#screen[data-screen="party"] [data-party="5"][data-direction="exit"][data-inside="5"]');
     await expect(prompt).toBeVisible();
@@ -198,7 +148,7 @@ test.describe.serial('party tickets at the kiosk, end to end (real issuer, web h
       ['fr', 'GROUPE – SORTIE', 'Combien sortent maintenant ?', '2 personnes du groupe à l’intérieur'],
       ['es', 'GRUPO – SALIDA', '¿Cuántos salen ahora?', '2 del grupo dentro ahora'],
     ] as const) {
-      await door!.runtime.core.setLanguage(language, null);
+      await door.runtime.core.setLanguage(language, null);
       await page.waitForTimeout(400); // past the repeat-read window of the same code
       await scan(page, tickets.leaving.qr);
       const asked = page.locator('#screen[data-screen="party"] [data-direction="exit"][data-inside="2"]');
@@ -211,10 +161,9 @@ test.describe.serial('party tickets at the kiosk, end to end (real issuer, web h
       await page.waitForSelector('#screen[data-screen="ready"]');
     }
     expect(await party(tickets.leaving.tid)).toMatchObject({ inside: 2 });
-    await door!.runtime.core.setLanguage('en', null);
-    await door!.runtime.core.setDirection('entry');
-    if (process.env['UPDATE_SCREENSHOTS'] === '1')
-      for (const [from, to] of shots) copyFileSync(join(SHOTS, `${from}.png`), join(DOC_SHOTS, to));
-    expect(pageErrors).toEqual([]);
+    await door.runtime.core.setLanguage('en', null);
+    await door.runtime.core.setDirection('entry');
+    for (const [from, to] of shots) publishScreenshot(join(SHOTS, `${from}.png`), to);
+    expect(scenario.pageErrors).toEqual([]);
   });
 });
