@@ -108,6 +108,30 @@ export async function givenOf(db: Sql, tid: string): Promise<Array<HandoutGiven 
   return rows.map((row) => ({ hid: row.hid, item: row.item, at: row.given_at, gate: row.gate_id, scanner: row.scanner_name }));
 }
 
+type GivenRowOfTicket = { tid: string; hid: string; item: string; given_at: string; gate_id: string | null; scanner_name: string };
+
+/** Handout rows (oldest first) by ticket, in the answers' form. */
+function givenByTicket(rows: readonly GivenRowOfTicket[]): Map<string, Array<HandoutGiven & { item: string }>> {
+  const given = new Map<string, Array<HandoutGiven & { item: string }>>();
+  for (const row of rows) {
+    const list = given.get(row.tid) ?? [];
+    list.push({ hid: row.hid, item: row.item, at: row.given_at, gate: row.gate_id, scanner: row.scanner_name });
+    given.set(row.tid, list);
+  }
+  return given;
+}
+
+/** The handouts given to the listed tickets (a page of search results), by ticket, oldest first: one statement. */
+export async function givenOfTickets(db: Sql, tids: readonly string[]): Promise<Map<string, Array<HandoutGiven & { item: string }>>> {
+  if (tids.length === 0) return new Map();
+  const rows = await db.all<GivenRowOfTicket>(
+    `SELECT tid, hid, item, given_at, gate_id, scanner_name FROM handouts
+     WHERE tid IN (${tids.map(() => '?').join(', ')}) AND status = 'given' ORDER BY given_at, hid`,
+    [...tids],
+  );
+  return givenByTicket(rows);
+}
+
 /**
  * The handout rows of the tickets listed on one page of the synced list: those of `eid` whose note number is in
  * (after, upTo]. Two statements a page, not two per 500 tickets (docs/benchmarks.md "Handout list sync").
@@ -119,30 +143,17 @@ export async function pageHandoutRows(
   upTo: number,
 ): Promise<{ lists: Map<string, HandoutItem[]>; given: Map<string, Array<HandoutGiven & { item: string }>> }> {
   const lists = new Map<string, HandoutItem[]>();
-  const given = new Map<string, Array<HandoutGiven & { item: string }>>();
   const listRows = await db.all<{ tid: string; handouts: string }>(
     'SELECT tid, handouts FROM tickets WHERE eid = ? AND handouts IS NOT NULL AND note_seq > ? AND note_seq <= ?',
     [eid, after, upTo],
   );
   for (const row of listRows) lists.set(row.tid, parseItems(row.handouts));
-  const givenRows = await db.all<{
-    tid: string;
-    hid: string;
-    item: string;
-    given_at: string;
-    gate_id: string | null;
-    scanner_name: string;
-  }>(
+  const givenRows = await db.all<GivenRowOfTicket>(
     `SELECT h.tid, h.hid, h.item, h.given_at, h.gate_id, h.scanner_name FROM handouts h JOIN tickets t ON t.tid = h.tid
      WHERE t.eid = ? AND t.note_seq > ? AND t.note_seq <= ? AND h.status = 'given' ORDER BY h.given_at, h.hid`,
     [eid, after, upTo],
   );
-  for (const row of givenRows) {
-    const list = given.get(row.tid) ?? [];
-    list.push({ hid: row.hid, item: row.item, at: row.given_at, gate: row.gate_id, scanner: row.scanner_name });
-    given.set(row.tid, list);
-  }
-  return { lists, given };
+  return { lists, given: givenByTicket(givenRows) };
 }
 
 /** Records one handout (given or refused); a given one moves the ticket in the note sequence. */
