@@ -3,7 +3,8 @@
  * `ticket-issuer` CLI, a child process, plain HTTP on loopback), a supervisor's kiosk core behind the web host
  * with its API key in the real OS keyring, and the built screens in real Chromium. Staff unlock with the PIN,
  * type a name (never taken as a scan), check the found ticket in by hand with a reason, and the door shows
- * ADMIT; the issuer keeps the reason. Offline, the dialog says the search needs the issuer.
+ * ADMIT; the issuer keeps the reason. A party ticket's result shows its counts and handouts, and its manual
+ * check-in asks how many come in. Offline, the dialog says the search needs the issuer.
  *
  *   scripts/with-keyring.sh npx playwright test test/e2e/ticket-search.e2e.test.ts
  */
@@ -90,6 +91,24 @@ test.beforeAll(async ({ browser: workerBrowser }) => {
     );
     tids[holder] = issued.tickets[0]!.tid;
   }
+  // docs/kiosk.md "Finding a ticket": a party of 5 with the type's wristband and its own 2 drink vouchers.
+  await issuerCli(issuerDir, 'event', 'ticket-type', 'set', '--event', eid, '--type', 'Family', '--handout', 'wristband');
+  const family = await issuerCli<{ tickets: { tid: string }[] }>(
+    issuerDir,
+    'ticket',
+    'issue',
+    '--event',
+    eid,
+    '--holder',
+    'Família Costa',
+    '--type',
+    'Family',
+    '--party',
+    '5',
+    '--handout',
+    '2 drink voucher',
+  );
+  tids['Família Costa'] = family.tickets[0]!.tid;
   issuer = await startIssuer(issuerDir, port);
   browser = workerBrowser;
   door = await openKioskDoor(browser, {
@@ -211,6 +230,53 @@ test.describe.serial('finding a ticket at the kiosk (real issuer, web host, keyr
     const target = page.locator(`[data-search-target="${tids[LONG_WORD]}"] [data-holder-name]`);
     await expect(target).toHaveAttribute('title', LONG_WORD);
     await page.click('[data-action="search-cancel"]');
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('#screen[data-screen="ready"]');
+  });
+
+  test("a party ticket's result shows its counts and handouts; its manual check-in asks how many: 3 of 5 in, 2 to come", async () => {
+    const { page } = door!;
+    const tid = tids['Família Costa']!;
+    await page.click('[data-action="open-staff"]');
+    if (await page.locator('[data-staff-dialog][data-staff-mode="unlock"]').isVisible()) await enterStaffPin(page, PIN);
+    await page.click('[data-action="staff-search"]');
+    await page.fill('#ticket-search-input', 'familia costa');
+    await page.click('[data-action="search-submit"]');
+    const result = page.locator(`[data-search-results] [data-tid="${tid}"]`);
+    await expect(result).toBeVisible({ timeout: WAIT_MS });
+    await expect(result.locator('[data-search-party]')).toHaveText(/Ticket for 5 people · 0 in so far, 5 may still come/);
+    await expect(result.locator('[data-search-handout]')).toHaveText(['wristband: 0 of 1 given', 'drink voucher: 0 of 2 given']);
+    // Readable from two metres: the lines are at least the size of the result's other lines, and bold.
+    const size = await result.locator('[data-search-handouts]').evaluate((element) => {
+      const style = getComputedStyle(element);
+      return { px: parseFloat(style.fontSize), weight: (style as unknown as { fontWeight: string }).fontWeight };
+    });
+    expect(size.px).toBeGreaterThanOrEqual(20);
+    expect(Number(size.weight)).toBeGreaterThanOrEqual(700);
+    await page.screenshot({ path: join(SHOTS, 'ticket-search-06-party-handouts.png') });
+
+    await result.locator('[data-action="search-check-in"]').click();
+    await page.waitForSelector('[data-search-step="reason"] #ticket-search-reason');
+    await expect(page.locator('[data-search-people] [data-action="search-people"]')).toHaveText(['1', '2', '3', '4', '5']);
+    await page.fill('#ticket-search-reason', 'Phones dead, booking seen');
+    // No number picked: asked for one, nothing is sent.
+    await page.click('[data-action="search-confirm"]');
+    await expect(page.locator('[data-search-problem]')).toHaveText(/Pick how many of the party come in/);
+    await page.click('[data-action="search-people"][data-people="3"]');
+    await expect(page.locator('[data-action="search-people"][data-people="3"]')).toHaveAttribute('aria-pressed', 'true');
+    await expect(page.locator('[data-action="search-people"][data-people="3"]')).toHaveText('✓ 3');
+    // The reason typed before the pick is kept.
+    await expect(page.locator('#ticket-search-reason')).toHaveValue('Phones dead, booking seen');
+    await page.screenshot({ path: join(SHOTS, 'ticket-search-07-party-people.png') });
+    const before = await issuerCli<Array<{ tid: string }>>(issuerDir, 'checkins', 'export', '--event', eid, '--format', 'json');
+    expect(before.filter((row) => row.tid === tid)).toEqual([]);
+    await page.click('[data-action="search-confirm"]');
+
+    await page.waitForSelector('section[data-verdict="admit"]', { timeout: WAIT_MS });
+    await expect(page.locator('.verdict__reason')).toHaveText('3 of 5 in, 2 to come');
+    await page.screenshot({ path: join(SHOTS, 'ticket-search-08-party-admit.png') });
+    const shown = await issuerCli<{ party?: { inside: number; admitted_total: number } }>(issuerDir, 'ticket', 'show', tid);
+    expect(shown.party).toMatchObject({ inside: 3, admitted_total: 3 });
     await page.keyboard.press('Escape');
     await page.waitForSelector('#screen[data-screen="ready"]');
   });
