@@ -16,6 +16,7 @@ import { insertActiveKey } from '../issuer/store/signing-keys.js';
 import type { SqlDatabase } from '../issuer/store/sql.js';
 import { openSqliteDatabase } from '../issuer/store/sqlite-database.js';
 import { insertTickets, type NewTicket } from '../issuer/store/tickets.js';
+import { setTypeHandouts } from '../issuer/store/handouts.js';
 import { startPostgresCluster } from '../test/support/postgres-cluster.js';
 import { numberOption, percentiles, textOption } from './bench-kit.js';
 
@@ -36,6 +37,9 @@ function ticketsOf(eid: string, count: number): NewTicket[] {
     issued_at: issuedAt,
     exp,
     qr: `bench-${i}`,
+    // docs/protocol.md "Ticket search": results carry handouts and a party's counts; some tickets have both.
+    ...(i % 7 === 0 ? { party: 4 } : {}),
+    ...(i % 11 === 0 ? { handouts: [{ item: 'T-shirt M', count: 1 }] } : {}),
   }));
 }
 
@@ -59,6 +63,25 @@ async function fill(db: SqlDatabase, count: number): Promise<string> {
   for (let start = 0; start < tickets.length; start += 5000) {
     await db.write((tx) => insertTickets(tx, tickets.slice(start, start + 5000)));
   }
+  // The VIP type's items, and a wristband given to every third VIP ticket (the page's handouts are read with it).
+  await db.write(async (tx) => {
+    await setTypeHandouts(
+      tx,
+      eid,
+      'VIP',
+      [
+        { item: 'wristband', count: 1 },
+        { item: 'drink voucher', count: 2 },
+      ],
+      now,
+    );
+    for (const ticket of tickets.filter((_, i) => i % 30 === 0))
+      await tx.run(
+        `INSERT INTO handouts (hid, eid, tid, item, status, given_at, received_at, scanner_id, scanner_name, api_key_id)
+         VALUES (?, ?, ?, 'wristband', 'given', ?, ?, 'bench-scanner', 'Kiosk 1', 'bench-key')`,
+        [`h-${ticket.tid}`, eid, ticket.tid, now, now],
+      );
+  });
   return eid;
 }
 

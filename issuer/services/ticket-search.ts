@@ -3,13 +3,10 @@
  * case-insensitive, partial: every word of the query anywhere in the name), short id or ticket id, within the
  * event of the scanner key that asks. Reads only. Each result carries what the check-in answer carries beside the
  * verdict: attention, handouts and party (docs/protocol.md "Ticket search"), read for the whole page of results
- * in a few statements, never one per result (npm run bench:search).
+ * in four statements (services/ticket-extras.ts), never one per result (npm run bench:search).
  */
 import { mayCall, type ScannerKeyRole } from '../../protocol/access.js';
 import { attentionOf, type AttentionRule } from '../../protocol/attention.js';
-import type { EntryPolicy } from '../../protocol/door.js';
-import { handoutsOf, mergeHandouts, type HandoutGiven, type HandoutItem } from '../../protocol/handouts.js';
-import { countsOf, partySizeOf, partyState } from '../../protocol/party.js';
 import {
   idQuery,
   MAX_SEARCH_QUERY_LENGTH,
@@ -21,19 +18,15 @@ import {
 import { errors } from '../error-catalogue.js';
 import type { Sql } from '../store/sql.js';
 import { ticketRuleOf, typeRulesOf } from '../store/attention-notes.js';
-import { findEvent } from '../store/events.js';
-import { givenOfTickets, parseItems, typeHandoutListsOf } from '../store/handouts.js';
 import { searchTickets, type TicketSearchRow } from '../store/ticket-search.js';
+import { ticketExtras, type TicketExtras } from './ticket-extras.js';
 
-/** What a page of results needs beside its rows, read once for the page. */
-interface PageContext {
-  typeRules: ReadonlyMap<string, AttentionRule>;
-  typeHandouts: ReadonlyMap<string, HandoutItem[]>;
-  given: ReadonlyMap<string, Array<HandoutGiven & { item: string }>>;
-  entryPolicy: EntryPolicy;
-}
-
-function resultOf(row: TicketSearchRow, page: PageContext, nowUnix: number): TicketSearchAnswer['results'][number] {
+function resultOf(
+  row: TicketSearchRow,
+  typeRules: ReadonlyMap<string, AttentionRule>,
+  extras: TicketExtras | undefined,
+  nowUnix: number,
+): TicketSearchAnswer['results'][number] {
   // The status endpoint's order (services/ticket-status.ts): an annulled check-in is none.
   const live = row.state !== null && row.state !== 'annulled';
   const status = row.revoked_at !== null ? 'revoked' : live ? 'checked_in' : nowUnix > row.exp ? 'expired' : 'valid';
@@ -48,19 +41,10 @@ function resultOf(row: TicketSearchRow, page: PageContext, nowUnix: number): Tic
   };
   // The check-in answer's extension, by the same rule (docs/protocol.md "Attention notes (project extension)"):
   // the type's note first, then the ticket's; absent when neither has a flag or a note.
-  const attention = attentionOf(row.ticket_type === null ? null : page.typeRules.get(row.ticket_type), ticketRuleOf(row));
+  const attention = attentionOf(row.ticket_type === null ? null : typeRules.get(row.ticket_type), ticketRuleOf(row));
   if (attention !== null) result.attention = attention;
-  // The status answer's extensions, by the same rules (services/handouts.ts handoutsForTicket, store/party.ts
-  // partyOfTicket): absent for a ticket without items, and for a ticket of one person.
-  const items = mergeHandouts(row.ticket_type === null ? null : page.typeHandouts.get(row.ticket_type), parseItems(row.handouts));
-  if (items.length > 0) result.handouts = handoutsOf(items, page.given.get(row.tid) ?? []);
-  const size = partySizeOf(row.party);
-  if (size > 1) {
-    const counts =
-      row.state === null ? undefined : { state: row.state, party_inside: row.party_inside, party_admitted: row.party_admitted };
-    result.party = partyState(size, countsOf(counts), page.entryPolicy);
-  }
-  return result;
+  // The status answer's extensions, by the same rules: absent for a ticket without items, and for one person.
+  return { ...result, ...extras };
 }
 
 /** Why a query cannot be searched, or null: the caller answers 400 with it. */
@@ -94,19 +78,12 @@ export async function ticketSearch(
   };
 }
 
-/**
- * The results of one page: the event's type rules and type items (few), its entry policy, and the handouts given
- * to the page's tickets, four statements whatever the page's length.
- */
+/** The results of one page: the event's type rules (one statement) and what services/ticket-extras.ts reads for the page. */
 async function withPage(db: Sql, eid: string, rows: readonly TicketSearchRow[], nowUnix: number): Promise<TicketSearchAnswer['results']> {
-  const page: PageContext = {
-    typeRules: new Map((await typeRulesOf(db, eid)).map((rule) => [rule.ticket_type, rule])),
-    typeHandouts: new Map((await typeHandoutListsOf(db, eid)).map((list) => [list.ticket_type, list.items])),
-    given: await givenOfTickets(
-      db,
-      rows.map((row) => row.tid),
-    ),
-    entryPolicy: (await findEvent(db, eid))?.entry_policy ?? 'single',
-  };
-  return rows.map((row) => resultOf(row, page, nowUnix));
+  const typeRules = new Map((await typeRulesOf(db, eid)).map((rule) => [rule.ticket_type, rule]));
+  const extras = await ticketExtras(
+    db,
+    rows.map((row) => ({ ...row, eid })),
+  );
+  return rows.map((row) => resultOf(row, typeRules, extras.get(row.tid), nowUnix));
 }

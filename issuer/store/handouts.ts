@@ -4,7 +4,7 @@
  * of a ticket's own items, and every handout given, takes a number of the note sequence (store/attention-notes.ts) in
  * the same transaction, so the synced list brings the new state to offline kiosks, exact under concurrency.
  */
-import type { HandoutGiven, HandoutItem, HandoutRefusal } from '../../protocol/handouts.js';
+import { mergeHandouts, type HandoutGiven, type HandoutItem, type HandoutRefusal } from '../../protocol/handouts.js';
 import { takeNoteNumbers } from './attention-notes.js';
 import type { Sql } from './sql.js';
 
@@ -172,6 +172,34 @@ export async function insertHandout(tx: Sql, row: HandoutRow): Promise<void> {
 /** Every handout of the event, for the export, in the order given. */
 export function handoutsOfEvent(db: Sql, eid: string): Promise<HandoutRow[]> {
   return db.all<HandoutRow>('SELECT * FROM handouts WHERE eid = ? ORDER BY given_at, hid', [eid]);
+}
+
+/**
+ * Per item: how many the event's tickets not revoked are due, by their lists (a type's items merged with a ticket's
+ * own, protocol/handouts.ts mergeHandouts). Two statements: tickets without their own list counted by type, and the
+ * few with one read and merged here.
+ */
+export async function handoutsDue(db: Sql, eid: string): Promise<Map<string, number>> {
+  const typeItems = new Map((await typeHandoutListsOf(db, eid)).map((list) => [list.ticket_type, list.items]));
+  const due = new Map<string, number>();
+  const add = (items: readonly HandoutItem[], tickets: number): void => {
+    for (const entry of items) due.set(entry.item, (due.get(entry.item) ?? 0) + entry.count * tickets);
+  };
+  if (typeItems.size > 0) {
+    const byType = await db.all<{ ticket_type: string; tickets: number | string }>(
+      `SELECT ticket_type, COUNT(*) AS tickets FROM tickets
+       WHERE eid = ? AND revoked_at IS NULL AND handouts IS NULL AND ticket_type IS NOT NULL GROUP BY ticket_type`,
+      [eid],
+    );
+    // COUNT is a bigint on PostgreSQL, which arrives as a string.
+    for (const row of byType) add(typeItems.get(row.ticket_type) ?? [], Number(row.tickets));
+  }
+  const own = await db.all<{ ticket_type: string | null; handouts: string }>(
+    'SELECT ticket_type, handouts FROM tickets WHERE eid = ? AND revoked_at IS NULL AND handouts IS NOT NULL',
+    [eid],
+  );
+  for (const row of own) add(mergeHandouts(row.ticket_type === null ? null : typeItems.get(row.ticket_type), parseItems(row.handouts)), 1);
+  return due;
 }
 
 /** Per item: how many given and how many refused (the dashboard's counts). */

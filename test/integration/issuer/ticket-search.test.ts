@@ -189,6 +189,23 @@ describe.each(BOTH_STORES)('ticket search on %s', (store) => {
       ).json()) as { handouts?: unknown; party?: unknown };
       expect([byTid.get(tid)!.handouts, byTid.get(tid)!.party]).toEqual([status.handouts, status.party]);
     }
+
+    // The dashboard's lookup and counts on this store (docs/issuer.md "Admin dashboard", "Handouts").
+    const { admin_token: token } = await cliJson<{ admin_token: string }>(['admin-token', 'reset', '--data', issuer.data]);
+    const admin = async (path: string) =>
+      (await (await fetch(`${issuer.url}/admin/api${path}`, { headers: { authorization: `Bearer ${token}` } })).json()) as Record<
+        string,
+        unknown
+      >;
+    const card = ((await admin(`/events/${event.eid}/tickets?q=${encodeURIComponent('zoe ang')}`))['tickets'] as object[])[0];
+    expect(card).toMatchObject({ handouts: byTid.get(family)!.handouts, party: byTid.get(family)!.party });
+    expect(await admin(`/events/${event.eid}/handouts`)).toEqual({
+      eid: event.eid,
+      items: [
+        { item: 'drink voucher', due: 2, given: 1, refused: 0 },
+        { item: 'wristband', due: 2, given: 0, refused: 0 },
+      ],
+    });
   });
 
   it("refuses a steward's key, a missing key and a query with nothing to search for", async () => {
