@@ -8,7 +8,7 @@
  *
  *   scripts/with-keyring.sh npx playwright test test/e2e/ticket-search.e2e.test.ts
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Browser } from '@playwright/test';
@@ -33,6 +33,8 @@ declare const document: { readonly documentElement: { readonly scrollWidth: numb
 declare function getComputedStyle(element: unknown): { readonly lineHeight: string; readonly fontSize: string };
 
 const SHOTS = join(ROOT, 'test-results', 'e2e');
+/** docs/kiosk-screens.md "Finding a ticket": a party ticket's result in each language, copied there only with UPDATE_SCREENSHOTS=1. */
+const DOC_SHOTS = join(ROOT, 'docs', 'screenshots');
 /** 80 characters (the issuer's longest name) with word breaks, and 80 with none (test/e2e/holder-names.e2e.test.ts). */
 const LONG_NAME = 'Maximiliane Alexandrina Konstantinopoulou-Wolfeschlegelsteinhausen von Ostfriesl';
 const LONG_WORD = 'Wolfeschlegelsteinhausenbergerdorffwelchevoralternwarengewissenhaftschaferswesen';
@@ -247,12 +249,15 @@ test.describe.serial('finding a ticket at the kiosk (real issuer, web host, keyr
     await expect(result.locator('[data-search-party]')).toHaveText(/Ticket for 5 people · 0 in so far, 5 may still come/);
     await expect(result.locator('[data-search-handout]')).toHaveText(['wristband: 0 of 1 given', 'drink voucher: 0 of 2 given']);
     // Readable from two metres: the lines are at least the size of the result's other lines, and bold.
-    const size = await result.locator('[data-search-handouts]').evaluate((element) => {
-      const style = getComputedStyle(element);
-      return { px: parseFloat(style.fontSize), weight: (style as unknown as { fontWeight: string }).fontWeight };
-    });
-    expect(size.px).toBeGreaterThanOrEqual(20);
-    expect(Number(size.weight)).toBeGreaterThanOrEqual(700);
+    const details = await result.locator('.lookup__details').evaluate((element) => parseFloat(getComputedStyle(element).fontSize));
+    for (const part of ['[data-search-handouts]', '[data-search-party]']) {
+      const size = await result.locator(part).evaluate((element) => {
+        const style = getComputedStyle(element);
+        return { px: parseFloat(style.fontSize), weight: (style as unknown as { fontWeight: string }).fontWeight };
+      });
+      expect(size.px, part).toBeGreaterThanOrEqual(details);
+      expect(Number(size.weight), part).toBeGreaterThanOrEqual(700);
+    }
     await page.screenshot({ path: join(SHOTS, 'ticket-search-06-party-handouts.png') });
 
     await result.locator('[data-action="search-check-in"]').click();
@@ -279,6 +284,46 @@ test.describe.serial('finding a ticket at the kiosk (real issuer, web host, keyr
     expect(shown.party).toMatchObject({ inside: 3, admitted_total: 3 });
     await page.keyboard.press('Escape');
     await page.waitForSelector('#screen[data-screen="ready"]');
+  });
+
+  test("the party ticket's result in all four languages: counts by each language's plural rule", async () => {
+    const { page, runtime } = door!;
+    const result = page.locator(`[data-search-results] [data-tid="${tids['Família Costa']}"]`);
+    for (const [language, party, handouts] of [
+      ['en', 'Ticket for 5 people · 3 in so far, 2 may still come', ['wristband: 0 of 1 given', 'drink voucher: 0 of 2 given']],
+      [
+        'de',
+        'Ticket für 5 Personen · Bisher 3 drin, 2 dürfen noch kommen',
+        ['wristband: 0 von 1 ausgegeben', 'drink voucher: 0 von 2 ausgegeben'],
+      ],
+      [
+        'fr',
+        'Billet pour 5 personnes · 3 entrés jusqu’ici, 2 peuvent encore venir',
+        ['wristband : 0 sur 1 remis', 'drink voucher : 0 sur 2 remis'],
+      ],
+      [
+        'es',
+        'Entrada para 5 personas · 3 dentro hasta ahora, pueden venir 2 más',
+        ['wristband: 0 de 1 entregado', 'drink voucher: 0 de 2 entregados'],
+      ],
+    ] as const) {
+      await runtime.core.setLanguage(language, null);
+      await page.click('[data-action="open-staff"]');
+      if (await page.locator('[data-staff-dialog][data-staff-mode="unlock"]').isVisible()) await enterStaffPin(page, PIN);
+      await page.click('[data-action="staff-search"]');
+      await page.fill('#ticket-search-input', 'familia costa');
+      await page.click('[data-action="search-submit"]');
+      await expect(result.locator('[data-search-party]')).toHaveText(party, { timeout: WAIT_MS });
+      await expect(result.locator('[data-search-handout]')).toHaveText([...handouts]);
+      await page.screenshot({ path: join(SHOTS, `search-party-${language}.png`) });
+      await page.keyboard.press('Escape');
+      await page.waitForSelector('#screen[data-screen="ready"]');
+    }
+    await runtime.core.setLanguage('en', null);
+    // Only on request, so a test run never changes committed files.
+    if (process.env['UPDATE_SCREENSHOTS'] === '1')
+      for (const language of ['en', 'de', 'fr', 'es'])
+        copyFileSync(join(SHOTS, `search-party-${language}.png`), join(DOC_SHOTS, `search-party-${language}.png`));
   });
 
   test('offline, the dialog says the search needs the issuer', async () => {
