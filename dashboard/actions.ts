@@ -10,7 +10,7 @@ import { announce, fill, h } from './dom.js';
 import { formatDateTime, formatClock, labelOrNone, roleText, scannerLabel, staffText } from './format.js';
 import { t, tn } from './messages/format.js';
 import { snapToDevicePixel, wholePixelQrSize } from './qr-size.js';
-import { handoutAndPartyFacts } from './handouts.js';
+import { handoutAndPartyFacts } from './handout-facts.js';
 
 export interface ActionContext {
   api: () => AdminApi;

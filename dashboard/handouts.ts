@@ -1,15 +1,15 @@
 /**
  * Handouts and party tickets on the dashboard (docs/issuer.md "Handouts", "Admin dashboard"): the event's counts
  * per item (given of due, and refused), refreshed with the other panels as `handouts counts` prints them; a ticket
- * type's items, set as `event ticket-type set --handout` sets them (one item a line, "2 drink voucher"); and the
- * lookup card's lines for a ticket's items and its party, as its status answer carries them.
+ * type's items, set as `event ticket-type set --handout` sets them (one item a line, "2 drink voucher"). The lookup
+ * card's lines: handout-facts.ts.
  */
-import type { HandoutCounts, TicketTypeRules, TicketView } from '../issuer/dashboard-api.js';
+import type { HandoutCounts, TicketTypeRules } from '../issuer/dashboard-api.js';
 import type { ActionContext } from './actions.js';
 import { ApiProblem } from './api.js';
 import { fill, h } from './dom.js';
-import { formatClock, formatCount } from './format.js';
-import { t, tn } from './messages/format.js';
+import { formatCount } from './format.js';
+import { t } from './messages/format.js';
 
 /** The per-item counts, as a table with the words of each column (never a bar or a colour alone). */
 export class HandoutCountsPanel {
@@ -124,28 +124,4 @@ export function typeHandoutsForm(
     onSave(name, list.value.split('\n'));
   });
   return form;
-}
-
-/** The lookup card's facts for a ticket's party and items (docs/issuer.md "Admin dashboard"). */
-export function handoutAndPartyFacts(ticket: TicketView): [string, string][] {
-  const facts: [string, string][] = [];
-  if (ticket.party !== null)
-    facts.push([
-      t('ticket.fact.party'),
-      tn('ticket.party', ticket.party.size, {
-        inside: formatCount(ticket.party.inside),
-        admitted: formatCount(ticket.party.admitted_total),
-        remaining: formatCount(ticket.party.remaining),
-      }),
-    ]);
-  for (const handout of ticket.handouts ?? []) {
-    const last = handout.given[handout.given.length - 1];
-    const given = tn('ticket.handout', handout.count, { item: handout.item, given: formatCount(handout.given.length) });
-    const where = last === undefined ? null : last.gate === null ? last.scanner : `${last.scanner} (${last.gate})`;
-    facts.push([
-      t('ticket.fact.handout'),
-      last === undefined ? given : `${given} · ${t('ticket.handout_last', { time: formatClock(last.at), where: where! })}`,
-    ]);
-  }
-  return facts;
 }
