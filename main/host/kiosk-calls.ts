@@ -191,7 +191,8 @@ function boundCall(core: KioskCalls, method: KioskCallName, args: unknown): () =
       return () => core.overrideIdCheck();
     // docs/kiosk.md "Party tickets": how many of the waiting party come in now (a whole number; the core checks the range).
     case 'chooseParty': {
-      if (!Array.isArray(args) || args.length !== 1) throw new InvalidInput('Expected one argument: how many people of the party come in now.');
+      if (!Array.isArray(args) || args.length !== 1)
+        throw new InvalidInput('Expected one argument: how many people of the party come in now.');
       const people = partyPeople(args[0]);
       return () => core.chooseParty(people);
     }
@@ -273,7 +274,7 @@ function lanesRequest(args: unknown[]): LanesRequest {
 /** How many people of a party ticket (docs/kiosk.md "Party tickets"): a whole number 1 to MAX_PARTY. */
 function partyPeople(value: unknown): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1 || value > MAX_PARTY)
-    throw new InvalidInput(`How many people of the party come in now must be a whole number 1 to ${MAX_PARTY}.`);
+    throw new InvalidInput(`Expected how many people of the party come in now: a whole number 1 to ${MAX_PARTY}.`);
   return value;
 }
 
