@@ -315,6 +315,8 @@ test.describe.serial('finding a ticket at the kiosk (real issuer, web host, keyr
       await page.click('[data-action="search-submit"]');
       await expect(result.locator('[data-search-party]')).toHaveText(party, { timeout: WAIT_MS });
       await expect(result.locator('[data-search-handout]')).toHaveText([...handouts]);
+      // The whole result in the picture: the handouts are below the fold of the panel.
+      await result.locator('[data-search-handouts]').scrollIntoViewIfNeeded();
       await page.screenshot({ path: join(SHOTS, `search-party-${language}.png`) });
       await page.keyboard.press('Escape');
       await page.waitForSelector('#screen[data-screen="ready"]');
