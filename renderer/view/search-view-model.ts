@@ -37,7 +37,9 @@ export function foundTicketView(ticket: FoundTicket, time: TimeOptions = {}): Fo
   const handouts = (ticket.handouts ?? []).map((handout) => {
     const given = tn('search.handout', handout.count, { item: handout.item, given: handout.given.length });
     const last = handout.given[handout.given.length - 1];
-    return last === undefined ? given : `${given} · ${t('handout.given_at', { time: formatClockTime(last.at, time), where: whereOf(last) })}`;
+    return last === undefined
+      ? given
+      : `${given} · ${t('handout.given_at', { time: formatClockTime(last.at, time), where: whereOf(last) })}`;
   });
   const party =
     ticket.party === undefined
