@@ -244,10 +244,7 @@ export default async function adminApiRoutes(app: FastifyInstance, options: Admi
     },
     async (request): Promise<TicketTypeRules> => {
       const { eid } = request.params;
-      // The label rules of every type name (protocol/labels.ts), as `--type` is checked.
-      const ticketType = request.body.ticket_type.trim();
-      if (ticketType === '') throw errors.invalidField('ticket_type', 'is empty');
-      refuseBadLabel('ticket_type', ticketType);
+      const ticketType = ticketTypeOf(request.body);
       const change = attentionChangeOf(request.body);
       const types = await adminAction(() =>
         database.write(setTicketTypeAttentionWrite({ eid, ticketType, change, now: new Date().toISOString() })),
@@ -270,9 +267,7 @@ export default async function adminApiRoutes(app: FastifyInstance, options: Admi
     },
     async (request): Promise<TicketTypeRules> => {
       const { eid } = request.params;
-      const ticketType = request.body.ticket_type.trim();
-      if (ticketType === '') throw errors.invalidField('ticket_type', 'is empty');
-      refuseBadLabel('ticket_type', ticketType);
+      const ticketType = ticketTypeOf(request.body);
       const handouts = await adminAction(() => {
         const items = parseHandoutOptions(
           request.body.handouts.map((text) => text.trim()).filter((text) => text !== ''),
@@ -544,6 +539,14 @@ function attentionChangeOf(body: { attention?: boolean; note?: string | null }):
   }
   if (Object.keys(change).length === 0) throw errors.invalidField('body', 'give attention and/or note');
   return change;
+}
+
+/** A body's type name, trimmed, by the label rules of every type name (protocol/labels.ts), as `--type` is checked. */
+function ticketTypeOf(body: { ticket_type: string }): string {
+  const ticketType = body.ticket_type.trim();
+  if (ticketType === '') throw errors.invalidField('ticket_type', 'is empty');
+  refuseBadLabel('ticket_type', ticketType);
+  return ticketType;
 }
 
 function refuseBadLabel(field: string, value: string): void {
