@@ -10,6 +10,7 @@ import { announce, fill, h } from './dom.js';
 import { formatDateTime, formatClock, labelOrNone, roleText, scannerLabel, staffText } from './format.js';
 import { t, tn } from './messages/format.js';
 import { snapToDevicePixel, wholePixelQrSize } from './qr-size.js';
+import { handoutAndPartyFacts } from './handout-facts.js';
 
 export interface ActionContext {
   api: () => AdminApi;
@@ -136,6 +137,7 @@ function ticketCard(
         .filter((part): part is string => part !== null)
         .join(' · '),
     ]);
+  facts.push(...handoutAndPartyFacts(ticket));
   const revoke =
     ticket.status === 'revoked'
       ? null

@@ -31,6 +31,8 @@ import type {
   TicketAttentionRequest,
   TicketTypeAttentionRequest,
   TicketTypeRules,
+  TicketTypeHandoutsRequest,
+  HandoutCounts,
   TicketAttentionResult,
   WebhookList,
 } from '../issuer/dashboard-api.js';
@@ -103,6 +105,9 @@ export function createApi(token: string | null) {
     ticketTypes: (eid: string) => json<TicketTypeRules>(call('GET', `/events/${id(eid)}/ticket-types`, token)),
     setTicketTypeAttention: (eid: string, change: TicketTypeAttentionRequest) =>
       json<TicketTypeRules>(call('POST', `/events/${id(eid)}/ticket-types/attention`, token, change)),
+    setTicketTypeHandouts: (eid: string, change: TicketTypeHandoutsRequest) =>
+      json<TicketTypeRules>(call('POST', `/events/${id(eid)}/ticket-types/handouts`, token, change)),
+    handoutCounts: (eid: string) => json<HandoutCounts>(call('GET', `/events/${id(eid)}/handouts`, token)),
     revokeTicket: (tid: string, reason: string) =>
       json<RevokeTicketResult>(
         call('POST', `/tickets/${id(tid)}/revoke`, token, (reason === '' ? {} : { reason }) satisfies RevokeTicketRequest),

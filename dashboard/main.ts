@@ -19,6 +19,7 @@ import { WebhookTable } from './webhooks.js';
 import { StaffBadgeTable } from './staff-badges.js';
 import { StaffActionPanel } from './staff-actions.js';
 import { TypeNotesPanel } from './type-notes.js';
+import { HandoutCountsPanel } from './handouts.js';
 
 const EVENT_KEY = 'ticket-issuer-admin-event';
 startLanguage();
@@ -80,6 +81,7 @@ function start(token: string, session: SessionInfo): void {
   const arrivals = new ArrivalsChart();
   const webhooks = new WebhookTable(context);
   const typeNotes = new TypeNotesPanel(context);
+  const handoutCounts = new HandoutCountsPanel(context);
 
   if (session.events.length === 0) {
     fill(
@@ -112,6 +114,7 @@ function start(token: string, session: SessionInfo): void {
       arrivals.element,
       h('div', { class: 'columns' }, h('section', { class: 'panel', id: 'gates' }), h('section', { class: 'panel', id: 'types' })),
       typeNotes.element,
+      handoutCounts.element,
       h(
         'div',
         { class: 'columns' },
@@ -139,6 +142,7 @@ function start(token: string, session: SessionInfo): void {
     badges.refresh(Date.parse(overview.generated_at));
     staffActions.refresh();
     webhooks.refresh();
+    handoutCounts.refresh();
   };
   poll();
 }

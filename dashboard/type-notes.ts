@@ -2,7 +2,8 @@
  * Each ticket type's attention flag and check-in note, below the per-type counts (docs/issuer.md "Attention
  * flags and check-in notes"): the rule `event ticket-type set` sets, by the same operation
  * (issuer/routes/admin/api.ts, POST /admin/api/events/:eid/ticket-types/attention), for every ticket of the type,
- * before the ticket's own note. The rows are the types the overview counts and the types with a rule; they are
+ * before the ticket's own note; and its handout items (docs/issuer.md "Handouts"), as `event ticket-type set
+ * --handout` sets them (POST /admin/api/events/:eid/ticket-types/handouts). The rows are the types the overview counts and the types with a rule; they are
  * drawn again only when that list or the event changes, or after a save, so a note being typed is never lost to
  * a poll.
  */
@@ -10,9 +11,11 @@ import type { EventOverview, TicketTypeRules } from '../issuer/dashboard-api.js'
 import type { ActionContext } from './actions.js';
 import { ApiProblem } from './api.js';
 import { announce, fill, h } from './dom.js';
+import { typeHandoutsForm } from './handouts.js';
 import { t } from './messages/format.js';
 
 type Rule = TicketTypeRules['types'][number];
+type Items = TicketTypeRules['handouts'][number]['items'];
 
 export class TypeNotesPanel {
   readonly element: HTMLElement;
@@ -47,8 +50,8 @@ export class TypeNotesPanel {
   private async load(counted: string[], key: string): Promise<void> {
     this.inFlight = true;
     try {
-      const { types } = await this.context.api().ticketTypes(this.context.eid());
-      this.draw(counted, types);
+      const { types, handouts } = await this.context.api().ticketTypes(this.context.eid());
+      this.draw(counted, types, handouts);
       this.drawnFor = key;
       this.problem.hidden = true;
     } catch (error) {
@@ -58,18 +61,24 @@ export class TypeNotesPanel {
     }
   }
 
-  private draw(counted: string[], rules: Rule[]): void {
+  private draw(counted: string[], rules: Rule[], handouts: TicketTypeRules['handouts']): void {
     const byType = new Map(rules.map((rule) => [rule.ticket_type, rule]));
-    const names = [...new Set([...counted, ...rules.map((rule) => rule.ticket_type)])].sort();
+    const items = new Map(handouts.map((list) => [list.ticket_type, list.items]));
+    const names = [...new Set([...counted, ...rules.map((rule) => rule.ticket_type), ...handouts.map((list) => list.ticket_type)])].sort();
     this.countedNow = counted;
     if (names.length === 0) {
       fill(this.list, h('li', { class: 'empty' }, t('types.notes.none')));
       return;
     }
-    fill(this.list, ...names.map((name) => this.row(name, byType.get(name) ?? { ticket_type: name, attention: false, note: null })));
+    fill(
+      this.list,
+      ...names.map((name) =>
+        this.row(name, byType.get(name) ?? { ticket_type: name, attention: false, note: null }, items.get(name) ?? []),
+      ),
+    );
   }
 
-  private row(name: string, rule: Rule): HTMLElement {
+  private row(name: string, rule: Rule, items: Items): HTMLElement {
     const slug = encodeURIComponent(name).replace(/%/g, '_');
     const flag = h('input', { type: 'checkbox', id: `type-attention-${slug}`, 'data-field': 'attention' });
     flag.checked = rule.attention;
@@ -87,16 +96,34 @@ export class TypeNotesPanel {
       event.preventDefault();
       void this.save(name, flag.checked, note.value);
     });
-    return h('li', { 'data-type': name }, form);
+    return h(
+      'li',
+      { 'data-type': name },
+      form,
+      typeHandoutsForm(name, slug, items, (type, lines) => void this.saveHandouts(type, lines)),
+    );
+  }
+
+  private async saveHandouts(name: string, lines: string[]): Promise<void> {
+    try {
+      const handouts = lines.map((line) => line.trim()).filter((line) => line !== '');
+      const rules = await this.context.api().setTicketTypeHandouts(this.context.eid(), { ticket_type: name, handouts });
+      this.problem.hidden = true;
+      this.draw(this.countedNow, rules.types, rules.handouts);
+      announce(t('types.handouts.saved', { type: name }));
+      this.context.refresh();
+    } catch (error) {
+      this.show(error);
+    }
   }
 
   private async save(name: string, attention: boolean, note: string): Promise<void> {
     try {
-      const { types } = await this.context
+      const { types, handouts } = await this.context
         .api()
         .setTicketTypeAttention(this.context.eid(), { ticket_type: name, attention, note: note.trim() === '' ? null : note.trim() });
       this.problem.hidden = true;
-      this.draw(this.countedNow, types);
+      this.draw(this.countedNow, types, handouts);
       announce(t('types.notes.saved', { type: name }));
     } catch (error) {
       this.show(error);

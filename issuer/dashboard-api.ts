@@ -7,6 +7,8 @@
  * routes declare are in issuer/routes/admin/schemas.ts.
  */
 import type { StaffRole } from '../protocol/access.js';
+import type { Handout, HandoutItem } from '../protocol/handouts.js';
+import type { PartyState } from '../protocol/party.js';
 import type { TicketState } from '../protocol/types.js';
 
 /** docs/issuer.md "Admin dashboard" → "Alerts". */
@@ -273,6 +275,10 @@ export interface TicketView {
   note: string | null;
   /** What the door is told: the type's rule and the ticket's together; null when nothing applies. */
   door_attention: { required: boolean; notes: string[] } | null;
+  /** Its handout items with what was given, when and where, as its status answer says it (docs/protocol.md "Handouts (project extension)"); null: none. */
+  handouts: Handout[] | null;
+  /** A party ticket's size and counts (docs/protocol.md "Party tickets (project extension)"); null: one person. */
+  party: PartyState | null;
 }
 
 /** The dashboard's note form: a field left out keeps its value; `note: null` removes the note. */
@@ -297,6 +303,20 @@ export interface TicketTypeAttentionRequest {
 export interface TicketTypeRules {
   eid: string;
   types: { ticket_type: string; attention: boolean; note: string | null }[];
+  /** Each type's handout items (docs/protocol.md "Handouts (project extension)"), as `event ticket-type list`. */
+  handouts: { ticket_type: string; items: HandoutItem[] }[];
+}
+
+/** A type's handout items from the dashboard, as `event ticket-type set --handout` takes them ("2 drink voucher"); none: no items. */
+export interface TicketTypeHandoutsRequest {
+  ticket_type: string;
+  handouts: string[];
+}
+
+/** Per item of the event: how many are due (its tickets not revoked, by their lists), given and refused (`handouts counts`). */
+export interface HandoutCounts {
+  eid: string;
+  items: { item: string; due: number; given: number; refused: number }[];
 }
 
 export interface LookupResult {

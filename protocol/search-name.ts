@@ -4,6 +4,8 @@
  * search is accent- and case-insensitive and partial: "zoe ang" finds "Zoë Ångström".
  */
 import type { Attention } from './attention.js';
+import type { Handout } from './handouts.js';
+import type { PartyState } from './party.js';
 
 /** Letters that NFKD does not split into a base letter and a mark, folded by hand. */
 const FOLDS: Readonly<Record<string, string>> = {
@@ -74,8 +76,8 @@ export const MAX_SEARCH_RESULTS = 50;
 export const MAX_SEARCH_QUERY_LENGTH = 200;
 
 /**
- * One ticket found (GET /api/v1/tickets/search, docs/protocol.md "Ticket search"). Later fields (handouts)
- * are added here as optional members; readers ignore what they do not know.
+ * One ticket found (GET /api/v1/tickets/search, docs/protocol.md "Ticket search"). Later fields are added here
+ * as optional members; readers ignore what they do not know.
  */
 export interface TicketSearchResult {
   tid: string;
@@ -89,6 +91,10 @@ export interface TicketSearchResult {
   checked_in_at: string | null;
   /** The check-in answer's `attention` (docs/protocol.md "Attention notes (project extension)"); absent: nothing. */
   attention?: Attention;
+  /** The status answer's `handouts` (docs/protocol.md "Handouts (project extension)"); absent: no items. */
+  handouts?: Handout[];
+  /** The status answer's `party` (docs/protocol.md "Party tickets (project extension)"); absent: one person. */
+  party?: PartyState;
 }
 
 export interface TicketSearchAnswer {

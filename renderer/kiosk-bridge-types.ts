@@ -573,7 +573,7 @@ export type StatusLookupResult =
   /** Offline, rate-limited or an issuer failure: try again later. */
   | { type: 'unavailable'; message: string };
 
-/** docs/kiosk.md "Finding a ticket": a ticket the issuer's search found, with the check-in notes it may carry. */
+/** docs/kiosk.md "Finding a ticket": a ticket the issuer's search found, with the notes, handouts and party it may carry. */
 export interface FoundTicket extends TicketSearchResult {
   attention?: { required: boolean; notes: string[] };
 }
@@ -618,8 +618,11 @@ export interface KioskApi {
   lookupStatus(codeOrTid: string): Promise<StatusLookupResult | StaffLocked>;
   /** docs/kiosk.md "Finding a ticket": the issuer's tickets by holder name, short id or ticket id (supervisor and up). */
   searchTickets(query: string): Promise<TicketSearchOutcome | StaffLocked>;
-  /** docs/kiosk.md "Finding a ticket": checks a found ticket in by hand, with a reason (1 to 200 characters). */
-  manualCheckIn(tid: string, reason: string): Promise<ManualCheckInOutcome | StaffLocked>;
+  /**
+   * docs/kiosk.md "Finding a ticket": checks a found ticket in by hand, with a reason (1 to 200 characters); for a
+   * party ticket, `people` of it (1 to what remains; absent: one, as a spec scanner's scan).
+   */
+  manualCheckIn(tid: string, reason: string, people?: number): Promise<ManualCheckInOutcome | StaffLocked>;
   /** Unlocks staff functions with the staff PIN (4 to 8 digits), for a short idle time. */
   unlockStaff(pin: string): Promise<StaffUnlockResult>;
   /** Ends the staff unlock now ("Lock"). */

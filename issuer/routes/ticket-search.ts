@@ -1,6 +1,8 @@
 /** GET /api/v1/tickets/search?q= (docs/protocol.md "Ticket search", a project extension). Never changes state. */
 import type { FastifyInstance } from 'fastify';
 import { attentionSchema } from '../../protocol/attention.js';
+import { handoutsSchema } from '../../protocol/handouts.js';
+import { partyStateSchema } from '../../protocol/party.js';
 import { MAX_SEARCH_QUERY_LENGTH } from '../../protocol/search-name.js';
 import { requireScanner } from '../auth.js';
 import { PATHS } from '../services/discovery.js';
@@ -31,6 +33,10 @@ const answerSchema = {
           checked_in_at: nullableString,
           // Present only when a flag or a note applies (docs/protocol.md "Attention notes (project extension)").
           attention: attentionSchema,
+          // Present only for a ticket with items, and for a ticket of more than one person: the status answer's
+          // shapes (docs/protocol.md "Handouts (project extension)", "Party tickets (project extension)").
+          handouts: handoutsSchema,
+          party: partyStateSchema,
         },
       },
     },

@@ -74,6 +74,7 @@ import { exitAllSettingOf } from './exit-all.js';
 
 import { listApiKeys, type ApiKeyRow } from '../store/scanners.js';
 import { ticketState } from './ticket-status.js';
+import { ticketExtras, type TicketExtras } from './ticket-extras.js';
 
 /** The event's check-out at a set time as the dashboard shows it (docs/issuer.md "Check-out at a set time"). */
 async function exitAllView(db: Sql, eid: string): Promise<DoorOverview['exit_all']> {
@@ -589,8 +590,22 @@ function scannerOrder(a: ScannerView, b: ScannerView): number {
   return b.last_contact_at.localeCompare(a.last_contact_at);
 }
 
+/** Tickets as the dashboard shows them, with their handouts and party read for the whole list (services/ticket-extras.ts). */
+export async function ticketViews(db: Sql, rows: readonly LookupRow[], nowMs: number): Promise<TicketView[]> {
+  const extras = await ticketExtras(
+    db,
+    rows.map((row) => ({ ...row, state: row.checkin_state })),
+  );
+  return rows.map((row) => ticketView(row, nowMs, extras.get(row.tid)));
+}
+
+/** One ticket as the dashboard shows it, after a change made to it (it exists: the change found it). */
+export async function ticketViewOf(db: Sql, tid: string): Promise<TicketView> {
+  return (await ticketViews(db, [(await findLookupRow(db, tid))!], Date.now()))[0]!;
+}
+
 /** A ticket as the dashboard shows it (lookups and revocations). */
-export function ticketView(row: LookupRow, nowMs: number): TicketView {
+function ticketView(row: LookupRow, nowMs: number, extras: TicketExtras | undefined): TicketView {
   // ticketState only asks whether there is a check-in, and whether it was annulled.
   const checkin =
     row.checked_in_at === null
@@ -621,5 +636,9 @@ export function ticketView(row: LookupRow, nowMs: number): TicketView {
       row.type_attention === null ? null : { attention: Number(row.type_attention) === 1, note: row.type_note },
       ticketRuleOf(row),
     ),
+    // docs/issuer.md "Admin dashboard": what the status answer carries (docs/protocol.md "Handouts (project
+    // extension)", "Party tickets (project extension)"); null: no items, one person.
+    handouts: extras?.handouts ?? null,
+    party: extras?.party ?? null,
   };
 }

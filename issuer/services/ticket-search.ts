@@ -1,7 +1,9 @@
 /**
  * Ticket search for a supervisor (docs/protocol.md "Ticket search"): by holder name (accent- and
  * case-insensitive, partial: every word of the query anywhere in the name), short id or ticket id, within the
- * event of the scanner key that asks. Reads only.
+ * event of the scanner key that asks. Reads only. Each result carries what the check-in answer carries beside the
+ * verdict: attention, handouts and party (docs/protocol.md "Ticket search"), read for the whole page of results
+ * in four statements (services/ticket-extras.ts), never one per result (npm run bench:search).
  */
 import { mayCall, type ScannerKeyRole } from '../../protocol/access.js';
 import { attentionOf, type AttentionRule } from '../../protocol/attention.js';
@@ -17,10 +19,12 @@ import { errors } from '../error-catalogue.js';
 import type { Sql } from '../store/sql.js';
 import { ticketRuleOf, typeRulesOf } from '../store/attention-notes.js';
 import { searchTickets, type TicketSearchRow } from '../store/ticket-search.js';
+import { ticketExtras, type TicketExtras } from './ticket-extras.js';
 
 function resultOf(
   row: TicketSearchRow,
   typeRules: ReadonlyMap<string, AttentionRule>,
+  extras: TicketExtras | undefined,
   nowUnix: number,
 ): TicketSearchAnswer['results'][number] {
   // The status endpoint's order (services/ticket-status.ts): an annulled check-in is none.
@@ -39,7 +43,8 @@ function resultOf(
   // the type's note first, then the ticket's; absent when neither has a flag or a note.
   const attention = attentionOf(row.ticket_type === null ? null : typeRules.get(row.ticket_type), ticketRuleOf(row));
   if (attention !== null) result.attention = attention;
-  return result;
+  // The status answer's extensions, by the same rules: absent for a ticket without items, and for one person.
+  return { ...result, ...extras };
 }
 
 /** Why a query cannot be searched, or null: the caller answers 400 with it. */
@@ -66,10 +71,19 @@ export async function ticketSearch(
     shortId: id !== null && 'shortId' in id ? id.shortId : undefined,
     limit: MAX_SEARCH_RESULTS + 1,
   });
-  // The event's type rules: few, read once for the page of results (none to read when nothing was found).
-  const typeRules = new Map(rows.length === 0 ? [] : (await typeRulesOf(db, caller.eid)).map((rule) => [rule.ticket_type, rule]));
+  const shown = rows.slice(0, MAX_SEARCH_RESULTS);
   return {
-    results: rows.slice(0, MAX_SEARCH_RESULTS).map((row) => resultOf(row, typeRules, nowUnix)),
+    results: shown.length === 0 ? [] : await withPage(db, caller.eid, shown, nowUnix),
     more: rows.length > MAX_SEARCH_RESULTS,
   };
+}
+
+/** The results of one page: the event's type rules (one statement) and what services/ticket-extras.ts reads for the page. */
+async function withPage(db: Sql, eid: string, rows: readonly TicketSearchRow[], nowUnix: number): Promise<TicketSearchAnswer['results']> {
+  const typeRules = new Map((await typeRulesOf(db, eid)).map((rule) => [rule.ticket_type, rule]));
+  const extras = await ticketExtras(
+    db,
+    rows.map((row) => ({ ...row, eid })),
+  );
+  return rows.map((row) => resultOf(row, typeRules, extras.get(row.tid), nowUnix));
 }

@@ -154,6 +154,10 @@ export interface LookupRow extends TicketRow {
   /** The ticket type's attention rule (docs/protocol.md "Attention notes (project extension)"), null without one. */
   type_attention: number | null;
   type_note: string | null;
+  /** Its own handout items (JSON) and its party's counts (services/ticket-extras.ts reads them with the list). */
+  handouts: string | null;
+  party_inside: number | null;
+  party_admitted: number | null;
 }
 
 /** `%`, `_` and the escape character itself match literally (LIKE … ESCAPE '\'). */
@@ -163,6 +167,7 @@ const LOOKUP_SELECT = `
   SELECT t.tid, t.eid, t.kid, t.holder_name, t.ticket_type, t.issued_at, t.exp, t.qr, t.revoked_at, t.revoke_reason, e.name AS event_name,
          t.attention, t.note, n.attention AS type_attention, n.note AS type_note, c.checked_in_at, c.gate_id AS checkin_gate_id, c.scanner_id AS checkin_scanner_id,
          c.api_key_id AS checkin_api_key_id, k.scanner_name AS checkin_scanner_name, c.state AS checkin_state,
+         t.handouts, t.party, c.party_inside, c.party_admitted,
          ce.staff_id AS checkin_staff_id, sb.name AS checkin_staff_name, sb.role AS checkin_staff_role
   FROM tickets t JOIN events e ON e.eid = t.eid
   LEFT JOIN checkins c ON c.tid = t.tid

@@ -4,7 +4,7 @@
  * of a ticket's own items, and every handout given, takes a number of the note sequence (store/attention-notes.ts) in
  * the same transaction, so the synced list brings the new state to offline kiosks, exact under concurrency.
  */
-import type { HandoutGiven, HandoutItem, HandoutRefusal } from '../../protocol/handouts.js';
+import { mergeHandouts, type HandoutGiven, type HandoutItem, type HandoutRefusal } from '../../protocol/handouts.js';
 import { takeNoteNumbers } from './attention-notes.js';
 import type { Sql } from './sql.js';
 
@@ -108,6 +108,30 @@ export async function givenOf(db: Sql, tid: string): Promise<Array<HandoutGiven 
   return rows.map((row) => ({ hid: row.hid, item: row.item, at: row.given_at, gate: row.gate_id, scanner: row.scanner_name }));
 }
 
+type GivenRowOfTicket = { tid: string; hid: string; item: string; given_at: string; gate_id: string | null; scanner_name: string };
+
+/** Handout rows (oldest first) by ticket, in the answers' form. */
+function givenByTicket(rows: readonly GivenRowOfTicket[]): Map<string, Array<HandoutGiven & { item: string }>> {
+  const given = new Map<string, Array<HandoutGiven & { item: string }>>();
+  for (const row of rows) {
+    const list = given.get(row.tid) ?? [];
+    list.push({ hid: row.hid, item: row.item, at: row.given_at, gate: row.gate_id, scanner: row.scanner_name });
+    given.set(row.tid, list);
+  }
+  return given;
+}
+
+/** The handouts given to the listed tickets (a page of search results), by ticket, oldest first: one statement. */
+export async function givenOfTickets(db: Sql, tids: readonly string[]): Promise<Map<string, Array<HandoutGiven & { item: string }>>> {
+  if (tids.length === 0) return new Map();
+  const rows = await db.all<GivenRowOfTicket>(
+    `SELECT tid, hid, item, given_at, gate_id, scanner_name FROM handouts
+     WHERE tid IN (${tids.map(() => '?').join(', ')}) AND status = 'given' ORDER BY given_at, hid`,
+    [...tids],
+  );
+  return givenByTicket(rows);
+}
+
 /**
  * The handout rows of the tickets listed on one page of the synced list: those of `eid` whose note number is in
  * (after, upTo]. Two statements a page, not two per 500 tickets (docs/benchmarks.md "Handout list sync").
@@ -119,30 +143,17 @@ export async function pageHandoutRows(
   upTo: number,
 ): Promise<{ lists: Map<string, HandoutItem[]>; given: Map<string, Array<HandoutGiven & { item: string }>> }> {
   const lists = new Map<string, HandoutItem[]>();
-  const given = new Map<string, Array<HandoutGiven & { item: string }>>();
   const listRows = await db.all<{ tid: string; handouts: string }>(
     'SELECT tid, handouts FROM tickets WHERE eid = ? AND handouts IS NOT NULL AND note_seq > ? AND note_seq <= ?',
     [eid, after, upTo],
   );
   for (const row of listRows) lists.set(row.tid, parseItems(row.handouts));
-  const givenRows = await db.all<{
-    tid: string;
-    hid: string;
-    item: string;
-    given_at: string;
-    gate_id: string | null;
-    scanner_name: string;
-  }>(
+  const givenRows = await db.all<GivenRowOfTicket>(
     `SELECT h.tid, h.hid, h.item, h.given_at, h.gate_id, h.scanner_name FROM handouts h JOIN tickets t ON t.tid = h.tid
      WHERE t.eid = ? AND t.note_seq > ? AND t.note_seq <= ? AND h.status = 'given' ORDER BY h.given_at, h.hid`,
     [eid, after, upTo],
   );
-  for (const row of givenRows) {
-    const list = given.get(row.tid) ?? [];
-    list.push({ hid: row.hid, item: row.item, at: row.given_at, gate: row.gate_id, scanner: row.scanner_name });
-    given.set(row.tid, list);
-  }
-  return { lists, given };
+  return { lists, given: givenByTicket(givenRows) };
 }
 
 /** Records one handout (given or refused); a given one moves the ticket in the note sequence. */
@@ -161,6 +172,34 @@ export async function insertHandout(tx: Sql, row: HandoutRow): Promise<void> {
 /** Every handout of the event, for the export, in the order given. */
 export function handoutsOfEvent(db: Sql, eid: string): Promise<HandoutRow[]> {
   return db.all<HandoutRow>('SELECT * FROM handouts WHERE eid = ? ORDER BY given_at, hid', [eid]);
+}
+
+/**
+ * Per item: how many the event's tickets not revoked are due, by their lists (a type's items merged with a ticket's
+ * own, protocol/handouts.ts mergeHandouts). Two statements: tickets without their own list counted by type, and the
+ * few with one read and merged here.
+ */
+export async function handoutsDue(db: Sql, eid: string): Promise<Map<string, number>> {
+  const typeItems = new Map((await typeHandoutListsOf(db, eid)).map((list) => [list.ticket_type, list.items]));
+  const due = new Map<string, number>();
+  const add = (items: readonly HandoutItem[], tickets: number): void => {
+    for (const entry of items) due.set(entry.item, (due.get(entry.item) ?? 0) + entry.count * tickets);
+  };
+  if (typeItems.size > 0) {
+    const byType = await db.all<{ ticket_type: string; tickets: number | string }>(
+      `SELECT ticket_type, COUNT(*) AS tickets FROM tickets
+       WHERE eid = ? AND revoked_at IS NULL AND handouts IS NULL AND ticket_type IS NOT NULL GROUP BY ticket_type`,
+      [eid],
+    );
+    // COUNT is a bigint on PostgreSQL, which arrives as a string.
+    for (const row of byType) add(typeItems.get(row.ticket_type) ?? [], Number(row.tickets));
+  }
+  const own = await db.all<{ ticket_type: string | null; handouts: string }>(
+    'SELECT ticket_type, handouts FROM tickets WHERE eid = ? AND revoked_at IS NULL AND handouts IS NOT NULL',
+    [eid],
+  );
+  for (const row of own) add(mergeHandouts(row.ticket_type === null ? null : typeItems.get(row.ticket_type), parseItems(row.handouts)), 1);
+  return due;
 }
 
 /** Per item: how many given and how many refused (the dashboard's counts). */

@@ -3,8 +3,10 @@
  * every query word, or whose id the query names. One statement on both databases: the words are matched with
  * LIKE against tickets.search_name, already lower-case letters, digits and spaces (no LIKE wildcard in them).
  * Each row carries the ticket's own attention flag and note (docs/protocol.md "Attention notes (project
- * extension)"); its type's rule is read apart (services/ticket-search.ts), since a join here would be made for
- * every match before PostgreSQL sorts them.
+ * extension)"), its own handout items, its party size and its people's counts (docs/protocol.md "Handouts
+ * (project extension)", "Party tickets (project extension)"); its type's rule and items, the event's entry policy
+ * and the handouts given are read apart, once for the page of results (services/ticket-search.ts), since a join
+ * here would be made for every match before PostgreSQL sorts them.
  */
 import type { AdmissionState } from './checkins.js';
 import type { Sql } from './sql.js';
@@ -20,6 +22,11 @@ export interface TicketSearchRow {
   /** The ticket's own flag (0 or 1) and note. */
   attention: number | null;
   note: string | null;
+  /** The ticket's own handout items (JSON, store/handouts.ts) and its party size (NULL: one person). */
+  handouts: string | null;
+  party: number | null;
+  party_inside: number | null;
+  party_admitted: number | null;
 }
 
 export interface TicketSearchQuery {
@@ -57,7 +64,7 @@ export function searchTickets(db: Sql, query: TicketSearchQuery): Promise<Ticket
   const order = db.dialect === 'postgres' ? "COALESCE(t.search_name, '')" : 't.search_name';
   return db.all<TicketSearchRow>(
     `SELECT t.tid, t.holder_name, t.ticket_type, t.exp, t.revoked_at, c.state, c.checked_in_at,
-            t.attention, t.note
+            t.attention, t.note, t.handouts, t.party, c.party_inside, c.party_admitted
      FROM tickets t LEFT JOIN checkins c ON c.tid = t.tid
      WHERE t.eid = ? AND (${matches.join(' OR ')})
      ORDER BY ${order}, t.tid

@@ -85,7 +85,8 @@ const api = {
   cancelReEnroll: () => call(CHANNELS.cancelReEnroll),
   lookupStatus: (codeOrTid) => call(CHANNELS.lookupStatus, codeOrTid),
   searchTickets: (query) => call(CHANNELS.searchTickets, query),
-  manualCheckIn: (tid, reason) => call(CHANNELS.manualCheckIn, tid, reason),
+  manualCheckIn: (tid, reason, people) =>
+    people === undefined ? call(CHANNELS.manualCheckIn, tid, reason) : call(CHANNELS.manualCheckIn, tid, reason, people),
   getState: () => call(CHANNELS.getState),
   setScannerName: (name) => call(CHANNELS.setScannerName, name),
   resetCalibration: () => call(CHANNELS.resetCalibration),

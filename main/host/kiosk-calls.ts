@@ -18,6 +18,7 @@ import { SecretStoreUnavailableError } from '../kiosk/store/api-key-store.js';
 import { answerCall, failure, InvalidInput, noArguments, UNSAFE_TEXT } from './call-envelope.js';
 import { KIOSK_CHANNELS } from './call-channels.js';
 import { MAX_REASON_LENGTH, type GateDirection } from '../../protocol/index.js';
+import { MAX_PARTY } from '../../protocol/party.js';
 import { isStaffRole, type KioskCall } from '../../protocol/access.js';
 import { MAX_SEARCH_QUERY_LENGTH } from '../../protocol/search-name.js';
 
@@ -115,10 +116,13 @@ function boundCall(core: KioskCalls, method: KioskCallName, args: unknown): () =
       return () => core.searchTickets(query);
     }
     case 'manualCheckIn': {
-      if (args.length !== 2) throw new InvalidInput('Expected two arguments: the ticket ID and the reason.');
+      if (args.length !== 2 && args.length !== 3)
+        throw new InvalidInput('Expected two or three arguments: the ticket ID, the reason and, for a party ticket, how many people.');
       const tid = ticketId(args[0]);
       const reason = annulReason(args[1]);
-      return () => core.manualCheckIn(tid, reason);
+      if (args.length === 2) return () => core.manualCheckIn(tid, reason);
+      const people = partyPeople(args[2]);
+      return () => core.manualCheckIn(tid, reason, people);
     }
     case 'setScannerName': {
       const name = scannerName(onlyString(args, 'the scanner name'));
@@ -187,9 +191,9 @@ function boundCall(core: KioskCalls, method: KioskCallName, args: unknown): () =
       return () => core.overrideIdCheck();
     // docs/kiosk.md "Party tickets": how many of the waiting party come in now (a whole number; the core checks the range).
     case 'chooseParty': {
-      const people = Array.isArray(args) && args.length === 1 ? args[0] : undefined;
-      if (typeof people !== 'number' || !Number.isSafeInteger(people) || people < 1 || people > 1000)
-        throw new InvalidInput('Expected one argument: how many people of the party come in now, a whole number 1 to 1000.');
+      if (!Array.isArray(args) || args.length !== 1)
+        throw new InvalidInput('Expected one argument: how many people of the party come in now.');
+      const people = partyPeople(args[0]);
       return () => core.chooseParty(people);
     }
     case 'cancelParty':
@@ -267,6 +271,13 @@ function lanesRequest(args: unknown[]): LanesRequest {
 }
 
 /** A ticket ID as the protocol has them (docs/protocol.md "Identifiers"): short, URL-safe. */
+/** How many people of a party ticket (docs/kiosk.md "Party tickets"): a whole number 1 to MAX_PARTY. */
+function partyPeople(value: unknown): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1 || value > MAX_PARTY)
+    throw new InvalidInput(`Expected how many people of the party come in now: a whole number 1 to ${MAX_PARTY}.`);
+  return value;
+}
+
 function ticketId(value: unknown): string {
   if (typeof value !== 'string' || !/^[0-9A-Za-z_-]{1,128}$/.test(value)) {
     throw new InvalidInput('The ticket ID must be 1 to 128 letters, digits, - or _.');

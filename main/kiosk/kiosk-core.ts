@@ -390,8 +390,8 @@ export class KioskCore implements KioskApi {
   }
 
   /** A found ticket checked in by hand, in turn with the scans (docs/kiosk.md "Finding a ticket"). */
-  manualCheckIn(tid: string, reason: string): Promise<ManualCheckInOutcome | StaffLocked> {
-    return this.guarded('manualCheckIn', () => this.inTurn(() => checkInByHand(this.lookupDeps, tid, reason)));
+  manualCheckIn(tid: string, reason: string, people?: number): Promise<ManualCheckInOutcome | StaffLocked> {
+    return this.guarded('manualCheckIn', () => this.inTurn(() => checkInByHand(this.lookupDeps, tid, reason, people)));
   }
 
   async getState(): Promise<KioskState> {

@@ -71,9 +71,10 @@ export async function findTickets(deps: TicketSearchDeps, query: string): Promis
 /**
  * docs/kiosk.md "Finding a ticket": an entry with `manual_reason`, sent now and never queued (a person stands
  * there; without the issuer nothing is checked in and the screen says so). The kiosk's audit log records it
- * with the staff id, and the door shows the issuer's answer as a verdict.
+ * with the staff id, and the door shows the issuer's answer as a verdict. For a party ticket, `people` of it come
+ * in (docs/kiosk.md "Party tickets"): the issuer judges the number against what remains, as at a scan.
  */
-export async function checkInByHand(deps: TicketSearchDeps, tid: string, reason: string): Promise<ManualCheckInOutcome> {
+export async function checkInByHand(deps: TicketSearchDeps, tid: string, reason: string, people?: number): Promise<ManualCheckInOutcome> {
   const reached = await reach(deps);
   if ('outcome' in reached) return reached.outcome;
   const person = deps.staff.person();
@@ -87,6 +88,7 @@ export async function checkInByHand(deps: TicketSearchDeps, tid: string, reason:
     idempotency_key: randomUUID(),
     action: 'entry',
     manual_reason: reason,
+    ...(people === undefined ? {} : { people }),
     // docs/protocol.md "Check-in request: who at the door": the issuer records who, and checks the badge.
     ...(person ? { staff_id: person.staff_id } : {}),
     ...(badge ? { staff_badge: badge } : {}),
@@ -98,11 +100,20 @@ export async function checkInByHand(deps: TicketSearchDeps, tid: string, reason:
   const who = { staff_id: person?.staff_id ?? null, role: deps.staff.role() };
   const answer = call.kind === 'answered' ? call.response.status : call.kind;
   // Every attempt is in the chained log, the ones the issuer did not answer too.
-  deps.store.auditStaff({ action: 'manual_check_in', tid, reason, idempotency_key: request.idempotency_key, answer, ...who });
-  deps.log(`Manual check-in of ticket ${tid} by staff${person ? ` (${person.staff_id})` : ''}: ${answer}.`);
+  deps.store.auditStaff({
+    action: 'manual_check_in',
+    tid,
+    reason,
+    ...(people === undefined ? {} : { people }),
+    idempotency_key: request.idempotency_key,
+    answer,
+    ...who,
+  });
+  const party = people === undefined ? '' : ` (${people} of the party)`;
+  deps.log(`Manual check-in of ticket ${tid}${party} by staff${person ? ` (${person.staff_id})` : ''}: ${answer}.`);
   switch (call.kind) {
     case 'answered': {
-      const verdict = manualVerdict(call.response, new Date(deps.now()).toISOString());
+      const verdict = manualVerdict(call.response, new Date(deps.now()).toISOString(), people);
       deps.store.auditVerdict(request.idempotency_key, verdict, person ? { staff_id: person.staff_id } : {});
       deps.show(verdict);
       return { type: 'verdict', verdict };

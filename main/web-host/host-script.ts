@@ -88,7 +88,8 @@ export function installKioskHost(win: HostWindow): void {
     cancelReEnroll: () => call('cancelReEnroll'),
     lookupStatus: (codeOrTid) => call('lookupStatus', codeOrTid),
     searchTickets: (query) => call('searchTickets', query),
-    manualCheckIn: (tid, reason) => call('manualCheckIn', tid, reason),
+    manualCheckIn: (tid, reason, people) =>
+      people === undefined ? call('manualCheckIn', tid, reason) : call('manualCheckIn', tid, reason, people),
     getState: () => call('getState'),
     setScannerName: (name) => call('setScannerName', name),
     resetCalibration: () => call('resetCalibration'),

@@ -459,6 +459,9 @@ export const de: Catalogue = {
   'search.manual_not_allowed': 'Dieser Scanner darf nicht manuell einlassen: Ausweis oder Einrichtungscode der Aufsicht nötig',
   'search.manual_offline': 'Nicht eingelassen: Der Veranstalter ist nicht erreichbar. Bitte erneut versuchen.',
   'search.staff_locked': 'Entsperren Sie die Personalfunktionen, um zu suchen',
+  'search.handout.one': '{item}: {given} von {count} ausgegeben',
+  'search.handout.other': '{item}: {given} von {count} ausgegeben',
+  'search.people_required': 'Wählen Sie, wie viele der Gruppe hineinkommen',
   // docs/kiosk.md "Handouts".
   'verdict.handout': 'AUSGABE',
   'reason.handout': 'Ausgabestation — kein Einlass wird erfasst',

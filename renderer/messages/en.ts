@@ -455,6 +455,9 @@ export const en = {
   'search.manual_not_allowed': "This scanner may not check tickets in by hand: a supervisor's badge or setup code is needed",
   'search.manual_offline': 'Not checked in: the issuer cannot be reached. Try again.',
   'search.staff_locked': 'Unlock staff functions to search',
+  'search.handout.one': '{item}: {given} of {count} given',
+  'search.handout.other': '{item}: {given} of {count} given',
+  'search.people_required': 'Pick how many of the party come in',
   // docs/kiosk.md "Handouts".
   'verdict.handout': 'HANDOUT',
   'reason.handout': 'Handout station — nothing is checked in',

@@ -451,6 +451,9 @@ export const es: Catalogue = {
   'search.manual_not_allowed': 'Este escáner no puede dar entrada manual: hace falta la credencial o el código de un supervisor',
   'search.manual_offline': 'Sin entrada: no se puede contactar con el emisor. Inténtelo de nuevo.',
   'search.staff_locked': 'Desbloquee las funciones de personal para buscar',
+  'search.handout.one': '{item}: {given} de {count} entregado',
+  'search.handout.other': '{item}: {given} de {count} entregados',
+  'search.people_required': 'Elija cuántos del grupo pasan',
   // docs/kiosk.md "Handouts".
   'verdict.handout': 'ENTREGA',
   'reason.handout': 'Puesto de entrega — no se registra ningún acceso',

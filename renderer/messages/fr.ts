@@ -452,6 +452,9 @@ export const fr: Catalogue = {
   'search.manual_not_allowed': 'Ce scanner ne peut pas faire entrer à la main : badge ou code de configuration de superviseur nécessaire',
   'search.manual_offline': "Pas d'entrée : l'émetteur est injoignable. Réessayez.",
   'search.staff_locked': 'Déverrouillez les fonctions du personnel pour rechercher',
+  'search.handout.one': '{item} : {given} sur {count} remis',
+  'search.handout.other': '{item} : {given} sur {count} remis',
+  'search.people_required': 'Choisissez combien du groupe entrent',
   // docs/kiosk.md "Handouts".
   'verdict.handout': 'REMISE',
   'reason.handout': 'Poste de remise — aucune entrée n’est enregistrée',

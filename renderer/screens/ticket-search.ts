@@ -1,18 +1,21 @@
 /**
  * "Find a ticket" (docs/kiosk.md "Finding a ticket"): staff type a holder's name, the short id under the QR
- * code or the ticket id; the issuer's results show name, status, presence, type and notes, and a result can be
- * checked in by hand with a reason (required). The answer is a verdict the door shows as it shows a scan's, so
+ * code or the ticket id; the issuer's results show name, status, presence, type, notes, handouts (given of due, the
+ * last one's when and where) and a party's counts, and a result can be checked in by hand with a reason (required);
+ * a party ticket's asks how many of it come in, 1 to what remains, with the PARTY screen's buttons. The answer is a verdict the door shows as it shows a scan's, so
  * the dialog closes for it; any other answer is said here. An overlay over the screen, like the annul dialog.
  *
  * Its input fields are typing targets: the keyboard-wedge capture leaves them alone (isSearchInput), so what
  * staff type is never taken as a scan. The kiosk core enforces the role; this asks for the PIN first.
  */
 import { el, replaceChildren } from '../dom.js';
+import { verdictIcon } from '../icons.js';
 import { attempt } from '../kiosk-bridge.js';
 import type { FoundTicket, KioskApi, KioskState, StaffLocked } from '../kiosk-bridge-types.js';
 import { t } from '../messages/format.js';
 import { foundTicketView, manualProblem, manualReason, searchProblem } from '../view/search-view-model.js';
 import { holderNameElement } from './holder-name.js';
+import { partyButtons } from './party.js';
 import type { StaffGate } from './staff.js';
 
 const QUERY_INPUT_ID = 'ticket-search-input';
@@ -30,6 +33,8 @@ export class TicketSearchDialog {
   /** The line under the search (no results, offline …) or under the reason (a refusal, a missing reason). */
   private problem: string | null = null;
   private target: FoundTicket | null = null;
+  /** For a party ticket's check-in: how many of it come in now (picked in the reason step), or null. */
+  private people: number | null = null;
   private offline = false;
 
   constructor(
@@ -84,7 +89,10 @@ export class TicketSearchDialog {
 
   private show(step: Step): void {
     this.step = step;
-    if (step !== 'reason') this.target = null;
+    if (step !== 'reason') {
+      this.target = null;
+      this.people = null;
+    }
     this.render();
     const focus = step === 'reason' ? `#${REASON_INPUT_ID}` : `#${QUERY_INPUT_ID}`;
     this.overlay.querySelector<HTMLElement>(focus)?.focus();
@@ -108,11 +116,13 @@ export class TicketSearchDialog {
     this.show('search');
   }
 
-  private async checkIn(ticket: FoundTicket, reason: string): Promise<void> {
+  private async checkIn(ticket: FoundTicket, reason: string, people: number | null): Promise<void> {
     if (this.busy) return;
     this.busy = true;
     this.render();
-    const answer = await this.staffCall(() => this.kiosk.manualCheckIn(ticket.tid, reason));
+    const answer = await this.staffCall(() =>
+      people === null ? this.kiosk.manualCheckIn(ticket.tid, reason) : this.kiosk.manualCheckIn(ticket.tid, reason, people),
+    );
     this.busy = false;
     this.problem = manualProblem(answer);
     // A verdict: the state push shows it on the door's screen, over which this dialog must not stay.
@@ -203,12 +213,71 @@ export class TicketSearchDialog {
       el('p', { class: 'lookup__headline search__holder', 'data-search-holder': '' }, holderNameElement(view.name)),
       el('ul', { class: 'lookup__details' }, ...view.lines.map((line) => el('li', {}, line))),
       view.notes ? el('p', { class: 'search__notes', 'data-search-notes': '' }, view.notes) : null,
+      ...this.extras(view),
       checkIn,
+    );
+  }
+
+  /** A party's size and counts, and the handouts (docs/kiosk.md "Finding a ticket"): large, in words, never colour alone. */
+  private extras(view: ReturnType<typeof foundTicketView>): (HTMLElement | null)[] {
+    return [
+      view.party === null
+        ? null
+        : el(
+            'p',
+            { class: 'search__party', 'data-search-party': String(view.party.remaining) },
+            verdictIcon('party', '👥', 'search__icon'),
+            ` ${view.party.size} · ${view.party.known}`,
+          ),
+      view.handouts.length === 0
+        ? null
+        : el(
+            'div',
+            { class: 'search__handouts', 'data-search-handouts': '' },
+            el('p', { class: 'search__handouts-title' }, t('handout.title')),
+            el('ul', {}, ...view.handouts.map((line) => el('li', { 'data-search-handout': '' }, line))),
+          ),
+    ];
+  }
+
+  /** The reason step's "How many come in now?" for a party ticket with people to come: one button a number. */
+  private peoplePicker(ticket: FoundTicket): HTMLElement | null {
+    const remaining = ticket.party?.remaining ?? 0;
+    if (remaining < 1) return null;
+    const button = (people: number): HTMLElement => {
+      const chosen = this.people === people;
+      const node = el(
+        'button',
+        {
+          type: 'button',
+          class: `button search__people${chosen ? ' search__people--chosen' : ''}`,
+          'data-action': 'search-people',
+          'data-people': String(people),
+          'aria-pressed': String(chosen),
+        },
+        // The chosen number says so in a mark as well as its colour.
+        chosen ? `✓ ${people}` : String(people),
+      );
+      node.addEventListener('click', () => {
+        this.people = people;
+        this.problem = null;
+        this.render();
+        this.overlay.querySelector<HTMLElement>(`#${REASON_INPUT_ID}`)?.focus();
+      });
+      return node;
+    };
+    return el(
+      'fieldset',
+      { class: 'search__people-picker', 'data-search-people': String(remaining) },
+      el('legend', {}, t('party.question')),
+      el('div', { class: 'search__people-row' }, ...partyButtons(remaining).map(button)),
     );
   }
 
   private reasonContent(ticket: FoundTicket): Node[] {
     const view = foundTicketView(ticket);
+    // The reason typed so far survives a re-render (a number picked after the reason was typed).
+    const typed = this.overlay.querySelector<HTMLInputElement>(`#${REASON_INPUT_ID}`)?.value ?? '';
     const input = el('input', {
       id: REASON_INPUT_ID,
       class: 'annul__input',
@@ -228,11 +297,16 @@ export class TicketSearchDialog {
         el('button', { type: 'submit', class: 'button button--primary', 'data-action': 'search-confirm' }, t('search.confirm')),
       ),
     );
+    input.value = typed;
     form.noValidate = true;
+    const picker = this.peoplePicker(ticket);
     form.addEventListener('submit', (event) => {
       event.preventDefault();
       const reason = manualReason(input.value);
-      if (reason) void this.checkIn(ticket, reason);
+      if (picker !== null && this.people === null) {
+        this.problem = t('search.people_required');
+        this.render();
+      } else if (reason) void this.checkIn(ticket, reason, picker === null ? null : this.people);
       else {
         this.problem = t('search.reason_required');
         this.render();
@@ -251,7 +325,9 @@ export class TicketSearchDialog {
         { class: 'annul__ticket search__target', 'data-search-target': ticket.tid },
         el('p', { class: 'search__holder' }, holderNameElement(view.name)),
         el('p', {}, view.lines.join(' · ')),
+        ...this.extras(view),
       ),
+      picker,
       form,
       this.busy ? el('p', { class: 'annul__busy', role: 'status', 'data-search-busy': '' }, t('search.checking_in')) : null,
       this.problem && !this.busy

@@ -3,9 +3,10 @@
  * the search and of the manual check-in. Pure.
  */
 import type { FoundTicket, ManualCheckInOutcome, StaffLocked, TicketSearchOutcome } from '../kiosk-bridge-types.js';
-import { t } from '../messages/format.js';
+import { t, tn } from '../messages/format.js';
 import { staffLockedText } from './staff-view-model.js';
 import { formatClockTime, type TimeOptions } from './dates.js';
+import { whereOf } from './verdict-view-model.js';
 
 const MAX_REASON_LENGTH = 200;
 
@@ -18,6 +19,10 @@ export interface FoundTicketView {
   lines: string[];
   /** The check-in notes the issuer sent with it, or null. */
   notes: string | null;
+  /** docs/kiosk.md "Finding a ticket": one line per handout item (given of due, and the last one's when and where). */
+  handouts: string[];
+  /** A party ticket's size and counts (the PARTY screen's words), or null for a ticket of one person. */
+  party: { size: string; known: string; remaining: number } | null;
 }
 
 export function foundTicketView(ticket: FoundTicket, time: TimeOptions = {}): FoundTicketView {
@@ -29,7 +34,22 @@ export function foundTicketView(ticket: FoundTicket, time: TimeOptions = {}): Fo
   if (ticket.ticket_type) lines.push(t('lookup.ticket_type', { type: ticket.ticket_type }));
   lines.push(ticket.short_id);
   const notes = ticket.attention?.notes.length ? t('search.notes', { notes: ticket.attention.notes.join(' · ') }) : null;
-  return { tid: ticket.tid, name: ticket.holder_name ?? t('search.no_name'), dataStatus: ticket.status, lines, notes };
+  const handouts = (ticket.handouts ?? []).map((handout) => {
+    const given = tn('search.handout', handout.count, { item: handout.item, given: handout.given.length });
+    const last = handout.given[handout.given.length - 1];
+    return last === undefined
+      ? given
+      : `${given} · ${t('handout.given_at', { time: formatClockTime(last.at, time), where: whereOf(last) })}`;
+  });
+  const party =
+    ticket.party === undefined
+      ? null
+      : {
+          size: tn('party.size', ticket.party.size),
+          known: tn('party.known', ticket.party.remaining, { admitted: ticket.party.admitted_total }),
+          remaining: ticket.party.remaining,
+        };
+  return { tid: ticket.tid, name: ticket.holder_name ?? t('search.no_name'), dataStatus: ticket.status, lines, notes, handouts, party };
 }
 
 /** The dialog's line for a search answer without results to list (null: list the results). */

@@ -280,7 +280,7 @@ function handoutsField(verdict: Verdict, time: TimeOptions): { handouts?: Handou
 }
 
 /** Where a handout was given, in words: the scanner's name and its gate. */
-function whereOf(given: HandoutGiven): string {
+export function whereOf(given: HandoutGiven): string {
   return given.gate === null ? given.scanner : `${given.scanner} (${given.gate})`;
 }
 

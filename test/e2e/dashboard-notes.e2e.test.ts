@@ -151,7 +151,9 @@ test('the admin flags a ticket and gives it a note on the lookup card; the door 
   await eventually(() => card.textContent()).toContain('Am Eingang');
   expect(await card.locator('form[data-action=ticket-attention] button[type=submit]').textContent()).toBe('Notiz speichern');
   await eventually(() => page.locator('#type-notes h2').textContent()).toBe('Hinweise und Einlassnotizen pro Ticketart');
-  expect(await page.locator('#type-notes li[data-type="VIP"] button[type=submit]').textContent()).toBe('Speichern');
+  expect(await page.locator('#type-notes li[data-type="VIP"] form[data-action=type-attention] button[type=submit]').textContent()).toBe(
+    'Speichern',
+  );
 
   // The page asks once before signing in and is refused (401), and the refused note answers 400: nothing else.
   expect(pageErrors.filter((error) => !/status of (401|400)/.test(error))).toEqual([]);

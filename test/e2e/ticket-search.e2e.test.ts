@@ -3,11 +3,12 @@
  * `ticket-issuer` CLI, a child process, plain HTTP on loopback), a supervisor's kiosk core behind the web host
  * with its API key in the real OS keyring, and the built screens in real Chromium. Staff unlock with the PIN,
  * type a name (never taken as a scan), check the found ticket in by hand with a reason, and the door shows
- * ADMIT; the issuer keeps the reason. Offline, the dialog says the search needs the issuer.
+ * ADMIT; the issuer keeps the reason. A party ticket's result shows its counts and handouts, and its manual
+ * check-in asks how many come in. Offline, the dialog says the search needs the issuer.
  *
  *   scripts/with-keyring.sh npx playwright test test/e2e/ticket-search.e2e.test.ts
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Browser } from '@playwright/test';
@@ -32,6 +33,8 @@ declare const document: { readonly documentElement: { readonly scrollWidth: numb
 declare function getComputedStyle(element: unknown): { readonly lineHeight: string; readonly fontSize: string };
 
 const SHOTS = join(ROOT, 'test-results', 'e2e');
+/** docs/kiosk-screens.md "Finding a ticket": a party ticket's result in each language, copied there only with UPDATE_SCREENSHOTS=1. */
+const DOC_SHOTS = join(ROOT, 'docs', 'screenshots');
 /** 80 characters (the issuer's longest name) with word breaks, and 80 with none (test/e2e/holder-names.e2e.test.ts). */
 const LONG_NAME = 'Maximiliane Alexandrina Konstantinopoulou-Wolfeschlegelsteinhausen von Ostfriesl';
 const LONG_WORD = 'Wolfeschlegelsteinhausenbergerdorffwelchevoralternwarengewissenhaftschaferswesen';
@@ -90,6 +93,24 @@ test.beforeAll(async ({ browser: workerBrowser }) => {
     );
     tids[holder] = issued.tickets[0]!.tid;
   }
+  // docs/kiosk.md "Finding a ticket": a party of 5 with the type's wristband and its own 2 drink vouchers.
+  await issuerCli(issuerDir, 'event', 'ticket-type', 'set', '--event', eid, '--type', 'Family', '--handout', 'wristband');
+  const family = await issuerCli<{ tickets: { tid: string }[] }>(
+    issuerDir,
+    'ticket',
+    'issue',
+    '--event',
+    eid,
+    '--holder',
+    'Família Costa',
+    '--type',
+    'Family',
+    '--party',
+    '5',
+    '--handout',
+    '2 drink voucher',
+  );
+  tids['Família Costa'] = family.tickets[0]!.tid;
   issuer = await startIssuer(issuerDir, port);
   browser = workerBrowser;
   door = await openKioskDoor(browser, {
@@ -213,6 +234,98 @@ test.describe.serial('finding a ticket at the kiosk (real issuer, web host, keyr
     await page.click('[data-action="search-cancel"]');
     await page.keyboard.press('Escape');
     await page.waitForSelector('#screen[data-screen="ready"]');
+  });
+
+  test("a party ticket's result shows its counts and handouts; its manual check-in asks how many: 3 of 5 in, 2 to come", async () => {
+    const { page } = door!;
+    const tid = tids['Família Costa']!;
+    await page.click('[data-action="open-staff"]');
+    if (await page.locator('[data-staff-dialog][data-staff-mode="unlock"]').isVisible()) await enterStaffPin(page, PIN);
+    await page.click('[data-action="staff-search"]');
+    await page.fill('#ticket-search-input', 'familia costa');
+    await page.click('[data-action="search-submit"]');
+    const result = page.locator(`[data-search-results] [data-tid="${tid}"]`);
+    await expect(result).toBeVisible({ timeout: WAIT_MS });
+    await expect(result.locator('[data-search-party]')).toHaveText(/Ticket for 5 people · 0 in so far, 5 may still come/);
+    await expect(result.locator('[data-search-handout]')).toHaveText(['wristband: 0 of 1 given', 'drink voucher: 0 of 2 given']);
+    // Readable from two metres: the lines are at least the size of the result's other lines, and bold.
+    const details = await result.locator('.lookup__details').evaluate((element) => parseFloat(getComputedStyle(element).fontSize));
+    for (const part of ['[data-search-handouts]', '[data-search-party]']) {
+      const size = await result.locator(part).evaluate((element) => {
+        const style = getComputedStyle(element);
+        return { px: parseFloat(style.fontSize), weight: (style as unknown as { fontWeight: string }).fontWeight };
+      });
+      expect(size.px, part).toBeGreaterThanOrEqual(details);
+      expect(Number(size.weight), part).toBeGreaterThanOrEqual(700);
+    }
+    await page.screenshot({ path: join(SHOTS, 'ticket-search-06-party-handouts.png') });
+
+    await result.locator('[data-action="search-check-in"]').click();
+    await page.waitForSelector('[data-search-step="reason"] #ticket-search-reason');
+    await expect(page.locator('[data-search-people] [data-action="search-people"]')).toHaveText(['1', '2', '3', '4', '5']);
+    await page.fill('#ticket-search-reason', 'Phones dead, booking seen');
+    // No number picked: asked for one, nothing is sent.
+    await page.click('[data-action="search-confirm"]');
+    await expect(page.locator('[data-search-problem]')).toHaveText(/Pick how many of the party come in/);
+    await page.click('[data-action="search-people"][data-people="3"]');
+    await expect(page.locator('[data-action="search-people"][data-people="3"]')).toHaveAttribute('aria-pressed', 'true');
+    await expect(page.locator('[data-action="search-people"][data-people="3"]')).toHaveText('✓ 3');
+    // The reason typed before the pick is kept.
+    await expect(page.locator('#ticket-search-reason')).toHaveValue('Phones dead, booking seen');
+    await page.screenshot({ path: join(SHOTS, 'ticket-search-07-party-people.png') });
+    const before = await issuerCli<Array<{ tid: string }>>(issuerDir, 'checkins', 'export', '--event', eid, '--format', 'json');
+    expect(before.filter((row) => row.tid === tid)).toEqual([]);
+    await page.click('[data-action="search-confirm"]');
+
+    await page.waitForSelector('section[data-verdict="admit"]', { timeout: WAIT_MS });
+    await expect(page.locator('.verdict__reason')).toHaveText('3 of 5 in, 2 to come');
+    await page.screenshot({ path: join(SHOTS, 'ticket-search-08-party-admit.png') });
+    const shown = await issuerCli<{ party?: { inside: number; admitted_total: number } }>(issuerDir, 'ticket', 'show', tid);
+    expect(shown.party).toMatchObject({ inside: 3, admitted_total: 3 });
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('#screen[data-screen="ready"]');
+  });
+
+  test("the party ticket's result in all four languages: counts by each language's plural rule", async () => {
+    const { page, runtime } = door!;
+    const result = page.locator(`[data-search-results] [data-tid="${tids['Família Costa']}"]`);
+    for (const [language, party, handouts] of [
+      ['en', 'Ticket for 5 people · 3 in so far, 2 may still come', ['wristband: 0 of 1 given', 'drink voucher: 0 of 2 given']],
+      [
+        'de',
+        'Ticket für 5 Personen · Bisher 3 drin, 2 dürfen noch kommen',
+        ['wristband: 0 von 1 ausgegeben', 'drink voucher: 0 von 2 ausgegeben'],
+      ],
+      [
+        'fr',
+        'Billet pour 5 personnes · 3 entrés jusqu’ici, 2 peuvent encore venir',
+        ['wristband : 0 sur 1 remis', 'drink voucher : 0 sur 2 remis'],
+      ],
+      [
+        'es',
+        'Entrada para 5 personas · 3 dentro hasta ahora, pueden venir 2 más',
+        ['wristband: 0 de 1 entregado', 'drink voucher: 0 de 2 entregados'],
+      ],
+    ] as const) {
+      await runtime.core.setLanguage(language, null);
+      await page.click('[data-action="open-staff"]');
+      if (await page.locator('[data-staff-dialog][data-staff-mode="unlock"]').isVisible()) await enterStaffPin(page, PIN);
+      await page.click('[data-action="staff-search"]');
+      await page.fill('#ticket-search-input', 'familia costa');
+      await page.click('[data-action="search-submit"]');
+      await expect(result.locator('[data-search-party]')).toHaveText(party, { timeout: WAIT_MS });
+      await expect(result.locator('[data-search-handout]')).toHaveText([...handouts]);
+      // The whole result in the picture: the handouts are below the fold of the panel.
+      await result.locator('[data-search-handouts]').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(SHOTS, `search-party-${language}.png`) });
+      await page.keyboard.press('Escape');
+      await page.waitForSelector('#screen[data-screen="ready"]');
+    }
+    await runtime.core.setLanguage('en', null);
+    // Only on request, so a test run never changes committed files.
+    if (process.env['UPDATE_SCREENSHOTS'] === '1')
+      for (const language of ['en', 'de', 'fr', 'es'])
+        copyFileSync(join(SHOTS, `search-party-${language}.png`), join(DOC_SHOTS, `search-party-${language}.png`));
   });
 
   test('offline, the dialog says the search needs the issuer', async () => {

@@ -22,7 +22,17 @@ import { noteProblem } from '../../../protocol/attention.js';
 import { typeRulesOf, type AttentionChange } from '../../store/attention-notes.js';
 import type { AdminTokenSource } from '../../services/admin-credential.js';
 import { exportCsv, exportRows } from '../../services/checkins-export.js';
-import { LATE_SCAN_MS, ONLINE_WINDOW_MS, REFRESH_MS, ticketView, type DashboardAggregator } from '../../services/dashboard.js';
+import {
+  LATE_SCAN_MS,
+  ONLINE_WINDOW_MS,
+  REFRESH_MS,
+  ticketViewOf,
+  ticketViews,
+  type DashboardAggregator,
+} from '../../services/dashboard.js';
+import { parseHandoutOptions } from '../../admin/validators.js';
+import { setTicketTypeHandoutsWrite } from '../../services/handouts.js';
+import { handoutCounts, handoutsDue, typeHandoutListsOf } from '../../store/handouts.js';
 import { annulCheckIn, setOfflinePolicyWrite, updateEventDoorWrite } from '../../services/door.js';
 import { manualEntryWrite } from '../../services/manual-entry.js';
 import { createScannerSetupWrite, revokeSetupWrite, type SetupRequest } from '../../services/scanner-setup.js';
@@ -30,7 +40,7 @@ import { revokeStaffBadgeWrite, staffBadgeView, type StaffBadgeView } from '../.
 import { staffBadgesOf } from '../../store/staff-badges.js';
 import { staffActionsOf, type StaffActionListRow } from '../../store/staff-actions.js';
 import { endpointHealth } from '../../store/webhooks.js';
-import { findLookupRow, lookupTickets } from '../../store/dashboard.js';
+import { lookupTickets } from '../../store/dashboard.js';
 import type { SqlDatabase } from '../../store/sql.js';
 import { listEvents } from '../../store/events.js';
 import { getIssuerInfo } from '../../store/issuer-info.js';
@@ -68,6 +78,8 @@ import {
   ticketAttentionResultSchema,
   ticketTypeAttentionBodySchema,
   ticketTypeRulesSchema,
+  ticketTypeHandoutsBodySchema,
+  handoutCountsSchema,
 } from './schemas.js';
 import type {
   AnnulCheckInRequest,
@@ -95,6 +107,8 @@ import type {
   TicketAttentionResult,
   TicketTypeAttentionRequest,
   TicketTypeRules,
+  TicketTypeHandoutsRequest,
+  HandoutCounts,
   WebhookList,
 } from '../../dashboard-api.js';
 
@@ -170,8 +184,7 @@ export default async function adminApiRoutes(app: FastifyInstance, options: Admi
       const query = request.query.q.trim();
       if (query === '') throw errors.invalidField('q', 'must not be empty');
       const rows = await lookupTickets(db, request.params.eid, query, LOOKUP_LIMIT + 1);
-      const now = Date.now();
-      return { query, tickets: rows.slice(0, LOOKUP_LIMIT).map((row) => ticketView(row, now)), truncated: rows.length > LOOKUP_LIMIT };
+      return { query, tickets: await ticketViews(db, rows.slice(0, LOOKUP_LIMIT), Date.now()), truncated: rows.length > LOOKUP_LIMIT };
     },
   );
 
@@ -184,7 +197,7 @@ export default async function adminApiRoutes(app: FastifyInstance, options: Admi
       if (reason !== null) refuseBadLabel('reason', reason);
       const result = await adminAction(() => database.write(revokeTicketWrite({ tid, reason, now: new Date().toISOString() })));
       request.log.info({ tid }, 'ticket revoked from the admin dashboard');
-      return { ...result, ticket: ticketView((await findLookupRow(db, tid))!, Date.now()) };
+      return { ...result, ticket: await ticketViewOf(db, tid) };
     },
   );
 
@@ -204,7 +217,7 @@ export default async function adminApiRoutes(app: FastifyInstance, options: Admi
       await adminAction(() => database.write(updateTicketAttentionWrite({ tid, change })));
       // The note itself stays out of the log, as names do (docs/issuer.md "Threats handled").
       request.log.info({ tid }, 'attention flag or note changed from the admin dashboard');
-      return { tid, ticket: ticketView((await findLookupRow(db, tid))!, Date.now()) };
+      return { tid, ticket: await ticketViewOf(db, tid) };
     },
   );
 
@@ -215,7 +228,7 @@ export default async function adminApiRoutes(app: FastifyInstance, options: Admi
     async (request): Promise<TicketTypeRules> => {
       const { eid } = request.params;
       await adminAction(() => requireEvent(db, eid));
-      return { eid, types: await typeRulesOf(db, eid) };
+      return { eid, types: await typeRulesOf(db, eid), handouts: await typeHandoutListsOf(db, eid) };
     },
   );
 
@@ -231,16 +244,62 @@ export default async function adminApiRoutes(app: FastifyInstance, options: Admi
     },
     async (request): Promise<TicketTypeRules> => {
       const { eid } = request.params;
-      // The label rules of every type name (protocol/labels.ts), as `--type` is checked.
-      const ticketType = request.body.ticket_type.trim();
-      if (ticketType === '') throw errors.invalidField('ticket_type', 'is empty');
-      refuseBadLabel('ticket_type', ticketType);
+      const ticketType = ticketTypeOf(request.body);
       const change = attentionChangeOf(request.body);
       const types = await adminAction(() =>
         database.write(setTicketTypeAttentionWrite({ eid, ticketType, change, now: new Date().toISOString() })),
       );
       request.log.info({ eid, ticket_type: ticketType }, 'ticket type attention flag or note changed from the admin dashboard');
-      return { eid, types };
+      return { eid, types, handouts: await typeHandoutListsOf(db, eid) };
+    },
+  );
+
+  // docs/issuer.md "Handouts": a type's items from the dashboard's ticket types panel, by `event ticket-type set
+  // --handout`'s parsing and operation (the label rules, a count of 1 or more, at most 10 items).
+  app.post<{ Params: { eid: string }; Body: TicketTypeHandoutsRequest }>(
+    '/events/:eid/ticket-types/handouts',
+    {
+      schema: {
+        params: idParam('eid'),
+        body: ticketTypeHandoutsBodySchema,
+        response: { 200: ticketTypeRulesSchema, ...guarded(400, 404) },
+      },
+    },
+    async (request): Promise<TicketTypeRules> => {
+      const { eid } = request.params;
+      const ticketType = ticketTypeOf(request.body);
+      const handouts = await adminAction(() => {
+        const items = parseHandoutOptions(
+          request.body.handouts.map((text) => text.trim()).filter((text) => text !== ''),
+          'handouts',
+          1,
+        );
+        return database.write(setTicketTypeHandoutsWrite({ eid, ticketType, items, now: new Date().toISOString() }));
+      });
+      request.log.info({ eid, ticket_type: ticketType }, 'ticket type handouts changed from the admin dashboard');
+      return { eid, types: await typeRulesOf(db, eid), handouts };
+    },
+  );
+
+  // docs/issuer.md "Handouts": per item, due, given and refused (`handouts counts`), for the dashboard's panel.
+  app.get<{ Params: { eid: string } }>(
+    '/events/:eid/handouts',
+    { schema: { params: idParam('eid'), response: { 200: handoutCountsSchema, ...guarded(400, 404) } } },
+    async (request): Promise<HandoutCounts> => {
+      const { eid } = request.params;
+      await adminAction(() => requireEvent(db, eid));
+      const due = await handoutsDue(db, eid);
+      const recorded = new Map((await handoutCounts(db, eid)).map((row) => [row.item, row]));
+      const names = [...new Set([...due.keys(), ...recorded.keys()])].sort();
+      return {
+        eid,
+        items: names.map((item) => ({
+          item,
+          due: due.get(item) ?? 0,
+          given: recorded.get(item)?.given ?? 0,
+          refused: recorded.get(item)?.refused ?? 0,
+        })),
+      };
     },
   );
 
@@ -254,7 +313,7 @@ export default async function adminApiRoutes(app: FastifyInstance, options: Admi
       // annulCheckIn refuses an empty reason (INVALID_REASON) and a ticket without a check-in (NOT_CHECKED_IN), both 400.
       const result = await adminAction(() => annulCheckIn(database, tid, reason, 'dashboard'));
       request.log.info({ tid, already: result.already }, 'check-in annulled from the admin dashboard');
-      return { ...result, ticket: ticketView((await findLookupRow(db, tid))!, Date.now()) };
+      return { ...result, ticket: await ticketViewOf(db, tid) };
     },
   );
 
@@ -271,7 +330,7 @@ export default async function adminApiRoutes(app: FastifyInstance, options: Admi
         return database.write(manualEntryWrite({ tid, reason, now: new Date().toISOString() }));
       });
       request.log.info({ tid, status: answer.status }, 'manual check-in from the admin dashboard');
-      return { tid, status: answer.status, ticket: ticketView((await findLookupRow(db, tid))!, Date.now()) };
+      return { tid, status: answer.status, ticket: await ticketViewOf(db, tid) };
     },
   );
 
@@ -480,6 +539,14 @@ function attentionChangeOf(body: { attention?: boolean; note?: string | null }):
   }
   if (Object.keys(change).length === 0) throw errors.invalidField('body', 'give attention and/or note');
   return change;
+}
+
+/** A body's type name, trimmed, by the label rules of every type name (protocol/labels.ts), as `--type` is checked. */
+function ticketTypeOf(body: { ticket_type: string }): string {
+  const ticketType = body.ticket_type.trim();
+  if (ticketType === '') throw errors.invalidField('ticket_type', 'is empty');
+  refuseBadLabel('ticket_type', ticketType);
+  return ticketType;
 }
 
 function refuseBadLabel(field: string, value: string): void {

@@ -4,6 +4,7 @@
  * routes: fast-json-stringify sends exactly the declared fields.
  */
 import { MAX_EVENT_CAPACITY } from '../../admin/validators.js';
+import { MAX_HANDOUT_ITEMS } from '../../../protocol/handouts.js';
 
 const dateTime = { type: 'string', format: 'date-time' } as const;
 const nullableString = { type: ['string', 'null'] } as const;
@@ -209,6 +210,24 @@ export const ticketViewSchema = object({
     required: ['required', 'notes'],
     properties: { required: { type: 'boolean' }, notes: { type: 'array', items: { type: 'string' } } },
   },
+  // The status answer's `handouts` and `party` (protocol/handouts.ts, protocol/party.ts), null when absent there.
+  handouts: {
+    type: ['array', 'null'],
+    items: object({
+      item: { type: 'string' },
+      count: { type: 'integer' },
+      given: {
+        type: 'array',
+        items: object({ hid: { type: 'string' }, at: { type: 'string' }, gate: nullableString, scanner: { type: 'string' } }),
+      },
+    }),
+  },
+  party: {
+    type: ['object', 'null'],
+    additionalProperties: false,
+    required: ['size', 'inside', 'admitted_total', 'remaining'],
+    properties: { size: count, inside: count, admitted_total: count, remaining: count, refused: count },
+  },
 });
 
 /** docs/protocol.md "Attention notes (project extension)": the dashboard's note form. */
@@ -241,6 +260,29 @@ export const ticketTypeRulesSchema = object({
     type: 'array',
     items: object({ ticket_type: { type: 'string' }, attention: { type: 'boolean' }, note: nullableString }),
   },
+  handouts: {
+    type: 'array',
+    items: object({
+      ticket_type: { type: 'string' },
+      items: { type: 'array', items: object({ item: { type: 'string' }, count: { type: 'integer', minimum: 1 } }) },
+    }),
+  },
+});
+
+/** docs/issuer.md "Handouts": a type's items from the dashboard, each as `--handout` takes it; an empty list removes them. */
+export const ticketTypeHandoutsBodySchema = {
+  type: 'object',
+  required: ['ticket_type', 'handouts'],
+  additionalProperties: false,
+  properties: {
+    ticket_type: { type: 'string', minLength: 1, maxLength: 80 },
+    handouts: { type: 'array', maxItems: MAX_HANDOUT_ITEMS, items: { type: 'string', maxLength: 100 } },
+  },
+} as const;
+
+export const handoutCountsSchema = object({
+  eid: { type: 'string' },
+  items: { type: 'array', items: object({ item: { type: 'string' }, due: count, given: count, refused: count }) },
 });
 
 export const lookupSchema = object({

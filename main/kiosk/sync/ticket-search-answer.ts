@@ -1,9 +1,11 @@
 /**
  * The issuer's ticket search answer as the kiosk reads it (docs/protocol.md "Ticket search"): the fields it
  * shows, checked for type, so a broken answer is a server error and never a screen built from the wrong types.
- * Fields it does not know are dropped; `attention` (a check-in note, docs/kiosk.md "Finding a ticket") is kept
- * when an issuer sends it.
+ * Fields it does not know are dropped; `attention` (a check-in note), `handouts` and `party` (docs/kiosk.md
+ * "Finding a ticket") are kept when an issuer sends them well-formed, checked as the status answer's are.
  */
+import { handoutsFromAnswer } from '../../../protocol/handouts.js';
+import { partyStateFrom } from '../../../protocol/party.js';
 import type { TicketSearchAnswer } from '../../../protocol/search-name.js';
 import type { FoundTicket } from '../kiosk-api.js';
 
@@ -41,6 +43,10 @@ export function readSearchAnswer(body: unknown): (TicketSearchAnswer & { results
     };
     const attention = attentionOf(row['attention']);
     if (attention) ticket.attention = attention;
+    const handouts = handoutsFromAnswer(row);
+    if (handouts !== null && handouts.length > 0) ticket.handouts = handouts;
+    const party = partyStateFrom(row['party']);
+    if (party !== null) ticket.party = party;
     found.push(ticket);
   }
   return { results: found, more };

@@ -134,6 +134,10 @@ describe('input validation', () => {
     ['chooseParty', [2.5], /how many people of the party come in now/],
     ['chooseParty', ['3'], /how many people of the party come in now/],
     ['chooseParty', [1001], /how many people of the party come in now/],
+    // docs/kiosk.md "Finding a ticket": a party ticket's manual check-in says how many, as the party screen does.
+    ['manualCheckIn', ['01J0000000000000000000TEST', 'phone dead', 0], /how many people of the party come in now/],
+    ['manualCheckIn', ['01J0000000000000000000TEST', 'phone dead', '2'], /how many people of the party come in now/],
+    ['manualCheckIn', ['01J0000000000000000000TEST', 'phone dead', 2, 3], /two or three arguments/],
     ['verdictDetails', [], /exactly one argument/],
     ['verdictDetails', [1752867720000], /must be a string/],
     ['verdictDetails', ['yesterday'], /ISO 8601/],

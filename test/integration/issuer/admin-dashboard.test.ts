@@ -720,11 +720,15 @@ describe('ticket type notes', () => {
     const empty = await admin('GET', `/events/${night.eid}/ticket-types`);
     expect(empty.statusCode).toBe(200);
     expect(empty.headers['cache-control']).toBe('no-store');
-    expect(empty.json()).toEqual({ eid: night.eid, types: [] });
+    expect(empty.json()).toEqual({ eid: night.eid, types: [], handouts: [] });
 
     const set = await setRule({ ticket_type: ' VIP ', attention: true, note: '  Green wristband ' });
     expect(set.statusCode).toBe(200);
-    expect(set.json()).toEqual({ eid: night.eid, types: [{ ticket_type: 'VIP', attention: true, note: 'Green wristband' }] });
+    expect(set.json()).toEqual({
+      eid: night.eid,
+      types: [{ ticket_type: 'VIP', attention: true, note: 'Green wristband' }],
+      handouts: [],
+    });
     // The store the CLI's `event ticket-type list` reads, and what a check-in or status answer carries.
     expect(await typeRulesOf(fx.sql, night.eid)).toEqual([{ ticket_type: 'VIP', attention: true, note: 'Green wristband' }]);
     expect(await doorIsTold()).toEqual({ required: true, notes: ['Green wristband'] });
@@ -734,6 +738,7 @@ describe('ticket type notes', () => {
     expect((await setRule({ ticket_type: 'VIP', note: '' })).json()).toEqual({
       eid: night.eid,
       types: [{ ticket_type: 'VIP', attention: true, note: null }],
+      handouts: [],
     });
     expect(await doorIsTold()).toEqual({ required: true, notes: [] });
     expect((await setRule({ ticket_type: 'Crew', note: 'Backstage' })).json().types).toEqual([

@@ -132,6 +132,82 @@ describe.each(BOTH_STORES)('ticket search on %s', (store) => {
     expect(again.json.results.map((result) => result.attention)).toEqual([{ required: true, notes: ['Wheelchair user: side door'] }]);
   });
 
+  it("carries each ticket's handouts and party as its status answer does, read for the page of results", async () => {
+    const event = await createEvent(issuer.data);
+    await cliJson(['event', 'ticket-type', 'set', '--data', issuer.data, '--event', event.eid, '--type', 'VIP', '--handout', 'wristband']);
+    const family = await issue(event.eid, 'Zoë Ångström', 'VIP', '--party', '5', '--handout', '2 drink voucher');
+    const single = await issue(event.eid, 'Zoe Smith', 'VIP');
+    const plain = await issue(event.eid, 'Zoe Brown', 'Standard');
+    const party = await issue(event.eid, 'Zoe Adams', 'Standard', '--party', '3');
+    const supervisor = await scanner(event.eid, 'supervisor');
+    const given = await fetch(`${issuer.url}/api/v1/tickets/handouts`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${supervisor.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        handout_id: crypto.randomUUID(),
+        tid: family,
+        eid: event.eid,
+        item: 'drink voucher',
+        given_at: '2030-01-01T18:00:00.000Z',
+        gate_id: 'north',
+      }),
+    });
+    expect(given.status).toBe(200);
+    const admitted = await postCheckIn(issuer.url, supervisor, {
+      tid: family,
+      eid: event.eid,
+      scanned_at: new Date().toISOString(),
+      scanner_id: supervisor.scannerId,
+      idempotency_key: crypto.randomUUID(),
+      action: 'entry',
+      people: 3,
+    });
+    expect(admitted.status).toBe(200);
+
+    const found = await search(supervisor, 'zoe');
+    expect(found.status).toBe(200);
+    const byTid = new Map(found.json.results.map((result) => [result.tid, result]));
+    expect(byTid.get(family)).toMatchObject({
+      status: 'checked_in',
+      party: { size: 5, inside: 3, admitted_total: 3, remaining: 2 },
+      handouts: [
+        { item: 'wristband', count: 1, given: [] },
+        { item: 'drink voucher', count: 2, given: [{ at: '2030-01-01T18:00:00.000Z', gate: 'north', scanner: expect.any(String) }] },
+      ],
+    });
+    expect(byTid.get(single)).toMatchObject({ handouts: [{ item: 'wristband', count: 1, given: [] }] });
+    expect(byTid.get(single)).not.toHaveProperty('party');
+    expect(byTid.get(party)).toMatchObject({ status: 'valid', party: { size: 3, inside: 0, admitted_total: 0, remaining: 3 } });
+    expect(byTid.get(party)).not.toHaveProperty('handouts');
+    expect(byTid.get(plain)).not.toHaveProperty('handouts');
+    expect(byTid.get(plain)).not.toHaveProperty('party');
+
+    // The same fields, the same values, as the ticket's status answer (docs/protocol.md "Ticket search").
+    for (const tid of [family, single, party, plain]) {
+      const status = (await (
+        await fetch(`${issuer.url}/api/v1/tickets/${tid}/status`, { headers: { authorization: `Bearer ${supervisor.apiKey}` } })
+      ).json()) as { handouts?: unknown; party?: unknown };
+      expect([byTid.get(tid)!.handouts, byTid.get(tid)!.party]).toEqual([status.handouts, status.party]);
+    }
+
+    // The dashboard's lookup and counts on this store (docs/issuer.md "Admin dashboard", "Handouts").
+    const { admin_token: token } = await cliJson<{ admin_token: string }>(['admin-token', 'reset', '--data', issuer.data]);
+    const admin = async (path: string) =>
+      (await (await fetch(`${issuer.url}/admin/api${path}`, { headers: { authorization: `Bearer ${token}` } })).json()) as Record<
+        string,
+        unknown
+      >;
+    const card = ((await admin(`/events/${event.eid}/tickets?q=${encodeURIComponent('zoe ang')}`))['tickets'] as object[])[0];
+    expect(card).toMatchObject({ handouts: byTid.get(family)!.handouts, party: byTid.get(family)!.party });
+    expect(await admin(`/events/${event.eid}/handouts`)).toEqual({
+      eid: event.eid,
+      items: [
+        { item: 'drink voucher', due: 2, given: 1, refused: 0 },
+        { item: 'wristband', due: 2, given: 0, refused: 0 },
+      ],
+    });
+  });
+
   it("refuses a steward's key, a missing key and a query with nothing to search for", async () => {
     const event = await createEvent(issuer.data);
     await issue(event.eid, 'Zoë Ångström', 'VIP');

@@ -12,6 +12,8 @@ import { describe, expect, it } from 'vitest';
 import type { KioskCore } from '../../../main/kiosk/kiosk-core.js';
 import { handleKioskCall } from '../../../main/host/kiosk-calls.js';
 import { setTicketTypeAttention, updateTicketAttention } from '../../../issuer/services/attention-notes.js';
+import { setTicketHandouts, setTypeHandouts } from '../../../issuer/store/handouts.js';
+import { setTicketParty } from '../../../issuer/store/party.js';
 import { foundTicketView } from '../../../renderer/view/search-view-model.js';
 import { enrollWith } from './helpers/kiosk.js';
 import { useIssuerAndKiosks } from './helpers/rig.js';
@@ -119,6 +121,65 @@ describe('finding a ticket at the kiosk', () => {
     const again = await core.manualCheckIn(tid, 'asked again');
     expect(again).toMatchObject({ type: 'verdict', verdict: { kind: 'refuse', reason: 'already_used' } });
     expect(entries(tid)).toHaveLength(1);
+  });
+
+  it("shows a party's counts and the handouts, and checks in the number of the party picked: ADMIT with the issuer's counts and the items", async () => {
+    const core = await kioskAs('sup', 'supervisor');
+    const { fx, event } = rig.issuer;
+    const family = fx.issueTicket(event.eid, { holderName: 'Ada Family', ticketType: 'VIP' });
+    expect(await setTicketParty(fx.sql, family.tid, 5)).toEqual({ refusedBelow: null });
+    await setTypeHandouts(fx.sql, event.eid, 'VIP', [{ item: 'wristband', count: 1 }], new Date().toISOString());
+    expect(await setTicketHandouts(fx.sql, family.tid, [{ item: 'drink voucher', count: 2 }])).toBe(true);
+
+    const found = await core.searchTickets('ada family');
+    expect(found).toMatchObject({
+      type: 'results',
+      results: [
+        {
+          tid: family.tid,
+          party: { size: 5, inside: 0, admitted_total: 0, remaining: 5 },
+          handouts: [
+            { item: 'wristband', count: 1, given: [] },
+            { item: 'drink voucher', count: 2, given: [] },
+          ],
+        },
+      ],
+    });
+    const view = foundTicketView(found.type === 'results' ? found.results[0]! : (undefined as never));
+    expect(view.party).toEqual({ size: 'Ticket for 5 people', known: '0 in so far, 5 may still come', remaining: 5 });
+    expect(view.handouts).toEqual(['wristband: 0 of 1 given', 'drink voucher: 0 of 2 given']);
+
+    // More than remain: the issuer refuses, nothing is checked in.
+    expect(await core.manualCheckIn(family.tid, 'phones dead', 6)).toMatchObject({
+      type: 'verdict',
+      verdict: { kind: 'refuse', reason: 'party_exceeded' },
+    });
+    const three = await core.manualCheckIn(family.tid, 'phones dead', 3);
+    expect(three).toMatchObject({
+      type: 'verdict',
+      verdict: {
+        kind: 'admit',
+        party: { size: 5, inside: 3, admitted_total: 3, remaining: 2, people: 3 },
+        handouts: [{ item: 'wristband' }, { item: 'drink voucher' }],
+      },
+    });
+    expect(rig.issuer.checkin(family.tid)).toMatchObject({ party_inside: 3, party_admitted: 3 });
+    const staff = auditRecords('sup').filter(
+      (record) => record.detail['action'] === 'manual_check_in' && record.detail['tid'] === family.tid,
+    );
+    expect(staff.map((record) => [record.detail['people'], record.detail['answer']])).toEqual([
+      [6, 'party_exceeded'],
+      [3, 'valid'],
+    ]);
+    const after = await core.searchTickets('ada family');
+    expect(after.type === 'results' ? foundTicketView(after.results[0]!).party?.known : null).toBe('3 in so far, 2 may still come');
+
+    // The page call checks the number as the party screen's does.
+    for (const people of [0, 1.5, '2', 1001])
+      expect(await handleKioskCall(core, 'manualCheckIn', [family.tid, 'phones dead', people])).toMatchObject({
+        ok: false,
+        error: { code: 'invalid_input' },
+      });
   });
 
   it("a steward's key may neither search nor check in by hand at the issuer", async () => {

@@ -6,6 +6,7 @@ import { describe, expectTypeOf, it } from 'vitest';
 import type {
   EventOverview,
   EventSummary,
+  HandoutCounts,
   LookupResult,
   RevokeScannerResult,
   RevokeSetupResult,
@@ -14,10 +15,12 @@ import type {
   SetupCodeResult,
   StaffActionList,
   StaffActionView,
+  TicketTypeRules,
   TicketView,
 } from '../../../issuer/dashboard-api.js';
 import type {
   eventSummarySchema,
+  handoutCountsSchema,
   lookupSchema,
   overviewSchema,
   revokeScannerResultSchema,
@@ -27,6 +30,7 @@ import type {
   setupCodeResultSchema,
   staffActionListSchema,
   staffActionSchema,
+  ticketTypeRulesSchema,
   ticketViewSchema,
 } from '../../../issuer/routes/admin/schemas.js';
 
@@ -37,6 +41,11 @@ describe('admin API schemas and types describe the same answers', () => {
     expectTypeOf<Described<typeof eventSummarySchema>>().toEqualTypeOf<EventSummary>();
     expectTypeOf<Described<typeof sessionSchema>>().toEqualTypeOf<SessionInfo>();
     expectTypeOf<Described<typeof overviewSchema>>().toEqualTypeOf<EventOverview>();
+  });
+
+  it("ticket types' rules and handouts, and the handout counts", () => {
+    expectTypeOf<Described<typeof ticketTypeRulesSchema>>().toEqualTypeOf<TicketTypeRules>();
+    expectTypeOf<Described<typeof handoutCountsSchema>>().toEqualTypeOf<HandoutCounts>();
   });
 
   it('tickets, setup codes and revocations', () => {

@@ -42,6 +42,8 @@ const KIOSK: CatalogueRules = {
     'age',
     'admitted',
     'size',
+    // docs/kiosk.md "Finding a ticket": how many of an item were given.
+    'given',
   ],
   words: [
     'notes',
@@ -114,6 +116,10 @@ const DASHBOARD: CatalogueRules = {
     'last_hour',
     'inside',
     'value',
+    // docs/issuer.md "Admin dashboard": a party's counts and an item's handouts given.
+    'admitted',
+    'remaining',
+    'given',
   ],
   words: [
     // A staff badge's validity, "valid {from} to {until}": two times.
@@ -153,6 +159,7 @@ const DASHBOARD: CatalogueRules = {
     'from',
     'until',
     'call',
+    'item',
   ],
   notCounted: {
     'footnote.online': 'minutes as the unit symbol "min"',
