@@ -14,18 +14,7 @@ import {
 } from '../../protocol/handouts.js';
 import { MAX_PARTY } from '../../protocol/party.js';
 import { MAX_SCANNER_TEXT_LENGTH } from '../../protocol/schemas.js';
-
-type V7Type =
-  | 'party?'
-  | 'people?'
-  | 'people_count?'
-  | 'station?'
-  | 'handout_items'
-  | 'handout_items?'
-  | 'handout_item'
-  | 'handout_status'
-  | 'handout_reason?'
-  | 'scanner_text';
+import type { TransferType } from '../store/columns.js';
 
 const isWhole = (v: unknown, min: number, max: number): boolean => typeof v === 'number' && Number.isSafeInteger(v) && v >= min && v <= max;
 
@@ -53,7 +42,7 @@ function isItemsJson(v: unknown): boolean {
   return shaped && handoutListProblem(items as Array<{ item: string; count: number }>) === null && JSON.stringify(items) === v;
 }
 
-export const V7_TYPE_CHECKS: Record<V7Type, (value: unknown) => boolean> = {
+export const V7_TYPE_CHECKS = {
   // NULL is one person (tickets issued without --party); the column allows 1 too.
   'party?': (v) => v === null || isWhole(v, 1, MAX_PARTY),
   'people?': (v) => v === null || isWhole(v, 1, MAX_PARTY),
@@ -65,11 +54,11 @@ export const V7_TYPE_CHECKS: Record<V7Type, (value: unknown) => boolean> = {
   handout_status: (v) => v === 'given' || v === 'refused',
   'handout_reason?': (v) => v === null || v === 'not_listed' || v === 'already_given',
   scanner_text: (v) => typeof v === 'string' && v.length <= MAX_SCANNER_TEXT_LENGTH,
-};
+} satisfies Partial<Record<TransferType, (value: unknown) => boolean>>;
 
 const ITEMS = `a JSON list of 1 to ${MAX_HANDOUT_ITEMS} {"item", "count"} (names of 1-${MAX_HANDOUT_ITEM_LENGTH} printable characters, each once; counts 0 to ${MAX_HANDOUT_COUNT}), as --handout accepts`;
 
-export const V7_TYPE_NAMES: Record<V7Type, string> = {
+export const V7_TYPE_NAMES: Record<keyof typeof V7_TYPE_CHECKS, string> = {
   'party?': `null or a whole number from 1 to ${MAX_PARTY}, as ticket issue --party accepts`,
   'people?': `null or a whole number from 1 to ${MAX_PARTY}`,
   'people_count?': `null or a whole number from 0 to ${MAX_PARTY}`,
