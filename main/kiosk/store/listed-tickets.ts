@@ -84,9 +84,12 @@ export function putListed(sql: Statements, rows: readonly ListedTicket[]): void 
   const shared = new Map<string, number | null>();
   const findText = sql.statement('SELECT text FROM list_texts WHERE h = ?');
   const addText = sql.statement('INSERT INTO list_texts (h, text) VALUES (?, ?)');
+  // Most lists share no text: then a text of one ticket needs neither a hash nor a lookup.
+  const anyShared = sql.statement('SELECT EXISTS (SELECT 1 FROM list_texts) AS found').get() as { found: number };
   const sharedRef = (text: string): number | null => {
     const known = shared.get(text);
     if (known !== undefined) return known;
+    if (anyShared.found === 0 && (uses.get(text) ?? 0) < 2) return null;
     const h = textHash(text);
     const found = findText.get(h) as { text: string } | undefined;
     let ref: number | null = null;
@@ -100,7 +103,10 @@ export function putListed(sql: Statements, rows: readonly ListedTicket[]): void 
     return ref;
   };
   const remove = sql.statement('DELETE FROM listed_tickets WHERE tid = ?');
-  const put = sql.statement('INSERT OR REPLACE INTO listed_tickets (tid, note, flags, handouts) VALUES (?, ?, ?, ?)');
+  const put = sql.statement(
+    `INSERT INTO listed_tickets (tid, note, flags, handouts) VALUES (?, ?, ?, ?)
+     ON CONFLICT (tid) DO UPDATE SET note = excluded.note, flags = excluded.flags, handouts = excluded.handouts`,
+  );
   for (const row of rows) {
     const key = tidKey(row.tid);
     if (isEmpty(row)) {
