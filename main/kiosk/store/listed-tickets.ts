@@ -41,6 +41,9 @@ export const LISTED_TICKETS_SCHEMA = `
 `;
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+/** A character code's value in CROCKFORD (the test below lets only those through). */
+const CROCKFORD_VALUE = new Uint8Array(128);
+for (let i = 0; i < CROCKFORD.length; i++) CROCKFORD_VALUE[CROCKFORD.charCodeAt(i)] = i;
 const ULID = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/;
 
 /** The stored key of a tid: a canonical ULID as its 16 bytes, any other tid as its text (never equal to a BLOB). */
@@ -52,7 +55,7 @@ export function tidKey(tid: string): Buffer | string {
   let value = 0;
   let at = 15;
   for (let i = 25; i >= 0; i--) {
-    value |= CROCKFORD.indexOf(tid[i]!) << bits;
+    value |= CROCKFORD_VALUE[tid.charCodeAt(i)]! << bits;
     bits += 5;
     while (bits >= 8 && at >= 0) {
       key[at--] = value & 0xff;
