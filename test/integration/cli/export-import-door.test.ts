@@ -25,6 +25,7 @@ import {
   LOOPBACK_SERVE,
   scratchDir,
   serveCli,
+  setTicketType,
   type ServingCli,
 } from '../../support/cli-harness.js';
 import { enrollWith, giveHandout, postCheckIn, type HttpScanner } from '../../support/issuer-http.js';
@@ -421,21 +422,7 @@ describe('party tickets, handouts and handout stations travel office â†’ venue â
     async () => {
       const { data } = await initIssuer(BASE_URL);
       const { eid } = await createEvent(data, ['--entry', 'reentry', '--capacity', '20']);
-      await cliJson([
-        'event',
-        'ticket-type',
-        'set',
-        '--data',
-        data,
-        '--event',
-        eid,
-        '--type',
-        'VIP',
-        '--handout',
-        'wristband',
-        '--handout',
-        '2 drink voucher',
-      ]);
+      await setTicketType(data, eid, 'VIP', ['--handout', 'wristband', '--handout', '2 drink voucher']);
       const [family] = (await issueTickets(data, eid, 1, ['--type', 'VIP', '--party', '4', '--handout', 'T-shirt M'])) as [string];
       const [solo] = (await issueTickets(data, eid, 1, ['--type', 'VIP'])) as [string];
       const server = await serve(data);

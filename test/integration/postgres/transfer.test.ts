@@ -26,6 +26,7 @@ import {
   LOOPBACK_SERVE,
   scratchDir,
   serveCli,
+  setTicketType,
   type ServingCli,
   issueTickets,
 } from '../../support/cli-harness.js';
@@ -199,19 +200,7 @@ describe('SQLite → PostgreSQL → SQLite', () => {
       expect(await admitted(server.url, door, scan(door, galaTickets[1]!, gala.eid, 2, { action: 'exit' }))).toBe('exited');
       // Party tickets and handouts (format version 7: docs/protocol.md "Party tickets (project extension)", "Handouts
       // (project extension)"): a type's items, a ticket's own, a party's people in and out, a handout station's key.
-      await cliJson([
-        'event',
-        'ticket-type',
-        'set',
-        '--data',
-        office.data,
-        '--event',
-        gala.eid,
-        '--type',
-        'VIP',
-        '--handout',
-        '2 drink voucher',
-      ]);
+      await setTicketType(office.data, gala.eid, 'VIP', ['--handout', '2 drink voucher']);
       const [family] = (await issueTickets(office.data, gala.eid, 1, ['--type', 'VIP', '--party', '5', '--handout', 'T-shirt M'])) as [
         string,
       ];
