@@ -9,7 +9,8 @@
 import type { Command } from 'commander';
 import { withIssuer } from '../admin/issuer-context.js';
 import { describeExport, exportIssuer } from '../transfer/export.js';
-import { describeImport, importIssuer } from '../transfer/import.js';
+import { importIssuer } from '../transfer/import.js';
+import { describeImport } from '../transfer/import-report.js';
 import { checkExportFile } from '../transfer/read.js';
 import { action, withCommonOptions, type CommonOptions } from './command.js';
 

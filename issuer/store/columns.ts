@@ -45,7 +45,17 @@ export type TransferType =
   | 'json_counts'
   | 'dob?'
   | 'id_check_rule'
-  | 'id_check_state?';
+  | 'id_check_state?'
+  | 'party?'
+  | 'people?'
+  | 'people_count?'
+  | 'station?'
+  | 'handout_items'
+  | 'handout_items?'
+  | 'handout_item'
+  | 'handout_status'
+  | 'handout_reason?'
+  | 'scanner_text';
 
 export interface Column {
   /** The value's type in an export file; absent: the column never travels (an id or number given here). */
@@ -108,10 +118,10 @@ export const TABLE_COLUMNS = {
     // The holder's date of birth (docs/protocol.md "ID checks (project extension)"): in the export file (format
     // version 6, the issuer's own 0600 backup), never in a QR, an answer, a CSV or a webhook.
     dob: { travels: 'dob?' },
-    // docs/protocol.md "Party tickets (project extension)": how many people the ticket admits; stays in this database for now.
-    party: LOCAL,
-    // docs/protocol.md "Handouts (project extension)": the ticket's own items, as the notes stay here.
-    handouts: LOCAL,
+    // docs/protocol.md "Party tickets (project extension)": how many people the ticket admits (format version 7).
+    party: { travels: 'party?' },
+    // docs/protocol.md "Handouts (project extension)": the ticket's own items, a JSON list (format version 7).
+    handouts: { travels: 'handout_items?' },
   },
   checkins: {
     rowid: ROWID,
@@ -127,9 +137,9 @@ export const TABLE_COLUMNS = {
     first_checked_in_at: { travels: 'time' },
     entries: { travels: 'int' },
     version: { travels: 'int' },
-    // docs/protocol.md "Party tickets (project extension)": a party's people inside and admitted; stay in this database for now.
-    party_inside: LOCAL,
-    party_admitted: LOCAL,
+    // docs/protocol.md "Party tickets (project extension)": a party's people inside and admitted (format version 7).
+    party_inside: { travels: 'people_count?' },
+    party_admitted: { travels: 'people_count?' },
   },
   idempotency: {
     rowid: ROWID,
@@ -174,8 +184,9 @@ export const TABLE_COLUMNS = {
     direction: { travels: 'direction?', immutable: true },
     // A scanner key's role (protocol/access.ts); was the can_annul flag before format version 5.
     role: { travels: 'role', immutable: true },
-    pin_required: { travels: 'flag', immutable: true }, // A handout station's (docs/protocol.md "Handouts (project extension)"): not in the export file yet.
-    station: LOCAL,
+    pin_required: { travels: 'flag', immutable: true },
+    // A handout station's setup code (docs/protocol.md "Handouts (project extension)", format version 7).
+    station: { travels: 'station?', immutable: true },
   },
   api_keys: {
     rowid: ROWID,
@@ -190,8 +201,10 @@ export const TABLE_COLUMNS = {
     expires_at: { travels: 'time', immutable: true },
     created_at: { travels: 'time', immutable: true },
     revoked_at: { travels: 'time?' },
-    role: { travels: 'role', immutable: true }, // A handout station's key (docs/protocol.md "Handouts (project extension)"): not in the export file yet.
-    station: LOCAL,
+    role: { travels: 'role', immutable: true },
+    // A handout station's key (docs/protocol.md "Handouts (project extension)", format version 7): it records handouts
+    // and never admits, on either copy.
+    station: { travels: 'station?', immutable: true },
   },
   admin_token: { singleton: LOCAL, token_hash: LOCAL, created_at: LOCAL },
   admission_events: {
@@ -215,8 +228,8 @@ export const TABLE_COLUMNS = {
     staff_id: { travels: 'text?' },
     // docs/protocol.md "ID checks (project extension)": 'checked', 'not_checked' or NULL (format version 6).
     id_check: { travels: 'id_check_state?' },
-    // docs/protocol.md "Party tickets (project extension)": the people an entry or exit counted; stays in this database for now.
-    people: LOCAL,
+    // docs/protocol.md "Party tickets (project extension)": the people an entry or exit counted (format version 7).
+    people: { travels: 'people?' },
   },
   // Counted again by an import from the merged check-ins and admission events (docs/protocol.md "Occupancy").
   occupancy: { rowid: ROWID, eid: LOCAL, gate_id: LOCAL, shard: LOCAL, inside: LOCAL, entries: LOCAL, exits: LOCAL },
@@ -282,21 +295,28 @@ export const TABLE_COLUMNS = {
     id_check: { travels: 'id_check_rule' },
     updated_at: { travels: 'time' },
   },
-  ticket_type_handouts: { eid: LOCAL, ticket_type: LOCAL, items: LOCAL, updated_at: LOCAL },
+  // A ticket type's handout items (format version 7): the later setting stands on import (issuer/transfer/handouts.ts).
+  ticket_type_handouts: {
+    eid: { travels: 'string', immutable: true },
+    ticket_type: { travels: 'label', immutable: true },
+    items: { travels: 'handout_items' },
+    updated_at: { travels: 'time' },
+  },
+  // Every handout recorded, given or refused (format version 7): a union by handout id on import.
   handouts: {
-    hid: LOCAL,
-    eid: LOCAL,
-    tid: LOCAL,
-    item: LOCAL,
-    status: LOCAL,
-    reason: LOCAL,
-    given_at: LOCAL,
-    received_at: LOCAL,
-    scanner_id: LOCAL,
-    scanner_name: LOCAL,
-    gate_id: LOCAL,
-    api_key_id: LOCAL,
-    staff_id: LOCAL,
+    hid: { travels: 'string' },
+    eid: { travels: 'string', immutable: true },
+    tid: { travels: 'string', immutable: true },
+    item: { travels: 'handout_item', immutable: true },
+    status: { travels: 'handout_status', immutable: true },
+    reason: { travels: 'handout_reason?', immutable: true },
+    given_at: { travels: 'time', immutable: true },
+    received_at: { travels: 'time' },
+    scanner_id: { travels: 'string', immutable: true },
+    scanner_name: { travels: 'scanner_text', immutable: true },
+    gate_id: { travels: 'label?', immutable: true },
+    api_key_id: { travels: 'string', immutable: true },
+    staff_id: { travels: 'text?', immutable: true },
   },
   note_sequence: { singleton: LOCAL, last_seq: LOCAL, copy_id: LOCAL },
   check_in_rules: { rowid: ROWID, eid: { travels: 'string' }, rules: { travels: 'rules_json' }, updated_at: { travels: 'time' } },

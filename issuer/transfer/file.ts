@@ -10,12 +10,12 @@
  *
  * The export file of `ticket-issuer export` / `import`: one JSON object,
  *
- *   {"format":"ticket-issuer-export","version":5,"exported_at","scope","issuer","tls",
+ *   {"format":"ticket-issuer-export","version":7,"exported_at","scope","issuer","tls",
  *    "signing_keys":[…],"events":[…],"tickets":[…],"checkins":[…],"scan_log":[…],
  *    "enrollment_tokens":[…],"api_keys":[…],"idempotency":[…],
  *    "admission_events":[…],"offline_policies":[…],"scanner_heartbeats":[…],
  *    "kiosk_log_heads":[…],"event_lan_keys":[…],"check_in_rules":[…],"staff_badges":[…],
- *    "ticket_type_id_checks":[…],"sha256":"…"}
+ *    "ticket_type_id_checks":[…],"ticket_type_handouts":[…],"handouts":[…],"sha256":"…"}
  *
  * with its members in this order (the header, the tables of its version in
  * TRANSFER_TABLES order, the checksum last), so both are streamed: written row
@@ -25,7 +25,7 @@
  * every row has exactly the columns below, of the types below. Version 2 added
  * the door operations (docs/protocol.md "Door operations"): the columns and
  * the tables of V2_ADDITIONS; version 3 the audit chain, version 4 LAN keys and
- * check-in rules, version 5 staff roles and badges (V5_ADDITIONS), version 6 ID checks (V6_ADDITIONS). An older file still reads: each row is checked as its
+ * check-in rules, version 5 staff roles and badges (V5_ADDITIONS), version 6 ID checks (V6_ADDITIONS), version 7 party tickets, handouts and handout stations (V7_ADDITIONS). An older file still reads: each row is checked as its
  * version has it and then given the current version's defaults (upgradeRow),
  * as the migrations give an older database.
  *
@@ -50,9 +50,10 @@ import { AdminError } from '../error-catalogue.js';
 import { MAX_EVENT_CAPACITY, MAX_LABEL_LENGTH } from '../admin/validators.js';
 import { MAX_SCANNER_TEXT_LENGTH } from '../../protocol/schemas.js';
 import { labelCharacterProblem } from '../../protocol/labels.js';
+import { V7_TYPE_CHECKS, V7_TYPE_NAMES } from './v7-types.js';
 
 export const EXPORT_FORMAT = 'ticket-issuer-export';
-export const EXPORT_VERSION = 6;
+export const EXPORT_VERSION = 7;
 /** The oldest version this ticket-issuer still reads. */
 export const OLDEST_READ_VERSION = 1;
 
@@ -111,6 +112,23 @@ const V6_ADDITIONS = {
   >,
 };
 
+/**
+ * What version 7 added: party sizes and people counts (docs/protocol.md "Party tickets (project extension)"), handout
+ * lists and handouts, and a handout station's mark on its setup code and key (docs/protocol.md "Handouts (project
+ * extension)"). An older file's rows get NULL, as migrations 16 and 17 give an older database: one person each, no
+ * items, no station.
+ */
+const V7_ADDITIONS = {
+  tables: ['ticket_type_handouts', 'handouts'] as readonly TransferTable[],
+  columns: {
+    tickets: { party: null, handouts: null },
+    checkins: { party_inside: null, party_admitted: null },
+    admission_events: { people: null },
+    enrollment_tokens: { station: null },
+    api_keys: { station: null },
+  } as Partial<Record<TransferTable, Record<string, string | number | null>>>,
+};
+
 /** What version 4 added: the events' LAN keys and check-in rules. */
 const V4_ADDITIONS = { tables: ['event_lan_keys', 'check_in_rules'] as readonly TransferTable[] };
 
@@ -141,14 +159,17 @@ export function tablesOf(version: number): readonly TransferTable[] {
       (version >= 3 || !V3_ADDITIONS.tables.includes(table)) &&
       (version >= 4 || !V4_ADDITIONS.tables.includes(table)) &&
       (version >= 5 || !V5_ADDITIONS.tables.includes(table)) &&
-      (version >= 6 || !V6_ADDITIONS.tables.includes(table)),
+      (version >= 6 || !V6_ADDITIONS.tables.includes(table)) &&
+      (version >= 7 || !V7_ADDITIONS.tables.includes(table)),
   );
 }
 
 /** The columns (and their types) of `table` in a file of `version`. */
 function columnTypes(table: TransferTable, version: number): Record<string, ColumnType> {
-  if (version >= 6) return COLUMN_TYPES[table];
-  const types = Object.fromEntries(Object.entries(COLUMN_TYPES[table]).filter(([name]) => !(name in (V6_ADDITIONS.columns[table] ?? {}))));
+  if (version >= 7) return COLUMN_TYPES[table];
+  const version6 = without(COLUMN_TYPES[table], V7_ADDITIONS.columns[table]);
+  if (version >= 6) return version6;
+  const types = without(version6, V6_ADDITIONS.columns[table]);
   if (version >= 5) return types;
   const version4: Record<string, ColumnType> = {};
   for (const [name, type] of Object.entries(types)) {
@@ -160,6 +181,10 @@ function columnTypes(table: TransferTable, version: number): Record<string, Colu
   const added = { ...V3_ADDITIONS.columns[table], ...(version >= 2 ? {} : V2_ADDITIONS.columns[table]) };
   return Object.fromEntries(Object.entries(version4).filter(([name]) => !(name in added)));
 }
+
+/** `types` without the columns a version added. */
+const without = (types: Record<string, ColumnType>, added: Record<string, unknown> | undefined): Record<string, ColumnType> =>
+  Object.fromEntries(Object.entries(types).filter(([name]) => !(name in (added ?? {}))));
 
 /** The rules parseLabel applies to a name, venue, gate or ticket type given to the CLI (docs/issuer.md "Threats handled"). */
 const isLabelText = (value: string): boolean => value.trim().length <= MAX_LABEL_LENGTH && labelCharacterProblem(value) === null;
@@ -202,6 +227,7 @@ const TYPE_CHECKS: Record<ColumnType, (value: unknown) => boolean> = {
     return rule !== null && rule.kind !== 'none' && formatIdCheck(rule) === v;
   },
   'id_check_state?': (v) => v === null || v === 'checked' || v === 'not_checked',
+  ...V7_TYPE_CHECKS,
   json_counts: (v) => {
     if (typeof v !== 'string') return false;
     try {
@@ -242,6 +268,7 @@ const TYPE_NAMES: Record<ColumnType, string> = {
   'dob?': 'null or a date of birth YYYY-MM-DD',
   id_check_rule: '"name" or "age:N" (N from 1 to 120)',
   'id_check_state?': '"checked", "not_checked" or null',
+  ...V7_TYPE_NAMES,
 };
 
 /**
@@ -384,10 +411,13 @@ export function checkFormat(header: Record<string, unknown>, source: string): nu
  * (issuer/store/migrations.ts): version 1 had no door columns (events `single` without a capacity, every
  * check-in inside since its scan, setup codes and keys without direction or rights); versions 1 and 2 no
  * chain columns (the rows are chained on import); versions 1 to 4 no staff, no clock offsets, and a key's annul
- * flag where its role is now (V5_ADDITIONS); versions 1 to 5 no ID checks (V6_ADDITIONS). Tables a version lacked are empty, except version 1's
+ * flag where its role is now (V5_ADDITIONS); versions 1 to 5 no ID checks (V6_ADDITIONS); versions 1 to 6 no parties,
+ * handouts or stations (V7_ADDITIONS). Tables a version lacked are empty, except version 1's
  * admission history, which read.ts derives from its check-ins (version1Entry).
  */
 export function upgradeRow(table: TransferTable, version: number, row: FileRow): FileRow {
+  if (version >= 7) return row;
+  Object.assign(row, V7_ADDITIONS.columns[table]);
   if (version >= 6) return row;
   Object.assign(row, V6_ADDITIONS.columns[table]);
   if (version >= 5) return row;

@@ -4,10 +4,8 @@
  * date of birth, this copy's standing, the file's filling one this copy lacks. A removed check (`none`) has no row
  * and so does not travel: the copy that still has the check keeps asking for it (the cautious side).
  */
-import { policyKey, type Row, type TransferStore } from './store.js';
-
-/** Strictly later (ISO times of either side). */
-const isLater = (a: Row[string] | undefined, b: Row[string] | undefined): boolean => Date.parse(a as string) > Date.parse(b as string);
+import type { Row, TransferStore } from './store.js';
+import { mergeTypeSettings } from './type-settings.js';
 
 /** Each type check of the file: added when this copy has none for the type, replaced when the file's was set later. */
 export async function mergeTypeIdChecks(
@@ -15,21 +13,10 @@ export async function mergeTypeIdChecks(
   rows: Iterable<Row>,
   counts: { added: number; updated: number; unchanged: number },
 ): Promise<void> {
-  const here = await store.typeIdChecks();
-  const added: Row[] = [];
-  for (const row of rows) {
-    const dest = here.get(policyKey(row));
-    if (dest === undefined) {
-      added.push(row);
-      counts.added++;
-    } else if (dest.id_check === row.id_check || !isLater(row.updated_at, dest.updated_at)) {
-      counts.unchanged++;
-    } else {
-      await store.replaceTypeIdCheck(row);
-      counts.updated++;
-    }
-  }
-  await store.insertMany('ticket_type_id_checks', added);
+  await mergeTypeSettings(await store.typeIdChecks(), rows, 'id_check', counts, {
+    replace: (row) => store.replaceTypeIdCheck(row),
+    insert: (added) => store.insertMany('ticket_type_id_checks', added),
+  });
 }
 
 /**

@@ -81,6 +81,8 @@ import { FingerprintSet } from './compact-set.js';
 import { PRIVATE_KEY_FIELD, type ExportHeader, type FileRow } from './file.js';
 import { entryKey, FileRows, type CheckedFile } from './read.js';
 import { dobMerge, dobWarning, mergeTypeIdChecks } from './id-checks.js';
+import { mergeTicketParty, mergeTypeHandouts, partyWarning } from './handouts.js';
+import { isLater } from './type-settings.js';
 
 export interface KindCounts {
   added: number;
@@ -302,6 +304,7 @@ const IMMUTABLE = {
   enrollment_tokens: immutableColumns('enrollment_tokens'),
   api_keys: immutableColumns('api_keys'),
   staff_badges: immutableColumns('staff_badges'),
+  handouts: immutableColumns('handouts'),
 };
 
 const PROGRESS_STEP = 1000;
@@ -360,6 +363,8 @@ class Merge {
     await this.mergeCheckInRules();
     await this.mergeStaffBadges();
     await mergeTypeIdChecks(this.store, this.fileRows('ticket_type_id_checks'), this.counts.ticket_type_id_checks);
+    await mergeTypeHandouts(this.store, this.fileRows('ticket_type_handouts'), this.counts.ticket_type_handouts);
+    await this.mergeRows('handouts', async (dest, row, hid) => (requireSame(dest, row, IMMUTABLE.handouts, `handout ${hid}`), 'unchanged'));
     this.rows.finish();
     // Each side counted its own doors: the merged counters are counted again from the merged rows.
     await this.store.recomputeOccupancy(this.eids);
@@ -488,21 +493,22 @@ class Merge {
       this.warnings.push(`${differing.length} event(s) differ in the file (${listed(differing)}); this data dir's details are kept`);
   }
 
-  /** Revoked on either side stays revoked, from the earlier time, with that time's reason; a date of birth: id-checks.ts. */
+  /** Revoked on either side stays revoked, from the earlier time, with that time's reason; a date of birth: id-checks.ts; a party size and own items: handouts.ts. */
   private async mergeTickets(): Promise<void> {
     const otherDob: string[] = [];
+    const otherParty: string[] = [];
     await this.mergeRows('tickets', async (dest, ticket, tid) => {
       requireSame(dest, ticket, IMMUTABLE.tickets, `ticket ${tid}`);
       const dob = dobMerge(dest, ticket);
       if (dob === 'take') await this.store.setDob(tid, ticket.dob as string);
       if (dob === 'differs') otherDob.push(tid);
+      const taken = (await mergeTicketParty(this.store, dest, ticket, otherParty)) || dob === 'take';
       const revokedAt = earliest(dest.revoked_at as string | null, ticket.revoked_at as string | null);
-      if (revokedAt === dest.revoked_at) return dob === 'take' ? 'updated' : 'unchanged';
+      if (revokedAt === dest.revoked_at) return taken ? 'updated' : 'unchanged';
       await this.store.setRevocation(tid, revokedAt, ticket.revoke_reason as string | null);
       return 'updated';
     });
-    const warning = dobWarning(otherDob);
-    if (warning !== null) this.warnings.push(warning);
+    for (const warning of [dobWarning(otherDob), partyWarning(otherParty)]) if (warning !== null) this.warnings.push(warning);
   }
 
   /**
@@ -753,9 +759,6 @@ class Merge {
   }
 }
 
-/** Strictly later (ISO times of either side). */
-const isLater = (a: Row[string] | undefined, b: Row[string] | undefined): boolean => Date.parse(a as string) > Date.parse(b as string);
-
 /** The newer state of one admission: more changes made, then the later change; false on a tie. */
 function isNewerState(a: Row, b: Row): boolean {
   if (a.version !== b.version) return (a.version as number) > (b.version as number);
@@ -836,26 +839,3 @@ function asImportError(error: unknown): unknown {
   }
   return error;
 }
-
-export function describeImport(result: ImportResult): string {
-  const how = result.created ? `created ${result.data} from it` : `merged it into ${result.data}`;
-  const width = Math.max(...IMPORT_KINDS.map((k) => k.length));
-  const lines = [
-    `Imported ${result.file} (${result.scope.eid === null ? 'whole issuer' : `event ${result.scope.eid}`}) of "${result.name}" (${result.issuer}): ${how}.`,
-    `  ${'kind'.padEnd(width)}  added  updated  unchanged  conflicts`,
-    ...IMPORT_KINDS.map((kind) => {
-      const c = result.counts[kind];
-      return `  ${kind.padEnd(width)}  ${pad(c.added, 5)}  ${pad(c.updated, 7)}  ${pad(c.unchanged, 9)}  ${pad(c.conflicts, 9)}`;
-    }),
-    `Active signing key: ${result.active_kid}${result.retired_kids.length > 0 ? `; retired by this import: ${result.retired_kids.join(', ')}` : ''}.`,
-  ];
-  if (result.double_admissions > 0) {
-    lines.push(
-      `${result.double_admissions} double admission(s): ticket(s) checked in on both instances. The earlier check-in stands; the other is in the audit log as "${IMPORT_CONFLICT_OUTCOME}" (ticket-issuer checkins export --event EID).`,
-    );
-  }
-  lines.push('The import file holds private keys: delete it (or keep it as private as the data dir).');
-  return lines.join('\n');
-}
-
-const pad = (n: number, width: number): string => String(n).padStart(width);

@@ -73,6 +73,7 @@ const UNIQUE_COLUMNS: Partial<Record<TransferTable, readonly string[]>> = {
   event_lan_keys: ['eid'],
   check_in_rules: ['eid'],
   staff_badges: ['sid'],
+  handouts: ['hid'],
 };
 
 interface Reference {
@@ -107,6 +108,11 @@ export const REFERENCES: Partial<Record<TransferTable, readonly Reference[]>> = 
     { column: 'kid', to: 'signing_keys', what: 'signing key' },
   ],
   ticket_type_id_checks: [{ column: 'eid', to: 'events', what: 'event' }],
+  ticket_type_handouts: [{ column: 'eid', to: 'events', what: 'event' }],
+  handouts: [
+    { column: 'eid', to: 'events', what: 'event' },
+    { column: 'tid', to: 'tickets', what: 'ticket' },
+  ],
 };
 
 /** Pass 1: reads and fully checks an export file; nothing is merged from a file that fails here. */
@@ -295,8 +301,14 @@ class FileCheck {
           this.references.add(`offline_policies[${index}]: cap_per_hour is set exactly when the policy is "capped"`);
         return;
       case 'ticket_type_id_checks':
+      case 'ticket_type_handouts':
         if (!this.uniqueSet(table, 'eid, ticket_type').add(policyKey(row as Record<string, string | number | null>)))
-          this.references.add(`ticket_type_id_checks has event ${String(row.eid)} and ticket type "${String(row.ticket_type)}" twice`);
+          this.references.add(`${table} has event ${String(row.eid)} and ticket type "${String(row.ticket_type)}" twice`);
+        return;
+      case 'handouts':
+        // docs/protocol.md "Handouts (project extension)": a refusal says why, a handout given does not.
+        if ((row.status === 'refused') !== (row.reason !== null))
+          this.references.add(`handouts[${index}]: reason is set exactly when the status is "refused"`);
         return;
       default:
         return;

@@ -21,6 +21,8 @@ import { parseIdCheck } from '../../protocol/id-check.js';
 import type { Sql, SqlValue } from '../store/sql.js';
 import type { IssuerInfo } from '../store/issuer-info.js';
 import { transferTypes } from '../store/columns.js';
+import type { EntryPolicy } from '../../protocol/door.js';
+import { afterEntry, NO_PEOPLE, partySizeOf, type PartyCounts } from '../../protocol/party.js';
 
 /**
  * The tables that travel, in an order that satisfies their foreign keys: the export file's order, in which a
@@ -50,6 +52,10 @@ export const TRANSFER_TABLES = [
   'staff_badges',
   // Format version 6 (docs/protocol.md "ID checks (project extension)"): the ticket types' ID checks (id-checks.ts).
   'ticket_type_id_checks',
+  // Format version 7 (docs/protocol.md "Handouts (project extension)"): the ticket types' handout items and every
+  // handout recorded (issuer/transfer/handouts.ts); party sizes and counts, and a handout station's mark, are columns.
+  'ticket_type_handouts',
+  'handouts',
 ] as const;
 export type TransferTable = (typeof TRANSFER_TABLES)[number];
 
@@ -72,8 +78,10 @@ export const LOG_IDENTITY_COLUMNS: Record<LogTable, readonly string[]> = {
 
 /** Tables whose rows have no shared key that travels: append-only logs, compared whole. */
 export type LogTable = 'scan_log' | 'admission_events' | 'kiosk_log_heads';
-/** Tables keyed by one column (offline_policies and ticket_type_id_checks have a two-column key: eid and ticket_type). */
-export type KeyedTable = Exclude<TransferTable, LogTable | 'offline_policies' | 'ticket_type_id_checks'>;
+/** Tables keyed by one column (the per-type settings have a two-column key: eid and ticket_type). */
+export type KeyedTable = Exclude<TransferTable, LogTable | TypeTable>;
+/** Settings per event and ticket type, keyed by both (policyKey). */
+export type TypeTable = 'offline_policies' | 'ticket_type_id_checks' | 'ticket_type_handouts';
 
 /** The primary key of each one-column-keyed table; the logs have none that travels (their rows are compared whole). */
 export const TRANSFER_KEYS: Record<KeyedTable, string> = {
@@ -88,6 +96,7 @@ export const TRANSFER_KEYS: Record<KeyedTable, string> = {
   event_lan_keys: 'eid',
   check_in_rules: 'eid',
   staff_badges: 'sid',
+  handouts: 'hid',
 };
 
 /** Rows of one event: what `export --event EID` takes from each table (signing keys are always all taken). */
@@ -108,6 +117,8 @@ const EVENT_SCOPE: Record<TransferTable, string> = {
   check_in_rules: 'eid = @eid',
   staff_badges: 'eid = @eid',
   ticket_type_id_checks: 'eid = @eid',
+  ticket_type_handouts: 'eid = @eid',
+  handouts: 'eid = @eid',
 };
 
 export type Row = Record<string, string | number | null>;
@@ -121,6 +132,8 @@ const PAGE_KEY = 'transfer_page_key';
 
 /** The column each table is paged and ordered by (see the module comment). */
 function pageKey(table: TransferTable): string {
+  // Handouts have no rowid on PostgreSQL: their id, unique and fixed, on both.
+  if (table === 'handouts') return 'hid';
   // Insertion order on both databases: SQLite's rowid, and PostgreSQL's explicit rowid column (postgres-migrations.ts).
   return table === 'scan_log' || table === 'admission_events' || table === 'kiosk_log_heads' ? 'id' : 'rowid';
 }
@@ -157,14 +170,14 @@ async function* pagedRows(
 /** Every row of `table` (or of one event), in a stable order, page by page. Call inside a snapshot for a consistent export. */
 export function transferRows(sql: Sql, table: TransferTable, eid: string | null): AsyncGenerator<Row> {
   // A few rows per event and no rowid on PostgreSQL: read whole, in key order.
-  if (table === 'ticket_type_id_checks') return typeIdCheckRows(sql, eid);
+  if (table === 'ticket_type_id_checks' || table === 'ticket_type_handouts') return typeRows(sql, table, eid);
   return pagedRows(sql, table, TRANSFER_COLUMNS[table], eid === null ? null : EVENT_SCOPE[table], eid);
 }
 
-async function* typeIdCheckRows(sql: Sql, eid: string | null): AsyncGenerator<Row> {
-  const columns = TRANSFER_COLUMNS.ticket_type_id_checks.join(', ');
+async function* typeRows(sql: Sql, table: TypeTable, eid: string | null): AsyncGenerator<Row> {
+  const columns = TRANSFER_COLUMNS[table].join(', ');
   const where = eid === null ? '' : ' WHERE eid = ?';
-  yield* await sql.all<Row>(`SELECT ${columns} FROM ticket_type_id_checks${where} ORDER BY eid, ticket_type`, eid === null ? [] : [eid]);
+  yield* await sql.all<Row>(`SELECT ${columns} FROM ${table}${where} ORDER BY eid, ticket_type`, eid === null ? [] : [eid]);
 }
 
 /** The writes and lookups one import needs, all through the transaction it runs in. */
@@ -199,6 +212,12 @@ export interface TransferStore {
   replaceTypeIdCheck(row: Row): Promise<void>;
   /** A ticket's date of birth set; the ticket goes on the notes list again. */
   setDob(tid: string, dob: string): Promise<void>;
+  /** Every row of a per-type table here, by `eid \n ticket_type` (policyKey). */
+  typeRows(table: TypeTable): Promise<Map<string, Row>>;
+  /** A type's handout items replaced by the file's later ones (the list travels whole on every notes page). */
+  replaceTypeHandouts(row: Row): Promise<void>;
+  /** A ticket's party size or own handout items set from the file; the ticket goes on the notes list again. */
+  setTicketColumn(tid: string, column: 'party' | 'handouts', value: number | string): Promise<void>;
   /** An event's check-in rules, replaced by the file's newer ones. */
   replaceCheckInRules(row: Row): Promise<void>;
   /**
@@ -233,43 +252,75 @@ const rowParams = (table: TransferTable, row: Row): Record<string, SqlValue> =>
 /**
  * One event's occupancy counters, from the states and the history (docs/protocol.md "Occupancy"), as the
  * check-ins kept them: inside at the gate of the ticket's current entry; entries and exits at the gate scanned
- * at (late ones too). Annulments are taken off by annulledEntries.
+ * at (late ones too). A party counts its people (docs/protocol.md "Party tickets (project extension)"): those
+ * inside, and each entry's and exit's people (NULL: one). Annulments are taken off by annulledEntries.
  */
 const COUNT_OCCUPANCY = `
   SELECT gate_id, SUM(inside) AS inside, SUM(entries) AS entries, SUM(exits) AS exits FROM (
-    SELECT COALESCE(c.gate_id, '') AS gate_id, 1 AS inside, 0 AS entries, 0 AS exits
+    SELECT COALESCE(c.gate_id, '') AS gate_id, COALESCE(c.party_inside, 1) AS inside, 0 AS entries, 0 AS exits
     FROM checkins c JOIN tickets t ON t.tid = c.tid WHERE t.eid = @eid AND c.state = 'inside'
     UNION ALL
-    SELECT COALESCE(gate_id, ''), 0, CASE WHEN action = 'entry' THEN 1 ELSE 0 END, CASE WHEN action = 'exit' THEN 1 ELSE 0 END
+    SELECT COALESCE(gate_id, ''), 0, CASE WHEN action = 'entry' THEN COALESCE(people, 1) ELSE 0 END,
+      CASE WHEN action = 'exit' THEN COALESCE(people, 1) ELSE 0 END
     FROM admission_events WHERE eid = @eid AND action IN ('entry', 'exit')
   ) AS counted GROUP BY gate_id`;
 
+type HistoryRow = { action: string; gate_id: string | null; late: number; people: number | null };
+
 /**
  * An annulment takes its entry back at the gate of the entry it undid: the ticket's history replayed in order
- * (late scans changed no state; an entry while inside only confirmed the admission, keeping its gate).
+ * (late scans changed no state; an entry while inside only confirmed the admission, keeping its gate). A party
+ * ticket's annulment takes back every person admitted since the last one, at the gate of its last part, as the
+ * check-in does (issuer/services/check-in.ts applyEffect; protocol/party.ts afterEntry).
  */
 async function annulledEntries(tx: Sql, eid: string): Promise<Map<string, number>> {
   const byGate = new Map<string, number>();
-  const tids = await tx.all<{ tid: string }>("SELECT DISTINCT tid FROM admission_events WHERE eid = ? AND action = 'annul'", [eid]);
-  for (const { tid } of tids) {
-    const history = await tx.all<{ action: string; gate_id: string | null; late: number }>(
-      'SELECT action, gate_id, late FROM admission_events WHERE tid = ? ORDER BY id',
-      [tid],
-    );
-    let inside = false;
-    let gate = '';
-    for (const event of history) {
-      if (event.late === 1) continue;
-      if (event.action === 'entry') {
-        if (!inside) gate = event.gate_id ?? '';
-        inside = true;
-      } else {
-        if (event.action === 'annul') byGate.set(gate, (byGate.get(gate) ?? 0) + 1);
-        inside = false;
-      }
-    }
+  const policy = (await tx.get<{ entry_policy: EntryPolicy }>('SELECT entry_policy FROM events WHERE eid = ?', [eid]))?.entry_policy;
+  const tids = await tx.all<{ tid: string; party: number | null }>(
+    `SELECT DISTINCT a.tid, t.party FROM admission_events a JOIN tickets t ON t.tid = a.tid WHERE a.eid = ? AND a.action = 'annul'`,
+    [eid],
+  );
+  for (const { tid, party } of tids) {
+    const history = await tx.all<HistoryRow>('SELECT action, gate_id, late, people FROM admission_events WHERE tid = ? ORDER BY id', [tid]);
+    const replay = partySizeOf(party) > 1 ? replayParty(history, policy ?? 'single') : replayOne(history);
+    for (const [gate, taken] of replay) byGate.set(gate, (byGate.get(gate) ?? 0) + taken);
   }
   return byGate;
+}
+
+/** A ticket of one person: each annulment takes one entry back. */
+function* replayOne(history: readonly HistoryRow[]): Generator<[string, number]> {
+  let inside = false;
+  let gate = '';
+  for (const event of history) {
+    if (event.late === 1) continue;
+    if (event.action === 'entry') {
+      if (!inside) gate = event.gate_id ?? '';
+      inside = true;
+    } else {
+      if (event.action === 'annul') yield [gate, 1];
+      inside = false;
+    }
+  }
+}
+
+/** A party ticket: each annulment takes back the people admitted since the last one. */
+function* replayParty(history: readonly HistoryRow[], policy: EntryPolicy): Generator<[string, number]> {
+  let counts: PartyCounts = NO_PEOPLE;
+  let gate = '';
+  for (const event of history) {
+    if (event.late === 1) continue;
+    const people = event.people === null ? 1 : Number(event.people);
+    if (event.action === 'entry') {
+      gate = event.gate_id ?? '';
+      counts = afterEntry(counts, people, policy);
+    } else if (event.action === 'exit') {
+      counts = { inside: Math.max(0, counts.inside - people), admitted: counts.admitted };
+    } else {
+      yield [gate, counts.admitted];
+      counts = NO_PEOPLE;
+    }
+  }
 }
 
 /** The counters as kept, summed over their shards. */
@@ -290,6 +341,11 @@ export function transferStore(tx: Sql): TransferStore {
   const replaceOfflinePolicy = replaceStatement('offline_policies', ['eid', 'ticket_type']);
   const replaceHeartbeat = replaceStatement('scanner_heartbeats', ['api_key_id']);
   const replaceRules = replaceStatement('check_in_rules', ['eid']);
+  const replaceTypeHandouts = replaceStatement('ticket_type_handouts', ['eid', 'ticket_type']);
+  const typeRowsHere = async (table: TypeTable): Promise<Map<string, Row>> => {
+    const rows = await tx.all<Row>(`SELECT ${TRANSFER_COLUMNS[table].join(', ')} FROM ${table}`);
+    return new Map(rows.map((row) => [policyKey(row), row]));
+  };
   const issuerColumns = ['base_url', 'name', 'created_at'] as const;
   const findMany = async (table: KeyedTable, keys: readonly string[]): Promise<Map<string, Row>> => {
     const key = TRANSFER_KEYS[table];
@@ -323,12 +379,16 @@ export function transferStore(tx: Sql): TransferStore {
       // The searchable names stay in each copy (docs/protocol.md "Ticket search"): made here from holder_name.
       if (table === 'tickets') await fillSearchNames(tx);
       // Dated tickets, and the dated tickets of a type whose check arrives, go on this copy's notes list, so the
-      // kiosks learn their age bands (docs/protocol.md "ID checks (project extension)").
+      // kiosks learn their age bands (docs/protocol.md "ID checks (project extension)"); so do party tickets and
+      // tickets with their own items (docs/protocol.md "Party tickets (project extension)", "Handouts (project
+      // extension)"), and the tickets of handouts given, whose kiosks must refuse a second one.
       if (table === 'tickets')
         await renumber(
           tx,
-          rows.filter((row) => row['dob'] != null).map((row) => row['tid'] as string),
+          rows.filter((row) => row['dob'] != null || row['party'] != null || row['handouts'] != null).map((row) => row['tid'] as string),
         );
+      if (table === 'handouts')
+        await renumber(tx, [...new Set(rows.filter((row) => row['status'] === 'given').map((row) => row['tid'] as string))]);
       if (table === 'ticket_type_id_checks')
         for (const row of rows) await renumber(tx, await datedTicketsOf(tx, row['eid'] as string, row['ticket_type'] as string));
     },
@@ -373,9 +433,12 @@ export function transferStore(tx: Sql): TransferStore {
     },
     replaceOfflinePolicy: async (row) => void (await tx.run(replaceOfflinePolicy, rowParams('offline_policies', row))),
     replaceHeartbeat: async (row) => void (await tx.run(replaceHeartbeat, rowParams('scanner_heartbeats', row))),
-    typeIdChecks: async () => {
-      const rows = await tx.all<Row>(`SELECT ${TRANSFER_COLUMNS.ticket_type_id_checks.join(', ')} FROM ticket_type_id_checks`);
-      return new Map(rows.map((row) => [policyKey(row), row]));
+    typeIdChecks: () => typeRowsHere('ticket_type_id_checks'),
+    typeRows: typeRowsHere,
+    replaceTypeHandouts: async (row) => void (await tx.run(replaceTypeHandouts, rowParams('ticket_type_handouts', row))),
+    setTicketColumn: async (tid, column, value) => {
+      await tx.run(`UPDATE tickets SET ${column} = ? WHERE tid = ?`, [value, tid]);
+      await renumber(tx, [tid]);
     },
     replaceTypeIdCheck: (row) =>
       setTypeIdCheck(tx, row.eid as string, row.ticket_type as string, parseIdCheck(row.id_check as string)!, row.updated_at as string),

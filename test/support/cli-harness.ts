@@ -127,6 +127,11 @@ import type { EventJson } from '../../issuer/cli/event-commands.js';
 export type { EventJson };
 
 /** An event a week from now, so its tickets are valid while the tests run. */
+/** `event ticket-type set` for one type of `eid` with `flags` (e.g. `--handout wristband`, `--id-check age:18`). */
+export function setTicketType(data: string, eid: string, type: string, flags: readonly string[]): Promise<unknown> {
+  return cliJson(['event', 'ticket-type', 'set', '--data', data, '--event', eid, '--type', type, ...flags]);
+}
+
 export async function createEvent(data: string, extra: string[] = []): Promise<EventJson> {
   const date = new Date(Date.now() + 7 * 86_400_000);
   date.setUTCMilliseconds(0);

@@ -13,9 +13,18 @@ export interface HttpScanner {
   scannerId: string;
 }
 
-/** A setup code from `scanner setup`, exchanged at `url` for an API key; `env` reaches the CLI (e.g. the database URL). */
-export async function enroll(url: string, data: string, eid: string, env: NodeJS.ProcessEnv = {}): Promise<HttpScanner> {
-  const setup = await cliJson<{ setup_qr: string }>(['scanner', 'setup', '--data', data, '--event', eid], env);
+/**
+ * A setup code from `scanner setup` (with `flags`, e.g. `--role handout`), exchanged at `url` for an API key; `env`
+ * reaches the CLI (e.g. the database URL).
+ */
+export async function enroll(
+  url: string,
+  data: string,
+  eid: string,
+  env: NodeJS.ProcessEnv = {},
+  flags: readonly string[] = [],
+): Promise<HttpScanner> {
+  const setup = await cliJson<{ setup_qr: string }>(['scanner', 'setup', '--data', data, '--event', eid, ...flags], env);
   const scannerId = crypto.randomUUID();
   const response = await enrollWith(url, decodeSetupCode(setup.setup_qr).token, scannerId);
   expect(response.status).toBe(200);
@@ -56,4 +65,22 @@ export async function postCheckIn(
     body: JSON.stringify(body),
   });
   return { status: response.status, text: await response.text(), headers: response.headers };
+}
+
+/**
+ * POST /api/v1/tickets/handouts (docs/protocol.md "Handouts (project extension)") with a new handout id: the
+ * answer's status ('given' or 'refused') and reason.
+ */
+export async function giveHandout(
+  url: string,
+  scanner: HttpScanner,
+  body: { tid: string; eid: string; item: string },
+): Promise<{ status: string; reason?: string }> {
+  const response = await fetch(`${url}/api/v1/tickets/handouts`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${scanner.apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ handout_id: crypto.randomUUID(), given_at: new Date().toISOString(), ...body }),
+  });
+  expect(response.status).toBe(200);
+  return (await response.json()) as { status: string; reason?: string };
 }

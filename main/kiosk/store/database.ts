@@ -6,13 +6,14 @@
  *
  * The tables and who writes them: scans (scans.ts, queue.ts, lan.ts read them), settings (settings.ts),
  * discovery (discovery-cache.ts), revoked_tickets (revocations.ts), read_log (read-log.ts), audit_log
- * (audit-log.ts).
+ * (audit-log.ts), the notes list's listed_tickets and list_texts (listed-tickets.ts, notes.ts).
  */
 import { chmodSync, closeSync, existsSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
+import { migrateToListedTickets } from './listed-tickets.js';
 
-/** Ordered, append-only: migration N brings the file from user_version N to N+1. */
-const MIGRATIONS: readonly string[] = [
+/** Ordered, append-only: migration N brings the file from user_version N to N+1 (SQL, or a function for rows SQL cannot convert). */
+const MIGRATIONS: ReadonlyArray<string | ((db: Database.Database) => void)> = [
   `
   CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
   CREATE TABLE discovery (
@@ -129,6 +130,10 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX handouts_queue ON handouts (queue_state, seq);
   DELETE FROM attention_sync;
   `,
+  // NOTES_COMPACT_MIGRATION. The notes list compact on disk (docs/benchmarks.md "Attention notes sync"): one row per
+  // listed ticket keyed by the tid's 16 bytes, with its flag, note, band, party size and handouts, and shared note texts
+  // stored once (store/listed-tickets.ts), in place of the four tables above; the rows a kiosk has move over.
+  migrateToListedTickets,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -138,6 +143,9 @@ export const PARTY_KIOSK_MIGRATION = 6;
 
 /** The kiosk.db migration that added handouts (its index in MIGRATIONS). */
 export const KIOSK_HANDOUTS_MIGRATION = 7;
+
+/** The kiosk.db migration that made the notes list compact (its index in MIGRATIONS). */
+export const NOTES_COMPACT_MIGRATION = 8;
 
 /**
  * The open file and its prepared statements. Each is prepared once and reused: preparing costs more than running
@@ -224,7 +232,9 @@ function migrate(db: Database.Database): void {
   if (current > MIGRATIONS.length) throw new Error(`kiosk database is schema ${current}, newer than this app (${MIGRATIONS.length})`);
   for (let version = current; version < MIGRATIONS.length; version++) {
     db.transaction(() => {
-      db.exec(MIGRATIONS[version]!);
+      const migration = MIGRATIONS[version]!;
+      if (typeof migration === 'string') db.exec(migration);
+      else migration(db);
       db.pragma(`user_version = ${version + 1}`);
     })();
   }

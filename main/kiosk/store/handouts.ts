@@ -13,10 +13,10 @@ import {
   type Handout,
   type HandoutAnswer,
   type HandoutItem,
-  type TicketHandoutRow,
   type TypeHandoutRow,
 } from '../../../protocol/handouts.js';
 import type { Statements } from './database.js';
+import { listedOf } from './listed-tickets.js';
 
 /** One handout confirmed at this kiosk. */
 export interface LocalHandout {
@@ -43,25 +43,11 @@ const parse = <T>(json: string | null | undefined, fallback: T): T => {
   }
 };
 
-/** The page's handout fields, in the notes page's transaction (store/notes.ts applyPage). */
-export function applyHandoutPage(
-  sql: Statements,
-  page: {
-    tickets: ReadonlyArray<readonly [string, ...unknown[]]>;
-    handoutTypes?: readonly TypeHandoutRow[];
-    handouts?: readonly TicketHandoutRow[];
-  },
-  startOver: boolean,
-): void {
-  if (startOver) sql.statement('DELETE FROM handout_tickets').run();
-  // A listed ticket's row is the page's, or none.
-  const clear = sql.statement('DELETE FROM handout_tickets WHERE tid = ?');
-  for (const [tid] of page.tickets) clear.run(tid);
-  const put = sql.statement('INSERT OR REPLACE INTO handout_tickets (tid, items, given) VALUES (?, ?, ?)');
-  for (const [tid, items, given] of page.handouts ?? []) put.run(tid, JSON.stringify(items), JSON.stringify(given));
+/** The page's type items, replaced whole, in the notes page's transaction (store/notes.ts applyPage). */
+export function applyHandoutTypes(sql: Statements, handoutTypes: readonly TypeHandoutRow[] | undefined): void {
   sql.statement('DELETE FROM handout_types').run();
   const type = sql.statement('INSERT OR REPLACE INTO handout_types (ticket_type, items) VALUES (?, ?)');
-  for (const row of page.handoutTypes ?? []) type.run(row.ticket_type, JSON.stringify(row.items));
+  for (const row of handoutTypes ?? []) type.run(row.ticket_type, JSON.stringify(row.items));
 }
 
 export class KioskHandouts {
@@ -73,12 +59,8 @@ export class KioskHandouts {
       ticketType === null
         ? undefined
         : (this.sql.statement('SELECT items FROM handout_types WHERE ticket_type = ?').get(ticketType) as { items: string } | undefined);
-    const ticket = this.sql.statement('SELECT items, given FROM handout_tickets WHERE tid = ?').get(tid) as
-      { items: string; given: string } | undefined;
-    return {
-      items: mergeHandouts(parse<HandoutItem[]>(type?.items, []), parse<HandoutItem[]>(ticket?.items, [])),
-      given: parse<GivenRow[]>(ticket?.given, []),
-    };
+    const ticket = listedOf(this.sql, tid)?.handouts ?? null;
+    return { items: mergeHandouts(parse<HandoutItem[]>(type?.items, []), ticket?.items ?? []), given: ticket?.given ?? [] };
   }
 
   /** The handouts confirmed here for `tid` and not refused, as the wire's given records (this scanner's name). */

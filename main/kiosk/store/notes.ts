@@ -9,7 +9,8 @@ import { combineAttention, type TicketNote, type TypeNote } from '../decide/atte
 import { idCheckFromList, parseIdCheck, type AgeBand, type IdCheck } from '../../../protocol/id-check.js';
 import type { Statements } from './database.js';
 import type { TicketHandoutRow, TypeHandoutRow } from '../../../protocol/handouts.js';
-import { applyHandoutPage } from './handouts.js';
+import { applyHandoutTypes } from './handouts.js';
+import { clearListed, countNoted, listedOf, pruneTexts, putListed, type ListedTicket } from './listed-tickets.js';
 
 /** One page of the issuer's notes list as the kiosk keeps it (AttentionNotes.applyPage). */
 export interface AttentionNotesPage {
@@ -43,42 +44,27 @@ export interface AttentionSyncRow {
 export class AttentionNotes {
   constructor(private readonly sql: Statements) {}
 
-  /** One page in one transaction: a list of another issuer or event, or `reset`, starts over; the type rules are replaced whole. */
+  /**
+   * One page in one transaction: a list of another issuer or event, or `reset`, starts over; each listed ticket's
+   * row becomes what the page says of it (its band, size and own handouts: the page's, or none); the type rules are
+   * replaced whole.
+   */
   applyPage(page: AttentionNotesPage): void {
     const { sql } = this;
     sql.transaction(() => {
       const before = this.sync();
       const sameList = before !== null && before.iss === page.iss && before.eid === page.eid;
-      if (!sameList || page.reset) {
-        sql.statement('DELETE FROM attention_tickets').run();
-        sql.statement('DELETE FROM id_check_bands').run();
-        sql.statement('DELETE FROM party_sizes').run();
-      }
-      const upsert = sql.statement(
-        'INSERT INTO attention_tickets (tid, attention, note) VALUES (?, ?, ?) ON CONFLICT (tid) DO UPDATE SET attention = excluded.attention, note = excluded.note',
-      );
-      const remove = sql.statement('DELETE FROM attention_tickets WHERE tid = ?');
-      for (const [tid, attention, note] of page.tickets) {
-        if (attention === 0 && note === null) remove.run(tid);
-        else upsert.run(tid, attention, note);
-      }
-      // ID checks: a listed ticket's band is the page's, or none (unknown); the type checks are replaced whole.
-      const clearBand = sql.statement('DELETE FROM id_check_bands WHERE tid = ?');
-      for (const [tid] of page.tickets) clearBand.run(tid);
-      const band = sql.statement('INSERT OR REPLACE INTO id_check_bands (tid, band) VALUES (?, ?)');
-      for (const [tid, value] of page.idBands ?? []) band.run(tid, value);
-      // Party tickets: a listed ticket's size is the page's, or one.
-      const clearParty = sql.statement('DELETE FROM party_sizes WHERE tid = ?');
-      for (const [tid] of page.tickets) clearParty.run(tid);
-      const party = sql.statement('INSERT OR REPLACE INTO party_sizes (tid, size) VALUES (?, ?)');
-      for (const [tid, size] of page.parties ?? []) party.run(tid, size);
+      if (!sameList || page.reset) clearListed(sql);
+      putListed(sql, listedRows(sql, page));
+      // A completed sync: shared texts no ticket refers to any longer go.
+      if (page.syncedAt !== null) pruneTexts(sql);
       sql.statement('DELETE FROM id_check_types').run();
       const check = sql.statement('INSERT OR REPLACE INTO id_check_types (ticket_type, id_check) VALUES (?, ?)');
       for (const rule of page.idChecks ?? []) check.run(rule.ticket_type, rule.id_check);
       sql.statement('DELETE FROM attention_types').run();
       const type = sql.statement('INSERT OR REPLACE INTO attention_types (ticket_type, attention, note) VALUES (?, ?, ?)');
       for (const rule of page.types) type.run(rule.ticket_type, rule.attention ? 1 : 0, rule.note);
-      applyHandoutPage(sql, page, !sameList || page.reset);
+      applyHandoutTypes(sql, page.handoutTypes);
       const syncedAt = page.syncedAt ?? (sameList && !page.reset ? before.synced_at : null);
       sql
         .statement('INSERT OR REPLACE INTO attention_sync (id, iss, eid, cursor, synced_at) VALUES (1, ?, ?, ?, ?)')
@@ -98,7 +84,8 @@ export class AttentionNotes {
   attentionOf(owner: { iss: string; eid: string }, tid: string, ticketType: string | null): VerdictAttention | null {
     const sync = this.sync();
     if (sync === null || sync.iss !== owner.iss || sync.eid !== owner.eid) return null;
-    const ticket = this.sql.statement('SELECT attention, note FROM attention_tickets WHERE tid = ?').get(tid) as RawNote | undefined;
+    const listed = listedOf(this.sql, tid);
+    const ticket = listed === undefined ? undefined : { attention: listed.attention, note: listed.note };
     const type =
       ticketType === null
         ? undefined
@@ -123,8 +110,7 @@ export class AttentionNotes {
     const type = this.sql.statement('SELECT id_check FROM id_check_types WHERE ticket_type = ?').get(ticketType) as
       { id_check: string } | undefined;
     if (type === undefined) return null;
-    const band = this.sql.statement('SELECT band FROM id_check_bands WHERE tid = ?').get(tid) as { band: AgeBand } | undefined;
-    return idCheckFromList(parseIdCheck(type.id_check), holderName, band?.band ?? null);
+    return idCheckFromList(parseIdCheck(type.id_check), holderName, listedOf(this.sql, tid)?.band ?? null);
   }
 
   /**
@@ -134,13 +120,12 @@ export class AttentionNotes {
   partySizeOf(owner: { iss: string; eid: string }, tid: string): number | 'unsynced' {
     const sync = this.sync();
     if (sync === null || sync.iss !== owner.iss || sync.eid !== owner.eid || sync.synced_at === null) return 'unsynced';
-    const row = this.sql.statement('SELECT size FROM party_sizes WHERE tid = ?').get(tid) as { size: number } | undefined;
-    return row?.size ?? 1;
+    return listedOf(this.sql, tid)?.party ?? 1;
   }
 
   /** Tickets with a flag or a note in the list (shown on Setup beside the revocation list). */
   count(): number {
-    return (this.sql.statement('SELECT COUNT(*) AS n FROM attention_tickets').get() as { n: number }).n;
+    return countNoted(this.sql);
   }
 }
 
@@ -151,4 +136,23 @@ interface RawNote {
 
 function noteOf(row: RawNote | undefined): TicketNote & TypeNote {
   return row === undefined ? { attention: false, note: null } : { attention: row.attention === 1, note: row.note };
+}
+
+/**
+ * What the page says of each ticket it lists, whole. A ticket named only in the page's bands, sizes or handouts (the
+ * issuer lists each in `tickets` too) keeps what the list said of it before, with that field replaced.
+ */
+function listedRows(sql: Statements, page: AttentionNotesPage): ListedTicket[] {
+  const rows = new Map<string, ListedTicket>();
+  for (const [tid, attention, note] of page.tickets) rows.set(tid, { tid, attention, note, band: null, party: null, handouts: null });
+  const rowOf = (tid: string): ListedTicket => {
+    let row = rows.get(tid);
+    if (row === undefined)
+      rows.set(tid, (row = { tid, attention: 0, note: null, band: null, party: null, handouts: null, ...listedOf(sql, tid) }));
+    return row;
+  };
+  for (const [tid, band] of page.idBands ?? []) rowOf(tid).band = band;
+  for (const [tid, size] of page.parties ?? []) rowOf(tid).party = size;
+  for (const [tid, items, given] of page.handouts ?? []) rowOf(tid).handouts = { items, given };
+  return [...rows.values()];
 }

@@ -1,7 +1,7 @@
 /**
  * `export` / `import` of the door operations (docs/protocol.md "Door operations", docs/issuer.md "Moving an
  * issuer to the venue and back"): exits, re-entries, annulments, offline policies, a capacity and kiosk
- * heartbeats travel office → venue → office on SQLite, and SQLite → PostgreSQL → SQLite, every table equal
+ * heartbeats, and party tickets, handouts and handout stations (format version 7), travel office → venue → office on SQLite, and SQLite → PostgreSQL → SQLite, every table equal
  * on both sides, occupancy counted again from the merged states and history. All real: the built CLI,
  * `serve` child processes on loopback, real SQLite files, a throwaway PostgreSQL cluster.
  */
@@ -25,9 +25,10 @@ import {
   LOOPBACK_SERVE,
   scratchDir,
   serveCli,
+  setTicketType,
   type ServingCli,
 } from '../../support/cli-harness.js';
-import { enrollWith, postCheckIn, type HttpScanner } from '../../support/issuer-http.js';
+import { enrollWith, giveHandout, postCheckIn, type HttpScanner } from '../../support/issuer-http.js';
 import { startPostgresCluster, type PostgresCluster } from '../../support/postgres-cluster.js';
 
 const MINUTE = 60_000;
@@ -166,8 +167,16 @@ function expectEveryTableFilled(rows: Rows): void {
   // this evening has no check-in rules (theirs: test/integration/cli/export-import-lan-rules.test.ts) and no staff
   // badges (theirs: test/integration/cli/staff-badges.test.ts); event LAN keys come only from issuers before each kiosk
   // signed for itself (docs/protocol.md "LAN certificate (project extension of enrollment)"), none from this one; no
-  // ID checks either (theirs: test/integration/issuer/id-checks.test.ts).
-  const unfilled: readonly string[] = ['kiosk_log_heads', 'check_in_rules', 'staff_badges', 'event_lan_keys', 'ticket_type_id_checks'];
+  // ID checks either (theirs: test/integration/issuer/id-checks.test.ts), nor handouts (theirs: below).
+  const unfilled: readonly string[] = [
+    'kiosk_log_heads',
+    'check_in_rules',
+    'staff_badges',
+    'event_lan_keys',
+    'ticket_type_id_checks',
+    'ticket_type_handouts',
+    'handouts',
+  ];
   for (const table of [...TABLES, 'occupancy'] as const) {
     if (unfilled.includes(table)) continue;
     expect({ table, filled: rows[table].length > 0 }).toEqual({ table, filled: true });
@@ -358,14 +367,16 @@ describe('door operations travel office → venue → office (SQLite)', () => {
         'check_in_rules',
         'staff_badges',
         'ticket_type_id_checks',
+        'ticket_type_handouts',
+        'handouts',
       ] as const)
         delete v1[table];
       const drop = (rows: Record<string, unknown>[], columns: string[]) => rows.forEach((row) => columns.forEach((c) => delete row[c]));
       drop(v1.events, ['entry_policy', 'capacity']);
-      drop(v1.tickets, ['dob']);
-      drop(v1.checkins, ['state', 'state_at', 'first_checked_in_at', 'entries', 'version']);
-      drop(v1.enrollment_tokens, ['direction', 'role', 'pin_required']);
-      drop(v1.api_keys, ['role']);
+      drop(v1.tickets, ['dob', 'party', 'handouts']);
+      drop(v1.checkins, ['state', 'state_at', 'first_checked_in_at', 'entries', 'version', 'party_inside', 'party_admitted']);
+      drop(v1.enrollment_tokens, ['direction', 'role', 'pin_required', 'station']);
+      drop(v1.api_keys, ['role', 'station']);
       // Nor the audit chain's columns, which format 3 added (docs/issuer.md "Audit: tamper-evident logs").
       drop(v1.scan_log, ['position', 'prev_hash', 'hash', 'origin']);
       v1.sha256 = digestOf(v1);
@@ -392,6 +403,164 @@ describe('door operations travel office → venue → office (SQLite)', () => {
     SLOW,
   );
 });
+
+// ---- party tickets, handouts and handout stations (format version 7) ----
+
+describe('party tickets, handouts and handout stations travel office → venue → office (SQLite)', () => {
+  /** A file written again with `change` made to it, its checksum made again: a file export could have written. */
+  const rewritten = (file: string, change: (document: ExportFile & Record<string, unknown>) => void): string => {
+    const document = JSON.parse(fs.readFileSync(file, 'utf8')) as ExportFile & Record<string, unknown>;
+    change(document);
+    document.sha256 = digestOf(document);
+    const out = path.join(scratchDir('rewritten-'), 'file.json');
+    fs.writeFileSync(out, JSON.stringify(document));
+    return out;
+  };
+
+  it(
+    'sizes, people on entries and exits, items, handouts given and refused and a station key arrive whole; the venue goes on from them',
+    async () => {
+      const { data } = await initIssuer(BASE_URL);
+      const { eid } = await createEvent(data, ['--entry', 'reentry', '--capacity', '20']);
+      await setTicketType(data, eid, 'VIP', ['--handout', 'wristband', '--handout', '2 drink voucher']);
+      const [family] = (await issueTickets(data, eid, 1, ['--type', 'VIP', '--party', '4', '--handout', 'T-shirt M'])) as [string];
+      const [solo] = (await issueTickets(data, eid, 1, ['--type', 'VIP'])) as [string];
+      const server = await serve(data);
+      const entry = await kioskAt(server.url, data, eid, 'A', []);
+      const exit = await kioskAt(server.url, data, eid, 'B', ['--direction', 'exit']);
+      const station = await kioskAt(server.url, data, eid, 'H', ['--role', 'handout']);
+      expect(await door(server.url, entry, 'entry', family, eid, 30, { people: 3 })).toBe('valid');
+      expect(await door(server.url, exit, 'exit', family, eid, 25, { people: 1 })).toBe('exited');
+      expect(await door(server.url, entry, 'entry', solo, eid, 20)).toBe('valid');
+      expect(await giveHandout(server.url, station, { tid: solo, eid, item: 'wristband' })).toMatchObject({ status: 'given' });
+      expect(await giveHandout(server.url, station, { tid: solo, eid, item: 'wristband' })).toMatchObject({ reason: 'already_given' });
+      expect(await giveHandout(server.url, station, { tid: family, eid, item: 'T-shirt M' })).toMatchObject({ status: 'given' });
+      await stop(server);
+      const office = sqliteRows(data);
+      for (const table of ['ticket_type_handouts', 'handouts'] as const)
+        expect({ table, filled: office[table].length > 0 }).toEqual({ table, filled: true });
+      expect(office.api_keys.map((key) => key.station).sort()).toEqual(['handout', null, null]);
+      const before = await occupancy(data, eid);
+      expect(before).toMatchObject({ inside: 3, entries: 4, exits: 1 });
+
+      // The venue laptop, made from the file: every row equal (sizes, people, items, handouts, the station's mark).
+      const toVenue = await exportTo(data);
+      expect(toVenue.counts).toMatchObject({ ticket_type_handouts: 1, handouts: 3 });
+      const venue = path.join(scratchDir('venue-'), 'issuer-data');
+      expect(await importFrom(venue, toVenue.file)).toMatchObject({ created: true, warnings: [] });
+      expectSameRows(sqliteRows(venue), office);
+      expect(await occupancy(venue, eid)).toEqual(before);
+
+      const venueServer = await serve(venue);
+      // The station's key still only hands out: a moved station never admits.
+      const refused = await postCheckIn(venueServer.url, station, {
+        tid: family,
+        eid,
+        scanned_at: new Date().toISOString(),
+        scanner_id: station.scannerId,
+        idempotency_key: crypto.randomUUID(),
+      });
+      expect(refused.status).toBe(403);
+      // The office's handout stands: a second wristband is refused at the venue, with when and where.
+      expect(await giveHandout(venueServer.url, station, { tid: solo, eid, item: 'wristband' })).toMatchObject({ reason: 'already_given' });
+      expect(await giveHandout(venueServer.url, station, { tid: solo, eid, item: 'drink voucher' })).toMatchObject({ status: 'given' });
+      // The party goes on from its counts: 2 inside of 4, so 3 more is too many and 2 fills it.
+      expect(await door(venueServer.url, entry, 'entry', family, eid, 10, { people: 3 })).toBe('party_exceeded');
+      expect(await door(venueServer.url, entry, 'entry', family, eid, 9, { people: 2 })).toBe('valid');
+      expect(await door(venueServer.url, entry, 'entry', family, eid, 8, { people: 1 })).toBe('already_used');
+      // A kiosk syncing from the new copy learns the party and the handouts given (they are on its notes list).
+      const notes = await fetch(`${venueServer.url}/api/v1/scanners/notes`, { headers: { authorization: `Bearer ${entry.apiKey}` } });
+      const page = (await notes.json()) as { parties?: [string, number][]; handouts?: [string, unknown[], { item: string }[]][] };
+      expect(page.parties).toEqual([[family, 4]]);
+      expect(new Map(page.handouts?.map(([tid, , given]) => [tid, given.map((g) => g.item).sort()]))).toEqual(
+        new Map([
+          [family, ['T-shirt M']],
+          [solo, ['drink voucher', 'wristband']],
+        ]),
+      );
+      await stop(venueServer);
+      expect(await occupancy(venue, eid)).toMatchObject({ inside: 5, entries: 6, exits: 1 });
+
+      // Back to the office: the venue's part of the party and its two handouts (one refused), no conflict; both copies the same again.
+      const back = await importFrom(data, (await exportTo(venue)).file);
+      expect(back).toMatchObject({ double_admissions: 0, warnings: [] });
+      expect(back.counts.handouts).toEqual({ added: 2, updated: 0, unchanged: 3, conflicts: 0 });
+      expect(back.counts.checkins).toMatchObject({ updated: 1, conflicts: 0 });
+      expectSameRows(sqliteRows(data), sqliteRows(venue));
+      expect(await occupancy(data, eid)).toEqual(await occupancy(venue, eid));
+
+      // A party size or items of its own that differ: this copy's stand, and the import says which ticket.
+      await cliJson(['ticket', 'update', '--data', venue, solo, '--party', '2']);
+      await cliJson(['ticket', 'update', '--data', data, solo, '--party', '3']);
+      const differing = await importFrom(data, (await exportTo(venue)).file);
+      expect(differing.warnings).toEqual([
+        expect.stringContaining(`another party size or other handout items of their own in the file (${solo})`),
+      ]);
+      const kept = new Database(path.join(data, 'issuer.db'), { readonly: true });
+      expect(kept.prepare('SELECT party FROM tickets WHERE tid = ?').get(solo)).toEqual({ party: 3 });
+      kept.close();
+
+      // A format 6 file (before parties and handouts) still imports: one person each, no items, no station.
+      const file = (await exportTo(data)).file;
+      const v6 = rewritten(file, (d) => {
+        d.version = 6;
+        delete (d as Partial<ExportFile>).ticket_type_handouts;
+        delete (d as Partial<ExportFile>).handouts;
+        const drop = (rows: Record<string, unknown>[], columns: string[]) => rows.forEach((row) => columns.forEach((c) => delete row[c]));
+        drop(d.tickets, ['party', 'handouts']);
+        drop(d.checkins, ['party_inside', 'party_admitted']);
+        drop(d.admission_events, ['people']);
+        drop(d.enrollment_tokens, ['station']);
+        drop(d.api_keys, ['station']);
+      });
+      const fromV6 = path.join(scratchDir('v6-'), 'issuer-data');
+      expect(await importFrom(fromV6, v6)).toMatchObject({ created: true, warnings: [] });
+      const old = sqliteRows(fromV6);
+      expect([old.ticket_type_handouts, old.handouts]).toEqual([[], []]);
+      expect(old.tickets.map((ticket) => [ticket.party, ticket.handouts])).toEqual([
+        [null, null],
+        [null, null],
+      ]);
+      expect(old.api_keys.map((key) => key.station)).toEqual([null, null, null]);
+
+      // Values the CLI or the API would refuse are refused, naming the row and the field; nothing is created.
+      const cases: [(d: ExportFile & Record<string, unknown>) => void, string][] = [
+        [(d) => void (d.tickets[0]!.party = 1001), 'tickets[0].party must be null or a whole number from 1 to 1000'],
+        [(d) => void (d.tickets[0]!.handouts = '[{"item":"T-shirt M","count":21}]'), 'tickets[0].handouts must be null or a JSON list'],
+        [(d) => void (d.tickets[0]!.handouts = '[{"count":1,"item":"T-shirt M"}]'), 'tickets[0].handouts must be null or a JSON list'],
+        [(d) => void ((d.ticket_type_handouts as FileRowList)[0]!.items = '[]'), 'ticket_type_handouts[0].items must be a JSON list'],
+        [(d) => void ((d.handouts as FileRowList)[0]!.item = 'wrist\u0007band'), 'handouts[0].item must be an item name'],
+        [
+          (d) => {
+            // A given handout with a reason, or a refused one without (the rows' order is their ids').
+            const handout = (d.handouts as FileRowList)[0]!;
+            handout.reason = handout.status === 'given' ? 'not_listed' : null;
+          },
+          'handouts[0]: reason is set exactly when the status is "refused"',
+        ],
+        [(d) => void ((d.handouts as FileRowList)[0]!.tid = 'T-NOPE'), 'handouts[0].tid names ticket T-NOPE, which is not in the file'],
+        [(d) => void (d.api_keys[0]!.station = 'admin'), 'api_keys[0].station must be null or "handout"'],
+        [(d) => void (d.admission_events[0]!.people = 0), 'admission_events[0].people must be null or a whole number from 1 to 1000'],
+        [(d) => void (d.checkins[0]!.party_inside = -1), 'checkins[0].party_inside must be null or a whole number from 0 to 1000'],
+      ];
+      await Promise.all(
+        cases.map(async ([change, words]) => {
+          const fresh = path.join(scratchDir('bad-'), 'issuer-data');
+          const failure = await cliFailure(['import', '--data', fresh, '--from', rewritten(file, change)]);
+          expect({ code: failure.code, words, message: failure.message }).toMatchObject({
+            code: 'IMPORT_FILE_INVALID',
+            words,
+            message: expect.stringContaining(words),
+          });
+          expect(fs.existsSync(fresh)).toBe(false);
+        }),
+      );
+    },
+    SLOW,
+  );
+});
+
+type FileRowList = Record<string, unknown>[];
 
 // ---- PostgreSQL ----
 

@@ -26,10 +26,11 @@ import {
   LOOPBACK_SERVE,
   scratchDir,
   serveCli,
+  setTicketType,
   type ServingCli,
   issueTickets,
 } from '../../support/cli-harness.js';
-import { enroll, postCheckIn, type HttpScanner } from '../../support/issuer-http.js';
+import { enroll, giveHandout, postCheckIn, type HttpScanner } from '../../support/issuer-http.js';
 import { startPostgresCluster, type PostgresCluster } from '../../support/postgres-cluster.js';
 
 const MINUTE = 60_000;
@@ -197,6 +198,19 @@ describe('SQLite → PostgreSQL → SQLite', () => {
       expect(await admitted(server.url, door, scan(door, galaTickets[5]!, gala.eid, 5))).toBe('revoked');
       expect(await admitted(server.url, fairDoor, scan(fairDoor, fairTickets[0]!, fair.eid, 3))).toBe('valid');
       expect(await admitted(server.url, door, scan(door, galaTickets[1]!, gala.eid, 2, { action: 'exit' }))).toBe('exited');
+      // Party tickets and handouts (format version 7: docs/protocol.md "Party tickets (project extension)", "Handouts
+      // (project extension)"): a type's items, a ticket's own, a party's people in and out, a handout station's key.
+      await setTicketType(office.data, gala.eid, 'VIP', ['--handout', '2 drink voucher']);
+      const [family] = (await issueTickets(office.data, gala.eid, 1, ['--type', 'VIP', '--party', '5', '--handout', 'T-shirt M'])) as [
+        string,
+      ];
+      expect(await admitted(server.url, door, scan(door, family, gala.eid, 4, { people: 3 }))).toBe('valid');
+      expect(await admitted(server.url, door, scan(door, family, gala.eid, 3, { action: 'exit', people: 2 }))).toBe('exited');
+      const station = await enroll(server.url, office.data, gala.eid, {}, ['--role', 'handout']);
+      expect(await giveHandout(server.url, station, { tid: family, eid: gala.eid, item: 'T-shirt M' })).toMatchObject({ status: 'given' });
+      expect(await giveHandout(server.url, station, { tid: family, eid: gala.eid, item: 'T-shirt M' })).toMatchObject({
+        reason: 'already_given',
+      });
       const beat = await fetch(`${server.url}/api/v1/scanners/heartbeat`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${door.apiKey}` },
