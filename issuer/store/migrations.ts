@@ -513,6 +513,12 @@ export const MIGRATIONS: readonly string[] = [
   `
   -- nothing to change on SQLite
   `,
+  // 19: nothing on SQLite, which walks tickets_by_search_name in order and stops at the page (store/ticket-search.ts).
+  // PostgreSQL's 19 gives its search an index it can walk the same way without reading the table
+  // (docs/protocol.md "Ticket search"). Kept so both stores count the same versions.
+  `
+  -- nothing to change on SQLite
+  `,
 ];
 
 /** The migration that added party tickets (tickets.party, checkins.party_*); its number moves if migrations merge before it. */
