@@ -6,8 +6,8 @@
  */
 import type { HandoutCounts, TicketTypeRules } from '../issuer/dashboard-api.js';
 import type { ActionContext } from './actions.js';
-import { ApiProblem } from './api.js';
 import { fill, h } from './dom.js';
+import { EventPanelRequest } from './event-panel-request.js';
 import { formatCount } from './format.js';
 import { t } from './messages/format.js';
 
@@ -16,10 +16,22 @@ export class HandoutCountsPanel {
   readonly element: HTMLElement;
   private readonly body = h('div', { id: 'handout-counts-body' });
   private readonly problem = h('p', { class: 'message', role: 'alert', id: 'handout-counts-problem' });
-  private inFlight = false;
   private drawn = '';
+  private readonly request: EventPanelRequest<HandoutCounts>;
 
-  constructor(private readonly context: ActionContext) {
+  constructor(context: ActionContext) {
+    this.request = new EventPanelRequest(
+      context,
+      (api, eid) => api.handoutCounts(eid),
+      (counts) => {
+        this.problem.hidden = true;
+        this.draw(counts);
+      },
+      (problem) => {
+        this.problem.textContent = t('handouts.not_loaded', { problem });
+        this.problem.hidden = false;
+      },
+    );
     this.problem.hidden = true;
     this.element = h(
       'section',
@@ -33,25 +45,7 @@ export class HandoutCountsPanel {
 
   /** With each overview: asks again, one request at a time, and draws only what changed. */
   refresh(): void {
-    if (this.inFlight) return;
-    const eid = this.context.eid();
-    this.inFlight = true;
-    this.context
-      .api()
-      .handoutCounts(eid)
-      .then((counts) => {
-        if (eid !== this.context.eid()) return;
-        this.problem.hidden = true;
-        this.draw(counts);
-      })
-      .catch((error: unknown) => {
-        if (error instanceof ApiProblem && error.status === 401) return this.context.signedOut(error);
-        this.problem.textContent = t('handouts.not_loaded', { problem: error instanceof ApiProblem ? error.message : t('action.failed') });
-        this.problem.hidden = false;
-      })
-      .finally(() => {
-        this.inFlight = false;
-      });
+    this.request.refresh();
   }
 
   private draw(counts: HandoutCounts): void {

@@ -7,8 +7,8 @@
  */
 import type { StaffActionList, StaffActionView } from '../issuer/dashboard-api.js';
 import type { ActionContext } from './actions.js';
-import { ApiProblem } from './api.js';
 import { fill, h } from './dom.js';
+import { EventPanelRequest } from './event-panel-request.js';
 import { formatDateTime, roleText } from './format.js';
 import { t, tn } from './messages/format.js';
 
@@ -81,11 +81,22 @@ export class StaffActionPanel {
   private readonly truncatedNote = h('p', { class: 'muted', id: 'staff-actions-truncated' });
   private readonly problem = h('p', { class: 'message', role: 'alert', id: 'staff-actions-problem' });
   readonly element: HTMLElement;
-  private inFlight = false;
   /** The last answer drawn, as JSON: the same answer is not drawn again. */
   private drawn = '';
+  private readonly request: EventPanelRequest<StaffActionList>;
 
-  constructor(private readonly context: ActionContext) {
+  constructor(context: ActionContext) {
+    this.request = new EventPanelRequest(
+      context,
+      (api, eid) => api.staffActions(eid),
+      (list) => {
+        this.problem.textContent = '';
+        this.update(list);
+      },
+      (problem) => {
+        this.problem.textContent = t('staff_actions.not_loaded', { problem });
+      },
+    );
     this.table = h(
       'table',
       { class: 'scanners', id: 'staff-action-table' },
@@ -124,26 +135,7 @@ export class StaffActionPanel {
 
   /** Asks the issuer for the shown event's staff actions, unless a request is still out; an answer for another event is dropped. */
   refresh(): void {
-    if (this.inFlight) return;
-    const eid = this.context.eid();
-    this.inFlight = true;
-    this.context
-      .api()
-      .staffActions(eid)
-      .then((list) => {
-        if (eid !== this.context.eid()) return;
-        this.problem.textContent = '';
-        this.update(list);
-      })
-      .catch((error: unknown) => {
-        if (error instanceof ApiProblem && error.status === 401) return this.context.signedOut(error);
-        this.problem.textContent = t('staff_actions.not_loaded', {
-          problem: error instanceof ApiProblem ? error.message : t('action.failed'),
-        });
-      })
-      .finally(() => {
-        this.inFlight = false;
-      });
+    this.request.refresh();
   }
 
   update(list: StaffActionList): void {
