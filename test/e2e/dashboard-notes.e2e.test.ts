@@ -15,8 +15,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { issuerCli, LOOPBACK, ROOT, startIssuer, type RunningIssuer } from '../support/door-harness.js';
-import { freePort } from '../support/free-port.js';
+import { dashboardIssuer, signedInDashboard } from '../support/dashboard-page.js';
+import { issuerCli, ROOT, startIssuer, type RunningIssuer } from '../support/door-harness.js';
 import { decodeSetupCode } from '../../protocol/setup-code.js';
 
 const WAIT_MS = 30_000;
@@ -32,23 +32,11 @@ test('the admin flags a ticket and gives it a note on the lookup card; the door 
   test.setTimeout(180_000);
   if (!existsSync(join(ROOT, 'dist', 'dashboard', 'index.html'))) throw new Error('dist/dashboard is missing: run npm run build first');
   root = mkdtempSync(join(tmpdir(), 'dashboard-notes-e2e-'));
-  const dataDir = join(root, 'issuer');
-  const port = await freePort();
-  const baseUrl = `http://${LOOPBACK}:${port}`;
-
-  await issuerCli(dataDir, 'init', '--base-url', baseUrl, '--name', 'Harbour Lights Festival');
-  const { admin_token: adminToken } = await issuerCli<{ admin_token: string }>(dataDir, 'admin-token', 'reset');
-  const { eid } = await issuerCli<{ eid: string }>(
-    dataDir,
-    'event',
-    'create',
-    '--name',
-    'Friday Night',
-    '--date',
-    new Date(Date.now() + 3600_000).toISOString(),
-    '--venue',
-    'Pier 4',
-  );
+  const { dataDir, port, baseUrl, adminToken, eid } = await dashboardIssuer(root, {
+    issuer: 'Harbour Lights Festival',
+    event: 'Friday Night',
+    venue: 'Pier 4',
+  });
   await issuerCli(dataDir, 'event', 'ticket-type', 'set', '--event', eid, '--type', 'VIP', '--note', 'Green wristband');
   const { tickets } = await issuerCli<{ tickets: { tid: string }[] }>(
     dataDir,
@@ -77,15 +65,7 @@ test('the admin flags a ticket and gives it a note on the lookup card; the door 
     return ((await response.json()) as { attention?: unknown }).attention ?? null;
   };
 
-  page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
-  page.setDefaultTimeout(WAIT_MS);
-  page.on('pageerror', (error) => pageErrors.push(String(error)));
-  page.on('console', (message) => {
-    if (message.type() === 'error') pageErrors.push(message.text());
-  });
-  await page.goto(`${baseUrl}/admin`);
-  await page.fill('#admin-token', adminToken);
-  await page.click('button[type=submit]');
+  page = await signedInDashboard(browser, { baseUrl, adminToken }, pageErrors, WAIT_MS);
 
   await page.fill('#lookup-query', 'lovelace');
   await page.click('#lookup button[type=submit]');

@@ -12,8 +12,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { issuerCli, LOOPBACK, ROOT, startIssuer, type RunningIssuer } from '../support/door-harness.js';
-import { freePort } from '../support/free-port.js';
+import { dashboardIssuer, signedInDashboard } from '../support/dashboard-page.js';
+import { issuerCli, ROOT, startIssuer, type RunningIssuer } from '../support/door-harness.js';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.js';
 import { decodeSetupCode } from '../../protocol/setup-code.js';
 
@@ -30,25 +30,15 @@ test('the dashboard shows a working and a failing webhook endpoint, in words, wi
   test.setTimeout(180_000);
   if (!existsSync(join(ROOT, 'dist', 'dashboard', 'index.html'))) throw new Error('dist/dashboard is missing: run npm run build first');
   root = mkdtempSync(join(tmpdir(), 'dashboard-webhooks-e2e-'));
-  const dataDir = join(root, 'issuer');
-  const port = await freePort();
-  const baseUrl = `http://${LOOPBACK}:${port}`;
   receiver = await startReceiver();
   receiver.statuses.set('/down', 503);
 
-  await issuerCli(dataDir, 'init', '--base-url', baseUrl, '--name', 'Harbour Lights Festival');
-  const { admin_token: adminToken } = await issuerCli<{ admin_token: string }>(dataDir, 'admin-token', 'reset');
-  const { eid } = await issuerCli<{ eid: string }>(
-    dataDir,
-    'event',
-    'create',
-    '--name',
-    'Friday Night',
-    '--date',
-    new Date(Date.now() - 3600_000).toISOString(),
-    '--venue',
-    'Pier 4',
-  );
+  const { dataDir, port, baseUrl, adminToken, eid } = await dashboardIssuer(root, {
+    issuer: 'Harbour Lights Festival',
+    event: 'Friday Night',
+    venue: 'Pier 4',
+    startsAt: new Date(Date.now() - 3600_000),
+  });
   const { tickets } = await issuerCli<{ tickets: { tid: string }[] }>(
     dataDir,
     'ticket',
@@ -110,15 +100,7 @@ test('the dashboard shows a working and a failing webhook endpoint, in words, wi
   ]);
   await eventually(() => receiver!.received.some((r) => r.path === '/down' && r.verified && r.status === 503)).toBe(true);
 
-  page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
-  page.setDefaultTimeout(WAIT_MS);
-  page.on('pageerror', (error) => pageErrors.push(String(error)));
-  page.on('console', (message) => {
-    if (message.type() === 'error') pageErrors.push(message.text());
-  });
-  await page.goto(`${baseUrl}/admin`);
-  await page.fill('#admin-token', adminToken);
-  await page.click('button[type=submit]');
+  page = await signedInDashboard(browser, { baseUrl, adminToken }, pageErrors, WAIT_MS);
 
   const upRow = page.locator(`#webhook-table tr[data-endpoint="${up.endpoint_id}"]`);
   const downRow = page.locator(`#webhook-table tr[data-endpoint="${down.endpoint_id}"]`);

@@ -15,8 +15,11 @@ export interface DashboardIssuer {
   eid: string;
 }
 
-/** `init`, `admin-token reset` and `event create` in `root`/issuer; the issuer is not started yet. */
-export async function dashboardIssuer(root: string, names: { issuer: string; event: string; venue: string }): Promise<DashboardIssuer> {
+/** `init`, `admin-token reset` and `event create` (an hour from now unless `startsAt`) in `root`/issuer; the issuer is not started yet. */
+export async function dashboardIssuer(
+  root: string,
+  names: { issuer: string; event: string; venue: string; startsAt?: Date },
+): Promise<DashboardIssuer> {
   const dataDir = join(root, 'issuer');
   const port = await freePort();
   const baseUrl = `http://${LOOPBACK}:${port}`;
@@ -29,7 +32,7 @@ export async function dashboardIssuer(root: string, names: { issuer: string; eve
     '--name',
     names.event,
     '--date',
-    new Date(Date.now() + 3600_000).toISOString(),
+    (names.startsAt ?? new Date(Date.now() + 3600_000)).toISOString(),
     '--venue',
     names.venue,
   );
