@@ -16,6 +16,7 @@ import { cliFailure, cliJson, createEvent, issueTickets, runCli, scratchDir } fr
 import { enroll, postCheckIn, type HttpScanner } from '../../support/issuer-http.js';
 import { BOTH_STORES, useIssuerOnStore, type Store } from '../../support/issuer-on-store.js';
 import { startReceiver, type Receiver } from '../../support/webhook-receiver.js';
+import { EXPORT_VERSION } from '../../../issuer/transfer/file.js';
 
 const SLOW_MS = 120_000;
 
@@ -268,7 +269,7 @@ describe.each<[Store]>(BOTH_STORES)('ID checks on %s', (store) => {
       await cliJson(['export', '--data', issuer.data, '--event', event.eid, '--to', file]);
       expect(fs.statSync(file).mode & 0o777).toBe(0o600);
       const document = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, Array<Record<string, unknown>>> & { version: number };
-      expect(document.version).toBe(6);
+      expect(document.version).toBe(EXPORT_VERSION);
       expect(document['ticket_type_id_checks']!.map((row) => [row['ticket_type'], row['id_check']])).toEqual([['Bar', 'age:18']]);
       expect(Object.fromEntries(document['tickets']!.map((row) => [row['tid'], row['dob']]))).toEqual({
         [over!]: adult,
