@@ -54,6 +54,8 @@ function confirmDialog(options: {
       h('div', { class: 'buttons' }, cancel, confirm),
     );
     let answer: string | null = null;
+    // What was missing is given now: the words go.
+    for (const type of ['click', 'input']) options.extra?.node.addEventListener(type, () => (missing.textContent = ''));
     confirm.addEventListener('click', () => {
       const problem = options.extra?.problem() ?? null;
       if (problem !== null) {

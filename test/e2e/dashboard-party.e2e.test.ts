@@ -75,6 +75,7 @@ test('the manual check-in of a party asks how many come in, and says the answer 
   await dialog.locator('.people-number[data-people="3"]').click();
   await expect(dialog.locator('.people-number[data-people="3"]')).toHaveAttribute('aria-pressed', 'true');
   await expect(dialog.locator('.people-number[data-people="3"]')).toHaveText('✓ 3');
+  await expect(dialog.locator('[data-dialog-problem]')).toHaveText('');
   await dialog.screenshot({ path: join(ROOT, 'test-results', 'e2e', 'dashboard-party-check-in.png') });
   await dialog.locator('#manual-check-in-dialog-confirm').click();
   await expect(page.locator('#lookup-results [data-manual-party=valid]')).toHaveText('3 of 5 in, 2 to come');
