@@ -11,6 +11,7 @@ import { formatDateTime, formatClock, labelOrNone, roleText, scannerLabel, staff
 import { t, tn } from './messages/format.js';
 import { snapToDevicePixel, wholePixelQrSize } from './qr-size.js';
 import { handoutAndPartyFacts } from './handout-facts.js';
+import { partyAnswerText, peoplePicker } from './party-picker.js';
 
 export interface ActionContext {
   api: () => AdminApi;
@@ -30,6 +31,8 @@ function confirmDialog(options: {
   body: string[];
   confirm: string;
   reasonLabel?: string;
+  /** More to answer (a party's number): `problem` says what is missing, and the dialog stays open until it is given. */
+  extra?: { node: HTMLElement; problem: () => string | null };
 }): Promise<string | null> {
   return new Promise((resolve) => {
     const reason =
@@ -38,6 +41,7 @@ function confirmDialog(options: {
         : h('input', { id: `${options.id}-reason`, type: 'text', maxlength: 200, autocomplete: 'off' });
     const confirm = h('button', { type: 'button', class: 'danger', id: `${options.id}-confirm` }, options.confirm);
     const cancel = h('button', { type: 'button', class: 'secondary' }, t('dialog.cancel'));
+    const missing = h('p', { class: 'message', role: 'alert', 'data-dialog-problem': '' });
     const dialog = h(
       'dialog',
       { id: options.id, class: 'confirm', 'aria-labelledby': `${options.id}-title` },
@@ -45,10 +49,19 @@ function confirmDialog(options: {
       ...options.body.map((line) => h('p', {}, line)),
       reason === null ? null : h('label', { for: reason.id }, options.reasonLabel!),
       reason,
+      options.extra?.node,
+      options.extra === undefined ? null : missing,
       h('div', { class: 'buttons' }, cancel, confirm),
     );
     let answer: string | null = null;
+    // What was missing is given now: the words go.
+    for (const type of ['click', 'input']) options.extra?.node.addEventListener(type, () => (missing.textContent = ''));
     confirm.addEventListener('click', () => {
+      const problem = options.extra?.problem() ?? null;
+      if (problem !== null) {
+        missing.textContent = problem;
+        return;
+      }
       answer = reason?.value.trim() ?? '';
       dialog.close();
     });
@@ -151,9 +164,10 @@ function ticketCard(
     ticket.presence === 'inside' || ticket.presence === 'outside'
       ? h('button', { type: 'button', class: 'danger', 'data-action': 'annul-check-in', onclick: () => onAnnul(ticket) }, t('ticket.annul'))
       : null;
-  // docs/issuer.md "Admin dashboard": a ticket not inside may be checked in by hand, with a reason; the issuer judges it.
+  // docs/issuer.md "Admin dashboard": a ticket not inside (or a party with people to come) may be checked in by hand,
+  // with a reason; the issuer judges it.
   const checkIn =
-    ticket.status === 'revoked' || ticket.status === 'expired' || ticket.presence === 'inside'
+    ticket.status === 'revoked' || ticket.status === 'expired' || (ticket.presence === 'inside' && (ticket.party?.remaining ?? 0) === 0)
       ? null
       : h('button', { type: 'button', 'data-action': 'manual-check-in', onclick: () => onCheckIn(ticket) }, t('ticket.manual'));
   return h(
@@ -236,12 +250,17 @@ export function buildActions(context: ActionContext): HTMLElement {
     }
   };
   const checkInManually = async (ticket: TicketView): Promise<void> => {
+    // docs/issuer.md "Admin dashboard": a party with more than one to come asks how many come in now.
+    const picker = (ticket.party?.remaining ?? 0) > 1 ? peoplePicker(ticket.party!.remaining) : null;
     const reason = await confirmDialog({
       id: 'manual-check-in-dialog',
       title: t('ticket.manual.title', { name: labelOrNone(ticket.holder_name, t('ticket.no_name')) }),
       body: [t('ticket.manual.body', { tid: ticket.tid })],
       confirm: t('ticket.manual'),
       reasonLabel: t('ticket.manual.reason'),
+      ...(picker === null
+        ? {}
+        : { extra: { node: picker.node, problem: () => (picker.chosen() === null ? t('ticket.manual.people_required') : null) } }),
     });
     if (reason === null) return;
     if (reason === '') {
@@ -249,10 +268,16 @@ export function buildActions(context: ActionContext): HTMLElement {
       return;
     }
     try {
-      const answer = await context.api().checkInManually(ticket.tid, reason);
+      const answer = await context.api().checkInManually(ticket.tid, reason, picker?.chosen() ?? undefined);
       context.refresh();
       await runLookup(lastQuery);
-      if (answer.status === 'valid') announce(t('ticket.manual.done', { tid: ticket.tid }));
+      const party = partyAnswerText(answer);
+      if (party !== null) {
+        // In words on the page as well as announced: "3 of 5 in, 2 to come", or how many may still come.
+        const refused = answer.status !== 'valid';
+        results.prepend(h('p', { class: 'message', role: refused ? 'alert' : 'status', 'data-manual-party': answer.status }, party));
+        announce(party);
+      } else if (answer.status === 'valid') announce(t('ticket.manual.done', { tid: ticket.tid }));
       else
         results.prepend(
           h(

@@ -119,8 +119,13 @@ export function createApi(token: string | null) {
     revokeSetupCode: (tokenId: string) => json<RevokeSetupResult>(call('POST', `/setup-codes/${id(tokenId)}/revoke`, token, {})),
     annulCheckIn: (tid: string, reason: string) =>
       json<AnnulCheckInResult>(call('POST', `/tickets/${id(tid)}/annul`, token, { reason } satisfies AnnulCheckInRequest)),
-    checkInManually: (tid: string, reason: string) =>
-      json<ManualCheckInResult>(call('POST', `/tickets/${id(tid)}/check-in`, token, { reason } satisfies ManualCheckInRequest)),
+    checkInManually: (tid: string, reason: string, people?: number) =>
+      json<ManualCheckInResult>(
+        call('POST', `/tickets/${id(tid)}/check-in`, token, {
+          reason,
+          ...(people === undefined ? {} : { people }),
+        } satisfies ManualCheckInRequest),
+      ),
     setDoor: (eid: string, settings: DoorSettingsRequest) =>
       json<DoorSettingsResult>(call('POST', `/events/${id(eid)}/door`, token, settings)),
     setOfflinePolicy: (eid: string, policy: OfflinePolicyRequest) =>

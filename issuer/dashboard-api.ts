@@ -376,12 +376,19 @@ export interface AnnulCheckInResult {
 /** POST /admin/api/tickets/:tid/check-in: a manual check-in with a reason (docs/issuer.md "Admin dashboard"). */
 export interface ManualCheckInRequest {
   reason: string;
+  /**
+   * docs/protocol.md "Party tickets (project extension)": how many of a party ticket come in now, 1-1000, judged
+   * as a kiosk's `people` (more than remain: `party_exceeded`, nothing checked in); absent: one person.
+   */
+  people?: number;
 }
 
 export interface ManualCheckInResult {
   tid: string;
   /** The entry's answer, as a kiosk's manual entry gets it: `valid` is checked in, anything else a refusal. */
   status: string;
+  /** The answer's party counts (after this entry when it was admitted); null for a ticket of one person. */
+  party: PartyState | null;
   ticket: TicketView;
 }
 

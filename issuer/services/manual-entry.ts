@@ -3,7 +3,8 @@
  * search"): the same entry a supervisor's kiosk makes with `manual_reason`, judged by the same decision
  * (check-in-decision.ts: revoked, expired, already used, re-entry, rules, capacity), recorded with the reason
  * and `dashboard` as who, and in the audit log. There is no scanner, no idempotency key and no stored answer:
- * the administrator sees the answer at once, and a second click is judged again (already used).
+ * the administrator sees the answer at once, and a second click is judged again (already used). A party ticket's
+ * entry counts `people` of it (docs/protocol.md "Party tickets (project extension)"), judged as at a kiosk.
  */
 import { randomUUID } from 'node:crypto';
 import type { DoorCheckInResponse } from '../../protocol/door.js';
@@ -16,7 +17,7 @@ import { decideCheckIn, type CheckInBody } from './check-in-decision.js';
 
 export const manualEntryWrite = namedJob(
   'manual-entry',
-  async (db, args: { tid: string; reason: string; now: string }): Promise<DoorCheckInResponse> => {
+  async (db, args: { tid: string; reason: string; people?: number | undefined; now: string }): Promise<DoorCheckInResponse> => {
     const { ticket, checkin, door } = await checkInFacts(db, args.tid, null);
     if (!ticket) throw new AdminError('TICKET_NOT_FOUND', `no ticket ${args.tid} at this issuer`);
     // The administrator may do what any key may, for the ticket's own event.
@@ -37,6 +38,8 @@ export const manualEntryWrite = namedJob(
       idempotency_key: key,
       action: 'entry',
       manual_reason: args.reason,
+      // docs/protocol.md "Party tickets (project extension)": judged as a kiosk's `people`; absent, one person.
+      ...(args.people === undefined ? {} : { people: args.people }),
     };
     const decision = decideCheckIn({
       now: new Date(args.now),
@@ -75,7 +78,13 @@ export const manualEntryWrite = namedJob(
       gate_id: null,
       idempotency_key: null,
       outcome: decision.outcome,
-      details: JSON.stringify({ check: decision.check, actor: 'dashboard', manual_reason: args.reason }),
+      // The number asked is audited with the reason, a refused one (party_exceeded) too.
+      details: JSON.stringify({
+        check: decision.check,
+        actor: 'dashboard',
+        manual_reason: args.reason,
+        ...(args.people === undefined ? {} : { people: args.people }),
+      }),
     });
     return decision.body;
   },

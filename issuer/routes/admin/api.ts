@@ -58,6 +58,7 @@ import {
   idParam,
   lookupQuerySchema,
   lookupSchema,
+  manualCheckInBodySchema,
   manualCheckInResultSchema,
   overviewSchema,
   revokeScannerResultSchema,
@@ -320,17 +321,20 @@ export default async function adminApiRoutes(app: FastifyInstance, options: Admi
   // docs/issuer.md "Admin dashboard": the same entry as a kiosk's with `manual_reason` (docs/protocol.md "Ticket search").
   app.post<{ Params: { tid: string }; Body: ManualCheckInRequest }>(
     '/tickets/:tid/check-in',
-    { schema: { params: idParam('tid'), body: annulBodySchema, response: { 200: manualCheckInResultSchema, ...guarded(400, 404) } } },
+    {
+      schema: { params: idParam('tid'), body: manualCheckInBodySchema, response: { 200: manualCheckInResultSchema, ...guarded(400, 404) } },
+    },
     async (request): Promise<ManualCheckInResult> => {
       const { tid } = request.params;
+      const { people } = request.body;
       const reason = request.body.reason.trim();
       if (reason !== '') refuseBadLabel('reason', reason);
       const answer = await adminAction(() => {
         if (reason === '') throw new AdminError('INVALID_REASON', 'give a reason of 1-200 characters');
-        return database.write(manualEntryWrite({ tid, reason, now: new Date().toISOString() }));
+        return database.write(manualEntryWrite({ tid, reason, people, now: new Date().toISOString() }));
       });
-      request.log.info({ tid, status: answer.status }, 'manual check-in from the admin dashboard');
-      return { tid, status: answer.status, ticket: await ticketViewOf(db, tid) };
+      request.log.info({ tid, status: answer.status, people }, 'manual check-in from the admin dashboard');
+      return { tid, status: answer.status, party: answer.party ?? null, ticket: await ticketViewOf(db, tid) };
     },
   );
 

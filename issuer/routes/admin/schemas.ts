@@ -5,6 +5,7 @@
  */
 import { MAX_EVENT_CAPACITY } from '../../admin/validators.js';
 import { MAX_HANDOUT_ITEMS } from '../../../protocol/handouts.js';
+import { MAX_PARTY } from '../../../protocol/party.js';
 
 const dateTime = { type: 'string', format: 'date-time' } as const;
 const nullableString = { type: ['string', 'null'] } as const;
@@ -186,6 +187,14 @@ export const overviewSchema = object({
   complete: { type: 'boolean' },
 });
 
+/** docs/protocol.md "Party tickets (project extension)": a party ticket's size and counts; null for one person. */
+const partySchema = {
+  type: ['object', 'null'],
+  additionalProperties: false,
+  required: ['size', 'inside', 'admitted_total', 'remaining'],
+  properties: { size: count, inside: count, admitted_total: count, remaining: count, refused: count },
+} as const;
+
 export const ticketViewSchema = object({
   tid: { type: 'string' },
   eid: { type: 'string' },
@@ -222,12 +231,7 @@ export const ticketViewSchema = object({
       },
     }),
   },
-  party: {
-    type: ['object', 'null'],
-    additionalProperties: false,
-    required: ['size', 'inside', 'admitted_total', 'remaining'],
-    properties: { size: count, inside: count, admitted_total: count, remaining: count, refused: count },
-  },
+  party: partySchema,
 });
 
 /** docs/protocol.md "Attention notes (project extension)": the dashboard's note form. */
@@ -317,7 +321,22 @@ export const annulCheckInResultSchema = object({
   ticket: ticketViewSchema,
 });
 
-export const manualCheckInResultSchema = object({ tid: { type: 'string' }, status: { type: 'string' }, ticket: ticketViewSchema });
+export const manualCheckInResultSchema = object({
+  tid: { type: 'string' },
+  status: { type: 'string' },
+  party: partySchema,
+  ticket: ticketViewSchema,
+});
+
+/** docs/issuer.md "Admin dashboard": a reason, and for a party ticket how many of it come in (absent: one person). */
+export const manualCheckInBodySchema = {
+  type: 'object',
+  required: ['reason'],
+  properties: {
+    reason: { type: 'string', minLength: 1, maxLength: 200 },
+    people: { type: 'integer', minimum: 1, maximum: MAX_PARTY },
+  },
+} as const;
 
 export const doorSettingsResultSchema = object({ eid: { type: 'string' }, entry_policy: entryPolicy, capacity });
 
