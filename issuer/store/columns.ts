@@ -15,7 +15,7 @@
  * a text people see (a name, venue, gate or ticket type) under the rules `event create` and `ticket issue` apply
  * (non-empty, at most 80 characters, printable: docs/issuer.md "Threats handled"), `label?` null or such a text,
  * `label_text` such a text or '', `capacity?` null or an event capacity as `event create` takes, `scanner_text?` null or
- * a scanner name or platform as enrollment takes; the rest are one format or set of values each (issuer/transfer/file.ts checks them).
+ * a scanner name or platform as enrollment takes, `note?` null or a check-in note as `--note` takes; the rest are one format or set of values each (issuer/transfer/file.ts checks them).
  */
 export type TransferType =
   | 'string'
@@ -55,7 +55,8 @@ export type TransferType =
   | 'handout_item'
   | 'handout_status'
   | 'handout_reason?'
-  | 'scanner_text';
+  | 'scanner_text'
+  | 'note?';
 
 export interface Column {
   /** The value's type in an export file; absent: the column never travels (an id or number given here). */
@@ -110,10 +111,10 @@ export const TABLE_COLUMNS = {
     revocation_seq: LOCAL,
     // The holder name in the searchable form (protocol/search-name.ts): made again from holder_name where it lands.
     search_name: LOCAL,
-    // Attention flag and check-in note (docs/protocol.md "Attention notes (project extension)"): they stay in this
-    // database for now, as the type rules below and their change sequence (not in the export file yet).
-    attention: LOCAL,
-    note: LOCAL,
+    // Attention flag and check-in note (docs/protocol.md "Attention notes (project extension)", format version 7);
+    // their place in the note sequence is given again by the copy they arrive at (issuer/transfer/attention-notes.ts).
+    attention: { travels: 'flag' },
+    note: { travels: 'note?' },
     note_seq: LOCAL,
     // The holder's date of birth (docs/protocol.md "ID checks (project extension)"): in the export file (format
     // version 6, the issuer's own 0600 backup), never in a QR, an answer, a CSV or a webhook.
@@ -287,7 +288,15 @@ export const TABLE_COLUMNS = {
   },
   event_lan_keys: { rowid: ROWID, eid: { travels: 'string' }, lan_key: { travels: 'string' }, created_at: { travels: 'time' } },
   revocation_sequence: { singleton: LOCAL, last_seq: LOCAL, copy_id: LOCAL },
-  ticket_type_notes: { eid: LOCAL, ticket_type: LOCAL, attention: LOCAL, note: LOCAL, updated_at: LOCAL },
+  // A ticket type's attention flag and note (format version 7): the later setting stands on import
+  // (issuer/transfer/attention-notes.ts).
+  ticket_type_notes: {
+    eid: { travels: 'string', immutable: true },
+    ticket_type: { travels: 'label', immutable: true },
+    attention: { travels: 'flag' },
+    note: { travels: 'note?' },
+    updated_at: { travels: 'time' },
+  },
   // A ticket type's ID check (format version 6): the later setting stands on import (issuer/transfer/id-checks.ts).
   ticket_type_id_checks: {
     eid: { travels: 'string', immutable: true },

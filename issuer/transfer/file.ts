@@ -15,7 +15,7 @@
  *    "enrollment_tokens":[…],"api_keys":[…],"idempotency":[…],
  *    "admission_events":[…],"offline_policies":[…],"scanner_heartbeats":[…],
  *    "kiosk_log_heads":[…],"event_lan_keys":[…],"check_in_rules":[…],"staff_badges":[…],
- *    "ticket_type_id_checks":[…],"ticket_type_handouts":[…],"handouts":[…],"sha256":"…"}
+ *    "ticket_type_id_checks":[…],"ticket_type_handouts":[…],"handouts":[…],"ticket_type_notes":[…],"sha256":"…"}
  *
  * with its members in this order (the header, the tables of its version in
  * TRANSFER_TABLES order, the checksum last), so both are streamed: written row
@@ -25,7 +25,8 @@
  * every row has exactly the columns below, of the types below. Version 2 added
  * the door operations (docs/protocol.md "Door operations"): the columns and
  * the tables of V2_ADDITIONS; version 3 the audit chain, version 4 LAN keys and
- * check-in rules, version 5 staff roles and badges (V5_ADDITIONS), version 6 ID checks (V6_ADDITIONS), version 7 party tickets, handouts and handout stations (V7_ADDITIONS). An older file still reads: each row is checked as its
+ * check-in rules, version 5 staff roles and badges (V5_ADDITIONS), version 6 ID checks (V6_ADDITIONS), version 7 party tickets, handouts, handout stations and attention notes (V7_ADDITIONS; a version 7 file written before
+ * its notes still reads, V7_NOTES). An older file still reads: each row is checked as its
  * version has it and then given the current version's defaults (upgradeRow),
  * as the migrations give an older database.
  *
@@ -119,15 +120,25 @@ const V6_ADDITIONS = {
  * items, no station.
  */
 const V7_ADDITIONS = {
-  tables: ['ticket_type_handouts', 'handouts'] as readonly TransferTable[],
+  tables: ['ticket_type_handouts', 'handouts', 'ticket_type_notes'] as readonly TransferTable[],
   columns: {
-    tickets: { party: null, handouts: null },
+    tickets: { attention: 0, note: null, party: null, handouts: null },
     checkins: { party_inside: null, party_admitted: null },
     admission_events: { people: null },
     enrollment_tokens: { station: null },
     api_keys: { station: null },
   } as Partial<Record<TransferTable, Record<string, string | number | null>>>,
 };
+
+/**
+ * What version 7 added last (docs/protocol.md "Attention notes (project extension)"): a ticket's attention flag and
+ * note, and the ticket types' notes. A version 7 file written before them has tickets without both columns and no
+ * ticket_type_notes (the last table): it reads as version 6's, with no notes (flag 0, note null).
+ */
+const V7_NOTES = { table: 'ticket_type_notes' as TransferTable, columns: { attention: 0, note: null } };
+
+/** Whether a table of a file of `version` may be left out: version 7's notes (V7_NOTES). */
+export const isOptionalTable = (table: TransferTable, version: number): boolean => version === 7 && table === V7_NOTES.table;
 
 /** What version 4 added: the events' LAN keys and check-in rules. */
 const V4_ADDITIONS = { tables: ['event_lan_keys', 'check_in_rules'] as readonly TransferTable[] };
@@ -301,6 +312,7 @@ export function digestOf(file: Omit<ExportFile, 'sha256'>): string {
   const digest = new ExportDigest();
   for (const name of HEADER_FIELDS) digest.field(name, JSON.stringify(file[name]));
   for (const table of tablesOf(file.version)) {
+    if (file[table] === undefined && isOptionalTable(table, file.version)) continue;
     digest.section(table);
     for (const row of file[table]) digest.row(JSON.stringify(row));
   }
@@ -412,10 +424,11 @@ export function checkFormat(header: Record<string, unknown>, source: string): nu
  * check-in inside since its scan, setup codes and keys without direction or rights); versions 1 and 2 no
  * chain columns (the rows are chained on import); versions 1 to 4 no staff, no clock offsets, and a key's annul
  * flag where its role is now (V5_ADDITIONS); versions 1 to 5 no ID checks (V6_ADDITIONS); versions 1 to 6 no parties,
- * handouts or stations (V7_ADDITIONS). Tables a version lacked are empty, except version 1's
+ * handouts, stations or notes (V7_ADDITIONS), and version 7 before its notes none (V7_NOTES). Tables a version lacked are empty, except version 1's
  * admission history, which read.ts derives from its check-ins (version1Entry).
  */
 export function upgradeRow(table: TransferTable, version: number, row: FileRow): FileRow {
+  if (version === 7 && table === 'tickets' && !('attention' in row)) Object.assign(row, V7_NOTES.columns);
   if (version >= 7) return row;
   Object.assign(row, V7_ADDITIONS.columns[table]);
   if (version >= 6) return row;
@@ -499,12 +512,14 @@ function tlsPairMatches(certPem: string, keyPem: string): boolean {
 
 /** Whether a row has exactly the columns of its table in its file's version, of their types; each problem added. */
 export function checkRow(table: TransferTable, version: number, row: unknown, index: number, problems: Problems): row is FileRow {
-  const types = columnTypes(table, version);
   const where = `${table}[${index}]`;
   if (!isJsonObject(row)) {
     problems.add(`${where} is not an object`);
     return false;
   }
+  // A version 7 ticket written before the notes (V7_NOTES): without both columns.
+  const beforeNotes = version === 7 && table === 'tickets' && Object.keys(V7_NOTES.columns).every((name) => !(name in row));
+  const types = beforeNotes ? without(columnTypes(table, version), V7_NOTES.columns) : columnTypes(table, version);
   let ok = true;
   const problem = (text: string): void => {
     problems.add(text);

@@ -83,6 +83,7 @@ import { entryKey, FileRows, type CheckedFile } from './read.js';
 import { dobMerge, dobWarning, mergeTypeIdChecks } from './id-checks.js';
 import { mergeTicketParty, mergeTypeHandouts, partyWarning } from './handouts.js';
 import { isLater } from './type-settings.js';
+import { mergeTicketNote, mergeTypeNotes, noteWarning } from './attention-notes.js';
 
 export interface KindCounts {
   added: number;
@@ -365,6 +366,7 @@ class Merge {
     await mergeTypeIdChecks(this.store, this.fileRows('ticket_type_id_checks'), this.counts.ticket_type_id_checks);
     await mergeTypeHandouts(this.store, this.fileRows('ticket_type_handouts'), this.counts.ticket_type_handouts);
     await this.mergeRows('handouts', async (dest, row, hid) => (requireSame(dest, row, IMMUTABLE.handouts, `handout ${hid}`), 'unchanged'));
+    await mergeTypeNotes(this.store, this.fileRows('ticket_type_notes'), this.counts.ticket_type_notes);
     this.rows.finish();
     // Each side counted its own doors: the merged counters are counted again from the merged rows.
     await this.store.recomputeOccupancy(this.eids);
@@ -493,22 +495,28 @@ class Merge {
       this.warnings.push(`${differing.length} event(s) differ in the file (${listed(differing)}); this data dir's details are kept`);
   }
 
-  /** Revoked on either side stays revoked, from the earlier time, with that time's reason; a date of birth: id-checks.ts; a party size and own items: handouts.ts. */
+  /**
+   * Revoked on either side stays revoked, from the earlier time, with that time's reason; a date of birth:
+   * id-checks.ts; a party size and own items: handouts.ts; an attention flag and note: attention-notes.ts.
+   */
   private async mergeTickets(): Promise<void> {
     const otherDob: string[] = [];
     const otherParty: string[] = [];
+    const otherNote: string[] = [];
     await this.mergeRows('tickets', async (dest, ticket, tid) => {
       requireSame(dest, ticket, IMMUTABLE.tickets, `ticket ${tid}`);
       const dob = dobMerge(dest, ticket);
       if (dob === 'take') await this.store.setDob(tid, ticket.dob as string);
       if (dob === 'differs') otherDob.push(tid);
-      const taken = (await mergeTicketParty(this.store, dest, ticket, otherParty)) || dob === 'take';
+      const noteTaken = await mergeTicketNote(this.store, dest, ticket, otherNote);
+      const taken = (await mergeTicketParty(this.store, dest, ticket, otherParty)) || dob === 'take' || noteTaken;
       const revokedAt = earliest(dest.revoked_at as string | null, ticket.revoked_at as string | null);
       if (revokedAt === dest.revoked_at) return taken ? 'updated' : 'unchanged';
       await this.store.setRevocation(tid, revokedAt, ticket.revoke_reason as string | null);
       return 'updated';
     });
-    for (const warning of [dobWarning(otherDob), partyWarning(otherParty)]) if (warning !== null) this.warnings.push(warning);
+    for (const warning of [dobWarning(otherDob), partyWarning(otherParty), noteWarning(otherNote)])
+      if (warning !== null) this.warnings.push(warning);
   }
 
   /**

@@ -15,6 +15,7 @@
  */
 import { appendChained, CONTENT_COLUMNS } from '../store/audit-log.js';
 import { numberRevocation } from '../store/revocations.js';
+import { setTicketAttention } from '../store/attention-notes.js';
 import { fillSearchNames } from '../store/tickets.js';
 import { datedTicketsOf, renumber, setTicketDob, setTypeIdCheck } from '../store/id-checks.js';
 import { parseIdCheck } from '../../protocol/id-check.js';
@@ -56,6 +57,10 @@ export const TRANSFER_TABLES = [
   // handout recorded (issuer/transfer/handouts.ts); party sizes and counts, and a handout station's mark, are columns.
   'ticket_type_handouts',
   'handouts',
+  // Format version 7 too (docs/protocol.md "Attention notes (project extension)"): the ticket types' attention flags
+  // and notes (issuer/transfer/attention-notes.ts); a ticket's own are columns. Last, so a version 7 file written
+  // before them, which ends at handouts, still reads (file.ts isOptionalTable).
+  'ticket_type_notes',
 ] as const;
 export type TransferTable = (typeof TRANSFER_TABLES)[number];
 
@@ -81,7 +86,7 @@ export type LogTable = 'scan_log' | 'admission_events' | 'kiosk_log_heads';
 /** Tables keyed by one column (the per-type settings have a two-column key: eid and ticket_type). */
 export type KeyedTable = Exclude<TransferTable, LogTable | TypeTable>;
 /** Settings per event and ticket type, keyed by both (policyKey). */
-export type TypeTable = 'offline_policies' | 'ticket_type_id_checks' | 'ticket_type_handouts';
+export type TypeTable = 'offline_policies' | 'ticket_type_id_checks' | 'ticket_type_handouts' | 'ticket_type_notes';
 
 /** The primary key of each one-column-keyed table; the logs have none that travels (their rows are compared whole). */
 export const TRANSFER_KEYS: Record<KeyedTable, string> = {
@@ -119,6 +124,7 @@ const EVENT_SCOPE: Record<TransferTable, string> = {
   ticket_type_id_checks: 'eid = @eid',
   ticket_type_handouts: 'eid = @eid',
   handouts: 'eid = @eid',
+  ticket_type_notes: 'eid = @eid',
 };
 
 export type Row = Record<string, string | number | null>;
@@ -170,7 +176,8 @@ async function* pagedRows(
 /** Every row of `table` (or of one event), in a stable order, page by page. Call inside a snapshot for a consistent export. */
 export function transferRows(sql: Sql, table: TransferTable, eid: string | null): AsyncGenerator<Row> {
   // A few rows per event and no rowid on PostgreSQL: read whole, in key order.
-  if (table === 'ticket_type_id_checks' || table === 'ticket_type_handouts') return typeRows(sql, table, eid);
+  if (table === 'ticket_type_id_checks' || table === 'ticket_type_handouts' || table === 'ticket_type_notes')
+    return typeRows(sql, table, eid);
   return pagedRows(sql, table, TRANSFER_COLUMNS[table], eid === null ? null : EVENT_SCOPE[table], eid);
 }
 
@@ -218,6 +225,10 @@ export interface TransferStore {
   replaceTypeHandouts(row: Row): Promise<void>;
   /** A ticket's party size or own handout items set from the file; the ticket goes on the notes list again. */
   setTicketColumn(tid: string, column: 'party' | 'handouts', value: number | string): Promise<void>;
+  /** A type's attention flag and note replaced by the file's later ones (the rules travel whole on every notes page). */
+  replaceTypeNotes(row: Row): Promise<void>;
+  /** A ticket's attention flag and note set from the file; the change takes the next number of the note sequence. */
+  setTicketNote(tid: string, attention: boolean, note: string | null): Promise<void>;
   /** An event's check-in rules, replaced by the file's newer ones. */
   replaceCheckInRules(row: Row): Promise<void>;
   /**
@@ -342,6 +353,7 @@ export function transferStore(tx: Sql): TransferStore {
   const replaceHeartbeat = replaceStatement('scanner_heartbeats', ['api_key_id']);
   const replaceRules = replaceStatement('check_in_rules', ['eid']);
   const replaceTypeHandouts = replaceStatement('ticket_type_handouts', ['eid', 'ticket_type']);
+  const replaceTypeNotes = replaceStatement('ticket_type_notes', ['eid', 'ticket_type']);
   const typeRowsHere = async (table: TypeTable): Promise<Map<string, Row>> => {
     const rows = await tx.all<Row>(`SELECT ${TRANSFER_COLUMNS[table].join(', ')} FROM ${table}`);
     return new Map(rows.map((row) => [policyKey(row), row]));
@@ -381,11 +393,14 @@ export function transferStore(tx: Sql): TransferStore {
       // Dated tickets, and the dated tickets of a type whose check arrives, go on this copy's notes list, so the
       // kiosks learn their age bands (docs/protocol.md "ID checks (project extension)"); so do party tickets and
       // tickets with their own items (docs/protocol.md "Party tickets (project extension)", "Handouts (project
+      // extension)"), tickets with an attention flag or a note (docs/protocol.md "Attention notes (project
       // extension)"), and the tickets of handouts given, whose kiosks must refuse a second one.
       if (table === 'tickets')
         await renumber(
           tx,
-          rows.filter((row) => row['dob'] != null || row['party'] != null || row['handouts'] != null).map((row) => row['tid'] as string),
+          rows
+            .filter((row) => row['dob'] != null || row['party'] != null || row['handouts'] != null || row['attention'] === 1 || row['note'] != null)
+            .map((row) => row['tid'] as string),
         );
       if (table === 'handouts')
         await renumber(tx, [...new Set(rows.filter((row) => row['status'] === 'given').map((row) => row['tid'] as string))]);
@@ -440,6 +455,8 @@ export function transferStore(tx: Sql): TransferStore {
       await tx.run(`UPDATE tickets SET ${column} = ? WHERE tid = ?`, [value, tid]);
       await renumber(tx, [tid]);
     },
+    replaceTypeNotes: async (row) => void (await tx.run(replaceTypeNotes, rowParams('ticket_type_notes', row))),
+    setTicketNote: async (tid, attention, note) => void (await setTicketAttention(tx, tid, { attention, note })),
     replaceTypeIdCheck: (row) =>
       setTypeIdCheck(tx, row.eid as string, row.ticket_type as string, parseIdCheck(row.id_check as string)!, row.updated_at as string),
     setDob: async (tid, dob) => void (await setTicketDob(tx, tid, dob)),

@@ -3,7 +3,7 @@
  * back"): party sizes and people counts (docs/protocol.md "Party tickets (project extension)"), handout lists and
  * handouts (docs/protocol.md "Handouts (project extension)"), a handout station's mark. Each is checked by the rules
  * the CLI and the API apply when the value is first made, so an import refuses what `ticket issue --party`,
- * `--handout` or POST /api/v1/tickets/handouts would have refused, naming the row and the field (file.ts checkRow).
+ * `--handout`, `--note` (docs/protocol.md "Attention notes (project extension)") or POST /api/v1/tickets/handouts would have refused, naming the row and the field (file.ts checkRow).
  */
 import {
   handoutItemProblem,
@@ -12,6 +12,7 @@ import {
   MAX_HANDOUT_ITEM_LENGTH,
   MAX_HANDOUT_ITEMS,
 } from '../../protocol/handouts.js';
+import { MAX_NOTE_LENGTH, noteProblem } from '../../protocol/attention.js';
 import { MAX_PARTY } from '../../protocol/party.js';
 import { MAX_SCANNER_TEXT_LENGTH } from '../../protocol/schemas.js';
 import type { TransferType } from '../store/columns.js';
@@ -54,6 +55,8 @@ export const V7_TYPE_CHECKS = {
   handout_status: (v) => v === 'given' || v === 'refused',
   'handout_reason?': (v) => v === null || v === 'not_listed' || v === 'already_given',
   scanner_text: (v) => typeof v === 'string' && v.length <= MAX_SCANNER_TEXT_LENGTH,
+  // docs/protocol.md "Attention notes (project extension)": as `--note` stores it (issuer/admin/validators.ts parseNote).
+  'note?': (v) => v === null || (typeof v === 'string' && v === v.trim() && noteProblem(v) === null),
 } satisfies Partial<Record<TransferType, (value: unknown) => boolean>>;
 
 const ITEMS = `a JSON list of 1 to ${MAX_HANDOUT_ITEMS} {"item", "count"} (names of 1-${MAX_HANDOUT_ITEM_LENGTH} printable characters, each once; counts 0 to ${MAX_HANDOUT_COUNT}), as --handout accepts`;
@@ -69,4 +72,5 @@ export const V7_TYPE_NAMES: Record<keyof typeof V7_TYPE_CHECKS, string> = {
   handout_status: '"given" or "refused"',
   'handout_reason?': '"not_listed", "already_given" or null',
   scanner_text: `a string of at most ${MAX_SCANNER_TEXT_LENGTH} characters, as enrollment accepts`,
+  'note?': `null or a note of 1-${MAX_NOTE_LENGTH} printable characters (no control, line or direction characters, no space at either end), as --note accepts`,
 };
