@@ -399,7 +399,10 @@ export function transferStore(tx: Sql): TransferStore {
         await renumber(
           tx,
           rows
-            .filter((row) => row['dob'] != null || row['party'] != null || row['handouts'] != null || row['attention'] === 1 || row['note'] != null)
+            .filter(
+              (row) =>
+                row['dob'] != null || row['party'] != null || row['handouts'] != null || row['attention'] === 1 || row['note'] != null,
+            )
             .map((row) => row['tid'] as string),
         );
       if (table === 'handouts')

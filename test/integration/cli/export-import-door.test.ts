@@ -1,7 +1,7 @@
 /**
  * `export` / `import` of the door operations (docs/protocol.md "Door operations", docs/issuer.md "Moving an
  * issuer to the venue and back"): exits, re-entries, annulments, offline policies, a capacity and kiosk
- * heartbeats, and party tickets, handouts and handout stations (format version 7), travel office → venue → office on SQLite, and SQLite → PostgreSQL → SQLite, every table equal
+ * heartbeats, and party tickets, handouts, handout stations and attention notes (format version 7), travel office → venue → office on SQLite, and SQLite → PostgreSQL → SQLite, every table equal
  * on both sides, occupancy counted again from the merged states and history. All real: the built CLI,
  * `serve` child processes on loopback, real SQLite files, a throwaway PostgreSQL cluster.
  */
@@ -369,11 +369,12 @@ describe('door operations travel office → venue → office (SQLite)', () => {
         'ticket_type_id_checks',
         'ticket_type_handouts',
         'handouts',
+        'ticket_type_notes',
       ] as const)
         delete v1[table];
       const drop = (rows: Record<string, unknown>[], columns: string[]) => rows.forEach((row) => columns.forEach((c) => delete row[c]));
       drop(v1.events, ['entry_policy', 'capacity']);
-      drop(v1.tickets, ['dob', 'party', 'handouts']);
+      drop(v1.tickets, ['dob', 'attention', 'note', 'party', 'handouts']);
       drop(v1.checkins, ['state', 'state_at', 'first_checked_in_at', 'entries', 'version', 'party_inside', 'party_admitted']);
       drop(v1.enrollment_tokens, ['direction', 'role', 'pin_required', 'station']);
       drop(v1.api_keys, ['role', 'station']);
@@ -404,19 +405,19 @@ describe('door operations travel office → venue → office (SQLite)', () => {
   );
 });
 
+/** A file written again with `change` made to it, its checksum made again: a file export could have written. */
+function rewritten(file: string, change: (document: ExportFile & Record<string, unknown>) => void): string {
+  const document = JSON.parse(fs.readFileSync(file, 'utf8')) as ExportFile & Record<string, unknown>;
+  change(document);
+  document.sha256 = digestOf(document);
+  const out = path.join(scratchDir('rewritten-'), 'file.json');
+  fs.writeFileSync(out, JSON.stringify(document));
+  return out;
+}
+
 // ---- party tickets, handouts and handout stations (format version 7) ----
 
 describe('party tickets, handouts and handout stations travel office → venue → office (SQLite)', () => {
-  /** A file written again with `change` made to it, its checksum made again: a file export could have written. */
-  const rewritten = (file: string, change: (document: ExportFile & Record<string, unknown>) => void): string => {
-    const document = JSON.parse(fs.readFileSync(file, 'utf8')) as ExportFile & Record<string, unknown>;
-    change(document);
-    document.sha256 = digestOf(document);
-    const out = path.join(scratchDir('rewritten-'), 'file.json');
-    fs.writeFileSync(out, JSON.stringify(document));
-    return out;
-  };
-
   it(
     'sizes, people on entries and exits, items, handouts given and refused and a station key arrive whole; the venue goes on from them',
     async () => {
@@ -506,8 +507,9 @@ describe('party tickets, handouts and handout stations travel office → venue �
         d.version = 6;
         delete (d as Partial<ExportFile>).ticket_type_handouts;
         delete (d as Partial<ExportFile>).handouts;
+        delete (d as Partial<ExportFile>).ticket_type_notes;
         const drop = (rows: Record<string, unknown>[], columns: string[]) => rows.forEach((row) => columns.forEach((c) => delete row[c]));
-        drop(d.tickets, ['party', 'handouts']);
+        drop(d.tickets, ['attention', 'note', 'party', 'handouts']);
         drop(d.checkins, ['party_inside', 'party_admitted']);
         drop(d.admission_events, ['people']);
         drop(d.enrollment_tokens, ['station']);
@@ -561,6 +563,128 @@ describe('party tickets, handouts and handout stations travel office → venue �
 });
 
 type FileRowList = Record<string, unknown>[];
+
+// ---- attention flags and check-in notes (format version 7) ----
+
+describe('attention flags and check-in notes travel office → venue → office (SQLite)', () => {
+  type NotesPage = { tickets: [string, 0 | 1, string | null][]; types: { ticket_type: string; attention: boolean; note: string | null }[] };
+  const notesOf = async (url: string, scanner: HttpScanner): Promise<NotesPage> => {
+    const answer = await fetch(`${url}/api/v1/scanners/notes`, { headers: { authorization: `Bearer ${scanner.apiKey}` } });
+    expect(answer.status).toBe(200);
+    return (await answer.json()) as NotesPage;
+  };
+  const ticketNote = (data: string, tid: string): unknown => {
+    const db = new Database(path.join(data, 'issuer.db'), { readonly: true });
+    try {
+      return db.prepare('SELECT attention, note FROM tickets WHERE tid = ?').get(tid);
+    } finally {
+      db.close();
+    }
+  };
+
+  it(
+    "a type's note and a ticket's flag and note arrive, reach the venue's kiosks, and come back; bad notes are refused by row and field",
+    async () => {
+      const { data } = await initIssuer(BASE_URL);
+      const { eid } = await createEvent(data);
+      await setTicketType(data, eid, 'VIP', ['--attention', '--note', 'Check the wristband colour']);
+      const [flagged] = (await issueTickets(data, eid, 1, ['--type', 'VIP', '--attention', '--note', 'Wheelchair: side gate'])) as [string];
+      const [plain] = (await issueTickets(data, eid, 1, ['--type', 'Standard'])) as [string];
+      const office = sqliteRows(data);
+      expect(office.ticket_type_notes).toHaveLength(1);
+
+      // The venue laptop, made from the file: every row equal, notes too.
+      const toVenue = await exportTo(data);
+      expect(toVenue.counts).toMatchObject({ ticket_type_notes: 1 });
+      const venue = path.join(scratchDir('venue-'), 'issuer-data');
+      expect(await importFrom(venue, toVenue.file)).toMatchObject({ created: true, warnings: [] });
+      expectSameRows(sqliteRows(venue), office);
+
+      // The venue's kiosks learn them at their sync: the ticket's on the notes list, the type's rule whole.
+      const venueServer = await serve(venue);
+      const kiosk = await kioskAt(venueServer.url, venue, eid, 'A', []);
+      const page = await notesOf(venueServer.url, kiosk);
+      expect(page.tickets).toEqual([[flagged, 1, 'Wheelchair: side gate']]);
+      expect(page.types).toEqual([{ ticket_type: 'VIP', attention: true, note: 'Check the wristband colour' }]);
+      await stop(venueServer);
+
+      // At the venue: a note for the plain ticket and the type's note changed (later). Back at the office both arrive.
+      await cliJson(['ticket', 'update', '--data', venue, plain, '--note', 'Guest list: Ana']);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      await setTicketType(venue, eid, 'VIP', ['--no-attention', '--note', 'Blue wristband']);
+      const back = await importFrom(data, (await exportTo(venue)).file);
+      expect(back).toMatchObject({ warnings: [] });
+      expect(back.counts.ticket_type_notes).toEqual({ added: 0, updated: 1, unchanged: 0, conflicts: 0 });
+      expect(ticketNote(data, plain)).toEqual({ attention: 0, note: 'Guest list: Ana' });
+      expectSameRows(sqliteRows(data), sqliteRows(venue));
+      // The office's kiosks hear of the arrived note too (it took a number of this copy's note sequence).
+      const officeServer = await serve(data);
+      const officeKiosk = await kioskAt(officeServer.url, data, eid, 'A', []);
+      const officePage = await notesOf(officeServer.url, officeKiosk);
+      expect(new Map(officePage.tickets.map(([tid, flag, note]) => [tid, [flag, note]]))).toEqual(
+        new Map([
+          [flagged, [1, 'Wheelchair: side gate']],
+          [plain, [0, 'Guest list: Ana']],
+        ]),
+      );
+      expect(officePage.types).toEqual([{ ticket_type: 'VIP', attention: false, note: 'Blue wristband' }]);
+      await stop(officeServer);
+
+      // A ticket's note that differs on both: this copy's stands, and the import names the ticket (never the note).
+      await cliJson(['ticket', 'update', '--data', venue, plain, '--note', 'Venue says A']);
+      await cliJson(['ticket', 'update', '--data', data, plain, '--note', 'Office says B']);
+      const differing = await importFrom(data, (await exportTo(venue)).file);
+      expect(differing.warnings).toEqual([expect.stringContaining(`another attention flag or check-in note in the file (${plain})`)]);
+      expect(differing.warnings.join()).not.toContain('Venue says A');
+      expect(ticketNote(data, plain)).toEqual({ attention: 0, note: 'Office says B' });
+
+      // A format 7 file written before the notes (no columns, no table) still imports, with no notes.
+      const file = (await exportTo(data)).file;
+      const before = rewritten(file, (d) => {
+        delete (d as Partial<ExportFile>).ticket_type_notes;
+        d.tickets.forEach((row) => {
+          delete (row as Record<string, unknown>).attention;
+          delete (row as Record<string, unknown>).note;
+        });
+      });
+      const fromBefore = path.join(scratchDir('v7-'), 'issuer-data');
+      expect(await importFrom(fromBefore, before)).toMatchObject({ created: true, warnings: [] });
+      const old = sqliteRows(fromBefore);
+      expect(old.ticket_type_notes).toEqual([]);
+      expect(old.tickets.map((ticket) => [ticket.attention, ticket.note])).toEqual([
+        [0, null],
+        [0, null],
+      ]);
+
+      // Notes `--note` would refuse are refused, naming the row and the field; nothing is created.
+      const cases: [(d: ExportFile & Record<string, unknown>) => void, string][] = [
+        [(d) => void (d.tickets[0]!.note = 'Bell\u0007'), 'tickets[0].note must be null or a note'],
+        [(d) => void (d.tickets[0]!.note = 'x'.repeat(201)), 'tickets[0].note must be null or a note'],
+        [(d) => void (d.tickets[0]!.attention = 2), 'tickets[0].attention must be 0 or 1'],
+        [(d) => void ((d.ticket_type_notes as FileRowList)[0]!.note = ' padded'), 'ticket_type_notes[0].note must be null or a note'],
+        [(d) => void ((d.ticket_type_notes as FileRowList)[0]!.ticket_type = ''), 'ticket_type_notes[0].ticket_type must be a label'],
+        [
+          (d) => Object.assign((d.ticket_type_notes as FileRowList)[0]!, { attention: 0, note: null }),
+          'ticket_type_notes[0] has neither an attention flag nor a note',
+        ],
+        [(d) => void delete (d.tickets[0] as Record<string, unknown>).note, 'tickets[0].note is missing'],
+      ];
+      await Promise.all(
+        cases.map(async ([change, words]) => {
+          const fresh = path.join(scratchDir('bad-'), 'issuer-data');
+          const failure = await cliFailure(['import', '--data', fresh, '--from', rewritten(file, change)]);
+          expect({ code: failure.code, words, message: failure.message }).toMatchObject({
+            code: 'IMPORT_FILE_INVALID',
+            words,
+            message: expect.stringContaining(words),
+          });
+          expect(fs.existsSync(fresh)).toBe(false);
+        }),
+      );
+    },
+    SLOW,
+  );
+});
 
 // ---- PostgreSQL ----
 
