@@ -241,6 +241,9 @@ describe('SQLite → PostgreSQL → SQLite', () => {
         '--id-check',
         'age:18',
       ]);
+      // Attention flags and notes (format version 7: docs/protocol.md "Attention notes (project extension)"): a type's, a ticket's.
+      await setTicketType(office.data, gala.eid, 'VIP', ['--attention', '--note', 'Blue wristband, quote \' and "double"']);
+      await cliJson(['ticket', 'update', '--data', office.data, family, '--attention', '--note', 'Wheelchair: side gate 🎟']);
       // What the CLI cannot make: a setup token with failed attempts, an audit row with odd text and NULLs.
       const db = new Database(path.join(office.data, 'issuer.db'));
       db.prepare("UPDATE tickets SET dob = '1990-12-10' WHERE tid = (SELECT MIN(tid) FROM tickets)").run();
@@ -277,6 +280,9 @@ describe('SQLite → PostgreSQL → SQLite', () => {
       expect(fs.existsSync(path.join(pgData, 'issuer.db'))).toBe(false);
       for (const table of TRANSFER_TABLES) expect(created.counts[table].added).toBe(original[table].length);
       expect(await postgresRows(url)).toEqual(original);
+      // The arrived note is on PostgreSQL's notes list: it took a number of that copy's note sequence.
+      const listed = await withClient(url, (client) => client.query('SELECT note_seq FROM tickets WHERE tid = $1', [family]));
+      expect(listed.rows[0].note_seq).not.toBeNull();
 
       // Back to SQLite: a new data dir made from PostgreSQL's export.
       const fromPostgres = await exportTo(pgData);
