@@ -167,7 +167,7 @@ function expectEveryTableFilled(rows: Rows): void {
   // this evening has no check-in rules (theirs: test/integration/cli/export-import-lan-rules.test.ts) and no staff
   // badges (theirs: test/integration/cli/staff-badges.test.ts); event LAN keys come only from issuers before each kiosk
   // signed for itself (docs/protocol.md "LAN certificate (project extension of enrollment)"), none from this one; no
-  // ID checks either (theirs: test/integration/issuer/id-checks.test.ts), nor handouts (theirs: below).
+  // ID checks either (theirs: test/integration/issuer/id-checks.test.ts), nor handouts nor attention notes (theirs: below).
   const unfilled: readonly string[] = [
     'kiosk_log_heads',
     'check_in_rules',
@@ -176,6 +176,7 @@ function expectEveryTableFilled(rows: Rows): void {
     'ticket_type_id_checks',
     'ticket_type_handouts',
     'handouts',
+    'ticket_type_notes',
   ];
   for (const table of [...TABLES, 'occupancy'] as const) {
     if (unfilled.includes(table)) continue;
