@@ -120,6 +120,7 @@ const DASHBOARD: CatalogueRules = {
     'admitted',
     'remaining',
     'given',
+    'size',
   ],
   words: [
     // A staff badge's validity, "valid {from} to {until}": two times.
