@@ -527,7 +527,7 @@ describe('party tickets, handouts and handout stations travel office → venue �
       expect(old.api_keys.map((key) => key.station)).toEqual([null, null, null]);
 
       // Values the CLI or the API would refuse are refused, naming the row and the field; nothing is created.
-      const cases: [(d: ExportFile & Record<string, unknown>) => void, string][] = [
+      const cases: RefusalCase[] = [
         [(d) => void (d.tickets[0]!.party = 1001), 'tickets[0].party must be null or a whole number from 1 to 1000'],
         [(d) => void (d.tickets[0]!.handouts = '[{"item":"T-shirt M","count":21}]'), 'tickets[0].handouts must be null or a JSON list'],
         [(d) => void (d.tickets[0]!.handouts = '[{"count":1,"item":"T-shirt M"}]'), 'tickets[0].handouts must be null or a JSON list'],
@@ -546,24 +546,32 @@ describe('party tickets, handouts and handout stations travel office → venue �
         [(d) => void (d.admission_events[0]!.people = 0), 'admission_events[0].people must be null or a whole number from 1 to 1000'],
         [(d) => void (d.checkins[0]!.party_inside = -1), 'checkins[0].party_inside must be null or a whole number from 0 to 1000'],
       ];
-      await Promise.all(
-        cases.map(async ([change, words]) => {
-          const fresh = path.join(scratchDir('bad-'), 'issuer-data');
-          const failure = await cliFailure(['import', '--data', fresh, '--from', rewritten(file, change)]);
-          expect({ code: failure.code, words, message: failure.message }).toMatchObject({
-            code: 'IMPORT_FILE_INVALID',
-            words,
-            message: expect.stringContaining(words),
-          });
-          expect(fs.existsSync(fresh)).toBe(false);
-        }),
-      );
+      await expectEachRefused(file, cases);
     },
     SLOW,
   );
 });
 
 type FileRowList = Record<string, unknown>[];
+
+/** A change to an export file, and the words the import's refusal must hold. */
+type RefusalCase = [(d: ExportFile & Record<string, unknown>) => void, string];
+
+/** Each changed copy of `file` is refused IMPORT_FILE_INVALID with its words, and no data dir is left behind. */
+async function expectEachRefused(file: string, cases: readonly RefusalCase[]): Promise<void> {
+  await Promise.all(
+    cases.map(async ([change, words]) => {
+      const fresh = path.join(scratchDir('bad-'), 'issuer-data');
+      const failure = await cliFailure(['import', '--data', fresh, '--from', rewritten(file, change)]);
+      expect({ code: failure.code, words, message: failure.message }).toMatchObject({
+        code: 'IMPORT_FILE_INVALID',
+        words,
+        message: expect.stringContaining(words),
+      });
+      expect(fs.existsSync(fresh)).toBe(false);
+    }),
+  );
+}
 
 // ---- attention flags and check-in notes (format version 7) ----
 
@@ -658,7 +666,7 @@ describe('attention flags and check-in notes travel office → venue → office 
       ]);
 
       // Notes `--note` would refuse are refused, naming the row and the field; nothing is created.
-      const cases: [(d: ExportFile & Record<string, unknown>) => void, string][] = [
+      const cases: RefusalCase[] = [
         [(d) => void (d.tickets[0]!.note = 'Bell\u0007'), 'tickets[0].note must be null or a note'],
         [(d) => void (d.tickets[0]!.note = 'x'.repeat(201)), 'tickets[0].note must be null or a note'],
         [(d) => void (d.tickets[0]!.attention = 2), 'tickets[0].attention must be 0 or 1'],
@@ -670,18 +678,7 @@ describe('attention flags and check-in notes travel office → venue → office 
         ],
         [(d) => void delete (d.tickets[0] as Record<string, unknown>).note, 'tickets[0].note is missing'],
       ];
-      await Promise.all(
-        cases.map(async ([change, words]) => {
-          const fresh = path.join(scratchDir('bad-'), 'issuer-data');
-          const failure = await cliFailure(['import', '--data', fresh, '--from', rewritten(file, change)]);
-          expect({ code: failure.code, words, message: failure.message }).toMatchObject({
-            code: 'IMPORT_FILE_INVALID',
-            words,
-            message: expect.stringContaining(words),
-          });
-          expect(fs.existsSync(fresh)).toBe(false);
-        }),
-      );
+      await expectEachRefused(file, cases);
     },
     SLOW,
   );
