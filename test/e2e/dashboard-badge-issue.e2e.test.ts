@@ -11,73 +11,37 @@
  *
  * Needs the build (test/global-setup.ts does it); no keyring.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect } from '@playwright/test';
 import { checkStaffBadge, decodeStaffBadge } from '../../protocol/staff-badge.js';
 import type { PublicKey } from '../../protocol/types.js';
-import { issuerCli, LOOPBACK, ROOT, startIssuer, type RunningIssuer } from '../support/door-harness.js';
-import { freePort } from '../support/free-port.js';
+import { dashboardTest as test, eventually } from '../support/dashboard-page.js';
+import { issuerCli } from '../support/door-harness.js';
 import { decodeWithBoth, pngPixels } from '../support/qr-decoders.js';
 
-const WAIT_MS = 30_000;
-
-let root: string;
-let issuer: RunningIssuer | null = null;
-let page: Page | null = null;
-
-const eventually = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: WAIT_MS, intervals: [100] });
-
 test('issues a staff badge from the form: its QR, read off the screen, is a tstaff1. code the issuer’s key verifies; it is then listed', async ({
-  browser,
+  dashboard,
 }) => {
-  test.setTimeout(180_000);
-  if (!existsSync(join(ROOT, 'dist', 'dashboard', 'index.html'))) throw new Error('dist/dashboard is missing: run npm run build first');
-  root = mkdtempSync(join(tmpdir(), 'dashboard-badge-e2e-'));
-  const dataDir = join(root, 'issuer');
-  const port = await freePort();
-  const baseUrl = `http://${LOOPBACK}:${port}`;
-
-  await issuerCli(dataDir, 'init', '--base-url', baseUrl, '--name', 'Harbour Lights Festival');
-  const { admin_token: adminToken } = await issuerCli<{ admin_token: string }>(dataDir, 'admin-token', 'reset');
-  const start = new Date(Date.now() - 3600_000).toISOString();
-  const { eid } = await issuerCli<{ eid: string }>(
-    dataDir,
-    'event',
-    'create',
-    '--name',
-    'Friday Night',
-    '--date',
-    start,
-    '--venue',
-    'Pier 4',
-  );
-  issuer = await startIssuer(dataDir, port);
+  const { dataDir, baseUrl, eid } = await dashboard.create({
+    issuer: 'Harbour Lights Festival',
+    event: 'Friday Night',
+    venue: 'Pier 4',
+    startsAt: new Date(Date.now() - 3600_000),
+  });
+  await dashboard.start();
 
   // Berlin: the expiry typed into the form is local time there, and goes to the issuer as UTC.
-  const context = await browser.newContext({ viewport: { width: 1440, height: 1000 }, timezoneId: 'Europe/Berlin', locale: 'en-GB' });
-  page = await context.newPage();
-  page.setDefaultTimeout(WAIT_MS);
-  const pageErrors: string[] = [];
-  page.on('pageerror', (error) => pageErrors.push(String(error)));
-  page.on('console', (message) => {
-    if (message.type() === 'error') pageErrors.push(message.text());
-  });
-  await page.goto(`${baseUrl}/admin`);
-  await page.fill('#admin-token', adminToken);
-  await page.click('button[type=submit]');
+  const page = await dashboard.signIn({ timezoneId: 'Europe/Berlin', locale: 'en-GB' });
   await page.locator('#staff-badges-none').waitFor();
 
   // No name: the page says so, and asks the issuer nothing.
   await page.click('#issue-badge');
-  await eventually(() => page!.textContent('#badge-issue-problem')).toBe("Give the holder's name.");
+  await eventually(() => page.textContent('#badge-issue-problem')).toBe("Give the holder's name.");
 
   // A refusal of the issuer: an expiry that has passed.
   await page.fill('#badge-name', 'Kim Lee');
   await page.fill('#badge-expires', '2020-01-01T10:00');
   await page.click('#issue-badge');
-  await eventually(() => page!.textContent('#badge-issue-problem')).toBe('expires_at has passed; a badge must still be usable');
+  await eventually(() => page.textContent('#badge-issue-problem')).toBe('expires_at has passed; a badge must still be usable');
   expect(await page.locator('#badge-dialog').count()).toBe(0);
 
   // Kim Lee, supervisor, until 1 July 2099 23:30 in Berlin (summer time, UTC+2).
@@ -134,19 +98,10 @@ test('issues a staff badge from the form: its QR, read off the screen, is a tsta
 
   // The form in German.
   await page.locator('#language-select').selectOption('de');
-  await eventually(() => page!.textContent('#badge-issue-form h3')).toBe('Mitarbeiterausweis ausstellen');
+  await eventually(() => page.textContent('#badge-issue-form h3')).toBe('Mitarbeiterausweis ausstellen');
   expect(await page.textContent('#issue-badge')).toBe('Ausweis ausstellen');
 
   // The page asks once before signing in and is refused (401), and the issuer's refusal above is a 400: the
   // browser logs those; nothing else may be.
-  expect(pageErrors.filter((error) => !/status of (401|400)/.test(error))).toEqual([]);
-});
-
-test.afterAll(async () => {
-  await page
-    ?.context()
-    .close()
-    .catch(() => undefined);
-  await issuer?.stop().catch(() => undefined);
-  if (root) rmSync(root, { recursive: true, force: true });
+  expect(dashboard.pageErrors.filter((error) => !/status of (401|400)/.test(error))).toEqual([]);
 });

@@ -9,28 +9,12 @@
  * each item with its last handout. The same panels in German. Needs the build (test/global-setup.ts does it).
  */
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
-import { dashboardIssuer, signedInDashboard } from '../support/dashboard-page.js';
-import { issuerCli, ROOT, startIssuer, type RunningIssuer } from '../support/door-harness.js';
-import { decodeSetupCode } from '../../protocol/setup-code.js';
-
-const WAIT_MS = 30_000;
-
-let root: string;
-let issuer: RunningIssuer | null = null;
-let page: Page;
-const pageErrors: string[] = [];
-
-const eventually = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: WAIT_MS, intervals: [100] });
-
-test("the admin sets a type's handouts, follows the counts per item, and sees a party ticket's counts and items", async ({ browser }) => {
-  test.setTimeout(180_000);
-  if (!existsSync(join(ROOT, 'dist', 'dashboard', 'index.html'))) throw new Error('dist/dashboard is missing: run npm run build first');
-  root = mkdtempSync(join(tmpdir(), 'dashboard-handouts-e2e-'));
-  const { dataDir, port, baseUrl, adminToken, eid } = await dashboardIssuer(root, {
+import { expect } from '@playwright/test';
+import { dashboardTest as test, eventually } from '../support/dashboard-page.js';
+import { issuerCli, ROOT } from '../support/door-harness.js';
+test("the admin sets a type's handouts, follows the counts per item, and sees a party ticket's counts and items", async ({ dashboard }) => {
+  const { dataDir, baseUrl, eid } = await dashboard.create({
     issuer: 'Harbour Lights Festival',
     event: 'Friday Night',
     venue: 'Pier 4',
@@ -54,14 +38,8 @@ test("the admin sets a type's handouts, follows the counts per item, and sees a 
   await issue('Ada Lovelace');
   const { setup_qr: setupQr } = await issuerCli<{ setup_qr: string }>(dataDir, 'scanner', 'setup', '--event', eid, '--gate', 'North');
 
-  issuer = await startIssuer(dataDir, port);
-  const enrolled = await fetch(`${baseUrl}/api/v1/scanners/enroll`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ token: decodeSetupCode(setupQr).token, scanner_id: randomUUID(), scanner_name: 'Kiosk 1' }),
-  });
-  expect(enrolled.status).toBe(200);
-  const { api_key: apiKey } = (await enrolled.json()) as { api_key: string };
+  await dashboard.start();
+  const { apiKey } = await dashboard.enroll(setupQr, { name: 'Kiosk 1' });
   const doorIsTold = async (): Promise<unknown> => {
     const response = await fetch(`${baseUrl}/api/v1/tickets/${family}/status`, { headers: { authorization: `Bearer ${apiKey}` } });
     return ((await response.json()) as { handouts?: Array<{ item: string; count: number }> }).handouts?.map(({ item, count }) => [
@@ -70,7 +48,7 @@ test("the admin sets a type's handouts, follows the counts per item, and sees a 
     ]);
   };
 
-  page = await signedInDashboard(browser, { baseUrl, adminToken }, pageErrors, WAIT_MS);
+  const page = await dashboard.signIn();
 
   // The VIP type's items, one a line as `--handout` takes them.
   const vipRow = page.locator('#type-notes li[data-type="VIP"]');
@@ -144,11 +122,5 @@ test("the admin sets a type's handouts, follows the counts per item, and sees a 
   );
 
   // The page asks once before signing in and is refused (401), and the refused list answers 400: nothing else.
-  expect(pageErrors.filter((error) => !/status of (401|400)/.test(error))).toEqual([]);
-});
-
-test.afterAll(async () => {
-  await page?.close().catch(() => undefined);
-  await issuer?.stop().catch(() => undefined);
-  if (root) rmSync(root, { recursive: true, force: true });
+  expect(dashboard.pageErrors.filter((error) => !/status of (401|400)/.test(error))).toEqual([]);
 });

@@ -8,27 +8,13 @@
  * two picked are more than remain and the issuer refuses them, said in words, nothing checked in. The last one needs
  * no number. The same in German, with its plural. Needs the build (test/global-setup.ts does it).
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
-import { dashboardIssuer, signedInDashboard } from '../support/dashboard-page.js';
-import { issuerCli, ROOT, startIssuer, type RunningIssuer } from '../support/door-harness.js';
+import { expect } from '@playwright/test';
+import { dashboardTest as test, eventually } from '../support/dashboard-page.js';
+import { issuerCli, ROOT } from '../support/door-harness.js';
 
-const WAIT_MS = 30_000;
-
-let root: string;
-let issuer: RunningIssuer | null = null;
-let page: Page;
-const pageErrors: string[] = [];
-
-const eventually = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: WAIT_MS, intervals: [100] });
-
-test('the manual check-in of a party asks how many come in, and says the answer in words', async ({ browser }) => {
-  test.setTimeout(180_000);
-  if (!existsSync(join(ROOT, 'dist', 'dashboard', 'index.html'))) throw new Error('dist/dashboard is missing: run npm run build first');
-  root = mkdtempSync(join(tmpdir(), 'dashboard-party-e2e-'));
-  const { dataDir, port, baseUrl, adminToken, eid } = await dashboardIssuer(root, {
+test('the manual check-in of a party asks how many come in, and says the answer in words', async ({ dashboard }) => {
+  const { dataDir, baseUrl, adminToken, eid } = await dashboard.create({
     issuer: 'Harbour Lights Festival',
     event: 'Friday Night',
     venue: 'Pier 4',
@@ -38,7 +24,7 @@ test('the manual check-in of a party asks how many come in, and says the answer 
       .tickets[0]!.tid;
   const family = await issue('Família Costa', '5');
   const group = await issue('Gruppe Berg', '3');
-  issuer = await startIssuer(dataDir, port);
+  await dashboard.start();
   const partyOf = async (tid: string): Promise<unknown> => {
     const response = await fetch(`${baseUrl}/admin/api/events/${eid}/tickets?q=${tid}`, {
       headers: { authorization: `Bearer ${adminToken}` },
@@ -46,7 +32,7 @@ test('the manual check-in of a party asks how many come in, and says the answer 
     return ((await response.json()) as { tickets: { party: unknown }[] }).tickets[0]!.party;
   };
 
-  page = await signedInDashboard(browser, { baseUrl, adminToken }, pageErrors, WAIT_MS);
+  const page = await dashboard.signIn();
   const lookUp = async (query: string): Promise<void> => {
     await page.fill('#lookup-query', query);
     await page.click('#lookup button[type=submit]');
@@ -125,11 +111,5 @@ test('the manual check-in of a party asks how many come in, and says the answer 
   await expect(page.locator('#lookup-results [data-manual-party=valid]')).toHaveText('2 von 3 drin, 1 kommt noch');
 
   // The page asks once before signing in and is refused (401): nothing else.
-  expect(pageErrors.filter((error) => !/status of 401/.test(error))).toEqual([]);
-});
-
-test.afterAll(async () => {
-  await page?.close().catch(() => undefined);
-  await issuer?.stop().catch(() => undefined);
-  if (root) rmSync(root, { recursive: true, force: true });
+  expect(dashboard.pageErrors.filter((error) => !/status of 401/.test(error))).toEqual([]);
 });

@@ -13,73 +13,17 @@
  * Needs the build (test/global-setup.ts does it); no keyring.
  */
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
-import { issuerCli, LOOPBACK, ROOT, startIssuer, type RunningIssuer } from '../support/door-harness.js';
-import { freePort } from '../support/free-port.js';
-import { decodeSetupCode } from '../../protocol/setup-code.js';
+import { expect } from '@playwright/test';
+import { dashboardTest as test, eventually, type EnrolledScanner } from '../support/dashboard-page.js';
+import { issuerCli } from '../support/door-harness.js';
 
-const WAIT_MS = 30_000;
-
-let root: string;
-let baseUrl: string;
-let issuer: RunningIssuer | null = null;
-let page: Page;
-const pageErrors: string[] = [];
-
-interface Scanner {
-  apiKey: string;
-  apiKeyId: string;
-  scannerId: string;
-}
-
-async function enroll(setupCode: string, name: string): Promise<Scanner> {
-  const scannerId = randomUUID();
-  const response = await fetch(`${baseUrl}/api/v1/scanners/enroll`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ token: decodeSetupCode(setupCode).token, scanner_id: scannerId, scanner_name: name, scanner_platform: 'e2e' }),
+test('the dashboard names the supervisor who annulled a check-in and flags the kiosk whose clock is off', async ({ dashboard }) => {
+  const { dataDir, baseUrl, eid } = await dashboard.create({
+    issuer: 'Harbour Lights Festival',
+    event: 'Friday Night',
+    venue: 'Pier 4',
+    startsAt: new Date(Date.now() - 3600_000),
   });
-  expect(response.status).toBe(200);
-  const body = (await response.json()) as { api_key: string; api_key_id: string };
-  return { apiKey: body.api_key, apiKeyId: body.api_key_id, scannerId };
-}
-
-async function post(scanner: Scanner, path: string, body: Record<string, unknown>): Promise<{ status: number; text: string }> {
-  const response = await fetch(`${baseUrl}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${scanner.apiKey}` },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, text: await response.text() };
-}
-
-const eventually = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: WAIT_MS, intervals: [100] });
-
-test('the dashboard names the supervisor who annulled a check-in and flags the kiosk whose clock is off', async ({ browser }) => {
-  test.setTimeout(180_000);
-  if (!existsSync(join(ROOT, 'dist', 'dashboard', 'index.html'))) throw new Error('dist/dashboard is missing: run npm run build first');
-  root = mkdtempSync(join(tmpdir(), 'dashboard-staff-e2e-'));
-  const dataDir = join(root, 'issuer');
-  const port = await freePort();
-  baseUrl = `http://${LOOPBACK}:${port}`;
-
-  await issuerCli(dataDir, 'init', '--base-url', baseUrl, '--name', 'Harbour Lights Festival');
-  const { admin_token: adminToken } = await issuerCli<{ admin_token: string }>(dataDir, 'admin-token', 'reset');
-  const start = new Date(Date.now() - 3600_000).toISOString();
-  const { eid } = await issuerCli<{ eid: string }>(
-    dataDir,
-    'event',
-    'create',
-    '--name',
-    'Friday Night',
-    '--date',
-    start,
-    '--venue',
-    'Pier 4',
-  );
   const { tickets } = await issuerCli<{ tickets: { tid: string }[] }>(
     dataDir,
     'ticket',
@@ -104,12 +48,20 @@ test('the dashboard names the supervisor who annulled a check-in and flags the k
     '--role',
     'supervisor',
   );
+  const post = async (scanner: EnrolledScanner, path: string, body: Record<string, unknown>): Promise<{ status: number; text: string }> => {
+    const response = await fetch(`${baseUrl}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${scanner.apiKey}` },
+      body: JSON.stringify(body),
+    });
+    return { status: response.status, text: await response.text() };
+  };
   const setup = (role: string, gate: string) =>
     issuerCli<{ setup_qr: string }>(dataDir, 'scanner', 'setup', '--event', eid, '--gate', gate, '--role', role);
 
-  issuer = await startIssuer(dataDir, port);
-  const north = await enroll((await setup('steward', 'North')).setup_qr, 'North door kiosk');
-  const south = await enroll((await setup('steward', 'South')).setup_qr, 'South door kiosk');
+  await dashboard.start();
+  const north = await dashboard.enroll((await setup('steward', 'North')).setup_qr, { name: 'North door kiosk', platform: 'e2e' });
+  const south = await dashboard.enroll((await setup('steward', 'South')).setup_qr, { name: 'South door kiosk', platform: 'e2e' });
 
   // The steward's kiosk lets Ada in with its own staff id, then annuls it with the supervisor's badge.
   const scan = (fields: Record<string, unknown>) =>
@@ -151,15 +103,7 @@ test('the dashboard names the supervisor who annulled a check-in and flags the k
   expect(northBeat.text).toContain('"staff_actions_through":41');
   expect((await post(south, '/api/v1/scanners/heartbeat', { scanner_id: south.scannerId, clock_offset_ms: 150 })).status).toBe(200);
 
-  page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
-  page.setDefaultTimeout(WAIT_MS);
-  page.on('pageerror', (error) => pageErrors.push(String(error)));
-  page.on('console', (message) => {
-    if (message.type() === 'error') pageErrors.push(message.text());
-  });
-  await page.goto(`${baseUrl}/admin`);
-  await page.fill('#admin-token', adminToken);
-  await page.click('button[type=submit]');
+  const page = await dashboard.signIn();
 
   // The clock flag: on the north kiosk's row, saying by how much; none on the south kiosk's.
   const northRow = page.locator(`#kiosks tr[data-api-key-id="${north.apiKeyId}"]`);
@@ -205,11 +149,5 @@ test('the dashboard names the supervisor who annulled a check-in and flags the k
   expect(await overridden.locator('.what').textContent()).toBe('Hinweis übergangen');
 
   // The page asks once before signing in and is refused (401): the browser logs that; nothing else may be.
-  expect(pageErrors.filter((error) => !/status of 401/.test(error))).toEqual([]);
-});
-
-test.afterAll(async () => {
-  await page?.close().catch(() => undefined);
-  await issuer?.stop().catch(() => undefined);
-  if (root) rmSync(root, { recursive: true, force: true });
+  expect(dashboard.pageErrors.filter((error) => !/status of 401/.test(error))).toEqual([]);
 });

@@ -8,32 +8,18 @@
  * Needs the build (test/global-setup.ts does it); no keyring.
  */
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
-import { dashboardIssuer, signedInDashboard } from '../support/dashboard-page.js';
-import { issuerCli, ROOT, startIssuer, type RunningIssuer } from '../support/door-harness.js';
-import { startReceiver, type Receiver } from '../support/webhook-receiver.js';
-import { decodeSetupCode } from '../../protocol/setup-code.js';
-
-const WAIT_MS = 30_000;
-let root: string;
-let issuer: RunningIssuer | null = null;
-let receiver: Receiver | null = null;
-let page: Page;
-const pageErrors: string[] = [];
-
-const eventually = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: WAIT_MS, intervals: [100] });
-
-test('the dashboard shows a working and a failing webhook endpoint, in words, without their secrets', async ({ browser }) => {
-  test.setTimeout(180_000);
-  if (!existsSync(join(ROOT, 'dist', 'dashboard', 'index.html'))) throw new Error('dist/dashboard is missing: run npm run build first');
-  root = mkdtempSync(join(tmpdir(), 'dashboard-webhooks-e2e-'));
-  receiver = await startReceiver();
+import { expect } from '@playwright/test';
+import { dashboardTest as test, eventually } from '../support/dashboard-page.js';
+import { issuerCli } from '../support/door-harness.js';
+import { startReceiver } from '../support/webhook-receiver.js';
+test('the dashboard shows a working and a failing webhook endpoint, in words, without their secrets', async ({ dashboard }) => {
+  const receiver = await startReceiver();
+  dashboard.onEnd(() => receiver.close());
   receiver.statuses.set('/down', 503);
 
-  const { dataDir, port, baseUrl, adminToken, eid } = await dashboardIssuer(root, {
+  const { dataDir, baseUrl, eid } = await dashboard.create({
     issuer: 'Harbour Lights Festival',
     event: 'Friday Night',
     venue: 'Pier 4',
@@ -56,7 +42,7 @@ test('the dashboard shows a working and a failing webhook endpoint, in words, wi
     '--events',
     'all',
     '--secret-file',
-    join(root, 'up.secret'),
+    join(dashboard.root, 'up.secret'),
   );
   const down = await issuerCli<{ endpoint_id: string }>(
     dataDir,
@@ -66,21 +52,15 @@ test('the dashboard shows a working and a failing webhook endpoint, in words, wi
     '--events',
     'checkin.created',
     '--secret-file',
-    join(root, 'down.secret'),
+    join(dashboard.root, 'down.secret'),
   );
-  const secrets = ['up', 'down'].map((name) => readFileSync(join(root, `${name}.secret`), 'utf8').trim());
+  const secrets = ['up', 'down'].map((name) => readFileSync(join(dashboard.root, `${name}.secret`), 'utf8').trim());
   receiver.secrets.set('/up', secrets[0]!);
   receiver.secrets.set('/down', secrets[1]!);
   const { setup_qr: setupQr } = await issuerCli<{ setup_qr: string }>(dataDir, 'scanner', 'setup', '--event', eid, '--gate', 'North');
 
-  issuer = await startIssuer(dataDir, port);
-  const scannerId = randomUUID();
-  const enrolled = await fetch(`${baseUrl}/api/v1/scanners/enroll`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ token: decodeSetupCode(setupQr).token, scanner_id: scannerId }),
-  });
-  const { api_key: apiKey } = (await enrolled.json()) as { api_key: string };
+  await dashboard.start();
+  const { apiKey, scannerId } = await dashboard.enroll(setupQr);
   const checkIn = await fetch(`${baseUrl}/api/v1/tickets/check-in`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` },
@@ -94,13 +74,13 @@ test('the dashboard shows a working and a failing webhook endpoint, in words, wi
   });
   expect(await checkIn.text()).toContain('"status":"valid"');
   // serve delivers: the working endpoint hears of the enrollment and the check-in, verified; the other refuses.
-  await eventually(() => receiver!.received.filter((r) => r.path === '/up' && r.verified).map((r) => r.type)).toEqual([
+  await eventually(() => receiver.received.filter((r) => r.path === '/up' && r.verified).map((r) => r.type)).toEqual([
     'scanner.enrolled',
     'checkin.created',
   ]);
-  await eventually(() => receiver!.received.some((r) => r.path === '/down' && r.verified && r.status === 503)).toBe(true);
+  await eventually(() => receiver.received.some((r) => r.path === '/down' && r.verified && r.status === 503)).toBe(true);
 
-  page = await signedInDashboard(browser, { baseUrl, adminToken }, pageErrors, WAIT_MS);
+  const page = await dashboard.signIn();
 
   const upRow = page.locator(`#webhook-table tr[data-endpoint="${up.endpoint_id}"]`);
   const downRow = page.locator(`#webhook-table tr[data-endpoint="${down.endpoint_id}"]`);
@@ -119,12 +99,5 @@ test('the dashboard shows a working and a failing webhook endpoint, in words, wi
   await eventually(async () => (await cells(page.locator(`#webhook-table tr[data-endpoint="${down.endpoint_id}"]`)))[2]).toBe('Fehlerhaft');
   expect(await page.locator('#webhook-table th').allTextContents()).toContain('Aufgegeben');
 
-  expect(pageErrors.filter((error) => !/status of 401/.test(error))).toEqual([]);
-});
-
-test.afterAll(async () => {
-  await page?.close().catch(() => undefined);
-  await issuer?.stop().catch(() => undefined);
-  await receiver?.close().catch(() => undefined);
-  if (root) rmSync(root, { recursive: true, force: true });
+  expect(dashboard.pageErrors.filter((error) => !/status of 401/.test(error))).toEqual([]);
 });
