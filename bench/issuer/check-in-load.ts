@@ -28,7 +28,7 @@ export function checkInLoad(
   maxMs: number,
   ratePerSecond?: number,
   bursts = false,
-) {
+): Promise<LoadResult> {
   return runLoad({
     url,
     ...(ratePerSecond === undefined ? {} : { ratePerSecond, bursts }),

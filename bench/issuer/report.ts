@@ -61,27 +61,18 @@ export interface Figures {
 }
 
 /** Prints the tables on stdout; false when a run's correctness check failed. */
-export function printFigures({
-  settings,
-  bare,
-  bareServerSide,
-  barePaced,
-  barePacedServerSide,
-  bareBursty,
-  bareBurstyServerSide,
-  issueSeconds,
-  runs,
-}: Figures): boolean {
+export function printFigures(figures: Figures): boolean {
+  const { settings, bare, runs } = figures;
   const first = headlineRun(runs, settings.store);
   const storeLabel = settings.store === 'postgres' ? ', PostgreSQL' : '';
   const ratio = first.checkIn.perSecond / bare.perSecond;
-  const issuanceRate = settings.tickets / issueSeconds;
+  const issuanceRate = settings.tickets / figures.issueSeconds;
   // Latency as the load generator saw it, then as the server thread itself saw it.
   const latency = (client: LoadResult, server: LatencySummary | undefined): string =>
     `p50 ${fmt(client.p50Ms, 2)} ms, p99 ${fmt(client.p99Ms, 2)} ms (server side: ${server === undefined ? 'not taken in child processes' : `p50 ${fmt(server.p50Ms, 2)}, p99 ${fmt(server.p99Ms, 2)}`})`;
   const firstKind = first.kind === 'worker thread' ? '' : `, ${first.kind}`;
   const rows: [string, string, string, string][] = [
-    ['(a) bare Fastify JSON route', `${fmt(bare.perSecond)} req/s`, latency(bare, bareServerSide), 'baseline'],
+    ['(a) bare Fastify JSON route', `${fmt(bare.perSecond)} req/s`, latency(bare, figures.bareServerSide), 'baseline'],
     [
       `(b) check-in, ${settings.concurrency} scanners, durable, saturated${firstKind}${storeLabel}`,
       `${fmt(first.checkIn.perSecond)} req/s`,
@@ -100,18 +91,28 @@ export function printFigures({
       latency(first.paced, first.pacedServerSide),
       `p99 < 10 ms: ${first.paced.p99Ms < 10 ? 'met' : 'NOT met'}`,
     ],
-    [`(a) bare route at that rate`, `${fmt(barePaced.perSecond)} req/s`, latency(barePaced, barePacedServerSide), 'baseline'],
+    [
+      `(a) bare route at that rate`,
+      `${fmt(figures.barePaced.perSecond)} req/s`,
+      latency(figures.barePaced, figures.barePacedServerSide),
+      'baseline',
+    ],
     [
       `(b) check-in at half rate, in bursts (each second's share sent back to back, as autocannon's overallRate)`,
       `${fmt(first.bursty.perSecond)} req/s`,
       latency(first.bursty, first.burstyServerSide),
       `p99 < 10 ms: ${first.bursty.p99Ms < 10 ? 'met' : 'NOT met'}`,
     ],
-    [`(a) bare route at that rate, in bursts`, `${fmt(bareBursty.perSecond)} req/s`, latency(bareBursty, bareBurstyServerSide), 'baseline'],
+    [
+      `(a) bare route at that rate, in bursts`,
+      `${fmt(figures.bareBursty.perSecond)} req/s`,
+      latency(figures.bareBursty, figures.bareBurstyServerSide),
+      'baseline',
+    ],
     [
       `(c) bulk issuance, ${fmt(settings.tickets)} tickets${storeLabel}`,
       `${fmt(issuanceRate)} tickets/s`,
-      `${fmt(issueSeconds, 2)} s`,
+      `${fmt(figures.issueSeconds, 2)} s`,
       `≥ 20,000/s: ${issuanceRate >= 20_000 ? 'met' : 'NOT met'}`,
     ],
   ];
