@@ -1,6 +1,6 @@
 /**
  * What every benchmark shares: reading its options from the command line,
- * and nearest-rank percentiles of its samples.
+ * nearest-rank percentiles of its samples, and its figures printed.
  */
 
 export interface NumberLimits {
@@ -66,3 +66,7 @@ export function percentiles(samples: readonly number[]): Percentiles {
     max: sorted[sorted.length - 1] ?? Number.NaN,
   };
 }
+
+/** A figure as printed: thousands grouped (en-US), `digits` decimals. */
+export const fmt = (n: number, digits = 0): string =>
+  n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });

@@ -1,7 +1,8 @@
 /**
- * The kiosk screens' controller: holds the little state the renderer owns
- * (which verdict is up, whether lookup is open, the last problem to explain),
- * turns scans into KioskApi calls, and mounts the screen chooseScreen picks.
+ * The kiosk screens' controller: holds the little state the renderer owns (the
+ * last problem to explain, a calibration's diagnosis; the verdict on screen in
+ * verdict-display.ts, the status lookup in status-lookup.ts), turns scans into
+ * KioskApi calls, and mounts the screen chooseScreen picks (mounted-screens.ts).
  * Decisions live in view/ and wedge/ as pure functions; this file only wires.
  *
  * Verdicts reach the screen one way only: the state push (onStateChange), as
@@ -10,76 +11,43 @@
  * it too; a `scan()` answer of type 'verdict' is not shown again.
  */
 import { attempt } from './kiosk-bridge.js';
-import type {
-  KioskApi,
-  KioskState,
-  ReadDetails,
-  ScanResult,
-  ScannerDiagnosis,
-  StaffLocked,
-  TicketStatus,
-  Verdict,
-} from './kiosk-bridge-types.js';
+import type { KioskApi, KioskState, ReadDetails, ScanResult, ScannerDiagnosis, StaffLocked } from './kiosk-bridge-types.js';
 import { language, setLanguage, t } from './messages/format.js';
-import { mountLookup, isLookupInput, type LookupProps } from './screens/lookup.js';
-import { mountReady, type ReadyProps } from './screens/ready.js';
-import type { ScreenHandle } from './screens/screen.js';
+import { mountScreen, type Mounted, type ScreenActions } from './mounted-screens.js';
+import { isLookupInput } from './screens/lookup.js';
 import { isIssuerPanelInput } from './screens/onsite-issuer-panel.js';
-import { mountSetup, type SetupProps } from './screens/setup.js';
 import { isStaffInput, StaffGate } from './screens/staff.js';
 import type { OnsiteIssuerApi } from './onsite-issuer-bridge-types.js';
-import { mountVerdict } from './screens/verdict.js';
-import { AnnulDialog, DoorSettings, isAnnulInput, type AnnulTarget } from './screens/door-operations.js';
+import { AnnulDialog, DoorSettings, isAnnulInput } from './screens/door-operations.js';
 import { LaneSettings } from './screens/lane-settings.js';
 import { isSearchInput, TicketSearchDialog } from './screens/ticket-search.js';
-import { mountIdCheck, type IdCheckProps } from './screens/id-check.js';
-import { mountParty, type PartyProps } from './screens/party.js';
-import { mountLanes } from './screens/lanes.js';
-import { laneHalves, laneOfVerdict, showsLanes, type LaneHalfView } from './view/lanes-view-model.js';
-import { offersAnnul } from './view/door-view-model.js';
-import { playVerdictSound, prepareVerdictSound } from './sound.js';
-import { chooseScreen, HANDOUTS_SHOWN_MS, VERDICT_SHOWN_MS, type ShownScreen } from './view/screen-choice.js';
+import { laneHalves, showsLanes } from './view/lanes-view-model.js';
+import { prepareVerdictSound } from './sound.js';
+import { StatusLookup } from './status-lookup.js';
+import { chooseScreen, type ShownScreen } from './view/screen-choice.js';
 import { enrollFailureText } from './view/setup-view-model.js';
-import { failedStatusView, layoutMismatchStatusView, statusView, type StatusView } from './view/status-view-model.js';
 import { doorLanguages, ENGLISH_ONLY, type DoorLanguages } from './view/language.js';
-import { staffLockedText } from './view/staff-view-model.js';
-import { verdictIdentity, verdictViewIn, type DoorVerdict, type VerdictView } from './view/verdict-view-model.js';
-import { verdictDetailLines } from './view/verdict-details-view.js';
-import { classifyScannedText, type ScannedText } from './wedge/classify.js';
+import { isStaffLocked, staffLockedText } from './view/staff-view-model.js';
+import { verdictIdentity } from './view/verdict-view-model.js';
+import { VerdictDisplay } from './verdict-display.js';
+import { type ScannedText } from './wedge/classify.js';
 import { startWedgeCapture } from './wedge/capture.js';
 
 /** The read details of a scan that came without any (the foreign-layout refusal still names its layout). */
 const NO_READ_DETAILS: ReadDetails = { terminator: 'pause', prefixKeys: [], suffixKeys: [], units: 0, durationMs: 0 };
 
-type Mounted =
-  | { screen: 'starting' }
-  | { screen: 'setup'; handle: ScreenHandle<SetupProps> }
-  | { screen: 'ready'; handle: ScreenHandle<ReadyProps> }
-  | { screen: 'verdict'; handle: ScreenHandle<VerdictView> }
-  | { screen: 'lookup'; handle: ScreenHandle<LookupProps> }
-  | { screen: 'lanes'; handle: ScreenHandle<LaneHalfView[]> }
-  | { screen: 'id_check'; handle: ScreenHandle<IdCheckProps> }
-  | { screen: 'party'; handle: ScreenHandle<PartyProps> };
-
 export class KioskScreens {
   private state: KioskState | null = null;
-  private verdict: VerdictView | null = null;
-  /** The kiosk verdict behind `verdict` (null for the renderer's own refusals), to match a "read again" to it. */
-  private verdictShown: Verdict | null = null;
-  /** The verdict behind `verdict`, the renderer's own refusals too: to say it again in another language. */
-  private doorVerdict: DoorVerdict | null = null;
+  /** The verdict on screen, each lane's on the split screen, and what its buttons do (verdict-display.ts). */
+  private readonly verdicts: VerdictDisplay;
+  /** The status lookup (F2) and its "Undo check-in" (status-lookup.ts). */
+  private readonly lookup: StatusLookup;
   /** The door's languages from the last state (docs/kiosk.md "Languages"). */
   private languages: DoorLanguages = ENGLISH_ONLY;
   /** A calibration code was just scanned on Ready: its diagnosis, until closed or the next scan. */
   private diagnosis: ScannerDiagnosis | null = null;
   /** The newest calibration already shown: one made later (a HID scanner read by the main process) is news. */
   private calibrationSeenAt: string | null = null;
-  private verdictTimer: number | undefined;
-  /** The attention verdict on screen holds the door: it stays until the core's hold ends (docs/kiosk.md "Attention notes"). */
-  private attentionHeld = false;
-  private lookupOpen = false;
-  private lookupResult: StatusView | null = null;
-  private lookupBusy = false;
   /**
    * The last problem to explain on Setup or Ready (enrollment failure, …); cleared by the next scan.
    * Its words are made when shown, so a language change also changes them.
@@ -96,13 +64,10 @@ export class KioskScreens {
   /** "Undo check-in" and the gate's settings (screens/door-operations.ts, docs/kiosk.md "Door operations"). */
   private annul: AnnulDialog | null = null;
   private doorSettings: DoorSettings | null = null;
-  /** The ticket the lookup screen shows, for its "Undo check-in". */
-  private lookupTicket: TicketStatus | null = null;
-  /** Several scanners (docs/kiosk.md "Several scanners"): the lanes in the staff settings, and each lane's verdict on the split screen. */
+  /** Several scanners (docs/kiosk.md "Several scanners"): the lanes in the staff settings. */
   private laneSettings: LaneSettings | null = null;
   /** "Find a ticket" (screens/ticket-search.ts, docs/kiosk.md "Finding a ticket"). */
   private search: TicketSearchDialog | null = null;
-  private readonly laneVerdicts = new Map<string, { verdict: DoorVerdict; view: VerdictView; timer: number }>();
 
   constructor(
     private readonly root: HTMLElement,
@@ -110,11 +75,23 @@ export class KioskScreens {
     private readonly win: Window,
     /** This machine's issuer, when the host offers one (Electron's preload; not the browser host). */
     private readonly onsiteIssuer?: OnsiteIssuerApi,
-  ) {}
+  ) {
+    const parts = { win, kiosk, state: () => this.state, staff: () => this.staff, annul: () => this.annul, render: () => this.render() };
+    this.lookup = new StatusLookup({ ...parts, showStaffLocked: (locked) => this.showStaffLocked(locked) });
+    this.verdicts = new VerdictDisplay({
+      ...parts,
+      secondLanguage: () => this.languages.secondary,
+      closeLookup: () => this.lookup.hide(),
+      closeDiagnosis: () => {
+        this.diagnosis = null;
+      },
+      setMessage: (message) => this.setMessage(message),
+    });
+  }
 
   async start(): Promise<void> {
     this.staff = new StaffGate(this.win.document, this.kiosk, {
-      openLookup: () => this.openLookup(),
+      openLookup: () => this.lookup.open(),
       openSearch: () => this.search?.open(),
     });
     this.search = new TicketSearchDialog(this.win.document, this.kiosk, this.staff);
@@ -162,12 +139,12 @@ export class KioskScreens {
     if (newest && identity !== this.newestVerdict) {
       const previous = this.newestVerdict;
       this.newestVerdict = identity;
-      if (showsLanes(state)) this.showLaneVerdicts(state, previous);
-      else this.showVerdict(newest);
+      if (showsLanes(state)) this.verdicts.showOnLanes(state, previous);
+      else this.verdicts.show(newest);
       return;
     }
-    this.followAttentionHold(state);
-    this.markReadAgain(state);
+    this.verdicts.followAttentionHold(state);
+    this.verdicts.markReadAgain(state);
     this.noteStaffCodeIgnored(state);
     const calibration = state.calibration?.diagnosis ?? null;
     if (calibration && calibration.calibrated_at !== this.calibrationSeenAt) this.showDiagnosis(calibration);
@@ -195,13 +172,7 @@ export class KioskScreens {
     document.documentElement.lang = language();
     document.title = t('app.title');
     if (!changed) return;
-    for (const [lane, shown] of this.laneVerdicts)
-      this.laneVerdicts.set(lane, { ...shown, view: verdictViewIn(shown.verdict, languages.secondary) });
-    if (this.doorVerdict) {
-      const readAgain = this.verdict?.readAgainNote ? this.verdict : null;
-      this.verdict = verdictViewIn(this.doorVerdict, languages.secondary);
-      if (readAgain && this.state) this.markReadAgain(this.state);
-    }
+    this.verdicts.relanguage();
     // Mounted screens built their fixed words when mounted: mount again.
     this.mounted = { screen: 'starting' };
   }
@@ -209,25 +180,14 @@ export class KioskScreens {
   private showDiagnosis(diagnosis: ScannerDiagnosis): void {
     this.calibrationSeenAt = diagnosis.calibrated_at;
     this.diagnosis = diagnosis;
-    this.verdict = null;
-    this.verdictShown = null;
-    this.doorVerdict = null;
-  }
-
-  /** docs/kiosk.md "Double reads": the scanner read the code on screen again; the verdict stays, with a discreet mark. */
-  private markReadAgain(state: KioskState): void {
-    const again = state.read_again;
-    const shown = this.verdictShown;
-    if (!again || !shown || !this.verdict || again.decided_at !== shown.decided_at || again.tid !== (shown.ticket?.tid ?? null)) return;
-    const note = again.reads <= 2 ? t('verdict.read_again') : t('verdict.read_again_times', { count: again.reads - 1 });
-    if (this.verdict.readAgainNote !== note) this.verdict = { ...this.verdict, readAgainNote: note };
+    this.verdicts.forget();
   }
 
   // ---- scans -------------------------------------------------------------
 
   private async onScan(scan: ScannedText, read?: ReadDetails): Promise<void> {
-    if (this.lookupOpen && this.state?.enrolled && !this.state.re_enroll_pending) {
-      await this.lookUp(scan);
+    if (this.lookup.isOpen && this.state?.enrolled && !this.state.re_enroll_pending) {
+      await this.lookup.lookUp(scan);
       return;
     }
     this.message = null;
@@ -236,7 +196,7 @@ export class KioskScreens {
     // A calibrated kiosk translates the wedge's reads itself (docs/kiosk.md "Calibration"): the text goes as it came.
     const translated = this.state?.calibration?.translating.includes('window') ?? false;
     if (scan.kind === 'layout_mismatch' && !translated) {
-      if (enrolled) this.showVerdict({ kind: 'refuse', reason: 'layout_mismatch' });
+      if (enrolled) this.verdicts.show({ kind: 'refuse', reason: 'layout_mismatch' });
       else this.setMessage(() => t('reason.layout_mismatch'));
       // The kiosk records the refusal in its audit log (docs/kiosk.md "The kiosk's audit log"); the screen has it already.
       if (enrolled) void attempt(() => this.kiosk.scan(scan.text, { ...(read ?? NO_READ_DETAILS), foreignLayout: scan.layout }));
@@ -251,7 +211,7 @@ export class KioskScreens {
     const result = await attempt(() => (read ? this.kiosk.scan(scan.text, read) : this.kiosk.scan(scan.text)));
     this.busy = false;
     if (!result.ok) {
-      if (enrolled) this.showVerdict({ kind: 'refuse', reason: 'scan_failed' });
+      if (enrolled) this.verdicts.show({ kind: 'refuse', reason: 'scan_failed' });
       else this.setMessage(() => t('setup.error.failed'));
       return;
     }
@@ -277,7 +237,7 @@ export class KioskScreens {
         this.setMessage(() => (scan?.kind === 'ticket' ? t('setup.error.ticket_scanned') : t('setup.error.not_a_code')));
         return;
       case 'scanner_unauthorized':
-        this.showVerdict({ kind: 'refuse', reason: 'scanner_unauthorized' });
+        this.verdicts.show({ kind: 'refuse', reason: 'scanner_unauthorized' });
         return;
       case 'staff_pin_needed':
         // The setup code asks for a staff PIN first; the Setup screen offers to set it.
@@ -285,7 +245,7 @@ export class KioskScreens {
         return;
       case 'storage_fault':
         // Nothing can be recorded: "scan again" would fail again for everyone. The state says what IT must do.
-        this.showVerdict({ kind: 'refuse', reason: 'storage_fault' });
+        this.verdicts.show({ kind: 'refuse', reason: 'storage_fault' });
         return;
       case 'repeat_read':
         // The verdict on screen stands; the state's read_again carries the mark.
@@ -308,7 +268,7 @@ export class KioskScreens {
         return;
       case 'attention_held':
         // docs/kiosk.md "Attention notes": the held verdict says "finish the note first" (the state's refused_scans).
-        if (!this.attentionHeld) this.setMessage(() => t('verdict.attention_finish_first'));
+        if (!this.verdicts.held) this.setMessage(() => t('verdict.attention_finish_first'));
         return;
       case 'id_check':
       case 'id_check_pending':
@@ -360,219 +320,6 @@ export class KioskScreens {
     if (result.ok) this.receiveState(result.value);
   }
 
-  // ---- status lookup -----------------------------------------------------
-
-  private async lookUp(scan: ScannedText): Promise<void> {
-    if (scan.kind === 'layout_mismatch') {
-      this.lookupResult = layoutMismatchStatusView();
-      this.render();
-      return;
-    }
-    // An 'invalid' shape may be a ticket ID typed by hand: the kiosk accepts those.
-    this.lookupBusy = true;
-    this.render();
-    const result = await attempt(() => this.kiosk.lookupStatus(scan.text));
-    this.lookupBusy = false;
-    const answer = result.ok ? result.value : null;
-    this.lookupTicket = answer !== null && answer.type === 'status' ? answer.status : null;
-    if (answer !== null && isStaffLocked(answer)) {
-      // Staff only, and the unlock ran out meanwhile: back to Ready, saying why.
-      this.lookupOpen = false;
-      this.showStaffLocked(answer);
-      return;
-    }
-    this.lookupResult = answer !== null ? statusView(answer) : failedStatusView();
-    this.render();
-  }
-
-  private openLookup(): void {
-    // Staff only: the PIN first when staff functions are locked (docs/kiosk.md "Staff PIN").
-    const open = (): void => {
-      this.lookupOpen = true;
-      this.lookupResult = null;
-      this.lookupTicket = null;
-      this.render();
-      this.win.document.querySelector<HTMLInputElement>('[data-lookup-input]')?.focus();
-    };
-    if (this.staff) this.staff.whenUnlocked(open);
-    else open();
-  }
-
-  private closeLookup(): void {
-    this.lookupOpen = false;
-    this.render();
-  }
-
-  // ---- annul at the door (docs/kiosk.md "Annul at the door") ---------------
-
-  /** "Undo check-in" on the Verdict screen: the last ADMIT, while the state offers annulment. */
-  private verdictUndo(view: VerdictView): (() => void) | null {
-    const verdict = this.verdictShown;
-    if (view !== this.verdict || !verdict || verdict.kind !== 'admit' || !verdict.ticket) return null;
-    const ticket = verdict.ticket;
-    if (!offersAnnul(this.state, { tid: ticket.tid, checkedInAt: verdict.decided_at }, Date.now())) return null;
-    const target: AnnulTarget = { tid: ticket.tid, holderName: ticket.holder_name ?? null, ticketType: ticket.ticket_type ?? null };
-    return () => {
-      // The ADMIT stays while staff undo it; the dialog closing returns to Ready.
-      this.win.clearTimeout(this.verdictTimer);
-      this.annul?.start(target, () => {
-        if (this.verdictShown === verdict) this.dismissVerdict();
-      });
-    };
-  }
-
-  /**
-   * docs/kiosk.md "Attention notes": a supervisor's override, offered while this attention verdict holds the door.
-   * A lesser role (or no one) unlocked gets the PIN dialog naming the role needed, then the call runs again.
-   */
-  private verdictOverride(view: VerdictView): (() => void) | null {
-    const verdict = this.verdictShown;
-    if (view !== this.verdict || !verdict || !this.attentionHeld) return null;
-    const run = (): void => {
-      void attempt(() => this.kiosk.overrideAttention()).then((result) => {
-        if (result.ok && isStaffLocked(result.value)) this.staff?.relock(run, result.value);
-        else if (!result.ok) this.setMessage(() => t('setup.error.failed'));
-        else if (this.verdictShown === verdict) this.dismissVerdict();
-      });
-    };
-    return () => (this.staff ? this.staff.whenUnlocked(run) : run());
-  }
-
-  /**
-   * docs/kiosk.md "Verdict details": the verdict's details, for a steward and up (the core's guard decides). The
-   * verdict stays on screen while they are open, until the next scan or "Next scan".
-   */
-  private verdictDetails(view: VerdictView): (() => void) | null {
-    const verdict = this.verdictShown;
-    if (view !== this.verdict || !verdict || view.details) return null;
-    const show = (change: Pick<VerdictView, 'details' | 'detailsProblem'>): void => {
-      if (this.verdictShown !== verdict || !this.verdict) return;
-      this.verdict = { ...this.verdict, ...change };
-      this.render();
-    };
-    const run = (): void => {
-      void attempt(() => this.kiosk.verdictDetails(verdict.decided_at)).then((result) => {
-        if (!result.ok) show({ detailsProblem: t('details.failed') });
-        else if (result.value.type === 'staff_locked') this.staff?.relock(run, result.value);
-        else if (result.value.type === 'no_such_verdict') show({ detailsProblem: t('details.gone') });
-        else show({ details: verdictDetailLines(result.value.details), detailsProblem: null });
-      });
-    };
-    return () => {
-      this.win.clearTimeout(this.verdictTimer);
-      if (this.staff) this.staff.whenUnlocked(run);
-      else run();
-    };
-  }
-
-  /** "Undo check-in" on the lookup screen: a checked-in ticket, while the state offers annulment. */
-  private lookupUndo(): (() => void) | null {
-    const ticket = this.lookupTicket;
-    if (this.lookupBusy || !ticket || ticket.status !== 'checked_in') return null;
-    if (!offersAnnul(this.state, { tid: ticket.tid, checkedInAt: ticket.checked_in_at ?? null }, Date.now())) return null;
-    const target: AnnulTarget = { tid: ticket.tid, holderName: ticket.holder_name ?? null, ticketType: ticket.ticket_type ?? null };
-    return () =>
-      this.annul?.start(target, (outcome) => {
-        // Show the ticket's new state.
-        if (outcome?.dataResult === 'annulled' && this.lookupOpen) void this.lookUp(classifyScannedText(ticket.tid));
-      });
-  }
-
-  // ---- verdicts ----------------------------------------------------------
-
-  /** docs/kiosk.md "Several scanners": every verdict since the last one shown, oldest first, each in its lane's half. */
-  private showLaneVerdicts(state: KioskState, previousIdentity: string | null): void {
-    const fresh: Verdict[] = [];
-    for (const verdict of state.last_verdicts) {
-      if (verdictIdentity(verdict) === previousIdentity) break;
-      fresh.push(verdict);
-    }
-    for (const verdict of fresh.reverse()) this.showOnLane(verdict);
-    this.render();
-  }
-
-  /** One lane's verdict, for its own screen time; the other lanes keep theirs. */
-  private showOnLane(verdict: DoorVerdict): void {
-    const lanes = this.state?.lanes;
-    if (!lanes) return;
-    const lane = laneOfVerdict(verdict, lanes);
-    const view = verdictViewIn(verdict, this.languages.secondary);
-    const before = this.laneVerdicts.get(lane);
-    if (before) this.win.clearTimeout(before.timer);
-    const timer = this.win.setTimeout(() => {
-      if (this.laneVerdicts.get(lane)?.view !== view) return;
-      this.laneVerdicts.delete(lane);
-      this.render();
-    }, shownMs(view));
-    this.laneVerdicts.set(lane, { verdict, view, timer });
-    this.lookupOpen = false;
-    playVerdictSound(view.dataVerdict === 'handout' ? 'admit' : view.dataVerdict);
-  }
-
-  private showVerdict(verdict: DoorVerdict): void {
-    if (showsLanes(this.state)) {
-      // The page's own refusals (layout mismatch, a failed call) belong to the window's lane.
-      this.showOnLane(verdict);
-      this.render();
-      return;
-    }
-    const view = verdictViewIn(verdict, this.languages.secondary);
-    this.verdict = view;
-    this.doorVerdict = verdict;
-    this.verdictShown = 'decided_at' in verdict ? verdict : null;
-    this.diagnosis = null;
-    this.lookupOpen = false;
-    playVerdictSound(view.dataVerdict === 'handout' ? 'admit' : view.dataVerdict);
-    this.win.clearTimeout(this.verdictTimer);
-    // docs/kiosk.md "Attention notes": a held attention verdict stays until Done or the hold's time (the core ends it).
-    this.attentionHeld =
-      view.attention !== undefined && view.attention !== null && this.state?.attention_hold?.decided_at === this.verdictShown?.decided_at;
-    if (!this.attentionHeld) this.verdictTimer = this.win.setTimeout(() => this.dismissVerdict(), shownMs(view));
-    this.render();
-  }
-
-  /**
-   * docs/kiosk.md "Handouts": one tap hands `item` over. The verdict on screen is redrawn with what is left and what
-   * the tap came to (given, refused with when and where, or kept for the issuer), and stays while items are left.
-   */
-  private async giveHandout(decidedAt: string, item: string): Promise<void> {
-    const result = await attempt(() => this.kiosk.giveHandout(decidedAt, item));
-    if (!result.ok || this.doorVerdict === null || !('decided_at' in this.doorVerdict) || this.doorVerdict.decided_at !== decidedAt) return;
-    const answer = result.value;
-    if (answer.type !== 'handout_given' && answer.type !== 'handout_refused') return;
-    const note =
-      answer.type === 'handout_refused'
-        ? answer.reason === 'already_given'
-          ? { kind: 'refused_given' as const, item, ...(answer.given.length > 0 ? { given: answer.given[answer.given.length - 1]! } : {}) }
-          : { kind: 'refused_not_listed' as const, item }
-        : answer.offline
-          ? { kind: 'offline' as const, item }
-          : undefined;
-    if (this.doorVerdict.kind !== 'admit') return;
-    const { handout_note: _previous, ...rest } = this.doorVerdict;
-    const verdict = { ...rest, handouts: answer.handouts, ...(note === undefined ? {} : { handout_note: note }) };
-    this.doorVerdict = verdict;
-    this.verdictShown = verdict;
-    this.verdict = verdictViewIn(verdict, this.languages.secondary);
-    if (!this.attentionHeld) {
-      this.win.clearTimeout(this.verdictTimer);
-      this.verdictTimer = this.win.setTimeout(() => this.dismissVerdict(), shownMs(this.verdict));
-    }
-    this.render();
-  }
-
-  /** The core's hold ended (Done here or elsewhere, or its time): the verdict goes; scans refused meanwhile are said on it. */
-  private followAttentionHold(state: KioskState): void {
-    if (!this.attentionHeld || !this.verdict) return;
-    const hold = state.attention_hold;
-    if (!hold || hold.decided_at !== this.verdictShown?.decided_at) {
-      this.dismissVerdict();
-      return;
-    }
-    const heldNote = hold.refused_scans > 0 ? t('verdict.attention_finish_first') : null;
-    if (heldNote !== (this.verdict.heldNote ?? null)) this.verdict = { ...this.verdict, heldNote };
-  }
-
   /** docs/kiosk.md "ID checks": Confirm, Deny or a supervisor's override; the answer is shown as a scan's would be. */
   private async answerIdCheck(call: () => Promise<ScanResult | StaffLocked>): Promise<void> {
     const result = await attempt(call);
@@ -587,29 +334,15 @@ export class KioskScreens {
     this.handleScanResult(result.value, null);
   }
 
-  private async attentionDone(): Promise<void> {
-    await attempt(() => this.kiosk.attentionDone());
-    this.dismissVerdict();
-  }
-
-  private dismissVerdict(): void {
-    this.attentionHeld = false;
-    this.win.clearTimeout(this.verdictTimer);
-    this.verdict = null;
-    this.verdictShown = null;
-    this.doorVerdict = null;
-    this.render();
-  }
-
   private onShortcut(event: KeyboardEvent): void {
     const screen = this.mounted.screen;
     if (event.key === 'F2' && (screen === 'ready' || screen === 'verdict' || screen === 'lanes') && this.state?.enrolled) {
       event.preventDefault();
-      this.verdict = null;
-      this.openLookup();
+      this.verdicts.hide();
+      this.lookup.open();
     } else if (event.key === 'Escape') {
-      if (screen === 'lookup') this.closeLookup();
-      else if (screen === 'verdict') this.dismissVerdict();
+      if (screen === 'lookup') this.lookup.close();
+      else if (screen === 'verdict') this.verdicts.dismiss();
       else if (screen === 'setup' && this.state?.re_enroll_pending) void this.cancelReEnroll();
     }
   }
@@ -629,8 +362,8 @@ export class KioskScreens {
   private render(): void {
     const screen = chooseScreen({
       state: this.state,
-      verdictShown: this.verdict !== null,
-      lookupOpen: this.lookupOpen,
+      verdictShown: this.verdicts.view !== null,
+      lookupOpen: this.lookup.isOpen,
       lanes: showsLanes(this.state),
     });
     if (screen !== this.mounted.screen) this.mount(screen);
@@ -646,10 +379,10 @@ export class KioskScreens {
         if (this.state) mounted.handle.update({ state: this.state, notice: this.message?.() ?? null, diagnosis: this.diagnosis });
         return;
       case 'verdict':
-        if (this.verdict) mounted.handle.update(this.verdict);
+        if (this.verdicts.view) mounted.handle.update(this.verdicts.view);
         return;
       case 'lookup':
-        mounted.handle.update({ result: this.lookupResult, busy: this.lookupBusy, undoCheckIn: this.lookupUndo() });
+        mounted.handle.update(this.lookup.props());
         return;
       case 'id_check':
         if (this.state?.id_check_prompt) {
@@ -662,97 +395,45 @@ export class KioskScreens {
           mounted.handle.update({ prompt: this.state.party_prompt, pickFirst: this.state.party_prompt.refused_scans > 0 });
         return;
       case 'lanes':
-        if (showsLanes(this.state)) {
-          const views = new Map([...this.laneVerdicts].map(([lane, shown]) => [lane, shown.view]));
-          mounted.handle.update(laneHalves(this.state.lanes, views));
-        }
+        if (showsLanes(this.state)) mounted.handle.update(laneHalves(this.state.lanes, this.verdicts.laneViews()));
         return;
     }
   }
 
   private mount(screen: ShownScreen): void {
-    this.root.replaceChildren();
-    this.root.dataset['screen'] = screen;
-    delete this.root.dataset['setupMode'];
-    switch (screen) {
-      case 'starting':
-        this.mounted = { screen };
-        return;
-      case 'setup':
-        this.mounted = {
-          screen,
-          handle: mountSetup(
-            this.root,
-            {
-              confirmReEnroll: () => void this.confirmReEnroll(),
-              cancelReEnroll: () => void this.cancelReEnroll(),
-              resetCalibration: () => void this.resetCalibration(),
-              confirmCalibration: (keep) => void this.confirmCalibration(keep),
-            },
-            this.onsiteIssuer,
-            this.staff ?? undefined,
-          ),
-        };
-        return;
-      case 'ready':
-        this.mounted = {
-          screen,
-          handle: mountReady(this.root, {
-            openLookup: () => this.openLookup(),
-            resetCalibration: () => void this.resetCalibration(),
-            confirmCalibration: (keep) => void this.confirmCalibration(keep),
-            closeDiagnosis: () => {
-              this.diagnosis = null;
-              this.render();
-            },
-          }),
-        };
-        return;
-      case 'verdict':
-        this.mounted = {
-          screen,
-          handle: mountVerdict(this.root, {
-            dismiss: () => this.dismissVerdict(),
-            undoCheckIn: (view) => this.verdictUndo(view),
-            attentionDone: () => void this.attentionDone(),
-            overrideAttention: (view) => this.verdictOverride(view),
-            details: (view) => this.verdictDetails(view),
-            giveHandout: (decidedAt, item) => void this.giveHandout(decidedAt, item),
-          }),
-        };
-        return;
-      case 'lanes':
-        this.mounted = { screen, handle: mountLanes(this.root) };
-        return;
-      case 'id_check':
-        this.mounted = {
-          screen,
-          handle: mountIdCheck(this.root, {
-            confirm: () => void this.answerIdCheck(() => this.kiosk.confirmIdCheck()),
-            deny: () => void this.answerIdCheck(() => this.kiosk.denyIdCheck()),
-            override: () => void this.answerIdCheck(() => this.kiosk.overrideIdCheck()),
-          }),
-        };
-        return;
-      case 'party':
-        this.mounted = {
-          screen,
-          handle: mountParty(this.root, {
-            choose: (people) => void this.answerIdCheck(() => this.kiosk.chooseParty(people)),
-            cancel: () => void this.answerIdCheck(() => this.kiosk.cancelParty()),
-          }),
-        };
-        return;
-      case 'lookup':
-        this.mounted = {
-          screen,
-          handle: mountLookup(this.root, {
-            submit: (text) => void this.lookUp(classifyScannedText(text)),
-            close: () => this.closeLookup(),
-          }),
-        };
-        return;
-    }
+    this.mounted = mountScreen(this.root, screen, this.screenActions(), this.onsiteIssuer, this.staff ?? undefined);
+  }
+
+  /** What the mounted screen's buttons do. */
+  private screenActions(): ScreenActions {
+    return {
+      setup: {
+        confirmReEnroll: () => void this.confirmReEnroll(),
+        cancelReEnroll: () => void this.cancelReEnroll(),
+        resetCalibration: () => void this.resetCalibration(),
+        confirmCalibration: (keep) => void this.confirmCalibration(keep),
+      },
+      ready: {
+        openLookup: () => this.lookup.open(),
+        resetCalibration: () => void this.resetCalibration(),
+        confirmCalibration: (keep) => void this.confirmCalibration(keep),
+        closeDiagnosis: () => {
+          this.diagnosis = null;
+          this.render();
+        },
+      },
+      verdict: this.verdicts.actions(),
+      idCheck: {
+        confirm: () => void this.answerIdCheck(() => this.kiosk.confirmIdCheck()),
+        deny: () => void this.answerIdCheck(() => this.kiosk.denyIdCheck()),
+        override: () => void this.answerIdCheck(() => this.kiosk.overrideIdCheck()),
+      },
+      party: {
+        choose: (people) => void this.answerIdCheck(() => this.kiosk.chooseParty(people)),
+        cancel: () => void this.answerIdCheck(() => this.kiosk.cancelParty()),
+      },
+      lookup: this.lookup.actions(),
+    };
   }
 
   private showFatal(message: string): void {
@@ -761,18 +442,7 @@ export class KioskScreens {
   }
 }
 
-/** A staff-only call refused because staff functions are locked (docs/kiosk.md "Staff PIN"). */
-function isStaffLocked(value: object): value is StaffLocked {
-  return 'type' in value && value.type === 'staff_locked';
-}
-
 function newestVerdictOf(state: KioskState): string | null {
   const newest = state.last_verdicts[0];
   return newest ? verdictIdentity(newest) : null;
-}
-
-/** How long a verdict stays: its kind's time, longer while an ADMIT has items to hand over (docs/kiosk.md "Handouts"). */
-function shownMs(view: VerdictView): number {
-  const itemsLeft = view.handouts?.items.some((entry) => entry.left > 0) ?? false;
-  return itemsLeft ? Math.max(HANDOUTS_SHOWN_MS, VERDICT_SHOWN_MS[view.dataVerdict]) : VERDICT_SHOWN_MS[view.dataVerdict];
 }

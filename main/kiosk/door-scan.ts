@@ -6,7 +6,8 @@
  * scan the offline rules let through, lost authorisation), the scan and its verdict are one commit.
  *
  * At the top of main/kiosk/: it wires the store (store/), the issuer (sync/) and the decisions
- * (decide/scan-decision.ts, protocol/verdict.ts), and decides no verdict itself.
+ * (decide/scan-decision.ts, protocol/verdict.ts), and decides no verdict itself. A party ticket's counts are
+ * party-counts.ts's; a handout station's scan is handout-station-scan.ts.
  */
 import {
   type DiscoveryDocument,
@@ -22,10 +23,10 @@ import { idCheckFromAnswer, type IdCheck } from '../../protocol/id-check.js';
 import { handoutsFromAnswer, type Handout } from '../../protocol/handouts.js';
 import type { IdCheckActor, PendingIdCheck } from './id-check-door.js';
 import type { PendingParty } from './party-door.js';
-import { knownParty, partyAfterAdmit, partyAfterExit } from './decide/party.js';
-import { partySizeOf, partyStateFrom, type PartyState } from '../../protocol/party.js';
-import type { EntryPolicy } from '../../protocol/door.js';
+import type { PartyState } from '../../protocol/party.js';
 import type { PartyFacts } from './store/party.js';
+import { PartyCounts, partyUsedUpVerdict, withLocalParty } from './party-counts.js';
+import { STATION_PASSES, stationScan } from './handout-station-scan.js';
 import { decideCheckIn, evaluateScan, offlineOutcome, type DoorFacts } from './decide/scan-decision.js';
 import type { Lane } from './decide/lanes.js';
 import { verifyEd25519Node } from './node-ed25519.js';
@@ -47,9 +48,6 @@ import type { IssuerLink } from './sync/issuer-link.js';
 import type { LanDoor } from './sync/lan-door.js';
 import { storedAnswerOf } from './sync/queue-drain.js';
 import type { RevocationSchedule, RevocationSync } from './sync/revocation-sync.js';
-
-/** docs/kiosk.md "Handouts": offline checks a handout station passes (a ticket used at the door still gets its items). */
-const STATION_PASSES = new Set<string>(['seen_here', 'seen_by_peer', 'rules']);
 
 export const NOT_ENROLLED = 'this kiosk is not enrolled: scan a setup code';
 const SCANNER_KEY_EXPIRED_MESSAGE = "this scanner's key has expired — re-enroll";
@@ -99,7 +97,12 @@ export interface DoorScanDeps {
 }
 
 export class DoorScan {
-  constructor(private readonly deps: DoorScanDeps) {}
+  /** A party ticket's counts (party-counts.ts). */
+  private readonly parties: PartyCounts;
+
+  constructor(private readonly deps: DoorScanDeps) {
+    this.parties = new PartyCounts(deps);
+  }
 
   /**
    * One ticket scan (a trimmed text that is not a setup code) on its lane (null: no lanes). `options.idChecked`: the
@@ -149,7 +152,7 @@ export class DoorScan {
       evaluation.claimed &&
       evaluation.signatureVerified
     )
-      return this.stationScan(evaluation.claimed, enrollment, document!, lane);
+      return stationScan(this.deps, evaluation.claimed, enrollment, document!, lane);
     if (!evaluation.pass) {
       // docs/kiosk.md "The kiosk's audit log": every refusal is recorded, online or offline, with its reason.
       if (evaluation.check === 'signature' && evaluation.claimed?.eid === enrollment.eid) {
@@ -160,7 +163,7 @@ export class DoorScan {
       return this.deps.show(evaluation.verdict, lane);
     }
     const payload = evaluation.ticket.payload;
-    if (this.deps.isStation()) return this.stationScan(payload, enrollment, document!, lane);
+    if (this.deps.isStation()) return stationScan(this.deps, payload, enrollment, document!, lane);
     if (options.idChecked === undefined && enrollment.direction === 'entry') {
       // docs/kiosk.md "ID checks": the steward is asked before an entry is checked in, online and offline alike (an
       // exit is not an admission: no ID is asked).
@@ -182,7 +185,7 @@ export class DoorScan {
       // docs/kiosk.md "Party tickets": a ticket of several people asks how many come in now, after its ID check, or at
       // an exit how many leave now (1..inside). With nobody inside as far as the door knows, an exit goes out as one
       // person's: the issuer answers not_inside, and offline the door lets them out as it does any ticket.
-      const party = await this.partyFor(payload, enrollment, document!);
+      const party = await this.parties.forScan(payload, enrollment, document!);
       const exit = enrollment.direction === 'exit';
       const most = party === null ? 0 : exit ? party.state.inside : party.state.remaining;
       if (party !== null && most > 0)
@@ -205,64 +208,9 @@ export class DoorScan {
     return this.checkIn(text, payload, enrollment, document!, lane, options.idChecked, options.people);
   }
 
-  /**
-   * The party a ticket has, with the counts the door goes by: online the issuer's status answer (within the budget),
-   * else the synced list's size with the issuer's last answer here and this kiosk's own entries since
-   * (decide/party.ts knownParty). Null: a ticket of one person (or none known).
-   */
-  private async partyFor(
-    payload: TicketPayload,
-    enrollment: Enrollment,
-    document: DiscoveryDocument,
-  ): Promise<{ state: PartyState; source: 'issuer' | 'known' } | null> {
-    // Only a ticket known to be a party (the synced list, or before it the issuer's last answer here) costs a status
-    // request: every other scan goes out as before, and the issuer counts it as one person.
-    if (!this.isParty(payload.tid)) return null;
-    const listed = this.deps.partySize(payload.tid);
-    const policy = this.deps.heartbeat.last(enrollment)?.response.entry_policy ?? 'single';
-    const { link } = this.deps;
-    if (link.authorised && link.connection !== 'offline') {
-      const lookup = await link.loadApiKey(enrollment);
-      if ('key' in lookup && lookup.key !== null) {
-        const call = await this.deps.client.status(document.endpoints.status, lookup.key, payload.tid, { timeoutMs: this.deps.budgetMs });
-        if (call.kind === 'answered') {
-          const party = partyStateFrom((call.status as { party?: unknown }).party);
-          if (party === null) return null;
-          const facts = this.deps.partyFacts(payload.tid);
-          return {
-            state: knownParty(party.size, party, facts.own, 0, policy),
-            source: 'issuer',
-          };
-        }
-      }
-    }
-    const facts = this.deps.partyFacts(payload.tid);
-    const size = listed === 'unsynced' ? (facts.lastAnswer?.size ?? 1) : listed;
-    // Offline, the parts LAN peers told of count too (docs/kiosk.md "Party tickets").
-    const peers = this.deps.lan.peerPeople(payload.tid, facts.lastAnsweredAt);
-    return {
-      state: knownParty(partySizeOf(size), facts.lastAnswer, facts.own, peers, policy),
-      source: 'known',
-    };
-  }
-
   /** Offline, a party this kiosk knows to be used up: refused here as `already_used`, nothing queued. */
   private partyUsedUp(payload: TicketPayload, party: PartyState, lane: Lane | null): ScanResult {
-    const verdict: Verdict = {
-      kind: 'refuse',
-      reason: 'already_used',
-      decided_at: new Date(this.deps.now()).toISOString(),
-      offline: true,
-      decided_by: 'seen_here',
-      ticket: {
-        tid: payload.tid,
-        eid: payload.eid,
-        ...(payload.hn === undefined ? {} : { holder_name: payload.hn }),
-        ...(payload.tt === undefined ? {} : { ticket_type: payload.tt }),
-      },
-      party,
-      detail: 'every person of this party ticket is in, as this kiosk last knew',
-    };
+    const verdict = partyUsedUpVerdict(payload, party, new Date(this.deps.now()).toISOString());
     this.deps.store.auditVerdict(null, verdict, {});
     return this.deps.show(verdict, lane);
   }
@@ -339,18 +287,12 @@ export class DoorScan {
       heartbeat: () => heartbeat.last(enrollment),
       revocations: () => revocations.offlineList(enrollment),
       // docs/kiosk.md "Party tickets": a party ticket's earlier admissions are parts of it, judged by the party's
-      // counts (partyFor), not a second use.
-      firstAdmissionAt: (tid) => (this.isParty(tid) ? undefined : store.firstAdmissionAt(tid)),
+      // counts (party-counts.ts), not a second use.
+      firstAdmissionAt: (tid) => (this.parties.isParty(tid) ? undefined : store.firstAdmissionAt(tid)),
       admissionTimes: (tid) => store.admissionTimes(tid),
-      peerAdmission: (tid) => (this.isParty(tid) ? undefined : lan.admissionOf(tid)),
+      peerAdmission: (tid) => (this.parties.isParty(tid) ? undefined : lan.admissionOf(tid)),
       offlineAdmissionsSince: (since) => store.offlineAdmissionsSince(since),
     };
-  }
-
-  /** A ticket of several people by the synced list, or (no list yet) by the issuer's last answer about it here. */
-  private isParty(tid: string): boolean {
-    const listed = this.deps.partySize(tid);
-    return listed === 'unsynced' ? (this.deps.partyFacts(tid).lastAnswer?.size ?? 1) > 1 : listed > 1;
   }
 
   private evaluate(text: string, enrollment: Enrollment, document: DiscoveryDocument | null): OfflineEvaluation {
@@ -412,7 +354,7 @@ export class DoorScan {
     const { store, link, drains, now } = this.deps;
     // docs/kiosk.md "Party tickets": a part of a party was picked within what remains, so this kiosk's own earlier
     // admissions of the ticket (and its peers') are the party's, not a second use.
-    const party = people === undefined ? null : this.knownPartyNow(payload, enrollment);
+    const party = people === undefined ? null : this.parties.knownNow(payload, enrollment);
     const doorFacts = this.facts(enrollment);
     // A party ticket sent without people (its party used up by the issuer's status): offline, this kiosk's own
     // admissions of it refuse it as for any ticket.
@@ -476,7 +418,7 @@ export class DoorScan {
         ),
       );
       if (queueState === 'pending') drains.firstRetryUnlessScheduled();
-      return this.deps.show(this.withLocalParty(this.withLocalNotes(verdict, payload), party, people), lane);
+      return this.deps.show(withLocalParty(this.withLocalNotes(verdict, payload), party, people), lane);
     }
 
     // A request goes out: the scan (with its idempotency key) is committed BEFORE it is sent, so a
@@ -537,30 +479,7 @@ export class DoorScan {
       }
       drains.atUnlessScheduled(due);
     }
-    return this.deps.show(this.withLocalParty(this.withLocalNotes(verdict, payload), party, people), lane);
-  }
-
-  /** The party's counts as this kiosk knows them now (no request): the list's size, the last answer, its own entries. */
-  private knownPartyNow(payload: TicketPayload, enrollment: Enrollment): { state: PartyState; policy: EntryPolicy } | null {
-    const listed = this.deps.partySize(payload.tid);
-    const facts = this.deps.partyFacts(payload.tid);
-    const size = listed === 'unsynced' ? (facts.lastAnswer?.size ?? 1) : listed;
-    if (size === 1) return null;
-    const policy = this.deps.heartbeat.last(enrollment)?.response.entry_policy ?? 'single';
-    const peers = this.deps.lan.peerPeople(payload.tid, facts.lastAnsweredAt);
-    return { state: knownParty(size, facts.lastAnswer, facts.own, peers, policy), policy };
-  }
-
-  /**
-   * An ADMIT of a party's part decided here says how many are in now, as the kiosk knows it (decide/party.ts); an
-   * EXIT, how many are still inside.
-   */
-  private withLocalParty(verdict: Verdict, known: { state: PartyState; policy: EntryPolicy } | null, people: number | undefined): Verdict {
-    if (known === null || people === undefined) return verdict;
-    // `known` was read before this scan was stored: its people come on top (or go out).
-    if (verdict.kind === 'admit') return { ...verdict, party: partyAfterAdmit(known.state, people, known.policy) };
-    if (verdict.kind === 'exit') return { ...verdict, party: partyAfterExit(known.state, people, known.policy) };
-    return verdict;
+    return this.deps.show(withLocalParty(this.withLocalNotes(verdict, payload), party, people), lane);
   }
 
   /** An ADMIT decided here shows the synced notes, so offline gives the screen online would (decide/attention.ts). */
@@ -573,48 +492,5 @@ export class DoorScan {
     if (verdict.kind !== 'admit') return verdict;
     const handouts = this.deps.handouts(payload, fromAnswer);
     return handouts === null ? verdict : { ...verdict, handouts };
-  }
-
-  /**
-   * docs/kiosk.md "Handouts": a handout station's scan. Nothing is checked in, queued or told to LAN peers: the
-   * HANDOUT screen shows the ticket's items, from the issuer's status answer within the online budget, else the
-   * synced list, with this kiosk's own handouts. Recorded in the audit log as a verdict.
-   */
-  private async stationScan(
-    payload: TicketPayload,
-    enrollment: Enrollment,
-    document: DiscoveryDocument,
-    lane: Lane | null,
-  ): Promise<ScanResult> {
-    const { link, now } = this.deps;
-    let fromAnswer: Handout[] | null = null;
-    let offline = true;
-    if (link.authorised && link.connection !== 'offline') {
-      const lookup = await link.loadApiKey(enrollment);
-      if ('key' in lookup && lookup.key !== null) {
-        const call = await this.deps.client.status(document.endpoints.status, lookup.key, payload.tid, { timeoutMs: this.deps.budgetMs });
-        link.noteConnection(call);
-        if (call.kind === 'answered') {
-          offline = false;
-          fromAnswer = handoutsFromAnswer(call.status) ?? [];
-        }
-      }
-    }
-    const verdict: Verdict = {
-      kind: 'admit',
-      station: 'handout',
-      decided_at: new Date(now()).toISOString(),
-      offline,
-      decided_by: offline ? 'offline_policy' : 'issuer',
-      ticket: {
-        tid: payload.tid,
-        eid: payload.eid,
-        ...(payload.hn === undefined ? {} : { holder_name: payload.hn }),
-        ...(payload.tt === undefined ? {} : { ticket_type: payload.tt }),
-      },
-      handouts: this.deps.handouts(payload, fromAnswer) ?? [],
-    };
-    this.deps.store.auditVerdict(null, verdict, {});
-    return this.deps.show(verdict, lane);
   }
 }
