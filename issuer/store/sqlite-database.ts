@@ -87,6 +87,10 @@ export class SqliteDatabase implements SqlDatabase {
   private markIdle: () => void = () => {};
 
   constructor(readonly connection: Db) {
+    // Each job's savepoint copies every page it changes to a sub-journal, which SQLite spills to a temporary file
+    // past 64 KiB: a check-in changes about that much, so every check-in wrote a temporary file. In memory it is
+    // a copy (docs/benchmarks.md "Fewer writes per check-in").
+    if (!connection.readonly && !connection.memory) connection.pragma('temp_store = MEMORY');
     this.read = sqliteSql(connection);
     const batch: BatchState = {
       get: <T>(key: string) => this.kept.get(key)?.value as T | undefined,
