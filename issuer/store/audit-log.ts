@@ -6,7 +6,9 @@
  * positions and move the head, all in the caller's write transaction (the write lock serialises writers, so
  * this costs next to nothing). In the group commit the head is read once per batch and written once, before
  * its COMMIT (sql.ts BatchState): every append of the batch moves the batch's head, so the head row's read and
- * update are no longer a per-check-in cost (docs/benchmarks.md "Fewer writes per check-in"). PostgreSQL: sealed after commit. A check-in inserts its row with position,
+ * update are no longer a per-check-in cost (docs/benchmarks.md "Fewer writes per check-in").
+ *
+ * PostgreSQL: sealed after commit. A check-in inserts its row with position,
  * prev_hash and hash NULL and takes no lock on the head, so check-ins of every process commit side by side; a
  * sealer in every `serve` process (startScanLogSealer) chains the committed unsealed rows in small write jobs
  * a moment later, under the head's row lock (chainUnchainedRows), so concurrent sealers take turns and the

@@ -11,7 +11,9 @@
  * everything the jobs before it wrote: a second request with the same
  * idempotency key in the same batch finds the first one's stored answer
  * (docs/protocol.md "Precedence" check 3, "waits for that result"). Other
- * issuer processes are serialised by SQLite's write lock.
+ * issuer processes are serialised by SQLite's write lock. What the jobs of a
+ * batch share (sql.ts BatchState: the scan log's chain head) is written once,
+ * just before the COMMIT.
  *
  * Every statement runs synchronously underneath, so a batch never yields to
  * the event loop between its BEGIN and its COMMIT: no other request's read on
