@@ -26,6 +26,19 @@ export interface Sql {
   get<T>(sql: string, params?: SqlParams): Promise<T | undefined>;
   all<T>(sql: string, params?: SqlParams): Promise<T[]>;
   run(sql: string, params?: SqlParams): Promise<SqlRunResult>;
+  /** Only on a write job's connection in SQLite's group commit (sqlite-database.ts): state shared by the batch's jobs. */
+  readonly batch?: BatchState;
+}
+
+/**
+ * State the jobs of one SQLite group commit share, and the one write that stores it, made once before the batch's
+ * COMMIT instead of once per job (the scan log's chain head, store/audit-log.ts; docs/benchmarks.md "Fewer writes
+ * per check-in"). A job that fails leaves it as the job found it; a batch that fails stores none of it.
+ */
+export interface BatchState {
+  get<T>(key: string): T | undefined;
+  /** Keeps `value` under `key` for the rest of the batch; `store` writes the last value kept, in the transaction. */
+  set<T>(key: string, value: T, store: (tx: Sql, value: T) => Promise<void>): void;
 }
 
 /**

@@ -11,14 +11,16 @@
  * everything the jobs before it wrote: a second request with the same
  * idempotency key in the same batch finds the first one's stored answer
  * (docs/protocol.md "Precedence" check 3, "waits for that result"). Other
- * issuer processes are serialised by SQLite's write lock.
+ * issuer processes are serialised by SQLite's write lock. What the jobs of a
+ * batch share (sql.ts BatchState: the scan log's chain head) is written once,
+ * just before the COMMIT.
  *
  * Every statement runs synchronously underneath, so a batch never yields to
  * the event loop between its BEGIN and its COMMIT: no other request's read on
  * this connection can see a batch's uncommitted rows.
  */
 import { openDatabase, prepareCached, type Db, type OpenOptions } from './database.js';
-import type { Sql, SqlDatabase, SqlParams, SqlRunResult, WriteJob } from './sql.js';
+import type { BatchState, Sql, SqlDatabase, SqlParams, SqlRunResult, WriteJob } from './sql.js';
 
 /** `Sql` over one better-sqlite3 connection (statements prepared once per connection). */
 export function sqliteSql(db: Db): Sql {
@@ -68,9 +70,18 @@ interface Pending {
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
+/** A value of the batch's shared state (sql.ts BatchState) and the write that stores it before the COMMIT. */
+interface Kept {
+  value: unknown;
+  store: (tx: Sql, value: unknown) => Promise<void>;
+}
+
 export class SqliteDatabase implements SqlDatabase {
   readonly dialect = 'sqlite';
   readonly read: Sql;
+  /** What write jobs get: `read`'s connection, with the batch's shared state. */
+  private readonly jobSql: Sql;
+  private kept = new Map<string, Kept>();
   private queue: Pending[] = [];
   private scheduled = false;
   private running = false;
@@ -78,7 +89,17 @@ export class SqliteDatabase implements SqlDatabase {
   private markIdle: () => void = () => {};
 
   constructor(readonly connection: Db) {
+    // Each job's savepoint copies every page it changes to a sub-journal, which SQLite spills to a temporary file
+    // past 64 KiB: a check-in changes about that much, so every check-in wrote a temporary file. In memory it is
+    // a copy (docs/benchmarks.md "Fewer writes per check-in").
+    if (!connection.readonly && !connection.memory) connection.pragma('temp_store = MEMORY');
     this.read = sqliteSql(connection);
+    const batch: BatchState = {
+      get: <T>(key: string) => this.kept.get(key)?.value as T | undefined,
+      set: <T>(key: string, value: T, store: (tx: Sql, value: T) => Promise<void>) =>
+        void this.kept.set(key, { value, store: store as Kept['store'] }),
+    };
+    this.jobSql = { ...this.read, batch };
   }
 
   write<T>(job: WriteJob<T>): Promise<T> {
@@ -146,24 +167,31 @@ export class SqliteDatabase implements SqlDatabase {
       return batch.map(() => ({ ok: false, error }));
     }
     const outcomes: Outcome[] = [];
-    for (const pending of batch) {
-      step('SAVEPOINT job');
-      try {
-        const value = await pending.job(this.read);
-        step('RELEASE job');
-        outcomes.push({ ok: true, value });
-      } catch (error) {
-        step('ROLLBACK TO job');
-        step('RELEASE job');
-        outcomes.push({ ok: false, error });
-      }
-    }
     try {
-      step('COMMIT');
-    } catch (error) {
-      // COMMIT failed (disk full, I/O): nothing of the batch is stored, so nobody hears success.
-      if (db.inTransaction) db.exec('ROLLBACK');
-      return batch.map(() => ({ ok: false, error }));
+      for (const pending of batch) {
+        const keptBefore = new Map(this.kept);
+        step('SAVEPOINT job');
+        try {
+          const value = await pending.job(this.jobSql);
+          step('RELEASE job');
+          outcomes.push({ ok: true, value });
+        } catch (error) {
+          step('ROLLBACK TO job');
+          step('RELEASE job');
+          this.kept = keptBefore;
+          outcomes.push({ ok: false, error });
+        }
+      }
+      try {
+        for (const { value, store } of this.kept.values()) await store(this.read, value);
+        step('COMMIT');
+      } catch (error) {
+        // The shared state's write or COMMIT failed (disk full, I/O): nothing of the batch is stored, so nobody hears success.
+        if (db.inTransaction) db.exec('ROLLBACK');
+        return batch.map(() => ({ ok: false, error }));
+      }
+    } finally {
+      this.kept = new Map();
     }
     return outcomes;
   }

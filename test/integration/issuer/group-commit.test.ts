@@ -56,3 +56,10 @@ test('drained() waits for queued work', async () => {
   await commit.drained();
   expect(count()).toBe(1);
 });
+
+test("the group commit's connection keeps its jobs' savepoint journals in memory, not in temporary files", () => {
+  // docs/benchmarks.md "Fewer writes per check-in": a check-in's savepoint journal spilled to a file on every job.
+  expect(db.pragma('temp_store', { simple: true })).toBe(0);
+  new SqliteDatabase(db);
+  expect(db.pragma('temp_store', { simple: true })).toBe(2);
+});
