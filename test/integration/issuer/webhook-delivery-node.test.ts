@@ -10,24 +10,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliFailure, cliJson, createEvent, issueTickets, scratchDir, serveCli } from '../../support/cli-harness.js';
 import { checkIn, enroll } from '../../support/issuer-http.js';
 import { BOTH_STORES, SERVE_FOR_SCANNERS, useIssuerOnStore } from '../../support/issuer-on-store.js';
-import { startReceiver, type Receiver } from '../../support/webhook-receiver.js';
+import { startReceiver, until, type Receiver } from '../../support/webhook-receiver.js';
 
 let receiver: Receiver;
+beforeAll(async () => (receiver = await startReceiver()));
+afterAll(() => receiver?.close());
 
-beforeAll(async () => {
-  receiver = await startReceiver();
-});
-
-afterAll(async () => {
-  await receiver?.close();
-});
-
-async function until(condition: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+/** `webhook add` as an operator runs it: every check-in to `hookPath` of the receiver, the secret made in a file. */
+async function addEndpointByCli(data: string, hookPath: string): Promise<string> {
+  const secretFile = path.join(scratchDir(), 'hook.secret');
+  const args = ['webhook', 'add', `${receiver.url}${hookPath}`, '--events', 'checkin.created', '--secret-file', secretFile];
+  const added = await cliJson<{ endpoint_id: string }>([...args, '--data', data]);
+  receiver.secrets.set(hookPath, fs.readFileSync(secretFile, 'utf8').trim());
+  return added.endpoint_id;
 }
 
 type Health = { endpoint_id: string; delivered: number; pending: number; dead: number };
@@ -38,22 +33,10 @@ describe.each(BOTH_STORES)('serve --webhook-delivery on %s', (store) => {
   it('a check-in node with delivery off writes every message and sends none; a delivering node sends each once', async () => {
     const event = await createEvent(issuer.data);
     const hookPath = `/${store.toLowerCase()}-node`;
-    const secretFile = path.join(scratchDir(), 'hook.secret');
-    const added = await cliJson<{ endpoint_id: string }>([
-      'webhook',
-      'add',
-      `${receiver.url}${hookPath}`,
-      '--data',
-      issuer.data,
-      '--events',
-      'checkin.created',
-      '--secret-file',
-      secretFile,
-    ]);
-    receiver.secrets.set(hookPath, fs.readFileSync(secretFile, 'utf8').trim());
+    const endpointId = await addEndpointByCli(issuer.data, hookPath);
     const health = async (): Promise<Health> =>
       (await cliJson<{ endpoints: Health[] }>(['webhook', 'list', '--data', issuer.data])).endpoints.find(
-        (endpoint) => endpoint.endpoint_id === added.endpoint_id,
+        (endpoint) => endpoint.endpoint_id === endpointId,
       )!;
 
     const checkInNode = await serveCli(['--data', issuer.data, ...SERVE_FOR_SCANNERS, '--webhook-delivery', 'off']);
