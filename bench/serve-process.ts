@@ -31,6 +31,8 @@ export interface ServeProcessOptions {
    * process does not spend CPU reading it. Its tail is still shown if serve fails to start.
    */
   logFile?: string;
+  /** Node options before the CLI's path, e.g. `--cpu-prof --cpu-prof-dir DIR` (bench:webhooks --profile). */
+  nodeArgs?: readonly string[];
 }
 
 /** Starts `serve --plain-http` on 127.0.0.1:`port` (with `extraArgs`, e.g. `--scanner-rpm`) and resolves once it answers. */
@@ -43,7 +45,19 @@ export async function startServeProcess(
   const logFd = options.logFile === undefined ? undefined : fs.openSync(options.logFile, 'w');
   const child = spawn(
     process.execPath,
-    [CLI, 'serve', '--data', dataDir, '--plain-http', '--host', '127.0.0.1', '--port', String(port), ...extraArgs],
+    [
+      ...(options.nodeArgs ?? []),
+      CLI,
+      'serve',
+      '--data',
+      dataDir,
+      '--plain-http',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      ...extraArgs,
+    ],
     {
       stdio: ['ignore', 'ignore', logFd ?? 'pipe'],
     },
