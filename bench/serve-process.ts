@@ -68,7 +68,8 @@ export async function startServeProcess(
   child.stderr?.on('data', (chunk: Buffer) => (piped = (piped + chunk.toString()).slice(-4000)));
   const stderr = (): string => (options.logFile === undefined ? piped : fs.readFileSync(options.logFile, 'utf8').slice(-4000));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 20_000;
+  // A minute: on a shared machine at a load of 20, serve has taken more than 20 s to start.
+  const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`ticket-issuer serve exited: ${stderr()}`);
     try {
