@@ -74,7 +74,10 @@ export interface BuildOptions {
   sqliteThread?: boolean;
   /** How long close() lets open connections finish before cutting them (default SHUTDOWN_GRACE_MS, 10 s). */
   shutdownGraceMs?: number;
-  /** Deliver webhooks from this process (default true; docs/issuer.md "Webhooks"). */
+  /**
+   * Deliver webhooks from this process, and offer audit.head (default true; serve --webhook-delivery; docs/issuer.md
+   * "Webhooks"). False: its changes still write the outbox, another process sends it.
+   */
   webhooks?: boolean;
   /** Minutes between audit.head messages (serve --webhook-audit-minutes, default 15). */
   webhookAuditMinutes?: number;
@@ -207,8 +210,8 @@ async function assemble(options: BuildOptions, database: SqlDatabase, schemaVers
     database.dialect === 'postgres'
       ? startScanLogSealer(database, (error) => app.log.warn({ err: error }, 'sealing the scan log failed; trying again'))
       : null;
-  // docs/issuer.md "Webhooks": every serving process delivers (claims keep two from sending one delivery at once),
-  // and now and then offers the scan log's head as audit.head.
+  // docs/issuer.md "Webhooks": every serving process delivers unless told not to (serve --webhook-delivery off;
+  // claims keep two from sending one delivery at once), and now and then offers the scan log's head as audit.head.
   const deliverer =
     options.webhooks === false
       ? null

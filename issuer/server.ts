@@ -47,6 +47,8 @@ export interface StartServerOptions {
   sqliteThread?: boolean;
   /** Minutes between audit.head webhook messages (default 15; docs/issuer.md "Webhooks"). */
   webhookAuditMinutes?: number;
+  /** Send the webhook outbox from this process (serve --webhook-delivery, default on; docs/issuer.md "Webhooks"). */
+  webhookDelivery?: boolean;
   logger?: Logger;
   /** Close gracefully on SIGTERM/SIGINT (default true). */
   handleSignals?: boolean;
@@ -97,6 +99,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     ...(options.databasePoolSize === undefined ? {} : { databasePoolSize: options.databasePoolSize }),
     ...(options.sqliteThread === undefined ? {} : { sqliteThread: options.sqliteThread }),
     ...(options.webhookAuditMinutes === undefined ? {} : { webhookAuditMinutes: options.webhookAuditMinutes }),
+    ...(options.webhookDelivery === undefined ? {} : { webhooks: options.webhookDelivery }),
     logger,
     ...(options.adminToken === undefined ? {} : { adminToken: options.adminToken }),
     // Setup codes made on the dashboard pin the certificate only when it is our self-signed one (as scanner setup does).

@@ -30,6 +30,7 @@ interface ServeOptions extends CommonOptions {
   maxConnections?: string;
   dbPool?: string;
   webhookAuditMinutes?: string;
+  webhookDelivery?: string;
 }
 
 export function serveOptions(options: ServeOptions, dataDir: string, baseUrl: string): StartServerOptions {
@@ -55,9 +56,23 @@ export function serveOptions(options: ServeOptions, dataDir: string, baseUrl: st
     server.maxConnections = parseInteger(options.maxConnections, '--max-connections', 16, 1_000_000);
   if (options.webhookAuditMinutes !== undefined)
     server.webhookAuditMinutes = parseInteger(options.webhookAuditMinutes, '--webhook-audit-minutes', 1, 24 * 60);
+  if (options.webhookDelivery !== undefined) server.webhookDelivery = parseWebhookDelivery(options.webhookDelivery);
   if (options.dbPool !== undefined) server.databasePoolSize = parseInteger(options.dbPool, '--db-pool', 1, 1000);
   if (options.trustProxy !== undefined) server.trustProxy = parseTrustedProxies(options.trustProxy);
   return server;
+}
+
+/**
+ * `--webhook-delivery on|off`: whether this process sends the webhook outbox (docs/issuer.md "Webhooks", "Which
+ * process delivers"). Off, its changes still write their messages; another `serve` process sends them.
+ */
+export function parseWebhookDelivery(value: string): boolean {
+  if (value === 'on') return true;
+  if (value === 'off') return false;
+  throw new AdminError(
+    'INVALID_ARGUMENT',
+    '--webhook-delivery takes on (this process sends the webhooks; the default) or off (another serve process sends them)',
+  );
 }
 
 /** `--trust-proxy 10.0.0.0/8,192.168.1.5`: the reverse proxies whose X-Forwarded-For is believed. */
@@ -105,7 +120,11 @@ export function registerServeCommand(program: Command): void {
       )
       .option('--max-connections <n>', 'open connections at most; more are refused at once (default 1000)')
       .option('--db-pool <n>', 'PostgreSQL connections this process keeps (default 10; ignored with SQLite)')
-      .option('--webhook-audit-minutes <n>', 'minutes between audit.head webhook messages (default 15)'),
+      .option('--webhook-audit-minutes <n>', 'minutes between audit.head webhook messages (default 15)')
+      .option(
+        '--webhook-delivery <on|off>',
+        'on: this process sends the webhooks (default); off: it only records them, another serve process with on sends them',
+      ),
   ).action(
     action<ServeOptions>(async (options, output) => {
       // Refuses an older or newer schema before anything listens (docs/issuer.md "Upgrading: migrate").
@@ -130,6 +149,8 @@ export function registerServeCommand(program: Command): void {
       if (serverOptions.adminToken === undefined && !hasStoredAdminToken) {
         output.log('No admin dashboard token is set yet: make one with "ticket-issuer admin-token reset" (no restart needed).');
       }
+      if (serverOptions.webhookDelivery === false)
+        output.log('Webhook delivery is off in this process: another serve process with --webhook-delivery on sends the webhooks.');
       output.log('Press Ctrl+C to stop.');
       await new Promise<void>((resolve) => {
         const stop = (signal: NodeJS.Signals): void => {

@@ -1,14 +1,14 @@
 /**
  * Sends the webhook messages (docs/issuer.md "Webhooks"), in every `serve` process: claims due deliveries for a
  * while (one process at a time has a delivery; on PostgreSQL `FOR UPDATE SKIP LOCKED`), POSTs each, signed, to
- * its endpoint, and records the outcome: delivered on a 2xx, else tried again later (webhook-events.ts
- * RETRY_DELAYS_S), and dead-lettered with the reason after the last attempt. At least once: a process killed
- * after the receiver answered and before the outcome was recorded sends it again when the claim runs out, with
- * the same `webhook-id`, which the receiver uses to drop the repeat.
+ * its endpoint, and records the batch's outcomes in one write job (one commit): delivered on a 2xx, else tried
+ * again later (webhook-events.ts RETRY_DELAYS_S), and dead-lettered with the reason after the last attempt. At
+ * least once: a process killed after the receiver answered and before the outcomes were recorded sends them again
+ * when the claim runs out, with the same `webhook-id`, which the receiver uses to drop the repeat.
  */
 import { namedJob } from '../store/named-jobs.js';
 import type { SqlDatabase } from '../store/sql.js';
-import { claimDueDeliveries, markDelivered, markFailed, type ClaimedDelivery } from '../store/webhooks.js';
+import { claimDueDeliveries, recordAttempts, type ClaimedDelivery, type DeliveryAttempt } from '../store/webhooks.js';
 import { nextAttemptAt } from './webhook-events.js';
 import { signWebhook } from './webhook-signature.js';
 
@@ -22,16 +22,9 @@ export const claimDeliveriesWrite = namedJob('webhook-claim', (db, args: { now: 
   claimDueDeliveries(db, args.now, args.leaseUntil, args.limit),
 );
 
-export const deliveredWrite = namedJob(
-  'webhook-delivered',
-  (db, args: { messageId: string; endpointId: string; status: number; now: string }) =>
-    markDelivered(db, args.messageId, args.endpointId, args.status, args.now),
-);
-
-export const failedWrite = namedJob(
-  'webhook-failed',
-  (db, args: { messageId: string; endpointId: string; status: number | null; error: string; nextAttemptAt: string | null }) =>
-    markFailed(db, { message_id: args.messageId, endpoint_id: args.endpointId }, args),
+/** A batch's outcomes, one commit for all (docs/issuer.md "Webhooks"). */
+export const recordAttemptsWrite = namedJob('webhook-outcomes', (db, args: { attempts: DeliveryAttempt[] }) =>
+  recordAttempts(db, args.attempts),
 );
 
 export interface DeliveryOutcome {
@@ -73,6 +66,23 @@ export async function sendOne(
   }
 }
 
+/** What to record of one attempt: delivered, or failed and when to try again (null: dead-lettered). Pure. */
+export function attemptOf(
+  delivery: Pick<ClaimedDelivery, 'message_id' | 'endpoint_id' | 'attempts'>,
+  outcome: DeliveryOutcome,
+  atMs: number,
+): DeliveryAttempt {
+  return {
+    message_id: delivery.message_id,
+    endpoint_id: delivery.endpoint_id,
+    delivered: outcome.ok,
+    status: outcome.status,
+    error: outcome.error,
+    at: new Date(atMs).toISOString(),
+    nextAttemptAt: outcome.ok ? null : nextAttemptAt(delivery.attempts + 1, atMs),
+  };
+}
+
 export interface Deliverer {
   /** Sends what is due now, at once (the tests, `webhook test`); resolves when the batch is recorded. */
   runOnce(): Promise<number>;
@@ -96,28 +106,9 @@ export function startDeliverer(database: SqlDatabase, onError: (error: unknown) 
     const claimed = await database.write(
       claimDeliveriesWrite({ now: new Date(nowMs).toISOString(), leaseUntil: new Date(nowMs + CLAIM_MS).toISOString(), limit: BATCH }),
     );
-    await Promise.all(
-      claimed.map(async (delivery) => {
-        const outcome = await sendOne(delivery, now());
-        const at = now();
-        await database.write(
-          outcome.ok
-            ? deliveredWrite({
-                messageId: delivery.message_id,
-                endpointId: delivery.endpoint_id,
-                status: outcome.status!,
-                now: new Date(at).toISOString(),
-              })
-            : failedWrite({
-                messageId: delivery.message_id,
-                endpointId: delivery.endpoint_id,
-                status: outcome.status,
-                error: outcome.error!,
-                nextAttemptAt: nextAttemptAt(delivery.attempts + 1, at),
-              }),
-        );
-      }),
-    );
+    if (claimed.length === 0) return 0; // another process claimed them first
+    const attempts = await Promise.all(claimed.map(async (delivery) => attemptOf(delivery, await sendOne(delivery, now()), now())));
+    await database.write(recordAttemptsWrite({ attempts }));
     return claimed.length;
   };
 

@@ -17,7 +17,7 @@ import { updateTicketPartyWrite } from './party.js';
 import { applyAllExitAllWrite, applyExitAllWrite, setExitAllWrite } from './exit-all.js';
 import { createScannerSetupWrite, revokeSetupWrite } from './scanner-setup.js';
 import { revokeStaffBadgeWrite } from './staff-badges.js';
-import { claimDeliveriesWrite, deliveredWrite, failedWrite } from './webhook-delivery.js';
+import { claimDeliveriesWrite, recordAttemptsWrite } from './webhook-delivery.js';
 import { addEndpointWrite, auditHeadWrite, disableEndpointWrite, enableEndpointWrite, replayWrite } from './webhooks.js';
 import type { JobDefinition } from '../store/named-jobs.js';
 import { insertStaffBadgeWrite } from '../store/staff-badges.js';
@@ -43,8 +43,7 @@ export const WRITE_JOBS: readonly JobDefinition<never, unknown>[] = [
   revokeStaffBadgeWrite,
   // Webhooks (docs/issuer.md "Webhooks"): the deliverer's claims and outcomes, the audit head, the CLI's changes.
   claimDeliveriesWrite,
-  deliveredWrite,
-  failedWrite,
+  recordAttemptsWrite,
   auditHeadWrite,
   addEndpointWrite,
   disableEndpointWrite,

@@ -118,7 +118,10 @@ export async function replayToEndpoint(db: Sql, endpoint: WebhookEndpointRow, si
   return result.changes;
 }
 
-/** Claims up to `limit` due deliveries to active endpoints until `leaseUntil`, with what sending them needs. */
+/**
+ * Claims up to `limit` due deliveries to active endpoints until `leaseUntil`, with what sending them needs: three
+ * statements whatever the batch's size (the claim, the messages, the endpoints), not one read per delivery.
+ */
 export async function claimDueDeliveries(db: Sql, now: string, leaseUntil: string, limit: number): Promise<ClaimedDelivery[]> {
   const due = `SELECT d.message_id, d.endpoint_id FROM webhook_deliveries d
     WHERE d.state = 'pending' AND d.next_attempt_at <= @now AND (d.claimed_until IS NULL OR d.claimed_until <= @now)
@@ -138,18 +141,53 @@ export async function claimDueDeliveries(db: Sql, now: string, leaseUntil: strin
            RETURNING message_id, endpoint_id, attempts`,
           { now, lease: leaseUntil, limit },
         );
+  if (claimed.length === 0) return [];
+  const messageIds = [...new Set(claimed.map((row) => row.message_id))];
+  const endpointIds = [...new Set(claimed.map((row) => row.endpoint_id))];
+  const messages = await db.all<{ message_id: string; type: string; payload: string }>(
+    `SELECT message_id, type, payload FROM webhook_messages WHERE message_id IN (${messageIds.map(() => '?').join(', ')})`,
+    messageIds,
+  );
+  const endpoints = await db.all<{ endpoint_id: string; url: string; secret: string }>(
+    `SELECT endpoint_id, url, secret FROM webhook_endpoints WHERE endpoint_id IN (${endpointIds.map(() => '?').join(', ')})`,
+    endpointIds,
+  );
+  const messageById = new Map(messages.map((message) => [message.message_id, message]));
+  const endpointById = new Map(endpoints.map((endpoint) => [endpoint.endpoint_id, endpoint]));
   const deliveries: ClaimedDelivery[] = [];
   for (const row of claimed) {
-    const detail = await db.get<{ type: string; payload: string; url: string; secret: string }>(
-      `SELECT m.type, m.payload, e.url, e.secret FROM webhook_messages m, webhook_endpoints e WHERE m.message_id = ? AND e.endpoint_id = ?`,
-      [row.message_id, row.endpoint_id],
-    );
-    if (detail !== undefined) deliveries.push({ ...row, ...detail });
+    const message = messageById.get(row.message_id);
+    const endpoint = endpointById.get(row.endpoint_id);
+    if (message !== undefined && endpoint !== undefined)
+      deliveries.push({ ...row, type: message.type, payload: message.payload, url: endpoint.url, secret: endpoint.secret });
   }
   return deliveries;
 }
 
-export async function markDelivered(db: Sql, messageId: string, endpointId: string, status: number, now: string): Promise<void> {
+/** How one attempt went, to be recorded: delivered (`nextAttemptAt` unused), tried again at `nextAttemptAt`, or dead (null). */
+export interface DeliveryAttempt {
+  message_id: string;
+  endpoint_id: string;
+  delivered: boolean;
+  status: number | null;
+  error: string | null;
+  /** When the answer came (delivered_at of a delivered one). */
+  at: string;
+  nextAttemptAt: string | null;
+}
+
+/**
+ * Records a batch's attempts in the caller's one transaction (docs/issuer.md "Webhooks": one commit per batch of
+ * outcomes, not one per delivery). A delivery whose outcome was never recorded is sent again when its claim runs out.
+ */
+export async function recordAttempts(db: Sql, attempts: readonly DeliveryAttempt[]): Promise<void> {
+  for (const attempt of attempts) {
+    if (attempt.delivered) await markDelivered(db, attempt.message_id, attempt.endpoint_id, attempt.status!, attempt.at);
+    else await markFailed(db, attempt, { status: attempt.status, error: attempt.error!, nextAttemptAt: attempt.nextAttemptAt });
+  }
+}
+
+async function markDelivered(db: Sql, messageId: string, endpointId: string, status: number, now: string): Promise<void> {
   await db.run(
     `UPDATE webhook_deliveries SET state = 'delivered', attempts = attempts + 1, delivered_at = ?, last_status = ?, last_error = NULL,
        claimed_until = NULL WHERE message_id = ? AND endpoint_id = ?`,
@@ -158,7 +196,7 @@ export async function markDelivered(db: Sql, messageId: string, endpointId: stri
 }
 
 /** A failed attempt: tried again at `nextAttemptAt`, or dead-lettered (null) with the reason kept. */
-export async function markFailed(
+async function markFailed(
   db: Sql,
   delivery: { message_id: string; endpoint_id: string },
   failure: { status: number | null; error: string; nextAttemptAt: string | null },

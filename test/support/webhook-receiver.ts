@@ -75,3 +75,15 @@ export async function startReceiver(): Promise<Receiver> {
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
+
+/**
+ * Resolves once `condition` holds (what arrived at a receiver), checking every 100 ms; throws, naming `what`,
+ * after `timeoutMs`.
+ */
+export async function until(condition: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

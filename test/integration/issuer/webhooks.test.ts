@@ -250,6 +250,39 @@ describe('webhooks', () => {
     expect(await health()).toMatchObject({ pending: 0, delivered: 1, dead: 0, last_error: null });
   });
 
+  it("records a batch's outcomes, delivered and failed alike, in one write job after the claim's", async () => {
+    const event = fx.createEvent();
+    await endpoint('/batch-ok', ['checkin.created'], event.eid);
+    const failing = await endpoint('/batch-503', ['checkin.created'], event.eid);
+    receiver.statuses.set('/batch-503', 503);
+    const scanner = fx.enrollScanner(event.eid);
+    const tids = [fx.issueTicket(event.eid).tid, fx.issueTicket(event.eid).tid, fx.issueTicket(event.eid).tid];
+    for (const tid of tids) expect((await checkIn(scanner, event.eid, tid)).body.status).toBe('valid');
+    // The database as the deliverer sees it, counting its write jobs (each one commit).
+    const jobs: string[] = [];
+    const counted = Object.create(fx.database) as typeof fx.database;
+    counted.write = (job, options) => {
+      jobs.push((job as { jobName?: string }).jobName ?? 'unnamed');
+      return fx.database.write(job, options);
+    };
+    const deliverer = startDeliverer(counted, (error) => {
+      throw error;
+    });
+    await deliverer.stop();
+    jobs.length = 0;
+    expect(await deliverer.runOnce()).toBe(6);
+    expect(jobs).toEqual(['webhook-claim', 'webhook-outcomes']);
+    expect(
+      receivedAt('/batch-ok')
+        .map((r) => r.data['tid'])
+        .sort(),
+    ).toEqual([...tids].sort());
+    expect(receivedAt('/batch-503')).toHaveLength(3);
+    const health = await endpointHealth(fx.database.read);
+    expect(health.find((e) => e.url.endsWith('/batch-ok'))).toMatchObject({ delivered: 3, pending: 0 });
+    expect(health.find((e) => e.endpoint_id === failing)).toMatchObject({ delivered: 0, pending: 3, last_status: 503 });
+  });
+
   it('an unreachable endpoint is a failure with words for the operator, not a crash', async () => {
     const event = fx.createEvent();
     const secret = newWebhookSecret();
