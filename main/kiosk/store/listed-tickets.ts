@@ -76,13 +76,16 @@ function ticketOf(entry: Entry): Omit<ListedTicket, 'tid'> {
 
 const isNoted = (entry: Entry): boolean => entry[2] !== null || (entry[1] & 1) === 1;
 
-/** Characters where JavaScript's order of strings differs from SQLite's (UTF-8 bytes): surrogates and above. */
-const BEYOND_UTF16_ORDER = /[\uD800-\uFFFF]/u;
+/**
+ * The one place JavaScript's order of strings (UTF-16 code units) differs from SQLite's (UTF-8 bytes): a character
+ * from U+E000 to U+FFFF sorts after one beyond U+FFFF (a surrogate pair) in JavaScript, before it in UTF-8.
+ */
+const ORDERED_OTHERWISE = /[\uE000-\uFFFF]/u;
 
 /** Two tids in SQLite's order of TEXT (BINARY collation: their UTF-8 bytes), so blocks and entries agree with `first`. */
 export function compareTids(a: string, b: string): number {
   if (a === b) return 0;
-  if (BEYOND_UTF16_ORDER.test(a) || BEYOND_UTF16_ORDER.test(b)) return Buffer.compare(Buffer.from(a), Buffer.from(b));
+  if (ORDERED_OTHERWISE.test(a) || ORDERED_OTHERWISE.test(b)) return Buffer.compare(Buffer.from(a), Buffer.from(b));
   return a < b ? -1 : 1;
 }
 
@@ -168,10 +171,8 @@ export function putListed(sql: Statements, rows: readonly ListedTicket[]): void 
       if (isEmpty(row)) entries.delete(row.tid);
       else entries.set(row.tid, entryOf(row));
     }
-    writeBlocks(
-      sql,
-      [...entries.values()].sort((a, b) => compareTids(a[0], b[0])),
-    );
+    const inOrder = [...entries.values()].sort((a, b) => compareTids(a[0], b[0]));
+    writeBlocks(sql, inOrder);
   }
 }
 

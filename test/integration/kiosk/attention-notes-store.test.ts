@@ -157,6 +157,8 @@ describe('attention notes in kiosk.db', () => {
     const db = new Database(':memory:');
     const pairs: Array<[string, string]> = [
       ['tkt_\u{1F600}', 'tkt_\uFFFD'],
+      ['tkt_\uE000', 'tkt_\u{10000}'],
+      ['tkt_\u{1F600}', 'tkt_\u{1F601}'],
       ['01JF3Q5W9ZK8X2N4R6T8V0Y2A4', '01JF3Q5W9ZK8X2N4R6T8V0Y2A5'],
       ['tkt_é', 'tkt_z'],
       ['same', 'same'],
