@@ -148,25 +148,13 @@ export async function pageHandoutRows(
     [eid, after, upTo],
   );
   for (const row of listRows) lists.set(row.tid, parseItems(row.handouts));
-  const givenRows = await db.all<GivenRowOfTicket>(db.dialect === 'postgres' ? PAGE_GIVEN_POSTGRES : PAGE_GIVEN_SQLITE, [eid, after, upTo]);
+  const givenRows = await db.all<GivenRowOfTicket>(
+    `SELECT h.tid, h.hid, h.item, h.given_at, h.gate_id, h.scanner_name FROM handouts h JOIN tickets t ON t.tid = h.tid
+     WHERE t.eid = ? AND t.note_seq > ? AND t.note_seq <= ? AND h.status = 'given' ORDER BY h.given_at, h.hid`,
+    [eid, after, upTo],
+  );
   return { lists, given: givenByTicket(givenRows) };
 }
-
-const PAGE_GIVEN_SQLITE = `SELECT h.tid, h.hid, h.item, h.given_at, h.gate_id, h.scanner_name FROM handouts h JOIN tickets t ON t.tid = h.tid
-  WHERE t.eid = ? AND t.note_seq > ? AND t.note_seq <= ? AND h.status = 'given' ORDER BY h.given_at, h.hid`;
-
-/**
- * The same on PostgreSQL, in a form whose plan does not depend on the tables' statistics: the page's range of
- * tickets_by_note_change walked in order, and each ticket's handouts found by handouts_by_ticket (the LATERAL
- * subquery's OFFSET 0 keeps the planner from turning it back into a join of its choice). As a plain join, a page read
- * right after many handouts were written (before autovacuum's ANALYZE) was planned as a scan of every handout with a
- * lookup of its ticket: seconds a page (docs/benchmarks.md "Handout list sync").
- */
-const PAGE_GIVEN_POSTGRES = `SELECT h.tid, h.hid, h.item, h.given_at, h.gate_id, h.scanner_name FROM tickets t
-  CROSS JOIN LATERAL (
-    SELECT g.tid, g.hid, g.item, g.given_at, g.gate_id, g.scanner_name FROM handouts g WHERE g.tid = t.tid AND g.status = 'given' OFFSET 0
-  ) h
-  WHERE t.eid = ? AND t.note_seq > ? AND t.note_seq <= ? ORDER BY h.given_at, h.hid`;
 
 /** Records one handout (given or refused); a given one moves the ticket in the note sequence. */
 export async function insertHandout(tx: Sql, row: HandoutRow): Promise<void> {
