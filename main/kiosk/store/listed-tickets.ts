@@ -4,7 +4,7 @@
  * (docs/kiosk.md "ID checks"), its party size ("Party tickets"), its own handout items and the handouts given
  * ("Handouts")) is one entry, a line of JSON, and the entries are kept in blocks of neighbouring tids, each block one
  * row of `list_blocks` compressed with deflate. The tids of a block share their time prefix and the notes, item lists, gates
- * and times repeat, so a block takes about a third of the bytes the same tickets took one row each. A ticket is read
+ * and times repeat, so a block takes a third or less of the bytes the same tickets took one row each. A ticket is read
  * by finding its block (the row with the greatest first tid not above it), unpacking it and parsing its line.
  * The wire is unchanged: this is only how the kiosk keeps what the pages sent.
  */
