@@ -6,11 +6,11 @@
  *
  * The tables and who writes them: scans (scans.ts, queue.ts, lan.ts read them), settings (settings.ts),
  * discovery (discovery-cache.ts), revoked_tickets (revocations.ts), read_log (read-log.ts), audit_log
- * (audit-log.ts), the notes list's listed_tickets and list_texts (listed-tickets.ts, notes.ts).
+ * (audit-log.ts), the notes list's list_blocks (listed-tickets.ts, notes.ts).
  */
 import { chmodSync, closeSync, existsSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { migrateToListedTickets } from './listed-tickets.js';
+import { migrateToListBlocks, migrateToListedTickets } from './list-migrations.js';
 
 /** Ordered, append-only: migration N brings the file from user_version N to N+1 (SQL, or a function for rows SQL cannot convert). */
 const MIGRATIONS: ReadonlyArray<string | ((db: Database.Database) => void)> = [
@@ -132,8 +132,11 @@ const MIGRATIONS: ReadonlyArray<string | ((db: Database.Database) => void)> = [
   `,
   // NOTES_COMPACT_MIGRATION. The notes list compact on disk (docs/benchmarks.md "Attention notes sync"): one row per
   // listed ticket keyed by the tid's 16 bytes, with its flag, note, band, party size and handouts, and shared note texts
-  // stored once (store/listed-tickets.ts), in place of the four tables above; the rows a kiosk has move over.
+  // stored once (store/list-migrations.ts), in place of the four tables above; the rows a kiosk has move over.
   migrateToListedTickets,
+  // LIST_BLOCKS_MIGRATION. The notes list smaller still (docs/kiosk.md "Attention notes"): the listed tickets' entries in
+  // compressed blocks of neighbouring tids (store/listed-tickets.ts) in place of one row each; the rows a kiosk has move over.
+  migrateToListBlocks,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -146,6 +149,9 @@ export const KIOSK_HANDOUTS_MIGRATION = 7;
 
 /** The kiosk.db migration that made the notes list compact (its index in MIGRATIONS). */
 export const NOTES_COMPACT_MIGRATION = 8;
+
+/** The kiosk.db migration that put the notes list in compressed blocks (its index in MIGRATIONS). */
+export const LIST_BLOCKS_MIGRATION = 9;
 
 /**
  * The open file and its prepared statements. Each is prepared once and reused: preparing costs more than running

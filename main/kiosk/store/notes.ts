@@ -10,7 +10,7 @@ import { idCheckFromList, parseIdCheck, type AgeBand, type IdCheck } from '../..
 import type { Statements } from './database.js';
 import type { TicketHandoutRow, TypeHandoutRow } from '../../../protocol/handouts.js';
 import { applyHandoutTypes } from './handouts.js';
-import { clearListed, countNoted, listedOf, pruneTexts, putListed, type ListedTicket } from './listed-tickets.js';
+import { clearListed, countNoted, listedOf, putListed, type ListedTicket } from './listed-tickets.js';
 
 /** One page of the issuer's notes list as the kiosk keeps it (AttentionNotes.applyPage). */
 export interface AttentionNotesPage {
@@ -56,8 +56,6 @@ export class AttentionNotes {
       const sameList = before !== null && before.iss === page.iss && before.eid === page.eid;
       if (!sameList || page.reset) clearListed(sql);
       putListed(sql, listedRows(sql, page));
-      // A completed sync: shared texts no ticket refers to any longer go.
-      if (page.syncedAt !== null) pruneTexts(sql);
       sql.statement('DELETE FROM id_check_types').run();
       const check = sql.statement('INSERT OR REPLACE INTO id_check_types (ticket_type, id_check) VALUES (?, ?)');
       for (const rule of page.idChecks ?? []) check.run(rule.ticket_type, rule.id_check);
