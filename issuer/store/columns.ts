@@ -2,7 +2,7 @@
  * Every table's columns, written once. For each column: how its value travels in an export file (docs/issuer.md
  * "Moving an issuer to the venue and back"), or that it stays in this database; and whether it is immutable.
  * The export's columns and their order (issuer/transfer/store.ts TRANSFER_COLUMNS), the file's value types
- * (issuer/transfer/file.ts) and the import's immutable columns (issuer/transfer/import.ts) are read from here.
+ * (issuer/transfer/file.ts) and the import's immutable columns (issuer/transfer/merge.ts) are read from here.
  *
  * The migrations (migrations.ts, postgres-migrations.ts) are the schema's history and stay SQL as they ran. A
  * test runs both chains on an empty database and finds exactly these columns, so a migration that adds a

@@ -3,7 +3,7 @@
  * "Moving an issuer to the venue and back"): this file, the export file's
  * format; export.ts writes it; read.ts checks and reads it (json-pieces.ts
  * cuts the JSON into rows, compact-set.ts keeps the keys seen in 8 bytes
- * each); import.ts merges it into a data dir; store.ts is the SQL of both.
+ * each); import.ts merges it into a data dir (merge.ts and its modules); store.ts is the SQL of both.
  * It is an admin operation, at the layer of issuer/admin/: it may use
  * issuer/store/ and issuer/services/, never issuer/routes/ or issuer/cli/
  * (the CLI calls it, not the other way round).

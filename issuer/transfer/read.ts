@@ -13,7 +13,7 @@
  *    (REFERENCES), so one pass checks them all. A version 1 file also keeps
  *    its derived admission history (one entry per check-in) and each ticket's
  *    event and type, as its file lacks that table.
- * 2. FileRows hands the merge (import.ts) the rows of each table as
+ * 2. FileRows hands the merge (merge.ts) the rows of each table as
  *    they are read again, and at the end makes sure the file is still, byte
  *    for byte, the one checked.
  */

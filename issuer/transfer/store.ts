@@ -4,7 +4,7 @@
  * or scoped to one event, and the few writes a merge needs, on SQLite and
  * PostgreSQL alike through the database port (sql.ts, which prepares each
  * statement text once per connection). The merge rules themselves live in
- * issuer/transfer/import.ts; this module only knows SQL.
+ * issuer/transfer/merge.ts and its modules; this module only knows SQL.
  *
  * Tables are read in keyset pages (PAGE_ROWS rows per query), so memory does
  * not grow with the table. The order is stable and the one exports always had
