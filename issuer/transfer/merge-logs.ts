@@ -1,7 +1,7 @@
 /**
  * The import's rules for the append-only logs (docs/issuer.md "How `import` merges"), apart from merge.ts: the audit
  * log (scan_log) with the double admissions the merge of the check-ins found (merge-checkins.ts), the admission
- * history and the kiosks' chain heads. Rows are told apart by fingerprints (compact-set.ts), never held.
+ * history, the kiosks' chain heads and their staff records. Rows are told apart by fingerprints (compact-set.ts), never held.
  */
 import { IMPORT_CONFLICT_OUTCOME } from '../store/log-rows.js';
 import { FingerprintSet } from './compact-set.js';
@@ -52,12 +52,14 @@ export async function mergeScanLog(
 }
 
 /**
- * An append-only log without rules of its own (the admission history, the kiosks' reported chain heads): the
- * union, in the file's order; a row is already here when every column is equal.
+ * An append-only log without rules of its own (the admission history, the kiosks' reported chain heads, their staff
+ * records): the union, in the file's order; a row is already here when its LOG_IDENTITY_COLUMNS are equal (every
+ * column, but a staff record's time of receipt). A staff record that names a kiosk's record this copy has with
+ * other content breaks the table's unique key, which stops the import (IMPORT_CONFLICT, import.ts asImportError).
  */
 export async function mergeLog(
   store: TransferStore,
-  table: 'admission_events' | 'kiosk_log_heads',
+  table: Exclude<LogTable, 'scan_log'>,
   rows: Iterable<Row>,
   counts: KindCounts,
 ): Promise<void> {

@@ -1,8 +1,9 @@
 /**
  * The merge of `import` (docs/issuer.md "How `import` merges"): the file's rows, table by table in the file's order,
  * into this data dir's database, in the one write job import.ts runs it in. The rules of each table are here, or in a
- * module of their own: check-ins (merge-checkins.ts), the logs (merge-logs.ts), ID checks (id-checks.ts), party
- * tickets and handouts (handouts.ts), attention notes (attention-notes.ts).
+ * module of their own: check-ins (merge-checkins.ts), the logs and the kiosks' staff records (merge-logs.ts), ID checks
+ * (id-checks.ts), party tickets and handouts (handouts.ts), attention notes (attention-notes.ts), check-out at a set
+ * time (exit-all.ts).
  */
 import { immutableColumns } from '../store/columns.js';
 import { AdminError } from '../error-catalogue.js';
@@ -24,6 +25,7 @@ import { isLater } from './type-settings.js';
 import { mergeTicketNote, mergeTypeNotes, noteWarning } from './attention-notes.js';
 import { mergeCheckin } from './merge-checkins.js';
 import { mergeLog, mergeScanLog } from './merge-logs.js';
+import { mergeExitAllSettings } from './exit-all.js';
 import {
   batches,
   conflict,
@@ -103,6 +105,8 @@ export class Merge {
     await mergeTypeHandouts(this.store, this.fileRows('ticket_type_handouts'), this.counts.ticket_type_handouts);
     await this.mergeRows('handouts', async (dest, row, hid) => (requireSame(dest, row, IMMUTABLE.handouts, `handout ${hid}`), 'unchanged'));
     await mergeTypeNotes(this.store, this.fileRows('ticket_type_notes'), this.counts.ticket_type_notes);
+    await mergeExitAllSettings(this.store, this.fileRows('exit_all_settings'), created, this.counts.exit_all_settings);
+    await mergeLog(this.store, 'staff_actions', this.fileRows('staff_actions'), this.counts.staff_actions);
     this.rows.finish();
     // Each side counted its own doors: the merged counters are counted again from the merged rows.
     await this.store.recomputeOccupancy(this.eids);

@@ -371,6 +371,8 @@ describe('door operations travel office → venue → office (SQLite)', () => {
         'ticket_type_handouts',
         'handouts',
         'ticket_type_notes',
+        'exit_all_settings',
+        'staff_actions',
       ] as const)
         delete v1[table];
       const drop = (rows: Record<string, unknown>[], columns: string[]) => rows.forEach((row) => columns.forEach((c) => delete row[c]));
@@ -509,6 +511,8 @@ describe('party tickets, handouts and handout stations travel office → venue �
         delete (d as Partial<ExportFile>).ticket_type_handouts;
         delete (d as Partial<ExportFile>).handouts;
         delete (d as Partial<ExportFile>).ticket_type_notes;
+        delete (d as Partial<ExportFile>).exit_all_settings;
+        delete (d as Partial<ExportFile>).staff_actions;
         const drop = (rows: Record<string, unknown>[], columns: string[]) => rows.forEach((row) => columns.forEach((c) => delete row[c]));
         drop(d.tickets, ['attention', 'note', 'party', 'handouts']);
         drop(d.checkins, ['party_inside', 'party_admitted']);
@@ -650,7 +654,10 @@ describe('attention flags and check-in notes travel office → venue → office 
       // A format 7 file written before the notes (no columns, no table) still imports, with no notes.
       const file = (await exportTo(data)).file;
       const before = rewritten(file, (d) => {
+        d.version = 7;
         delete (d as Partial<ExportFile>).ticket_type_notes;
+        delete (d as Partial<ExportFile>).exit_all_settings;
+        delete (d as Partial<ExportFile>).staff_actions;
         d.tickets.forEach((row) => {
           delete (row as Record<string, unknown>).attention;
           delete (row as Record<string, unknown>).note;
