@@ -25,7 +25,6 @@ import { BOTH_STORES, SERVE_FOR_SCANNERS, useIssuerOnStore, type IssuerOnStore, 
 const SLOW = 240_000;
 const DAY = 86_400_000;
 
-type Counts = Record<string, { added: number; updated: number; unchanged: number; conflicts: number }>;
 type V8File = ExportFile;
 
 /** A staff record as a kiosk's heartbeat carries it (a hash of the kiosk's own chain: any 64 hex digits here). */
