@@ -197,7 +197,8 @@ interface Office {
 
 /**
  * The office, on SQLite: a re-entry event with a capacity of 10, offline policies, an entry kiosk at gate A that
- * may annul and an exit kiosk at gate B; re-entry, an annulment, an offline admission, a heartbeat.
+ * may annul and an exit kiosk at gate B; re-entry, an annulment, an offline admission, a heartbeat with a staff
+ * record; a check-out at a set time years ahead (it travels, format 8; its moment never passes in this test).
  */
 async function office(): Promise<Office> {
   const { data } = await initIssuer(BASE_URL);
@@ -207,6 +208,7 @@ async function office(): Promise<Office> {
   const tickets = [...vip, ...standard];
   await cliJson(['event', 'offline-policy', '--data', data, '--event', eid, '--type', 'VIP', 'online-only']);
   await cliJson(['event', 'offline-policy', '--data', data, '--event', eid, '5']);
+  await cliJson(['event', 'set', '--data', data, '--event', eid, '--exit-all-at', '2036-07-12T04:00:00Z']);
   const server = await serve(data);
   const entry = await kioskAt(server.url, data, eid, 'A', ['--can-annul', '--require-pin']);
   const exit = await kioskAt(server.url, data, eid, 'B', ['--direction', 'exit']);
@@ -223,6 +225,20 @@ async function office(): Promise<Office> {
     pending_scans: 1,
     offline_exposure: { Standard: 1 },
     offline_last_hour: { Standard: 1 },
+    staff_actions: [
+      {
+        position: 1,
+        hash: 'a'.repeat(64),
+        at: new Date(Date.now() - 30 * 60_000).toISOString(),
+        event: 'staff_action',
+        staff_id: 'kim.s',
+        name: 'Kim Supervisor',
+        role: 'supervisor',
+        via: 'pin',
+        call: 'annul',
+        tid: t2,
+      },
+    ],
   });
   await heartbeat(server.url, exit, { direction: 'exit', pending_scans: 0 });
   return { data, eid, tickets, entry, exit, server };
