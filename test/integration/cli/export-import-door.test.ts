@@ -14,6 +14,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { decodeSetupCode } from '../../../protocol/setup-code.js';
 import type { ExportResult } from '../../../issuer/transfer/export.js';
 import { digestOf, type ExportFile } from '../../../issuer/transfer/file.js';
+import { expectEachRefused, rewritten, type RefusalCase } from '../../support/export-file.js';
 import type { ImportResult } from '../../../issuer/transfer/import.js';
 import { TRANSFER_COLUMNS, TRANSFER_TABLES } from '../../../issuer/transfer/store.js';
 import {
@@ -424,16 +425,6 @@ describe('door operations travel office → venue → office (SQLite)', () => {
   );
 });
 
-/** A file written again with `change` made to it, its checksum made again: a file export could have written. */
-function rewritten(file: string, change: (document: ExportFile & Record<string, unknown>) => void): string {
-  const document = JSON.parse(fs.readFileSync(file, 'utf8')) as ExportFile & Record<string, unknown>;
-  change(document);
-  document.sha256 = digestOf(document);
-  const out = path.join(scratchDir('rewritten-'), 'file.json');
-  fs.writeFileSync(out, JSON.stringify(document));
-  return out;
-}
-
 // ---- party tickets, handouts and handout stations (format version 7) ----
 
 describe('party tickets, handouts and handout stations travel office → venue → office (SQLite)', () => {
@@ -573,25 +564,6 @@ describe('party tickets, handouts and handout stations travel office → venue �
 });
 
 type FileRowList = Record<string, unknown>[];
-
-/** A change to an export file, and the words the import's refusal must hold. */
-type RefusalCase = [(d: ExportFile & Record<string, unknown>) => void, string];
-
-/** Each changed copy of `file` is refused IMPORT_FILE_INVALID with its words, and no data dir is left behind. */
-async function expectEachRefused(file: string, cases: readonly RefusalCase[]): Promise<void> {
-  await Promise.all(
-    cases.map(async ([change, words]) => {
-      const fresh = path.join(scratchDir('bad-'), 'issuer-data');
-      const failure = await cliFailure(['import', '--data', fresh, '--from', rewritten(file, change)]);
-      expect({ code: failure.code, words, message: failure.message }).toMatchObject({
-        code: 'IMPORT_FILE_INVALID',
-        words,
-        message: expect.stringContaining(words),
-      });
-      expect(fs.existsSync(fresh)).toBe(false);
-    }),
-  );
-}
 
 // ---- attention flags and check-in notes (format version 7) ----
 

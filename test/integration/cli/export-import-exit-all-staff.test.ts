@@ -15,9 +15,10 @@ import type { StaffActionReport } from '../../../protocol/staff-actions.js';
 import { openIssuer } from '../../../issuer/admin/issuer-context.js';
 import { applyExitAllWrite } from '../../../issuer/services/exit-all.js';
 import { admissionEventsOfEvent } from '../../../issuer/store/checkins.js';
-import { digestOf, type ExportFile } from '../../../issuer/transfer/file.js';
+import type { ExportFile } from '../../../issuer/transfer/file.js';
 import type { ImportResult } from '../../../issuer/transfer/import.js';
 import { cliFailure, cliJson, createEvent, initIssuer, issueTickets, scratchDir, serveCli } from '../../support/cli-harness.js';
+import { expectEachRefused, rewritten, type RefusalCase } from '../../support/export-file.js';
 import { checkIn, enroll, type HttpScanner } from '../../support/issuer-http.js';
 import { BOTH_STORES, SERVE_FOR_SCANNERS, useIssuerOnStore, type IssuerOnStore, type Store } from '../../support/issuer-on-store.js';
 
@@ -175,16 +176,6 @@ describe.each<[Store]>(BOTH_STORES)('export format 8 on %s: check-out at a set t
 
 // ---- refusals and older files (SQLite: the checks are the same code on both stores) ----
 
-/** `file` changed by `change`, with its checksum made again: only the rules of its rows can refuse it. */
-function rewritten(file: string, change: (document: V8File) => void): string {
-  const document = JSON.parse(fs.readFileSync(file, 'utf8')) as V8File;
-  change(document);
-  document.sha256 = digestOf(document);
-  const target = path.join(scratchDir('edited-'), 'edited.json');
-  fs.writeFileSync(target, JSON.stringify(document));
-  return target;
-}
-
 describe('export format 8: bad rows are refused by row and field; an older file imports without them', () => {
   /** An office with a check-out at a set time and two staff records, and its export. */
   async function officeWithBoth(): Promise<{ data: string; eid: string; file: string; scanner: HttpScanner }> {
@@ -201,7 +192,7 @@ describe('export format 8: bad rows are refused by row and field; an older file 
     'values event set and the heartbeat would refuse are refused, naming the row and the field, and no data dir is made',
     async () => {
       const { file } = await officeWithBoth();
-      const cases: [(d: V8File) => void, string][] = [
+      const cases: RefusalCase[] = [
         [(d) => void (d.exit_all_settings[0]!.at = '4:00'), 'exit_all_settings[0].at must be a daily time HH:MM'],
         [(d) => void (d.exit_all_settings[0]!.at = '2030-07-12T06:00:00+02:00'), 'exit_all_settings[0].at must be a daily time HH:MM'],
         [(d) => void (d.exit_all_settings[0]!.time_zone = 'Mars/Olympus'), 'exit_all_settings[0].time_zone must be an IANA time zone'],
@@ -222,18 +213,7 @@ describe('export format 8: bad rows are refused by row and field; an older file 
         ],
         [(d) => void d.staff_actions.push({ ...d.staff_actions[0]!, received_at: new Date().toISOString() }), 'staff_actions has scanner'],
       ];
-      await Promise.all(
-        cases.map(async ([change, words]) => {
-          const fresh = path.join(scratchDir('bad-'), 'issuer-data');
-          const failure = await cliFailure(['import', '--data', fresh, '--from', rewritten(file, change)]);
-          expect({ code: failure.code, words, message: failure.message }).toMatchObject({
-            code: 'IMPORT_FILE_INVALID',
-            words,
-            message: expect.stringContaining(words),
-          });
-          expect(fs.existsSync(fresh)).toBe(false);
-        }),
-      );
+      await expectEachRefused(file, cases);
     },
     SLOW,
   );
