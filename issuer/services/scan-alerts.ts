@@ -22,7 +22,7 @@ export function alertKindOf(scan: Pick<NewScanRow, 'outcome' | 'at' | 'scanned_a
   switch (scan.outcome) {
     case 'invalid_signature':
       return 'forged_signature';
-    // Written by `ticket-issuer import` when both copies of the issuer checked the ticket in (issuer/transfer/import.ts).
+    // Written by `ticket-issuer import` when both copies of the issuer checked the ticket in (issuer/transfer/merge-checkins.ts).
     case IMPORT_CONFLICT_OUTCOME:
       return 'merged_double_admission';
     case 'revoked':

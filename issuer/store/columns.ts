@@ -2,7 +2,7 @@
  * Every table's columns, written once. For each column: how its value travels in an export file (docs/issuer.md
  * "Moving an issuer to the venue and back"), or that it stays in this database; and whether it is immutable.
  * The export's columns and their order (issuer/transfer/store.ts TRANSFER_COLUMNS), the file's value types
- * (issuer/transfer/file.ts) and the import's immutable columns (issuer/transfer/import.ts) are read from here.
+ * (issuer/transfer/file.ts) and the import's immutable columns (issuer/transfer/merge.ts) are read from here.
  *
  * The migrations (migrations.ts, postgres-migrations.ts) are the schema's history and stay SQL as they ran. A
  * test runs both chains on an empty database and finds exactly these columns, so a migration that adds a
@@ -15,7 +15,8 @@
  * a text people see (a name, venue, gate or ticket type) under the rules `event create` and `ticket issue` apply
  * (non-empty, at most 80 characters, printable: docs/issuer.md "Threats handled"), `label?` null or such a text,
  * `label_text` such a text or '', `capacity?` null or an event capacity as `event create` takes, `scanner_text?` null or
- * a scanner name or platform as enrollment takes, `note?` null or a check-in note as `--note` takes; the rest are one format or set of values each (issuer/transfer/file.ts checks them).
+ * a scanner name or platform as enrollment takes, `note?` null or a check-in note as `--note` takes, `exit_all_at` and `time_zone` a check-out time and its zone as
+ * `event set --exit-all-at` stores them; the rest are one format or set of values each (issuer/transfer/file.ts checks them).
  */
 export type TransferType =
   | 'string'
@@ -56,7 +57,9 @@ export type TransferType =
   | 'handout_status'
   | 'handout_reason?'
   | 'scanner_text'
-  | 'note?';
+  | 'note?'
+  | 'exit_all_at'
+  | 'time_zone';
 
 export interface Column {
   /** The value's type in an export file; absent: the column never travels (an id or number given here). */
@@ -234,8 +237,16 @@ export const TABLE_COLUMNS = {
   },
   // Counted again by an import from the merged check-ins and admission events (docs/protocol.md "Occupancy").
   occupancy: { rowid: ROWID, eid: LOCAL, gate_id: LOCAL, shard: LOCAL, inside: LOCAL, entries: LOCAL, exits: LOCAL },
-  // Check-out at a set time (docs/protocol.md "Check-out at a set time"): set again after an import.
-  exit_all_settings: { rowid: ROWID, eid: LOCAL, at: LOCAL, time_zone: LOCAL, since: LOCAL, done: LOCAL },
+  // Check-out at a set time (docs/protocol.md "Check-out at a set time", format version 8): the setting made later
+  // (`since`) stands on import; `done` is this copy's own progress (issuer/transfer/exit-all.ts).
+  exit_all_settings: {
+    rowid: ROWID,
+    eid: { travels: 'string' },
+    at: { travels: 'exit_all_at' },
+    time_zone: { travels: 'time_zone' },
+    since: { travels: 'time' },
+    done: { travels: 'time?' },
+  },
   offline_policies: {
     rowid: ROWID,
     eid: { travels: 'string' },
@@ -267,24 +278,26 @@ export const TABLE_COLUMNS = {
     reported_at: { travels: 'time' },
     contradiction: { travels: 'text?' },
   },
-  // The kiosks' staff records (docs/protocol.md "Scanner heartbeat"): this copy's own, as its kiosks sent them.
+  // The kiosks' staff records (docs/protocol.md "Scanner heartbeat", format version 8): a union on import, one row
+  // per kiosk and record (scanner id, position, hash). A record's fields are checked whole, by the heartbeat's rule
+  // (protocol/staff-actions.ts staffActionProblem), so their types here are only the columns' shapes.
   staff_actions: {
     id: LOCAL,
-    api_key_id: LOCAL,
-    scanner_id: LOCAL,
-    eid: LOCAL,
-    position: LOCAL,
-    hash: LOCAL,
-    at: LOCAL,
-    event: LOCAL,
-    staff_id: LOCAL,
-    name: LOCAL,
-    role: LOCAL,
-    via: LOCAL,
-    call: LOCAL,
-    needs: LOCAL,
-    tid: LOCAL,
-    received_at: LOCAL,
+    api_key_id: { travels: 'string' },
+    scanner_id: { travels: 'string' },
+    eid: { travels: 'string' },
+    position: { travels: 'int' },
+    hash: { travels: 'sha256' },
+    at: { travels: 'time' },
+    event: { travels: 'string' },
+    staff_id: { travels: 'text?' },
+    name: { travels: 'text?' },
+    role: { travels: 'string' },
+    via: { travels: 'text?' },
+    call: { travels: 'text?' },
+    needs: { travels: 'text?' },
+    tid: { travels: 'text?' },
+    received_at: { travels: 'time' },
   },
   event_lan_keys: { rowid: ROWID, eid: { travels: 'string' }, lan_key: { travels: 'string' }, created_at: { travels: 'time' } },
   revocation_sequence: { singleton: LOCAL, last_seq: LOCAL, copy_id: LOCAL },

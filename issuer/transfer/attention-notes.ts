@@ -1,6 +1,6 @@
 /**
  * The import's rules for attention flags and check-in notes (format version 7; docs/issuer.md "Moving an issuer to
- * the venue and back", docs/protocol.md "Attention notes (project extension)"), apart from import.ts:
+ * the venue and back", docs/protocol.md "Attention notes (project extension)"), apart from merge.ts:
  *
  * - A ticket's flag and note, as one rule, as its party size (handouts.ts): this copy's stands; the file's fills a
  *   ticket that has neither flag nor note here; both set and different: this copy's is kept and the import warns,

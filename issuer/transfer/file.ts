@@ -3,19 +3,20 @@
  * "Moving an issuer to the venue and back"): this file, the export file's
  * format; export.ts writes it; read.ts checks and reads it (json-pieces.ts
  * cuts the JSON into rows, compact-set.ts keeps the keys seen in 8 bytes
- * each); import.ts merges it into a data dir; store.ts is the SQL of both.
+ * each); import.ts merges it into a data dir (merge.ts and its modules); store.ts is the SQL of both.
  * It is an admin operation, at the layer of issuer/admin/: it may use
  * issuer/store/ and issuer/services/, never issuer/routes/ or issuer/cli/
  * (the CLI calls it, not the other way round).
  *
  * The export file of `ticket-issuer export` / `import`: one JSON object,
  *
- *   {"format":"ticket-issuer-export","version":7,"exported_at","scope","issuer","tls",
+ *   {"format":"ticket-issuer-export","version":8,"exported_at","scope","issuer","tls",
  *    "signing_keys":[…],"events":[…],"tickets":[…],"checkins":[…],"scan_log":[…],
  *    "enrollment_tokens":[…],"api_keys":[…],"idempotency":[…],
  *    "admission_events":[…],"offline_policies":[…],"scanner_heartbeats":[…],
  *    "kiosk_log_heads":[…],"event_lan_keys":[…],"check_in_rules":[…],"staff_badges":[…],
- *    "ticket_type_id_checks":[…],"ticket_type_handouts":[…],"handouts":[…],"ticket_type_notes":[…],"sha256":"…"}
+ *    "ticket_type_id_checks":[…],"ticket_type_handouts":[…],"handouts":[…],"ticket_type_notes":[…],
+ *    "exit_all_settings":[…],"staff_actions":[…],"sha256":"…"}
  *
  * with its members in this order (the header, the tables of its version in
  * TRANSFER_TABLES order, the checksum last), so both are streamed: written row
@@ -26,7 +27,7 @@
  * the door operations (docs/protocol.md "Door operations"): the columns and
  * the tables of V2_ADDITIONS; version 3 the audit chain, version 4 LAN keys and
  * check-in rules, version 5 staff roles and badges (V5_ADDITIONS), version 6 ID checks (V6_ADDITIONS), version 7 party tickets, handouts, handout stations and attention notes (V7_ADDITIONS; a version 7 file written before
- * its notes still reads, V7_NOTES). An older file still reads: each row is checked as its
+ * its notes still reads, V7_NOTES), version 8 check-out at a set time and the kiosks' staff records (V8_ADDITIONS). An older file still reads: each row is checked as its
  * version has it and then given the current version's defaults (upgradeRow),
  * as the migrations give an older database.
  *
@@ -52,9 +53,10 @@ import { MAX_EVENT_CAPACITY, MAX_LABEL_LENGTH } from '../admin/validators.js';
 import { MAX_SCANNER_TEXT_LENGTH } from '../../protocol/schemas.js';
 import { labelCharacterProblem } from '../../protocol/labels.js';
 import { V7_TYPE_CHECKS, V7_TYPE_NAMES } from './v7-types.js';
+import { V8_TYPE_CHECKS, V8_TYPE_NAMES } from './v8-types.js';
 
 export const EXPORT_FORMAT = 'ticket-issuer-export';
-export const EXPORT_VERSION = 7;
+export const EXPORT_VERSION = 8;
 /** The oldest version this ticket-issuer still reads. */
 export const OLDEST_READ_VERSION = 1;
 
@@ -131,6 +133,13 @@ const V7_ADDITIONS = {
 };
 
 /**
+ * What version 8 added: each event's check-out at a set time (docs/protocol.md "Check-out at a set time") and the
+ * kiosks' staff records (docs/protocol.md "Scanner heartbeat"), whole tables only. An older file has neither: its
+ * events have no check-out at a set time and no staff records, as before (set it again after importing one).
+ */
+const V8_ADDITIONS = { tables: ['exit_all_settings', 'staff_actions'] as readonly TransferTable[] };
+
+/**
  * What version 7 added last (docs/protocol.md "Attention notes (project extension)"): a ticket's attention flag and
  * note, and the ticket types' notes. A version 7 file written before them has tickets without both columns and no
  * ticket_type_notes (the last table): it reads as version 6's, with no notes (flag 0, note null).
@@ -171,7 +180,8 @@ export function tablesOf(version: number): readonly TransferTable[] {
       (version >= 4 || !V4_ADDITIONS.tables.includes(table)) &&
       (version >= 5 || !V5_ADDITIONS.tables.includes(table)) &&
       (version >= 6 || !V6_ADDITIONS.tables.includes(table)) &&
-      (version >= 7 || !V7_ADDITIONS.tables.includes(table)),
+      (version >= 7 || !V7_ADDITIONS.tables.includes(table)) &&
+      (version >= 8 || !V8_ADDITIONS.tables.includes(table)),
   );
 }
 
@@ -239,6 +249,7 @@ const TYPE_CHECKS: Record<ColumnType, (value: unknown) => boolean> = {
   },
   'id_check_state?': (v) => v === null || v === 'checked' || v === 'not_checked',
   ...V7_TYPE_CHECKS,
+  ...V8_TYPE_CHECKS,
   json_counts: (v) => {
     if (typeof v !== 'string') return false;
     try {
@@ -280,6 +291,7 @@ const TYPE_NAMES: Record<ColumnType, string> = {
   id_check_rule: '"name" or "age:N" (N from 1 to 120)',
   'id_check_state?': '"checked", "not_checked" or null',
   ...V7_TYPE_NAMES,
+  ...V8_TYPE_NAMES,
 };
 
 /**
@@ -424,7 +436,8 @@ export function checkFormat(header: Record<string, unknown>, source: string): nu
  * check-in inside since its scan, setup codes and keys without direction or rights); versions 1 and 2 no
  * chain columns (the rows are chained on import); versions 1 to 4 no staff, no clock offsets, and a key's annul
  * flag where its role is now (V5_ADDITIONS); versions 1 to 5 no ID checks (V6_ADDITIONS); versions 1 to 6 no parties,
- * handouts, stations or notes (V7_ADDITIONS), and version 7 before its notes none (V7_NOTES). Tables a version lacked are empty, except version 1's
+ * handouts, stations or notes (V7_ADDITIONS), and version 7 before its notes none (V7_NOTES); versions 1 to 7 no check-out at
+ * a set time and no staff records (V8_ADDITIONS). Tables a version lacked are empty, except version 1's
  * admission history, which read.ts derives from its check-ins (version1Entry).
  */
 export function upgradeRow(table: TransferTable, version: number, row: FileRow): FileRow {

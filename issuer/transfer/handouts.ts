@@ -1,7 +1,7 @@
 /**
  * The import's rules for party tickets and handouts (format version 7; docs/issuer.md "Moving an issuer to the
  * venue and back", docs/protocol.md "Party tickets (project extension)", "Handouts (project extension)"), apart
- * from import.ts:
+ * from merge.ts:
  *
  * - A ticket's party size and its own handout items: this copy's stand; the file's fill one this copy lacks (NULL:
  *   one person, no items of its own); both set and different: this copy's is kept and the import warns, naming
@@ -11,7 +11,7 @@
  *   differs in what was handed over (store/columns.ts immutable) stops the import, as a ticket's code does. Both
  *   copies' handouts given stay, even beyond an item's count: each was handed over (the dashboard counts them).
  * - A party's people inside and admitted travel with its check-in row, and each entry's and exit's people with
- *   the admission history (import.ts mergeCheckins and mergeLog); a handout station's mark with its setup code
+ *   the admission history (merge-checkins.ts, merge-logs.ts); a handout station's mark with its setup code
  *   and key, which never change (store/columns.ts).
  */
 import type { Row, TransferStore } from './store.js';

@@ -1,6 +1,6 @@
 /**
  * The import's rules for ID checks (docs/issuer.md "Moving an issuer to the venue and back", docs/protocol.md "ID
- * checks (project extension)"), apart from import.ts: a ticket type's check, the later setting standing; a ticket's
+ * checks (project extension)"), apart from merge.ts: a ticket type's check, the later setting standing; a ticket's
  * date of birth, this copy's standing, the file's filling one this copy lacks. A removed check (`none`) has no row
  * and so does not travel: the copy that still has the check keeps asking for it (the cautious side).
  */

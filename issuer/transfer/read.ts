@@ -13,16 +13,18 @@
  *    (REFERENCES), so one pass checks them all. A version 1 file also keeps
  *    its derived admission history (one entry per check-in) and each ticket's
  *    event and type, as its file lacks that table.
- * 2. FileRows hands the merge (import.ts) the rows of each table as
+ * 2. FileRows hands the merge (merge.ts) the rows of each table as
  *    they are read again, and at the end makes sure the file is still, byte
  *    for byte, the one checked.
  */
 import crypto from 'node:crypto';
 import { isJsonObject } from '../../protocol/fields.js';
+import { staffActionProblem } from '../../protocol/staff-actions.js';
 import { policyKey, TRANSFER_TABLES, type TransferTable } from './store.js';
 import { AdminError } from '../error-catalogue.js';
 import { FingerprintSet } from './compact-set.js';
 import { JsonStreamError, readJsonPieces, type JsonPiece } from './json-pieces.js';
+import { isLater } from './type-settings.js';
 import {
   checkFormat,
   checkHeader,
@@ -75,6 +77,7 @@ const UNIQUE_COLUMNS: Partial<Record<TransferTable, readonly string[]>> = {
   check_in_rules: ['eid'],
   staff_badges: ['sid'],
   handouts: ['hid'],
+  exit_all_settings: ['eid'],
 };
 
 interface Reference {
@@ -115,7 +118,21 @@ export const REFERENCES: Partial<Record<TransferTable, readonly Reference[]>> = 
     { column: 'eid', to: 'events', what: 'event' },
     { column: 'tid', to: 'tickets', what: 'ticket' },
   ],
+  exit_all_settings: [{ column: 'eid', to: 'events', what: 'event' }],
+  // The key that sent the heartbeat, and its event (issuer/services/door.ts).
+  staff_actions: [
+    { column: 'eid', to: 'events', what: 'event' },
+    { column: 'api_key_id', to: 'api_keys', what: 'scanner key' },
+  ],
 };
+
+/** A stored staff record as its heartbeat carried it: the optional fields absent where the row has NULL. */
+function staffActionReport(row: FileRow): Record<string, unknown> {
+  const report: Record<string, unknown> = {};
+  for (const field of ['position', 'hash', 'at', 'event', 'staff_id', 'name', 'role', 'via'] as const) report[field] = row[field];
+  for (const field of ['call', 'needs', 'tid'] as const) if (row[field] !== null) report[field] = row[field];
+  return report;
+}
 
 /** Pass 1: reads and fully checks an export file; nothing is merged from a file that fails here. */
 export function checkExportFile(source: string): CheckedFile {
@@ -317,6 +334,26 @@ class FileCheck {
         if ((row.status === 'refused') !== (row.reason !== null))
           this.references.add(`handouts[${index}]: reason is set exactly when the status is "refused"`);
         return;
+      case 'exit_all_settings':
+        // Only a moment after the setting was made is ever done (protocol/exit-all.ts lastExitAllMoment).
+        if (row.done !== null && !isLater(row.done as string, row.since as string))
+          this.references.add(`exit_all_settings[${index}].done must be after its since (${String(row.since)})`);
+        return;
+      case 'staff_actions': {
+        // The heartbeat's own rule for a record (docs/protocol.md "Scanner heartbeat"), and its one row per record.
+        const problem = staffActionProblem(staffActionReport(row), index);
+        if (problem !== null)
+          this.references.add(`staff_actions[${index}]${problem.field.slice(`staff_actions.${index}`.length)} ${problem.problem}`);
+        if (
+          !this.uniqueSet(table, 'scanner_id, position, hash').add(
+            `${String(row.scanner_id)}\n${String(row.position)}\n${String(row.hash)}`,
+          )
+        )
+          this.references.add(
+            `staff_actions has scanner ${String(row.scanner_id)}'s record ${String(row.position)} (${String(row.hash)}) twice`,
+          );
+        return;
+      }
       default:
         return;
     }

@@ -4,7 +4,7 @@
  * or scoped to one event, and the few writes a merge needs, on SQLite and
  * PostgreSQL alike through the database port (sql.ts, which prepares each
  * statement text once per connection). The merge rules themselves live in
- * issuer/transfer/import.ts; this module only knows SQL.
+ * issuer/transfer/merge.ts and its modules; this module only knows SQL.
  *
  * Tables are read in keyset pages (PAGE_ROWS rows per query), so memory does
  * not grow with the table. The order is stable and the one exports always had
@@ -61,6 +61,11 @@ export const TRANSFER_TABLES = [
   // and notes (issuer/transfer/attention-notes.ts); a ticket's own are columns. Last, so a version 7 file written
   // before them, which ends at handouts, still reads (file.ts isOptionalTable).
   'ticket_type_notes',
+  // Format version 8: each event's check-out at a set time (docs/protocol.md "Check-out at a set time";
+  // issuer/transfer/exit-all.ts), and the kiosks' staff records their heartbeats carried (docs/protocol.md "Scanner
+  // heartbeat"), so the dashboard's staff list and `checkins export` tell the same on both copies.
+  'exit_all_settings',
+  'staff_actions',
 ] as const;
 export type TransferTable = (typeof TRANSFER_TABLES)[number];
 
@@ -79,10 +84,12 @@ export const LOG_IDENTITY_COLUMNS: Record<LogTable, readonly string[]> = {
   // Without id_check: a row an older file (before format version 6) brings back is the same row as here.
   admission_events: TRANSFER_COLUMNS.admission_events.filter((c) => c !== 'id_check'),
   kiosk_log_heads: TRANSFER_COLUMNS.kiosk_log_heads,
+  // What the kiosk wrote, without when this copy received it: the same record sent to both copies is one row.
+  staff_actions: TRANSFER_COLUMNS.staff_actions.filter((c) => c !== 'received_at'),
 };
 
 /** Tables whose rows have no shared key that travels: append-only logs, compared whole. */
-export type LogTable = 'scan_log' | 'admission_events' | 'kiosk_log_heads';
+export type LogTable = 'scan_log' | 'admission_events' | 'kiosk_log_heads' | 'staff_actions';
 /** Tables keyed by one column (the per-type settings have a two-column key: eid and ticket_type). */
 export type KeyedTable = Exclude<TransferTable, LogTable | TypeTable>;
 /** Settings per event and ticket type, keyed by both (policyKey). */
@@ -102,6 +109,7 @@ export const TRANSFER_KEYS: Record<KeyedTable, string> = {
   check_in_rules: 'eid',
   staff_badges: 'sid',
   handouts: 'hid',
+  exit_all_settings: 'eid',
 };
 
 /** Rows of one event: what `export --event EID` takes from each table (signing keys are always all taken). */
@@ -125,6 +133,8 @@ const EVENT_SCOPE: Record<TransferTable, string> = {
   ticket_type_handouts: 'eid = @eid',
   handouts: 'eid = @eid',
   ticket_type_notes: 'eid = @eid',
+  exit_all_settings: 'eid = @eid',
+  staff_actions: 'eid = @eid',
 };
 
 export type Row = Record<string, string | number | null>;
@@ -141,7 +151,7 @@ function pageKey(table: TransferTable): string {
   // Handouts have no rowid on PostgreSQL: their id, unique and fixed, on both.
   if (table === 'handouts') return 'hid';
   // Insertion order on both databases: SQLite's rowid, and PostgreSQL's explicit rowid column (postgres-migrations.ts).
-  return table === 'scan_log' || table === 'admission_events' || table === 'kiosk_log_heads' ? 'id' : 'rowid';
+  return table === 'scan_log' || table === 'admission_events' || table === 'kiosk_log_heads' || table === 'staff_actions' ? 'id' : 'rowid';
 }
 
 /**
@@ -229,6 +239,8 @@ export interface TransferStore {
   replaceTypeNotes(row: Row): Promise<void>;
   /** A ticket's attention flag and note set from the file; the change takes the next number of the note sequence. */
   setTicketNote(tid: string, attention: boolean, note: string | null): Promise<void>;
+  /** An event's check-out at a set time, replaced by the file's (issuer/transfer/exit-all.ts). */
+  replaceExitAll(row: Row): Promise<void>;
   /** An event's check-in rules, replaced by the file's newer ones. */
   replaceCheckInRules(row: Row): Promise<void>;
   /**
@@ -352,6 +364,7 @@ export function transferStore(tx: Sql): TransferStore {
   const replaceOfflinePolicy = replaceStatement('offline_policies', ['eid', 'ticket_type']);
   const replaceHeartbeat = replaceStatement('scanner_heartbeats', ['api_key_id']);
   const replaceRules = replaceStatement('check_in_rules', ['eid']);
+  const replaceExitAll = replaceStatement('exit_all_settings', ['eid']);
   const replaceTypeHandouts = replaceStatement('ticket_type_handouts', ['eid', 'ticket_type']);
   const replaceTypeNotes = replaceStatement('ticket_type_notes', ['eid', 'ticket_type']);
   const typeRowsHere = async (table: TypeTable): Promise<Map<string, Row>> => {
@@ -464,6 +477,7 @@ export function transferStore(tx: Sql): TransferStore {
       setTypeIdCheck(tx, row.eid as string, row.ticket_type as string, parseIdCheck(row.id_check as string)!, row.updated_at as string),
     setDob: async (tid, dob) => void (await setTicketDob(tx, tid, dob)),
     replaceCheckInRules: async (row) => void (await tx.run(replaceRules, rowParams('check_in_rules', row))),
+    replaceExitAll: async (row) => void (await tx.run(replaceExitAll, rowParams('exit_all_settings', row))),
     recomputeOccupancy: async (eids) => {
       // PostgreSQL: a serve process checking in meanwhile waits at its counter update until this import commits,
       // and then adds its own entry to the recounted rows; its check-in is not in this recount (not committed).

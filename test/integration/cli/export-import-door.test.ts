@@ -14,6 +14,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { decodeSetupCode } from '../../../protocol/setup-code.js';
 import type { ExportResult } from '../../../issuer/transfer/export.js';
 import { digestOf, type ExportFile } from '../../../issuer/transfer/file.js';
+import { expectEachRefused, rewritten, type RefusalCase } from '../../support/export-file.js';
 import type { ImportResult } from '../../../issuer/transfer/import.js';
 import { TRANSFER_COLUMNS, TRANSFER_TABLES } from '../../../issuer/transfer/store.js';
 import {
@@ -197,7 +198,8 @@ interface Office {
 
 /**
  * The office, on SQLite: a re-entry event with a capacity of 10, offline policies, an entry kiosk at gate A that
- * may annul and an exit kiosk at gate B; re-entry, an annulment, an offline admission, a heartbeat.
+ * may annul and an exit kiosk at gate B; re-entry, an annulment, an offline admission, a heartbeat with a staff
+ * record; a check-out at a set time years ahead (it travels, format 8; its moment never passes in this test).
  */
 async function office(): Promise<Office> {
   const { data } = await initIssuer(BASE_URL);
@@ -207,6 +209,7 @@ async function office(): Promise<Office> {
   const tickets = [...vip, ...standard];
   await cliJson(['event', 'offline-policy', '--data', data, '--event', eid, '--type', 'VIP', 'online-only']);
   await cliJson(['event', 'offline-policy', '--data', data, '--event', eid, '5']);
+  await cliJson(['event', 'set', '--data', data, '--event', eid, '--exit-all-at', '2036-07-12T04:00:00Z']);
   const server = await serve(data);
   const entry = await kioskAt(server.url, data, eid, 'A', ['--can-annul', '--require-pin']);
   const exit = await kioskAt(server.url, data, eid, 'B', ['--direction', 'exit']);
@@ -223,6 +226,20 @@ async function office(): Promise<Office> {
     pending_scans: 1,
     offline_exposure: { Standard: 1 },
     offline_last_hour: { Standard: 1 },
+    staff_actions: [
+      {
+        position: 1,
+        hash: 'a'.repeat(64),
+        at: new Date(Date.now() - 30 * 60_000).toISOString(),
+        event: 'staff_action',
+        staff_id: 'kim.s',
+        name: 'Kim Supervisor',
+        role: 'supervisor',
+        via: 'pin',
+        call: 'annul',
+        tid: t2,
+      },
+    ],
   });
   await heartbeat(server.url, exit, { direction: 'exit', pending_scans: 0 });
   return { data, eid, tickets, entry, exit, server };
@@ -371,6 +388,8 @@ describe('door operations travel office → venue → office (SQLite)', () => {
         'ticket_type_handouts',
         'handouts',
         'ticket_type_notes',
+        'exit_all_settings',
+        'staff_actions',
       ] as const)
         delete v1[table];
       const drop = (rows: Record<string, unknown>[], columns: string[]) => rows.forEach((row) => columns.forEach((c) => delete row[c]));
@@ -405,16 +424,6 @@ describe('door operations travel office → venue → office (SQLite)', () => {
     SLOW,
   );
 });
-
-/** A file written again with `change` made to it, its checksum made again: a file export could have written. */
-function rewritten(file: string, change: (document: ExportFile & Record<string, unknown>) => void): string {
-  const document = JSON.parse(fs.readFileSync(file, 'utf8')) as ExportFile & Record<string, unknown>;
-  change(document);
-  document.sha256 = digestOf(document);
-  const out = path.join(scratchDir('rewritten-'), 'file.json');
-  fs.writeFileSync(out, JSON.stringify(document));
-  return out;
-}
 
 // ---- party tickets, handouts and handout stations (format version 7) ----
 
@@ -509,6 +518,8 @@ describe('party tickets, handouts and handout stations travel office → venue �
         delete (d as Partial<ExportFile>).ticket_type_handouts;
         delete (d as Partial<ExportFile>).handouts;
         delete (d as Partial<ExportFile>).ticket_type_notes;
+        delete (d as Partial<ExportFile>).exit_all_settings;
+        delete (d as Partial<ExportFile>).staff_actions;
         const drop = (rows: Record<string, unknown>[], columns: string[]) => rows.forEach((row) => columns.forEach((c) => delete row[c]));
         drop(d.tickets, ['attention', 'note', 'party', 'handouts']);
         drop(d.checkins, ['party_inside', 'party_admitted']);
@@ -553,25 +564,6 @@ describe('party tickets, handouts and handout stations travel office → venue �
 });
 
 type FileRowList = Record<string, unknown>[];
-
-/** A change to an export file, and the words the import's refusal must hold. */
-type RefusalCase = [(d: ExportFile & Record<string, unknown>) => void, string];
-
-/** Each changed copy of `file` is refused IMPORT_FILE_INVALID with its words, and no data dir is left behind. */
-async function expectEachRefused(file: string, cases: readonly RefusalCase[]): Promise<void> {
-  await Promise.all(
-    cases.map(async ([change, words]) => {
-      const fresh = path.join(scratchDir('bad-'), 'issuer-data');
-      const failure = await cliFailure(['import', '--data', fresh, '--from', rewritten(file, change)]);
-      expect({ code: failure.code, words, message: failure.message }).toMatchObject({
-        code: 'IMPORT_FILE_INVALID',
-        words,
-        message: expect.stringContaining(words),
-      });
-      expect(fs.existsSync(fresh)).toBe(false);
-    }),
-  );
-}
 
 // ---- attention flags and check-in notes (format version 7) ----
 
@@ -650,7 +642,10 @@ describe('attention flags and check-in notes travel office → venue → office 
       // A format 7 file written before the notes (no columns, no table) still imports, with no notes.
       const file = (await exportTo(data)).file;
       const before = rewritten(file, (d) => {
+        d.version = 7;
         delete (d as Partial<ExportFile>).ticket_type_notes;
+        delete (d as Partial<ExportFile>).exit_all_settings;
+        delete (d as Partial<ExportFile>).staff_actions;
         d.tickets.forEach((row) => {
           delete (row as Record<string, unknown>).attention;
           delete (row as Record<string, unknown>).note;

@@ -168,7 +168,7 @@ describe('export', () => {
       const document = JSON.parse(text) as ExportFile;
       expect(document).toMatchObject({
         format: 'ticket-issuer-export',
-        version: 7,
+        version: 8,
         scope: { eid: null },
         issuer: { base_url: LOOPBACK, name: 'Test Issuer' },
       });
@@ -473,7 +473,7 @@ describe('import: refusals change nothing', () => {
           'IMPORT_FILE_INVALID',
           'nested more than 32 levels deep',
         ],
-        [write('newer.json', text.replace('"version":7,', '"version":8,')), 'IMPORT_FILE_UNSUPPORTED_VERSION', 'upgrade'],
+        [write('newer.json', text.replace('"version":8,', '"version":9,')), 'IMPORT_FILE_UNSUPPORTED_VERSION', 'upgrade'],
         [
           rewrite(file, (d) => void (d.tickets[0]!.exp = 'soon' as unknown as number)),
           'IMPORT_FILE_INVALID',

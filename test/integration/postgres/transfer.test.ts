@@ -188,6 +188,8 @@ describe('SQLite → PostgreSQL → SQLite', () => {
         ]);
       await badge('Kim');
       await cliJson(['staff', 'badge', 'revoke', '--data', office.data, (await badge('Lee')).sid, '--reason', 'left']);
+      // Check-out at a set time (format version 8: docs/protocol.md "Check-out at a set time"), years ahead: it never passes here.
+      await cliJson(['event', 'set', '--data', office.data, '--event', gala.eid, '--exit-all-at', '2036-07-12T04:00:00Z']);
 
       const server = await serveCli(['--data', office.data, ...LOOPBACK_SERVE, '--enroll-rpm', '1000']);
       const door = await enroll(server.url, office.data, gala.eid);
@@ -219,6 +221,20 @@ describe('SQLite → PostgreSQL → SQLite', () => {
           pending_scans: 3,
           offline_exposure: { VIP: 2 },
           log_head: { position: 4, hash: chainHash(GENESIS_HASH, [4]) },
+          // A staff record (format version 8: docs/protocol.md "Scanner heartbeat"), with the texts a kiosk may send.
+          staff_actions: [
+            {
+              position: 3,
+              hash: chainHash(GENESIS_HASH, [3]),
+              at: new Date().toISOString(),
+              event: 'attention_override',
+              staff_id: 'kim.s',
+              name: 'Zoë Ångström',
+              role: 'supervisor',
+              via: 'badge',
+              tid: family,
+            },
+          ],
         }),
       });
       expect(beat.status).toBe(200);
