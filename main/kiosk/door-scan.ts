@@ -230,7 +230,7 @@ export class DoorScan {
           if (party === null) return null;
           const facts = this.deps.partyFacts(payload.tid);
           return {
-            state: knownParty(party.size, party, facts.own, 0, policy),
+            state: knownParty(party.size, party, facts.own, [], policy),
             source: 'issuer',
           };
         }
@@ -238,8 +238,8 @@ export class DoorScan {
     }
     const facts = this.deps.partyFacts(payload.tid);
     const size = listed === 'unsynced' ? (facts.lastAnswer?.size ?? 1) : listed;
-    // Offline, the parts LAN peers told of count too (docs/kiosk.md "Party tickets").
-    const peers = this.deps.lan.peerPeople(payload.tid, facts.lastAnsweredAt);
+    // Offline, the parts and exits LAN peers told of count too (docs/kiosk.md "Party tickets").
+    const peers = this.deps.lan.peerMoves(payload.tid, facts.lastAnsweredAt);
     return {
       state: knownParty(partySizeOf(size), facts.lastAnswer, facts.own, peers, policy),
       source: 'known',
@@ -547,7 +547,7 @@ export class DoorScan {
     const size = listed === 'unsynced' ? (facts.lastAnswer?.size ?? 1) : listed;
     if (size === 1) return null;
     const policy = this.deps.heartbeat.last(enrollment)?.response.entry_policy ?? 'single';
-    const peers = this.deps.lan.peerPeople(payload.tid, facts.lastAnsweredAt);
+    const peers = this.deps.lan.peerMoves(payload.tid, facts.lastAnsweredAt);
     return { state: knownParty(size, facts.lastAnswer, facts.own, peers, policy), policy };
   }
 

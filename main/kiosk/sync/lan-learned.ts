@@ -18,6 +18,15 @@ export const MAX_ADMISSIONS_PER_TICKET = 4;
  */
 export const MAX_KNOWN_PARTS = 2 * MAX_KNOWN_ADMISSIONS;
 
+/**
+ * How many of a ticket's admissions (or exits: lan-learned-moves.ts) are kept: MAX_ADMISSIONS_PER_TICKET, or a
+ * party's size (by the synced list; absent: one person) up to MAX_PARTY.
+ */
+export function keptPerTicket(partySize: number | undefined): number {
+  const size = partySize ?? 1;
+  return Math.max(MAX_ADMISSIONS_PER_TICKET, Math.min(MAX_PARTY, Number.isSafeInteger(size) ? size : 1));
+}
+
 /** Annulments heard of, per admitting kiosk and ticket (a line feed is in neither: the label rules refuse it). */
 const annulmentKey = (scannerId: string, tid: string): string => `${scannerId}\n${tid}`;
 
@@ -84,10 +93,9 @@ export class LearnedAdmissions {
     return this.parts;
   }
 
-  /** How many admissions of the ticket are kept: MAX_ADMISSIONS_PER_TICKET, or a party's size up to MAX_PARTY. */
+  /** How many admissions of the ticket are kept (keptPerTicket). */
   private keptOf(tid: string): number {
-    const size = this.partySize()?.(tid) ?? 1;
-    return Math.max(MAX_ADMISSIONS_PER_TICKET, Math.min(MAX_PARTY, Number.isSafeInteger(size) ? size : 1));
+    return keptPerTicket(this.partySize()?.(tid));
   }
 
   /** Drops the tickets learned first until there is room for `more` admissions (and a new ticket when `ticket`). */

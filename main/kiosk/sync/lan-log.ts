@@ -3,6 +3,7 @@
  * what was learned from peers, limited per minute, so a flood on a hostile LAN cannot fill the disk or bury the
  * lines that matter. Pure: the caller passes "now".
  */
+import type { PeerExit, PeerHandout } from './lan-moves.js';
 import type { PeerAddress, PeerAdmission } from './lan-wire.js';
 
 /** Ignored messages logged one by one per minute at most, per kind; the rest are counted in one line (docs/kiosk.md). */
@@ -23,6 +24,9 @@ export interface LoggedHandling {
   logKind?: IgnoredKind;
   /** Admissions learned from the datagram, each logged (rate-limited) with the peer that told it. */
   learnedAdmissions?: PeerAdmission[];
+  /** Exits and handouts learned, logged against the same budget. */
+  learnedExits?: PeerExit[];
+  learnedHandouts?: PeerHandout[];
 }
 
 /**
@@ -82,17 +86,28 @@ export class LanLogBudgets {
     (n) => `LAN: ${n} more admission(s) learned from peers in the last minute, not logged one by one.`,
   );
 
+  /** Exits and handouts learned: a budget of their own, so a busy exit cannot hide the admissions learned. */
+  private readonly learnedMoves = new IgnoredMessageLog(
+    LEARNED_LINES_PER_MINUTE,
+    (n) => `LAN: ${n} more exit(s) or handout(s) learned from peers in the last minute, not logged one by one.`,
+  );
+
   /** The lines to write now for one datagram's handling. */
-  lines(handling: LoggedHandling, from: PeerAddress, nowMs: number): string[] {
+  lines<H extends LoggedHandling>(handling: H, from: PeerAddress, nowMs: number): string[] {
     const out: string[] = [];
     if (handling.log !== undefined) out.push(...this.ignored[handling.logKind ?? 'malformed'].lines(handling.log, nowMs));
     for (const admission of handling.learnedAdmissions ?? []) out.push(...this.learned.lines(learnedLine(admission, from), nowMs));
+    const moves = [
+      ...(handling.learnedExits ?? []).map((exit) => learnedExitLine(exit, from)),
+      ...(handling.learnedHandouts ?? []).map((handout) => learnedHandoutLine(handout, from)),
+    ];
+    for (const line of moves) out.push(...this.learnedMoves.lines(line, nowMs));
     return out;
   }
 
   /** The counts of minutes that are over (called on a timer too). */
   due(nowMs: number): string[] {
-    return [...Object.values(this.ignored).flatMap((log) => log.due(nowMs)), ...this.learned.due(nowMs)];
+    return [...Object.values(this.ignored).flatMap((log) => log.due(nowMs)), ...this.learned.due(nowMs), ...this.learnedMoves.due(nowMs)];
   }
 }
 
@@ -105,4 +120,17 @@ export function learnedLine(admission: PeerAdmission, from: PeerAddress): string
   const gate = admission.gate === null ? 'no gate' : `gate ${admission.gate}`;
   const how = admission.offline ? 'offline' : 'online';
   return `LAN: learned admission of ticket ${admission.tid} at ${gate}, ${admission.admitted_at} (${how}), from scanner ${admission.scanner_id} (${from.address}:${from.port}).`;
+}
+
+const gateText = (gate: string | null): string => (gate === null ? 'no gate' : `gate ${gate}`);
+
+/** One exit learned from a peer, for the log: which ticket, how many people, when, where, and which kiosk said so. */
+export function learnedExitLine(exit: PeerExit, from: PeerAddress): string {
+  const people = exit.people === 1 ? '1 person' : `${exit.people} people`;
+  return `LAN: learned exit of ticket ${exit.tid} (${people}) at ${gateText(exit.gate)}, ${exit.exited_at} (${exit.offline ? 'offline' : 'online'}), from scanner ${exit.scanner_id} (${from.address}:${from.port}).`;
+}
+
+/** One handout learned from a peer, for the log: which item to which ticket, when, where, and which kiosk said so. */
+export function learnedHandoutLine(handout: PeerHandout, from: PeerAddress): string {
+  return `LAN: learned handout of ${handout.item} to ticket ${handout.tid} at ${gateText(handout.gate)}, ${handout.given_at}, from scanner ${handout.scanner_id} (${from.address}:${from.port}).`;
 }

@@ -24,10 +24,13 @@
  * whoever made them (docs/kiosk.md "Kiosks on one LAN").
  */
 import { createHash } from 'node:crypto';
+import type { GivenRow } from '../../../protocol/handouts.js';
 import type { PublicKey } from '../../../protocol/index.js';
 import { checkKioskCertificate } from '../../../protocol/kiosk-certificate.js';
 import { verifyEd25519 } from './lan-certificate.js';
 import { LearnedAdmissions, MAX_KNOWN_PARTS } from './lan-learned.js';
+import { LearnedMoves } from './lan-learned-moves.js';
+import { MOVES_PER_DATAGRAM, type LanExit, type LanHandout, type PeerExit, type PeerHandout, type PeerMove } from './lan-moves.js';
 import type { IgnoredKind } from './lan-log.js';
 import { believedPeople } from './lan-people.js';
 import { receiptAnnulledAt, RECEIPTS_PER_DATAGRAM, type ReceiptTrust } from './lan-receipts.js';
@@ -47,6 +50,8 @@ import {
 // The modules this one was split into, for the callers and tests that import them from here.
 export * from './lan-wire.js';
 export * from './lan-learned.js';
+export * from './lan-learned-moves.js';
+export * from './lan-moves.js';
 export * from './lan-log.js';
 
 /** A message's `ts` may differ this much from the receiver's clock. */
@@ -126,6 +131,10 @@ export interface LanPeerStateOptions {
   catchupHorizonMs?: number;
   /** Every ticket's admissions kept together (MAX_KNOWN_PARTS; a test sets fewer). */
   maxKnownParts?: number;
+  /** Every ticket's exits kept together (MAX_KNOWN_EXITS; a test sets fewer). */
+  maxKnownExits?: number;
+  /** Every ticket's handouts kept together (MAX_KNOWN_HANDOUTS; a test sets fewer). */
+  maxKnownHandouts?: number;
 }
 
 interface PeerEntry extends PeerAddress {
@@ -142,6 +151,9 @@ export interface Handling {
   logKind?: IgnoredKind;
   /** Admissions learned from this datagram, each to be logged (rate-limited) with the peer that told it. */
   learnedAdmissions?: PeerAdmission[];
+  /** Exits and handouts learned from this datagram, logged like the admissions. */
+  learnedExits?: PeerExit[];
+  learnedHandouts?: PeerHandout[];
   send: Array<{ to: PeerAddress; bytes: Buffer }>;
   /** Admissions learned from this datagram (new tickets only). */
   learned: number;
@@ -152,6 +164,15 @@ export interface Handling {
 }
 
 const peerKey = (peer: PeerAddress): string => `${peer.address}:${peer.port}`;
+
+/** Every admission, annulment, exit and handout a message tells, with its gate and time: each is checked alike. */
+function toldEntries(message: LanMessage): Array<{ gate: string | null; at: string }> {
+  return [
+    ...message.adm.map((a) => ({ gate: a.gate, at: a.admitted_at })),
+    ...(message.exits ?? []).map((e) => ({ gate: e.gate, at: e.exited_at })),
+    ...(message.handouts ?? []).map((h) => ({ gate: h.gate, at: h.given_at })),
+  ];
+}
 
 /**
  * The decisions of one kiosk on the LAN: who its peers are, which messages to trust, and what to send; what they
@@ -167,6 +188,8 @@ export class LanPeerState {
   private readonly lastCatchupAnswer = new Map<string, number>();
   /** What the peers said and this kiosk still believes (lan-learned.ts). */
   private readonly learned: LearnedAdmissions;
+  /** The exits and handouts peers told of (lan-learned-moves.ts). */
+  private readonly moves: LearnedMoves;
   private seq = 0;
   private readonly replayWindowMs: number;
   private readonly peerTimeoutMs: number;
@@ -177,6 +200,13 @@ export class LanPeerState {
     this.peerTimeoutMs = options.peerTimeoutMs ?? DEFAULT_PEER_TIMEOUT_MS;
     this.catchupHorizonMs = options.catchupHorizonMs ?? DEFAULT_CATCHUP_HORIZON_MS;
     this.learned = new LearnedAdmissions(options.maxKnownParts ?? MAX_KNOWN_PARTS, () => this.membership?.partySize);
+    this.moves = new LearnedMoves(
+      {
+        ...(options.maxKnownExits === undefined ? {} : { exits: options.maxKnownExits }),
+        ...(options.maxKnownHandouts === undefined ? {} : { handouts: options.maxKnownHandouts }),
+      },
+      () => this.membership?.partySize,
+    );
     for (const peer of options.peers ?? []) this.addPeer(peer, true);
   }
 
@@ -184,6 +214,7 @@ export class LanPeerState {
   setMembership(membership: LanMembership | null): void {
     if (this.membership?.eid !== membership?.eid) {
       this.learned.clear();
+      this.moves.clear();
       this.lastAccepted.clear();
       this.lastHeard.clear();
     }
@@ -242,8 +273,51 @@ export class LanPeerState {
     return this.learned.knownParts;
   }
 
+  /**
+   * A party's entries and exits at peers that the issuer's last answer here (`after`, ISO; null: none) may not count
+   * yet, in time order (docs/kiosk.md "Party tickets"): those decided offline always, those decided online only when
+   * made after that answer. decide/party.ts knownParty merges them with this kiosk's own.
+   */
+  partyMovesAfter(tid: string, after: string | null): PeerMove[] {
+    const afterMs = after === null ? Number.NEGATIVE_INFINITY : Date.parse(after);
+    const counts = (offline: boolean, at: string): boolean => offline || Date.parse(at) > afterMs;
+    const entries = this.learned
+      .admissionsOf(tid)
+      .filter((a) => counts(a.offline, a.admitted_at))
+      .map((a): PeerMove => ({ action: 'entry', people: a.people ?? 1, at: a.admitted_at }));
+    const exits = this.moves
+      .exitsOf(tid)
+      .filter((e) => counts(e.offline, e.exited_at))
+      .map((e): PeerMove => ({ action: 'exit', people: e.people, at: e.exited_at }));
+    return [...entries, ...exits].sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
+  }
+
+  /** The exits of the ticket peers told of and this kiosk still believes, earliest first. */
+  exitsOf(tid: string): readonly PeerExit[] {
+    return this.moves.exitsOf(tid);
+  }
+
+  /** The handouts of the ticket peers told of (lan-learned-moves.ts handoutsOf). */
+  handoutsOf(tid: string): GivenRow[] {
+    return this.moves.handoutsOf(tid);
+  }
+
+  /** Every ticket's exits kept, together. */
+  get knownExits(): number {
+    return this.moves.knownExits;
+  }
+
+  /** Every ticket's handouts kept, together. */
+  get knownHandouts(): number {
+    return this.moves.knownHandouts;
+  }
+
   /** The next message from this kiosk, signed; null when not joined. */
-  build(type: LanMessageType, nowMs: number, fields: { since?: string; adm?: LanAdmission[] } = {}): Buffer | null {
+  build(
+    type: LanMessageType,
+    nowMs: number,
+    fields: { since?: string; adm?: LanAdmission[]; exits?: LanExit[]; handouts?: LanHandout[] } = {},
+  ): Buffer | null {
     const m = this.membership;
     if (!m) return null;
     // Microseconds of the clock, or one more than the last: increasing across restarts unless the clock goes back.
@@ -257,6 +331,8 @@ export class LanPeerState {
       ts: nowMs,
       since: fields.since ?? null,
       adm: fields.adm ?? [],
+      ...(type === 'exit' ? { exits: fields.exits ?? [] } : {}),
+      ...(type === 'handout' ? { handouts: fields.handouts ?? [] } : {}),
     };
     return encodeMessage(message, m.signer);
   }
@@ -270,9 +346,15 @@ export class LanPeerState {
   /**
    * The answer to a catch-up request: the newest CATCHUP_LIMIT admissions, in datagrams of
    * ADMISSIONS_PER_DATAGRAM, then the newest annulments this kiosk made in the same period (as `annul`
-   * messages), so a peer that was away when they were told forgets what it may learn elsewhere.
+   * messages), so a peer that was away when they were told forgets what it may learn elsewhere; then its newest exits
+   * and handouts in the same period (as `exit` and `handout` messages of MOVES_PER_DATAGRAM).
    */
-  catchupReplies(own: readonly LanAdmission[], nowMs: number, annulled: readonly LanAdmission[] = []): Buffer[] {
+  catchupReplies(
+    own: readonly LanAdmission[],
+    nowMs: number,
+    annulled: readonly LanAdmission[] = [],
+    moves: { exits: readonly LanExit[]; handouts: readonly LanHandout[] } = { exits: [], handouts: [] },
+  ): Buffer[] {
     const replies: Buffer[] = [];
     const inDatagrams = (type: 'catchup_reply' | 'annul', list: readonly LanAdmission[], perDatagram: number): void => {
       const newest = [...list].sort((a, b) => b.admitted_at.localeCompare(a.admitted_at)).slice(0, CATCHUP_LIMIT);
@@ -292,6 +374,16 @@ export class LanPeerState {
       annulled.filter((a) => a.receipt !== undefined),
       RECEIPTS_PER_DATAGRAM,
     );
+    const newestExits = [...moves.exits].sort((a, b) => b.exited_at.localeCompare(a.exited_at)).slice(0, CATCHUP_LIMIT);
+    for (let i = 0; i < newestExits.length; i += MOVES_PER_DATAGRAM) {
+      const bytes = this.build('exit', nowMs, { exits: newestExits.slice(i, i + MOVES_PER_DATAGRAM) });
+      if (bytes) replies.push(bytes);
+    }
+    const newestHandouts = [...moves.handouts].sort((a, b) => b.given_at.localeCompare(a.given_at)).slice(0, CATCHUP_LIMIT);
+    for (let i = 0; i < newestHandouts.length; i += MOVES_PER_DATAGRAM) {
+      const bytes = this.build('handout', nowMs, { handouts: newestHandouts.slice(i, i + MOVES_PER_DATAGRAM) });
+      if (bytes) replies.push(bytes);
+    }
     return replies;
   }
 
@@ -329,8 +421,9 @@ export class LanPeerState {
     }
     if (!verifyEd25519(decoded.sig, canonicalBytes(message), checked.publicKey))
       return ignored('forged', `LAN ${about} ignored: bad signature (forged, or altered on the way).`);
-    // A kiosk tells only its own admissions and annulments, each at its own gate: another gate is not its word to give.
-    if (message.adm.some((admission) => admission.gate !== message.gate)) {
+    // A kiosk tells only its own admissions, annulments, exits and handouts, each at its own gate: another gate is
+    // not its word to give.
+    if (toldEntries(message).some((told) => told.gate !== message.gate)) {
       return ignored('forged', `LAN ${about} ignored: it tells of an admission at another gate than its certificate's.`);
     }
     const outOfTime = this.outOfTime(message, nowMs);
@@ -391,7 +484,22 @@ export class LanPeerState {
         const own = this.learned.forget(annulment.tid, annulment.admitted_at, message.from);
         const all = typeof byIssuer === 'number' ? this.learned.forgetAll(annulment.tid, byIssuer) : 0;
         handling.forgotten += Math.max(own, all);
+        // The exits of the admissions undone go with them (docs/kiosk.md "Kiosks on one LAN").
+        this.moves.forgetExits(
+          annulment.tid,
+          (exit) =>
+            (exit.scanner_id === message.from && exit.exited_at <= annulment.admitted_at) ||
+            (typeof byIssuer === 'number' && Date.parse(exit.exited_at) <= byIssuer),
+        );
       }
+    }
+    for (const exit of message.exits ?? []) {
+      const peerExit: PeerExit = { ...exit, scanner_id: message.from };
+      if (this.moves.learnExit(peerExit)) (handling.learnedExits ??= []).push(peerExit);
+    }
+    for (const handout of message.handouts ?? []) {
+      const peerHandout: PeerHandout = { ...handout, scanner_id: message.from };
+      if (this.moves.learnHandout(peerHandout)) (handling.learnedHandouts ??= []).push(peerHandout);
     }
     if (message.type === 'hello' && rejoined) {
       // A peer heard for the first time (or again after a silence): say hello back so it learns us at
@@ -423,10 +531,10 @@ export class LanPeerState {
     }
     if (message.seq > (message.ts + this.replayWindowMs) * 1000) return `sequence number ${message.seq} runs ahead of its clock`;
     const window = this.membership?.eventWindow;
-    for (const entry of message.adm) {
-      const at = Date.parse(entry.admitted_at);
-      if (at > nowMs + this.replayWindowMs) return `time ${entry.admitted_at} is in the future`;
-      if (window && (at < window.fromMs || at > window.toMs)) return `time ${entry.admitted_at} is outside the event's window`;
+    for (const entry of toldEntries(message)) {
+      const at = Date.parse(entry.at);
+      if (at > nowMs + this.replayWindowMs) return `time ${entry.at} is in the future`;
+      if (window && (at < window.fromMs || at > window.toMs)) return `time ${entry.at} is outside the event's window`;
     }
     return null;
   }
@@ -447,6 +555,7 @@ export interface PeerNetwork {
     membership: LanMembership,
     ownAdmissionsSince: (since: string, limit: number) => LanAdmission[],
     ownAnnulmentsSince?: (since: string, limit: number) => LanAdmission[],
+    ownMovesSince?: OwnMovesSince,
   ): void;
   leave(): void;
   admissionOf(tid: string): PeerAdmission | undefined;
@@ -455,4 +564,18 @@ export interface PeerNetwork {
   publish(admission: LanAdmission): void;
   /** Tells the peers that the issuer confirmed this kiosk's annulment of the ticket (`admitted_at`: when). */
   publishAnnulment(annulment: LanAdmission): void;
+  /** A party's entries and exits at peers the issuer's last answer may not count (LanPeerState.partyMovesAfter); absent: none. */
+  partyMovesAfter?(tid: string, after: string | null): PeerMove[];
+  /** The handouts of a ticket peers told of; absent: none. */
+  handoutsOf?(tid: string): GivenRow[];
+  /** Tells the peers of an exit at this kiosk; absent: not told. */
+  publishExit?(exit: LanExit): void;
+  /** Tells the peers of a handout given at this kiosk; absent: not told. */
+  publishHandout?(handout: LanHandout): void;
+}
+
+/** This kiosk's own exits and handouts since a time, newest first, at most `limit` (catch-up answers carry them). */
+export interface OwnMovesSince {
+  exits(since: string, limit: number): LanExit[];
+  handouts(since: string, limit: number): LanHandout[];
 }

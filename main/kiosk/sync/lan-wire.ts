@@ -8,7 +8,8 @@
  * `["tvlan/2", type, eid, from, gate, seq, ts, since, adm]` (arrays keep their order, so the bytes are fixed).
  */
 import { sign as signBytes, type KeyObject } from 'node:crypto';
-import { labelCharacterProblem } from '../../../protocol/labels.js';
+import { isIsoTime, isLabel, isShortString } from './lan-fields.js';
+import { decodeExits, decodeHandouts, wireExits, wireHandouts, type LanExit, type LanHandout } from './lan-moves.js';
 import { peopleFields, type RawPeople } from './lan-people.js';
 import { isReceiptText } from './lan-receipts.js';
 
@@ -22,7 +23,8 @@ export const ADMISSIONS_PER_DATAGRAM = 8;
 /** Larger datagrams are not read. */
 export const MAX_DATAGRAM_BYTES = 8192;
 
-export const LAN_MESSAGE_TYPES = ['hello', 'admit', 'catchup', 'catchup_reply', 'annul'] as const;
+/** `exit` and `handout` came later (lan-moves.ts): a kiosk of an earlier version drops them as an unknown type. */
+export const LAN_MESSAGE_TYPES = ['hello', 'admit', 'catchup', 'catchup_reply', 'annul', 'exit', 'handout'] as const;
 export type LanMessageType = (typeof LAN_MESSAGE_TYPES)[number];
 
 /** One admission a kiosk tells its peers about. */
@@ -64,6 +66,10 @@ export interface LanMessage {
    * issuer confirmed it, the annulling kiosk's gate and `offline` false. Else empty.
    */
   adm: LanAdmission[];
+  /** `exit` only (wire `ext`): the exits told, at least one. */
+  exits?: LanExit[];
+  /** `handout` only (wire `hnd`): the handouts told, at least one. */
+  handouts?: LanHandout[];
 }
 
 type WireAdmission = [tid: string, admitted_at: string, gate: string | null, offline: 0 | 1];
@@ -84,6 +90,9 @@ export function canonicalBytes(message: LanMessage): Buffer {
     message.ts,
     message.since,
     wireAdmissions(message.adm),
+    // docs/protocol.md "LAN messages between kiosks": an `exit` or `handout` signs its entries as a tenth element.
+    ...(message.type === 'exit' ? [wireExits(message.exits ?? [])] : []),
+    ...(message.type === 'handout' ? [wireHandouts(message.handouts ?? [])] : []),
   ];
   return Buffer.from(JSON.stringify(fields), 'utf8');
 }
@@ -113,6 +122,8 @@ export function encodeMessage(message: LanMessage, signer: LanSigner): Buffer {
     ts: message.ts,
     since: message.since,
     adm: wireAdmissions(message.adm),
+    ...(message.type === 'exit' ? { ext: wireExits(message.exits ?? []) } : {}),
+    ...(message.type === 'handout' ? { hnd: wireHandouts(message.handouts ?? []) } : {}),
     cert: signer.certificate,
     sig: signBytes(null, canonicalBytes(message), signer.privateKey).toString('base64url'),
     ...(receipts.some((receipt) => receipt !== null) ? { rcpt: receipts } : {}),
@@ -126,11 +137,6 @@ export function encodeMessage(message: LanMessage, signer: LanSigner): Buffer {
 
 export type Decoded = { ok: true; message: LanMessage; cert: string; sig: Buffer; people?: RawPeople } | { ok: false; problem: string };
 
-const isShortString = (value: unknown, max: number): value is string =>
-  typeof value === 'string' && value.length > 0 && value.length <= max;
-/** A text a peer says (event, scanner, gate, ticket id): short, and by the issuer's label rules (protocol/labels.ts). */
-const isLabel = (value: unknown, max: number): value is string => isShortString(value, max) && labelCharacterProblem(value) === null;
-const isIsoTime = (value: unknown): value is string => isShortString(value, 40) && !Number.isNaN(Date.parse(value));
 
 /** Parses a datagram's shape (not its signature). Anything unexpected is a problem, never an exception. */
 export function decodeMessage(bytes: Uint8Array): Decoded {
@@ -159,6 +165,8 @@ export function decodeMessage(bytes: Uint8Array): Decoded {
     if (w['type'] !== 'annul' || !Array.isArray(rcpt) || rcpt.length !== adm.length || !rcpt.every((r) => r === null || isReceiptText(r)))
       return { ok: false, problem: 'bad receipts list' };
   }
+  const moves = decodeMoves(w);
+  if ('problem' in moves) return { ok: false, problem: moves.problem };
   const admissions: LanAdmission[] = [];
   for (const [i, entry] of adm.entries()) {
     if (!Array.isArray(entry) || entry.length !== 4) return { ok: false, problem: 'bad admission' };
@@ -186,11 +194,32 @@ export function decodeMessage(bytes: Uint8Array): Decoded {
       ts: w['ts'] as number,
       since: w['since'] as string | null,
       adm: admissions,
+      ...moves,
     },
     cert: w['cert'],
     sig: Buffer.from(w['sig'], 'base64url'),
     ...(w['ppl'] !== undefined || w['psig'] !== undefined ? { people: { ppl: w['ppl'], psig: w['psig'] } } : {}),
   };
+}
+
+/**
+ * An `exit` carries its exits in `ext` and a `handout` its handouts in `hnd`, each with an empty `adm`; any other type
+ * carries neither (lan-moves.ts).
+ */
+function decodeMoves(w: Record<string, unknown>): { exits?: LanExit[]; handouts?: LanHandout[] } | { problem: string } {
+  const type = w['type'];
+  if ((type === 'exit' || type === 'handout') && (w['adm'] as unknown[]).length > 0) return { problem: `bad ${type}: it tells admissions` };
+  if (type !== 'exit' && w['ext'] !== undefined) return { problem: 'bad exits list' };
+  if (type !== 'handout' && w['hnd'] !== undefined) return { problem: 'bad handouts list' };
+  if (type === 'exit') {
+    const exits = decodeExits(w['ext']);
+    return 'problem' in exits ? exits : { exits };
+  }
+  if (type === 'handout') {
+    const handouts = decodeHandouts(w['hnd']);
+    return 'problem' in handouts ? handouts : { handouts };
+  }
+  return {};
 }
 
 /** Where a datagram came from or goes to. */
