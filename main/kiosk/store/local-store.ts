@@ -39,7 +39,16 @@ import {
 } from './audit-log.js';
 import { openDatabase, Statements } from './database.js';
 import { readDiscovery, saveDiscovery } from './discovery-cache.js';
-import { admissionsSince, annulmentsSince, exitsSince, handoutsSince, revokedScanners, saveRevokedScanners, type OwnExit, type OwnHandout } from './lan.js';
+import {
+  admissionsSince,
+  annulmentsSince,
+  exitsSince,
+  handoutsSince,
+  revokedScanners,
+  saveRevokedScanners,
+  type OwnExit,
+  type OwnHandout,
+} from './lan.js';
 import { dueScans, heldScanFor, nextDueAt, pendingCount, recordAnswer, recordRetry, setQueueState } from './queue.js';
 import { logRead, readLog, type ReadLogEntry } from './read-log.js';
 import { AttentionNotes } from './notes.js';

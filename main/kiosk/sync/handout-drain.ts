@@ -76,7 +76,8 @@ export async function give(
   };
   // Committed before anything is sent or shown: every confirmed handout survives a crash.
   store.handouts.record(row);
-  const after = (): Handout[] => store.handouts.handoutsFor(ticket.tid, ticket.ticketType, who.scannerName, ticket.known, ticket.peers) ?? [];
+  const after = (): Handout[] =>
+    store.handouts.handoutsFor(ticket.tid, ticket.ticketType, who.scannerName, ticket.known, ticket.peers) ?? [];
   const recorded = { hid: row.hid, tid: row.tid, item: row.item, given_at: row.given_at };
   if (sender.url === null || sender.apiKey === null) return { kind: 'given', offline: true, handouts: after(), recorded };
   const call = await sender.client.handout(sender.url, sender.apiKey, requestOf(row), { timeoutMs: sender.timeoutMs });

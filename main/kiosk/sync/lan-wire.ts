@@ -137,7 +137,6 @@ export function encodeMessage(message: LanMessage, signer: LanSigner): Buffer {
 
 export type Decoded = { ok: true; message: LanMessage; cert: string; sig: Buffer; people?: RawPeople } | { ok: false; problem: string };
 
-
 /** Parses a datagram's shape (not its signature). Anything unexpected is a problem, never an exception. */
 export function decodeMessage(bytes: Uint8Array): Decoded {
   if (bytes.length > MAX_DATAGRAM_BYTES) return { ok: false, problem: `datagram of ${bytes.length} bytes is too large` };
