@@ -25,11 +25,11 @@
  */
 import { createHash } from 'node:crypto';
 import type { GivenRow } from '../../../protocol/handouts.js';
-import type { PublicKey } from '../../../protocol/index.js';
 import { checkKioskCertificate } from '../../../protocol/kiosk-certificate.js';
 import { verifyEd25519 } from './lan-certificate.js';
 import { LearnedAdmissions, MAX_KNOWN_PARTS } from './lan-learned.js';
 import { LearnedMoves } from './lan-learned-moves.js';
+import type { LanMembership } from './lan-membership.js';
 import { MOVES_PER_DATAGRAM, type LanExit, type LanHandout, type PeerExit, type PeerHandout, type PeerMove } from './lan-moves.js';
 import type { IgnoredKind } from './lan-log.js';
 import { believedPeople } from './lan-people.js';
@@ -42,7 +42,6 @@ import {
   type LanAdmission,
   type LanMessage,
   type LanMessageType,
-  type LanSigner,
   type PeerAddress,
   type PeerAdmission,
 } from './lan-wire.js';
@@ -53,6 +52,7 @@ export * from './lan-learned.js';
 export * from './lan-learned-moves.js';
 export * from './lan-moves.js';
 export * from './lan-log.js';
+export * from './lan-membership.js';
 
 /** A message's `ts` may differ this much from the receiver's clock. */
 export const DEFAULT_REPLAY_WINDOW_MS = 60_000;
@@ -63,65 +63,10 @@ export const DEFAULT_PEER_TIMEOUT_MS = 20_000;
 export const DEFAULT_CATCHUP_HORIZON_MS = 24 * 3600_000;
 /** A catch-up answer holds at most this many admissions (the newest), */
 export const CATCHUP_LIMIT = 2000;
-/**
- * A peer's admission or annulment must fall within the event's window: from this long before the event's date
- * (docs/kiosk.md "Kiosks on one LAN": doors may open the evening before)...
- */
-export const EVENT_WINDOW_BEFORE_MS = 24 * 3600_000;
-/** ...to this long after it, or the scanner key's expiry if later (a multi-day event's key lasts its days). */
-export const EVENT_WINDOW_AFTER_MS = 48 * 3600_000;
 /** Heard-again margin: a catch-up asks from this long before the peer was last heard. */
 const CATCHUP_MARGIN_MS = 60_000;
 /** One catch-up answer per asking sender per this long. */
 const CATCHUP_ANSWER_INTERVAL_MS = 2_000;
-
-/** What a kiosk needs to take part: its event, identity, gate, its signing key (kept in memory only) and what it trusts. */
-export interface LanMembership {
-  eid: string;
-  scannerId: string;
-  gate: string | null;
-  signer: LanSigner;
-  trust: LanTrust;
-  /** When a peer's admissions and annulments may be dated (eventWindowOf); absent: no bound but "not in the future". */
-  eventWindow?: EventWindow;
-  /**
-   * docs/kiosk.md "Party tickets": a ticket's party size by the synced list (1: one person), so a party's parts at
-   * other doors are kept up to its size. Absent: every ticket is of one person.
-   */
-  partySize?: (tid: string) => number;
-  /**
-   * The time the LAN goes by: the issuer's time as this kiosk knows it (docs/kiosk.md "The kiosk's clock"), for the
-   * messages' `ts` and `seq` and every time check on what peers say. Absent: the transport's own clock.
-   */
-  clock?: () => number;
-}
-
-/** What a receiver checks a peer's certificate against (docs/kiosk.md "Kiosks on one LAN"). */
-export interface LanTrust {
-  /** The issuer this kiosk is enrolled with (its base URL). */
-  iss: string;
-  /** The issuer's published signing keys (the discovery document's, as for tickets). */
-  keys(): readonly PublicKey[];
-  /** The event's revoked scanners, from the last revocation-list sync. */
-  revokedScanners(): ReadonlySet<string>;
-}
-
-/** Unix milliseconds, both ends included. */
-export interface EventWindow {
-  fromMs: number;
-  toMs: number;
-}
-
-/**
- * The times a peer may give an admission or annulment of this event: from EVENT_WINDOW_BEFORE_MS before the
- * enrollment scope's `event_date` to EVENT_WINDOW_AFTER_MS after it, or to the scanner key's `expires_at` if later.
- */
-export function eventWindowOf(eventDate: string, keyExpiresAt: string | null): EventWindow {
-  const date = Date.parse(eventDate);
-  const expires = keyExpiresAt === null ? Number.NaN : Date.parse(keyExpiresAt);
-  const after = date + EVENT_WINDOW_AFTER_MS;
-  return { fromMs: date - EVENT_WINDOW_BEFORE_MS, toMs: Number.isNaN(expires) ? after : Math.max(after, expires) };
-}
 
 export interface LanPeerStateOptions {
   /** Peers configured by hand (tests, or a network without multicast): the same list discovery adds to. */
@@ -542,40 +487,4 @@ export class LanPeerState {
   private receiptTrust(m: LanMembership): ReceiptTrust {
     return { iss: m.trust.iss, eid: m.eid, keys: m.trust.keys(), eventWindow: m.eventWindow, futureMs: this.replayWindowMs };
   }
-}
-
-/**
- * The LAN as the kiosk core sees it (lan-transport.ts implements it over
- * UDP). The core joins after enrollment with its own signing key and certificate, consults
- * `admissionOf` on its offline path, and publishes its own admissions.
- */
-export interface PeerNetwork {
-  /** `ownAnnulmentsSince`: this kiosk's annulments the issuer confirmed, newest first (catch-up answers carry them). */
-  join(
-    membership: LanMembership,
-    ownAdmissionsSince: (since: string, limit: number) => LanAdmission[],
-    ownAnnulmentsSince?: (since: string, limit: number) => LanAdmission[],
-    ownMovesSince?: OwnMovesSince,
-  ): void;
-  leave(): void;
-  admissionOf(tid: string): PeerAdmission | undefined;
-  /** The people of a party's parts admitted at peers after `after` (LanPeerState.peopleAfter); absent: none known. */
-  peopleAfter?(tid: string, after: string | null): number;
-  publish(admission: LanAdmission): void;
-  /** Tells the peers that the issuer confirmed this kiosk's annulment of the ticket (`admitted_at`: when). */
-  publishAnnulment(annulment: LanAdmission): void;
-  /** A party's entries and exits at peers the issuer's last answer may not count (LanPeerState.partyMovesAfter); absent: none. */
-  partyMovesAfter?(tid: string, after: string | null): PeerMove[];
-  /** The handouts of a ticket peers told of; absent: none. */
-  handoutsOf?(tid: string): GivenRow[];
-  /** Tells the peers of an exit at this kiosk; absent: not told. */
-  publishExit?(exit: LanExit): void;
-  /** Tells the peers of a handout given at this kiosk; absent: not told. */
-  publishHandout?(handout: LanHandout): void;
-}
-
-/** This kiosk's own exits and handouts since a time, newest first, at most `limit` (catch-up answers carry them). */
-export interface OwnMovesSince {
-  exits(since: string, limit: number): LanExit[];
-  handouts(since: string, limit: number): LanHandout[];
 }
