@@ -348,12 +348,19 @@ export class KioskCore implements KioskApi {
         this.store,
         enrollment,
         { client: this.client, url, apiKey, timeoutMs: this.link.interactiveTimeoutMs },
-        { tid: verdict.ticket.tid, ticketType: verdict.ticket.ticket_type ?? null, known: verdict.handouts },
+        {
+          tid: verdict.ticket.tid,
+          ticketType: verdict.ticket.ticket_type ?? null,
+          known: verdict.handouts,
+          peers: this.lan.peerHandouts(verdict.ticket.tid),
+        },
         item,
         { staff_id: this.staff.actor().staff_id, scannerName: identity.scanner_name ?? identity.scanner_id },
         this.now,
       );
       if (result.kind === 'failed') return { type: 'handout_failed', decided_at: decidedAt, item, message: result.message };
+      // docs/kiosk.md "Handouts": LAN peers refuse a second handout of it offline.
+      if (result.kind === 'given') this.lan.tellHandout(result.recorded);
       // The verdict on screen shows what is left; a handout left in the queue is sent by the next drain.
       const note: AdmitVerdict['handout_note'] =
         result.kind === 'refused'
@@ -625,6 +632,7 @@ export class KioskCore implements KioskApi {
     // docs/kiosk.md "Several scanners": the verdict names its lane, so the screen shows it in that lane's half.
     const verdict: Verdict = lane ? { ...decided, lane: lane.id } : decided;
     this.lan.publishAdmission(verdict);
+    this.lan.publishExit(verdict);
     this.lastVerdicts = [verdict, ...this.lastVerdicts].slice(0, LAST_VERDICTS);
     this.reads.readAgain = null;
     this.attention.shown(verdict, verdict.lane ?? null);

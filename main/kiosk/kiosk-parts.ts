@@ -219,9 +219,15 @@ export function assembleKiosk(options: KioskCoreOptions, hooks: KioskHooks): Kio
     kioskPolicy: policy,
     notes: (payload) => store.attentionOf(payload.tid, payload.tt ?? null),
     idCheck: (payload) => store.idCheckOf(payload.tid, payload.tt ?? null, payload.hn ?? null),
-    // docs/kiosk.md "Handouts": the issuer's answer or the synced list, with this kiosk's own handouts.
+    // docs/kiosk.md "Handouts": the issuer's answer or the synced list, with this kiosk's own handouts and its LAN peers'.
     handouts: (payload, fromAnswer) =>
-      store.handouts.handoutsFor(payload.tid, payload.tt ?? null, store.identity().scanner_name ?? store.identity().scanner_id, fromAnswer),
+      store.handouts.handoutsFor(
+        payload.tid,
+        payload.tt ?? null,
+        store.identity().scanner_name ?? store.identity().scanner_id,
+        fromAnswer,
+        lan.peerHandouts(payload.tid),
+      ),
     isStation: () => {
       const enrollment = store.getEnrollment();
       return enrollment !== null && heartbeat.last(enrollment)?.response.role === 'handout';

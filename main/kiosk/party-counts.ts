@@ -1,7 +1,7 @@
 /**
  * The counts a party ticket goes by at the door (docs/kiosk.md "Party tickets"): online the issuer's status answer
  * within the online budget, else the synced list's size with the issuer's last answer here, this kiosk's own entries
- * since and the parts LAN peers told of (decide/party.ts knownParty); and what a verdict decided here says of them.
+ * since and the parts and exits LAN peers told of (decide/party.ts knownParty); and what a verdict decided here says of them.
  * door-scan.ts asks before a check-in; the party screen (party-door.ts) offers what these counts leave.
  */
 import type { DiscoveryDocument, TicketPayload, Verdict } from '../../protocol/index.js';
@@ -69,7 +69,7 @@ export class PartyCounts {
           if (party === null) return null;
           const facts = this.deps.partyFacts(payload.tid);
           return {
-            state: knownParty(party.size, party, facts.own, 0, policy),
+            state: knownParty(party.size, party, facts.own, [], policy),
             source: 'issuer',
           };
         }
@@ -77,8 +77,8 @@ export class PartyCounts {
     }
     const facts = this.deps.partyFacts(payload.tid);
     const size = listed === 'unsynced' ? (facts.lastAnswer?.size ?? 1) : listed;
-    // Offline, the parts LAN peers told of count too (docs/kiosk.md "Party tickets").
-    const peers = this.deps.lan.peerPeople(payload.tid, facts.lastAnsweredAt);
+    // Offline, the parts and exits LAN peers told of count too (docs/kiosk.md "Party tickets").
+    const peers = this.deps.lan.peerMoves(payload.tid, facts.lastAnsweredAt);
     return {
       state: knownParty(partySizeOf(size), facts.lastAnswer, facts.own, peers, policy),
       source: 'known',
@@ -92,7 +92,7 @@ export class PartyCounts {
     const size = listed === 'unsynced' ? (facts.lastAnswer?.size ?? 1) : listed;
     if (size === 1) return null;
     const policy = this.deps.heartbeat.last(enrollment)?.response.entry_policy ?? 'single';
-    const peers = this.deps.lan.peerPeople(payload.tid, facts.lastAnsweredAt);
+    const peers = this.deps.lan.peerMoves(payload.tid, facts.lastAnsweredAt);
     return { state: knownParty(size, facts.lastAnswer, facts.own, peers, policy), policy };
   }
 }

@@ -7,23 +7,26 @@
 import type { EntryPolicy } from '../../../protocol/door.js';
 import { afterEntry, judgePartyExit, partyState, type PartyCounts, type PartyState } from '../../../protocol/party.js';
 
-/** One of this kiosk's entries or exits of a party the issuer has not answered yet, with its people. */
+/** An entry or exit of a party the issuer has not answered yet (this kiosk's or a LAN peer's), with its people and time. */
 export interface PartyMove {
   action: 'entry' | 'exit';
   people: number;
+  /** When it was made (ISO): this kiosk's and its peers' moves count in the order they were made. */
+  at: string;
 }
 
 /**
- * The counts as last known: the issuer's (its last answer here, or a status answer), plus the people LAN peers told
- * of since, then this kiosk's entries and exits the issuer has not answered yet, in their order (docs/kiosk.md
- * "Party tickets": exits count people too). Never above the size. Peers do not tell exits, so offline a party may
- * look fuller inside than it is, never emptier.
+ * The counts as last known: the issuer's (its last answer here, or a status answer), then this kiosk's entries and
+ * exits the issuer has not answered yet and those LAN peers told of since, all in the order they were made
+ * (docs/kiosk.md "Party tickets": exits count people too). Never above the size; an exit never takes out more than
+ * are inside as known. A door off the LAN's entries are not known, so offline a party may look emptier inside than
+ * it is only by exits the issuer would refuse too.
  */
 export function knownParty(
   size: number,
   issuer: Pick<PartyState, 'inside' | 'admitted_total'> | null,
   own: readonly PartyMove[],
-  peers: number,
+  peers: readonly PartyMove[],
   policy: EntryPolicy,
 ): PartyState {
   const capped = (counts: PartyCounts): PartyCounts => ({
@@ -31,8 +34,7 @@ export function knownParty(
     admitted: Math.min(size, counts.admitted),
   });
   let counts: PartyCounts = issuer === null ? { inside: 0, admitted: 0 } : { inside: issuer.inside, admitted: issuer.admitted_total };
-  if (peers > 0) counts = capped(afterEntry(counts, peers, policy));
-  for (const move of own) {
+  for (const move of inTimeOrder(own, peers)) {
     if (move.action === 'entry') counts = capped(afterEntry(counts, move.people, policy));
     else {
       const exit = judgePartyExit(counts, move.people);
@@ -40,6 +42,11 @@ export function knownParty(
     }
   }
   return partyState(size, capped(counts), policy);
+}
+
+/** This kiosk's moves and its peers' merged by time; at the same time, this kiosk's first (a stable sort). */
+function inTimeOrder(own: readonly PartyMove[], peers: readonly PartyMove[]): PartyMove[] {
+  return [...own, ...peers].sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
 }
 
 /** What an exit decided here (offline) says: the known counts after `people` went out (never more than were inside). */

@@ -75,11 +75,18 @@ export class KioskHandouts {
 
   /**
    * What a ticket gets and what was given, for the screen and the refusal rule: the issuer's answer when it sent one
-   * (it knows every kiosk's handouts), else the synced list; with this kiosk's own handouts not yet in either. Null
-   * when the ticket has no items.
+   * (it knows every kiosk's handouts), else the synced list; with this kiosk's own handouts and those its LAN peers
+   * told of (`peers`, docs/kiosk.md "Handouts") not yet in either, each once by its id. Null when the ticket has no
+   * items.
    */
-  handoutsFor(tid: string, ticketType: string | null, scannerName: string, fromAnswer: Handout[] | null): Handout[] | null {
-    const own = this.localGiven(tid, scannerName);
+  handoutsFor(
+    tid: string,
+    ticketType: string | null,
+    scannerName: string,
+    fromAnswer: Handout[] | null,
+    peers: readonly GivenRow[] = [],
+  ): Handout[] | null {
+    const own = [...this.localGiven(tid, scannerName), ...peers];
     if (fromAnswer !== null) {
       const known = new Set(fromAnswer.flatMap((handout) => handout.given.map((record) => record.hid)));
       const items = fromAnswer.map(({ item, count }) => ({ item, count }));

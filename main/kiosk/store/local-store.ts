@@ -39,7 +39,16 @@ import {
 } from './audit-log.js';
 import { openDatabase, Statements } from './database.js';
 import { readDiscovery, saveDiscovery } from './discovery-cache.js';
-import { admissionsSince, annulmentsSince, revokedScanners, saveRevokedScanners } from './lan.js';
+import {
+  admissionsSince,
+  annulmentsSince,
+  exitsSince,
+  handoutsSince,
+  revokedScanners,
+  saveRevokedScanners,
+  type OwnExit,
+  type OwnHandout,
+} from './lan.js';
 import { dueScans, heldScanFor, nextDueAt, pendingCount, recordAnswer, recordRetry, setQueueState } from './queue.js';
 import { logRead, readLog, type ReadLogEntry } from './read-log.js';
 import { AttentionNotes } from './notes.js';
@@ -454,6 +463,16 @@ export class LocalStore {
   /** This kiosk's annulments the issuer confirmed, answered since `since`, newest first. */
   annulmentsSince(since: IsoDateTime, limit: number): Array<{ tid: string; annulled_at: IsoDateTime; receipt: string | null }> {
     return annulmentsSince(this.sql, since, limit);
+  }
+
+  /** This kiosk's exits since `since`, newest first, at most `limit`. */
+  exitsSince(since: IsoDateTime, limit: number): OwnExit[] {
+    return exitsSince(this.sql, since, limit);
+  }
+
+  /** This kiosk's handouts given since `since`, newest first, at most `limit`. */
+  handoutsSince(since: IsoDateTime, limit: number): OwnHandout[] {
+    return handoutsSince(this.sql, since, limit);
   }
 
   /** The event's revoked scanners (docs/kiosk.md "Kiosks on one LAN"), kept from the revocation list; read once, then cached. */

@@ -32,7 +32,7 @@ export function partyFacts(sql: Statements, tid: string): PartyFacts {
   // An entry counts once admitted here; an exit once it let people out here (an exit's verdict is `exit`).
   const own = sql
     .statement(
-      `SELECT CASE WHEN action = 'exit' THEN 'exit' ELSE 'entry' END AS action, COALESCE(people, 1) AS people FROM scans
+      `SELECT CASE WHEN action = 'exit' THEN 'exit' ELSE 'entry' END AS action, COALESCE(people, 1) AS people, scanned_at AS at FROM scans
          WHERE tid = ? AND queue_state IN ('sending', 'pending', 'held') AND ${SINCE_ANNULMENT}
            AND ((admitted_at IS NOT NULL AND (action IS NULL OR action = 'entry'))
              OR (action = 'exit' AND json_extract(verdict, '$.kind') = 'exit'))
@@ -43,6 +43,6 @@ export function partyFacts(sql: Statements, tid: string): PartyFacts {
   return {
     lastAnswer: parsed,
     lastAnsweredAt: answer?.answered_at ?? null,
-    own: own.map((move) => ({ action: move.action, people: Number(move.people) })),
+    own: own.map((move) => ({ action: move.action, people: Number(move.people), at: move.at })),
   };
 }

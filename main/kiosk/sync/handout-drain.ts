@@ -6,14 +6,15 @@
  * the handout waits in the queue and the drain sends it (drain-pass.ts). In sync/: it talks to the issuer.
  */
 import crypto from 'node:crypto';
-import { decideHandout, type Handout, type HandoutGiven, type HandoutRequest } from '../../../protocol/handouts.js';
+import { decideHandout, type GivenRow, type Handout, type HandoutGiven, type HandoutRequest } from '../../../protocol/handouts.js';
 import type { Enrollment, LocalStore } from '../store/local-store.js';
 import type { LocalHandout } from '../store/handouts.js';
 import type { HandoutCall, IssuerClient } from './issuer-client.js';
 
 /** What the page is told after a tap. */
 export type GiveResult =
-  | { kind: 'given'; offline: boolean; handouts: Handout[] }
+  /** `recorded`: the handout committed here (its id, ticket, item and time), which LAN peers are told of. */
+  | { kind: 'given'; offline: boolean; handouts: Handout[]; recorded: { hid: string; tid: string; item: string; given_at: string } }
   | { kind: 'refused'; reason: 'not_listed' | 'already_given'; given: HandoutGiven[]; handouts: Handout[] }
   | { kind: 'failed'; message: string };
 
@@ -46,19 +47,20 @@ function settleOf(call: HandoutCall): { status: string } | null {
 
 /**
  * The steward's tap on an item of `tid` (docs/kiosk.md "Handouts"): refused from what the kiosk knows (the issuer's
- * last answer, the synced list and its own handouts) when the item is not listed or all given, with when and where;
+ * last answer, the synced list, its own handouts and those its LAN peers told of, `ticket.peers`) when the item is not
+ * listed or all given, with when and where;
  * else committed, then sent at once; the issuer's refusal (another kiosk gave it meanwhile) is shown as such.
  */
 export async function give(
   store: LocalStore,
   enrollment: Enrollment,
   sender: HandoutSender,
-  ticket: { tid: string; ticketType: string | null; known: Handout[] | null },
+  ticket: { tid: string; ticketType: string | null; known: Handout[] | null; peers?: readonly GivenRow[] },
   item: string,
   who: { staff_id: string | null; scannerName: string },
   now: () => number,
 ): Promise<GiveResult> {
-  const handouts = store.handouts.handoutsFor(ticket.tid, ticket.ticketType, who.scannerName, ticket.known) ?? [];
+  const handouts = store.handouts.handoutsFor(ticket.tid, ticket.ticketType, who.scannerName, ticket.known, ticket.peers) ?? [];
   const decision = decideHandout(handouts, item);
   if (!decision.ok)
     return { kind: 'refused', reason: decision.reason, given: decision.reason === 'already_given' ? decision.given : [], handouts };
@@ -74,13 +76,15 @@ export async function give(
   };
   // Committed before anything is sent or shown: every confirmed handout survives a crash.
   store.handouts.record(row);
-  const after = (): Handout[] => store.handouts.handoutsFor(ticket.tid, ticket.ticketType, who.scannerName, ticket.known) ?? [];
-  if (sender.url === null || sender.apiKey === null) return { kind: 'given', offline: true, handouts: after() };
+  const after = (): Handout[] =>
+    store.handouts.handoutsFor(ticket.tid, ticket.ticketType, who.scannerName, ticket.known, ticket.peers) ?? [];
+  const recorded = { hid: row.hid, tid: row.tid, item: row.item, given_at: row.given_at };
+  if (sender.url === null || sender.apiKey === null) return { kind: 'given', offline: true, handouts: after(), recorded };
   const call = await sender.client.handout(sender.url, sender.apiKey, requestOf(row), { timeoutMs: sender.timeoutMs });
   const settled = settleOf(call);
   if (settled === null) {
     store.handouts.noteAttempt(row.hid);
-    return { kind: 'given', offline: true, handouts: after() };
+    return { kind: 'given', offline: true, handouts: after(), recorded };
   }
   store.handouts.settle(row.hid, settled.status, call.kind === 'answered' ? call.answer : null, new Date(now()).toISOString());
   if (call.kind === 'answered' && call.answer.status === 'refused')
@@ -90,7 +94,7 @@ export async function give(
       given: call.answer.given ?? [],
       handouts: call.answer.handouts,
     };
-  if (call.kind === 'answered') return { kind: 'given', offline: false, handouts: call.answer.handouts };
+  if (call.kind === 'answered') return { kind: 'given', offline: false, handouts: call.answer.handouts, recorded };
   return { kind: 'failed', message: `the issuer did not take the handout (${settled.status})` };
 }
 

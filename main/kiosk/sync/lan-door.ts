@@ -13,7 +13,9 @@ import type { BackgroundWork } from './background.js';
 import type { DiscoveryCache } from './discovery.js';
 import { parseLanCredential } from './enrollment.js';
 import { lanSigningKey } from './lan-certificate.js';
-import { eventWindowOf, type PeerAdmission, type PeerNetwork } from './lan-peers.js';
+import type { GivenRow } from '../../../protocol/handouts.js';
+import { isLabel } from './lan-fields.js';
+import { eventWindowOf, type LanHandout, type OwnMovesSince, type PeerAdmission, type PeerMove, type PeerNetwork } from './lan-peers.js';
 
 export interface LanDoorDeps {
   /** The LAN, when the host started one. */
@@ -89,7 +91,38 @@ export class LanDoor {
         store
           .annulmentsSince(since, limit)
           .map((row) => ({ tid: row.tid, admitted_at: row.annulled_at, gate: enrollment.gate_id, offline: false, ...receiptField(row) })),
+      this.ownMovesSince(enrollment.gate_id),
     );
+  }
+
+  /** docs/kiosk.md "Kiosks on one LAN": a catch-up answer carries this kiosk's exits and handouts too. */
+  private ownMovesSince(gate: string | null): OwnMovesSince {
+    const { store } = this.deps;
+    return {
+      exits: (since, limit) =>
+        store.exitsSince(since, limit).map((row) => ({
+          tid: row.tid,
+          exited_at: row.exited_at,
+          gate,
+          offline: row.offline === 1,
+          people: Math.max(1, row.people ?? 1),
+        })),
+      handouts: (since, limit) =>
+        store.handoutsSince(since, limit).map((row) => ({
+          hid: row.hid,
+          tid: row.tid,
+          item: row.item,
+          given_at: row.given_at,
+          gate,
+          scanner: this.scannerName(),
+        })),
+    };
+  }
+
+  /** The name the issuer shows for this kiosk's handouts ("given at Door 1 (North)"), else its scanner id. */
+  private scannerName(): string {
+    const identity = this.deps.store.identity();
+    return isLabel(identity.scanner_name, 100) ? identity.scanner_name : identity.scanner_id;
   }
 
   /** Every admission, online or not: a peer that goes offline later needs to know it too. */
@@ -105,6 +138,28 @@ export class LanDoor {
       offline: verdict.offline,
       ...(people !== undefined && people > 1 ? { people } : {}),
     });
+  }
+
+  /**
+   * Every exit, online or not (docs/kiosk.md "Kiosks on one LAN"): offline, a peer's party exit prompt offers only
+   * those still inside. A party's exit counts the people the verdict says went out; any other, one.
+   */
+  publishExit(verdict: Verdict): void {
+    if (verdict.kind !== 'exit' || !verdict.ticket || !this.deps.lan?.publishExit) return;
+    const people = verdict.party?.people;
+    this.deps.lan.publishExit({
+      tid: verdict.ticket.tid,
+      exited_at: verdict.decided_at,
+      gate: this.deps.store.getEnrollment()?.gate_id ?? null,
+      offline: verdict.offline,
+      people: people !== undefined && people > 1 ? people : 1,
+    });
+  }
+
+  /** A handout given here (committed, sent or queued): its peers refuse a second one offline (docs/kiosk.md "Handouts"). */
+  tellHandout(given: Omit<LanHandout, 'gate' | 'scanner'>): void {
+    if (!this.deps.lan?.publishHandout) return;
+    this.deps.lan.publishHandout({ ...given, gate: this.deps.store.getEnrollment()?.gate_id ?? null, scanner: this.scannerName() });
   }
 
   /**
@@ -128,9 +183,14 @@ export class LanDoor {
     return this.deps.lan?.admissionOf(tid);
   }
 
-  /** The people of a party's parts LAN peers admitted after `after` (ISO; null: all), 0 without a LAN (docs/kiosk.md "Party tickets"). */
-  peerPeople(tid: string, after: string | null): number {
-    return this.deps.lan?.peopleAfter?.(tid, after) ?? 0;
+  /** A party's entries and exits at LAN peers after `after` (ISO; null: all), in time order; none without a LAN. */
+  peerMoves(tid: string, after: string | null): PeerMove[] {
+    return this.deps.lan?.partyMovesAfter?.(tid, after) ?? [];
+  }
+
+  /** The handouts of the ticket LAN peers told of (docs/kiosk.md "Handouts"); none without a LAN. */
+  peerHandouts(tid: string): GivenRow[] {
+    return this.deps.lan?.handoutsOf?.(tid) ?? [];
   }
 }
 

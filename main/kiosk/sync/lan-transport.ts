@@ -18,12 +18,18 @@ import {
   LanLogBudgets,
   LanPeerState,
   type LanAdmission,
+  type LanExit,
+  type LanHandout,
   type LanMembership,
+  type OwnMovesSince,
   type LanPeerStateOptions,
   type PeerAddress,
   type PeerAdmission,
+  type PeerExit,
+  type PeerMove,
   type PeerNetwork,
 } from './lan-peers.js';
+import type { GivenRow } from '../../../protocol/handouts.js';
 
 export interface LanTransportOptions extends LanPeerStateOptions {
   /** UDP port to bind (default 47474); 0 for any free one (tests). */
@@ -48,6 +54,7 @@ export class LanTransport implements PeerNetwork {
   private timer: ReturnType<typeof setInterval> | undefined;
   private ownAdmissionsSince: ((since: string, limit: number) => LanAdmission[]) | null = null;
   private ownAnnulmentsSince: ((since: string, limit: number) => LanAdmission[]) | null = null;
+  private ownMovesSince: OwnMovesSince | null = null;
   /** This host's clock: the log budgets' minutes. */
   private readonly now: () => number;
   /** The time the LAN goes by (LanMembership `clock`: the issuer's as the kiosk knows it), else `now`. */
@@ -114,12 +121,14 @@ export class LanTransport implements PeerNetwork {
     membership: LanMembership,
     ownAdmissionsSince: (since: string, limit: number) => LanAdmission[],
     ownAnnulmentsSince: (since: string, limit: number) => LanAdmission[] = () => [],
+    ownMovesSince: OwnMovesSince | null = null,
   ): void {
     if (this.closed) return;
     this.state.setMembership(membership);
     this.lanNow = membership.clock ?? this.now;
     this.ownAdmissionsSince = ownAdmissionsSince;
     this.ownAnnulmentsSince = ownAnnulmentsSince;
+    this.ownMovesSince = ownMovesSince;
     this.options.log(`LAN warnings on for event ${membership.eid} (UDP port ${this.port}).`);
     // Joining (or coming back): tell every known peer, and ask each what it admitted while away.
     this.hello();
@@ -135,6 +144,7 @@ export class LanTransport implements PeerNetwork {
     this.lanNow = this.now;
     this.ownAdmissionsSince = null;
     this.ownAnnulmentsSince = null;
+    this.ownMovesSince = null;
   }
 
   admissionOf(tid: string): PeerAdmission | undefined {
@@ -145,18 +155,42 @@ export class LanTransport implements PeerNetwork {
     return this.state.peopleAfter(tid, after);
   }
 
+  partyMovesAfter(tid: string, after: string | null): PeerMove[] {
+    return this.state.partyMovesAfter(tid, after);
+  }
+
+  handoutsOf(tid: string): GivenRow[] {
+    return this.state.handoutsOf(tid);
+  }
+
+  /** The exits of a ticket peers told of (tests, diagnostics). */
+  exitsOf(tid: string): readonly PeerExit[] {
+    return this.state.exitsOf(tid);
+  }
+
   publish(admission: LanAdmission): void {
-    this.tellPeers('admit', admission);
+    this.tellPeers('admit', { adm: [admission] });
   }
 
   publishAnnulment(annulment: LanAdmission): void {
-    this.tellPeers('annul', annulment);
+    this.tellPeers('annul', { adm: [annulment] });
   }
 
-  private tellPeers(type: 'admit' | 'annul', entry: LanAdmission): void {
+  publishExit(exit: LanExit): void {
+    this.tellPeers('exit', { exits: [exit] });
+  }
+
+  publishHandout(handout: LanHandout): void {
+    this.tellPeers('handout', { handouts: [handout] });
+  }
+
+  private tellPeers(
+    type: 'admit' | 'annul' | 'exit' | 'handout',
+    fields: { adm?: LanAdmission[]; exits?: LanExit[]; handouts?: LanHandout[] },
+  ): void {
     if (this.closed) return;
     const now = this.lanNow();
-    const bytes = this.state.build(type, now, { adm: [entry] });
+    const bytes = this.state.build(type, now, fields);
     if (!bytes) return;
     for (const peer of this.state.destinations(now)) this.send(peer, bytes);
   }
@@ -190,16 +224,21 @@ export class LanTransport implements PeerNetwork {
     if (handling.catchupFrom && this.ownAdmissionsSince) {
       let own: LanAdmission[];
       let annulled: LanAdmission[];
+      let moves: { exits: LanExit[]; handouts: LanHandout[] };
       try {
         own = this.ownAdmissionsSince(handling.catchupFrom.since, CATCHUP_LIMIT);
         annulled = this.ownAnnulmentsSince?.(handling.catchupFrom.since, CATCHUP_LIMIT) ?? [];
+        moves = {
+          exits: this.ownMovesSince?.exits(handling.catchupFrom.since, CATCHUP_LIMIT) ?? [],
+          handouts: this.ownMovesSince?.handouts(handling.catchupFrom.since, CATCHUP_LIMIT) ?? [],
+        };
       } catch (error) {
         this.options.log(
           `LAN warnings: could not read this kiosk's admissions (${error instanceof Error ? error.message : String(error)}).`,
         );
         return;
       }
-      for (const reply of this.state.catchupReplies(own, now, annulled)) this.send(handling.catchupFrom.to, reply);
+      for (const reply of this.state.catchupReplies(own, now, annulled, moves)) this.send(handling.catchupFrom.to, reply);
     }
   }
 
