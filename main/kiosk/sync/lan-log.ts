@@ -1,5 +1,5 @@
 /**
- * The LAN's log budgets (docs/kiosk.md "Kiosks on one LAN", "Log budgets"): the lines of ignored messages and of
+ * The LAN's log budgets (docs/kiosk.md "Kiosks on one LAN", its log budgets): the lines of ignored messages and of
  * what was learned from peers, limited per minute, so a flood on a hostile LAN cannot fill the disk or bury the
  * lines that matter. Pure: the caller passes "now".
  */
